@@ -1,0 +1,38 @@
+# translator — every command sets up what it needs first (a .venv beside this file).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXTRAS ?= train,export,serve,dev
+
+.PHONY: help test test-slow data train evaluate clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
+	touch $@
+
+test: $(STAMP)  ## install what the tests need and run the suite (slow checks excluded)
+	$(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)  ## run only the slow checks (real corpus, long parity runs)
+	$(BIN)/python -m pytest -q -m slow
+
+data: $(STAMP)  ## fetch dict-freedict-eng-deu and write data/{train,valid,test}.tsv
+	$(BIN)/translator data freedict --out data
+
+train: $(STAMP) data/train.tsv  ## train the default architecture into runs/default (resumes)
+	$(BIN)/translator train --data data --out runs/default
+
+evaluate: $(STAMP) data/test.tsv  ## BLEU/chrF of the shipped model and the dictionary baseline
+	$(BIN)/translator evaluate --checkpoint model/default --data data
+
+data/train.tsv data/test.tsv:
+	$(MAKE) data
+
+clean:  ## remove build outputs (keeps .venv and data)
+	rm -rf build bench/results model_repository/*/ .pytest_cache

@@ -1,0 +1,41 @@
+"""A checkpoint directory: config.json + model.safetensors + spm.model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_model, save_model
+
+from model.tokenizer import SpecialIds, Tokenizer
+from model.transformer import WEIGHTS_FILE, Transformer, TransformerConfig
+
+
+def special_ids(cfg: TransformerConfig) -> SpecialIds:
+    return SpecialIds(pad=cfg.pad_id, unk=cfg.unk_id, bos=cfg.bos_id, eos=cfg.eos_id)
+
+
+def save_checkpoint(model: Transformer, directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    model.cfg.save(directory)
+    save_model(model, str(directory / WEIGHTS_FILE))  # stores tied weights once
+
+
+def load_checkpoint(directory: Path) -> tuple[Transformer, Tokenizer]:
+    """The model (eval mode) and its tokenizer."""
+    directory = Path(directory)
+    if not (directory / WEIGHTS_FILE).exists():
+        raise FileNotFoundError(f"{directory} is not a checkpoint: {WEIGHTS_FILE} is missing")
+    cfg = TransformerConfig.load(directory)
+    model = Transformer(cfg)
+    load_model(model, str(directory / WEIGHTS_FILE), strict=cfg.final_logits_bias)
+    return model.eval(), Tokenizer.from_dir(directory, special_ids(cfg))
+
+
+def pad_batch(sequences: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Right-padded ids (B, T) and mask (B, T), True = real token."""
+    lengths = torch.tensor([len(s) for s in sequences])
+    ids = torch.full((len(sequences), int(lengths.max())), pad_id, dtype=torch.long)
+    for row, seq in enumerate(sequences):
+        ids[row, : len(seq)] = torch.tensor(seq, dtype=torch.long)
+    return ids, torch.arange(ids.size(1))[None, :] < lengths[:, None]

@@ -1,0 +1,39 @@
+"""Greedy decoding in PyTorch, with the KV cache or by full recomputation (the reference for parity)."""
+
+from __future__ import annotations
+
+import torch
+
+from model.transformer import Transformer
+
+
+@torch.inference_mode()
+def greedy(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor, max_len: int,
+           use_cache: bool = True, min_len: int = 0) -> list[list[int]]:
+    """Token ids per row (without start and EOS). min_len suppresses EOS (for fixed-length benchmarks)."""
+    cfg = model.cfg
+    batch = src_ids.size(0)
+    memory = model.encode(src_ids, src_mask)
+    cache = model.init_cache(memory, src_mask)
+    start = torch.full((batch, 1), cfg.decoder_start_id, dtype=torch.long)
+    tokens = start
+    finished = torch.zeros(batch, dtype=torch.bool)
+    for step in range(max_len):
+        if use_cache:
+            logits, cache = model.decode(tokens[:, -1:], torch.full((batch, 1), step), src_mask, cache)
+        else:
+            positions = torch.arange(tokens.size(1)).expand(batch, -1)
+            logits, _ = model.decode(tokens, positions, src_mask, model.init_cache(memory, src_mask))
+        logits = logits[:, -1]
+        if step < min_len:
+            logits[:, cfg.eos_id] = torch.finfo(logits.dtype).min
+        next_token = logits.argmax(-1).masked_fill(finished, cfg.pad_id)
+        tokens = torch.cat([tokens, next_token[:, None]], dim=1)
+        finished |= next_token == cfg.eos_id
+        if finished.all():
+            break
+    return [_strip(row.tolist()[1:], cfg.eos_id) for row in tokens]
+
+
+def _strip(ids: list[int], eos_id: int) -> list[int]:
+    return ids[: ids.index(eos_id)] if eos_id in ids else ids

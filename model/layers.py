@@ -1,0 +1,98 @@
+"""Positional encoding, feed-forward, residual + LayerNorm, encoder and decoder layers."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from model.attention import MultiHeadAttention
+
+ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU, "silu": nn.SiLU}
+POSITION_LAYOUTS = ("interleaved", "concat")
+NORM_POSITIONS = ("pre", "post")
+
+
+def sinusoidal_table(max_positions: int, d_model: int, layout: str = "interleaved") -> torch.Tensor:
+    """(max_positions, d_model) table with PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...).
+
+    ``interleaved`` puts sin/cos on even/odd dimensions (the paper); ``concat`` puts all sines in the
+    first half and all cosines in the second (Marian, fairseq).
+    """
+    position = torch.arange(max_positions, dtype=torch.float64)[:, None]  # (P, 1)
+    frequency = torch.exp(-math.log(10000.0) * torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # (D/2,)
+    angles = position * frequency  # (P, D/2)
+    if layout == "concat":
+        table = torch.cat([angles.sin(), angles.cos()], dim=-1)
+    else:
+        table = torch.stack([angles.sin(), angles.cos()], dim=-1).flatten(1)  # (P, D) as sin, cos, sin, ...
+    return table.float()
+
+
+class FeedForward(nn.Module):
+    """FFN(x) = act(x W1 + b1) W2 + b2, applied to each position."""
+
+    def __init__(self, d_model: int, d_ff: int, activation: str):
+        super().__init__()
+        self.fc1 = nn.Linear(d_model, d_ff)
+        self.activation = ACTIVATIONS[activation]()
+        self.fc2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(self.activation(self.fc1(x)))
+
+
+class Residual(nn.Module):
+    """x + sublayer(x) with LayerNorm before the sublayer (pre-norm) or after the sum (post-norm)."""
+
+    def __init__(self, d_model: int, norm_position: str, dropout: float, eps: float):
+        super().__init__()
+        self.norm = nn.LayerNorm(d_model, eps=eps)
+        self.pre_norm = norm_position == "pre"
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: torch.Tensor, sublayer) -> tuple[torch.Tensor, ...]:
+        """sublayer returns its output first, then anything to pass through (e.g. this step's K/V)."""
+        out, *extra = sublayer(self.norm(x) if self.pre_norm else x)
+        x = x + self.dropout(out)
+        return (x if self.pre_norm else self.norm(x), *extra)
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads)
+        self.feed_forward = FeedForward(cfg.d_model, cfg.d_ff, cfg.activation)
+        self.self_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
+        self.feed_forward_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """x (B, S, D); mask (B, 1, 1, S), True = real token."""
+        x, = self.self_attn_residual(x, lambda h: (self.self_attn(h, *self.self_attn.project_kv(h), mask),))
+        x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
+        return x
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads)
+        self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads)
+        self.feed_forward = FeedForward(cfg.d_model, cfg.d_ff, cfg.activation)
+        self.self_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
+        self.cross_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
+        self.feed_forward_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
+
+    def attend_self(self, h, past_k, past_v, mask):
+        """Causal self-attention over the cached past plus this step; returns this step's K/V too."""
+        k, v = self.self_attn.project_kv(h)  # (B, H, T, Dh): this step only
+        out = self.self_attn(h, torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2), mask)
+        return out, k, v
+
+    def forward(self, x, self_mask, past_k, past_v, cross_k, cross_v, cross_mask):
+        """x (B, T, D) → (x, k, v) where k, v (B, H, T, Dh) are the self-attention K/V of these T positions."""
+        x, k, v = self.self_attn_residual(x, lambda h: self.attend_self(h, past_k, past_v, self_mask))
+        x, = self.cross_attn_residual(x, lambda h: (self.cross_attn(h, cross_k, cross_v, cross_mask),))
+        x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
+        return x, k, v

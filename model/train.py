@@ -1,0 +1,208 @@
+"""Training: token-budget batches, label-smoothed cross-entropy, AdamW with inverse-sqrt warm-up,
+periodic validation (loss and chrF), keep-best, resume."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import shutil
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from model.checkpoint import pad_batch, save_checkpoint, special_ids
+from model.data import read_tsv
+from model.greedy import greedy
+from model.tokenizer import SPM_FILE, Tokenizer, train_sentencepiece
+from model.transformer import Transformer, TransformerConfig, num_parameters
+
+LAST_STATE = "last.pt"
+LOG_FILE = "train_log.jsonl"
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    data_dir: Path
+    out_dir: Path
+    max_tokens: int = 6000  # padded source + target tokens per batch
+    max_length: int = 96  # longer pairs (in tokens) are skipped
+    lr: float = 1e-3
+    warmup_steps: int = 1000
+    weight_decay: float = 0.01
+    label_smoothing: float = 0.1
+    clip_norm: float = 1.0
+    example_weight: int = 2  # repeat example sentences this often per epoch (entries once)
+    validate_every: int = 500
+    chrf_sample: int = 300
+    patience: int = 6  # validations without a better chrF before stopping
+    max_steps: int = 1_000_000
+    max_minutes: float = float("inf")
+    seed: int = 1
+    threads: int = 2
+
+
+def inverse_sqrt(step: int, warmup: int) -> float:
+    """Learning-rate factor: linear warm-up to 1, then 1/√step decay."""
+    step = max(step, 1)
+    return min(step / warmup, math.sqrt(warmup / step))
+
+
+def make_batches(pairs: list[tuple[list[int], list[int]]], max_tokens: int, rng: random.Random):
+    """Group pairs of similar length so that padded (source + target) tokens stay under max_tokens."""
+    order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][0]), len(pairs[i][1]), rng.random()))
+    batches, batch, width = [], [], 0
+    for i in order:
+        new_width = max(width, len(pairs[i][0]) + len(pairs[i][1]))
+        if batch and new_width * (len(batch) + 1) > max_tokens:
+            batches.append(batch)
+            batch, new_width = [], len(pairs[i][0]) + len(pairs[i][1])
+        batch.append(i)
+        width = new_width
+    if batch:
+        batches.append(batch)
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(pairs, indices, cfg: TransformerConfig):
+    """Source ids/mask, decoder input (start + target) and labels (target + EOS), padded."""
+    src, src_mask = pad_batch([pairs[i][0] for i in indices], cfg.pad_id)
+    tgt, _ = pad_batch([[cfg.decoder_start_id] + pairs[i][1] for i in indices], cfg.pad_id)
+    return src, src_mask, tgt[:, :-1], tgt[:, 1:]
+
+
+def loss_fn(logits, labels, cfg: TransformerConfig, smoothing: float):
+    return F.cross_entropy(logits.flatten(0, 1), labels.flatten(), ignore_index=cfg.pad_id, label_smoothing=smoothing)
+
+
+def encode_pairs(tokenizer: Tokenizer, pairs, max_length: int):
+    encoded = [(tokenizer.encode(p.en), tokenizer.encode_target(p.de)) for p in pairs]
+    return [e for e in encoded if len(e[0]) <= max_length and len(e[1]) <= max_length]
+
+
+@torch.inference_mode()
+def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -> dict:
+    import sacrebleu
+
+    model.eval()
+    cfg = model.cfg
+    rng = random.Random(0)
+    total, count = 0.0, 0
+    for indices in make_batches(valid_encoded, opts.max_tokens, rng):
+        src, src_mask, tgt_in, labels = collate(valid_encoded, indices, cfg)
+        n = int((labels != cfg.pad_id).sum())
+        total += float(loss_fn(model(src, src_mask, tgt_in), labels, cfg, 0.0)) * n
+        count += n
+    sample = valid_pairs[: opts.chrf_sample]
+    hypotheses = translate(model, tokenizer, [p.en for p in sample])
+    chrf = sacrebleu.corpus_chrf(hypotheses, [[p.de for p in sample]]).score
+    model.train()
+    return {"valid_loss": total / count, "valid_chrf": chrf}
+
+
+def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128) -> list[str]:
+    """Greedy translations (PyTorch path), batched by length."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    out = [""] * len(texts)
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        src, src_mask = pad_batch(tokenizer.encode_batch([texts[i] for i in rows]), model.cfg.pad_id)
+        limit = min(max_len, 2 * src.size(1) + 10, model.cfg.max_positions)
+        for i, ids in zip(rows, greedy(model, src, src_mask, limit)):
+            out[i] = tokenizer.decode(ids)
+    return out
+
+
+def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
+    torch.manual_seed(opts.seed)
+    torch.set_num_threads(opts.threads)
+    rng = random.Random(opts.seed)
+    out = opts.out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    train_pairs = read_tsv(opts.data_dir / "train.tsv")
+    valid_pairs = read_tsv(opts.data_dir / "valid.tsv")
+    if not (out / SPM_FILE).exists():
+        print(f"training SentencePiece ({cfg.vocab_size} pieces) on {len(train_pairs)} pairs")
+        train_sentencepiece((t for p in train_pairs for t in (p.en, p.de)), out, cfg.vocab_size)
+    tokenizer = Tokenizer.from_dir(out, special_ids(cfg))
+    cfg = replace(cfg, vocab_size=tokenizer.source.get_piece_size())
+    weighted = [p for p in train_pairs for _ in range(opts.example_weight if p.kind == "example" else 1)]
+    train_encoded = encode_pairs(tokenizer, weighted, opts.max_length)
+    valid_encoded = encode_pairs(tokenizer, valid_pairs, opts.max_length)
+    model = Transformer(cfg)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=opts.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=opts.weight_decay)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: inverse_sqrt(s, opts.warmup_steps))
+    state = {"step": 0, "epoch": 0, "best_chrf": -1.0, "bad_validations": 0, "tokens": 0, "seconds": 0.0}
+    if (out / LAST_STATE).exists():
+        saved = torch.load(out / LAST_STATE, weights_only=False)
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        schedule.load_state_dict(saved["schedule"])
+        state = saved["state"]
+        rng.setstate(saved["rng"])
+        print(f"resumed from step {state['step']} (best valid chrF {state['best_chrf']:.2f})")
+    print(f"{num_parameters(model):,} parameters; {len(train_encoded):,} training pairs; config {asdict(cfg)}")
+    model.train()
+    log = (out / LOG_FILE).open("a")
+    started = time.monotonic() - state["seconds"]
+    done = False
+    while not done:
+        batches = make_batches(train_encoded, opts.max_tokens, random.Random(opts.seed + state["epoch"]))
+        skip = state.get("batch_in_epoch", 0)
+        bar = tqdm(batches[skip:], desc=f"epoch {state['epoch']}", unit="batch", dynamic_ncols=True, mininterval=5)
+        window_tokens, window_start = 0, time.monotonic()
+        for position, indices in enumerate(bar, start=skip):
+            src, src_mask, tgt_in, labels = collate(train_encoded, indices, cfg)
+            loss = loss_fn(model(src, src_mask, tgt_in), labels, cfg, opts.label_smoothing)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
+            optimizer.step()
+            schedule.step()
+            tokens = int(src_mask.sum() + (labels != cfg.pad_id).sum())
+            state["step"] += 1
+            state["tokens"] += tokens
+            window_tokens += tokens
+            rate = window_tokens / max(time.monotonic() - window_start, 1e-9)
+            bar.set_postfix(loss=f"{loss.item():.3f}", tok_s=f"{rate:,.0f}", lr=f"{schedule.get_last_lr()[0]:.2e}")
+            state["batch_in_epoch"] = position + 1
+            state["seconds"] = time.monotonic() - started
+            if state["step"] % opts.validate_every == 0:
+                done = _validate_and_save(model, optimizer, schedule, state, rng, valid_pairs, valid_encoded, tokenizer, opts, log, loss.item(), rate)
+                window_tokens, window_start = 0, time.monotonic()
+            if state["step"] >= opts.max_steps or state["seconds"] > opts.max_minutes * 60:
+                done = True
+            if done:
+                break
+        else:
+            state["epoch"] += 1
+            state["batch_in_epoch"] = 0
+    log.close()
+    return state
+
+
+def _validate_and_save(model, optimizer, schedule, state, rng, valid_pairs, valid_encoded, tokenizer, opts, log, train_loss, rate) -> bool:
+    """Validate, keep the best checkpoint, save the resumable state; True when patience ran out."""
+    metrics = validate(model, valid_pairs, valid_encoded, tokenizer, opts)
+    improved = metrics["valid_chrf"] > state["best_chrf"]
+    if improved:
+        state["best_chrf"] = metrics["valid_chrf"]
+        state["bad_validations"] = 0
+        save_checkpoint(model, opts.out_dir)
+    else:
+        state["bad_validations"] += 1
+    entry = {"step": state["step"], "epoch": state["epoch"], "train_loss": train_loss, "tokens_per_second": rate,
+             "tokens": state["tokens"], "seconds": state["seconds"], **metrics, "best": improved}
+    log.write(json.dumps(entry) + "\n")
+    log.flush()
+    tqdm.write(json.dumps(entry))
+    tmp = opts.out_dir / (LAST_STATE + ".tmp")
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
+                "state": state, "rng": rng.getstate()}, tmp)
+    shutil.move(tmp, opts.out_dir / LAST_STATE)
+    return state["bad_validations"] >= opts.patience

@@ -1,0 +1,50 @@
+from model.data import Pair, build_corpus, clean, decode_b64_number, read_dictd, read_tsv, split_of, split_pairs
+
+
+def test_b64_offsets_decode():
+    assert decode_b64_number("A") == 0
+    assert decode_b64_number("BA") == 64
+    assert decode_b64_number("DD") == 3 * 64 + 3
+
+
+def test_annotations_are_stripped():
+    assert clean("Bahnhof <masc> [transp.]") == "Bahnhof"
+    assert clean("[coll.] Straße <fem>") == "Straße"
+    assert clean("I like (the) green colour/color.") == "I like green colour."
+    assert clean("eel /ˈiːl/ {eel spear}") == "eel"
+
+
+def test_entries_and_examples_are_parsed(dictd_dir):
+    pairs, counts = read_dictd(dictd_dir / "freedict-eng-deu.index", dictd_dir / "freedict-eng-deu.dict")
+    got = {(p.en, p.de, p.kind) for p in pairs}
+    assert ("station", "Bahnhof", "entry") in got
+    assert ("street", "Straße", "entry") in got  # leading [coll.] removed, first alternative kept
+    assert ("Where is the station?", "Wo ist der Bahnhof?", "example") in got
+    assert ("I eat an apple.", "Ich esse einen Apfel.", "example") in got  # second sentence alternative dropped
+    assert ("He crossed the street.", "Er überquerte die Straße.", "example") in got
+    assert ("colour fastness", "Farbechtheit", "example") in got
+    assert counts["duplicate example"] == 1  # "Greetings from Munich!" twice
+    assert counts["dropped: entry without translation"] == 1  # "broken"
+    assert not any("<" in p.de or "[" in p.de or "/" in p.en for p in pairs)
+
+
+def test_split_is_deterministic_and_disjoint(dictd_dir, tmp_path):
+    out = tmp_path / "data"
+    stats = build_corpus(out, dictd_dir)
+    train = read_tsv(out / "train.tsv")
+    held_out = read_tsv(out / "valid.tsv") + read_tsv(out / "test.tsv")
+    assert held_out, "the fixture is large enough to put some examples in valid/test"
+    assert all(p.kind == "example" for p in held_out)
+    train_english = {p.en.lower() for p in train}
+    assert not any(p.en.lower() in train_english for p in held_out)
+    assert stats["splits"]["train"]["total"] == len(train)
+    assert (out / "stats.json").exists()
+    again = tmp_path / "again"
+    build_corpus(again, dictd_dir)
+    assert (again / "test.tsv").read_text() == (out / "test.tsv").read_text()
+
+
+def test_entry_whose_english_is_held_out_leaves_train():
+    english = next(f"held {i}" for i in range(1000) if split_of(f"held {i}") == "test")
+    splits = split_pairs([Pair(english, "x", "example"), Pair(english, "y", "entry")])
+    assert splits["train"] == [] and len(splits["test"]) == 1
