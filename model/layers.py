@@ -69,7 +69,7 @@ class EncoderLayer(nn.Module):
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """x (B, S, D); mask (B, 1, 1, S), True = real token."""
-        x, = self.self_attn_residual(x, lambda h: (self.self_attn(h, *self.self_attn.project_kv(h), mask),))
+        x, = self.self_attn_residual(x, lambda h: (self.self_attn(h, [(*self.self_attn.project_kv(h), mask)]),))
         x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
         return x
 
@@ -84,15 +84,15 @@ class DecoderLayer(nn.Module):
         self.cross_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
         self.feed_forward_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
 
-    def attend_self(self, h, past_k, past_v, mask):
-        """Causal self-attention over the cached past plus this step; returns this step's K/V too."""
-        k, v = self.self_attn.project_kv(h)  # (B, H, T, Dh): this step only
-        out = self.self_attn(h, torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2), mask)
+    def attend_self(self, h, past_k, past_v, past_mask, causal_mask):
+        """Self-attention over the cached past plus these positions (causally); returns their K/V too."""
+        k, v = self.self_attn.project_kv(h)  # (B, H, T, Dh): these positions only
+        out = self.self_attn(h, [(past_k, past_v, past_mask), (k, v, causal_mask)])
         return out, k, v
 
-    def forward(self, x, self_mask, past_k, past_v, cross_k, cross_v, cross_mask):
+    def forward(self, x, past_k, past_v, past_mask, causal_mask, cross_k, cross_v, cross_mask):
         """x (B, T, D) → (x, k, v) where k, v (B, H, T, Dh) are the self-attention K/V of these T positions."""
-        x, k, v = self.self_attn_residual(x, lambda h: self.attend_self(h, past_k, past_v, self_mask))
-        x, = self.cross_attn_residual(x, lambda h: (self.cross_attn(h, cross_k, cross_v, cross_mask),))
+        x, k, v = self.self_attn_residual(x, lambda h: self.attend_self(h, past_k, past_v, past_mask, causal_mask))
+        x, = self.cross_attn_residual(x, lambda h: (self.cross_attn(h, [(cross_k, cross_v, cross_mask)]),))
         x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
         return x, k, v

@@ -176,14 +176,14 @@ class Transformer(nn.Module):
         and to new positions ≤ t.
         """
         steps = tokens.size(1)
-        causal = torch.ones(steps, steps, dtype=torch.bool, device=tokens.device).tril()  # (T, T)
-        past = cache.self_mask[:, None, None, :].expand(-1, 1, steps, -1)  # (B, 1, T, P)
-        self_mask = torch.cat([past, causal.expand(tokens.size(0), 1, steps, steps)], dim=-1)  # (B, 1, T, P+T)
+        causal_mask = torch.ones(steps, steps, dtype=torch.bool, device=tokens.device).tril()  # (T, T)
+        past_mask = cache.self_mask[:, None, None, :]  # (B, 1, 1, P)
         cross_mask = memory_mask[:, None, None, :]  # (B, 1, 1, S)
         x = self.embed_tokens(self.target_embed, tokens, positions)
         step_kv = []
         for i, layer in enumerate(self.decoder_layers):
-            x, k, v = layer(x, self_mask, cache.self_k[i], cache.self_v[i], cache.cross_k[i], cache.cross_v[i], cross_mask)
+            x, k, v = layer(x, cache.self_k[i], cache.self_v[i], past_mask, causal_mask,
+                            cache.cross_k[i], cache.cross_v[i], cross_mask)
             step_kv.append((k, v))
         logits = self.output_projection(self.decoder_norm(x)) + self.logits_bias  # (B, T, V)
         return logits, step_kv

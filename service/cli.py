@@ -10,7 +10,9 @@ import json
 import sys
 from pathlib import Path
 
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent.parent / "model" / "default"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CHECKPOINT = ROOT / "model" / "default"
+DEFAULT_MODEL_DIR = ROOT / "model_repository" / "en-de" / "1"
 
 
 def cmd_data_freedict(args) -> int:
@@ -58,13 +60,66 @@ def cmd_translate(args) -> int:
     if not texts:
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
-    from model.checkpoint import load_checkpoint
-    from model.train import translate
+    if args.model_dir:
+        from service.decoding import Translator
 
-    model, tokenizer = load_checkpoint(args.checkpoint)
-    for line in translate(model, tokenizer, texts):
+        translator = Translator(args.model_dir, precision=args.precision, device=args.device)
+        translations = [r.text for r in translator.translate_batch(texts)]
+    else:
+        from model.checkpoint import load_checkpoint
+        from model.train import translate
+
+        model, tokenizer = load_checkpoint(args.checkpoint)
+        translations = translate(model, tokenizer, texts)
+    for line in translations:
         print(line)
     return 0
+
+
+def cmd_export(args) -> int:
+    from export.repository import ParityError, export_model
+
+    try:
+        report = export_model(args.checkpoint, args.out, args.data, int8=args.int8, fp16=args.fp16,
+                              batches=args.batches, sentences=args.sentences)
+    except ParityError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(format_parity(report))
+    print(f"exported to {args.out}")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from export.repository import REPORT_FILE, validate
+
+    report = validate(args.model_dir, args.checkpoint, args.data, args.batches, args.sentences)
+    print(format_parity(report))
+    if args.write:
+        (args.model_dir / REPORT_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    return 0 if report["passed"] else 1
+
+
+def format_parity(report: dict) -> str:
+    tensor, sequence = report["tensor"], report["sequence"]
+    lines = [f"tensor parity over {tensor['batches']} batches (sizes {tensor['batch_sizes']}):",
+             f"  {'output':<18}{'max abs diff':>14}{'max rel diff':>14}"]
+    for name, stats in tensor["outputs"].items():
+        lines.append(f"  {name:<18}{stats['max_abs']:>14.3e}{stats['max_rel']:>14.3e}")
+    worst = tensor["outputs"]["logits"]["worst_input"]
+    lines.append(f"  worst logits input: batch {worst.get('batch')} row {worst.get('row')}: {worst.get('source')!r}")
+    lines.append(f"sequence parity: {sequence['token_identical']}/{sequence['sentences']} greedy outputs token-identical "
+                 f"({100 * sequence['share']:.1f}%)")
+    for mismatch in sequence["mismatches"]:
+        lines.append(f"  mismatch: {mismatch['source']!r}: pytorch {mismatch['pytorch']!r} vs onnx {mismatch['onnx']!r}")
+    if "int8" in report:
+        q = report["int8"]
+        lines.append(f"int8 vs fp32 on {q['test_pairs']} test pairs: BLEU {q['int8']['bleu']} vs {q['fp32']['bleu']} "
+                     f"(drop {q['bleu_drop']}), chrF {q['int8']['chrf']} vs {q['fp32']['chrf']} (drop {q['chrf_drop']})")
+    if "fp16" in report:
+        lines.append(f"fp16: {report['fp16']}")
+    lines.append("PASSED" if report["passed"] else "FAILED: " + "; ".join(report["failures"]))
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,8 +168,35 @@ def build_parser() -> argparse.ArgumentParser:
     translate = commands.add_parser("translate", help="translate text (arguments or stdin lines)")
     translate.add_argument("text", nargs="*", help="texts to translate; read from stdin when none")
     translate.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="PyTorch checkpoint directory")
+    translate.add_argument("--model-dir", type=Path, help="exported model directory: decode with ONNX Runtime instead of PyTorch")
+    translate.add_argument("--precision", choices=("fp32", "int8", "fp16"), default="fp32", help="with --model-dir (default: fp32)")
+    translate.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="with --model-dir (default: cpu)")
     translate.set_defaults(func=cmd_translate)
+
+    export = commands.add_parser("export", help="export a checkpoint to ONNX and prove parity",
+                                 description="Write encoder.onnx, decoder.onnx, tokenizer, config.json, parity_report.json "
+                                             "and MODEL_CARD.md into OUT. Exits 1 and leaves OUT.failed/ when parity fails.")
+    export.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
+    export.add_argument("--out", type=Path, default=DEFAULT_MODEL_DIR, help=f"model directory (default: {DEFAULT_MODEL_DIR})")
+    export.add_argument("--data", type=Path, default=Path("data"), help="valid/test splits; fetched when missing (default: data)")
+    export.add_argument("--int8", action="store_true", help="also write int8 graphs; fails when test chrF drops by more than 1.0")
+    export.add_argument("--fp16", action="store_true", help="also write fp16 graphs for CUDA (checked where a GPU exists)")
+    _parity_arguments(export)
+    export.set_defaults(func=cmd_export)
+
+    validate = commands.add_parser("validate", help="re-run the parity check of an exported model directory")
+    validate.add_argument("model_dir", type=Path, help="exported model directory")
+    validate.add_argument("--checkpoint", type=Path, help="PyTorch checkpoint (default: the one recorded in config.json)")
+    validate.add_argument("--data", type=Path, default=Path("data"), help="valid split; fetched when missing (default: data)")
+    validate.add_argument("--write", action="store_true", help="replace MODEL_DIR/parity_report.json with this run's report")
+    _parity_arguments(validate)
+    validate.set_defaults(func=cmd_validate)
     return parser
+
+
+def _parity_arguments(parser) -> None:
+    parser.add_argument("--batches", type=int, default=32, help="validation batches for tensor parity (default: 32)")
+    parser.add_argument("--sentences", type=int, default=500, help="validation sentences for sequence parity (default: 500)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,3 +54,42 @@ def write_dictd(directory: Path, entries=ENTRIES, extra_examples: int = 0) -> Pa
 @pytest.fixture
 def dictd_dir(tmp_path: Path) -> Path:
     return write_dictd(tmp_path / "dictd", extra_examples=300)
+
+
+TINY = dict(vocab_size=80, d_model=32, n_heads=4, d_ff=64, encoder_layers=2, decoder_layers=2, dropout=0.0)
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory) -> Path:
+    from model.data import build_corpus
+
+    root = tmp_path_factory.mktemp("corpus")
+    build_corpus(root / "data", write_dictd(root / "dictd", extra_examples=300))
+    return root / "data"
+
+
+@pytest.fixture(scope="session")
+def tiny_checkpoint(tmp_path_factory, corpus_dir) -> Path:
+    """A randomly initialised small model with a tokenizer trained on the fixture corpus."""
+    import torch
+
+    from model.checkpoint import save_checkpoint
+    from model.data import read_tsv
+    from model.tokenizer import train_sentencepiece
+    from model.transformer import Transformer, TransformerConfig
+
+    directory = tmp_path_factory.mktemp("checkpoint")
+    pairs = read_tsv(corpus_dir / "train.tsv")
+    train_sentencepiece([t for p in pairs for t in (p.en, p.de)], directory, vocab_size=TINY["vocab_size"])
+    torch.manual_seed(0)
+    save_checkpoint(Transformer(TransformerConfig(**TINY)).eval(), directory)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def exported_tiny(tmp_path_factory, tiny_checkpoint, corpus_dir) -> Path:
+    from export.repository import export_model
+
+    out = tmp_path_factory.mktemp("repository") / "tiny" / "1"
+    export_model(tiny_checkpoint, out, corpus_dir)
+    return out

@@ -5,7 +5,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from model.attention import MultiHeadAttention, scaled_dot_product_attention
+from model.attention import MultiHeadAttention, blockwise_attention, scaled_dot_product_attention
 from model.checkpoint import load_checkpoint, pad_batch, save_checkpoint
 from model.greedy import greedy
 from model.layers import sinusoidal_table
@@ -41,6 +41,17 @@ def test_attention_equals_torch_sdpa():
     torch.testing.assert_close(probs.sum(-1), torch.ones(2, 3, 5))
 
 
+def test_blockwise_attention_equals_attention_over_concatenated_keys():
+    q = torch.randn(2, 3, 4, 8)
+    blocks = [(torch.randn(2, 3, n, 8), torch.randn(2, 3, n, 8), torch.rand(2, 1, 4, n) > 0.4) for n in (5, 4)]
+    blocks[1][2][..., 0] = True
+    out, probs = blockwise_attention(q, blocks)
+    k, v, mask = (torch.cat([b[i] for b in blocks], dim=2 if i < 2 else -1) for i in range(3))
+    expected, expected_probs = scaled_dot_product_attention(q, k, v, mask)
+    torch.testing.assert_close(out, expected)
+    torch.testing.assert_close(probs, expected_probs)
+
+
 def test_multi_head_attention_equals_torch_module():
     torch.manual_seed(0)
     ours = MultiHeadAttention(16, 4)
@@ -52,7 +63,7 @@ def test_multi_head_attention_equals_torch_module():
         reference.out_proj.bias.copy_(ours.out_proj.bias)
     query, memory = torch.randn(2, 5, 16), torch.randn(2, 6, 16)
     keep = torch.tensor([[True] * 6, [True] * 4 + [False] * 2])
-    out, probs = ours(query, *ours.project_kv(memory), keep[:, None, None, :], need_weights=True)
+    out, probs = ours(query, [(*ours.project_kv(memory), keep[:, None, None, :])], need_weights=True)
     expected, expected_probs = reference(query, memory, memory, key_padding_mask=~keep, average_attn_weights=False)
     torch.testing.assert_close(out, expected, atol=1e-6, rtol=1e-5)
     torch.testing.assert_close(probs, expected_probs, atol=1e-6, rtol=1e-5)

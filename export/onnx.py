@@ -1,0 +1,105 @@
+"""Checkpoint → encoder.onnx + decoder.onnx.
+
+encoder: src_ids (B, S), src_mask (B, S) → memory (B, S, D) and each decoder layer's cross K/V (B, H, S, Dh).
+decoder: one step for B rows at their own positions:
+    tokens (B,), positions (B,), memory_mask (B, S), past_mask (B, P),
+    per layer past_key_i/past_value_i (B, H, P, Dh), cross_key_i/cross_value_i (B, H, S, Dh)
+    → logits (B, V) and per layer present_key_i/present_value_i (B, H, 1, Dh).
+The runtime keeps the past in its own buffers and writes each step's K/V into them, so a step's work
+grows with the current length P, never with a maximum.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import onnx
+import torch
+from torch import nn
+
+from model.transformer import Cache, Transformer
+
+OPSET = 20
+ENCODER_FILE = "encoder.onnx"
+DECODER_FILE = "decoder.onnx"
+
+
+def cache_names(prefix: str, layers: int) -> list[str]:
+    return [f"{prefix}_{kind}_{i}" for i in range(layers) for kind in ("key", "value")]
+
+
+class EncoderGraph(nn.Module):
+    def __init__(self, model: Transformer):
+        super().__init__()
+        self.model = model
+
+    def forward(self, src_ids: torch.Tensor, src_mask: torch.Tensor):
+        memory = self.model.encode(src_ids, src_mask)
+        cross = [kv for layer in self.model.decoder_layers for kv in layer.cross_attn.project_kv(memory)]
+        return (memory, *cross)
+
+
+class DecoderGraph(nn.Module):
+    def __init__(self, model: Transformer):
+        super().__init__()
+        self.model = model
+
+    def forward(self, tokens, positions, memory_mask, past_mask, *caches):
+        layers = len(self.model.decoder_layers)
+        past, cross = caches[: 2 * layers], caches[2 * layers :]
+        cache = Cache(self_k=list(past[0::2]), self_v=list(past[1::2]), cross_k=list(cross[0::2]),
+                      cross_v=list(cross[1::2]), self_mask=past_mask)
+        logits, step_kv = self.model.decode_step_kv(tokens[:, None], positions[:, None], memory_mask, cache)
+        return (logits[:, 0], *[t for kv in step_kv for t in kv])
+
+
+def sample_inputs(model: Transformer, batch: int = 3, src_len: int = 5, past_len: int = 4):
+    cfg = model.cfg
+    src_ids = torch.randint(4, cfg.vocab_size, (batch, src_len))
+    src_mask = torch.ones(batch, src_len, dtype=torch.bool)
+    src_mask[0, -1] = False
+    kv = lambda length: torch.randn(batch, cfg.n_heads, length, cfg.head_dim)  # noqa: E731
+    layers = cfg.decoder_layers
+    decoder_args = (
+        torch.randint(4, cfg.vocab_size, (batch,)), torch.arange(batch) + past_len - batch + 1, src_mask,
+        torch.ones(batch, past_len, dtype=torch.bool),
+        *[kv(past_len) for _ in range(2 * layers)], *[kv(src_len) for _ in range(2 * layers)],
+    )
+    return (src_ids, src_mask), decoder_args
+
+
+def export_onnx(model: Transformer, out_dir: Path, opset: int = OPSET) -> dict:
+    """Write encoder.onnx and decoder.onnx (fp32) into out_dir; return the graphs' op counts."""
+    model = model.eval()
+    layers = model.cfg.decoder_layers
+    encoder_args, decoder_args = sample_inputs(model)
+    batch, source, past = torch.export.Dim("batch"), torch.export.Dim("source"), torch.export.Dim("past")
+    # torch.export treats dims of size 0/1 as static, so the samples above use sizes ≥ 2.
+    kv_dims = lambda length: {0: batch, 2: length}  # noqa: E731
+    with torch.no_grad():
+        torch.onnx.export(
+            EncoderGraph(model).eval(), encoder_args, str(out_dir / ENCODER_FILE), dynamo=True, external_data=False, verbose=False,
+            opset_version=opset, input_names=["src_ids", "src_mask"],
+            output_names=["memory", *cache_names("cross", layers)],
+            dynamic_shapes=({0: batch, 1: source}, {0: batch, 1: source}),
+        )
+        torch.onnx.export(
+            DecoderGraph(model).eval(), decoder_args, str(out_dir / DECODER_FILE), dynamo=True, external_data=False, verbose=False,
+            opset_version=opset,
+            input_names=["tokens", "positions", "memory_mask", "past_mask", *cache_names("past", layers),
+                         *cache_names("cross", layers)],
+            output_names=["logits", *cache_names("present", layers)],
+            dynamic_shapes=({0: batch}, {0: batch}, {0: batch, 1: source}, {0: batch, 1: past},
+                            (*[kv_dims(past)] * (2 * layers), *[kv_dims(source)] * (2 * layers))),
+        )
+    return {name: check_graph(out_dir / name) for name in (ENCODER_FILE, DECODER_FILE)}
+
+
+def check_graph(path: Path) -> dict:
+    """onnx.checker and strict shape inference must pass; returns opset and op counts."""
+    onnx.checker.check_model(str(path), full_check=True)
+    proto = onnx.load(str(path))
+    onnx.shape_inference.infer_shapes(proto, check_type=True, strict_mode=True)
+    return {"opset": next(o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")),
+            "ops": dict(Counter(node.op_type for node in proto.graph.node).most_common())}

@@ -1,0 +1,31 @@
+"""Reduced-precision variants of an exported model: int8 (dynamic, weights) for CPU, fp16 for CUDA."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import onnx
+from onnxruntime.quantization import QuantType, quantize_dynamic
+
+from service.runtime import model_files
+
+
+def quantize_int8(model_dir: Path) -> list[Path]:
+    """Dynamic quantization of the weight matrices (MatMul/Gemm) to int8; activations stay float."""
+    written = []
+    for source, target in zip(model_files(model_dir, "fp32"), model_files(model_dir, "int8")):
+        quantize_dynamic(source, target, op_types_to_quantize=["MatMul", "Gemm"], weight_type=QuantType.QInt8,
+                         per_channel=True)
+        written.append(target)
+    return written
+
+
+def convert_fp16(model_dir: Path) -> list[Path]:
+    """fp16 weights and compute with float32 inputs/outputs, so the runtime's buffers stay the same."""
+    from onnxruntime.transformers.float16 import convert_float_to_float16
+
+    written = []
+    for source, target in zip(model_files(model_dir, "fp32"), model_files(model_dir, "fp16")):
+        onnx.save(convert_float_to_float16(onnx.load(str(source)), keep_io_types=True), str(target))
+        written.append(target)
+    return written

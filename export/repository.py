@@ -1,0 +1,165 @@
+"""The export pipeline: checkpoint → model_repository/<name>/<version>/ with proven parity.
+
+The directory is built under a temporary name and moved into place only when every check passes;
+a failed export leaves ``<version>.failed/parity_report.json`` and no ONNX files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from model.checkpoint import load_checkpoint
+from model.data import build_corpus, read_tsv
+from model.transformer import WEIGHTS_FILE
+from model.tokenizer import SPM_FILE
+from export.onnx import DECODER_FILE, ENCODER_FILE, export_onnx
+from export.optimize import fusion_report
+from export.parity import LOGITS_TOLERANCE, sequence_parity, tensor_parity
+from export.quantize import convert_fp16, quantize_int8
+from service.runtime import Runtime, choose_providers
+
+REPORT_FILE = "parity_report.json"
+CARD_FILE = "MODEL_CARD.md"
+MAX_INT8_CHRF_DROP = 1.0
+MAX_TOKENS = 256
+
+
+class ParityError(RuntimeError):
+    """The exported graphs do not compute what the checkpoint computes."""
+
+
+def checkpoint_digest(checkpoint: Path) -> str:
+    return hashlib.sha256((checkpoint / WEIGHTS_FILE).read_bytes()).hexdigest()
+
+
+def ensure_data(data_dir: Path) -> Path:
+    """The validation/test splits; built from the Debian package when missing."""
+    if not (data_dir / "valid.tsv").exists():
+        print(f"{data_dir}/valid.tsv is missing: fetching and splitting the corpus (translator data freedict)")
+        build_corpus(data_dir)
+    return data_dir
+
+
+def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict) -> None:
+    meta = {
+        "name": out.parent.name,
+        "version": out.name,
+        "model": asdict(model.cfg),
+        "limits": {"max_source_tokens": min(MAX_TOKENS, model.cfg.max_positions),
+                   "max_output_tokens": min(MAX_TOKENS, model.cfg.max_positions)},
+        "inputs": {"encoder": ["src_ids", "src_mask"],
+                   "decoder": ["tokens", "positions", "memory_mask", "past_mask", "past_{key,value}_<layer>", "cross_{key,value}_<layer>"]},
+        "source_checkpoint": {"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
+        "graphs": graphs,
+    }
+    (staging / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
+    """Tensor and sequence parity of model_dir against model; the report says whether it passed."""
+    runtime = Runtime(model_dir)
+    tokenizer = runtime.tokenizer
+    valid = read_tsv(ensure_data(data_dir) / "valid.tsv")
+    pairs = [(p.en, tokenizer.encode(p.en), tokenizer.encode_target(p.de)) for p in valid]
+    started = time.monotonic()
+    tensors = tensor_parity(model, runtime, pairs, batches=batches)
+    sequences = sequence_parity(model, runtime, [p.en for p in valid[:sentences]])
+    logits_diff = tensors["outputs"]["logits"]["max_abs"]
+    failures = []
+    if logits_diff > LOGITS_TOLERANCE:
+        failures.append(f"fp32 logits differ by {logits_diff:.3g} > {LOGITS_TOLERANCE:g}")
+    if sequences["share"] < 1.0:
+        failures.append(f"{sequences['sentences'] - sequences['token_identical']} of {sequences['sentences']} greedy outputs differ")
+    return {"passed": not failures, "failures": failures, "logits_tolerance": LOGITS_TOLERANCE,
+            "tensor": tensors, "sequence": sequences, "seconds": round(time.monotonic() - started, 1)}
+
+
+def int8_quality(model_dir: Path, data_dir: Path, sentences: int) -> dict:
+    """BLEU/chrF of int8 vs fp32 through the runtime on the test split."""
+    from model.evaluate import scores
+    from service.decoding import Translator
+
+    test = read_tsv(data_dir / "test.tsv")[:sentences]
+    references = [p.de for p in test]
+    result = {}
+    for precision in ("fp32", "int8"):
+        translations = Translator(model_dir, precision=precision).translate_batch([p.en for p in test])
+        result[precision] = scores([t.text for t in translations], references)
+    result["chrf_drop"] = round(result["fp32"]["chrf"] - result["int8"]["chrf"], 2)
+    result["bleu_drop"] = round(result["fp32"]["bleu"] - result["int8"]["bleu"], 2)
+    result["test_pairs"] = len(test)
+    result["passed"] = result["chrf_drop"] <= MAX_INT8_CHRF_DROP
+    return result
+
+
+def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = False, fp16: bool = False,
+                 batches: int = 32, sentences: int = 500, quality_sentences: int = 2000) -> dict:
+    """Export, prove parity, optionally quantize; returns the report. Raises ParityError on failure."""
+    model, _ = load_checkpoint(checkpoint)
+    staging = out.with_name(f".{out.name}.partial")
+    failed = out.with_name(f"{out.name}.failed")
+    for stale in (staging, failed):
+        shutil.rmtree(stale, ignore_errors=True)
+    staging.mkdir(parents=True)
+    graphs = export_onnx(model, staging)
+    for name in (ENCODER_FILE, DECODER_FILE):
+        graphs[name]["ort_optimizations"] = fusion_report(staging / name, graphs[name]["ops"])
+    shutil.copy(checkpoint / SPM_FILE, staging / SPM_FILE)
+    if (checkpoint / CARD_FILE).exists():
+        shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
+    write_config(model, checkpoint, staging, out, graphs)
+    report = check_parity(model, staging, data_dir, batches, sentences)
+    if report["passed"] and int8:
+        quantize_int8(staging)
+        report["int8"] = int8_quality(staging, data_dir, quality_sentences)
+        if not report["int8"]["passed"]:
+            report["passed"] = False
+            report["failures"].append(f"int8 chrF drops by {report['int8']['chrf_drop']} > {MAX_INT8_CHRF_DROP}")
+    if report["passed"] and fp16:
+        convert_fp16(staging)
+        report["fp16"] = fp16_parity(model, staging, data_dir)
+    (staging / REPORT_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if not report["passed"]:
+        for graph in staging.glob("*.onnx"):
+            graph.unlink()
+        staging.rename(failed)
+        raise ParityError(f"export failed parity ({'; '.join(report['failures'])}); report in {failed / REPORT_FILE}")
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+    return report
+
+
+def fp16_parity(model, model_dir: Path, data_dir: Path, sentences: int = 200) -> dict:
+    """fp16 runs only on CUDA: greedy agreement with PyTorch where a GPU exists, else recorded as skipped."""
+    try:
+        choose_providers("cuda")
+    except RuntimeError as error:
+        return {"checked": False, "reason": str(error)}
+    from export.parity import sequence_parity as sequences
+
+    runtime = Runtime(model_dir, precision="fp16", device="cuda")
+    texts = [p.en for p in read_tsv(data_dir / "valid.tsv")[:sentences]]
+    return {"checked": True, **{k: v for k, v in sequences(model, runtime, texts).items() if k != "mismatches"}}
+
+
+def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
+    """Re-run the parity check of an exported directory against its source checkpoint."""
+    meta = json.loads((model_dir / "config.json").read_text())
+    checkpoint = checkpoint or Path(meta["source_checkpoint"]["path"])
+    if checkpoint_digest(checkpoint) != meta["source_checkpoint"]["sha256"]:
+        print(f"warning: {checkpoint}/{WEIGHTS_FILE} is not the checkpoint this model was exported from")
+    model, _ = load_checkpoint(checkpoint)
+    return check_parity(model, model_dir, data_dir, batches, sentences)
+
+
+def is_stale(model_dir: Path, checkpoint: Path) -> bool:
+    """True when model_dir lacks ONNX files or was exported from other weights than checkpoint's."""
+    config = model_dir / "config.json"
+    if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE)) or not config.exists():
+        return True
+    return json.loads(config.read_text())["source_checkpoint"]["sha256"] != checkpoint_digest(checkpoint)

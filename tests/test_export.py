@@ -1,0 +1,97 @@
+"""The export pipeline proves parity, and the proof can fail."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+
+from export import repository
+from export.repository import ParityError, export_model
+from service.cli import main
+from service.runtime import choose_providers
+
+
+def test_export_writes_a_complete_model_directory(exported_tiny):
+    for name in ("encoder.onnx", "decoder.onnx", "spm.model", "config.json", "parity_report.json"):
+        assert (exported_tiny / name).exists(), name
+    meta = json.loads((exported_tiny / "config.json").read_text())
+    assert (meta["name"], meta["version"]) == ("tiny", "1")
+    assert meta["graphs"]["decoder.onnx"]["opset"] >= 18
+    report = json.loads((exported_tiny / "parity_report.json").read_text())
+    assert report["passed"]
+    assert report["tensor"]["batches"] >= 32 and max(report["tensor"]["batch_sizes"]) == 32
+    assert report["tensor"]["outputs"]["logits"]["max_abs"] <= 1e-4
+    assert report["sequence"]["share"] == 1.0
+
+
+def test_decoder_axes_are_dynamic(exported_tiny):
+    graph = onnx.load(str(exported_tiny / "decoder.onnx")).graph
+    dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in graph.input}
+    assert dims["past_key_0"][0] == dims["tokens"][0] == "batch"
+    assert isinstance(dims["past_key_0"][2], str) and isinstance(dims["cross_key_0"][2], str)
+
+
+def test_validate_passes_on_a_good_export(exported_tiny, tiny_checkpoint, corpus_dir, capsys):
+    assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32"]) == 0
+    assert "PASSED" in capsys.readouterr().out
+
+
+def test_a_corrupted_weight_fails_validation(exported_tiny, tmp_path, corpus_dir, capsys):
+    corrupted = tmp_path / "tiny" / "1"
+    shutil.copytree(exported_tiny, corrupted)
+    proto = onnx.load(str(corrupted / "decoder.onnx"))
+    weight = next(t for t in proto.graph.initializer if len(t.dims) == 2 and t.dims[0] == t.dims[1] == 32)
+    values = numpy_helper.to_array(weight).copy()
+    values[0, :] += 0.05  # one row of one projection, slightly off
+    weight.CopyFrom(numpy_helper.from_array(values, weight.name))
+    onnx.save(proto, str(corrupted / "decoder.onnx"))
+    assert main(["validate", str(corrupted), "--data", str(corpus_dir)]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED" in out and "logits differ by" in out
+
+
+def test_failed_export_leaves_no_model(tiny_checkpoint, corpus_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(repository, "LOGITS_TOLERANCE", 0.0)  # no float computation is exact: the check must fail
+    out = tmp_path / "tiny" / "1"
+    with pytest.raises(ParityError, match="logits differ"):
+        export_model(tiny_checkpoint, out, corpus_dir, batches=4, sentences=10)
+    assert not out.exists()
+    failed = out.with_name("1.failed")
+    assert (failed / "parity_report.json").exists() and not list(failed.glob("*.onnx"))
+
+
+def test_int8_is_judged_by_quality(tiny_checkpoint, corpus_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(repository, "MAX_INT8_CHRF_DROP", 100.0)
+    out = tmp_path / "tiny" / "1"
+    report = export_model(tiny_checkpoint, out, corpus_dir, int8=True, batches=4, sentences=10)
+    assert (out / "encoder.int8.onnx").exists() and (out / "decoder.int8.onnx").exists()
+    assert {"bleu", "chrf"} <= set(report["int8"]["int8"]) and "chrf_drop" in report["int8"]
+    monkeypatch.setattr(repository, "MAX_INT8_CHRF_DROP", -1000.0)
+    with pytest.raises(ParityError, match="int8 chrF drops"):
+        export_model(tiny_checkpoint, tmp_path / "tiny" / "2", corpus_dir, int8=True, batches=4, sentences=10)
+
+
+def _has_cuda() -> bool:
+    try:
+        choose_providers("cuda")
+        return True
+    except RuntimeError:
+        return False
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _has_cuda(), reason="needs onnxruntime-gpu and a CUDA device")
+def test_fp16_on_cuda_matches_pytorch(tiny_checkpoint, corpus_dir, tmp_path):
+    report = export_model(tiny_checkpoint, tmp_path / "tiny" / "1", corpus_dir, fp16=True, batches=4, sentences=50)
+    assert report["fp16"]["checked"] and report["fp16"]["share"] >= 0.98
+
+
+def test_serving_modules_import_no_torch():
+    code = ("import sys, service.runtime, service.decoding, service.cli; "
+            "assert 'torch' not in sys.modules, 'torch imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
