@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= train,export,serve,dev
 
-.PHONY: help test test-slow data train evaluate clean
+.PHONY: help test test-slow data train evaluate export serve proto clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -30,6 +30,15 @@ train: $(STAMP) data/train.tsv  ## train the default architecture into runs/defa
 
 evaluate: $(STAMP) data/test.tsv  ## BLEU/chrF of the shipped model and the dictionary baseline
 	$(BIN)/translator evaluate --checkpoint model/default --data data
+
+export: $(STAMP)  ## build model_repository/en-de/1 (ONNX fp32 + int8, parity-checked) from model/default when stale
+	$(BIN)/translator export --checkpoint model/default --out model_repository/en-de/1 --int8 --if-stale
+
+serve: export  ## set up, export the default model if needed, serve gRPC on 127.0.0.1:50051 (metrics :9464)
+	$(BIN)/translator serve
+
+proto: $(STAMP)  ## regenerate the gRPC/protobuf stubs in translator/v1 from protos/
+	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=. --pyi_out=. --grpc_python_out=. protos/translator/v1/translator.proto
 
 data/train.tsv data/test.tsv:
 	$(MAKE) data

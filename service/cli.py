@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CHECKPOINT = ROOT / "model" / "default"
 DEFAULT_MODEL_DIR = ROOT / "model_repository" / "en-de" / "1"
+DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")
 
 
 def cmd_data_freedict(args) -> int:
@@ -60,24 +62,92 @@ def cmd_translate(args) -> int:
     if not texts:
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
+    if args.checkpoint or args.model_dir:
+        for line in translate_locally(args, texts):
+            print(line)
+        return 0
+    import grpc
+
+    from service.client import TranslatorClient
+
+    try:
+        with TranslatorClient(args.server, timeout=args.timeout) as client:
+            if args.stream:
+                for chunk in client.stream(texts, model=args.model, max_output_tokens=args.max_output_tokens):
+                    print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
+            else:
+                for translation in client.translate(texts, model=args.model, max_output_tokens=args.max_output_tokens).translations:
+                    print(translation.text)
+    except grpc.RpcError as error:
+        print(f"error: {error.code().name}: {error.details()} (server {args.server})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def translate_locally(args, texts: list[str]) -> list[str]:
+    """Without a server: ONNX Runtime on an exported directory, or PyTorch on a checkpoint."""
     if args.model_dir:
         from service.decoding import Translator
 
         translator = Translator(args.model_dir, precision=args.precision, device=args.device)
-        translations = [r.text for r in translator.translate_batch(texts)]
-    else:
-        from model.checkpoint import load_checkpoint
-        from model.train import translate
+        return [r.text for r in translator.translate_batch(texts)]
+    from model.checkpoint import load_checkpoint
+    from model.train import translate
 
-        model, tokenizer = load_checkpoint(args.checkpoint)
-        translations = translate(model, tokenizer, texts)
-    for line in translations:
-        print(line)
+    model, tokenizer = load_checkpoint(args.checkpoint)
+    return translate(model, tokenizer, texts)
+
+
+def cmd_batch(args) -> int:
+    import grpc
+
+    from service.client import TranslatorClient, translate_file
+
+    try:
+        with TranslatorClient(args.server, timeout=None) as client:
+            client.wait_until_ready(timeout=args.connect_timeout)
+            report = translate_file(client, args.input, args.output, model=args.model, progress=not args.quiet)
+    except grpc.FutureTimeoutError:
+        print(f"error: no server at {args.server} (start one with `make serve`)", file=sys.stderr)
+        return 1
+    except grpc.RpcError as error:
+        print(f"error: {error.code().name}: {error.details()}", file=sys.stderr)
+        return 1
+    for line, message in sorted(report["failed"].items()):
+        print(f"line {line + 1}: {message}", file=sys.stderr)
+    print(f"translated {report['translated']} lines into {args.output}; {len(report['failed'])} failed")
+    return 1 if report["failed"] else 0
+
+
+def cmd_serve(args) -> int:
+    import asyncio
+    import logging
+
+    from service.config import ServerConfig
+    from service.server import serve
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = ServerConfig(
+        host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
+        precision=args.precision, threads=args.threads, max_num_seqs=args.max_num_seqs,
+        max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
+        max_texts_per_request=args.max_texts_per_request, batch_inflight=args.batch_inflight,
+        grace_seconds=args.grace_seconds, metrics_host=args.metrics_host, metrics_port=args.metrics_port,
+    )
+    try:
+        asyncio.run(serve(config))
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
 def cmd_export(args) -> int:
-    from export.repository import ParityError, export_model
+    from export.repository import ParityError, export_model, is_stale
+
+    if args.if_stale and not is_stale(args.out, args.checkpoint):
+        print(f"{args.out} is up to date with {args.checkpoint}")
+        return 0
 
     try:
         report = export_model(args.checkpoint, args.out, args.data, int8=args.int8, fp16=args.fp16,
@@ -165,13 +235,33 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.set_defaults(func=cmd_evaluate)
 
-    translate = commands.add_parser("translate", help="translate text (arguments or stdin lines)")
+    translate = commands.add_parser("translate", help="translate text through the server (or locally)",
+                                    description="Send texts (arguments, or stdin lines) to a running server; with "
+                                                "--model-dir or --checkpoint translate in this process instead.")
     translate.add_argument("text", nargs="*", help="texts to translate; read from stdin when none")
-    translate.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="PyTorch checkpoint directory")
-    translate.add_argument("--model-dir", type=Path, help="exported model directory: decode with ONNX Runtime instead of PyTorch")
+    translate.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
+    translate.add_argument("--model", default="", help="model name (default: the server's default model)")
+    translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
+    translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens (0: model limit)")
+    translate.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: 60)")
+    translate.add_argument("--checkpoint", type=Path, help="translate with this PyTorch checkpoint instead of a server")
+    translate.add_argument("--model-dir", type=Path, help="translate with ONNX Runtime on this exported directory instead of a server")
     translate.add_argument("--precision", choices=("fp32", "int8", "fp16"), default="fp32", help="with --model-dir (default: fp32)")
     translate.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="with --model-dir (default: cpu)")
     translate.set_defaults(func=cmd_translate)
+
+    batch = commands.add_parser("batch", help="translate a text file line by line through the server",
+                                description="Stream every line of INPUT through TranslateBatch and write the "
+                                            "translations to OUTPUT in the same order (empty lines stay empty).")
+    batch.add_argument("input", type=Path, help="UTF-8 text file, one text per line")
+    batch.add_argument("output", type=Path, help="where to write the translations")
+    batch.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
+    batch.add_argument("--model", default="", help="model name (default: the server's default model)")
+    batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
+    batch.add_argument("--quiet", action="store_true", help="no progress bar")
+    batch.set_defaults(func=cmd_batch)
+
+    _serve_parser(commands)
 
     export = commands.add_parser("export", help="export a checkpoint to ONNX and prove parity",
                                  description="Write encoder.onnx, decoder.onnx, tokenizer, config.json, parity_report.json "
@@ -181,6 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--data", type=Path, default=Path("data"), help="valid/test splits; fetched when missing (default: data)")
     export.add_argument("--int8", action="store_true", help="also write int8 graphs; fails when test chrF drops by more than 1.0")
     export.add_argument("--fp16", action="store_true", help="also write fp16 graphs for CUDA (checked where a GPU exists)")
+    export.add_argument("--if-stale", action="store_true", help="do nothing when OUT was already exported from this checkpoint")
     _parity_arguments(export)
     export.set_defaults(func=cmd_export)
 
@@ -194,6 +285,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _serve_parser(commands) -> None:
+    from service.config import ServerConfig
+
+    env = ServerConfig.env_default
+    serve = commands.add_parser("serve", help="serve exported models over gRPC",
+                                description="Load model_repository/<name>/<version> (latest passed version unless "
+                                            "name/version is given), warm up, then serve gRPC with health, "
+                                            "reflection and Prometheus metrics. Every flag defaults to its "
+                                            "TRANSLATOR_* environment variable. SIGTERM drains gracefully.")
+    serve.add_argument("--host", default=env("host"), help="listen address (TRANSLATOR_HOST; default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=env("port"), help="gRPC port (TRANSLATOR_PORT; default 50051; 0 = any free port)")
+    serve.add_argument("--repository", type=Path, default=env("repository"), help="model repository (TRANSLATOR_MODEL_REPOSITORY)")
+    serve.add_argument("--model", action="append", default=None, help="model to load, name or name/version; repeat for "
+                       "several, the first is the default (TRANSLATOR_MODELS, comma-separated; default en-de)")
+    serve.add_argument("--device", choices=("cpu", "cuda"), default=env("device"), help="TRANSLATOR_DEVICE (default cpu)")
+    serve.add_argument("--precision", choices=("fp32", "int8", "fp16"), default=env("precision"), help="TRANSLATOR_PRECISION (default fp32)")
+    serve.add_argument("--threads", type=int, default=env("threads"), help="ONNX Runtime threads per model (TRANSLATOR_THREADS; 0 = all cores)")
+    serve.add_argument("--max-num-seqs", type=int, default=env("max_num_seqs"), help="sequences per decoder step (TRANSLATOR_MAX_NUM_SEQS; default 64)")
+    serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
+                       help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
+    serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")
+    serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="TRANSLATOR_MAX_TEXTS_PER_REQUEST (default 64)")
+    serve.add_argument("--batch-inflight", type=int, default=env("batch_inflight"), help="unfinished items per TranslateBatch stream (TRANSLATOR_BATCH_INFLIGHT; default 64)")
+    serve.add_argument("--grace-seconds", type=float, default=env("grace_seconds"), help="SIGTERM grace period (TRANSLATOR_GRACE_SECONDS; default 20)")
+    serve.add_argument("--metrics-host", default=env("metrics_host"), help="metrics listen address (TRANSLATOR_METRICS_HOST)")
+    serve.add_argument("--metrics-port", type=int, default=env("metrics_port"), help="Prometheus port (TRANSLATOR_METRICS_PORT; default 9464; -1 = off)")
+    serve.set_defaults(func=cmd_serve, model_default=env("models"))
+
+
 def _parity_arguments(parser) -> None:
     parser.add_argument("--batches", type=int, default=32, help="validation batches for tensor parity (default: 32)")
     parser.add_argument("--sentences", type=int, default=500, help="validation sentences for sequence parity (default: 500)")
@@ -201,6 +321,8 @@ def _parity_arguments(parser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "serve" and args.model is None:
+        args.model = list(args.model_default)
     return args.func(args)
 
 

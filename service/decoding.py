@@ -15,8 +15,9 @@ from service.runtime import DecoderBatch, Runtime
 class FinishReason(enum.Enum):
     EOS = "eos"  # the model ended the sentence
     LENGTH = "length"  # max_output_tokens reached
-    CANCELLED = "cancelled"
-    DEADLINE = "deadline"
+    CANCELLED = "cancelled"  # the client went away
+    DEADLINE = "deadline"  # the request's deadline passed
+    ERROR = "error"  # the decoder step failed (a server fault)
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,6 @@ def test_fp16_on_cuda_matches_pytorch(tiny_checkpoint, corpus_dir, tmp_path):
 
 
 def test_serving_modules_import_no_torch():
-    code = ("import sys, service.runtime, service.decoding, service.cli; "
+    code = ("import sys, service.runtime, service.decoding, service.cli, service.server, service.client, service.engine; "
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,81 @@
+"""Server settings: one dataclass, filled from command-line flags whose defaults come from
+``TRANSLATOR_*`` environment variables, and the model repository layout."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_REPOSITORY = ROOT / "model_repository"
+DEFAULT_MODEL = "en-de"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 50051  # 0 picks a free port (tests)
+    repository: Path = DEFAULT_REPOSITORY
+    models: tuple[str, ...] = (DEFAULT_MODEL,)  # "name" (latest version) or "name/version"; the first is the default
+    device: str = "cpu"  # cpu | cuda
+    precision: str = "fp32"  # fp32 | int8 | fp16
+    threads: int = 0  # ONNX Runtime intra-op threads per model; 0 = one per core
+    max_num_seqs: int = 64  # sequences in one decoder step
+    max_num_batched_tokens: int = 4096  # decoder positions + newly encoded source tokens per step
+    max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
+    max_texts_per_request: int = 64
+    batch_inflight: int = 64  # unfinished items per TranslateBatch stream before reading pauses
+    grace_seconds: float = 20.0  # on SIGTERM, time for in-flight requests to finish
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 9464  # Prometheus scrape port (0 = a free port; -1 = off)
+    warmup: bool = True
+
+    ENV = {  # flag → environment variable; documented in the README
+        "host": "TRANSLATOR_HOST", "port": "TRANSLATOR_PORT", "repository": "TRANSLATOR_MODEL_REPOSITORY",
+        "models": "TRANSLATOR_MODELS", "device": "TRANSLATOR_DEVICE", "precision": "TRANSLATOR_PRECISION",
+        "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
+        "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
+        "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
+        "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
+        "metrics_port": "TRANSLATOR_METRICS_PORT",
+    }
+
+    def __post_init__(self):
+        problems = [f"{name} must be at least 1" for name in
+                    ("max_num_seqs", "max_num_batched_tokens", "max_queue_size", "max_texts_per_request", "batch_inflight")
+                    if getattr(self, name) < 1]
+        if self.device not in ("cpu", "cuda"):
+            problems.append(f"device {self.device!r} must be cpu or cuda")
+        if not self.models:
+            problems.append("name at least one model")
+        if problems:
+            raise ValueError("invalid server settings: " + "; ".join(problems))
+
+    @classmethod
+    def env_default(cls, name: str):
+        """The default of a setting, overridden by its TRANSLATOR_* variable when set."""
+        default = cls.__dataclass_fields__[name].default
+        raw = os.environ.get(cls.ENV[name])
+        if raw is None:
+            return default
+        if name == "models":
+            return tuple(m.strip() for m in raw.split(",") if m.strip())
+        return type(default)(raw) if not isinstance(default, Path) else Path(raw)
+
+
+def resolve_model_dir(repository: Path, spec: str) -> Path:
+    """``name`` → the highest numbered version that passed its parity check; ``name/version`` → that one."""
+    name, _, version = spec.partition("/")
+    base = repository / name
+    if version:
+        candidates = [base / version]
+    else:
+        candidates = sorted((p for p in base.glob("*") if p.name.isdigit()), key=lambda p: int(p.name), reverse=True)
+    for candidate in candidates:
+        report = candidate / "parity_report.json"
+        if report.exists() and json.loads(report.read_text()).get("passed"):
+            return candidate
+    raise FileNotFoundError(f"no exported model {spec!r} with a passed parity report under {repository}; "
+                            f"run `translator export --out {base}/1` (or `make serve`, which does it for the default model)")

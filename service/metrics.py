@@ -1,0 +1,97 @@
+"""Prometheus metrics (prefix ``translator_``), served on their own HTTP port.
+
+Labels come only from small fixed sets: method, model (loaded names, else "unknown"), gRPC code,
+finish reason. Units are in the names.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, PlatformCollector, ProcessCollector,
+                               start_http_server)
+
+from service.scheduler import Request, StepStats
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+TOKEN_TIME_BUCKETS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128)
+TOKEN_BUCKETS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+
+
+class Metrics:
+    def __init__(self):
+        self.registry = registry = CollectorRegistry()
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        self.requests = Counter("translator_requests_total", "RPCs by method, model and gRPC status code",
+                                ["method", "model", "code"], registry=registry)
+        self.request_seconds = Histogram("translator_request_duration_seconds", "RPC latency from arrival to last byte",
+                                         ["method", "model"], buckets=LATENCY_BUCKETS, registry=registry)
+        self.queue_wait = Histogram("translator_queue_wait_seconds", "Time a sequence waited before joining the decoder batch",
+                                    ["model"], buckets=LATENCY_BUCKETS, registry=registry)
+        self.first_token = Histogram("translator_time_to_first_token_seconds", "Arrival to first generated token, per sequence",
+                                     ["model"], buckets=LATENCY_BUCKETS, registry=registry)
+        self.per_token = Histogram("translator_time_per_output_token_seconds", "Mean time between generated tokens, per sequence",
+                                   ["model"], buckets=TOKEN_TIME_BUCKETS, registry=registry)
+        self.batch_size = Histogram("translator_decoder_batch_size", "Sequences in each decoder step",
+                                    ["model"], buckets=BATCH_BUCKETS, registry=registry)
+        self.batched_tokens = Histogram("translator_batched_tokens", "Decoder positions plus newly encoded source tokens per step",
+                                        ["model"], buckets=TOKEN_BUCKETS, registry=registry)
+        self.input_tokens = Counter("translator_input_tokens_total", "Source tokens of finished sequences",
+                                    ["model"], registry=registry)
+        self.generated_tokens = Counter("translator_generated_tokens_total", "Generated tokens of finished sequences",
+                                        ["model"], registry=registry)
+        self.sequences = Counter("translator_sequences_finished_total", "Finished sequences by finish reason",
+                                 ["model", "reason"], registry=registry)
+        self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",
+                                 ["model"], registry=registry)
+        self.active = Gauge("translator_active_sequences", "Sequences in the running decoder batch",
+                            ["model"], registry=registry)
+        self.cache_bytes = Gauge("translator_kv_cache_bytes", "Bytes held by the running batch's KV cache",
+                                 ["model"], registry=registry)
+        self.model_info = Gauge("translator_model_info", "Loaded models (value 1)",
+                                ["model", "version", "provider", "precision"], registry=registry)
+        self._http = None
+
+    def model_loaded(self, info) -> None:
+        self.model_info.labels(info.name, info.version, info.provider, info.precision).set(1)
+
+    def observe_step(self, stats: StepStats, engine) -> None:
+        """Called by the engine thread after every decoder step."""
+        model = engine.name
+        if stats.batch_size:
+            self.batch_size.labels(model).observe(stats.batch_size)
+            self.batched_tokens.labels(model).observe(stats.batched_tokens)
+        self.cache_bytes.labels(model).set(engine.scheduler.cache_bytes)
+        for request in stats.finished:
+            self.sequences.labels(model, request.finish_reason.value).inc()
+            if request.scheduled_time is not None:
+                self.queue_wait.labels(model).observe(request.scheduled_time - request.arrival_time)
+
+    def observe_finished(self, model: str, request: Request) -> None:
+        """Token counts and token timings of a sequence delivered to its client."""
+        self.input_tokens.labels(model).inc(len(request.source_ids))
+        self.generated_tokens.labels(model).inc(len(request.output_ids))
+        if request.first_token_time is not None:
+            self.first_token.labels(model).observe(request.first_token_time - request.arrival_time)
+            if len(request.output_ids) > 1:
+                self.per_token.labels(model).observe(
+                    (request.finish_time - request.first_token_time) / (len(request.output_ids) - 1))
+
+    def observe_rpc(self, method: str, model: str, code: str, seconds: float) -> None:
+        self.requests.labels(method, model, code).inc()
+        self.request_seconds.labels(method, model).observe(seconds)
+
+    def serve(self, host: str, port: int, engines: dict) -> int | None:
+        """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
+        for name, engine in engines.items():
+            self.queue_depth.labels(name).set_function(engine.queue_depth)
+            self.active.labels(name).set_function(engine.active_sequences)
+        if port < 0:
+            return None
+        self._http, _ = start_http_server(port, addr=host, registry=self.registry)
+        return self._http.server_port
+
+    def stop(self) -> None:
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()

@@ -1,0 +1,354 @@
+"""The gRPC server: thin servicers (validate, submit, await or stream, map to protobuf), health,
+reflection, an interceptor for unexpected errors, and graceful shutdown on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from service.config import ServerConfig, resolve_model_dir
+from service.decoding import DecodingOptions, FinishReason
+from service.engine import Engine, SchedulerLimits
+from service.metrics import Metrics
+from service.runtime import Runtime
+from service.scheduler import QueueFull
+from translator.v1 import translator_pb2 as pb
+from translator.v1 import translator_pb2_grpc as pb_grpc
+
+log = logging.getLogger("translator")
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Translator"].full_name
+FINISH_REASONS = {FinishReason.EOS: pb.FINISH_REASON_EOS, FinishReason.LENGTH: pb.FINISH_REASON_LENGTH}
+FAILURES = {  # finish reasons that end an RPC with an error
+    FinishReason.DEADLINE: (grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the translation finished"),
+    FinishReason.CANCELLED: (grpc.StatusCode.CANCELLED, "the request was cancelled"),
+    FinishReason.ERROR: (grpc.StatusCode.INTERNAL, "decoding failed on the server; see its log"),
+}
+
+
+class RequestError(Exception):
+    """Bad input or an unavailable server: a status code and a message that says what to fix."""
+
+    def __init__(self, code: grpc.StatusCode, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class IncrementalDetokenizer:
+    """Text pieces of a growing token sequence: valid UTF-8 that concatenates to the final text."""
+
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+        self.ids: list[int] = []
+        self.emitted = ""
+
+    def push(self, token: int) -> str:
+        self.ids.append(token)
+        text = self.tokenizer.decode(self.ids)
+        # Hold back while the text so far is not an extension of what was sent, or ends mid-character.
+        if not text.startswith(self.emitted) or text.endswith("\ufffd"):
+            return ""
+        piece, self.emitted = text[len(self.emitted):], text
+        return piece
+
+    def finish(self, final_text: str) -> str:
+        return final_text[len(self.emitted):] if final_text.startswith(self.emitted) else final_text
+
+
+class StatusInterceptor(grpc.aio.ServerInterceptor):
+    """Every RPC's final status is counted; anything unexpected becomes INTERNAL and is logged."""
+
+    def __init__(self, metrics: Metrics, models: list[str]):
+        self.metrics = metrics
+        self.models = models
+
+    async def intercept_service(self, continuation, details):
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith(f"/{SERVICE_NAME}/"):
+            return handler
+        method = details.method.rsplit("/", 1)[-1]
+        if handler.unary_unary:
+            return grpc.unary_unary_rpc_method_handler(self._unary(method, handler.unary_unary),
+                                                       handler.request_deserializer, handler.response_serializer)
+        behavior = handler.unary_stream or handler.stream_stream
+        wrapped = self._streaming(method, behavior)
+        make = grpc.unary_stream_rpc_method_handler if handler.unary_stream else grpc.stream_stream_rpc_method_handler
+        return make(wrapped, handler.request_deserializer, handler.response_serializer)
+
+    def _model(self, request) -> str:
+        name = getattr(request, "model", None)
+        if name is None:
+            return "*"  # client streams name a model per item
+        name = name or self.models[0]
+        return name if name in self.models else "unknown"
+
+    def _unary(self, method, behavior):
+        async def run(request, context):
+            async with self._observed(method, request, context):
+                return await behavior(request, context)
+        return run
+
+    def _streaming(self, method, behavior):
+        async def run(request, context):
+            async with self._observed(method, request, context):
+                async for response in behavior(request, context):
+                    yield response
+        return run
+
+    @contextlib.asynccontextmanager
+    async def _observed(self, method, request, context):
+        """Count the RPC under its final status code; turn unexpected errors into INTERNAL."""
+        started, code = time.monotonic(), "OK"
+        try:
+            yield
+        except grpc.aio.AbortError:
+            code = context.code().name
+            raise
+        except asyncio.CancelledError:
+            remaining = context.time_remaining()
+            code = "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
+            raise
+        except Exception:
+            log.exception("unexpected error in %s", method)
+            code = "INTERNAL"
+            await context.abort(grpc.StatusCode.INTERNAL, "internal server error; the server log has the details")
+        finally:
+            self.metrics.observe_rpc(method, self._model(request), code, time.monotonic() - started)
+
+
+@dataclass
+class Admitted:
+    engine: Engine
+    sources: list[list[int]]
+    options: DecodingOptions
+
+
+class TranslatorServicer(pb_grpc.TranslatorServicer):
+    def __init__(self, engines: dict[str, Engine], config: ServerConfig, metrics: Metrics):
+        self.engines = engines
+        self.default_model = next(iter(engines))
+        self.config = config
+        self.metrics = metrics
+        self.draining = False
+
+    # -- validation, shared by every RPC ---------------------------------------------------------
+    def admit(self, model: str, texts: list[str], options: pb.DecodingOptions) -> Admitted:
+        if self.draining:
+            raise RequestError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another replica")
+        engine = self.engines.get(model or self.default_model)
+        if engine is None:
+            raise RequestError(grpc.StatusCode.NOT_FOUND, f"unknown model {model!r}; loaded models: {', '.join(self.engines)}")
+        if not texts:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, "texts is empty: send at least one text")
+        if len(texts) > self.config.max_texts_per_request:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{len(texts)} texts exceed the limit of {self.config.max_texts_per_request} per request; "
+                               "split the request or use TranslateBatch")
+        runtime = engine.runtime
+        limit = runtime.limits["max_source_tokens"]
+        sources = []
+        for i, text in enumerate(texts):
+            if not text.strip():
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"texts[{i}] is empty: send text to translate")
+            ids = runtime.tokenizer.encode(text)
+            if len(ids) > limit:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"texts[{i}] has {len(ids)} tokens; the limit is {limit} tokens: split it into sentences")
+            sources.append(ids)
+        try:
+            checked = DecodingOptions(options.max_output_tokens, options.min_output_tokens).validate(
+                runtime.limits["max_output_tokens"])
+        except ValueError as error:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options: {error}") from None
+        return Admitted(engine, sources, checked)
+
+    def start(self, admitted: Admitted, context):
+        remaining = context.time_remaining()
+        deadline = time.monotonic() + remaining if remaining is not None else None
+        call = admitted.engine.new_call(admitted.sources, admitted.options, deadline)
+        try:
+            return call.submit()
+        except QueueFull as error:
+            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)) from None
+
+    def translation(self, engine: Engine, request) -> pb.Translation:
+        if request.finish_reason in FAILURES:
+            raise RequestError(*FAILURES[request.finish_reason])
+        self.metrics.observe_finished(engine.name, request)
+        return pb.Translation(text=engine.runtime.tokenizer.decode(request.output_ids),
+                              input_tokens=len(request.source_ids), output_tokens=len(request.output_ids),
+                              finish_reason=FINISH_REASONS[request.finish_reason])
+
+    # -- RPCs ---------------------------------------------------------------------------------------
+    async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
+        try:
+            admitted = self.admit(request.model, list(request.texts), request.options)
+            call = self.start(admitted, context)
+            finished = {}
+            async for index, sequence, token in call.events():
+                if token is None:
+                    finished[index] = sequence
+            translations = [self.translation(admitted.engine, finished[i]) for i in range(len(finished))]
+        except RequestError as error:
+            await context.abort(error.code, str(error))
+        info = admitted.engine.runtime.info
+        return pb.TranslateResponse(translations=translations, model=info.name, model_version=info.version,
+                                    request_id=request.request_id)
+
+    async def TranslateStream(self, request: pb.TranslateRequest, context):
+        try:
+            admitted = self.admit(request.model, list(request.texts), request.options)
+            call = self.start(admitted, context)
+            info = admitted.engine.runtime.info
+            detokenizers = [IncrementalDetokenizer(admitted.engine.runtime.tokenizer) for _ in admitted.sources]
+            async for index, sequence, token in call.events():
+                chunk = pb.TranslateChunk(request_id=request.request_id, index=index, model=info.name,
+                                          model_version=info.version)
+                if token is None:
+                    chunk.final.CopyFrom(self.translation(admitted.engine, sequence))
+                    chunk.text = detokenizers[index].finish(chunk.final.text)
+                else:
+                    chunk.text = detokenizers[index].push(token)
+                    if not chunk.text:
+                        continue
+                yield chunk
+        except RequestError as error:
+            await context.abort(error.code, str(error))
+
+    async def TranslateBatch(self, request_iterator, context):
+        results: asyncio.Queue = asyncio.Queue()
+        slots = asyncio.Semaphore(self.config.batch_inflight)
+        tasks: set[asyncio.Task] = set()
+
+        async def translate_item(item: pb.BatchItem) -> None:
+            result = pb.BatchResult(id=item.id)
+            try:
+                admitted = self.admit(item.model, [item.text], item.options)
+                info = admitted.engine.runtime.info
+                result.model, result.model_version = info.name, info.version
+                async for _, sequence, token in self.start(admitted, context).events():
+                    if token is None:
+                        result.translation.CopyFrom(self.translation(admitted.engine, sequence))
+            except RequestError as error:
+                result.error_code, result.error_message = error.code.value[0], f"item {item.id!r}: {error}"
+            finally:
+                slots.release()
+            await results.put(result)
+
+        async def read_items() -> None:
+            async for item in request_iterator:
+                await slots.acquire()  # flow control: stop reading while batch_inflight items are unfinished
+                task = asyncio.create_task(translate_item(item))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            await asyncio.gather(*tasks)
+            await results.put(None)
+
+        reader = asyncio.create_task(read_items())
+        try:
+            while (result := await results.get()) is not None:
+                yield result
+            await reader  # re-raise a reader failure
+        finally:
+            reader.cancel()
+            for task in list(tasks):
+                task.cancel()
+
+    async def ListModels(self, request, context) -> pb.ListModelsResponse:
+        return pb.ListModelsResponse(models=[model_info(engine, name == self.default_model)
+                                             for name, engine in self.engines.items()])
+
+
+def model_info(engine: Engine, default: bool) -> pb.ModelInfo:
+    info, limits = engine.runtime.info, engine.runtime.limits
+    return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
+                        max_source_tokens=limits["max_source_tokens"], max_output_tokens=limits["max_output_tokens"],
+                        default=default)
+
+
+def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
+    engines = {}
+    for spec in config.models:
+        model_dir = resolve_model_dir(config.repository, spec)
+        runtime = Runtime(model_dir, precision=config.precision, device=config.device, threads=config.threads or None)
+        if config.warmup:
+            warm_up(runtime)
+        limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size)
+        engines[runtime.info.name] = Engine(runtime, limits, on_step=metrics.observe_step).start()
+        metrics.model_loaded(runtime.info)
+        log.info("loaded %s version %s from %s (%s, %s)", runtime.info.name, runtime.info.version, model_dir,
+                 runtime.info.precision, runtime.info.provider)
+    return engines
+
+
+def warm_up(runtime: Runtime) -> None:
+    """Run the graphs once at a few shapes so the first request does not pay for initialisation."""
+    from service.decoding import greedy_decode
+
+    for batch in (1, 8):
+        greedy_decode(runtime, [runtime.tokenizer.encode("Where is the station?")] * batch, DecodingOptions(8, 8))
+
+
+class Server:
+    """The running service: gRPC server, engines, health and metrics."""
+
+    def __init__(self, config: ServerConfig):
+        self.config = config
+        self.metrics = Metrics()
+        self.engines = load_engines(config, self.metrics)
+        self.servicer = TranslatorServicer(self.engines, config, self.metrics)
+        self.health = health.aio.HealthServicer()
+        self.grpc = grpc.aio.server(interceptors=[StatusInterceptor(self.metrics, list(self.engines))],
+                                    options=[("grpc.so_reuseport", 0)])
+        pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
+        reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
+        self.port = self.grpc.add_insecure_port(f"{config.host}:{config.port}")
+        self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines)
+        self._stopped = asyncio.Event()
+
+    @property
+    def default_model(self) -> str:
+        return next(iter(self.engines))
+
+    async def start(self) -> None:
+        await self.grpc.start()
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    async def drain_and_stop(self) -> None:
+        """NOT_SERVING, refuse new requests, let in-flight ones finish within the grace period, stop."""
+        if self.servicer.draining:
+            return
+        self.servicer.draining = True
+        for name in ("", SERVICE_NAME):
+            await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        log.info("draining: waiting up to %.0f s for in-flight requests", self.config.grace_seconds)
+        await self.grpc.stop(self.config.grace_seconds)
+        for engine in self.engines.values():
+            engine.stop()
+        self.metrics.stop()
+        self._stopped.set()
+
+    async def wait(self) -> None:
+        await self._stopped.wait()
+
+
+async def serve(config: ServerConfig) -> None:
+    server = Server(config)
+    await server.start()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.drain_and_stop()))
+    models = ", ".join(f"{e.runtime.info.name}/{e.runtime.info.version} ({e.runtime.info.precision})" for e in server.engines.values())
+    metrics = f"http://{config.metrics_host}:{server.metrics_port}/metrics" if server.metrics_port else "off"
+    print(f"translator serving {models} on {config.host}:{server.port} (gRPC); metrics {metrics}", flush=True)
+    await server.wait()
+    print("translator stopped", flush=True)

@@ -1,0 +1,35 @@
+"""Run the real server in-process on a background event loop, on a free loopback port."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from service.config import ServerConfig
+from service.server import Server
+
+
+class RunningServer:
+    def __init__(self, config: ServerConfig):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server: Server = self.call(self._start(config))
+        self.target = f"127.0.0.1:{self.server.port}"
+
+    async def _start(self, config):
+        server = Server(config)
+        await server.start()
+        return server
+
+    def call(self, coroutine, timeout: float = 60):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    @property
+    def engine(self):
+        return next(iter(self.server.engines.values()))
+
+    def stop(self):
+        self.call(self.server.drain_and_stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

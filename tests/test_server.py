@@ -1,0 +1,216 @@
+"""The service over real loopback gRPC, against the exported tiny model."""
+
+import concurrent.futures
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from service.client import TranslatorClient, translate_file
+from service.config import ServerConfig
+from service.decoding import DecodingOptions, Translator
+from translator.v1 import translator_pb2 as pb
+from tests.grpc_server import RunningServer
+
+TEXTS = ["Where is the station?", "I eat an apple.", "He crossed the street.", "colour", "Greetings from Munich!",
+         "The thing 7 is here.", "Grüße, Straße – „Äpfel“ öfter"]
+
+
+def config_for(model_dir: Path, **overrides) -> ServerConfig:
+    settings = dict(port=0, metrics_port=0, repository=model_dir.parent.parent, models=(model_dir.parent.name,),
+                    threads=1, grace_seconds=10.0)
+    return ServerConfig(**(settings | overrides))
+
+
+@pytest.fixture(scope="module")
+def server(exported_tiny):
+    running = RunningServer(config_for(exported_tiny, max_texts_per_request=8))
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with TranslatorClient(server.target, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def reference(exported_tiny):
+    """What the runtime itself decodes, text by text."""
+    translator = Translator(exported_tiny, threads=1)
+    return {text: result.text for text, result in zip(TEXTS, translator.translate_batch(TEXTS))}
+
+
+def wait_idle(server, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.engine.active_sequences() == 0 and server.engine.queue_depth() == 0:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_translate_matches_the_runtime(client, reference):
+    response = client.translate(TEXTS, request_id="req-1")
+    assert [t.text for t in response.translations] == [reference[t] for t in TEXTS]
+    assert (response.model, response.model_version, response.request_id) == ("tiny", "1", "req-1")
+    assert all(t.input_tokens > 0 and t.finish_reason in (pb.FINISH_REASON_EOS, pb.FINISH_REASON_LENGTH)
+               for t in response.translations)
+
+
+def test_stream_pieces_concatenate_to_the_final_text(client, reference):
+    pieces, finals = {}, {}
+    for chunk in client.stream(TEXTS[:3], request_id="s-1"):
+        assert chunk.request_id == "s-1"
+        pieces.setdefault(chunk.index, []).append(chunk.text)
+        if chunk.HasField("final"):
+            finals[chunk.index] = chunk.final
+    for i, text in enumerate(TEXTS[:3]):
+        assert "".join(pieces[i]) == finals[i].text == reference[text]
+
+
+def test_batch_returns_every_id_with_its_result(client, reference):
+    items = [pb.BatchItem(id=f"id-{i}", text=text) for i, text in enumerate(TEXTS)]
+    items.append(pb.BatchItem(id="bad", text=""))
+    results = {r.id: r for r in client.batch(items)}
+    assert set(results) == {item.id for item in items}
+    for i, text in enumerate(TEXTS):
+        assert results[f"id-{i}"].translation.text == reference[text] and results[f"id-{i}"].error_code == 0
+    assert results["bad"].error_code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "empty" in results["bad"].error_message
+
+
+def test_batch_job_translates_a_file(server, tmp_path, reference):
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([TEXTS[0], "", TEXTS[1]]) + "\n", encoding="utf-8")
+    with TranslatorClient(server.target) as client:
+        report = translate_file(client, source, tmp_path / "out.txt", progress=False)
+    assert report == {"lines": 3, "translated": 2, "failed": {}}
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8").split("\n")[:3] == [reference[TEXTS[0]], "", reference[TEXTS[1]]]
+
+
+def test_list_models(client):
+    [model] = client.list_models().models
+    assert (model.name, model.version, model.precision, model.default) == ("tiny", "1", "fp32", True)
+    assert model.max_source_tokens == 256 and model.provider == "CPUExecutionProvider"
+
+
+def test_concurrent_requests_equal_sequential_results(server, client):
+    texts = [" ".join(TEXTS[: 1 + i % len(TEXTS)]) for i in range(64)]
+    sequential = [client.translate([t]).translations[0].text for t in texts]
+    with concurrent.futures.ThreadPoolExecutor(64) as pool:
+        concurrent_results = list(pool.map(lambda t: client.translate([t]).translations[0].text, texts))
+    assert concurrent_results == sequential
+
+
+@pytest.mark.parametrize("request_kwargs, code, message", [
+    (dict(texts=[]), grpc.StatusCode.INVALID_ARGUMENT, "texts is empty"),
+    (dict(texts=["ok", "  "]), grpc.StatusCode.INVALID_ARGUMENT, r"texts\[1\] is empty"),
+    (dict(texts=["a"] * 9), grpc.StatusCode.INVALID_ARGUMENT, "9 texts exceed the limit of 8"),
+    (dict(texts=["Straße " * 300]), grpc.StatusCode.INVALID_ARGUMENT, "the limit is 256 tokens"),
+    (dict(texts=["a"], max_output_tokens=1000), grpc.StatusCode.INVALID_ARGUMENT, "max_output_tokens=1000 must be between"),
+    (dict(texts=["a"], max_output_tokens=2, min_output_tokens=3), grpc.StatusCode.INVALID_ARGUMENT, "must not exceed"),
+    (dict(texts=["a"], model="fr-en"), grpc.StatusCode.NOT_FOUND, "unknown model 'fr-en'; loaded models: tiny"),
+])
+def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, request_kwargs, code, message, reference):
+    texts = request_kwargs.pop("texts")
+    with pytest.raises(grpc.RpcError) as error:
+        client.translate(texts, **request_kwargs)
+    assert error.value.code() == code
+    assert re.search(message, error.value.details())
+    assert client.translate([TEXTS[0]]).translations[0].text == reference[TEXTS[0]]
+
+
+def test_bad_request_does_not_disturb_others(server, client, reference):
+    def good(text):
+        return client.translate([text]).translations[0].text
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        futures = [pool.submit(good, t) for t in TEXTS]
+        bad = pool.submit(client.translate, ["Straße " * 300])
+        assert [f.result() for f in futures] == [reference[t] for t in TEXTS]
+        with pytest.raises(grpc.RpcError):
+            bad.result()
+
+
+def test_deadline_exceeded_frees_the_sequences(server):
+    with TranslatorClient(server.target, timeout=0.05) as client:
+        with pytest.raises(grpc.RpcError) as error:
+            client.translate(TEXTS, max_output_tokens=256, min_output_tokens=256)
+    assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert wait_idle(server)
+
+
+def test_cancelled_stream_frees_its_slot(server):
+    with TranslatorClient(server.target) as client:
+        stream = client.stream(TEXTS, max_output_tokens=256, min_output_tokens=256)
+        next(stream)
+        assert server.engine.active_sequences() > 0
+        stream.cancel()
+    assert wait_idle(server)
+
+
+def test_queue_overflow_is_resource_exhausted(exported_tiny):
+    running = RunningServer(config_for(exported_tiny, max_queue_size=2, max_num_seqs=1))
+    try:
+        with TranslatorClient(running.target) as client:
+            with pytest.raises(grpc.RpcError) as error:
+                client.translate(TEXTS[:3])
+            assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "at most 2 waiting" in error.value.details()
+            assert len(client.translate(TEXTS[:2]).translations) == 2
+    finally:
+        running.stop()
+
+
+def test_health_and_reflection(server):
+    with grpc.insecure_channel(server.target) as channel:
+        status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service="translator.v1.Translator"))
+        assert status.status == health_pb2.HealthCheckResponse.SERVING
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        [answer] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+        names = {s.name for s in answer.list_services_response.service}
+        assert {"translator.v1.Translator", "grpc.health.v1.Health"} <= names
+
+
+def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny, tmp_path):
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--repository", str(exported_tiny.parent.parent), "--model", "tiny",
+         "--port", "0", "--metrics-port", "-1", "--threads", "1", "--grace-seconds", "30"],
+        stdout=subprocess.PIPE, stderr=log, text=True, cwd=Path(__file__).parent.parent)
+    try:
+        line = process.stdout.readline()
+        target = line.split(" on ")[1].split(" ")[0]
+        with TranslatorClient(target, timeout=60) as client:
+            in_flight = concurrent.futures.ThreadPoolExecutor(4)
+            futures = [in_flight.submit(client.translate, TEXTS, max_output_tokens=200, min_output_tokens=200) for _ in range(4)]
+            time.sleep(0.3)
+            process.send_signal(signal.SIGTERM)
+            time.sleep(0.3)
+            with pytest.raises(grpc.RpcError) as refused:
+                client.translate([TEXTS[0]])
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            for future in futures:
+                assert all(t.output_tokens == 200 for t in future.result().translations)
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+
+
+def test_stubs_are_not_stale(tmp_path):
+    root = Path(__file__).parent.parent
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{root / 'protos'}", f"--python_out={tmp_path}",
+                    f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}", "translator/v1/translator.proto"],
+                   check=True, cwd=root)
+    for name in ("translator_pb2.py", "translator_pb2.pyi", "translator_pb2_grpc.py"):
+        generated = (tmp_path / "translator" / "v1" / name).read_text()
+        assert generated == (root / "translator" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"

@@ -1,0 +1,133 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class FinishReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FINISH_REASON_UNSPECIFIED: _ClassVar[FinishReason]
+    FINISH_REASON_EOS: _ClassVar[FinishReason]
+    FINISH_REASON_LENGTH: _ClassVar[FinishReason]
+FINISH_REASON_UNSPECIFIED: FinishReason
+FINISH_REASON_EOS: FinishReason
+FINISH_REASON_LENGTH: FinishReason
+
+class DecodingOptions(_message.Message):
+    __slots__ = ("max_output_tokens", "min_output_tokens")
+    MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MIN_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    max_output_tokens: int
+    min_output_tokens: int
+    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ...) -> None: ...
+
+class TranslateRequest(_message.Message):
+    __slots__ = ("texts", "model", "options", "request_id")
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    texts: _containers.RepeatedScalarFieldContainer[str]
+    model: str
+    options: DecodingOptions
+    request_id: str
+    def __init__(self, texts: _Optional[_Iterable[str]] = ..., model: _Optional[str] = ..., options: _Optional[_Union[DecodingOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class Translation(_message.Message):
+    __slots__ = ("text", "input_tokens", "output_tokens", "finish_reason")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    input_tokens: int
+    output_tokens: int
+    finish_reason: FinishReason
+    def __init__(self, text: _Optional[str] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., finish_reason: _Optional[_Union[FinishReason, str]] = ...) -> None: ...
+
+class TranslateResponse(_message.Message):
+    __slots__ = ("translations", "model", "model_version", "request_id")
+    TRANSLATIONS_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    translations: _containers.RepeatedCompositeFieldContainer[Translation]
+    model: str
+    model_version: str
+    request_id: str
+    def __init__(self, translations: _Optional[_Iterable[_Union[Translation, _Mapping]]] = ..., model: _Optional[str] = ..., model_version: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class TranslateChunk(_message.Message):
+    __slots__ = ("request_id", "index", "text", "final", "model", "model_version")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    index: int
+    text: str
+    final: Translation
+    model: str
+    model_version: str
+    def __init__(self, request_id: _Optional[str] = ..., index: _Optional[int] = ..., text: _Optional[str] = ..., final: _Optional[_Union[Translation, _Mapping]] = ..., model: _Optional[str] = ..., model_version: _Optional[str] = ...) -> None: ...
+
+class BatchItem(_message.Message):
+    __slots__ = ("id", "text", "model", "options")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    text: str
+    model: str
+    options: DecodingOptions
+    def __init__(self, id: _Optional[str] = ..., text: _Optional[str] = ..., model: _Optional[str] = ..., options: _Optional[_Union[DecodingOptions, _Mapping]] = ...) -> None: ...
+
+class BatchResult(_message.Message):
+    __slots__ = ("id", "translation", "error_code", "error_message", "model", "model_version")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TRANSLATION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    translation: Translation
+    error_code: int
+    error_message: str
+    model: str
+    model_version: str
+    def __init__(self, id: _Optional[str] = ..., translation: _Optional[_Union[Translation, _Mapping]] = ..., error_code: _Optional[int] = ..., error_message: _Optional[str] = ..., model: _Optional[str] = ..., model_version: _Optional[str] = ...) -> None: ...
+
+class ListModelsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ModelInfo(_message.Message):
+    __slots__ = ("name", "version", "precision", "provider", "max_source_tokens", "max_output_tokens", "default")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    PRECISION_FIELD_NUMBER: _ClassVar[int]
+    PROVIDER_FIELD_NUMBER: _ClassVar[int]
+    MAX_SOURCE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    precision: str
+    provider: str
+    max_source_tokens: int
+    max_output_tokens: int
+    default: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., precision: _Optional[str] = ..., provider: _Optional[str] = ..., max_source_tokens: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., default: _Optional[bool] = ...) -> None: ...
+
+class ListModelsResponse(_message.Message):
+    __slots__ = ("models",)
+    MODELS_FIELD_NUMBER: _ClassVar[int]
+    models: _containers.RepeatedCompositeFieldContainer[ModelInfo]
+    def __init__(self, models: _Optional[_Iterable[_Union[ModelInfo, _Mapping]]] = ...) -> None: ...
