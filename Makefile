@@ -4,8 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= train,export,serve,dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SYSTEM_TOOLS := promtool prometheus nginx
 
-.PHONY: help test test-slow data train evaluate export serve proto clean
+.PHONY: help system-deps test test-slow data train evaluate export serve proto clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -16,7 +18,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
-test: $(STAMP)  ## install what the tests need and run the suite (slow checks excluded)
+system-deps:  ## Debian packages the tests run for real: Prometheus (promtool) and nginx
+	@for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends prometheus nginx-light; \
+	fi
+
+test: $(STAMP) system-deps  ## install what the tests need and run the suite (slow checks excluded)
 	$(BIN)/python -m pytest -q
 
 test-slow: $(STAMP)  ## run only the slow checks (real corpus, long parity runs)

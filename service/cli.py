@@ -119,6 +119,22 @@ def cmd_batch(args) -> int:
     return 1 if report["failed"] else 0
 
 
+def cmd_health(args) -> int:
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    try:
+        with grpc.insecure_channel(args.server) as channel:
+            response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=args.service),
+                                                                 timeout=args.timeout)
+    except grpc.RpcError as error:
+        print(f"{args.server}: {error.code().name}: {error.details()}", file=sys.stderr)
+        return 1
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
+    print(f"{args.server}: {status}")
+    return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1
+
+
 def cmd_serve(args) -> int:
     import asyncio
     import logging
@@ -262,6 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     batch.set_defaults(func=cmd_batch)
 
     _serve_parser(commands)
+    health = commands.add_parser("health", help="ask a server's grpc.health.v1 status (exit 0 when SERVING)")
+    health.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
+    health.add_argument("--service", default="", help="service name to check (default: the whole server)")
+    health.add_argument("--timeout", type=float, default=3.0)
+    health.set_defaults(func=cmd_health)
+    _bench_parser(commands)
 
     export = commands.add_parser("export", help="export a checkpoint to ONNX and prove parity",
                                  description="Write encoder.onnx, decoder.onnx, tokenizer, config.json, parity_report.json "
@@ -283,6 +305,34 @@ def build_parser() -> argparse.ArgumentParser:
     _parity_arguments(validate)
     validate.set_defaults(func=cmd_validate)
     return parser
+
+
+def cmd_bench_engine(args) -> int:
+    from bench import engine
+
+    results = engine.run(args.checkpoint, args.model_dir, tokens=args.tokens, repeats=args.repeats, threads=args.threads,
+                         out_dir=args.out)
+    print(engine.report(results))
+    print(f"wrote {args.out}/engine.json and {args.out}/engine.png")
+    return 0
+
+
+def _bench_parser(commands) -> None:
+    from bench.common import RESULTS
+
+    bench = commands.add_parser("bench", help="benchmarks (print ratios, write JSON + PNG)").add_subparsers(
+        dest="bench", required=True, metavar="BENCHMARK")
+    engine = bench.add_parser("engine", help="PyTorch with/without cache vs ONNX Runtime fp32/int8, greedy at fixed length",
+                              description="Generated tokens/s at batch 1, 8 and 32 with end-of-sentence suppressed, the "
+                                          "ratios between engines, the per-step loop overhead, and ms/token at output "
+                                          "lengths 16, 64 and 256.")
+    engine.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="PyTorch checkpoint (default: the shipped model)")
+    engine.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help=f"exported model (default: {DEFAULT_MODEL_DIR})")
+    engine.add_argument("--tokens", type=int, default=64, help="generated tokens per sequence (default: 64)")
+    engine.add_argument("--repeats", type=int, default=3, help="timed runs per point; the fastest counts (default: 3)")
+    engine.add_argument("--threads", type=int, default=2, help="threads for every engine (default: 2)")
+    engine.add_argument("--out", type=Path, default=RESULTS, help="where to write engine.json and engine.png")
+    engine.set_defaults(func=cmd_bench_engine)
 
 
 def _serve_parser(commands) -> None:

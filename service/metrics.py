@@ -44,6 +44,8 @@ class Metrics:
                                  ["model", "reason"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",
                                  ["model"], registry=registry)
+        self.queue_capacity = Gauge("translator_queue_capacity", "Waiting sequences the queue accepts before RESOURCE_EXHAUSTED",
+                                    ["model"], registry=registry)
         self.active = Gauge("translator_active_sequences", "Sequences in the running decoder batch",
                             ["model"], registry=registry)
         self.cache_bytes = Gauge("translator_kv_cache_bytes", "Bytes held by the running batch's KV cache",
@@ -85,6 +87,7 @@ class Metrics:
         """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
         for name, engine in engines.items():
             self.queue_depth.labels(name).set_function(engine.queue_depth)
+            self.queue_capacity.labels(name).set(engine.scheduler.max_queue_size)
             self.active.labels(name).set_function(engine.active_sequences)
         if port < 0:
             return None

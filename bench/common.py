@@ -1,0 +1,87 @@
+"""Shared benchmark pieces: the input sentences, timing, decoder-call instrumentation, output files."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+# Mixed lengths, written for the benchmarks (not taken from the corpus).
+SENTENCES = [
+    "Where is the station?", "The weather is nice today.", "I would like a cup of coffee, please.",
+    "Could you tell me how to get to the museum?", "The meeting has been postponed until next week.",
+    "She has been working at the hospital for ten years.", "We need more time to finish the project.",
+    "The train to Berlin leaves at half past eight.", "He forgot his keys at home again.",
+    "Please close the window before you leave.", "The children are playing in the garden.",
+    "This book is much more interesting than the film.", "The price includes breakfast and dinner.",
+    "Our company was founded in the nineteenth century.", "I did not understand the question.",
+    "The results of the study will be published soon.", "Can I pay by credit card?",
+    "The river flooded large parts of the old town.", "They moved to a small village in the mountains.",
+    "The doctor advised him to stop smoking.", "My sister lives in a flat near the university.",
+    "The shop is closed on Sundays and public holidays.", "We are looking forward to your reply.",
+    "The government announced new measures against inflation.", "It has been raining all night.",
+    "He explained the problem in simple words.", "The software update fixes several security issues.",
+    "Tickets can be booked online or at the box office.", "The bridge was built more than a hundred years ago.",
+    "I am afraid the flight has been cancelled.", "Thank you very much for your help.",
+    "The committee will decide on the proposal tomorrow morning.",
+]
+
+
+def batch_of(size: int) -> list[str]:
+    return [SENTENCES[i % len(SENTENCES)] for i in range(size)]
+
+
+def best_time(function, repeats: int, session: "TimedSession | None" = None) -> tuple[float, float]:
+    """Wall time of the fastest of `repeats` runs after a warm-up (the machine is noisy; the minimum is the
+    signal), and the time that run spent inside session.run."""
+    function()
+    best = (float("inf"), 0.0)
+    for _ in range(repeats):
+        if session is not None:
+            session.seconds = 0.0
+        started = time.perf_counter()
+        function()
+        best = min(best, (time.perf_counter() - started, session.seconds if session is not None else 0.0))
+    return best
+
+
+class TimedSession:
+    """Wraps an ONNX Runtime session and adds up the time spent inside run()."""
+
+    def __init__(self, session):
+        self.session = session
+        self.seconds = 0.0
+
+    def run(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return self.session.run(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+
+def machine() -> dict:
+    return {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+def write_results(name: str, results: dict, out_dir: Path = RESULTS) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"{name}.json"
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    return path
+
+
+def format_table(header: list[str], rows: list[list]) -> str:
+    cells = [[str(c) for c in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""``translator bench engine``: greedy decoding forced to a fixed length, PyTorch (with and without the
+KV cache) against ONNX Runtime (fp32, int8), measured side by side in one run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from bench.common import RESULTS, TimedSession, batch_of, best_time, format_table, machine, write_results
+from model.checkpoint import load_checkpoint, pad_batch
+from model.greedy import greedy
+from service.decoding import DecodingOptions, greedy_decode
+from service.runtime import Runtime, model_files
+
+
+def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
+    """name → (decode(texts, tokens), ONNX decoder session or None). Every engine decodes exactly `tokens` tokens."""
+    torch.set_num_threads(threads)
+    model, tokenizer = load_checkpoint(checkpoint)
+
+    def pytorch(use_cache: bool):
+        def decode(texts, tokens):
+            src, mask = pad_batch(tokenizer.encode_batch(texts), model.cfg.pad_id)
+            return greedy(model, src, mask, tokens, use_cache=use_cache, min_len=tokens)
+        return decode, None
+
+    def onnx(precision: str):
+        runtime = Runtime(model_dir, precision=precision, threads=threads)
+        runtime.decoder = TimedSession(runtime.decoder)
+
+        def decode(texts, tokens):
+            return greedy_decode(runtime, runtime.tokenizer.encode_batch(texts), DecodingOptions(tokens, tokens))
+        return decode, runtime.decoder
+
+    found = {"pytorch (no cache)": pytorch(False), "pytorch (cache)": pytorch(True), "onnx fp32 (cache)": onnx("fp32")}
+    if model_files(model_dir, "int8")[0].exists():
+        found["onnx int8 (cache)"] = onnx("int8")
+    return found
+
+
+def measure(decode, session, batch: int, tokens: int, repeats: int) -> dict:
+    """The fastest of `repeats` runs after a warm-up; for ONNX also the time spent outside the decoder graph."""
+    texts = batch_of(batch)
+    seconds, in_graph = best_time(lambda: decode(texts, tokens), repeats, session)
+    result = {"seconds": seconds, "tokens_per_second": batch * tokens / seconds, "ms_per_step": 1000 * seconds / tokens}
+    if session is not None:  # the Python loop's own cost per step (cache writes, masks, argmax; and the encoder call)
+        result["loop_overhead_ms_per_step"] = 1000 * (seconds - in_graph) / tokens
+    return result
+
+
+def run(checkpoint: Path, model_dir: Path, batch_sizes=(1, 8, 32), tokens: int = 64, lengths=(16, 64, 256),
+        repeats: int = 3, threads: int = 2, out_dir: Path = RESULTS) -> dict:
+    found = engines(checkpoint, model_dir, threads)
+    throughput = {name: {b: measure(decode, session, b, tokens, repeats) for b in batch_sizes}
+                  for name, (decode, session) in found.items()}
+    scaling = {name: {n: measure(decode, session, 1, n, repeats) for n in lengths}
+               for name, (decode, session) in found.items() if name != "onnx int8 (cache)"}
+    results = {"machine": machine(), "threads": threads, "tokens": tokens, "checkpoint": str(checkpoint),
+               "model_dir": str(model_dir), "throughput": throughput, "scaling": scaling}
+    write_results("engine", results, out_dir)
+    plot(results, out_dir / "engine.png")
+    return results
+
+
+def report(results: dict) -> str:
+    throughput, tokens = results["throughput"], results["tokens"]
+    names = list(throughput)
+    batches = list(next(iter(throughput.values())))
+    base = "onnx fp32 (cache)"
+    rows = []
+    for name in names:
+        row = [name] + [f"{throughput[name][b]['tokens_per_second']:.0f}" for b in batches]
+        row += [f"{throughput[name][b]['tokens_per_second'] / throughput[base][b]['tokens_per_second']:.2f}x" for b in batches]
+        row.append(" / ".join(f"{throughput[name][b].get('loop_overhead_ms_per_step', float('nan')):.2f}" for b in batches))
+        rows.append(row)
+    header = ["engine"] + [f"tok/s b{b}" for b in batches] + [f"vs onnx fp32 b{b}" for b in batches] + ["loop ms/step"]
+    lines = [f"greedy decoding forced to {tokens} tokens, {results['threads']} threads, best of runs "
+             f"({results['machine']['cores']} cores)", format_table(header, rows), ""]
+    scaling = results["scaling"]
+    lengths = list(next(iter(scaling.values())))
+    rows = [[name] + [f"{scaling[name][n]['ms_per_step']:.2f}" for n in lengths] +
+            [f"{scaling[name][lengths[-1]]['ms_per_step'] / scaling[name][lengths[0]]['ms_per_step']:.1f}x"]
+            for name in scaling]
+    lines.append("time per generated token (ms) at batch 1 by output length")
+    lines.append(format_table(["engine"] + [f"{n} tokens" for n in lengths] + [f"growth {lengths[0]}→{lengths[-1]}"], rows))
+    speedup = {b: throughput[base][b]["tokens_per_second"] / throughput["pytorch (no cache)"][b]["tokens_per_second"] for b in batches}
+    lines.append("onnx fp32 with cache vs pytorch without cache: " + ", ".join(f"b{b} {s:.1f}x" for b, s in speedup.items()))
+    return "\n".join(lines)
+
+
+def plot(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    throughput = results["throughput"]
+    batches = list(next(iter(throughput.values())))
+    width = 0.8 / len(throughput)
+    for i, (name, by_batch) in enumerate(throughput.items()):
+        left.bar([j + i * width for j in range(len(batches))], [by_batch[b]["tokens_per_second"] for b in batches], width, label=name)
+    left.set_xticks([j + 0.4 - width / 2 for j in range(len(batches))], [f"batch {b}" for b in batches])
+    left.set_ylabel("generated tokens/s")
+    left.set_title(f"greedy, {results['tokens']} tokens, {results['threads']} threads")
+    left.legend(fontsize=8)
+    for name, by_length in results["scaling"].items():
+        lengths = list(by_length)
+        right.plot(lengths, [by_length[n]["ms_per_step"] for n in lengths], marker="o", label=name)
+    right.set_xscale("log", base=2)
+    right.set_xlabel("output length (tokens)")
+    right.set_ylabel("ms per generated token (batch 1)")
+    right.set_title("cost growth with length")
+    right.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
