@@ -317,6 +317,18 @@ def cmd_bench_engine(args) -> int:
     return 0
 
 
+def cmd_bench_load(args) -> int:
+    from bench import load
+    from service.config import resolve_model_dir
+
+    model_dir = resolve_model_dir(args.repository, args.model)
+    results = load.run(args.repository, args.model, model_dir, concurrency=tuple(args.clients), threads=args.threads,
+                       out_dir=args.out)
+    print(load.report(results))
+    print(f"wrote {args.out}/load.json and {args.out}/load.png")
+    return 0
+
+
 def _bench_parser(commands) -> None:
     from bench.common import RESULTS
 
@@ -333,6 +345,20 @@ def _bench_parser(commands) -> None:
     engine.add_argument("--threads", type=int, default=2, help="threads for every engine (default: 2)")
     engine.add_argument("--out", type=Path, default=RESULTS, help="where to write engine.json and engine.png")
     engine.set_defaults(func=cmd_bench_engine)
+
+    from service.config import DEFAULT_MODEL, DEFAULT_REPOSITORY
+
+    load = bench.add_parser("load", help="closed-loop gRPC load with continuous batching on and off",
+                            description="Starts `translator serve` on loopback twice (max 64 and max 1 active sequences), "
+                                        "runs 4*clients+32 streamed requests per point, and prints sentences/s, tokens/s, "
+                                        "latency and time-to-first-token percentiles, the batching gain and the ratio "
+                                        "to the raw runtime's tokens/s at the same batch size.")
+    load.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
+    load.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
+    load.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16, 64], help="concurrency levels (default: 1 4 16 64)")
+    load.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads of the server (default: 2)")
+    load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
+    load.set_defaults(func=cmd_bench_load)
 
 
 def _serve_parser(commands) -> None:
