@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= train,export,serve,dev
+EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SYSTEM_TOOLS := promtool prometheus nginx
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from model.checkpoint import load_checkpoint
 from model.data import build_corpus, read_tsv
 from model.transformer import WEIGHTS_FILE
-from model.tokenizer import SPM_FILE
+from model.tokenizer import copy_tokenizer
 from export.onnx import DECODER_FILE, ENCODER_FILE, export_onnx
 from export.optimize import fusion_report
 from export.parity import LOGITS_TOLERANCE, sequence_parity, tensor_parity
@@ -109,7 +109,7 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
     graphs = export_onnx(model, staging)
     for name in (ENCODER_FILE, DECODER_FILE):
         graphs[name]["ort_optimizations"] = fusion_report(staging / name, graphs[name]["ops"])
-    shutil.copy(checkpoint / SPM_FILE, staging / SPM_FILE)
+    copy_tokenizer(checkpoint, staging)
     if (checkpoint / CARD_FILE).exists():
         shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
     write_config(model, checkpoint, staging, out, graphs)

@@ -6,6 +6,8 @@ later stage reads them from there (a converted Marian model brings its own).
 
 from __future__ import annotations
 
+import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -13,7 +15,9 @@ from typing import Iterable
 import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
-SPM_FILE = "spm.model"
+SPM_FILE = "spm.model"  # our joint model
+MARIAN_FILES = ("source.spm", "target.spm", "vocab.json")  # Marian: two models over one vocabulary
+TOKENIZER_FILES = (SPM_FILE, *MARIAN_FILES)
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,15 @@ class Tokenizer:
 
     @classmethod
     def from_dir(cls, directory: Path, special: SpecialIds = SpecialIds()) -> "Tokenizer":
-        return cls(Path(directory) / SPM_FILE, special=special)
+        """Our joint spm.model, or Marian's source.spm + target.spm + vocab.json."""
+        directory = Path(directory)
+        if (directory / SPM_FILE).exists():
+            return cls(directory / SPM_FILE, special=special)
+        source, target, vocab = (directory / name for name in MARIAN_FILES)
+        if not all(p.exists() for p in (source, target, vocab)):
+            raise FileNotFoundError(f"{directory} has no tokenizer: expected {SPM_FILE} or {', '.join(MARIAN_FILES)}")
+        return cls(source, target, json.loads(vocab.read_text(encoding="utf-8")), special)
+
 
     def encode(self, text: str) -> list[int]:
         """Source ids of one text, ending with EOS."""
@@ -92,3 +104,10 @@ class Tokenizer:
 
     def decode_batch(self, batch: list[list[int]]) -> list[str]:
         return [self.decode(ids) for ids in batch]
+
+
+def copy_tokenizer(source: Path, target: Path) -> None:
+    """Copy whichever tokenizer files a checkpoint has."""
+    for name in TOKENIZER_FILES:
+        if (Path(source) / name).exists():
+            shutil.copy(Path(source) / name, Path(target) / name)

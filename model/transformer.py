@@ -37,7 +37,8 @@ class TransformerConfig:
     norm_position: str = "pre"  # pre | post (Marian: post)
     position_layout: str = "interleaved"  # interleaved | concat (Marian: concat)
     scale_embedding: bool = True  # multiply token embeddings by √d_model
-    tie_embeddings: bool = True  # one embedding for source, target and the output projection
+    tie_embeddings: bool = True  # source and target share one embedding
+    tie_output: bool = True  # the output projection is the target embedding
     final_logits_bias: bool = False  # Marian adds a learned (here: loaded) bias to the logits
     layer_norm_eps: float = 1e-5
     max_positions: int = 512
@@ -129,8 +130,8 @@ class Transformer(nn.Module):
         self.encoder_norm = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps) if final_norm else nn.Identity()
         self.decoder_norm = nn.LayerNorm(cfg.d_model, eps=cfg.layer_norm_eps) if final_norm else nn.Identity()
         self.output_projection = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
-        if cfg.tie_embeddings:
-            self.output_projection.weight = self.embed.weight
+        if cfg.tie_output:
+            self.output_projection.weight = self.target_embed.weight
         self.register_buffer("logits_bias", torch.zeros(cfg.vocab_size), persistent=cfg.final_logits_bias)
         self.reset_parameters()
 
@@ -140,9 +141,10 @@ class Transformer(nn.Module):
                 nn.init.xavier_uniform_(param)
             elif name.endswith("bias"):
                 nn.init.zeros_(param)
-        nn.init.normal_(self.embed.weight, std=self.cfg.d_model ** -0.5)
-        with torch.no_grad():
-            self.embed.weight[self.cfg.pad_id].zero_()
+        for embedding in dict.fromkeys([self.embed, self.target_embed]):  # once each, in a fixed order
+            nn.init.normal_(embedding.weight, std=self.cfg.d_model ** -0.5)
+            with torch.no_grad():
+                embedding.weight[self.cfg.pad_id].zero_()
 
     def embed_tokens(self, embedding: nn.Embedding, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         return self.dropout(embedding(ids) * self.embed_scale + self.positional[positions])  # (B, T, D)

@@ -277,6 +277,19 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     batch.set_defaults(func=cmd_batch)
 
+    convert = commands.add_parser("convert", help="convert between Hugging Face Marian (OPUS-MT) and our checkpoints")
+    directions = convert.add_subparsers(dest="direction", required=True, metavar="DIRECTION")
+    from_marian = directions.add_parser("from-marian", help="a Marian directory (config.json, weights, source.spm, "
+                                        "target.spm, vocab.json) → our checkpoint",
+                                        description="Needs the `interop` extra (transformers). Download an OPUS-MT model "
+                                                    "yourself, e.g. with `huggingface-cli download Helsinki-NLP/opus-mt-en-de`.")
+    from_marian.add_argument("source", type=Path, help="Marian (transformers) model directory")
+    from_marian.add_argument("--out", type=Path, required=True, help="checkpoint directory to write")
+    to_marian = directions.add_parser("to-marian", help="our checkpoint (post-norm, Marian layout) → a Marian directory")
+    to_marian.add_argument("source", type=Path, help="checkpoint directory")
+    to_marian.add_argument("--out", type=Path, required=True, help="Marian directory to write")
+    convert.set_defaults(func=cmd_convert)
+
     _serve_parser(commands)
     health = commands.add_parser("health", help="ask a server's grpc.health.v1 status (exit 0 when SERVING)")
     health.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
@@ -305,6 +318,20 @@ def build_parser() -> argparse.ArgumentParser:
     _parity_arguments(validate)
     validate.set_defaults(func=cmd_validate)
     return parser
+
+
+def cmd_convert(args) -> int:
+    from model import marian
+
+    if args.direction == "from-marian":
+        model = marian.from_marian(args.source, args.out)
+        print(f"converted {args.source} ({model.cfg.encoder_layers}+{model.cfg.decoder_layers} layers, d={model.cfg.d_model}, "
+              f"vocab {model.cfg.vocab_size}) into checkpoint {args.out}")
+        print(f"next: translator export --checkpoint {args.out} --out model_repository/<name>/1")
+    else:
+        marian.to_marian(args.source, args.out)
+        print(f"wrote Marian (transformers) directory {args.out}")
+    return 0
 
 
 def cmd_bench_engine(args) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from model.tokenizer import SPM_FILE, SpecialIds, Tokenizer
+from model.tokenizer import SpecialIds, Tokenizer
 
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}
 CACHE_CHUNK = 16  # the self-attention cache grows by this many positions at a time
@@ -150,7 +150,7 @@ class Runtime:
         self.info = ModelInfo(meta["name"], str(meta["version"]), precision, self.decoder.get_providers()[0], meta)
         cfg = self.config
         self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
-        self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special) if (self.model_dir / SPM_FILE).exists() else None
+        self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special)
         self.layers = cfg["decoder_layers"]
         self.cross_names = [f"cross_{k}_{i}" for i in range(self.layers) for k in ("key", "value")]
         self.past_names = [f"past_{k}_{i}" for i in range(self.layers) for k in ("key", "value")]

@@ -14,7 +14,7 @@ from model.transformer import Transformer, TransformerConfig
 CONFIGS = {
     "pre-relu": TransformerConfig(vocab_size=50, d_model=32, n_heads=4, d_ff=64, encoder_layers=3, decoder_layers=2, dropout=0.0),
     "post-gelu-untied": TransformerConfig(vocab_size=50, d_model=32, n_heads=2, d_ff=48, encoder_layers=2, decoder_layers=3,
-                                          dropout=0.0, activation="gelu", norm_position="post", tie_embeddings=False,
+                                          dropout=0.0, activation="gelu", norm_position="post", tie_embeddings=False, tie_output=False,
                                           position_layout="concat", final_logits_bias=True, decoder_start_id=0),
 }
 

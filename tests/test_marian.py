@@ -1,0 +1,134 @@
+"""Interop with Hugging Face Marian: random-weight models built by transformers (no download)."""
+
+import json
+
+import pytest
+import torch
+
+from model.checkpoint import load_checkpoint, pad_batch
+from model.data import read_tsv
+from model.greedy import greedy
+from model.marian import from_marian, to_marian
+from model.tokenizer import Tokenizer
+
+transformers = pytest.importorskip("transformers")
+
+CONFIGS = {
+    "swish-2x2": dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
+                      encoder_ffn_dim=64, decoder_ffn_dim=64, activation_function="swish"),
+    "gelu-3x1-untied-output": dict(d_model=48, encoder_layers=3, decoder_layers=1, encoder_attention_heads=6,
+                                   decoder_attention_heads=6, encoder_ffn_dim=96, decoder_ffn_dim=96,
+                                   activation_function="gelu", tie_word_embeddings=False),
+}
+
+
+def build_marian(directory, corpus_dir, name):
+    """A Marian directory as OPUS-MT ships it: config, weights, source.spm, target.spm, vocab.json."""
+    import sentencepiece as spm
+
+    pairs = read_tsv(corpus_dir / "train.tsv")
+    pieces = []
+    for side, filename in (("en", "source.spm"), ("de", "target.spm")):
+        prefix = directory / filename.removesuffix(".spm")
+        spm.SentencePieceTrainer.train(sentence_iterator=iter([getattr(p, side) for p in pairs]), model_prefix=str(prefix),
+                                       vocab_size=60, minloglevel=2, character_coverage=1.0)
+        prefix.with_suffix(".model").rename(directory / filename)
+        processor = spm.SentencePieceProcessor(model_file=str(directory / filename))
+        pieces += [processor.id_to_piece(i) for i in range(3, processor.get_piece_size())]
+    vocab = {"</s>": 0, "<unk>": 1}
+    for piece in pieces:
+        vocab.setdefault(piece, len(vocab))
+    vocab["<pad>"] = len(vocab)
+    (directory / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False))
+    config = transformers.MarianConfig(vocab_size=len(vocab), decoder_vocab_size=len(vocab), pad_token_id=vocab["<pad>"],
+                                       eos_token_id=0, decoder_start_token_id=vocab["<pad>"], forced_eos_token_id=None,
+                                       max_position_embeddings=128, init_std=0.3, **CONFIGS[name])
+    torch.manual_seed(len(name))
+    marian = transformers.MarianMTModel(config).eval()
+    with torch.no_grad():
+        marian.final_logits_bias.normal_(std=0.5)
+        marian.final_logits_bias[0, 0] = -2.0  # fewer immediate end-of-sentence tokens: longer outputs to compare
+    marian.save_pretrained(directory)
+    return marian
+
+
+@pytest.fixture(scope="module", params=list(CONFIGS))
+def converted(request, tmp_path_factory, corpus_dir):
+    root = tmp_path_factory.mktemp(request.param)
+    marian = build_marian(root / "marian", corpus_dir, request.param) if (root / "marian").mkdir() is None else None
+    from_marian(root / "marian", root / "ours")
+    model, tokenizer = load_checkpoint(root / "ours")
+    texts = [p.en for p in read_tsv(corpus_dir / "valid.tsv")][:12] + ["Where is the station?", "Grüße aus München!"]
+    return {"root": root, "marian": marian, "model": model, "tokenizer": tokenizer, "texts": texts}
+
+
+def hf_inputs(case):
+    return pad_batch(case["tokenizer"].encode_batch(case["texts"]), case["model"].cfg.pad_id)
+
+
+def test_tokenizer_matches_marian_tokenizer(converted):
+    hf_tokenizer = transformers.MarianTokenizer.from_pretrained(converted["root"] / "marian")
+    for text in converted["texts"]:
+        assert converted["tokenizer"].encode(text) == hf_tokenizer(text)["input_ids"]
+
+
+def test_logits_equal_hugging_face(converted):
+    src, mask = hf_inputs(converted)
+    model, marian = converted["model"], converted["marian"]
+    decoder_input = torch.randint(2, model.cfg.vocab_size - 1, (src.size(0), 7))
+    decoder_input[:, 0] = model.cfg.decoder_start_id
+    with torch.no_grad():
+        ours = model(src, mask, decoder_input)
+        theirs = marian(input_ids=src.masked_fill(~mask, model.cfg.pad_id), attention_mask=mask.long(),
+                        decoder_input_ids=decoder_input).logits
+    assert (ours - theirs).abs().max() <= 1e-4
+
+
+def hf_greedy(case, max_new_tokens=20):
+    src, mask = hf_inputs(case)
+    output = case["marian"].generate(input_ids=src, attention_mask=mask.long(), num_beams=1, do_sample=False,
+                                     max_new_tokens=max_new_tokens)
+    eos, pad = case["model"].cfg.eos_id, case["model"].cfg.pad_id
+    result = []
+    for row in output.tolist():
+        row = row[1:]
+        row = row[: row.index(eos)] if eos in row else row
+        result.append(row)
+    return result
+
+
+def test_greedy_equals_generate(converted):
+    src, mask = hf_inputs(converted)
+    ours = greedy(converted["model"], src, mask, max_len=20)
+    assert ours == hf_greedy(converted)
+    assert sum(map(len, ours)) > len(ours)  # not all empty: the comparison has tokens in it
+
+
+def test_export_and_runtime_stay_token_identical(converted, corpus_dir):
+    from export.repository import export_model
+    from service.decoding import DecodingOptions, greedy_decode
+    from service.runtime import Runtime
+
+    out = converted["root"] / "repository" / "marian" / "1"
+    report = export_model(converted["root"] / "ours", out, corpus_dir, batches=32, sentences=50)
+    assert report["passed"] and report["tensor"]["outputs"]["logits"]["max_abs"] <= 1e-4
+    runtime = Runtime(out, threads=1)
+    sources = runtime.tokenizer.encode_batch(converted["texts"])
+    ours = [ids for ids, _ in greedy_decode(runtime, sources, DecodingOptions(max_output_tokens=20))]
+    assert ours == hf_greedy(converted)
+
+
+def test_round_trip_gives_identical_weights(converted):
+    root = converted["root"]
+    to_marian(root / "ours", root / "back")
+    again = transformers.MarianMTModel.from_pretrained(root / "back")
+    original = converted["marian"].state_dict()
+    for name, tensor in again.state_dict().items():
+        assert torch.equal(tensor, original[name]), name
+    for name in ("source.spm", "target.spm", "vocab.json"):
+        assert (root / "back" / name).read_bytes() == (root / "marian" / name).read_bytes()
+
+
+def test_post_norm_is_required_to_export_to_marian(tiny_checkpoint, tmp_path):
+    with pytest.raises(ValueError, match="only post-norm models"):
+        to_marian(tiny_checkpoint, tmp_path)
