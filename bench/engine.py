@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from bench.common import RESULTS, TimedSession, batch_of, best_time, format_table, machine, write_results
+from bench.common import RESULTS, GraphTimer, batch_of, best_time, format_table, machine, write_results
 from model.checkpoint import load_checkpoint, pad_batch
 from model.greedy import greedy
 from service.decoding import DecodingOptions, greedy_decode
@@ -15,7 +15,7 @@ from service.runtime import Runtime, model_files
 
 
 def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
-    """name → (decode(texts, tokens), ONNX decoder session or None). Every engine decodes exactly `tokens` tokens."""
+    """name → (decode(texts, tokens), GraphTimer or None). Every engine decodes exactly `tokens` tokens."""
     torch.set_num_threads(threads)
     model, tokenizer = load_checkpoint(checkpoint)
 
@@ -27,11 +27,11 @@ def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
 
     def onnx(precision: str):
         runtime = Runtime(model_dir, precision=precision, threads=threads)
-        runtime.decoder = TimedSession(runtime.decoder)
+        timer = GraphTimer().instrument(runtime)
 
         def decode(texts, tokens):
             return greedy_decode(runtime, runtime.tokenizer.encode_batch(texts), DecodingOptions(tokens, tokens))
-        return decode, runtime.decoder
+        return decode, timer
 
     found = {"pytorch (no cache)": pytorch(False), "pytorch (cache)": pytorch(True), "onnx fp32 (cache)": onnx("fp32")}
     if model_files(model_dir, "int8")[0].exists():
@@ -39,12 +39,12 @@ def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
     return found
 
 
-def measure(decode, session, batch: int, tokens: int, repeats: int) -> dict:
-    """The fastest of `repeats` runs after a warm-up; for ONNX also the time spent outside the decoder graph."""
+def measure(decode, timer, batch: int, tokens: int, repeats: int) -> dict:
+    """The fastest of `repeats` runs after a warm-up; for ONNX also the time spent outside the graphs."""
     texts = batch_of(batch)
-    seconds, in_graph = best_time(lambda: decode(texts, tokens), repeats, session)
+    seconds, in_graph = best_time(lambda: decode(texts, tokens), repeats, timer)
     result = {"seconds": seconds, "tokens_per_second": batch * tokens / seconds, "ms_per_step": 1000 * seconds / tokens}
-    if session is not None:  # the Python loop's own cost per step (cache writes, masks, argmax; and the encoder call)
+    if timer is not None:  # the Python loop's own cost per step: tokenizing, cache writes, masks, argmax, bookkeeping
         result["loop_overhead_ms_per_step"] = 1000 * (seconds - in_graph) / tokens
     return result
 
@@ -52,10 +52,10 @@ def measure(decode, session, batch: int, tokens: int, repeats: int) -> dict:
 def run(checkpoint: Path, model_dir: Path, batch_sizes=(1, 8, 32), tokens: int = 64, lengths=(16, 64, 256),
         repeats: int = 3, threads: int = 2, out_dir: Path = RESULTS) -> dict:
     found = engines(checkpoint, model_dir, threads)
-    throughput = {name: {b: measure(decode, session, b, tokens, repeats) for b in batch_sizes}
-                  for name, (decode, session) in found.items()}
-    scaling = {name: {n: measure(decode, session, 1, n, repeats) for n in lengths}
-               for name, (decode, session) in found.items() if name != "onnx int8 (cache)"}
+    throughput = {name: {b: measure(decode, timer, b, tokens, repeats) for b in batch_sizes}
+                  for name, (decode, timer) in found.items()}
+    scaling = {name: {n: measure(decode, timer, 1, n, repeats) for n in lengths}
+               for name, (decode, timer) in found.items() if name != "onnx int8 (cache)"}
     results = {"machine": machine(), "threads": threads, "tokens": tokens, "checkpoint": str(checkpoint),
                "model_dir": str(model_dir), "throughput": throughput, "scaling": scaling}
     write_results("engine", results, out_dir)

@@ -356,6 +356,16 @@ def cmd_bench_load(args) -> int:
     return 0
 
 
+def cmd_bench_compare(args) -> int:
+    from bench import compare
+
+    results = compare.run(args.checkpoint, args.data, args.workdir, tokens=args.tokens, threads=args.threads,
+                          repeats=args.repeats, out_dir=args.out)
+    print(compare.report(results))
+    print(f"wrote {args.out}/compare.json and {args.out}/compare.png")
+    return 0
+
+
 def _bench_parser(commands) -> None:
     from bench.common import RESULTS
 
@@ -386,6 +396,21 @@ def _bench_parser(commands) -> None:
     load.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads of the server (default: 2)")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
     load.set_defaults(func=cmd_bench_load)
+
+    compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
+                               description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "
+                                           "sized Marian model with random weights and uses the shipped model, exports "
+                                           "both (fp32 + int8), builds CTranslate2 models from the same weights, checks "
+                                           "greedy agreement with CTranslate2, then times greedy decoding forced to "
+                                           "--tokens tokens at batch 1, 8 and 32.")
+    compare.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="the small model (default: shipped)")
+    compare.add_argument("--data", type=Path, default=Path("data"), help="valid split for the export's parity check")
+    compare.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where the built models go (reused)")
+    compare.add_argument("--tokens", type=int, default=64)
+    compare.add_argument("--threads", type=int, default=2, help="threads (int8 engines also try 1; the faster counts)")
+    compare.add_argument("--repeats", type=int, default=3)
+    compare.add_argument("--out", type=Path, default=RESULTS, help="where to write compare.json and compare.png")
+    compare.set_defaults(func=cmd_bench_compare)
 
 
 def _serve_parser(commands) -> None:
