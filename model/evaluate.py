@@ -49,8 +49,11 @@ def evaluate(checkpoint: Path, data_dir: Path, limit: int | None = None) -> dict
     seconds = time.monotonic() - started
     baseline = DictionaryBaseline(read_tsv(data_dir / "train.tsv"))
     baseline_hypotheses = [baseline.translate(s) for s in sources]
+    from model.transformer import num_parameters
+
     return {
         "test_pairs": len(test),
+        "parameters": num_parameters(model),
         "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)},
         "dictionary_baseline": scores(baseline_hypotheses, references),
         "examples": [

@@ -91,9 +91,8 @@ def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -
 
     model.eval()
     cfg = model.cfg
-    rng = random.Random(0)
     total, count = 0.0, 0
-    for indices in make_batches(valid_encoded, opts.max_tokens, rng):
+    for indices in make_batches(valid_encoded, opts.max_tokens, random.Random(0)):
         src, src_mask, tgt_in, labels = collate(valid_encoded, indices, cfg)
         n = int((labels != cfg.pad_id).sum())
         total += float(loss_fn(model(src, src_mask, tgt_in), labels, cfg, 0.0)) * n
@@ -121,7 +120,6 @@ def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_
 def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
     torch.manual_seed(opts.seed)
     torch.set_num_threads(opts.threads)
-    rng = random.Random(opts.seed)
     out = opts.out_dir
     out.mkdir(parents=True, exist_ok=True)
     train_pairs = read_tsv(opts.data_dir / "train.tsv")
@@ -144,7 +142,6 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         optimizer.load_state_dict(saved["optimizer"])
         schedule.load_state_dict(saved["schedule"])
         state = saved["state"]
-        rng.setstate(saved["rng"])
         print(f"resumed from step {state['step']} (best valid chrF {state['best_chrf']:.2f})")
     print(f"{num_parameters(model):,} parameters; {len(train_encoded):,} training pairs; config {asdict(cfg)}")
     model.train()
@@ -173,7 +170,7 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
             state["batch_in_epoch"] = position + 1
             state["seconds"] = time.monotonic() - started
             if state["step"] % opts.validate_every == 0:
-                done = _validate_and_save(model, optimizer, schedule, state, rng, valid_pairs, valid_encoded, tokenizer, opts, log, loss.item(), rate)
+                done = _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_encoded, tokenizer, opts, log, loss.item(), rate)
                 window_tokens, window_start = 0, time.monotonic()
             if state["step"] >= opts.max_steps or state["seconds"] > opts.max_minutes * 60:
                 done = True
@@ -186,7 +183,7 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
     return state
 
 
-def _validate_and_save(model, optimizer, schedule, state, rng, valid_pairs, valid_encoded, tokenizer, opts, log, train_loss, rate) -> bool:
+def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_encoded, tokenizer, opts, log, train_loss, rate) -> bool:
     """Validate, keep the best checkpoint, save the resumable state; True when patience ran out."""
     metrics = validate(model, valid_pairs, valid_encoded, tokenizer, opts)
     improved = metrics["valid_chrf"] > state["best_chrf"]
@@ -203,6 +200,6 @@ def _validate_and_save(model, optimizer, schedule, state, rng, valid_pairs, vali
     tqdm.write(json.dumps(entry))
     tmp = opts.out_dir / (LAST_STATE + ".tmp")
     torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
-                "state": state, "rng": rng.getstate()}, tmp)
+                "state": state}, tmp)
     shutil.move(tmp, opts.out_dir / LAST_STATE)
     return state["bad_validations"] >= opts.patience

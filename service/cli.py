@@ -37,7 +37,7 @@ def cmd_train(args) -> int:
     )
     opts = TrainOptions(
         data_dir=args.data, out_dir=args.out, max_tokens=args.max_tokens, lr=args.lr, warmup_steps=args.warmup,
-        validate_every=args.validate_every, patience=args.patience, max_steps=args.max_steps,
+        validate_every=args.validate_every, patience=args.patience, max_steps=args.max_steps, example_weight=args.example_weight,
         max_minutes=args.max_minutes, seed=args.seed, threads=args.threads,
     )
     state = train(cfg, opts)
@@ -54,6 +54,11 @@ def cmd_evaluate(args) -> int:
     out = args.out or args.checkpoint / "eval.json"
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote {out}")
+    if args.card:
+        from model.card import write_model_card
+
+        stats = json.loads((args.data / "stats.json").read_text())
+        print(f"wrote {write_model_card(args.checkpoint, report, stats, report['parameters'], args.train_command)}")
     return 0
 
 
@@ -238,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--warmup", type=int, default=800, help="warm-up steps (default: 800)")
     train.add_argument("--validate-every", type=int, default=500, help="steps between validations (default: 500)")
     train.add_argument("--patience", type=int, default=6, help="validations without improvement before stopping (default: 6)")
+    train.add_argument("--example-weight", type=int, default=2, help="copies of each example sentence per epoch (default: 2)")
     train.add_argument("--max-steps", type=int, default=1_000_000)
     train.add_argument("--max-minutes", type=float, default=float("inf"), help="stop after this much training time")
     train.add_argument("--seed", type=int, default=1)
@@ -249,6 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--data", type=Path, default=Path("data"), help="directory with train.tsv and test.tsv (default: data)")
     evaluate.add_argument("--limit", type=int, help="score only the first N test pairs")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
+    evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
+    evaluate.add_argument("--train-command", default="translator train --data data --out runs/default",
+                          help="the training command recorded in the model card")
     evaluate.set_defaults(func=cmd_evaluate)
 
     translate = commands.add_parser("translate", help="translate text through the server (or locally)",

@@ -17,7 +17,7 @@ import onnxruntime as ort
 from model.tokenizer import SpecialIds, Tokenizer
 
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}
-CACHE_CHUNK = 16  # the self-attention cache grows by this many positions at a time
+CACHE_CHUNK = 16  # self-attention cache capacity is a multiple of this; it doubles when full
 
 
 def model_files(model_dir: Path, precision: str) -> tuple[Path, Path]:
@@ -101,9 +101,10 @@ class DecoderBatch:
         )
 
     def ensure_capacity(self) -> None:
-        """Grow the self-attention buffers by a chunk when some row is about to outgrow them."""
+        """Double the self-attention buffers when some row is about to outgrow them: copies stay O(length)
+        in total, and a step attends over at most twice the longest row (masked slots cost little)."""
         if int(self.lengths.max()) >= self.capacity:
-            self.self_kv = [_pad_axis(a, 2, self.capacity + CACHE_CHUNK) for a in self.self_kv]
+            self.self_kv = [_pad_axis(a, 2, 2 * self.capacity) for a in self.self_kv]
 
 
 def _round_up(length: int) -> int:

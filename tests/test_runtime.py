@@ -45,12 +45,15 @@ def test_rows_joining_and_leaving_decode_as_if_alone(runtime):
     assert got == expected
 
 
-def test_cache_grows_in_chunks_and_select_trims(runtime):
+def test_cache_doubles_when_full_and_select_trims(runtime):
     batch = runtime.encode(SOURCES)
     assert batch.capacity == CACHE_CHUNK
     for _ in range(CACHE_CHUNK + 1):
         batch.last_tokens = runtime.step(batch).argmax(-1)
     assert batch.capacity == 2 * CACHE_CHUNK
+    for _ in range(CACHE_CHUNK):
+        batch.last_tokens = runtime.step(batch).argmax(-1)
+    assert batch.capacity == 4 * CACHE_CHUNK
     trimmed = batch.select([1])
     assert trimmed.size == 1 and trimmed.memory_mask.shape[1] == len(SOURCES[1])
     assert trimmed.nbytes() < batch.nbytes() / 4

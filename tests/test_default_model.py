@@ -1,0 +1,46 @@
+"""The shipped checkpoint exports with proven parity, as `make serve` and the Docker build do it."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from export.repository import export_model, is_stale
+from service.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKPOINT = ROOT / "model" / "default"
+DATA = ROOT / "data"  # fetched with apt-get on first use (git-ignored)
+
+
+@pytest.fixture(scope="module")
+def exported_default(tmp_path_factory):
+    out = tmp_path_factory.mktemp("repository") / "en-de" / "1"
+    report = export_model(CHECKPOINT, out, DATA)
+    return out, report
+
+
+def test_default_model_exports_with_full_parity(exported_default):
+    out, report = exported_default
+    assert report["passed"], report["failures"]
+    assert report["tensor"]["batches"] >= 32 and report["tensor"]["outputs"]["logits"]["max_abs"] <= 1e-4
+    assert report["sequence"]["sentences"] >= 500 and report["sequence"]["share"] == 1.0
+    assert not is_stale(out, CHECKPOINT)
+
+
+def test_validate_prints_the_report_and_exits_zero(exported_default, capsys):
+    out, _ = exported_default
+    assert main(["validate", str(out), "--checkpoint", str(CHECKPOINT), "--data", str(DATA)]) == 0
+    printed = capsys.readouterr().out
+    assert "token-identical (100.0%)" in printed and "PASSED" in printed
+
+
+def test_default_model_translates(exported_default):
+    from service.decoding import Translator
+
+    out, _ = exported_default
+    [result] = Translator(out).translate_batch(["Where is the station?"])
+    assert result.text and result.text != "Where is the station?"
+    card = (CHECKPOINT / "MODEL_CARD.md").read_text()
+    assert "GPL" in card and "AGPL" in card
+    assert json.loads((out / "config.json").read_text())["model"]["decoder_layers"] == 2
