@@ -36,7 +36,8 @@ def build_opus_base(directory: Path, spm_model: Path) -> Path:
     processor = spm.SentencePieceProcessor(model_file=str(spm_model))
     vocab = {"</s>": 0, "<unk>": 1}
     for i in range(processor.get_piece_size()):
-        vocab.setdefault(processor.id_to_piece(i), len(vocab))
+        if not processor.is_control(i):
+            vocab.setdefault(processor.id_to_piece(i), len(vocab))
     for i in range(OPUS_VOCAB - 1 - len(vocab)):
         vocab[f"<extra_{i}>"] = len(vocab)
     vocab["<pad>"] = len(vocab)
@@ -114,12 +115,13 @@ def _feed_forward(spec, weights, prefix):
     _linear(spec.linear_1, weights, [f"{prefix}.feed_forward.fc2"])
 
 
-def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path) -> dict:
-    """Export (fp32 + int8) and build the CTranslate2 models of one checkpoint."""
+def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_dir: Path | None = None) -> dict:
+    """Export (fp32 + int8) unless model_dir already holds both, and build the CTranslate2 models."""
     from export.quantize import quantize_int8
-    from export.repository import export_model
+    from export.repository import export_model, is_stale
 
-    model_dir = workdir / "repository" / name / "1"
+    if model_dir is None or is_stale(model_dir, checkpoint) or not (model_dir / "decoder.int8.onnx").exists():
+        model_dir = workdir / "repository" / name / "1"
     if not (model_dir / "decoder.int8.onnx").exists():
         export_model(checkpoint, model_dir, data_dir, batches=32, sentences=64)
         quantize_int8(model_dir)
@@ -143,8 +145,10 @@ def _pieces(checkpoint: Path, size: int) -> list[str]:
 
         processor = spm.SentencePieceProcessor(model_file=str(checkpoint / SPM_FILE))
         return [processor.id_to_piece(i) for i in range(size)]
-    vocab = json.loads((checkpoint / "vocab.json").read_text(encoding="utf-8"))
-    return [piece for piece, _ in sorted(vocab.items(), key=lambda item: item[1])]
+    pieces = [f"<unused_{i}>" for i in range(size)]  # ids a vocab.json skips still need a token for CTranslate2
+    for piece, index in json.loads((checkpoint / "vocab.json").read_text(encoding="utf-8")).items():
+        pieces[index] = piece
+    return pieces
 
 
 def timed(function, repeats: int, timer: GraphTimer | None = None) -> tuple[float, float, object]:
@@ -223,8 +227,8 @@ def agreement(prepared: dict, texts: list[str], max_tokens: int = 32) -> float:
     return same / len(texts)
 
 
-def run(default_checkpoint: Path, data_dir: Path, workdir: Path, batch_sizes=(1, 8, 32), tokens: int = 64, threads: int = 2,
-        repeats: int = 3, out_dir: Path = RESULTS) -> dict:
+def run(default_checkpoint: Path, default_model_dir: Path, data_dir: Path, workdir: Path, batch_sizes=(1, 8, 32),
+        tokens: int = 64, threads: int = 2, repeats: int = 3, out_dir: Path = RESULTS) -> dict:
     from model.marian import from_marian
 
     hf_dir = workdir / "opus-base-marian"
@@ -233,10 +237,11 @@ def run(default_checkpoint: Path, data_dir: Path, workdir: Path, batch_sizes=(1,
     if not (workdir / "opus-base" / "model.safetensors").exists():
         from_marian(hf_dir, workdir / "opus-base")
     results = {"machine": machine(), "threads": threads, "tokens": tokens, "models": {}}
-    for name, checkpoint, marian_dir in (("opus-base (random)", workdir / "opus-base", hf_dir),
-                                         ("default", default_checkpoint, None)):
-        prepared = prepare(name.split(" ")[0], checkpoint, workdir, data_dir)
-        results["models"][name] = {
+    for label, name, checkpoint, exported, marian_dir in (
+            ("opus-base (random)", "opus", workdir / "opus-base", None, hf_dir),
+            ("default", "default", default_checkpoint, default_model_dir, None)):
+        prepared = prepare(name, checkpoint, workdir, data_dir, exported)
+        results["models"][label] = {
             "ct2_agreement": agreement(prepared, batch_of(16)),
             "engines": run_engines(prepared, marian_dir, batch_sizes, tokens, threads, repeats),
         }

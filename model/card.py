@@ -47,7 +47,8 @@ weights as covered by those licenses. The corpus is not distributed with this re
 | test | {splits['test'].get('example', 0):,} | {splits['test'].get('entry', 0):,} | {splits['test']['total']:,} |
 
 Valid and test hold only example sentences/phrases; their English sides never occur in train (split by
-a hash of the English side). Example pairs are repeated twice per training epoch.
+a hash of the English side). How often example pairs repeat per epoch is the `--example-weight` of the
+training commands below (headword entries appear once).
 
 ## Architecture
 

@@ -16,6 +16,7 @@ import base64
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -205,7 +206,15 @@ def fetch_deb(directory: Path) -> Path:
     """Download the Debian package with apt-get into directory."""
     if shutil.which("apt-get") is None:
         raise RuntimeError(f"apt-get is not available: pass --source with a path to the {PACKAGE} .deb or dictd files")
-    subprocess.run(["apt-get", "download", PACKAGE], cwd=directory, check=True, capture_output=True)
+    download = ["apt-get", "download", PACKAGE]
+    if subprocess.run(download, cwd=directory, capture_output=True).returncode != 0:
+        # A fresh machine may have no package lists yet.
+        update = ["apt-get", "update", "-q"] if os.geteuid() == 0 else ["sudo", "apt-get", "update", "-q"]
+        subprocess.run(update, check=True, capture_output=True)
+        result = subprocess.run(download, cwd=directory, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"`apt-get download {PACKAGE}` failed: {result.stderr.strip()}; "
+                               "pass --source with a path to the .deb or dictd files")
     return next(directory.glob(f"{PACKAGE}_*.deb"))
 
 

@@ -368,8 +368,8 @@ def cmd_bench_load(args) -> int:
 def cmd_bench_compare(args) -> int:
     from bench import compare
 
-    results = compare.run(args.checkpoint, args.data, args.workdir, tokens=args.tokens, threads=args.threads,
-                          repeats=args.repeats, out_dir=args.out)
+    results = compare.run(args.checkpoint, args.model_dir, args.data, args.workdir, tokens=args.tokens,
+                          threads=args.threads, repeats=args.repeats, out_dir=args.out)
     print(compare.report(results))
     print(f"wrote {args.out}/compare.json and {args.out}/compare.png")
     return 0
@@ -413,6 +413,8 @@ def _bench_parser(commands) -> None:
                                            "greedy agreement with CTranslate2, then times greedy decoding forced to "
                                            "--tokens tokens at batch 1, 8 and 32.")
     compare.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="the small model (default: shipped)")
+    compare.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
+                         help="the small model's export with int8 (reused when current; else exported into --workdir)")
     compare.add_argument("--data", type=Path, default=Path("data"), help="valid split for the export's parity check")
     compare.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where the built models go (reused)")
     compare.add_argument("--tokens", type=int, default=64)

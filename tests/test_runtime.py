@@ -96,3 +96,23 @@ def test_missing_model_dir_is_a_clear_error(tmp_path):
         Runtime(tmp_path)
     with pytest.raises(ValueError, match="precision 'int4' must be one of"):
         Runtime(tmp_path, precision="int4")
+
+
+def test_cuda_without_a_gpu_is_a_clear_error(exported_tiny):
+    import onnxruntime
+
+    if "CUDAExecutionProvider" in onnxruntime.get_available_providers():
+        pytest.skip("a CUDA provider is present: covered by the GPU tests")
+    with pytest.raises(RuntimeError, match="install onnxruntime-gpu"):
+        Runtime(exported_tiny, device="cuda")
+
+
+@pytest.mark.gpu
+def test_cuda_runtime_matches_cpu(exported_tiny):
+    import onnxruntime
+
+    if "CUDAExecutionProvider" not in onnxruntime.get_available_providers():
+        pytest.skip("needs onnxruntime-gpu and a CUDA device")
+    options = DecodingOptions(max_output_tokens=12)
+    assert greedy_decode(Runtime(exported_tiny, device="cuda"), SOURCES, options) == greedy_decode(
+        Runtime(exported_tiny), SOURCES, options)
