@@ -141,12 +141,18 @@ def test_bad_request_does_not_disturb_others(server, client, reference):
             bad.result()
 
 
-def test_deadline_exceeded_frees_the_sequences(server):
-    with TranslatorClient(server.target, timeout=0.05) as client:
-        with pytest.raises(grpc.RpcError) as error:
-            client.translate(TEXTS, max_output_tokens=256, min_output_tokens=256)
-    assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    assert wait_idle(server)
+def test_deadline_exceeded_frees_the_sequences(exported_tiny):
+    """One sequence at a time, 16 texts of 256 forced tokens: far more work than the 0.1 s deadline allows."""
+    running = RunningServer(config_for(exported_tiny, max_num_seqs=1))
+    try:
+        with TranslatorClient(running.target, timeout=0.1) as client:
+            with pytest.raises(grpc.RpcError) as error:
+                client.translate(TEXTS * 2 + TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
+        assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert wait_idle(running)
+        assert running.engine.scheduler.cache_bytes == 0
+    finally:
+        running.stop()
 
 
 def test_cancelled_stream_frees_its_slot(server):
