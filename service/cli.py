@@ -77,9 +77,10 @@ def cmd_translate(args) -> int:
 
     try:
         with TranslatorClient(args.server, timeout=args.timeout) as client:
-            if args.stream:
-                for chunk in client.stream(texts, model=args.model, max_output_tokens=args.max_output_tokens):
-                    print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
+            if args.stream:  # one text at a time, so that pieces of different texts never interleave on screen
+                for text in texts:
+                    for chunk in client.stream([text], model=args.model, max_output_tokens=args.max_output_tokens):
+                        print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
             else:
                 for translation in client.translate(texts, model=args.model, max_output_tokens=args.max_output_tokens).translations:
                     print(translation.text)
