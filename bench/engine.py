@@ -72,7 +72,8 @@ def report(results: dict) -> str:
     for name in names:
         row = [name] + [f"{throughput[name][b]['tokens_per_second']:.0f}" for b in batches]
         row += [f"{throughput[name][b]['tokens_per_second'] / throughput[base][b]['tokens_per_second']:.2f}x" for b in batches]
-        row.append(" / ".join(f"{throughput[name][b].get('loop_overhead_ms_per_step', float('nan')):.2f}" for b in batches))
+        overhead = [throughput[name][b].get("loop_overhead_ms_per_step") for b in batches]
+        row.append(" / ".join("-" if o is None else f"{o:.2f}" for o in overhead))  # PyTorch has no graph to subtract
         rows.append(row)
     header = ["engine"] + [f"tok/s b{b}" for b in batches] + [f"vs onnx fp32 b{b}" for b in batches] + ["loop ms/step"]
     lines = [f"greedy decoding forced to {tokens} tokens, {results['threads']} threads, best of runs "

@@ -140,11 +140,9 @@ def fp16_parity(model, model_dir: Path, data_dir: Path, sentences: int = 200) ->
         choose_providers("cuda")
     except RuntimeError as error:
         return {"checked": False, "reason": str(error)}
-    from export.parity import sequence_parity as sequences
-
     runtime = Runtime(model_dir, precision="fp16", device="cuda")
     texts = [p.en for p in read_tsv(data_dir / "valid.tsv")[:sentences]]
-    return {"checked": True, **{k: v for k, v in sequences(model, runtime, texts).items() if k != "mismatches"}}
+    return {"checked": True, **{k: v for k, v in sequence_parity(model, runtime, texts).items() if k != "mismatches"}}
 
 
 def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:

@@ -12,7 +12,6 @@ side of valid/test can appear in train.
 
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import json

@@ -5,7 +5,6 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
 import onnx
 import pytest
 from onnx import numpy_helper

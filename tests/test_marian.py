@@ -9,7 +9,6 @@ from model.checkpoint import load_checkpoint, pad_batch
 from model.data import read_tsv
 from model.greedy import greedy
 from model.marian import from_marian, to_marian
-from model.tokenizer import Tokenizer
 
 transformers = pytest.importorskip("transformers")
 
@@ -88,7 +87,7 @@ def hf_greedy(case, max_new_tokens=20):
     src, mask = hf_inputs(case)
     output = case["marian"].generate(input_ids=src, attention_mask=mask.long(), num_beams=1, do_sample=False,
                                      max_new_tokens=max_new_tokens)
-    eos, pad = case["model"].cfg.eos_id, case["model"].cfg.pad_id
+    eos = case["model"].cfg.eos_id
     result = []
     for row in output.tolist():
         row = row[1:]

@@ -15,7 +15,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.client import TranslatorClient, translate_file
 from service.config import ServerConfig
-from service.decoding import DecodingOptions, Translator
+from service.decoding import Translator
 from translator.v1 import translator_pb2 as pb
 from tests.grpc_server import RunningServer
 
