@@ -19,7 +19,7 @@ from model.checkpoint import pad_batch
 from model.greedy import greedy
 from model.transformer import Transformer
 from service.decoding import DecodingOptions, greedy_decode
-from service.runtime import CACHE_CHUNK, Runtime
+from service.runtime import Runtime, cache_capacity
 
 LOGITS_TOLERANCE = 1e-4
 BATCH_SIZES = (1, 2, 3, 4, 5, 8, 11, 16, 23, 32)
@@ -77,7 +77,7 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
         for i, name in enumerate(runtime.cross_names):
             reference = (cache.cross_k if i % 2 == 0 else cache.cross_v)[i // 2]
             _compare(stats, name, batch.cross[i], reference.numpy(), where)
-        capacity = -(-(longest + 1) // CACHE_CHUNK) * CACHE_CHUNK
+        capacity = cache_capacity(longest + 1)
         noise = np.random.default_rng(index)
         for i, buffer in enumerate(batch.self_kv):  # masked slots hold garbage on purpose
             past = (cache.self_k if i % 2 == 0 else cache.self_v)[i // 2].numpy()

@@ -75,7 +75,7 @@ class DecoderBatch:
         memory_mask = self.memory_mask[rows]
         source = int(memory_mask.sum(1).max()) if len(rows) else 0  # sources are right-padded
         lengths = self.lengths[rows]
-        capacity = _round_up(int(lengths.max()) + 1 if len(rows) else 1)
+        capacity = cache_capacity(int(lengths.max()) + 1 if len(rows) else 1)
         return DecoderBatch(
             cross=[np.ascontiguousarray(a[rows, :, :source]) for a in self.cross],
             memory_mask=np.ascontiguousarray(memory_mask[:, :source]),
@@ -107,7 +107,8 @@ class DecoderBatch:
             self.self_kv = [_pad_axis(a, 2, 2 * self.capacity) for a in self.self_kv]
 
 
-def _round_up(length: int) -> int:
+def cache_capacity(length: int) -> int:
+    """Buffer positions for `length` cached positions: the next multiple of CACHE_CHUNK."""
     return -(-length // CACHE_CHUNK) * CACHE_CHUNK
 
 
