@@ -161,6 +161,10 @@ def cmd_serve(args) -> int:
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except (OSError, RuntimeError) as error:  # a port in use, a missing CUDA provider
+        print(f"error: cannot start serving: {error} (gRPC {config.host}:{config.port}, metrics "
+              f"{config.metrics_host}:{config.metrics_port}; change them with --port / --metrics-port)", file=sys.stderr)
+        return 1
     return 0
 
 
