@@ -16,7 +16,7 @@ import torch
 
 from bench.common import RESULTS, GraphTimer, batch_of, best_time, format_table, machine, write_results
 from model.checkpoint import load_checkpoint
-from model.tokenizer import SPM_FILE
+from model.tokenizer import SPM_FILE, spm_pieces
 from model.transformer import Transformer
 from service.decoding import DecodingOptions, greedy_decode
 from service.runtime import Runtime
@@ -141,10 +141,7 @@ def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_di
 
 def _pieces(checkpoint: Path, size: int) -> list[str]:
     if (checkpoint / SPM_FILE).exists():
-        import sentencepiece as spm
-
-        processor = spm.SentencePieceProcessor(model_file=str(checkpoint / SPM_FILE))
-        return [processor.id_to_piece(i) for i in range(size)]
+        return spm_pieces(checkpoint / SPM_FILE)[:size]
     pieces = [f"<unused_{i}>" for i in range(size)]  # ids a vocab.json skips still need a token for CTranslate2
     for piece, index in json.loads((checkpoint / "vocab.json").read_text(encoding="utf-8")).items():
         pieces[index] = piece

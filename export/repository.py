@@ -13,6 +13,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from model.card import CARD_FILE
 from model.checkpoint import load_checkpoint
 from model.data import build_corpus, read_tsv
 from model.transformer import WEIGHTS_FILE
@@ -24,7 +25,6 @@ from export.quantize import convert_fp16, quantize_int8
 from service.runtime import Runtime, choose_providers
 
 REPORT_FILE = "parity_report.json"
-CARD_FILE = "MODEL_CARD.md"
 MAX_INT8_CHRF_DROP = 1.0
 MAX_TOKENS = 256
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 
 from model.checkpoint import load_checkpoint, save_checkpoint
-from model.tokenizer import MARIAN_FILES, SPM_FILE
+from model.tokenizer import MARIAN_FILES, SPM_FILE, spm_pieces
 from model.transformer import Transformer, TransformerConfig
 
 ACTIVATIONS_FROM_MARIAN = {"swish": "silu", "silu": "silu", "gelu": "gelu", "relu": "relu"}
@@ -113,19 +113,12 @@ def to_marian(checkpoint: Path, out: Path):
     if (checkpoint / SPM_FILE).exists():  # our joint model serves as both Marian models
         for name in MARIAN_FILES[:2]:
             shutil.copy(checkpoint / SPM_FILE, out / name)
-        vocab = {model_piece: i for i, model_piece in enumerate(_pieces(checkpoint / SPM_FILE))}
+        vocab = {model_piece: i for i, model_piece in enumerate(spm_pieces(checkpoint / SPM_FILE))}
         (out / MARIAN_FILES[2]).write_text(json.dumps(vocab, ensure_ascii=False, indent=1), encoding="utf-8")
     else:
         for name in MARIAN_FILES:
             shutil.copy(checkpoint / name, out / name)
     return marian
-
-
-def _pieces(spm_path: Path) -> list[str]:
-    import sentencepiece as spm
-
-    processor = spm.SentencePieceProcessor(model_file=str(spm_path))
-    return [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
 
 
 @torch.no_grad()

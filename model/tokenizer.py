@@ -106,6 +106,12 @@ class Tokenizer:
         return [self.decode(ids) for ids in batch]
 
 
+def spm_pieces(spm_path: Path) -> list[str]:
+    """Every piece of a SentencePiece model, in id order."""
+    processor = spm.SentencePieceProcessor(model_file=str(spm_path))
+    return [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
+
+
 def copy_tokenizer(source: Path, target: Path) -> None:
     """Copy whichever tokenizer files a checkpoint has."""
     for name in TOKENIZER_FILES:

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CHECKPOINT = ROOT / "model" / "default"
-DEFAULT_MODEL_DIR = ROOT / "model_repository" / "en-de" / "1"
-DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")
+from service.config import DEFAULT_CHECKPOINT, DEFAULT_MODEL_DIR, DEFAULT_SERVER
 
 
 def cmd_data_freedict(args) -> int:

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
 import grpc
 
+from service.config import DEFAULT_SERVER
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
-DEFAULT_TARGET = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")
 
 
 class TranslatorClient:
     """``TranslatorClient("127.0.0.1:50051").translate(["Where is the station?"])``."""
 
-    def __init__(self, target: str = DEFAULT_TARGET, *, timeout: float | None = 60.0):
+    def __init__(self, target: str = DEFAULT_SERVER, *, timeout: float | None = 60.0):
         self.channel = grpc.insecure_channel(target)
         self.stub = pb_grpc.TranslatorStub(self.channel)
         self.timeout = timeout

@@ -11,6 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REPOSITORY = ROOT / "model_repository"
 DEFAULT_MODEL = "en-de"
+DEFAULT_MODEL_DIR = DEFAULT_REPOSITORY / DEFAULT_MODEL / "1"  # where `make export` puts the shipped model
+DEFAULT_CHECKPOINT = ROOT / "model" / "default"
+DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")  # what clients talk to
 
 
 @dataclass(frozen=True)
