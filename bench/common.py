@@ -8,7 +8,7 @@ import platform
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from service.config import BENCH_RESULTS as RESULTS
 
 # Mixed lengths, written for the benchmarks (not taken from the corpus).
 SENTENCES = [

@@ -16,10 +16,11 @@ import torch
 
 from bench.common import RESULTS, GraphTimer, batch_of, best_time, format_table, machine, write_results
 from model.checkpoint import load_checkpoint
-from model.tokenizer import SPM_FILE, spm_pieces
+from translator.tokenizer import SPM_FILE, spm_pieces
 from model.transformer import Transformer
-from service.decoding import DecodingOptions, greedy_decode
+from service.decoding import DecodingOptions
 from service.runtime import Runtime
+from service.scheduler import decode
 
 OPUS_BASE = dict(d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8, decoder_attention_heads=8,
                  encoder_ffn_dim=2048, decoder_ffn_dim=2048, activation_function="swish", scale_embedding=True,
@@ -170,10 +171,10 @@ def run_engines(prepared: dict, hf_dir: Path | None, batch_sizes, tokens: int, t
             timer = GraphTimer().instrument(runtime)
             for batch in batch_sizes:
                 sources = tokenizer.encode_batch(batch_of(batch))
-                seconds, in_graph, output = timed(lambda: greedy_decode(runtime, sources, DecodingOptions(tokens, tokens)),
+                seconds, in_graph, output = timed(lambda: decode(runtime, sources, DecodingOptions(tokens, tokens)),
                                                   repeats, timer)
                 entry = {"threads": thread_count, "loop_overhead_ms_per_step": 1000 * (seconds - in_graph) / tokens}
-                _keep_best(results, record, f"ours onnx {precision}", batch, seconds, sum(len(ids) for ids, _ in output), entry)
+                _keep_best(results, record, f"ours onnx {precision}", batch, seconds, sum(len(r.output_ids) for r in output), entry)
     for compute_type in ("float32", "int8"):
         for thread_count in sorted({1, threads}) if compute_type == "int8" else [threads]:
             translator = ctranslate2.Translator(str(prepared["ct2"][compute_type]), device="cpu", compute_type=compute_type,
@@ -216,7 +217,7 @@ def agreement(prepared: dict, texts: list[str], max_tokens: int = 32) -> float:
 
     tokenizer, pieces = prepared["tokenizer"], prepared["pieces"]
     sources = tokenizer.encode_batch(texts)
-    ours = [ids for ids, _ in greedy_decode(Runtime(prepared["model_dir"]), sources, DecodingOptions(max_tokens))]
+    ours = [r.output_ids for r in decode(Runtime(prepared["model_dir"]), sources, DecodingOptions(max_tokens))]
     translator = ctranslate2.Translator(str(prepared["ct2"]["float32"]), device="cpu", compute_type="float32")
     theirs = translator.translate_batch([[pieces[i] for i in s] for s in sources], beam_size=1, max_decoding_length=max_tokens)
     index = {piece: i for i, piece in enumerate(pieces)}

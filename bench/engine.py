@@ -10,8 +10,10 @@ import torch
 from bench.common import RESULTS, GraphTimer, batch_of, best_time, format_table, machine, write_results
 from model.checkpoint import load_checkpoint, pad_batch
 from model.greedy import greedy
-from service.decoding import DecodingOptions, greedy_decode
-from service.runtime import Runtime, model_files
+from service.decoding import DecodingOptions
+from service.runtime import Runtime
+from service.scheduler import decode
+from translator.model_format import graph_files
 
 
 def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
@@ -30,11 +32,11 @@ def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
         timer = GraphTimer().instrument(runtime)
 
         def decode(texts, tokens):
-            return greedy_decode(runtime, runtime.tokenizer.encode_batch(texts), DecodingOptions(tokens, tokens))
+            return decode(runtime, runtime.tokenizer.encode_batch(texts), DecodingOptions(tokens, tokens))
         return decode, timer
 
     found = {"pytorch (no cache)": pytorch(False), "pytorch (cache)": pytorch(True), "onnx fp32 (cache)": onnx("fp32")}
-    if model_files(model_dir, "int8")[0].exists():
+    if graph_files(model_dir, "int8")[0].exists():
         found["onnx int8 (cache)"] = onnx("int8")
     return found
 

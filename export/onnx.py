@@ -19,14 +19,10 @@ import torch
 from torch import nn
 
 from model.transformer import Cache, Transformer
+from translator.model_format import (DECODER_FILE, DECODER_INPUTS, DECODER_LOGITS, ENCODER_FILE, ENCODER_INPUTS,
+                                     ENCODER_MEMORY, cache_names)
 
 OPSET = 20
-ENCODER_FILE = "encoder.onnx"
-DECODER_FILE = "decoder.onnx"
-
-
-def cache_names(prefix: str, layers: int) -> list[str]:
-    return [f"{prefix}_{kind}_{i}" for i in range(layers) for kind in ("key", "value")]
 
 
 class EncoderGraph(nn.Module):
@@ -80,16 +76,15 @@ def export_onnx(model: Transformer, out_dir: Path, opset: int = OPSET) -> dict:
     with torch.no_grad():
         torch.onnx.export(
             EncoderGraph(model).eval(), encoder_args, str(out_dir / ENCODER_FILE), dynamo=True, external_data=False, verbose=False,
-            opset_version=opset, input_names=["src_ids", "src_mask"],
-            output_names=["memory", *cache_names("cross", layers)],
+            opset_version=opset, input_names=list(ENCODER_INPUTS),
+            output_names=[ENCODER_MEMORY, *cache_names("cross", layers)],
             dynamic_shapes=({0: batch, 1: source}, {0: batch, 1: source}),
         )
         torch.onnx.export(
             DecoderGraph(model).eval(), decoder_args, str(out_dir / DECODER_FILE), dynamo=True, external_data=False, verbose=False,
             opset_version=opset,
-            input_names=["tokens", "positions", "memory_mask", "past_mask", *cache_names("past", layers),
-                         *cache_names("cross", layers)],
-            output_names=["logits", *cache_names("present", layers)],
+            input_names=[*DECODER_INPUTS, *cache_names("past", layers), *cache_names("cross", layers)],
+            output_names=[DECODER_LOGITS, *cache_names("present", layers)],
             dynamic_shapes=({0: batch}, {0: batch}, {0: batch, 1: source}, {0: batch, 1: past},
                             (*[kv_dims(past)] * (2 * layers), *[kv_dims(source)] * (2 * layers))),
         )

@@ -4,7 +4,8 @@ Tensors: real validation batches of mixed lengths and sizes; each batch is encod
 cached prefix of its own length (so rows sit at different positions, with garbage in the masked
 cache slots), and one decoder step is compared: logits, this step's K/V, encoder output, cross K/V.
 
-Sequences: greedy translations through PyTorch and through the ONNX runtime must be token-identical.
+Sequences: greedy translations through PyTorch and through the scheduler's step loop, the one the
+server runs, must be token-identical.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import torch
 from model.checkpoint import pad_batch
 from model.greedy import greedy
 from model.transformer import Transformer
-from service.decoding import DecodingOptions, greedy_decode
-from service.runtime import Runtime, cache_capacity
+from service.decoding import DecodingOptions
+from service.runtime import Runtime
+from service.scheduler import decode
+from translator.model_format import ENCODER_INPUTS
 
 LOGITS_TOLERANCE = 1e-4
 BATCH_SIZES = (1, 2, 3, 4, 5, 8, 11, 16, 23, 32)
@@ -72,24 +75,26 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
                 cache.self_mask = torch.arange(longest)[None, :] < torch.tensor(prefix)[:, None]
             step_tokens = torch.tensor([[seq[p]] for seq, p in zip(decoder_inputs, prefix)])
             logits, step_kv = model.decode_step_kv(step_tokens, torch.tensor(prefix)[:, None], src_mask, cache)
-        batch = runtime.encode(list(sources))
-        _compare(stats, "memory", _encoder_memory(runtime, batch, src), memory.numpy(), where, src_mask.numpy())
+        encoded = runtime.encode(list(sources))
+        _compare(stats, "memory", _encoder_memory(runtime, src, encoded.memory_mask), memory.numpy(), where,
+                 src_mask.numpy())
         for i, name in enumerate(runtime.cross_names):
             reference = (cache.cross_k if i % 2 == 0 else cache.cross_v)[i // 2]
-            _compare(stats, name, batch.cross[i], reference.numpy(), where)
-        capacity = cache_capacity(longest + 1)
+            _compare(stats, name, encoded.cross[i], reference.numpy(), where)
+        pool = runtime.new_pool(size)
+        pool.join(encoded, [None] * size)
+        pool.reserve(longest + 1)
         noise = np.random.default_rng(index)
-        for i, buffer in enumerate(batch.self_kv):  # masked slots hold garbage on purpose
+        for i, buffer in enumerate(pool.self_kv):  # masked slots hold garbage on purpose
             past = (cache.self_k if i % 2 == 0 else cache.self_v)[i // 2].numpy()
-            filled = noise.standard_normal((size, cfg.n_heads, capacity, cfg.head_dim)).astype(np.float32)
-            filled[:, :, :longest] = np.where(cache.self_mask.numpy()[:, None, :, None], past, filled[:, :, :longest])
-            batch.self_kv[i] = filled
-        batch.lengths = np.array(prefix, dtype=np.int64)
-        batch.last_tokens = step_tokens[:, 0].numpy()
-        ort_logits = runtime.step(batch)
+            buffer[:] = noise.standard_normal(buffer.shape)
+            buffer[:, :, :longest] = np.where(cache.self_mask.numpy()[:, None, :, None], past, buffer[:, :, :longest])
+        pool.lengths[:] = prefix
+        pool.last_tokens[:] = step_tokens[:, 0].numpy()
+        ort_logits = runtime.step(pool)
         _compare(stats, "logits", ort_logits, logits[:, 0].numpy(), where)
         rows = np.arange(size)
-        for i, buffer in enumerate(batch.self_kv):
+        for i, buffer in enumerate(pool.self_kv):
             reference = step_kv[i // 2][i % 2][:, :, 0].numpy()
             _compare(stats, f"present_{'key' if i % 2 == 0 else 'value'}_{i // 2}", buffer[rows, :, prefix], reference, where)
     report = {name: {"max_abs": s.max_abs, "max_rel": s.max_rel, "worst_input": s.worst} for name, s in stats.items()}
@@ -97,8 +102,8 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
             "outputs": report}
 
 
-def _encoder_memory(runtime: Runtime, batch, src: torch.Tensor) -> np.ndarray:
-    memory, *_ = runtime.encoder.run(None, {"src_ids": src.numpy(), "src_mask": batch.memory_mask})
+def _encoder_memory(runtime: Runtime, src: torch.Tensor, src_mask: np.ndarray) -> np.ndarray:
+    memory, *_ = runtime.encoder.run(None, dict(zip(ENCODER_INPUTS, (src.numpy(), src_mask))))
     return memory
 
 
@@ -117,10 +122,10 @@ def sequence_parity(model: Transformer, runtime: Runtime, texts: list[str], batc
     for start in range(0, len(order), batch_size):
         chunk = order[start : start + batch_size]
         chunk_sources = [sources[i] for i in chunk]
-        limit = min(2 * max(map(len, chunk_sources)) + 10, runtime.limits["max_output_tokens"])
+        limit = min(2 * max(map(len, chunk_sources)) + 10, runtime.limits.max_output_tokens)
         src, src_mask = pad_batch(chunk_sources, model.cfg.pad_id)
         reference = greedy(model, src, src_mask, limit)
-        ours = [ids for ids, _ in greedy_decode(runtime, chunk_sources, DecodingOptions(max_output_tokens=limit))]
+        ours = [r.output_ids for r in decode(runtime, chunk_sources, DecodingOptions(max_output_tokens=limit))]
         for i, a, b in zip(chunk, reference, ours):
             if a != b:
                 first = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

@@ -7,13 +7,13 @@ from pathlib import Path
 import onnx
 from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from service.runtime import model_files
+from translator.model_format import graph_files
 
 
 def quantize_int8(model_dir: Path) -> list[Path]:
     """Dynamic quantization of the weight matrices (MatMul/Gemm) to int8; activations stay float."""
     written = []
-    for source, target in zip(model_files(model_dir, "fp32"), model_files(model_dir, "int8")):
+    for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "int8")):
         quantize_dynamic(source, target, op_types_to_quantize=["MatMul", "Gemm"], weight_type=QuantType.QInt8,
                          per_channel=True)
         written.append(target)
@@ -25,7 +25,7 @@ def convert_fp16(model_dir: Path) -> list[Path]:
     from onnxruntime.transformers.float16 import convert_float_to_float16
 
     written = []
-    for source, target in zip(model_files(model_dir, "fp32"), model_files(model_dir, "fp16")):
+    for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "fp16")):
         onnx.save(convert_float_to_float16(onnx.load(str(source)), keep_io_types=True), str(target))
         written.append(target)
     return written

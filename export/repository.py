@@ -17,14 +17,13 @@ from model.card import CARD_FILE
 from model.checkpoint import load_checkpoint
 from model.data import build_corpus, read_tsv
 from model.transformer import WEIGHTS_FILE
-from model.tokenizer import copy_tokenizer
-from export.onnx import DECODER_FILE, ENCODER_FILE, export_onnx
+from translator.tokenizer import copy_tokenizer
+from export.onnx import export_onnx
 from export.optimize import fusion_report
 from export.parity import LOGITS_TOLERANCE, sequence_parity, tensor_parity
 from export.quantize import convert_fp16, quantize_int8
 from service.runtime import Runtime, choose_providers
-
-REPORT_FILE = "parity_report.json"
+from translator.model_format import DECODER_FILE, ENCODER_FILE, REPORT_FILE, CONFIG_FILE, Limits, ModelMeta
 MAX_INT8_CHRF_DROP = 1.0
 MAX_TOKENS = 256
 
@@ -46,18 +45,10 @@ def ensure_data(data_dir: Path) -> Path:
 
 
 def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict) -> None:
-    meta = {
-        "name": out.parent.name,
-        "version": out.name,
-        "model": asdict(model.cfg),
-        "limits": {"max_source_tokens": min(MAX_TOKENS, model.cfg.max_positions),
-                   "max_output_tokens": min(MAX_TOKENS, model.cfg.max_positions)},
-        "inputs": {"encoder": ["src_ids", "src_mask"],
-                   "decoder": ["tokens", "positions", "memory_mask", "past_mask", "past_{key,value}_<layer>", "cross_{key,value}_<layer>"]},
-        "source_checkpoint": {"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
-        "graphs": graphs,
-    }
-    (staging / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
+    limit = min(MAX_TOKENS, model.cfg.max_positions)
+    ModelMeta(name=out.parent.name, version=out.name, model=asdict(model.cfg), limits=Limits(limit, limit),
+              source_checkpoint={"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
+              graphs=graphs).write(staging)
 
 
 def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
@@ -82,7 +73,7 @@ def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sent
 def int8_quality(model_dir: Path, data_dir: Path, sentences: int) -> dict:
     """BLEU/chrF of int8 vs fp32 through the runtime on the test split."""
     from model.evaluate import scores
-    from service.decoding import Translator
+    from service.translator import Translator
 
     test = read_tsv(data_dir / "test.tsv")[:sentences]
     references = [p.de for p in test]
@@ -147,9 +138,9 @@ def fp16_parity(model, model_dir: Path, data_dir: Path, sentences: int = 200) ->
 
 def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
     """Re-run the parity check of an exported directory against its source checkpoint."""
-    meta = json.loads((model_dir / "config.json").read_text())
-    checkpoint = checkpoint or Path(meta["source_checkpoint"]["path"])
-    if checkpoint_digest(checkpoint) != meta["source_checkpoint"]["sha256"]:
+    recorded = ModelMeta.read(model_dir).source_checkpoint
+    checkpoint = checkpoint or Path(recorded["path"])
+    if checkpoint_digest(checkpoint) != recorded["sha256"]:
         print(f"warning: {checkpoint}/{WEIGHTS_FILE} is not the checkpoint this model was exported from")
     model, _ = load_checkpoint(checkpoint)
     return check_parity(model, model_dir, data_dir, batches, sentences)
@@ -157,7 +148,6 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
     """True when model_dir lacks ONNX files or was exported from other weights than checkpoint's."""
-    config = model_dir / "config.json"
-    if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE)) or not config.exists():
+    if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
-    return json.loads(config.read_text())["source_checkpoint"]["sha256"] != checkpoint_digest(checkpoint)
+    return ModelMeta.read(model_dir).source_checkpoint.get("sha256") != checkpoint_digest(checkpoint)

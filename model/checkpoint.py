@@ -7,7 +7,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_model, save_model
 
-from model.tokenizer import SpecialIds, Tokenizer
+from translator.tokenizer import SpecialIds, Tokenizer
 from model.transformer import WEIGHTS_FILE, Transformer, TransformerConfig
 
 

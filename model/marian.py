@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 
 from model.checkpoint import load_checkpoint, save_checkpoint
-from model.tokenizer import MARIAN_FILES, SPM_FILE, spm_pieces
+from translator.tokenizer import MARIAN_FILES, SPM_FILE, spm_pieces
 from model.transformer import Transformer, TransformerConfig
 
 ACTIVATIONS_FROM_MARIAN = {"swish": "silu", "silu": "silu", "gelu": "gelu", "relu": "relu"}

@@ -18,7 +18,8 @@ from tqdm import tqdm
 from model.checkpoint import pad_batch, save_checkpoint, special_ids
 from model.data import read_tsv
 from model.greedy import greedy
-from model.tokenizer import SPM_FILE, Tokenizer, train_sentencepiece
+from model.tokenizer import train_sentencepiece
+from translator.tokenizer import SPM_FILE, Tokenizer
 from model.transformer import Transformer, TransformerConfig, num_parameters
 
 LAST_STATE = "last.pt"

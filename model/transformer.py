@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from model.layers import ACTIVATIONS, NORM_POSITIONS, POSITION_LAYOUTS, DecoderLayer, EncoderLayer, sinusoidal_table
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID
+from translator.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID
 
 CONFIG_FILE = "config.json"
 WEIGHTS_FILE = "model.safetensors"

@@ -89,7 +89,7 @@ def cmd_translate(args) -> int:
 def translate_locally(args, texts: list[str]) -> list[str]:
     """Without a server: ONNX Runtime on an exported directory, or PyTorch on a checkpoint."""
     if args.model_dir:
-        from service.decoding import Translator
+        from service.translator import Translator
 
         translator = Translator(args.model_dir, precision=args.precision, device=args.device)
         return [r.text for r in translator.translate_batch(texts)]
@@ -377,7 +377,7 @@ def cmd_bench_compare(args) -> int:
 
 
 def _bench_parser(commands) -> None:
-    from bench.common import RESULTS
+    from service.config import BENCH_RESULTS as RESULTS
 
     bench = commands.add_parser("bench", help="benchmarks (print ratios, write JSON + PNG)").add_subparsers(
         dest="bench", required=True, metavar="BENCHMARK")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +13,7 @@ DEFAULT_MODEL = "en-de"
 DEFAULT_MODEL_DIR = DEFAULT_REPOSITORY / DEFAULT_MODEL / "1"  # where `make export` puts the shipped model
 DEFAULT_CHECKPOINT = ROOT / "model" / "default"
 DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")  # what clients talk to
+BENCH_RESULTS = ROOT / "bench" / "results"  # where benchmarks write JSON and plots
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class ServerConfig:
     models: tuple[str, ...] = (DEFAULT_MODEL,)  # "name" (latest version) or "name/version"; the first is the default
     device: str = "cpu"  # cpu | cuda
     precision: str = "fp32"  # fp32 | int8 | fp16
-    threads: int = 0  # ONNX Runtime intra-op threads per model; 0 = one per core
+    workers: int = 0  # engine workers (threads with their own ORT sessions) per model; 0 = one per core
+    threads: int = 0  # ONNX Runtime intra-op threads per worker; 0 = cores / workers
     max_num_seqs: int = 64  # sequences in one decoder step
     max_num_batched_tokens: int = 4096  # decoder positions + newly encoded source tokens per step
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
@@ -38,7 +39,7 @@ class ServerConfig:
     ENV = {  # flag → environment variable; documented in the README
         "host": "TRANSLATOR_HOST", "port": "TRANSLATOR_PORT", "repository": "TRANSLATOR_MODEL_REPOSITORY",
         "models": "TRANSLATOR_MODELS", "device": "TRANSLATOR_DEVICE", "precision": "TRANSLATOR_PRECISION",
-        "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
+        "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
@@ -49,12 +50,27 @@ class ServerConfig:
         problems = [f"{name} must be at least 1" for name in
                     ("max_num_seqs", "max_num_batched_tokens", "max_queue_size", "max_texts_per_request", "batch_inflight")
                     if getattr(self, name) < 1]
+        if self.workers < 0 or self.threads < 0:
+            problems.append("workers and threads must be 0 (automatic) or more")
         if self.device not in ("cpu", "cuda"):
             problems.append(f"device {self.device!r} must be cpu or cuda")
         if not self.models:
             problems.append("name at least one model")
         if problems:
             raise ValueError("invalid server settings: " + "; ".join(problems))
+
+    @property
+    def engine_workers(self) -> int:
+        """Workers per model: as set, else one per core on CPU (measured faster than one worker with every
+        core: small-batch GEMMs scale poorly across threads) and one on CUDA (a GPU is one device)."""
+        if self.workers:
+            return self.workers
+        return 1 if self.device == "cuda" else max(1, (os.cpu_count() or 1) // max(1, self.threads or 1))
+
+    @property
+    def worker_threads(self) -> int:
+        """ONNX Runtime intra-op threads of each worker."""
+        return self.threads or max(1, (os.cpu_count() or 1) // self.engine_workers)
 
     @classmethod
     def env_default(cls, name: str):
@@ -66,19 +82,3 @@ class ServerConfig:
         if name == "models":
             return tuple(m.strip() for m in raw.split(",") if m.strip())
         return type(default)(raw) if not isinstance(default, Path) else Path(raw)
-
-
-def resolve_model_dir(repository: Path, spec: str) -> Path:
-    """``name`` → the highest numbered version that passed its parity check; ``name/version`` → that one."""
-    name, _, version = spec.partition("/")
-    base = repository / name
-    if version:
-        candidates = [base / version]
-    else:
-        candidates = sorted((p for p in base.glob("*") if p.name.isdigit()), key=lambda p: int(p.name), reverse=True)
-    for candidate in candidates:
-        report = candidate / "parity_report.json"
-        if report.exists() and json.loads(report.read_text()).get("passed"):
-            return candidate
-    raise FileNotFoundError(f"no exported model {spec!r} with a passed parity report under {repository}; "
-                            f"run `translator export --out {base}/1` (or `make serve`, which does it for the default model)")

@@ -1,6 +1,8 @@
-"""One loaded model served by one thread: the thread owns the ONNX Runtime sessions, the scheduler and
-the KV cache; asyncio code only submits requests and awaits their events (fed with
-``loop.call_soon_threadsafe``). ONNX Runtime releases the GIL while it computes."""
+"""A loaded model served by one or more engine workers. Each worker is a thread that owns its own ONNX
+Runtime sessions, scheduler and slot pool and shares nothing on the hot path with the others (data
+parallelism, like CTranslate2's ``inter_threads``). asyncio code only submits requests and awaits
+their events: a worker hands each step's events to the event loop with one ``call_soon_threadsafe``.
+ONNX Runtime releases the GIL while it computes."""
 
 from __future__ import annotations
 
@@ -13,39 +15,37 @@ from typing import AsyncIterator, Callable
 
 from service.decoding import DecodingOptions
 from service.runtime import Runtime
-from service.scheduler import Request, Scheduler, StepStats
+from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, StepOutput
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class SchedulerLimits:
-    max_num_seqs: int = 64
-    max_num_batched_tokens: int = 4096
-    max_queue_size: int = 1024
+    max_num_seqs: int = 64  # per worker
+    max_num_batched_tokens: int = 4096  # per worker and step
+    max_queue_size: int = 1024  # waiting sequences of the whole model
 
 
-class Engine:
-    def __init__(self, runtime: Runtime, limits: SchedulerLimits = SchedulerLimits(),
-                 on_step: Callable[[StepStats, "Engine"], None] | None = None):
+class Worker:
+    """One engine thread with its own runtime, scheduler and slot pool."""
+
+    def __init__(self, runtime: Runtime, limits: SchedulerLimits, on_step: Callable[[StepOutput], None], name: str):
         self.runtime = runtime
         self.scheduler = Scheduler(runtime, max_num_seqs=limits.max_num_seqs,
                                    max_num_batched_tokens=limits.max_num_batched_tokens,
                                    max_queue_size=limits.max_queue_size)
         self.on_step = on_step
-        self._lock = threading.Lock()
-        self._work = threading.Condition(self._lock)
+        self._work = threading.Condition()
         self._stopping = False
-        self._ids = itertools.count()
-        self._thread = threading.Thread(target=self._loop, name=f"engine-{runtime.info.name}", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
 
-    @property
-    def name(self) -> str:
-        return self.runtime.info.name
+    def load(self) -> int:
+        """Sequences waiting or running here (read without the lock: a hint for placement)."""
+        return len(self.scheduler.waiting) + self.scheduler.pool.size
 
-    def start(self) -> "Engine":
+    def start(self) -> None:
         self._thread.start()
-        return self
 
     def stop(self) -> None:
         with self._work:
@@ -53,23 +53,15 @@ class Engine:
             self._work.notify()
         self._thread.join()
 
-    def queue_depth(self) -> int:
-        return len(self.scheduler.waiting)
-
-    def active_sequences(self) -> int:
-        return len(self.scheduler.running)
-
     def submit(self, requests: list[Request]) -> None:
-        """Queue requests (all or none: raises QueueFull) and wake the engine thread."""
         with self._work:
             self.scheduler.add_request(requests)
             self._work.notify()
 
-    def abort(self, requests: list[Request]) -> None:
+    def abort(self, request_ids: list[str]) -> None:
         with self._work:
-            for request in requests:
-                if request.finish_reason is None:
-                    self.scheduler.abort_request(request.request_id)
+            for request_id in request_ids:
+                self.scheduler.abort_request(request_id)
             self._work.notify()
 
     def _loop(self) -> None:
@@ -81,39 +73,129 @@ class Engine:
                     return
                 output = self.scheduler.schedule()
             try:
-                stats = self.scheduler.execute(output)
+                step = self.scheduler.execute(output)
             except Exception:  # a broken step must not kill the thread that serves everyone
                 log.exception("decoder step failed; failing the sequences of this batch")
-                stats = StepStats(0, 0, 0, output.removed + self.scheduler.fail_running(), 0)
-            if self.on_step is not None:
-                self.on_step(stats, self)
+                ended = output.removed + self.scheduler.fail_step(output)
+                step = StepOutput(0, 0, 0, ended, [(request, None) for request in ended])
+            deliver(step.events)
+            self.on_step(step)
 
-    def new_call(self, sources: list[list[int]], options: DecodingOptions, deadline: float | None) -> "Call":
+
+def deliver(events: list[Event]) -> None:
+    """Hand one step's events to the asyncio loops of their calls: one thread hop per loop and step."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[Event]] = {}
+    for event in events:
+        sink = event[0].sink
+        if sink is not None:
+            by_loop.setdefault(sink.loop, []).append(event)
+    for loop, batch in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_dispatch, batch)
+        except RuntimeError:  # the loop has closed: nobody is waiting for these events any more
+            pass
+
+
+def _dispatch(events: list[Event]) -> None:
+    for request, token in events:
+        request.sink.put(request, token)
+
+
+class Engine:
+    """One model: its workers, request placement and the all-or-nothing queue bound."""
+
+    def __init__(self, runtimes: list[Runtime], limits: SchedulerLimits = SchedulerLimits(),
+                 on_step: Callable[[StepOutput, "Engine"], None] | None = None):
+        if not runtimes:
+            raise ValueError("an engine needs at least one runtime")
+        self.limits = limits
+        self.on_step = on_step
+        name = runtimes[0].meta.name
+        self.workers = [Worker(runtime, limits, self._stepped, f"engine-{name}-{i}") for i, runtime in enumerate(runtimes)]
+        self._lock = threading.Lock()
+        self._ids = itertools.count()
+
+    @property
+    def runtime(self) -> Runtime:
+        """The first worker's runtime: model metadata and tokenizer (identical across workers)."""
+        return self.workers[0].runtime
+
+    @property
+    def name(self) -> str:
+        return self.runtime.meta.name
+
+    def start(self) -> "Engine":
+        for worker in self.workers:
+            worker.start()
+        return self
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+    def queue_depth(self) -> int:
+        return sum(len(w.scheduler.waiting) for w in self.workers)
+
+    def active_sequences(self) -> int:
+        return sum(w.scheduler.pool.size for w in self.workers)
+
+    def cache_bytes(self) -> int:
+        return sum(w.scheduler.cache_bytes for w in self.workers)
+
+    def _stepped(self, step: StepOutput) -> None:
+        if self.on_step is not None:
+            self.on_step(step, self)
+
+    def submit(self, requests: list[Request]) -> None:
+        """Queue requests on the least loaded workers, all or none (raises QueueFull)."""
+        with self._lock:
+            waiting = self.queue_depth()
+            if waiting + len(requests) > self.limits.max_queue_size:
+                raise QueueFull(f"the queue holds {waiting} of at most {self.limits.max_queue_size} waiting sequences; "
+                                f"{len(requests)} more do not fit, retry later")
+            loads = [w.load() for w in self.workers]
+            groups: list[list[Request]] = [[] for _ in self.workers]
+            for request in requests:
+                target = min(range(len(loads)), key=loads.__getitem__)
+                groups[target].append(request)
+                loads[target] += 1
+            for worker, group in zip(self.workers, groups):
+                if group:
+                    worker.submit(group)
+
+    def abort(self, requests: list[Request]) -> None:
+        """Cancel the requests that have not finished, wherever they are."""
+        open_ids = [r.request_id for r in requests if r.status is not RequestStatus.FINISHED]
+        if open_ids:
+            for worker in self.workers:
+                worker.abort(open_ids)
+
+    def new_call(self, sources: list[list[int]], options: DecodingOptions, deadline: float | None,
+                 stream: bool = False) -> "Call":
         """Requests for one RPC whose events arrive on the running asyncio loop."""
-        return Call(self, sources, options, deadline, f"r{next(self._ids)}")
+        return Call(self, sources, options, deadline, stream, f"r{next(self._ids)}")
 
 
 class Call:
-    """The sequences of one RPC and an async stream of their events: (index, token id or None when done)."""
+    """The sequences of one RPC and an async stream of their events."""
 
-    def __init__(self, engine: Engine, sources, options: DecodingOptions, deadline: float | None, call_id: str):
-        loop = asyncio.get_running_loop()
+    def __init__(self, engine: Engine, sources, options: DecodingOptions, deadline: float | None, stream: bool,
+                 call_id: str):
+        self.loop = asyncio.get_running_loop()
         self._events: asyncio.Queue = asyncio.Queue()
         self.engine = engine
-        self.index = {}
-        self.requests = []
-        for i, ids in enumerate(sources):
-            request = Request(f"{call_id}/{i}", ids, options,
-                              lambda r, token: loop.call_soon_threadsafe(self._events.put_nowait, (r, token)), deadline)
-            self.index[request] = i
-            self.requests.append(request)
+        self.requests = [Request(f"{call_id}/{i}", ids, options, deadline, stream, sink=self) for i, ids in enumerate(sources)]
+        self.index = {request: i for i, request in enumerate(self.requests)}
+
+    def put(self, request: Request, token: int | None) -> None:
+        self._events.put_nowait((request, token))
 
     def submit(self) -> "Call":
         self.engine.submit(self.requests)
         return self
 
     async def events(self) -> AsyncIterator[tuple[int, Request, int | None]]:
-        """Yields (text index, request, token) and (index, request, None) once per finished request."""
+        """Yields (text index, request, token) per streamed token and (index, request, None) once per finished request."""
         pending = len(self.requests)
         try:
             while pending:

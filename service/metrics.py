@@ -9,7 +9,7 @@ from __future__ import annotations
 from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, PlatformCollector, ProcessCollector,
                                start_http_server)
 
-from service.scheduler import Request, StepStats
+from service.scheduler import Request, StepOutput
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 TOKEN_TIME_BUCKETS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256)
@@ -48,7 +48,7 @@ class Metrics:
                                     ["model"], registry=registry)
         self.active = Gauge("translator_active_sequences", "Sequences in the running decoder batch",
                             ["model"], registry=registry)
-        self.cache_bytes = Gauge("translator_kv_cache_bytes", "Bytes held by the running batch's KV cache",
+        self.cache_bytes = Gauge("translator_kv_cache_bytes", "Bytes held by the KV cache slot pools of the model's engine workers",
                                  ["model"], registry=registry)
         self.model_info = Gauge("translator_model_info", "Loaded models (value 1)",
                                 ["model", "version", "provider", "precision"], registry=registry)
@@ -57,13 +57,13 @@ class Metrics:
     def model_loaded(self, info) -> None:
         self.model_info.labels(info.name, info.version, info.provider, info.precision).set(1)
 
-    def observe_step(self, stats: StepStats, engine) -> None:
-        """Called by the engine thread after every decoder step."""
+    def observe_step(self, stats: StepOutput, engine) -> None:
+        """Called by an engine worker's thread after every decoder step."""
         model = engine.name
         if stats.batch_size:
             self.batch_size.labels(model).observe(stats.batch_size)
             self.batched_tokens.labels(model).observe(stats.batched_tokens)
-        self.cache_bytes.labels(model).set(engine.scheduler.cache_bytes)
+        self.cache_bytes.labels(model).set(engine.cache_bytes())
         for request in stats.finished:
             self.sequences.labels(model, request.finish_reason.value).inc()
             if request.scheduled_time is not None:
@@ -87,7 +87,7 @@ class Metrics:
         """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
         for name, engine in engines.items():
             self.queue_depth.labels(name).set_function(engine.queue_depth)
-            self.queue_capacity.labels(name).set(engine.scheduler.max_queue_size)
+            self.queue_capacity.labels(name).set(engine.limits.max_queue_size)
             self.active.labels(name).set_function(engine.active_sequences)
         if port < 0:
             return None

@@ -1,37 +1,34 @@
-"""ONNX Runtime inference for an exported model directory: encode once, then decode step by step
-with a KV cache that lives in numpy buffers owned by a ``DecoderBatch``. No torch here.
+"""ONNX Runtime inference for an exported model directory: encode once, then decode step by step over
+a ``SlotPool``, the KV cache and per-row state of every running sequence. No torch here.
 
-A ``DecoderBatch`` changes membership only through ``select(rows)`` and ``concat(batches)``; rows
-may be at different positions, which the masks and per-row positions make exact.
+The pool's rows 0..size-1 are the running sequences; a decoder step reads the first ``size`` rows of
+each buffer, which are contiguous views, so nothing is gathered or copied to build a batch. Rows change
+only through ``join`` (writes the new rows' own slots) and ``free`` (moves the last row into each hole).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
-from model.tokenizer import SpecialIds, Tokenizer
+from translator.model_format import (DECODER_INPUTS, ENCODER_INPUTS, ModelMeta, cache_names, graph_files)
+from translator.tokenizer import SpecialIds, Tokenizer
 
-PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}
-CACHE_CHUNK = 16  # self-attention cache capacity is a multiple of this; it doubles when full
-
-
-def model_files(model_dir: Path, precision: str) -> tuple[Path, Path]:
-    suffix = PRECISIONS[precision]
-    return model_dir / f"encoder{suffix}.onnx", model_dir / f"decoder{suffix}.onnx"
+CACHE_CHUNK = 16  # cache lengths (self and source positions) are powers of two times this
 
 
-def session_options(threads: int | None) -> ort.SessionOptions:
+def session_options(threads: int | None, spinning: bool) -> ort.SessionOptions:
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.inter_op_num_threads = 1
-    if threads:
-        options.intra_op_num_threads = threads
+    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    # Spinning threads burn a core each while waiting for the next step; off, an idle server uses ~0 CPU.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     options.log_severity_level = 3
     return options
 
@@ -47,147 +44,203 @@ def choose_providers(device: str) -> list[str]:
     return ["CPUExecutionProvider"]
 
 
-@dataclass
-class DecoderBatch:
-    """Decoder state of B rows. Per layer, cross K/V (B, H, S, Dh) and self K/V buffers (B, H, C, Dh);
-    row i has ``lengths[i]`` valid self positions (its next position) and ``memory_mask[i]`` valid source ones."""
-
-    cross: list[np.ndarray]  # [key_0, value_0, key_1, ...]
-    memory_mask: np.ndarray  # (B, S) bool
-    self_kv: list[np.ndarray]  # [key_0, value_0, ...], each (B, H, C, Dh)
-    lengths: np.ndarray  # (B,) int64
-    last_tokens: np.ndarray  # (B,) int64: the token each row feeds next
-
-    @property
-    def size(self) -> int:
-        return len(self.lengths)
-
-    @property
-    def capacity(self) -> int:
-        return self.self_kv[0].shape[2]
-
-    def nbytes(self) -> int:
-        return sum(a.nbytes for a in self.cross + self.self_kv)
-
-    def select(self, rows) -> "DecoderBatch":
-        """The batch restricted to rows (in that order), trimmed to the lengths they still need."""
-        rows = np.asarray(rows, dtype=np.int64)
-        memory_mask = self.memory_mask[rows]
-        source = int(memory_mask.sum(1).max()) if len(rows) else 0  # sources are right-padded
-        lengths = self.lengths[rows]
-        capacity = cache_capacity(int(lengths.max()) + 1 if len(rows) else 1)
-        return DecoderBatch(
-            cross=[np.ascontiguousarray(a[rows, :, :source]) for a in self.cross],
-            memory_mask=np.ascontiguousarray(memory_mask[:, :source]),
-            self_kv=[np.ascontiguousarray(a[rows, :, : min(capacity, self.capacity)]) for a in self.self_kv],
-            lengths=lengths.copy(),
-            last_tokens=self.last_tokens[rows].copy(),
-        )
-
-    @staticmethod
-    def concat(batches: list["DecoderBatch"]) -> "DecoderBatch":
-        """One batch holding the rows of all batches, padded to the longest source and cache."""
-        batches = [b for b in batches if b.size]
-        if len(batches) == 1:
-            return batches[0]
-        source = max(b.memory_mask.shape[1] for b in batches)
-        capacity = max(b.capacity for b in batches)
-        return DecoderBatch(
-            cross=[np.concatenate([_pad_axis(b.cross[i], 2, source) for b in batches]) for i in range(len(batches[0].cross))],
-            memory_mask=np.concatenate([_pad_axis(b.memory_mask, 1, source) for b in batches]),
-            self_kv=[np.concatenate([_pad_axis(b.self_kv[i], 2, capacity) for b in batches]) for i in range(len(batches[0].self_kv))],
-            lengths=np.concatenate([b.lengths for b in batches]),
-            last_tokens=np.concatenate([b.last_tokens for b in batches]),
-        )
-
-    def ensure_capacity(self) -> None:
-        """Double the self-attention buffers when some row is about to outgrow them: copies stay O(length)
-        in total, and a step attends over at most twice the longest row (masked slots cost little)."""
-        if int(self.lengths.max()) >= self.capacity:
-            self.self_kv = [_pad_axis(a, 2, 2 * self.capacity) for a in self.self_kv]
-
-
 def cache_capacity(length: int) -> int:
-    """Buffer positions for `length` cached positions: the next multiple of CACHE_CHUNK."""
-    return -(-length // CACHE_CHUNK) * CACHE_CHUNK
+    """Buffer positions for `length` positions: CACHE_CHUNK doubled until it fits."""
+    capacity = CACHE_CHUNK
+    while capacity < length:
+        capacity *= 2
+    return capacity
 
 
-def _pad_axis(array: np.ndarray, axis: int, size: int) -> np.ndarray:
-    if array.shape[axis] == size:
-        return array
-    widths = [(0, 0)] * array.ndim
-    widths[axis] = (0, size - array.shape[axis])
-    return np.pad(array, widths)
-
-
-@dataclass
+@dataclass(frozen=True)
 class ModelInfo:
     name: str
     version: str
     precision: str
     provider: str
-    config: dict = field(repr=False)
+
+
+@dataclass
+class Encoded:
+    """Encoder output for k new rows: each decoder layer's cross K/V (k, H, S, Dh) and the source mask (k, S)."""
+
+    cross: list[np.ndarray]
+    memory_mask: np.ndarray
+
+
+class SlotPool:
+    """Decoder state of up to ``slots`` sequences: per layer self K/V (N, H, C, Dh) and cross K/V
+    (N, H, S, Dh), the source mask, and per-row arrays (position, last token, limits, generated ids).
+
+    Row i < size holds ``requests[i]``; ``lengths[i]`` is its number of cached positions, which is also
+    the number of tokens it has generated. Masked slots may hold stale values of earlier occupants.
+    C and S double when a row needs more and shrink when the rows that needed them have left, so
+    copies are amortised and a step attends over at most about twice what its rows need.
+    """
+
+    ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "streaming", "output")
+
+    def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int,
+                 dtype=np.float32, start_token: int = 0):
+        self.slots, self.layers, self.heads, self.head_dim = slots, layers, heads, head_dim
+        self.dtype, self.start_token = np.dtype(dtype), start_token
+        self.size = 0
+        self.requests: list = [None] * slots
+        self.self_kv = self._kv(CACHE_CHUNK)  # [key_0, value_0, key_1, ...]
+        self.cross = self._kv(CACHE_CHUNK)
+        self.memory_mask = np.zeros((slots, CACHE_CHUNK), dtype=bool)
+        self.lengths = np.zeros(slots, dtype=np.int64)
+        self.last_tokens = np.zeros(slots, dtype=np.int64)
+        self.max_tokens = np.zeros(slots, dtype=np.int64)
+        self.min_tokens = np.zeros(slots, dtype=np.int64)
+        self.output = np.zeros((slots, max_output_tokens), dtype=np.int64)  # generated ids, read when a row finishes
+        self.deadlines = np.full(slots, np.inf)  # time.monotonic() by which each row must finish
+        self.streaming = np.zeros(slots, dtype=bool)  # rows whose every token is an event
+
+    def _kv(self, positions: int) -> list[np.ndarray]:
+        return [np.zeros((self.slots, self.heads, positions, self.head_dim), dtype=self.dtype) for _ in range(2 * self.layers)]
+
+    @property
+    def capacity(self) -> int:
+        """Self-attention positions per row."""
+        return self.self_kv[0].shape[2]
+
+    @property
+    def source_capacity(self) -> int:
+        return self.cross[0].shape[2]
+
+    @property
+    def free_slots(self) -> int:
+        return self.slots - self.size
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.self_kv + self.cross)
+
+    # -- membership -------------------------------------------------------------------------------
+    def join(self, encoded: Encoded, requests: list) -> np.ndarray:
+        """Give the k new sequences the next k rows; only those rows are written. Returns their rows."""
+        k, source = encoded.memory_mask.shape
+        if k > self.free_slots:
+            raise ValueError(f"{k} sequences do not fit in {self.free_slots} free slots")
+        if source > self.source_capacity:
+            self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
+        rows = np.arange(self.size, self.size + k)
+        for buffer, values in zip(self.cross, encoded.cross):
+            buffer[rows, :, :source] = values
+        self.memory_mask[rows] = False
+        self.memory_mask[rows, :source] = encoded.memory_mask
+        self.lengths[rows] = 0
+        self.last_tokens[rows] = self.start_token
+        self.requests[self.size : self.size + k] = requests
+        self.size += k
+        return rows
+
+    def free(self, rows) -> None:
+        """Remove these rows; each hole is filled by moving the current last row into it (one row's copy)."""
+        for row in sorted((int(r) for r in rows), reverse=True):  # larger holes first: the last row is never freed later
+            last = self.size - 1
+            if row != last:
+                for buffer in self.self_kv + self.cross:
+                    buffer[row] = buffer[last]
+                for name in self.ROW_ARRAYS:
+                    array = getattr(self, name)
+                    array[row] = array[last]
+                self.requests[row] = self.requests[last]
+            self.requests[last] = None
+            self.size = last
+        self._shrink()
+
+    def clear(self) -> None:
+        self.free(range(self.size))
+
+    # -- capacity -----------------------------------------------------------------------------------
+    def reserve(self, positions: int) -> None:
+        """Make room for every running row to cache `positions` positions (doubling: amortised O(1) per step)."""
+        if positions > self.capacity:
+            self.self_kv = self._resized(self.self_kv, 2, positions)
+
+    def _shrink(self) -> None:
+        """Give back cache length once the running rows need a quarter of it (the hysteresis avoids thrashing)."""
+        if self.size == 0:
+            longest, source = 1, 1
+        else:
+            longest = int(self.lengths[: self.size].max()) + 1
+            source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
+        if cache_capacity(longest) * 4 <= self.capacity:
+            self.self_kv = self._resized(self.self_kv, 2, longest)
+        if cache_capacity(source) * 4 <= self.source_capacity:
+            self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
+
+    def _resized(self, buffers: list[np.ndarray], axis: int, needed: int) -> list[np.ndarray]:
+        """Copies of buffers with `axis` resized to cache_capacity(needed); running rows keep their values."""
+        size, resized = cache_capacity(needed), []
+        for buffer in buffers:
+            shape = list(buffer.shape)
+            shape[axis] = size
+            new = np.zeros(shape, dtype=buffer.dtype)
+            keep = min(size, buffer.shape[axis])
+            index = (slice(0, self.size),) + (slice(None),) * (axis - 1) + (slice(0, keep),)
+            new[index] = buffer[index]
+            resized.append(new)
+        return resized
 
 
 class Runtime:
     """The encoder and decoder sessions of one exported model, and its tokenizer."""
 
-    def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None):
+    def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None,
+                 spinning: bool = False):
         self.model_dir = Path(model_dir)
-        if precision not in PRECISIONS:
-            raise ValueError(f"precision {precision!r} must be one of {sorted(PRECISIONS)}")
-        config_path = self.model_dir / "config.json"
-        if not config_path.exists():
-            raise FileNotFoundError(f"{self.model_dir} is not an exported model directory: config.json is missing")
-        meta = json.loads(config_path.read_text())
-        self.config = meta["model"]
-        self.limits = meta["limits"]
-        encoder_path, decoder_path = model_files(self.model_dir, precision)
+        encoder_path, decoder_path = graph_files(self.model_dir, precision)
+        self.meta = ModelMeta.read(self.model_dir)
         if not encoder_path.exists():
             raise FileNotFoundError(f"{encoder_path} is missing: export the model with this precision first")
         providers = choose_providers(device)
-        options = session_options(threads)
+        options = session_options(threads, spinning)
         self.encoder = ort.InferenceSession(str(encoder_path), options, providers=providers)
         self.decoder = ort.InferenceSession(str(decoder_path), options, providers=providers)
-        self.info = ModelInfo(meta["name"], str(meta["version"]), precision, self.decoder.get_providers()[0], meta)
-        cfg = self.config
+        self.info = ModelInfo(self.meta.name, self.meta.version, precision, self.decoder.get_providers()[0])
+        cfg = self.meta.model
         self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
         self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special)
-        self.layers = cfg["decoder_layers"]
-        self.cross_names = [f"cross_{k}_{i}" for i in range(self.layers) for k in ("key", "value")]
-        self.past_names = [f"past_{k}_{i}" for i in range(self.layers) for k in ("key", "value")]
+        self.limits = self.meta.limits
+        layers = self.meta.decoder_layers
+        self.cross_names = cache_names("cross", layers)
+        self.past_names = cache_names("past", layers)
 
     @property
     def max_positions(self) -> int:
-        return self.config["max_positions"]
+        return self.meta.model["max_positions"]
 
-    def encode(self, sources: list[list[int]]) -> DecoderBatch:
-        """Run the encoder once for these sources; the batch is ready for the first decoder step."""
+    def new_pool(self, slots: int) -> SlotPool:
+        cfg = self.meta.model
+        return SlotPool(slots=slots, layers=self.meta.decoder_layers, heads=cfg["n_heads"],
+                        head_dim=cfg["d_model"] // cfg["n_heads"], max_output_tokens=self.limits.max_output_tokens,
+                        start_token=cfg["decoder_start_id"])
+
+    def encode(self, sources: list[list[int]]) -> Encoded:
+        """Run the encoder once for these sources (right-padded to the longest)."""
         lengths = np.array([len(s) for s in sources], dtype=np.int64)
         src_ids = np.full((len(sources), int(lengths.max())), self.special.pad, dtype=np.int64)
         for row, ids in enumerate(sources):
             src_ids[row, : len(ids)] = ids
         src_mask = np.arange(src_ids.shape[1])[None, :] < lengths[:, None]
-        _, *cross = self.encoder.run(None, {"src_ids": src_ids, "src_mask": src_mask})
-        heads, head_dim = cross[0].shape[1], cross[0].shape[3]
-        empty = np.zeros((len(sources), heads, CACHE_CHUNK, head_dim), dtype=cross[0].dtype)
-        return DecoderBatch(
-            cross=cross, memory_mask=src_mask, self_kv=[empty.copy() for _ in range(2 * self.layers)],
-            lengths=np.zeros(len(sources), dtype=np.int64),
-            last_tokens=np.full(len(sources), self.config["decoder_start_id"], dtype=np.int64),
-        )
+        _, *cross = self.encoder.run(None, dict(zip(ENCODER_INPUTS, (src_ids, src_mask))))
+        return Encoded(cross, src_mask)
 
-    def step(self, batch: DecoderBatch) -> np.ndarray:
-        """Feed each row's last token at its own position; returns logits (B, V) and appends the step's K/V."""
-        batch.ensure_capacity()
-        feed = {
-            "tokens": batch.last_tokens, "positions": batch.lengths, "memory_mask": batch.memory_mask,
-            "past_mask": np.arange(batch.capacity)[None, :] < batch.lengths[:, None],
-            **dict(zip(self.past_names, batch.self_kv)), **dict(zip(self.cross_names, batch.cross)),
-        }
+    def step(self, pool: SlotPool) -> np.ndarray:
+        """Feed each running row's last token at its own position; returns logits (size, V), appends the step's
+        K/V to each row's cache and advances its length."""
+        n = pool.size
+        lengths = pool.lengths[:n]
+        pool.reserve(int(lengths.max()) + 1)
+        past_mask = np.arange(pool.capacity)[None, :] < lengths[:, None]
+        feed = dict(zip(DECODER_INPUTS, (pool.last_tokens[:n], lengths, pool.memory_mask[:n], past_mask)))
+        feed.update(zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)))
+        feed.update(zip(self.cross_names, (buffer[:n] for buffer in pool.cross)))
         logits, *present = self.decoder.run(None, feed)
-        rows = np.arange(batch.size)
-        for buffer, step_kv in zip(batch.self_kv, present):
-            buffer[rows, :, batch.lengths, :] = step_kv[:, :, 0, :]  # (B, H, Dh) into column lengths[i]
-        batch.lengths += 1
+        rows = np.arange(n)
+        for buffer, step_kv in zip(pool.self_kv, present):
+            buffer[rows, :, lengths, :] = step_kv[:, :, 0, :]  # (n, H, Dh) into column lengths[i]
+        lengths += 1
         return logits

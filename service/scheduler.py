@@ -1,8 +1,14 @@
-"""Continuous (iteration-level) batching: new requests are encoded and join the running decoder batch
-at the next step; finished, aborted and expired ones leave at once and free their cache.
+"""Continuous (iteration-level) batching, and the only decoding loop outside PyTorch.
 
-Synchronous and transport-agnostic: the engine thread calls ``schedule()`` and ``execute()``; the
-runtime needs only ``encode(sources) -> batch``, ``step(batch) -> logits`` and ``special.eos``.
+New requests are encoded and join the running rows at the next step; finished, aborted and expired
+ones leave at once and free their slot. Per-row state lives in the runtime's ``SlotPool`` and each
+step updates it with numpy for all rows together; Python touches only rows that join, stream a
+token or finish.
+
+Synchronous and transport-agnostic. The engine thread calls ``schedule()`` (under its lock) and
+``execute()``; ``run()`` drives the same loop to completion for callers without a server (the
+``Translator``, the export parity check, benchmarks and warm-up). The runtime needs only
+``new_pool(slots)``, ``encode(sources)``, ``step(pool) -> logits`` and ``special.eos``.
 """
 
 from __future__ import annotations
@@ -11,12 +17,11 @@ import enum
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
-from service.decoding import DecodingOptions, FinishReason, pick_tokens
-from service.runtime import DecoderBatch
+from service.decoding import DecodingOptions, FinishReason, greedy_tokens
 
 
 class RequestStatus(enum.Enum):
@@ -36,10 +41,11 @@ class Request:
     request_id: str
     source_ids: list[int]
     options: DecodingOptions  # validated: max_output_tokens is set
-    on_event: Callable[["Request", int | None], None]  # a new token id, or None once finished
     deadline: float | None = None  # time.monotonic() by which it must finish
+    stream: bool = False  # every generated token is an event (else only the end is)
+    sink: Any = None  # where an engine delivers this request's events
     status: RequestStatus = RequestStatus.WAITING
-    output_ids: list[int] = field(default_factory=list)
+    output_ids: list[int] = field(default_factory=list)  # filled when it finishes
     finish_reason: FinishReason | None = None
     arrival_time: float = field(default_factory=time.monotonic)
     scheduled_time: float | None = None
@@ -47,33 +53,45 @@ class Request:
     finish_time: float | None = None
 
 
+Event = tuple[Request, "int | None"]  # a streamed token id, or None once the request finished
+
+
 @dataclass
 class SchedulerOutput:
-    admitted: list[Request]  # leave waiting, to be encoded and join the batch
+    admitted: list[Request]  # leave waiting, to be encoded and join the pool
     removed: list[Request]  # aborted or past their deadline, already finished
+    removed_rows: list[int]  # pool rows of the removed requests that were running
 
 
 @dataclass
-class StepStats:
+class StepOutput:
     batch_size: int  # sequences in this decoder step
     batched_tokens: int  # decoder positions + newly encoded source tokens
     admitted: int
     finished: list[Request]
-    cache_bytes: int
+    events: list[Event]  # this step's events, in order
 
 
 class Scheduler:
     def __init__(self, runtime, *, max_num_seqs: int = 64, max_num_batched_tokens: int = 4096,
                  max_queue_size: int = 1024, clock: Callable[[], float] = time.monotonic):
         self.runtime = runtime
+        self.eos = runtime.special.eos
+        self.pool = runtime.new_pool(max_num_seqs)
         self.max_num_seqs = max_num_seqs
         self.max_num_batched_tokens = max_num_batched_tokens
         self.max_queue_size = max_queue_size
         self.clock = clock
         self.waiting: deque[Request] = deque()
-        self.running: list[Request] = []  # row i of self.batch is running[i]
-        self.batch: DecoderBatch | None = None
         self._aborted: set[str] = set()
+
+    @property
+    def running(self) -> list[Request]:
+        return self.pool.requests[: self.pool.size]
+
+    @property
+    def cache_bytes(self) -> int:
+        return self.pool.nbytes()
 
     def add_request(self, requests: list[Request]) -> None:
         """Queue all of requests or none of them."""
@@ -87,97 +105,132 @@ class Scheduler:
         self._aborted.add(request_id)
 
     def has_work(self) -> bool:
-        return bool(self.waiting or self.running)
+        return bool(self.waiting or self.pool.size)
 
-    @property
-    def cache_bytes(self) -> int:
-        return self.batch.nbytes() if self.batch is not None else 0
+    def run(self, requests: list[Request]) -> list[Request]:
+        """Decode requests to the end in this thread; the same loop the engine thread runs."""
+        self.add_request(requests)
+        while self.has_work():
+            self.execute(self.schedule())
+        return requests
 
+    # -- one iteration ------------------------------------------------------------------------------
     def schedule(self) -> SchedulerOutput:
         """Drop aborted and expired requests; admit waiting ones within the bounds."""
         now = self.clock()
-        removed = []
-        for request in [*self.waiting, *self.running]:
-            reason = self._removal_reason(request, now)
-            if reason:
-                self._finish(request, reason, now)
-                removed.append(request)
-        if removed:
-            self.waiting = deque(r for r in self.waiting if r.status is RequestStatus.WAITING)
-        self._aborted.clear()
+        removed, removed_rows = [], []
+        for row in self._rows_to_remove(now):
+            request = self.pool.requests[row]
+            self._finish(request, self._removal_reason(request, now), now)
+            removed.append(request)
+            removed_rows.append(row)
+        if self._aborted:
+            kept = deque()
+            for request in self.waiting:
+                if request.request_id in self._aborted:
+                    self._finish(request, FinishReason.CANCELLED, now)
+                    removed.append(request)
+                else:
+                    kept.append(request)
+            self.waiting = kept
+            self._aborted.clear()
         admitted = []
-        budget = self.max_num_batched_tokens - len(self.running)
-        while self.waiting and len(self.running) + len(admitted) < self.max_num_seqs:
-            cost = len(self.waiting[0].source_ids) + 1
+        running = self.pool.size - len(removed_rows)
+        budget = self.max_num_batched_tokens - running
+        while self.waiting and running + len(admitted) < self.max_num_seqs:
+            request = self.waiting[0]
+            if request.deadline is not None and now >= request.deadline:
+                self._finish(self.waiting.popleft(), FinishReason.DEADLINE, now)
+                removed.append(request)
+                continue
+            cost = len(request.source_ids) + 1
             if admitted and cost > budget:  # an oversized request still runs alone rather than never
                 break
-            request = self.waiting.popleft()
+            self.waiting.popleft()
             request.status, request.scheduled_time = RequestStatus.RUNNING, now
             admitted.append(request)
             budget -= cost
-        return SchedulerOutput(admitted, removed)
+        return SchedulerOutput(admitted, removed, removed_rows)
 
-    def _removal_reason(self, request: Request, now: float) -> FinishReason | None:
+    def _rows_to_remove(self, now: float) -> list[int]:
+        n = self.pool.size
+        rows = set(np.flatnonzero(self.pool.deadlines[:n] <= now).tolist())
+        if self._aborted:
+            rows.update(i for i, r in enumerate(self.running) if r.request_id in self._aborted)
+        return sorted(rows)
+
+    def _removal_reason(self, request: Request, now: float) -> FinishReason:
         if request.request_id in self._aborted:
             return FinishReason.CANCELLED
-        if request.deadline is not None and now >= request.deadline:
-            return FinishReason.DEADLINE
-        return None
+        return FinishReason.DEADLINE
 
-    def execute(self, output: SchedulerOutput) -> StepStats:
-        """Apply the schedule, run one decoder step over every running sequence, emit tokens."""
-        self._keep_running()
+    def execute(self, output: SchedulerOutput) -> StepOutput:
+        """Apply the schedule, run one decoder step over every running row, finish the rows that ended."""
+        events: list[Event] = [(request, None) for request in output.removed]
+        pool = self.pool
+        if output.removed_rows:
+            pool.free(output.removed_rows)
         batched_tokens = 0
         if output.admitted:
-            new = self.runtime.encode([r.source_ids for r in output.admitted])
-            self.batch = new if self.batch is None or not self.running else DecoderBatch.concat([self.batch, new])
-            self.running += output.admitted
+            self._join(output.admitted)
             batched_tokens += sum(len(r.source_ids) for r in output.admitted)
-        if not self.running:
-            return StepStats(0, batched_tokens, len(output.admitted), output.removed, 0)
-        batch_size, cache_bytes = len(self.running), self.cache_bytes
-        logits = self.runtime.step(self.batch)
-        finished = self.update_from_output(logits)
-        return StepStats(batch_size, batched_tokens + batch_size, len(output.admitted), output.removed + finished, cache_bytes)
-
-    def update_from_output(self, logits: np.ndarray) -> list[Request]:
-        """Append each row's token; finished sequences leave the batch at once."""
+        if not pool.size:
+            return StepOutput(0, batched_tokens, len(output.admitted), output.removed, events)
+        batch_size = pool.size
+        logits = self.runtime.step(pool)
         now = self.clock()
-        generated = np.array([len(r.output_ids) for r in self.running])
-        min_tokens = np.array([r.options.min_output_tokens for r in self.running])
-        tokens = pick_tokens(logits, generated, min_tokens, self.runtime.special.eos)
+        for request in output.admitted:  # every row emits a token at each step, so its first one is now
+            request.first_token_time = now
+        finished = self.update_from_output(logits, events, now)
+        return StepOutput(batch_size, batched_tokens + batch_size, len(output.admitted), output.removed + finished, events)
+
+    def _join(self, requests: list[Request]) -> None:
+        pool = self.pool
+        rows = pool.join(self.runtime.encode([r.source_ids for r in requests]), requests)
+        pool.max_tokens[rows] = [r.options.max_output_tokens for r in requests]
+        pool.min_tokens[rows] = [r.options.min_output_tokens for r in requests]
+        pool.deadlines[rows] = [np.inf if r.deadline is None else r.deadline for r in requests]
+        pool.streaming[rows] = [r.stream for r in requests]
+
+    def update_from_output(self, logits: np.ndarray, events: list[Event], now: float) -> list[Request]:
+        """Choose every row's token; stream it where asked; finished rows leave the pool."""
+        pool, n = self.pool, self.pool.size
+        generated = pool.lengths[:n]  # tokens generated by each row, this step's included
+        tokens = greedy_tokens(logits, generated <= pool.min_tokens[:n], self.eos)
+        ended = tokens == self.eos
+        pool.output[np.arange(n), generated - 1] = tokens
+        pool.last_tokens[:n] = tokens
+        done = ended | (generated >= pool.max_tokens[:n])
+        for row in np.flatnonzero(pool.streaming[:n] & ~ended).tolist():
+            events.append((pool.requests[row], int(tokens[row])))
         finished = []
-        for request, token in zip(self.running, tokens.tolist()):
-            if token == self.runtime.special.eos:
-                self._finish(request, FinishReason.EOS, now)
-            else:
-                request.first_token_time = request.first_token_time or now
-                request.output_ids.append(token)
-                request.on_event(request, token)
-                if len(request.output_ids) >= request.options.max_output_tokens:
-                    self._finish(request, FinishReason.LENGTH, now)
-            if request.status is RequestStatus.FINISHED:
-                finished.append(request)
-        self.batch.last_tokens = tokens
-        self._keep_running()
+        for row in np.flatnonzero(done).tolist():
+            request = pool.requests[row]
+            request.output_ids = pool.output[row, : generated[row] - ended[row]].tolist()
+            self._finish(request, FinishReason.EOS if ended[row] else FinishReason.LENGTH, now)
+            events.append((request, None))
+            finished.append(request)
+        if finished:
+            pool.free(np.flatnonzero(done))
         return finished
 
-    def fail_running(self) -> list[Request]:
-        """Finish every running sequence with ERROR after a failed step; the batch state is discarded."""
-        failed, now = self.running, self.clock()
+    def fail_step(self, output: SchedulerOutput) -> list[Request]:
+        """After execute(output) raised: finish every running or just admitted sequence with ERROR and free
+        the pool, so that the next step starts clean. Returns those sequences."""
+        now = self.clock()
+        failed = [r for r in [*self.running, *output.admitted] if r.status is not RequestStatus.FINISHED]
+        failed = list(dict.fromkeys(failed))  # an admitted request may already have joined
         for request in failed:
             self._finish(request, FinishReason.ERROR, now)
-        self.running, self.batch = [], None
+        self.pool.clear()
         return failed
-
-    def _keep_running(self) -> None:
-        """Drop finished rows from the batch (one select for all of them)."""
-        keep = [i for i, r in enumerate(self.running) if r.status is RequestStatus.RUNNING]
-        if len(keep) < len(self.running):
-            self.running = [self.running[i] for i in keep]
-            self.batch = self.batch.select(keep) if keep else None
 
     @staticmethod
     def _finish(request: Request, reason: FinishReason, now: float) -> None:
         request.status, request.finish_reason, request.finish_time = RequestStatus.FINISHED, reason, now
-        request.on_event(request, None)
+
+
+def decode(runtime, sources: list[list[int]], options: DecodingOptions, *, max_num_seqs: int = 64) -> list[Request]:
+    """Decode sources to the end in this thread through the scheduler's loop; requests in input order."""
+    scheduler = Scheduler(runtime, max_num_seqs=max_num_seqs, max_queue_size=max(1, len(sources)))
+    return scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)])

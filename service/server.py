@@ -14,12 +14,14 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from service.config import ServerConfig, resolve_model_dir
+from service.config import ServerConfig
 from service.decoding import DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits
 from service.metrics import Metrics
 from service.runtime import Runtime
-from service.scheduler import QueueFull
+from service.scheduler import QueueFull, decode
+from translator.model_format import resolve_model_dir
+from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
@@ -39,27 +41,6 @@ class RequestError(Exception):
     def __init__(self, code: grpc.StatusCode, message: str):
         super().__init__(message)
         self.code = code
-
-
-class IncrementalDetokenizer:
-    """Text pieces of a growing token sequence: valid UTF-8 that concatenates to the final text."""
-
-    def __init__(self, tokenizer):
-        self.tokenizer = tokenizer
-        self.ids: list[int] = []
-        self.emitted = ""
-
-    def push(self, token: int) -> str:
-        self.ids.append(token)
-        text = self.tokenizer.decode(self.ids)
-        # Hold back while the text so far is not an extension of what was sent, or ends mid-character.
-        if not text.startswith(self.emitted) or text.endswith("\ufffd"):
-            return ""
-        piece, self.emitted = text[len(self.emitted):], text
-        return piece
-
-    def finish(self, final_text: str) -> str:
-        return final_text[len(self.emitted):] if final_text.startswith(self.emitted) else final_text
 
 
 class StatusInterceptor(grpc.aio.ServerInterceptor):
@@ -152,7 +133,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                f"{len(texts)} texts exceed the limit of {self.config.max_texts_per_request} per request; "
                                "split the request or use TranslateBatch")
         runtime = engine.runtime
-        limit = runtime.limits["max_source_tokens"]
+        limit = runtime.limits.max_source_tokens
         sources = []
         for i, text in enumerate(texts):
             if not text.strip():
@@ -164,15 +145,15 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             sources.append(ids)
         try:
             checked = DecodingOptions(options.max_output_tokens, options.min_output_tokens).validate(
-                runtime.limits["max_output_tokens"])
+                runtime.limits.max_output_tokens)
         except ValueError as error:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options: {error}") from None
         return Admitted(engine, sources, checked)
 
-    def start(self, admitted: Admitted, context):
+    def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
-        call = admitted.engine.new_call(admitted.sources, admitted.options, deadline)
+        call = admitted.engine.new_call(admitted.sources, admitted.options, deadline, stream)
         try:
             return call.submit()
         except QueueFull as error:
@@ -205,7 +186,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     async def TranslateStream(self, request: pb.TranslateRequest, context):
         try:
             admitted = self.admit(request.model, list(request.texts), request.options)
-            call = self.start(admitted, context)
+            call = self.start(admitted, context, stream=True)
             info = admitted.engine.runtime.info
             detokenizers = [IncrementalDetokenizer(admitted.engine.runtime.tokenizer) for _ in admitted.sources]
             async for index, sequence, token in call.events():
@@ -269,7 +250,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 def model_info(engine: Engine, default: bool) -> pb.ModelInfo:
     info, limits = engine.runtime.info, engine.runtime.limits
     return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
-                        max_source_tokens=limits["max_source_tokens"], max_output_tokens=limits["max_output_tokens"],
+                        max_source_tokens=limits.max_source_tokens, max_output_tokens=limits.max_output_tokens,
                         default=default)
 
 
@@ -277,23 +258,25 @@ def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
     engines = {}
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
-        runtime = Runtime(model_dir, precision=config.precision, device=config.device, threads=config.threads or None)
+        runtimes = [Runtime(model_dir, precision=config.precision, device=config.device, threads=config.worker_threads)
+                    for _ in range(config.engine_workers)]
         if config.warmup:
-            warm_up(runtime)
+            for runtime in runtimes:
+                warm_up(runtime)
         limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size)
-        engines[runtime.info.name] = Engine(runtime, limits, on_step=metrics.observe_step).start()
+        runtime = runtimes[0]
+        engines[runtime.info.name] = Engine(runtimes, limits, on_step=metrics.observe_step).start()
         metrics.model_loaded(runtime.info)
-        log.info("loaded %s version %s from %s (%s, %s)", runtime.info.name, runtime.info.version, model_dir,
-                 runtime.info.precision, runtime.info.provider)
+        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads)", runtime.info.name,
+                 runtime.info.version, model_dir, runtime.info.precision, runtime.info.provider, len(runtimes),
+                 config.worker_threads)
     return engines
 
 
 def warm_up(runtime: Runtime) -> None:
     """Run the graphs once at a few shapes so the first request does not pay for initialisation."""
-    from service.decoding import greedy_decode
-
     for batch in (1, 8):
-        greedy_decode(runtime, [runtime.tokenizer.encode("Where is the station?")] * batch, DecodingOptions(8, 8))
+        decode(runtime, [runtime.tokenizer.encode("Where is the station?")] * batch, DecodingOptions(8, 8))
 
 
 class Server:

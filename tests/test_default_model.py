@@ -36,7 +36,7 @@ def test_validate_prints_the_report_and_exits_zero(exported_default, capsys):
 
 
 def test_default_model_translates(exported_default):
-    from service.decoding import Translator
+    from service.translator import Translator
 
     out, _ = exported_default
     [result] = Translator(out).translate_batch(["Where is the station?"])

@@ -94,3 +94,21 @@ def test_serving_modules_import_no_torch():
     code = ("import sys, service.runtime, service.decoding, service.cli, service.server, service.client, service.engine; "
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_parity_check_proves_the_loop_the_server_runs(exported_tiny, tiny_checkpoint, monkeypatch):
+    """Change the served loop's token choice (second best instead of best): the parity check must notice, so it
+    cannot be proving some other loop."""
+    import numpy as np
+
+    from export.parity import sequence_parity
+    from model.checkpoint import load_checkpoint
+    from service import scheduler
+    from service.runtime import Runtime
+
+    model, _ = load_checkpoint(tiny_checkpoint)
+    runtime = Runtime(exported_tiny, threads=1)
+    texts = ["Where is the station?", "I eat an apple.", "He crossed the street."]
+    assert sequence_parity(model, runtime, texts)["share"] == 1.0
+    monkeypatch.setattr(scheduler, "greedy_tokens", lambda logits, block_eos, eos_id: np.argsort(logits, -1)[:, -2])
+    assert sequence_parity(model, runtime, texts)["share"] == 0.0

@@ -105,7 +105,8 @@ def test_greedy_equals_generate(converted):
 
 def test_export_and_runtime_stay_token_identical(converted, corpus_dir):
     from export.repository import export_model
-    from service.decoding import DecodingOptions, greedy_decode
+    from service.decoding import DecodingOptions
+    from service.scheduler import decode
     from service.runtime import Runtime
 
     out = converted["root"] / "repository" / "marian" / "1"
@@ -113,7 +114,7 @@ def test_export_and_runtime_stay_token_identical(converted, corpus_dir):
     assert report["passed"] and report["tensor"]["outputs"]["logits"]["max_abs"] <= 1e-4
     runtime = Runtime(out, threads=1)
     sources = runtime.tokenizer.encode_batch(converted["texts"])
-    ours = [ids for ids, _ in greedy_decode(runtime, sources, DecodingOptions(max_output_tokens=20))]
+    ours = [r.output_ids for r in decode(runtime, sources, DecodingOptions(max_output_tokens=20))]
     assert ours == hf_greedy(converted)
 
 

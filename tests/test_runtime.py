@@ -1,12 +1,18 @@
-"""The ONNX runtime's batch operations: rows that join late and leave early decode as if alone."""
+"""The ONNX runtime's slot pool and the scheduler's loop over the real (tiny) exported model: rows that join
+late, leave early, are aborted or expire decode exactly as if alone, and every slot is free at the end."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from service.decoding import DecodingOptions, FinishReason, Translator, greedy_decode, pick_tokens
-from service.runtime import CACHE_CHUNK, DecoderBatch, Runtime
+from service.decoding import DecodingOptions, FinishReason, greedy_tokens
+from service.runtime import CACHE_CHUNK, Runtime
+from service.scheduler import Request, RequestStatus, Scheduler, decode
+from service.translator import Translator
 
-SOURCES = [[5, 9, 12, 3], [7, 3], [20, 21, 22, 23, 24, 25, 26, 3], [11, 40, 3], [30, 31, 32, 33, 3]]
+SOURCES = [[5, 9, 12, 3], [7, 3], [20, 21, 22, 23, 24, 25, 26, 3], [11, 40, 3], [30, 31, 32, 33, 3],
+           list(range(4, 40)) + [3]]
 
 
 @pytest.fixture(scope="module")
@@ -14,63 +20,101 @@ def runtime(exported_tiny):
     return Runtime(exported_tiny, threads=1)
 
 
-def alone(runtime, source, steps):
-    """Greedy ids of one source decoded alone, forced to `steps` tokens."""
-    [(ids, _)] = greedy_decode(runtime, [source], DecodingOptions(max_output_tokens=steps, min_output_tokens=steps))
-    return ids
+@pytest.fixture(scope="module")
+def alone(runtime):
+    """Ids of each source decoded alone, forced to `steps` tokens (memoised)."""
+    cache = {}
+
+    def decode_alone(k, steps):
+        if (k, steps) not in cache:
+            [request] = decode(runtime, [SOURCES[k]], DecodingOptions(max_output_tokens=steps, min_output_tokens=steps))
+            cache[k, steps] = request.output_ids
+        return cache[k, steps]
+    return decode_alone
 
 
-def test_rows_joining_and_leaving_decode_as_if_alone(runtime):
-    """Row k joins at step 2k and leaves after 6 + k steps: step → select → concat, many times."""
-    steps = {k: 6 + k for k in range(len(SOURCES))}
-    expected = {k: alone(runtime, SOURCES[k], steps[k]) for k in steps}
-    eos = runtime.special.eos
-    batch, members, got = None, [], {k: [] for k in steps}
-    for clock in range(40):
-        joining = [k for k in steps if 2 * k == clock]
-        if joining:
-            new = runtime.encode([SOURCES[k] for k in joining])
-            batch = new if batch is None else DecoderBatch.concat([batch, new])
-            members += joining
-        if batch is None or not batch.size:
-            continue
-        logits = runtime.step(batch)
-        logits[:, eos] = -np.inf
-        tokens = logits.argmax(-1)
-        for k, token in zip(members, tokens.tolist()):
-            got[k].append(token)
-        batch.last_tokens = tokens
-        keep = [i for i, k in enumerate(members) if len(got[k]) < steps[k]]
-        batch, members = batch.select(keep), [members[i] for i in keep]
-    assert got == expected
+class Clock:
+    now = 0.0
+
+    def __call__(self):
+        return self.now
 
 
-def test_cache_doubles_when_full_and_select_trims(runtime):
-    batch = runtime.encode(SOURCES)
-    assert batch.capacity == CACHE_CHUNK
-    for _ in range(CACHE_CHUNK + 1):
-        batch.last_tokens = runtime.step(batch).argmax(-1)
-    assert batch.capacity == 2 * CACHE_CHUNK
-    for _ in range(CACHE_CHUNK):
-        batch.last_tokens = runtime.step(batch).argmax(-1)
-    assert batch.capacity == 4 * CACHE_CHUNK
-    trimmed = batch.select([1])
-    assert trimmed.size == 1 and trimmed.memory_mask.shape[1] == len(SOURCES[1])
-    assert trimmed.nbytes() < batch.nbytes() / 4
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(SOURCES) - 1), st.integers(0, 6), st.integers(1, 2 * CACHE_CHUNK + 2),
+                          st.none() | st.integers(0, 30), st.none() | st.integers(1, 30)), min_size=1, max_size=9),
+       st.integers(1, 4))
+def test_any_order_of_joins_and_leaves_decodes_as_if_alone(runtime, alone, workload, slots):
+    """(source, arrival step, forced length, abort step, deadline step) per request; a pool of `slots` rows."""
+    clock = Clock()
+    scheduler = Scheduler(runtime, max_num_seqs=slots, clock=clock)
+    requests = [Request(str(i), SOURCES[k], DecodingOptions(steps, steps), deadline) for i, (k, _, steps, _, deadline)
+                in enumerate(workload)]
+    ended = []
+    for step in range(200):
+        clock.now = step
+        scheduler.add_request([r for r, spec in zip(requests, workload) if spec[1] == step])
+        for r, spec in zip(requests, workload):
+            if spec[3] == step and r.status is not RequestStatus.FINISHED:
+                scheduler.abort_request(r.request_id)
+        if step > 6 and not scheduler.has_work():
+            break
+        ended += [r for r, token in scheduler.execute(scheduler.schedule()).events if token is None]
+    assert sorted(r.request_id for r in ended) == sorted(r.request_id for r in requests)  # each ends once
+    assert scheduler.pool.size == 0 and all(r is None for r in scheduler.pool.requests)
+    for request, (k, _, steps, abort, deadline) in zip(requests, workload):
+        if request.finish_reason is FinishReason.LENGTH:
+            assert request.output_ids == alone(k, steps)
+        else:
+            assert request.finish_reason in (FinishReason.CANCELLED, FinishReason.DEADLINE)
 
 
-def test_batched_greedy_equals_one_by_one(runtime):
+def test_free_moves_only_the_last_row_into_the_hole(runtime):
+    pool = runtime.new_pool(8)
+    pool.join(runtime.encode(SOURCES[:5]), list("abcde"))
+    runtime.step(pool)
+    before = [buffer.copy() for buffer in pool.self_kv + pool.cross]
+    pool.free([1])
+    assert pool.size == 4 and pool.requests[:5] == list("aecd") + [None]
+    for old, new in zip(before, pool.self_kv + pool.cross):
+        assert np.array_equal(new[[0, 2, 3]], old[[0, 2, 3]])  # untouched rows keep their values
+        assert np.array_equal(new[1], old[4])  # the last row moved into the hole
+
+
+def test_cache_grows_by_doubling_and_shrinks_when_long_rows_leave(runtime):
+    pool = runtime.new_pool(4)
+    pool.join(runtime.encode(SOURCES[:2]), ["short", "long"])
+    assert pool.capacity == CACHE_CHUNK
+    for _ in range(4 * CACHE_CHUNK):
+        pool.last_tokens[: pool.size] = runtime.step(pool).argmax(-1)
+    assert pool.capacity == 4 * CACHE_CHUNK
+    pool.free([0, 1])
+    pool.join(runtime.encode(SOURCES[2:3]), ["new"])
+    assert pool.capacity == CACHE_CHUNK and pool.size == 1
+    assert pool.source_capacity >= len(SOURCES[2])
+
+
+def test_source_capacity_follows_the_longest_running_source(runtime):
+    pool = runtime.new_pool(4)
+    pool.join(runtime.encode([SOURCES[1]]), ["short"])
+    pool.join(runtime.encode([SOURCES[5]]), ["long"])
+    assert pool.source_capacity == 4 * CACHE_CHUNK >= len(SOURCES[5])
+    pool.free([1])
+    assert pool.source_capacity == CACHE_CHUNK
+
+
+def test_batched_decoding_equals_one_by_one(runtime):
     options = DecodingOptions(max_output_tokens=12)
-    batched = greedy_decode(runtime, SOURCES, options)
-    assert batched == [greedy_decode(runtime, [s], options)[0] for s in SOURCES]
+    batched = [(r.output_ids, r.finish_reason) for r in decode(runtime, SOURCES, options)]
+    one_by_one = [(r.output_ids, r.finish_reason) for s in SOURCES for r in decode(runtime, [s], options)]
+    assert batched == one_by_one
     assert all(reason in (FinishReason.EOS, FinishReason.LENGTH) for _, reason in batched)
 
 
 def test_min_output_tokens_suppresses_eos():
     logits = np.zeros((2, 5), dtype=np.float32)
     logits[:, 3] = 1.0
-    assert pick_tokens(logits.copy(), np.array([0, 4]), np.array([2, 2]), eos_id=3).tolist()[1] == 3
-    assert pick_tokens(logits.copy(), np.array([0, 4]), np.array([2, 2]), eos_id=3).tolist()[0] != 3
+    assert greedy_tokens(logits, np.array([True, False]), eos_id=3).tolist() == [0, 3]
 
 
 def test_translator_translates_text(exported_tiny):
@@ -114,5 +158,5 @@ def test_cuda_runtime_matches_cpu(exported_tiny):
     if "CUDAExecutionProvider" not in onnxruntime.get_available_providers():
         pytest.skip("needs onnxruntime-gpu and a CUDA device")
     options = DecodingOptions(max_output_tokens=12)
-    assert greedy_decode(Runtime(exported_tiny, device="cuda"), SOURCES, options) == greedy_decode(
-        Runtime(exported_tiny), SOURCES, options)
+    on_gpu = decode(Runtime(exported_tiny, device="cuda"), SOURCES, options)
+    assert [r.output_ids for r in on_gpu] == [r.output_ids for r in decode(Runtime(exported_tiny), SOURCES, options)]

@@ -2,37 +2,43 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from model.tokenizer import SpecialIds
+from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
-from service.runtime import DecoderBatch
+from service.runtime import Encoded, SlotPool
 from service.scheduler import QueueFull, Request, RequestStatus, Scheduler
 
 VOCAB, EOS = 50, 3
 
 
 class ScriptedRuntime:
-    """Row with source [s, ...] of length n emits s+10, s+11, ... and EOS after n tokens."""
+    """Row with source [s, ...] of length n emits s+10, s+11, ... and EOS after n tokens. The script rides in the
+    row's cross K/V, so a row that moved to another slot without its state would emit wrong tokens."""
 
     special = SpecialIds(eos=EOS)
 
     def __init__(self):
         self.steps = []  # batch size of every step
 
+    def new_pool(self, slots):
+        return SlotPool(slots=slots, layers=1, heads=1, head_dim=1, max_output_tokens=64)
+
     def encode(self, sources):
         size = len(sources)
-        script = np.array([[s[0], len(s)] for s in sources], dtype=np.float32)  # carried in a "cross" tensor
-        return DecoderBatch(cross=[script[:, None, :, None]], memory_mask=np.ones((size, 2), dtype=bool),
-                            self_kv=[np.zeros((size, 1, 16, 1), dtype=np.float32)],
-                            lengths=np.zeros(size, dtype=np.int64), last_tokens=np.zeros(size, dtype=np.int64))
+        script = np.array([[s[0], len(s)] for s in sources], dtype=np.float32)[:, None, :, None]  # (k, 1, 2, 1)
+        return Encoded(cross=[script, script.copy()], memory_mask=np.ones((size, 2), dtype=bool))
 
-    def step(self, batch):
-        self.steps.append(batch.size)
-        logits = np.zeros((batch.size, VOCAB), dtype=np.float32)
-        first, length = batch.cross[0][:, 0, 0, 0].astype(int), batch.cross[0][:, 0, 1, 0].astype(int)
-        token = np.where(batch.lengths >= length, EOS, first + 10 + batch.lengths)
-        logits[np.arange(batch.size), token] = 1.0
-        batch.lengths += 1
+    def step(self, pool):
+        n = pool.size
+        self.steps.append(n)
+        logits = np.zeros((n, VOCAB), dtype=np.float32)
+        first, length = pool.cross[0][:n, 0, 0, 0].astype(int), pool.cross[0][:n, 0, 1, 0].astype(int)
+        lengths = pool.lengths[:n]
+        token = np.where(lengths >= length, EOS, first + 10 + lengths)
+        logits[np.arange(n), token] = 1.0
+        lengths += 1
         return logits
 
 
@@ -47,17 +53,18 @@ class Clock:
         return self.now
 
 
-def make(sources, options=DecodingOptions(max_output_tokens=20), deadline=None):
-    events = []
-    requests = [Request(f"r{i}", s, options, lambda r, t: events.append((r.request_id, t)), deadline) for i, s in enumerate(sources)]
-    return requests, events
+def make(sources, options=DecodingOptions(max_output_tokens=20), deadline=None, stream=True):
+    requests = [Request(f"r{i}", s, options, deadline, stream) for i, s in enumerate(sources)]
+    return requests, []
 
 
-def run(scheduler, limit=100):
+def run(scheduler, events=None, limit=100):
     for _ in range(limit):
         if not scheduler.has_work():
             return
-        scheduler.execute(scheduler.schedule())
+        step = scheduler.execute(scheduler.schedule())
+        if events is not None:
+            events += [(r.request_id, t) for r, t in step.events]
     raise AssertionError("did not finish")
 
 
@@ -66,11 +73,21 @@ def test_sequences_decode_as_if_alone_and_leave_when_finished():
     scheduler = Scheduler(runtime)
     requests, events = make([[5, 1, 1], [7], [9, 1, 1, 1, 1]])
     scheduler.add_request(requests)
-    run(scheduler)
+    run(scheduler, events)
     assert [r.output_ids for r in requests] == [expected_tokens(r.source_ids) for r in requests]
     assert all(r.finish_reason is FinishReason.EOS and r.status is RequestStatus.FINISHED for r in requests)
     assert runtime.steps == [3, 3, 2, 2, 1, 1]  # rows leave the step after their EOS
-    assert events.count(("r1", None)) == 1 and scheduler.batch is None
+    assert events.count(("r1", None)) == 1 and scheduler.pool.size == 0
+    streamed = [t for rid, t in events if rid == "r2" and t is not None]
+    assert streamed == expected_tokens([9, 1, 1, 1, 1])  # every token of a streaming request is an event
+
+
+def test_only_streaming_requests_get_token_events():
+    scheduler = Scheduler(ScriptedRuntime())
+    requests, events = make([[5, 1, 1]], stream=False)
+    scheduler.add_request(requests)
+    run(scheduler, events)
+    assert events == [("r0", None)] and requests[0].output_ids == [15, 16, 17]
 
 
 def test_new_requests_join_the_running_batch_at_the_next_step():
@@ -80,7 +97,7 @@ def test_new_requests_join_the_running_batch_at_the_next_step():
     scheduler.add_request(first)
     scheduler.execute(scheduler.schedule())
     scheduler.execute(scheduler.schedule())
-    late = Request("late", [8, 1], DecodingOptions(max_output_tokens=20), lambda r, t: None)
+    late = Request("late", [8, 1], DecodingOptions(max_output_tokens=20))
     scheduler.add_request([late])
     scheduler.execute(scheduler.schedule())
     assert runtime.steps[-1] == 2
@@ -121,9 +138,9 @@ def test_abort_removes_a_running_sequence_at_the_next_step():
     scheduler.add_request(requests)
     scheduler.execute(scheduler.schedule())
     scheduler.abort_request("r0")
-    scheduler.execute(scheduler.schedule())
-    assert requests[0].finish_reason is FinishReason.CANCELLED and ("r0", None) in events
-    assert runtime.steps == [2, 1] and len(requests[0].output_ids) == 1
+    step = scheduler.execute(scheduler.schedule())
+    assert requests[0].finish_reason is FinishReason.CANCELLED and (requests[0], None) in step.events
+    assert runtime.steps == [2, 1]
     run(scheduler)
     assert requests[1].output_ids == expected_tokens([6] * 8)
 
@@ -139,7 +156,7 @@ def test_expired_deadline_finishes_waiting_and_running_sequences():
     assert set(output.removed) == set(requests) and not output.admitted
     assert all(r.finish_reason is FinishReason.DEADLINE for r in requests)
     scheduler.execute(output)
-    assert not scheduler.has_work() and scheduler.cache_bytes == 0
+    assert not scheduler.has_work() and scheduler.pool.size == 0
 
 
 def test_max_and_min_output_tokens():
@@ -155,11 +172,74 @@ def test_max_and_min_output_tokens():
     assert len(longer[0].output_ids) == 3  # EOS suppressed twice; the fake then emits other tokens
 
 
-def test_failed_step_finishes_running_sequences_with_error():
-    scheduler = Scheduler(ScriptedRuntime())
-    requests, events = make([[5, 1], [6, 1]])
-    scheduler.add_request(requests)
+def test_failed_step_finishes_running_and_admitted_sequences_with_error():
+    runtime = ScriptedRuntime()
+    scheduler = Scheduler(runtime)
+    running, _ = make([[5, 1, 1], [6, 1, 1]])
+    scheduler.add_request(running)
     scheduler.execute(scheduler.schedule())
-    failed = scheduler.fail_running()
-    assert failed == requests and all(r.finish_reason is FinishReason.ERROR for r in requests)
-    assert not scheduler.has_work() and scheduler.batch is None
+    late = Request("late", [8, 1], DecodingOptions(max_output_tokens=20))
+    scheduler.add_request([late])
+    output = scheduler.schedule()
+    runtime.step = lambda pool: 1 / 0
+    with pytest.raises(ZeroDivisionError):
+        scheduler.execute(output)
+    failed = scheduler.fail_step(output)
+    assert set(failed) == {*running, late} and len(failed) == 3
+    assert all(r.finish_reason is FinishReason.ERROR for r in failed)
+    assert not scheduler.has_work() and scheduler.pool.size == 0
+
+
+@st.composite
+def workloads(draw):
+    """Requests with random sources, arrival steps, output limits, aborts and deadlines, and a pool size."""
+    count = draw(st.integers(1, 12))
+    requests = []
+    for i in range(count):
+        requests.append(dict(
+            source=[draw(st.integers(4, 30))] * draw(st.integers(1, 10)),
+            arrival=draw(st.integers(0, 8)),
+            max_tokens=draw(st.integers(1, 12)),
+            abort=draw(st.none() | st.integers(0, 20)),
+            deadline=draw(st.none() | st.integers(1, 20)),
+        ))
+    return requests, draw(st.integers(1, 5))
+
+
+@settings(max_examples=300, deadline=None)
+@given(workloads())
+def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone(workload):
+    specs, slots = workload
+    clock = Clock()
+    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, clock=clock)
+    requests = [Request(f"r{i}", spec["source"], DecodingOptions(max_output_tokens=spec["max_tokens"]),
+                        deadline=spec["deadline"], stream=True) for i, spec in enumerate(specs)]
+    ends, streamed = {r.request_id: 0 for r in requests}, {r.request_id: [] for r in requests}
+    for step in range(200):
+        clock.now = step
+        arriving = [r for r, spec in zip(requests, specs) if spec["arrival"] == step]
+        if arriving:
+            scheduler.add_request(arriving)
+        for r, spec in zip(requests, specs):
+            if spec["abort"] == step and r.status is not RequestStatus.FINISHED:
+                scheduler.abort_request(r.request_id)
+        if step > 8 and not scheduler.has_work():
+            break
+        for request, token in scheduler.execute(scheduler.schedule()).events:
+            if token is None:
+                ends[request.request_id] += 1
+            else:
+                streamed[request.request_id].append(token)
+    assert all(count == 1 for count in ends.values()), ends  # every request ends exactly once
+    assert scheduler.pool.size == 0 and all(r is None for r in scheduler.pool.requests)  # every slot is free
+    for request, spec in zip(requests, specs):
+        alone = expected_tokens(spec["source"])[: spec["max_tokens"]]
+        assert streamed[request.request_id] == alone[: len(streamed[request.request_id])]
+        if request.finish_reason in (FinishReason.EOS, FinishReason.LENGTH):
+            assert request.output_ids == streamed[request.request_id] == alone
+            expected = FinishReason.LENGTH if spec["max_tokens"] <= len(spec["source"]) else FinishReason.EOS
+            assert request.finish_reason is expected
+        elif request.finish_reason is FinishReason.CANCELLED:
+            assert spec["abort"] is not None
+        else:
+            assert request.finish_reason is FinishReason.DEADLINE and spec["deadline"] is not None

@@ -15,7 +15,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.client import TranslatorClient, translate_file
 from service.config import ServerConfig
-from service.decoding import Translator
+from service.translator import Translator
 from translator.v1 import translator_pb2 as pb
 from tests.grpc_server import RunningServer
 
@@ -150,7 +150,7 @@ def test_deadline_exceeded_frees_the_sequences(exported_tiny):
                 client.translate(TEXTS * 2 + TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
         assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         assert wait_idle(running)
-        assert running.engine.scheduler.cache_bytes == 0
+        assert all(r is None for worker in running.engine.workers for r in worker.scheduler.pool.requests)
     finally:
         running.stop()
 

@@ -1,6 +1,9 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from model.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID, Tokenizer, train_sentencepiece
+from model.tokenizer import train_sentencepiece
+from translator.tokenizer import BOS_ID, EOS_ID, PAD_ID, UNK_ID, IncrementalDetokenizer, Tokenizer
 
 TEXTS = [
     "Where is the station?", "Wo ist der Bahnhof?", "Grüße aus München!", "Die Straße ist schön.",
@@ -36,3 +39,45 @@ def test_batch_encode_decode(tokenizer):
 def test_decode_skips_special_ids(tokenizer):
     ids = tokenizer.encode("Straße")
     assert tokenizer.decode([BOS_ID, *ids, PAD_ID, PAD_ID]) == "Straße"
+
+
+@pytest.fixture(scope="module")
+def byte_tokenizer(tmp_path_factory):
+    """A model with byte fallback: characters it has not seen become UTF-8 byte pieces, split across tokens."""
+    import sentencepiece as spm
+
+    directory = tmp_path_factory.mktemp("spm-bytes")
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(TEXTS * 50), model_prefix=str(directory / "spm"), vocab_size=320,
+                                   byte_fallback=True, pad_id=PAD_ID, unk_id=UNK_ID, bos_id=BOS_ID, eos_id=EOS_ID,
+                                   hard_vocab_limit=False, minloglevel=2)
+    return Tokenizer.from_dir(directory)
+
+
+def stream(tokenizer, ids):
+    detokenizer = IncrementalDetokenizer(tokenizer)
+    final = tokenizer.decode(ids)
+    pieces, windows = [], []
+    for token in ids:
+        pieces.append(detokenizer.push(token))
+        assert final.startswith("".join(pieces))  # what was sent is never taken back
+        windows.append(len(detokenizer.ids) - detokenizer.prefix)
+    pieces.append(detokenizer.finish(final))
+    return pieces, final, windows
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(4, 319), max_size=40))
+def test_streamed_pieces_of_any_token_sequence_join_to_the_final_text(byte_tokenizer, ids):
+    ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
+    pieces, final, _ = stream(byte_tokenizer, ids)
+    assert "".join(pieces) == final
+
+
+@pytest.mark.parametrize("text", ["Grüße aus 東京 und 🚀 nach Zürich!", "日本語のテキスト", "Öl — „so“ 🙂🙂 ok"])
+def test_multibyte_characters_split_across_tokens_stream_as_whole_characters(byte_tokenizer, text):
+    ids = byte_tokenizer.encode(text)[:-1]
+    assert any(byte_tokenizer.target.is_byte(i) for i in ids)  # the test really splits characters into bytes
+    pieces, final, windows = stream(byte_tokenizer, ids)
+    assert "".join(pieces) == final == text
+    assert not any("\ufffd" in piece for piece in pieces)
+    assert max(windows) <= 8  # two characters of 4 bytes at most: O(1) work per token, however long the text

@@ -1,0 +1,29 @@
+"""Text in, text out, in this process: ``Translator(model_dir).translate_batch(texts)``.
+
+The texts are decoded by the scheduler's loop (``Scheduler.run``), the one the server runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from service.decoding import DecodingOptions, TranslationResult
+from service.runtime import Runtime
+from service.scheduler import Request, Scheduler
+
+
+class Translator:
+    def __init__(self, model_dir: Path, *, device: str = "cpu", precision: str = "fp32", threads: int | None = None,
+                 max_batch_size: int = 32):
+        self.runtime = Runtime(model_dir, device=device, precision=precision, threads=threads)
+        self.max_batch_size = max_batch_size
+
+    def translate_batch(self, texts: list[str], *, options: DecodingOptions = DecodingOptions()) -> list[TranslationResult]:
+        options = options.validate(self.runtime.limits.max_output_tokens)
+        tokenizer = self.runtime.tokenizer
+        sources = tokenizer.encode_batch(texts)
+        requests = [Request(str(i), ids, options) for i, ids in enumerate(sources)]
+        # Similar lengths join together, so encoder batches carry little padding.
+        by_length = sorted(requests, key=lambda r: len(r.source_ids))
+        Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=max(1, len(texts))).run(by_length)
+        return [TranslationResult(tokenizer.decode(r.output_ids), r.output_ids, len(r.source_ids), r.finish_reason)
+                for r in requests]

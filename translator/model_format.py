@@ -1,0 +1,95 @@
+"""The exported model format: what ``export/`` writes and ``service/`` reads. No torch, no onnxruntime.
+
+    <repository>/<name>/<version>/
+        config.json            ModelMeta: name, version, model hyperparameters, limits, source checkpoint, graphs
+        encoder[.int8|.fp16].onnx   ENCODER_INPUTS → memory, cross K/V per decoder layer
+        decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, this step's K/V
+        parity_report.json     written by the export; a version is served only when it passed
+        spm.model | source.spm + target.spm + vocab.json   the tokenizer (translator.tokenizer)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+CONFIG_FILE = "config.json"
+REPORT_FILE = "parity_report.json"
+ENCODER_FILE = "encoder.onnx"
+DECODER_FILE = "decoder.onnx"
+PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → file name suffix
+
+ENCODER_INPUTS = ("src_ids", "src_mask")  # (B, S) int64, (B, S) bool (True = real token)
+ENCODER_MEMORY = "memory"  # (B, S, D); the cross K/V outputs follow it
+DECODER_INPUTS = ("tokens", "positions", "memory_mask", "past_mask")  # (B,), (B,), (B, S), (B, P)
+DECODER_LOGITS = "logits"  # (B, V); this step's K/V follow it
+
+
+def cache_names(prefix: str, layers: int) -> list[str]:
+    """``prefix_key_0, prefix_value_0, prefix_key_1, ...``: past, present and cross K/V of each decoder layer."""
+    return [f"{prefix}_{kind}_{i}" for i in range(layers) for kind in ("key", "value")]
+
+
+def graph_files(model_dir: Path, precision: str) -> tuple[Path, Path]:
+    """(encoder, decoder) ONNX files of one precision."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision {precision!r} must be one of {sorted(PRECISIONS)}")
+    suffix = PRECISIONS[precision]
+    return Path(model_dir) / f"encoder{suffix}.onnx", Path(model_dir) / f"decoder{suffix}.onnx"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask of the model, in tokens."""
+
+    max_source_tokens: int
+    max_output_tokens: int
+
+
+@dataclass(frozen=True)
+class ModelMeta:
+    """config.json of an exported model."""
+
+    name: str
+    version: str
+    model: dict  # the checkpoint's TransformerConfig, as stored in its own config.json
+    limits: Limits
+    source_checkpoint: dict = field(default_factory=dict)  # {"path", "sha256"}
+    graphs: dict = field(default_factory=dict)  # per ONNX file: opset, op counts, ORT optimisations
+
+    @property
+    def decoder_layers(self) -> int:
+        return self.model["decoder_layers"]
+
+    @classmethod
+    def read(cls, model_dir: Path) -> "ModelMeta":
+        path = Path(model_dir) / CONFIG_FILE
+        if not path.exists():
+            raise FileNotFoundError(f"{model_dir} is not an exported model directory: {CONFIG_FILE} is missing")
+        raw = json.loads(path.read_text())
+        return cls(name=raw["name"], version=str(raw["version"]), model=raw["model"], limits=Limits(**raw["limits"]),
+                   source_checkpoint=raw.get("source_checkpoint", {}), graphs=raw.get("graphs", {}))
+
+    def write(self, model_dir: Path) -> None:
+        (Path(model_dir) / CONFIG_FILE).write_text(json.dumps(asdict(self), indent=2) + "\n")
+
+
+def passed_parity(model_dir: Path) -> bool:
+    report = Path(model_dir) / REPORT_FILE
+    return report.exists() and bool(json.loads(report.read_text()).get("passed"))
+
+
+def resolve_model_dir(repository: Path, spec: str) -> Path:
+    """``name`` → the highest numbered version that passed its parity check; ``name/version`` → that one."""
+    name, _, version = spec.partition("/")
+    base = Path(repository) / name
+    if version:
+        candidates = [base / version]
+    else:
+        candidates = sorted((p for p in base.glob("*") if p.name.isdigit()), key=lambda p: int(p.name), reverse=True)
+    for candidate in candidates:
+        if passed_parity(candidate):
+            return candidate
+    raise FileNotFoundError(f"no exported model {spec!r} with a passed parity report under {repository}; "
+                            f"run `translator export --out {base}/1` (or `make serve`, which does it for the default model)")

@@ -1,0 +1,128 @@
+"""SentencePiece tokenization shared by training, export and serving (no torch here), and the
+incremental detokenizer that streaming uses.
+
+The special ids are defined once, here; a checkpoint's ``config.json`` records them and every
+later stage reads them from there (a converted Marian model brings its own).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+import sentencepiece as spm
+
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+SPM_FILE = "spm.model"  # our joint model
+MARIAN_FILES = ("source.spm", "target.spm", "vocab.json")  # Marian: two models over one vocabulary
+TOKENIZER_FILES = (SPM_FILE, *MARIAN_FILES)
+
+
+@dataclass(frozen=True)
+class SpecialIds:
+    pad: int = PAD_ID
+    unk: int = UNK_ID
+    bos: int = BOS_ID
+    eos: int = EOS_ID
+
+
+class Tokenizer:
+    """Text ↔ ids. Source ids end with EOS; target ids are produced by the model.
+
+    Marian checkpoints use two SentencePiece models (source and target) over one shared
+    vocabulary; ``vocab`` then maps pieces to ids. Our own models use one joint model.
+    """
+
+    def __init__(self, source_model: Path, target_model: Path | None = None, vocab: dict[str, int] | None = None,
+                 special: SpecialIds = SpecialIds()):
+        self.source = spm.SentencePieceProcessor(model_file=str(source_model))
+        self.target = spm.SentencePieceProcessor(model_file=str(target_model or source_model))
+        self.vocab = vocab
+        self.pieces = {i: p for p, i in vocab.items()} if vocab else None
+        self.special = special
+
+    @classmethod
+    def from_dir(cls, directory: Path, special: SpecialIds = SpecialIds()) -> "Tokenizer":
+        """Our joint spm.model, or Marian's source.spm + target.spm + vocab.json."""
+        directory = Path(directory)
+        if (directory / SPM_FILE).exists():
+            return cls(directory / SPM_FILE, special=special)
+        source, target, vocab = (directory / name for name in MARIAN_FILES)
+        if not all(p.exists() for p in (source, target, vocab)):
+            raise FileNotFoundError(f"{directory} has no tokenizer: expected {SPM_FILE} or {', '.join(MARIAN_FILES)}")
+        return cls(source, target, json.loads(vocab.read_text(encoding="utf-8")), special)
+
+    def encode(self, text: str) -> list[int]:
+        """Source ids of one text, ending with EOS."""
+        if self.vocab is None:
+            ids = self.source.encode(text)
+        else:
+            unk = self.special.unk
+            ids = [self.vocab.get(piece, unk) for piece in self.source.encode(text, out_type=str)]
+        return ids + [self.special.eos]
+
+    def encode_batch(self, texts: list[str]) -> list[list[int]]:
+        return [self.encode(text) for text in texts]
+
+    def encode_target(self, text: str) -> list[int]:
+        """Target ids for training: the sentence followed by EOS (BOS is the decoder's start token)."""
+        return self.target.encode(text) + [self.special.eos]
+
+    def decode(self, ids: list[int]) -> str:
+        """Text of target ids; special ids are skipped."""
+        skip = {self.special.pad, self.special.bos, self.special.eos}
+        ids = [i for i in ids if i not in skip]
+        if self.pieces is None:
+            return self.target.decode(ids)
+        return self.target.decode_pieces([self.pieces[i] for i in ids])
+
+    def decode_batch(self, batch: list[list[int]]) -> list[str]:
+        return [self.decode(ids) for ids in batch]
+
+
+def spm_pieces(spm_path: Path) -> list[str]:
+    """Every piece of a SentencePiece model, in id order."""
+    processor = spm.SentencePieceProcessor(model_file=str(spm_path))
+    return [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
+
+
+def copy_tokenizer(source: Path, target: Path) -> None:
+    """Copy whichever tokenizer files a checkpoint has."""
+    for name in TOKENIZER_FILES:
+        if (Path(source) / name).exists():
+            shutil.copy(Path(source) / name, Path(target) / name)
+
+
+class IncrementalDetokenizer:
+    """Text pieces of a growing token sequence: valid UTF-8 that concatenates to the final text, at O(1)
+    amortised cost per token.
+
+    Only a short window of ids is decoded: the text of ``ids[prefix:read]`` was already sent, and
+    ``decode(ids[prefix:])`` minus it is the new piece. Both decodes start at the same token, so
+    SentencePiece's handling of a leading "▁" affects them alike. A piece ending in an incomplete
+    UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive.
+    """
+
+    def __init__(self, tokenizer: Tokenizer):
+        self.tokenizer = tokenizer
+        self.ids: list[int] = []
+        self.prefix = 0  # window start
+        self.read = 0  # ids[:read] are sent
+        self.emitted_chars = 0
+
+    def push(self, token: int) -> str:
+        self.ids.append(token)
+        window = self.ids[self.prefix:]
+        sent = self.tokenizer.decode(self.ids[self.prefix:self.read])
+        text = self.tokenizer.decode(window)
+        if len(text) <= len(sent) or text.endswith("\ufffd") or not text.startswith(sent):
+            return ""
+        piece = text[len(sent):]
+        self.prefix, self.read = self.read, len(self.ids)
+        self.emitted_chars += len(piece)
+        return piece
+
+    def finish(self, final_text: str) -> str:
+        """What is left of final_text after the pieces sent so far (they are always a prefix of it)."""
+        return final_text[self.emitted_chars:]
