@@ -21,7 +21,6 @@ FROM python:3.11-slim-bookworm AS runtime
 RUN useradd --create-home --uid 10001 translator
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
-COPY model/__init__.py model/tokenizer.py model/
 COPY service service
 COPY translator translator
 RUN pip install --no-cache-dir ".[serve]" && python -c "import importlib.util as u; assert u.find_spec('torch') is None"

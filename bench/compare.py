@@ -128,6 +128,12 @@ def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_di
         quantize_int8(model_dir)
     model, tokenizer = load_checkpoint(checkpoint)
     pieces = _pieces(checkpoint, model.cfg.vocab_size)
+    ct2_dirs = build_ct2(model, pieces, workdir, name)
+    return {"model_dir": model_dir, "ct2": ct2_dirs, "pieces": pieces, "tokenizer": tokenizer, "model": model}
+
+
+def build_ct2(model: Transformer, pieces: list[str], workdir: Path, name: str) -> dict[str, Path]:
+    """CTranslate2 models (float32, int8) of exactly these weights under workdir/ct2 (reused when present)."""
     ct2_dirs = {}
     for precision in ("float32", "int8"):
         ct2_dirs[precision] = workdir / "ct2" / f"{name}-{precision}"
@@ -137,7 +143,12 @@ def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_di
             spec.optimize(quantization=None if precision == "float32" else "int8")
             ct2_dirs[precision].mkdir(parents=True, exist_ok=True)
             spec.save(str(ct2_dirs[precision]))
-    return {"model_dir": model_dir, "ct2": ct2_dirs, "pieces": pieces, "tokenizer": tokenizer, "model": model}
+    return ct2_dirs
+
+
+def ct2_models_for(checkpoint: Path, workdir: Path, name: str) -> dict[str, Path]:
+    model, _ = load_checkpoint(checkpoint)
+    return build_ct2(model, _pieces(checkpoint, model.cfg.vocab_size), workdir, name)
 
 
 def _pieces(checkpoint: Path, size: int) -> list[str]:

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import torch
 
-from bench.common import RESULTS, GraphTimer, batch_of, best_time, format_table, machine, write_results
+from bench.common import RESULTS, SENTENCES, GraphTimer, batch_of, best_time, format_table, machine, write_results
 from model.checkpoint import load_checkpoint, pad_batch
 from model.greedy import greedy
 from service.decoding import DecodingOptions
 from service.runtime import Runtime
-from service.scheduler import decode
+from service.scheduler import Request, Scheduler
 from translator.model_format import graph_files
 
 
-def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
+def engines(checkpoint: Path, model_dir: Path, threads: int, batch_sizes) -> dict:
     """name → (decode(texts, tokens), GraphTimer or None). Every engine decodes exactly `tokens` tokens."""
     torch.set_num_threads(threads)
     model, tokenizer = load_checkpoint(checkpoint)
@@ -30,9 +30,11 @@ def engines(checkpoint: Path, model_dir: Path, threads: int) -> dict:
     def onnx(precision: str):
         runtime = Runtime(model_dir, precision=precision, threads=threads)
         timer = GraphTimer().instrument(runtime)
+        scheduler = Scheduler(runtime, max_num_seqs=max(batch_sizes))  # kept, as the server keeps its pool
 
         def decode(texts, tokens):
-            return decode(runtime, runtime.tokenizer.encode_batch(texts), DecodingOptions(tokens, tokens))
+            options = DecodingOptions(tokens, tokens)
+            return scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(runtime.tokenizer.encode_batch(texts))])
         return decode, timer
 
     found = {"pytorch (no cache)": pytorch(False), "pytorch (cache)": pytorch(True), "onnx fp32 (cache)": onnx("fp32")}
@@ -53,15 +55,43 @@ def measure(decode, timer, batch: int, tokens: int, repeats: int) -> dict:
 
 def run(checkpoint: Path, model_dir: Path, batch_sizes=(1, 8, 32), tokens: int = 64, lengths=(16, 64, 256),
         repeats: int = 3, threads: int = 2, out_dir: Path = RESULTS) -> dict:
-    found = engines(checkpoint, model_dir, threads)
+    found = engines(checkpoint, model_dir, threads, batch_sizes)
     throughput = {name: {b: measure(decode, timer, b, tokens, repeats) for b in batch_sizes}
                   for name, (decode, timer) in found.items()}
     scaling = {name: {n: measure(decode, timer, 1, n, repeats) for n in lengths}
                for name, (decode, timer) in found.items() if name != "onnx int8 (cache)"}
     results = {"machine": machine(), "threads": threads, "tokens": tokens, "checkpoint": str(checkpoint),
-               "model_dir": str(model_dir), "throughput": throughput, "scaling": scaling}
+               "model_dir": str(model_dir), "throughput": throughput, "scaling": scaling,
+               "join_leave": join_leave_cost(Runtime(model_dir, threads=threads))}
     write_results("engine", results, out_dir)
     plot(results, out_dir / "engine.png")
+    return results
+
+
+def join_leave_cost(runtime, rows=(8, 64), positions=100, repeats=300) -> dict:
+    """Microseconds for one sequence to join a pool of `rows` running rows (writing its slot; the encoder run is
+    not counted) and one to leave it (the last row moves into the hole), every row at `positions` cached
+    positions; beside it, what copying the whole batch's cache once costs (what select/concat used to do)."""
+    import time
+
+    source = runtime.tokenizer.encode(SENTENCES[2])
+    one = runtime.encode([source])
+    results = {}
+    for size in rows:
+        pool = runtime.new_pool(size + 1)
+        pool.join(runtime.encode([source] * size), list(range(size)))
+        pool.reserve(positions + 1)
+        pool.lengths[:size] = positions
+        started = time.perf_counter()
+        for _ in range(repeats):
+            pool.join(one, ["new"])
+            pool.free([0])
+        join_leave = (time.perf_counter() - started) / repeats
+        started = time.perf_counter()
+        for _ in range(repeats // 10):
+            [buffer[:size].copy() for buffer in pool.self_kv + pool.cross]
+        copy_all = (time.perf_counter() - started) / (repeats // 10)
+        results[size] = {"join_and_leave_us": 1e6 * join_leave, "copy_whole_batch_us": 1e6 * copy_all}
     return results
 
 
@@ -89,6 +119,11 @@ def report(results: dict) -> str:
     lines.append(format_table(["engine"] + [f"{n} tokens" for n in lengths] + [f"growth {lengths[0]}→{lengths[-1]}"], rows))
     speedup = {b: throughput[base][b]["tokens_per_second"] / throughput["pytorch (no cache)"][b]["tokens_per_second"] for b in batches}
     lines.append("onnx fp32 with cache vs pytorch without cache: " + ", ".join(f"b{b} {s:.1f}x" for b, s in speedup.items()))
+    join_leave = results["join_leave"]
+    lines += ["", "one sequence joining and one leaving the slot pool (every row at 100 cached positions)",
+              format_table(["running rows", "join + leave (us)", "copying the whole batch's cache once (us)"],
+                           [[rows, f"{v['join_and_leave_us']:.0f}", f"{v['copy_whole_batch_us']:.0f}"]
+                            for rows, v in join_leave.items()])]
     return "\n".join(lines)
 
 

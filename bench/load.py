@@ -1,116 +1,262 @@
-"""``translator bench load``: closed-loop load on a real server over loopback gRPC, with continuous
-batching on and off (max 1 active sequence), against the raw runtime at the same batch size."""
+"""``translator bench load``: closed-loop load over loopback gRPC against real server processes, side by side
+in one run: our server (continuous batching), our server serving one sequence at a time, and a CTranslate2
+server with static batching on identical weights (``bench/ct2_server.py``), unary and streaming, fp32 and int8.
+
+Every point runs for ``--seconds`` with ``clients`` closed-loop clients spread over several client processes
+(the load generator must not be the bottleneck: its CPU share is printed). Besides tokens/s and latency
+percentiles, each point reports the **server's CPU seconds per generated token** (from /proc/<pid>/stat),
+which is free of the noise of sharing the cores with the clients; for our server it is set against the raw
+engine's CPU per token at the same mean batch size (read from the server's metrics): that ratio is the
+service's overhead.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import statistics
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
-import grpc
-
 from bench.common import RESULTS, SENTENCES, format_table, machine, write_results
-from translator.v1 import translator_pb2 as pb
-from translator.v1 import translator_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def start_server(repository: Path, model: str, max_num_seqs: int, threads: int) -> tuple[subprocess.Popen, str]:
-    """A `translator serve` process on a free loopback port (the client must not share its GIL)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--repository", str(repository), "--model", model, "--port", "0",
-         "--metrics-port", "-1", "--threads", str(threads), "--max-num-seqs", str(max_num_seqs),
-         "--max-queue-size", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
-    line = process.stdout.readline()
-    if " on " not in line:
-        process.kill()
-        raise RuntimeError(f"server did not start: {line!r}")
-    return process, line.split(" on ")[1].split(" ")[0]
+# -- servers ------------------------------------------------------------------------------------------
+class ServerProcess:
+    """A server in its own process on a free loopback port; it prints one line naming its address."""
+
+    def __init__(self, label: str, command: list[str], engine: dict | None = None):
+        self.label, self.engine = label, engine  # engine: how to measure our raw engine for this server
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+        line = self.process.stdout.readline()
+        if " on " not in line:
+            self.process.kill()
+            raise RuntimeError(f"{label}: server did not start: {line!r}")
+        self.target = line.split(" on ")[1].split(" ")[0]
+        self.metrics_url = line.split("metrics ")[1].strip() if "metrics http" in line else None
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime of every thread
+
+    def batch_histogram(self) -> tuple[float, float]:
+        """(sum, count) of translator_decoder_batch_size: sequences per decoder step, over all workers."""
+        if self.metrics_url is None:
+            return 0.0, 0.0
+        values = {}
+        for line in urllib.request.urlopen(self.metrics_url, timeout=10).read().decode().splitlines():
+            if line.startswith(("translator_decoder_batch_size_sum", "translator_decoder_batch_size_count")):
+                name, value = line.split("{")[0], float(line.rsplit(" ", 1)[1])
+                values[name] = values.get(name, 0.0) + value
+        return values.get("translator_decoder_batch_size_sum", 0.0), values.get("translator_decoder_batch_size_count", 0.0)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
-async def closed_loop(target: str, clients: int, requests: int) -> dict:
-    """`clients` clients each send one streamed request after another until `requests` are done."""
+def ours(repository: Path, model: str, model_dir: Path, precision: str, workers: int, threads: int,
+         max_num_seqs: int = 64, label: str | None = None) -> ServerProcess:
+    from service.config import ServerConfig
+
+    config = ServerConfig(workers=workers, threads=threads)
+    command = [sys.executable, "-m", "service.cli", "serve", "--repository", str(repository), "--model", model,
+               "--port", "0", "--metrics-port", "0", "--precision", precision, "--workers", str(config.engine_workers),
+               "--threads", str(config.worker_threads), "--max-num-seqs", str(max_num_seqs), "--max-queue-size", "100000"]
+    engine = {"model_dir": model_dir, "precision": precision, "threads": config.worker_threads}
+    return ServerProcess(label or f"ours {precision}", command, engine)
+
+
+def ctranslate2_server(ct2_dir: Path, model_dir: Path, precision: str, workers: int, threads: int) -> ServerProcess:
+    command = [sys.executable, "-m", "bench.ct2_server", "--ct2-model", str(ct2_dir), "--tokenizer-dir", str(model_dir),
+               "--compute-type", "float32" if precision == "fp32" else "int8", "--workers", str(workers),
+               "--threads", str(threads)]
+    return ServerProcess(f"ct2 static {precision}", command)
+
+
+# -- load generator -----------------------------------------------------------------------------------
+def _client_process(target: str, api: str, clients: int, offset: int, start_at: float, seconds: float, results) -> None:
+    """`clients` closed-loop clients in this process; each sends one request after another until time is up."""
+    import grpc
+
+    from translator.v1 import translator_pb2 as pb
+    from translator.v1 import translator_pb2_grpc as pb_grpc
+
     latencies, first_tokens, tokens = [], [], 0
-    counter = iter(range(requests))
 
-    async def client(stub):
+    async def client(stub, index: int) -> None:
         nonlocal tokens
-        for index in counter:
+        while time.time() < start_at + seconds:
+            request = pb.TranslateRequest(texts=[SENTENCES[index % len(SENTENCES)]])
+            index += clients
             started = time.perf_counter()
-            first = None
-            async for chunk in stub.TranslateStream(pb.TranslateRequest(texts=[SENTENCES[index % len(SENTENCES)]])):
-                first = first or time.perf_counter()
-                if chunk.HasField("final"):
-                    tokens += chunk.final.output_tokens
+            if api == "unary":
+                response = await stub.Translate(request)
+                first = time.perf_counter()
+                tokens += response.translations[0].output_tokens
+            else:
+                first = None
+                async for chunk in stub.TranslateStream(request):
+                    first = first or time.perf_counter()
+                    if chunk.HasField("final"):
+                        tokens += chunk.final.output_tokens
             latencies.append(time.perf_counter() - started)
             first_tokens.append(first - started)
 
-    async with grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.TranslatorStub(channel)
-        await stub.Translate(pb.TranslateRequest(texts=["Warm up."]))
-        started = time.perf_counter()
-        await asyncio.gather(*(client(stub) for _ in range(clients)))
-        seconds = time.perf_counter() - started
-    quantiles = statistics.quantiles(latencies, n=100)
-    ttft = statistics.quantiles(first_tokens, n=100)
-    return {"clients": clients, "requests": requests, "seconds": seconds, "sentences_per_second": requests / seconds,
-            "tokens_per_second": tokens / seconds, "p50_ms": 1000 * quantiles[49], "p95_ms": 1000 * quantiles[94],
-            "p99_ms": 1000 * quantiles[98], "ttft_p50_ms": 1000 * ttft[49], "ttft_p99_ms": 1000 * ttft[98]}
+    async def main() -> float:
+        async with grpc.aio.insecure_channel(target) as channel:
+            stub = pb_grpc.TranslatorStub(channel)
+            await stub.Translate(pb.TranslateRequest(texts=["Warm up."]))
+            await asyncio.sleep(max(0.0, start_at - time.time()))
+            await asyncio.gather(*(client(stub, offset + i) for i in range(clients)))
+            return time.time()
+
+    cpu = time.process_time()
+    finished = asyncio.run(main())
+    results.put({"latencies": latencies, "first_tokens": first_tokens, "tokens": tokens, "finished": finished,
+                 "cpu": time.process_time() - cpu})
 
 
-def raw_runtime(model_dir: Path, batch: int, threads: int, repeats: int = 3) -> float:
-    """Generated tokens/s of the runtime alone decoding `batch` sentences at once (natural lengths)."""
-    from service.decoding import DecodingOptions, greedy_decode
+def load_point(server: ServerProcess, api: str, clients: int, seconds: float, processes: int) -> dict:
+    context = multiprocessing.get_context("spawn")  # no gRPC state crosses a fork
+    queue = context.Queue()
+    shares = [clients // processes + (i < clients % processes) for i in range(min(processes, clients))]
+    start_at = time.time() + 3.0  # every process is connected and warmed up before the clock starts
+    workers = [context.Process(target=_client_process, args=(server.target, api, share, sum(shares[:i]), start_at,
+                                                               seconds, queue)) for i, share in enumerate(shares)]
+    for worker in workers:
+        worker.start()
+    while time.time() < start_at - 0.5:
+        time.sleep(0.05)
+    cpu_before, batch_before = server.cpu_seconds(), server.batch_histogram()
+    parts = [queue.get(timeout=seconds + 300) for _ in workers]
+    cpu_after, batch_after = server.cpu_seconds(), server.batch_histogram()
+    for worker in workers:
+        worker.join()
+    wall = max(p["finished"] for p in parts) - start_at
+    latencies = sorted(x for p in parts for x in p["latencies"])
+    first_tokens = sorted(x for p in parts for x in p["first_tokens"])
+    tokens, requests = sum(p["tokens"] for p in parts), len(latencies)
+    quantiles, ttft = statistics.quantiles(latencies, n=100), statistics.quantiles(first_tokens, n=100)
+    steps = batch_after[1] - batch_before[1]
+    return {"clients": clients, "api": api, "requests": requests, "seconds": wall, "requests_per_second": requests / wall,
+            "tokens_per_second": tokens / wall, "tokens": tokens, "p50_ms": 1000 * quantiles[49],
+            "p95_ms": 1000 * quantiles[94], "p99_ms": 1000 * quantiles[98], "ttft_p50_ms": 1000 * ttft[49],
+            "ttft_p99_ms": 1000 * ttft[98], "server_cpu_ms_per_token": 1000 * (cpu_after - cpu_before) / tokens,
+            "client_cpu_share": sum(p["cpu"] for p in parts) / (wall * (os.cpu_count() or 1)),
+            "mean_batch": (batch_after[0] - batch_before[0]) / steps if steps else None,
+            "mean_output_tokens": tokens / requests}
+
+
+# -- the raw engine -----------------------------------------------------------------------------------
+def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_seconds: float = 2.0) -> float:
+    """CPU ms per generated token of the engine alone (our scheduler loop, no gRPC), `batch` rows held for
+    `output_tokens` steps: the same mean batch size and length as the server saw."""
+    from service.decoding import DecodingOptions
     from service.runtime import Runtime
+    from service.scheduler import Request, Scheduler
 
-    runtime = Runtime(model_dir, threads=threads)
+    runtime = Runtime(engine["model_dir"], precision=engine["precision"], threads=engine["threads"])
+    scheduler = Scheduler(runtime, max_num_seqs=max(batch, 1))
     sources = runtime.tokenizer.encode_batch([SENTENCES[i % len(SENTENCES)] for i in range(batch)])
-    options = DecodingOptions(max_output_tokens=runtime.limits["max_output_tokens"])
-    greedy_decode(runtime, sources, options)
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        tokens = sum(len(ids) for ids, _ in greedy_decode(runtime, sources, options))
-        best = min(best, time.perf_counter() - started)
-    return tokens / best
+    options = DecodingOptions(output_tokens, output_tokens)
+
+    def decode() -> None:
+        scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)])
+
+    decode()
+    runs, cpu = 0, time.process_time()
+    while time.process_time() - cpu < min_seconds:
+        decode()
+        runs += 1
+    return 1000 * (time.process_time() - cpu) / (runs * batch * output_tokens)
 
 
-def run(repository: Path, model: str, model_dir: Path, concurrency=(1, 4, 16, 64), threads: int = 2,
-        out_dir: Path = RESULTS) -> dict:
-    results = {"machine": machine(), "threads": threads, "model": model, "points": {}}
-    for mode, max_num_seqs in (("batching", 64), ("no batching", 1)):
-        process, target = start_server(repository, model, max_num_seqs, threads)
+# -- the run ------------------------------------------------------------------------------------------
+def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
+        apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
+        workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS) -> dict:
+    ct2_dirs = None
+    if ct2:
+        from bench.compare import ct2_models_for
+
+        ct2_dirs = ct2_models_for(checkpoint, workdir, model)
+    plans = []
+    for precision in precisions:
+        plans.append(lambda p=precision: ours(repository, model, model_dir, p, workers, threads))
+        if ct2_dirs is not None:
+            plans.append(lambda p=precision: ctranslate2_server(ct2_dirs["float32" if p == "fp32" else "int8"], model_dir,
+                                                                p, workers=2, threads=1))
+    plans.append(lambda: ours(repository, model, model_dir, precisions[0], workers=1, threads=os.cpu_count() or 1,
+                              max_num_seqs=1, label=f"ours {precisions[0]} one at a time"))
+    results = {"machine": machine(), "seconds": seconds, "processes": processes, "model": model, "servers": {}}
+    for plan in plans:
+        server = plan()
         try:
-            results["points"][mode] = {c: asyncio.run(closed_loop(target, c, requests=4 * c + 32)) for c in concurrency}
+            by_api = results["servers"].setdefault(server.label, {})
+            for api in apis:
+                for c in clients:
+                    point = load_point(server, api, c, seconds, processes)
+                    by_api.setdefault(api, {})[c] = point
+                    print(f"  {server.label:<28} {api:<6} {c:>4} clients: {point['tokens_per_second']:>7.0f} tok/s, "
+                          f"p99 {point['p99_ms']:.0f} ms, server {point['server_cpu_ms_per_token']:.3f} CPU ms/token",
+                          flush=True)
         finally:
-            process.terminate()
-            process.wait(30)
-    results["raw_runtime_tokens_per_second"] = {c: raw_runtime(model_dir, c, threads) for c in concurrency}
+            server.stop()
+        for api_points in by_api.values():
+            for point in api_points.values():
+                if server.engine is not None and point["mean_batch"]:
+                    point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(
+                        server.engine, round(point["mean_batch"]), max(1, round(point["mean_output_tokens"])))
     write_results("load", results, out_dir)
     plot(results, out_dir / "load.png")
     return results
 
 
 def report(results: dict) -> str:
-    points, raw = results["points"], results["raw_runtime_tokens_per_second"]
+    servers = results["servers"]
     rows = []
-    for mode, by_clients in points.items():
-        for c, p in by_clients.items():
-            rows.append([mode, c, p["requests"], f"{p['sentences_per_second']:.1f}", f"{p['tokens_per_second']:.0f}",
-                         f"{p['p50_ms']:.0f}", f"{p['p95_ms']:.0f}", f"{p['p99_ms']:.0f}", f"{p['ttft_p50_ms']:.0f}",
-                         f"{p['ttft_p99_ms']:.0f}"])
-    lines = [f"closed-loop load over loopback gRPC ({results['machine']['cores']} cores, {results['threads']} ORT threads)",
-             format_table(["mode", "clients", "requests", "sent/s", "tok/s", "p50 ms", "p95 ms", "p99 ms", "TTFT p50",
-                           "TTFT p99"], rows), ""]
-    gain = [[c, f"{points['batching'][c]['tokens_per_second'] / points['no batching'][c]['tokens_per_second']:.2f}x",
-             f"{raw[c]:.0f}", f"{points['batching'][c]['tokens_per_second'] / raw[c]:.2f}"] for c in points["batching"]]
-    lines.append(format_table(["clients", "batching gain (tok/s)", "raw runtime tok/s at batch=clients",
-                               "gRPC / raw"], gain))
+    for label, by_api in servers.items():
+        for api, points in by_api.items():
+            for c, p in points.items():
+                raw = p.get("raw_cpu_ms_per_token")
+                rows.append([label, api, c, p["requests"], f"{p['requests_per_second']:.1f}", f"{p['tokens_per_second']:.0f}",
+                             f"{p['p50_ms']:.0f}", f"{p['p95_ms']:.0f}", f"{p['p99_ms']:.0f}", f"{p['ttft_p50_ms']:.0f}",
+                             f"{p['ttft_p99_ms']:.0f}", f"{p['server_cpu_ms_per_token']:.3f}",
+                             "-" if raw is None else f"{raw:.3f}",
+                             "-" if raw is None else f"{p['server_cpu_ms_per_token'] / raw:.2f}",
+                             "-" if p["mean_batch"] is None else f"{p['mean_batch']:.1f}", f"{100 * p['client_cpu_share']:.0f}%"])
+    lines = [f"closed-loop load over loopback gRPC, {results['seconds']:.0f} s per point, clients in "
+             f"{results['processes']} processes ({results['machine']['cores']} cores)",
+             format_table(["server", "api", "clients", "requests", "req/s", "tok/s", "p50 ms", "p95 ms", "p99 ms",
+                           "TTFT p50", "TTFT p99", "srv CPU ms/tok", "raw CPU ms/tok", "srv/raw CPU", "mean batch",
+                           "client CPU"], rows), ""]
+    ratios = []
+    for label in servers:
+        if not label.startswith("ours ") or "one at a time" in label:
+            continue
+        precision = label.split()[1]
+        yardstick = servers.get(f"ct2 static {precision}", {})
+        single = next((v for k, v in servers.items() if k == f"ours {precision} one at a time"), {})
+        for api, points in servers[label].items():
+            for c, p in points.items():
+                theirs = yardstick.get(api, {}).get(c)
+                alone = single.get(api, {}).get(c)
+                ratios.append([label, api, c, "-" if theirs is None else f"{p['tokens_per_second'] / theirs['tokens_per_second']:.2f}x",
+                               "-" if theirs is None else f"{p['server_cpu_ms_per_token'] / theirs['server_cpu_ms_per_token']:.2f}",
+                               "-" if alone is None else f"{p['tokens_per_second'] / alone['tokens_per_second']:.2f}x"])
+    lines.append(format_table(["server", "api", "clients", "tok/s vs CT2 static", "CPU/token vs CT2",
+                               "vs one at a time"], ratios))
     return "\n".join(lines)
 
 
@@ -121,19 +267,17 @@ def plot(results: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for mode, by_clients in results["points"].items():
-        clients = list(by_clients)
-        left.plot(clients, [by_clients[c]["tokens_per_second"] for c in clients], marker="o", label=mode)
-        right.plot(clients, [by_clients[c]["p99_ms"] for c in clients], marker="o", label=f"{mode} p99")
-        right.plot(clients, [by_clients[c]["ttft_p50_ms"] for c in clients], marker="x", linestyle="--", label=f"{mode} TTFT p50")
-    raw = results["raw_runtime_tokens_per_second"]
-    left.plot(list(raw), list(raw.values()), marker="s", linestyle=":", label="raw runtime (batch = clients)")
+    for label, by_api in results["servers"].items():
+        for api, points in by_api.items():
+            clients = list(points)
+            left.plot(clients, [points[c]["tokens_per_second"] for c in clients], marker="o", label=f"{label} ({api})")
+            right.plot(clients, [points[c]["p99_ms"] for c in clients], marker="o", label=f"{label} ({api})")
     for axis in (left, right):
         axis.set_xscale("log", base=2)
         axis.set_xlabel("concurrent clients")
-        axis.legend(fontsize=8)
+        axis.legend(fontsize=7)
     left.set_ylabel("generated tokens/s")
-    right.set_ylabel("ms")
+    right.set_ylabel("p99 latency (ms)")
     right.set_yscale("log")
     figure.tight_layout()
     figure.savefig(path, dpi=110)

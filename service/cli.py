@@ -147,7 +147,7 @@ def cmd_serve(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(
         host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
-        precision=args.precision, threads=args.threads, max_num_seqs=args.max_num_seqs,
+        precision=args.precision, workers=args.workers, threads=args.threads, max_num_seqs=args.max_num_seqs,
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
         max_texts_per_request=args.max_texts_per_request, batch_inflight=args.batch_inflight,
         grace_seconds=args.grace_seconds, metrics_host=args.metrics_host, metrics_port=args.metrics_port,
@@ -356,10 +356,19 @@ def cmd_bench_engine(args) -> int:
 
 def cmd_bench_load(args) -> int:
     from bench import load
-    from service.config import resolve_model_dir
+    from translator.model_format import resolve_model_dir
 
+    if not args.no_ct2:
+        try:
+            import ctranslate2  # noqa: F401
+        except ImportError:
+            print("error: the CTranslate2 yardstick needs the bench extra (pip install -e '.[bench]'); "
+                  "or run without it: --no-ct2", file=sys.stderr)
+            return 2
     model_dir = resolve_model_dir(args.repository, args.model)
-    results = load.run(args.repository, args.model, model_dir, concurrency=tuple(args.clients), threads=args.threads,
+    results = load.run(args.repository, args.model, model_dir, args.checkpoint, args.workdir, clients=tuple(args.clients),
+                       apis=tuple(args.apis), precisions=tuple(args.precisions), seconds=args.seconds,
+                       processes=args.processes, workers=args.workers, threads=args.threads, ct2=not args.no_ct2,
                        out_dir=args.out)
     print(load.report(results))
     print(f"wrote {args.out}/load.json and {args.out}/load.png")
@@ -395,15 +404,30 @@ def _bench_parser(commands) -> None:
 
     from service.config import DEFAULT_MODEL, DEFAULT_REPOSITORY
 
-    load = bench.add_parser("load", help="closed-loop gRPC load with continuous batching on and off",
-                            description="Starts `translator serve` on loopback twice (max 64 and max 1 active sequences), "
-                                        "runs 4*clients+32 streamed requests per point, and prints sentences/s, tokens/s, "
-                                        "latency and time-to-first-token percentiles, the batching gain and the ratio "
-                                        "to the raw runtime's tokens/s at the same batch size.")
+    load = bench.add_parser("load", help="closed-loop gRPC load: our server vs CTranslate2 static batching vs one at a time",
+                            description="Starts real servers on loopback one after another: ours (continuous batching) and a "
+                                        "CTranslate2 server with static batching on identical weights (bench/ct2_server.py) "
+                                        "per precision, and ours serving one sequence at a time. Each point runs --seconds "
+                                        "with closed-loop clients in --processes client processes, and prints tokens/s, "
+                                        "latency and time-to-first-token percentiles, the server's CPU ms per generated "
+                                        "token against the raw engine's at the same mean batch size, the client CPU "
+                                        "share, and the ratios to CTranslate2 and to one-at-a-time serving.")
     load.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
     load.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
-    load.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16, 64], help="concurrency levels (default: 1 4 16 64)")
-    load.add_argument("--threads", type=int, default=2, help="ONNX Runtime threads of the server (default: 2)")
+    load.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
+                      help="the model's PyTorch checkpoint, from which the CTranslate2 models are built (default: shipped)")
+    load.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where CTranslate2 models go (reused)")
+    load.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16, 64, 128],
+                      help="concurrency levels (default: 1 4 16 64 128)")
+    load.add_argument("--apis", nargs="+", choices=("stream", "unary"), default=["stream", "unary"],
+                      help="TranslateStream and/or Translate (default: both)")
+    load.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
+                      help="precisions to serve (default: both); one-at-a-time serving uses the first")
+    load.add_argument("--seconds", type=float, default=20.0, help="duration of each point (default: 20)")
+    load.add_argument("--processes", type=int, default=2, help="client processes (default: 2)")
+    load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
+    load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
+    load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
     load.set_defaults(func=cmd_bench_load)
 
@@ -441,8 +465,12 @@ def _serve_parser(commands) -> None:
                        "several, the first is the default (TRANSLATOR_MODELS, comma-separated; default en-de)")
     serve.add_argument("--device", choices=("cpu", "cuda"), default=env("device"), help="TRANSLATOR_DEVICE (default cpu)")
     serve.add_argument("--precision", choices=("fp32", "int8", "fp16"), default=env("precision"), help="TRANSLATOR_PRECISION (default fp32)")
-    serve.add_argument("--threads", type=int, default=env("threads"), help="ONNX Runtime threads per model (TRANSLATOR_THREADS; 0 = all cores)")
-    serve.add_argument("--max-num-seqs", type=int, default=env("max_num_seqs"), help="sequences per decoder step (TRANSLATOR_MAX_NUM_SEQS; default 64)")
+    serve.add_argument("--workers", type=int, default=env("workers"),
+                       help="engine workers per model, each a thread with its own ONNX Runtime sessions and KV cache "
+                            "(TRANSLATOR_WORKERS; default 0 = one per core on CPU, one on CUDA)")
+    serve.add_argument("--threads", type=int, default=env("threads"),
+                       help="ONNX Runtime threads per worker (TRANSLATOR_THREADS; default 0 = cores / workers)")
+    serve.add_argument("--max-num-seqs", type=int, default=env("max_num_seqs"), help="sequences per decoder step of each worker (TRANSLATOR_MAX_NUM_SEQS; default 64)")
     serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")

@@ -18,7 +18,7 @@ import onnxruntime as ort
 from translator.model_format import (DECODER_INPUTS, ENCODER_INPUTS, ModelMeta, cache_names, graph_files)
 from translator.tokenizer import SpecialIds, Tokenizer
 
-CACHE_CHUNK = 16  # cache lengths (self and source positions) are powers of two times this
+CACHE_CHUNK = 8  # cache lengths (self and source positions) are multiples of this
 
 
 def session_options(threads: int | None, spinning: bool) -> ort.SessionOptions:
@@ -45,10 +45,11 @@ def choose_providers(device: str) -> list[str]:
 
 
 def cache_capacity(length: int) -> int:
-    """Buffer positions for `length` positions: CACHE_CHUNK doubled until it fits."""
+    """Buffer positions for `length` positions. Steps grow by about a quarter: a step attends over at most
+    ~25% (or CACHE_CHUNK) masked positions, and growth stays geometric, so its copies are amortised O(1)."""
     capacity = CACHE_CHUNK
     while capacity < length:
-        capacity *= 2
+        capacity += max(CACHE_CHUNK, capacity // 4 // CACHE_CHUNK * CACHE_CHUNK)
     return capacity
 
 
@@ -74,8 +75,8 @@ class SlotPool:
 
     Row i < size holds ``requests[i]``; ``lengths[i]`` is its number of cached positions, which is also
     the number of tokens it has generated. Masked slots may hold stale values of earlier occupants.
-    C and S double when a row needs more and shrink when the rows that needed them have left, so
-    copies are amortised and a step attends over at most about twice what its rows need.
+    C and S grow by about a quarter when a row needs more and shrink when the rows that needed them have
+    left, so copies are amortised and a step attends over little more than its rows need.
     """
 
     ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "streaming", "output")
@@ -155,20 +156,20 @@ class SlotPool:
 
     # -- capacity -----------------------------------------------------------------------------------
     def reserve(self, positions: int) -> None:
-        """Make room for every running row to cache `positions` positions (doubling: amortised O(1) per step)."""
+        """Make room for every running row to cache `positions` positions (geometric growth: amortised O(1) per step)."""
         if positions > self.capacity:
             self.self_kv = self._resized(self.self_kv, 2, positions)
 
     def _shrink(self) -> None:
-        """Give back cache length once the running rows need a quarter of it (the hysteresis avoids thrashing)."""
+        """Give back cache length once the running rows need half of it (the hysteresis avoids thrashing).
+        An empty pool keeps its size: the next requests are likely to be like the last ones."""
         if self.size == 0:
-            longest, source = 1, 1
-        else:
-            longest = int(self.lengths[: self.size].max()) + 1
-            source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
-        if cache_capacity(longest) * 4 <= self.capacity:
+            return
+        longest = int(self.lengths[: self.size].max()) + 1
+        source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
+        if cache_capacity(longest) * 2 <= self.capacity:
             self.self_kv = self._resized(self.self_kv, 2, longest)
-        if cache_capacity(source) * 4 <= self.source_capacity:
+        if cache_capacity(source) * 2 <= self.source_capacity:
             self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
 
     def _resized(self, buffers: list[np.ndarray], axis: int, needed: int) -> list[np.ndarray]:
