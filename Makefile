@@ -7,7 +7,7 @@ EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SYSTEM_TOOLS := promtool prometheus nginx
 
-.PHONY: help system-deps test test-slow data train evaluate export serve proto clean
+.PHONY: help system-deps test test-slow fuzz data train evaluate export serve proto clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -29,6 +29,9 @@ test: $(STAMP) system-deps  ## install what the tests need and run the suite (sl
 
 test-slow: $(STAMP)  ## run only the slow checks (real corpus, long parity runs)
 	$(BIN)/python -m pytest -q -m slow
+
+fuzz: $(STAMP)  ## a long fuzzing campaign of every RPC (FUZZ_EXAMPLES per RPC, default 3000)
+	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 data: $(STAMP)  ## fetch dict-freedict-eng-deu and write data/{train,valid,test}.tsv
 	$(BIN)/translator data freedict --out data

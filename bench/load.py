@@ -65,14 +65,20 @@ class ServerProcess:
             self.process.kill()
 
 
+def serve_command(repository: Path, model: str, precision: str = "fp32", workers: int = 0, threads: int = 0,
+                  max_num_seqs: int = 64, max_queue_size: int = 100_000) -> list[str]:
+    """`translator serve` on a free loopback port with metrics on a free port."""
+    return [sys.executable, "-m", "service.cli", "serve", "--repository", str(repository), "--model", model,
+            "--port", "0", "--metrics-port", "0", "--precision", precision, "--workers", str(workers),
+            "--threads", str(threads), "--max-num-seqs", str(max_num_seqs), "--max-queue-size", str(max_queue_size)]
+
+
 def ours(repository: Path, model: str, model_dir: Path, precision: str, workers: int, threads: int,
          max_num_seqs: int = 64, label: str | None = None) -> ServerProcess:
     from service.config import ServerConfig
 
     config = ServerConfig(workers=workers, threads=threads)
-    command = [sys.executable, "-m", "service.cli", "serve", "--repository", str(repository), "--model", model,
-               "--port", "0", "--metrics-port", "0", "--precision", precision, "--workers", str(config.engine_workers),
-               "--threads", str(config.worker_threads), "--max-num-seqs", str(max_num_seqs), "--max-queue-size", "100000"]
+    command = serve_command(repository, model, precision, config.engine_workers, config.worker_threads, max_num_seqs)
     engine = {"model_dir": model_dir, "precision": precision, "threads": config.worker_threads}
     return ServerProcess(label or f"ours {precision}", command, engine)
 

@@ -69,10 +69,8 @@ def cmd_translate(args) -> int:
         return 0
     import grpc
 
-    from service.client import TranslatorClient
-
     try:
-        with TranslatorClient(args.server, timeout=args.timeout) as client:
+        with client_for(args, timeout=args.timeout) as client:
             if args.stream:  # one text at a time, so that pieces of different texts never interleave on screen
                 for text in texts:
                     for chunk in client.stream([text], model=args.model, max_output_tokens=args.max_output_tokens):
@@ -103,10 +101,10 @@ def translate_locally(args, texts: list[str]) -> list[str]:
 def cmd_batch(args) -> int:
     import grpc
 
-    from service.client import TranslatorClient, translate_file
+    from service.client import translate_file
 
     try:
-        with TranslatorClient(args.server, timeout=None) as client:
+        with client_for(args, timeout=None) as client:
             client.wait_until_ready(timeout=args.connect_timeout)
             report = translate_file(client, args.input, args.output, model=args.model, progress=not args.quiet)
     except grpc.FutureTimeoutError:
@@ -121,14 +119,36 @@ def cmd_batch(args) -> int:
     return 1 if report["failed"] else 0
 
 
+def client_for(args, timeout: float | None):
+    """A TranslatorClient with the command's server, TLS and token options."""
+    from service.client import TranslatorClient
+
+    token = args.token_file.read_text(encoding="utf-8").strip() if args.token_file else None
+    return TranslatorClient(args.server, timeout=timeout, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
+                            key=args.tls_key, token=token)
+
+
+def _connection_arguments(parser, tokens: bool = True) -> None:
+    parser.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS, trusting the system's certificate authorities")
+    parser.add_argument("--tls-ca", type=Path, help="connect with TLS, trusting this PEM CA certificate")
+    parser.add_argument("--tls-cert", type=Path, help="client certificate (PEM) for mutual TLS")
+    parser.add_argument("--tls-key", type=Path, help="the client certificate's private key (PEM)")
+    if tokens:
+        parser.add_argument("--token-file", type=Path,
+                            help="file holding the bearer token to send (default: env TRANSLATOR_AUTH_TOKEN, if set)")
+    else:
+        parser.set_defaults(token_file=None)
+
+
 def cmd_health(args) -> int:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
     try:
-        with grpc.insecure_channel(args.server) as channel:
-            response = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=args.service),
-                                                                 timeout=args.timeout)
+        with client_for(args, args.timeout) as client:
+            response = health_pb2_grpc.HealthStub(client.channel).Check(
+                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout)
     except grpc.RpcError as error:
         print(f"{args.server}: {error.code().name}: {error.details()}", file=sys.stderr)
         return 1
@@ -137,21 +157,34 @@ def cmd_health(args) -> int:
     return 0 if response.status == health_pb2.HealthCheckResponse.SERVING else 1
 
 
+def server_config(args):
+    """ServerConfig from `translator serve` flags (ValueError says which settings are wrong)."""
+    from service.config import ServerConfig
+
+    return ServerConfig(
+        host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
+        precision=args.precision, workers=args.workers, threads=args.threads, max_num_seqs=args.max_num_seqs,
+        max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
+        max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
+        max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
+        batch_inflight=args.batch_inflight, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
+        metrics_port=args.metrics_port, tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
+        auth_token_file=args.auth_token_file,
+    )
+
+
 def cmd_serve(args) -> int:
     import asyncio
     import logging
 
-    from service.config import ServerConfig
     from service.server import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    config = ServerConfig(
-        host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
-        precision=args.precision, workers=args.workers, threads=args.threads, max_num_seqs=args.max_num_seqs,
-        max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
-        max_texts_per_request=args.max_texts_per_request, batch_inflight=args.batch_inflight,
-        grace_seconds=args.grace_seconds, metrics_host=args.metrics_host, metrics_port=args.metrics_port,
-    )
+    try:
+        config = server_config(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     try:
         asyncio.run(serve(config))
     except FileNotFoundError as error:
@@ -265,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     description="Send texts (arguments, or stdin lines) to a running server; with "
                                                 "--model-dir or --checkpoint translate in this process instead.")
     translate.add_argument("text", nargs="*", help="texts to translate; read from stdin when none")
-    translate.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
+    _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
     translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens (0: model limit)")
@@ -281,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
                                             "translations to OUTPUT in the same order (empty lines stay empty).")
     batch.add_argument("input", type=Path, help="UTF-8 text file, one text per line")
     batch.add_argument("output", type=Path, help="where to write the translations")
-    batch.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
+    _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -302,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _serve_parser(commands)
     health = commands.add_parser("health", help="ask a server's grpc.health.v1 status (exit 0 when SERVING)")
-    health.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (default {DEFAULT_SERVER})")
+    _connection_arguments(health, tokens=False)  # health needs no token
     health.add_argument("--service", default="", help="service name to check (default: the whole server)")
     health.add_argument("--timeout", type=float, default=3.0)
     health.set_defaults(func=cmd_health)
@@ -385,6 +418,18 @@ def cmd_bench_compare(args) -> int:
     return 0
 
 
+def cmd_bench_soak(args) -> int:
+    from bench import soak
+    from bench.load import serve_command
+    from bench.common import write_results
+
+    command = serve_command(args.repository, args.model, args.precision, max_queue_size=args.max_queue_size)
+    report = soak.soak(command, args.minutes, clients=args.clients)
+    print(soak.format_report(report))
+    print(f"wrote {write_results('soak', report, args.out)}")
+    return 0 if soak.passed(report) else 1
+
+
 def _bench_parser(commands) -> None:
     from service.config import BENCH_RESULTS as RESULTS
 
@@ -431,6 +476,23 @@ def _bench_parser(commands) -> None:
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
     load.set_defaults(func=cmd_bench_load)
 
+    soak = bench.add_parser("soak", help="mixed traffic for a while, then SIGTERM under load: statuses, memory, drain",
+                            description="Starts `translator serve` and runs unary, streaming and batch calls, "
+                                        "cancellations, deadlines and bad input from --clients concurrent clients for "
+                                        "--minutes; then checks that no call ended with a status its kind does not "
+                                        "allow, prints the resident-memory slope after warm-up, checks that queue, "
+                                        "active sequences and KV-cache bytes return to 0, and sends SIGTERM while "
+                                        "calls are in flight: accepted calls must finish and the server exit 0. "
+                                        "Exit code 1 when any check fails.")
+    soak.add_argument("--minutes", type=float, default=10.0, help="duration of the mixed traffic (default: 10)")
+    soak.add_argument("--clients", type=int, default=16, help="concurrent clients (default: 16)")
+    soak.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
+    soak.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
+    soak.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    soak.add_argument("--max-queue-size", type=int, default=1024, help="the server's queue bound (default: 1024)")
+    soak.add_argument("--out", type=Path, default=RESULTS, help="where to write soak.json")
+    soak.set_defaults(func=cmd_bench_soak)
+
     compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
                                description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "
                                            "sized Marian model with random weights and uses the shipped model, exports "
@@ -475,9 +537,23 @@ def _serve_parser(commands) -> None:
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="TRANSLATOR_MAX_TEXTS_PER_REQUEST (default 64)")
-    serve.add_argument("--batch-inflight", type=int, default=env("batch_inflight"), help="unfinished items per TranslateBatch stream (TRANSLATOR_BATCH_INFLIGHT; default 64)")
+    serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),
+                       help="characters per text; longer texts are refused before tokenizing (TRANSLATOR_MAX_TEXT_CHARS; default 32768)")
+    serve.add_argument("--batch-inflight", type=int, default=env("batch_inflight"), help="items of one TranslateBatch stream read but whose result is not yet sent; the server stops reading beyond it (TRANSLATOR_BATCH_INFLIGHT; default 64)")
     serve.add_argument("--grace-seconds", type=float, default=env("grace_seconds"), help="SIGTERM grace period (TRANSLATOR_GRACE_SECONDS; default 20)")
     serve.add_argument("--metrics-host", default=env("metrics_host"), help="metrics listen address (TRANSLATOR_METRICS_HOST)")
+    serve.add_argument("--max-message-bytes", type=int, default=env("max_message_bytes"),
+                       help="largest request message (TRANSLATOR_MAX_MESSAGE_BYTES; default 4194304)")
+    serve.add_argument("--max-concurrent-streams", type=int, default=env("max_concurrent_streams"),
+                       help="concurrent calls per client connection (TRANSLATOR_MAX_CONCURRENT_STREAMS; default 256)")
+    serve.add_argument("--tls-cert", type=Path, default=env("tls_cert"),
+                       help="PEM certificate chain; with --tls-key, serve TLS (TRANSLATOR_TLS_CERT)")
+    serve.add_argument("--tls-key", type=Path, default=env("tls_key"), help="PEM private key (TRANSLATOR_TLS_KEY)")
+    serve.add_argument("--tls-client-ca", type=Path, default=env("tls_client_ca"),
+                       help="PEM CA; clients must present a certificate it signed: mutual TLS (TRANSLATOR_TLS_CLIENT_CA)")
+    serve.add_argument("--auth-token-file", type=Path, default=env("auth_token_file"),
+                       help="bearer tokens accepted by translator.v1 calls, one per line (TRANSLATOR_AUTH_TOKEN_FILE; "
+                            "TRANSLATOR_AUTH_TOKEN adds one); health and reflection stay open")
     serve.add_argument("--metrics-port", type=int, default=env("metrics_port"), help="Prometheus port (TRANSLATOR_METRICS_PORT; default 9464; -1 = off)")
     serve.set_defaults(func=cmd_serve, model_default=env("models"))
 

@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
 import grpc
 
 from service.config import DEFAULT_SERVER
+from service.security import TOKEN_ENV, bearer, channel_credentials
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
 
 
 class TranslatorClient:
-    """``TranslatorClient("127.0.0.1:50051").translate(["Where is the station?"])``."""
+    """``TranslatorClient("127.0.0.1:50051").translate(["Where is the station?"])``.
 
-    def __init__(self, target: str = DEFAULT_SERVER, *, timeout: float | None = 60.0):
-        self.channel = grpc.insecure_channel(target)
+    TLS: ``tls=True`` (trusting the system's roots, or ``ca``); ``cert`` and ``key`` add a client certificate
+    (mutual TLS). ``token`` is sent as a bearer token on every call (default: ``$TRANSLATOR_AUTH_TOKEN``).
+    """
+
+    def __init__(self, target: str = DEFAULT_SERVER, *, timeout: float | None = 60.0, tls: bool = False,
+                 ca: Path | None = None, cert: Path | None = None, key: Path | None = None, token: str | None = None):
+        if tls or ca or cert:
+            self.channel = grpc.secure_channel(target, channel_credentials(ca, cert, key))
+        else:
+            self.channel = grpc.insecure_channel(target)
         self.stub = pb_grpc.TranslatorStub(self.channel)
         self.timeout = timeout
+        token = token if token is not None else os.environ.get(TOKEN_ENV, "").strip()
+        self.metadata = bearer(token) if token else None
 
     def close(self) -> None:
         self.channel.close()
@@ -38,16 +50,16 @@ class TranslatorClient:
                                                               min_output_tokens=min_output_tokens))
 
     def translate(self, texts: list[str], **options) -> pb.TranslateResponse:
-        return self.stub.Translate(self.request(texts, **options), timeout=self.timeout)
+        return self.stub.Translate(self.request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def stream(self, texts: list[str], **options) -> Iterator[pb.TranslateChunk]:
-        return self.stub.TranslateStream(self.request(texts, **options), timeout=self.timeout)
+        return self.stub.TranslateStream(self.request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def batch(self, items: Iterable[pb.BatchItem]) -> Iterator[pb.BatchResult]:
-        return self.stub.TranslateBatch(iter(items))  # a batch job has no overall deadline
+        return self.stub.TranslateBatch(iter(items), metadata=self.metadata)  # a batch job has no overall deadline
 
     def list_models(self) -> pb.ListModelsResponse:
-        return self.stub.ListModels(pb.ListModelsRequest(), timeout=self.timeout)
+        return self.stub.ListModels(pb.ListModelsRequest(), timeout=self.timeout, metadata=self.metadata)
 
     def wait_until_ready(self, timeout: float = 60.0) -> None:
         grpc.channel_ready_future(self.channel).result(timeout=timeout)
@@ -68,6 +80,8 @@ def translate_file(client: TranslatorClient, source: Path, target: Path, model: 
     errors: dict[int, str] = {}
     with tqdm(total=len(todo), unit="line", disable=not progress, desc=source.name) as bar:
         for result in client.batch(items):
+            if not result.id:  # the server could not even read an item's id
+                raise RuntimeError(f"the server could not read an item: {result.error_message}")
             line = int(result.id)
             if result.error_code:
                 errors[line] = f"{status_name(result.error_code)}: {result.error_message}"

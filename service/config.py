@@ -30,10 +30,17 @@ class ServerConfig:
     max_num_batched_tokens: int = 4096  # decoder positions + newly encoded source tokens per step
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
     max_texts_per_request: int = 64
-    batch_inflight: int = 64  # unfinished items per TranslateBatch stream before reading pauses
+    max_text_chars: int = 32768  # characters per text; longer ones are refused before tokenizing
+    max_message_bytes: int = 4 * 1024 * 1024  # largest request message accepted
+    max_concurrent_streams: int = 256  # concurrent calls per client connection
+    batch_inflight: int = 64  # TranslateBatch items read but not yet answered, per stream; reading pauses beyond
     grace_seconds: float = 20.0  # on SIGTERM, time for in-flight requests to finish
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 9464  # Prometheus scrape port (0 = a free port; -1 = off)
+    tls_cert: Path | None = None  # PEM certificate chain; with tls_key, serve TLS
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None  # PEM CA: require client certificates it signed (mutual TLS)
+    auth_token_file: Path | None = None  # accepted bearer tokens, one per line (also TRANSLATOR_AUTH_TOKEN)
     warmup: bool = True
 
     ENV = {  # flag → environment variable; documented in the README
@@ -41,14 +48,18 @@ class ServerConfig:
         "models": "TRANSLATOR_MODELS", "device": "TRANSLATOR_DEVICE", "precision": "TRANSLATOR_PRECISION",
         "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
-        "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
+        "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
-        "metrics_port": "TRANSLATOR_METRICS_PORT",
+        "metrics_port": "TRANSLATOR_METRICS_PORT", "max_message_bytes": "TRANSLATOR_MAX_MESSAGE_BYTES",
+        "max_concurrent_streams": "TRANSLATOR_MAX_CONCURRENT_STREAMS", "tls_cert": "TRANSLATOR_TLS_CERT",
+        "tls_key": "TRANSLATOR_TLS_KEY", "tls_client_ca": "TRANSLATOR_TLS_CLIENT_CA",
+        "auth_token_file": "TRANSLATOR_AUTH_TOKEN_FILE",
     }
 
     def __post_init__(self):
         problems = [f"{name} must be at least 1" for name in
-                    ("max_num_seqs", "max_num_batched_tokens", "max_queue_size", "max_texts_per_request", "batch_inflight")
+                    ("max_num_seqs", "max_num_batched_tokens", "max_queue_size", "max_texts_per_request", "max_text_chars",
+                     "max_message_bytes", "max_concurrent_streams", "batch_inflight")
                     if getattr(self, name) < 1]
         if self.workers < 0 or self.threads < 0:
             problems.append("workers and threads must be 0 (automatic) or more")
@@ -56,6 +67,10 @@ class ServerConfig:
             problems.append(f"device {self.device!r} must be cpu or cuda")
         if not self.models:
             problems.append("name at least one model")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            problems.append("TLS needs both a certificate (--tls-cert) and its key (--tls-key)")
+        if self.tls_client_ca is not None and self.tls_cert is None:
+            problems.append("mutual TLS (--tls-client-ca) needs TLS (--tls-cert and --tls-key)")
         if problems:
             raise ValueError("invalid server settings: " + "; ".join(problems))
 
@@ -81,4 +96,6 @@ class ServerConfig:
             return default
         if name == "models":
             return tuple(m.strip() for m in raw.split(",") if m.strip())
-        return type(default)(raw) if not isinstance(default, Path) else Path(raw)
+        if default is None or isinstance(default, Path):
+            return Path(raw)
+        return type(default)(raw)

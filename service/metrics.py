@@ -48,7 +48,7 @@ class Metrics:
                                     ["model"], registry=registry)
         self.active = Gauge("translator_active_sequences", "Sequences in the running decoder batch",
                             ["model"], registry=registry)
-        self.cache_bytes = Gauge("translator_kv_cache_bytes", "Bytes held by the KV cache slot pools of the model's engine workers",
+        self.cache_bytes = Gauge("translator_kv_cache_bytes", "K/V cache bytes held by running sequences (slots in use of every engine worker's pool)",
                                  ["model"], registry=registry)
         self.model_info = Gauge("translator_model_info", "Loaded models (value 1)",
                                 ["model", "version", "provider", "precision"], registry=registry)
@@ -63,7 +63,6 @@ class Metrics:
         if stats.batch_size:
             self.batch_size.labels(model).observe(stats.batch_size)
             self.batched_tokens.labels(model).observe(stats.batched_tokens)
-        self.cache_bytes.labels(model).set(engine.cache_bytes())
         for request in stats.finished:
             self.sequences.labels(model, request.finish_reason.value).inc()
             if request.scheduled_time is not None:
@@ -79,9 +78,11 @@ class Metrics:
                 self.per_token.labels(model).observe(
                     (request.finish_time - request.first_token_time) / (len(request.output_ids) - 1))
 
-    def observe_rpc(self, method: str, model: str, code: str, seconds: float) -> None:
+    def observe_rpc(self, method: str, model: str, code: str, seconds: float | None) -> None:
+        """Count a call under its final status; seconds is None for a call that never reached its handler."""
         self.requests.labels(method, model, code).inc()
-        self.request_seconds.labels(method, model).observe(seconds)
+        if seconds is not None:
+            self.request_seconds.labels(method, model).observe(seconds)
 
     def serve(self, host: str, port: int, engines: dict) -> int | None:
         """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
@@ -89,6 +90,7 @@ class Metrics:
             self.queue_depth.labels(name).set_function(engine.queue_depth)
             self.queue_capacity.labels(name).set(engine.limits.max_queue_size)
             self.active.labels(name).set_function(engine.active_sequences)
+            self.cache_bytes.labels(name).set_function(engine.cache_bytes)
         if port < 0:
             return None
         self._http, _ = start_http_server(port, addr=host, registry=self.registry)

@@ -115,7 +115,12 @@ class SlotPool:
         return self.slots - self.size
 
     def nbytes(self) -> int:
+        """Bytes allocated for K/V, all slots."""
         return sum(a.nbytes for a in self.self_kv + self.cross)
+
+    def bytes_in_use(self) -> int:
+        """Bytes of K/V held by running rows."""
+        return self.nbytes() * self.size // self.slots
 
     # -- membership -------------------------------------------------------------------------------
     def join(self, encoded: Encoded, requests: list) -> np.ndarray:

@@ -91,7 +91,8 @@ class Scheduler:
 
     @property
     def cache_bytes(self) -> int:
-        return self.pool.nbytes()
+        """K/V bytes held by running sequences."""
+        return self.pool.bytes_in_use()
 
     def add_request(self, requests: list[Request]) -> None:
         """Queue all of requests or none of them."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
 import time
 from dataclasses import dataclass
@@ -20,19 +21,48 @@ from service.engine import Engine, SchedulerLimits
 from service.metrics import Metrics
 from service.runtime import Runtime
 from service.scheduler import QueueFull, decode
+from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
 from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
 log = logging.getLogger("translator")
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Translator"].full_name
+SERVICE = pb.DESCRIPTOR.services_by_name["Translator"]
+SERVICE_NAME = SERVICE.full_name
 FINISH_REASONS = {FinishReason.EOS: pb.FINISH_REASON_EOS, FinishReason.LENGTH: pb.FINISH_REASON_LENGTH}
 FAILURES = {  # finish reasons that end an RPC with an error
     FinishReason.DEADLINE: (grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the translation finished"),
     FinishReason.CANCELLED: (grpc.StatusCode.CANCELLED, "the request was cancelled"),
     FinishReason.ERROR: (grpc.StatusCode.INTERNAL, "decoding failed on the server; see its log"),
 }
+
+
+# A text must contain something other than whitespace, control and invisible format characters (zero-width
+# spaces and joiners, direction marks, soft hyphens, byte-order marks).
+VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+LARGE_REQUEST_CHARS = 4096  # requests with more text are tokenized off the event loop
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """A request message that could not be parsed (corrupt wire format, invalid UTF-8 in a string field).
+    The servicers answer it with INVALID_ARGUMENT instead of letting gRPC fail the call as UNKNOWN."""
+
+    message: str  # the message type
+    error: str
+
+    def __str__(self) -> str:
+        return f"the request is not a valid {self.message} ({self.error}); check the client's encoding (strings must be UTF-8)"
+
+
+def safe_deserializer(deserialize, message: str):
+    def parse(data: bytes):
+        try:
+            return deserialize(data)
+        except Exception as error:  # noqa: BLE001 - protobuf raises DecodeError, or others for bad UTF-8
+            return Undecodable(message, str(error) or type(error).__name__)
+    return parse
 
 
 class RequestError(Exception):
@@ -44,44 +74,78 @@ class RequestError(Exception):
 
 
 class StatusInterceptor(grpc.aio.ServerInterceptor):
-    """Every RPC's final status is counted; anything unexpected becomes INTERNAL and is logged."""
+    """The gate of every translator.v1 call: authentication (when tokens are set), undecodable requests, and
+    its final status, counted once; anything unexpected becomes INTERNAL and is logged."""
 
-    def __init__(self, metrics: Metrics, models: list[str]):
+    def __init__(self, metrics: Metrics, models: list[str], tokens: BearerTokens | None = None):
         self.metrics = metrics
         self.models = models
+        self.tokens = tokens
 
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
         if handler is None or not details.method.startswith(f"/{SERVICE_NAME}/"):
-            return handler
+            return handler  # health and reflection stay open
         method = details.method.rsplit("/", 1)[-1]
+        message = SERVICE.methods_by_name[method].input_type.full_name
+        deserialize = safe_deserializer(handler.request_deserializer, message)
+        refusal = None
+        if self.tokens is not None and not self.tokens.authorized(details.invocation_metadata):
+            refusal = (grpc.StatusCode.UNAUTHENTICATED, UNAUTHENTICATED_MESSAGE)
+        started = self._count_if_never_started(method)
         if handler.unary_unary:
-            return grpc.unary_unary_rpc_method_handler(self._unary(method, handler.unary_unary),
-                                                       handler.request_deserializer, handler.response_serializer)
+            return grpc.unary_unary_rpc_method_handler(self._unary(method, handler.unary_unary, refusal, started),
+                                                       deserialize, handler.response_serializer)
         behavior = handler.unary_stream or handler.stream_stream
-        wrapped = self._streaming(method, behavior)
+        wrapped = self._streaming(method, behavior, refusal, started)
         make = grpc.unary_stream_rpc_method_handler if handler.unary_stream else grpc.stream_stream_rpc_method_handler
-        return make(wrapped, handler.request_deserializer, handler.response_serializer)
+        return make(wrapped, deserialize, handler.response_serializer)
 
     def _model(self, request) -> str:
+        if isinstance(request, Undecodable):
+            return "unknown"
         name = getattr(request, "model", None)
         if name is None:
             return "*"  # client streams name a model per item
         name = name or self.models[0]
         return name if name in self.models else "unknown"
 
-    def _unary(self, method, behavior):
+    def _count_if_never_started(self, method) -> asyncio.Event:
+        """gRPC skips the handler of a call whose client went away (deadline or cancel) before its request
+        message arrived; count such a call as CANCELLED when the task serving it ends. The server never sees
+        its deadline, so it cannot tell which of the two it was."""
+        started = asyncio.Event()
+
+        def ended(_task) -> None:
+            if not started.is_set():
+                self.metrics.observe_rpc(method, "unknown", "CANCELLED", None)
+        asyncio.current_task().add_done_callback(ended)
+        return started
+
+    def _unary(self, method, behavior, refusal, started):
         async def run(request, context):
+            started.set()
             async with self._observed(method, request, context):
+                await self._admissible(request, context, refusal)
                 return await behavior(request, context)
         return run
 
-    def _streaming(self, method, behavior):
+    def _streaming(self, method, behavior, refusal, started):
         async def run(request, context):
+            started.set()
             async with self._observed(method, request, context):
+                await self._admissible(request, context, refusal)
                 async for response in behavior(request, context):
                     yield response
         return run
+
+    @staticmethod
+    async def _admissible(request, context, refusal) -> None:
+        """Abort an unauthenticated call, or one whose request could not be parsed."""
+        if refusal is not None:
+            await context.abort(*refusal)
+        if isinstance(request, Undecodable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(request))
 
     @contextlib.asynccontextmanager
     async def _observed(self, method, request, context):
@@ -92,16 +156,29 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
         except grpc.aio.AbortError:
             code = context.code().name
             raise
-        except asyncio.CancelledError:
-            remaining = context.time_remaining()
-            code = "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
+        except (asyncio.CancelledError, GeneratorExit):  # GeneratorExit: a stream closed by a cancel or deadline
+            code = self._ended_early(context)
             raise
         except Exception:
+            if self._ended_early(context, only_if_over=True):  # e.g. an abort racing the deadline: not a fault
+                code = self._ended_early(context)
+                raise asyncio.CancelledError() from None  # how gRPC expects a handler of a finished call to end
             log.exception("unexpected error in %s", method)
             code = "INTERNAL"
             await context.abort(grpc.StatusCode.INTERNAL, "internal server error; the server log has the details")
         finally:
             self.metrics.observe_rpc(method, self._model(request), code, time.monotonic() - started)
+
+    @staticmethod
+    def _ended_early(context, only_if_over: bool = False) -> str | None:
+        """DEADLINE_EXCEEDED or CANCELLED for a call that ended before its handler; with only_if_over, None
+        when the call is still open."""
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            return "DEADLINE_EXCEEDED"
+        if only_if_over and not context.cancelled():
+            return None
+        return "CANCELLED"
 
 
 @dataclass
@@ -120,34 +197,43 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         self.draining = False
 
     # -- validation, shared by every RPC ---------------------------------------------------------
-    def admit(self, model: str, texts: list[str], options: pb.DecodingOptions) -> Admitted:
+    async def admit(self, model: str, texts: list[str], options: pb.DecodingOptions, field: str = "texts") -> Admitted:
+        """Check a request and tokenize it; RequestError names the field and what to fix. `field` is how the
+        client's message calls the texts (`texts` of a TranslateRequest, `text` of a BatchItem)."""
         if self.draining:
             raise RequestError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another replica")
         engine = self.engines.get(model or self.default_model)
         if engine is None:
             raise RequestError(grpc.StatusCode.NOT_FOUND, f"unknown model {model!r}; loaded models: {', '.join(self.engines)}")
         if not texts:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, "texts is empty: send at least one text")
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"{field} is empty: send at least one text")
         if len(texts) > self.config.max_texts_per_request:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{len(texts)} texts exceed the limit of {self.config.max_texts_per_request} per request; "
                                "split the request or use TranslateBatch")
-        runtime = engine.runtime
-        limit = runtime.limits.max_source_tokens
-        sources = []
-        for i, text in enumerate(texts):
-            if not text.strip():
-                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"texts[{i}] is empty: send text to translate")
-            ids = runtime.tokenizer.encode(text)
-            if len(ids) > limit:
+        names = [f"{field}[{i}]" for i in range(len(texts))] if field == "texts" else [field]
+        for name, text in zip(names, texts):
+            if len(text) > self.config.max_text_chars:
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"texts[{i}] has {len(ids)} tokens; the limit is {limit} tokens: split it into sentences")
-            sources.append(ids)
+                                   f"{name} has {len(text)} characters; the limit is {self.config.max_text_chars}: split it")
+            if not VISIBLE.search(text):
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"{name} is empty or holds only whitespace or invisible characters: send text to translate")
+        runtime = engine.runtime
         try:
             checked = DecodingOptions(options.max_output_tokens, options.min_output_tokens).validate(
                 runtime.limits.max_output_tokens)
         except ValueError as error:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options: {error}") from None
+        if sum(map(len, texts)) > LARGE_REQUEST_CHARS:  # keep the event loop free for every other RPC
+            sources = await asyncio.to_thread(runtime.tokenizer.encode_batch, texts)
+        else:
+            sources = runtime.tokenizer.encode_batch(texts)
+        limit = runtime.limits.max_source_tokens
+        for name, ids in zip(names, sources):
+            if len(ids) > limit:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"{name} has {len(ids)} tokens; the limit is {limit} tokens: split it into sentences")
         return Admitted(engine, sources, checked)
 
     def start(self, admitted: Admitted, context, stream: bool = False):
@@ -170,7 +256,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
         try:
-            admitted = self.admit(request.model, list(request.texts), request.options)
+            admitted = await self.admit(request.model, list(request.texts), request.options)
             call = self.start(admitted, context)
             finished = {}
             async for index, sequence, token in call.events():
@@ -185,33 +271,34 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
     async def TranslateStream(self, request: pb.TranslateRequest, context):
         try:
-            admitted = self.admit(request.model, list(request.texts), request.options)
+            admitted = await self.admit(request.model, list(request.texts), request.options)
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.runtime.info
             detokenizers = [IncrementalDetokenizer(admitted.engine.runtime.tokenizer) for _ in admitted.sources]
             async for index, sequence, token in call.events():
-                chunk = pb.TranslateChunk(request_id=request.request_id, index=index, model=info.name,
-                                          model_version=info.version)
                 if token is None:
-                    chunk.final.CopyFrom(self.translation(admitted.engine, sequence))
-                    chunk.text = detokenizers[index].finish(chunk.final.text)
+                    final = self.translation(admitted.engine, sequence)
+                    text = detokenizers[index].finish(final.text)
                 else:
-                    chunk.text = detokenizers[index].push(token)
-                    if not chunk.text:
+                    final, text = None, detokenizers[index].push(token)
+                    if not text:  # held back: the token ends inside a character
                         continue
-                yield chunk
+                yield pb.TranslateChunk(request_id=request.request_id, index=index, text=text, final=final,
+                                        model=info.name, model_version=info.version)
         except RequestError as error:
             await context.abort(error.code, str(error))
 
     async def TranslateBatch(self, request_iterator, context):
         results: asyncio.Queue = asyncio.Queue()
+        # Items read but whose result is not yet sent: a client that stops reading its results stops the
+        # server from reading (and translating) more of its items.
         slots = asyncio.Semaphore(self.config.batch_inflight)
         tasks: set[asyncio.Task] = set()
 
         async def translate_item(item: pb.BatchItem) -> None:
             result = pb.BatchResult(id=item.id)
             try:
-                admitted = self.admit(item.model, [item.text], item.options)
+                admitted = await self.admit(item.model, [item.text], item.options, field="text")
                 info = admitted.engine.runtime.info
                 result.model, result.model_version = info.name, info.version
                 async for _, sequence, token in self.start(admitted, context).events():
@@ -219,13 +306,17 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                         result.translation.CopyFrom(self.translation(admitted.engine, sequence))
             except RequestError as error:
                 result.error_code, result.error_message = error.code.value[0], f"item {item.id!r}: {error}"
-            finally:
-                slots.release()
             await results.put(result)
 
         async def read_items() -> None:
+            position = 0
             async for item in request_iterator:
-                await slots.acquire()  # flow control: stop reading while batch_inflight items are unfinished
+                position += 1
+                await slots.acquire()
+                if isinstance(item, Undecodable):  # no id to answer under: say which item of the stream it was
+                    await results.put(pb.BatchResult(error_code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                                                     error_message=f"item #{position} of this stream: {item}"))
+                    continue
                 task = asyncio.create_task(translate_item(item))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
@@ -236,6 +327,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         try:
             while (result := await results.get()) is not None:
                 yield result
+                slots.release()
             await reader  # re-raise a reader failure
         finally:
             reader.cancel()
@@ -288,12 +380,22 @@ class Server:
         self.engines = load_engines(config, self.metrics)
         self.servicer = TranslatorServicer(self.engines, config, self.metrics)
         self.health = health.aio.HealthServicer()
-        self.grpc = grpc.aio.server(interceptors=[StatusInterceptor(self.metrics, list(self.engines))],
-                                    options=[("grpc.so_reuseport", 0)])
+        tokens = load_tokens(config.auth_token_file)
+        self.gate = StatusInterceptor(self.metrics, list(self.engines), BearerTokens(tokens) if tokens else None)
+        self.grpc = grpc.aio.server(interceptors=[self.gate], options=[
+            ("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.max_concurrent_streams", config.max_concurrent_streams)])
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
-        self.port = self.grpc.add_insecure_port(f"{config.host}:{config.port}")
+        address = f"{config.host}:{config.port}"
+        if config.tls_cert is not None:
+            self.port = self.grpc.add_secure_port(address, server_credentials(config.tls_cert, config.tls_key,
+                                                                              config.tls_client_ca))
+        else:
+            self.port = self.grpc.add_insecure_port(address)
+        if not self.port:
+            raise OSError(f"cannot listen on {address}")
         self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines)
         self._stopped = asyncio.Event()
 
@@ -332,6 +434,9 @@ async def serve(config: ServerConfig) -> None:
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.drain_and_stop()))
     models = ", ".join(f"{e.runtime.info.name}/{e.runtime.info.version} ({e.runtime.info.precision})" for e in server.engines.values())
     metrics = f"http://{config.metrics_host}:{server.metrics_port}/metrics" if server.metrics_port else "off"
-    print(f"translator serving {models} on {config.host}:{server.port} (gRPC); metrics {metrics}", flush=True)
+    transport = "gRPC" if config.tls_cert is None else ("gRPC, mutual TLS" if config.tls_client_ca else "gRPC, TLS")
+    if server.gate.tokens is not None:
+        transport += ", bearer tokens"
+    print(f"translator serving {models} on {config.host}:{server.port} ({transport}); metrics {metrics}", flush=True)
     await server.wait()
     print("translator stopped", flush=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from service.config import ServerConfig
 from service.server import Server
@@ -33,3 +34,17 @@ class RunningServer:
         self.call(self.server.drain_and_stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+
+    def requests_counted(self, method: str, code: str, model: str = "tiny") -> float:
+        """translator_requests_total{method, model, code}: what the server counted."""
+        value = self.server.metrics.registry.get_sample_value(
+            "translator_requests_total", {"method": method, "model": model, "code": code})
+        return value or 0.0
+
+
+def wait_until(predicate, timeout: float = 10.0) -> bool:
+    """Poll until predicate() holds (a call is counted just after its status is sent); its last value."""
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return bool(predicate())

@@ -1,0 +1,197 @@
+"""Hostile and unlucky clients over real loopback gRPC: undecodable bytes, deadlines racing the answer,
+cancelled streams, invisible or huge texts, and a batch client that never reads. Every call ends with the
+right status, is counted once under it, and the server keeps serving."""
+
+import concurrent.futures
+import logging
+import time
+
+import grpc
+import pytest
+
+from service.client import TranslatorClient
+from service.server import StatusInterceptor
+from tests.grpc_server import RunningServer, wait_until
+from tests.test_server import TEXTS, config_for
+from translator.v1 import translator_pb2 as pb
+from translator.v1 import translator_pb2_grpc as pb_grpc
+
+METHOD = "/translator.v1.Translator/"
+GARBAGE = b"\xde\xad\xbe\xef"
+BAD_UTF8_TEXT = b"\x0a\x02id" + b"\x12\x02\xff\xfe"  # BatchItem(id="id", text=<the bytes ff fe>)
+BAD_UTF8_REQUEST = b"\x0a\x03\xc3\x28\x21"  # TranslateRequest(texts=[<invalid UTF-8>])
+
+
+@pytest.fixture(scope="module")
+def server(exported_tiny):
+    running = RunningServer(config_for(exported_tiny, max_texts_per_request=8))
+    yield running
+    running.stop()
+
+
+def raw(channel, method, kind="unary_unary", response=pb.TranslateResponse):
+    return getattr(channel, kind)(METHOD + method, request_serializer=lambda data: data,
+                                  response_deserializer=response.FromString)
+
+
+def test_undecodable_batch_items_are_answered_and_the_stream_ends(server, caplog):
+    """Reproducer 1: a good item, raw garbage, then a BatchItem whose text is invalid UTF-8, then half-close."""
+    good = pb.BatchItem(id="good", text=TEXTS[0]).SerializeToString()
+    with grpc.insecure_channel(server.target) as channel:
+        call = raw(channel, "TranslateBatch", "stream_stream", pb.BatchResult)
+        results = list(call(iter([good, GARBAGE, BAD_UTF8_TEXT]), timeout=20))
+    assert len(results) == 3
+    by_id = {r.id: r for r in results}
+    assert by_id["good"].error_code == 0 and by_id["good"].translation.text
+    errors = sorted(r.error_message for r in results if r.error_code)
+    assert [r.error_code for r in results if r.error_code] == [grpc.StatusCode.INVALID_ARGUMENT.value[0]] * 2
+    assert errors[0].startswith("item #2 of this stream") and errors[1].startswith("item #3 of this stream")
+    assert "translator.v1.BatchItem" in errors[0]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+@pytest.mark.parametrize("payload", [GARBAGE, BAD_UTF8_REQUEST])
+def test_undecodable_unary_and_stream_requests_are_invalid_argument_and_counted(server, payload, caplog):
+    """Reproducer 2: raw bytes that are no TranslateRequest, or one with invalid UTF-8."""
+    before = {m: server.requests_counted(m, "INVALID_ARGUMENT", "unknown") for m in ("Translate", "TranslateStream")}
+    with grpc.insecure_channel(server.target) as channel:
+        with pytest.raises(grpc.RpcError) as unary:
+            raw(channel, "Translate")(payload, timeout=10)
+        with pytest.raises(grpc.RpcError) as stream:
+            list(raw(channel, "TranslateStream", "unary_stream", pb.TranslateChunk)(payload, timeout=10))
+    for error in (unary.value, stream.value):
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "not a valid translator.v1.TranslateRequest" in error.details() and "UTF-8" in error.details()
+    assert wait_until(lambda: all(server.requests_counted(m, "INVALID_ARGUMENT", "unknown") == before[m] + 1 for m in before))
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_deadlines_racing_the_answer_are_counted_as_deadline_exceeded(exported_tiny, caplog, monkeypatch):
+    """Reproducer 3: 1 ms, 5 ms and 100 ms deadlines on work that takes longer: every call that reached the
+    server is counted, none as INTERNAL. (A client may give up before sending anything: no server sees that.)"""
+    arrived = []
+    intercept = StatusInterceptor.intercept_service
+
+    async def counting(self, continuation, details):
+        arrived.append(details.method)
+        return await intercept(self, continuation, details)
+    monkeypatch.setattr(StatusInterceptor, "intercept_service", counting)
+    running = RunningServer(config_for(exported_tiny, max_num_seqs=4))
+    try:
+        def call(timeout):
+            with TranslatorClient(running.target, timeout=timeout) as client:
+                try:
+                    client.translate([TEXTS[0]], max_output_tokens=256, min_output_tokens=256)
+                    return "OK"
+                except grpc.RpcError as error:
+                    return error.code().name
+
+        timeouts = [0.001, 0.005, 0.1] * 34
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            codes = list(pool.map(call, timeouts))
+        assert set(codes) <= {"DEADLINE_EXCEEDED", "OK"} and codes.count("DEADLINE_EXCEEDED") >= 90
+        counted = lambda code: running.requests_counted("Translate", code)  # noqa: E731
+        # A call whose client gave up before its request arrived never reaches a handler: CANCELLED, model unknown.
+        never_started = lambda: running.requests_counted("Translate", "CANCELLED", "unknown")  # noqa: E731
+        assert len(arrived) >= 90
+        assert wait_until(lambda: counted("DEADLINE_EXCEEDED") + counted("CANCELLED") + counted("OK")
+                        + never_started() == len(arrived))
+        assert counted("INTERNAL") == 0 and counted("UNKNOWN") == 0
+        assert not [r for r in caplog.records if r.exc_info]
+    finally:
+        running.stop()
+
+
+def test_cancelled_and_expired_streams_are_counted_as_such(server):
+    """Reproducer 4: streams cancelled by the client or ended by their deadline are not counted as OK."""
+    before = {code: server.requests_counted("TranslateStream", code) for code in ("CANCELLED", "DEADLINE_EXCEEDED", "OK")}
+    with TranslatorClient(server.target) as client:
+        for _ in range(5):
+            stream = client.stream([TEXTS[0]], max_output_tokens=256, min_output_tokens=256)
+            next(stream)
+            stream.cancel()
+    with TranslatorClient(server.target, timeout=0.2) as client:
+        for _ in range(5):
+            with pytest.raises(grpc.RpcError) as error:
+                list(client.stream([TEXTS[0]] * 8, max_output_tokens=256, min_output_tokens=256))
+            assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert wait_until(lambda: server.requests_counted("TranslateStream", "CANCELLED") == before["CANCELLED"] + 5)
+    assert wait_until(lambda: server.requests_counted("TranslateStream", "DEADLINE_EXCEEDED") == before["DEADLINE_EXCEEDED"] + 5)
+    assert server.requests_counted("TranslateStream", "OK") == before["OK"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("\u200b\u200b", r"texts\[0\] is empty or holds only whitespace or invisible characters"),
+    ("\ufeff \u2060\u00ad\t", r"texts\[0\] is empty or holds only whitespace or invisible characters"),
+    ("x" * 3_900_000, r"texts\[0\] has 3900000 characters; the limit is 32768"),
+])
+def test_invisible_and_huge_texts_are_refused_before_decoding(server, text, message):
+    """Reproducer 5: zero-width spaces only, and a 3.9 MB text (refused before it is tokenized)."""
+    import re
+
+    with TranslatorClient(server.target, timeout=10) as client:
+        with pytest.raises(grpc.RpcError) as error:
+            client.translate([text])
+        assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT and re.search(message, error.value.details())
+        assert client.translate([TEXTS[0]]).translations[0].text
+
+
+def test_batch_item_errors_name_the_field_text(server):
+    with TranslatorClient(server.target) as client:
+        [result] = list(client.batch([pb.BatchItem(id="zw", text="\u200b")]))
+    assert result.error_code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert result.error_message.startswith("item 'zw': text is empty") and "texts[" not in result.error_message
+
+
+def test_a_batch_client_that_stops_reading_stops_the_server_reading(exported_tiny):
+    """Reproducer 6: results waiting to be sent count against the in-flight bound, so translating stops."""
+    running = RunningServer(config_for(exported_tiny, batch_inflight=4))
+    finished = lambda: running.server.metrics.registry.get_sample_value(  # noqa: E731
+        "translator_sequences_finished_total", {"model": "tiny", "reason": "length"}) or 0.0
+    items = [pb.BatchItem(id=str(i), text=TEXTS[i % len(TEXTS)], options=pb.DecodingOptions(
+        max_output_tokens=128, min_output_tokens=128)) for i in range(1200)]
+    try:
+        # Without BDP probing the client's HTTP/2 receive window stays at its initial 64 KiB, so what the
+        # transport buffers is small and the server's own bound shows.
+        with grpc.insecure_channel(running.target, options=[("grpc.http2.bdp_probe", 0)]) as channel:
+            results = pb_grpc.TranslatorStub(channel).TranslateBatch(iter(items), timeout=120)
+            # The client reads nothing meanwhile: translating must come to a halt, bounded by the in-flight
+            # window plus what the transport buffers, far below the 1,200 items sent.
+            held, deadline = -1.0, time.monotonic() + 60
+            while finished() != held and time.monotonic() < deadline:
+                held = finished()
+                time.sleep(2)
+            assert finished() == held < 600
+            assert sorted(int(r.id) for r in results) == list(range(1200))  # nothing lost once it reads
+    finally:
+        running.stop()
+
+
+def test_a_burst_of_ten_times_the_queue_is_refused_at_once_and_the_rest_is_correct(exported_tiny):
+    """Overload: 160 concurrent single-text calls against a queue of 16: excess RESOURCE_EXHAUSTED at once,
+    every accepted request translated correctly."""
+    running = RunningServer(config_for(exported_tiny, max_queue_size=16, max_num_seqs=4, workers=1))
+    try:
+        with TranslatorClient(running.target, timeout=60) as client:
+            reference = {t: client.translate([t]).translations[0].text for t in TEXTS}
+
+            def call(i):
+                text = TEXTS[i % len(TEXTS)]
+                started = time.monotonic()
+                try:
+                    return text, client.translate([text]).translations[0].text, time.monotonic() - started
+                except grpc.RpcError as error:
+                    return text, error.code(), time.monotonic() - started
+
+            with concurrent.futures.ThreadPoolExecutor(160) as pool:
+                outcomes = list(pool.map(call, range(160)))
+        accepted = [(t, out, s) for t, out, s in outcomes if isinstance(out, str)]
+        refused = [(t, out, s) for t, out, s in outcomes if not isinstance(out, str)]
+        assert refused and all(out == grpc.StatusCode.RESOURCE_EXHAUSTED for _, out, _ in refused)
+        assert accepted and all(out == reference[t] for t, out, _ in accepted)
+        latencies = sorted(s for _, _, s in accepted)
+        print(f"overload: {len(accepted)} accepted, {len(refused)} refused; accepted p99 "
+              f"{1000 * latencies[int(0.99 * (len(latencies) - 1))]:.0f} ms, refusals answered in at most "
+              f"{1000 * max(s for _, _, s in refused):.0f} ms")
+    finally:
+        running.stop()
