@@ -99,32 +99,48 @@ def translate_locally(args, texts: list[str]) -> list[str]:
 
 
 def cmd_batch(args) -> int:
+    import asyncio
+
     import grpc
 
-    from service.client import translate_file
+    from service import batch
+    from translator.v1 import translator_pb2 as pb
+
+    settings = batch.Settings(format=args.format, output_format=args.output_format or (
+        "jsonl" if args.output.suffix == ".jsonl" else "text"), concurrency=args.concurrency, model=args.model,
+        options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens),
+        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds)
+
+    async def run():
+        async with client_for(args, timeout=None, aio=True) as client:
+            try:
+                await client.wait_until_ready(timeout=args.connect_timeout)
+            except asyncio.TimeoutError:
+                raise ConnectionError(f"no server at {args.server} (start one with `make serve`)") from None
+            return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
     try:
-        with client_for(args, timeout=None) as client:
-            client.wait_until_ready(timeout=args.connect_timeout)
-            report = translate_file(client, args.input, args.output, model=args.model, progress=not args.quiet)
-    except grpc.FutureTimeoutError:
-        print(f"error: no server at {args.server} (start one with `make serve`)", file=sys.stderr)
+        summary = asyncio.run(run())
+    except (ConnectionError, FileExistsError, FileNotFoundError, TimeoutError) as error:
+        print(f"error: {error}", file=sys.stderr)
         return 1
-    except grpc.RpcError as error:
-        print(f"error: {error.code().name}: {error.details()}", file=sys.stderr)
+    except grpc.aio.AioRpcError as error:
+        print(f"error: {error.code().name}: {error.details()} (rerun the same command to resume)", file=sys.stderr)
         return 1
-    for line, message in sorted(report["failed"].items()):
-        print(f"line {line + 1}: {message}", file=sys.stderr)
-    print(f"translated {report['translated']} lines into {args.output}; {len(report['failed'])} failed")
-    return 1 if report["failed"] else 0
+    for line in summary.errors:
+        print(line, file=sys.stderr)
+    if summary.failed > len(summary.errors):
+        print(f"... and {summary.failed - len(summary.errors)} more failures (the output records every one)", file=sys.stderr)
+    print(summary)
+    return 1 if summary.failed else 0
 
 
-def client_for(args, timeout: float | None):
-    """A TranslatorClient with the command's server, TLS and token options."""
-    from service.client import TranslatorClient
+def client_for(args, timeout: float | None, aio: bool = False):
+    """A TranslatorClient (AsyncTranslatorClient with aio) with the command's server, TLS and token options."""
+    from service.client import AsyncTranslatorClient, TranslatorClient
 
     token = args.token_file.read_text(encoding="utf-8").strip() if args.token_file else None
-    return TranslatorClient(args.server, timeout=timeout, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
+    return (AsyncTranslatorClient if aio else TranslatorClient)(args.server, timeout=timeout, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
                             key=args.tls_key, token=token)
 
 
@@ -309,14 +325,34 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="with --model-dir (default: cpu)")
     translate.set_defaults(func=cmd_translate)
 
-    batch = commands.add_parser("batch", help="translate a text file line by line through the server",
-                                description="Stream every line of INPUT through TranslateBatch and write the "
-                                            "translations to OUTPUT in the same order (empty lines stay empty).")
-    batch.add_argument("input", type=Path, help="UTF-8 text file, one text per line")
-    batch.add_argument("output", type=Path, help="where to write the translations")
+    batch = commands.add_parser(
+        "batch", help="translate a whole file through the server: resumable, in bounded memory",
+        description="Translate every line of --input through TranslateBatch. Results are written as they finish; "
+                    "rerunning the same command resumes, sending only lines not yet recorded. Failed lines are "
+                    "recorded with their line number and status and the job goes on; the exit code is 1 when "
+                    "any line failed.")
+    batch.add_argument("--input", type=Path, required=True,
+                       help="UTF-8 input: text (one segment per line), TSV (id<TAB>text) or JSONL "
+                            '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"})')
+    batch.add_argument("--output", type=Path, required=True,
+                       help="text output: line i holds the translation of input line i (empty when it failed; "
+                            "assembled at the end from OUTPUT.journal.jsonl); JSONL output: one record per line in "
+                            "finishing order (line, id, source, translation, token counts, finish reason, model, "
+                            "or error with code and message)")
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl"), default="text", help="input format (default: text)")
+    batch.add_argument("--output-format", choices=("text", "jsonl"),
+                       help="default: jsonl when OUTPUT ends in .jsonl, else text")
+    batch.add_argument("--concurrency", type=int, default=64,
+                       help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
+    batch.add_argument("--dedupe", action="store_true",
+                       help="translate identical segments (same text, model and options) once")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
-    batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server")
+    batch.add_argument("--max-output-tokens", type=int, default=0, help="per segment (default: the model's limit)")
+    batch.add_argument("--min-output-tokens", type=int, default=0, help="per segment (default: 0)")
+    batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
+    batch.add_argument("--give-up-seconds", type=float, default=300.0,
+                       help="stop (resumable) after this long without a single result, e.g. the server is gone (default: 300)")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     batch.set_defaults(func=cmd_batch)
 
@@ -430,6 +466,18 @@ def cmd_bench_soak(args) -> int:
     return 0 if soak.passed(report) else 1
 
 
+def cmd_bench_batch(args) -> int:
+    from bench import batch
+    from bench.common import write_results
+    from bench.load import serve_command
+
+    command = serve_command(args.repository, args.model, args.precision)
+    results = batch.run(command, args.lines, tuple(args.concurrency))
+    print(batch.report(results))
+    print(f"wrote {write_results('batch', results, args.out)}")
+    return 0
+
+
 def _bench_parser(commands) -> None:
     from service.config import BENCH_RESULTS as RESULTS
 
@@ -492,6 +540,19 @@ def _bench_parser(commands) -> None:
     soak.add_argument("--max-queue-size", type=int, default=1024, help="the server's queue bound (default: 1024)")
     soak.add_argument("--out", type=Path, default=RESULTS, help="where to write soak.json")
     soak.set_defaults(func=cmd_bench_soak)
+
+    jobs = bench.add_parser("batch", help="a batch job's throughput at several concurrency settings",
+                            description="Starts `translator serve`, writes --lines distinct input lines and runs "
+                                        "the same job (service.batch, JSONL output) at each --concurrency, printing "
+                                        "lines/s, output tokens/s and the ratio to the first setting.")
+    jobs.add_argument("--lines", type=int, default=20_000, help="input lines (default: 20000)")
+    jobs.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64, 128, 256],
+                      help="settings to measure, in order (default: 1 16 64 128 256)")
+    jobs.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
+    jobs.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
+    jobs.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    jobs.add_argument("--out", type=Path, default=RESULTS, help="where to write batch.json")
+    jobs.set_defaults(func=cmd_bench_batch)
 
     compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
                                description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "

@@ -1,7 +1,9 @@
-"""Python client for translator.v1, and the batch job that translates a whole file through the service."""
+"""Python clients for translator.v1 (sync and asyncio): TLS, tokens, retries, client-side balancing."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -14,24 +16,59 @@ from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
 
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)  # never a client error
+# gRPC's own client policy, for every translator.v1 call: retry UNAVAILABLE (a replica draining or gone) and
+# RESOURCE_EXHAUSTED (a full queue) with exponential backoff and jitter (gRPC waits a random time up to the
+# current backoff), and spread calls over every address the name resolves to (a Kubernetes headless Service
+# gives one per pod) with round_robin: gRPC keeps one long-lived connection per address. A stream is only
+# retried before its first response; batch jobs resume the rest themselves (service.batch).
+SERVICE_CONFIG = {
+    "loadBalancingConfig": [{"round_robin": {}}],
+    "methodConfig": [{
+        "name": [{"service": "translator.v1.Translator"}],
+        "retryPolicy": {"maxAttempts": 5, "initialBackoff": "0.2s", "maxBackoff": "5s", "backoffMultiplier": 2,
+                        "retryableStatusCodes": [code.name for code in RETRYABLE]},
+    }],
+}
+CHANNEL_OPTIONS = [("grpc.service_config", json.dumps(SERVICE_CONFIG)), ("grpc.enable_retries", 1)]
+
+
+def open_channel(target: str, *, tls: bool = False, ca: Path | None = None, cert: Path | None = None,
+                 key: Path | None = None, aio: bool = False):
+    """A channel (grpc or grpc.aio) to target: TLS when tls, ca or cert is given, else plaintext."""
+    module = grpc.aio if aio else grpc
+    if tls or ca or cert:
+        return module.secure_channel(target, channel_credentials(ca, cert, key), CHANNEL_OPTIONS)
+    return module.insecure_channel(target, CHANNEL_OPTIONS)
+
+
+def token_metadata(token: str | None) -> tuple[tuple[str, str], ...] | None:
+    """Bearer token metadata; token None reads $TRANSLATOR_AUTH_TOKEN."""
+    token = token if token is not None else os.environ.get(TOKEN_ENV, "").strip()
+    return bearer(token) if token else None
+
+
+def request(texts: list[str], model: str = "", max_output_tokens: int = 0, min_output_tokens: int = 0,
+            request_id: str = "") -> pb.TranslateRequest:
+    return pb.TranslateRequest(texts=texts, model=model, request_id=request_id,
+                               options=pb.DecodingOptions(max_output_tokens=max_output_tokens,
+                                                          min_output_tokens=min_output_tokens))
+
 
 class TranslatorClient:
     """``TranslatorClient("127.0.0.1:50051").translate(["Where is the station?"])``.
 
     TLS: ``tls=True`` (trusting the system's roots, or ``ca``); ``cert`` and ``key`` add a client certificate
     (mutual TLS). ``token`` is sent as a bearer token on every call (default: ``$TRANSLATOR_AUTH_TOKEN``).
+    Calls are retried on UNAVAILABLE and RESOURCE_EXHAUSTED (SERVICE_CONFIG); ``timeout`` bounds each call.
     """
 
     def __init__(self, target: str = DEFAULT_SERVER, *, timeout: float | None = 60.0, tls: bool = False,
                  ca: Path | None = None, cert: Path | None = None, key: Path | None = None, token: str | None = None):
-        if tls or ca or cert:
-            self.channel = grpc.secure_channel(target, channel_credentials(ca, cert, key))
-        else:
-            self.channel = grpc.insecure_channel(target)
+        self.channel = open_channel(target, tls=tls, ca=ca, cert=cert, key=key)
         self.stub = pb_grpc.TranslatorStub(self.channel)
         self.timeout = timeout
-        token = token if token is not None else os.environ.get(TOKEN_ENV, "").strip()
-        self.metadata = bearer(token) if token else None
+        self.metadata = token_metadata(token)
 
     def close(self) -> None:
         self.channel.close()
@@ -42,18 +79,11 @@ class TranslatorClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    @staticmethod
-    def request(texts: list[str], model: str = "", max_output_tokens: int = 0, min_output_tokens: int = 0,
-                request_id: str = "") -> pb.TranslateRequest:
-        return pb.TranslateRequest(texts=texts, model=model, request_id=request_id,
-                                   options=pb.DecodingOptions(max_output_tokens=max_output_tokens,
-                                                              min_output_tokens=min_output_tokens))
-
     def translate(self, texts: list[str], **options) -> pb.TranslateResponse:
-        return self.stub.Translate(self.request(texts, **options), timeout=self.timeout, metadata=self.metadata)
+        return self.stub.Translate(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def stream(self, texts: list[str], **options) -> Iterator[pb.TranslateChunk]:
-        return self.stub.TranslateStream(self.request(texts, **options), timeout=self.timeout, metadata=self.metadata)
+        return self.stub.TranslateStream(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def batch(self, items: Iterable[pb.BatchItem]) -> Iterator[pb.BatchResult]:
         return self.stub.TranslateBatch(iter(items), metadata=self.metadata)  # a batch job has no overall deadline
@@ -65,33 +95,41 @@ class TranslatorClient:
         grpc.channel_ready_future(self.channel).result(timeout=timeout)
 
 
-def translate_file(client: TranslatorClient, source: Path, target: Path, model: str = "", progress: bool = True) -> dict:
-    """Translate every non-empty line of source into the same line of target (empty lines stay empty).
+class AsyncTranslatorClient:
+    """The asyncio twin of TranslatorClient: ``async with AsyncTranslatorClient(target) as client: ...``."""
 
-    Lines stream through TranslateBatch; results arrive as they finish and are written in input
-    order. Returns counts; failed lines are written empty and reported with their error.
-    """
-    from tqdm import tqdm
+    def __init__(self, target: str = DEFAULT_SERVER, *, timeout: float | None = 60.0, tls: bool = False,
+                 ca: Path | None = None, cert: Path | None = None, key: Path | None = None, token: str | None = None):
+        self.channel = open_channel(target, tls=tls, ca=ca, cert=cert, key=key, aio=True)
+        self.stub = pb_grpc.TranslatorStub(self.channel)
+        self.timeout = timeout
+        self.metadata = token_metadata(token)
 
-    lines = source.read_text(encoding="utf-8").splitlines()
-    todo = [i for i, line in enumerate(lines) if line.strip()]
-    items = (pb.BatchItem(id=str(i), text=lines[i], model=model) for i in todo)
-    translated: dict[int, str] = {}
-    errors: dict[int, str] = {}
-    with tqdm(total=len(todo), unit="line", disable=not progress, desc=source.name) as bar:
-        for result in client.batch(items):
-            if not result.id:  # the server could not even read an item's id
-                raise RuntimeError(f"the server could not read an item: {result.error_message}")
-            line = int(result.id)
-            if result.error_code:
-                errors[line] = f"{status_name(result.error_code)}: {result.error_message}"
-            else:
-                translated[line] = result.translation.text
-            bar.update(1)
-    with target.open("w", encoding="utf-8") as out:
-        for i in range(len(lines)):
-            out.write(translated.get(i, "") + "\n")
-    return {"lines": len(lines), "translated": len(translated), "failed": errors}
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def __aenter__(self) -> "AsyncTranslatorClient":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def translate(self, texts: list[str], **options) -> pb.TranslateResponse:
+        return await self.stub.Translate(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
+
+    def stream(self, texts: list[str], **options):
+        """An async iterator of TranslateChunk."""
+        return self.stub.TranslateStream(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
+
+    def batch(self, items=None):
+        """A TranslateBatch call: give an (async) iterable of BatchItem, or none and use write()/done_writing()."""
+        return self.stub.TranslateBatch(items, metadata=self.metadata)  # a batch job has no overall deadline
+
+    async def list_models(self) -> pb.ListModelsResponse:
+        return await self.stub.ListModels(pb.ListModelsRequest(), timeout=self.timeout, metadata=self.metadata)
+
+    async def wait_until_ready(self, timeout: float = 60.0) -> None:
+        await asyncio.wait_for(self.channel.channel_ready(), timeout)
 
 
 def status_name(number: int) -> str:

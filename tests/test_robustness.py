@@ -3,7 +3,6 @@ cancelled streams, invisible or huge texts, and a batch client that never reads.
 right status, is counted once under it, and the server keeps serving."""
 
 import concurrent.futures
-import logging
 import time
 
 import grpc

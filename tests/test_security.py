@@ -145,6 +145,11 @@ def test_cli_speaks_tls_and_tokens(mtls_server, pki, tmp_path):
     health = subprocess.run([sys.executable, "-m", "service.cli", "health", *common], capture_output=True, text=True,
                             cwd=ROOT, timeout=60)
     assert health.returncode == 0 and "SERVING" in health.stdout
+    (tmp_path / "in.txt").write_text(TEXTS[0] + "\n", encoding="utf-8")
+    job = subprocess.run([sys.executable, "-m", "service.cli", "batch", *common, "--token-file", str(token_file), "--quiet",
+                          "--input", str(tmp_path / "in.txt"), "--output", str(tmp_path / "out.txt")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert job.returncode == 0 and (tmp_path / "out.txt").read_text(encoding="utf-8").strip(), job.stderr
 
 
 def test_tls_settings_are_checked(exported_tiny, pki):

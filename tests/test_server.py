@@ -13,7 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from service.client import TranslatorClient, translate_file
+from service.client import TranslatorClient
 from service.config import ServerConfig
 from service.translator import Translator
 from translator.v1 import translator_pb2 as pb
@@ -86,15 +86,6 @@ def test_batch_returns_every_id_with_its_result(client, reference):
         assert results[f"id-{i}"].translation.text == reference[text] and results[f"id-{i}"].error_code == 0
     assert results["bad"].error_code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert "empty" in results["bad"].error_message
-
-
-def test_batch_job_translates_a_file(server, tmp_path, reference):
-    source = tmp_path / "in.txt"
-    source.write_text("\n".join([TEXTS[0], "", TEXTS[1]]) + "\n", encoding="utf-8")
-    with TranslatorClient(server.target) as client:
-        report = translate_file(client, source, tmp_path / "out.txt", progress=False)
-    assert report == {"lines": 3, "translated": 2, "failed": {}}
-    assert (tmp_path / "out.txt").read_text(encoding="utf-8").split("\n")[:3] == [reference[TEXTS[0]], "", reference[TEXTS[1]]]
 
 
 def test_list_models(client):

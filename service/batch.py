@@ -1,0 +1,378 @@
+"""Batch jobs: a whole file through TranslateBatch — resumable, nothing lost, nothing duplicated, flat memory.
+
+Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
+unique whatever ids the file carries). Results go to a journal, one JSON record per line, each written
+whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
+journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end. A rerun with
+the same output reads the journal, drops a torn last record (a crash mid-write), and sends only the lines
+not yet recorded.
+
+Items flow through ``streams`` TranslateBatch calls, each with at most ``window`` items in flight, read
+lazily from the input: client memory does not grow with the file. A stream that breaks (a replica killed
+or draining) is reopened with exponential backoff and jitter, and the items it had in flight are sent
+again; items answered UNAVAILABLE or RESOURCE_EXHAUSTED are retried the same way. Other per-item errors
+are recorded with their line number and status, and the job goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import grpc
+
+from service.client import RETRYABLE, AsyncTranslatorClient, status_name
+from translator.v1 import translator_pb2 as pb
+
+RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
+STREAM_WINDOW = 64  # items in flight per stream: the server's default --batch-inflight
+DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used dropped beyond)
+
+
+@dataclass
+class Item:
+    line: int  # 1-based line of the input: the key of the item's record
+    id: str  # the user's id (text input: the line number)
+    text: str
+    model: str = ""
+    options: pb.DecodingOptions = field(default_factory=pb.DecodingOptions)
+    error: str = ""  # why the line is malformed (then it is recorded, never sent)
+    attempts: int = 0
+
+    @property
+    def dedupe_key(self) -> tuple:
+        return self.text, self.model, self.options.SerializeToString(deterministic=True)
+
+
+@dataclass(frozen=True)
+class Settings:
+    format: str = "text"  # of the input
+    output_format: str = "text"  # text (aligned line by line) | jsonl
+    concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
+    model: str = ""
+    options: pb.DecodingOptions = field(default_factory=pb.DecodingOptions)
+    dedupe: bool = False
+    max_attempts: int = 8  # per item, for retryable statuses
+    give_up_seconds: float = 300.0  # without a single result, the job stops (resumable) instead of waiting forever
+
+
+def read_items(path: Path, settings: Settings) -> Iterator[Item]:
+    """The input's items, lazily; malformed lines (invalid UTF-8 included) come as items with `error` set.
+    Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                line = raw.rstrip(b"\n").removesuffix(b"\r").decode("utf-8")
+            except UnicodeDecodeError as error:
+                yield Item(number, str(number), "", error=f"not valid UTF-8 ({error.reason} at byte {error.start})")
+                continue
+            yield parse_line(number, line, settings)
+
+
+def parse_line(number: int, line: str, settings: Settings) -> Item:
+    item = Item(number, str(number), "", settings.model, settings.options)
+    if settings.format == "text":
+        item.text = line
+    elif settings.format == "tsv":
+        if "\t" not in line:
+            item.error = "a TSV line needs an id, a tab, then the text"
+        else:
+            item.id, item.text = line.split("\t", 1)
+    else:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            record, item.error = None, f"not valid JSON: {error}"
+        if record is not None:
+            if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+                item.error = 'a JSONL line needs an object with a string "text"'
+            else:
+                item.id = str(record.get("id", number))
+                item.text = record["text"]
+                item.model = str(record.get("model", item.model))
+                overrides = {k: record[k] for k in ("max_output_tokens", "min_output_tokens") if k in record}
+                if overrides:
+                    item.options = pb.DecodingOptions(**(
+                        {"max_output_tokens": item.options.max_output_tokens,
+                         "min_output_tokens": item.options.min_output_tokens} | overrides))
+    return item
+
+
+def count_lines(path: Path) -> int:
+    """Lines as read_items sees them (a last line without a newline counts), reading 1 MiB at a time."""
+    lines, last = 0, b"\n"
+    with path.open("rb") as data:
+        for chunk in iter(lambda: data.read(1 << 20), b""):
+            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+    return lines + (last != b"\n")
+
+
+class Journal:
+    """One JSON record per finished line, appended whole and flushed; a rerun trusts only complete records."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.done = self._recover()
+        self.file = path.open("a", encoding="utf-8")
+        self.last_sync = time.monotonic()
+
+    def _recover(self) -> set[int]:
+        """Lines already recorded; a torn last record (no newline, or not JSON) is cut off."""
+        done: set[int] = set()
+        if not self.path.exists():
+            return done
+        good = 0
+        with self.path.open("rb") as data:
+            for raw in data:
+                if not raw.endswith(b"\n"):
+                    break
+                try:
+                    done.add(int(json.loads(raw)["line"]))
+                except (ValueError, KeyError, TypeError):
+                    break
+                good += len(raw)
+        if good < self.path.stat().st_size:
+            os.truncate(self.path, good)
+        return done
+
+    def write(self, record: dict) -> None:
+        self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.file.flush()  # a killed client leaves whole records in the OS
+        if time.monotonic() - self.last_sync > 2.0:  # and a crashed machine at most 2 s of them
+            os.fsync(self.file.fileno())
+            self.last_sync = time.monotonic()
+
+    def close(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+
+
+def result_record(item: Item, result: pb.BatchResult) -> dict:
+    record = {"line": item.line, "id": item.id, "source": item.text}
+    if result.error_code:
+        record["error"] = {"code": status_name(result.error_code), "message": result.error_message}
+    else:
+        t = result.translation
+        record |= {"translation": t.text, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
+                   "finish_reason": pb.FinishReason.Name(t.finish_reason).removeprefix("FINISH_REASON_").lower(),
+                   "model": result.model, "model_version": result.model_version}
+    return record
+
+
+@dataclass
+class Summary:
+    items: int = 0  # lines of the input
+    resumed: int = 0  # recorded by an earlier run
+    translated: int = 0
+    failed: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)  # "line N: CODE: message", the first 100
+
+    def __str__(self) -> str:
+        rate = self.translated / self.seconds if self.seconds else 0.0
+        tokens = self.output_tokens / self.seconds if self.seconds else 0.0
+        return (f"{self.items} items: {self.translated} translated, {self.failed} failed, {self.resumed} done before; "
+                f"{self.input_tokens} input / {self.output_tokens} output tokens in {self.seconds:.1f} s "
+                f"({rate:.1f} items/s, {tokens:.0f} output tokens/s)")
+
+
+class Job:
+    def __init__(self, client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
+                 progress: bool = True):
+        self.client, self.source, self.output, self.settings = client, source, output, settings
+        self.journal_path = output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
+        self.progress = progress
+        self.summary = Summary()
+        self.cache: collections.OrderedDict = collections.OrderedDict()  # dedupe: key → finished result
+        self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
+        self.last_progress = time.monotonic()
+
+    async def run(self) -> Summary:
+        from tqdm import tqdm
+
+        if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
+            raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
+        started = time.monotonic()
+        self.summary.items = count_lines(self.source)
+        self.journal = Journal(self.journal_path)
+        self.summary.resumed = len(self.journal.done)
+        self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit="line", disable=not self.progress,
+                        desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
+        try:
+            self.pending = self._todo()
+            streams = max(1, -(-self.settings.concurrency // STREAM_WINDOW))
+            window = max(1, self.settings.concurrency // streams)
+            await asyncio.gather(*(self._stream(window) for _ in range(streams)))
+        finally:
+            self.bar.close()
+            self.journal.close()
+        self.summary.seconds = time.monotonic() - started
+        if self.settings.output_format == "text":
+            self._assemble_text()
+        return self.summary
+
+    def _todo(self) -> Iterator[Item]:
+        """Items still to send; empty, malformed and (with dedupe) already translated lines are recorded here."""
+        for item in read_items(self.source, self.settings):
+            if item.line in self.journal.done:
+                continue
+            if item.error:
+                self._record(item, pb.BatchResult(error_code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                                                  error_message=item.error))
+            elif not item.text.strip():
+                self._record(item, pb.BatchResult(translation=pb.Translation()))  # empty lines stay empty
+            elif self.settings.dedupe and item.dedupe_key in self.cache:
+                self.cache.move_to_end(item.dedupe_key)
+                self._record(item, self.cache[item.dedupe_key])
+            elif self.settings.dedupe and item.dedupe_key in self.waiting:
+                self.waiting[item.dedupe_key].append(item)
+            else:
+                if self.settings.dedupe:
+                    self.waiting[item.dedupe_key] = []
+                yield item
+
+    def _record(self, item: Item, result: pb.BatchResult) -> None:
+        record = result_record(item, result)
+        self.journal.write(record)
+        if "error" in record:
+            self.summary.failed += 1
+            if len(self.summary.errors) < 100:
+                self.summary.errors.append(f"line {item.line}: {record['error']['code']}: {record['error']['message']}")
+        elif item.text.strip():
+            self.summary.translated += 1
+            self.summary.input_tokens += record["input_tokens"]
+            self.summary.output_tokens += record["output_tokens"]
+        self.bar.update(1)
+
+    def _finish(self, item: Item, result: pb.BatchResult) -> None:
+        self._record(item, result)
+        if self.settings.dedupe:
+            for twin in self.waiting.pop(item.dedupe_key, []):
+                self._record(twin, result)
+            if not result.error_code:
+                self.cache[item.dedupe_key] = result
+                if len(self.cache) > DEDUPE_CACHE:
+                    self.cache.popitem(last=False)
+
+    async def _stream(self, window: int) -> None:
+        """One TranslateBatch stream at a time, reopened with backoff until this lane's items are done."""
+        lane = Lane(window)
+        failures = 0
+        while True:
+            lane.requeue_in_flight()  # what a broken stream had in flight goes first
+            try:
+                if await self._pump(lane):
+                    return
+            except grpc.aio.AioRpcError as error:
+                if error.code() not in RETRYABLE:
+                    raise
+            if time.monotonic() - self.last_progress > self.settings.give_up_seconds:
+                raise TimeoutError(f"no result for {self.settings.give_up_seconds:.0f} s; rerun the same command to resume")
+            failures += 1
+            await asyncio.sleep(backoff(failures))
+
+    async def _pump(self, lane: "Lane") -> bool:
+        """Send items while fewer than `lane.window` are unanswered; record results as they come. True when done."""
+        call = self.client.batch()
+
+        async def send() -> None:
+            while True:
+                while len(lane.in_flight) >= lane.window:
+                    await lane.wait()
+                item = lane.retry.popleft() if lane.retry else next(self.pending, None)
+                if item is None:
+                    if lane.idle:
+                        await call.done_writing()
+                        return
+                    await lane.wait()
+                    continue
+                lane.in_flight[str(item.line)] = item
+                await call.write(pb.BatchItem(id=str(item.line), text=item.text, model=item.model, options=item.options))
+
+        sender = asyncio.create_task(send())
+        try:
+            async for result in call:
+                item = lane.in_flight.pop(result.id, None)
+                if item is None:
+                    continue  # not in flight on this stream: never record anything twice
+                self.last_progress = time.monotonic()
+                if result.error_code in RETRYABLE_CODES and item.attempts + 1 < self.settings.max_attempts:
+                    lane.retry_later(item)
+                else:
+                    self._finish(item, result)
+                lane.changed.set()
+            if lane.in_flight:  # the server ended the stream without answering everything: reopen
+                return False
+            await sender  # re-raises a failed write
+            return lane.idle
+        finally:
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
+            call.cancel()
+
+    def _assemble_text(self) -> None:
+        """The text output: line i holds line i's translation (empty when it failed), written atomically."""
+        translations: dict[int, str] = {}
+        with self.journal_path.open(encoding="utf-8") as records:
+            for raw in records:
+                record = json.loads(raw)
+                translations[record["line"]] = record.get("translation", "")
+        partial = self.output.with_name(self.output.name + ".partial")
+        with partial.open("w", encoding="utf-8") as out:
+            for line in range(1, self.summary.items + 1):
+                out.write(translations.get(line, "").replace("\n", " ") + "\n")
+        os.replace(partial, self.output)
+        self.journal_path.unlink()
+
+
+class Lane:
+    """The items one worker has taken: in flight on its current stream, or waiting to be sent again."""
+
+    def __init__(self, window: int):
+        self.window = window
+        self.in_flight: dict[str, Item] = {}  # by the BatchItem id sent (the line number)
+        self.retry: collections.deque[Item] = collections.deque()
+        self.backing_off = 0  # items waiting out a backoff before going back into `retry`
+        self.changed = asyncio.Event()
+
+    @property
+    def idle(self) -> bool:
+        return not self.in_flight and not self.retry and not self.backing_off
+
+    async def wait(self) -> None:
+        self.changed.clear()
+        await self.changed.wait()
+
+    def requeue_in_flight(self) -> None:
+        self.retry.extendleft(reversed(self.in_flight.values()))
+        self.in_flight.clear()
+
+    def retry_later(self, item: Item) -> None:
+        item.attempts += 1
+        self.backing_off += 1
+        asyncio.get_running_loop().call_later(backoff(item.attempts), self._back, item)
+
+    def _back(self, item: Item) -> None:
+        self.backing_off -= 1
+        self.retry.append(item)
+        self.changed.set()
+
+
+def backoff(attempt: int, base: float = 0.2, cap: float = 10.0) -> float:
+    """Exponential backoff with full jitter: a random time up to min(cap, base·2^attempt)."""
+    return random.uniform(0, min(cap, base * 2 ** attempt))
+
+
+async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
+                  progress: bool = True) -> Summary:
+    return await Job(client, source, output, settings, progress).run()

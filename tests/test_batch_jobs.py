@@ -1,0 +1,216 @@
+"""Batch jobs (`translator batch`, service/batch.py) over real loopback gRPC against real server processes:
+a job equals translating each line alone; a server killed (SIGKILL) and restarted mid-job, and a client
+killed mid-job and rerun, both end complete, without duplicates, identical to an uninterrupted run;
+malformed lines are reported by number; client memory stays flat on a long input (slow test)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.load import ServerProcess, serve_command
+from service.batch import Journal, count_lines
+from service.client import TranslatorClient
+from tests.test_server import TEXTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = ("--max-output-tokens", str(16))  # the tiny test model rarely stops by itself: keep the long jobs quick
+WORDS = ["the", "house", "is", "small", "a", "dog", "runs", "we", "eat", "bread", "water", "green", "city", "old"]
+
+
+def sentence(i: int) -> str:
+    """A deterministic, varied sentence per line (the 5,000 lines are not all distinct, as in real files)."""
+    picked = [WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(2 + i % 6)]
+    return " ".join(picked).capitalize() + "."
+
+
+@pytest.fixture(scope="module")
+def server(exported_tiny):
+    process = ServerProcess("batch", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name, workers=1,
+                                                   threads=1))
+    yield process
+    process.stop()
+
+
+def batch(target: str, source: Path, output: Path, *extra: str, wait: bool = True):
+    command = [sys.executable, "-m", "service.cli", "batch", "--server", target, "--input", str(source),
+               "--output", str(output), "--give-up-seconds", "60", "--quiet", *extra]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not wait:
+        return process
+    out, err = process.communicate(timeout=600)
+    return process.returncode, out, err
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def wait_for_records(path: Path, count: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} did not reach {count} records")
+
+
+@pytest.fixture(scope="module")
+def lines_5000(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("batch") / "in.txt"
+    path.write_text("".join(sentence(i) + "\n" for i in range(5000)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(server, lines_5000, tmp_path_factory) -> Path:
+    output = tmp_path_factory.mktemp("batch") / "out.jsonl"
+    code, out, err = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT)
+    assert code == 0, err
+    assert "5000 items: 5000 translated, 0 failed" in out
+    return output
+
+
+def by_line(path: Path) -> dict[int, dict]:
+    result = {}
+    for record in records(path):
+        assert record["line"] not in result, f"line {record['line']} recorded twice"
+        result[record["line"]] = record
+    return result
+
+
+def translations(path: Path) -> dict[int, str]:
+    return {line: record["translation"] for line, record in by_line(path).items()}
+
+
+def test_a_5000_line_job_equals_translating_each_line_alone(server, lines_5000, uninterrupted):
+    done = by_line(uninterrupted)
+    assert sorted(done) == list(range(1, 5001))
+    lines = lines_5000.read_text(encoding="utf-8").splitlines()
+    alone: dict[str, str] = {}
+    with TranslatorClient(server.target) as client:
+        for text in sorted(set(lines)):
+            alone[text] = client.translate([text], max_output_tokens=16).translations[0].text
+    assert all(done[i + 1]["translation"] == alone[text] and done[i + 1]["source"] == text for i, text in enumerate(lines))
+    assert {r["finish_reason"] for r in done.values()} <= {"eos", "length"}
+    assert all(r["input_tokens"] > 0 and r["model"] == "tiny" for r in done.values())
+
+
+def test_text_output_is_aligned_line_by_line_and_dedupe_translates_once(server, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text(f"{TEXTS[0]}\n\n{TEXTS[1]}\r\n{TEXTS[0]}\n{TEXTS[0]}", encoding="utf-8")  # no final newline
+    code, out, err = batch(server.target, source, tmp_path / "out.txt", "--dedupe")
+    assert code == 0, err
+    with TranslatorClient(server.target) as client:
+        first, second = (client.translate([t]).translations[0].text for t in TEXTS[:2])
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == f"{first}\n\n{second}\n{first}\n{first}\n"
+    assert not (tmp_path / "out.txt.journal.jsonl").exists()
+    assert "5 items: 4 translated" in out
+    code, _, err = batch(server.target, source, tmp_path / "out.txt")
+    assert code == 1 and "finished text output" in err  # never overwritten silently
+
+
+def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b'{"id": "a", "text": "Where is the station?"}\n'
+                       b'not json\n'
+                       b'{"id": "b"}\n'
+                       b'{"id": "c", "text": "I eat an apple.", "max_output_tokens": 2}\n'
+                       b'{"id": "d", "text": "\xff\xfe"}\n'
+                       b'{"id": "e", "text": "\xe2\x80\x8b"}\n')
+    code, out, err = batch(server.target, source, tmp_path / "out.jsonl", "--format", "jsonl")
+    assert code == 1
+    done = by_line(tmp_path / "out.jsonl")
+    assert sorted(done) == [1, 2, 3, 4, 5, 6]
+    assert [done[n]["id"] for n in (1, 4)] == ["a", "c"] and done[4]["output_tokens"] <= 2
+    assert {n for n, r in done.items() if "error" in r} == {2, 3, 5, 6}
+    assert all(done[n]["error"]["code"] == "INVALID_ARGUMENT" for n in (2, 3, 5, 6))
+    for number in (2, 3, 5, 6):
+        assert f"line {number}: INVALID_ARGUMENT" in err
+    assert "6 items: 2 translated, 4 failed" in out
+
+    tsv = tmp_path / "in.tsv"
+    tsv.write_text("x1\tWhere is the station?\nno tab here\n", encoding="utf-8")
+    code, _, err = batch(server.target, tsv, tmp_path / "tsv.jsonl", "--format", "tsv")
+    assert code == 1 and "line 2: INVALID_ARGUMENT: a TSV line needs an id, a tab" in err
+    assert by_line(tmp_path / "tsv.jsonl")[1]["id"] == "x1"
+
+
+def test_a_server_killed_mid_job_and_restarted_loses_and_duplicates_nothing(exported_tiny, lines_5000,
+                                                                          uninterrupted, tmp_path):
+    command = serve_command(exported_tiny.parent.parent, exported_tiny.parent.name, workers=1, threads=1)
+    victim = ServerProcess("victim", command)
+    port = victim.target.rsplit(":", 1)[1]
+    output = tmp_path / "out.jsonl"
+    job = batch(victim.target, lines_5000, output, "--concurrency", "128", *SHORT, wait=False)
+    try:
+        wait_for_records(output, 1500)
+        victim.process.send_signal(signal.SIGKILL)
+        victim.process.wait(10)
+        killed_at = output.read_bytes().count(b"\n")
+        time.sleep(1.0)  # the client sees the connection refused and backs off
+        command[command.index("--port") + 1] = port
+        restarted = ServerProcess("restarted", command)
+        try:
+            out, err = job.communicate(timeout=600)
+        finally:
+            restarted.stop()
+    finally:
+        if job.poll() is None:
+            job.kill()
+        if victim.process.poll() is None:
+            victim.process.kill()
+    assert job.returncode == 0, err
+    print(f"server SIGKILLed after {killed_at} of 5000 records; the job reconnected and finished: {out.strip()}")
+    assert translations(output) == translations(uninterrupted)
+
+
+def test_a_client_killed_mid_job_resumes_where_it_stopped(server, lines_5000, uninterrupted, tmp_path):
+    output = tmp_path / "out.jsonl"
+    job = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT, wait=False)
+    wait_for_records(output, 2000)
+    job.send_signal(signal.SIGKILL)
+    job.wait(10)
+    with output.open("ab") as torn:  # as if killed in the middle of writing a record
+        torn.write(b'{"line": 4999, "id": "4999", "source": "x", "transl')
+    before = len(Journal(output).done)
+    code, out, err = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT)
+    assert code == 0, err
+    print(f"client SIGKILLed after {before} of 5000 records; rerun: {out.strip()}")
+    assert f"{before} done before" in out and f"{5000 - before} translated" in out
+    assert translations(output) == translations(uninterrupted)
+
+
+def test_count_lines_matches_what_the_job_reads(tmp_path):
+    for data, lines in ((b"", 0), (b"a", 1), (b"a\n", 1), (b"a\nb", 2), (b"a\r\nb\r\n", 2), (b"\n\n", 2)):
+        (tmp_path / "f").write_bytes(data)
+        assert count_lines(tmp_path / "f") == lines
+
+
+def resident_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@pytest.mark.slow
+def test_client_memory_stays_flat_on_200000_lines(server, tmp_path):
+    source = tmp_path / "in.txt"
+    total = int(os.environ.get("BATCH_LINES", "200000"))
+    source.write_text("".join(sentence(i) + "\n" for i in range(total)), encoding="utf-8")
+    output = tmp_path / "out.jsonl"
+    job = batch(server.target, source, output, "--concurrency", "128", *SHORT, wait=False)
+    wait_for_records(output, total // 10, timeout=3600)
+    at_10 = resident_mb(job.pid)
+    wait_for_records(output, total * 9 // 10, timeout=3600)
+    at_90 = resident_mb(job.pid)
+    out, err = job.communicate(timeout=3600)
+    assert job.returncode == 0, err
+    print(f"client resident memory at 10%: {at_10:.1f} MB, at 90%: {at_90:.1f} MB; {out.strip()}")
+    assert at_90 < at_10 * 1.1 + 5
