@@ -99,9 +99,13 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
                 item.model = str(record.get("model", item.model))
                 overrides = {k: record[k] for k in ("max_output_tokens", "min_output_tokens") if k in record}
                 if overrides:
-                    item.options = pb.DecodingOptions(**(
-                        {"max_output_tokens": item.options.max_output_tokens,
-                         "min_output_tokens": item.options.min_output_tokens} | overrides))
+                    item.options = pb.DecodingOptions()
+                    item.options.CopyFrom(settings.options)
+                    try:
+                        for name, value in overrides.items():
+                            setattr(item.options, name, value)
+                    except (TypeError, ValueError):
+                        item.error = "max_output_tokens and min_output_tokens must be whole numbers from 0"
     return item
 
 

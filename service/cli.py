@@ -73,10 +73,10 @@ def cmd_translate(args) -> int:
         with client_for(args, timeout=args.timeout) as client:
             if args.stream:  # one text at a time, so that pieces of different texts never interleave on screen
                 for text in texts:
-                    for chunk in client.stream([text], model=args.model, max_output_tokens=args.max_output_tokens):
+                    for chunk in client.stream([text], **text_options(args)):
                         print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
             else:
-                for translation in client.translate(texts, model=args.model, max_output_tokens=args.max_output_tokens).translations:
+                for translation in client.translate(texts, **text_options(args)).translations:
                     print(translation.text)
     except grpc.RpcError as error:
         print(f"error: {error.code().name}: {error.details()} (server {args.server})", file=sys.stderr)
@@ -84,13 +84,22 @@ def cmd_translate(args) -> int:
     return 0
 
 
+def text_options(args) -> dict:
+    """The translate command's options for TranslatorClient.translate/stream."""
+    return dict(model=args.model, max_output_tokens=args.max_output_tokens, html=args.html,
+                preserve_placeholders=not args.no_placeholders)
+
+
 def translate_locally(args, texts: list[str]) -> list[str]:
-    """Without a server: ONNX Runtime on an exported directory, or PyTorch on a checkpoint."""
+    """Without a server: ONNX Runtime on an exported directory (with the text pipeline, as the server), or
+    PyTorch on a checkpoint (the model alone, sentence by sentence)."""
     if args.model_dir:
+        from service.decoding import DecodingOptions
         from service.translator import Translator
 
         translator = Translator(args.model_dir, precision=args.precision, device=args.device)
-        return [r.text for r in translator.translate_batch(texts)]
+        return translator.translate(texts, options=DecodingOptions(args.max_output_tokens), html=args.html,
+                                    preserve_placeholders=not args.no_placeholders)
     from model.checkpoint import load_checkpoint
     from model.train import translate
 
@@ -108,7 +117,9 @@ def cmd_batch(args) -> int:
 
     settings = batch.Settings(format=args.format, output_format=args.output_format or (
         "jsonl" if args.output.suffix == ".jsonl" else "text"), concurrency=args.concurrency, model=args.model,
-        options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens),
+        options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
+                                   text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
+                                   preserve_placeholders=not args.no_placeholders),
         dedupe=args.dedupe, give_up_seconds=args.give_up_seconds)
 
     async def run():
@@ -142,6 +153,14 @@ def client_for(args, timeout: float | None, aio: bool = False):
     token = args.token_file.read_text(encoding="utf-8").strip() if args.token_file else None
     return (AsyncTranslatorClient if aio else TranslatorClient)(args.server, timeout=timeout, tls=args.tls, ca=args.tls_ca, cert=args.tls_cert,
                             key=args.tls_key, token=token)
+
+
+def _text_arguments(parser) -> None:
+    parser.add_argument("--html", action="store_true",
+                        help="texts are HTML: markup is never translated; block-level tags separate sentences")
+    parser.add_argument("--no-placeholders", action="store_true",
+                        help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses and `code` like "
+                             "other text instead of keeping them exactly")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:
@@ -317,7 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
-    translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens (0: model limit)")
+    translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens per sentence (0: model limit)")
+    _text_arguments(translate)
     translate.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: 60)")
     translate.add_argument("--checkpoint", type=Path, help="translate with this PyTorch checkpoint instead of a server")
     translate.add_argument("--model-dir", type=Path, help="translate with ONNX Runtime on this exported directory instead of a server")
@@ -350,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=int, default=0, help="per segment (default: the model's limit)")
     batch.add_argument("--min-output-tokens", type=int, default=0, help="per segment (default: 0)")
+    _text_arguments(batch)
     batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
     batch.add_argument("--give-up-seconds", type=float, default=300.0,
                        help="stop (resumable) after this long without a single result, e.g. the server is gone (default: 300)")
@@ -478,6 +499,21 @@ def cmd_bench_batch(args) -> int:
     return 0
 
 
+def cmd_bench_placeholders(args) -> int:
+    from bench import placeholders
+    from bench.common import write_results
+    from service.translator import Translator
+
+    texts = placeholders.messages(args.catalogs, args.messages)
+    if not texts:
+        print(f"error: no catalogs with placeholder messages in {args.catalogs}", file=sys.stderr)
+        return 1
+    results = placeholders.run(Translator(args.model_dir, precision=args.precision), texts)
+    print(placeholders.report(results))
+    print(f"wrote {write_results('placeholders', results, args.out)}")
+    return 0
+
+
 def _bench_parser(commands) -> None:
     from service.config import BENCH_RESULTS as RESULTS
 
@@ -553,6 +589,20 @@ def _bench_parser(commands) -> None:
     jobs.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     jobs.add_argument("--out", type=Path, default=RESULTS, help="where to write batch.json")
     jobs.set_defaults(func=cmd_bench_batch)
+
+    kept = bench.add_parser("placeholders", help="placeholders, tags and URLs on real software messages",
+                            description="Translates English gettext messages with placeholders from the German "
+                                        "catalogs installed here (in-process, the server's text pipeline) and "
+                                        "prints how many keep every protected item exactly, how many the model "
+                                        "carried without repair, and how many keep their tags in order.")
+    kept.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
+                      help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
+    kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    kept.add_argument("--catalogs", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"),
+                      help="directory of .mo catalogs (default: /usr/share/locale/de/LC_MESSAGES)")
+    kept.add_argument("--messages", type=int, default=500, help="messages to sample (default: 500)")
+    kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
+    kept.set_defaults(func=cmd_bench_placeholders)
 
     compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
                                description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "

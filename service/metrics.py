@@ -14,6 +14,7 @@ from service.scheduler import Request, StepOutput
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 TOKEN_TIME_BUCKETS = (0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128)
+SEGMENT_BUCKETS = (0, 1, 2, 3, 5, 10, 20, 50, 100)
 TOKEN_BUCKETS = (1, 4, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 
 
@@ -42,6 +43,11 @@ class Metrics:
                                         ["model"], registry=registry)
         self.sequences = Counter("translator_sequences_finished_total", "Finished sequences by finish reason",
                                  ["model", "reason"], registry=registry)
+        self.segments = Histogram("translator_text_segments", "Sentences (segments) per translated text",
+                                  ["model"], buckets=SEGMENT_BUCKETS, registry=registry)
+        self.placeholder_repairs = Counter("translator_placeholder_repairs_total",
+                                           "Placeholder tokens the model lost, repeated or reordered, repaired",
+                                           ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",
                                  ["model"], registry=registry)
         self.queue_capacity = Gauge("translator_queue_capacity", "Waiting sequences the queue accepts before RESOURCE_EXHAUSTED",
@@ -77,6 +83,12 @@ class Metrics:
             if len(request.output_ids) > 1:
                 self.per_token.labels(model).observe(
                     (request.finish_time - request.first_token_time) / (len(request.output_ids) - 1))
+
+    def observe_text(self, model: str, segments: int, repairs: int) -> None:
+        """One translated text: how many segments it had, how many placeholder tokens were repaired."""
+        self.segments.labels(model).observe(segments)
+        if repairs:
+            self.placeholder_repairs.labels(model).inc(repairs)
 
     def observe_rpc(self, method: str, model: str, code: str, seconds: float | None) -> None:
         """Count a call under its final status; seconds is None for a call that never reached its handler."""

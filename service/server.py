@@ -21,9 +21,10 @@ from service.engine import Engine, SchedulerLimits
 from service.metrics import Metrics
 from service.runtime import Runtime
 from service.scheduler import QueueFull, decode
+from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
-from translator.tokenizer import IncrementalDetokenizer
+from translator.text import prepare as prepare_text
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
@@ -184,7 +185,7 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
 @dataclass
 class Admitted:
     engine: Engine
-    sources: list[list[int]]
+    texts: Texts  # the texts' segments: the engine's sequences
     options: DecodingOptions
 
 
@@ -225,21 +226,33 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 runtime.limits.max_output_tokens)
         except ValueError as error:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options: {error}") from None
+        if options.text_format not in pb.TextFormat.values():
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"options.text_format {options.text_format} is not one of {sorted(pb.TextFormat.values())}")
         if sum(map(len, texts)) > LARGE_REQUEST_CHARS:  # keep the event loop free for every other RPC
-            sources = await asyncio.to_thread(runtime.tokenizer.encode_batch, texts)
+            segmented = await asyncio.to_thread(self.segment, runtime, texts, options)
         else:
-            sources = runtime.tokenizer.encode_batch(texts)
+            segmented = self.segment(runtime, texts, options)
+        if len(segmented.sources) > self.config.max_queue_size:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "
+                               "fit the queue: split the request")
+        return Admitted(engine, segmented, checked)
+
+    @staticmethod
+    def segment(runtime: Runtime, texts: list[str], options: pb.DecodingOptions) -> Texts:
+        """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
         limit = runtime.limits.max_source_tokens
-        for name, ids in zip(names, sources):
-            if len(ids) > limit:
-                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"{name} has {len(ids)} tokens; the limit is {limit} tokens: split it into sentences")
-        return Admitted(engine, sources, checked)
+        fits = lambda segment: len(runtime.tokenizer.encode(segment)) <= limit  # noqa: E731
+        keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
+        prepared = [prepare_text(text, keep, options.text_format == pb.TEXT_FORMAT_HTML, fits) for text in texts]
+        segments = [segment for p in prepared for segment in p.segments]
+        return Texts(prepared, runtime.tokenizer.encode_batch(segments) if segments else [])
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
-        call = admitted.engine.new_call(admitted.sources, admitted.options, deadline, stream)
+        call = admitted.engine.new_call(admitted.texts.sources, admitted.options, deadline, stream)
         try:
             return call.submit()
         except QueueFull as error:
@@ -257,34 +270,49 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options)
-            call = self.start(admitted, context)
-            finished = {}
-            async for index, sequence, token in call.events():
-                if token is None:
-                    finished[index] = sequence
-            translations = [self.translation(admitted.engine, finished[i]) for i in range(len(finished))]
+            translations = await self.translate_whole(admitted, context)
         except RequestError as error:
             await context.abort(error.code, str(error))
         info = admitted.engine.runtime.info
         return pb.TranslateResponse(translations=translations, model=info.name, model_version=info.version,
                                     request_id=request.request_id)
 
+    async def translate_whole(self, admitted: Admitted, context) -> list[pb.Translation]:
+        """Every text of the call, translated (Translate, and each TranslateBatch item)."""
+        collector = admitted.texts.collector()
+        translations: dict[int, pb.Translation] = dict(collector.empty_texts())
+        async for sequence_index, sequence, token in self.start(admitted, context).events():
+            if token is None:
+                text = admitted.texts.owner[sequence_index][0]
+                if (done := collector.add(sequence_index, self.translation(admitted.engine, sequence))) is not None:
+                    translations[text] = done
+        for text, translation in translations.items():
+            self.metrics.observe_text(admitted.engine.name, translation.segments, admitted.texts.prepared[text].repairs)
+        return [translations[i] for i in range(len(admitted.texts.prepared))]
+
     async def TranslateStream(self, request: pb.TranslateRequest, context):
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options)
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.runtime.info
-            detokenizers = [IncrementalDetokenizer(admitted.engine.runtime.tokenizer) for _ in admitted.sources]
-            async for index, sequence, token in call.events():
+            streamer = admitted.texts.streamer(admitted.engine.runtime.tokenizer)
+
+            def chunks(pieces):
+                for index, text, final in pieces:
+                    if final is not None:
+                        self.metrics.observe_text(info.name, final.segments, admitted.texts.prepared[index].repairs)
+                    yield pb.TranslateChunk(request_id=request.request_id, index=index, text=text, final=final,
+                                            model=info.name, model_version=info.version)
+
+            for chunk in chunks(streamer.opening()):
+                yield chunk
+            async for sequence_index, sequence, token in call.events():
                 if token is None:
-                    final = self.translation(admitted.engine, sequence)
-                    text = detokenizers[index].finish(final.text)
+                    pieces = streamer.finish(sequence_index, self.translation(admitted.engine, sequence))
                 else:
-                    final, text = None, detokenizers[index].push(token)
-                    if not text:  # held back: the token ends inside a character
-                        continue
-                yield pb.TranslateChunk(request_id=request.request_id, index=index, text=text, final=final,
-                                        model=info.name, model_version=info.version)
+                    pieces = streamer.push(sequence_index, token)
+                for chunk in chunks(pieces):
+                    yield chunk
         except RequestError as error:
             await context.abort(error.code, str(error))
 
@@ -301,9 +329,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 admitted = await self.admit(item.model, [item.text], item.options, field="text")
                 info = admitted.engine.runtime.info
                 result.model, result.model_version = info.name, info.version
-                async for _, sequence, token in self.start(admitted, context).events():
-                    if token is None:
-                        result.translation.CopyFrom(self.translation(admitted.engine, sequence))
+                result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
             except RequestError as error:
                 result.error_code, result.error_message = error.code.value[0], f"item {item.id!r}: {error}"
             await results.put(result)

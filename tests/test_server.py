@@ -14,10 +14,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.client import TranslatorClient
+from service.client import request as client_request
 from service.config import ServerConfig
 from service.translator import Translator
 from translator.v1 import translator_pb2 as pb
-from tests.grpc_server import RunningServer
+from translator.v1 import translator_pb2_grpc as pb_grpc
+from tests.grpc_server import RunningServer, wait_until
 
 TEXTS = ["Where is the station?", "I eat an apple.", "He crossed the street.", "colour", "Greetings from Munich!",
          "The thing 7 is here.", "Grüße, Straße – „Äpfel“ öfter"]
@@ -106,7 +108,6 @@ def test_concurrent_requests_equal_sequential_results(server, client):
     (dict(texts=[]), grpc.StatusCode.INVALID_ARGUMENT, "texts is empty"),
     (dict(texts=["ok", "  "]), grpc.StatusCode.INVALID_ARGUMENT, r"texts\[1\] is empty"),
     (dict(texts=["a"] * 9), grpc.StatusCode.INVALID_ARGUMENT, "9 texts exceed the limit of 8"),
-    (dict(texts=["Straße " * 300]), grpc.StatusCode.INVALID_ARGUMENT, "the limit is 256 tokens"),
     (dict(texts=["a"], max_output_tokens=1000), grpc.StatusCode.INVALID_ARGUMENT, "max_output_tokens=1000 must be between"),
     (dict(texts=["a"], max_output_tokens=2, min_output_tokens=3), grpc.StatusCode.INVALID_ARGUMENT, "must not exceed"),
     (dict(texts=["a"], model="fr-en"), grpc.StatusCode.NOT_FOUND, "unknown model 'fr-en'; loaded models: tiny"),
@@ -126,7 +127,7 @@ def test_bad_request_does_not_disturb_others(server, client, reference):
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         futures = [pool.submit(good, t) for t in TEXTS]
-        bad = pool.submit(client.translate, ["Straße " * 300])
+        bad = pool.submit(client.translate, ["x" * 40_000])  # over --max-text-chars
         assert [f.result() for f in futures] == [reference[t] for t in TEXTS]
         with pytest.raises(grpc.RpcError):
             bad.result()
@@ -156,13 +157,22 @@ def test_cancelled_stream_frees_its_slot(server):
 
 
 def test_queue_overflow_is_resource_exhausted(exported_tiny):
-    running = RunningServer(config_for(exported_tiny, max_queue_size=2, max_num_seqs=1))
+    running = RunningServer(config_for(exported_tiny, max_queue_size=2, max_num_seqs=1, workers=1))
     try:
         with TranslatorClient(running.target) as client:
-            with pytest.raises(grpc.RpcError) as error:
+            with pytest.raises(grpc.RpcError) as never_fits:
                 client.translate(TEXTS[:3])
-            assert error.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert "at most 2 waiting" in error.value.details()
+            assert never_fits.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # retrying could never help
+            assert "3 sentences; at most 2 fit the queue" in never_fits.value.details()
+            busy = client.stub.Translate.future(client_request(TEXTS[:2], min_output_tokens=256, max_output_tokens=256),
+                                                timeout=60)
+            assert wait_until(lambda: running.engine.active_sequences() == 1 and running.engine.queue_depth() == 1)
+            with grpc.insecure_channel(running.target) as plain:  # no retry policy: see the first answer
+                with pytest.raises(grpc.RpcError) as full:
+                    pb_grpc.TranslatorStub(plain).Translate(client_request(TEXTS[2:4]), timeout=60)
+            assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "at most 2 waiting" in full.value.details()
+            assert len(busy.result().translations) == 2
             assert len(client.translate(TEXTS[:2]).translations) == 2
     finally:
         running.stop()

@@ -7,22 +7,35 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class TextFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TEXT_FORMAT_UNSPECIFIED: _ClassVar[TextFormat]
+    TEXT_FORMAT_PLAIN: _ClassVar[TextFormat]
+    TEXT_FORMAT_HTML: _ClassVar[TextFormat]
+
 class FinishReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     FINISH_REASON_UNSPECIFIED: _ClassVar[FinishReason]
     FINISH_REASON_EOS: _ClassVar[FinishReason]
     FINISH_REASON_LENGTH: _ClassVar[FinishReason]
+TEXT_FORMAT_UNSPECIFIED: TextFormat
+TEXT_FORMAT_PLAIN: TextFormat
+TEXT_FORMAT_HTML: TextFormat
 FINISH_REASON_UNSPECIFIED: FinishReason
 FINISH_REASON_EOS: FinishReason
 FINISH_REASON_LENGTH: FinishReason
 
 class DecodingOptions(_message.Message):
-    __slots__ = ("max_output_tokens", "min_output_tokens")
+    __slots__ = ("max_output_tokens", "min_output_tokens", "text_format", "preserve_placeholders")
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MIN_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FORMAT_FIELD_NUMBER: _ClassVar[int]
+    PRESERVE_PLACEHOLDERS_FIELD_NUMBER: _ClassVar[int]
     max_output_tokens: int
     min_output_tokens: int
-    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ...) -> None: ...
+    text_format: TextFormat
+    preserve_placeholders: bool
+    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ..., text_format: _Optional[_Union[TextFormat, str]] = ..., preserve_placeholders: _Optional[bool] = ...) -> None: ...
 
 class TranslateRequest(_message.Message):
     __slots__ = ("texts", "model", "options", "request_id")
@@ -37,16 +50,18 @@ class TranslateRequest(_message.Message):
     def __init__(self, texts: _Optional[_Iterable[str]] = ..., model: _Optional[str] = ..., options: _Optional[_Union[DecodingOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class Translation(_message.Message):
-    __slots__ = ("text", "input_tokens", "output_tokens", "finish_reason")
+    __slots__ = ("text", "input_tokens", "output_tokens", "finish_reason", "segments")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
+    SEGMENTS_FIELD_NUMBER: _ClassVar[int]
     text: str
     input_tokens: int
     output_tokens: int
     finish_reason: FinishReason
-    def __init__(self, text: _Optional[str] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., finish_reason: _Optional[_Union[FinishReason, str]] = ...) -> None: ...
+    segments: int
+    def __init__(self, text: _Optional[str] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., finish_reason: _Optional[_Union[FinishReason, str]] = ..., segments: _Optional[int] = ...) -> None: ...
 
 class TranslateResponse(_message.Message):
     __slots__ = ("translations", "model", "model_version", "request_id")

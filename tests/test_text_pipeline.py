@@ -1,0 +1,145 @@
+"""The text pipeline (translator/text.py, service/texts.py): sentences, line breaks and whitespace kept,
+placeholders, tags, URLs, e-mail addresses and code spans protected — unit properties, then through the
+real server (Translate, TranslateStream, TranslateBatch) over loopback gRPC."""
+
+import re
+
+import grpc
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.client import TranslatorClient
+from tests.grpc_server import RunningServer
+from tests.test_server import config_for
+from translator.text import EVERYTHING, TAG, prepare, sentences
+from translator.v1 import translator_pb2 as pb
+
+SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
+             "Where is the station?", "He crossed the street!", "Dr. Smith paid 3.50 euros for it."]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Dr. Smith went to Washington. He arrived at 5 p.m. today.", 2),
+    ("Use e.g. apples or pears. Then stop.", 2),
+    ("It costs 3.50 euros. That is cheap.", 2),
+    ('He said "Stop." Then he left.', 2),
+    ("Mr. and Mrs. Jones live in the U.S. now. They like it.", 2),
+    ("Is it? Yes. No!", 3),
+])
+def test_segmentation_edge_cases(text, expected):
+    assert len(prepare(text).segments) == expected
+    assert "".join(sentences(text)) == text
+
+
+def test_lists_keep_their_numbers_untranslated():
+    prepared = prepare("1. First item\n2. Second item\n- third")
+    assert prepared.segments == ["First item", "Second item", "third"]
+    assert prepared.restore(["A", "B", "C"]) == "1. A\n2. B\n- C"
+
+
+words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran", "is", "end.", "Yes!", "why?"])
+items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>", "</b>", "<br/>", "`x = 1`",
+                         "https://example.org/a?b=1", "ann@example.com", "&amp;", "XX3X", "XX3", "%%"])
+pieces = st.lists(st.one_of(words, items, st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". "])), max_size=30)
+
+
+def protected_items(text: str) -> list[str]:
+    return sorted(m.group(0) for m in EVERYTHING.finditer(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces, st.randoms(use_true_random=False))
+def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
+    text = "".join(parts)
+    prepared = prepare(text)
+    assert prepared.restore(prepared.segments) == text  # identity translation gives the text back
+    # A hostile "model": drops, repeats and shuffles placeholder tokens and words.
+    mangled = []
+    for segment in prepared.segments:
+        tokens = segment.split()
+        rnd.shuffle(tokens)
+        tokens = [t for t in tokens if rnd.random() > 0.3] + [t for t in tokens if rnd.random() < 0.2]
+        mangled.append(" ".join(tokens))
+    result = prepared.restore(mangled)
+    assert protected_items(result) == protected_items(text)
+    source_tags = [t.group(0) for t in TAG.finditer(text)]
+    assert [t.group(0) for t in TAG.finditer(result)] == source_tags  # same tags in the same order
+    assert re.sub(r"[^\n]", "", result).count("\n") >= 0
+
+
+def test_line_breaks_and_whitespace_are_kept_exactly():
+    text = "  Line one.\r\nLine two.  \n\n\tThird line!  "
+    prepared = prepare(text)
+    assert prepared.restore([s.upper() for s in prepared.segments]) == "  LINE ONE.\r\nLINE TWO.  \n\n\tTHIRD LINE!  "
+
+
+def test_html_mode_keeps_markup_and_splits_at_block_tags():
+    prepared = prepare("<p>One. Two &amp; three.</p><p>Four</p>", preserve_placeholders=False, html=True)
+    assert len(prepared.segments) == 3
+    assert prepared.restore(["A.", "B XX1X c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
+
+
+def test_a_sentence_over_the_limit_is_split_at_a_clause():
+    sentence = "We came home late, the dog was hungry, and the cat slept on the warm sofa all night long."
+    prepared = prepare(sentence, fits=lambda s: len(s) <= 40)
+    assert all(len(s) <= 40 for s in prepared.segments) and len(prepared.segments) >= 3
+    assert prepared.restore(prepared.segments) == sentence
+
+
+@pytest.fixture(scope="module")
+def server(exported_tiny):
+    running = RunningServer(config_for(exported_tiny, max_texts_per_request=16))
+    yield running
+    running.stop()
+
+
+def translate_alone(client, sentence: str) -> str:
+    return client.translate([sentence], max_output_tokens=12).translations[0].text
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 10])
+def test_a_paragraph_is_its_sentences_translated_once_in_order(server, count):
+    chosen = [SENTENCES[i % len(SENTENCES)] for i in range(count)]
+    paragraph = " ".join(chosen[:count // 2]) + ("\n" if count > 1 else "") + " ".join(chosen[count // 2:])
+    with TranslatorClient(server.target) as client:
+        response = client.translate([paragraph], max_output_tokens=12)
+        alone = [translate_alone(client, s) for s in chosen]
+    translation = response.translations[0]
+    expected = " ".join(alone[:count // 2]) + ("\n" if count > 1 else "") + " ".join(alone[count // 2:])
+    assert translation.text == expected and translation.segments == count
+
+
+def test_streamed_pieces_concatenate_to_the_final_text_segment_after_segment(server):
+    texts = ["Hello, %s! You have {count} new messages.\nLine two. Line three.", "One. Two.", "42"]
+    with TranslatorClient(server.target) as client:
+        whole = client.translate(texts, max_output_tokens=12)
+        chunks = list(client.stream(texts, max_output_tokens=12))
+    for index, translation in enumerate(whole.translations):
+        mine = [c for c in chunks if c.index == index]
+        assert "".join(c.text for c in mine) == translation.text == mine[-1].final.text
+        assert sum(1 for c in mine if c.HasField("final")) == 1
+    assert whole.translations[2].text == "42" and whole.translations[2].segments == 0
+    assert whole.translations[0].text.count("%s") == 1 and whole.translations[0].text.count("{count}") == 1
+
+
+def test_placeholders_survive_every_rpc_and_repairs_are_counted(server):
+    text = "Hello, %s! You have {count} new messages at <b>https://example.org</b>."
+    with TranslatorClient(server.target) as client:
+        unary = client.translate([text]).translations[0]
+        batch = list(client.batch([pb.BatchItem(id="1", text=text)]))[0].translation
+        off = client.translate([text], preserve_placeholders=False).translations[0]
+    for translation in (unary, batch):
+        assert protected_items(translation.text) == protected_items(text)
+        assert [t.group(0) for t in TAG.finditer(translation.text)] == ["<b>", "</b>"]
+    assert off.segments == 2  # "Hello, %s!" and the rest
+    repairs = server.server.metrics.registry.get_sample_value("translator_placeholder_repairs_total", {"model": "tiny"})
+    segments = server.server.metrics.registry.get_sample_value("translator_text_segments_count", {"model": "tiny"})
+    assert repairs is not None and repairs > 0 and segments >= 3
+
+
+def test_an_unknown_text_format_is_invalid_argument(server):
+    with TranslatorClient(server.target) as client:
+        with pytest.raises(grpc.RpcError) as error:
+            client.stub.Translate(pb.TranslateRequest(texts=["a"], options=pb.DecodingOptions(text_format=7)))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "text_format" in error.value.details()
