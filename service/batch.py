@@ -271,9 +271,10 @@ class Job:
     async def _stream(self, window: int) -> None:
         """One TranslateBatch stream at a time, reopened with backoff until this lane's items are done."""
         lane = Lane(window)
-        failures = 0
+        failures = 0  # in a row, without a result in between: the backoff grows with them
         while True:
             lane.requeue_in_flight()  # what a broken stream had in flight goes first
+            progress_before = self.last_progress
             try:
                 if await self._pump(lane):
                     return
@@ -282,7 +283,7 @@ class Job:
                     raise
             if time.monotonic() - self.last_progress > self.settings.give_up_seconds:
                 raise TimeoutError(f"no result for {self.settings.give_up_seconds:.0f} s; rerun the same command to resume")
-            failures += 1
+            failures = failures + 1 if self.last_progress == progress_before else 1
             await asyncio.sleep(backoff(failures))
 
     async def _pump(self, lane: "Lane") -> bool:
