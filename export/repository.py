@@ -56,10 +56,15 @@ def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sent
     runtime = Runtime(model_dir)
     tokenizer = runtime.tokenizer
     valid = read_tsv(ensure_data(data_dir) / "valid.tsv")
-    pairs = [(p.en, tokenizer.encode(p.en), tokenizer.encode_target(p.de)) for p in valid]
+    limit = runtime.limits.max_source_tokens  # never more than the model's positions (write_config)
+    encoded = [(p.en, tokenizer.encode(p.en), tokenizer.encode_target(p.de)) for p in valid]
+    # Pairs longer than the model's positions cannot be checked (nor served): skip them, and say so.
+    pairs = [(en, src, tgt) for en, src, tgt in encoded if len(src) <= limit and len(tgt) < limit]
+    if not pairs:
+        raise ParityError(f"no validation pair fits the model's {limit} positions; nothing to check parity on")
     started = time.monotonic()
     tensors = tensor_parity(model, runtime, pairs, batches=batches)
-    sequences = sequence_parity(model, runtime, [p.en for p in valid[:sentences]])
+    sequences = sequence_parity(model, runtime, [en for en, _, _ in pairs[:sentences]])
     logits_diff = tensors["outputs"]["logits"]["max_abs"]
     failures = []
     if logits_diff > LOGITS_TOLERANCE:
@@ -67,6 +72,7 @@ def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sent
     if sequences["share"] < 1.0:
         failures.append(f"{sequences['sentences'] - sequences['token_identical']} of {sequences['sentences']} greedy outputs differ")
     return {"passed": not failures, "failures": failures, "logits_tolerance": LOGITS_TOLERANCE,
+            "skipped_longer_than_positions": len(encoded) - len(pairs),
             "tensor": tensors, "sequence": sequences, "seconds": round(time.monotonic() - started, 1)}
 
 
@@ -75,11 +81,14 @@ def int8_quality(model_dir: Path, data_dir: Path, sentences: int) -> dict:
     from model.evaluate import scores
     from service.translator import Translator
 
-    test = read_tsv(data_dir / "test.tsv")[:sentences]
+    translators = {precision: Translator(model_dir, precision=precision) for precision in ("fp32", "int8")}
+    runtime = translators["fp32"].runtime
+    fits = lambda text: len(runtime.tokenizer.encode(text)) <= runtime.limits.max_source_tokens  # noqa: E731
+    test = [p for p in read_tsv(data_dir / "test.tsv") if fits(p.en)][:sentences]
     references = [p.de for p in test]
     result = {}
-    for precision in ("fp32", "int8"):
-        translations = Translator(model_dir, precision=precision).translate_batch([p.en for p in test])
+    for precision, translator in translators.items():
+        translations = translator.translate_batch([p.en for p in test])
         result[precision] = scores([t.text for t in translations], references)
     result["chrf_drop"] = round(result["fp32"]["chrf"] - result["int8"]["chrf"], 2)
     result["bleu_drop"] = round(result["fp32"]["bleu"] - result["int8"]["bleu"], 2)
@@ -97,23 +106,27 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
     for stale in (staging, failed):
         shutil.rmtree(stale, ignore_errors=True)
     staging.mkdir(parents=True)
-    graphs = export_onnx(model, staging)
-    for name in (ENCODER_FILE, DECODER_FILE):
-        graphs[name]["ort_optimizations"] = fusion_report(staging / name, graphs[name]["ops"])
-    copy_tokenizer(checkpoint, staging)
-    if (checkpoint / CARD_FILE).exists():
-        shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
-    write_config(model, checkpoint, staging, out, graphs)
-    report = check_parity(model, staging, data_dir, batches, sentences)
-    if report["passed"] and int8:
-        quantize_int8(staging)
-        report["int8"] = int8_quality(staging, data_dir, quality_sentences)
-        if not report["int8"]["passed"]:
-            report["passed"] = False
-            report["failures"].append(f"int8 chrF drops by {report['int8']['chrf_drop']} > {MAX_INT8_CHRF_DROP}")
-    if report["passed"] and fp16:
-        convert_fp16(staging)
-        report["fp16"] = fp16_parity(model, staging, data_dir)
+    try:  # an unexpected error leaves no .partial directory behind
+        graphs = export_onnx(model, staging)
+        for name in (ENCODER_FILE, DECODER_FILE):
+            graphs[name]["ort_optimizations"] = fusion_report(staging / name, graphs[name]["ops"])
+        copy_tokenizer(checkpoint, staging)
+        if (checkpoint / CARD_FILE).exists():
+            shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
+        write_config(model, checkpoint, staging, out, graphs)
+        report = check_parity(model, staging, data_dir, batches, sentences)
+        if report["passed"] and int8:
+            quantize_int8(staging)
+            report["int8"] = int8_quality(staging, data_dir, quality_sentences)
+            if not report["int8"]["passed"]:
+                report["passed"] = False
+                report["failures"].append(f"int8 chrF drops by {report['int8']['chrf_drop']} > {MAX_INT8_CHRF_DROP}")
+        if report["passed"] and fp16:
+            convert_fp16(staging)
+            report["fp16"] = fp16_parity(model, staging, data_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     (staging / REPORT_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if not report["passed"]:
         for graph in staging.glob("*.onnx"):

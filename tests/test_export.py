@@ -112,3 +112,36 @@ def test_the_parity_check_proves_the_loop_the_server_runs(exported_tiny, tiny_ch
     assert sequence_parity(model, runtime, texts)["share"] == 1.0
     monkeypatch.setattr(scheduler, "greedy_tokens", lambda logits, block_eos, eos_id: np.argsort(logits, -1)[:, -2])
     assert sequence_parity(model, runtime, texts)["share"] == 0.0
+
+
+def test_sentences_longer_than_the_positions_are_skipped_not_a_crash(tiny_checkpoint, corpus_dir, tmp_path):
+    """A model with few positions: validation pairs that do not fit are skipped (and counted), the export
+    passes, the serving limits stay within the positions, and no .partial directory is left."""
+    import shutil
+
+    import torch
+
+    from export.repository import export_model
+    from model.checkpoint import save_checkpoint
+    from model.transformer import Transformer, TransformerConfig
+    from tests.conftest import TINY
+    from translator.model_format import ModelMeta
+
+    from model.data import read_tsv
+    from translator.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_dir(tiny_checkpoint)
+    needed = sorted(max(len(tokenizer.encode(p.en)), len(tokenizer.encode_target(p.de)) + 1)
+                    for p in read_tsv(corpus_dir / "valid.tsv"))
+    positions = needed[len(needed) // 2]  # about half of the pairs fit
+    assert needed[0] <= positions < needed[-1]
+    checkpoint = tmp_path / "short"
+    shutil.copytree(tiny_checkpoint, checkpoint)
+    torch.manual_seed(0)
+    save_checkpoint(Transformer(TransformerConfig(**TINY, max_positions=positions)).eval(), checkpoint)
+    out = tmp_path / "repository" / "short" / "1"
+    report = export_model(checkpoint, out, corpus_dir, batches=4, sentences=20)
+    assert report["passed"] and report["skipped_longer_than_positions"] > 0
+    limits = ModelMeta.read(out).limits
+    assert limits.max_source_tokens <= positions and limits.max_output_tokens <= positions
+    assert not list(out.parent.glob(".*partial"))
