@@ -9,7 +9,8 @@ from torch import nn
 
 from model.attention import MultiHeadAttention
 
-ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU, "silu": nn.SiLU}
+ACTIVATIONS = {"relu": nn.ReLU, "gelu": nn.GELU, "silu": nn.SiLU,
+               "gelu_tanh": lambda: nn.GELU(approximate="tanh")}  # Hugging Face's gelu_new
 POSITION_LAYOUTS = ("interleaved", "concat")
 NORM_POSITIONS = ("pre", "post")
 

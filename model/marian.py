@@ -17,8 +17,9 @@ from model.checkpoint import load_checkpoint, save_checkpoint
 from translator.tokenizer import MARIAN_FILES, SPM_FILE, spm_pieces
 from model.transformer import Transformer, TransformerConfig
 
-ACTIVATIONS_FROM_MARIAN = {"swish": "silu", "silu": "silu", "gelu": "gelu", "relu": "relu"}
-ACTIVATIONS_TO_MARIAN = {"silu": "swish", "gelu": "gelu", "relu": "relu"}
+ACTIVATIONS_FROM_MARIAN = {"swish": "silu", "silu": "silu", "gelu": "gelu", "relu": "relu",
+                           "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh"}
+ACTIVATIONS_TO_MARIAN = {"silu": "swish", "gelu": "gelu", "relu": "relu", "gelu_tanh": "gelu_new"}
 LAYER_NORM = ["weight", "bias"]
 LINEAR = ["weight", "bias"]
 

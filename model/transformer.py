@@ -33,7 +33,7 @@ class TransformerConfig:
     encoder_layers: int = 6
     decoder_layers: int = 2
     dropout: float = 0.1
-    activation: str = "relu"  # relu | gelu | silu (Marian's "swish")
+    activation: str = "relu"  # relu | gelu | gelu_tanh (Hugging Face's "gelu_new") | silu (Marian's "swish")
     norm_position: str = "pre"  # pre | post (Marian: post)
     position_layout: str = "interleaved"  # interleaved | concat (Marian: concat)
     scale_embedding: bool = True  # multiply token embeddings by √d_model

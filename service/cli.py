@@ -423,13 +423,23 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_convert(args) -> int:
     from model import marian
 
+    if not args.source.is_dir():
+        print(f"error: {args.source} is not a directory; give a {'Marian (transformers)' if args.direction == 'from-marian' else 'checkpoint'} "
+              "directory", file=sys.stderr)
+        return 1
+    try:
+        if args.direction == "from-marian":
+            model = marian.from_marian(args.source, args.out)
+        else:
+            marian.to_marian(args.source, args.out)
+    except (ValueError, OSError, KeyError) as error:  # unsupported configs, missing or unreadable files
+        print(f"error: cannot convert {args.source}: {error}", file=sys.stderr)
+        return 1
     if args.direction == "from-marian":
-        model = marian.from_marian(args.source, args.out)
         print(f"converted {args.source} ({model.cfg.encoder_layers}+{model.cfg.decoder_layers} layers, d={model.cfg.d_model}, "
               f"vocab {model.cfg.vocab_size}) into checkpoint {args.out}")
         print(f"next: translator export --checkpoint {args.out} --out model_repository/<name>/1")
     else:
-        marian.to_marian(args.source, args.out)
         print(f"wrote Marian (transformers) directory {args.out}")
     return 0
 

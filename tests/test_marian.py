@@ -18,6 +18,8 @@ CONFIGS = {
     "gelu-3x1-untied-output": dict(d_model=48, encoder_layers=3, decoder_layers=1, encoder_attention_heads=6,
                                    decoder_attention_heads=6, encoder_ffn_dim=96, decoder_ffn_dim=96,
                                    activation_function="gelu", tie_word_embeddings=False),
+    "gelu-new-2x2": dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+                         decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, activation_function="gelu_new"),
 }
 
 
@@ -132,3 +134,20 @@ def test_round_trip_gives_identical_weights(converted):
 def test_post_norm_is_required_to_export_to_marian(tiny_checkpoint, tmp_path):
     with pytest.raises(ValueError, match="only post-norm models"):
         to_marian(tiny_checkpoint, tmp_path)
+
+
+def test_an_unsupported_config_is_one_clear_line(converted, tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    if converted["model"].cfg.activation != "silu":
+        pytest.skip("one configuration is enough")
+    source = tmp_path / "marian"
+    shutil.copytree(converted["root"] / "marian", source)
+    config = json.loads((source / "config.json").read_text())
+    (source / "config.json").write_text(json.dumps(config | {"activation_function": "quick_gelu"}))
+    result = subprocess.run([sys.executable, "-m", "service.cli", "convert", "from-marian", str(source), "--out",
+                             str(tmp_path / "ours")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "activation 'quick_gelu' is not supported" in result.stderr.strip().splitlines()[-1]
