@@ -145,3 +145,27 @@ def test_sentences_longer_than_the_positions_are_skipped_not_a_crash(tiny_checkp
     limits = ModelMeta.read(out).limits
     assert limits.max_source_tokens <= positions and limits.max_output_tokens <= positions
     assert not list(out.parent.glob(".*partial"))
+
+
+def test_the_logits_gate_scales_with_the_logits(tiny_checkpoint, corpus_dir, tmp_path):
+    """Trained models have logits of 30-50; float32 rounding grows with them, so the bound does too."""
+    import shutil
+
+    import torch
+
+    from export.repository import export_model
+    from model.checkpoint import save_checkpoint
+    from model.transformer import Transformer, TransformerConfig
+    from tests.conftest import TINY
+
+    checkpoint = tmp_path / "loud"
+    shutil.copytree(tiny_checkpoint, checkpoint)
+    torch.manual_seed(0)
+    model = Transformer(TransformerConfig(**TINY, tie_output=False)).eval()
+    with torch.no_grad():
+        model.output_projection.weight.mul_(60.0)
+    save_checkpoint(model, checkpoint)
+    report = export_model(checkpoint, tmp_path / "repository" / "loud" / "1", corpus_dir, batches=4, sentences=20)
+    logits = report["tensor"]["outputs"]["logits"]
+    assert logits["max_reference"] > 20 and report["logits_tolerance"] == pytest.approx(1e-4 * logits["max_reference"])
+    assert report["passed"]
