@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from service.config import DEFAULT_CHECKPOINT, DEFAULT_MODEL_DIR, DEFAULT_SERVER
+from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_SERVER
 
 
 def cmd_data_freedict(args) -> int:
@@ -291,12 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Fetch dict-freedict-eng-deu with apt-get download (or use --source), extract "
                                            "example and headword pairs, and write train/valid/test TSVs and stats.json.")
     freedict.add_argument("--source", type=Path, help="a .deb, or a directory holding the dictd .index and .dict(.dz) files")
-    freedict.add_argument("--out", type=Path, default=Path("data"), help="output directory (default: data)")
+    freedict.add_argument("--out", type=Path, default=DEFAULT_DATA, help=f"output directory (default: {DEFAULT_DATA})")
     freedict.set_defaults(func=cmd_data_freedict)
 
     train = commands.add_parser("train", help="train a Transformer checkpoint", description="Train on DATA/train.tsv, validate on "
                                 "DATA/valid.tsv, keep the best checkpoint in OUT, resume from OUT/last.pt when present.")
-    train.add_argument("--data", type=Path, default=Path("data"), help="directory with train.tsv and valid.tsv (default: data)")
+    train.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and valid.tsv (default: {DEFAULT_DATA})")
     train.add_argument("--out", type=Path, default=Path("runs/default"), help="checkpoint directory (default: runs/default)")
     train.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary size (default: 8000)")
     train.add_argument("--d-model", type=int, default=256)
@@ -321,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = commands.add_parser("evaluate", help="BLEU/chrF of a checkpoint and of a dictionary baseline on the test split")
     evaluate.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
-    evaluate.add_argument("--data", type=Path, default=Path("data"), help="directory with train.tsv and test.tsv (default: data)")
+    evaluate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and test.tsv (default: {DEFAULT_DATA})")
     evaluate.add_argument("--limit", type=int, help="score only the first N test pairs")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
@@ -403,7 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
                                              "and MODEL_CARD.md into OUT. Exits 1 and leaves OUT.failed/ when parity fails.")
     export.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
     export.add_argument("--out", type=Path, default=DEFAULT_MODEL_DIR, help=f"model directory (default: {DEFAULT_MODEL_DIR})")
-    export.add_argument("--data", type=Path, default=Path("data"), help="valid/test splits; fetched when missing (default: data)")
+    export.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid/test splits; fetched when missing (default: {DEFAULT_DATA})")
     export.add_argument("--int8", action="store_true", help="also write int8 graphs; fails when test chrF drops by more than 1.0")
     export.add_argument("--fp16", action="store_true", help="also write fp16 graphs for CUDA (checked where a GPU exists)")
     export.add_argument("--if-stale", action="store_true", help="do nothing when OUT was already exported from this checkpoint")
@@ -413,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="re-run the parity check of an exported model directory")
     validate.add_argument("model_dir", type=Path, help="exported model directory")
     validate.add_argument("--checkpoint", type=Path, help="PyTorch checkpoint (default: the one recorded in config.json)")
-    validate.add_argument("--data", type=Path, default=Path("data"), help="valid split; fetched when missing (default: data)")
+    validate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid split; fetched when missing (default: {DEFAULT_DATA})")
     validate.add_argument("--write", action="store_true", help="replace MODEL_DIR/parity_report.json with this run's report")
     _parity_arguments(validate)
     validate.set_defaults(func=cmd_validate)
@@ -623,7 +623,7 @@ def _bench_parser(commands) -> None:
     compare.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="the small model (default: shipped)")
     compare.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
                          help="the small model's export with int8 (reused when current; else exported into --workdir)")
-    compare.add_argument("--data", type=Path, default=Path("data"), help="valid split for the export's parity check")
+    compare.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid split for the export's parity check (default: {DEFAULT_DATA})")
     compare.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where the built models go (reused)")
     compare.add_argument("--tokens", type=int, default=64)
     compare.add_argument("--threads", type=int, default=2, help="threads (int8 engines also try 1; the faster counts)")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REPOSITORY = ROOT / "model_repository"
+DEFAULT_DATA = ROOT / "data"  # the corpus splits, wherever the command runs from
 DEFAULT_MODEL = "en-de"
 DEFAULT_MODEL_DIR = DEFAULT_REPOSITORY / DEFAULT_MODEL / "1"  # where `make export` puts the shipped model
 DEFAULT_CHECKPOINT = ROOT / "model" / "default"

@@ -169,3 +169,16 @@ def test_the_logits_gate_scales_with_the_logits(tiny_checkpoint, corpus_dir, tmp
     logits = report["tensor"]["outputs"]["logits"]
     assert logits["max_reference"] > 20 and report["logits_tolerance"] == pytest.approx(1e-4 * logits["max_reference"])
     assert report["passed"]
+
+
+def test_commands_use_the_projects_data_wherever_they_run(tmp_path):
+    """Run from another directory, export/validate/train/evaluate default to the project's data/, not ./data."""
+    import subprocess
+    import sys
+
+    from service.config import DEFAULT_DATA, ROOT
+
+    for command in ("export", "validate", "train", "evaluate"):
+        shown = subprocess.run([sys.executable, "-m", "service.cli", command, "--help"], cwd=tmp_path, capture_output=True,
+                               text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "400"})
+        assert shown.returncode == 0 and f"(default: {DEFAULT_DATA})" in shown.stdout, command
