@@ -151,3 +151,23 @@ def test_an_unsupported_config_is_one_clear_line(converted, tmp_path):
                              str(tmp_path / "ours")], capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "activation 'quick_gelu' is not supported" in result.stderr.strip().splitlines()[-1]
+
+
+def test_detokenization_equals_marian_tokenizer(converted):
+    """Random id sequences over the whole shared vocabulary (pieces target.spm lacks, <unk>, specials
+    included) and the model's own outputs decode exactly as MarianTokenizer.decode(skip_special_tokens=True),
+    and the streaming detokenizer's pieces concatenate to that text."""
+    import random
+
+    from translator.tokenizer import IncrementalDetokenizer
+
+    hf_tokenizer = transformers.MarianTokenizer.from_pretrained(converted["root"] / "marian")
+    tokenizer, size = converted["tokenizer"], converted["model"].cfg.vocab_size
+    rng = random.Random(0)
+    sequences = [[rng.randrange(size) for _ in range(rng.randint(1, 12))] for _ in range(300)] + hf_greedy(converted)
+    for ids in sequences:
+        expected = hf_tokenizer.decode(ids, skip_special_tokens=True)
+        assert tokenizer.decode(ids) == expected, ids
+        stream = IncrementalDetokenizer(tokenizer)
+        pieces = "".join(stream.push(i) for i in ids)
+        assert pieces + stream.finish(expected) == expected and expected.startswith(pieces), ids

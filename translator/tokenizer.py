@@ -72,10 +72,13 @@ class Tokenizer:
     def decode(self, ids: list[int]) -> str:
         """Text of target ids; special ids are skipped."""
         skip = {self.special.pad, self.special.bos, self.special.eos}
-        ids = [i for i in ids if i not in skip]
         if self.pieces is None:
-            return self.target.decode(ids)
-        return self.target.decode_pieces([self.pieces[i] for i in ids])
+            return self.target.decode([i for i in ids if i not in skip])
+        # Marian: as MarianTokenizer.decode(skip_special_tokens=True) — <unk> dropped too, and the pieces of the
+        # shared vocabulary that target.spm lacks lose their "▁" like the rest.
+        skip.add(self.special.unk)
+        text = self.target.decode_pieces([self.pieces[i] for i in ids if i not in skip])
+        return text.replace("\u2581", " ").strip()
 
     def decode_batch(self, batch: list[list[int]]) -> list[str]:
         return [self.decode(ids) for ids in batch]
