@@ -51,8 +51,6 @@ def config_from_marian(hf, unk_id: int, tie_embeddings: bool, tie_output: bool) 
         raise ValueError("encoder and decoder must have the same number of heads and FFN size to convert")
     if hf.activation_function not in ACTIVATIONS_FROM_MARIAN:
         raise ValueError(f"activation {hf.activation_function!r} is not supported; use one of {sorted(ACTIVATIONS_FROM_MARIAN)}")
-    if getattr(hf, "decoder_vocab_size", None) not in (None, hf.vocab_size):
-        raise ValueError("separate source and target vocabularies of different sizes are not supported")
     return TransformerConfig(
         vocab_size=hf.vocab_size, d_model=hf.d_model, n_heads=hf.encoder_attention_heads, d_ff=hf.encoder_ffn_dim,
         encoder_layers=hf.encoder_layers, decoder_layers=hf.decoder_layers, dropout=hf.dropout,
@@ -82,10 +80,20 @@ def config_to_marian(cfg: TransformerConfig):
     )
 
 
+def refuse_separate_vocabularies(hf_dir: Path) -> None:
+    """One shared vocabulary only: a target vocabulary of its own would otherwise be ignored, silently wrong."""
+    config = json.loads((hf_dir / "config.json").read_text(encoding="utf-8")) if (hf_dir / "config.json").exists() else {}
+    if config.get("separate_vocabs") or (hf_dir / "target_vocab.json").exists() or \
+            config.get("decoder_vocab_size") not in (None, config.get("vocab_size")):
+        raise ValueError("separate_vocabs: models with separate source and target vocabularies (target_vocab.json) "
+                         "cannot be converted yet; only shared-vocabulary Marian models (one vocab.json) can")
+
+
 def from_marian(hf_dir: Path, out: Path) -> Transformer:
     """A Marian checkpoint directory (config.json, weights, source/target.spm, vocab.json) → our checkpoint."""
     from transformers import MarianMTModel
 
+    refuse_separate_vocabularies(Path(hf_dir))
     marian = MarianMTModel.from_pretrained(hf_dir).eval()
     vocab = json.loads((Path(hf_dir) / "vocab.json").read_text(encoding="utf-8"))
     source, target, output = (marian.model.encoder.embed_tokens.weight, marian.model.decoder.embed_tokens.weight,

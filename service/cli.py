@@ -426,7 +426,7 @@ def cmd_convert(args) -> int:
     if not args.source.is_dir():
         print(f"error: {args.source} is not a directory; give a {'Marian (transformers)' if args.direction == 'from-marian' else 'checkpoint'} "
               "directory", file=sys.stderr)
-        return 1
+        return 2  # the input cannot be converted: a usage error
     try:
         if args.direction == "from-marian":
             model = marian.from_marian(args.source, args.out)
@@ -434,7 +434,7 @@ def cmd_convert(args) -> int:
             marian.to_marian(args.source, args.out)
     except (ValueError, OSError, KeyError) as error:  # unsupported configs, missing or unreadable files
         print(f"error: cannot convert {args.source}: {error}", file=sys.stderr)
-        return 1
+        return 2  # the input cannot be converted: a usage error
     if args.direction == "from-marian":
         print(f"converted {args.source} ({model.cfg.encoder_layers}+{model.cfg.decoder_layers} layers, d={model.cfg.d_model}, "
               f"vocab {model.cfg.vocab_size}) into checkpoint {args.out}")

@@ -146,11 +146,15 @@ def test_an_unsupported_config_is_one_clear_line(converted, tmp_path):
     source = tmp_path / "marian"
     shutil.copytree(converted["root"] / "marian", source)
     config = json.loads((source / "config.json").read_text())
-    (source / "config.json").write_text(json.dumps(config | {"activation_function": "quick_gelu"}))
-    result = subprocess.run([sys.executable, "-m", "service.cli", "convert", "from-marian", str(source), "--out",
-                             str(tmp_path / "ours")], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "activation 'quick_gelu' is not supported" in result.stderr.strip().splitlines()[-1]
+    for change, message in (({"activation_function": "quick_gelu"}, "activation 'quick_gelu' is not supported"),
+                            ({"separate_vocabs": True}, "separate_vocabs: models with separate source and target"),
+                            ({"decoder_vocab_size": config["vocab_size"] + 3}, "separate_vocabs")):
+        (source / "config.json").write_text(json.dumps(config | change))
+        result = subprocess.run([sys.executable, "-m", "service.cli", "convert", "from-marian", str(source), "--out",
+                                 str(tmp_path / "ours")], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert message in result.stderr.strip().splitlines()[-1]
+    assert not (tmp_path / "ours").exists()
 
 
 def test_detokenization_equals_marian_tokenizer(converted):
