@@ -91,11 +91,14 @@ class Traffic:
                 code, details = "FAILED", str(error)
             self.outcomes[kind, code] += 1
             # Refused, not lost: the server said it is draining, or the call began after the SIGTERM and nothing
-            # of it was accepted (afterwards the server is gone and connections are refused).
-            refused = code == "UNAVAILABLE" and not accepted and (
-                DRAINING in details or (self.sigterm_at is not None and began >= self.sigterm_at))
+            # of it was accepted (a shutting-down gRPC server cancels calls that arrive, and afterwards the
+            # server is gone and connections are refused).
+            after_sigterm = self.sigterm_at is not None and began >= self.sigterm_at
+            refused = not accepted and ((code == "UNAVAILABLE" and (DRAINING in details or after_sigterm))
+                                        or (code == "CANCELLED" and after_sigterm and kind != "cancel"))
             if code not in EXPECTED[kind] and not refused:
-                self.unexpected.append(f"{kind}: {code}: {details[:200]}")
+                began_when = "after" if after_sigterm else "before" if self.sigterm_at is not None else "without"
+                self.unexpected.append(f"{kind}: {code} (began {began_when} SIGTERM): {details[:200]}")
             if refused:
                 await asyncio.sleep(0.05)
 

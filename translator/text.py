@@ -29,8 +29,8 @@ _TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
 MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")  # tags, comments, character references
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
-    r"\b(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
-    r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",  # e-mail addresses
+    r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",  # e-mail addresses
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     r"%(?:\d+\$)?[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
