@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from translator.text import EVERYTHING, TAG, prepare
+from translator.text import EVERYTHING, TAG
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 
@@ -35,8 +35,8 @@ def messages(catalogs: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list
 
 
 def run(translator, texts: list[str]) -> dict:
-    prepared = [prepare(text) for text in texts]
-    translated = translator.translate_prepared(prepared)
+    prepared, sources = translator.segment(texts)
+    translated = translator.translate_segmented(prepared, sources)
     count = lambda pattern, text: Counter(m.group(0) for m in pattern.finditer(text))  # noqa: E731
     n = len(texts)
     return {

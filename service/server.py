@@ -24,7 +24,7 @@ from service.scheduler import QueueFull, decode
 from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
-from translator.text import prepare as prepare_text
+from translator.text import segment_texts
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
@@ -242,12 +242,9 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     @staticmethod
     def segment(runtime: Runtime, texts: list[str], options: pb.DecodingOptions) -> Texts:
         """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
-        limit = runtime.limits.max_source_tokens
-        fits = lambda segment: len(runtime.tokenizer.encode(segment)) <= limit  # noqa: E731
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
-        prepared = [prepare_text(text, keep, options.text_format == pb.TEXT_FORMAT_HTML, fits) for text in texts]
-        segments = [segment for p in prepared for segment in p.segments]
-        return Texts(prepared, runtime.tokenizer.encode_batch(segments) if segments else [])
+        return Texts(*segment_texts(texts, runtime.tokenizer, runtime.limits.max_source_tokens, keep,
+                                    options.text_format == pb.TEXT_FORMAT_HTML))
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()

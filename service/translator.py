@@ -10,7 +10,7 @@ from pathlib import Path
 from service.decoding import DecodingOptions, TranslationResult
 from service.runtime import Runtime
 from service.scheduler import Request, Scheduler
-from translator.text import Prepared, prepare
+from translator.text import Prepared, segment_texts
 
 
 class Translator:
@@ -22,24 +22,34 @@ class Translator:
     def translate(self, texts: list[str], *, options: DecodingOptions = DecodingOptions(), html: bool = False,
                   preserve_placeholders: bool = True) -> list[str]:
         """Whole texts: split into sentences that fit the model, translated together, rejoined as the source."""
-        limit = self.runtime.limits.max_source_tokens
-        fits = lambda segment: len(self.runtime.tokenizer.encode(segment)) <= limit  # noqa: E731
-        return self.translate_prepared([prepare(text, preserve_placeholders, html, fits) for text in texts], options)
+        return self.translate_segmented(*self.segment(texts, html=html, preserve_placeholders=preserve_placeholders),
+                                        options=options)
 
-    def translate_prepared(self, prepared: list[Prepared], options: DecodingOptions = DecodingOptions()) -> list[str]:
-        """Texts already split by translator.text.prepare; each Prepared keeps its `repairs` count."""
-        results = iter(self.translate_batch([s for p in prepared for s in p.segments], options=options))
+    def segment(self, texts: list[str], *, html: bool = False,
+                preserve_placeholders: bool = True) -> tuple[list[Prepared], list[list[int]]]:
+        """translator.text.segment_texts for this model: the prepared texts and their segments' token ids."""
+        return segment_texts(texts, self.runtime.tokenizer, self.runtime.limits.max_source_tokens,
+                             preserve_placeholders, html)
+
+    def translate_segmented(self, prepared: list[Prepared], sources: list[list[int]], *,
+                            options: DecodingOptions = DecodingOptions()) -> list[str]:
+        """Texts from segment(); each Prepared keeps its `repairs` count."""
+        results = iter(self.translate_ids(sources, options=options))
         return [p.restore([next(results).text for _ in p.segments]) for p in prepared]
 
     def translate_batch(self, texts: list[str], *, options: DecodingOptions = DecodingOptions()) -> list[TranslationResult]:
-        if not texts:
+        """Sentences, each translated as it is (the model alone)."""
+        return self.translate_ids(self.runtime.tokenizer.encode_batch(texts) if texts else [], options=options)
+
+    def translate_ids(self, sources: list[list[int]], *,
+                      options: DecodingOptions = DecodingOptions()) -> list[TranslationResult]:
+        if not sources:
             return []
         options = options.validate(self.runtime.limits.max_output_tokens)
         tokenizer = self.runtime.tokenizer
-        sources = tokenizer.encode_batch(texts)
         requests = [Request(str(i), ids, options) for i, ids in enumerate(sources)]
         # Similar lengths join together, so encoder batches carry little padding.
         by_length = sorted(requests, key=lambda r: len(r.source_ids))
-        Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=max(1, len(texts))).run(by_length)
+        Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=len(sources)).run(by_length)
         return [TranslationResult(tokenizer.decode(r.output_ids), r.output_ids, len(r.source_ids), r.finish_reason)
                 for r in requests]

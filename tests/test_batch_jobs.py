@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.load import ServerProcess, serve_command
+from bench.soak import resident_mb
 from service.batch import Journal, count_lines
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
@@ -190,13 +191,6 @@ def test_count_lines_matches_what_the_job_reads(tmp_path):
     for data, lines in ((b"", 0), (b"a", 1), (b"a\n", 1), (b"a\nb", 2), (b"a\r\nb\r\n", 2), (b"\n\n", 2)):
         (tmp_path / "f").write_bytes(data)
         assert count_lines(tmp_path / "f") == lines
-
-
-def resident_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 @pytest.mark.slow

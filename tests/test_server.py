@@ -5,6 +5,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -164,12 +165,22 @@ def test_queue_overflow_is_resource_exhausted(exported_tiny):
                 client.translate(TEXTS[:3])
             assert never_fits.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # retrying could never help
             assert "3 sentences; at most 2 fit the queue" in never_fits.value.details()
+            # Hold the decoder step once the busy call's first sequence has joined, so that the queue stays as
+            # the busy call left it (no race with decoding).
+            runtime, gate = running.engine.workers[0].scheduler.runtime, threading.Event()
+            step = runtime.step
+
+            def held_step(pool):
+                gate.wait(30)
+                return step(pool)
+            runtime.step = held_step
             busy = client.stub.Translate.future(client_request(TEXTS[:2], min_output_tokens=256, max_output_tokens=256),
                                                 timeout=60)
             assert wait_until(lambda: running.engine.active_sequences() == 1 and running.engine.queue_depth() == 1)
             with grpc.insecure_channel(running.target) as plain:  # no retry policy: see the first answer
                 with pytest.raises(grpc.RpcError) as full:
                     pb_grpc.TranslatorStub(plain).Translate(client_request(TEXTS[2:4]), timeout=60)
+            gate.set()
             assert full.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "at most 2 waiting" in full.value.details()
             assert len(busy.result().translations) == 2

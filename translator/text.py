@@ -127,11 +127,12 @@ def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
         count += len(missing)
         text = text.rstrip() + "".join(" " + PLACEHOLDER.format(number) for number in missing)
     tags = [number for number, tag in zip(owned, is_tag) if tag]
-    order = iter(tags)
-    in_output = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text) if int(m.group(1)) in set(tags)]
+    is_a_tag = set(tags)
+    in_output = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text) if int(m.group(1)) in is_a_tag]
     if in_output != tags:
         count += 1
-        text = PLACEHOLDER_PATTERN.sub(lambda m: PLACEHOLDER.format(next(order)) if int(m.group(1)) in set(tags)
+        order = iter(tags)
+        text = PLACEHOLDER_PATTERN.sub(lambda m: PLACEHOLDER.format(next(order)) if int(m.group(1)) in is_a_tag
                                        else m.group(0), text)
     return Repaired(re.sub(r"[ \t]{2,}", " ", text) if count else text, count)
 
@@ -168,6 +169,22 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             for piece in split_to_fit(sentence, fits):
                 prepared.add(piece)
     return prepared
+
+
+def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeholders: bool = True,
+                  html: bool = False) -> tuple[list[Prepared], list[list[int]]]:
+    """Every text prepared with sentences that fit `max_tokens` source tokens, and the token ids of all their
+    segments in order (the model's inputs). Each sentence is tokenized once: the ids found while checking
+    its fit are the ones returned."""
+    ids: dict[str, list[int]] = {}
+
+    def fits(segment: str) -> bool:
+        ids[segment] = tokenizer.encode(segment)
+        return len(ids[segment]) <= max_tokens
+
+    prepared = [prepare(text, preserve_placeholders, html, fits) for text in texts]
+    sources = [ids[s] if s in ids else tokenizer.encode(s) for p in prepared for s in p.segments]
+    return prepared, sources
 
 
 @dataclass(frozen=True)
