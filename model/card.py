@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from model.transformer import TransformerConfig
@@ -16,39 +17,71 @@ def training_summary(checkpoint: Path) -> dict:
     last = log[-1]
     return {"steps": last["step"], "epochs": last["epoch"], "minutes": last["seconds"] / 60, "tokens": last["tokens"],
             "tokens_per_second": last["tokens"] / last["seconds"], "best_step": best["step"],
-            "best_valid_chrf": best["valid_chrf"], "best_valid_loss": best["valid_loss"]}
+            "best_valid_chrf": best["valid_chrf"], "best_valid_loss": best["valid_loss"],
+            "averaged": best.get("averaged"), "curve": [(e["step"], e["valid_chrf"]) for e in log if "averaged" not in e]}
 
 
-def write_model_card(checkpoint: Path, report: dict, stats: dict, parameters: int, command: str) -> Path:
+def license_families(licenses: dict[str, int]) -> list[tuple[str, int]]:
+    """Packages per license name (a package naming several counts under each)."""
+    counts: Counter = Counter()
+    for names, packages in licenses.items():
+        for name in names.split(" / "):
+            counts[name] += packages
+    return counts.most_common()
+
+
+def data_section(corpora: dict[str, dict]) -> str:
+    rows = []
+    for name, stats in corpora.items():
+        for split in ("train", "valid", "test"):
+            counts = stats["splits"][split]
+            kinds = ", ".join(f"{kind} {n:,}" for kind, n in counts.items() if kind not in ("total", "packages"))
+            packages = f" ({counts['packages']:,} packages)" if "packages" in counts else ""
+            rows.append(f"| {name} | {split} | {counts['total']:,}{packages} | {kinds} |")
+    text = "| corpus | split | pairs | kinds |\n|---|---|---:|---|\n" + "\n".join(rows)
+    for stats in corpora.values():
+        if "licenses" in stats:
+            families = license_families(stats["licenses"])
+            shown = ", ".join(f"{name} {n}" for name, n in families[:12])
+            text += (f"\n\nSoftware messages: {stats['source']}. Their licenses (packages naming each; a package may "
+                     f"name several; the full list is in the corpus's stats.json): {shown}, and {len(families) - 12} "
+                     "more. Most are copyleft (GPL, LGPL, GFDL): treat the weights as derived from GPL-licensed "
+                     "material.")
+    return text
+
+
+def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], parameters: int, command: str) -> Path:
     cfg = TransformerConfig.load(checkpoint)
     train = training_summary(checkpoint)
-    model, baseline = report["model"], report["dictionary_baseline"]
-    splits = stats["splits"]
-    examples = "\n".join(f"| {e['source']} | {e['reference']} | {e['model']} |" for e in report["examples"])
+    scores = "\n".join(f"| {name} | {r['test_pairs']:,} | {r['model']['bleu']} | {r['model']['chrf']} | "
+                       f"{r['dictionary_baseline']['bleu']} | {r['dictionary_baseline']['chrf']} |"
+                       for name, r in report["sources"].items())
+    examples = "\n".join(f"| {e['source']} | {e['reference']} | {e['model']} |"
+                         for r in report["sources"].values() for e in r["examples"][:6])
+    curve = ", ".join(f"{step:,}: {chrf:.1f}" for step, chrf in train["curve"])
+    averaged = (f" The checkpoint is the average of the weights at {', '.join(train['averaged'])}, which validated "
+                "better than any single one." if train["averaged"] else " This checkpoint is that step.")
     text = f"""# Model card: en-de (translator default model)
 
-English→German translation model trained from scratch by this project. It is small enough to serve
-fast on 2 CPU cores: {parameters:,} parameters, a deep encoder ({cfg.encoder_layers} layers) and a
-shallow decoder ({cfg.decoder_layers} layers) — the decoder runs once per generated token, the
-encoder once per request.
+English→German translation model trained by this project. It is small enough to serve fast on 2 CPU
+cores: {parameters:,} parameters, a deep encoder ({cfg.encoder_layers} layers) and a shallow decoder
+({cfg.decoder_layers} layers) — the decoder runs once per generated token, the encoder once per request.
 
 ## Data and license
 
-Trained on Debian's `dict-freedict-eng-deu` package: the FreeDict English–German dictionary
-generated from the Ding dictionary (TU Chemnitz). **The dictionary is licensed under the GNU GPL v3
-and the GNU AGPL v3** (see the package's copyright file); this model is derived from it, so treat the
-weights as covered by those licenses. The corpus is not distributed with this repository;
-`translator data freedict` fetches and prepares it.
+- Debian's `dict-freedict-eng-deu`: the FreeDict English–German dictionary generated from the Ding
+  dictionary (TU Chemnitz), **GNU GPL v3 and GNU AGPL v3**; usage examples and headword entries.
+  `translator data freedict` fetches and prepares it; valid/test hold example sentences whose English side
+  never occurs in train.
+- German gettext catalogs of Debian packages (`usr/share/locale/de/LC_MESSAGES/*.mo`): human translations of
+  software messages. `translator data gettext` finds, downloads (bounded), extracts and cleans them; valid and
+  test hold whole packages (by a hash of the package name), so the software test set is software the model
+  never saw, and held-out messages whose English occurs in a training package are dropped.
+  Placeholders and markup are the serving pipeline's placeholder tokens (`XX0X`), so the model learns to carry them.
 
-| split | example pairs | headword entries | total |
-|---|---:|---:|---:|
-| train | {splits['train'].get('example', 0):,} | {splits['train'].get('entry', 0):,} | {splits['train']['total']:,} |
-| valid | {splits['valid'].get('example', 0):,} | {splits['valid'].get('entry', 0):,} | {splits['valid']['total']:,} |
-| test | {splits['test'].get('example', 0):,} | {splits['test'].get('entry', 0):,} | {splits['test']['total']:,} |
+No corpus is distributed with this repository.
 
-Valid and test hold only example sentences/phrases; their English sides never occur in train (split by
-a hash of the English side). How often example pairs repeat per epoch is the `--example-weight` of the
-training commands below (headword entries appear once).
+{data_section(corpora)}
 
 ## Architecture
 
@@ -63,19 +96,23 @@ vocabulary of {cfg.vocab_size:,} pieces shared by English and German.
 {command}
 ```
 
-{train['steps']:,} steps ({train['epochs'] + 1} epochs started), {train['minutes']:.0f} minutes on 2 CPU cores,
-{train['tokens'] / 1e6:.1f} M tokens (source + target) at {train['tokens_per_second']:,.0f} tokens/s on average
-(the machine was shared with other work during training). Best validation chrF {train['best_valid_chrf']:.2f}
-at step {train['best_step']:,} (greedy, 300 validation sentences); this checkpoint is that step.
+The last run: {train['steps']:,} steps, {train['minutes']:.0f} minutes on 2 CPU cores shared with other work,
+{train['tokens'] / 1e6:.1f} M tokens (source + target) at {train['tokens_per_second']:,.0f} tokens/s on average.
+Best validation chrF {train['best_valid_chrf']:.2f} (greedy, 300 validation sentences interleaved from the
+corpora) at step {train['best_step']:,}.{averaged}
 
-## Evaluation (test split, {report['test_pairs']:,} pairs, sacreBLEU, greedy decoding)
+Validation chrF by step (learning curve): {curve}.
 
-| system | BLEU | chrF |
-|---|---:|---:|
-| this model | {model['bleu']} | {model['chrf']} |
-| word-by-word dictionary baseline (most frequent single-word translation from train) | {baseline['bleu']} | {baseline['chrf']} |
+## Evaluation (test splits, sacreBLEU, greedy decoding)
 
-## Example translations (first ten of the test split)
+| test split | pairs | BLEU | chrF | dictionary baseline BLEU | dictionary baseline chrF |
+|---|---:|---:|---:|---:|---:|
+{scores}
+
+The dictionary baseline translates word by word with the most frequent single-word translation in the
+dictionary's train split (unknown words copied).
+
+## Example translations (first six of each test split)
 
 | source | reference | model |
 |---|---|---|
@@ -83,9 +120,9 @@ at step {train['best_step']:,} (greedy, 300 validation sentences); this checkpoi
 
 ## Limitations
 
-Trained on dictionary examples and headwords only: short, often fragmentary phrases. Long or
-conversational sentences, names and rare domains translate poorly; the model does not know about
-casing conventions beyond what the dictionary shows.
+Trained on dictionary examples, headwords and software messages: short texts. Long or conversational
+sentences, names and rare domains translate poorly; the model does not know about casing conventions
+beyond what its data shows.
 """
     path = checkpoint / CARD_FILE
     path.write_text(text)

@@ -201,19 +201,32 @@ def locate_dictd(source: Path) -> tuple[Path, Path]:
     raise FileNotFoundError(f"{index} has no .dict or .dict.dz beside it")
 
 
-def fetch_deb(directory: Path) -> Path:
-    """Download the Debian package with apt-get into directory."""
-    if shutil.which("apt-get") is None:
-        raise RuntimeError(f"apt-get is not available: pass --source with a path to the {PACKAGE} .deb or dictd files")
-    download = ["apt-get", "download", PACKAGE]
-    if subprocess.run(download, cwd=directory, capture_output=True).returncode != 0:
-        # A fresh machine may have no package lists yet.
+_lists_refreshed = False
+
+
+def apt_get(command: list[str], cwd: Path | None = None, check: bool = True) -> str:
+    """Run an apt command and return its output. On failure the package lists are refreshed once per process
+    (a fresh machine may have none) and the command retried; check=True raises on a second failure."""
+    global _lists_refreshed
+    if shutil.which(command[0]) is None:
+        raise RuntimeError(f"{command[0]} is not available (a Debian system is needed to fetch packages)")
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0 and not _lists_refreshed:
+        _lists_refreshed = True
         update = ["apt-get", "update", "-q"] if os.geteuid() == 0 else ["sudo", "apt-get", "update", "-q"]
         subprocess.run(update, check=True, capture_output=True)
-        result = subprocess.run(download, cwd=directory, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"`apt-get download {PACKAGE}` failed: {result.stderr.strip()}; "
-                               "pass --source with a path to the .deb or dictd files")
+        result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise RuntimeError(f"`{' '.join(command[:3])}` failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+def fetch_deb(directory: Path) -> Path:
+    """Download the Debian package with apt-get into directory."""
+    try:
+        apt_get(["apt-get", "download", PACKAGE], cwd=directory)
+    except RuntimeError as error:
+        raise RuntimeError(f"{error}; pass --source with a path to the {PACKAGE} .deb or dictd files") from None
     return next(directory.glob(f"{PACKAGE}_*.deb"))
 
 
@@ -237,6 +250,7 @@ def build_corpus(out_dir: Path, source: Path | None = None) -> dict:
     for name, split in splits.items():
         write_tsv(out_dir / f"{name}.tsv", split)
     stats = {
+        "name": "Ding dictionary examples",
         "source": str(source),
         "counts": dict(sorted(counts.items())),
         "splits": {name: dict(Counter(p.kind for p in split)) | {"total": len(split)} for name, split in splits.items()},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter, defaultdict
@@ -36,35 +37,43 @@ def scores(hypotheses: list[str], references: list[str]) -> dict:
     }
 
 
-def evaluate(checkpoint: Path, data_dir: Path, limit: int | None = None) -> dict:
-    """Scores of the model and the baseline on data_dir/test.tsv, plus sample translations."""
+def source_name(data_dir: Path) -> str:
+    """What a corpus directory holds, for report tables: its stats.json `name`, else the directory's name."""
+    stats = Path(data_dir) / "stats.json"
+    return (json.loads(stats.read_text()).get("name") if stats.exists() else None) or Path(data_dir).name
+
+
+def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None) -> dict:
+    """Scores of the model and of the dictionary baseline (built from the first corpus's train split) on each
+    corpus's test.tsv, plus sample translations."""
     from model.checkpoint import load_checkpoint
     from model.train import translate
-
-    test = read_tsv(data_dir / "test.tsv")[:limit]
-    sources, references = [p.en for p in test], [p.de for p in test]
-    model, tokenizer = load_checkpoint(checkpoint)
-    started = time.monotonic()
-    hypotheses = translate(model, tokenizer, sources)
-    seconds = time.monotonic() - started
-    baseline = DictionaryBaseline(read_tsv(data_dir / "train.tsv"))
-    baseline_hypotheses = [baseline.translate(s) for s in sources]
     from model.transformer import num_parameters
 
-    return {
-        "test_pairs": len(test),
-        "parameters": num_parameters(model),
-        "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)},
-        "dictionary_baseline": scores(baseline_hypotheses, references),
-        "examples": [
-            {"source": s, "reference": r, "model": h, "baseline": b}
-            for s, r, h, b in list(zip(sources, references, hypotheses, baseline_hypotheses))[:10]
-        ],
-    }
+    model, tokenizer = load_checkpoint(checkpoint)
+    baseline = DictionaryBaseline(read_tsv(data_dirs[0] / "train.tsv"))
+    report = {"parameters": num_parameters(model), "sources": {}}
+    for data_dir in data_dirs:
+        test = read_tsv(data_dir / "test.tsv")[:limit]
+        sources, references = [p.en for p in test], [p.de for p in test]
+        started = time.monotonic()
+        hypotheses = translate(model, tokenizer, sources)
+        seconds = time.monotonic() - started
+        baseline_hypotheses = [baseline.translate(s) for s in sources]
+        report["sources"][source_name(data_dir)] = {
+            "test_pairs": len(test),
+            "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)},
+            "dictionary_baseline": scores(baseline_hypotheses, references),
+            "examples": [{"source": s, "reference": r, "model": h, "baseline": b}
+                         for s, r, h, b in list(zip(sources, references, hypotheses, baseline_hypotheses))[:10]],
+        }
+    return report
 
 
 def format_table(report: dict) -> str:
-    rows = [("system", "BLEU", "chrF"), ("model (greedy)", report["model"]["bleu"], report["model"]["chrf"]),
-            ("dictionary baseline", report["dictionary_baseline"]["bleu"], report["dictionary_baseline"]["chrf"])]
-    lines = [f"{name:<22}{bleu:>8}{chrf:>8}" for name, bleu, chrf in rows]
-    return f"test split: {report['test_pairs']} pairs\n" + "\n".join(lines)
+    lines = [f"{'test split':<34}{'pairs':>7}{'BLEU':>8}{'chrF':>8}{'dict BLEU':>11}{'dict chrF':>11}"]
+    for name, result in report["sources"].items():
+        model, baseline = result["model"], result["dictionary_baseline"]
+        lines.append(f"{name:<34}{result['test_pairs']:>7}{model['bleu']:>8}{model['chrf']:>8}"
+                     f"{baseline['bleu']:>11}{baseline['chrf']:>11}")
+    return "\n".join(lines)

@@ -15,14 +15,14 @@ def greedy(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor, ma
     batch = src_ids.size(0)
     memory = model.encode(src_ids, src_mask)
     cache = model.init_cache(memory, src_mask)
-    start = torch.full((batch, 1), cfg.decoder_start_id, dtype=torch.long)
-    tokens = start
-    finished = torch.zeros(batch, dtype=torch.bool)
+    device = src_ids.device
+    tokens = torch.full((batch, 1), cfg.decoder_start_id, dtype=torch.long, device=device)
+    finished = torch.zeros(batch, dtype=torch.bool, device=device)
     for step in range(max_len):
         if use_cache:
-            logits, cache = model.decode(tokens[:, -1:], torch.full((batch, 1), step), src_mask, cache)
+            logits, cache = model.decode(tokens[:, -1:], torch.full((batch, 1), step, device=device), src_mask, cache)
         else:
-            positions = torch.arange(tokens.size(1)).expand(batch, -1)
+            positions = torch.arange(tokens.size(1), device=device).expand(batch, -1)
             logits, _ = model.decode(tokens, positions, src_mask, model.init_cache(memory, src_mask))
         logits = logits[:, -1]
         if step < min_len:

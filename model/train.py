@@ -1,8 +1,10 @@
 """Training: token-budget batches, label-smoothed cross-entropy, AdamW with inverse-sqrt warm-up,
-periodic validation (loss and chrF), keep-best, resume."""
+periodic validation (loss and chrF), keep-best, resume, warm start from a checkpoint, CUDA with bf16/fp16
+autocast, and averaging of the last validated weights."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -15,21 +17,30 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from model.checkpoint import pad_batch, save_checkpoint, special_ids
-from model.data import read_tsv
+from safetensors.torch import load_file, save_model
+
+from model.checkpoint import load_checkpoint, pad_batch, save_checkpoint, special_ids
+from model.data import Pair, read_tsv
 from model.greedy import greedy
 from model.tokenizer import train_sentencepiece
-from translator.tokenizer import SPM_FILE, Tokenizer
+from translator.tokenizer import SPM_FILE, Tokenizer, copy_tokenizer
 from model.transformer import Transformer, TransformerConfig, num_parameters
 
 LAST_STATE = "last.pt"
 LOG_FILE = "train_log.jsonl"
+SNAPSHOTS = "snapshots"  # the weights at the last few validations, for averaging
+PRECISIONS = {"fp32": None, "bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 @dataclass(frozen=True)
 class TrainOptions:
     data_dir: Path
     out_dir: Path
+    extra_data: tuple[Path, ...] = ()  # more corpora: their train.tsv is mixed in, their valid.tsv validated on
+    init_from: Path | None = None  # start from this checkpoint's weights and tokenizer (its config wins)
+    device: str = "cpu"
+    precision: str = "fp32"  # autocast dtype of forward/backward: fp32, bf16 or fp16 (CUDA only)
+    average_last: int = 1  # at the end, average the weights of this many last validations (kept if better)
     max_tokens: int = 6000  # padded source + target tokens per batch
     max_length: int = 96  # longer pairs (in tokens) are skipped
     lr: float = 1e-3
@@ -37,7 +48,7 @@ class TrainOptions:
     weight_decay: float = 0.01
     label_smoothing: float = 0.1
     clip_norm: float = 1.0
-    example_weight: int = 2  # repeat example sentences this often per epoch (entries once)
+    example_weight: int = 2  # repeat dictionary example sentences this often per epoch (other pairs once)
     validate_every: int = 500
     chrf_sample: int = 300
     patience: int = 6  # validations without a better chrF before stopping
@@ -94,18 +105,19 @@ def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -
     cfg = model.cfg
     total, count = 0.0, 0
     for indices in make_batches(valid_encoded, opts.max_tokens, random.Random(0)):
-        src, src_mask, tgt_in, labels = collate(valid_encoded, indices, cfg)
+        src, src_mask, tgt_in, labels = (t.to(opts.device) for t in collate(valid_encoded, indices, cfg))
         n = int((labels != cfg.pad_id).sum())
         total += float(loss_fn(model(src, src_mask, tgt_in), labels, cfg, 0.0)) * n
         count += n
     sample = valid_pairs[: opts.chrf_sample]
-    hypotheses = translate(model, tokenizer, [p.en for p in sample])
+    hypotheses = translate(model, tokenizer, [p.en for p in sample], device=opts.device)
     chrf = sacrebleu.corpus_chrf(hypotheses, [[p.de for p in sample]]).score
     model.train()
     return {"valid_loss": total / count, "valid_chrf": chrf}
 
 
-def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128) -> list[str]:
+def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128,
+              device: str = "cpu") -> list[str]:
     """Greedy translations (PyTorch path), batched by length."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out = [""] * len(texts)
@@ -113,9 +125,33 @@ def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_
         rows = order[start : start + batch_size]
         src, src_mask = pad_batch(tokenizer.encode_batch([texts[i] for i in rows]), model.cfg.pad_id)
         limit = min(max_len, 2 * src.size(1) + 10, model.cfg.max_positions)
-        for i, ids in zip(rows, greedy(model, src, src_mask, limit)):
+        for i, ids in zip(rows, greedy(model, src.to(device), src_mask.to(device), limit)):
             out[i] = tokenizer.decode(ids)
     return out
+
+
+def read_corpora(opts: TrainOptions, split: str) -> list[Pair]:
+    """split.tsv of every corpus; for validation interleaved, so that the chrF sample covers each corpus."""
+    corpora = [read_tsv(directory / f"{split}.tsv") for directory in (opts.data_dir, *opts.extra_data)]
+    if split == "train":
+        return [pair for corpus in corpora for pair in corpus]
+    return [pair for group in itertools.zip_longest(*corpora) for pair in group if pair is not None]
+
+
+def build_model(cfg: TransformerConfig, opts: TrainOptions, train_pairs: list[Pair]) -> tuple[Transformer, Tokenizer]:
+    """A warm start from opts.init_from (its weights, tokenizer and config), or a fresh model and vocabulary."""
+    out = opts.out_dir
+    if opts.init_from is not None:
+        model, _ = load_checkpoint(opts.init_from)
+        if not (out / SPM_FILE).exists():
+            copy_tokenizer(opts.init_from, out)
+        print(f"warm start from {opts.init_from} (its architecture and vocabulary; the architecture flags are ignored)")
+        return model.train(), Tokenizer.from_dir(out, special_ids(model.cfg))
+    if not (out / SPM_FILE).exists():
+        print(f"training SentencePiece ({cfg.vocab_size} pieces) on {len(train_pairs)} pairs")
+        train_sentencepiece((t for p in train_pairs for t in (p.en, p.de)), out, cfg.vocab_size)
+    tokenizer = Tokenizer.from_dir(out, special_ids(cfg))
+    return Transformer(replace(cfg, vocab_size=tokenizer.source.get_piece_size())), tokenizer
 
 
 def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
@@ -123,28 +159,26 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
     torch.set_num_threads(opts.threads)
     out = opts.out_dir
     out.mkdir(parents=True, exist_ok=True)
-    train_pairs = read_tsv(opts.data_dir / "train.tsv")
-    valid_pairs = read_tsv(opts.data_dir / "valid.tsv")
-    if not (out / SPM_FILE).exists():
-        print(f"training SentencePiece ({cfg.vocab_size} pieces) on {len(train_pairs)} pairs")
-        train_sentencepiece((t for p in train_pairs for t in (p.en, p.de)), out, cfg.vocab_size)
-    tokenizer = Tokenizer.from_dir(out, special_ids(cfg))
-    cfg = replace(cfg, vocab_size=tokenizer.source.get_piece_size())
+    train_pairs, valid_pairs = read_corpora(opts, "train"), read_corpora(opts, "valid")
+    model, tokenizer = build_model(cfg, opts, train_pairs)
+    cfg = model.cfg
     weighted = [p for p in train_pairs for _ in range(opts.example_weight if p.kind == "example" else 1)]
     train_encoded = encode_pairs(tokenizer, weighted, opts.max_length)
     valid_encoded = encode_pairs(tokenizer, valid_pairs, opts.max_length)
-    model = Transformer(cfg)
+    model.to(opts.device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=opts.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=opts.weight_decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: inverse_sqrt(s, opts.warmup_steps))
+    scaler = torch.amp.GradScaler(opts.device, enabled=opts.precision == "fp16")  # fp16 gradients underflow unscaled
     state = {"step": 0, "epoch": 0, "best_chrf": -1.0, "bad_validations": 0, "tokens": 0, "seconds": 0.0}
     if (out / LAST_STATE).exists():
-        saved = torch.load(out / LAST_STATE, weights_only=False)
+        saved = torch.load(out / LAST_STATE, weights_only=False, map_location=opts.device)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         schedule.load_state_dict(saved["schedule"])
         state = saved["state"]
         print(f"resumed from step {state['step']} (best valid chrF {state['best_chrf']:.2f})")
-    print(f"{num_parameters(model):,} parameters; {len(train_encoded):,} training pairs; config {asdict(cfg)}")
+    print(f"{num_parameters(model):,} parameters; {len(train_encoded):,} training pairs on {opts.device} "
+          f"({opts.precision}); config {asdict(cfg)}")
     model.train()
     log = (out / LOG_FILE).open("a")
     started = time.monotonic() - state["seconds"]
@@ -155,19 +189,24 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         bar = tqdm(batches[skip:], desc=f"epoch {state['epoch']}", unit="batch", dynamic_ncols=True, mininterval=5)
         window_tokens, window_start = 0, time.monotonic()
         for position, indices in enumerate(bar, start=skip):
-            src, src_mask, tgt_in, labels = collate(train_encoded, indices, cfg)
-            loss = loss_fn(model(src, src_mask, tgt_in), labels, cfg, opts.label_smoothing)
+            src, src_mask, tgt_in, labels = (t.to(opts.device, non_blocking=True) for t in collate(train_encoded, indices, cfg))
+            with torch.autocast(torch.device(opts.device).type, dtype=PRECISIONS[opts.precision],
+                                enabled=opts.precision != "fp32"):
+                loss = loss_fn(model(src, src_mask, tgt_in), labels, cfg, opts.label_smoothing)
             optimizer.zero_grad(set_to_none=True)
-            loss.backward()
+            scaler.scale(loss).backward()
+            scaler.unscale_(optimizer)
             torch.nn.utils.clip_grad_norm_(model.parameters(), opts.clip_norm)
-            optimizer.step()
+            scaler.step(optimizer)
+            scaler.update()
             schedule.step()
             tokens = int(src_mask.sum() + (labels != cfg.pad_id).sum())
             state["step"] += 1
             state["tokens"] += tokens
             window_tokens += tokens
             rate = window_tokens / max(time.monotonic() - window_start, 1e-9)
-            bar.set_postfix(loss=f"{loss.item():.3f}", tok_s=f"{rate:,.0f}", lr=f"{schedule.get_last_lr()[0]:.2e}")
+            if state["step"] % 50 == 0:  # .item() waits for the device: not every step
+                bar.set_postfix(loss=f"{loss.item():.3f}", tok_s=f"{rate:,.0f}", lr=f"{schedule.get_last_lr()[0]:.2e}")
             state["batch_in_epoch"] = position + 1
             state["seconds"] = time.monotonic() - started
             if state["step"] % opts.validate_every == 0:
@@ -180,12 +219,43 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         else:
             state["epoch"] += 1
             state["batch_in_epoch"] = 0
+    if opts.average_last > 1:
+        _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts, log)
     log.close()
     return state
 
 
+def average_snapshots(paths: list[Path]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of saved weights (float64 accumulation), in the first snapshot's dtypes."""
+    total: dict[str, torch.Tensor] = {}
+    for path in paths:
+        for name, tensor in load_file(path).items():
+            total[name] = total.get(name, 0) + tensor.double()
+    first = load_file(paths[0])
+    return {name: (value / len(paths)).to(first[name].dtype) for name, value in total.items()}
+
+
+def _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions, log) -> None:
+    """Average the last validated weights; the average becomes the checkpoint only when it validates better."""
+    snapshots = sorted((opts.out_dir / SNAPSHOTS).glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))
+    snapshots = snapshots[-opts.average_last:]
+    if len(snapshots) < 2:
+        return
+    averaged = Transformer(model.cfg).to(opts.device)
+    averaged.load_state_dict(average_snapshots(snapshots), strict=False)  # tied weights are stored once
+    metrics = validate(averaged, valid_pairs, valid_encoded, tokenizer, opts)
+    improved = metrics["valid_chrf"] > state["best_chrf"]
+    entry = {"step": state["step"], "epoch": state["epoch"], "averaged": [p.stem for p in snapshots], "tokens": state["tokens"],
+             "seconds": state["seconds"], **metrics, "best": improved}
+    log.write(json.dumps(entry) + "\n")
+    tqdm.write(json.dumps(entry))
+    if improved:
+        state["best_chrf"] = metrics["valid_chrf"]
+        save_checkpoint(averaged.cpu(), opts.out_dir)
+
+
 def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_encoded, tokenizer, opts, log, train_loss, rate) -> bool:
-    """Validate, keep the best checkpoint, save the resumable state; True when patience ran out."""
+    """Validate, keep the best checkpoint and the last snapshots, save the resumable state; True when patience ran out."""
     metrics = validate(model, valid_pairs, valid_encoded, tokenizer, opts)
     improved = metrics["valid_chrf"] > state["best_chrf"]
     if improved:
@@ -194,6 +264,12 @@ def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_enc
         save_checkpoint(model, opts.out_dir)
     else:
         state["bad_validations"] += 1
+    if opts.average_last > 1:
+        snapshots = opts.out_dir / SNAPSHOTS
+        snapshots.mkdir(exist_ok=True)
+        save_model(model, str(snapshots / f"step-{state['step']}.safetensors"))
+        for stale in sorted(snapshots.glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))[:-opts.average_last]:
+            stale.unlink()
     entry = {"step": state["step"], "epoch": state["epoch"], "train_loss": train_loss, "tokens_per_second": rate,
              "tokens": state["tokens"], "seconds": state["seconds"], **metrics, "best": improved}
     log.write(json.dumps(entry) + "\n")

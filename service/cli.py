@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -22,6 +23,16 @@ def cmd_data_freedict(args) -> int:
     return 0
 
 
+def cmd_data_gettext(args) -> int:
+    from model.catalogs import build_catalog_corpus
+
+    stats = build_catalog_corpus(args.out, args.cache, args.max_mb, args.max_package_mb, args.mirror, args.suite)
+    print(json.dumps(stats["counts"] | {"splits": stats["splits"]}, indent=2, ensure_ascii=False))
+    print(f"wrote {', '.join(f'{args.out}/{n}.tsv' for n in stats['splits'])}, {args.out}/stats.json "
+          f"(with licenses) and {args.out}/packages.json")
+    return 0
+
+
 def cmd_train(args) -> int:
     from model.train import TrainOptions, train
     from model.transformer import TransformerConfig
@@ -31,8 +42,13 @@ def cmd_train(args) -> int:
         encoder_layers=args.encoder_layers, decoder_layers=args.decoder_layers, dropout=args.dropout,
         activation=args.activation, norm_position=args.norm,
     )
+    device = args.device or ("cuda" if torch_cuda_available() else "cpu")
+    if args.precision == "fp16" and device == "cpu":
+        print("error: --precision fp16 needs --device cuda (use bf16 on CPU)", file=sys.stderr)
+        return 2
     opts = TrainOptions(
-        data_dir=args.data, out_dir=args.out, max_tokens=args.max_tokens, lr=args.lr, warmup_steps=args.warmup,
+        data_dir=args.data, out_dir=args.out, extra_data=tuple(args.extra_data), init_from=args.init_from, device=device,
+        precision=args.precision, average_last=args.average_last, max_tokens=args.max_tokens, lr=args.lr, warmup_steps=args.warmup,
         validate_every=args.validate_every, patience=args.patience, max_steps=args.max_steps, example_weight=args.example_weight,
         max_minutes=args.max_minutes, seed=args.seed, threads=args.threads,
     )
@@ -42,10 +58,16 @@ def cmd_train(args) -> int:
     return 0
 
 
+def torch_cuda_available() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
 def cmd_evaluate(args) -> int:
     from model.evaluate import evaluate, format_table
 
-    report = evaluate(args.checkpoint, args.data, limit=args.limit)
+    report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit)
     print(format_table(report))
     out = args.out or args.checkpoint / "eval.json"
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -53,8 +75,10 @@ def cmd_evaluate(args) -> int:
     if args.card:
         from model.card import write_model_card
 
-        stats = json.loads((args.data / "stats.json").read_text())
-        print(f"wrote {write_model_card(args.checkpoint, report, stats, report['parameters'], args.train_command)}")
+        from model.evaluate import source_name
+
+        corpora = {source_name(d): json.loads((d / "stats.json").read_text()) for d in (args.data, *args.extra_data)}
+        print(f"wrote {write_model_card(args.checkpoint, report, corpora, report['parameters'], args.train_command)}")
     return 0
 
 
@@ -262,16 +286,20 @@ def cmd_validate(args) -> int:
 
 def format_parity(report: dict) -> str:
     tensor, sequence = report["tensor"], report["sequence"]
-    lines = [f"tensor parity over {tensor['batches']} batches (sizes {tensor['batch_sizes']}):",
-             f"  {'output':<18}{'max abs diff':>14}{'max rel diff':>14}"]
+    lines = [f"tensor parity over {tensor['batches']} batches (sizes {tensor['batch_sizes']}), against float64:",
+             f"  {'output':<22}{'max abs diff':>14}{'max rel diff':>14}{'max |value|':>14}"]
     for name, stats in tensor["outputs"].items():
-        lines.append(f"  {name:<18}{stats['max_abs']:>14.3e}{stats['max_rel']:>14.3e}")
+        lines.append(f"  {name:<22}{stats['max_abs']:>14.3e}{stats['max_rel']:>14.3e}{stats['max_reference']:>14.3g}")
     worst = tensor["outputs"]["logits"]["worst_input"]
     lines.append(f"  worst logits input: batch {worst.get('batch')} row {worst.get('row')}: {worst.get('source')!r}")
+    lines.append(f"  logits bound {report['logits_bound']:.3e}: {report['rule']}")
     lines.append(f"sequence parity: {sequence['token_identical']}/{sequence['sentences']} greedy outputs token-identical "
-                 f"({100 * sequence['share']:.1f}%)")
-    for mismatch in sequence["mismatches"]:
-        lines.append(f"  mismatch: {mismatch['source']!r}: pytorch {mismatch['pytorch']!r} vs onnx {mismatch['onnx']!r}")
+                 f"({100 * sequence['share']:.1f}%), {len(sequence['near_ties'])} near-ties, "
+                 f"{len(sequence['mismatches'])} mismatches")
+    for kind, label in (("near_ties", "near-tie"), ("mismatches", "mismatch")):
+        for case in sequence[kind]:
+            lines.append(f"  {label}: {case['source']!r}: pytorch {case['pytorch']!r} vs onnx "
+                         f"{case['onnx']!r} (token {case['first_differing_token']}, float64 margin {case['float64_margin']:.3g})")
     if "int8" in report:
         q = report["int8"]
         lines.append(f"int8 vs fp32 on {q['test_pairs']} test pairs: BLEU {q['int8']['bleu']} vs {q['fp32']['bleu']} "
@@ -293,11 +321,36 @@ def build_parser() -> argparse.ArgumentParser:
     freedict.add_argument("--source", type=Path, help="a .deb, or a directory holding the dictd .index and .dict(.dz) files")
     freedict.add_argument("--out", type=Path, default=DEFAULT_DATA, help=f"output directory (default: {DEFAULT_DATA})")
     freedict.set_defaults(func=cmd_data_freedict)
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "translator" / "catalogs"
+    gettext = data.add_parser("gettext", help="software messages from Debian packages' German gettext catalogs",
+                              description="Find the packages that ship usr/share/locale/de/LC_MESSAGES/*.mo in the "
+                                          "mirror's Contents index, download the smallest first with apt-get download "
+                                          "(bounded), extract and clean the English/German message pairs, and split "
+                                          "them by package into train/valid/test TSVs, stats.json and packages.json.")
+    gettext.add_argument("--out", type=Path, default=DEFAULT_DATA / "software",
+                         help=f"output directory (default: {DEFAULT_DATA / 'software'})")
+    gettext.add_argument("--cache", type=Path, default=cache, help=f"download cache, kept between runs (default: {cache})")
+    gettext.add_argument("--max-mb", type=float, default=1500, help="total download bound in MB (default: 1500)")
+    gettext.add_argument("--max-package-mb", type=float, default=40, help="skip packages larger than this (default: 40)")
+    gettext.add_argument("--mirror", help="Debian mirror URL (default: the first one apt is configured with)")
+    gettext.add_argument("--suite", help="Debian suite, e.g. bookworm (default: apt's configured suite)")
+    gettext.set_defaults(func=cmd_data_gettext)
 
     train = commands.add_parser("train", help="train a Transformer checkpoint", description="Train on DATA/train.tsv, validate on "
                                 "DATA/valid.tsv, keep the best checkpoint in OUT, resume from OUT/last.pt when present.")
     train.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and valid.tsv (default: {DEFAULT_DATA})")
     train.add_argument("--out", type=Path, default=Path("runs/default"), help="checkpoint directory (default: runs/default)")
+    train.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
+                       help="another corpus directory (train.tsv, valid.tsv), e.g. data/software: its pairs are mixed into "
+                            "training and its validation pairs interleaved with DATA's; repeatable")
+    train.add_argument("--init-from", type=Path, metavar="CHECKPOINT",
+                       help="warm start: begin from this checkpoint's weights, vocabulary and architecture")
+    train.add_argument("--device", choices=("cpu", "cuda"), help="where to train (default: cuda when available)")
+    train.add_argument("--precision", choices=("fp32", "bf16", "fp16"), default="fp32",
+                       help="autocast precision of forward and backward; fp16 (with loss scaling) on CUDA only (default: fp32)")
+    train.add_argument("--average-last", type=int, default=1, metavar="N",
+                       help="at the end, average the weights of the last N validations and keep the average if it "
+                            "validates better (default: 1, no averaging)")
     train.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary size (default: 8000)")
     train.add_argument("--d-model", type=int, default=256)
     train.add_argument("--heads", type=int, default=4)
@@ -312,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--warmup", type=int, default=800, help="warm-up steps (default: 800)")
     train.add_argument("--validate-every", type=int, default=500, help="steps between validations (default: 500)")
     train.add_argument("--patience", type=int, default=6, help="validations without improvement before stopping (default: 6)")
-    train.add_argument("--example-weight", type=int, default=2, help="copies of each example sentence per epoch (default: 2)")
+    train.add_argument("--example-weight", type=int, default=2, help="copies of each dictionary example sentence per epoch; headword entries and "
+                            "--extra-data pairs appear once (default: 2)")
     train.add_argument("--max-steps", type=int, default=1_000_000)
     train.add_argument("--max-minutes", type=float, default=float("inf"), help="stop after this much training time")
     train.add_argument("--seed", type=int, default=1)
@@ -322,7 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="BLEU/chrF of a checkpoint and of a dictionary baseline on the test split")
     evaluate.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
     evaluate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and test.tsv (default: {DEFAULT_DATA})")
-    evaluate.add_argument("--limit", type=int, help="score only the first N test pairs")
+    evaluate.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
+                          help="another corpus whose test.tsv is scored separately, e.g. data/software; repeatable")
+    evaluate.add_argument("--limit", type=int, help="score only the first N test pairs of each corpus")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
     evaluate.add_argument("--train-command", default="translator train --data data --out runs/default",
@@ -487,11 +543,9 @@ def cmd_bench_compare(args) -> int:
 
 def cmd_bench_soak(args) -> int:
     from bench import soak
-    from bench.load import serve_command
     from bench.common import write_results
 
-    command = serve_command(args.repository, args.model, args.precision, max_queue_size=args.max_queue_size)
-    report = soak.soak(command, args.minutes, clients=args.clients)
+    report = soak.soak(serve_command_for(args, max_queue_size=args.max_queue_size), args.minutes, clients=args.clients)
     print(soak.format_report(report))
     print(f"wrote {write_results('soak', report, args.out)}")
     return 0 if soak.passed(report) else 1
@@ -500,10 +554,8 @@ def cmd_bench_soak(args) -> int:
 def cmd_bench_batch(args) -> int:
     from bench import batch
     from bench.common import write_results
-    from bench.load import serve_command
 
-    command = serve_command(args.repository, args.model, args.precision)
-    results = batch.run(command, args.lines, tuple(args.concurrency))
+    results = batch.run(serve_command_for(args), args.lines, tuple(args.concurrency))
     print(batch.report(results))
     print(f"wrote {write_results('batch', results, args.out)}")
     return 0
@@ -522,6 +574,21 @@ def cmd_bench_placeholders(args) -> int:
     print(placeholders.report(results))
     print(f"wrote {write_results('placeholders', results, args.out)}")
     return 0
+
+
+def _served_model_arguments(parser) -> None:
+    """The model a benchmark starts `translator serve` with (serve_command_for reads them)."""
+    from service.config import DEFAULT_MODEL, DEFAULT_REPOSITORY
+
+    parser.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
+    parser.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+
+
+def serve_command_for(args, **settings) -> list[str]:
+    from bench.load import serve_command
+
+    return serve_command(args.repository, args.model, args.precision, **settings)
 
 
 def _bench_parser(commands) -> None:
@@ -580,9 +647,7 @@ def _bench_parser(commands) -> None:
                                         "Exit code 1 when any check fails.")
     soak.add_argument("--minutes", type=float, default=10.0, help="duration of the mixed traffic (default: 10)")
     soak.add_argument("--clients", type=int, default=16, help="concurrent clients (default: 16)")
-    soak.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
-    soak.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
-    soak.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    _served_model_arguments(soak)
     soak.add_argument("--max-queue-size", type=int, default=1024, help="the server's queue bound (default: 1024)")
     soak.add_argument("--out", type=Path, default=RESULTS, help="where to write soak.json")
     soak.set_defaults(func=cmd_bench_soak)
@@ -594,9 +659,7 @@ def _bench_parser(commands) -> None:
     jobs.add_argument("--lines", type=int, default=20_000, help="input lines (default: 20000)")
     jobs.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64, 128, 256],
                       help="settings to measure, in order (default: 1 16 64 128 256)")
-    jobs.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
-    jobs.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
-    jobs.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    _served_model_arguments(jobs)
     jobs.add_argument("--out", type=Path, default=RESULTS, help="where to write batch.json")
     jobs.set_defaults(func=cmd_bench_batch)
 

@@ -1,5 +1,6 @@
 import json
 
+from model.card import write_model_card
 from model.checkpoint import load_checkpoint
 from model.data import build_corpus
 from model.evaluate import DictionaryBaseline, evaluate
@@ -32,8 +33,51 @@ def test_train_writes_checkpoint_and_resumes(dictd_dir, tmp_path):
     assert state["step"] == 9  # continued from the saved step, not from 0
     model, tokenizer = load_checkpoint(out)
     assert model.cfg.d_model == 32 and tokenizer.decode(tokenizer.encode("Bahnhof")) == "Bahnhof"
-    report = evaluate(out, data)
-    assert set(report["model"]) >= {"bleu", "chrf"} and report["test_pairs"] > 0
+    report = evaluate(out, [data])
+    result = report["sources"]["Ding dictionary examples"]
+    assert set(result["model"]) >= {"bleu", "chrf"} and result["test_pairs"] > 0
+
+
+def test_warm_start_extra_data_and_averaging(dictd_dir, tmp_path):
+    """Start from a checkpoint (its weights and vocabulary), mix in another corpus, validate on both, and average
+    the last snapshots at the end: the average is logged and kept only if it validates better."""
+    import torch
+
+    data, software = tmp_path / "data", tmp_path / "software"
+    build_corpus(data, dictd_dir)
+    software.mkdir()
+    for split in ("train", "valid", "test"):
+        (software / f"{split}.tsv").write_text("Open XX0X\tXX0X öffnen\tsoftware\nSave the file\tDatei speichern\tsoftware\n")
+    base = tmp_path / "base"
+    train(TINY, TrainOptions(data_dir=data, out_dir=base, max_tokens=400, validate_every=3, max_steps=3, chrf_sample=20))
+    out = tmp_path / "tuned"
+    opts = TrainOptions(data_dir=data, out_dir=out, extra_data=(software,), init_from=base, max_tokens=400,
+                        validate_every=2, max_steps=6, chrf_sample=20, patience=100, average_last=3, precision="bf16")
+    big = TransformerConfig(vocab_size=80, d_model=64, n_heads=2, d_ff=64, encoder_layers=2, decoder_layers=1)
+    state = train(big, opts)  # the architecture of --init-from wins over the flags
+    model, _ = load_checkpoint(out)
+    assert model.cfg.d_model == 32 and (out / "spm.model").read_bytes() == (base / "spm.model").read_bytes()
+    assert len(list((out / "snapshots").glob("step-*.safetensors"))) == 3 and state["step"] == 6
+    log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
+    assert log[-1]["averaged"] == ["step-2", "step-4", "step-6"]
+    averaged = {name: sum(load_snapshot(out, step)[name].double() for step in (2, 4, 6)) / 3
+                for name in load_snapshot(out, 2)}
+    if log[-1]["best"]:  # kept: the checkpoint is the average
+        assert torch.allclose(model.state_dict()["embed.weight"].double(), averaged["embed.weight"], atol=1e-6)
+    report = evaluate(out, [data, software])
+    assert set(report["sources"]) == {"Ding dictionary examples", "software"}
+    corpora = {"Ding dictionary examples": json.loads((data / "stats.json").read_text()),
+               "software": {"source": "catalogs of 2 packages", "licenses": {"GPL-2+ / LGPL-2.1+": 1, "GPL-2+": 1},
+                            "splits": {s: {"software": 2, "total": 2, "packages": 1} for s in ("train", "valid", "test")}}}
+    card = write_model_card(out, report, corpora, report["parameters"], "translator train ...").read_text()
+    assert "| software | test | 2 (1 packages) | software 2 |" in card and "GPL-2+ 2, LGPL-2.1+ 1" in card
+    assert f"| software | 2 | {report['sources']['software']['model']['bleu']} |" in card
+
+
+def load_snapshot(out, step):
+    from safetensors.torch import load_file
+
+    return load_file(out / "snapshots" / f"step-{step}.safetensors")
 
 
 def test_dictionary_baseline_translates_word_by_word():
