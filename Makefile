@@ -39,8 +39,8 @@ data: $(STAMP)  ## fetch dict-freedict-eng-deu and write data/{train,valid,test}
 train: $(STAMP) data/train.tsv  ## train the default architecture into runs/default (resumes)
 	$(BIN)/translator train --data data --out runs/default
 
-evaluate: $(STAMP) data/test.tsv  ## BLEU/chrF of the shipped model and the dictionary baseline
-	$(BIN)/translator evaluate --checkpoint model/default --data data
+evaluate: $(STAMP) data/test.tsv  ## BLEU/chrF of the shipped model and the dictionary baseline (software split too, when fetched)
+	$(BIN)/translator evaluate --checkpoint model/default --data data $(if $(wildcard data/software/test.tsv),--extra-data data/software)
 
 export: $(STAMP)  ## build model_repository/en-de/1 (ONNX fp32 + int8, parity-checked) from model/default when stale
 	$(BIN)/translator export --checkpoint model/default --out model_repository/en-de/1 --int8 --if-stale

@@ -1,6 +1,8 @@
-"""``translator bench placeholders``: how placeholders fare on real software messages no model here was
-trained on — the English msgids of the German gettext catalogs installed on this machine
-(/usr/share/locale/de/LC_MESSAGES/*.mo) that contain format placeholders, tags, URLs or e-mail addresses.
+"""``translator bench placeholders``: how placeholders fare on real software messages the model was not
+trained on: the held-out software test split (`translator data gettext` writes it as test.unmasked.tsv: whole
+packages the model never saw), or the German gettext catalogs installed on this machine
+(/usr/share/locale/de/LC_MESSAGES/*.mo). Only messages with format placeholders, tags, URLs, e-mail
+addresses or code spans count.
 
 Reported: the share of messages whose every protected item appears in the translation exactly as often as
 in the source (the pipeline's guarantee), the share the model carried without any repair, and the share
@@ -13,14 +15,22 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from model.data import read_tsv
 from translator.text import EVERYTHING, TAG
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 
 
-def messages(catalogs: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[str]:
-    """Distinct single-line English messages with something to protect, sampled reproducibly."""
-    found: set[str] = set()
+def messages(source: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[str]:
+    """Distinct single-line English messages with something to protect, sampled reproducibly, from a TSV split
+    (English first) or a directory of .mo catalogs."""
+    english = [p.en for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
+    found = {text for text in english if "\n" not in text and 10 <= len(text) <= 200 and EVERYTHING.search(text)}
+    return random.Random(seed).sample(sorted(found), min(limit, len(found)))
+
+
+def catalog_messages(catalogs: Path) -> list[str]:
+    found = []
     for path in sorted(catalogs.glob("*.mo")):
         try:
             with path.open("rb") as data:
@@ -29,18 +39,17 @@ def messages(catalogs: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list
             continue
         for msgid in catalog:
             text = msgid[0] if isinstance(msgid, tuple) else msgid
-            if text and "\n" not in text and 10 <= len(text) <= 200 and EVERYTHING.search(text):
-                found.add(text.split("\x04")[-1])  # drop a msgctxt
-    return random.Random(seed).sample(sorted(found), min(limit, len(found)))
+            found.append(text.split("\x04")[-1])  # drop a msgctxt
+    return found
 
 
-def run(translator, texts: list[str]) -> dict:
+def run(translator, texts: list[str], source: Path) -> dict:
     prepared, sources = translator.segment(texts)
     translated = translator.translate_segmented(prepared, sources)
     count = lambda pattern, text: Counter(m.group(0) for m in pattern.finditer(text))  # noqa: E731
     n = len(texts)
     return {
-        "messages": n, "catalogs": str(CATALOGS),
+        "messages": n, "source": str(source),
         "items_exact": sum(count(EVERYTHING, r) == count(EVERYTHING, t) for t, r in zip(texts, translated)) / n,
         "carried_without_repair": sum(p.repairs == 0 for p in prepared) / n,
         "tags_in_source_order": sum([m.group(0) for m in TAG.finditer(r)] == [m.group(0) for m in TAG.finditer(t)]
@@ -50,7 +59,7 @@ def run(translator, texts: list[str]) -> dict:
 
 
 def report(results: dict) -> str:
-    return (f"{results['messages']} software messages with placeholders ({results['catalogs']}): "
+    return (f"{results['messages']} software messages with placeholders ({results['source']}): "
             f"every protected item kept exactly {100 * results['items_exact']:.1f}%, "
             f"carried by the model without repair {100 * results['carried_without_repair']:.1f}%, "
             f"tags in source order {100 * results['tags_in_source_order']:.1f}%")

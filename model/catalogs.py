@@ -54,9 +54,11 @@ def mirror_and_suite() -> tuple[str, str]:
     """The first Debian mirror and suite apt is configured with (deb822 or one-line sources)."""
     uri, suite = "http://deb.debian.org/debian", None
     for path in sorted(Path("/etc/apt").glob("sources.list.d/*.sources")):
-        fields = dict(line.split(":", 1) for line in path.read_text().splitlines() if ":" in line and not line.startswith("#"))
-        if "URIs" in fields and "security" not in fields["URIs"]:
-            return fields["URIs"].split()[0], fields.get("Suites", "stable").split()[0]
+        for stanza in re.split(r"\n\s*\n", path.read_text()):  # deb822: one source per paragraph
+            fields = {key.strip(): value.strip() for key, _, value in
+                      (line.partition(":") for line in stanza.splitlines() if ":" in line and not line.startswith("#"))}
+            if "URIs" in fields and "security" not in fields["URIs"]:
+                return fields["URIs"].split()[0], fields.get("Suites", "stable").split()[0]
     sources = Path("/etc/apt/sources.list")
     for line in sources.read_text().splitlines() if sources.exists() else []:
         parts = line.split()

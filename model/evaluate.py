@@ -71,9 +71,9 @@ def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None) 
 
 
 def format_table(report: dict) -> str:
-    lines = [f"{'test split':<34}{'pairs':>7}{'BLEU':>8}{'chrF':>8}{'dict BLEU':>11}{'dict chrF':>11}"]
+    lines = [f"{'test split':<40}{'pairs':>7}{'BLEU':>8}{'chrF':>8}{'dict BLEU':>11}{'dict chrF':>11}"]
     for name, result in report["sources"].items():
         model, baseline = result["model"], result["dictionary_baseline"]
-        lines.append(f"{name:<34}{result['test_pairs']:>7}{model['bleu']:>8}{model['chrf']:>8}"
+        lines.append(f"{name:<40}{result['test_pairs']:>7}{model['bleu']:>8}{model['chrf']:>8}"
                      f"{baseline['bleu']:>11}{baseline['chrf']:>11}")
     return "\n".join(lines)

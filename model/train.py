@@ -219,6 +219,7 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         else:
             state["epoch"] += 1
             state["batch_in_epoch"] = 0
+    save_state(model, optimizer, schedule, state, out)  # a later run with a larger budget goes on from here
     if opts.average_last > 1:
         _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts, log)
     log.close()
@@ -275,8 +276,13 @@ def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_enc
     log.write(json.dumps(entry) + "\n")
     log.flush()
     tqdm.write(json.dumps(entry))
-    tmp = opts.out_dir / (LAST_STATE + ".tmp")
+    save_state(model, optimizer, schedule, state, opts.out_dir)
+    return state["bad_validations"] >= opts.patience
+
+
+def save_state(model, optimizer, schedule, state: dict, out_dir: Path) -> None:
+    """What a resumed run continues from (written atomically)."""
+    tmp = out_dir / (LAST_STATE + ".tmp")
     torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
                 "state": state}, tmp)
-    shutil.move(tmp, opts.out_dir / LAST_STATE)
-    return state["bad_validations"] >= opts.patience
+    shutil.move(tmp, out_dir / LAST_STATE)

@@ -561,16 +561,23 @@ def cmd_bench_batch(args) -> int:
     return 0
 
 
+HELD_OUT_MESSAGES = DEFAULT_DATA / "software" / "test.unmasked.tsv"
+
+
 def cmd_bench_placeholders(args) -> int:
     from bench import placeholders
     from bench.common import write_results
     from service.translator import Translator
 
-    texts = placeholders.messages(args.catalogs, args.messages)
+    source = args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else placeholders.CATALOGS)
+    if source == placeholders.CATALOGS:
+        print(f"note: {HELD_OUT_MESSAGES} is missing (translator data gettext writes it); using the catalogs installed "
+              "here, which may overlap the model's training packages")
+    texts = placeholders.messages(source, args.messages)
     if not texts:
-        print(f"error: no catalogs with placeholder messages in {args.catalogs}", file=sys.stderr)
+        print(f"error: no messages with placeholders in {source}", file=sys.stderr)
         return 1
-    results = placeholders.run(Translator(args.model_dir, precision=args.precision), texts)
+    results = placeholders.run(Translator(args.model_dir, precision=args.precision), texts, source)
     print(placeholders.report(results))
     print(f"wrote {write_results('placeholders', results, args.out)}")
     return 0
@@ -664,15 +671,17 @@ def _bench_parser(commands) -> None:
     jobs.set_defaults(func=cmd_bench_batch)
 
     kept = bench.add_parser("placeholders", help="placeholders, tags and URLs on real software messages",
-                            description="Translates English gettext messages with placeholders from the German "
-                                        "catalogs installed here (in-process, the server's text pipeline) and "
-                                        "prints how many keep every protected item exactly, how many the model "
-                                        "carried without repair, and how many keep their tags in order.")
+                            description="Translates English software messages with placeholders (the held-out "
+                                        "software test split, else the German catalogs installed here) in-process "
+                                        "through the server's text pipeline, and prints how many keep every "
+                                        "protected item exactly, how many the model carried without repair, and "
+                                        "how many keep their tags in order.")
     kept.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
                       help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
-    kept.add_argument("--catalogs", type=Path, default=Path("/usr/share/locale/de/LC_MESSAGES"),
-                      help="directory of .mo catalogs (default: /usr/share/locale/de/LC_MESSAGES)")
+    kept.add_argument("--source", type=Path,
+                      help=f"a TSV split (English first) or a directory of .mo catalogs (default: {HELD_OUT_MESSAGES} "
+                           "when it exists, else /usr/share/locale/de/LC_MESSAGES)")
     kept.add_argument("--messages", type=int, default=500, help="messages to sample (default: 500)")
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)

@@ -157,3 +157,16 @@ def test_an_unknown_text_format_is_invalid_argument(server):
         with pytest.raises(grpc.RpcError) as error:
             client.stub.Translate(pb.TranslateRequest(texts=["a"], options=pb.DecodingOptions(text_format=7)))
     assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "text_format" in error.value.details()
+
+
+def test_placeholder_benchmark_reads_the_held_out_split(exported_tiny, tmp_path):
+    from bench import placeholders
+    from service.translator import Translator
+
+    split = tmp_path / "test.unmasked.tsv"
+    split.write_text("Open %s in {folder}\tÖffne %s in {folder}\tsoftware\nNothing to protect here\tNichts\tsoftware\n"
+                     "Hi %d\tHallo %d\tsoftware\n")
+    texts = placeholders.messages(split, limit=10)
+    assert texts == ["Open %s in {folder}"]  # with something to protect, at least 10 characters
+    results = placeholders.run(Translator(exported_tiny), texts, split)
+    assert results["messages"] == 1 and results["items_exact"] == 1.0 and results["source"] == str(split)
