@@ -170,3 +170,24 @@ def test_placeholder_benchmark_reads_the_held_out_split(exported_tiny, tmp_path)
     assert texts == ["Open %s in {folder}"]  # with something to protect, at least 10 characters
     results = placeholders.run(Translator(exported_tiny), texts, split)
     assert results["messages"] == 1 and results["items_exact"] == 1.0 and results["source"] == str(split)
+
+
+def test_repair_survives_model_output_that_glues_into_new_placeholders():
+    """Whatever the model writes (stray "XX", digits, foreign or repeated tokens), each owned placeholder ends up
+    exactly once, tags in source order, and no other placeholder token is left."""
+    import random
+
+    from translator.text import PLACEHOLDER_PATTERN, repair
+
+    rng = random.Random(0)
+    alphabet = ["XX", "X", "1", "2", "3", "7", "12", " ", "Wort", "XX1X", "XX2X", "XX3X", "XX7X", "XX12X"]
+    for _ in range(3000):
+        output = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        owned = sorted(rng.sample([1, 2, 3], rng.randint(1, 3)))
+        is_tag = [rng.random() < 0.5 for _ in owned]
+        text = repair(output, owned, is_tag).text
+        found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text)]
+        assert sorted(found) == owned, (output, owned, text)
+        tags = [n for n, tag in zip(owned, is_tag) if tag]
+        assert [n for n in found if n in tags] == tags, (output, owned, is_tag, text)
+    assert repair("XXXX7X3X Text", [3], [True]).text.count("XX3X") == 1

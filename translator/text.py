@@ -24,6 +24,7 @@ import sentencex
 # What the model sees instead of a protected item: the same form the training data uses for placeholders.
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
+UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 
 _TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
 MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")  # tags, comments, character references
@@ -33,7 +34,8 @@ PLACEHOLDERS = (
     r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",  # e-mail addresses
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
-    r"%(?:\d+\$)?[-+#0]*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
+    r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
+    r"%\d{1,2}(?![\d$])",  # Qt/KDE: %1, %2
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
     r"XX\d+X?",  # what looks like a placeholder token, so a text containing one round-trips
 )
@@ -65,7 +67,9 @@ class Prepared:
         for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
             repaired = self._repaired(index, translation)
             self.repairs += repaired.count
-            pieces += [self.unmask(repaired.text), self.unmask(glue)]
+            # A segment that owns no placeholder keeps any token the model made up as text (as it streamed),
+            # never another segment's item.
+            pieces += [self.unmask(repaired.text) if self.owners[index] else repaired.text, self.unmask(glue)]
         return "".join(pieces)
 
     def restore_segment(self, index: int, translation: str) -> str:
@@ -110,7 +114,7 @@ def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
     source order, and the tags' tokens put back into source order at the positions the model chose."""
     wanted = set(owned)
     seen: set[int] = set()
-    count = 0
+    text, count = UNCLOSED_PLACEHOLDER.subn("", text)  # "XX0" without its closing X: the model's slip
 
     def keep_first(match: re.Match) -> str:
         nonlocal count
@@ -132,9 +136,22 @@ def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
     if in_output != tags:
         count += 1
         order = iter(tags)
-        text = PLACEHOLDER_PATTERN.sub(lambda m: PLACEHOLDER.format(next(order)) if int(m.group(1)) in is_a_tag
-                                       else m.group(0), text)
+        text = PLACEHOLDER_PATTERN.sub(lambda m: PLACEHOLDER.format(next(order, int(m.group(1))))
+                                       if int(m.group(1)) in is_a_tag else m.group(0), text)
+    found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text)]
+    if sorted(found) != sorted(owned) or [n for n in found if n in is_a_tag] != tags:
+        # Dropping a token glued the model's stray "XX"/digits into a new one ("XX1" + "2X"): keep the words,
+        # put every placeholder at the end in source order.
+        count += 1
+        text = without_placeholder_fragments(text) + "".join(" " + PLACEHOLDER.format(number) for number in owned)
     return Repaired(re.sub(r"[ \t]{2,}", " ", text) if count else text, count)
+
+
+def without_placeholder_fragments(text: str) -> str:
+    """Text with every placeholder token and "XX<digits>" fragment removed, until none can form again."""
+    while re.search(r"XX\d", text):
+        text = re.sub(r"XX\d+X?", "", text)
+    return text.rstrip()
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern = EVERYTHING) -> str:
