@@ -10,11 +10,12 @@ whose tags stay in source order."""
 
 from __future__ import annotations
 
-import gettext
 import random
+import struct
 from collections import Counter
 from pathlib import Path
 
+from model.catalogs import read_mo
 from model.data import read_tsv
 from translator.text import EVERYTHING, TAG
 
@@ -33,13 +34,9 @@ def catalog_messages(catalogs: Path) -> list[str]:
     found = []
     for path in sorted(catalogs.glob("*.mo")):
         try:
-            with path.open("rb") as data:
-                catalog = gettext.GNUTranslations(data)._catalog  # msgid → msgstr
-        except (OSError, UnicodeDecodeError):
+            found += [english for english, _ in read_mo(path.read_bytes())]
+        except (OSError, ValueError, struct.error):
             continue
-        for msgid in catalog:
-            text = msgid[0] if isinstance(msgid, tuple) else msgid
-            found.append(text.split("\x04")[-1])  # drop a msgctxt
     return found
 
 

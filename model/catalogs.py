@@ -32,7 +32,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from model.data import Pair, apt_get, write_tsv
-from translator.text import EVERYTHING, PLACEHOLDER
+from translator.text import EVERYTHING, PLACEHOLDER, protect
 
 CATALOG = re.compile(r"^(?:\./)?usr/share/locale/de(?:_DE)?/LC_MESSAGES/[^/\s]+\.mo$")
 CONTENTS = ("Contents-all.gz", "Contents-amd64.gz")
@@ -194,12 +194,6 @@ def strip_accelerators(text: str, other: str) -> str:
     return MARKED_WORD.sub(lambda m: m.group(0) if m.group(0) in other else re.sub(r"[_&](?=[^\W_])", "", m.group(0), 1), text)
 
 
-def masked(text: str) -> tuple[str, list[str]]:
-    """Text with placeholders and markup as the serving pipeline's placeholder tokens, and the items."""
-    items: list[str] = []
-    return EVERYTHING.sub(lambda m: items.append(m.group(0)) or PLACEHOLDER.format(len(items) - 1), text), items
-
-
 def mask_like(text: str, items: list[str]) -> str | None:
     """The German side masked with the English side's numbering; None when its items differ from the English."""
     free: dict[str, list[int]] = {}
@@ -243,7 +237,8 @@ def clean_line(english: str, german: str) -> tuple[str, tuple[tuple[str, str], t
         return "dropped: longer than 300 characters", None
     if en == de:
         return "dropped: untranslated", None
-    en_masked, items = masked(en)
+    items: list[str] = []
+    en_masked = protect(en, items)  # the serving pipeline's tokens, numbered in English order
     de_masked = mask_like(de, items)
     if de_masked is None:
         return "dropped: placeholders or markup differ", None

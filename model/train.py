@@ -226,20 +226,25 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
     return state
 
 
+def snapshot_paths(out_dir: Path) -> list[Path]:
+    """The saved validation snapshots, oldest first."""
+    return sorted((out_dir / SNAPSHOTS).glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))
+
+
 def average_snapshots(paths: list[Path]) -> dict[str, torch.Tensor]:
-    """The element-wise mean of saved weights (float64 accumulation), in the first snapshot's dtypes."""
+    """The element-wise mean of saved weights (float64 accumulation), in the snapshots' dtypes."""
     total: dict[str, torch.Tensor] = {}
+    dtypes: dict[str, torch.dtype] = {}
     for path in paths:
         for name, tensor in load_file(path).items():
             total[name] = total.get(name, 0) + tensor.double()
-    first = load_file(paths[0])
-    return {name: (value / len(paths)).to(first[name].dtype) for name, value in total.items()}
+            dtypes[name] = tensor.dtype
+    return {name: (value / len(paths)).to(dtypes[name]) for name, value in total.items()}
 
 
 def _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions, log) -> None:
     """Average the last validated weights; the average becomes the checkpoint only when it validates better."""
-    snapshots = sorted((opts.out_dir / SNAPSHOTS).glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))
-    snapshots = snapshots[-opts.average_last:]
+    snapshots = snapshot_paths(opts.out_dir)[-opts.average_last:]
     if len(snapshots) < 2:
         return
     averaged = Transformer(model.cfg).to(opts.device)
@@ -269,7 +274,7 @@ def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_enc
         snapshots = opts.out_dir / SNAPSHOTS
         snapshots.mkdir(exist_ok=True)
         save_model(model, str(snapshots / f"step-{state['step']}.safetensors"))
-        for stale in sorted(snapshots.glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))[:-opts.average_last]:
+        for stale in snapshot_paths(opts.out_dir)[:-opts.average_last]:
             stale.unlink()
     entry = {"step": state["step"], "epoch": state["epoch"], "train_loss": train_loss, "tokens_per_second": rate,
              "tokens": state["tokens"], "seconds": state["seconds"], **metrics, "best": improved}
