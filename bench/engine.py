@@ -62,7 +62,8 @@ def run(checkpoint: Path, model_dir: Path, batch_sizes=(1, 8, 32), tokens: int =
                for name, (decode, timer) in found.items() if name != "onnx int8 (cache)"}
     results = {"machine": machine(), "threads": threads, "tokens": tokens, "checkpoint": str(checkpoint),
                "model_dir": str(model_dir), "throughput": throughput, "scaling": scaling,
-               "join_leave": join_leave_cost(Runtime(model_dir, threads=threads))}
+               "join_leave": join_leave_cost(Runtime(model_dir, threads=threads)),
+               "alignments": alignment_cost(model_dir, threads)}
     write_results("engine", results, out_dir)
     plot(results, out_dir / "engine.png")
     return results
@@ -95,6 +96,61 @@ def join_leave_cost(runtime, rows=(8, 64), positions=100, repeats=300) -> dict:
     return results
 
 
+def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: int = 48, repeats: int = 5) -> dict:
+    """What alignments cost per decoder step (ms): the decoder graph as exported (with its alignments output)
+    against the same graph cut before that output, run on identical inputs (what every step pays); and greedy
+    decoding with return_alignments on every row against off (what asking for them adds in the loop)."""
+    import tempfile
+    import time
+
+    import numpy as np
+    import onnx.utils
+    import onnxruntime as ort
+
+    from service.runtime import session_options
+    from translator.model_format import DECODER_ALIGNMENTS, DECODER_INPUTS
+
+    runtime = Runtime(model_dir, threads=threads)
+    if not runtime.has_alignments:
+        return {}
+    decoder_path = graph_files(model_dir, "fp32")[1]
+    cfg = runtime.meta.model
+    inputs = [*DECODER_INPUTS, *runtime.past_names, *runtime.cross_names]
+    with tempfile.TemporaryDirectory() as tmp:
+        cut = Path(tmp) / "decoder.no-alignments.onnx"
+        onnx.utils.extract_model(str(decoder_path), str(cut), inputs, [o for o in runtime.output_names if o != DECODER_ALIGNMENTS])
+        sessions = {"with": ort.InferenceSession(str(decoder_path), session_options(threads, False)),
+                    "without": ort.InferenceSession(str(cut), session_options(threads, False))}
+    results = {}
+    rng = np.random.default_rng(0)
+    for batch in batch_sizes:
+        past, source, heads, head_dim = 24, 16, cfg["n_heads"], cfg["d_model"] // cfg["n_heads"]
+        feed = dict(zip(DECODER_INPUTS, (rng.integers(4, 100, batch), np.full(batch, past), np.ones((batch, source), bool),
+                                         np.ones((batch, past), bool))))
+        feed |= {name: rng.standard_normal((batch, heads, past, head_dim), dtype=np.float32) for name in runtime.past_names}
+        feed |= {name: rng.standard_normal((batch, heads, source, head_dim), dtype=np.float32) for name in runtime.cross_names}
+        graph = {}
+        for name, session in sessions.items():
+            session.run(None, feed)
+            best = float("inf")
+            for _ in range(repeats):
+                started = time.perf_counter()
+                for _ in range(50):
+                    session.run(None, feed)
+                best = min(best, (time.perf_counter() - started) / 50)
+            graph[name] = 1000 * best
+        scheduler = Scheduler(runtime, max_num_seqs=batch)
+        sources = runtime.tokenizer.encode_batch(batch_of(batch))
+        loop = {}
+        for asked in (False, True):
+            options = DecodingOptions(tokens, tokens, return_alignments=asked)
+            loop[asked] = 1000 * best_time(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)]),
+                                           repeats)[0] / tokens
+        results[batch] = {"graph_ms_with": graph["with"], "graph_ms_without": graph["without"],
+                          "step_ms_not_asked": loop[False], "step_ms_asked": loop[True]}
+    return results
+
+
 def report(results: dict) -> str:
     throughput, tokens = results["throughput"], results["tokens"]
     names = list(throughput)
@@ -124,6 +180,14 @@ def report(results: dict) -> str:
               format_table(["running rows", "join + leave (us)", "copying the whole batch's cache once (us)"],
                            [[rows, f"{v['join_and_leave_us']:.0f}", f"{v['copy_whole_batch_us']:.0f}"]
                             for rows, v in join_leave.items()])]
+    if results.get("alignments"):
+        lines += ["", "alignments: decoder graph ms with its alignments output vs cut before it (every step pays it), "
+                      "and greedy ms/step with return_alignments on every row vs off",
+                  format_table(["batch", "graph with", "graph without", "extra", "step asked", "step not asked", "extra"],
+                               [[b, f"{v['graph_ms_with']:.3f}", f"{v['graph_ms_without']:.3f}",
+                                 f"{v['graph_ms_with'] / v['graph_ms_without'] - 1:+.1%}", f"{v['step_ms_asked']:.3f}",
+                                 f"{v['step_ms_not_asked']:.3f}", f"{v['step_ms_asked'] / v['step_ms_not_asked'] - 1:+.1%}"]
+                                for b, v in results["alignments"].items()])]
     return "\n".join(lines)
 
 

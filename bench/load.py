@@ -91,7 +91,8 @@ def ctranslate2_server(ct2_dir: Path, model_dir: Path, precision: str, workers: 
 
 
 # -- load generator -----------------------------------------------------------------------------------
-def _client_process(target: str, api: str, clients: int, offset: int, start_at: float, seconds: float, results) -> None:
+def _client_process(target: str, api: str, clients: int, offset: int, start_at: float, seconds: float, results,
+                    beam_size: int = 1) -> None:
     """`clients` closed-loop clients in this process; each sends one request after another until time is up."""
     import grpc
 
@@ -103,7 +104,8 @@ def _client_process(target: str, api: str, clients: int, offset: int, start_at: 
     async def client(stub, index: int) -> None:
         nonlocal tokens
         while time.time() < start_at + seconds:
-            request = pb.TranslateRequest(texts=[SENTENCES[index % len(SENTENCES)]])
+            request = pb.TranslateRequest(texts=[SENTENCES[index % len(SENTENCES)]],
+                                          options=pb.DecodingOptions(beam_size=beam_size))
             index += clients
             started = time.perf_counter()
             if api == "unary":
@@ -133,13 +135,13 @@ def _client_process(target: str, api: str, clients: int, offset: int, start_at: 
                  "cpu": time.process_time() - cpu})
 
 
-def load_point(server: ServerProcess, api: str, clients: int, seconds: float, processes: int) -> dict:
+def load_point(server: ServerProcess, api: str, clients: int, seconds: float, processes: int, beam_size: int = 1) -> dict:
     context = multiprocessing.get_context("spawn")  # no gRPC state crosses a fork
     queue = context.Queue()
     shares = [clients // processes + (i < clients % processes) for i in range(min(processes, clients))]
     start_at = time.time() + 3.0  # every process is connected and warmed up before the clock starts
     workers = [context.Process(target=_client_process, args=(server.target, api, share, sum(shares[:i]), start_at,
-                                                               seconds, queue)) for i, share in enumerate(shares)]
+                                                               seconds, queue, beam_size)) for i, share in enumerate(shares)]
     for worker in workers:
         worker.start()
     while time.time() < start_at - 0.5:
@@ -191,28 +193,33 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
 # -- the run ------------------------------------------------------------------------------------------
 def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
         apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
-        workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS) -> dict:
+        workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS, beam_sizes=()) -> dict:
+    """Every server at every point; beam_sizes adds our server answering requests that ask for those beams
+    (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens)."""
     ct2_dirs = None
     if ct2:
         from bench.compare import ct2_models_for
 
         ct2_dirs = ct2_models_for(checkpoint, workdir, model)
-    plans = []
+    plans = []  # (server factory, beam size of the requests)
     for precision in precisions:
-        plans.append(lambda p=precision: ours(repository, model, model_dir, p, workers, threads))
+        plans.append((lambda p=precision: ours(repository, model, model_dir, p, workers, threads), 1))
+        for beam in beam_sizes:
+            plans.append((lambda p=precision, k=beam: ours(repository, model, model_dir, p, workers, threads,
+                                                           label=f"ours {p} beam {k}"), beam))
         if ct2_dirs is not None:
-            plans.append(lambda p=precision: ctranslate2_server(ct2_dirs["float32" if p == "fp32" else "int8"], model_dir,
-                                                                p, workers=2, threads=1))
-    plans.append(lambda: ours(repository, model, model_dir, precisions[0], workers=1, threads=os.cpu_count() or 1,
-                              max_num_seqs=1, label=f"ours {precisions[0]} one at a time"))
+            plans.append((lambda p=precision: ctranslate2_server(ct2_dirs["float32" if p == "fp32" else "int8"], model_dir,
+                                                                 p, workers=2, threads=1), 1))
+    plans.append((lambda: ours(repository, model, model_dir, precisions[0], workers=1, threads=os.cpu_count() or 1,
+                               max_num_seqs=1, label=f"ours {precisions[0]} one at a time"), 1))
     results = {"machine": machine(), "seconds": seconds, "processes": processes, "model": model, "servers": {}}
-    for plan in plans:
+    for plan, beam in plans:
         server = plan()
         try:
             by_api = results["servers"].setdefault(server.label, {})
             for api in apis:
                 for c in clients:
-                    point = load_point(server, api, c, seconds, processes)
+                    point = load_point(server, api, c, seconds, processes, beam)
                     by_api.setdefault(api, {})[c] = point
                     print(f"  {server.label:<28} {api:<6} {c:>4} clients: {point['tokens_per_second']:>7.0f} tok/s, "
                           f"p99 {point['p99_ms']:.0f} ms, server {point['server_cpu_ms_per_token']:.3f} CPU ms/token",
@@ -221,7 +228,7 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
             server.stop()
         for api_points in by_api.values():
             for point in api_points.values():
-                if server.engine is not None and point["mean_batch"]:
+                if server.engine is not None and point["mean_batch"] and beam == 1:
                     point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(
                         server.engine, round(point["mean_batch"]), max(1, round(point["mean_output_tokens"])))
     write_results("load", results, out_dir)

@@ -41,8 +41,9 @@ def catalog_messages(catalogs: Path) -> list[str]:
 
 
 def run(translator, texts: list[str], source: Path) -> dict:
-    prepared, sources = translator.segment(texts)
-    translated = translator.translate_segmented(prepared, sources)
+    segmented = translator.segment(texts)
+    translated = [t.text for t in translator.translate_segmented(segmented)]
+    prepared = segmented.prepared
     count = lambda pattern, text: Counter(m.group(0) for m in pattern.finditer(text))  # noqa: E731
     n = len(texts)
     return {

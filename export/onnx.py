@@ -4,7 +4,8 @@ encoder: src_ids (B, S), src_mask (B, S) → memory (B, S, D) and each decoder l
 decoder: one step for B rows at their own positions:
     tokens (B,), positions (B,), memory_mask (B, S), past_mask (B, P),
     per layer past_key_i/past_value_i (B, H, P, Dh), cross_key_i/cross_value_i (B, H, S, Dh)
-    → logits (B, V) and per layer present_key_i/present_value_i (B, H, 1, Dh).
+    → logits (B, V), per layer present_key_i/present_value_i (B, H, 1, Dh), and alignments (B, layers, S): each
+    layer's cross-attention of this position, averaged over heads (costs a mean over probabilities computed anyway).
 The runtime keeps the past in its own buffers and writes each step's K/V into them, so a step's work
 grows with the current length P, never with a maximum.
 """
@@ -19,7 +20,7 @@ import torch
 from torch import nn
 
 from model.transformer import Cache, Transformer
-from translator.model_format import (DECODER_FILE, DECODER_INPUTS, DECODER_LOGITS, ENCODER_FILE, ENCODER_INPUTS,
+from translator.model_format import (DECODER_ALIGNMENTS, DECODER_FILE, DECODER_INPUTS, DECODER_LOGITS, ENCODER_FILE, ENCODER_INPUTS,
                                      ENCODER_MEMORY, cache_names)
 
 OPSET = 20
@@ -46,8 +47,8 @@ class DecoderGraph(nn.Module):
         past, cross = caches[: 2 * layers], caches[2 * layers :]
         cache = Cache(self_k=list(past[0::2]), self_v=list(past[1::2]), cross_k=list(cross[0::2]),
                       cross_v=list(cross[1::2]), self_mask=past_mask)
-        logits, step_kv = self.model.decode_step_kv(tokens[:, None], positions[:, None], memory_mask, cache)
-        return (logits[:, 0], *[t for kv in step_kv for t in kv])
+        logits, step_kv, alignments = self.model.decode_step_kv(tokens[:, None], positions[:, None], memory_mask, cache)
+        return (logits[:, 0], *[t for kv in step_kv for t in kv], torch.stack([a[:, 0] for a in alignments], dim=1))
 
 
 def sample_inputs(model: Transformer, batch: int = 3, src_len: int = 5, past_len: int = 4):
@@ -84,7 +85,7 @@ def export_onnx(model: Transformer, out_dir: Path, opset: int = OPSET) -> dict:
             DecoderGraph(model).eval(), decoder_args, str(out_dir / DECODER_FILE), dynamo=True, external_data=False, verbose=False,
             opset_version=opset,
             input_names=[*DECODER_INPUTS, *cache_names("past", layers), *cache_names("cross", layers)],
-            output_names=[DECODER_LOGITS, *cache_names("present", layers)],
+            output_names=[DECODER_LOGITS, *cache_names("present", layers), DECODER_ALIGNMENTS],
             dynamic_shapes=({0: batch}, {0: batch}, {0: batch, 1: source}, {0: batch, 1: past},
                             (*[kv_dims(past)] * (2 * layers), *[kv_dims(source)] * (2 * layers))),
         )

@@ -43,6 +43,7 @@ FP32_EPSILON = 2.0 ** -23
 PYTORCH_ERROR_MULTIPLE = 8
 ROUNDING_MULTIPLE = 64
 BATCH_SIZES = (1, 2, 3, 4, 5, 8, 11, 16, 23, 32)
+ALIGNMENT_TOLERANCE = 1e-4  # attention probabilities: far above fp32 rounding (~1e-7), far below what reads on a heatmap
 
 
 def logits_bound(max_abs_logit: float, pytorch_error: float) -> float:
@@ -85,6 +86,7 @@ class Reference:
     cache: object
     logits: torch.Tensor
     step_kv: list
+    alignments: torch.Tensor  # (B, layers, S): the step's cross-attention, heads averaged
 
 
 @torch.no_grad()
@@ -97,8 +99,8 @@ def reference_step(model: Transformer, src, src_mask, decoder_inputs: list[list[
         _, cache = model.decode(past, torch.arange(longest).expand(size, -1), src_mask, cache)
         cache.self_mask = torch.arange(longest)[None, :] < torch.tensor(prefix)[:, None]
     step_tokens = torch.tensor([[seq[p]] for seq, p in zip(decoder_inputs, prefix)])
-    logits, step_kv = model.decode_step_kv(step_tokens, torch.tensor(prefix)[:, None], src_mask, cache)
-    return Reference(memory, cache, logits[:, 0], step_kv)
+    logits, step_kv, alignments = model.decode_step_kv(step_tokens, torch.tensor(prefix)[:, None], src_mask, cache)
+    return Reference(memory, cache, logits[:, 0], step_kv, torch.stack([a[:, 0] for a in alignments], dim=1))
 
 
 def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, list[int], list[int]]],
@@ -138,7 +140,11 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
             buffer[:, :, :longest] = np.where(fp32.cache.self_mask.numpy()[:, None, :, None], past, buffer[:, :, :longest])
         pool.lengths[:] = prefix
         pool.last_tokens[:] = [seq[p] for seq, p in zip(decoder_inputs, prefix)]
-        _compare(stats, "logits", runtime.step(pool), truth.logits.numpy(), where)
+        logits, alignments = runtime.step(pool)
+        _compare(stats, "logits", logits, truth.logits.numpy(), where)
+        if alignments is not None:
+            reference = truth.alignments[:, runtime.alignment_layer].numpy()  # (B, S); the pool holds more positions
+            _compare(stats, "alignments", alignments[:, : reference.shape[1]], reference, where)
         rows = np.arange(size)
         for i, buffer in enumerate(pool.self_kv):
             reference = truth.step_kv[i // 2][i % 2][:, :, 0].numpy()

@@ -23,7 +23,9 @@ from export.optimize import fusion_report
 from export import parity
 from export.quantize import convert_fp16, quantize_int8
 from service.runtime import Runtime, choose_providers
-from translator.model_format import DECODER_FILE, ENCODER_FILE, REPORT_FILE, CONFIG_FILE, Limits, ModelMeta
+from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, REPORT_FILE, Limits,
+                                     ModelMeta)
+
 MAX_INT8_CHRF_DROP = 1.0
 MAX_TOKENS = 256
 
@@ -48,7 +50,7 @@ def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict
     limit = min(MAX_TOKENS, model.cfg.max_positions)
     ModelMeta(name=out.parent.name, version=out.name, model=asdict(model.cfg), limits=Limits(limit, limit),
               source_checkpoint={"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
-              graphs=graphs).write(staging)
+              graphs=graphs, format=FORMAT_VERSION).write(staging)
 
 
 def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
@@ -74,12 +76,17 @@ def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sent
         failures.append(f"fp32 logits differ from the float64 reference by {logits['max_abs']:.3g} > {bound:.3g} "
                         f"({parity.PYTORCH_ERROR_MULTIPLE} x PyTorch's own fp32 error {pytorch_error:.3g}, at least "
                         f"{parity.ROUNDING_MULTIPLE} float32 epsilons x the largest |logit| {logits['max_reference']:.3g})")
+    alignments = tensors["outputs"].get("alignments")
+    if alignments and alignments["max_abs"] > parity.ALIGNMENT_TOLERANCE:
+        failures.append(f"alignments (attention probabilities) differ from the float64 reference by "
+                        f"{alignments['max_abs']:.3g} > {parity.ALIGNMENT_TOLERANCE:g}")
     if sequences["mismatches"]:
         failures.append(f"{len(sequences['mismatches'])} of {sequences['sentences']} greedy outputs differ where the "
                         f"float64 margin exceeds {2 * bound:.3g} (not a near-tie)")
     rule = (f"logits: |onnx - float64| <= max({parity.PYTORCH_ERROR_MULTIPLE} x |pytorch fp32 - float64|, "
             f"{parity.ROUNDING_MULTIPLE} x 2^-23 x max(1, max|logit|)); greedy outputs identical, except near-ties: "
-            "the float64 margin between the two engines' tokens where they part <= 2 x that bound")
+            "the float64 margin between the two engines' tokens where they part <= 2 x that bound; "
+            f"alignments: |onnx - float64| <= {parity.ALIGNMENT_TOLERANCE:g}")
     return {"passed": not failures, "failures": failures, "logits_bound": bound, "rule": rule,
             "skipped_longer_than_positions": len(encoded) - len(pairs),
             "tensor": tensors, "sequence": sequences, "seconds": round(time.monotonic() - started, 1)}
@@ -171,7 +178,8 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
-    """True when model_dir lacks ONNX files or was exported from other weights than checkpoint's."""
+    """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's or in an older format."""
     if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
-    return ModelMeta.read(model_dir).source_checkpoint.get("sha256") != checkpoint_digest(checkpoint)
+    meta = ModelMeta.read(model_dir)
+    return meta.format != FORMAT_VERSION or meta.source_checkpoint.get("sha256") != checkpoint_digest(checkpoint)

@@ -53,9 +53,12 @@ def data_section(corpora: dict[str, dict]) -> str:
 def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], parameters: int, command: str) -> Path:
     cfg = TransformerConfig.load(checkpoint)
     train = training_summary(checkpoint)
-    scores = "\n".join(f"| {name} | {r['test_pairs']:,} | {r['model']['bleu']} | {r['model']['chrf']} | "
+    beam = report.get("beam_size", 0)
+    beam_cells = lambda r: f" {r['beam']['bleu']} | {r['beam']['chrf']} |" if "beam" in r else ""  # noqa: E731
+    scores = "\n".join(f"| {name} | {r['test_pairs']:,} | {r['model']['bleu']} | {r['model']['chrf']} |{beam_cells(r)} "
                        f"{r['dictionary_baseline']['bleu']} | {r['dictionary_baseline']['chrf']} |"
                        for name, r in report["sources"].items())
+    beam_header = (f" beam {beam} BLEU | beam {beam} chrF |", "---:|---:|") if beam else ("", "")
     examples = "\n".join(f"| {e['source']} | {e['reference']} | {e['model']} |"
                          for r in report["sources"].values() for e in r["examples"][:6])
     curve = ", ".join(f"{step:,}: {chrf:.1f}" for step, chrf in train["curve"])
@@ -103,10 +106,10 @@ corpora) at step {train['best_step']:,}.{averaged}
 
 Validation chrF by step (learning curve): {curve}.
 
-## Evaluation (test splits, sacreBLEU, greedy decoding)
+## Evaluation (test splits, sacreBLEU; the service decodes greedily unless a request asks for a beam)
 
-| test split | pairs | BLEU | chrF | dictionary baseline BLEU | dictionary baseline chrF |
-|---|---:|---:|---:|---:|---:|
+| test split | pairs | greedy BLEU | greedy chrF |{beam_header[0]} dictionary baseline BLEU | dictionary baseline chrF |
+|---|---:|---:|---:|{beam_header[1]}---:|---:|
 {scores}
 
 The dictionary baseline translates word by word with the most frequent single-word translation in the

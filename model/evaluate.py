@@ -43,16 +43,16 @@ def source_name(data_dir: Path) -> str:
     return (json.loads(stats.read_text()).get("name") if stats.exists() else None) or Path(data_dir).name
 
 
-def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None) -> dict:
-    """Scores of the model and of the dictionary baseline (built from the first corpus's train split) on each
-    corpus's test.tsv, plus sample translations."""
+def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None, beam_size: int = 4) -> dict:
+    """Scores of the model (greedy, and beam search with beam_size > 1) and of the dictionary baseline (built
+    from the first corpus's train split) on each corpus's test.tsv, plus sample translations."""
     from model.checkpoint import load_checkpoint
     from model.train import translate
     from model.transformer import num_parameters
 
     model, tokenizer = load_checkpoint(checkpoint)
     baseline = DictionaryBaseline(read_tsv(data_dirs[0] / "train.tsv"))
-    report = {"parameters": num_parameters(model), "sources": {}}
+    report = {"parameters": num_parameters(model), "beam_size": beam_size if beam_size > 1 else 0, "sources": {}}
     for data_dir in data_dirs:
         test = read_tsv(data_dir / "test.tsv")[:limit]
         sources, references = [p.en for p in test], [p.de for p in test]
@@ -60,9 +60,14 @@ def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None) 
         hypotheses = translate(model, tokenizer, sources)
         seconds = time.monotonic() - started
         baseline_hypotheses = [baseline.translate(s) for s in sources]
+        beam = {}
+        if beam_size > 1:
+            started = time.monotonic()
+            beam_hypotheses = translate(model, tokenizer, sources, beam_size=beam_size)
+            beam = {"beam": scores(beam_hypotheses, references) | {"seconds": round(time.monotonic() - started, 1)}}
         report["sources"][source_name(data_dir)] = {
             "test_pairs": len(test),
-            "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)},
+            "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)}, **beam,
             "dictionary_baseline": scores(baseline_hypotheses, references),
             "examples": [{"source": s, "reference": r, "model": h, "baseline": b}
                          for s, r, h, b in list(zip(sources, references, hypotheses, baseline_hypotheses))[:10]],
@@ -71,9 +76,12 @@ def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None) 
 
 
 def format_table(report: dict) -> str:
-    lines = [f"{'test split':<40}{'pairs':>7}{'BLEU':>8}{'chrF':>8}{'dict BLEU':>11}{'dict chrF':>11}"]
+    beam = report.get("beam_size", 0)
+    beam_header = f"{f'beam{beam} BLEU':>12}{f'beam{beam} chrF':>12}" if beam else ""
+    lines = [f"{'test split':<40}{'pairs':>7}{'BLEU':>8}{'chrF':>8}{beam_header}{'dict BLEU':>11}{'dict chrF':>11}"]
     for name, result in report["sources"].items():
         model, baseline = result["model"], result["dictionary_baseline"]
-        lines.append(f"{name:<40}{result['test_pairs']:>7}{model['bleu']:>8}{model['chrf']:>8}"
+        beam_cells = f"{result['beam']['bleu']:>12}{result['beam']['chrf']:>12}" if "beam" in result else ""
+        lines.append(f"{name:<40}{result['test_pairs']:>7}{model['bleu']:>8}{model['chrf']:>8}{beam_cells}"
                      f"{baseline['bleu']:>11}{baseline['chrf']:>11}")
     return "\n".join(lines)

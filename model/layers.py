@@ -92,8 +92,9 @@ class DecoderLayer(nn.Module):
         return out, k, v
 
     def forward(self, x, past_k, past_v, past_mask, causal_mask, cross_k, cross_v, cross_mask):
-        """x (B, T, D) → (x, k, v) where k, v (B, H, T, Dh) are the self-attention K/V of these T positions."""
+        """x (B, T, D) → (x, k, v, alignment): k, v (B, H, T, Dh) are the self-attention K/V of these T positions,
+        alignment (B, T, S) the cross-attention probabilities averaged over heads."""
         x, k, v = self.self_attn_residual(x, lambda h: self.attend_self(h, past_k, past_v, past_mask, causal_mask))
-        x, = self.cross_attn_residual(x, lambda h: (self.cross_attn(h, [(cross_k, cross_v, cross_mask)]),))
+        x, probs = self.cross_attn_residual(x, lambda h: self.cross_attn(h, [(cross_k, cross_v, cross_mask)], need_weights=True))
         x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
-        return x, k, v
+        return x, k, v, probs.mean(dim=1)

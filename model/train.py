@@ -21,10 +21,11 @@ from safetensors.torch import load_file, save_model
 
 from model.checkpoint import load_checkpoint, pad_batch, save_checkpoint, special_ids
 from model.data import Pair, read_tsv
+from model.beam import beam_search
 from model.greedy import greedy
 from model.tokenizer import train_sentencepiece
 from translator.tokenizer import SPM_FILE, Tokenizer, copy_tokenizer
-from model.transformer import Transformer, TransformerConfig, num_parameters
+from model.transformer import WEIGHTS_FILE, Transformer, TransformerConfig, num_parameters
 
 LAST_STATE = "last.pt"
 LOG_FILE = "train_log.jsonl"
@@ -117,15 +118,21 @@ def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -
 
 
 def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128,
-              device: str = "cpu") -> list[str]:
-    """Greedy translations (PyTorch path), batched by length."""
+              device: str = "cpu", beam_size: int = 1) -> list[str]:
+    """Greedy (beam_size 1) or beam-search translations (PyTorch path), batched by length."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out = [""] * len(texts)
+    batch_size = max(1, batch_size // beam_size)
     for start in range(0, len(order), batch_size):
         rows = order[start : start + batch_size]
         src, src_mask = pad_batch(tokenizer.encode_batch([texts[i] for i in rows]), model.cfg.pad_id)
+        src, src_mask = src.to(device), src_mask.to(device)
         limit = min(max_len, 2 * src.size(1) + 10, model.cfg.max_positions)
-        for i, ids in zip(rows, greedy(model, src.to(device), src_mask.to(device), limit)):
+        if beam_size > 1:
+            outputs = [best.token_ids for best, *_ in beam_search(model, src, src_mask, beam_size, limit)]
+        else:
+            outputs = greedy(model, src, src_mask, limit)
+        for i, ids in zip(rows, outputs):
             out[i] = tokenizer.decode(ids)
     return out
 
@@ -139,8 +146,11 @@ def read_corpora(opts: TrainOptions, split: str) -> list[Pair]:
 
 
 def build_model(cfg: TransformerConfig, opts: TrainOptions, train_pairs: list[Pair]) -> tuple[Transformer, Tokenizer]:
-    """A warm start from opts.init_from (its weights, tokenizer and config), or a fresh model and vocabulary."""
+    """The run's own model when resuming, a warm start from opts.init_from (its weights, tokenizer and config), or a fresh one."""
     out = opts.out_dir
+    if (out / LAST_STATE).exists() and (out / WEIGHTS_FILE).exists():
+        model, _ = load_checkpoint(out)  # resuming: the run's own architecture and vocabulary (weights: last.pt)
+        return model.train(), Tokenizer.from_dir(out, special_ids(model.cfg))
     if opts.init_from is not None:
         model, _ = load_checkpoint(opts.init_from)
         if not (out / SPM_FILE).exists():

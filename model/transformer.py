@@ -172,7 +172,8 @@ class Transformer(nn.Module):
         )
 
     def decode_step_kv(self, tokens, positions, memory_mask, cache: Cache):
-        """The decoder on T new positions per row → logits (B, T, V) and each layer's K/V of those positions.
+        """The decoder on T new positions per row → logits (B, T, V), each layer's K/V of those positions and
+        each layer's cross-attention (B, T, S) averaged over heads (the alignments).
 
         tokens, positions (B, T); memory_mask (B, S). Query t may attend to the valid cached positions
         and to new positions ≤ t.
@@ -182,16 +183,17 @@ class Transformer(nn.Module):
         past_mask = cache.self_mask[:, None, None, :]  # (B, 1, 1, P)
         cross_mask = memory_mask[:, None, None, :]  # (B, 1, 1, S)
         x = self.embed_tokens(self.target_embed, tokens, positions)
-        step_kv = []
+        step_kv, alignments = [], []
         for i, layer in enumerate(self.decoder_layers):
-            x, k, v = layer(x, cache.self_k[i], cache.self_v[i], past_mask, causal_mask,
-                            cache.cross_k[i], cache.cross_v[i], cross_mask)
+            x, k, v, alignment = layer(x, cache.self_k[i], cache.self_v[i], past_mask, causal_mask,
+                                       cache.cross_k[i], cache.cross_v[i], cross_mask)
             step_kv.append((k, v))
+            alignments.append(alignment)
         logits = self.output_projection(self.decoder_norm(x)) + self.logits_bias  # (B, T, V)
-        return logits, step_kv
+        return logits, step_kv, alignments
 
     def decode(self, tokens, positions, memory_mask, cache: Cache) -> tuple[torch.Tensor, Cache]:
-        logits, step_kv = self.decode_step_kv(tokens, positions, memory_mask, cache)
+        logits, step_kv, _ = self.decode_step_kv(tokens, positions, memory_mask, cache)
         return logits, cache.extend(step_kv, torch.ones_like(tokens, dtype=torch.bool))
 
     def forward(self, src_ids, src_mask, tgt_in) -> torch.Tensor:

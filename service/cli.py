@@ -67,7 +67,7 @@ def torch_cuda_available() -> bool:
 def cmd_evaluate(args) -> int:
     from model.evaluate import evaluate, format_table
 
-    report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit)
+    report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit, beam_size=args.beam)
     print(format_table(report))
     out = args.out or args.checkpoint / "eval.json"
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -87,48 +87,108 @@ def cmd_translate(args) -> int:
     if not texts:
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
-    if args.checkpoint or args.model_dir:
-        for line in translate_locally(args, texts):
+    if args.checkpoint:
+        if any(value != DecodingDefaults.get(name) for name, value in decoding_arguments(args).items()
+               if name != "beam_size"):
+            print("error: with --checkpoint (PyTorch) only --beam applies; use --model-dir or a server for "
+                  "n-best, scores, sampling and alignments", file=sys.stderr)
+            return 2
+        from model.checkpoint import load_checkpoint
+        from model.train import translate
+
+        model, tokenizer = load_checkpoint(args.checkpoint)
+        for line in translate(model, tokenizer, texts, beam_size=args.beam):
             print(line)
         return 0
-    import grpc
+    if args.model_dir:
+        try:
+            translations = translate_locally(args, texts)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    else:
+        import grpc
 
-    try:
-        with client_for(args, timeout=args.timeout) as client:
-            if args.stream:  # one text at a time, so that pieces of different texts never interleave on screen
-                for text in texts:
-                    for chunk in client.stream([text], **text_options(args)):
-                        print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
-            else:
-                for translation in client.translate(texts, **text_options(args)).translations:
-                    print(translation.text)
-    except grpc.RpcError as error:
-        print(f"error: {error.code().name}: {error.details()} (server {args.server})", file=sys.stderr)
-        return 1
+        try:
+            translations = translate_remotely(args, texts)
+        except grpc.RpcError as error:
+            print(f"error: {error.code().name}: {error.details()} (server {args.server})", file=sys.stderr)
+            return 1
+    if not args.stream:
+        print_translations(translations, args)
+    if args.attention:
+        from service.heatmap import draw_alignments
+
+        print(f"wrote {draw_alignments(translations[0], args.attention, texts[0][:80])}", file=sys.stderr)
     return 0
+
+
+DecodingDefaults = {"beam_size": 1, "num_hypotheses": 1, "return_scores": False, "return_alignments": False}
+
+
+def decoding_arguments(args) -> dict:
+    """The translate command's decoding flags as DecodingOptions fields (the same names in the proto and in
+    service.decoding.DecodingOptions)."""
+    options = dict(beam_size=args.beam, num_hypotheses=args.n_best, return_scores=args.scores,
+                   return_alignments=bool(args.attention))
+    if args.length_penalty is not None:
+        options["length_penalty"] = args.length_penalty
+    if args.sample or args.temperature is not None:
+        options.update(sampling_temperature=1.0 if args.temperature is None else args.temperature,
+                       sampling_topk=args.top_k, sampling_topp=args.top_p)
+    if args.seed is not None:
+        options["seed"] = args.seed
+    return options
 
 
 def text_options(args) -> dict:
     """The translate command's options for TranslatorClient.translate/stream."""
     return dict(model=args.model, max_output_tokens=args.max_output_tokens, html=args.html,
-                preserve_placeholders=not args.no_placeholders)
+                preserve_placeholders=not args.no_placeholders, **decoding_arguments(args))
 
 
-def translate_locally(args, texts: list[str]) -> list[str]:
-    """Without a server: ONNX Runtime on an exported directory (with the text pipeline, as the server), or
-    PyTorch on a checkpoint (the model alone, sentence by sentence)."""
-    if args.model_dir:
-        from service.decoding import DecodingOptions
-        from service.translator import Translator
+def translate_remotely(args, texts: list[str]) -> list:
+    """Translation messages from the server; with --stream, pieces are printed as they arrive."""
+    with client_for(args, timeout=args.timeout) as client:
+        if not args.stream:
+            return list(client.translate(texts, **text_options(args)).translations)
+        finals = []
+        for text in texts:  # one text at a time, so that pieces of different texts never interleave on screen
+            for chunk in client.stream([text], **text_options(args)):
+                print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
+                if chunk.HasField("final"):
+                    finals.append(chunk.final)
+        return finals
 
-        translator = Translator(args.model_dir, precision=args.precision, device=args.device)
-        return translator.translate(texts, options=DecodingOptions(args.max_output_tokens), html=args.html,
-                                    preserve_placeholders=not args.no_placeholders)
-    from model.checkpoint import load_checkpoint
-    from model.train import translate
 
-    model, tokenizer = load_checkpoint(args.checkpoint)
-    return translate(model, tokenizer, texts)
+def translate_locally(args, texts: list[str]) -> list:
+    """Without a server: ONNX Runtime on an exported directory, with the text pipeline and decoding the server
+    runs (ValueError for options out of range)."""
+    from service.decoding import DecodingOptions
+    from service.translator import Translator
+
+    translator = Translator(args.model_dir, precision=args.precision, device=args.device,
+                            alignment_layer=args.alignment_layer)
+    options = DecodingOptions(max_output_tokens=args.max_output_tokens, **decoding_arguments(args))
+    translations = translator.translate_texts(texts, options=options, html=args.html,
+                                              preserve_placeholders=not args.no_placeholders)
+    if args.stream:
+        for translation in translations:
+            print(translation.text)
+    return translations
+
+
+def print_translations(translations: list, args) -> None:
+    """One line per text; with --n-best, `index ||| text [||| score]` per hypothesis (Moses' n-best format);
+    with --scores, the score before a tab."""
+    for index, translation in enumerate(translations):
+        if args.n_best > 1:
+            for hypothesis in translation.hypotheses or [translation]:
+                print(f"{index} ||| {hypothesis.text}" + (f" ||| {hypothesis.score:.4f}" if args.scores else ""))
+        elif args.scores:
+            print(f"{translation.score:.4f}\t{translation.text}")
+        else:
+            print(translation.text)
 
 
 def cmd_batch(args) -> int:
@@ -223,6 +283,7 @@ def server_config(args):
     return ServerConfig(
         host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
         precision=args.precision, workers=args.workers, threads=args.threads, max_num_seqs=args.max_num_seqs,
+        max_beam_size=args.max_beam_size, alignment_layer=args.alignment_layer,
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
         max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
@@ -379,6 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
                           help="another corpus whose test.tsv is scored separately, e.g. data/software; repeatable")
     evaluate.add_argument("--limit", type=int, help="score only the first N test pairs of each corpus")
+    evaluate.add_argument("--beam", type=int, default=4, metavar="K",
+                          help="also score beam search with K beams beside greedy (default 4; 1: greedy only)")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
     evaluate.add_argument("--train-command", default="translator train --data data --out runs/default",
@@ -393,6 +456,23 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
     translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens per sentence (0: model limit)")
+    decoding = translate.add_argument_group("decoding (greedy unless asked)")
+    decoding.add_argument("--beam", type=int, default=1, metavar="K", help="beam search with K beams (default 1: greedy)")
+    decoding.add_argument("--n-best", type=int, default=1, metavar="N",
+                          help="print the N best hypotheses per text as `index ||| text [||| score]` (N <= --beam)")
+    decoding.add_argument("--length-penalty", type=float, metavar="A",
+                          help="rank hypotheses by log-probability / length^A (0..10; default 1)")
+    decoding.add_argument("--scores", action="store_true",
+                          help="print each translation's score (log-probability / length^A) before a tab")
+    decoding.add_argument("--sample", action="store_true", help="sample tokens instead of taking the most likely")
+    decoding.add_argument("--temperature", type=float, help="sampling temperature (implies --sample; default 1)")
+    decoding.add_argument("--top-k", type=int, default=0, help="sample among the K most likely tokens (default 0: all)")
+    decoding.add_argument("--top-p", type=float, default=1.0, help="sample within the nucleus of mass P (default 1: all)")
+    decoding.add_argument("--seed", type=int, help="sampling seed: the same seed gives the same translation")
+    decoding.add_argument("--attention", type=Path, metavar="PNG",
+                          help="draw the first text's alignments (cross-attention per sentence) into this PNG")
+    decoding.add_argument("--alignment-layer", type=int, default=-1,
+                          help="with --model-dir: decoder layer the alignments come from (default -1: the last)")
     _text_arguments(translate)
     translate.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: 60)")
     translate.add_argument("--checkpoint", type=Path, help="translate with this PyTorch checkpoint instead of a server")
@@ -525,7 +605,7 @@ def cmd_bench_load(args) -> int:
     results = load.run(args.repository, args.model, model_dir, args.checkpoint, args.workdir, clients=tuple(args.clients),
                        apis=tuple(args.apis), precisions=tuple(args.precisions), seconds=args.seconds,
                        processes=args.processes, workers=args.workers, threads=args.threads, ct2=not args.no_ct2,
-                       out_dir=args.out)
+                       out_dir=args.out, beam_sizes=tuple(args.beam))
     print(load.report(results))
     print(f"wrote {args.out}/load.json and {args.out}/load.png")
     return 0
@@ -641,6 +721,8 @@ def _bench_parser(commands) -> None:
     load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
     load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
     load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")
+    load.add_argument("--beam", type=int, nargs="*", default=[], metavar="K",
+                      help="also load our server with requests asking for beam search with K beams (e.g. --beam 4)")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
     load.set_defaults(func=cmd_bench_load)
 
@@ -726,6 +808,12 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--threads", type=int, default=env("threads"),
                        help="ONNX Runtime threads per worker (TRANSLATOR_THREADS; default 0 = cores / workers)")
     serve.add_argument("--max-num-seqs", type=int, default=env("max_num_seqs"), help="sequences per decoder step of each worker (TRANSLATOR_MAX_NUM_SEQS; default 64)")
+    serve.add_argument("--max-beam-size", type=int, default=env("max_beam_size"),
+                       help="largest beam_size a request may ask for, capped at --max-num-seqs (each beam is one "
+                            "decoder row) (TRANSLATOR_MAX_BEAM_SIZE; default 8)")
+    serve.add_argument("--alignment-layer", type=int, default=env("alignment_layer"),
+                       help="decoder layer whose cross-attention (heads averaged) return_alignments reports; negative "
+                            "counts from the last (TRANSLATOR_ALIGNMENT_LAYER; default -1)")
     serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")

@@ -49,9 +49,11 @@ def token_metadata(token: str | None) -> tuple[tuple[str, str], ...] | None:
 
 
 def request(texts: list[str], model: str = "", max_output_tokens: int = 0, min_output_tokens: int = 0,
-            request_id: str = "", html: bool = False, preserve_placeholders: bool | None = None) -> pb.TranslateRequest:
+            request_id: str = "", html: bool = False, preserve_placeholders: bool | None = None,
+            **decoding) -> pb.TranslateRequest:
+    """A TranslateRequest; `decoding` takes any other DecodingOptions field by name (beam_size=4, seed=7, ...)."""
     options = pb.DecodingOptions(max_output_tokens=max_output_tokens, min_output_tokens=min_output_tokens,
-                                 text_format=pb.TEXT_FORMAT_HTML if html else pb.TEXT_FORMAT_PLAIN)
+                                 text_format=pb.TEXT_FORMAT_HTML if html else pb.TEXT_FORMAT_PLAIN, **decoding)
     if preserve_placeholders is not None:  # unset: the server's default (on)
         options.preserve_placeholders = preserve_placeholders
     return pb.TranslateRequest(texts=texts, model=model, request_id=request_id, options=options)

@@ -29,6 +29,8 @@ class ServerConfig:
     threads: int = 0  # ONNX Runtime intra-op threads per worker; 0 = cores / workers
     max_num_seqs: int = 64  # sequences in one decoder step
     max_num_batched_tokens: int = 4096  # decoder positions + newly encoded source tokens per step
+    max_beam_size: int = 8  # largest DecodingOptions.beam_size; at most max_num_seqs (each beam is a decoder row)
+    alignment_layer: int = -1  # decoder layer whose cross-attention alignments report (negative: from the last)
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
     max_texts_per_request: int = 64
     max_text_chars: int = 32768  # characters per text; longer ones are refused before tokenizing
@@ -48,6 +50,7 @@ class ServerConfig:
         "host": "TRANSLATOR_HOST", "port": "TRANSLATOR_PORT", "repository": "TRANSLATOR_MODEL_REPOSITORY",
         "models": "TRANSLATOR_MODELS", "device": "TRANSLATOR_DEVICE", "precision": "TRANSLATOR_PRECISION",
         "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
+        "max_beam_size": "TRANSLATOR_MAX_BEAM_SIZE", "alignment_layer": "TRANSLATOR_ALIGNMENT_LAYER",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
@@ -59,7 +62,7 @@ class ServerConfig:
 
     def __post_init__(self):
         problems = [f"{name} must be at least 1" for name in
-                    ("max_num_seqs", "max_num_batched_tokens", "max_queue_size", "max_texts_per_request", "max_text_chars",
+                    ("max_num_seqs", "max_num_batched_tokens", "max_beam_size", "max_queue_size", "max_texts_per_request", "max_text_chars",
                      "max_message_bytes", "max_concurrent_streams", "batch_inflight")
                     if getattr(self, name) < 1]
         if self.workers < 0 or self.threads < 0:

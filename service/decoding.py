@@ -1,12 +1,18 @@
-"""Decoding options and results, and the per-row token choice that the scheduler's step applies to the
-whole batch at once. No torch here."""
+"""Decoding options and results, and the per-row token choices that the scheduler's step applies: greedy for
+the whole batch at once, sampling row by row with each request's own random generator. Beam search is in
+service.beam. No torch here."""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
+
+MAX_BEAM_SIZE = 8  # the server's default ceiling on beam_size (ServerConfig.max_beam_size)
+MAX_LENGTH_PENALTY = 10.0
+MAX_TEMPERATURE = 100.0
 
 
 class FinishReason(enum.Enum):
@@ -18,14 +24,40 @@ class FinishReason(enum.Enum):
 
 
 @dataclass(frozen=True)
+class DecodingCapabilities:
+    """What a model and server allow a request to ask for."""
+
+    max_output_tokens: int
+    vocab_size: int
+    max_beam_size: int = MAX_BEAM_SIZE
+    alignments: bool = True  # the export's decoder outputs cross-attention
+
+
+@dataclass(frozen=True)
 class DecodingOptions:
-    """Per-request decoding options; mirrors translator.v1.DecodingOptions."""
+    """Per-request decoding options; mirrors translator.v1.DecodingOptions (see the .proto for each field)."""
 
     max_output_tokens: int = 0  # 0 = the model's limit
     min_output_tokens: int = 0  # end-of-sentence is suppressed before this many tokens
+    beam_size: int = 1  # 1 (or 0) = greedy
+    length_penalty: float = 1.0  # hypotheses rank by log-probability / length ** length_penalty
+    num_hypotheses: int = 1  # n-best: at most beam_size
+    return_scores: bool = False
+    sampling_temperature: float = 0.0  # > 0 samples instead of taking the most likely token
+    sampling_topk: int = 0  # sample among the k most likely tokens (0 = all)
+    sampling_topp: float = 1.0  # ... within the smallest set whose probability reaches p (1 = all)
+    seed: int | None = None  # sampling's random seed; None = a fresh one per request
+    return_alignments: bool = False
 
-    def validate(self, limit: int) -> "DecodingOptions":
-        """Checked options with defaults filled in; ValueError says what to fix."""
+    @property
+    def sampling(self) -> bool:
+        return self.sampling_temperature > 0
+
+    def validate(self, limits: "DecodingCapabilities | int") -> "DecodingOptions":
+        """Checked options with defaults filled in; ValueError names the field and its allowed range."""
+        if isinstance(limits, int):
+            limits = DecodingCapabilities(max_output_tokens=limits, vocab_size=1 << 31)
+        limit = limits.max_output_tokens
         if self.max_output_tokens < 0 or self.max_output_tokens > limit:
             raise ValueError(f"max_output_tokens={self.max_output_tokens} must be between 0 (model default) and {limit}")
         if self.min_output_tokens < 0:
@@ -33,7 +65,49 @@ class DecodingOptions:
         max_tokens = self.max_output_tokens or limit
         if self.min_output_tokens > max_tokens:
             raise ValueError(f"min_output_tokens={self.min_output_tokens} must not exceed max_output_tokens={max_tokens}")
-        return DecodingOptions(max_tokens, self.min_output_tokens)
+        beam = self.beam_size or 1
+        if not 1 <= beam <= limits.max_beam_size:
+            raise ValueError(f"beam_size={self.beam_size} must be between 1 (greedy) and {limits.max_beam_size}")
+        _check_range("length_penalty", self.length_penalty, 0.0, MAX_LENGTH_PENALTY)
+        hypotheses = self.num_hypotheses or 1
+        if not 1 <= hypotheses <= beam:
+            raise ValueError(f"num_hypotheses={self.num_hypotheses} must be between 1 and beam_size={beam}")
+        _check_range("sampling_temperature", self.sampling_temperature, 0.0, MAX_TEMPERATURE, "no sampling")
+        if self.sampling and beam > 1:
+            raise ValueError(f"sampling_temperature={self.sampling_temperature} samples one hypothesis: it needs "
+                             f"beam_size 1, not {beam}")
+        if not 0 <= self.sampling_topk <= limits.vocab_size:
+            raise ValueError(f"sampling_topk={self.sampling_topk} must be between 0 (all tokens) and {limits.vocab_size}")
+        topp = self.sampling_topp or 1.0
+        if not 0 < topp <= 1 or math.isnan(topp):
+            raise ValueError(f"sampling_topp={self.sampling_topp} must be in (0, 1] (0 or 1: no nucleus cut)")
+        if self.seed is not None and not 0 <= self.seed < 2 ** 64:
+            raise ValueError(f"seed={self.seed} must be between 0 and 2^64-1")
+        if self.return_alignments and not limits.alignments:
+            raise ValueError("return_alignments: this model was exported without alignments; re-export it "
+                             "(translator export) to get them")
+        return replace(self, max_output_tokens=max_tokens, beam_size=beam, num_hypotheses=hypotheses, sampling_topp=topp)
+
+
+def _check_range(name: str, value: float, low: float, high: float, low_means: str = "") -> None:
+    if not low <= value <= high:  # also refuses NaN
+        hint = f" ({low:g}: {low_means})" if low_means else ""
+        raise ValueError(f"{name}={value} must be between {low:g}{hint} and {high:g}")
+
+
+@dataclass
+class Hypothesis:
+    """One translation of a sentence, as the model scored it."""
+
+    token_ids: list[int]  # generated ids, end-of-sentence excluded
+    finish_reason: FinishReason
+    token_logprobs: list[float]  # per decision: the generated tokens, then end-of-sentence when it ended there
+    score: float  # sum(token_logprobs) / len(token_logprobs) ** length_penalty: what beam search ranks by
+    alignments: np.ndarray | None = None  # (len(token_ids), source tokens): cross-attention, rows sum to 1
+
+
+def normalized_score(logprob_sum: float, decisions: int, length_penalty: float) -> float:
+    return logprob_sum / max(decisions, 1) ** length_penalty
 
 
 @dataclass
@@ -42,14 +116,40 @@ class TranslationResult:
     token_ids: list[int]
     input_tokens: int
     finish_reason: FinishReason
+    hypotheses: list[Hypothesis] | None = None  # best first (num_hypotheses of them)
 
     @property
     def output_tokens(self) -> int:
         return len(self.token_ids)
 
 
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise log-probabilities (float32 in, float32 out)."""
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
 def greedy_tokens(logits: np.ndarray, block_eos: np.ndarray, eos_id: int) -> np.ndarray:
-    """The most likely token of each row; rows flagged in block_eos cannot choose EOS (min_output_tokens)."""
+    """The most likely token of each row; rows flagged in block_eos cannot choose EOS (min_output_tokens).
+    Blocking writes -inf into logits, so later log-probabilities see the same distribution."""
     if block_eos.any():
         logits[block_eos, eos_id] = -np.inf
     return logits.argmax(axis=-1)
+
+
+def sample_token(logits: np.ndarray, options: DecodingOptions, rng: np.random.Generator) -> int:
+    """One token from softmax(logits / temperature), cut to the top k and to the nucleus of mass p. One uniform
+    draw per token (inverse CDF over the tokens sorted by probability, ties by id), so a request's tokens depend
+    only on its seed and its own logits, whatever else shares the batch."""
+    order = np.argsort(-logits, kind="stable")
+    if options.sampling_topk:
+        order = order[: options.sampling_topk]
+    scaled = (logits[order] - logits[order[0]]).astype(np.float64) / options.sampling_temperature
+    probs = np.exp(scaled)
+    probs /= probs.sum()
+    cumulative = np.cumsum(probs)
+    if options.sampling_topp < 1.0:  # keep the smallest prefix whose mass reaches p
+        keep = int(np.searchsorted(cumulative, options.sampling_topp)) + 1
+        cumulative = cumulative[:keep] / cumulative[min(keep, len(cumulative)) - 1]
+    choice = int(np.searchsorted(cumulative, rng.random(), side="right"))
+    return int(order[min(choice, len(cumulative) - 1)])

@@ -194,15 +194,18 @@ class Call:
         self.engine.submit(self.requests)
         return self
 
-    async def events(self) -> AsyncIterator[tuple[int, Request, int | None]]:
-        """Yields (text index, request, token) per streamed token and (index, request, None) once per finished request."""
+    async def events(self) -> AsyncIterator[list[tuple[int, Request, int | None]]]:
+        """Yields every event that has arrived, in order, as one list: (sequence index, request, token) per streamed
+        token and (index, request, None) once per finished request. A reader that falls behind the engine gets
+        several steps' events at once (and can send them as one message)."""
         pending = len(self.requests)
         try:
             while pending:
-                request, token = await self._events.get()
-                if token is None:
-                    pending -= 1
-                yield self.index[request], request, token
+                batch = [await self._events.get()]
+                while not self._events.empty():
+                    batch.append(self._events.get_nowait())
+                pending -= sum(token is None for _, token in batch)
+                yield [(self.index[request], request, token) for request, token in batch]
         finally:
             if pending:  # the RPC went away (cancelled, deadline, error): free the slots
                 self.engine.abort(self.requests)

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from translator.model_format import (DECODER_INPUTS, ENCODER_INPUTS, ModelMeta, cache_names, graph_files)
+from translator.model_format import (DECODER_ALIGNMENTS, DECODER_INPUTS, DECODER_LOGITS, ENCODER_INPUTS, ModelMeta,
+                                     cache_names, graph_files)
 from translator.tokenizer import SpecialIds, Tokenizer
 
 CACHE_CHUNK = 8  # cache lengths (self and source positions) are multiples of this
@@ -79,7 +80,8 @@ class SlotPool:
     left, so copies are amortised and a step attends over little more than its rows need.
     """
 
-    ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "streaming", "output")
+    ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "streaming", "output",
+                  "logprobs", "scores", "beam_index", "beam", "sampled", "scored", "aligned")
 
     def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int,
                  dtype=np.float32, start_token: int = 0):
@@ -97,6 +99,13 @@ class SlotPool:
         self.output = np.zeros((slots, max_output_tokens), dtype=np.int64)  # generated ids, read when a row finishes
         self.deadlines = np.full(slots, np.inf)  # time.monotonic() by which each row must finish
         self.streaming = np.zeros(slots, dtype=bool)  # rows whose every token is an event
+        self.logprobs = np.zeros((slots, max_output_tokens), dtype=np.float32)  # of the generated ids (scored rows)
+        self.scores = np.zeros(slots)  # cumulative log-probability of each beam
+        self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows
+        self.beam = np.zeros(slots, dtype=bool)  # rows of a beam search (beam_size > 1)
+        self.sampled = np.zeros(slots, dtype=bool)  # rows that sample their tokens
+        self.scored = np.zeros(slots, dtype=bool)  # rows that record their tokens' log-probabilities
+        self.aligned = np.zeros(slots, dtype=bool)  # rows that keep their cross-attention
 
     def _kv(self, positions: int) -> list[np.ndarray]:
         return [np.zeros((self.slots, self.heads, positions, self.head_dim), dtype=self.dtype) for _ in range(2 * self.layers)]
@@ -123,21 +132,26 @@ class SlotPool:
         return self.nbytes() * self.size // self.slots
 
     # -- membership -------------------------------------------------------------------------------
-    def join(self, encoded: Encoded, requests: list) -> np.ndarray:
-        """Give the k new sequences the next k rows; only those rows are written. Returns their rows."""
-        k, source = encoded.memory_mask.shape
+    def join(self, encoded: Encoded, requests: list, copies: list[int] | None = None) -> np.ndarray:
+        """Give the new sequences the next rows, copies[i] rows for requests[i] (its beams, default 1), each
+        holding its encoder output; only those rows are written. Returns the rows, in the order of requests."""
+        copies = copies or [1] * len(requests)
+        k, source = sum(copies), encoded.memory_mask.shape[1]
         if k > self.free_slots:
             raise ValueError(f"{k} sequences do not fit in {self.free_slots} free slots")
         if source > self.source_capacity:
             self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
         rows = np.arange(self.size, self.size + k)
+        encoded_row = np.repeat(np.arange(len(requests)), copies)
         for buffer, values in zip(self.cross, encoded.cross):
-            buffer[rows, :, :source] = values
+            buffer[rows, :, :source] = values[encoded_row]
         self.memory_mask[rows] = False
-        self.memory_mask[rows, :source] = encoded.memory_mask
+        self.memory_mask[rows, :source] = encoded.memory_mask[encoded_row]
         self.lengths[rows] = 0
         self.last_tokens[rows] = self.start_token
-        self.requests[self.size : self.size + k] = requests
+        self.beam_index[rows] = np.concatenate([np.arange(c) for c in copies])
+        self.scores[rows] = np.where(self.beam_index[rows] == 0, 0.0, -np.inf)  # all beams start alike: one is live
+        self.requests[self.size : self.size + k] = [r for r, c in zip(requests, copies) for _ in range(c)]
         self.size += k
         return rows
 
@@ -195,7 +209,7 @@ class Runtime:
     """The encoder and decoder sessions of one exported model, and its tokenizer."""
 
     def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None,
-                 spinning: bool = False):
+                 spinning: bool = False, alignment_layer: int = -1):
         self.model_dir = Path(model_dir)
         encoder_path, decoder_path = graph_files(self.model_dir, precision)
         self.meta = ModelMeta.read(self.model_dir)
@@ -213,6 +227,16 @@ class Runtime:
         layers = self.meta.decoder_layers
         self.cross_names = cache_names("cross", layers)
         self.past_names = cache_names("past", layers)
+        self.has_alignments = DECODER_ALIGNMENTS in {o.name for o in self.decoder.get_outputs()}
+        self.output_names = [DECODER_LOGITS, *cache_names("present", layers)] + [DECODER_ALIGNMENTS] * self.has_alignments
+        if not -layers <= alignment_layer < layers:
+            raise ValueError(f"alignment_layer={alignment_layer} must index one of the {layers} decoder layers "
+                             f"(0..{layers - 1}, or negative from the last)")
+        self.alignment_layer = alignment_layer % layers
+
+    @property
+    def vocab_size(self) -> int:
+        return self.meta.model["vocab_size"]
 
     @property
     def max_positions(self) -> int:
@@ -234,9 +258,10 @@ class Runtime:
         _, *cross = self.encoder.run(None, dict(zip(ENCODER_INPUTS, (src_ids, src_mask))))
         return Encoded(cross, src_mask)
 
-    def step(self, pool: SlotPool) -> np.ndarray:
-        """Feed each running row's last token at its own position; returns logits (size, V), appends the step's
-        K/V to each row's cache and advances its length."""
+    def step(self, pool: SlotPool) -> tuple[np.ndarray, np.ndarray | None]:
+        """Feed each running row's last token at its own position; returns logits (size, V) and the alignment
+        layer's cross-attention (size, S) (None for exports without alignments), appends the step's K/V to each
+        row's cache and advances its length."""
         n = pool.size
         lengths = pool.lengths[:n]
         pool.reserve(int(lengths.max()) + 1)
@@ -244,9 +269,10 @@ class Runtime:
         feed = dict(zip(DECODER_INPUTS, (pool.last_tokens[:n], lengths, pool.memory_mask[:n], past_mask)))
         feed.update(zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)))
         feed.update(zip(self.cross_names, (buffer[:n] for buffer in pool.cross)))
-        logits, *present = self.decoder.run(None, feed)
+        logits, *present = self.decoder.run(self.output_names, feed)
+        alignments = present.pop()[:, self.alignment_layer] if self.has_alignments else None
         rows = np.arange(n)
         for buffer, step_kv in zip(pool.self_kv, present):
             buffer[rows, :, lengths, :] = step_kv[:, :, 0, :]  # (n, H, Dh) into column lengths[i]
         lengths += 1
-        return logits
+        return logits, alignments

@@ -21,7 +21,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from service.decoding import DecodingOptions, FinishReason, greedy_tokens
+from service.beam import BeamSearch, stack_rows
+from service.decoding import (DecodingOptions, FinishReason, Hypothesis, greedy_tokens, log_softmax, normalized_score,
+                              sample_token)
 
 
 class RequestStatus(enum.Enum):
@@ -45,12 +47,21 @@ class Request:
     stream: bool = False  # every generated token is an event (else only the end is)
     sink: Any = None  # where an engine delivers this request's events
     status: RequestStatus = RequestStatus.WAITING
-    output_ids: list[int] = field(default_factory=list)  # filled when it finishes
+    output_ids: list[int] = field(default_factory=list)  # filled when it finishes: the best hypothesis' ids
+    hypotheses: list[Hypothesis] = field(default_factory=list)  # filled when it finishes, best first
     finish_reason: FinishReason | None = None
     arrival_time: float = field(default_factory=time.monotonic)
     scheduled_time: float | None = None
     first_token_time: float | None = None
     finish_time: float | None = None
+    search: BeamSearch | None = None  # beam_size > 1, from joining to finishing
+    rng: np.random.Generator | None = None  # sampling
+    attention: list[np.ndarray] | None = None  # per generated token (return_alignments without beam search)
+
+    @property
+    def rows(self) -> int:
+        """Slot-pool rows it occupies: one per beam."""
+        return self.options.beam_size
 
 
 Event = tuple[Request, "int | None"]  # a streamed token id, or None once the request finished
@@ -122,8 +133,9 @@ class Scheduler:
         removed, removed_rows = [], []
         for row in self._rows_to_remove(now):
             request = self.pool.requests[row]
-            self._finish(request, self._removal_reason(request, now), now)
-            removed.append(request)
+            if request.status is not RequestStatus.FINISHED:  # a beam request holds several rows
+                self._finish(request, self._removal_reason(request, now), now)
+                removed.append(request)
             removed_rows.append(row)
         if self._aborted:
             kept = deque()
@@ -136,9 +148,9 @@ class Scheduler:
             self.waiting = kept
             self._aborted.clear()
         admitted = []
-        running = self.pool.size - len(removed_rows)
-        budget = self.max_num_batched_tokens - running
-        while self.waiting and running + len(admitted) < self.max_num_seqs:
+        rows = self.pool.size - len(removed_rows)
+        budget = self.max_num_batched_tokens - rows
+        while self.waiting and rows + self.waiting[0].rows <= self.max_num_seqs:
             request = self.waiting[0]
             if request.deadline is not None and now >= request.deadline:
                 self._finish(self.waiting.popleft(), FinishReason.DEADLINE, now)
@@ -150,6 +162,7 @@ class Scheduler:
             self.waiting.popleft()
             request.status, request.scheduled_time = RequestStatus.RUNNING, now
             admitted.append(request)
+            rows += request.rows
             budget -= cost
         return SchedulerOutput(admitted, removed, removed_rows)
 
@@ -178,42 +191,121 @@ class Scheduler:
         if not pool.size:
             return StepOutput(0, batched_tokens, len(output.admitted), output.removed, events)
         batch_size = pool.size
-        logits = self.runtime.step(pool)
+        logits, attention = self.runtime.step(pool)
         now = self.clock()
         for request in output.admitted:  # every row emits a token at each step, so its first one is now
             request.first_token_time = now
-        finished = self.update_from_output(logits, events, now)
+        finished = self.update_from_output(logits, attention, events, now)
         return StepOutput(batch_size, batched_tokens + batch_size, len(output.admitted), output.removed + finished, events)
 
     def _join(self, requests: list[Request]) -> None:
         pool = self.pool
-        rows = pool.join(self.runtime.encode([r.source_ids for r in requests]), requests)
-        pool.max_tokens[rows] = [r.options.max_output_tokens for r in requests]
-        pool.min_tokens[rows] = [r.options.min_output_tokens for r in requests]
-        pool.deadlines[rows] = [np.inf if r.deadline is None else r.deadline for r in requests]
-        pool.streaming[rows] = [r.stream for r in requests]
+        copies = [r.rows for r in requests]
+        rows = pool.join(self.runtime.encode([r.source_ids for r in requests]), requests, copies)
+        for request in requests:
+            options = request.options
+            if options.beam_size > 1:
+                request.search = BeamSearch(options, self.eos)
+            elif options.return_alignments:
+                request.attention = []
+            if options.sampling:
+                request.rng = np.random.default_rng(options.seed)
+        per_row = lambda values: np.repeat(values, copies)  # noqa: E731
+        pool.max_tokens[rows] = per_row([r.options.max_output_tokens for r in requests])
+        pool.min_tokens[rows] = per_row([r.options.min_output_tokens for r in requests])
+        pool.deadlines[rows] = per_row([np.inf if r.deadline is None else r.deadline for r in requests])
+        pool.streaming[rows] = per_row([r.stream for r in requests])
+        pool.beam[rows] = per_row([r.options.beam_size > 1 for r in requests])
+        pool.sampled[rows] = per_row([r.options.sampling for r in requests])
+        pool.scored[rows] = per_row([r.options.return_scores for r in requests])
+        pool.aligned[rows] = per_row([r.options.return_alignments for r in requests])
 
-    def update_from_output(self, logits: np.ndarray, events: list[Event], now: float) -> list[Request]:
-        """Choose every row's token; stream it where asked; finished rows leave the pool."""
+    def update_from_output(self, logits: np.ndarray, attention: np.ndarray | None, events: list[Event],
+                           now: float) -> list[Request]:
+        """Choose every row's token (greedy for all rows at once, then sampling and beam rows their own); stream
+        tokens where asked; finished requests leave the pool."""
         pool, n = self.pool, self.pool.size
         generated = pool.lengths[:n]  # tokens generated by each row, this step's included
         tokens = greedy_tokens(logits, generated <= pool.min_tokens[:n], self.eos)
-        ended = tokens == self.eos
-        pool.output[np.arange(n), generated - 1] = tokens
-        pool.last_tokens[:n] = tokens
-        done = ended | (generated >= pool.max_tokens[:n])
-        for row in np.flatnonzero(pool.streaming[:n] & ~ended).tolist():
-            events.append((pool.requests[row], int(tokens[row])))
-        finished = []
-        for row in np.flatnonzero(done).tolist():
+        for row in np.flatnonzero(pool.sampled[:n]).tolist():
             request = pool.requests[row]
-            request.output_ids = pool.output[row, : generated[row] - ended[row]].tolist()
-            self._finish(request, FinishReason.EOS if ended[row] else FinishReason.LENGTH, now)
+            tokens[row] = sample_token(logits[row], request.options, request.rng)
+        single = ~pool.beam[:n]
+        scored = np.flatnonzero(pool.scored[:n] & single)
+        if scored.size:
+            pool.logprobs[scored, generated[scored] - 1] = log_softmax(logits[scored])[np.arange(scored.size), tokens[scored]]
+        if attention is not None:
+            for row in np.flatnonzero(pool.aligned[:n] & single).tolist():
+                request = pool.requests[row]
+                request.attention.append(attention[row, : len(request.source_ids)].copy())
+        ended = tokens == self.eos
+        pool.output[np.arange(n), generated - 1] = tokens  # beam rows rewrite theirs below
+        pool.last_tokens[:n] = tokens
+        done = (ended | (generated >= pool.max_tokens[:n])) & single
+        for row in np.flatnonzero(pool.streaming[:n] & ~ended & single).tolist():
+            events.append((pool.requests[row], int(tokens[row])))
+        finished, done_rows = [], np.flatnonzero(done).tolist()
+        for row in done_rows:
+            request = pool.requests[row]
+            self._finish_single(request, row, int(generated[row]), bool(ended[row]), now)
             events.append((request, None))
             finished.append(request)
-        if finished:
-            pool.free(np.flatnonzero(done))
+        if not single.all():
+            for request, rows in self._beam_groups(n).items():
+                if self._beam_step(request, rows, logits, attention, events, now):
+                    events.append((request, None))
+                    finished.append(request)
+                    done_rows.extend(rows.tolist())
+        if done_rows:
+            pool.free(done_rows)
         return finished
+
+    def _finish_single(self, request: Request, row: int, generated: int, ended: bool, now: float) -> None:
+        """A greedy or sampled row's one hypothesis."""
+        pool = self.pool
+        ids = pool.output[row, : generated - ended].tolist()
+        logprobs = pool.logprobs[row, :generated].tolist() if pool.scored[row] else []
+        score = normalized_score(sum(logprobs), len(logprobs), request.options.length_penalty) if logprobs else 0.0
+        alignments = None if request.attention is None else stack_rows(request.attention[: len(ids)])
+        reason = FinishReason.EOS if ended else FinishReason.LENGTH
+        request.hypotheses = [Hypothesis(ids, reason, logprobs, score, alignments)]
+        request.output_ids = ids
+        self._finish(request, reason, now)
+
+    def _beam_groups(self, n: int) -> dict[Request, np.ndarray]:
+        """Each beam request's rows, in beam order."""
+        groups: dict[Request, list[int]] = {}
+        for row in np.flatnonzero(self.pool.beam[:n]).tolist():
+            groups.setdefault(self.pool.requests[row], []).append(row)
+        return {request: np.array(sorted(rows, key=self.pool.beam_index.__getitem__)) for request, rows in groups.items()}
+
+    def _beam_step(self, request: Request, rows: np.ndarray, logits: np.ndarray, attention: np.ndarray | None,
+                   events: list[Event], now: float) -> bool:
+        """Advance one beam request: its rows take the chosen parents' cache (only its own rows are copied) and
+        their new tokens. True when it finished."""
+        pool, search = self.pool, request.search
+        generated = int(pool.lengths[rows[0]])
+        source = attention[rows, : len(request.source_ids)] if attention is not None and request.options.return_alignments else None
+        step = search.step(log_softmax(logits[rows]), pool.scores[rows], pool.output[rows, : generated - 1],
+                           pool.logprobs[rows, : generated - 1], source, int(pool.max_tokens[rows[0]]))
+        if step.done:
+            request.hypotheses = search.best()
+            request.output_ids = request.hypotheses[0].token_ids
+            self._finish(request, request.hypotheses[0].finish_reason, now)
+            return True
+        parents = rows[step.parents]
+        if (parents != rows).any():
+            for buffer in pool.self_kv:
+                buffer[rows, :, :generated] = buffer[parents, :, :generated]
+            pool.output[rows, : generated - 1] = pool.output[parents, : generated - 1]
+            pool.logprobs[rows, : generated - 1] = pool.logprobs[parents, : generated - 1]
+        pool.output[rows, generated - 1] = step.tokens
+        pool.logprobs[rows, generated - 1] = step.token_logprobs
+        pool.last_tokens[rows] = step.tokens
+        pool.scores[rows] = step.scores
+        if request.stream:
+            events.extend((request, token) for token in search.agreed_prefix(pool.output[rows, :generated]))
+        return False
 
     def fail_step(self, output: SchedulerOutput) -> list[Request]:
         """After execute(output) raised: finish every running or just admitted sequence with ERROR and free

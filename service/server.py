@@ -16,12 +16,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from service.config import ServerConfig
-from service.decoding import DecodingOptions, FinishReason
+from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits
 from service.metrics import Metrics
 from service.runtime import Runtime
 from service.scheduler import QueueFull, decode
-from service.texts import Texts
+from service.texts import Texts, segment_translation
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
 from translator.text import segment_texts
@@ -31,7 +31,6 @@ from translator.v1 import translator_pb2_grpc as pb_grpc
 log = logging.getLogger("translator")
 SERVICE = pb.DESCRIPTOR.services_by_name["Translator"]
 SERVICE_NAME = SERVICE.full_name
-FINISH_REASONS = {FinishReason.EOS: pb.FINISH_REASON_EOS, FinishReason.LENGTH: pb.FINISH_REASON_LENGTH}
 FAILURES = {  # finish reasons that end an RPC with an error
     FinishReason.DEADLINE: (grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the translation finished"),
     FinishReason.CANCELLED: (grpc.StatusCode.CANCELLED, "the request was cancelled"),
@@ -222,10 +221,9 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                    f"{name} is empty or holds only whitespace or invisible characters: send text to translate")
         runtime = engine.runtime
         try:
-            checked = DecodingOptions(options.max_output_tokens, options.min_output_tokens).validate(
-                runtime.limits.max_output_tokens)
+            checked = decoding_options(options).validate(self.capabilities(runtime))
         except ValueError as error:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options: {error}") from None
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options.{error}") from None
         if options.text_format not in pb.TextFormat.values():
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"options.text_format {options.text_format} is not one of {sorted(pb.TextFormat.values())}")
@@ -238,6 +236,11 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "
                                "fit the queue: split the request")
         return Admitted(engine, segmented, checked)
+
+    def capabilities(self, runtime: Runtime) -> DecodingCapabilities:
+        return DecodingCapabilities(max_output_tokens=runtime.limits.max_output_tokens, vocab_size=runtime.vocab_size,
+                                    max_beam_size=min(self.config.max_beam_size, self.config.max_num_seqs),
+                                    alignments=runtime.has_alignments)
 
     @staticmethod
     def segment(runtime: Runtime, texts: list[str], options: pb.DecodingOptions) -> Texts:
@@ -259,9 +262,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         if request.finish_reason in FAILURES:
             raise RequestError(*FAILURES[request.finish_reason])
         self.metrics.observe_finished(engine.name, request)
-        return pb.Translation(text=engine.runtime.tokenizer.decode(request.output_ids),
-                              input_tokens=len(request.source_ids), output_tokens=len(request.output_ids),
-                              finish_reason=FINISH_REASONS[request.finish_reason])
+        return segment_translation(request, engine.runtime.tokenizer)
 
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
@@ -278,11 +279,12 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         """Every text of the call, translated (Translate, and each TranslateBatch item)."""
         collector = admitted.texts.collector()
         translations: dict[int, pb.Translation] = dict(collector.empty_texts())
-        async for sequence_index, sequence, token in self.start(admitted, context).events():
-            if token is None:
-                text = admitted.texts.owner[sequence_index][0]
-                if (done := collector.add(sequence_index, self.translation(admitted.engine, sequence))) is not None:
-                    translations[text] = done
+        async for events in self.start(admitted, context).events():
+            for sequence_index, sequence, token in events:
+                if token is None:
+                    text = admitted.texts.owner[sequence_index][0]
+                    if (done := collector.add(sequence_index, self.translation(admitted.engine, sequence))) is not None:
+                        translations[text] = done
         for text, translation in translations.items():
             self.metrics.observe_text(admitted.engine.name, translation.segments, admitted.texts.prepared[text].repairs)
         return [translations[i] for i in range(len(admitted.texts.prepared))]
@@ -303,12 +305,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
             for chunk in chunks(streamer.opening()):
                 yield chunk
-            async for sequence_index, sequence, token in call.events():
-                if token is None:
-                    pieces = streamer.finish(sequence_index, self.translation(admitted.engine, sequence))
-                else:
-                    pieces = streamer.push(sequence_index, token)
-                for chunk in chunks(pieces):
+            async for events in call.events():
+                pieces = []
+                for sequence_index, sequence, token in events:
+                    if token is None:
+                        pieces += streamer.finish(sequence_index, self.translation(admitted.engine, sequence))
+                    else:
+                        pieces += streamer.push(sequence_index, token)
+                for chunk in chunks(coalesced(pieces)):
                     yield chunk
         except RequestError as error:
             await context.abort(error.code, str(error))
@@ -358,23 +362,47 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 task.cancel()
 
     async def ListModels(self, request, context) -> pb.ListModelsResponse:
-        return pb.ListModelsResponse(models=[model_info(engine, name == self.default_model)
+        return pb.ListModelsResponse(models=[self.model_info(engine, name == self.default_model)
                                              for name, engine in self.engines.items()])
 
+    def model_info(self, engine: Engine, default: bool) -> pb.ModelInfo:
+        info, limits = engine.runtime.info, self.capabilities(engine.runtime)
+        return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
+                            max_source_tokens=engine.runtime.limits.max_source_tokens,
+                            max_output_tokens=limits.max_output_tokens, default=default,
+                            max_beam_size=limits.max_beam_size, alignments=limits.alignments)
 
-def model_info(engine: Engine, default: bool) -> pb.ModelInfo:
-    info, limits = engine.runtime.info, engine.runtime.limits
-    return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
-                        max_source_tokens=limits.max_source_tokens, max_output_tokens=limits.max_output_tokens,
-                        default=default)
+
+def coalesced(pieces: list[tuple[int, str, pb.Translation | None]]) -> list[tuple[int, str, pb.Translation | None]]:
+    """Consecutive pieces of one text as one (its final translation, if any, rides on the last): one message
+    instead of several when the stream fell behind the engine."""
+    merged: list[tuple[int, str, pb.Translation | None]] = []
+    for index, text, final in pieces:
+        if merged and merged[-1][0] == index and merged[-1][2] is None:
+            merged[-1] = (index, merged[-1][1] + text, final)
+        else:
+            merged.append((index, text, final))
+    return merged
+
+
+def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
+    """The request's decoding options (unchecked: DecodingOptions.validate says what is out of range)."""
+    return DecodingOptions(
+        max_output_tokens=options.max_output_tokens, min_output_tokens=options.min_output_tokens,
+        beam_size=options.beam_size,
+        length_penalty=options.length_penalty if options.HasField("length_penalty") else 1.0,
+        num_hypotheses=options.num_hypotheses, return_scores=options.return_scores,
+        sampling_temperature=options.sampling_temperature, sampling_topk=options.sampling_topk,
+        sampling_topp=options.sampling_topp, seed=options.seed if options.HasField("seed") else None,
+        return_alignments=options.return_alignments)
 
 
 def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
     engines = {}
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
-        runtimes = [Runtime(model_dir, precision=config.precision, device=config.device, threads=config.worker_threads)
-                    for _ in range(config.engine_workers)]
+        runtimes = [Runtime(model_dir, precision=config.precision, device=config.device, threads=config.worker_threads,
+                            alignment_layer=config.alignment_layer) for _ in range(config.engine_workers)]
         if config.warmup:
             for runtime in runtimes:
                 warm_up(runtime)

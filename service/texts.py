@@ -6,9 +6,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from service.decoding import FinishReason
 from translator.text import Prepared
 from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
+
+
+FINISH_REASONS = {FinishReason.EOS: pb.FINISH_REASON_EOS, FinishReason.LENGTH: pb.FINISH_REASON_LENGTH}
+
+
+def segment_translation(request, tokenizer) -> pb.Translation:
+    """One finished sequence (a segment) as a Translation: its best hypothesis, and what its options asked
+    for (scores, the n-best list, alignments)."""
+    options, best = request.options, request.hypotheses[0]
+    translation = pb.Translation(text=tokenizer.decode(best.token_ids), input_tokens=len(request.source_ids),
+                                 output_tokens=len(best.token_ids), finish_reason=FINISH_REASONS[request.finish_reason])
+    if options.return_scores:
+        translation.score, translation.token_scores[:] = best.score, best.token_logprobs
+    if options.num_hypotheses > 1:
+        translation.hypotheses.extend(
+            pb.Hypothesis(text=tokenizer.decode(h.token_ids), score=h.score if options.return_scores else 0.0,
+                          token_scores=h.token_logprobs if options.return_scores else [])
+            for h in request.hypotheses)
+    if options.return_alignments and best.alignments is not None:
+        translation.alignments.append(alignment(best.alignments, request.source_ids, best.token_ids, tokenizer))
+    return translation
+
+
+def alignment(weights: np.ndarray, source_ids: list[int], target_ids: list[int], tokenizer) -> pb.Alignment:
+    """The (target, source) attention matrix of one sentence, with its pieces and each row's best source token."""
+    weights = weights.reshape(len(target_ids), len(source_ids))
+    return pb.Alignment(source_tokens=tokenizer.pieces_of(source_ids), target_tokens=tokenizer.pieces_of(target_ids),
+                        weights=weights.ravel().tolist(), source_index=weights.argmax(axis=1).tolist() if weights.size else [])
 
 
 @dataclass
@@ -22,14 +53,23 @@ class Texts:
                       for segment in range(len(prepared.segments))]
 
     def merge(self, text: int, segments: list[pb.Translation]) -> pb.Translation:
-        """A text's translation from its segments' (in order): restored text, summed token counts."""
+        """A text's translation from its segments' (in order): restored text, summed token counts and scores,
+        joined token scores, alignments and hypotheses (hypothesis i joins the segments' i-th)."""
         prepared = self.prepared[text]
         reasons = {s.finish_reason for s in segments}
+        alternatives = min((len(s.hypotheses) for s in segments), default=0)
+        hypotheses = [pb.Hypothesis(text=prepared.restore([s.hypotheses[i].text for s in segments]),
+                                    score=sum(s.hypotheses[i].score for s in segments),
+                                    token_scores=[x for s in segments for x in s.hypotheses[i].token_scores])
+                      for i in range(alternatives)]
+        restored = prepared.restore([s.text for s in segments])  # last: restore() leaves `repairs` of the best
         return pb.Translation(
-            text=prepared.restore([s.text for s in segments]),
+            text=restored,
             input_tokens=sum(s.input_tokens for s in segments), output_tokens=sum(s.output_tokens for s in segments),
             finish_reason=pb.FINISH_REASON_LENGTH if pb.FINISH_REASON_LENGTH in reasons else pb.FINISH_REASON_EOS,
-            segments=len(segments))
+            segments=len(segments), score=sum(s.score for s in segments),
+            token_scores=[x for s in segments for x in s.token_scores], hypotheses=hypotheses,
+            alignments=[a for s in segments for a in s.alignments])
 
     def collector(self) -> "Collector":
         return Collector(self)

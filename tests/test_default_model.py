@@ -46,3 +46,27 @@ def test_default_model_translates(exported_default):
     card = (CHECKPOINT / "MODEL_CARD.md").read_text()
     assert "GPL" in card and "AGPL" in card
     assert json.loads((out / "config.json").read_text())["model"]["decoder_layers"] == 2
+
+
+def test_beam_search_equals_pytorch_on_200_test_sentences(exported_default):
+    """The served engine's beam search (n-best and scores) against model/beam.py over the same checkpoint."""
+    from model.beam import beam_search
+    from model.checkpoint import load_checkpoint, pad_batch
+    from model.data import read_tsv
+    from service.decoding import DecodingOptions
+    from service.runtime import Runtime
+    from service.scheduler import decode
+
+    out, _ = exported_default
+    model, tokenizer = load_checkpoint(CHECKPOINT)
+    sources = tokenizer.encode_batch([p.en for p in read_tsv(DATA / "test.tsv")[:200]])
+    options = DecodingOptions(max_output_tokens=48, beam_size=4, num_hypotheses=2, return_scores=True).validate(256)
+    ours = decode(Runtime(out), sources, options)
+    identical = 0
+    for start in range(0, len(sources), 25):
+        src, mask = pad_batch(sources[start : start + 25], model.cfg.pad_id)
+        reference = beam_search(model, src, mask, 4, 48, num_hypotheses=2)
+        for mine, theirs in zip(ours[start : start + 25], reference):
+            identical += [h.token_ids for h in mine.hypotheses] == [h.token_ids for h in theirs]
+            assert abs(mine.hypotheses[0].score - theirs[0].score) <= 1e-4
+    assert identical == len(sources)

@@ -87,13 +87,13 @@ def test_cache_grows_geometrically_and_shrinks_when_long_rows_leave(runtime):
     assert pool.capacity == CACHE_CHUNK
     capacities = set()
     for _ in range(100):
-        pool.last_tokens[: pool.size] = runtime.step(pool).argmax(-1)
+        pool.last_tokens[: pool.size] = runtime.step(pool)[0].argmax(-1)
         capacities.add(pool.capacity)
     assert pool.capacity == cache_capacity(100) < 1.3 * 100  # little masked work per step
     assert len(capacities) <= 12  # few regrowths (each copies the running rows once)
     pool.join(runtime.encode(SOURCES[1:2]), ["late"])
     for _ in range(3):
-        pool.last_tokens[: pool.size] = runtime.step(pool).argmax(-1)
+        pool.last_tokens[: pool.size] = runtime.step(pool)[0].argmax(-1)
     pool.free([0])
     assert pool.requests[0] == "late" and pool.capacity == cache_capacity(4)
     pool.free([0])

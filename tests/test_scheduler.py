@@ -39,7 +39,7 @@ class ScriptedRuntime:
         token = np.where(lengths >= length, EOS, first + 10 + lengths)
         logits[np.arange(n), token] = 1.0
         lengths += 1
-        return logits
+        return logits, None
 
 
 def expected_tokens(source):
@@ -202,17 +202,20 @@ def workloads(draw):
             max_tokens=draw(st.integers(1, 12)),
             abort=draw(st.none() | st.integers(0, 20)),
             deadline=draw(st.none() | st.integers(1, 20)),
+            beam=draw(st.sampled_from([1, 1, 2, 3])),
         ))
-    return requests, draw(st.integers(1, 5))
+    return requests, draw(st.integers(max(r["beam"] for r in requests), 5))
 
 
 @settings(max_examples=300, deadline=None)
 @given(workloads())
 def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone(workload):
+    """Greedy and beam requests (a beam holds several rows) over one slot pool."""
     specs, slots = workload
     clock = Clock()
     scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, clock=clock)
-    requests = [Request(f"r{i}", spec["source"], DecodingOptions(max_output_tokens=spec["max_tokens"]),
+    requests = [Request(f"r{i}", spec["source"], DecodingOptions(max_output_tokens=spec["max_tokens"], beam_size=spec["beam"],
+                                                                  num_hypotheses=spec["beam"]),
                         deadline=spec["deadline"], stream=True) for i, spec in enumerate(specs)]
     ends, streamed = {r.request_id: 0 for r in requests}, {r.request_id: [] for r in requests}
     for step in range(200):
@@ -236,7 +239,9 @@ def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone
         alone = expected_tokens(spec["source"])[: spec["max_tokens"]]
         assert streamed[request.request_id] == alone[: len(streamed[request.request_id])]
         if request.finish_reason in (FinishReason.EOS, FinishReason.LENGTH):
-            assert request.output_ids == streamed[request.request_id] == alone
+            assert request.output_ids == alone and len(request.hypotheses) == spec["beam"]
+            if spec["beam"] == 1:  # a beam streams only the prefix its beams agree on (the rest comes with the end)
+                assert streamed[request.request_id] == alone
             expected = FinishReason.LENGTH if spec["max_tokens"] <= len(spec["source"]) else FinishReason.EOS
             assert request.finish_reason is expected
         elif request.finish_reason is FinishReason.CANCELLED:

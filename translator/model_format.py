@@ -3,7 +3,7 @@
     <repository>/<name>/<version>/
         config.json            ModelMeta: name, version, model hyperparameters, limits, source checkpoint, graphs
         encoder[.int8|.fp16].onnx   ENCODER_INPUTS → memory, cross K/V per decoder layer
-        decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, this step's K/V
+        decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, this step's K/V, alignments
         parity_report.json     written by the export; a version is served only when it passed
         spm.model | source.spm + target.spm + vocab.json   the tokenizer (translator.tokenizer)
 """
@@ -19,11 +19,13 @@ REPORT_FILE = "parity_report.json"
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → file name suffix
+FORMAT_VERSION = 2  # 2: the decoder also outputs alignments. Older exports still serve, without alignments.
 
 ENCODER_INPUTS = ("src_ids", "src_mask")  # (B, S) int64, (B, S) bool (True = real token)
 ENCODER_MEMORY = "memory"  # (B, S, D); the cross K/V outputs follow it
 DECODER_INPUTS = ("tokens", "positions", "memory_mask", "past_mask")  # (B,), (B,), (B, S), (B, P)
 DECODER_LOGITS = "logits"  # (B, V); this step's K/V follow it
+DECODER_ALIGNMENTS = "alignments"  # (B, layers, S): cross-attention averaged over heads; exports before it lack it
 
 
 def cache_names(prefix: str, layers: int) -> list[str]:
@@ -57,6 +59,7 @@ class ModelMeta:
     limits: Limits
     source_checkpoint: dict = field(default_factory=dict)  # {"path", "sha256"}
     graphs: dict = field(default_factory=dict)  # per ONNX file: opset, op counts, ORT optimisations
+    format: int = 1  # FORMAT_VERSION of the export that wrote it
 
     @property
     def decoder_layers(self) -> int:
@@ -69,7 +72,8 @@ class ModelMeta:
             raise FileNotFoundError(f"{model_dir} is not an exported model directory: {CONFIG_FILE} is missing")
         raw = json.loads(path.read_text())
         return cls(name=raw["name"], version=str(raw["version"]), model=raw["model"], limits=Limits(**raw["limits"]),
-                   source_checkpoint=raw.get("source_checkpoint", {}), graphs=raw.get("graphs", {}))
+                   source_checkpoint=raw.get("source_checkpoint", {}), graphs=raw.get("graphs", {}),
+                   format=raw.get("format", 1))
 
     def write(self, model_dir: Path) -> None:
         (Path(model_dir) / CONFIG_FILE).write_text(json.dumps(asdict(self), indent=2) + "\n")

@@ -83,6 +83,12 @@ class Tokenizer:
     def decode_batch(self, batch: list[list[int]]) -> list[str]:
         return [self.decode(ids) for ids in batch]
 
+    def pieces_of(self, ids: list[int]) -> list[str]:
+        """The vocabulary piece of each id (for alignments): "▁" marks a word start, "</s>" is end-of-sentence."""
+        if self.pieces is not None:
+            return [self.pieces.get(i, "<unk>") for i in ids]
+        return [self.source.id_to_piece(i) for i in ids]
+
 
 def spm_pieces(spm_path: Path) -> list[str]:
     """Every piece of a SentencePiece model, in id order."""

@@ -26,16 +26,34 @@ FINISH_REASON_EOS: FinishReason
 FINISH_REASON_LENGTH: FinishReason
 
 class DecodingOptions(_message.Message):
-    __slots__ = ("max_output_tokens", "min_output_tokens", "text_format", "preserve_placeholders")
+    __slots__ = ("max_output_tokens", "min_output_tokens", "text_format", "preserve_placeholders", "beam_size", "length_penalty", "num_hypotheses", "return_scores", "sampling_temperature", "sampling_topk", "sampling_topp", "seed", "return_alignments")
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MIN_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TEXT_FORMAT_FIELD_NUMBER: _ClassVar[int]
     PRESERVE_PLACEHOLDERS_FIELD_NUMBER: _ClassVar[int]
+    BEAM_SIZE_FIELD_NUMBER: _ClassVar[int]
+    LENGTH_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    NUM_HYPOTHESES_FIELD_NUMBER: _ClassVar[int]
+    RETURN_SCORES_FIELD_NUMBER: _ClassVar[int]
+    SAMPLING_TEMPERATURE_FIELD_NUMBER: _ClassVar[int]
+    SAMPLING_TOPK_FIELD_NUMBER: _ClassVar[int]
+    SAMPLING_TOPP_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RETURN_ALIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     max_output_tokens: int
     min_output_tokens: int
     text_format: TextFormat
     preserve_placeholders: bool
-    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ..., text_format: _Optional[_Union[TextFormat, str]] = ..., preserve_placeholders: _Optional[bool] = ...) -> None: ...
+    beam_size: int
+    length_penalty: float
+    num_hypotheses: int
+    return_scores: bool
+    sampling_temperature: float
+    sampling_topk: int
+    sampling_topp: float
+    seed: int
+    return_alignments: bool
+    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ..., text_format: _Optional[_Union[TextFormat, str]] = ..., preserve_placeholders: _Optional[bool] = ..., beam_size: _Optional[int] = ..., length_penalty: _Optional[float] = ..., num_hypotheses: _Optional[int] = ..., return_scores: _Optional[bool] = ..., sampling_temperature: _Optional[float] = ..., sampling_topk: _Optional[int] = ..., sampling_topp: _Optional[float] = ..., seed: _Optional[int] = ..., return_alignments: _Optional[bool] = ...) -> None: ...
 
 class TranslateRequest(_message.Message):
     __slots__ = ("texts", "model", "options", "request_id")
@@ -50,18 +68,48 @@ class TranslateRequest(_message.Message):
     def __init__(self, texts: _Optional[_Iterable[str]] = ..., model: _Optional[str] = ..., options: _Optional[_Union[DecodingOptions, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class Translation(_message.Message):
-    __slots__ = ("text", "input_tokens", "output_tokens", "finish_reason", "segments")
+    __slots__ = ("text", "input_tokens", "output_tokens", "finish_reason", "segments", "score", "token_scores", "hypotheses", "alignments")
     TEXT_FIELD_NUMBER: _ClassVar[int]
     INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     FINISH_REASON_FIELD_NUMBER: _ClassVar[int]
     SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_SCORES_FIELD_NUMBER: _ClassVar[int]
+    HYPOTHESES_FIELD_NUMBER: _ClassVar[int]
+    ALIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     text: str
     input_tokens: int
     output_tokens: int
     finish_reason: FinishReason
     segments: int
-    def __init__(self, text: _Optional[str] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., finish_reason: _Optional[_Union[FinishReason, str]] = ..., segments: _Optional[int] = ...) -> None: ...
+    score: float
+    token_scores: _containers.RepeatedScalarFieldContainer[float]
+    hypotheses: _containers.RepeatedCompositeFieldContainer[Hypothesis]
+    alignments: _containers.RepeatedCompositeFieldContainer[Alignment]
+    def __init__(self, text: _Optional[str] = ..., input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., finish_reason: _Optional[_Union[FinishReason, str]] = ..., segments: _Optional[int] = ..., score: _Optional[float] = ..., token_scores: _Optional[_Iterable[float]] = ..., hypotheses: _Optional[_Iterable[_Union[Hypothesis, _Mapping]]] = ..., alignments: _Optional[_Iterable[_Union[Alignment, _Mapping]]] = ...) -> None: ...
+
+class Hypothesis(_message.Message):
+    __slots__ = ("text", "score", "token_scores")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_SCORES_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    score: float
+    token_scores: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, text: _Optional[str] = ..., score: _Optional[float] = ..., token_scores: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class Alignment(_message.Message):
+    __slots__ = ("source_tokens", "target_tokens", "weights", "source_index")
+    SOURCE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    source_tokens: _containers.RepeatedScalarFieldContainer[str]
+    target_tokens: _containers.RepeatedScalarFieldContainer[str]
+    weights: _containers.RepeatedScalarFieldContainer[float]
+    source_index: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, source_tokens: _Optional[_Iterable[str]] = ..., target_tokens: _Optional[_Iterable[str]] = ..., weights: _Optional[_Iterable[float]] = ..., source_index: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class TranslateResponse(_message.Message):
     __slots__ = ("translations", "model", "model_version", "request_id")
@@ -124,7 +172,7 @@ class ListModelsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ModelInfo(_message.Message):
-    __slots__ = ("name", "version", "precision", "provider", "max_source_tokens", "max_output_tokens", "default")
+    __slots__ = ("name", "version", "precision", "provider", "max_source_tokens", "max_output_tokens", "default", "max_beam_size", "alignments")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PRECISION_FIELD_NUMBER: _ClassVar[int]
@@ -132,6 +180,8 @@ class ModelInfo(_message.Message):
     MAX_SOURCE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    MAX_BEAM_SIZE_FIELD_NUMBER: _ClassVar[int]
+    ALIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     precision: str
@@ -139,7 +189,9 @@ class ModelInfo(_message.Message):
     max_source_tokens: int
     max_output_tokens: int
     default: bool
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., precision: _Optional[str] = ..., provider: _Optional[str] = ..., max_source_tokens: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., default: _Optional[bool] = ...) -> None: ...
+    max_beam_size: int
+    alignments: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., precision: _Optional[str] = ..., provider: _Optional[str] = ..., max_source_tokens: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., default: _Optional[bool] = ..., max_beam_size: _Optional[int] = ..., alignments: _Optional[bool] = ...) -> None: ...
 
 class ListModelsResponse(_message.Message):
     __slots__ = ("models",)

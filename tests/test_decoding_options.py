@@ -1,0 +1,184 @@
+"""Beam search, n-best with scores, sampling and alignments inside the continuous batch (tiny exported model),
+and each option's validation. The 200-sentence comparison with PyTorch runs on the shipped model
+(test_default_model.py) and on converted Marian models (test_marian.py)."""
+
+import re
+
+import grpc
+import numpy as np
+import pytest
+
+from model.beam import beam_search, sequence_logprobs
+from model.checkpoint import load_checkpoint, pad_batch
+from model.greedy import greedy
+from service.client import TranslatorClient
+from service.decoding import DecodingCapabilities, DecodingOptions
+from service.runtime import Runtime
+from service.scheduler import Request, Scheduler, decode
+from tests.grpc_server import RunningServer
+from tests.test_server import config_for
+
+SENTENCES = ["Where is the station?", "I eat an apple.", "He crossed the street.", "colour", "Greetings from Munich!",
+             "The thing 7 is here.", "My brother lives in Berlin.", "Please close the door."]
+CAPS = DecodingCapabilities(max_output_tokens=256, vocab_size=8000, max_beam_size=8)
+
+
+@pytest.fixture(scope="module")
+def runtime(exported_tiny):
+    return Runtime(exported_tiny, threads=1)
+
+
+@pytest.fixture(scope="module")
+def model(tiny_checkpoint):
+    return load_checkpoint(tiny_checkpoint)[0]
+
+
+def options(**fields) -> DecodingOptions:
+    return DecodingOptions(max_output_tokens=fields.pop("max_output_tokens", 10), **fields).validate(CAPS)
+
+
+def run_alone(runtime, source, opts):
+    [request] = decode(runtime, [source], opts)
+    return request
+
+
+def test_beam_size_one_is_greedy_in_both_engines(runtime, model):
+    sources = runtime.tokenizer.encode_batch(SENTENCES)
+    src, mask = pad_batch(sources, model.cfg.pad_id)
+    reference = beam_search(model, src, mask, beam_size=1, max_len=10)
+    assert [h[0].token_ids for h in reference] == greedy(model, src, mask, 10)
+    ours = decode(runtime, sources, options(beam_size=1))
+    assert [r.output_ids for r in ours] == [h[0].token_ids for h in reference]
+
+
+@pytest.mark.parametrize("beam_size, length_penalty", [(2, 1.0), (4, 0.0), (5, 0.6)])
+def test_beam_search_equals_the_pytorch_reference(runtime, model, beam_size, length_penalty):
+    sources = runtime.tokenizer.encode_batch(SENTENCES)
+    src, mask = pad_batch(sources, model.cfg.pad_id)
+    reference = beam_search(model, src, mask, beam_size, 10, length_penalty=length_penalty, num_hypotheses=beam_size)
+    ours = decode(runtime, sources, options(beam_size=beam_size, num_hypotheses=beam_size, length_penalty=length_penalty,
+                                            return_scores=True))
+    for mine, theirs in zip(ours, reference):
+        assert [h.token_ids for h in mine.hypotheses] == [h.token_ids for h in theirs]
+        assert np.allclose([h.score for h in mine.hypotheses], [h.score for h in theirs], atol=1e-4)
+        scores = [h.score for h in mine.hypotheses]
+        assert scores == sorted(scores, reverse=True) and len(scores) == beam_size
+        assert mine.output_ids == mine.hypotheses[0].token_ids
+
+
+def test_scores_match_a_rescoring_by_pytorch(runtime, model):
+    sources = runtime.tokenizer.encode_batch(SENTENCES[:4])
+    for opts in (options(return_scores=True), options(beam_size=3, num_hypotheses=3, return_scores=True),
+                 options(sampling_temperature=1.0, seed=3, return_scores=True)):
+        for request in decode(runtime, sources, opts):
+            for hypothesis in request.hypotheses:
+                ended = hypothesis.finish_reason.value == "eos"
+                rescored = sequence_logprobs(model, request.source_ids, hypothesis.token_ids, ended)
+                assert np.allclose(hypothesis.token_logprobs, rescored, atol=1e-4)
+                assert hypothesis.score == pytest.approx(sum(rescored) / len(rescored) ** opts.length_penalty, abs=1e-4)
+
+
+def test_seeded_sampling_is_reproducible_and_differs_across_seeds(runtime):
+    source = runtime.tokenizer.encode(SENTENCES[0])
+    first = [run_alone(runtime, source, options(sampling_temperature=1.5, seed=seed)).output_ids for seed in range(6)]
+    again = [run_alone(runtime, source, options(sampling_temperature=1.5, seed=seed)).output_ids for seed in range(6)]
+    assert first == again
+    assert len({tuple(ids) for ids in first}) > 1
+    greedy_ids = run_alone(runtime, source, options()).output_ids
+    top1 = run_alone(runtime, source, options(sampling_temperature=1.0, sampling_topk=1, seed=1)).output_ids
+    assert top1 == greedy_ids  # top-k 1 leaves only the most likely token
+
+
+def test_a_mixed_batch_gives_each_request_what_it_gets_alone(runtime):
+    sources = runtime.tokenizer.encode_batch(SENTENCES)
+    kinds = [options(), options(beam_size=3, num_hypotheses=2, return_scores=True),
+             options(sampling_temperature=0.8, sampling_topp=0.9, seed=11), options(beam_size=2, return_alignments=True),
+             options(return_alignments=True, return_scores=True), options(sampling_temperature=2.0, sampling_topk=5, seed=2)]
+    requests = [Request(str(i), sources[i % len(sources)], kinds[i % len(kinds)]) for i in range(18)]
+    scheduler = Scheduler(runtime, max_num_seqs=16, max_queue_size=64)
+    scheduler.run(requests)
+    assert scheduler.pool.size == 0
+    for request in requests:
+        alone = run_alone(runtime, request.source_ids, request.options)
+        assert [h.token_ids for h in request.hypotheses] == [h.token_ids for h in alone.hypotheses]
+        assert np.allclose([h.score for h in request.hypotheses], [h.score for h in alone.hypotheses], atol=1e-4)
+
+
+@pytest.mark.parametrize("opts", [options(return_alignments=True), options(beam_size=3, return_alignments=True)],
+                         ids=["greedy", "beam"])
+def test_alignments_have_one_row_per_token_and_rows_sum_to_one(runtime, opts):
+    assert runtime.has_alignments
+    for request in decode(runtime, runtime.tokenizer.encode_batch(SENTENCES), opts):
+        alignments = request.hypotheses[0].alignments
+        assert alignments.shape == (len(request.output_ids), len(request.source_ids))
+        assert np.allclose(alignments.sum(axis=1), 1.0, atol=1e-5) and (alignments >= 0).all()
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(beam_size=9), "beam_size=9 must be between 1 (greedy) and 8"),
+    (dict(beam_size=2, num_hypotheses=3), "num_hypotheses=3 must be between 1 and beam_size=2"),
+    (dict(length_penalty=-0.5), "length_penalty=-0.5 must be between 0 and 10"),
+    (dict(length_penalty=float("nan")), "length_penalty=nan must be between 0 and 10"),
+    (dict(sampling_temperature=-1.0), "sampling_temperature=-1.0 must be between 0 (0: no sampling) and 100"),
+    (dict(sampling_temperature=1.0, beam_size=2), "needs beam_size 1, not 2"),
+    (dict(sampling_topk=9000), "sampling_topk=9000 must be between 0 (all tokens) and 8000"),
+    (dict(sampling_topp=1.5), "sampling_topp=1.5 must be in (0, 1]"),
+    (dict(sampling_topp=-0.1), "sampling_topp=-0.1 must be in (0, 1]"),
+    (dict(seed=-1), "seed=-1 must be between 0 and 2^64-1"),
+])
+def test_every_invalid_option_is_refused_with_its_range(fields, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        DecodingOptions(**fields).validate(CAPS)
+
+
+def test_alignments_are_refused_for_a_model_exported_without_them():
+    caps = DecodingCapabilities(max_output_tokens=256, vocab_size=8000, alignments=False)
+    with pytest.raises(ValueError, match="return_alignments: this model was exported without alignments"):
+        DecodingOptions(return_alignments=True).validate(caps)
+
+
+@pytest.fixture(scope="module")
+def client(exported_tiny):
+    server = RunningServer(config_for(exported_tiny, max_beam_size=4))
+    with TranslatorClient(server.target, timeout=30) as client:
+        yield client
+    server.stop()
+
+
+def test_the_server_returns_n_best_scores_and_alignments(client, runtime):
+    texts = ["Where is the station? I eat an apple.", "colour"]
+    response = client.translate(texts, beam_size=4, num_hypotheses=3, return_scores=True, return_alignments=True,
+                                max_output_tokens=8)
+    for text, translation in zip(texts, response.translations):
+        assert len(translation.hypotheses) == 3 and translation.hypotheses[0].text == translation.text
+        scores = [h.score for h in translation.hypotheses]
+        assert scores == sorted(scores, reverse=True) and translation.score == pytest.approx(scores[0])
+        assert len(translation.alignments) == translation.segments
+        for alignment in translation.alignments:
+            weights = np.array(alignment.weights).reshape(len(alignment.target_tokens), len(alignment.source_tokens))
+            assert np.allclose(weights.sum(axis=1), 1.0, atol=1e-5)
+            assert list(alignment.source_index) == weights.argmax(axis=1).tolist()
+            assert alignment.source_tokens[-1] == "</s>"
+    info = client.list_models().models[0]
+    assert info.max_beam_size == 4 and info.alignments
+
+
+def test_streamed_beam_pieces_concatenate_to_the_final_text(client):
+    texts = ["Where is the station? He crossed the street.", "Greetings from Munich!"]
+    whole = client.translate(texts, beam_size=3, max_output_tokens=8).translations
+    pieces = {0: "", 1: ""}
+    for chunk in client.stream(texts, beam_size=3, max_output_tokens=8):
+        pieces[chunk.index] += chunk.text
+        if chunk.HasField("final"):
+            assert pieces[chunk.index] == chunk.final.text == whole[chunk.index].text
+
+
+@pytest.mark.parametrize("fields, field", [(dict(beam_size=5), "beam_size"), (dict(num_hypotheses=2), "num_hypotheses"),
+                                           (dict(sampling_topp=2.0), "sampling_topp"),
+                                           (dict(sampling_temperature=1.0, beam_size=2), "sampling_temperature")])
+def test_the_server_refuses_bad_options_naming_the_field(client, fields, field):
+    with pytest.raises(grpc.RpcError) as caught:
+        client.translate(["Where is the station?"], **fields)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details().startswith(f"options.{field}=")
+    assert client.translate(["Where is the station?"]).translations[0].text  # and it keeps serving
