@@ -98,7 +98,8 @@ def join_leave_cost(runtime, rows=(8, 64), positions=100, repeats=300) -> dict:
 
 def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: int = 48, repeats: int = 5) -> dict:
     """What alignments cost per decoder step (ms): the decoder graph as exported (with its alignments output)
-    against the same graph cut before that output, run on identical inputs (what every step pays); and greedy
+    against the same graph cut before that output, run on identical inputs in interleaved rounds (medians; what
+    every step pays); and greedy
     decoding with return_alignments on every row against off (what asking for them adds in the loop)."""
     import tempfile
     import time
@@ -129,16 +130,14 @@ def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: i
                                          np.ones((batch, past), bool))))
         feed |= {name: rng.standard_normal((batch, heads, past, head_dim), dtype=np.float32) for name in runtime.past_names}
         feed |= {name: rng.standard_normal((batch, heads, source, head_dim), dtype=np.float32) for name in runtime.cross_names}
-        graph = {}
-        for name, session in sessions.items():
-            session.run(None, feed)
-            best = float("inf")
-            for _ in range(repeats):
+        graph = {name: [] for name in sessions}
+        for _ in range(4 * repeats):  # interleaved rounds: the machine's drift hits both graphs alike
+            for name, session in sessions.items():
                 started = time.perf_counter()
-                for _ in range(50):
+                for _ in range(20):
                     session.run(None, feed)
-                best = min(best, (time.perf_counter() - started) / 50)
-            graph[name] = 1000 * best
+                graph[name].append(1000 * (time.perf_counter() - started) / 20)
+        graph = {name: float(np.median(times)) for name, times in graph.items()}
         scheduler = Scheduler(runtime, max_num_seqs=batch)
         sources = runtime.tokenizer.encode_batch(batch_of(batch))
         loop = {}

@@ -74,11 +74,12 @@ def serve_command(repository: Path, model: str, precision: str = "fp32", workers
 
 
 def ours(repository: Path, model: str, model_dir: Path, precision: str, workers: int, threads: int,
-         max_num_seqs: int = 64, label: str | None = None) -> ServerProcess:
+         max_num_seqs: int = 64, label: str | None = None, extra: tuple[str, ...] = ()) -> ServerProcess:
     from service.config import ServerConfig
 
     config = ServerConfig(workers=workers, threads=threads)
     command = serve_command(repository, model, precision, config.engine_workers, config.worker_threads, max_num_seqs)
+    command += list(extra)
     engine = {"model_dir": model_dir, "precision": precision, "threads": config.worker_threads}
     return ServerProcess(label or f"ours {precision}", command, engine)
 
@@ -193,9 +194,11 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
 # -- the run ------------------------------------------------------------------------------------------
 def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
         apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
-        workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS, beam_sizes=()) -> dict:
+        workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS, beam_sizes=(),
+        stream_intervals=()) -> dict:
     """Every server at every point; beam_sizes adds our server answering requests that ask for those beams
-    (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens)."""
+    (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens);
+    stream_intervals adds our server with those --stream-interval-ms settings."""
     ct2_dirs = None
     if ct2:
         from bench.compare import ct2_models_for
@@ -204,6 +207,10 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
     plans = []  # (server factory, beam size of the requests)
     for precision in precisions:
         plans.append((lambda p=precision: ours(repository, model, model_dir, p, workers, threads), 1))
+        for ms in stream_intervals:
+            plans.append((lambda p=precision, ms=ms: ours(repository, model, model_dir, p, workers, threads,
+                                                          label=f"ours {p} stream {ms:g} ms",
+                                                          extra=("--stream-interval-ms", str(ms))), 1))
         for beam in beam_sizes:
             plans.append((lambda p=precision, k=beam: ours(repository, model, model_dir, p, workers, threads,
                                                            label=f"ours {p} beam {k}"), beam))

@@ -41,10 +41,8 @@ class BeamSearch:
         tokens and their log-probabilities; attention (k, S) of this step, if alignments are asked for."""
         k, vocab = logprobs.shape
         candidates = (scores[:, None] + logprobs.astype(np.float64)).ravel()
-        top = np.argpartition(-candidates, 2 * k)[: 2 * k]
-        top = top[np.lexsort((top, -candidates[top]))]
         live: list[int] = []
-        for rank, index in enumerate(top.tolist()):
+        for rank, index in enumerate(best_indices(candidates, 2 * k).tolist()):
             parent, token = divmod(index, vocab)
             if token == self.eos:
                 if rank < k and np.isfinite(candidates[index]):
@@ -92,6 +90,22 @@ class BeamSearch:
         new = history[0, self.streamed : agreed].tolist()
         self.streamed = agreed
         return new
+
+
+def best_indices(values: np.ndarray, count: int, margin: float = 4.0) -> np.ndarray:
+    """Indices of the `count` largest values, largest first, ties by lower index: exactly a stable descending
+    sort's first `count`. Only the values within `margin` of the largest are sorted (widened until at least
+    `count` are): a trained model puts few tokens near the top, and one comparison pass over k × V costs
+    ~1 ns per value where numpy's argpartition costs ~14."""
+    best = values.max()
+    while True:
+        chosen = np.flatnonzero(values >= best - margin)
+        if chosen.size >= count or not np.isfinite(best - margin):
+            break
+        margin *= 2
+    if chosen.size < count:  # fewer finite values than asked for: the rest are -inf, in index order
+        chosen = np.arange(values.size)
+    return chosen[np.lexsort((chosen, -values[chosen]))][:count]
 
 
 def stack_rows(rows: list[np.ndarray]) -> np.ndarray:

@@ -287,7 +287,7 @@ def server_config(args):
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
         max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
-        batch_inflight=args.batch_inflight, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
+        batch_inflight=args.batch_inflight, stream_interval_ms=args.stream_interval_ms, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
         metrics_port=args.metrics_port, tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
         auth_token_file=args.auth_token_file,
     )
@@ -605,7 +605,7 @@ def cmd_bench_load(args) -> int:
     results = load.run(args.repository, args.model, model_dir, args.checkpoint, args.workdir, clients=tuple(args.clients),
                        apis=tuple(args.apis), precisions=tuple(args.precisions), seconds=args.seconds,
                        processes=args.processes, workers=args.workers, threads=args.threads, ct2=not args.no_ct2,
-                       out_dir=args.out, beam_sizes=tuple(args.beam))
+                       out_dir=args.out, beam_sizes=tuple(args.beam), stream_intervals=tuple(args.stream_interval_ms))
     print(load.report(results))
     print(f"wrote {args.out}/load.json and {args.out}/load.png")
     return 0
@@ -721,6 +721,8 @@ def _bench_parser(commands) -> None:
     load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
     load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
     load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")
+    load.add_argument("--stream-interval-ms", type=float, nargs="*", default=[], metavar="MS",
+                      help="also run our server with these --stream-interval-ms settings (e.g. 0 20)")
     load.add_argument("--beam", type=int, nargs="*", default=[], metavar="K",
                       help="also load our server with requests asking for beam search with K beams (e.g. --beam 4)")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
@@ -821,6 +823,10 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),
                        help="characters per text; longer texts are refused before tokenizing (TRANSLATOR_MAX_TEXT_CHARS; default 32768)")
     serve.add_argument("--batch-inflight", type=int, default=env("batch_inflight"), help="items of one TranslateBatch stream read but whose result is not yet sent; the server stops reading beyond it (TRANSLATOR_BATCH_INFLIGHT; default 64)")
+    serve.add_argument("--stream-interval-ms", type=float, default=env("stream_interval_ms"),
+                       help="TranslateStream sends the first piece at once, then gathers pieces for this long per "
+                            "message (a finished text goes at once; 0: one message per token) "
+                            "(TRANSLATOR_STREAM_INTERVAL_MS; default 50)")
     serve.add_argument("--grace-seconds", type=float, default=env("grace_seconds"), help="SIGTERM grace period (TRANSLATOR_GRACE_SECONDS; default 20)")
     serve.add_argument("--metrics-host", default=env("metrics_host"), help="metrics listen address (TRANSLATOR_METRICS_HOST)")
     serve.add_argument("--max-message-bytes", type=int, default=env("max_message_bytes"),

@@ -183,28 +183,51 @@ class Call:
                  call_id: str):
         self.loop = asyncio.get_running_loop()
         self._events: asyncio.Queue = asyncio.Queue()
+        self._wake: asyncio.Future | None = None  # set while a stream holds its pieces back (events(interval))
         self.engine = engine
         self.requests = [Request(f"{call_id}/{i}", ids, options, deadline, stream, sink=self) for i, ids in enumerate(sources)]
         self.index = {request: i for i, request in enumerate(self.requests)}
 
     def put(self, request: Request, token: int | None) -> None:
         self._events.put_nowait((request, token))
+        if token is None and self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
+    async def _until_finished_or(self, seconds: float) -> None:
+        """Sleep, waking early when a request finishes (one future and one timer, not a task per event)."""
+        self._wake = self.loop.create_future()
+        timer = self.loop.call_later(seconds, lambda wake=self._wake: wake.done() or wake.set_result(None))
+        try:
+            await self._wake
+        finally:
+            timer.cancel()
+            self._wake = None
 
     def submit(self) -> "Call":
         self.engine.submit(self.requests)
         return self
 
-    async def events(self) -> AsyncIterator[list[tuple[int, Request, int | None]]]:
-        """Yields every event that has arrived, in order, as one list: (sequence index, request, token) per streamed
+    def _drain(self, batch: list) -> list:
+        while not self._events.empty():
+            batch.append(self._events.get_nowait())
+        return batch
+
+    async def events(self, interval: float = 0.0) -> AsyncIterator[list[tuple[int, Request, int | None]]]:
+        """Yields the events that have arrived, in order, as lists: (sequence index, request, token) per streamed
         token and (index, request, None) once per finished request. A reader that falls behind the engine gets
-        several steps' events at once (and can send them as one message)."""
-        pending = len(self.requests)
+        several steps' events at once; with `interval` (seconds), token events are also held until that long
+        after the previous list (the first list and any list with a finished request go at once), so that a
+        stream sends a few larger messages instead of one per token."""
+        pending, last = len(self.requests), -float("inf")
         try:
             while pending:
-                batch = [await self._events.get()]
-                while not self._events.empty():
-                    batch.append(self._events.get_nowait())
+                batch = self._drain([await self._events.get()])
+                remaining = last + interval - self.loop.time()
+                if remaining > 0 and all(token is not None for _, token in batch):
+                    await self._until_finished_or(remaining)
+                    batch = self._drain(batch)
                 pending -= sum(token is None for _, token in batch)
+                last = self.loop.time()
                 yield [(self.index[request], request, token) for request, token in batch]
         finally:
             if pending:  # the RPC went away (cancelled, deadline, error): free the slots

@@ -251,8 +251,11 @@ class Scheduler:
             events.append((request, None))
             finished.append(request)
         if not single.all():
-            for request, rows in self._beam_groups(n).items():
-                if self._beam_step(request, rows, logits, attention, events, now):
+            beam_rows = np.flatnonzero(~single)
+            logprobs = np.empty_like(logits)  # rows of beams only: one log-softmax for all of them
+            logprobs[beam_rows] = log_softmax(logits[beam_rows])
+            for request, rows in self._beam_groups(beam_rows).items():
+                if self._beam_step(request, rows, logprobs, attention, events, now):
                     events.append((request, None))
                     finished.append(request)
                     done_rows.extend(rows.tolist())
@@ -272,21 +275,21 @@ class Scheduler:
         request.output_ids = ids
         self._finish(request, reason, now)
 
-    def _beam_groups(self, n: int) -> dict[Request, np.ndarray]:
+    def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
         """Each beam request's rows, in beam order."""
         groups: dict[Request, list[int]] = {}
-        for row in np.flatnonzero(self.pool.beam[:n]).tolist():
+        for row in beam_rows.tolist():
             groups.setdefault(self.pool.requests[row], []).append(row)
         return {request: np.array(sorted(rows, key=self.pool.beam_index.__getitem__)) for request, rows in groups.items()}
 
-    def _beam_step(self, request: Request, rows: np.ndarray, logits: np.ndarray, attention: np.ndarray | None,
+    def _beam_step(self, request: Request, rows: np.ndarray, logprobs: np.ndarray, attention: np.ndarray | None,
                    events: list[Event], now: float) -> bool:
         """Advance one beam request: its rows take the chosen parents' cache (only its own rows are copied) and
         their new tokens. True when it finished."""
         pool, search = self.pool, request.search
         generated = int(pool.lengths[rows[0]])
         source = attention[rows, : len(request.source_ids)] if attention is not None and request.options.return_alignments else None
-        step = search.step(log_softmax(logits[rows]), pool.scores[rows], pool.output[rows, : generated - 1],
+        step = search.step(logprobs[rows], pool.scores[rows], pool.output[rows, : generated - 1],
                            pool.logprobs[rows, : generated - 1], source, int(pool.max_tokens[rows[0]]))
         if step.done:
             request.hypotheses = search.best()
@@ -294,11 +297,13 @@ class Scheduler:
             self._finish(request, request.hypotheses[0].finish_reason, now)
             return True
         parents = rows[step.parents]
-        if (parents != rows).any():
+        moved = parents != rows  # a beam continuing itself keeps its row as it is
+        if moved.any():
+            targets, sources = rows[moved], parents[moved]
             for buffer in pool.self_kv:
-                buffer[rows, :, :generated] = buffer[parents, :, :generated]
-            pool.output[rows, : generated - 1] = pool.output[parents, : generated - 1]
-            pool.logprobs[rows, : generated - 1] = pool.logprobs[parents, : generated - 1]
+                buffer[targets, :, :generated] = buffer[sources, :, :generated]
+            pool.output[targets, : generated - 1] = pool.output[sources, : generated - 1]
+            pool.logprobs[targets, : generated - 1] = pool.logprobs[sources, : generated - 1]
         pool.output[rows, generated - 1] = step.tokens
         pool.logprobs[rows, generated - 1] = step.token_logprobs
         pool.last_tokens[rows] = step.tokens

@@ -305,7 +305,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
             for chunk in chunks(streamer.opening()):
                 yield chunk
-            async for events in call.events():
+            async for events in call.events(self.config.stream_interval_ms / 1000):
                 pieces = []
                 for sequence_index, sequence, token in events:
                     if token is None:

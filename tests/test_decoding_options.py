@@ -182,3 +182,20 @@ def test_the_server_refuses_bad_options_naming_the_field(client, fields, field):
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert caught.value.details().startswith(f"options.{field}=")
     assert client.translate(["Where is the station?"]).translations[0].text  # and it keeps serving
+
+
+def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny):
+    """The first piece goes at once, the rest gathers for --stream-interval-ms; the text is the same. (How many
+    messages interval 0 sends depends on how far the reader lags the engine, so only the bound is tested.)"""
+    counts, texts = {}, {}
+    for interval in (0.0, 1000.0):
+        server = RunningServer(config_for(exported_tiny, stream_interval_ms=interval))
+        try:
+            with TranslatorClient(server.target, timeout=30) as client:
+                chunks = list(client.stream(["Where is the station?"], max_output_tokens=12, min_output_tokens=12))
+        finally:
+            server.stop()
+        counts[interval], texts[interval] = len(chunks), "".join(c.text for c in chunks)
+        assert chunks[-1].final.text == texts[interval] and chunks[-1].final.output_tokens == 12
+    assert texts[0.0] == texts[1000.0]
+    assert counts[1000.0] <= 2  # the first piece, then everything else with the final translation
