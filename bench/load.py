@@ -195,10 +195,10 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
 def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
         apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
         workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS, beam_sizes=(),
-        stream_intervals=()) -> dict:
+        variants=()) -> dict:
     """Every server at every point; beam_sizes adds our server answering requests that ask for those beams
-    (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens);
-    stream_intervals adds our server with those --stream-interval-ms settings."""
+    (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens); variants
+    (strings of `translator serve` flags) add our server run with those flags, for A/B comparisons."""
     ct2_dirs = None
     if ct2:
         from bench.compare import ct2_models_for
@@ -207,10 +207,9 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
     plans = []  # (server factory, beam size of the requests)
     for precision in precisions:
         plans.append((lambda p=precision: ours(repository, model, model_dir, p, workers, threads), 1))
-        for ms in stream_intervals:
-            plans.append((lambda p=precision, ms=ms: ours(repository, model, model_dir, p, workers, threads,
-                                                          label=f"ours {p} stream {ms:g} ms",
-                                                          extra=("--stream-interval-ms", str(ms))), 1))
+        for flags in variants:
+            plans.append((lambda p=precision, flags=flags: ours(repository, model, model_dir, p, workers, threads,
+                                                                label=f"ours {p} {flags}", extra=tuple(flags.split())), 1))
         for beam in beam_sizes:
             plans.append((lambda p=precision, k=beam: ours(repository, model, model_dir, p, workers, threads,
                                                            label=f"ours {p} beam {k}"), beam))

@@ -605,7 +605,7 @@ def cmd_bench_load(args) -> int:
     results = load.run(args.repository, args.model, model_dir, args.checkpoint, args.workdir, clients=tuple(args.clients),
                        apis=tuple(args.apis), precisions=tuple(args.precisions), seconds=args.seconds,
                        processes=args.processes, workers=args.workers, threads=args.threads, ct2=not args.no_ct2,
-                       out_dir=args.out, beam_sizes=tuple(args.beam), stream_intervals=tuple(args.stream_interval_ms))
+                       out_dir=args.out, beam_sizes=tuple(args.beam), variants=tuple(args.variant))
     print(load.report(results))
     print(f"wrote {args.out}/load.json and {args.out}/load.png")
     return 0
@@ -721,8 +721,9 @@ def _bench_parser(commands) -> None:
     load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
     load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
     load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")
-    load.add_argument("--stream-interval-ms", type=float, nargs="*", default=[], metavar="MS",
-                      help="also run our server with these --stream-interval-ms settings (e.g. 0 20)")
+    load.add_argument("--variant", action="append", default=[], metavar="FLAGS",
+                      help="also run our server with these extra `translator serve` flags, side by side (A/B), e.g. "
+                           "--variant='--stream-interval-ms 0'; repeatable")
     load.add_argument("--beam", type=int, nargs="*", default=[], metavar="K",
                       help="also load our server with requests asking for beam search with K beams (e.g. --beam 4)")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
