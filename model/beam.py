@@ -47,9 +47,10 @@ def beam_search(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tenso
 
     for step in range(max_len):
         logits, cache = model.decode(last, torch.full((batch * k, 1), step), rows_mask, cache)
-        logprobs = logits[:, -1].float().log_softmax(dim=-1)
-        if step < min_len:
-            logprobs[:, cfg.eos_id] = float("-inf")
+        logits = logits[:, -1].float()
+        if step < min_len:  # blocked before normalising, as the served engine does
+            logits[:, cfg.eos_id] = float("-inf")
+        logprobs = logits.log_softmax(dim=-1)
         vocab = logprobs.size(-1)
         candidates = (scores.reshape(-1, 1) + logprobs.double()).reshape(batch, k * vocab)
         ranked = torch.sort(candidates, dim=1, descending=True, stable=True).indices[:, : 2 * k].tolist()

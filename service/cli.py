@@ -88,7 +88,7 @@ def cmd_translate(args) -> int:
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
     if args.checkpoint:
-        if any(value != DecodingDefaults.get(name) for name, value in decoding_arguments(args).items()
+        if any(value != DECODING_DEFAULTS.get(name) for name, value in decoding_arguments(args).items()
                if name != "beam_size"):
             print("error: with --checkpoint (PyTorch) only --beam applies; use --model-dir or a server for "
                   "n-best, scores, sampling and alignments", file=sys.stderr)
@@ -123,7 +123,7 @@ def cmd_translate(args) -> int:
     return 0
 
 
-DecodingDefaults = {"beam_size": 1, "num_hypotheses": 1, "return_scores": False, "return_alignments": False}
+DECODING_DEFAULTS = {"beam_size": 1, "num_hypotheses": 1, "return_scores": False, "return_alignments": False}
 
 
 def decoding_arguments(args) -> dict:

@@ -51,13 +51,14 @@ def test_beam_size_one_is_greedy_in_both_engines(runtime, model):
     assert [r.output_ids for r in ours] == [h[0].token_ids for h in reference]
 
 
-@pytest.mark.parametrize("beam_size, length_penalty", [(2, 1.0), (4, 0.0), (5, 0.6)])
-def test_beam_search_equals_the_pytorch_reference(runtime, model, beam_size, length_penalty):
+@pytest.mark.parametrize("beam_size, length_penalty, min_tokens", [(2, 1.0, 0), (4, 0.0, 0), (5, 0.6, 0), (3, 1.0, 6)])
+def test_beam_search_equals_the_pytorch_reference(runtime, model, beam_size, length_penalty, min_tokens):
     sources = runtime.tokenizer.encode_batch(SENTENCES)
     src, mask = pad_batch(sources, model.cfg.pad_id)
-    reference = beam_search(model, src, mask, beam_size, 10, length_penalty=length_penalty, num_hypotheses=beam_size)
+    reference = beam_search(model, src, mask, beam_size, 10, length_penalty=length_penalty, num_hypotheses=beam_size,
+                            min_len=min_tokens)
     ours = decode(runtime, sources, options(beam_size=beam_size, num_hypotheses=beam_size, length_penalty=length_penalty,
-                                            return_scores=True))
+                                            min_output_tokens=min_tokens, return_scores=True))
     for mine, theirs in zip(ours, reference):
         assert [h.token_ids for h in mine.hypotheses] == [h.token_ids for h in theirs]
         assert np.allclose([h.score for h in mine.hypotheses], [h.score for h in theirs], atol=1e-4)
