@@ -1,14 +1,15 @@
 """Continuous (iteration-level) batching, and the only decoding loop outside PyTorch.
 
 New requests are encoded and join the running rows at the next step; finished, aborted and expired
-ones leave at once and free their slot. Per-row state lives in the runtime's ``SlotPool`` and each
-step updates it with numpy for all rows together; Python touches only rows that join, stream a
-token or finish.
+ones leave at once and free their slot(s): a beam search holds one row per beam. Greedy, beam and sampling
+requests share every step. Per-row state lives in the runtime's ``SlotPool`` and each step updates it
+with numpy for all rows together; Python touches only rows that join, stream a token or finish, and
+the rows of requests that sample, search a beam (service.beam) or keep alignments.
 
 Synchronous and transport-agnostic. The engine thread calls ``schedule()`` (under its lock) and
 ``execute()``; ``run()`` drives the same loop to completion for callers without a server (the
 ``Translator``, the export parity check, benchmarks and warm-up). The runtime needs only
-``new_pool(slots)``, ``encode(sources)``, ``step(pool) -> logits`` and ``special.eos``.
+``new_pool(slots)``, ``encode(sources)``, ``step(pool) -> (logits, alignments or None)`` and ``special.eos``.
 """
 
 from __future__ import annotations
