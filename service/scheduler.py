@@ -108,6 +108,8 @@ class Scheduler:
 
     def add_request(self, requests: list[Request]) -> None:
         """Queue all of requests or none of them."""
+        if any(r.rows > self.max_num_seqs for r in requests):  # it could never join: refuse rather than block the queue
+            raise ValueError(f"beam_size must not exceed the {self.max_num_seqs} rows of a decoder step")
         if len(self.waiting) + len(requests) > self.max_queue_size:
             raise QueueFull(f"the queue holds {len(self.waiting)} of at most {self.max_queue_size} waiting sequences; "
                             f"{len(requests)} more do not fit, retry later")
