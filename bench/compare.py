@@ -167,59 +167,57 @@ def timed(function, repeats: int, timer: GraphTimer | None = None) -> tuple[floa
     return seconds, in_graph, output
 
 
-def run_engines(prepared: dict, hf_dir: Path | None, batch_sizes, tokens: int, threads: int, repeats: int) -> dict:
+def run_engines(prepared: dict, hf_dir: Path | None, batch_sizes, tokens: int, thread_counts, repeats: int) -> dict:
+    """tokens/s of every engine at every batch size, each at its best of thread_counts (intra-op threads)."""
     import ctranslate2
 
     tokenizer, pieces = prepared["tokenizer"], prepared["pieces"]
     results: dict[str, dict] = {}
-
-    def record(engine, batch, seconds, generated, extra=None):
-        results.setdefault(engine, {})[batch] = {"tokens_per_second": generated / seconds, "seconds": seconds, **(extra or {})}
-
     for precision in ("fp32", "int8"):
-        for thread_count in sorted({1, threads}) if precision == "int8" else [threads]:
-            runtime = Runtime(prepared["model_dir"], precision=precision, threads=thread_count)
+        for threads in thread_counts:
+            runtime = Runtime(prepared["model_dir"], precision=precision, threads=threads)
             timer = GraphTimer().instrument(runtime)
             for batch in batch_sizes:
                 sources = tokenizer.encode_batch(batch_of(batch))
                 seconds, in_graph, output = timed(lambda: decode(runtime, sources, DecodingOptions(tokens, tokens)),
                                                   repeats, timer)
-                entry = {"threads": thread_count, "loop_overhead_ms_per_step": 1000 * (seconds - in_graph) / tokens}
-                _keep_best(results, record, f"ours onnx {precision}", batch, seconds, sum(len(r.output_ids) for r in output), entry)
+                _keep_best(results, f"ours onnx {precision}", batch, seconds, sum(len(r.output_ids) for r in output),
+                           {"threads": threads, "loop_overhead_ms_per_step": 1000 * (seconds - in_graph) / tokens})
     for compute_type in ("float32", "int8"):
-        for thread_count in sorted({1, threads}) if compute_type == "int8" else [threads]:
+        for threads in thread_counts:
             translator = ctranslate2.Translator(str(prepared["ct2"][compute_type]), device="cpu", compute_type=compute_type,
-                                                inter_threads=1, intra_threads=thread_count)
+                                                inter_threads=1, intra_threads=threads)
             for batch in batch_sizes:
                 source_tokens = [[pieces[i] for i in ids] for ids in tokenizer.encode_batch(batch_of(batch))]
                 seconds, _, output = timed(lambda: translator.translate_batch(
                     source_tokens, beam_size=1, max_decoding_length=tokens, min_decoding_length=tokens), repeats)
                 generated = sum(len(r.hypotheses[0]) for r in output)
-                _keep_best(results, record, f"ctranslate2 {'fp32' if compute_type == 'float32' else 'int8'}", batch, seconds,
-                           generated, {"threads": thread_count})
+                _keep_best(results, f"ctranslate2 {'fp32' if compute_type == 'float32' else 'int8'}", batch, seconds,
+                           generated, {"threads": threads})
     if hf_dir is not None:
         import transformers
 
-        torch.set_num_threads(threads)
         marian = transformers.MarianMTModel.from_pretrained(hf_dir).eval()
-        for batch in batch_sizes:
-            ids = tokenizer.encode_batch(batch_of(batch))
-            width = max(map(len, ids))
-            input_ids = torch.tensor([s + [marian.config.pad_token_id] * (width - len(s)) for s in ids])
-            mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in ids])
-            with torch.inference_mode():
-                seconds, _, output = timed(lambda: marian.generate(input_ids=input_ids, attention_mask=mask, num_beams=1,
-                                                                do_sample=False, max_new_tokens=tokens,
-                                                                min_new_tokens=tokens), repeats)
-            record("transformers generate", batch, seconds, batch * (output.shape[1] - 1), {"threads": threads})
+        for threads in thread_counts:
+            torch.set_num_threads(threads)
+            for batch in batch_sizes:
+                ids = tokenizer.encode_batch(batch_of(batch))
+                width = max(map(len, ids))
+                input_ids = torch.tensor([s + [marian.config.pad_token_id] * (width - len(s)) for s in ids])
+                mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in ids])
+                with torch.inference_mode():
+                    seconds, _, output = timed(lambda: marian.generate(input_ids=input_ids, attention_mask=mask, num_beams=1,
+                                                                    do_sample=False, max_new_tokens=tokens,
+                                                                    min_new_tokens=tokens), repeats)
+                _keep_best(results, "transformers generate", batch, seconds, batch * (output.shape[1] - 1), {"threads": threads})
     return results
 
 
-def _keep_best(results, record, engine, batch, seconds, generated, extra):
-    """Keep the faster thread setting of an engine."""
+def _keep_best(results: dict, engine: str, batch: int, seconds: float, generated: int, extra: dict) -> None:
+    """Record an engine's run at a batch size unless another thread setting was faster there."""
     previous = results.get(engine, {}).get(batch)
     if previous is None or generated / seconds > previous["tokens_per_second"]:
-        record(engine, batch, seconds, generated, extra)
+        results.setdefault(engine, {})[batch] = {"tokens_per_second": generated / seconds, "seconds": seconds, **extra}
 
 
 def agreement(prepared: dict, texts: list[str], max_tokens: int = 32) -> float:
@@ -236,8 +234,11 @@ def agreement(prepared: dict, texts: list[str], max_tokens: int = 32) -> float:
     return same / len(texts)
 
 
-def run(default_checkpoint: Path, default_model_dir: Path, data_dir: Path, workdir: Path, batch_sizes=(1, 8, 32),
-        tokens: int = 64, threads: int = 2, repeats: int = 3, out_dir: Path = RESULTS) -> dict:
+BATCH_SIZES = (1, 2, 4, 8, 16, 32, 64)
+
+
+def run(default_checkpoint: Path, default_model_dir: Path, data_dir: Path, workdir: Path, batch_sizes=BATCH_SIZES,
+        tokens: int = 64, thread_counts=(1, 2), repeats: int = 3, out_dir: Path = RESULTS) -> dict:
     from model.marian import from_marian
 
     hf_dir = workdir / "opus-base-marian"
@@ -245,45 +246,45 @@ def run(default_checkpoint: Path, default_model_dir: Path, data_dir: Path, workd
         build_opus_base(hf_dir, default_checkpoint / SPM_FILE)
     if not (workdir / "opus-base" / "model.safetensors").exists():
         from_marian(hf_dir, workdir / "opus-base")
-    results = {"machine": machine(), "threads": threads, "tokens": tokens, "models": {}}
+    results = {"machine": machine(), "thread_counts": list(thread_counts), "tokens": tokens, "models": {}}
     for label, name, checkpoint, exported, marian_dir in (
             ("opus-base (random)", "opus", workdir / "opus-base", None, hf_dir),
             ("default", "default", default_checkpoint, default_model_dir, None)):
         prepared = prepare(name, checkpoint, workdir, data_dir, exported)
         results["models"][label] = {
             "ct2_agreement": agreement(prepared, batch_of(16)),
-            "engines": run_engines(prepared, marian_dir, batch_sizes, tokens, threads, repeats),
+            "engines": run_engines(prepared, marian_dir, batch_sizes, tokens, thread_counts, repeats),
         }
     write_results("compare", results, out_dir)
     plot(results, out_dir / "compare.png")
     return results
 
 
-REFERENCE = {"ours onnx fp32": "ctranslate2 fp32", "ours onnx int8": "ctranslate2 int8", "transformers generate": "ctranslate2 fp32",
-             "ctranslate2 fp32": "ctranslate2 fp32", "ctranslate2 int8": "ctranslate2 int8"}
-
-
 def report(results: dict) -> str:
-    rows = []
+    """Every engine's tokens/s at its best threads; ours against CTranslate2 at the same precision and overall
+    (the best of either precision on each side), batch by batch."""
+    lines = [f"greedy forced to {results['tokens']} tokens; each engine at its best of {results['thread_counts']} threads "
+             f"per batch size (in brackets); {results['machine']['cores']} cores"]
     for model, entry in results["models"].items():
         engines = entry["engines"]
         batches = list(next(iter(engines.values())))
-        for engine, by_batch in engines.items():
-            reference = engines[REFERENCE[engine]]
-            rows.append([model, engine] + [f"{by_batch[b]['tokens_per_second']:.0f}" for b in batches] +
-                        [f"{by_batch[b]['tokens_per_second'] / reference[b]['tokens_per_second']:.2f}x" for b in batches] +
-                        ["/".join(str(by_batch[b]["threads"]) for b in batches)])
-    header = ["model", "engine"] + [f"tok/s b{b}" for b in batches] + [f"vs CT2 b{b}" for b in batches] + ["threads"]
-    lines = [f"greedy forced to {results['tokens']} tokens; ratios against CTranslate2 at the same precision "
-             f"(transformers against CT2 fp32); {results['machine']['cores']} cores", format_table(header, rows)]
-    for model, entry in results["models"].items():
-        overhead = entry["engines"]["ours onnx fp32"]
-        lines.append(f"{model}: greedy outputs token-identical with CTranslate2 fp32: {100 * entry['ct2_agreement']:.0f}%; "
-                     "our loop overhead ms/step " + ", ".join(f"b{b} {v['loop_overhead_ms_per_step']:.2f}" for b, v in overhead.items()))
+        rows = [[engine] + [f"{by_batch[b]['tokens_per_second']:.0f} ({by_batch[b]['threads']})" for b in batches]
+                for engine, by_batch in engines.items()]
+        best = lambda names, b: max(engines[n][b]["tokens_per_second"] for n in names)  # noqa: E731
+        for label, ours, theirs in (("fp32", ["ours onnx fp32"], ["ctranslate2 fp32"]),
+                                    ("int8", ["ours onnx int8"], ["ctranslate2 int8"]),
+                                    ("overall", ["ours onnx fp32", "ours onnx int8"], ["ctranslate2 fp32", "ctranslate2 int8"])):
+            rows.append([f"ours / CT2 {label}"] + [f"{best(ours, b) / best(theirs, b):.2f}x" for b in batches])
+        lines += [f"\n{model}: tokens/s (threads)", format_table(["engine"] + [f"b{b}" for b in batches], rows)]
+        loop = engines["ours onnx fp32"]
+        lines.append(f"greedy outputs token-identical with CTranslate2 fp32: {100 * entry['ct2_agreement']:.0f}%; our loop "
+                     "outside ONNX Runtime, ms/step (fp32): " + ", ".join(f"b{b} {v['loop_overhead_ms_per_step']:.2f}"
+                                                                          for b, v in loop.items()))
     return "\n".join(lines)
 
 
 def plot(results: dict, path: Path) -> None:
+    """tokens/s against batch size, one line per engine, one panel per model."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -291,15 +292,17 @@ def plot(results: dict, path: Path) -> None:
 
     figure, axes = plt.subplots(1, len(results["models"]), figsize=(6 * len(results["models"]), 4.5))
     for axis, (model, entry) in zip(np.atleast_1d(axes), results["models"].items()):
-        engines = entry["engines"]
-        batches = list(next(iter(engines.values())))
-        width = 0.8 / len(engines)
-        for i, (engine, by_batch) in enumerate(engines.items()):
-            axis.bar([j + i * width for j in range(len(batches))], [by_batch[b]["tokens_per_second"] for b in batches],
-                     width, label=engine)
-        axis.set_xticks([j + 0.4 - width / 2 for j in range(len(batches))], [f"batch {b}" for b in batches])
+        for engine, by_batch in entry["engines"].items():
+            batches = [int(b) for b in by_batch]
+            axis.plot(batches, [v["tokens_per_second"] for v in by_batch.values()], marker="o",
+                      linestyle="-" if engine.startswith("ours") else "--", label=engine)
+        axis.set_xscale("log", base=2)
+        axis.set_yscale("log")
+        axis.set_xticks(batches, [str(b) for b in batches])
+        axis.set_xlabel("batch size")
+        axis.set_ylabel("generated tokens/s (best threads)")
         axis.set_title(model)
-        axis.set_ylabel("generated tokens/s")
+        axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=110)

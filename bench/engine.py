@@ -128,8 +128,10 @@ def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: i
         past, source, heads, head_dim = 24, 16, cfg["n_heads"], cfg["d_model"] // cfg["n_heads"]
         feed = dict(zip(DECODER_INPUTS, (rng.integers(4, 100, batch), np.full(batch, past), np.ones((batch, source), bool),
                                          np.ones((batch, past), bool))))
-        feed |= {name: rng.standard_normal((batch, heads, past, head_dim), dtype=np.float32) for name in runtime.past_names}
-        feed |= {name: rng.standard_normal((batch, heads, source, head_dim), dtype=np.float32) for name in runtime.cross_names}
+        for names, length in ((runtime.past_names, past), (runtime.cross_names, source)):  # keys transposed
+            feed |= {name: rng.standard_normal((batch, heads, length, head_dim), dtype=np.float32).swapaxes(2, 3).copy()
+                     if "_key_" in name else rng.standard_normal((batch, heads, length, head_dim), dtype=np.float32)
+                     for name in names}
         graph = {name: [] for name in sessions}
         for _ in range(4 * repeats):  # interleaved rounds: the machine's drift hits both graphs alike
             for name, session in sessions.items():

@@ -37,7 +37,7 @@ from model.transformer import Transformer
 from service.decoding import DecodingOptions
 from service.runtime import Runtime
 from service.scheduler import decode
-from translator.model_format import ENCODER_INPUTS
+from translator.model_format import ENCODER_INPUTS, position_major
 
 FP32_EPSILON = 2.0 ** -23
 PYTORCH_ERROR_MULTIPLE = 8
@@ -134,8 +134,8 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
         pool.join(encoded, [None] * size)
         pool.reserve(longest + 1)
         noise = np.random.default_rng(index)
-        for i, buffer in enumerate(pool.self_kv):  # masked slots hold garbage on purpose
-            past = (fp32.cache.self_k if i % 2 == 0 else fp32.cache.self_v)[i // 2].numpy()
+        past_kv = position_major([t.numpy() for kv in zip(fp32.cache.self_k, fp32.cache.self_v) for t in kv])
+        for buffer, past in zip(position_major(pool.self_kv), past_kv):  # masked slots hold garbage on purpose
             buffer[:] = noise.standard_normal(buffer.shape)
             buffer[:, :, :longest] = np.where(fp32.cache.self_mask.numpy()[:, None, :, None], past, buffer[:, :, :longest])
         pool.lengths[:] = prefix
@@ -146,9 +146,9 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
             reference = truth.alignments[:, runtime.alignment_layer].numpy()  # (B, S); the pool holds more positions
             _compare(stats, "alignments", alignments[:, : reference.shape[1]], reference, where)
         rows = np.arange(size)
-        for i, buffer in enumerate(pool.self_kv):
-            reference = truth.step_kv[i // 2][i % 2][:, :, 0].numpy()
-            _compare(stats, f"present_{'key' if i % 2 == 0 else 'value'}_{i // 2}", buffer[rows, :, prefix], reference, where)
+        step_kv = position_major([t.numpy() for kv in truth.step_kv for t in kv])
+        for i, (buffer, reference) in enumerate(zip(position_major(pool.self_kv), step_kv)):
+            _compare(stats, f"present_{'key' if i % 2 == 0 else 'value'}_{i // 2}", buffer[rows, :, prefix], reference[:, :, 0], where)
     report = {name: {"max_abs": s.max_abs, "max_rel": s.max_rel, "max_reference": s.max_reference,
                      "worst_input": s.worst} for name, s in stats.items()}
     return {"batches": batches, "batch_sizes": sorted({BATCH_SIZES[i % len(BATCH_SIZES)] for i in range(batches)}),

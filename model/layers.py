@@ -68,9 +68,13 @@ class EncoderLayer(nn.Module):
         self.self_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
         self.feed_forward_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
 
+    def attend_self(self, h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        q, k, v = self.self_attn.project_qkv(h)
+        return self.self_attn.attend(q, [(k, v, mask)])
+
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """x (B, S, D); mask (B, 1, 1, S), True = real token."""
-        x, = self.self_attn_residual(x, lambda h: (self.self_attn(h, [(*self.self_attn.project_kv(h), mask)]),))
+        x, = self.self_attn_residual(x, lambda h: (self.attend_self(h, mask),))
         x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
         return x
 
@@ -87,8 +91,8 @@ class DecoderLayer(nn.Module):
 
     def attend_self(self, h, past_k, past_v, past_mask, causal_mask):
         """Self-attention over the cached past plus these positions (causally); returns their K/V too."""
-        k, v = self.self_attn.project_kv(h)  # (B, H, T, Dh): these positions only
-        out = self.self_attn(h, [(past_k, past_v, past_mask), (k, v, causal_mask)])
+        q, k, v = self.self_attn.project_qkv(h)  # these positions only
+        out = self.self_attn.attend(q, [(past_k, past_v, past_mask), (k, v, causal_mask)])
         return out, k, v
 
     def forward(self, x, past_k, past_v, past_mask, causal_mask, cross_k, cross_v, cross_mask):

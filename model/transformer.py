@@ -89,7 +89,8 @@ class TransformerConfig:
 
 @dataclass
 class Cache:
-    """Decoder state per layer, each (B, H, T, Dh), mapping one-to-one onto the ONNX decoder's cache.
+    """Decoder state per layer, mapping one-to-one onto the ONNX decoder's cache: keys transposed (B, H, Dh, T),
+    values (B, H, T, Dh) (model.attention.KVBlock says why).
 
     cross_k/cross_v are projected once from the encoder output; self_k/self_v grow by the decoded
     positions. self_mask (B, T) marks which cached positions are real (rows may differ in length).
@@ -109,7 +110,7 @@ class Cache:
         """The cache with these positions appended (a new object; the old one is unchanged)."""
         return replace(
             self,
-            self_k=[torch.cat([past, k], dim=2) for past, (k, _) in zip(self.self_k, step_kv)],
+            self_k=[torch.cat([past, k], dim=3) for past, (k, _) in zip(self.self_k, step_kv)],
             self_v=[torch.cat([past, v], dim=2) for past, (_, v) in zip(self.self_v, step_kv)],
             self_mask=torch.cat([self.self_mask, step_mask], dim=1),
         )
@@ -164,7 +165,7 @@ class Transformer(nn.Module):
         cross = [layer.cross_attn.project_kv(memory) for layer in self.decoder_layers]
         empty = memory.new_zeros(batch, self.cfg.n_heads, 0, self.cfg.head_dim)  # (B, H, 0, Dh)
         return Cache(
-            self_k=[empty] * len(cross),
+            self_k=[empty.transpose(2, 3)] * len(cross),
             self_v=[empty] * len(cross),
             cross_k=[k for k, _ in cross],
             cross_v=[v for _, v in cross],
@@ -173,7 +174,20 @@ class Transformer(nn.Module):
 
     def decode_step_kv(self, tokens, positions, memory_mask, cache: Cache):
         """The decoder on T new positions per row → logits (B, T, V), each layer's K/V of those positions and
-        each layer's cross-attention (B, T, S) averaged over heads (the alignments).
+        each layer's cross-attention (B, T, S) averaged over heads (the alignments)."""
+        states, step_kv, alignments = self.decoder_states(tokens, positions, memory_mask, cache)
+        return self.logits(states), step_kv, alignments
+
+    def logits(self, states: torch.Tensor) -> torch.Tensor:
+        """Decoder states (..., D) → logits (..., V)."""
+        logits = self.output_projection(self.decoder_norm(states))
+        if self.cfg.final_logits_bias:  # else the bias is zero: no graph node adds it
+            logits = logits + self.logits_bias
+        return logits
+
+    def decoder_states(self, tokens, positions, memory_mask, cache: Cache):
+        """The decoder layers on T new positions per row → states (B, T, D) before the final norm, each layer's K/V
+        of those positions and each layer's cross-attention (B, T, S) averaged over heads.
 
         tokens, positions (B, T); memory_mask (B, S). Query t may attend to the valid cached positions
         and to new positions ≤ t.
@@ -189,8 +203,7 @@ class Transformer(nn.Module):
                                        cache.cross_k[i], cache.cross_v[i], cross_mask)
             step_kv.append((k, v))
             alignments.append(alignment)
-        logits = self.output_projection(self.decoder_norm(x)) + self.logits_bias  # (B, T, V)
-        return logits, step_kv, alignments
+        return x, step_kv, alignments
 
     def decode(self, tokens, positions, memory_mask, cache: Cache) -> tuple[torch.Tensor, Cache]:
         logits, step_kv, _ = self.decode_step_kv(tokens, positions, memory_mask, cache)

@@ -614,10 +614,21 @@ def cmd_bench_load(args) -> int:
 def cmd_bench_compare(args) -> int:
     from bench import compare
 
-    results = compare.run(args.checkpoint, args.model_dir, args.data, args.workdir, tokens=args.tokens,
-                          threads=args.threads, repeats=args.repeats, out_dir=args.out)
+    results = compare.run(args.checkpoint, args.model_dir, args.data, args.workdir, batch_sizes=tuple(args.batch_sizes),
+                          tokens=args.tokens, thread_counts=tuple(args.threads), repeats=args.repeats, out_dir=args.out)
     print(compare.report(results))
     print(f"wrote {args.out}/compare.json and {args.out}/compare.png")
+    return 0
+
+
+def cmd_bench_profile(args) -> int:
+    from bench import profile
+    from bench.common import write_results
+
+    profiles = [profile.profile_steps(args.model_dir, precision, batch, args.tokens, args.threads)
+                for precision in args.precisions for batch in args.batch_sizes]
+    print(profile.report(profiles))
+    print(f"wrote {write_results('profile', {'model_dir': str(args.model_dir), 'profiles': profiles}, args.out)}")
     return 0
 
 
@@ -771,20 +782,38 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
 
+    profiled = bench.add_parser("profile", help="where a decoder step's time goes: ORT's profiler, by op type",
+                                description="Decodes greedily (forced to --tokens tokens) with ONNX Runtime's profiler on "
+                                            "the decoder and prints, per decoder step, the kernel time of each op type, "
+                                            "the whole run() call and the time spent outside ONNX Runtime (the loop).")
+    profiled.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
+                          help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
+    profiled.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"])
+    profiled.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
+    profiled.add_argument("--tokens", type=int, default=64, help="decoder steps per run (default: 64)")
+    profiled.add_argument("--threads", type=int, default=1, help="ONNX Runtime intra-op threads (default: 1)")
+    profiled.add_argument("--out", type=Path, default=RESULTS, help="where to write profile.json")
+    profiled.set_defaults(func=cmd_bench_profile)
+
     compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
                                description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "
                                            "sized Marian model with random weights and uses the shipped model, exports "
                                            "both (fp32 + int8), builds CTranslate2 models from the same weights, checks "
                                            "greedy agreement with CTranslate2, then times greedy decoding forced to "
-                                           "--tokens tokens at batch 1, 8 and 32.")
+                                           "--tokens tokens at each batch size, every engine at its best thread count, "
+                                           "and prints our best against CTranslate2's best per precision and overall. "
+                                           "Writes compare.json and compare.png (tokens/s against batch size).")
     compare.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="the small model (default: shipped)")
     compare.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
                          help="the small model's export with int8 (reused when current; else exported into --workdir)")
     compare.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid split for the export's parity check (default: {DEFAULT_DATA})")
     compare.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where the built models go (reused)")
-    compare.add_argument("--tokens", type=int, default=64)
-    compare.add_argument("--threads", type=int, default=2, help="threads (int8 engines also try 1; the faster counts)")
-    compare.add_argument("--repeats", type=int, default=3)
+    compare.add_argument("--tokens", type=int, default=64, help="tokens generated per sentence (default: 64)")
+    compare.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 2, 4, 8, 16, 32, 64],
+                         help="(default: 1 2 4 8 16 32 64)")
+    compare.add_argument("--threads", nargs="+", type=int, default=[1, 2],
+                         help="intra-op thread counts every engine tries at each batch size; the fastest counts (default: 1 2)")
+    compare.add_argument("--repeats", type=int, default=3, help="timed runs per point after a warm-up; the fastest counts (default: 3)")
     compare.add_argument("--out", type=Path, default=RESULTS, help="where to write compare.json and compare.png")
     compare.set_defaults(func=cmd_bench_compare)
 

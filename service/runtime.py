@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from translator.model_format import (DECODER_ALIGNMENTS, DECODER_INPUTS, DECODER_LOGITS, ENCODER_INPUTS, ModelMeta,
-                                     cache_names, graph_files)
+from translator.model_format import (DECODER_ALIGNMENTS, DECODER_INPUTS, DECODER_LOGITS, ENCODER_INPUTS, FORMAT_VERSION,
+                                     ModelMeta, cache_names, graph_files, position_major)
 from translator.tokenizer import SpecialIds, Tokenizer
 
 CACHE_CHUNK = 8  # cache lengths (self and source positions) are multiples of this
@@ -71,8 +71,9 @@ class Encoded:
 
 
 class SlotPool:
-    """Decoder state of up to ``slots`` sequences: per layer self K/V (N, H, C, Dh) and cross K/V
-    (N, H, S, Dh), the source mask, and per-row arrays (position, last token, limits, generated ids).
+    """Decoder state of up to ``slots`` sequences: per layer self K/V (keys (N, H, Dh, C), values (N, H, C, Dh)) and
+    cross K/V (keys (N, H, Dh, S), values (N, H, S, Dh)), the source mask, and per-row arrays (position, last token,
+    limits, generated ids). ``position_major`` views index both alike.
 
     Row i < size holds ``requests[i]``; ``lengths[i]`` is its number of cached positions, which is also
     the number of tokens it has generated. Masked slots may hold stale values of earlier occupants.
@@ -108,16 +109,17 @@ class SlotPool:
         self.aligned = np.zeros(slots, dtype=bool)  # rows that keep their cross-attention
 
     def _kv(self, positions: int) -> list[np.ndarray]:
-        return [np.zeros((self.slots, self.heads, positions, self.head_dim), dtype=self.dtype) for _ in range(2 * self.layers)]
+        key, value = (self.slots, self.heads, self.head_dim, positions), (self.slots, self.heads, positions, self.head_dim)
+        return [np.zeros(shape, dtype=self.dtype) for _ in range(self.layers) for shape in (key, value)]
 
     @property
     def capacity(self) -> int:
         """Self-attention positions per row."""
-        return self.self_kv[0].shape[2]
+        return self.self_kv[1].shape[2]
 
     @property
     def source_capacity(self) -> int:
-        return self.cross[0].shape[2]
+        return self.cross[1].shape[2]
 
     @property
     def free_slots(self) -> int:
@@ -140,10 +142,10 @@ class SlotPool:
         if k > self.free_slots:
             raise ValueError(f"{k} sequences do not fit in {self.free_slots} free slots")
         if source > self.source_capacity:
-            self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
+            self._resize_source(source)
         rows = np.arange(self.size, self.size + k)
         encoded_row = np.repeat(np.arange(len(requests)), copies)
-        for buffer, values in zip(self.cross, encoded.cross):
+        for buffer, values in zip(position_major(self.cross), position_major(encoded.cross)):
             buffer[rows, :, :source] = values[encoded_row]
         self.memory_mask[rows] = False
         self.memory_mask[rows, :source] = encoded.memory_mask[encoded_row]
@@ -177,7 +179,7 @@ class SlotPool:
     def reserve(self, positions: int) -> None:
         """Make room for every running row to cache `positions` positions (geometric growth: amortised O(1) per step)."""
         if positions > self.capacity:
-            self.self_kv = self._resized(self.self_kv, 2, positions)
+            self.self_kv = self._resized_kv(self.self_kv, positions)
 
     def _shrink(self) -> None:
         """Give back cache length once the running rows need half of it (the hysteresis avoids thrashing).
@@ -187,22 +189,26 @@ class SlotPool:
         longest = int(self.lengths[: self.size].max()) + 1
         source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
         if cache_capacity(longest) * 2 <= self.capacity:
-            self.self_kv = self._resized(self.self_kv, 2, longest)
+            self.self_kv = self._resized_kv(self.self_kv, longest)
         if cache_capacity(source) * 2 <= self.source_capacity:
-            self.cross, self.memory_mask = self._resized(self.cross, 2, source), self._resized([self.memory_mask], 1, source)[0]
+            self._resize_source(source)
 
-    def _resized(self, buffers: list[np.ndarray], axis: int, needed: int) -> list[np.ndarray]:
-        """Copies of buffers with `axis` resized to cache_capacity(needed); running rows keep their values."""
-        size, resized = cache_capacity(needed), []
-        for buffer in buffers:
-            shape = list(buffer.shape)
-            shape[axis] = size
-            new = np.zeros(shape, dtype=buffer.dtype)
-            keep = min(size, buffer.shape[axis])
-            index = (slice(0, self.size),) + (slice(None),) * (axis - 1) + (slice(0, keep),)
-            new[index] = buffer[index]
-            resized.append(new)
-        return resized
+    def _resize_source(self, needed: int) -> None:
+        self.cross, self.memory_mask = self._resized_kv(self.cross, needed), self._resized(self.memory_mask, 1, needed)
+
+    def _resized_kv(self, buffers: list[np.ndarray], needed: int) -> list[np.ndarray]:
+        return [self._resized(buffer, 3 if i % 2 == 0 else 2, needed) for i, buffer in enumerate(buffers)]  # keys transposed
+
+    def _resized(self, buffer: np.ndarray, axis: int, needed: int) -> np.ndarray:
+        """A copy of buffer with `axis` resized to cache_capacity(needed); running rows keep their values."""
+        size = cache_capacity(needed)
+        shape = list(buffer.shape)
+        shape[axis] = size
+        new = np.zeros(shape, dtype=buffer.dtype)
+        keep = min(size, buffer.shape[axis])
+        index = (slice(0, self.size),) + (slice(None),) * (axis - 1) + (slice(0, keep),)
+        new[index] = buffer[index]
+        return new
 
 
 class Runtime:
@@ -213,6 +219,10 @@ class Runtime:
         self.model_dir = Path(model_dir)
         encoder_path, decoder_path = graph_files(self.model_dir, precision)
         self.meta = ModelMeta.read(self.model_dir)
+        if self.meta.format != FORMAT_VERSION:
+            raise ValueError(f"{self.model_dir} was exported in format {self.meta.format}; this runtime reads format "
+                             f"{FORMAT_VERSION} (keys stored transposed): export it again with `translator export --out "
+                             f"{self.model_dir}` (`make serve` does so for the default model)")
         if not encoder_path.exists():
             raise FileNotFoundError(f"{encoder_path} is missing: export the model with this precision first")
         providers = choose_providers(device)
@@ -260,7 +270,7 @@ class Runtime:
 
     def step(self, pool: SlotPool) -> tuple[np.ndarray, np.ndarray | None]:
         """Feed each running row's last token at its own position; returns logits (size, V) and the alignment
-        layer's cross-attention (size, S) (None for exports without alignments), appends the step's K/V to each
+        layer's cross-attention (size, S) (None for a decoder without alignments), appends the step's K/V to each
         row's cache and advances its length."""
         n = pool.size
         lengths = pool.lengths[:n]
@@ -272,7 +282,7 @@ class Runtime:
         logits, *present = self.decoder.run(self.output_names, feed)
         alignments = present.pop()[:, self.alignment_layer] if self.has_alignments else None
         rows = np.arange(n)
-        for buffer, step_kv in zip(pool.self_kv, present):
+        for buffer, step_kv in zip(position_major(pool.self_kv), position_major(present)):
             buffer[rows, :, lengths, :] = step_kv[:, :, 0, :]  # (n, H, Dh) into column lengths[i]
         lengths += 1
         return logits, alignments

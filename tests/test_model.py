@@ -45,7 +45,7 @@ def test_blockwise_attention_equals_attention_over_concatenated_keys():
     q = torch.randn(2, 3, 4, 8)
     blocks = [(torch.randn(2, 3, n, 8), torch.randn(2, 3, n, 8), torch.rand(2, 1, 4, n) > 0.4) for n in (5, 4)]
     blocks[1][2][..., 0] = True
-    out, probs = blockwise_attention(q, blocks)
+    out, probs = blockwise_attention(q, [(k.transpose(-2, -1), v, mask) for k, v, mask in blocks])
     k, v, mask = (torch.cat([b[i] for b in blocks], dim=2 if i < 2 else -1) for i in range(3))
     expected, expected_probs = scaled_dot_product_attention(q, k, v, mask)
     torch.testing.assert_close(out, expected)
@@ -115,7 +115,8 @@ def test_incremental_decoding_equals_full_decoding(name):
             steps.append(logits)
     incremental = torch.cat(steps, dim=1)
     assert (incremental - full).abs().max() <= 1e-5
-    assert cache.self_k[0].shape == (4, model.cfg.n_heads, 9, model.cfg.head_dim)
+    assert cache.self_k[0].shape == (4, model.cfg.n_heads, model.cfg.head_dim, 9)  # keys transposed
+    assert cache.self_v[0].shape == (4, model.cfg.n_heads, 9, model.cfg.head_dim)
 
 
 def test_rows_at_different_positions_share_a_step():

@@ -28,13 +28,13 @@ class ScriptedRuntime:
     def encode(self, sources):
         size = len(sources)
         script = np.array([[s[0], len(s)] for s in sources], dtype=np.float32)[:, None, :, None]  # (k, 1, 2, 1)
-        return Encoded(cross=[script, script.copy()], memory_mask=np.ones((size, 2), dtype=bool))
+        return Encoded(cross=[script.swapaxes(2, 3).copy(), script.copy()], memory_mask=np.ones((size, 2), dtype=bool))
 
     def step(self, pool):
         n = pool.size
         self.steps.append(n)
         logits = np.zeros((n, VOCAB), dtype=np.float32)
-        first, length = pool.cross[0][:n, 0, 0, 0].astype(int), pool.cross[0][:n, 0, 1, 0].astype(int)
+        first, length = pool.cross[1][:n, 0, 0, 0].astype(int), pool.cross[1][:n, 0, 1, 0].astype(int)
         lengths = pool.lengths[:n]
         token = np.where(lengths >= length, EOS, first + 10 + lengths)
         logits[np.arange(n), token] = 1.0

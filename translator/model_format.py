@@ -4,6 +4,7 @@
         config.json            ModelMeta: name, version, model hyperparameters, limits, source checkpoint, graphs
         encoder[.int8|.fp16].onnx   ENCODER_INPUTS → memory, cross K/V per decoder layer
         decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, this step's K/V, alignments
+                               (keys transposed (B, H, Dh, positions), values (B, H, positions, Dh))
         parity_report.json     written by the export; a version is served only when it passed
         spm.model | source.spm + target.spm + vocab.json   the tokenizer (translator.tokenizer)
 """
@@ -19,7 +20,9 @@ REPORT_FILE = "parity_report.json"
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → file name suffix
-FORMAT_VERSION = 2  # 2: the decoder also outputs alignments. Older exports still serve, without alignments.
+# 2: the decoder also outputs alignments. 3: keys are stored transposed, (B, H, Dh, positions), in the encoder's
+# cross outputs and the decoder's cache inputs and outputs; the runtime reads only this version.
+FORMAT_VERSION = 3
 
 ENCODER_INPUTS = ("src_ids", "src_mask")  # (B, S) int64, (B, S) bool (True = real token)
 ENCODER_MEMORY = "memory"  # (B, S, D); the cross K/V outputs follow it
@@ -31,6 +34,12 @@ DECODER_ALIGNMENTS = "alignments"  # (B, layers, S): cross-attention averaged ov
 def cache_names(prefix: str, layers: int) -> list[str]:
     """``prefix_key_0, prefix_value_0, prefix_key_1, ...``: past, present and cross K/V of each decoder layer."""
     return [f"{prefix}_{kind}_{i}" for i in range(layers) for kind in ("key", "value")]
+
+
+def position_major(buffers: list) -> list:
+    """Views of K/V tensors ``[key_0, value_0, key_1, ...]`` (numpy or torch) with positions on axis 2 for both: keys
+    are stored transposed, (B, H, Dh, positions), values (B, H, positions, Dh). Writing to a view writes the tensor."""
+    return [b.swapaxes(2, 3) if i % 2 == 0 else b for i, b in enumerate(buffers)]
 
 
 def graph_files(model_dir: Path, precision: str) -> tuple[Path, Path]:

@@ -1,0 +1,58 @@
+"""``translator bench profile``: where a decoder step's time goes. ONNX Runtime's profiler gives each node's
+kernel time; they are summed by op type and divided by the number of steps, beside the step's wall time in
+the decoder's run() and the loop's time outside the graphs (greedy decoding forced to a fixed length)."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import onnxruntime as ort
+
+from bench.common import GraphTimer, batch_of, best_time, format_table
+from service.decoding import DecodingOptions
+from service.runtime import Runtime, session_options
+from service.scheduler import decode
+from translator.model_format import graph_files
+
+
+def profile_steps(model_dir: Path, precision: str, batch: int, tokens: int = 64, threads: int = 1, repeats: int = 5) -> dict:
+    """Milliseconds per decoder step: unprofiled, the fastest of `repeats` decodes (its whole step, and the part
+    outside ONNX Runtime: the loop); profiled, each op type's kernel time (the profiler adds a little per node)."""
+    runtime = Runtime(model_dir, precision=precision, threads=threads)
+    sources = runtime.tokenizer.encode_batch(batch_of(batch))
+    options = DecodingOptions(tokens, tokens)
+    timer = GraphTimer().instrument(runtime)
+    seconds, in_graph = best_time(lambda: decode(runtime, sources, options), repeats, timer)
+    with tempfile.TemporaryDirectory() as tmp:
+        profiled = session_options(threads, spinning=False)
+        profiled.enable_profiling = True
+        profiled.profile_file_prefix = str(Path(tmp) / "decoder")
+        session = ort.InferenceSession(str(graph_files(model_dir, precision)[1]), profiled,
+                                       providers=runtime.decoder.get_providers())
+        runtime.decoder = session
+        decode(runtime, sources, options)
+        events = json.loads(Path(session.end_profiling()).read_text())
+    kernel_us: dict[str, float] = defaultdict(float)
+    for event in events:
+        if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
+            kernel_us[event["args"]["op_name"]] += event["dur"]
+    return {"precision": precision, "batch": batch, "threads": threads, "tokens": tokens,
+            "step_ms": 1000 * seconds / tokens, "outside_ms": 1000 * (seconds - in_graph) / tokens,
+            "ops_ms": {op: us / 1000 / tokens for op, us in sorted(kernel_us.items(), key=lambda kv: -kv[1])}}
+
+
+def report(profiles: list[dict], top: int = 8) -> str:
+    ops = defaultdict(float)
+    for p in profiles:
+        for op, ms in p["ops_ms"].items():
+            ops[op] += ms
+    shown = [op for op, _ in sorted(ops.items(), key=lambda kv: -kv[1])[:top]]
+    header = ["precision", "batch", "step", "outside ORT"] + shown + ["other ops"]
+    rows = [[p["precision"], p["batch"], f"{p['step_ms']:.3f}", f"{p['outside_ms']:.3f}",
+             *[f"{p['ops_ms'].get(op, 0):.3f}" for op in shown],
+             f"{sum(v for k, v in p['ops_ms'].items() if k not in shown):.3f}"] for p in profiles]
+    return ("ms per decoder step, greedy forced to the length: step and outside ORT unprofiled (fastest run); "
+            "op types: kernel time under ORT's profiler\n" + format_table(header, rows))
