@@ -162,15 +162,22 @@ def _pieces(checkpoint: Path, size: int) -> list[str]:
 
 
 def run_engines(prepared: dict, hf_dir: Path | None, batch_sizes, tokens: int, thread_counts, repeats: int) -> dict:
-    """tokens/s of every engine at every batch size, each at its best of thread_counts (intra-op threads).
-
-    The machine's speed drifts by tens of percent within minutes, so engines are not timed one after another:
-    at each batch size every (engine, threads) setting runs once per round, `repeats` rounds after a warm-up
-    round, and each keeps its fastest run.
-    """
+    """tokens/s of every engine at every batch size, each at its best of thread_counts (intra-op threads)."""
     runners = _our_runners(prepared, batch_sizes, tokens, thread_counts) + _ct2_runners(prepared, tokens, thread_counts)
     if hf_dir is not None:
         runners += _transformers_runners(prepared, hf_dir, tokens, thread_counts)
+    return interleaved(runners, batch_sizes, repeats)
+
+
+def interleaved(runners: list, batch_sizes, repeats: int) -> dict:
+    """{engine: {batch: fastest run at its best threads}} from runners (engine, threads, run(batch) -> measured).
+
+    The machine's speed drifts by tens of percent within minutes, so engines are not timed one after another:
+    at each batch size every (engine, threads) setting runs once per round, `repeats` rounds after a warm-up
+    round, and each keeps its fastest run; an engine's best thread setting is then the one with most tokens/s.
+    """
+    if repeats < 1:
+        raise ValueError(f"repeats={repeats}: at least one timed round is needed after the warm-up")
     results: dict[str, dict] = {}
     for batch in batch_sizes:
         fastest: dict[tuple, dict] = {}
@@ -183,6 +190,8 @@ def run_engines(prepared: dict, hf_dir: Path | None, batch_sizes, tokens: int, t
             best = results.setdefault(engine, {}).get(batch)
             if best is None or measured["tokens_per_second"] > best["tokens_per_second"]:
                 results[engine][batch] = measured
+        print(f"  b{batch}: " + ", ".join(f"{engine} {by_batch[batch]['tokens_per_second']:.0f}"
+                                          for engine, by_batch in results.items()) + " tok/s", flush=True)
     return results
 
 
@@ -288,6 +297,7 @@ def run(default_checkpoint: Path, default_model_dir: Path, data_dir: Path, workd
             ("opus-base (random)", "opus", workdir / "opus-base", None, hf_dir),
             ("default", "default", default_checkpoint, default_model_dir, None)):
         prepared = prepare(name, checkpoint, workdir, data_dir, exported)
+        print(f"{label}: {repeats} timed rounds after a warm-up, threads {list(thread_counts)}", flush=True)
         results["models"][label] = {
             "ct2_agreement": agreement(prepared, batch_of(16)),
             "engines": run_engines(prepared, marian_dir, batch_sizes, tokens, thread_counts, repeats),

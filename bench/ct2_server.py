@@ -86,14 +86,20 @@ class Servicer(pb_grpc.TranslatorServicer):
                                     model=self.meta.name, model_version=self.meta.version)
 
 
-async def serve(args) -> None:
-    meta = ModelMeta.read(args.tokenizer_dir)
+def tokenizer_and_pieces(model_dir: Path) -> tuple[ModelMeta, Tokenizer, list[str]]:
+    """Our exported model's metadata, tokenizer, and the piece of every id (CTranslate2 speaks pieces)."""
+    meta = ModelMeta.read(model_dir)
     cfg = meta.model
-    tokenizer = Tokenizer.from_dir(args.tokenizer_dir, SpecialIds(cfg["pad_id"], cfg["unk_id"], cfg["bos_id"], cfg["eos_id"]))
+    tokenizer = Tokenizer.from_dir(model_dir, SpecialIds(cfg["pad_id"], cfg["unk_id"], cfg["bos_id"], cfg["eos_id"]))
     if tokenizer.pieces:  # a Marian vocabulary; ids it skips still need a token for CTranslate2
         pieces = [tokenizer.pieces.get(i, f"<unused_{i}>") for i in range(cfg["vocab_size"])]
     else:
         pieces = [tokenizer.target.id_to_piece(i) for i in range(cfg["vocab_size"])]
+    return meta, tokenizer, pieces
+
+
+async def serve(args) -> None:
+    meta, tokenizer, pieces = tokenizer_and_pieces(args.tokenizer_dir)
     translator = ctranslate2.Translator(str(args.ct2_model), device="cpu", compute_type=args.compute_type,
                                         inter_threads=args.workers, intra_threads=args.threads)
     batcher = StaticBatcher(translator, args.workers, args.max_batch, args.max_wait_ms / 1000,

@@ -191,6 +191,31 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
     return 1000 * (time.process_time() - cpu) / (runs * batch * output_tokens)
 
 
+def ct2_raw_cpu_ms_per_token(ct2_dir: Path, model_dir: Path, precision: str, batch: int, output_tokens: int,
+                             min_seconds: float = 2.0) -> float:
+    """The same measure for CTranslate2's engine alone (one thread, like each worker of its server) on the same
+    sentences, batch size and length: beside raw_cpu_ms_per_token it splits a gap between the two servers into
+    engine and service."""
+    import ctranslate2
+
+    from bench.ct2_server import tokenizer_and_pieces
+
+    _, tokenizer, pieces = tokenizer_and_pieces(model_dir)
+    translator = ctranslate2.Translator(str(ct2_dir), device="cpu", compute_type="float32" if precision == "fp32" else "int8",
+                                        inter_threads=1, intra_threads=1)
+    sources = [[pieces[i] for i in tokenizer.encode(SENTENCES[i % len(SENTENCES)])] for i in range(batch)]
+
+    def decode() -> None:
+        translator.translate_batch(sources, beam_size=1, max_decoding_length=output_tokens, min_decoding_length=output_tokens)
+
+    decode()
+    runs, cpu = 0, time.process_time()
+    while time.process_time() - cpu < min_seconds:
+        decode()
+        runs += 1
+    return 1000 * (time.process_time() - cpu) / (runs * batch * output_tokens)
+
+
 # -- the run ------------------------------------------------------------------------------------------
 def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
         apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
@@ -235,8 +260,12 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
         for api_points in by_api.values():
             for point in api_points.values():
                 if server.engine is not None and point["mean_batch"] and beam == 1:
-                    point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(
-                        server.engine, round(point["mean_batch"]), max(1, round(point["mean_output_tokens"])))
+                    batch, tokens = round(point["mean_batch"]), max(1, round(point["mean_output_tokens"]))
+                    point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(server.engine, batch, tokens)
+                    if ct2_dirs is not None:
+                        precision = server.engine["precision"]
+                        point["ct2_raw_cpu_ms_per_token"] = ct2_raw_cpu_ms_per_token(
+                            ct2_dirs["float32" if precision == "fp32" else "int8"], model_dir, precision, batch, tokens)
     write_results("load", results, out_dir)
     plot(results, out_dir / "load.png")
     return results
@@ -271,11 +300,17 @@ def report(results: dict) -> str:
             for c, p in points.items():
                 theirs = yardstick.get(api, {}).get(c)
                 alone = single.get(api, {}).get(c)
+                raw, ct2_raw = p.get("raw_cpu_ms_per_token"), p.get("ct2_raw_cpu_ms_per_token")
                 ratios.append([label, api, c, "-" if theirs is None else f"{p['tokens_per_second'] / theirs['tokens_per_second']:.2f}x",
                                "-" if theirs is None else f"{p['server_cpu_ms_per_token'] / theirs['server_cpu_ms_per_token']:.2f}",
+                               "-" if not (raw and ct2_raw) else f"{raw / ct2_raw:.2f}",
+                               "-" if not (theirs and ct2_raw) else f"{theirs['server_cpu_ms_per_token'] / ct2_raw:.2f}",
                                "-" if alone is None else f"{p['tokens_per_second'] / alone['tokens_per_second']:.2f}x"])
     lines.append(format_table(["server", "api", "clients", "tok/s vs CT2 static", "CPU/token vs CT2",
-                               "vs one at a time"], ratios))
+                               "raw engine CPU vs CT2's", "CT2 srv/raw CPU", "vs one at a time"], ratios))
+    lines.append("raw engine CPU vs CT2's: CPU per token of our engine alone against CTranslate2's alone (1 thread), same "
+                 "sentences, batch size and length as our server's mean; CT2 srv/raw CPU: its server's overhead on the "
+                 "same basis (compare with our srv/raw CPU above)")
     return "\n".join(lines)
 
 

@@ -614,6 +614,9 @@ def cmd_bench_load(args) -> int:
 def cmd_bench_compare(args) -> int:
     from bench import compare
 
+    if args.repeats < 1:
+        print(f"error: --repeats {args.repeats}: at least one timed round is needed after the warm-up", file=sys.stderr)
+        return 2
     results = compare.run(args.checkpoint, args.model_dir, args.data, args.workdir, batch_sizes=tuple(args.batch_sizes),
                           tokens=args.tokens, thread_counts=tuple(args.threads), repeats=args.repeats, out_dir=args.out)
     print(compare.report(results))
@@ -714,8 +717,9 @@ def _bench_parser(commands) -> None:
                                         "per precision, and ours serving one sequence at a time. Each point runs --seconds "
                                         "with closed-loop clients in --processes client processes, and prints tokens/s, "
                                         "latency and time-to-first-token percentiles, the server's CPU ms per generated "
-                                        "token against the raw engine's at the same mean batch size, the client CPU "
-                                        "share, and the ratios to CTranslate2 and to one-at-a-time serving.")
+                                        "token against the raw engine's (ours and CTranslate2's, 1 thread) at the same mean "
+                                        "batch size and length, the client CPU share, and the ratios to CTranslate2 and "
+                                        "to one-at-a-time serving.")
     load.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
     load.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
     load.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
@@ -813,7 +817,7 @@ def _bench_parser(commands) -> None:
                          help="(default: 1 2 4 8 16 32 64)")
     compare.add_argument("--threads", nargs="+", type=int, default=[1, 2],
                          help="intra-op thread counts every engine tries at each batch size; the fastest counts (default: 1 2)")
-    compare.add_argument("--repeats", type=int, default=3, help="timed runs per point after a warm-up; the fastest counts (default: 3)")
+    compare.add_argument("--repeats", type=int, default=3, help="timed rounds after a warm-up round, engines interleaved; each keeps its fastest (default: 3)")
     compare.add_argument("--out", type=Path, default=RESULTS, help="where to write compare.json and compare.png")
     compare.set_defaults(func=cmd_bench_compare)
 

@@ -1,0 +1,77 @@
+"""The benchmarks' bookkeeping: engines timed in interleaved rounds, best threads per batch, ratios as
+printed, and the profiler's per-op-type split of a real decoder step."""
+
+import pytest
+
+from bench.compare import interleaved, report
+from bench.profile import profile_steps
+
+
+def fake_runner(seconds_by_round: list[float], calls: list):
+    """A run(batch) whose successive calls take the given seconds and generate 100 tokens per row."""
+    rounds = iter(seconds_by_round * 8)
+
+    def run(batch):
+        calls.append(batch)
+        seconds = next(rounds)
+        return {"seconds": seconds, "tokens_per_second": 100 * batch / seconds}
+    return run
+
+
+def test_interleaved_keeps_each_settings_fastest_timed_run_and_each_engines_best_threads():
+    calls = []
+    runners = [("ours", 1, fake_runner([0.1, 2.0, 1.0], calls)),  # the 0.1 s warm-up round must not count
+               ("ours", 2, fake_runner([9.0, 1.5, 1.6], calls)),
+               ("theirs", 1, fake_runner([1.0, 4.0, 4.0], calls))]
+    results = interleaved(runners, batch_sizes=[4], repeats=2)
+    assert calls == [4] * 9  # one warm-up round + two timed rounds, every setting once per round
+    assert results["ours"][4] == {"threads": 1, "seconds": 1.0, "tokens_per_second": 400.0}
+    assert results["theirs"][4]["seconds"] == 4.0
+    with pytest.raises(ValueError, match="timed round"):
+        interleaved(runners, batch_sizes=[4], repeats=0)
+
+
+def test_report_prints_ratios_of_best_configurations_per_precision_and_overall():
+    def point(tps, threads=1):
+        return {"tokens_per_second": tps, "threads": threads, "outside_ms_per_step": 0.25}
+    engines = {"ours onnx fp32": {1: point(100), 8: point(800, 2)}, "ours onnx int8": {1: point(300), 8: point(900)},
+               "ctranslate2 fp32": {1: point(200), 8: point(400)}, "ctranslate2 int8": {1: point(150), 8: point(1800)}}
+    text = report({"tokens": 64, "thread_counts": [1, 2], "machine": {"cores": 2},
+                   "models": {"m": {"engines": engines, "ct2_agreement": 1.0}}})
+    rows = {line.split("  ")[0]: line.split() for line in text.splitlines()}
+    assert rows["ours / CT2 fp32"][-2:] == ["0.50x", "2.00x"]
+    assert rows["ours / CT2 int8"][-2:] == ["2.00x", "0.50x"]
+    assert rows["ours / CT2 overall"][-2:] == ["1.50x", "0.50x"]  # best of either precision on each side
+    assert "800 (2)" in text and "token-identical with CTranslate2 fp32: 100%" in text
+
+
+def test_profile_splits_a_real_decoder_step_by_op_type(exported_tiny):
+    profile = profile_steps(exported_tiny, "fp32", batch=2, tokens=8, repeats=1)
+    assert profile["step_ms"] > profile["outside_ms"] > 0
+    assert "Softmax" in profile["ops_ms"]  # every decoder layer's attention has one
+    assert all(ms > 0 for ms in profile["ops_ms"].values())
+
+
+def test_load_report_splits_the_gap_to_ctranslate2_into_engine_and_service():
+    from bench.load import report as load_report
+
+    def point(tps, srv, raw=None, ct2_raw=None, batch=None):
+        return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
+                "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": srv, "mean_batch": batch,
+                "client_cpu_share": 0.1, "raw_cpu_ms_per_token": raw, "ct2_raw_cpu_ms_per_token": ct2_raw}
+    servers = {"ours fp32": {"unary": {64: point(3000, 0.6, raw=0.4, ct2_raw=0.25, batch=28.0)}},
+               "ct2 static fp32": {"unary": {64: point(4000, 0.3)}},
+               "ours fp32 one at a time": {"unary": {64: point(600, 2.0, raw=1.5, batch=1.0)}}}
+    text = load_report({"seconds": 20, "processes": 2, "machine": {"cores": 2}, "servers": servers})
+    ratio_row = next(line.split() for line in text.splitlines() if line.startswith("ours fp32  ") and line.endswith("x"))
+    # tok/s 0.75x of CT2; CPU/token 2.00; our engine 1.60x CT2's CPU; CT2's server 1.20x its engine; 5.00x one at a time
+    assert ratio_row[-5:] == ["0.75x", "2.00", "1.60", "1.20", "5.00x"]
+
+
+def test_ctranslate2_raw_engine_cpu_per_token_is_measured_on_identical_weights(tmp_path, tiny_checkpoint, exported_tiny):
+    pytest.importorskip("ctranslate2")
+    from bench.compare import ct2_models_for
+    from bench.load import ct2_raw_cpu_ms_per_token
+
+    ct2_dir = ct2_models_for(tiny_checkpoint, tmp_path, "tiny")["int8"]
+    assert 0 < ct2_raw_cpu_ms_per_token(ct2_dir, exported_tiny, "int8", batch=2, output_tokens=4, min_seconds=0.2) < 100
