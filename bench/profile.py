@@ -18,10 +18,9 @@ from service.scheduler import Request, Scheduler
 from translator.model_format import graph_files
 
 
-def profile_steps(model_dir: Path, precision: str, batch: int, tokens: int = 64, threads: int = 1, repeats: int = 5) -> dict:
-    """Milliseconds per decoder step: unprofiled, the fastest of `repeats` decodes (its whole step, and the part
-    outside ONNX Runtime: the loop); profiled, each op type's kernel time (the profiler adds a little per node)."""
-    runtime = Runtime(model_dir, precision=precision, threads=threads)
+def timed_steps(runtime: Runtime, batch: int, tokens: int = 64, repeats: int = 5):
+    """(ms per decoder step, of which outside ONNX Runtime, a decode() that runs the same loop once): the fastest
+    of `repeats` greedy decodes of `batch` sentences forced to `tokens` tokens, the encoder amortised."""
     sources = runtime.tokenizer.encode_batch(batch_of(batch))
     options = DecodingOptions(tokens, tokens)
     timer = GraphTimer().instrument(runtime)
@@ -29,6 +28,14 @@ def profile_steps(model_dir: Path, precision: str, batch: int, tokens: int = 64,
     scheduler = Scheduler(runtime, max_num_seqs=batch, max_queue_size=batch)
     decode = lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)])  # noqa: E731
     seconds, in_graph = best_time(decode, repeats, timer)
+    return 1000 * seconds / tokens, 1000 * (seconds - in_graph) / tokens, decode
+
+
+def profile_steps(model_dir: Path, precision: str, batch: int, tokens: int = 64, threads: int = 1, repeats: int = 5) -> dict:
+    """Milliseconds per decoder step: unprofiled, the fastest of `repeats` decodes (its whole step, and the part
+    outside ONNX Runtime: the loop); profiled, each op type's kernel time (the profiler adds a little per node)."""
+    runtime = Runtime(model_dir, precision=precision, threads=threads)
+    step_ms, outside_ms, decode = timed_steps(runtime, batch, tokens, repeats)
     with tempfile.TemporaryDirectory() as tmp:
         profiled = session_options(threads, spinning=False)
         profiled.enable_profiling = True
@@ -43,7 +50,7 @@ def profile_steps(model_dir: Path, precision: str, batch: int, tokens: int = 64,
         if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
             kernel_us[event["args"]["op_name"]] += event["dur"]
     return {"precision": precision, "batch": batch, "threads": threads, "tokens": tokens,
-            "step_ms": 1000 * seconds / tokens, "outside_ms": 1000 * (seconds - in_graph) / tokens,
+            "step_ms": step_ms, "outside_ms": outside_ms,
             "ops_ms": {op: us / 1000 / tokens for op, us in sorted(kernel_us.items(), key=lambda kv: -kv[1])}}
 
 

@@ -635,6 +635,29 @@ def cmd_bench_profile(args) -> int:
     return 0
 
 
+def cmd_bench_vocab(args) -> int:
+    from bench import profile, vocab
+    from bench.common import write_results
+    from service.runtime import Runtime
+
+    data_dirs = [args.data, *args.extra_data]
+    missing = [d / name for d in data_dirs for name in ("train.tsv", "test.tsv") if not (d / name).exists()]
+    if missing:
+        print(f"error: {missing[0]} is missing: prepare the corpus first (translator data freedict|gettext)", file=sys.stderr)
+        return 2
+    runtime_steps = {}
+    for precision in args.precisions:
+        runtime = Runtime(args.model_dir, precision=precision, threads=1)
+        for batch in args.batch_sizes:
+            runtime_steps[(precision, batch)] = profile.timed_steps(runtime, batch)[0]
+    d_model, vocab_size = runtime.meta.model["d_model"], runtime.vocab_size
+    results = vocab.run(data_dirs, args.sizes, runtime_steps, d_model=d_model, shipped_vocab=vocab_size,
+                        sentences=args.sentences)
+    print(vocab.report(results))
+    print(f"wrote {write_results('vocab', results, args.out)}")
+    return 0
+
+
 def cmd_bench_soak(args) -> int:
     from bench import soak
     from bench.common import write_results
@@ -798,6 +821,23 @@ def _bench_parser(commands) -> None:
     profiled.add_argument("--threads", type=int, default=1, help="ONNX Runtime intra-op threads (default: 1)")
     profiled.add_argument("--out", type=Path, default=RESULTS, help="where to write profile.json")
     profiled.set_defaults(func=cmd_bench_profile)
+
+    vocab = bench.add_parser("vocab", help="pieces per sentence and decoder cost of SentencePiece vocabulary sizes",
+                             description="Trains a joint unigram SentencePiece model per --sizes on a sample of the train "
+                                         "splits and prints, per size, pieces per test sentence of each corpus, the output "
+                                         "projection's ms per step (fp32/int8, 1 thread) and the decoder work per sentence "
+                                         "(target pieces x step time, the shipped model's measured step with its projection "
+                                         "swapped) relative to the first size.")
+    vocab.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"corpus with train/test splits (default: {DEFAULT_DATA})")
+    vocab.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
+                       help="another corpus (repeatable), e.g. data/software")
+    vocab.add_argument("--sizes", nargs="+", type=int, default=[8000, 16000, 32000], help="(default: 8000 16000 32000)")
+    vocab.add_argument("--sentences", type=int, default=400_000, help="train pairs sampled, spread over the corpora (default: 400000)")
+    vocab.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="exported model whose step is measured")
+    vocab.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"])
+    vocab.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
+    vocab.add_argument("--out", type=Path, default=RESULTS, help="where to write vocab.json")
+    vocab.set_defaults(func=cmd_bench_vocab)
 
     compare = bench.add_parser("compare", help="identical weights in our runtime, CTranslate2 and Transformers",
                                description="Needs the `bench` extra (ctranslate2, transformers). Builds an OPUS-MT base "

@@ -75,3 +75,14 @@ def test_ctranslate2_raw_engine_cpu_per_token_is_measured_on_identical_weights(t
 
     ct2_dir = ct2_models_for(tiny_checkpoint, tmp_path, "tiny")["int8"]
     assert 0 < ct2_raw_cpu_ms_per_token(ct2_dir, exported_tiny, "int8", batch=2, output_tokens=4, min_seconds=0.2) < 100
+
+
+def test_vocab_benchmark_trains_each_size_and_relates_decoder_work_to_the_first(corpus_dir):
+    from bench import vocab
+
+    results = vocab.run([corpus_dir], [60, 80], {("int8", 1): 1.0}, d_model=32, shipped_vocab=80, sentences=2_000)
+    small, large = results["sizes"][60], results["sizes"][80]
+    assert large["pieces"][corpus_dir.name][1] <= small["pieces"][corpus_dir.name][1]  # more pieces, shorter outputs
+    assert all(entry["projection_ms"]["int8 b1"] > 0 for entry in (small, large))
+    first_row = next(line for line in vocab.report(results).splitlines() if line.startswith("60 "))
+    assert first_row.split()[-1] == "1.00x"
