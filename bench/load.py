@@ -179,16 +179,8 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
     scheduler = Scheduler(runtime, max_num_seqs=max(batch, 1))
     sources = runtime.tokenizer.encode_batch([SENTENCES[i % len(SENTENCES)] for i in range(batch)])
     options = DecodingOptions(output_tokens, output_tokens)
-
-    def decode() -> None:
-        scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)])
-
-    decode()
-    runs, cpu = 0, time.process_time()
-    while time.process_time() - cpu < min_seconds:
-        decode()
-        runs += 1
-    return 1000 * (time.process_time() - cpu) / (runs * batch * output_tokens)
+    return _cpu_ms_per_token(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)]),
+                             batch * output_tokens, min_seconds)
 
 
 def ct2_raw_cpu_ms_per_token(ct2_dir: Path, model_dir: Path, precision: str, batch: int, output_tokens: int,
@@ -204,16 +196,19 @@ def ct2_raw_cpu_ms_per_token(ct2_dir: Path, model_dir: Path, precision: str, bat
     translator = ctranslate2.Translator(str(ct2_dir), device="cpu", compute_type="float32" if precision == "fp32" else "int8",
                                         inter_threads=1, intra_threads=1)
     sources = [[pieces[i] for i in tokenizer.encode(SENTENCES[i % len(SENTENCES)])] for i in range(batch)]
+    return _cpu_ms_per_token(lambda: translator.translate_batch(sources, beam_size=1, max_decoding_length=output_tokens,
+                                                                min_decoding_length=output_tokens),
+                             batch * output_tokens, min_seconds)
 
-    def decode() -> None:
-        translator.translate_batch(sources, beam_size=1, max_decoding_length=output_tokens, min_decoding_length=output_tokens)
 
+def _cpu_ms_per_token(decode, tokens_per_run: int, min_seconds: float) -> float:
+    """This process's CPU ms (all threads) per generated token over repeated decode() calls after a warm-up."""
     decode()
     runs, cpu = 0, time.process_time()
     while time.process_time() - cpu < min_seconds:
         decode()
         runs += 1
-    return 1000 * (time.process_time() - cpu) / (runs * batch * output_tokens)
+    return 1000 * (time.process_time() - cpu) / (runs * tokens_per_run)
 
 
 # -- the run ------------------------------------------------------------------------------------------
