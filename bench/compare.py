@@ -173,8 +173,9 @@ def interleaved(runners: list, batch_sizes, repeats: int) -> dict:
     """{engine: {batch: fastest run at its best threads}} from runners (engine, threads, run(batch) -> measured).
 
     The machine's speed drifts by tens of percent within minutes, so engines are not timed one after another:
-    at each batch size every (engine, threads) setting runs once per round, `repeats` rounds after a warm-up
-    round, and each keeps its fastest run; an engine's best thread setting is then the one with most tokens/s.
+    at each batch size every (engine, threads) setting runs once per round (each run lasts MIN_RUN_SECONDS),
+    `repeats` rounds after a warm-up round, and each keeps its fastest run; an engine's best thread setting is
+    then the one with most tokens/s.
     """
     if repeats < 1:
         raise ValueError(f"repeats={repeats}: at least one timed round is needed after the warm-up")
@@ -184,7 +185,7 @@ def interleaved(runners: list, batch_sizes, repeats: int) -> dict:
         for round_ in range(repeats + 1):
             for engine, threads, run in runners:
                 measured = run(batch)
-                if round_ and measured["seconds"] < fastest.get((engine, threads), {"seconds": float("inf")})["seconds"]:
+                if round_ and measured["tokens_per_second"] > fastest.get((engine, threads), {"tokens_per_second": 0})["tokens_per_second"]:
                     fastest[(engine, threads)] = {"threads": threads, **measured}
         for (engine, _), measured in fastest.items():
             best = results.setdefault(engine, {}).get(batch)
@@ -195,17 +196,22 @@ def interleaved(runners: list, batch_sizes, repeats: int) -> dict:
     return results
 
 
+MIN_RUN_SECONDS = 0.5  # one measured run repeats its decode this long: a batch-1 decode alone lasts ~20 ms
+
+
 def _timed(function, count, steps: int, timer: GraphTimer | None = None) -> dict:
-    """One run of function: seconds, tokens/s (count(output) tokens generated in `steps` decoder steps) and, for
-    our engine, the milliseconds per step spent outside the ONNX graphs."""
+    """One measured run: function() repeated for at least MIN_RUN_SECONDS; its tokens/s (count(output) tokens per
+    call, `steps` decoder steps per call) and, for our engine, the milliseconds per step outside the ONNX graphs."""
     if timer is not None:
         timer.seconds = 0.0
-    started = time.perf_counter()
-    output = function()
+    calls, tokens, started = 0, 0, time.perf_counter()
+    while not calls or time.perf_counter() - started < MIN_RUN_SECONDS:
+        tokens += count(function())
+        calls += 1
     seconds = time.perf_counter() - started
-    measured = {"seconds": seconds, "tokens_per_second": count(output) / seconds}
+    measured = {"seconds": seconds / calls, "tokens_per_second": tokens / seconds}
     if timer is not None:
-        measured["outside_ms_per_step"] = 1000 * (seconds - timer.seconds) / steps
+        measured["outside_ms_per_step"] = 1000 * (seconds - timer.seconds) / (steps * calls)
     return measured
 
 
@@ -220,9 +226,10 @@ def _our_runners(prepared: dict, batch_sizes, tokens: int, thread_counts) -> lis
             scheduler = Scheduler(runtime, max_num_seqs=max(batch_sizes), max_queue_size=max(batch_sizes))
 
             def run(batch, scheduler=scheduler, timer=timer):
-                requests = [Request(str(i), ids, DecodingOptions(tokens, tokens))
-                            for i, ids in enumerate(prepared["tokenizer"].encode_batch(batch_of(batch)))]
-                return _timed(lambda: scheduler.run(requests), lambda out: sum(len(r.output_ids) for r in out), tokens, timer)
+                sources = prepared["tokenizer"].encode_batch(batch_of(batch))
+                decode = lambda: scheduler.run([Request(str(i), ids, DecodingOptions(tokens, tokens))  # noqa: E731
+                                                for i, ids in enumerate(sources)])
+                return _timed(decode, lambda out: sum(len(r.output_ids) for r in out), tokens, timer)
             runners.append((f"ours onnx {precision}", threads, run))
     return runners
 

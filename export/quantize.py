@@ -13,8 +13,14 @@ from onnxruntime.quantization.shape_inference import quant_pre_process
 from translator.model_format import graph_files
 
 
-def quantize_int8(model_dir: Path) -> list[Path]:
-    """Dynamic quantization of the weight matrices (MatMul/Gemm) to int8 per output channel; activations stay float.
+def quantize_int8(model_dir: Path, per_channel: bool = False) -> list[Path]:
+    """Dynamic quantization of the weight matrices (MatMul/Gemm) to signed int8; activations stay float.
+
+    One scale per weight matrix by default: ORT's DynamicQuantizeMatMul then rescales its output by a scalar,
+    which measured 1.15x faster per decoder step at batch 1 than a scale per output channel (1.06x at 8, 1.02x at
+    32) on the shipped model, whose int8 chrF was 34.14 per tensor and 33.99 per channel (fp32 34.16).
+    per_channel=True is the finer grain for weights with outlier channels; the export falls back to it when
+    the per-tensor model fails the quality gate.
 
     ONNX Runtime's pre-processing (constant folding) runs first: the tied output projection is a Transpose of
     the embedding table in the exported graph, which the quantizer skips (its weight is not an initializer)
@@ -26,7 +32,7 @@ def quantize_int8(model_dir: Path) -> list[Path]:
             folded = Path(tmp) / source.name
             quant_pre_process(source, folded, skip_symbolic_shape=True)
             quantize_dynamic(folded, target, op_types_to_quantize=["MatMul", "Gemm"], weight_type=QuantType.QInt8,
-                             per_channel=True)
+                             per_channel=per_channel)
             written.append(target)
     return written
 

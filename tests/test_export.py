@@ -76,9 +76,17 @@ def test_int8_is_judged_by_quality(tiny_checkpoint, corpus_dir, tmp_path, monkey
     report = export_model(tiny_checkpoint, out, corpus_dir, int8=True, batches=4, sentences=10)
     assert (out / "encoder.int8.onnx").exists() and (out / "decoder.int8.onnx").exists()
     assert {"bleu", "chrf"} <= set(report["int8"]["int8"]) and "chrf_drop" in report["int8"]
+    assert report["int8"]["weight_scales"] == "per tensor"  # the faster kernel, kept when it passes
+    granularity = []
+    real_quantize = repository.quantize_int8
+    monkeypatch.setattr(repository, "quantize_int8",
+                        lambda model_dir, per_channel: granularity.append(per_channel) or real_quantize(model_dir, per_channel))
     monkeypatch.setattr(repository, "MAX_INT8_CHRF_DROP", -1000.0)
     with pytest.raises(ParityError, match="int8 chrF drops"):
         export_model(tiny_checkpoint, tmp_path / "tiny" / "2", corpus_dir, int8=True, batches=4, sentences=10)
+    assert granularity == [False, True]  # per tensor failed the gate, so per output channel was tried too
+    report = json.loads((tmp_path / "tiny" / "2.failed" / "parity_report.json").read_text())
+    assert report["int8"]["weight_scales"] == "per output channel"
 
 
 def _has_cuda() -> bool:
