@@ -57,7 +57,7 @@ def projection_ms(d_model: int, vocab: int, batch: int, precision: str, repeats:
         path = Path(tmp) / "projection.onnx"
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
         if precision == "int8":
-            quantize_dynamic(path, path, weight_type=QuantType.QInt8, per_channel=True)
+            quantize_dynamic(path, path, weight_type=QuantType.QInt8, per_channel=False)  # as the export
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
