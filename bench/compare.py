@@ -227,9 +227,9 @@ def _our_runners(prepared: dict, batch_sizes, tokens: int, thread_counts) -> lis
 
             def run(batch, scheduler=scheduler, timer=timer):
                 sources = prepared["tokenizer"].encode_batch(batch_of(batch))
-                decode = lambda: scheduler.run([Request(str(i), ids, DecodingOptions(tokens, tokens))  # noqa: E731
-                                                for i, ids in enumerate(sources)])
-                return _timed(decode, lambda out: sum(len(r.output_ids) for r in out), tokens, timer)
+                translate = lambda: scheduler.run([Request(str(i), ids, DecodingOptions(tokens, tokens))  # noqa: E731
+                                                   for i, ids in enumerate(sources)])
+                return _timed(translate, lambda out: sum(len(r.output_ids) for r in out), tokens, timer)
             runners.append((f"ours onnx {precision}", threads, run))
     return runners
 

@@ -22,7 +22,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.common import RESULTS, SENTENCES, format_table, machine, write_results
+from bench.common import RESULTS, SENTENCES, batch_of, format_table, machine, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -177,7 +177,7 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
 
     runtime = Runtime(engine["model_dir"], precision=engine["precision"], threads=engine["threads"])
     scheduler = Scheduler(runtime, max_num_seqs=max(batch, 1))
-    sources = runtime.tokenizer.encode_batch([SENTENCES[i % len(SENTENCES)] for i in range(batch)])
+    sources = runtime.tokenizer.encode_batch(batch_of(batch))
     options = DecodingOptions(output_tokens, output_tokens)
     return _cpu_ms_per_token(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)]),
                              batch * output_tokens, min_seconds)
@@ -195,7 +195,7 @@ def ct2_raw_cpu_ms_per_token(ct2_dir: Path, model_dir: Path, precision: str, bat
     _, tokenizer, pieces = tokenizer_and_pieces(model_dir)
     translator = ctranslate2.Translator(str(ct2_dir), device="cpu", compute_type="float32" if precision == "fp32" else "int8",
                                         inter_threads=1, intra_threads=1)
-    sources = [[pieces[i] for i in tokenizer.encode(SENTENCES[i % len(SENTENCES)])] for i in range(batch)]
+    sources = [[pieces[i] for i in ids] for ids in tokenizer.encode_batch(batch_of(batch))]
     return _cpu_ms_per_token(lambda: translator.translate_batch(sources, beam_size=1, max_decoding_length=output_tokens,
                                                                 min_decoding_length=output_tokens),
                              batch * output_tokens, min_seconds)

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import format_table
+from bench.common import best_time, format_table
 from model.data import read_tsv
 
-TRAIN_SENTENCES = 400_000  # per side: enough for SentencePiece's statistics, minutes on 2 cores
+TRAIN_SENTENCES = 400_000  # train pairs, spread over the corpora: enough for SentencePiece, minutes on 2 cores
 
 
 def corpus_sample(data_dirs: list[Path], limit: int, seed: int = 0) -> list[str]:
@@ -32,12 +32,11 @@ def corpus_sample(data_dirs: list[Path], limit: int, seed: int = 0) -> list[str]
     return texts
 
 
-def pieces_per_sentence(model_file: Path, test_file: Path) -> tuple[float, float]:
-    """Mean pieces of the English and of the German side of a test split."""
+def pieces_per_sentence(model_file: Path, pairs: list) -> tuple[float, float]:
+    """Mean pieces of the English and of the German side of test pairs."""
     import sentencepiece as spm
 
     processor = spm.SentencePieceProcessor(model_file=str(model_file))
-    pairs = read_tsv(test_file)
     return (float(np.mean([len(ids) for ids in processor.encode([p.en for p in pairs])])),
             float(np.mean([len(ids) for ids in processor.encode([p.de for p in pairs])])))
 
@@ -47,7 +46,8 @@ def projection_ms(d_model: int, vocab: int, batch: int, precision: str, repeats:
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper, numpy_helper
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from export.quantize import quantize_graph
 
     weight = numpy_helper.from_array(np.random.default_rng(0).normal(0, 0.05, (d_model, vocab)).astype(np.float32), "W")
     graph = helper.make_graph([helper.make_node("MatMul", ["x", "W"], ["y"])], "projection",
@@ -57,20 +57,16 @@ def projection_ms(d_model: int, vocab: int, batch: int, precision: str, repeats:
         path = Path(tmp) / "projection.onnx"
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
         if precision == "int8":
-            quantize_dynamic(path, path, weight_type=QuantType.QInt8, per_channel=False)  # as the export
+            quantize_graph(path, path)  # as the export quantizes
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     feed = {"x": np.random.default_rng(1).normal(size=(batch, d_model)).astype(np.float32)}
-    for _ in range(20):
-        session.run(None, feed)
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
+
+    def calls() -> None:
         for _ in range(repeats):
             session.run(None, feed)
-        best = min(best, (time.perf_counter() - started) / repeats)
-    return 1000 * best
+    return 1000 * best_time(calls, 5)[0] / repeats
 
 
 def run(data_dirs: list[Path], sizes: list[int], step_ms: dict[tuple[str, int], float], d_model: int = 256,
@@ -79,6 +75,7 @@ def run(data_dirs: list[Path], sizes: list[int], step_ms: dict[tuple[str, int], 
     from model.tokenizer import train_sentencepiece
 
     texts = corpus_sample(data_dirs, sentences)
+    tests = {d.name: read_tsv(d / "test.tsv") for d in data_dirs}
     shipped = {key: projection_ms(d_model, shipped_vocab, key[1], key[0]) for key in step_ms}
     results = {"sizes": {}, "train_texts": len(texts), "step_ms": {f"{p} b{b}": ms for (p, b), ms in step_ms.items()}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,7 +83,7 @@ def run(data_dirs: list[Path], sizes: list[int], step_ms: dict[tuple[str, int], 
             started = time.perf_counter()
             model_file = train_sentencepiece(texts, Path(tmp) / str(size), vocab_size=size)
             entry = {"train_seconds": time.perf_counter() - started,
-                     "pieces": {d.name: pieces_per_sentence(model_file, d / "test.tsv") for d in data_dirs},
+                     "pieces": {name: pieces_per_sentence(model_file, pairs) for name, pairs in tests.items()},
                      "projection_ms": {}, "step_ms": {}}
             for (precision, batch), measured in step_ms.items():
                 projection = projection_ms(d_model, size, batch, precision)

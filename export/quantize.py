@@ -27,14 +27,19 @@ def quantize_int8(model_dir: Path, per_channel: bool = False) -> list[Path]:
     although it is the largest matrix of a decoder step; folded, it is quantized too.
     """
     written = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "int8")):
-            folded = Path(tmp) / source.name
-            quant_pre_process(source, folded, skip_symbolic_shape=True)
-            quantize_dynamic(folded, target, op_types_to_quantize=["MatMul", "Gemm"], weight_type=QuantType.QInt8,
-                             per_channel=per_channel)
-            written.append(target)
+    for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "int8")):
+        quantize_graph(source, target, per_channel)
+        written.append(target)
     return written
+
+
+def quantize_graph(source: Path, target: Path, per_channel: bool = False) -> None:
+    """One ONNX graph through quantize_int8's recipe (pre-processing, then int8 weights)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folded = Path(tmp) / Path(source).name
+        quant_pre_process(source, folded, skip_symbolic_shape=True)
+        quantize_dynamic(folded, target, op_types_to_quantize=["MatMul", "Gemm"], weight_type=QuantType.QInt8,
+                         per_channel=per_channel)
 
 
 def convert_fp16(model_dir: Path) -> list[Path]:
