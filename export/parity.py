@@ -124,11 +124,11 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
         truth = reference_step(exact, src, src_mask, decoder_inputs, prefix)
         _compare(stats, "pytorch_fp32_logits", fp32.logits.numpy(), truth.logits.numpy(), where)
         encoded = runtime.encode(list(sources))
-        _compare(stats, "memory", _encoder_memory(runtime, src, encoded.memory_mask), truth.memory.numpy(), where,
-                 src_mask.numpy())
-        for i, name in enumerate(runtime.cross_names):
-            reference = (truth.cache.cross_k if i % 2 == 0 else truth.cache.cross_v)[i // 2]
-            _compare(stats, name, encoded.cross[i], reference.numpy(), where)
+        real = encoded.memory_mask  # padded source positions are never read (and a length group's may be zeros)
+        _compare(stats, "memory", _encoder_memory(runtime, src, real), truth.memory.numpy(), where, real[:, :, None])
+        reference_cross = [t.numpy() for kv in zip(truth.cache.cross_k, truth.cache.cross_v) for t in kv]
+        for name, ours, reference in zip(runtime.cross_names, position_major(encoded.cross), position_major(reference_cross)):
+            _compare(stats, name, ours, reference, where, real[:, None, :, None])
         longest = max(prefix)
         pool = runtime.new_pool(size)
         pool.join(encoded, [None] * size)
@@ -161,8 +161,9 @@ def _encoder_memory(runtime: Runtime, src: torch.Tensor, src_mask: np.ndarray) -
 
 
 def _compare(stats, name, ours, reference, where, mask=None):
-    if mask is not None:  # padding positions of the encoder output are never read
-        ours, reference = ours * mask[..., None], reference * mask[..., None]
+    """`mask` (broadcast against both) keeps the positions that count."""
+    if mask is not None:
+        ours, reference = ours * mask, reference * mask
     stats.setdefault(name, DiffStats()).update(ours, reference, where)
 
 

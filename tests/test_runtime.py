@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.decoding import DecodingOptions, FinishReason, greedy_tokens
-from service.runtime import CACHE_CHUNK, Runtime, cache_capacity
+from service.runtime import CACHE_CHUNK, Runtime, cache_capacity, length_groups
+from translator.model_format import position_major
 from service.scheduler import Request, RequestStatus, Scheduler, decode
 from service.translator import Translator
 
@@ -166,3 +167,30 @@ def test_cuda_runtime_matches_cpu(exported_tiny):
     options = DecodingOptions(max_output_tokens=12)
     on_gpu = decode(Runtime(exported_tiny, device="cuda"), SOURCES, options)
     assert [r.output_ids for r in on_gpu] == [r.output_ids for r in decode(Runtime(exported_tiny), SOURCES, options)]
+
+
+def test_length_groups_bound_the_padding_of_each_run():
+    lengths = [30, 5, 6, 31, 5, 29, 7]
+    groups = length_groups(lengths, padding_per_run=6)
+    assert sorted(i for group in groups for i in group) == list(range(len(lengths)))
+    assert [[lengths[i] for i in group] for group in groups] == [[5, 5, 6, 7], [29, 30, 31]]
+    assert length_groups(lengths, padding_per_run=0) == [[1, 4], [2], [6], [5], [0], [3]]
+    assert length_groups(lengths, padding_per_run=float("inf")) == [[1, 4, 2, 6, 5, 0, 3]]
+
+
+def test_encoding_in_length_groups_equals_one_padded_run(runtime):
+    """Sources of very different lengths run in separate groups; the result is laid out as one padded run's,
+    in the order given."""
+    sources = [SOURCES[5], SOURCES[1], SOURCES[3], SOURCES[5][:30]]
+    assert len(length_groups([len(s) for s in sources], runtime.padding_per_run)) > 1
+    grouped = runtime.encode(sources)
+    runtime.padding_per_run, one_run = float("inf"), runtime.padding_per_run
+    try:
+        padded = runtime.encode(sources)
+    finally:
+        runtime.padding_per_run = one_run
+    assert np.array_equal(grouped.memory_mask, padded.memory_mask)
+    for mine, theirs in zip(position_major(grouped.cross), position_major(padded.cross)):
+        assert mine.shape == theirs.shape
+        real = padded.memory_mask[:, None, :, None]
+        np.testing.assert_allclose(np.where(real, mine, 0), np.where(real, theirs, 0), atol=1e-5)
