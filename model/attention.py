@@ -26,17 +26,22 @@ def blockwise_attention(q: torch.Tensor, blocks: list[KVBlock]):
     concatenated, so a step never copies the cache.
     """
     scale = 1.0 / math.sqrt(q.size(-1))
+    # One query against one key (a decoder step's own position): broadcast products instead of batched matrix
+    # products, which ONNX Runtime runs at ~1 us per (row, head) for so little work (b32, 4 heads: 39 vs 8 us).
+    single = [q.size(-2) == 1 and k.size(-1) == 1 for k, _, _ in blocks]
     scores = []
-    for k, v, mask in blocks:
-        block = q @ k * scale  # (B, H, Tq, Tk)
+    for (k, v, mask), one in zip(blocks, single):
+        block = (q * k.transpose(-2, -1)).sum(-1, keepdim=True) if one else q @ k  # (B, H, Tq, Tk)
+        block = block * scale
         if mask is not None:
             # A finite minimum (not -inf) keeps fully masked rows (padding queries) free of NaN.
             block = block.masked_fill(~mask, torch.finfo(block.dtype).min)
         scores.append(block)
     probs = torch.cat(scores, dim=-1).softmax(dim=-1) if len(scores) > 1 else scores[0].softmax(dim=-1)
     out, start = 0, 0
-    for k, v, _ in blocks:
-        out = out + probs[..., start : start + v.size(2)] @ v  # (B, H, Tq, Dh)
+    for (k, v, _), one in zip(blocks, single):
+        weights = probs.narrow(-1, start, v.size(2))
+        out = out + (weights * v if one else weights @ v)  # (B, H, Tq, Dh)
         start += v.size(2)
     return out, probs
 
