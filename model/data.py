@@ -6,6 +6,9 @@ examples and cross references). We keep two kinds of pairs:
 - ``example``: the quoted usage examples, ``"English"  - German``;
 - ``entry``: headword → first translation.
 
+``dict-freedict-deu-eng`` is the same Ding data read from the German side; its examples (``"German"  -
+English``) that eng-deu lacks join train only, so valid and test stay the same.
+
 The split is a pure function of the English side (a hash), so it is deterministic and no English
 side of valid/test can appear in train.
 """
@@ -26,6 +29,8 @@ from pathlib import Path
 
 PACKAGE = "dict-freedict-eng-deu"
 DICT_NAME = "freedict-eng-deu"
+REVERSE_PACKAGE = "dict-freedict-deu-eng"
+REVERSE_DICT_NAME = "freedict-deu-eng"
 SPLITS = ("train", "valid", "test")
 HELD_OUT_PERCENT = 4  # per held-out split, of the example pairs (~2,200 each)
 
@@ -81,10 +86,13 @@ def is_sentence(english: str) -> bool:
     return english[:1].isupper() and english.rstrip()[-1:] in ".!?"
 
 
-def parse_entry(text: str) -> tuple[list[Pair], Counter]:
-    """Pairs from one dictd entry, and counts of what was dropped and why."""
+def parse_entry(text: str, reverse: bool = False) -> tuple[list[Pair], Counter]:
+    """Pairs from one dictd entry, and counts of what was dropped and why. `reverse`: a German-headword
+    dictionary, of which only the examples are read (its headwords are eng-deu's translations)."""
     dropped: Counter = Counter()
     lines = text.splitlines()
+    if reverse:
+        return _reverse_examples(lines[2:]), dropped
     if len(lines) < 2:
         dropped["entry without translation"] += 1
         return [], dropped
@@ -109,6 +117,18 @@ def parse_entry(text: str) -> tuple[list[Pair], Counter]:
     return pairs, dropped
 
 
+def _reverse_examples(lines: list[str]) -> list[Pair]:
+    pairs = []
+    for line in lines:
+        match = _EXAMPLE.match(line)  # its first side is German here
+        if match:
+            german, english = match["en"], match["de"]
+            pair = Pair(clean(first_german(english, german)), clean(german), "example")
+            if pair.en and pair.de:
+                pairs.append(pair)
+    return pairs
+
+
 def is_broken(pair: Pair) -> str | None:
     """Why a pair is unusable, or None."""
     if pair.en == pair.de and " " in pair.en:
@@ -125,8 +145,9 @@ def is_broken(pair: Pair) -> str | None:
     return None
 
 
-def read_dictd(index_path: Path, dict_path: Path) -> tuple[list[Pair], Counter]:
-    """All pairs of a dictd database, deduplicated, with counts of each kind and of the drops."""
+def read_dictd(index_path: Path, dict_path: Path, reverse: bool = False) -> tuple[list[Pair], Counter]:
+    """All pairs of a dictd database, deduplicated, with counts of each kind and of the drops (`reverse`: a
+    German-headword dictionary, see parse_entry)."""
     data = dict_path.read_bytes()
     if dict_path.suffix == ".dz":
         data = gzip.decompress(data)
@@ -141,7 +162,7 @@ def read_dictd(index_path: Path, dict_path: Path) -> tuple[list[Pair], Counter]:
             continue
         seen_offsets.add(offset)
         entry = data[offset : offset + decode_b64_number(length_b64)].decode("utf-8")
-        entry_pairs, dropped = parse_entry(entry)
+        entry_pairs, dropped = parse_entry(entry, reverse)
         counts.update({f"dropped: {reason}": n for reason, n in dropped.items()})
         for pair in entry_pairs:
             reason = is_broken(pair)
@@ -178,6 +199,26 @@ def split_pairs(pairs: list[Pair]) -> dict[str, list[Pair]]:
     return splits
 
 
+def fold_reverse(splits: dict[str, list[Pair]], reverse_pairs: list[Pair]) -> Counter:
+    """Add to train the reverse dictionary's pairs that it lacks. A pair whose English side is held out, or
+    hashes to a held-out split, is dropped, so that valid and test stay those of eng-deu alone."""
+    held_out = {p.en.lower() for name in SPLITS if name != "train" for p in splits[name]}
+    train_english = {p.en.lower() for p in splits["train"]}
+    present = {(p.en, p.de) for p in splits["train"]}
+    counts: Counter = Counter()
+    for pair in reverse_pairs:
+        english = pair.en.lower()
+        if english in held_out or split_of(pair.en) != "train":
+            counts["deu-eng: dropped: held-out English"] += 1
+        elif (pair.en, pair.de) in present:
+            counts["deu-eng: duplicate of eng-deu"] += 1
+        else:
+            counts[f"deu-eng: kept {'another German rendering' if english in train_english else 'new English'}"] += 1
+            splits["train"].append(pair)
+            present.add((pair.en, pair.de))
+    return counts
+
+
 def write_tsv(path: Path, pairs: list[Pair]) -> None:
     with path.open("w", encoding="utf-8") as out:
         for pair in pairs:
@@ -189,9 +230,9 @@ def read_tsv(path: Path) -> list[Pair]:
         return [Pair(*line.rstrip("\n").split("\t")) for line in lines]
 
 
-def locate_dictd(source: Path) -> tuple[Path, Path]:
+def locate_dictd(source: Path, name: str = DICT_NAME) -> tuple[Path, Path]:
     """The .index and .dict(.dz) files inside a directory."""
-    index = next(source.rglob(f"*{DICT_NAME}.index"), None) or next(source.rglob("*.index"), None)
+    index = next(source.rglob(f"*{name}.index"), None) or next(source.rglob("*.index"), None)
     if index is None:
         raise FileNotFoundError(f"no dictd .index file under {source}")
     for suffix in (".dict.dz", ".dict"):
@@ -221,13 +262,14 @@ def apt_get(command: list[str], cwd: Path | None = None, check: bool = True) -> 
     return result.stdout
 
 
-def fetch_deb(directory: Path) -> Path:
+def fetch_deb(directory: Path, package: str = PACKAGE) -> Path:
     """Download the Debian package with apt-get into directory."""
+    flag = "--source" if package == PACKAGE else "--reverse-source"
     try:
-        apt_get(["apt-get", "download", PACKAGE], cwd=directory)
+        apt_get(["apt-get", "download", package], cwd=directory)
     except RuntimeError as error:
-        raise RuntimeError(f"{error}; pass --source with a path to the {PACKAGE} .deb or dictd files") from None
-    return next(directory.glob(f"{PACKAGE}_*.deb"))
+        raise RuntimeError(f"{error}; pass {flag} with a path to the {package} .deb or dictd files") from None
+    return next(directory.glob(f"{package}_*.deb"))
 
 
 def extract_deb(deb: Path, directory: Path) -> Path:
@@ -235,25 +277,38 @@ def extract_deb(deb: Path, directory: Path) -> Path:
     return directory
 
 
-def build_corpus(out_dir: Path, source: Path | None = None) -> dict:
-    """Fetch (or take) the dictionary, parse, split, write TSVs and stats.json; return the stats."""
+def build_corpus(out_dir: Path, source: Path | None = None, reverse_source: Path | None = None) -> dict:
+    """Fetch (or take) the dictionaries, parse, split, write TSVs and stats.json; return the stats. Without
+    `source` both packages are downloaded; with it, the reverse dictionary is read only from `reverse_source`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_dir = Path(tmp)
-        if source is None:
-            source = fetch_deb(tmp_dir)
-        if source.is_file() and source.suffix == ".deb":
-            source = extract_deb(source, tmp_dir / "deb")
-        index, dictionary = locate_dictd(source)
-        pairs, counts = read_dictd(index, dictionary)
-    splits = split_pairs(pairs)
+        reverse = source is None or reverse_source is not None
+        source, pairs, counts = _read_package(PACKAGE, source, tmp_dir / "eng-deu")
+        splits = split_pairs(pairs)
+        if reverse:
+            reverse_source, reverse_pairs, read = _read_package(REVERSE_PACKAGE, reverse_source, tmp_dir / "deu-eng")
+            counts.update({f"deu-eng: {reason.replace('kept', 'read')}": n for reason, n in read.items()})
+            counts.update(fold_reverse(splits, reverse_pairs))
     for name, split in splits.items():
         write_tsv(out_dir / f"{name}.tsv", split)
     stats = {
         "name": "Ding dictionary examples",
         "source": str(source),
+        "reverse_source": str(reverse_source) if reverse else None,
         "counts": dict(sorted(counts.items())),
         "splits": {name: dict(Counter(p.kind for p in split)) | {"total": len(split)} for name, split in splits.items()},
     }
     (out_dir / "stats.json").write_text(json.dumps(stats, indent=2, ensure_ascii=False) + "\n")
     return stats
+
+
+def _read_package(package: str, source: Path | None, work_dir: Path) -> tuple[Path, list[Pair], Counter]:
+    """(where it was read, its pairs, counts) of one dictionary package: downloaded when source is None."""
+    work_dir.mkdir(parents=True)
+    if source is None:
+        source = fetch_deb(work_dir, package)
+    if source.is_file() and source.suffix == ".deb":
+        source = extract_deb(source, work_dir / "deb")
+    index, dictionary = locate_dictd(source, DICT_NAME if package == PACKAGE else REVERSE_DICT_NAME)
+    return source, *read_dictd(index, dictionary, reverse=package == REVERSE_PACKAGE)

@@ -17,7 +17,7 @@ from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, 
 def cmd_data_freedict(args) -> int:
     from model.data import build_corpus
 
-    stats = build_corpus(args.out, args.source)
+    stats = build_corpus(args.out, args.source, args.reverse_source)
     print(json.dumps(stats, indent=2, ensure_ascii=False))
     print(f"wrote {', '.join(f'{args.out}/{n}.tsv' for n in stats['splits'])} and {args.out}/stats.json")
     return 0
@@ -381,6 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Fetch dict-freedict-eng-deu with apt-get download (or use --source), extract "
                                            "example and headword pairs, and write train/valid/test TSVs and stats.json.")
     freedict.add_argument("--source", type=Path, help="a .deb, or a directory holding the dictd .index and .dict(.dz) files")
+    freedict.add_argument("--reverse-source", type=Path,
+                          help="the same for dict-freedict-deu-eng, whose examples that eng-deu lacks join train (default: "
+                               "downloaded too when --source is not given; with --source, read only from here)")
     freedict.add_argument("--out", type=Path, default=DEFAULT_DATA, help=f"output directory (default: {DEFAULT_DATA})")
     freedict.set_defaults(func=cmd_data_freedict)
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "translator" / "catalogs"

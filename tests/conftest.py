@@ -33,7 +33,7 @@ def b64(number: int) -> str:
             return digits
 
 
-def write_dictd(directory: Path, entries=ENTRIES, extra_examples: int = 0) -> Path:
+def write_dictd(directory: Path, entries=ENTRIES, extra_examples: int = 0, name: str = "freedict-eng-deu") -> Path:
     """A dictd database (.index + .dict) in the format Debian's package ships."""
     directory.mkdir(parents=True, exist_ok=True)
     entries = list(entries) + [
@@ -46,8 +46,8 @@ def write_dictd(directory: Path, entries=ENTRIES, extra_examples: int = 0) -> Pa
         raw = text.encode("utf-8")
         index.append(f"{headword}\t{b64(len(body))}\t{b64(len(raw))}")
         body += raw
-    (directory / "freedict-eng-deu.dict").write_bytes(body)
-    (directory / "freedict-eng-deu.index").write_text("\n".join(sorted(index)) + "\n", encoding="utf-8")
+    (directory / f"{name}.dict").write_bytes(body)
+    (directory / f"{name}.index").write_text("\n".join(sorted(index)) + "\n", encoding="utf-8")
     return directory
 
 

@@ -1,3 +1,5 @@
+from conftest import write_dictd
+
 from model.data import Pair, build_corpus, clean, decode_b64_number, read_dictd, read_tsv, split_of, split_pairs
 
 
@@ -48,3 +50,26 @@ def test_entry_whose_english_is_held_out_leaves_train():
     english = next(f"held {i}" for i in range(1000) if split_of(f"held {i}") == "test")
     splits = split_pairs([Pair(english, "x", "example"), Pair(english, "y", "entry")])
     assert splits["train"] == [] and len(splits["test"]) == 1
+
+
+def test_reverse_dictionary_adds_to_train_only(dictd_dir, tmp_path):
+    """dict-freedict-deu-eng's examples ("German"  - English) that eng-deu lacks join train; valid/test stay."""
+    def english(template, split):
+        return next(template.format(i) for i in range(2000) if split_of(template.format(i)) == split)
+    new, held_out = english("A new thing {} is here.", "train"), english("A new thing {} is here.", "test")
+    known = english("The thing {} is here.", "train")  # one of the fixture's eng-deu examples (i < 300)
+    number = known.split()[2]
+    reverse = write_dictd(tmp_path / "deu-eng", [("Ding", (
+        f'Ding /dɪŋ/ <neut>\nthing\n      "Ein neues Ding."  - {new}, A fresh thing.\n'
+        f'      "Noch ein Ding."  - {held_out}\n      "Das Ding {number} ist hier."  - {known}\n'
+        f'      "Das Ding {number} ist da."  - {known}\n'))], name="freedict-deu-eng")
+    plain, folded = tmp_path / "plain", tmp_path / "folded"
+    build_corpus(plain, dictd_dir)
+    stats = build_corpus(folded, dictd_dir, reverse)
+    for split in ("valid", "test"):
+        assert (plain / f"{split}.tsv").read_text() == (folded / f"{split}.tsv").read_text()
+    added = set(read_tsv(folded / "train.tsv")) - set(read_tsv(plain / "train.tsv"))
+    assert added == {Pair(new, "Ein neues Ding.", "example"), Pair(known, f"Das Ding {number} ist da.", "example")}
+    counts = stats["counts"]
+    assert counts["deu-eng: kept new English"] == 1 and counts["deu-eng: kept another German rendering"] == 1
+    assert counts["deu-eng: duplicate of eng-deu"] == 1 and counts["deu-eng: dropped: held-out English"] == 1
