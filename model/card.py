@@ -50,6 +50,16 @@ def data_section(corpora: dict[str, dict]) -> str:
     return text
 
 
+def reverse_summary(corpora: dict[str, dict]) -> str:
+    counts = next((stats["counts"] for stats in corpora.values() if stats.get("reverse_source")), None)
+    if counts is None:
+        return "not in the corpus this model was evaluated with"
+    return (f"{counts.get('deu-eng: kept new English', 0):,} with a new English side, "
+            f"{counts.get('deu-eng: kept another German rendering', 0):,} with another German rendering; "
+            f"{counts.get('deu-eng: duplicate of eng-deu', 0):,} duplicates and "
+            f"{counts.get('deu-eng: dropped: held-out English', 0):,} with held-out English left out")
+
+
 def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], parameters: int, command: str) -> Path:
     cfg = TransformerConfig.load(checkpoint)
     train = training_summary(checkpoint)
@@ -81,9 +91,8 @@ cores: {parameters:,} parameters, a deep encoder ({cfg.encoder_layers} layers) a
   test hold whole packages (by a hash of the package name), so the software test set is software the model
   never saw, and held-out messages whose English occurs in a training package are dropped.
   Placeholders and markup are the serving pipeline's placeholder tokens (`XX0X`), so the model learns to carry them.
-- Not used: `dict-freedict-deu-eng` (2022.04.21, the same Ding source read from the German side). Of its 36,884
-  example pairs, 840 have an English side absent from `dict-freedict-eng-deu` (0.09% of the ~980,000 training
-  pairs) and 5,341 give another German rendering of an English sentence already there.
+- Debian's `dict-freedict-deu-eng` (the same Ding source read from the German side, same licenses): its usage
+  examples that eng-deu lacks join train only ({reverse_summary(corpora)}); valid and test stay eng-deu's.
 
 No corpus is distributed with this repository.
 
