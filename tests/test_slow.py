@@ -11,9 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_real_corpus_has_disjoint_held_out_sentence_pairs(tmp_path):
-    stats = build_corpus(tmp_path)  # apt-get download dict-freedict-eng-deu
+    stats = build_corpus(tmp_path)  # apt-get download dict-freedict-eng-deu and dict-freedict-deu-eng
     assert stats["splits"]["valid"]["example"] >= 2000 and stats["splits"]["test"]["example"] >= 2000
     assert stats["counts"]["kept example"] > 50_000 and stats["counts"]["kept entry"] > 400_000
+    assert stats["counts"]["deu-eng: kept new English"] > 100  # the German side's examples add to train
     train_english = {p.en.lower() for p in read_tsv(tmp_path / "train.tsv")}
     for split in ("valid", "test"):
         assert not any(p.en.lower() in train_english for p in read_tsv(tmp_path / f"{split}.tsv"))
