@@ -57,15 +57,16 @@ def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None, 
         test = read_tsv(data_dir / "test.tsv")[:limit]
         sources, references = [p.en for p in test], [p.de for p in test]
         started = time.monotonic()
-        hypotheses = translate(model, tokenizer, sources)
+        name = source_name(data_dir)
+        hypotheses = translate(model, tokenizer, sources, progress=f"{name}: greedy")
         seconds = time.monotonic() - started
         baseline_hypotheses = [baseline.translate(s) for s in sources]
         beam = {}
         if beam_size > 1:
             started = time.monotonic()
-            beam_hypotheses = translate(model, tokenizer, sources, beam_size=beam_size)
+            beam_hypotheses = translate(model, tokenizer, sources, beam_size=beam_size, progress=f"{name}: beam {beam_size}")
             beam = {"beam": scores(beam_hypotheses, references) | {"seconds": round(time.monotonic() - started, 1)}}
-        report["sources"][source_name(data_dir)] = {
+        report["sources"][name] = {
             "test_pairs": len(test),
             "model": scores(hypotheses, references) | {"seconds": round(seconds, 1)}, **beam,
             "dictionary_baseline": scores(baseline_hypotheses, references),

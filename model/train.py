@@ -118,12 +118,14 @@ def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -
 
 
 def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128,
-              device: str = "cpu", beam_size: int = 1) -> list[str]:
-    """Greedy (beam_size 1) or beam-search translations (PyTorch path), batched by length."""
+              device: str = "cpu", beam_size: int = 1, progress: str | None = None) -> list[str]:
+    """Greedy (beam_size 1) or beam-search translations (PyTorch path), batched by length; with a progress
+    bar labelled `progress` if given."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out = [""] * len(texts)
     batch_size = max(1, batch_size // beam_size)
-    for start in range(0, len(order), batch_size):
+    starts = range(0, len(order), batch_size)
+    for start in starts if progress is None else tqdm(starts, desc=progress, unit="batch", mininterval=5):
         rows = order[start : start + batch_size]
         src, src_mask = pad_batch(tokenizer.encode_batch([texts[i] for i in rows]), model.cfg.pad_id)
         src, src_mask = src.to(device), src_mask.to(device)
