@@ -12,13 +12,16 @@ CARD_FILE = "MODEL_CARD.md"
 
 
 def training_summary(checkpoint: Path) -> dict:
+    """The run's numbers. The checkpoint is the entry with the best validation chrF, unless an entry says it was
+    selected otherwise (`selected_by`: why, e.g. a score on the full validation sets)."""
     log = [json.loads(line) for line in (checkpoint / "train_log.jsonl").read_text().splitlines() if line.strip()]
-    best = max(log, key=lambda entry: entry["valid_chrf"])
+    best = next((e for e in reversed(log) if e.get("selected_by")), None) or max(log, key=lambda entry: entry["valid_chrf"])
     last = log[-1]
     return {"steps": last["step"], "epochs": last["epoch"], "minutes": last["seconds"] / 60, "tokens": last["tokens"],
             "tokens_per_second": last["tokens"] / last["seconds"], "best_step": best["step"],
             "best_valid_chrf": best["valid_chrf"], "best_valid_loss": best["valid_loss"],
-            "averaged": best.get("averaged"), "curve": [(e["step"], e["valid_chrf"]) for e in log if "averaged" not in e]}
+            "averaged": best.get("averaged"), "selected_by": best.get("selected_by"),
+            "curve": [(e["step"], e["valid_chrf"]) for e in log if "averaged" not in e]}
 
 
 def license_families(licenses: dict[str, int]) -> list[tuple[str, int]]:
@@ -72,8 +75,14 @@ def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], p
     examples = "\n".join(f"| {e['source']} | {e['reference']} | {e['model']} |"
                          for r in report["sources"].values() for e in r["examples"][:6])
     curve = ", ".join(f"{step:,}: {chrf:.1f}" for step, chrf in train["curve"])
-    averaged = (f" The checkpoint is the average of the weights at {', '.join(train['averaged'])}, which validated "
-                "better than any single one." if train["averaged"] else " This checkpoint is that step.")
+    chosen = (f"the average of the weights at {', '.join(train['averaged'])}" if train["averaged"]
+              else f"the weights at step {train['best_step']:,}")
+    if train["selected_by"]:
+        averaged = f" The checkpoint is {chosen}, {train['selected_by']}."
+    elif train["averaged"]:
+        averaged = f" The checkpoint is {chosen}, which validated better than any single one."
+    else:
+        averaged = " This checkpoint is that step."
     text = f"""# Model card: en-de (translator default model)
 
 English→German translation model trained by this project. It is small enough to serve fast on 2 CPU
@@ -113,8 +122,8 @@ vocabulary of {cfg.vocab_size:,} pieces shared by English and German.
 
 The last run: {train['steps']:,} steps, {train['minutes']:.0f} minutes on 2 CPU cores shared with other work,
 {train['tokens'] / 1e6:.1f} M tokens (source + target) at {train['tokens_per_second']:,.0f} tokens/s on average.
-Best validation chrF {train['best_valid_chrf']:.2f} (greedy, 300 validation sentences interleaved from the
-corpora) at step {train['best_step']:,}.{averaged}
+The checkpoint's validation chrF {train['best_valid_chrf']:.2f} (greedy, 300 validation sentences interleaved from
+the corpora) and loss {train['best_valid_loss']:.3f}, at step {train['best_step']:,}.{averaged}
 
 Validation chrF by step (learning curve): {curve}.
 

@@ -84,3 +84,19 @@ def test_dictionary_baseline_translates_word_by_word():
     baseline = DictionaryBaseline([Pair("house", "Haus", "entry"), Pair("house", "Haus", "entry"), Pair("house", "Heim", "entry"),
                                    Pair("green", "grün", "entry"), Pair("green house", "Gewächshaus", "entry")])
     assert baseline.translate("The green house.") == "The grün Haus."
+
+
+def test_training_summary_takes_a_selection_over_the_best_sampled_chrf(tmp_path):
+    from model.card import training_summary
+
+    entries = [{"step": 750, "epoch": 0, "tokens": 10, "seconds": 5.0, "valid_loss": 1.7, "valid_chrf": 41.0},
+               {"step": 1500, "epoch": 0, "tokens": 20, "seconds": 10.0, "valid_loss": 1.6, "valid_chrf": 40.0},
+               {"step": 1501, "epoch": 0, "tokens": 20, "seconds": 10.0, "valid_loss": 1.58, "valid_chrf": 40.5,
+                "averaged": ["step-750", "step-1500"]}]
+    (tmp_path / "train_log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert training_summary(tmp_path)["best_step"] == 750 and training_summary(tmp_path)["selected_by"] is None
+    entries[-1]["selected_by"] = "chosen by chrF on the full validation sets"
+    (tmp_path / "train_log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    summary = training_summary(tmp_path)
+    assert summary["best_step"] == 1501 and summary["averaged"] == ["step-750", "step-1500"]
+    assert summary["curve"] == [(750, 41.0), (1500, 40.0)]
