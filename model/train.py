@@ -254,6 +254,23 @@ def average_snapshots(paths: list[Path]) -> dict[str, torch.Tensor]:
     return {name: (value / len(paths)).to(dtypes[name]) for name, value in total.items()}
 
 
+def write_average(run_dir: Path, steps: list[int], out_dir: Path) -> Path:
+    """A checkpoint in out_dir: the average of run_dir's validation snapshots at these steps, with its tokenizer
+    and training log (score it with `translator evaluate` before shipping it)."""
+    paths = [run_dir / SNAPSHOTS / f"step-{step}.safetensors" for step in steps]
+    missing = [path.stem for path in paths if not path.exists()]
+    if missing:
+        kept = ", ".join(path.stem for path in snapshot_paths(run_dir)) or "none"
+        raise FileNotFoundError(f"{run_dir} has no snapshot {', '.join(missing)} (it has: {kept})")
+    model, _ = load_checkpoint(run_dir)
+    averaged = Transformer(model.cfg)
+    averaged.load_state_dict(average_snapshots(paths), strict=False)  # tied weights are stored once
+    save_checkpoint(averaged, out_dir)
+    copy_tokenizer(run_dir, out_dir)
+    shutil.copy(run_dir / LOG_FILE, out_dir / LOG_FILE)
+    return out_dir
+
+
 def _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions, log) -> None:
     """Average the last validated weights; the average becomes the checkpoint only when it validates better."""
     snapshots = snapshot_paths(opts.out_dir)[-opts.average_last:]

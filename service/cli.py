@@ -33,6 +33,13 @@ def cmd_data_gettext(args) -> int:
     return 0
 
 
+def cmd_average(args) -> int:
+    from model.train import write_average
+
+    print(f"wrote {write_average(args.run, args.steps, args.out)}: the average of steps {', '.join(map(str, args.steps))}")
+    return 0
+
+
 def cmd_train(args) -> int:
     from model.train import TrainOptions, train
     from model.transformer import TransformerConfig
@@ -438,6 +445,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--threads", type=int, default=2, help="torch intra-op threads (default: 2)")
     train.set_defaults(func=cmd_train)
 
+    average = commands.add_parser("average", help="average a training run's validation snapshots into a checkpoint",
+                                  description="Write a checkpoint holding the element-wise average of RUN's validation "
+                                              "snapshots (RUN/snapshots/step-N.safetensors) at the given steps, with RUN's "
+                                              "tokenizer and training log.")
+    average.add_argument("run", type=Path, help="a `translator train --out` directory")
+    average.add_argument("--steps", type=int, nargs="+", required=True, help="validation steps to average, e.g. 3750 4500 5250")
+    average.add_argument("--out", type=Path, required=True, help="checkpoint directory to write")
+    average.set_defaults(func=cmd_average)
     evaluate = commands.add_parser("evaluate", help="BLEU/chrF of a checkpoint and of a dictionary baseline on the test split")
     evaluate.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
     evaluate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and test.tsv (default: {DEFAULT_DATA})")

@@ -1,11 +1,13 @@
 import json
 
+import pytest
+
 from model.card import write_model_card
 from model.checkpoint import load_checkpoint
 from model.data import build_corpus
 from model.evaluate import DictionaryBaseline, evaluate
 from model.data import Pair
-from model.train import TrainOptions, inverse_sqrt, train
+from model.train import TrainOptions, inverse_sqrt, train, write_average
 from model.transformer import TransformerConfig
 
 TINY = TransformerConfig(vocab_size=80, d_model=32, n_heads=2, d_ff=64, encoder_layers=2, decoder_layers=1)
@@ -64,6 +66,10 @@ def test_warm_start_extra_data_and_averaging(dictd_dir, tmp_path):
                 for name in load_snapshot(out, 2)}
     if log[-1]["best"]:  # kept: the checkpoint is the average
         assert torch.allclose(model.state_dict()["embed.weight"].double(), averaged["embed.weight"], atol=1e-6)
+    chosen, _ = load_checkpoint(write_average(out, [2, 4, 6], tmp_path / "chosen"))  # `translator average`
+    assert torch.allclose(chosen.state_dict()["embed.weight"].double(), averaged["embed.weight"], atol=1e-6)
+    with pytest.raises(FileNotFoundError, match="step-3"):
+        write_average(out, [3], tmp_path / "missing")
     report = evaluate(out, [data, software])
     assert set(report["sources"]) == {"Ding dictionary examples", "software"}
     corpora = {"Ding dictionary examples": json.loads((data / "stats.json").read_text()),
