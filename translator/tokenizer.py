@@ -41,6 +41,7 @@ class Tokenizer:
         self.vocab = vocab
         self.pieces = {i: p for p, i in vocab.items()} if vocab else None
         self.special = special
+        self._visible: dict[int, bool] = {}
 
     @classmethod
     def from_dir(cls, directory: Path, special: SpecialIds = SpecialIds()) -> "Tokenizer":
@@ -80,6 +81,12 @@ class Tokenizer:
         text = self.target.decode_pieces([self.pieces[i] for i in ids if i not in skip])
         return text.replace("\u2581", " ").strip()
 
+    def visible(self, token: int) -> bool:
+        """Whether this id alone decodes to more than whitespace (cached)."""
+        if token not in self._visible:
+            self._visible[token] = bool(self.decode([token]).strip())
+        return self._visible[token]
+
     def decode_batch(self, batch: list[list[int]]) -> list[str]:
         return [self.decode(ids) for ids in batch]
 
@@ -108,9 +115,10 @@ class IncrementalDetokenizer:
     amortised cost per token.
 
     Only a short window of ids is decoded: the text of ``ids[prefix:read]`` was already sent, and
-    ``decode(ids[prefix:])`` minus it is the new piece. Both decodes start at the same token, so
-    SentencePiece's handling of a leading "▁" affects them alike. A piece ending in an incomplete
-    UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive.
+    ``decode(ids[prefix:])`` minus it is the new piece. Both decodes start at the same token, which has
+    visible text: SentencePiece drops all the whitespace a decode starts with, so a window starting with
+    whitespace-only pieces would lose as many spaces as it has more of them than ``ids[prefix:read]``. A piece
+    ending in an incomplete UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive.
     """
 
     def __init__(self, tokenizer: Tokenizer):
@@ -128,9 +136,15 @@ class IncrementalDetokenizer:
         if len(text) <= len(sent) or text.endswith("\ufffd") or not text.startswith(sent):
             return ""
         piece = text[len(sent):]
-        self.prefix, self.read = self.read, len(self.ids)
+        self.prefix, self.read = self._anchored(self.read), len(self.ids)
         self.emitted_chars += len(piece)
         return piece
+
+    def _anchored(self, start: int) -> int:
+        """The window start at or before `start` whose token has visible text (or 0)."""
+        while start > 0 and not self.tokenizer.visible(self.ids[start]):
+            start -= 1
+        return start
 
     def finish(self, final_text: str) -> str:
         """What is left of final_text after the pieces sent so far (they are always a prefix of it)."""
