@@ -238,6 +238,11 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
     return state
 
 
+def snapshot_path(out_dir: Path, step: int) -> Path:
+    """Where the weights validated at this step are kept for averaging."""
+    return out_dir / SNAPSHOTS / f"step-{step}.safetensors"
+
+
 def snapshot_paths(out_dir: Path) -> list[Path]:
     """The saved validation snapshots, oldest first."""
     return sorted((out_dir / SNAPSHOTS).glob("step-*.safetensors"), key=lambda p: int(p.stem.split("-")[1]))
@@ -254,18 +259,22 @@ def average_snapshots(paths: list[Path]) -> dict[str, torch.Tensor]:
     return {name: (value / len(paths)).to(dtypes[name]) for name, value in total.items()}
 
 
+def averaged_model(cfg: TransformerConfig, paths: list[Path]) -> Transformer:
+    """A model holding the mean of these snapshots."""
+    model = Transformer(cfg)
+    model.load_state_dict(average_snapshots(paths), strict=False)  # tied weights are stored once
+    return model
+
+
 def write_average(run_dir: Path, steps: list[int], out_dir: Path) -> Path:
     """A checkpoint in out_dir: the average of run_dir's validation snapshots at these steps, with its tokenizer
     and training log (score it with `translator evaluate` before shipping it)."""
-    paths = [run_dir / SNAPSHOTS / f"step-{step}.safetensors" for step in steps]
+    paths = [snapshot_path(run_dir, step) for step in steps]
     missing = [path.stem for path in paths if not path.exists()]
     if missing:
         kept = ", ".join(path.stem for path in snapshot_paths(run_dir)) or "none"
         raise FileNotFoundError(f"{run_dir} has no snapshot {', '.join(missing)} (it has: {kept})")
-    model, _ = load_checkpoint(run_dir)
-    averaged = Transformer(model.cfg)
-    averaged.load_state_dict(average_snapshots(paths), strict=False)  # tied weights are stored once
-    save_checkpoint(averaged, out_dir)
+    save_checkpoint(averaged_model(TransformerConfig.load(run_dir), paths), out_dir)
     copy_tokenizer(run_dir, out_dir)
     shutil.copy(run_dir / LOG_FILE, out_dir / LOG_FILE)
     return out_dir
@@ -276,8 +285,7 @@ def _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer,
     snapshots = snapshot_paths(opts.out_dir)[-opts.average_last:]
     if len(snapshots) < 2:
         return
-    averaged = Transformer(model.cfg).to(opts.device)
-    averaged.load_state_dict(average_snapshots(snapshots), strict=False)  # tied weights are stored once
+    averaged = averaged_model(model.cfg, snapshots).to(opts.device)
     metrics = validate(averaged, valid_pairs, valid_encoded, tokenizer, opts)
     improved = metrics["valid_chrf"] > state["best_chrf"]
     entry = {"step": state["step"], "epoch": state["epoch"], "averaged": [p.stem for p in snapshots], "tokens": state["tokens"],
@@ -300,9 +308,9 @@ def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_enc
     else:
         state["bad_validations"] += 1
     if opts.average_last > 1:
-        snapshots = opts.out_dir / SNAPSHOTS
-        snapshots.mkdir(exist_ok=True)
-        save_model(model, str(snapshots / f"step-{state['step']}.safetensors"))
+        path = snapshot_path(opts.out_dir, state["step"])
+        path.parent.mkdir(exist_ok=True)
+        save_model(model, str(path))
         for stale in snapshot_paths(opts.out_dir)[:-opts.average_last]:
             stale.unlink()
     entry = {"step": state["step"], "epoch": state["epoch"], "train_loss": train_loss, "tokens_per_second": rate,
