@@ -92,7 +92,7 @@ def parse_entry(text: str, reverse: bool = False) -> tuple[list[Pair], Counter]:
     dropped: Counter = Counter()
     lines = text.splitlines()
     if reverse:
-        return _reverse_examples(lines[2:]), dropped
+        return _examples(lines[2:], dropped, reverse=True), dropped
     if len(lines) < 2:
         dropped["entry without translation"] += 1
         return [], dropped
@@ -103,29 +103,25 @@ def parse_entry(text: str, reverse: bool = False) -> tuple[list[Pair], Counter]:
         pairs.append(Pair(headword, translation, "entry"))
     else:
         dropped["entry empty after cleaning"] += 1
-    for line in lines[2:]:
+    return pairs + _examples(lines[2:], dropped), dropped
+
+
+def _examples(lines: list[str], dropped: Counter, reverse: bool = False) -> list[Pair]:
+    """The quoted usage examples, ``"English"  - German`` (reverse: ``"German"  - English``); the translation
+    side keeps its first alternative."""
+    pairs = []
+    for line in lines:
         match = _EXAMPLE.match(line)
         if not match:
             continue
-        english = match["en"]
-        german = first_german(match["de"], english)
+        quoted, translation = match["en"], match["de"]
+        translation = first_german(translation, quoted)
+        english, german = (translation, quoted) if reverse else (quoted, translation)
         pair = Pair(clean(english), clean(german), "example")
         if pair.en and pair.de:
             pairs.append(pair)
         else:
             dropped["example empty after cleaning"] += 1
-    return pairs, dropped
-
-
-def _reverse_examples(lines: list[str]) -> list[Pair]:
-    pairs = []
-    for line in lines:
-        match = _EXAMPLE.match(line)  # its first side is German here
-        if match:
-            german, english = match["en"], match["de"]
-            pair = Pair(clean(first_german(english, german)), clean(german), "example")
-            if pair.en and pair.de:
-                pairs.append(pair)
     return pairs
 
 
