@@ -28,6 +28,25 @@ ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def process_cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # it has exited
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def descendants(pid: int) -> list[int]:
+    """Running child processes of pid, and theirs (from /proc/<pid>/task/<tid>/children)."""
+    found = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(child) for child in children.read_text().split()]
+        except OSError:
+            continue
+    return found + [grandchild for child in found for grandchild in descendants(child)]
+
+
 # -- servers ------------------------------------------------------------------------------------------
 class ServerProcess:
     """A server in its own process on a free loopback port; it prints one line naming its address."""
@@ -43,8 +62,8 @@ class ServerProcess:
         self.metrics_url = line.split("metrics ")[1].strip() if "metrics http" in line else None
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime of every thread
+        """utime + stime of every thread of the server and of its running child processes (engine workers)."""
+        return sum(process_cpu_seconds(pid) for pid in [self.process.pid, *descendants(self.process.pid)])
 
     def batch_histogram(self) -> tuple[float, float]:
         """(sum, count) of translator_decoder_batch_size: sequences per decoder step, over all workers."""

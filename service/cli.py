@@ -289,7 +289,8 @@ def server_config(args):
 
     return ServerConfig(
         host=args.host, port=args.port, repository=args.repository, models=tuple(args.model), device=args.device,
-        precision=args.precision, workers=args.workers, threads=args.threads, max_num_seqs=args.max_num_seqs,
+        precision=args.precision, workers=args.workers, threads=args.threads,
+        worker_processes=args.worker_processes, max_num_seqs=args.max_num_seqs,
         max_beam_size=args.max_beam_size, alignment_layer=args.alignment_layer,
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
@@ -898,10 +899,13 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--device", choices=("cpu", "cuda"), default=env("device"), help="TRANSLATOR_DEVICE (default cpu)")
     serve.add_argument("--precision", choices=("fp32", "int8", "fp16"), default=env("precision"), help="TRANSLATOR_PRECISION (default fp32)")
     serve.add_argument("--workers", type=int, default=env("workers"),
-                       help="engine workers per model, each a thread with its own ONNX Runtime sessions and KV cache "
+                       help="engine workers per model, each with its own ONNX Runtime sessions and KV cache "
                             "(TRANSLATOR_WORKERS; default 0 = one per core on CPU, one on CUDA)")
     serve.add_argument("--threads", type=int, default=env("threads"),
                        help="ONNX Runtime threads per worker (TRANSLATOR_THREADS; default 0 = cores / workers)")
+    serve.add_argument("--worker-processes", action=argparse.BooleanOptionalAction, default=env("worker_processes"),
+                       help="run each engine worker in a process of its own (with its own GIL) instead of a thread of "
+                            "the server (TRANSLATOR_WORKER_PROCESSES=1|0; default: processes on CPU, a thread on CUDA)")
     serve.add_argument("--max-num-seqs", type=int, default=env("max_num_seqs"), help="sequences per decoder step of each worker (TRANSLATOR_MAX_NUM_SEQS; default 64)")
     serve.add_argument("--max-beam-size", type=int, default=env("max_beam_size"),
                        help="largest beam_size a request may ask for, capped at --max-num-seqs (each beam is one "

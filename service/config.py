@@ -27,6 +27,7 @@ class ServerConfig:
     precision: str = "fp32"  # fp32 | int8 | fp16
     workers: int = 0  # engine workers (threads with their own ORT sessions) per model; 0 = one per core
     threads: int = 0  # ONNX Runtime intra-op threads per worker; 0 = cores / workers
+    worker_processes: bool | None = None  # engine workers in processes of their own, else threads; None: processes on CPU
     max_num_seqs: int = 64  # sequences in one decoder step
     max_num_batched_tokens: int = 4096  # decoder positions + newly encoded source tokens per step
     max_beam_size: int = 8  # largest DecodingOptions.beam_size; at most max_num_seqs (each beam is a decoder row)
@@ -50,7 +51,7 @@ class ServerConfig:
     ENV = {  # flag → environment variable; documented in the README
         "host": "TRANSLATOR_HOST", "port": "TRANSLATOR_PORT", "repository": "TRANSLATOR_MODEL_REPOSITORY",
         "models": "TRANSLATOR_MODELS", "device": "TRANSLATOR_DEVICE", "precision": "TRANSLATOR_PRECISION",
-        "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
+        "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "worker_processes": "TRANSLATOR_WORKER_PROCESSES", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
         "max_beam_size": "TRANSLATOR_MAX_BEAM_SIZE", "alignment_layer": "TRANSLATOR_ALIGNMENT_LAYER",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
@@ -61,6 +62,8 @@ class ServerConfig:
         "tls_key": "TRANSLATOR_TLS_KEY", "tls_client_ca": "TRANSLATOR_TLS_CLIENT_CA",
         "auth_token_file": "TRANSLATOR_AUTH_TOKEN_FILE",
     }
+
+    SWITCHES = ("worker_processes",)  # settings whose variable reads 1/0
 
     def __post_init__(self):
         problems = [f"{name} must be at least 1" for name in
@@ -91,6 +94,13 @@ class ServerConfig:
         return 1 if self.device == "cuda" else max(1, (os.cpu_count() or 1) // max(1, self.threads or 1))
 
     @property
+    def engine_in_processes(self) -> bool:
+        """Workers in processes of their own unless told otherwise, except on CUDA: there the server would also
+        hold the model's sessions on the GPU (it reads the model's metadata from a runtime of its own) and every
+        process would need a CUDA context of its own."""
+        return self.device == "cpu" if self.worker_processes is None else self.worker_processes
+
+    @property
     def worker_threads(self) -> int:
         """ONNX Runtime intra-op threads of each worker."""
         return self.threads or max(1, (os.cpu_count() or 1) // self.engine_workers)
@@ -104,6 +114,10 @@ class ServerConfig:
             return default
         if name == "models":
             return tuple(m.strip() for m in raw.split(",") if m.strip())
+        if name in cls.SWITCHES:
+            if raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(f"{cls.ENV[name]}={raw!r} must be 1 or 0")
+            return raw.strip().lower() in ("1", "true", "yes", "on")
         if default is None or isinstance(default, Path):
             return Path(raw)
         return type(default)(raw)

@@ -17,10 +17,10 @@ from grpc_reflection.v1alpha import reflection
 
 from service.config import ServerConfig
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
-from service.engine import Engine, SchedulerLimits
+from service.engine import Engine, SchedulerLimits, WorkerSpec, warm_up
 from service.metrics import Metrics
 from service.runtime import Runtime
-from service.scheduler import QueueFull, decode
+from service.scheduler import QueueFull
 from service.texts import Texts, segment_translation
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
@@ -399,27 +399,27 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
 
 def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
     engines = {}
+    limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size)
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
-        runtimes = [Runtime(model_dir, precision=config.precision, device=config.device, threads=config.worker_threads,
-                            alignment_layer=config.alignment_layer) for _ in range(config.engine_workers)]
-        if config.warmup:
-            for runtime in runtimes:
-                warm_up(runtime)
-        limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size)
-        runtime = runtimes[0]
-        engines[runtime.info.name] = Engine(runtimes, limits, on_step=metrics.observe_step).start()
+        worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,
+                            config.warmup)
+        if config.engine_in_processes:
+            runtime = worker.runtime()
+            engine = Engine.in_processes(runtime, worker, config.engine_workers, limits, metrics.observe_step)
+        else:
+            runtimes = [worker.runtime() for _ in range(config.engine_workers)]
+            if config.warmup:
+                for runtime in runtimes:
+                    warm_up(runtime)
+            engine = Engine.in_threads(runtimes, limits, metrics.observe_step)
+        runtime = engine.runtime
+        engines[runtime.info.name] = engine.start()
         metrics.model_loaded(runtime.info)
-        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads)", runtime.info.name,
-                 runtime.info.version, model_dir, runtime.info.precision, runtime.info.provider, len(runtimes),
-                 config.worker_threads)
+        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads, in %s)", runtime.info.name,
+                 runtime.info.version, model_dir, runtime.info.precision, runtime.info.provider, config.engine_workers,
+                 config.worker_threads, "processes" if config.engine_in_processes else "threads")
     return engines
-
-
-def warm_up(runtime: Runtime) -> None:
-    """Run the graphs once at a few shapes so the first request does not pay for initialisation."""
-    for batch in (1, 8):
-        decode(runtime, [runtime.tokenizer.encode("Where is the station?")] * batch, DecodingOptions(8, 8))
 
 
 class Server:

@@ -32,9 +32,9 @@ def config_for(model_dir: Path, **overrides) -> ServerConfig:
     return ServerConfig(**(settings | overrides))
 
 
-@pytest.fixture(scope="module")
-def server(exported_tiny):
-    running = RunningServer(config_for(exported_tiny, max_texts_per_request=8))
+@pytest.fixture(scope="module", params=[True, False], ids=["worker-processes", "worker-threads"])
+def server(exported_tiny, request):
+    running = RunningServer(config_for(exported_tiny, max_texts_per_request=8, worker_processes=request.param))
     yield running
     running.stop()
 
@@ -114,9 +114,10 @@ def test_concurrent_requests_equal_sequential_results(server, client):
     (dict(texts=["a"], model="fr-en"), grpc.StatusCode.NOT_FOUND, "unknown model 'fr-en'; loaded models: tiny"),
 ])
 def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, request_kwargs, code, message, reference):
-    texts = request_kwargs.pop("texts")
+    options = dict(request_kwargs)  # the parameters serve both worker kinds
+    texts = options.pop("texts")
     with pytest.raises(grpc.RpcError) as error:
-        client.translate(texts, **request_kwargs)
+        client.translate(texts, **options)
     assert error.value.code() == code
     assert re.search(message, error.value.details())
     assert client.translate([TEXTS[0]]).translations[0].text == reference[TEXTS[0]]
@@ -136,7 +137,7 @@ def test_bad_request_does_not_disturb_others(server, client, reference):
 
 def test_deadline_exceeded_frees_the_sequences(exported_tiny):
     """One sequence at a time, 16 texts of 256 forced tokens: far more work than the 0.1 s deadline allows."""
-    running = RunningServer(config_for(exported_tiny, max_num_seqs=1))
+    running = RunningServer(config_for(exported_tiny, max_num_seqs=1, worker_processes=False))  # reads the pools
     try:
         with TranslatorClient(running.target, timeout=0.1) as client:
             with pytest.raises(grpc.RpcError) as error:
@@ -158,7 +159,8 @@ def test_cancelled_stream_frees_its_slot(server):
 
 
 def test_queue_overflow_is_resource_exhausted(exported_tiny):
-    running = RunningServer(config_for(exported_tiny, max_queue_size=2, max_num_seqs=1, workers=1))
+    running = RunningServer(config_for(exported_tiny, max_queue_size=2, max_num_seqs=1, workers=1,
+                                       worker_processes=False))  # holds the worker's decoder step
     try:
         with TranslatorClient(running.target) as client:
             with pytest.raises(grpc.RpcError) as never_fits:
@@ -185,6 +187,28 @@ def test_queue_overflow_is_resource_exhausted(exported_tiny):
             assert "at most 2 waiting" in full.value.details()
             assert len(busy.result().translations) == 2
             assert len(client.translate(TEXTS[:2]).translations) == 2
+    finally:
+        running.stop()
+
+
+def test_a_dead_worker_process_fails_its_sequences_and_is_replaced(exported_tiny):
+    """A worker process that dies (OOM killer, a crash in native code) fails the calls it held with INTERNAL; a
+    new process takes its place and the server keeps serving."""
+    running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
+    try:
+        with TranslatorClient(running.target, timeout=60) as client:
+            stream = client.stream(TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
+            next(stream)
+            worker = running.engine.workers[0]
+            dead = worker._process
+            worker.kill()
+            with pytest.raises(grpc.RpcError) as failed:
+                list(stream)
+            assert failed.value.code() == grpc.StatusCode.INTERNAL
+            assert client.translate(TEXTS[:3]).translations[2].text
+            assert worker._process is not dead and worker._process.is_alive()
+        assert wait_until(lambda: running.requests_counted("TranslateStream", "INTERNAL") == 1)
+        assert wait_idle(running)
     finally:
         running.stop()
 
@@ -232,3 +256,19 @@ def test_stubs_are_not_stale(tmp_path):
     for name in ("translator_pb2.py", "translator_pb2.pyi", "translator_pb2_grpc.py"):
         generated = (tmp_path / "translator" / "v1" / name).read_text()
         assert generated == (root / "translator" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"
+
+
+@pytest.mark.parametrize("raw, expected", [("1", True), ("0", False), ("off", False), ("yes", True)])
+def test_worker_processes_setting_reads_a_switch(monkeypatch, raw, expected):
+    monkeypatch.setenv("TRANSLATOR_WORKER_PROCESSES", raw)
+    assert ServerConfig.env_default("worker_processes") is expected
+    assert ServerConfig(worker_processes=expected, device="cuda").engine_in_processes is expected
+
+
+def test_worker_processes_default_to_processes_on_cpu_and_a_thread_on_cuda(monkeypatch):
+    monkeypatch.delenv("TRANSLATOR_WORKER_PROCESSES", raising=False)
+    assert ServerConfig.env_default("worker_processes") is None
+    assert ServerConfig().engine_in_processes and not ServerConfig(device="cuda").engine_in_processes
+    monkeypatch.setenv("TRANSLATOR_WORKER_PROCESSES", "maybe")
+    with pytest.raises(ValueError, match="TRANSLATOR_WORKER_PROCESSES='maybe' must be 1 or 0"):
+        ServerConfig.env_default("worker_processes")
