@@ -56,7 +56,7 @@ class Worker:
 
     def load(self) -> int:
         """Sequences waiting or running here (read without the lock: a hint for placement)."""
-        return len(self.scheduler.waiting) + self.scheduler.pool.size
+        return self.waiting() + self.running()
 
     def waiting(self) -> int:
         return len(self.scheduler.waiting)
