@@ -25,7 +25,7 @@ class ServerConfig:
     models: tuple[str, ...] = (DEFAULT_MODEL,)  # "name" (latest version) or "name/version"; the first is the default
     device: str = "cpu"  # cpu | cuda
     precision: str = "fp32"  # fp32 | int8 | fp16
-    workers: int = 0  # engine workers (threads with their own ORT sessions) per model; 0 = one per core
+    workers: int = 0  # engine workers (each with its own ORT sessions) per model; 0 = one per core
     threads: int = 0  # ONNX Runtime intra-op threads per worker; 0 = cores / workers
     worker_processes: bool | None = None  # engine workers in processes of their own, else threads; None: processes on CPU
     max_num_seqs: int = 64  # sequences in one decoder step
