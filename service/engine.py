@@ -466,7 +466,7 @@ class ProcessWorker:
         log.error("engine worker process %s exited (code %s); %d sequences failed; starting a new one", self.name,
                   self._process.exitcode, len(failed))
         for request in failed:
-            request.status, request.finish_reason, request.finish_time = RequestStatus.FINISHED, FinishReason.ERROR, now
+            request.finish(FinishReason.ERROR, now)
         events = [(request, None) for request in failed]
         deliver(events)
         self.on_step(StepOutput(0, 0, 0, failed, events))

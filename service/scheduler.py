@@ -65,6 +65,9 @@ class Request:
         """Slot-pool rows it occupies: one per beam."""
         return self.options.beam_size
 
+    def finish(self, reason: FinishReason, now: float) -> None:
+        self.status, self.finish_reason, self.finish_time = RequestStatus.FINISHED, reason, now
+
 
 Event = tuple[Request, "int | None"]  # a streamed token id, or None once the request finished
 
@@ -138,14 +141,14 @@ class Scheduler:
         for row in self._rows_to_remove(now):
             request = self.pool.requests[row]
             if request.status is not RequestStatus.FINISHED:  # a beam request holds several rows
-                self._finish(request, self._removal_reason(request, now), now)
+                request.finish(self._removal_reason(request, now), now)
                 removed.append(request)
             removed_rows.append(row)
         if self._aborted:
             kept = deque()
             for request in self.waiting:
                 if request.request_id in self._aborted:
-                    self._finish(request, FinishReason.CANCELLED, now)
+                    request.finish(FinishReason.CANCELLED, now)
                     removed.append(request)
                 else:
                     kept.append(request)
@@ -157,7 +160,7 @@ class Scheduler:
         while self.waiting and rows + self.waiting[0].rows <= self.max_num_seqs:
             request = self.waiting[0]
             if request.deadline is not None and now >= request.deadline:
-                self._finish(self.waiting.popleft(), FinishReason.DEADLINE, now)
+                self.waiting.popleft().finish(FinishReason.DEADLINE, now)
                 removed.append(request)
                 continue
             cost = len(request.source_ids) + 1
@@ -277,7 +280,7 @@ class Scheduler:
         reason = FinishReason.EOS if ended else FinishReason.LENGTH
         request.hypotheses = [Hypothesis(ids, reason, logprobs, score, alignments)]
         request.output_ids = ids
-        self._finish(request, reason, now)
+        request.finish(reason, now)
 
     def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
         """Each beam request's rows, in beam order."""
@@ -298,7 +301,7 @@ class Scheduler:
         if step.done:
             request.hypotheses = search.best()
             request.output_ids = request.hypotheses[0].token_ids
-            self._finish(request, request.hypotheses[0].finish_reason, now)
+            request.finish(request.hypotheses[0].finish_reason, now)
             return True
         parents = rows[step.parents]
         moved = parents != rows  # a beam continuing itself keeps its row as it is
@@ -323,13 +326,9 @@ class Scheduler:
         failed = [r for r in [*self.running, *output.admitted] if r.status is not RequestStatus.FINISHED]
         failed = list(dict.fromkeys(failed))  # an admitted request may already have joined
         for request in failed:
-            self._finish(request, FinishReason.ERROR, now)
+            request.finish(FinishReason.ERROR, now)
         self.pool.clear()
         return failed
-
-    @staticmethod
-    def _finish(request: Request, reason: FinishReason, now: float) -> None:
-        request.status, request.finish_reason, request.finish_time = RequestStatus.FINISHED, reason, now
 
 
 def decode(runtime, sources: list[list[int]], options: DecodingOptions, *, max_num_seqs: int = 64) -> list[Request]:

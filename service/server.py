@@ -405,8 +405,7 @@ def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,
                             config.warmup)
         if config.engine_in_processes:
-            runtime = worker.runtime()
-            engine = Engine.in_processes(runtime, worker, config.engine_workers, limits, metrics.observe_step)
+            engine = Engine.in_processes(worker.runtime(), worker, config.engine_workers, limits, metrics.observe_step)
         else:
             runtimes = [worker.runtime() for _ in range(config.engine_workers)]
             if config.warmup:
