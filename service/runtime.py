@@ -25,6 +25,9 @@ CACHE_CHUNK = 8  # cache lengths (self and source positions) are multiples of th
 # fp32 per run, ~45 and ~110 us per position). Sources are grouped so that no group pads more than this; on a GPU
 # positions are nearly free and a run's launches are not, so every source goes into one run there.
 CPU_RUN_COST_POSITIONS = 6
+# What a row asks of a step beyond a greedy token (bits of SlotPool.features). A step checks which of them any row
+# has (one reduction) and skips the work of the others: the plain greedy batch pays for none.
+STREAMING, SAMPLED, SCORED, ALIGNED, BEAM = 1, 2, 4, 8, 16
 
 
 def session_options(threads: int | None, spinning: bool) -> ort.SessionOptions:
@@ -109,8 +112,8 @@ class SlotPool:
     left, so copies are amortised and a step attends over little more than its rows need.
     """
 
-    ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "streaming", "output",
-                  "logprobs", "scores", "beam_index", "beam", "sampled", "scored", "aligned")
+    ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "features", "output",
+                  "logprobs", "scores", "beam_index")
 
     def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int,
                  dtype=np.float32, start_token: int = 0):
@@ -127,14 +130,10 @@ class SlotPool:
         self.min_tokens = np.zeros(slots, dtype=np.int64)
         self.output = np.zeros((slots, max_output_tokens), dtype=np.int64)  # generated ids, read when a row finishes
         self.deadlines = np.full(slots, np.inf)  # time.monotonic() by which each row must finish
-        self.streaming = np.zeros(slots, dtype=bool)  # rows whose every token is an event
+        self.features = np.zeros(slots, dtype=np.uint8)  # STREAMING | SAMPLED | SCORED | ALIGNED | BEAM
         self.logprobs = np.zeros((slots, max_output_tokens), dtype=np.float32)  # of the generated ids (scored rows)
         self.scores = np.zeros(slots)  # cumulative log-probability of each beam
         self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows
-        self.beam = np.zeros(slots, dtype=bool)  # rows of a beam search (beam_size > 1)
-        self.sampled = np.zeros(slots, dtype=bool)  # rows that sample their tokens
-        self.scored = np.zeros(slots, dtype=bool)  # rows that record their tokens' log-probabilities
-        self.aligned = np.zeros(slots, dtype=bool)  # rows that keep their cross-attention
 
     def _kv(self, positions: int) -> list[np.ndarray]:
         return kv_buffers(self.slots, self.layers, self.heads, self.head_dim, positions, self.dtype)
