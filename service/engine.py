@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import AsyncIterator, Callable
 
 from service.decoding import DecodingOptions, FinishReason
-from service.runtime import Runtime
+from service.runtime import Model, Runtime, ServedModel
+from translator.model_format import ModelMeta
 from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, StepOutput, decode
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ class Worker:
     """One engine thread with its own runtime, scheduler and slot pool."""
 
     def __init__(self, runtime: Runtime, limits: SchedulerLimits, name: str):
-        self.runtime = runtime
+        self.runtime = self.model = runtime
         self.scheduler = Scheduler(runtime, max_num_seqs=limits.max_num_seqs,
                                    max_num_batched_tokens=limits.max_num_batched_tokens,
                                    max_queue_size=limits.max_queue_size)
@@ -128,11 +129,10 @@ def _dispatch(events: list[Event]) -> None:
 class Engine:
     """One model: its workers, request placement and the all-or-nothing queue bound."""
 
-    def __init__(self, runtime: Runtime, workers: list["Worker | ProcessWorker"], limits: SchedulerLimits = SchedulerLimits(),
+    def __init__(self, workers: list["Worker | ProcessWorker"], limits: SchedulerLimits = SchedulerLimits(),
                  on_step: Callable[[StepOutput, "Engine"], None] | None = None):
         if not workers:
             raise ValueError("an engine needs at least one worker")
-        self.runtime = runtime  # model metadata and tokenizer (the workers run identical copies)
         self.workers = workers
         self.limits = limits
         self.on_step = on_step
@@ -144,18 +144,24 @@ class Engine:
                    on_step: Callable[[StepOutput, "Engine"], None] | None = None) -> "Engine":
         """One worker thread per runtime."""
         name = runtimes[0].meta.name
-        return cls(runtimes[0], [Worker(r, limits, f"engine-{name}-{i}") for i, r in enumerate(runtimes)], limits, on_step)
+        return cls([Worker(r, limits, f"engine-{name}-{i}") for i, r in enumerate(runtimes)], limits, on_step)
 
     @classmethod
-    def in_processes(cls, runtime: Runtime, spec: "WorkerSpec", count: int, limits: SchedulerLimits = SchedulerLimits(),
+    def in_processes(cls, spec: "WorkerSpec", count: int, limits: SchedulerLimits = SchedulerLimits(),
                      on_step: Callable[[StepOutput, "Engine"], None] | None = None) -> "Engine":
-        """`count` worker processes, each building its runtime from spec; runtime serves metadata and tokenizer here."""
-        name = runtime.meta.name
-        return cls(runtime, [ProcessWorker(spec, limits, f"engine-{name}-{i}") for i in range(count)], limits, on_step)
+        """`count` worker processes, each building its runtime from spec."""
+        name = ModelMeta.read(spec.model_dir).name
+        return cls([ProcessWorker(spec, limits, f"engine-{name}-{i}") for i in range(count)], limits, on_step)
+
+    @property
+    def model(self) -> Model:
+        """Metadata, limits and tokenizer of the model (every worker runs the same one); a process engine's
+        is known once its first worker has started."""
+        return self.workers[0].model
 
     @property
     def name(self) -> str:
-        return self.runtime.meta.name
+        return self.model.meta.name
 
     def start(self) -> "Engine":
         for worker in self.workers:
@@ -328,7 +334,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) ->
                    (len(scheduler.waiting), received, scheduler.pool.size, scheduler.cache_bytes)))
 
     worker.start(report)
-    conn.send("ready")
+    conn.send((runtime.info, runtime.has_alignments))  # ready: what the server's ServedModel reports
     try:
         while True:
             command, argument = conn.recv()
@@ -360,6 +366,7 @@ class ProcessWorker:
         self._submitted = self._received = 0  # sequences sent to this process; of those, taken as of the last step
         self._stopping = False
         self._conn = self._process = None
+        self.model: ServedModel | None = None  # from the first process's report that it is ready
 
     def start(self, on_step: Callable[[StepOutput], None]) -> None:
         self.on_step = on_step
@@ -374,11 +381,13 @@ class ProcessWorker:
         process.start()
         child.close()
         try:
-            conn.recv()  # "ready"
+            info, has_alignments = conn.recv()  # ready
         except EOFError:
             process.join(5)
             raise RuntimeError(f"engine worker process {self.name} exited while starting (exit code {process.exitcode}); "
                                "its error is in the server's log") from None
+        if self.model is None:
+            self.model = ServedModel(self.spec.model_dir, info, has_alignments)
         with self._send_lock:  # requests submitted while no process ran were sent nowhere: send them now
             self._conn, self._process = conn, process
             self._submitted, self._received, self._waiting = len(self._open), 0, 0

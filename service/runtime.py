@@ -237,18 +237,48 @@ class SlotPool:
         return new
 
 
-class Runtime:
-    """The encoder and decoder sessions of one exported model, and its tokenizer."""
+class Model:
+    """An exported model directory as read without running it: metadata, limits and tokenizer. A server whose
+    graphs run in worker processes needs no more of a model (ServedModel); Runtime adds the sessions."""
 
-    def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None,
-                 spinning: bool = False, alignment_layer: int = -1):
+    def __init__(self, model_dir: Path):
         self.model_dir = Path(model_dir)
-        encoder_path, decoder_path = graph_files(self.model_dir, precision)
         self.meta = ModelMeta.read(self.model_dir)
         if self.meta.format != FORMAT_VERSION:
             raise ValueError(f"{self.model_dir} was exported in format {self.meta.format}; this runtime reads format "
                              f"{FORMAT_VERSION} (keys stored transposed): export it again with `translator export --out "
                              f"{self.model_dir}` (`make serve` does so for the default model)")
+        cfg = self.meta.model
+        self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
+        self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special)
+        self.limits = self.meta.limits
+
+    @property
+    def vocab_size(self) -> int:
+        return self.meta.model["vocab_size"]
+
+    @property
+    def max_positions(self) -> int:
+        return self.meta.model["max_positions"]
+
+
+class ServedModel(Model):
+    """A model whose graphs run in engine worker processes, as the server sees it: what Model reads, and what
+    its first worker reported once it had built its sessions (the provider, whether the decoder has alignments).
+    It holds no sessions: they would cost the server's process a copy of the weights (~75 MB fp32 here)."""
+
+    def __init__(self, model_dir: Path, info: ModelInfo, has_alignments: bool):
+        super().__init__(model_dir)
+        self.info, self.has_alignments = info, has_alignments
+
+
+class Runtime(Model):
+    """The encoder and decoder sessions of one exported model, and its tokenizer."""
+
+    def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None,
+                 spinning: bool = False, alignment_layer: int = -1):
+        super().__init__(model_dir)
+        encoder_path, decoder_path = graph_files(self.model_dir, precision)
         if not encoder_path.exists():
             raise FileNotFoundError(f"{encoder_path} is missing: export the model with this precision first")
         providers = choose_providers(device)
@@ -257,10 +287,6 @@ class Runtime:
         self.decoder = ort.InferenceSession(str(decoder_path), options, providers=providers)
         self.info = ModelInfo(self.meta.name, self.meta.version, precision, self.decoder.get_providers()[0])
         self.padding_per_run = CPU_RUN_COST_POSITIONS if self.info.provider == "CPUExecutionProvider" else math.inf
-        cfg = self.meta.model
-        self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
-        self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special)
-        self.limits = self.meta.limits
         layers = self.meta.decoder_layers
         self.cross_names = cache_names("cross", layers)
         self.past_names = cache_names("past", layers)
@@ -270,14 +296,6 @@ class Runtime:
             raise ValueError(f"alignment_layer={alignment_layer} must index one of the {layers} decoder layers "
                              f"(0..{layers - 1}, or negative from the last)")
         self.alignment_layer = alignment_layer % layers
-
-    @property
-    def vocab_size(self) -> int:
-        return self.meta.model["vocab_size"]
-
-    @property
-    def max_positions(self) -> int:
-        return self.meta.model["max_positions"]
 
     def new_pool(self, slots: int) -> SlotPool:
         cfg = self.meta.model

@@ -19,7 +19,7 @@ from service.config import ServerConfig
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec, warm_up
 from service.metrics import Metrics
-from service.runtime import Runtime
+from service.runtime import Model
 from service.scheduler import QueueFull
 from service.texts import Texts, segment_translation
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
@@ -219,34 +219,34 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             if not VISIBLE.search(text):
                 raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"{name} is empty or holds only whitespace or invisible characters: send text to translate")
-        runtime = engine.runtime
+        model = engine.model
         try:
-            checked = decoding_options(options).validate(self.capabilities(runtime))
+            checked = decoding_options(options).validate(self.capabilities(model))
         except ValueError as error:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options.{error}") from None
         if options.text_format not in pb.TextFormat.values():
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"options.text_format {options.text_format} is not one of {sorted(pb.TextFormat.values())}")
         if sum(map(len, texts)) > LARGE_REQUEST_CHARS:  # keep the event loop free for every other RPC
-            segmented = await asyncio.to_thread(self.segment, runtime, texts, options)
+            segmented = await asyncio.to_thread(self.segment, model, texts, options)
         else:
-            segmented = self.segment(runtime, texts, options)
+            segmented = self.segment(model, texts, options)
         if len(segmented.sources) > self.config.max_queue_size:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "
                                "fit the queue: split the request")
         return Admitted(engine, segmented, checked)
 
-    def capabilities(self, runtime: Runtime) -> DecodingCapabilities:
-        return DecodingCapabilities(max_output_tokens=runtime.limits.max_output_tokens, vocab_size=runtime.vocab_size,
+    def capabilities(self, model: Model) -> DecodingCapabilities:
+        return DecodingCapabilities(max_output_tokens=model.limits.max_output_tokens, vocab_size=model.vocab_size,
                                     max_beam_size=min(self.config.max_beam_size, self.config.max_num_seqs),
-                                    alignments=runtime.has_alignments)
+                                    alignments=model.has_alignments)
 
     @staticmethod
-    def segment(runtime: Runtime, texts: list[str], options: pb.DecodingOptions) -> Texts:
+    def segment(model: Model, texts: list[str], options: pb.DecodingOptions) -> Texts:
         """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
-        return Texts(*segment_texts(texts, runtime.tokenizer, runtime.limits.max_source_tokens, keep,
+        return Texts(*segment_texts(texts, model.tokenizer, model.limits.max_source_tokens, keep,
                                     options.text_format == pb.TEXT_FORMAT_HTML))
 
     def start(self, admitted: Admitted, context, stream: bool = False):
@@ -262,7 +262,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         if request.finish_reason in FAILURES:
             raise RequestError(*FAILURES[request.finish_reason])
         self.metrics.observe_finished(engine.name, request)
-        return segment_translation(request, engine.runtime.tokenizer)
+        return segment_translation(request, engine.model.tokenizer)
 
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
@@ -271,7 +271,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             translations = await self.translate_whole(admitted, context)
         except RequestError as error:
             await context.abort(error.code, str(error))
-        info = admitted.engine.runtime.info
+        info = admitted.engine.model.info
         return pb.TranslateResponse(translations=translations, model=info.name, model_version=info.version,
                                     request_id=request.request_id)
 
@@ -293,8 +293,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options)
             call = self.start(admitted, context, stream=True)
-            info = admitted.engine.runtime.info
-            streamer = admitted.texts.streamer(admitted.engine.runtime.tokenizer)
+            info = admitted.engine.model.info
+            streamer = admitted.texts.streamer(admitted.engine.model.tokenizer)
 
             def chunks(pieces):
                 for index, text, final in pieces:
@@ -328,7 +328,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             result = pb.BatchResult(id=item.id)
             try:
                 admitted = await self.admit(item.model, [item.text], item.options, field="text")
-                info = admitted.engine.runtime.info
+                info = admitted.engine.model.info
                 result.model, result.model_version = info.name, info.version
                 result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
             except RequestError as error:
@@ -366,9 +366,9 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                              for name, engine in self.engines.items()])
 
     def model_info(self, engine: Engine, default: bool) -> pb.ModelInfo:
-        info, limits = engine.runtime.info, self.capabilities(engine.runtime)
+        info, limits = engine.model.info, self.capabilities(engine.model)
         return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
-                            max_source_tokens=engine.runtime.limits.max_source_tokens,
+                            max_source_tokens=engine.model.limits.max_source_tokens,
                             max_output_tokens=limits.max_output_tokens, default=default,
                             max_beam_size=limits.max_beam_size, alignments=limits.alignments)
 
@@ -405,18 +405,18 @@ def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,
                             config.warmup)
         if config.engine_in_processes:
-            engine = Engine.in_processes(worker.runtime(), worker, config.engine_workers, limits, metrics.observe_step)
+            engine = Engine.in_processes(worker, config.engine_workers, limits, metrics.observe_step)
         else:
             runtimes = [worker.runtime() for _ in range(config.engine_workers)]
             if config.warmup:
                 for runtime in runtimes:
                     warm_up(runtime)
             engine = Engine.in_threads(runtimes, limits, metrics.observe_step)
-        runtime = engine.runtime
-        engines[runtime.info.name] = engine.start()
-        metrics.model_loaded(runtime.info)
-        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads, in %s)", runtime.info.name,
-                 runtime.info.version, model_dir, runtime.info.precision, runtime.info.provider, config.engine_workers,
+        info = engine.start().model.info
+        engines[info.name] = engine
+        metrics.model_loaded(info)
+        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads, in %s)", info.name,
+                 info.version, model_dir, info.precision, info.provider, config.engine_workers,
                  config.worker_threads, "processes" if config.engine_in_processes else "threads")
     return engines
 
@@ -482,7 +482,7 @@ async def serve(config: ServerConfig) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.drain_and_stop()))
-    models = ", ".join(f"{e.runtime.info.name}/{e.runtime.info.version} ({e.runtime.info.precision})" for e in server.engines.values())
+    models = ", ".join(f"{e.model.info.name}/{e.model.info.version} ({e.model.info.precision})" for e in server.engines.values())
     metrics = f"http://{config.metrics_host}:{server.metrics_port}/metrics" if server.metrics_port else "off"
     transport = "gRPC" if config.tls_cert is None else ("gRPC, mutual TLS" if config.tls_client_ca else "gRPC, TLS")
     if server.gate.tokens is not None:

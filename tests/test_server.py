@@ -17,6 +17,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from service.client import TranslatorClient
 from service.client import request as client_request
 from service.config import ServerConfig
+from service.runtime import Runtime, ServedModel
 from service.translator import Translator
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
@@ -211,6 +212,18 @@ def test_a_dead_worker_process_fails_its_sequences_and_is_replaced(exported_tiny
         assert wait_idle(running)
     finally:
         running.stop()
+
+
+def test_list_models_describes_the_model_whichever_workers_run_it(server, client, exported_tiny):
+    """The same description with worker threads or processes; with processes the server's own process holds no
+    ONNX Runtime sessions (a copy of the weights): the provider and alignments are what its first worker reported."""
+    runtime = Runtime(exported_tiny, threads=1)
+    [info] = client.list_models().models
+    assert (info.name, info.version, info.precision, info.provider) == tuple(vars(runtime.info).values())
+    assert info.alignments == runtime.has_alignments and info.max_source_tokens == runtime.limits.max_source_tokens
+    model = server.engine.model
+    in_processes = server.server.config.engine_in_processes
+    assert isinstance(model, ServedModel) == in_processes and isinstance(model, Runtime) != in_processes
 
 
 def test_health_and_reflection(server):
