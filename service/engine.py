@@ -303,6 +303,11 @@ _EXITING = threading.Event()
 atexit.register(_EXITING.set)
 
 
+# A worker process holding sequences sends a message every step (milliseconds; the longest, encoding a full
+# token budget in fp32, well under a second here). One silent this long while it holds sequences is presumed hung
+# (a deadlock, a stopped process): it is killed and replaced like one that died, and its calls fail with INTERNAL
+# instead of waiting for their deadlines, or forever.
+STALL_SECONDS = 60.0
 RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "scheduled_time", "first_token_time", "finish_time")
 # Worker processes run at a lower priority than the server's event loop: every request passes through the loop
 # twice, so when the cores are oversubscribed (engines, loop and, on a small box, clients) the loop must not queue
@@ -442,6 +447,12 @@ class ProcessWorker:
     def _read(self, conn) -> None:
         while True:
             try:
+                if not conn.poll(STALL_SECONDS):
+                    if self._open:  # idle workers send nothing, and need not
+                        log.error("engine worker process %s sent nothing for %.0f s while holding %d sequences; "
+                                  "killing it", self.name, STALL_SECONDS, len(self._open))
+                        self._process.kill()  # its pipe closes: the next recv ends this loop and it is replaced
+                    continue
                 message = conn.recv()
             except (EOFError, OSError):
                 break

@@ -1,6 +1,7 @@
 """The service over real loopback gRPC, against the exported tiny model."""
 
 import concurrent.futures
+import os
 import re
 import signal
 import subprocess
@@ -16,6 +17,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from service.client import TranslatorClient
 from service.client import request as client_request
+import service.engine
 from service.config import ServerConfig
 from service.runtime import Runtime, ServedModel
 from service.translator import Translator
@@ -209,6 +211,28 @@ def test_a_dead_worker_process_fails_its_sequences_and_is_replaced(exported_tiny
             assert client.translate(TEXTS[:3]).translations[2].text
             assert worker._process is not dead and worker._process.is_alive()
         assert wait_until(lambda: running.requests_counted("TranslateStream", "INTERNAL") == 1)
+        assert wait_idle(running)
+    finally:
+        running.stop()
+
+
+def test_a_hung_worker_process_is_killed_and_replaced(exported_tiny, monkeypatch):
+    """A worker process that stops answering while it holds sequences (here SIGSTOP; a deadlock alike) is killed
+    after STALL_SECONDS: its calls fail with INTERNAL instead of hanging, and a new process serves the next ones."""
+    monkeypatch.setattr(service.engine, "STALL_SECONDS", 1.0)
+    running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
+    try:
+        with TranslatorClient(running.target, timeout=60) as client:
+            stream = client.stream(TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
+            next(stream)
+            worker = running.engine.workers[0]
+            hung = worker._process
+            os.kill(hung.pid, signal.SIGSTOP)
+            with pytest.raises(grpc.RpcError) as failed:
+                list(stream)
+            assert failed.value.code() == grpc.StatusCode.INTERNAL
+            assert client.translate(TEXTS[:3]).translations[2].text
+            assert worker._process is not hung and not hung.is_alive()
         assert wait_idle(running)
     finally:
         running.stop()
