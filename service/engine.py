@@ -394,6 +394,10 @@ class ProcessWorker:
         if self.model is None:
             self.model = ServedModel(self.spec.model_dir, info, has_alignments)
         with self._send_lock:  # requests submitted while no process ran were sent nowhere: send them now
+            if self._stopping:  # stop() came while this replacement started: it would outlive the server
+                process.kill()
+                conn.close()
+                return
             self._conn, self._process = conn, process
             self._submitted, self._received, self._waiting = len(self._open), 0, 0
             if self._open:
