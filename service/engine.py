@@ -401,7 +401,7 @@ class ProcessWorker:
             self._conn, self._process = conn, process
             self._submitted, self._received, self._waiting = len(self._open), 0, 0
             if self._open:
-                conn.send(("submit", [dataclasses.replace(r, sink=None) for r in self._open.values()]))
+                conn.send(("submit", list(self._open.values())))
         threading.Thread(target=self._read, args=(conn,), name=f"{self.name}-reader", daemon=True).start()
 
     def stop(self) -> None:
@@ -433,7 +433,7 @@ class ProcessWorker:
             for request in requests:
                 self._open[request.request_id] = request
             self._submitted += len(requests)
-            self._send_locked(("submit", [dataclasses.replace(request, sink=None) for request in requests]))
+            self._send_locked(("submit", requests))
 
     def abort(self, request_ids: list[str]) -> None:
         self._send(("abort", request_ids))

@@ -69,6 +69,10 @@ class Request:
     def finish(self, reason: FinishReason, now: float) -> None:
         self.status, self.finish_reason, self.finish_time = RequestStatus.FINISHED, reason, now
 
+    def __getstate__(self) -> dict:
+        """A copy sent to a worker process leaves its sink (an asyncio-bound object) behind."""
+        return self.__dict__ | {"sink": None}
+
 
 Event = tuple[Request, "int | None"]  # a streamed token id, or None once the request finished
 
