@@ -372,10 +372,12 @@ class ProcessWorker:
         self._stopping = False
         self._conn = self._process = None
         self.model: ServedModel | None = None  # from the first process's report that it is ready
+        self._heard = time.monotonic()  # when the process last sent a step, or became busy
 
     def start(self, on_step: Callable[[StepOutput], None]) -> None:
         self.on_step = on_step
         self._spawn()
+        threading.Thread(target=self._watch, name=f"{self.name}-watchdog", daemon=True).start()
 
     def _spawn(self) -> None:
         """Start a process, wait until it is ready, and hand it what is open (nothing, the first time)."""
@@ -398,11 +400,23 @@ class ProcessWorker:
                 process.kill()
                 conn.close()
                 return
-            self._conn, self._process = conn, process
+            self._conn, self._process, self._heard = conn, process, time.monotonic()
             self._submitted, self._received, self._waiting = len(self._open), 0, 0
             if self._open:
                 conn.send(("submit", list(self._open.values())))
         threading.Thread(target=self._read, args=(conn,), name=f"{self.name}-reader", daemon=True).start()
+
+    def _watch(self) -> None:
+        """Kill the process if it holds sequences and has sent nothing for STALL_SECONDS: presumed hung. Its
+        reader then sees the pipe close and replaces it, as for a process that died."""
+        while not self._stopping:
+            time.sleep(STALL_SECONDS / 10)
+            silent = time.monotonic() - self._heard
+            if self._open and silent > STALL_SECONDS:
+                log.error("engine worker process %s sent nothing for %.0f s while holding %d sequences; killing it",
+                          self.name, silent, len(self._open))
+                self._heard = time.monotonic()  # once per stall
+                self._process.kill()
 
     def stop(self) -> None:
         self._stopping = True
@@ -430,6 +444,8 @@ class ProcessWorker:
 
     def submit(self, requests: list[Request]) -> None:
         with self._send_lock:
+            if not self._open:  # idle until now: the stall clock starts here
+                self._heard = time.monotonic()
             for request in requests:
                 self._open[request.request_id] = request
             self._submitted += len(requests)
@@ -451,15 +467,10 @@ class ProcessWorker:
     def _read(self, conn) -> None:
         while True:
             try:
-                if not conn.poll(STALL_SECONDS):
-                    if self._open:  # idle workers send nothing, and need not
-                        log.error("engine worker process %s sent nothing for %.0f s while holding %d sequences; "
-                                  "killing it", self.name, STALL_SECONDS, len(self._open))
-                        self._process.kill()  # its pipe closes: the next recv ends this loop and it is replaced
-                    continue
                 message = conn.recv()
             except (EOFError, OSError):
                 break
+            self._heard = time.monotonic()
             self._apply(*message)
         conn.close()
         if not (self._stopping or _EXITING.is_set()):
