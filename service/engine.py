@@ -29,8 +29,8 @@ from typing import AsyncIterator, Callable
 
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import Model, Runtime, ServedModel
-from translator.model_format import ModelMeta
 from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, StepOutput, decode
+from translator.model_format import ModelMeta
 
 log = logging.getLogger(__name__)
 

@@ -241,6 +241,9 @@ class Model:
     """An exported model directory as read without running it: metadata, limits and tokenizer. A server whose
     graphs run in worker processes needs no more of a model (ServedModel); Runtime adds the sessions."""
 
+    info: ModelInfo  # these two need the sessions: Runtime reads them there, ServedModel gets them from a worker
+    has_alignments: bool
+
     def __init__(self, model_dir: Path):
         self.model_dir = Path(model_dir)
         self.meta = ModelMeta.read(self.model_dir)
@@ -277,8 +280,8 @@ class Runtime(Model):
 
     def __init__(self, model_dir: Path, *, precision: str = "fp32", device: str = "cpu", threads: int | None = None,
                  spinning: bool = False, alignment_layer: int = -1):
+        encoder_path, decoder_path = graph_files(Path(model_dir), precision)  # an unknown precision fails first
         super().__init__(model_dir)
-        encoder_path, decoder_path = graph_files(self.model_dir, precision)
         if not encoder_path.exists():
             raise FileNotFoundError(f"{encoder_path} is missing: export the model with this precision first")
         providers = choose_providers(device)

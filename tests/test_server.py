@@ -194,45 +194,26 @@ def test_queue_overflow_is_resource_exhausted(exported_tiny):
         running.stop()
 
 
-def test_a_dead_worker_process_fails_its_sequences_and_is_replaced(exported_tiny):
-    """A worker process that dies (OOM killer, a crash in native code) fails the calls it held with INTERNAL; a
-    new process takes its place and the server keeps serving."""
-    running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
-    try:
-        with TranslatorClient(running.target, timeout=60) as client:
-            stream = client.stream(TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
-            next(stream)
-            worker = running.engine.workers[0]
-            dead = worker._process
-            worker.kill()
-            with pytest.raises(grpc.RpcError) as failed:
-                list(stream)
-            assert failed.value.code() == grpc.StatusCode.INTERNAL
-            assert client.translate(TEXTS[:3]).translations[2].text
-            assert worker._process is not dead and worker._process.is_alive()
-        assert wait_until(lambda: running.requests_counted("TranslateStream", "INTERNAL") == 1)
-        assert wait_idle(running)
-    finally:
-        running.stop()
-
-
-def test_a_hung_worker_process_is_killed_and_replaced(exported_tiny, monkeypatch):
-    """A worker process that stops answering while it holds sequences (here SIGSTOP; a deadlock alike) is killed
-    after STALL_SECONDS: its calls fail with INTERNAL instead of hanging, and a new process serves the next ones."""
+def test_a_dead_or_hung_worker_process_fails_its_sequences_and_is_replaced(exported_tiny, monkeypatch):
+    """A worker process that dies (OOM killer, a crash in native code), or stops answering while it holds sequences
+    (here SIGSTOP; a deadlock alike) and is killed after STALL_SECONDS, fails the calls it held with INTERNAL instead
+    of leaving them hanging; a new process takes its place and the server keeps serving."""
     monkeypatch.setattr(service.engine, "STALL_SECONDS", 1.0)
     running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
+    worker = running.engine.workers[0]
     try:
         with TranslatorClient(running.target, timeout=60) as client:
-            stream = client.stream(TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
-            next(stream)
-            worker = running.engine.workers[0]
-            hung = worker._process
-            os.kill(hung.pid, signal.SIGSTOP)
-            with pytest.raises(grpc.RpcError) as failed:
-                list(stream)
-            assert failed.value.code() == grpc.StatusCode.INTERNAL
-            assert client.translate(TEXTS[:3]).translations[2].text
-            assert worker._process is not hung and not hung.is_alive()
+            for end in (lambda process: worker.kill(), lambda process: os.kill(process.pid, signal.SIGSTOP)):
+                stream = client.stream(TEXTS[:2], max_output_tokens=256, min_output_tokens=256)
+                next(stream)
+                ended = worker._process
+                end(ended)
+                with pytest.raises(grpc.RpcError) as failed:
+                    list(stream)
+                assert failed.value.code() == grpc.StatusCode.INTERNAL
+                assert client.translate(TEXTS[:3]).translations[2].text
+                assert worker._process is not ended and worker._process.is_alive() and not ended.is_alive()
+        assert wait_until(lambda: running.requests_counted("TranslateStream", "INTERNAL") == 2)
         assert wait_idle(running)
     finally:
         running.stop()
