@@ -15,9 +15,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+import service.engine
 from service.client import TranslatorClient
 from service.client import request as client_request
-import service.engine
 from service.config import ServerConfig
 from service.runtime import Runtime, ServedModel
 from service.translator import Translator
