@@ -95,9 +95,8 @@ class ServerConfig:
 
     @property
     def engine_in_processes(self) -> bool:
-        """Workers in processes of their own unless told otherwise, except on CUDA: there the server would also
-        hold the model's sessions on the GPU (it reads the model's metadata from a runtime of its own) and every
-        process would need a CUDA context of its own."""
+        """Workers in processes of their own unless told otherwise, except on CUDA: there every process would need a
+        CUDA context (and GPU memory) of its own."""
         return self.device == "cpu" if self.worker_processes is None else self.worker_processes
 
     @property

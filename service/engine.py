@@ -46,7 +46,7 @@ class Worker:
     """One engine thread with its own runtime, scheduler and slot pool."""
 
     def __init__(self, runtime: Runtime, limits: SchedulerLimits, name: str):
-        self.runtime = self.model = runtime
+        self.model = runtime
         self.scheduler = Scheduler(runtime, max_num_seqs=limits.max_num_seqs,
                                    max_num_batched_tokens=limits.max_num_batched_tokens,
                                    max_queue_size=limits.max_queue_size)
@@ -292,8 +292,12 @@ class WorkerSpec:
     warmup: bool = True
 
     def runtime(self) -> Runtime:
-        return Runtime(self.model_dir, precision=self.precision, device=self.device, threads=self.threads,
-                       alignment_layer=self.alignment_layer)
+        """The worker's runtime, warmed up unless the spec says not to (a worker thread's and a process's alike)."""
+        runtime = Runtime(self.model_dir, precision=self.precision, device=self.device, threads=self.threads,
+                          alignment_layer=self.alignment_layer)
+        if self.warmup:
+            warm_up(runtime)
+        return runtime
 
 
 # Set when the interpreter exits: worker processes end with it and are not replaced. Registered after
@@ -325,8 +329,6 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) ->
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(WORKER_NICENESS)
     runtime = spec.runtime()
-    if spec.warmup:
-        warm_up(runtime)
     # The server bounds the queue over all workers before it sends anything; here every request it sent is taken.
     worker = Worker(runtime, dataclasses.replace(limits, max_queue_size=sys.maxsize), name)
     scheduler = worker.scheduler
@@ -416,7 +418,7 @@ class ProcessWorker:
                 log.error("engine worker process %s sent nothing for %.0f s while holding %d sequences; killing it",
                           self.name, silent, len(self._open))
                 self._heard = time.monotonic()  # once per stall
-                self._process.kill()
+                self.kill()
 
     def stop(self) -> None:
         self._stopping = True
@@ -426,7 +428,7 @@ class ProcessWorker:
             self._process.kill()
 
     def kill(self) -> None:
-        """End the process at once, as a crash would (how the tests check that a worker is replaced)."""
+        """End the process at once, as a crash would (the watchdog's remedy; the tests' way to check replacement)."""
         self._process.kill()
 
     def load(self) -> int:

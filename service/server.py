@@ -17,7 +17,7 @@ from grpc_reflection.v1alpha import reflection
 
 from service.config import ServerConfig
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
-from service.engine import Engine, SchedulerLimits, WorkerSpec, warm_up
+from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
 from service.runtime import Model
 from service.scheduler import QueueFull
@@ -407,11 +407,8 @@ def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
         if config.engine_in_processes:
             engine = Engine.in_processes(worker, config.engine_workers, limits, metrics.observe_step)
         else:
-            runtimes = [worker.runtime() for _ in range(config.engine_workers)]
-            if config.warmup:
-                for runtime in runtimes:
-                    warm_up(runtime)
-            engine = Engine.in_threads(runtimes, limits, metrics.observe_step)
+            engine = Engine.in_threads([worker.runtime() for _ in range(config.engine_workers)], limits,
+                                       metrics.observe_step)
         info = engine.start().model.info
         engines[info.name] = engine
         metrics.model_loaded(info)
