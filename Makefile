@@ -7,7 +7,7 @@ EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SYSTEM_TOOLS := promtool prometheus nginx
 
-.PHONY: help system-deps test test-slow fuzz data train evaluate export serve proto clean
+.PHONY: help system-deps test test-slow fuzz data train evaluate export serve proto docs clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -50,6 +50,9 @@ serve: export  ## set up, export the default model if needed, serve gRPC on 127.
 
 proto: $(STAMP)  ## regenerate the gRPC/protobuf stubs in translator/v1 from protos/
 	$(BIN)/python -m grpc_tools.protoc -Iprotos --python_out=. --pyi_out=. --grpc_python_out=. protos/translator/v1/translator.proto
+
+docs: $(STAMP)  ## rewrite docs/cli.md, the reference of every command and flag, from the parser
+	$(BIN)/python -m service.cli_reference
 
 data/train.tsv data/test.tsv:
 	$(MAKE) data

@@ -425,13 +425,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="at the end, average the weights of the last N validations and keep the average if it "
                             "validates better (default: 1, no averaging)")
     train.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary size (default: 8000)")
-    train.add_argument("--d-model", type=int, default=256)
-    train.add_argument("--heads", type=int, default=4)
-    train.add_argument("--d-ff", type=int, default=1024)
-    train.add_argument("--encoder-layers", type=int, default=6)
-    train.add_argument("--decoder-layers", type=int, default=2)
-    train.add_argument("--dropout", type=float, default=0.1)
-    train.add_argument("--activation", choices=("relu", "gelu", "silu"), default="relu")
+    train.add_argument("--d-model", type=int, default=256, help="model width (default: 256)")
+    train.add_argument("--heads", type=int, default=4, help="attention heads; must divide --d-model (default: 4)")
+    train.add_argument("--d-ff", type=int, default=1024, help="feed-forward inner width (default: 1024)")
+    train.add_argument("--encoder-layers", type=int, default=6,
+                       help="encoder layers: run once per request (default: 6)")
+    train.add_argument("--decoder-layers", type=int, default=2,
+                       help="decoder layers: run once per generated token (default: 2)")
+    train.add_argument("--dropout", type=float, default=0.1, help="dropout probability (default: 0.1)")
+    train.add_argument("--activation", choices=("relu", "gelu", "silu"), default="relu",
+                       help="feed-forward activation (default: relu)")
     train.add_argument("--norm", choices=("pre", "post"), default="pre", help="LayerNorm placement (default: pre)")
     train.add_argument("--max-tokens", type=int, default=4000, help="padded tokens per batch (default: 4000)")
     train.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (default: 1e-3)")
@@ -440,9 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--patience", type=int, default=6, help="validations without improvement before stopping (default: 6)")
     train.add_argument("--example-weight", type=int, default=2, help="copies of each dictionary example sentence per epoch; headword entries and "
                             "--extra-data pairs appear once (default: 2)")
-    train.add_argument("--max-steps", type=int, default=1_000_000)
+    train.add_argument("--max-steps", type=int, default=1_000_000, help="stop after this many optimizer steps (default: 1000000)")
     train.add_argument("--max-minutes", type=float, default=float("inf"), help="stop after this much training time")
-    train.add_argument("--seed", type=int, default=1)
+    train.add_argument("--seed", type=int, default=1, help="seed of initialisation, batching and dropout (default: 1)")
     train.add_argument("--threads", type=int, default=2, help="torch intra-op threads (default: 2)")
     train.set_defaults(func=cmd_train)
 
@@ -550,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     health = commands.add_parser("health", help="ask a server's grpc.health.v1 status (exit 0 when SERVING)")
     _connection_arguments(health, tokens=False)  # health needs no token
     health.add_argument("--service", default="", help="service name to check (default: the whole server)")
-    health.add_argument("--timeout", type=float, default=3.0)
+    health.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer (default: 3)")
     health.set_defaults(func=cmd_health)
     _bench_parser(commands)
 
@@ -835,7 +838,8 @@ def _bench_parser(commands) -> None:
                                             "the whole run() call and the time spent outside ONNX Runtime (the loop).")
     profiled.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
                           help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
-    profiled.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"])
+    profiled.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
+                          help="graphs to profile (default: fp32 int8)")
     profiled.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
     profiled.add_argument("--tokens", type=int, default=64, help="decoder steps per run (default: 64)")
     profiled.add_argument("--threads", type=int, default=1, help="ONNX Runtime intra-op threads (default: 1)")
@@ -854,7 +858,8 @@ def _bench_parser(commands) -> None:
     vocab.add_argument("--sizes", nargs="+", type=int, default=[8000, 16000, 32000], help="(default: 8000 16000 32000)")
     vocab.add_argument("--sentences", type=int, default=400_000, help="train pairs sampled, spread over the corpora (default: 400000)")
     vocab.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="exported model whose step is measured")
-    vocab.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"])
+    vocab.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
+                       help="precisions of the output projection to time (default: fp32 int8)")
     vocab.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
     vocab.add_argument("--out", type=Path, default=RESULTS, help="where to write vocab.json")
     vocab.set_defaults(func=cmd_bench_vocab)
@@ -896,8 +901,9 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--repository", type=Path, default=env("repository"), help="model repository (TRANSLATOR_MODEL_REPOSITORY)")
     serve.add_argument("--model", action="append", default=None, help="model to load, name or name/version; repeat for "
                        "several, the first is the default (TRANSLATOR_MODELS, comma-separated; default en-de)")
-    serve.add_argument("--device", choices=("cpu", "cuda"), default=env("device"), help="TRANSLATOR_DEVICE (default cpu)")
-    serve.add_argument("--precision", choices=("fp32", "int8", "fp16"), default=env("precision"), help="TRANSLATOR_PRECISION (default fp32)")
+    serve.add_argument("--device", choices=("cpu", "cuda"), default=env("device"), help="where the engines run: cpu, or cuda with onnxruntime-gpu (TRANSLATOR_DEVICE; default cpu)")
+    serve.add_argument("--precision", choices=("fp32", "int8", "fp16"), default=env("precision"), help="graphs to serve: fp32, int8 (CPU) or fp16 (CUDA); the model directory must hold them "
+                            "(TRANSLATOR_PRECISION; default fp32)")
     serve.add_argument("--workers", type=int, default=env("workers"),
                        help="engine workers per model, each with its own ONNX Runtime sessions and KV cache "
                             "(TRANSLATOR_WORKERS; default 0 = one per core on CPU, one on CUDA)")
@@ -916,7 +922,8 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")
-    serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="TRANSLATOR_MAX_TEXTS_PER_REQUEST (default 64)")
+    serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
+                            "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")
     serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),
                        help="characters per text; longer texts are refused before tokenizing (TRANSLATOR_MAX_TEXT_CHARS; default 32768)")
     serve.add_argument("--batch-inflight", type=int, default=env("batch_inflight"), help="items of one TranslateBatch stream read but whose result is not yet sent; the server stops reading beyond it (TRANSLATOR_BATCH_INFLIGHT; default 64)")
