@@ -109,7 +109,7 @@ def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: i
     import onnxruntime as ort
 
     from service.runtime import session_options
-    from translator.model_format import DECODER_ALIGNMENTS, DECODER_INPUTS
+    from translator.model_format import DECODER_INPUTS, DECODER_LOGITS
 
     runtime = Runtime(model_dir, threads=threads)
     if not runtime.has_alignments:
@@ -119,19 +119,18 @@ def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: i
     inputs = [*DECODER_INPUTS, *runtime.past_names, *runtime.cross_names]
     with tempfile.TemporaryDirectory() as tmp:
         cut = Path(tmp) / "decoder.no-alignments.onnx"
-        onnx.utils.extract_model(str(decoder_path), str(cut), inputs, [o for o in runtime.output_names if o != DECODER_ALIGNMENTS])
+        onnx.utils.extract_model(str(decoder_path), str(cut), inputs, [DECODER_LOGITS, *runtime.present_names])
         sessions = {"with": ort.InferenceSession(str(decoder_path), session_options(threads, False)),
                     "without": ort.InferenceSession(str(cut), session_options(threads, False))}
     results = {}
     rng = np.random.default_rng(0)
     for batch in batch_sizes:
         past, source, heads, head_dim = 24, 16, cfg["n_heads"], cfg["d_model"] // cfg["n_heads"]
-        feed = dict(zip(DECODER_INPUTS, (rng.integers(4, 100, batch), np.full(batch, past), np.ones((batch, source), bool),
-                                         np.ones((batch, past), bool))))
-        for names, length in ((runtime.past_names, past), (runtime.cross_names, source)):  # keys transposed
-            feed |= {name: rng.standard_normal((batch, heads, length, head_dim), dtype=np.float32).swapaxes(2, 3).copy()
-                     if "_key_" in name else rng.standard_normal((batch, heads, length, head_dim), dtype=np.float32)
-                     for name in names}
+        feed = dict(zip(DECODER_INPUTS, (rng.integers(4, 100, batch), np.full(batch, past), np.ones((batch, source), bool))))
+        feed |= {name: rng.standard_normal((batch, heads, past + 8, head_dim), dtype=np.float32) for name in runtime.past_names}
+        feed |= {name: rng.standard_normal((batch, heads, source, head_dim), dtype=np.float32).swapaxes(2, 3).copy()
+                 if "_key_" in name else rng.standard_normal((batch, heads, source, head_dim), dtype=np.float32)
+                 for name in runtime.cross_names}  # cross keys transposed
         graph = {name: [] for name in sessions}
         for _ in range(4 * repeats):  # interleaved rounds: the machine's drift hits both graphs alike
             for name, session in sessions.items():

@@ -1,26 +1,35 @@
 """Checkpoint → encoder.onnx + decoder.onnx.
 
 encoder: src_ids (B, S), src_mask (B, S) → memory (B, S, D) and each decoder layer's cross keys (B, H, Dh, S)
-and values (B, H, S, Dh). Keys are transposed throughout (model.attention.KVBlock says why).
+and values (B, H, S, Dh). Cross keys are transposed (model.attention.KVBlock says why).
 decoder: one step for B rows at their own positions:
-    tokens (B,), positions (B,), memory_mask (B, S), past_mask (B, P),
-    per layer past_key_i (B, H, Dh, P), past_value_i (B, H, P, Dh), cross_key_i (B, H, Dh, S), cross_value_i (B, H, S, Dh)
-    → logits (B, V), per layer present_key_i (B, H, Dh, 1), present_value_i (B, H, 1, Dh), and alignments (B, layers, S): each
-    layer's cross-attention of this position, averaged over heads (costs a mean over probabilities computed anyway).
-The runtime keeps the past in its own buffers and writes each step's K/V into them, so a step's work
-grows with the current length P, never with a maximum.
+    tokens (B,), positions (B,), memory_mask (B, S),
+    per layer past_key_i, past_value_i (B, H, P, Dh), cross_key_i (B, H, Dh, S), cross_value_i (B, H, S, Dh)
+    → logits (B, V), per layer present_key_i, present_value_i (B, H, P, Dh): the past with this step's K/V written at
+    each row's position, and alignments (B, layers, S): each layer's cross-attention of this position, averaged over
+    heads (costs a mean over probabilities computed anyway).
+Row i's past is positions [0, positions[i]) of its buffers; P (≥ positions + 1) is the runtime's buffer length.
+Self-attention over the past is ONNX Runtime's GroupQueryAttention: bound to the same memory as the past (IO
+binding), the present is written in place, so a step appends to the cache without copying it and without a
+numpy scatter into a transposed layout, and attends in one fused kernel per layer.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import onnx
 import torch
+from onnx.defs import OpSchema
+from onnxscript import INT32
+from onnxscript import opset20 as op
+from onnxscript.values import Op, Opset
 from torch import nn
 
-from model.transformer import Cache, Transformer
+from model.attention import blockwise_attention
+from model.transformer import Transformer
 from translator.model_format import (DECODER_ALIGNMENTS, DECODER_FILE, DECODER_INPUTS, DECODER_LOGITS, ENCODER_FILE, ENCODER_INPUTS,
                                      ENCODER_MEMORY, cache_names)
 
@@ -38,37 +47,98 @@ class EncoderGraph(nn.Module):
         return (memory, *cross)
 
 
+# -- self-attention over the runtime's buffers: ONNX Runtime's GroupQueryAttention ----------------------------------
+@torch.library.custom_op("translator::cached_self_attention", mutates_args=())
+def cached_self_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, past_k: torch.Tensor, past_v: torch.Tensor,
+                          positions: torch.Tensor, num_heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One position per row: q, k, v (B, 1, D) attend over the row's past (positions [0, positions[i]) of past_k,
+    past_v (B, H, P, Dh)) and itself → (out (B, 1, D) heads merged, present_k, present_v: the buffers with this step's
+    K/V at positions[i]). What com.microsoft::GroupQueryAttention computes; this is its PyTorch meaning."""
+    batch, _, width = q.shape
+    head_dim = width // num_heads
+    q, k, v = (t.view(batch, num_heads, 1, head_dim) for t in (q, k, v))
+    past_mask = torch.arange(past_k.size(2))[None, :] < positions[:, None]
+    out, _ = blockwise_attention(q, [(past_k.transpose(2, 3), past_v, past_mask[:, None, None, :]),
+                                     (k.transpose(2, 3), v, None)])
+    rows = torch.arange(batch)
+    present_k, present_v = past_k.clone(), past_v.clone()
+    present_k[rows, :, positions], present_v[rows, :, positions] = k[:, :, 0], v[:, :, 0]
+    return out.reshape(batch, 1, width), present_k, present_v
+
+
+@cached_self_attention.register_fake
+def _(q, k, v, past_k, past_v, positions, num_heads):
+    return torch.empty_like(q), torch.empty_like(past_k), torch.empty_like(past_v)
+
+
+_MS = Opset("com.microsoft", 1)
+_PARAMETER = OpSchema.FormalParameter
+# onnxscript needs a schema to record a call; ONNX has none for ONNX Runtime's contrib ops. The inputs named here
+# are the ones used (of GroupQueryAttention's 7+ inputs, in its order).
+GROUP_QUERY_ATTENTION = Op(_MS, "GroupQueryAttention", OpSchema(
+    "GroupQueryAttention", "com.microsoft", 1,
+    inputs=[_PARAMETER(name, "T") for name in ("query", "key", "value", "past_key", "past_value")]
+    + [_PARAMETER("seqlens_k", "M"), _PARAMETER("total_sequence_length", "M")],
+    outputs=[_PARAMETER(name, "T") for name in ("output", "present_key", "present_value")],
+    type_constraints=[("T", ["tensor(float)", "tensor(float16)"], ""), ("M", ["tensor(int32)"], "")],
+    attributes=[OpSchema.Attribute("num_heads", OpSchema.AttrType.INT, ""),
+                OpSchema.Attribute("kv_num_heads", OpSchema.AttrType.INT, "")]))
+
+
+def cached_self_attention_onnx(q, k, v, past_k, past_v, positions, num_heads: int):
+    """seqlens_k is each row's past length (GroupQueryAttention's "total length - 1"); total_sequence_length the
+    buffers' P, which it never exceeds."""
+    seqlens = op.Cast(positions, to=INT32.dtype)
+    total = op.Cast(op.Squeeze(op.Shape(past_k, start=2, end=3)), to=INT32.dtype)
+    return GROUP_QUERY_ATTENTION(q, k, v, past_k, past_v, seqlens, total, num_heads=num_heads, kv_num_heads=num_heads)
+
+
+@dataclass
+class StepBuffers:
+    """The decoder's view of the runtime's buffers for one step (what model.transformer.Cache is to PyTorch
+    decoding): self-attention goes through cached_self_attention and returns the whole present buffers."""
+
+    past_k: list[torch.Tensor]
+    past_v: list[torch.Tensor]
+    cross_k: list[torch.Tensor]
+    cross_v: list[torch.Tensor]
+    positions: torch.Tensor  # (B,)
+
+    def attend_self(self, layer_index: int, layer, causal_mask: torch.Tensor, h: torch.Tensor):
+        attention = layer.self_attn
+        batch, _, width = h.shape
+        q, k, v = (t.reshape(batch, 1, width) for t in attention.project_qkv(h))  # views: one position
+        out, present_k, present_v = cached_self_attention(q, k, v, self.past_k[layer_index], self.past_v[layer_index],
+                                                          self.positions, attention.n_heads)
+        return attention.out_proj(out), present_k, present_v
+
+
 class DecoderGraph(nn.Module):
     def __init__(self, model: Transformer):
         super().__init__()
         self.model = model
 
-    def forward(self, tokens, positions, memory_mask, past_mask, *caches):
+    def forward(self, tokens, positions, memory_mask, *caches):
         layers = len(self.model.decoder_layers)
         past, cross = caches[: 2 * layers], caches[2 * layers :]
-        cache = Cache(self_k=list(past[0::2]), self_v=list(past[1::2]), cross_k=list(cross[0::2]),
-                      cross_v=list(cross[1::2]), self_mask=past_mask)
-        states, step_kv, alignments = self.model.decoder_states(tokens[:, None], positions[:, None], memory_mask, cache)
+        buffers = StepBuffers(list(past[0::2]), list(past[1::2]), list(cross[0::2]), list(cross[1::2]), positions)
+        states, present, alignments = self.model.decoder_states(tokens[:, None], positions[:, None], memory_mask, buffers)
         # One position per row: (B, D) states go into the output projection, so the (large) logits are written
         # once, straight into the graph's output, with no reshape or gather copying them again.
         logits = self.model.logits(states.flatten(1))
-        return (logits, *[t for kv in step_kv for t in kv], torch.cat(alignments, dim=1))
+        return (logits, *[t for kv in present for t in kv], torch.cat(alignments, dim=1))
 
 
-def sample_inputs(model: Transformer, batch: int = 3, src_len: int = 5, past_len: int = 4):
+def sample_inputs(model: Transformer, batch: int = 3, src_len: int = 5, past_len: int = 6):
     cfg = model.cfg
     src_ids = torch.randint(4, cfg.vocab_size, (batch, src_len))
     src_mask = torch.ones(batch, src_len, dtype=torch.bool)
     src_mask[0, -1] = False
-    def kv(length):  # keys transposed, values
-        return [torch.randn(batch, cfg.n_heads, cfg.head_dim, length), torch.randn(batch, cfg.n_heads, length, cfg.head_dim)]
-
-    layers = cfg.decoder_layers
-    decoder_args = (
-        torch.randint(4, cfg.vocab_size, (batch,)), torch.arange(batch) + past_len - batch + 1, src_mask,
-        torch.ones(batch, past_len, dtype=torch.bool),
-        *[t for _ in range(layers) for t in kv(past_len)], *[t for _ in range(layers) for t in kv(src_len)],
-    )
+    heads, head_dim, layers = cfg.n_heads, cfg.head_dim, cfg.decoder_layers
+    past = [torch.randn(batch, heads, past_len, head_dim) for _ in range(2 * layers)]
+    cross = [torch.randn(batch, heads, head_dim, src_len) if i % 2 == 0 else torch.randn(batch, heads, src_len, head_dim)
+             for i in range(2 * layers)]  # keys transposed, values
+    decoder_args = (torch.randint(4, cfg.vocab_size, (batch,)), torch.arange(batch) + 1, src_mask, *past, *cross)
     return (src_ids, src_mask), decoder_args
 
 
@@ -79,7 +149,6 @@ def export_onnx(model: Transformer, out_dir: Path, opset: int = OPSET) -> dict:
     encoder_args, decoder_args = sample_inputs(model)
     batch, source, past = torch.export.Dim("batch"), torch.export.Dim("source"), torch.export.Dim("past")
     # torch.export treats dims of size 0/1 as static, so the samples above use sizes ≥ 2.
-    kv_dims = lambda length: [{0: batch, 3: length}, {0: batch, 2: length}]  # noqa: E731  keys transposed, values
     with torch.no_grad():
         torch.onnx.export(
             EncoderGraph(model).eval(), encoder_args, str(out_dir / ENCODER_FILE), dynamo=True, external_data=False, verbose=False,
@@ -92,8 +161,10 @@ def export_onnx(model: Transformer, out_dir: Path, opset: int = OPSET) -> dict:
             opset_version=opset,
             input_names=[*DECODER_INPUTS, *cache_names("past", layers), *cache_names("cross", layers)],
             output_names=[DECODER_LOGITS, *cache_names("present", layers), DECODER_ALIGNMENTS],
-            dynamic_shapes=({0: batch}, {0: batch}, {0: batch, 1: source}, {0: batch, 1: past},
-                            (*kv_dims(past) * layers, *kv_dims(source) * layers)),
+            dynamic_shapes=({0: batch}, {0: batch}, {0: batch, 1: source},
+                            ({0: batch, 2: past}, {0: batch, 2: past}) * layers
+                            + ({0: batch, 3: source}, {0: batch, 2: source}) * layers),  # cross keys transposed
+            custom_translation_table={torch.ops.translator.cached_self_attention.default: cached_self_attention_onnx},
         )
     return {name: check_graph(out_dir / name) for name in (ENCODER_FILE, DECODER_FILE)}
 

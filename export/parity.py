@@ -135,7 +135,7 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
         pool.reserve(longest + 1)
         noise = np.random.default_rng(index)
         past_kv = position_major([t.numpy() for kv in zip(fp32.cache.self_k, fp32.cache.self_v) for t in kv])
-        for buffer, past in zip(position_major(pool.self_kv), past_kv):  # masked slots hold garbage on purpose
+        for buffer, past in zip(pool.self_kv, past_kv):  # masked slots hold garbage on purpose
             buffer[:] = noise.standard_normal(buffer.shape)
             buffer[:, :, :longest] = np.where(fp32.cache.self_mask.numpy()[:, None, :, None], past, buffer[:, :, :longest])
         pool.lengths[:] = prefix
@@ -147,7 +147,7 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
             _compare(stats, "alignments", alignments[:, : reference.shape[1]], reference, where)
         rows = np.arange(size)
         step_kv = position_major([t.numpy() for kv in truth.step_kv for t in kv])
-        for i, (buffer, reference) in enumerate(zip(position_major(pool.self_kv), step_kv)):
+        for i, (buffer, reference) in enumerate(zip(pool.self_kv, step_kv)):
             _compare(stats, f"present_{'key' if i % 2 == 0 else 'value'}_{i // 2}", buffer[rows, :, prefix], reference[:, :, 0], where)
     report = {name: {"max_abs": s.max_abs, "max_rel": s.max_rel, "max_reference": s.max_reference,
                      "worst_input": s.worst} for name, s in stats.items()}

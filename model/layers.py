@@ -89,16 +89,11 @@ class DecoderLayer(nn.Module):
         self.cross_attn_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
         self.feed_forward_residual = Residual(cfg.d_model, cfg.norm_position, cfg.dropout, cfg.layer_norm_eps)
 
-    def attend_self(self, h, past_k, past_v, past_mask, causal_mask):
-        """Self-attention over the cached past plus these positions (causally); returns their K/V too."""
-        q, k, v = self.self_attn.project_qkv(h)  # these positions only
-        out = self.self_attn.attend(q, [(past_k, past_v, past_mask), (k, v, causal_mask)])
-        return out, k, v
-
-    def forward(self, x, past_k, past_v, past_mask, causal_mask, cross_k, cross_v, cross_mask):
-        """x (B, T, D) → (x, k, v, alignment): k, v (B, H, T, Dh) are the self-attention K/V of these T positions,
-        alignment (B, T, S) the cross-attention probabilities averaged over heads."""
-        x, k, v = self.self_attn_residual(x, lambda h: self.attend_self(h, past_k, past_v, past_mask, causal_mask))
+    def forward(self, x, attend_self, cross_k, cross_v, cross_mask):
+        """x (B, T, D) → (x, k, v, alignment). attend_self(h) → (out, k, v) is self-attention over the cached past and
+        these positions; the cache that holds the past says how (model.transformer.Cache), and what k and v it
+        returns; alignment (B, T, S) is the cross-attention probabilities averaged over heads."""
+        x, k, v = self.self_attn_residual(x, attend_self)
         x, probs = self.cross_attn_residual(x, lambda h: self.cross_attn(h, [(cross_k, cross_v, cross_mask)], need_weights=True))
         x, = self.feed_forward_residual(x, lambda h: (self.feed_forward(h),))
         return x, k, v, probs.mean(dim=1)

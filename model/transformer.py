@@ -7,6 +7,7 @@ Masks use one convention everywhere: True = may attend.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import asdict, dataclass, fields, replace
@@ -106,6 +107,14 @@ class Cache:
     def length(self) -> int:
         return self.self_mask.size(1)
 
+    def attend_self(self, layer_index: int, layer, causal_mask: torch.Tensor, h: torch.Tensor):
+        """A decoder layer's self-attention of these positions (h (B, T, D), normalised) over the cached past and,
+        causally, themselves → (out (B, T, D), their keys transposed (B, H, Dh, T), their values (B, H, T, Dh))."""
+        attention = layer.self_attn
+        q, k, v = attention.project_qkv(h)  # these positions only
+        past = (self.self_k[layer_index], self.self_v[layer_index], self.self_mask[:, None, None, :])
+        return attention.attend(q, [past, (k, v, causal_mask)]), k, v
+
     def extend(self, step_kv: list[tuple[torch.Tensor, torch.Tensor]], step_mask: torch.Tensor) -> "Cache":
         """The cache with these positions appended (a new object; the old one is unchanged)."""
         return replace(
@@ -187,20 +196,19 @@ class Transformer(nn.Module):
 
     def decoder_states(self, tokens, positions, memory_mask, cache: Cache):
         """The decoder layers on T new positions per row → states (B, T, D) before the final norm, each layer's K/V
-        of those positions and each layer's cross-attention (B, T, S) averaged over heads.
+        (as the cache's attend_self returns them) and each layer's cross-attention (B, T, S) averaged over heads.
 
         tokens, positions (B, T); memory_mask (B, S). Query t may attend to the valid cached positions
         and to new positions ≤ t.
         """
         steps = tokens.size(1)
         causal_mask = torch.ones(steps, steps, dtype=torch.bool, device=tokens.device).tril()  # (T, T)
-        past_mask = cache.self_mask[:, None, None, :]  # (B, 1, 1, P)
         cross_mask = memory_mask[:, None, None, :]  # (B, 1, 1, S)
         x = self.embed_tokens(self.target_embed, tokens, positions)
         step_kv, alignments = [], []
         for i, layer in enumerate(self.decoder_layers):
-            x, k, v, alignment = layer(x, cache.self_k[i], cache.self_v[i], past_mask, causal_mask,
-                                       cache.cross_k[i], cache.cross_v[i], cross_mask)
+            attend_self = functools.partial(cache.attend_self, i, layer, causal_mask)
+            x, k, v, alignment = layer(x, attend_self, cache.cross_k[i], cache.cross_v[i], cross_mask)
             step_kv.append((k, v))
             alignments.append(alignment)
         return x, step_kv, alignments

@@ -8,6 +8,7 @@ only through ``join`` (writes the new rows' own slots) and ``free`` (moves the l
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from dataclasses import dataclass
@@ -62,10 +63,17 @@ def cache_capacity(length: int) -> int:
     return capacity
 
 
-def kv_buffers(rows: int, layers: int, heads: int, head_dim: int, positions: int, dtype) -> list[np.ndarray]:
-    """Zeroed K/V of every layer, ``[key_0, value_0, key_1, ...]``: keys (rows, H, Dh, positions), values (rows, H, positions, Dh)."""
-    key, value = (rows, heads, head_dim, positions), (rows, heads, positions, head_dim)
+def kv_buffers(rows: int, layers: int, heads: int, head_dim: int, positions: int, dtype, keys_transposed: bool) -> list[np.ndarray]:
+    """Zeroed K/V of every layer, ``[key_0, value_0, key_1, ...]``: values (rows, H, positions, Dh), keys the same or,
+    transposed, (rows, H, Dh, positions) (the cross K/V the encoder writes)."""
+    value = (rows, heads, positions, head_dim)
+    key = (rows, heads, head_dim, positions) if keys_transposed else value
     return [np.zeros(shape, dtype=dtype) for _ in range(layers) for shape in (key, value)]
+
+
+# A pool's buffers as a decoder step binds them: a new number whenever any of them is reallocated, unique across
+# pools, so that the runtime rebinds exactly when a binding's memory may have moved.
+_GENERATIONS = itertools.count()
 
 
 def length_groups(lengths: list[int], padding_per_run: float) -> list[list[int]]:
@@ -102,9 +110,9 @@ class Encoded:
 
 
 class SlotPool:
-    """Decoder state of up to ``slots`` sequences: per layer self K/V (keys (N, H, Dh, C), values (N, H, C, Dh)) and
-    cross K/V (keys (N, H, Dh, S), values (N, H, S, Dh)), the source mask, and per-row arrays (position, last token,
-    limits, generated ids). ``position_major`` views index both alike.
+    """Decoder state of up to ``slots`` sequences: per layer self K/V (N, H, C, Dh) and cross K/V (keys transposed
+    (N, H, Dh, S), values (N, H, S, Dh)), the source mask, per-row arrays (position, last token, limits, generated
+    ids), and the decoder's outputs of the last step (logits, alignments), which the step writes in place.
 
     Row i < size holds ``requests[i]``; ``lengths[i]`` is its number of cached positions, which is also
     the number of tokens it has generated. Masked slots may hold stale values of earlier occupants.
@@ -115,15 +123,18 @@ class SlotPool:
     ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "features", "output",
                   "logprobs", "scores", "beam_index")
 
-    def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int,
+    def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int, vocab_size: int,
                  dtype=np.float32, start_token: int = 0):
         self.slots, self.layers, self.heads, self.head_dim = slots, layers, heads, head_dim
         self.dtype, self.start_token = np.dtype(dtype), start_token
         self.size = 0
         self.requests: list = [None] * slots
-        self.self_kv = self._kv(CACHE_CHUNK)  # [key_0, value_0, key_1, ...]
-        self.cross = self._kv(CACHE_CHUNK)
+        self.self_kv = self._kv(CACHE_CHUNK, keys_transposed=False)  # [key_0, value_0, key_1, ...]
+        self.cross = self._kv(CACHE_CHUNK, keys_transposed=True)
         self.memory_mask = np.zeros((slots, CACHE_CHUNK), dtype=bool)
+        self.logits = np.zeros((slots, vocab_size), dtype=np.float32)  # of the last step
+        self.alignments = np.zeros((slots, layers, CACHE_CHUNK), dtype=np.float32)  # of the last step, every layer
+        self.generation = next(_GENERATIONS)
         self.lengths = np.zeros(slots, dtype=np.int64)
         self.last_tokens = np.zeros(slots, dtype=np.int64)
         self.max_tokens = np.zeros(slots, dtype=np.int64)
@@ -135,13 +146,13 @@ class SlotPool:
         self.scores = np.zeros(slots)  # cumulative log-probability of each beam
         self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows
 
-    def _kv(self, positions: int) -> list[np.ndarray]:
-        return kv_buffers(self.slots, self.layers, self.heads, self.head_dim, positions, self.dtype)
+    def _kv(self, positions: int, keys_transposed: bool) -> list[np.ndarray]:
+        return kv_buffers(self.slots, self.layers, self.heads, self.head_dim, positions, self.dtype, keys_transposed)
 
     @property
     def capacity(self) -> int:
         """Self-attention positions per row."""
-        return self.self_kv[1].shape[2]
+        return self.self_kv[0].shape[2]
 
     @property
     def source_capacity(self) -> int:
@@ -205,7 +216,7 @@ class SlotPool:
     def reserve(self, positions: int) -> None:
         """Make room for every running row to cache `positions` positions (geometric growth: amortised O(1) per step)."""
         if positions > self.capacity:
-            self.self_kv = self._resized_kv(self.self_kv, positions)
+            self._resize_self(positions)
 
     def _shrink(self) -> None:
         """Give back cache length once the running rows need half of it (the hysteresis avoids thrashing).
@@ -215,15 +226,18 @@ class SlotPool:
         longest = int(self.lengths[: self.size].max()) + 1
         source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
         if cache_capacity(longest) * 2 <= self.capacity:
-            self.self_kv = self._resized_kv(self.self_kv, longest)
+            self._resize_self(longest)
         if cache_capacity(source) * 2 <= self.source_capacity:
             self._resize_source(source)
 
-    def _resize_source(self, needed: int) -> None:
-        self.cross, self.memory_mask = self._resized_kv(self.cross, needed), self._resized(self.memory_mask, 1, needed)
+    def _resize_self(self, needed: int) -> None:
+        self.self_kv = [self._resized(buffer, 2, needed) for buffer in self.self_kv]
+        self.generation = next(_GENERATIONS)
 
-    def _resized_kv(self, buffers: list[np.ndarray], needed: int) -> list[np.ndarray]:
-        return [self._resized(buffer, 3 if i % 2 == 0 else 2, needed) for i, buffer in enumerate(buffers)]  # keys transposed
+    def _resize_source(self, needed: int) -> None:
+        self.cross = [self._resized(buffer, 3 if i % 2 == 0 else 2, needed) for i, buffer in enumerate(self.cross)]  # keys transposed
+        self.memory_mask, self.alignments = self._resized(self.memory_mask, 1, needed), self._resized(self.alignments, 2, needed)
+        self.generation = next(_GENERATIONS)
 
     def _resized(self, buffer: np.ndarray, axis: int, needed: int) -> np.ndarray:
         """A copy of buffer with `axis` resized to cache_capacity(needed); running rows keep their values."""
@@ -249,7 +263,7 @@ class Model:
         self.meta = ModelMeta.read(self.model_dir)
         if self.meta.format != FORMAT_VERSION:
             raise ValueError(f"{self.model_dir} was exported in format {self.meta.format}; this runtime reads format "
-                             f"{FORMAT_VERSION} (keys stored transposed): export it again with `translator export --out "
+                             f"{FORMAT_VERSION} (self-attention over in-place buffers): export it again with `translator export --out "
                              f"{self.model_dir}` (`make serve` does so for the default model)")
         cfg = self.meta.model
         self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
@@ -293,8 +307,10 @@ class Runtime(Model):
         layers = self.meta.decoder_layers
         self.cross_names = cache_names("cross", layers)
         self.past_names = cache_names("past", layers)
+        self.present_names = cache_names("present", layers)
         self.has_alignments = DECODER_ALIGNMENTS in {o.name for o in self.decoder.get_outputs()}
-        self.output_names = [DECODER_LOGITS, *cache_names("present", layers)] + [DECODER_ALIGNMENTS] * self.has_alignments
+        self._binding: ort.IOBinding | None = None  # of the session, pool generation and size in _bound
+        self._bound: tuple | None = None
         if not -layers <= alignment_layer < layers:
             raise ValueError(f"alignment_layer={alignment_layer} must index one of the {layers} decoder layers "
                              f"(0..{layers - 1}, or negative from the last)")
@@ -304,7 +320,7 @@ class Runtime(Model):
         cfg = self.meta.model
         return SlotPool(slots=slots, layers=self.meta.decoder_layers, heads=cfg["n_heads"],
                         head_dim=cfg["d_model"] // cfg["n_heads"], max_output_tokens=self.limits.max_output_tokens,
-                        start_token=cfg["decoder_start_id"])
+                        vocab_size=self.vocab_size, start_token=cfg["decoder_start_id"])
 
     def encode(self, sources: list[list[int]]) -> Encoded:
         """Encode these sources, in groups of similar length (padded positions cost as much as real ones);
@@ -315,7 +331,7 @@ class Runtime(Model):
         parts = [self._encode_padded([sources[r] for r in rows]) for rows in groups]
         key = parts[0].cross[0]  # (k, H, Dh, S)
         cross = kv_buffers(len(sources), len(parts[0].cross) // 2, key.shape[1], key.shape[2],
-                           max(len(s) for s in sources), key.dtype)
+                           max(len(s) for s in sources), key.dtype, keys_transposed=True)
         memory_mask = np.zeros((len(sources), cross[1].shape[2]), dtype=bool)
         for rows, part in zip(groups, parts):
             width = part.memory_mask.shape[1]
@@ -336,19 +352,32 @@ class Runtime(Model):
 
     def step(self, pool: SlotPool) -> tuple[np.ndarray, np.ndarray | None]:
         """Feed each running row's last token at its own position; returns logits (size, V) and the alignment
-        layer's cross-attention (size, S) (None for a decoder without alignments), appends the step's K/V to each
-        row's cache and advances its length."""
+        layer's cross-attention (size, S) (None for a decoder without alignments), both views of the pool's output
+        buffers that the next step overwrites. The step's K/V are written into each row's cache in place, at its
+        length, which then advances."""
         n = pool.size
-        lengths = pool.lengths[:n]
-        pool.reserve(int(lengths.max()) + 1)
-        past_mask = np.arange(pool.capacity)[None, :] < lengths[:, None]
-        feed = dict(zip(DECODER_INPUTS, (pool.last_tokens[:n], lengths, pool.memory_mask[:n], past_mask)))
-        feed.update(zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)))
-        feed.update(zip(self.cross_names, (buffer[:n] for buffer in pool.cross)))
-        logits, *present = self.decoder.run(self.output_names, feed)
-        alignments = present.pop()[:, self.alignment_layer] if self.has_alignments else None
-        rows = np.arange(n)
-        for buffer, step_kv in zip(position_major(pool.self_kv), position_major(present)):
-            buffer[rows, :, lengths, :] = step_kv[:, :, 0, :]  # (n, H, Dh) into column lengths[i]
-        lengths += 1
-        return logits, alignments
+        pool.reserve(int(pool.lengths[:n].max()) + 1)
+        self.decoder.run_with_iobinding(self._binding_for(pool))
+        pool.lengths[:n] += 1
+        alignments = pool.alignments[:n, self.alignment_layer] if self.has_alignments else None
+        return pool.logits[:n], alignments
+
+    def _binding_for(self, pool: SlotPool) -> ort.IOBinding:
+        """The decoder's inputs and outputs bound to the first `size` rows of the pool's buffers, the present K/V to
+        the very memory of the past (GroupQueryAttention then appends in place). Bound again only when the rows or a
+        buffer changed: a batch that keeps its rows pays for no binding (~4 us per tensor) and no conversion of
+        the cache to ONNX Runtime's tensors."""
+        key = (self.decoder, pool.generation, pool.size)  # a benchmark may swap in another session
+        if self._bound != key:
+            n, binding = pool.size, self.decoder.io_binding()
+            inputs = [*zip(DECODER_INPUTS, (pool.last_tokens[:n], pool.lengths[:n], pool.memory_mask[:n])),
+                      *zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)),
+                      *zip(self.cross_names, (buffer[:n] for buffer in pool.cross))]
+            outputs = [(DECODER_LOGITS, pool.logits[:n]), *zip(self.present_names, (buffer[:n] for buffer in pool.self_kv))]
+            if self.has_alignments:
+                outputs.append((DECODER_ALIGNMENTS, pool.alignments[:n]))
+            for bind, arrays in ((binding.bind_input, inputs), (binding.bind_output, outputs)):
+                for name, array in arrays:
+                    bind(name, "cpu", 0, array.dtype, list(array.shape), array.ctypes.data)
+            self._binding, self._bound = binding, key
+        return self._binding

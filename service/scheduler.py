@@ -26,7 +26,6 @@ from service.beam import BeamSearch, stack_rows
 from service.decoding import (DecodingOptions, FinishReason, Hypothesis, greedy_tokens, log_softmax, normalized_score,
                               sample_token)
 from service.runtime import ALIGNED, BEAM, SAMPLED, SCORED, STREAMING
-from translator.model_format import position_major
 
 
 class RequestStatus(enum.Enum):
@@ -314,7 +313,7 @@ class Scheduler:
         moved = parents != rows  # a beam continuing itself keeps its row as it is
         if moved.any():
             targets, sources = rows[moved], parents[moved]
-            for buffer in position_major(pool.self_kv):
+            for buffer in pool.self_kv:
                 buffer[targets, :, :generated] = buffer[sources, :, :generated]
             pool.output[targets, : generated - 1] = pool.output[sources, : generated - 1]
             pool.logprobs[targets, : generated - 1] = pool.logprobs[sources, : generated - 1]

@@ -32,9 +32,20 @@ def test_decoder_axes_are_dynamic(exported_tiny):
     graph = onnx.load(str(exported_tiny / "decoder.onnx")).graph
     dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in graph.input}
     assert dims["past_key_0"][0] == dims["tokens"][0] == "batch"
-    # keys are stored transposed (B, H, Dh, positions), values (B, H, positions, Dh)
-    assert isinstance(dims["past_key_0"][3], str) and isinstance(dims["cross_key_0"][3], str)
+    # past K and V (B, H, positions, Dh); cross keys transposed (B, H, Dh, positions), cross values (B, H, positions, Dh)
+    assert isinstance(dims["past_key_0"][2], str) and isinstance(dims["cross_key_0"][3], str)
     assert isinstance(dims["past_value_0"][2], str) and isinstance(dims["cross_value_0"][2], str)
+    assert "past_mask" not in dims  # a row's past is its first `positions` positions
+
+
+def test_decoder_self_attention_is_group_query_attention_writing_the_present_in_place(exported_tiny):
+    """The present K/V are whole buffers shaped like the past: bound to the same memory, the step appends in place."""
+    graph = onnx.load(str(exported_tiny / "decoder.onnx")).graph
+    layers = json.loads((exported_tiny / "config.json").read_text())["model"]["decoder_layers"]
+    assert [n.domain for n in graph.node if n.op_type == "GroupQueryAttention"] == ["com.microsoft"] * layers
+    shape = lambda value: [d.dim_param or d.dim_value for d in value.type.tensor_type.shape.dim]  # noqa: E731
+    inputs, outputs = ({v.name: shape(v) for v in values} for values in (graph.input, graph.output))
+    assert all(outputs[f"present_{kind}_{i}"] == inputs[f"past_{kind}_{i}"] for i in range(layers) for kind in ("key", "value"))
 
 
 def test_validate_passes_on_a_good_export(exported_tiny, tiny_checkpoint, corpus_dir, capsys):

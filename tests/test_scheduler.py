@@ -23,7 +23,7 @@ class ScriptedRuntime:
         self.steps = []  # batch size of every step
 
     def new_pool(self, slots):
-        return SlotPool(slots=slots, layers=1, heads=1, head_dim=1, max_output_tokens=64)
+        return SlotPool(slots=slots, layers=1, heads=1, head_dim=1, max_output_tokens=64, vocab_size=VOCAB)
 
     def encode(self, sources):
         size = len(sources)

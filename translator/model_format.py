@@ -3,8 +3,8 @@
     <repository>/<name>/<version>/
         config.json            ModelMeta: name, version, model hyperparameters, limits, source checkpoint, graphs
         encoder[.int8|.fp16].onnx   ENCODER_INPUTS → memory, cross K/V per decoder layer
-        decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, this step's K/V, alignments
-                               (keys transposed (B, H, Dh, positions), values (B, H, positions, Dh))
+        decoder[.int8|.fp16].onnx   DECODER_INPUTS + past and cross K/V → logits, present K/V, alignments
+                               (past/present K and V (B, H, positions, Dh); cross keys transposed (B, H, Dh, S))
         parity_report.json     written by the export; a version is served only when it passed
         spm.model | source.spm + target.spm + vocab.json   the tokenizer (translator.tokenizer)
 """
@@ -21,13 +21,15 @@ ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → file name suffix
 # 2: the decoder also outputs alignments. 3: keys are stored transposed, (B, H, Dh, positions), in the encoder's
-# cross outputs and the decoder's cache inputs and outputs; the runtime reads only this version.
-FORMAT_VERSION = 3
+# cross outputs and the decoder's cache inputs and outputs. 4: the decoder's self-attention is ONNX Runtime's
+# GroupQueryAttention over whole buffers (past and present K/V (B, H, P, Dh), written in place; no past_mask);
+# cross keys stay transposed. The runtime reads only this version.
+FORMAT_VERSION = 4
 
 ENCODER_INPUTS = ("src_ids", "src_mask")  # (B, S) int64, (B, S) bool (True = real token)
 ENCODER_MEMORY = "memory"  # (B, S, D); the cross K/V outputs follow it
-DECODER_INPUTS = ("tokens", "positions", "memory_mask", "past_mask")  # (B,), (B,), (B, S), (B, P)
-DECODER_LOGITS = "logits"  # (B, V); this step's K/V follow it
+DECODER_INPUTS = ("tokens", "positions", "memory_mask")  # (B,), (B,) = each row's cached positions, (B, S)
+DECODER_LOGITS = "logits"  # (B, V); the present K/V follow it
 DECODER_ALIGNMENTS = "alignments"  # (B, layers, S): cross-attention averaged over heads; exports before it lack it
 
 
@@ -37,8 +39,9 @@ def cache_names(prefix: str, layers: int) -> list[str]:
 
 
 def position_major(buffers: list) -> list:
-    """Views of K/V tensors ``[key_0, value_0, key_1, ...]`` (numpy or torch) with positions on axis 2 for both: keys
-    are stored transposed, (B, H, Dh, positions), values (B, H, positions, Dh). Writing to a view writes the tensor."""
+    """Views of cross K/V tensors ``[key_0, value_0, key_1, ...]`` (numpy or torch) with positions on axis 2 for both:
+    keys are stored transposed, (B, H, Dh, positions), values (B, H, positions, Dh). Writing to a view writes the
+    tensor."""
     return [b.swapaxes(2, 3) if i % 2 == 0 else b for i, b in enumerate(buffers)]
 
 
