@@ -48,6 +48,35 @@ def test_decoder_self_attention_is_group_query_attention_writing_the_present_in_
     assert all(outputs[f"present_{kind}_{i}"] == inputs[f"past_{kind}_{i}"] for i in range(layers) for kind in ("key", "value"))
 
 
+def test_the_self_attention_ops_pytorch_meaning_is_what_onnx_runtime_computes(exported_tiny, tiny_checkpoint):
+    """The decoder graph run eagerly (cached_self_attention's PyTorch meaning) against ONNX Runtime's
+    GroupQueryAttention in the exported graph, rows at different positions over buffers of noise."""
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+
+    from export.onnx import DecoderGraph, sample_inputs
+    from model.checkpoint import load_checkpoint
+    from translator.model_format import DECODER_INPUTS, cache_names
+
+    model, _ = load_checkpoint(tiny_checkpoint)
+    layers = model.cfg.decoder_layers
+    _, args = sample_inputs(model.eval(), batch=4, src_len=5, past_len=9)
+    args = (args[0], torch.tensor([0, 3, 8, 5]), *args[2:])  # a first step, and one row at the buffers' last slot
+    with torch.no_grad():
+        expected = [t.numpy() for t in DecoderGraph(model)(*args)]
+    session = ort.InferenceSession(str(exported_tiny / "decoder.onnx"), providers=["CPUExecutionProvider"])
+    names = [*DECODER_INPUTS, *cache_names("past", layers), *cache_names("cross", layers)]
+    actual = session.run(None, {name: t.numpy() for name, t in zip(names, args)})
+    rows, positions = np.arange(4), args[1].numpy()
+    np.testing.assert_allclose(actual[0], expected[0], atol=1e-4)  # logits
+    for ours, theirs in zip(actual[1:-1], expected[1:-1]):  # present K/V: the past and this step's K/V where written
+        np.testing.assert_allclose(ours[rows, :, positions], theirs[rows, :, positions], atol=1e-5)
+        for row, position in zip(rows, positions):
+            np.testing.assert_array_equal(ours[row, :, :position], theirs[row, :, :position])
+    np.testing.assert_allclose(actual[-1], expected[-1], atol=1e-5)  # alignments
+
+
 def test_validate_passes_on_a_good_export(exported_tiny, tiny_checkpoint, corpus_dir, capsys):
     assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32"]) == 0
     assert "PASSED" in capsys.readouterr().out
