@@ -3,6 +3,8 @@ cancelled streams, invisible or huge texts, and a batch client that never reads.
 right status, is counted once under it, and the server keeps serving."""
 
 import concurrent.futures
+import os
+import signal
 import time
 
 import grpc
@@ -168,8 +170,12 @@ def test_a_batch_client_that_stops_reading_stops_the_server_reading(exported_tin
 
 def test_a_burst_of_ten_times_the_queue_is_refused_at_once_and_the_rest_is_correct(exported_tiny):
     """Overload: 160 concurrent single-text calls against a queue of 16: excess RESOURCE_EXHAUSTED at once,
-    every accepted request translated correctly."""
-    running = RunningServer(config_for(exported_tiny, max_queue_size=16, max_num_seqs=4, workers=1))
+    every accepted request translated correctly. The engine's process is stopped (SIGSTOP) during the burst, so
+    the queue fills whatever the engine's speed against these in-process callers (a faster engine once drained
+    the calls as fast as they came, and nothing was refused)."""
+    running = RunningServer(config_for(exported_tiny, max_queue_size=16, max_num_seqs=4, workers=1,
+                                       worker_processes=True))
+    process = running.engine.workers[0]._process
     try:
         with TranslatorClient(running.target, timeout=60) as client:
             reference = {t: client.translate([t]).translations[0].text for t in TEXTS}
@@ -182,12 +188,20 @@ def test_a_burst_of_ten_times_the_queue_is_refused_at_once_and_the_rest_is_corre
                 except grpc.RpcError as error:
                     return text, error.code(), time.monotonic() - started
 
-            with concurrent.futures.ThreadPoolExecutor(160) as pool:
-                outcomes = list(pool.map(call, range(160)))
+            os.kill(process.pid, signal.SIGSTOP)
+            try:
+                with concurrent.futures.ThreadPoolExecutor(160) as pool:
+                    futures = [pool.submit(call, i) for i in range(160)]
+                    # all but the queue's 16 are answered while the engine cannot take any
+                    wait_until(lambda: sum(f.done() for f in futures) >= 160 - 16, timeout=60)
+                    os.kill(process.pid, signal.SIGCONT)
+                    outcomes = [f.result() for f in futures]
+            finally:
+                os.kill(process.pid, signal.SIGCONT)
         accepted = [(t, out, s) for t, out, s in outcomes if isinstance(out, str)]
         refused = [(t, out, s) for t, out, s in outcomes if not isinstance(out, str)]
-        assert refused and all(out == grpc.StatusCode.RESOURCE_EXHAUSTED for _, out, _ in refused)
-        assert accepted and all(out == reference[t] for t, out, _ in accepted)
+        assert len(refused) == 160 - 16 and all(out == grpc.StatusCode.RESOURCE_EXHAUSTED for _, out, _ in refused)
+        assert len(accepted) == 16 and all(out == reference[t] for t, out, _ in accepted)
         latencies = sorted(s for _, _, s in accepted)
         print(f"overload: {len(accepted)} accepted, {len(refused)} refused; accepted p99 "
               f"{1000 * latencies[int(0.99 * (len(latencies) - 1))]:.0f} ms, refusals answered in at most "
