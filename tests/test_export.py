@@ -5,14 +5,20 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import onnx
+import onnxruntime as ort
 import pytest
+import torch
 from onnx import numpy_helper
 
 from export import parity, repository
+from export.onnx import DecoderGraph, sample_inputs
 from export.repository import ParityError, export_model
+from model.checkpoint import load_checkpoint
 from service.cli import main
 from service.runtime import choose_providers
+from translator.model_format import DECODER_INPUTS, cache_names
 
 
 def test_export_writes_a_complete_model_directory(exported_tiny):
@@ -51,14 +57,6 @@ def test_decoder_self_attention_is_group_query_attention_writing_the_present_in_
 def test_the_self_attention_ops_pytorch_meaning_is_what_onnx_runtime_computes(exported_tiny, tiny_checkpoint):
     """The decoder graph run eagerly (cached_self_attention's PyTorch meaning) against ONNX Runtime's
     GroupQueryAttention in the exported graph, rows at different positions over buffers of noise."""
-    import numpy as np
-    import onnxruntime as ort
-    import torch
-
-    from export.onnx import DecoderGraph, sample_inputs
-    from model.checkpoint import load_checkpoint
-    from translator.model_format import DECODER_INPUTS, cache_names
-
     model, _ = load_checkpoint(tiny_checkpoint)
     layers = model.cfg.decoder_layers
     _, args = sample_inputs(model.eval(), batch=4, src_len=5, past_len=9)

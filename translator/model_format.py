@@ -39,9 +39,9 @@ def cache_names(prefix: str, layers: int) -> list[str]:
 
 
 def position_major(buffers: list) -> list:
-    """Views of cross K/V tensors ``[key_0, value_0, key_1, ...]`` (numpy or torch) with positions on axis 2 for both:
-    keys are stored transposed, (B, H, Dh, positions), values (B, H, positions, Dh). Writing to a view writes the
-    tensor."""
+    """Views of K/V tensors ``[key_0, value_0, key_1, ...]`` (numpy or torch) whose keys are stored transposed,
+    (B, H, Dh, positions), values (B, H, positions, Dh) — the cross K/V, and PyTorch's own cache — with positions on
+    axis 2 for both. Writing to a view writes the tensor."""
     return [b.swapaxes(2, 3) if i % 2 == 0 else b for i, b in enumerate(buffers)]
 
 
