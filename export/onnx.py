@@ -49,14 +49,15 @@ class EncoderGraph(nn.Module):
 
 # -- self-attention over the runtime's buffers: ONNX Runtime's GroupQueryAttention ----------------------------------
 @torch.library.custom_op("translator::cached_self_attention", mutates_args=())
-def cached_self_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, past_k: torch.Tensor, past_v: torch.Tensor,
-                          positions: torch.Tensor, num_heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """One position per row: q, k, v (B, 1, D) attend over the row's past (positions [0, positions[i]) of past_k,
-    past_v (B, H, P, Dh)) and itself → (out (B, 1, D) heads merged, present_k, present_v: the buffers with this step's
-    K/V at positions[i]). What com.microsoft::GroupQueryAttention computes; this is its PyTorch meaning."""
-    batch, _, width = q.shape
-    head_dim = width // num_heads
-    q, k, v = (t.view(batch, num_heads, 1, head_dim) for t in (q, k, v))
+def cached_self_attention(qkv: torch.Tensor, past_k: torch.Tensor, past_v: torch.Tensor, positions: torch.Tensor,
+                          num_heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One position per row: its queries, keys and values side by side, qkv (B, 1, 3D), attend over the row's past
+    (positions [0, positions[i]) of past_k, past_v (B, H, P, Dh)) and itself → (out (B, 1, D) heads merged,
+    present_k, present_v: the buffers with this step's K/V at positions[i]). What com.microsoft::GroupQueryAttention
+    computes from a packed QKV input; this is its PyTorch meaning."""
+    batch, _, width = qkv.shape
+    width //= 3
+    q, k, v = (t.reshape(batch, num_heads, 1, width // num_heads) for t in qkv.chunk(3, dim=-1))
     past_mask = torch.arange(past_k.size(2))[None, :] < positions[:, None]
     out, _ = blockwise_attention(q, [(past_k.transpose(2, 3), past_v, past_mask[:, None, None, :]),
                                      (k.transpose(2, 3), v, None)])
@@ -67,30 +68,35 @@ def cached_self_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, pas
 
 
 @cached_self_attention.register_fake
-def _(q, k, v, past_k, past_v, positions, num_heads):
-    return torch.empty_like(q), torch.empty_like(past_k), torch.empty_like(past_v)
+def _(qkv, past_k, past_v, positions, num_heads):
+    batch, length, width = qkv.shape
+    return qkv.new_empty(batch, length, width // 3), torch.empty_like(past_k), torch.empty_like(past_v)
 
 
 _MS = Opset("com.microsoft", 1)
 _PARAMETER = OpSchema.FormalParameter
+_OMITTED = OpSchema.FormalParameterOption.Optional
 # onnxscript needs a schema to record a call; ONNX has none for ONNX Runtime's contrib ops. The inputs named here
-# are the ones used (of GroupQueryAttention's 7+ inputs, in its order).
+# are the ones used (of GroupQueryAttention's 7+ inputs, in its order); key and value stay empty: the query input
+# holds all three (packed), which spares the graph a Split and its copies.
 GROUP_QUERY_ATTENTION = Op(_MS, "GroupQueryAttention", OpSchema(
     "GroupQueryAttention", "com.microsoft", 1,
-    inputs=[_PARAMETER(name, "T") for name in ("query", "key", "value", "past_key", "past_value")]
-    + [_PARAMETER("seqlens_k", "M"), _PARAMETER("total_sequence_length", "M")],
+    inputs=[_PARAMETER("query", "T"), _PARAMETER("key", "T", param_option=_OMITTED),
+            _PARAMETER("value", "T", param_option=_OMITTED), _PARAMETER("past_key", "T"), _PARAMETER("past_value", "T"),
+            _PARAMETER("seqlens_k", "M"), _PARAMETER("total_sequence_length", "M")],
     outputs=[_PARAMETER(name, "T") for name in ("output", "present_key", "present_value")],
     type_constraints=[("T", ["tensor(float)", "tensor(float16)"], ""), ("M", ["tensor(int32)"], "")],
     attributes=[OpSchema.Attribute("num_heads", OpSchema.AttrType.INT, ""),
                 OpSchema.Attribute("kv_num_heads", OpSchema.AttrType.INT, "")]))
 
 
-def cached_self_attention_onnx(q, k, v, past_k, past_v, positions, num_heads: int):
+def cached_self_attention_onnx(qkv, past_k, past_v, positions, num_heads: int):
     """seqlens_k is each row's past length (GroupQueryAttention's "total length - 1"); total_sequence_length the
     buffers' P, which it never exceeds."""
     seqlens = op.Cast(positions, to=INT32.dtype)
     total = op.Cast(op.Squeeze(op.Shape(past_k, start=2, end=3)), to=INT32.dtype)
-    return GROUP_QUERY_ATTENTION(q, k, v, past_k, past_v, seqlens, total, num_heads=num_heads, kv_num_heads=num_heads)
+    return GROUP_QUERY_ATTENTION(qkv, None, None, past_k, past_v, seqlens, total, num_heads=num_heads,
+                                 kv_num_heads=num_heads)
 
 
 @dataclass
@@ -106,10 +112,8 @@ class StepBuffers:
 
     def attend_self(self, layer_index: int, layer, causal_mask: torch.Tensor, h: torch.Tensor):
         attention = layer.self_attn
-        batch, _, width = h.shape
-        q, k, v = (t.reshape(batch, 1, width) for t in attention.project_qkv(h))  # views: one position
-        out, present_k, present_v = cached_self_attention(q, k, v, self.past_k[layer_index], self.past_v[layer_index],
-                                                          self.positions, attention.n_heads)
+        out, present_k, present_v = cached_self_attention(attention.packed_qkv(h), self.past_k[layer_index],
+                                                          self.past_v[layer_index], self.positions, attention.n_heads)
         return attention.out_proj(out), present_k, present_v
 
 

@@ -83,12 +83,16 @@ class MultiHeadAttention(nn.Module):
         """Keys transposed (B, H, Dh, T) and values (B, H, T, Dh) of x (B, T, D)."""
         return self.split_keys(self.k_proj(x)), self.split_heads(self.v_proj(x))
 
-    def project_qkv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Queries (B, H, T, Dh), keys transposed and values of x (B, T, D) for self-attention, in one matrix
-        product: one (quantized) MatMul in the exported graph instead of three."""
+    def packed_qkv(self, x: torch.Tensor) -> torch.Tensor:
+        """Queries, keys and values of x (B, T, D) side by side (B, T, 3D), in one matrix product: one (quantized)
+        MatMul in the exported graph instead of three."""
         weight = torch.cat([self.q_proj.weight, self.k_proj.weight, self.v_proj.weight])
         bias = torch.cat([self.q_proj.bias, self.k_proj.bias, self.v_proj.bias])
-        q, k, v = nn.functional.linear(x, weight, bias).chunk(3, dim=-1)
+        return nn.functional.linear(x, weight, bias)
+
+    def project_qkv(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Queries (B, H, T, Dh), keys transposed and values of x (B, T, D) for self-attention."""
+        q, k, v = self.packed_qkv(x).chunk(3, dim=-1)
         return self.split_heads(q), self.split_keys(k), self.split_heads(v)
 
     def attend(self, q: torch.Tensor, blocks: list[KVBlock], need_weights: bool = False):
