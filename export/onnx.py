@@ -55,8 +55,8 @@ def cached_self_attention(qkv: torch.Tensor, past_k: torch.Tensor, past_v: torch
     (positions [0, positions[i]) of past_k, past_v (B, H, P, Dh)) and itself → (out (B, 1, D) heads merged,
     present_k, present_v: the buffers with this step's K/V at positions[i]). What com.microsoft::GroupQueryAttention
     computes from a packed QKV input; this is its PyTorch meaning."""
-    batch, _, width = qkv.shape
-    width //= 3
+    batch, _, packed = qkv.shape
+    width = packed // 3
     q, k, v = (t.reshape(batch, num_heads, 1, width // num_heads) for t in qkv.chunk(3, dim=-1))
     past_mask = torch.arange(past_k.size(2))[None, :] < positions[:, None]
     out, _ = blockwise_attention(q, [(past_k.transpose(2, 3), past_v, past_mask[:, None, None, :]),
@@ -69,8 +69,8 @@ def cached_self_attention(qkv: torch.Tensor, past_k: torch.Tensor, past_v: torch
 
 @cached_self_attention.register_fake
 def _(qkv, past_k, past_v, positions, num_heads):
-    batch, length, width = qkv.shape
-    return qkv.new_empty(batch, length, width // 3), torch.empty_like(past_k), torch.empty_like(past_v)
+    batch, length, packed = qkv.shape
+    return qkv.new_empty(batch, length, packed // 3), torch.empty_like(past_k), torch.empty_like(past_v)
 
 
 _MS = Opset("com.microsoft", 1)
