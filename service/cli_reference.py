@@ -27,7 +27,8 @@ def arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 
 def _default(action: argparse.Action) -> str:
-    if action.default in (None, argparse.SUPPRESS, False, "") or action.default == []:
+    # `is` for None and False: 0 == False, and a default of 0 (e.g. --workers: one per core) must still show.
+    if action.default is None or action.default is False or action.default in (argparse.SUPPRESS, "", []):
         return ""
     value = " ".join(map(str, action.default)) if isinstance(action.default, (list, tuple)) else str(action.default)
     return f"`{value}`"

@@ -36,5 +36,6 @@ def test_the_reference_shows_defaults_and_choices_without_this_machines_paths():
     text = markdown(build_parser())
     assert "| `--beam` | `1` | beam search with K beams" in text
     assert "(one of: fp32, int8, fp16)" in text
+    assert "| `--top-k` | `0` |" in text  # a default of 0 shows too (0 == False)
     assert "%%" not in text  # argparse's escapes expanded as --help shows them
     assert str(REFERENCE.parent.parent) not in text
