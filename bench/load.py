@@ -3,11 +3,12 @@ in one run: our server (continuous batching), our server serving one sequence at
 server with static batching on identical weights (``bench/ct2_server.py``), unary and streaming, fp32 and int8.
 
 Every point runs for ``--seconds`` with ``clients`` closed-loop clients spread over several client processes
-(the load generator must not be the bottleneck: its CPU share is printed). Besides tokens/s and latency
-percentiles, each point reports the **server's CPU seconds per generated token** (from /proc/<pid>/stat),
-which is free of the noise of sharing the cores with the clients; for our server it is set against the raw
-engine's CPU per token at the same mean batch size (read from the server's metrics): that ratio is the
-service's overhead.
+(the load generator must not be the bottleneck: its CPU share is printed), each request taking the next
+sentence of one sequence, so that every server gets the same mix (the table prints tokens per request).
+Besides tokens/s and latency percentiles, each point reports the **server's CPU seconds per generated token**
+(from /proc/<pid>/stat), which is free of the noise of sharing the cores with the clients; for our server it is
+set against the raw engine's CPU per token at the same mean batch size (read from the server's metrics): that
+ratio is the service's overhead.
 """
 
 from __future__ import annotations
@@ -301,7 +302,8 @@ def report(results: dict) -> str:
                              f"{p['ttft_p99_ms']:.0f}", f"{p['server_cpu_ms_per_token']:.3f}",
                              "-" if raw is None else f"{raw:.3f}",
                              "-" if raw is None else f"{p['server_cpu_ms_per_token'] / raw:.2f}",
-                             "-" if p["mean_batch"] is None else f"{p['mean_batch']:.1f}", f"{p['mean_output_tokens']:.1f}",
+                             "-" if p["mean_batch"] is None else f"{p['mean_batch']:.1f}",
+                             "-" if p.get("mean_output_tokens") is None else f"{p['mean_output_tokens']:.1f}",
                              f"{100 * p['client_cpu_share']:.0f}%"])
     lines = [f"closed-loop load over loopback gRPC, {results['seconds']:.0f} s per point, clients in "
              f"{results['processes']} processes ({results['machine']['cores']} cores)",
