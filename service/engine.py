@@ -4,7 +4,7 @@ CTranslate2's ``inter_threads``). asyncio code only submits requests and awaits 
 hands each step's events to the event loop with one ``call_soon_threadsafe``.
 
 A worker is a thread of the server's process (``Worker``) or a process of its own (``ProcessWorker``, which
-runs a ``Worker`` there and reports each step over a pipe). ONNX Runtime releases the GIL while it computes,
+runs a ``Worker`` there and reports each step over a pipe that the event loop reads itself). ONNX Runtime releases the GIL while it computes,
 but the scheduler's Python between two runs needs it: in one process, the engine threads and the gRPC event
 loop take turns, and measured under load the engine thread waited for the GIL a quarter of its time. A
 worker process has a GIL of its own."""
@@ -108,7 +108,8 @@ class Worker:
 
 
 def deliver(events: list[Event]) -> None:
-    """Hand one step's events to the asyncio loops of their calls: one thread hop per loop and step."""
+    """Hand one step's events to the asyncio loops of their calls: one thread hop per loop and step, none when
+    called on the loop itself (a worker process's pipe is read there)."""
     by_loop: dict[asyncio.AbstractEventLoop, list[Event]] = {}
     for event in events:
         sink = event[0].sink
@@ -116,9 +117,19 @@ def deliver(events: list[Event]) -> None:
             by_loop.setdefault(sink.loop, []).append(event)
     for loop, batch in by_loop.items():
         try:
-            loop.call_soon_threadsafe(_dispatch, batch)
+            if loop is _running_loop():
+                loop.call_soon(_dispatch, batch)
+            else:
+                loop.call_soon_threadsafe(_dispatch, batch)
         except RuntimeError:  # the loop has closed: nobody is waiting for these events any more
             pass
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _dispatch(events: list[Event]) -> None:
@@ -360,9 +371,10 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) ->
 
 class ProcessWorker:
     """A worker in a process of its own (spawned: no gRPC or event-loop state crosses). Requests cross as copies;
-    a reader thread here applies each step's results to the originals, hands the events to their event loops and
-    the step to on_step. If the process dies, the requests it held fail (ERROR) and a new process takes its place;
-    requests submitted meanwhile go to the new one."""
+    the event loop that started it reads the process's pipe (``add_reader``: a step's message wakes the loop
+    directly, not a reader thread that would then wake the loop), applies each step's results to the originals,
+    hands the events to their calls and the step to on_step. If the process dies, the requests it held fail
+    (ERROR) and a new process takes its place; requests submitted meanwhile go to the new one."""
 
     def __init__(self, spec: WorkerSpec, limits: SchedulerLimits, name: str):
         self.spec, self.limits, self.name = spec, limits, name
@@ -375,8 +387,12 @@ class ProcessWorker:
         self._conn = self._process = None
         self.model: ServedModel | None = None  # from the first process's report that it is ready
         self._heard = time.monotonic()  # when the process last sent a step, or became busy
+        self._loop: asyncio.AbstractEventLoop | None = None  # reads the pipe
 
     def start(self, on_step: Callable[[StepOutput], None]) -> None:
+        self._loop = _running_loop()
+        if self._loop is None:
+            raise RuntimeError("a worker process is started from the event loop that serves its calls: that loop reads its pipe")
         self.on_step = on_step
         self._spawn()
         threading.Thread(target=self._watch, name=f"{self.name}-watchdog", daemon=True).start()
@@ -406,7 +422,7 @@ class ProcessWorker:
             self._submitted, self._received, self._waiting = len(self._open), 0, 0
             if self._open:
                 conn.send(("submit", list(self._open.values())))
-        threading.Thread(target=self._read, args=(conn,), name=f"{self.name}-reader", daemon=True).start()
+        self._loop.call_soon_threadsafe(self._loop.add_reader, conn.fileno(), self._read, conn)  # from a restart's thread too
 
     def _watch(self) -> None:
         """Kill the process if it holds sequences and has sent nothing for STALL_SECONDS: presumed hung. Its
@@ -467,16 +483,19 @@ class ProcessWorker:
             pass
 
     def _read(self, conn) -> None:
-        while True:
-            try:
+        """On the event loop, when the pipe is readable: apply every step the process has sent. When the pipe has
+        closed (the process ended), stop reading it and, unless the server is stopping, replace the process in a
+        thread (starting one takes seconds)."""
+        try:
+            while conn.poll():
                 message = conn.recv()
-            except (EOFError, OSError):
-                break
-            self._heard = time.monotonic()
-            self._apply(*message)
-        conn.close()
-        if not (self._stopping or _EXITING.is_set()):
-            self._replace()
+                self._heard = time.monotonic()
+                self._apply(*message)
+        except (EOFError, OSError):
+            self._loop.remove_reader(conn.fileno())
+            conn.close()
+            if not (self._stopping or _EXITING.is_set()):
+                threading.Thread(target=self._replace, name=f"{self.name}-restart", daemon=True).start()
 
     def _apply(self, events, results, counts, gauges) -> None:
         """One step of the process: results onto the original requests, events to their loops, the step to on_step."""

@@ -219,6 +219,15 @@ def test_a_dead_or_hung_worker_process_fails_its_sequences_and_is_replaced(expor
         running.stop()
 
 
+def test_a_worker_process_starts_only_on_the_event_loop_that_reads_its_pipe(exported_tiny):
+    """The loop serving the calls reads a worker process's pipe; started outside one, it says so instead of starting
+    a process whose steps nobody would read."""
+    worker = service.engine.ProcessWorker(service.engine.WorkerSpec(exported_tiny), service.engine.SchedulerLimits(), "w")
+    with pytest.raises(RuntimeError, match="event loop"):
+        worker.start(lambda step: None)
+    assert worker._process is None
+
+
 def test_list_models_describes_the_model_whichever_workers_run_it(server, client, exported_tiny):
     """The same description with worker threads or processes; with processes the server's own process holds no
     ONNX Runtime sessions (a copy of the weights): the provider and alignments are what its first worker reported."""
