@@ -115,9 +115,10 @@ def deliver(events: list[Event]) -> None:
         sink = event[0].sink
         if sink is not None:
             by_loop.setdefault(sink.loop, []).append(event)
+    here = _running_loop()
     for loop, batch in by_loop.items():
         try:
-            if loop is _running_loop():
+            if loop is here:
                 loop.call_soon(_dispatch, batch)
             else:
                 loop.call_soon_threadsafe(_dispatch, batch)
