@@ -306,13 +306,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             for chunk in chunks(streamer.opening()):
                 yield chunk
             async for events in call.events(self.config.stream_interval_ms / 1000):
-                pieces = []
+                tokens: dict[int, list[int]] = {}
+                finished: dict[int, pb.Translation] = {}
                 for sequence_index, sequence, token in events:
                     if token is None:
-                        pieces += streamer.finish(sequence_index, self.translation(admitted.engine, sequence))
+                        finished[sequence_index] = self.translation(admitted.engine, sequence)
                     else:
-                        pieces += streamer.push(sequence_index, token)
-                for chunk in chunks(coalesced(pieces)):
+                        tokens.setdefault(sequence_index, []).append(token)
+                for chunk in chunks(coalesced(streamer.advance(tokens, finished))):
                     yield chunk
         except RequestError as error:
             await context.abort(error.code, str(error))

@@ -119,11 +119,24 @@ class Streamer:
         """Pieces due before any token: complete texts with no segments."""
         return [(text, translation.text, translation) for text, translation in self.collector.empty_texts()]
 
-    def push(self, sequence: int, token: int) -> list[tuple[int, str, pb.Translation | None]]:
+    def advance(self, tokens: dict[int, list[int]], finished: dict[int, pb.Translation]
+                ) -> list[tuple[int, str, pb.Translation | None]]:
+        """(text index, piece, final translation or None) to send for one batch of events: each sequence's new
+        tokens, detokenized once for the batch (a sequence that finished in it sends its rest from the final
+        text instead), then the finished sequences."""
+        pieces = []
+        for sequence, ids in tokens.items():
+            if sequence not in finished:
+                pieces += self.push(sequence, ids)
+        for sequence, translation in finished.items():
+            pieces += self.finish(sequence, translation)
+        return pieces
+
+    def push(self, sequence: int, tokens: list[int]) -> list[tuple[int, str, pb.Translation | None]]:
         text, segment = self.texts.owner[sequence]
         if self.texts.prepared[text].owners[segment]:
             return []  # placeholders are restored once the segment is complete
-        piece = self.detokenizers[sequence].push(token)
+        piece = self.detokenizers[sequence].push(*tokens)
         if not piece:
             return []
         if segment != self.current[text]:

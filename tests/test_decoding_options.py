@@ -186,17 +186,22 @@ def test_the_server_refuses_bad_options_naming_the_field(client, fields, field):
 
 
 def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny):
-    """The first piece goes at once, the rest gathers for --stream-interval-ms; the text is the same. (How many
-    messages interval 0 sends depends on how far the reader lags the engine, so only the bound is tested.)"""
+    """The first piece of each text goes at once, the rest gathers for --stream-interval-ms, whatever the number
+    of texts (their tokens interleave step by step); the texts are the same. (How many messages interval 0 sends
+    depends on how far the reader lags the engine, so only the bound is tested.)"""
+    sources = ["Where is the station?", "I eat an apple.", "He crossed the street.", "Greetings from Munich!"]
     counts, texts = {}, {}
     for interval in (0.0, 1000.0):
         server = RunningServer(config_for(exported_tiny, stream_interval_ms=interval))
         try:
             with TranslatorClient(server.target, timeout=30) as client:
-                chunks = list(client.stream(["Where is the station?"], max_output_tokens=12, min_output_tokens=12))
+                chunks = list(client.stream(sources, max_output_tokens=12, min_output_tokens=12))
         finally:
             server.stop()
-        counts[interval], texts[interval] = len(chunks), "".join(c.text for c in chunks)
-        assert chunks[-1].final.text == texts[interval] and chunks[-1].final.output_tokens == 12
+        counts[interval] = len(chunks)
+        texts[interval] = ["".join(c.text for c in chunks if c.index == i) for i in range(len(sources))]
+        finals = {c.index: c.final for c in chunks if c.HasField("final")}
+        assert [finals[i].text for i in range(len(sources))] == texts[interval]
+        assert all(final.output_tokens == 12 for final in finals.values())
     assert texts[0.0] == texts[1000.0]
-    assert counts[1000.0] <= 2  # the first piece, then everything else with the final translation
+    assert counts[1000.0] <= 2 * len(sources)  # per text: the first piece, then the rest with its final translation

@@ -111,10 +111,11 @@ def test_cancelled_and_expired_streams_are_counted_as_such(server):
             stream = client.stream([TEXTS[0]], max_output_tokens=256, min_output_tokens=256)
             next(stream)
             stream.cancel()
+    paragraph = " ".join(TEXTS[:2] * 8)  # 16 sentences: 128 sequences of 256 tokens, twice the deadline here
     with TranslatorClient(server.target, timeout=0.2) as client:
         for _ in range(5):
             with pytest.raises(grpc.RpcError) as error:
-                list(client.stream([TEXTS[0]] * 8, max_output_tokens=256, min_output_tokens=256))
+                list(client.stream([paragraph] * 8, max_output_tokens=256, min_output_tokens=256))
             assert error.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     assert wait_until(lambda: server.requests_counted("TranslateStream", "CANCELLED") == before["CANCELLED"] + 5)
     assert wait_until(lambda: server.requests_counted("TranslateStream", "DEADLINE_EXCEEDED") == before["DEADLINE_EXCEEDED"] + 5)

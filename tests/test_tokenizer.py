@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -82,3 +84,18 @@ def test_multibyte_characters_split_across_tokens_stream_as_whole_characters(byt
     assert "".join(pieces) == final == text
     assert not any("\ufffd" in piece for piece in pieces)
     assert max(windows) <= 8  # two characters of 4 bytes at most: O(1) work per token, however long the text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(4, 319), max_size=40), st.lists(st.integers(1, 6), min_size=1, max_size=40))
+def test_tokens_pushed_in_batches_stream_the_same_text(byte_tokenizer, ids, sizes):
+    """A stream pushes a message's worth of tokens at once: the pieces still join to the final text."""
+    ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
+    detokenizer, final, pieces, start = IncrementalDetokenizer(byte_tokenizer), byte_tokenizer.decode(ids), [], 0
+    for size in itertools.cycle(sizes):
+        if start >= len(ids):
+            break
+        pieces.append(detokenizer.push(*ids[start:start + size]))
+        start += size
+        assert final.startswith("".join(pieces))  # what was sent is never taken back
+    assert "".join(pieces) + detokenizer.finish(final) == final

@@ -128,8 +128,10 @@ class IncrementalDetokenizer:
         self.read = 0  # ids[:read] are sent
         self.emitted_chars = 0
 
-    def push(self, token: int) -> str:
-        self.ids.append(token)
+    def push(self, *tokens: int) -> str:
+        """The new text that these tokens complete ("" while it is only whitespace or an incomplete character).
+        Pushing a stream's tokens in batches, one per message sent, decodes once per batch instead of per token."""
+        self.ids.extend(tokens)
         window = self.ids[self.prefix:]
         sent = self.tokenizer.decode(self.ids[self.prefix:self.read])
         text = self.tokenizer.decode(window)
