@@ -4,10 +4,10 @@ CTranslate2's ``inter_threads``). asyncio code only submits requests and awaits 
 hands each step's events to the event loop with one ``call_soon_threadsafe``.
 
 A worker is a thread of the server's process (``Worker``) or a process of its own (``ProcessWorker``, which
-steps a ``Worker``'s scheduler on its only thread and reports each step over a pipe that the event loop reads itself). ONNX Runtime releases the GIL while it computes,
-but the scheduler's Python between two runs needs it: in one process, the engine threads and the gRPC event
-loop take turns, and measured under load the engine thread waited for the GIL a quarter of its time. A
-worker process has a GIL of its own."""
+steps its scheduler on its only thread and reports each step over a pipe that the event loop reads itself).
+ONNX Runtime releases the GIL while it computes, but the scheduler's Python between two runs needs it: in one
+process, the engine threads and the gRPC event loop take turns, and measured under load the engine thread waited
+for the GIL a quarter of its time. A worker process has a GIL of its own."""
 
 from __future__ import annotations
 
@@ -41,15 +41,17 @@ class SchedulerLimits:
     max_num_batched_tokens: int = 4096  # per worker and step
     max_queue_size: int = 1024  # waiting sequences of the whole model
 
+    def scheduler(self, runtime: Runtime) -> Scheduler:
+        return Scheduler(runtime, max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
+                         max_queue_size=self.max_queue_size)
+
 
 class Worker:
     """One engine thread with its own runtime, scheduler and slot pool."""
 
     def __init__(self, runtime: Runtime, limits: SchedulerLimits, name: str):
         self.model = runtime
-        self.scheduler = Scheduler(runtime, max_num_seqs=limits.max_num_seqs,
-                                   max_num_batched_tokens=limits.max_num_batched_tokens,
-                                   max_queue_size=limits.max_queue_size)
+        self.scheduler = limits.scheduler(runtime)
         self.on_step: Callable[[StepOutput], None] = lambda step: None
         self._work = threading.Condition()
         self._stopping = False
@@ -97,18 +99,20 @@ class Worker:
                 if self._stopping:
                     return
                 output = self.scheduler.schedule()
-            step = self.execute(output)
+            step = execute(self.scheduler, output)
             deliver(step.events)
             self.on_step(step)
 
-    def execute(self, output: SchedulerOutput) -> StepOutput:
-        """Run one scheduled step; a broken step fails the sequences of its batch instead of the engine."""
-        try:
-            return self.scheduler.execute(output)
-        except Exception:  # noqa: BLE001 - a broken step must not end the loop that serves everyone
-            log.exception("decoder step failed; failing the sequences of this batch")
-            ended = output.removed + self.scheduler.fail_step(output)
-            return StepOutput(0, 0, 0, ended, [(request, None) for request in ended])
+
+def execute(scheduler: Scheduler, output: SchedulerOutput) -> StepOutput:
+    """Run one scheduled step (a worker thread's and a worker process's); a broken step fails the sequences of its
+    batch instead of the loop that serves everyone."""
+    try:
+        return scheduler.execute(output)
+    except Exception:  # noqa: BLE001 - see the docstring
+        log.exception("decoder step failed; failing the sequences of this batch")
+        ended = output.removed + scheduler.fail_step(output)
+        return StepOutput(0, 0, 0, ended, [(request, None) for request in ended])
 
 
 def deliver(events: list[Event]) -> None:
@@ -336,8 +340,8 @@ RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "schedul
 WORKER_NICENESS = 5
 
 
-def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) -> None:
-    """A worker process: a Worker's scheduler over its own runtime, stepped on this process's only thread. Commands
+def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
+    """A worker process: a scheduler over its own runtime, stepped on this process's only thread. Commands
     arrive on conn and are read between steps (blocking only while there is nothing to decode), so a submission
     to a busy process finds no sleeping reader to wake: on this VM a pipe write that wakes a reader costs the
     server's event loop ~50 µs more than one that does not. Each step goes back as one message: its events by
@@ -349,13 +353,12 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) ->
     os.nice(WORKER_NICENESS)
     runtime = spec.runtime()
     # The server bounds the queue over all workers before it sends anything; here every request it sent is taken.
-    worker = Worker(runtime, dataclasses.replace(limits, max_queue_size=sys.maxsize), name)
-    scheduler = worker.scheduler
+    scheduler = dataclasses.replace(limits, max_queue_size=sys.maxsize).scheduler(runtime)
     received = 0  # sequences taken so far: tells the server which of its submissions a report's queue includes
     conn.send((runtime.info, runtime.has_alignments))  # ready: what the server's ServedModel reports
     try:
         while True:
-            while conn.poll(None if not scheduler.has_work() else 0):
+            while conn.poll(0 if scheduler.has_work() else None):
                 command, argument = conn.recv()
                 if command == "submit":
                     scheduler.add_request(argument)
@@ -365,7 +368,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits, name: str) ->
                         scheduler.abort_request(request_id)
                 else:
                     return
-            step = worker.execute(scheduler.schedule())
+            step = execute(scheduler, scheduler.schedule())
             conn.send(([(request.request_id, token) for request, token in step.events],
                        [(request.request_id, [getattr(request, f) for f in RESULT_FIELDS]) for request in step.finished],
                        (step.batch_size, step.batched_tokens, step.admitted),
@@ -406,7 +409,7 @@ class ProcessWorker:
         """Start a process, wait until it is ready, and hand it what is open (nothing, the first time)."""
         context = multiprocessing.get_context("spawn")
         conn, child = context.Pipe()
-        process = context.Process(target=_process_main, args=(child, self.spec, self.limits, self.name),
+        process = context.Process(target=_process_main, args=(child, self.spec, self.limits),
                                   name=self.name, daemon=True)
         process.start()
         child.close()
