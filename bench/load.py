@@ -239,10 +239,12 @@ def _cpu_ms_per_token(decode, tokens_per_run: int, min_seconds: float) -> float:
 def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir: Path, clients=(1, 4, 16, 64, 128),
         apis=("stream", "unary"), precisions=("fp32", "int8"), seconds: float = 20.0, processes: int = 2,
         workers: int = 0, threads: int = 0, ct2: bool = True, out_dir: Path = RESULTS, beam_sizes=(),
-        variants=()) -> dict:
+        variants=(), rounds: int = 1) -> dict:
     """Every server at every point; beam_sizes adds our server answering requests that ask for those beams
     (each beam is a row of the decoder batch; tokens/s counts the returned translation's tokens); variants
-    (strings of `translator serve` flags) add our server run with those flags, for A/B comparisons."""
+    (strings of `translator serve` flags) add our server run with those flags, for A/B comparisons. With several
+    rounds every server runs once per round, in turn, so that the machine's drift hits them alike: a point keeps
+    its median round, and every round's tokens/s (the report's ratios are medians of same-round ratios)."""
     ct2_dirs = None
     if ct2:
         from bench.compare import ct2_models_for
@@ -262,32 +264,53 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
                                                                  p, workers=2, threads=1), 1))
     plans.append((lambda: ours(repository, model, model_dir, precisions[0], workers=1, threads=os.cpu_count() or 1,
                                max_num_seqs=1, label=f"ours {precisions[0]} one at a time"), 1))
-    results = {"machine": machine(), "seconds": seconds, "processes": processes, "model": model, "servers": {}}
-    for plan, beam in plans:
-        server = plan()
-        try:
-            by_api = results["servers"].setdefault(server.label, {})
-            for api in apis:
-                for c in clients:
-                    point = load_point(server, api, c, seconds, processes, beam)
-                    by_api.setdefault(api, {})[c] = point
-                    print(f"  {server.label:<28} {api:<6} {c:>4} clients: {point['tokens_per_second']:>7.0f} tok/s, "
-                          f"p99 {point['p99_ms']:.0f} ms, server {point['server_cpu_ms_per_token']:.3f} CPU ms/token",
-                          flush=True)
-        finally:
-            server.stop()
-        for api_points in by_api.values():
-            for point in api_points.values():
-                if server.engine is not None and point["mean_batch"] and beam == 1:
-                    batch, tokens = round(point["mean_batch"]), max(1, round(point["mean_output_tokens"]))
-                    point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(server.engine, batch, tokens)
-                    if ct2_dirs is not None:
-                        precision = server.engine["precision"]
-                        point["ct2_raw_cpu_ms_per_token"] = ct2_raw_cpu_ms_per_token(
-                            ct2_dirs["float32" if precision == "fp32" else "int8"], model_dir, precision, batch, tokens)
+    results = {"machine": machine(), "seconds": seconds, "processes": processes, "rounds": rounds, "model": model,
+               "servers": {}}
+    measured: dict[tuple, list[dict]] = {}  # (label, api, clients) -> its point in each round
+    engines = {}  # label -> (how to measure its raw engine, beam size of its requests)
+    for turn in range(rounds):
+        for plan, beam in plans:
+            server = plan()
+            engines[server.label] = (server.engine, beam)
+            try:
+                for api in apis:
+                    for c in clients:
+                        point = load_point(server, api, c, seconds, processes, beam)
+                        measured.setdefault((server.label, api, c), []).append(point)
+                        print(f"  {'' if rounds == 1 else f'round {turn + 1}/{rounds}  '}{server.label:<28} {api:<6} "
+                              f"{c:>4} clients: {point['tokens_per_second']:>7.0f} tok/s, p99 {point['p99_ms']:.0f} ms, "
+                              f"server {point['server_cpu_ms_per_token']:.3f} CPU ms/token", flush=True)
+            finally:
+                server.stop()
+    for (label, api, c), points in measured.items():
+        point = median_round(points)
+        results["servers"].setdefault(label, {}).setdefault(api, {})[c] = point
+        engine, beam = engines[label]
+        if engine is not None and point["mean_batch"] and beam == 1:
+            batch, tokens = round(point["mean_batch"]), max(1, round(point["mean_output_tokens"]))
+            point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(engine, batch, tokens)
+            if ct2_dirs is not None:
+                precision = engine["precision"]
+                point["ct2_raw_cpu_ms_per_token"] = ct2_raw_cpu_ms_per_token(
+                    ct2_dirs["float32" if precision == "fp32" else "int8"], model_dir, precision, batch, tokens)
     write_results("load", results, out_dir)
     plot(results, out_dir / "load.png")
     return results
+
+
+def median_round(points: list[dict]) -> dict:
+    """The round with the median tokens/s (the lower one of an even count), with every round's tokens/s."""
+    ranked = sorted(points, key=lambda p: p["tokens_per_second"])
+    return ranked[(len(ranked) - 1) // 2] | {"rounds_tokens_per_second": [p["tokens_per_second"] for p in points]}
+
+
+def throughput_ratio(ours: dict, theirs: dict) -> str:
+    """ours' tokens/s over theirs: with several rounds, the median of the same-round ratios, then each round's."""
+    a, b = ours.get("rounds_tokens_per_second", []), theirs.get("rounds_tokens_per_second", [])
+    if len(a) < 2 or len(a) != len(b):
+        return f"{ours['tokens_per_second'] / theirs['tokens_per_second']:.2f}x"
+    per_round = [x / y for x, y in zip(a, b)]
+    return f"{statistics.median(per_round):.2f}x ({' '.join(f'{r:.2f}' for r in per_round)})"
 
 
 def report(results: dict) -> str:
@@ -305,8 +328,11 @@ def report(results: dict) -> str:
                              "-" if p["mean_batch"] is None else f"{p['mean_batch']:.1f}",
                              "-" if p.get("mean_output_tokens") is None else f"{p['mean_output_tokens']:.1f}",
                              f"{100 * p['client_cpu_share']:.0f}%"])
+    rounds = results.get("rounds", 1)
     lines = [f"closed-loop load over loopback gRPC, {results['seconds']:.0f} s per point, clients in "
-             f"{results['processes']} processes ({results['machine']['cores']} cores)",
+             f"{results['processes']} processes ({results['machine']['cores']} cores)"
+             + ("" if rounds == 1 else f"; {rounds} rounds, servers in turn: each row is its median round, "
+                                       "each ratio the median of same-round ratios (every round's in brackets)"),
              format_table(["server", "api", "clients", "requests", "req/s", "tok/s", "p50 ms", "p95 ms", "p99 ms",
                            "TTFT p50", "TTFT p99", "srv CPU ms/tok", "raw CPU ms/tok", "srv/raw CPU", "mean batch",
                            "tok/req", "client CPU"], rows), ""]
@@ -322,11 +348,11 @@ def report(results: dict) -> str:
                 theirs = yardstick.get(api, {}).get(c)
                 alone = single.get(api, {}).get(c)
                 raw, ct2_raw = p.get("raw_cpu_ms_per_token"), p.get("ct2_raw_cpu_ms_per_token")
-                ratios.append([label, api, c, "-" if theirs is None else f"{p['tokens_per_second'] / theirs['tokens_per_second']:.2f}x",
+                ratios.append([label, api, c, "-" if theirs is None else throughput_ratio(p, theirs),
                                "-" if theirs is None else f"{p['server_cpu_ms_per_token'] / theirs['server_cpu_ms_per_token']:.2f}",
                                "-" if not (raw and ct2_raw) else f"{raw / ct2_raw:.2f}",
                                "-" if not (theirs and ct2_raw) else f"{theirs['server_cpu_ms_per_token'] / ct2_raw:.2f}",
-                               "-" if alone is None else f"{p['tokens_per_second'] / alone['tokens_per_second']:.2f}x"])
+                               "-" if alone is None else throughput_ratio(p, alone)])
     lines.append(format_table(["server", "api", "clients", "tok/s vs CT2 static", "CPU/token vs CT2",
                                "raw engine CPU vs CT2's", "CT2 srv/raw CPU", "vs one at a time"], ratios))
     lines.append("raw engine CPU vs CT2's: CPU per token of our engine alone against CTranslate2's alone (1 thread), same "

@@ -617,6 +617,10 @@ def cmd_bench_load(args) -> int:
     from bench import load
     from translator.model_format import resolve_model_dir
 
+    if args.rounds < 1:
+        print(f"error: --rounds {args.rounds}: run at least one round", file=sys.stderr)
+        return 2
+
     if not args.no_ct2:
         try:
             import ctranslate2  # noqa: F401
@@ -628,7 +632,7 @@ def cmd_bench_load(args) -> int:
     results = load.run(args.repository, args.model, model_dir, args.checkpoint, args.workdir, clients=tuple(args.clients),
                        apis=tuple(args.apis), precisions=tuple(args.precisions), seconds=args.seconds,
                        processes=args.processes, workers=args.workers, threads=args.threads, ct2=not args.no_ct2,
-                       out_dir=args.out, beam_sizes=tuple(args.beam), variants=tuple(args.variant))
+                       out_dir=args.out, beam_sizes=tuple(args.beam), variants=tuple(args.variant), rounds=args.rounds)
     print(load.report(results))
     print(f"wrote {args.out}/load.json and {args.out}/load.png")
     return 0
@@ -779,6 +783,9 @@ def _bench_parser(commands) -> None:
                       help="precisions to serve (default: both); one-at-a-time serving uses the first")
     load.add_argument("--seconds", type=float, default=20.0, help="duration of each point (default: 20)")
     load.add_argument("--processes", type=int, default=2, help="client processes (default: 2)")
+    load.add_argument("--rounds", type=int, default=1,
+                      help="run every server this many times, in turn, and report each point's median round and "
+                           "the median of same-round ratios: the machine's drift between servers cancels (default: 1)")
     load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
     load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
     load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")

@@ -71,6 +71,25 @@ def test_load_report_splits_the_gap_to_ctranslate2_into_engine_and_service():
     assert ratio_row[-5:] == ["0.75x", "2.00", "1.60", "1.20", "5.00x"]
 
 
+def test_load_rounds_keep_the_median_round_and_compare_servers_round_by_round():
+    """With --rounds, the machine's drift between rounds must cancel: ratios are medians of same-round ratios."""
+    from bench.load import median_round, report as load_report
+
+    def point(tps):
+        return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
+                "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": 0.5, "mean_batch": 20.0,
+                "client_cpu_share": 0.1, "mean_output_tokens": 12.0}
+    ours = median_round([point(900), point(3000), point(2000)])  # a slow round, a fast one, a middling one
+    assert ours["tokens_per_second"] == 2000 and ours["rounds_tokens_per_second"] == [900, 3000, 2000]
+    theirs = median_round([point(1000), point(2500), point(2500)])
+    assert median_round([point(5), point(3)])["tokens_per_second"] == 3  # an even count keeps the lower one
+    text = load_report({"seconds": 20, "processes": 2, "rounds": 3, "machine": {"cores": 2},
+                        "servers": {"ours fp32": {"unary": {64: ours}}, "ct2 static fp32": {"unary": {64: theirs}}}})
+    assert "3 rounds" in text
+    # same-round ratios 0.90, 1.20, 0.80: median 0.90x (the ratio of the medians would say 0.80x)
+    assert "0.90x (0.90 1.20 0.80)" in text
+
+
 def test_ctranslate2_raw_engine_cpu_per_token_is_measured_on_identical_weights(tmp_path, tiny_checkpoint, exported_tiny):
     pytest.importorskip("ctranslate2")
     from bench.compare import ct2_models_for
