@@ -309,7 +309,7 @@ class Runtime(Model):
         self.past_names = cache_names("past", layers)
         self.present_names = cache_names("present", layers)
         self.has_alignments = DECODER_ALIGNMENTS in {o.name for o in self.decoder.get_outputs()}
-        self._binding: ort.IOBinding | None = None  # of the session, pool generation and size in _bound
+        self._bindings: dict[int, ort.IOBinding] = {}  # by batch size, for the session and pool generation in _bound
         self._bound: tuple | None = None
         if not -layers <= alignment_layer < layers:
             raise ValueError(f"alignment_layer={alignment_layer} must index one of the {layers} decoder layers "
@@ -364,12 +364,16 @@ class Runtime(Model):
 
     def _binding_for(self, pool: SlotPool) -> ort.IOBinding:
         """The decoder's inputs and outputs bound to the first `size` rows of the pool's buffers, the present K/V to
-        the very memory of the past (GroupQueryAttention then appends in place). Bound again only when the rows or a
-        buffer changed: a batch that keeps its rows pays for no binding (~4 us per tensor) and no conversion of
-        the cache to ONNX Runtime's tensors."""
-        key = (self.decoder, pool.generation, pool.size)  # a benchmark may swap in another session
+        the very memory of the past (GroupQueryAttention then appends in place). One binding per batch size, kept
+        until a buffer moves: rows joining and leaving change the size at almost every step under load, and binding
+        again (~4 us per tensor, and the cache's conversion to ONNX Runtime's tensors) made a step ~10% slower."""
+        key = (self.decoder, pool.generation)  # a benchmark may swap in another session
         if self._bound != key:
-            n, binding = pool.size, self.decoder.io_binding()
+            self._bindings.clear()
+            self._bound = key
+        n = pool.size
+        if (binding := self._bindings.get(n)) is None:
+            binding = self._bindings[n] = self.decoder.io_binding()
             inputs = [*zip(DECODER_INPUTS, (pool.last_tokens[:n], pool.lengths[:n], pool.memory_mask[:n])),
                       *zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)),
                       *zip(self.cross_names, (buffer[:n] for buffer in pool.cross))]
@@ -379,5 +383,4 @@ class Runtime(Model):
             for bind, arrays in ((binding.bind_input, inputs), (binding.bind_output, outputs)):
                 for name, array in arrays:
                     bind(name, "cpu", 0, array.dtype, list(array.shape), array.ctypes.data)
-            self._binding, self._bound = binding, key
-        return self._binding
+        return binding
