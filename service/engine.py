@@ -491,14 +491,14 @@ class ProcessWorker:
             pass
 
     def _read(self, conn) -> None:
-        """On the event loop, when the pipe is readable: apply every step the process has sent. When the pipe has
+        """On the event loop, when the pipe is readable: apply the next step the process has sent (the loop calls
+        again while more are waiting; asking conn.poll() first cost ~5 µs twice per message). When the pipe has
         closed (the process ended), stop reading it and, unless the server is stopping, replace the process in a
         thread (starting one takes seconds)."""
         try:
-            while conn.poll():
-                message = conn.recv()
-                self._heard = time.monotonic()
-                self._apply(*message)
+            message = conn.recv()
+            self._heard = time.monotonic()
+            self._apply(*message)
         except (EOFError, OSError):
             self._loop.remove_reader(conn.fileno())
             conn.close()

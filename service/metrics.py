@@ -59,6 +59,15 @@ class Metrics:
         self.model_info = Gauge("translator_model_info", "Loaded models (value 1)",
                                 ["model", "version", "provider", "precision"], registry=registry)
         self._http = None
+        self._children: dict[tuple, object] = {}
+
+    def _labeled(self, metric, *labels):
+        """metric.labels(*labels), looked up once per label set (the sets are small and fixed): prometheus_client
+        checks and locks on every labels() call, 1.5 µs against 0.3 for this lookup, ~10 calls per request."""
+        key = (metric, labels)
+        if (child := self._children.get(key)) is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
 
     def model_loaded(self, info) -> None:
         self.model_info.labels(info.name, info.version, info.provider, info.precision).set(1)
@@ -67,34 +76,34 @@ class Metrics:
         """Called by an engine worker's thread after every decoder step."""
         model = engine.name
         if stats.batch_size:
-            self.batch_size.labels(model).observe(stats.batch_size)
-            self.batched_tokens.labels(model).observe(stats.batched_tokens)
+            self._labeled(self.batch_size, model).observe(stats.batch_size)
+            self._labeled(self.batched_tokens, model).observe(stats.batched_tokens)
         for request in stats.finished:
-            self.sequences.labels(model, request.finish_reason.value).inc()
+            self._labeled(self.sequences, model, request.finish_reason.value).inc()
             if request.scheduled_time is not None:
-                self.queue_wait.labels(model).observe(request.scheduled_time - request.arrival_time)
+                self._labeled(self.queue_wait, model).observe(request.scheduled_time - request.arrival_time)
 
     def observe_finished(self, model: str, request: Request) -> None:
         """Token counts and token timings of a sequence delivered to its client."""
-        self.input_tokens.labels(model).inc(len(request.source_ids))
-        self.generated_tokens.labels(model).inc(len(request.output_ids))
+        self._labeled(self.input_tokens, model).inc(len(request.source_ids))
+        self._labeled(self.generated_tokens, model).inc(len(request.output_ids))
         if request.first_token_time is not None:
-            self.first_token.labels(model).observe(request.first_token_time - request.arrival_time)
+            self._labeled(self.first_token, model).observe(request.first_token_time - request.arrival_time)
             if len(request.output_ids) > 1:
-                self.per_token.labels(model).observe(
+                self._labeled(self.per_token, model).observe(
                     (request.finish_time - request.first_token_time) / (len(request.output_ids) - 1))
 
     def observe_text(self, model: str, segments: int, repairs: int) -> None:
         """One translated text: how many segments it had, how many placeholder tokens were repaired."""
-        self.segments.labels(model).observe(segments)
+        self._labeled(self.segments, model).observe(segments)
         if repairs:
-            self.placeholder_repairs.labels(model).inc(repairs)
+            self._labeled(self.placeholder_repairs, model).inc(repairs)
 
     def observe_rpc(self, method: str, model: str, code: str, seconds: float | None) -> None:
         """Count a call under its final status; seconds is None for a call that never reached its handler."""
-        self.requests.labels(method, model, code).inc()
+        self._labeled(self.requests, method, model, code).inc()
         if seconds is not None:
-            self.request_seconds.labels(method, model).observe(seconds)
+            self._labeled(self.request_seconds, method, model).observe(seconds)
 
     def serve(self, host: str, port: int, engines: dict) -> int | None:
         """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
