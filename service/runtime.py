@@ -373,7 +373,7 @@ class Runtime(Model):
             self._bound = key
         n = pool.size
         if (binding := self._bindings.get(n)) is None:
-            binding = self._bindings[n] = self.decoder.io_binding()
+            binding = self.decoder.io_binding()
             inputs = [*zip(DECODER_INPUTS, (pool.last_tokens[:n], pool.lengths[:n], pool.memory_mask[:n])),
                       *zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)),
                       *zip(self.cross_names, (buffer[:n] for buffer in pool.cross))]
@@ -383,4 +383,5 @@ class Runtime(Model):
             for bind, arrays in ((binding.bind_input, inputs), (binding.bind_output, outputs)):
                 for name, array in arrays:
                     bind(name, "cpu", 0, array.dtype, list(array.shape), array.ctypes.data)
+            self._bindings[n] = binding
         return binding
