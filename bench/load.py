@@ -63,9 +63,11 @@ class ServerProcess:
         self.target = line.split(" on ")[1].split(" ")[0]
         self.metrics_url = line.split("metrics ")[1].strip() if "metrics http" in line else None
 
-    def cpu_seconds(self) -> float:
-        """utime + stime of every thread of the server and of its running child processes (engine workers)."""
-        return sum(process_cpu_seconds(pid) for pid in [self.process.pid, *descendants(self.process.pid)])
+    def cpu_seconds(self) -> tuple[float, float]:
+        """utime + stime of every thread of the server and of its running child processes (engine workers), and of
+        the children alone."""
+        children = sum(process_cpu_seconds(pid) for pid in descendants(self.process.pid))
+        return process_cpu_seconds(self.process.pid) + children, children
 
     def batch_histogram(self) -> tuple[float, float]:
         """(sum, count) of translator_decoder_batch_size: sequences per decoder step, over all workers."""
@@ -185,7 +187,9 @@ def load_point(server: ServerProcess, api: str, clients: int, seconds: float, pr
     return {"clients": clients, "api": api, "requests": requests, "seconds": wall, "requests_per_second": requests / wall,
             "tokens_per_second": tokens / wall, "tokens": tokens, "p50_ms": 1000 * quantiles[49],
             "p95_ms": 1000 * quantiles[94], "p99_ms": 1000 * quantiles[98], "ttft_p50_ms": 1000 * ttft[49],
-            "ttft_p99_ms": 1000 * ttft[98], "server_cpu_ms_per_token": 1000 * (cpu_after - cpu_before) / tokens,
+            "ttft_p99_ms": 1000 * ttft[98], "server_cpu_ms_per_token": 1000 * (cpu_after[0] - cpu_before[0]) / tokens,
+            # the engine worker processes' share (None for a server without any: its engine runs in its threads)
+            "workers_cpu_ms_per_token": 1000 * (cpu_after[1] - cpu_before[1]) / tokens if cpu_after[1] else None,
             "client_cpu_share": sum(p["cpu"] for p in parts) / (wall * (os.cpu_count() or 1)),
             "mean_batch": (batch_after[0] - batch_before[0]) / steps if steps else None,
             "mean_output_tokens": tokens / requests}
@@ -325,6 +329,7 @@ def report(results: dict) -> str:
                              f"{p['ttft_p99_ms']:.0f}", f"{p['server_cpu_ms_per_token']:.3f}",
                              "-" if raw is None else f"{raw:.3f}",
                              "-" if raw is None else f"{p['server_cpu_ms_per_token'] / raw:.2f}",
+                             "-" if raw is None or not p.get("workers_cpu_ms_per_token") else f"{p['workers_cpu_ms_per_token'] / raw:.2f}",
                              "-" if p["mean_batch"] is None else f"{p['mean_batch']:.1f}",
                              "-" if p.get("mean_output_tokens") is None else f"{p['mean_output_tokens']:.1f}",
                              f"{100 * p['client_cpu_share']:.0f}%"])
@@ -334,7 +339,7 @@ def report(results: dict) -> str:
              + ("" if rounds == 1 else f"; {rounds} rounds, servers in turn: each row is its median round, "
                                        "each ratio the median of same-round ratios (every round's in brackets)"),
              format_table(["server", "api", "clients", "requests", "req/s", "tok/s", "p50 ms", "p95 ms", "p99 ms",
-                           "TTFT p50", "TTFT p99", "srv CPU ms/tok", "raw CPU ms/tok", "srv/raw CPU", "mean batch",
+                           "TTFT p50", "TTFT p99", "srv CPU ms/tok", "raw CPU ms/tok", "srv/raw CPU", "workers/raw CPU", "mean batch",
                            "tok/req", "client CPU"], rows), ""]
     ratios = []
     for label in servers:
@@ -355,9 +360,11 @@ def report(results: dict) -> str:
                                "-" if alone is None else throughput_ratio(p, alone)])
     lines.append(format_table(["server", "api", "clients", "tok/s vs CT2 static", "CPU/token vs CT2",
                                "raw engine CPU vs CT2's", "CT2 srv/raw CPU", "vs one at a time"], ratios))
-    lines.append("raw engine CPU vs CT2's: CPU per token of our engine alone against CTranslate2's alone (1 thread), same "
-                 "sentences, batch size and length as our server's mean; CT2 srv/raw CPU: its server's overhead on the "
-                 "same basis (compare with our srv/raw CPU above)")
+    lines.append("workers/raw CPU: our engine worker processes' CPU per token against the raw engine's, the engine's share "
+                 "of srv/raw (rows joining and leaving at every step, the pipe, cores shared with the rest); raw engine CPU "
+                 "vs CT2's: CPU per token of our engine alone against CTranslate2's alone (1 thread), same sentences, batch "
+                 "size and length as our server's mean; CT2 srv/raw CPU: its server's overhead on the same basis (compare "
+                 "with our srv/raw CPU above)")
     return "\n".join(lines)
 
 

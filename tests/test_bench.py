@@ -55,17 +55,20 @@ def test_profile_splits_a_real_decoder_step_by_op_type(exported_tiny):
 def test_load_report_splits_the_gap_to_ctranslate2_into_engine_and_service():
     from bench.load import report as load_report
 
-    def point(tps, srv, raw=None, ct2_raw=None, batch=None):
+    def point(tps, srv, raw=None, ct2_raw=None, batch=None, workers=None):
         return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
                 "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": srv, "mean_batch": batch,
                 "client_cpu_share": 0.1, "raw_cpu_ms_per_token": raw, "ct2_raw_cpu_ms_per_token": ct2_raw,
-                "mean_output_tokens": 12.5}
-    servers = {"ours fp32": {"unary": {64: point(3000, 0.6, raw=0.4, ct2_raw=0.25, batch=28.0)}},
+                "mean_output_tokens": 12.5, "workers_cpu_ms_per_token": workers}
+    servers = {"ours fp32": {"unary": {64: point(3000, 0.6, raw=0.4, ct2_raw=0.25, batch=28.0, workers=0.44)}},
                "ct2 static fp32": {"unary": {64: point(4000, 0.3)}},
                "ours fp32 one at a time": {"unary": {64: point(600, 2.0, raw=1.5, batch=1.0)}}}
     text = load_report({"seconds": 20, "processes": 2, "machine": {"cores": 2}, "servers": servers})
     server_row = next(line.split() for line in text.splitlines() if line.startswith("ours fp32  ") and line.endswith("%"))
-    assert server_row[-3:] == ["28.0", "12.5", "10%"]  # mean batch, tokens per request: the mix each server got
+    # srv/raw 1.50, of which the engine workers 1.10; mean batch and tokens per request: the mix each server got
+    assert server_row[-5:] == ["1.50", "1.10", "28.0", "12.5", "10%"]
+    ct2_row = next(line.split() for line in text.splitlines() if line.startswith("ct2 static fp32 "))
+    assert ct2_row[-6:-3] == ["-", "-", "-"]  # no raw engine measured for it, and no worker processes
     ratio_row = next(line.split() for line in text.splitlines() if line.startswith("ours fp32  ") and line.endswith("x"))
     # tok/s 0.75x of CT2; CPU/token 2.00; our engine 1.60x CT2's CPU; CT2's server 1.20x its engine; 5.00x one at a time
     assert ratio_row[-5:] == ["0.75x", "2.00", "1.60", "1.20", "5.00x"]
