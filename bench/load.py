@@ -8,7 +8,8 @@ sentence of one sequence, so that every server gets the same mix (the table prin
 Besides tokens/s and latency percentiles, each point reports the **server's CPU seconds per generated token**
 (from /proc/<pid>/stat), which is free of the noise of sharing the cores with the clients; for our server it is
 set against the raw engine's CPU per token at the same mean batch size (read from the server's metrics): that
-ratio is the service's overhead.
+ratio is the service's overhead, and the engine worker processes' CPU per token against the same raw engine is
+the part of it spent in the engine (rows joining and leaving, the pipe, cores shared with the rest).
 """
 
 from __future__ import annotations

@@ -768,8 +768,8 @@ def _bench_parser(commands) -> None:
                                         "with closed-loop clients in --processes client processes, and prints tokens/s, "
                                         "latency and time-to-first-token percentiles, the server's CPU ms per generated "
                                         "token against the raw engine's (ours and CTranslate2's, 1 thread) at the same mean "
-                                        "batch size and length, the client CPU share, and the ratios to CTranslate2 and "
-                                        "to one-at-a-time serving.")
+                                        "batch size and length, and our engine worker processes' share of it, the client "
+                                        "CPU share, and the ratios to CTranslate2 and to one-at-a-time serving.")
     load.add_argument("--repository", type=Path, default=DEFAULT_REPOSITORY, help="model repository")
     load.add_argument("--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})")
     load.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
