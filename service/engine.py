@@ -87,8 +87,7 @@ class Worker:
 
     def abort(self, request_ids: list[str]) -> None:
         with self._work:
-            for request_id in request_ids:
-                self.scheduler.abort_request(request_id)
+            self.scheduler.abort_request(*request_ids)
             self._work.notify()
 
     def _loop(self) -> None:
@@ -364,8 +363,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
                     scheduler.add_request(argument)
                     received += len(argument)
                 elif command == "abort":
-                    for request_id in argument:
-                        scheduler.abort_request(request_id)
+                    scheduler.abort_request(*argument)
                 else:
                     return
             step = execute(scheduler, scheduler.schedule())

@@ -123,9 +123,9 @@ class Scheduler:
                             f"{len(requests)} more do not fit, retry later")
         self.waiting.extend(requests)
 
-    def abort_request(self, request_id: str) -> None:
-        """Finish the request (CANCELLED) at the next schedule(), wherever it is."""
-        self._aborted.add(request_id)
+    def abort_request(self, *request_ids: str) -> None:
+        """Finish these requests (CANCELLED) at the next schedule(), wherever they are."""
+        self._aborted.update(request_ids)
 
     def has_work(self) -> bool:
         return bool(self.waiting or self.pool.size)
