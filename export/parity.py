@@ -123,15 +123,15 @@ def tensor_parity(model: Transformer, runtime: Runtime, pairs: list[tuple[str, l
         fp32 = reference_step(model, src, src_mask, decoder_inputs, prefix)  # its cache feeds the runtime
         truth = reference_step(exact, src, src_mask, decoder_inputs, prefix)
         _compare(stats, "pytorch_fp32_logits", fp32.logits.numpy(), truth.logits.numpy(), where)
-        encoded = runtime.encode(list(sources))
-        real = encoded.memory_mask  # padded source positions are never read (and a length group's may be zeros)
+        pool = runtime.new_pool(size)
+        pool.join(runtime.encode(list(sources)), [None] * size)  # the cross K/V as the decoder reads them
+        width = src.shape[1]
+        real = pool.memory_mask[:, :width]  # padded source positions are never read (and a length group's may be zeros)
         _compare(stats, "memory", _encoder_memory(runtime, src, real), truth.memory.numpy(), where, real[:, :, None])
         reference_cross = [t.numpy() for kv in zip(truth.cache.cross_k, truth.cache.cross_v) for t in kv]
-        for name, ours, reference in zip(runtime.cross_names, position_major(encoded.cross), position_major(reference_cross)):
-            _compare(stats, name, ours, reference, where, real[:, None, :, None])
+        for name, ours, reference in zip(runtime.cross_names, position_major(pool.cross), position_major(reference_cross)):
+            _compare(stats, name, ours[:, :, :width], reference, where, real[:, None, :, None])
         longest = max(prefix)
-        pool = runtime.new_pool(size)
-        pool.join(encoded, [None] * size)
         pool.reserve(longest + 1)
         noise = np.random.default_rng(index)
         past_kv = position_major([t.numpy() for kv in zip(fp32.cache.self_k, fp32.cache.self_v) for t in kv])

@@ -63,17 +63,14 @@ def cache_capacity(length: int) -> int:
     return capacity
 
 
-def kv_buffers(rows: int, layers: int, heads: int, head_dim: int, positions: int, dtype, keys_transposed: bool) -> list[np.ndarray]:
-    """Zeroed K/V of every layer, ``[key_0, value_0, key_1, ...]``: values (rows, H, positions, Dh), keys the same or,
-    transposed, (rows, H, Dh, positions) (the cross K/V the encoder writes)."""
-    value = (rows, heads, positions, head_dim)
-    key = (rows, heads, head_dim, positions) if keys_transposed else value
-    return [np.zeros(shape, dtype=dtype) for _ in range(layers) for shape in (key, value)]
-
-
 # A pool's buffers as a decoder step binds them: a new number whenever any of them is reallocated, unique across
 # pools, so that the runtime rebinds exactly when a binding's memory may have moved.
 _GENERATIONS = itertools.count()
+
+
+def offsets_within(counts: np.ndarray) -> np.ndarray:
+    """0, 1, ..., c - 1 for each count c, concatenated: each row's place among its request's rows."""
+    return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def length_groups(lengths: list[int], padding_per_run: float) -> list[list[int]]:
@@ -102,9 +99,12 @@ class ModelInfo:
 
 
 @dataclass
-class Encoded:
-    """Encoder output for k new rows: each decoder layer's cross K/V (k, H, S, Dh) and the source mask (k, S)."""
+class EncoderRun:
+    """One encoder run's output for some of the sources being encoded: each decoder layer's cross K/V (keys
+    transposed (k, H, Dh, S), values (k, H, S, Dh)), the source mask (k, S), and which of the sources its k rows
+    are (their indices, in row order). A pool joins the runs' rows directly: nothing gathers them first."""
 
+    sources: list[int]
     cross: list[np.ndarray]
     memory_mask: np.ndarray
 
@@ -147,7 +147,11 @@ class SlotPool:
         self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows
 
     def _kv(self, positions: int, keys_transposed: bool) -> list[np.ndarray]:
-        return kv_buffers(self.slots, self.layers, self.heads, self.head_dim, positions, self.dtype, keys_transposed)
+        """Zeroed K/V of every layer, ``[key_0, value_0, key_1, ...]``: values (slots, H, positions, Dh), keys the
+        same or, transposed, (slots, H, Dh, positions) (the cross K/V, as the encoder writes them)."""
+        value = (self.slots, self.heads, positions, self.head_dim)
+        key = (self.slots, self.heads, self.head_dim, positions) if keys_transposed else value
+        return [np.zeros(shape, dtype=self.dtype) for _ in range(self.layers) for shape in (key, value)]
 
     @property
     def capacity(self) -> int:
@@ -171,24 +175,31 @@ class SlotPool:
         return self.nbytes() * self.size // self.slots
 
     # -- membership -------------------------------------------------------------------------------
-    def join(self, encoded: Encoded, requests: list, copies: list[int] | None = None) -> np.ndarray:
+    def join(self, runs: list[EncoderRun], requests: list, copies: list[int] | None = None) -> np.ndarray:
         """Give the new sequences the next rows, copies[i] rows for requests[i] (its beams, default 1), each
-        holding its encoder output; only those rows are written. Returns the rows, in the order of requests."""
-        copies = copies or [1] * len(requests)
-        k, source = sum(copies), encoded.memory_mask.shape[1]
+        holding its encoder output (runs cover requests' sources); only those rows are written. Returns the rows,
+        in the order of requests."""
+        copies = np.asarray(copies or [1] * len(requests))
+        k = int(copies.sum())
         if k > self.free_slots:
             raise ValueError(f"{k} sequences do not fit in {self.free_slots} free slots")
-        if source > self.source_capacity:
-            self._resize_source(source)
+        longest = max(run.memory_mask.shape[1] for run in runs)
+        if longest > self.source_capacity:
+            self._resize_source(longest)
+        first_rows = self.size + np.cumsum(copies) - copies  # each request's first row
+        for run in runs:
+            counts = copies[run.sources]
+            rows = np.repeat(first_rows[run.sources], counts) + offsets_within(counts)
+            run_row = np.repeat(np.arange(len(run.sources)), counts)
+            source = run.memory_mask.shape[1]
+            for buffer, values in zip(position_major(self.cross), position_major(run.cross)):
+                buffer[rows, :, :source] = values[run_row]
+            self.memory_mask[rows] = False
+            self.memory_mask[rows, :source] = run.memory_mask[run_row]
         rows = np.arange(self.size, self.size + k)
-        encoded_row = np.repeat(np.arange(len(requests)), copies)
-        for buffer, values in zip(position_major(self.cross), position_major(encoded.cross)):
-            buffer[rows, :, :source] = values[encoded_row]
-        self.memory_mask[rows] = False
-        self.memory_mask[rows, :source] = encoded.memory_mask[encoded_row]
         self.lengths[rows] = 0
         self.last_tokens[rows] = self.start_token
-        self.beam_index[rows] = np.concatenate([np.arange(c) for c in copies])
+        self.beam_index[rows] = offsets_within(copies)
         self.scores[rows] = np.where(self.beam_index[rows] == 0, 0.0, -np.inf)  # all beams start alike: one is live
         self.requests[self.size : self.size + k] = [r for r, c in zip(requests, copies) for _ in range(c)]
         self.size += k
@@ -322,33 +333,20 @@ class Runtime(Model):
                         head_dim=cfg["d_model"] // cfg["n_heads"], max_output_tokens=self.limits.max_output_tokens,
                         vocab_size=self.vocab_size, start_token=cfg["decoder_start_id"])
 
-    def encode(self, sources: list[list[int]]) -> Encoded:
-        """Encode these sources, in groups of similar length (padded positions cost as much as real ones);
-        the result holds them in the order given, right-padded to the longest."""
-        groups = length_groups([len(s) for s in sources], self.padding_per_run)
-        if len(groups) == 1:
-            return self._encode_padded(sources)
-        parts = [self._encode_padded([sources[r] for r in rows]) for rows in groups]
-        key = parts[0].cross[0]  # (k, H, Dh, S)
-        cross = kv_buffers(len(sources), len(parts[0].cross) // 2, key.shape[1], key.shape[2],
-                           max(len(s) for s in sources), key.dtype, keys_transposed=True)
-        memory_mask = np.zeros((len(sources), cross[1].shape[2]), dtype=bool)
-        for rows, part in zip(groups, parts):
-            width = part.memory_mask.shape[1]
-            for buffer, values in zip(position_major(cross), position_major(part.cross)):
-                buffer[rows, :, :width] = values
-            memory_mask[rows, :width] = part.memory_mask
-        return Encoded(cross, memory_mask)
+    def encode(self, sources: list[list[int]]) -> list[EncoderRun]:
+        """Encode these sources in runs of similar length (padded positions cost as much as real ones), each
+        right-padded to its longest."""
+        return [self._encode_run(sources, indices) for indices in length_groups([len(s) for s in sources], self.padding_per_run)]
 
-    def _encode_padded(self, sources: list[list[int]]) -> Encoded:
-        """One encoder run for these sources, right-padded to the longest."""
-        lengths = np.array([len(s) for s in sources], dtype=np.int64)
-        src_ids = np.full((len(sources), int(lengths.max())), self.special.pad, dtype=np.int64)
-        for row, ids in enumerate(sources):
-            src_ids[row, : len(ids)] = ids
+    def _encode_run(self, sources: list[list[int]], indices: list[int]) -> EncoderRun:
+        """One encoder run for these of the sources, right-padded to the longest."""
+        lengths = np.array([len(sources[i]) for i in indices], dtype=np.int64)
+        src_ids = np.full((len(indices), int(lengths.max())), self.special.pad, dtype=np.int64)
+        for row, index in enumerate(indices):
+            src_ids[row, : lengths[row]] = sources[index]
         src_mask = np.arange(src_ids.shape[1])[None, :] < lengths[:, None]
         _, *cross = self.encoder.run(None, dict(zip(ENCODER_INPUTS, (src_ids, src_mask))))
-        return Encoded(cross, src_mask)
+        return EncoderRun(indices, cross, src_mask)
 
     def step(self, pool: SlotPool) -> tuple[np.ndarray, np.ndarray | None]:
         """Feed each running row's last token at its own position; returns logits (size, V) and the alignment

@@ -188,11 +188,12 @@ def test_the_server_refuses_bad_options_naming_the_field(client, fields, field):
 def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny):
     """The first piece of each text goes at once, the rest gathers for --stream-interval-ms, whatever the number
     of texts (their tokens interleave step by step); the texts are the same. (How many messages interval 0 sends
-    depends on how far the reader lags the engine, so only the bound is tested.)"""
+    depends on how far the reader lags the engine, so only the bound is tested.) One engine worker: texts split over
+    two finish in different steps, and a finished text sends the others' gathered pieces with it."""
     sources = ["Where is the station?", "I eat an apple.", "He crossed the street.", "Greetings from Munich!"]
     counts, texts = {}, {}
     for interval in (0.0, 1000.0):
-        server = RunningServer(config_for(exported_tiny, stream_interval_ms=interval))
+        server = RunningServer(config_for(exported_tiny, stream_interval_ms=interval, workers=1))
         try:
             with TranslatorClient(server.target, timeout=30) as client:
                 chunks = list(client.stream(sources, max_output_tokens=12, min_output_tokens=12))

@@ -178,19 +178,27 @@ def test_length_groups_bound_the_padding_of_each_run():
     assert length_groups(lengths, padding_per_run=float("inf")) == [[1, 4, 2, 6, 5, 0, 3]]
 
 
-def test_encoding_in_length_groups_equals_one_padded_run(runtime):
-    """Sources of very different lengths run in separate groups; the result is laid out as one padded run's,
-    in the order given."""
+def test_joining_length_groups_equals_joining_one_padded_run(runtime):
+    """Sources of very different lengths run in separate groups; the rows they join hold what one padded run
+    gives, in the order given, beams (several rows of one request) included."""
     sources = [SOURCES[5], SOURCES[1], SOURCES[3], SOURCES[5][:30]]
-    assert len(length_groups([len(s) for s in sources], runtime.padding_per_run)) > 1
+    copies = [1, 3, 1, 2]
     grouped = runtime.encode(sources)
+    assert len(grouped) > 1
     runtime.padding_per_run, one_run = float("inf"), runtime.padding_per_run
     try:
         padded = runtime.encode(sources)
     finally:
         runtime.padding_per_run = one_run
-    assert np.array_equal(grouped.memory_mask, padded.memory_mask)
-    for mine, theirs in zip(position_major(grouped.cross), position_major(padded.cross)):
-        assert mine.shape == theirs.shape
-        real = padded.memory_mask[:, None, :, None]
-        np.testing.assert_allclose(np.where(real, mine, 0), np.where(real, theirs, 0), atol=1e-5)
+    assert len(padded) == 1
+    pools = [runtime.new_pool(sum(copies) + 1) for _ in range(2)]
+    for pool, runs in zip(pools, (grouped, padded)):
+        pool.join(runtime.encode([SOURCES[0]]), ["first"])  # the new rows do not start at row 0
+        assert pool.join(runs, list("abcd"), copies).tolist() == list(range(1, 1 + sum(copies)))
+    mine, theirs = pools
+    assert mine.requests == theirs.requests == ["first"] + ["a"] + ["b"] * 3 + ["c"] + ["d"] * 2
+    assert np.array_equal(mine.beam_index, theirs.beam_index) and mine.beam_index[1:8].tolist() == [0, 0, 1, 2, 0, 0, 1]
+    assert np.array_equal(mine.memory_mask, theirs.memory_mask)
+    real = theirs.memory_mask[:, None, :, None]
+    for a, b in zip(position_major(mine.cross), position_major(theirs.cross)):
+        np.testing.assert_allclose(np.where(real, a, 0), np.where(real, b, 0), atol=1e-5)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
-from service.runtime import Encoded, SlotPool
+from service.runtime import EncoderRun, SlotPool
 from service.scheduler import QueueFull, Request, RequestStatus, Scheduler
 
 VOCAB, EOS = 50, 3
@@ -26,9 +26,14 @@ class ScriptedRuntime:
         return SlotPool(slots=slots, layers=1, heads=1, head_dim=1, max_output_tokens=64, vocab_size=VOCAB)
 
     def encode(self, sources):
-        size = len(sources)
-        script = np.array([[s[0], len(s)] for s in sources], dtype=np.float32)[:, None, :, None]  # (k, 1, 2, 1)
-        return Encoded(cross=[script.swapaxes(2, 3).copy(), script.copy()], memory_mask=np.ones((size, 2), dtype=bool))
+        """Two runs, the odd-numbered sources first, as length groups reorder them: joining must undo it."""
+        runs = []
+        for indices in (list(range(1, len(sources), 2)), list(range(0, len(sources), 2))):
+            if indices:
+                script = np.array([[sources[i][0], len(sources[i])] for i in indices], dtype=np.float32)[:, None, :, None]
+                runs.append(EncoderRun(indices, [script.swapaxes(2, 3).copy(), script.copy()],  # (k, 1, 2, 1)
+                                       np.ones((len(indices), 2), dtype=bool)))
+        return runs
 
     def step(self, pool):
         n = pool.size
