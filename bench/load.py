@@ -24,8 +24,9 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
-from bench.common import RESULTS, SENTENCES, batch_of, format_table, machine, write_results
+from bench.common import RESULTS, SENTENCES, format_table, machine, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -199,16 +200,16 @@ def load_point(server: ServerProcess, api: str, clients: int, seconds: float, pr
 # -- the raw engine -----------------------------------------------------------------------------------
 def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_seconds: float = 2.0) -> float:
     """CPU ms per generated token of the engine alone (our scheduler loop, no gRPC), `batch` rows held for
-    `output_tokens` steps: the same mean batch size and length as the server saw."""
+    `output_tokens` steps: the same mean batch size, length and sentences as the server saw."""
     from service.decoding import DecodingOptions
     from service.runtime import Runtime
     from service.scheduler import Request, Scheduler
 
     runtime = Runtime(engine["model_dir"], precision=engine["precision"], threads=engine["threads"])
     scheduler = Scheduler(runtime, max_num_seqs=max(batch, 1))
-    sources = runtime.tokenizer.encode_batch(batch_of(batch))
+    batches = rotating_batches(runtime.tokenizer.encode_batch(SENTENCES), batch)
     options = DecodingOptions(output_tokens, output_tokens)
-    return _cpu_ms_per_token(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)]),
+    return _cpu_ms_per_token(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(next(batches))]),
                              batch * output_tokens, min_seconds)
 
 
@@ -224,10 +225,19 @@ def ct2_raw_cpu_ms_per_token(ct2_dir: Path, model_dir: Path, precision: str, bat
     _, tokenizer, pieces = tokenizer_and_pieces(model_dir)
     translator = ctranslate2.Translator(str(ct2_dir), device="cpu", compute_type="float32" if precision == "fp32" else "int8",
                                         inter_threads=1, intra_threads=1)
-    sources = [[pieces[i] for i in ids] for ids in tokenizer.encode_batch(batch_of(batch))]
-    return _cpu_ms_per_token(lambda: translator.translate_batch(sources, beam_size=1, max_decoding_length=output_tokens,
+    batches = rotating_batches([[pieces[i] for i in ids] for ids in tokenizer.encode_batch(SENTENCES)], batch)
+    return _cpu_ms_per_token(lambda: translator.translate_batch(next(batches), beam_size=1, max_decoding_length=output_tokens,
                                                                 min_decoding_length=output_tokens),
                              batch * output_tokens, min_seconds)
+
+
+def rotating_batches(sources: list, batch: int) -> Iterator[list]:
+    """Batches of `batch` of the sources, taking them in turn as the load's clients do: over the runs of a
+    measurement the mix of source lengths is the load's at every batch size. (The first `batch` sentences alone
+    were not: at batch 1 an 8-token source against the load's mean of 12.1, half of whose engine work is encoding.)"""
+    cycle = itertools.cycle(sources)
+    while True:
+        yield [next(cycle) for _ in range(batch)]
 
 
 def _cpu_ms_per_token(decode, tokens_per_run: int, min_seconds: float) -> float:

@@ -102,6 +102,16 @@ def test_ctranslate2_raw_engine_cpu_per_token_is_measured_on_identical_weights(t
     assert 0 < ct2_raw_cpu_ms_per_token(ct2_dir, exported_tiny, "int8", batch=2, output_tokens=4, min_seconds=0.2) < 100
 
 
+def test_the_raw_engine_takes_the_sentences_in_turn_like_the_load():
+    """Any batch size sees every sentence equally often, as the load's clients send them (not the first few)."""
+    from bench.load import rotating_batches
+
+    for batch in (1, 3, 5):
+        batches = rotating_batches(list("abcde"), batch)
+        taken = [s for _ in range(5) for s in next(batches)]
+        assert sorted(taken) == sorted(list("abcde") * batch)
+
+
 def test_vocab_benchmark_trains_each_size_and_relates_decoder_work_to_the_first(corpus_dir):
     from bench import vocab
 
