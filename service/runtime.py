@@ -68,11 +68,6 @@ def cache_capacity(length: int) -> int:
 _GENERATIONS = itertools.count()
 
 
-def offsets_within(counts: np.ndarray) -> np.ndarray:
-    """0, 1, ..., c - 1 for each count c, concatenated: each row's place among its request's rows."""
-    return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-
-
 def length_groups(lengths: list[int], padding_per_run: float) -> list[list[int]]:
     """Indices into `lengths`, in groups to encode together, shortest first. A source joins the group of the
     ones just shorter than it unless the group would then hold more than `padding_per_run` padded positions
@@ -179,27 +174,27 @@ class SlotPool:
         """Give the new sequences the next rows, copies[i] rows for requests[i] (its beams, default 1), each
         holding its encoder output (runs cover requests' sources); only those rows are written. Returns the rows,
         in the order of requests."""
-        copies = np.asarray(copies or [1] * len(requests))
-        k = int(copies.sum())
+        copies = copies or [1] * len(requests)
+        k = sum(copies)
         if k > self.free_slots:
             raise ValueError(f"{k} sequences do not fit in {self.free_slots} free slots")
         longest = max(run.memory_mask.shape[1] for run in runs)
         if longest > self.source_capacity:
             self._resize_source(longest)
-        first_rows = self.size + np.cumsum(copies) - copies  # each request's first row
+        starts = list(itertools.accumulate(copies, initial=self.size))  # request i gets rows starts[i] to starts[i+1]-1
         for run in runs:
-            counts = copies[run.sources]
-            rows = np.repeat(first_rows[run.sources], counts) + offsets_within(counts)
-            run_row = np.repeat(np.arange(len(run.sources)), counts)
+            rows = [row for i in run.sources for row in range(starts[i], starts[i + 1])]
+            # The run's row of each new row: the run itself (a view) unless a beam repeats a row.
+            picks = slice(None) if len(rows) == len(run.sources) else [j for j, i in enumerate(run.sources) for _ in range(copies[i])]
             source = run.memory_mask.shape[1]
             for buffer, values in zip(position_major(self.cross), position_major(run.cross)):
-                buffer[rows, :, :source] = values[run_row]
+                buffer[rows, :, :source] = values[picks]
             self.memory_mask[rows] = False
-            self.memory_mask[rows, :source] = run.memory_mask[run_row]
+            self.memory_mask[rows, :source] = run.memory_mask[picks]
         rows = np.arange(self.size, self.size + k)
         self.lengths[rows] = 0
         self.last_tokens[rows] = self.start_token
-        self.beam_index[rows] = offsets_within(copies)
+        self.beam_index[rows] = [beam for c in copies for beam in range(c)]
         self.scores[rows] = np.where(self.beam_index[rows] == 0, 0.0, -np.inf)  # all beams start alike: one is live
         self.requests[self.size : self.size + k] = [r for r, c in zip(requests, copies) for _ in range(c)]
         self.size += k
