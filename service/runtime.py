@@ -183,14 +183,14 @@ class SlotPool:
             self._resize_source(longest)
         starts = list(itertools.accumulate(copies, initial=self.size))  # request i gets rows starts[i] to starts[i+1]-1
         for run in runs:
-            rows = [row for i in run.sources for row in range(starts[i], starts[i + 1])]
+            targets = [row for i in run.sources for row in range(starts[i], starts[i + 1])]  # this run's new rows
             # The run's row of each new row: the run itself (a view) unless a beam repeats a row.
-            picks = slice(None) if len(rows) == len(run.sources) else [j for j, i in enumerate(run.sources) for _ in range(copies[i])]
+            picks = slice(None) if len(targets) == len(run.sources) else [j for j, i in enumerate(run.sources) for _ in range(copies[i])]
             source = run.memory_mask.shape[1]
             for buffer, values in zip(position_major(self.cross), position_major(run.cross)):
-                buffer[rows, :, :source] = values[picks]
-            self.memory_mask[rows] = False
-            self.memory_mask[rows, :source] = run.memory_mask[picks]
+                buffer[targets, :, :source] = values[picks]
+            self.memory_mask[targets] = False
+            self.memory_mask[targets, :source] = run.memory_mask[picks]
         rows = np.arange(self.size, self.size + k)
         self.lengths[rows] = 0
         self.last_tokens[rows] = self.start_token
