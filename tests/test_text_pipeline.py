@@ -1,5 +1,5 @@
 """The text pipeline (translator/text.py, service/texts.py): sentences, line breaks and whitespace kept,
-placeholders, tags, URLs, e-mail addresses and code spans protected — unit properties, then through the
+placeholders, tags, URLs, e-mail addresses, code spans and characters outside the vocabulary protected — unit properties, then through the
 real server (Translate, TranslateStream, TranslateBatch) over loopback gRPC."""
 
 import os
@@ -82,6 +82,34 @@ def test_glued_items_round_trip(text):
     assert protected_items(result) == protected_items(text)
 
 
+UNKNOWN = "😀你好—☃"  # what a stand-in vocabulary lacks (the real one: Tokenizer.unknown_spans)
+
+
+def unknown_runs(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(f"[{UNKNOWN}]+", text)]
+
+
+@settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
+@given(st.lists(st.tuples(st.one_of(words, items, st.text(UNKNOWN, min_size=1, max_size=3)), separators), max_size=20),
+       st.randoms(use_true_random=False))
+def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs, rnd):
+    text = "".join(part for pair in pairs for part in pair)
+    prepared = prepare(text, unknown=unknown_runs)
+    assert not any(char in UNKNOWN for segment in prepared.segments for char in segment)  # the model never sees them
+    assert prepared.restore(prepared.segments) == text
+    result = prepared.restore([" ".join(rnd.sample(s.split(), len(s.split()))[1:]) for s in prepared.segments])
+    assert sorted(re.findall(f"[{UNKNOWN}]", result)) == sorted(re.findall(f"[{UNKNOWN}]", text))
+    assert protected_items(result) == protected_items(text)
+
+
+def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
+    prepared = prepare("— %s 😀 at https://example.org/😀 and {n}你好", unknown=unknown_runs)
+    assert prepared.protected == ["—", "%s", "😀", "https://example.org/😀", "{n}", "你好"]
+    assert prepared.segments == ["XX0X XX1X XX2X at XX3X and XX4XXX5X"]
+    only_unknown = prepare("你好 😀", unknown=unknown_runs)
+    assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
+
+
 def test_line_breaks_and_whitespace_are_kept_exactly():
     text = "  Line one.\r\nLine two.  \n\n\tThird line!  "
     prepared = prepare(text)
@@ -150,6 +178,21 @@ def test_placeholders_survive_every_rpc_and_repairs_are_counted(server):
     repairs = server.server.metrics.registry.get_sample_value("translator_placeholder_repairs_total", {"model": "tiny"})
     segments = server.server.metrics.registry.get_sample_value("translator_text_segments_count", {"model": "tiny"})
     assert repairs is not None and repairs > 0 and segments >= 3
+
+
+def test_characters_the_model_cannot_read_come_back_unchanged_from_every_rpc(server):
+    texts = ["Where is the station? 😀 I went — 你好 — to the market.", "你好！", "He crossed the street 🚀"]
+    with TranslatorClient(server.target) as client:
+        unary = list(client.translate(texts).translations)
+        chunks = list(client.stream(texts))
+        batch = sorted(client.batch([pb.BatchItem(id=str(i), text=t) for i, t in enumerate(texts)]), key=lambda r: r.id)
+    for index, text in enumerate(texts):
+        streamed = "".join(c.text for c in chunks if c.index == index)
+        for translation in (unary[index].text, streamed, batch[index].translation.text):
+            assert "⁇" not in translation
+            for item in ("😀", "—", "你好", "🚀"):
+                assert translation.count(item) == text.count(item), (item, translation)
+    assert unary[1].text == "你好！" and unary[1].segments == 0
 
 
 def test_an_unknown_text_format_is_invalid_argument(server):

@@ -43,6 +43,19 @@ def test_decode_skips_special_ids(tokenizer):
     assert tokenizer.decode([BOS_ID, *ids, PAD_ID, PAD_ID]) == "Straße"
 
 
+def test_decode_drops_unknown_ids_instead_of_writing_a_glyph(tokenizer):
+    ids = tokenizer.encode("Straße")
+    assert tokenizer.decode([UNK_ID, *ids[:-1], UNK_ID]) == "Straße"
+
+
+def test_unknown_spans_are_the_runs_of_characters_the_vocabulary_lacks(tokenizer):
+    text = "Wo 😀😀 ist 你好 der Bahnhof?\tcafe\u0301 ☃\u0301!"  # "é" is not in this vocabulary, "e" is
+    spans = tokenizer.unknown_spans(text)
+    assert [text[start:end] for start, end in spans] == ["😀😀", "你好", "e\u0301", "☃\u0301"]
+    assert all(tokenizer.special.unk in tokenizer.encode(text[start:end]) for start, end in spans)
+    assert tokenizer.unknown_spans("Wo ist der Bahnhof?") == [] and tokenizer.unknown_spans("") == []
+
+
 @pytest.fixture(scope="module")
 def byte_tokenizer(tmp_path_factory):
     """A model with byte fallback: characters it has not seen become UTF-8 byte pieces, split across tokens."""

@@ -1,6 +1,7 @@
 """The text pipeline around the model (torch-free), used by every RPC and the in-process CLI: a text becomes
 sentence segments to translate, with the whitespace between them kept exactly, and with placeholders, tags,
-URLs, e-mail addresses and code spans swapped for placeholder tokens that are restored afterwards.
+URLs, e-mail addresses, code spans and characters outside the model's vocabulary swapped for placeholder tokens
+that are restored afterwards.
 
     prepared = prepare(text)                  # segments (what the model sees) and how to put them back
     translations = [translate(s) for s in prepared.segments]
@@ -154,13 +155,30 @@ def without_placeholder_fragments(text: str) -> str:
     return text.rstrip()
 
 
-def protect(text: str, protected: list[str], pattern: re.Pattern = EVERYTHING) -> str:
-    """The text with every protected item swapped for a placeholder token; `protected` collects the items."""
-    def swap(match: re.Match) -> str:
-        protected.append(match.group(0))
-        return PLACEHOLDER.format(len(protected) - 1)
-
-    return pattern.sub(swap, text)
+def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
+            spans: list[tuple[int, int]] = ()) -> str:
+    """The text with every protected item swapped for a placeholder token, numbered in reading order: what
+    `pattern` matches, and the parts of the (start, end) `spans` that no match covers. `protected` collects the
+    items."""
+    items = [m.span() for m in pattern.finditer(text)] if pattern else []
+    covered = iter(items + [(len(text), len(text))])
+    cover = next(covered)
+    for start, end in spans:  # both in reading order
+        while start < end:
+            while cover[1] <= start:
+                cover = next(covered)
+            if end <= cover[0]:  # nothing covers this span from start on
+                items.append((start, end))
+                break
+            if start < cover[0]:
+                items.append((start, cover[0]))
+            start = cover[1]
+    pieces, done = [], 0
+    for start, end in sorted(items):
+        protected.append(text[start:end])
+        pieces += [text[done:start], PLACEHOLDER.format(len(protected) - 1)]
+        done = end
+    return "".join(pieces) + text[done:]
 
 
 def sentences(line: str) -> list[str]:
@@ -169,15 +187,17 @@ def sentences(line: str) -> list[str]:
 
 
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
-            fits: Callable[[str], bool] = lambda s: True) -> Prepared:
-    """Split text into segments to translate. Protected items are masked first (markup always in HTML, and
-    with preserve_placeholders everything PLACEHOLDERS and MARKUP match), so no sentence or line break falls
-    inside one. Line breaks, and in HTML block-level tags, separate segments. `fits(segment)` says whether a
-    segment is within the model's source limit; longer ones are split at the clause or word boundary nearest
-    their middle."""
+            fits: Callable[[str], bool] = lambda s: True,
+            unknown: Callable[[str], list[tuple[int, int]]] = lambda s: []) -> Prepared:
+    """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
+    preserve_placeholders everything PLACEHOLDERS and MARKUP match, and always the spans `unknown(text)` names:
+    characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as placeholders), so no
+    sentence or line break falls inside one. Line breaks, and in HTML block-level tags, separate segments.
+    `fits(segment)` says whether a segment is within the model's source limit; longer ones are split at the
+    clause or word boundary nearest their middle."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
-    masked = protect(text, prepared.protected, pattern) if pattern else text
+    masked = protect(text, prepared.protected, pattern, unknown(text))
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
@@ -199,7 +219,7 @@ def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeho
         ids[segment] = tokenizer.encode(segment)
         return len(ids[segment]) <= max_tokens
 
-    prepared = [prepare(text, preserve_placeholders, html, fits) for text in texts]
+    prepared = [prepare(text, preserve_placeholders, html, fits, tokenizer.unknown_spans) for text in texts]
     sources = [ids[s] if s in ids else tokenizer.encode(s) for p in prepared for s in p.segments]
     return prepared, sources
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 import sentencepiece as spm
@@ -42,6 +43,7 @@ class Tokenizer:
         self.pieces = {i: p for p, i in vocab.items()} if vocab else None
         self.special = special
         self._visible: dict[int, bool] = {}
+        self._known: dict[str, bool] = {}  # per character (with its combining marks): whether the source vocabulary has it
 
     @classmethod
     def from_dir(cls, directory: Path, special: SpecialIds = SpecialIds()) -> "Tokenizer":
@@ -63,6 +65,33 @@ class Tokenizer:
             ids = [self.vocab.get(piece, unk) for piece in self.source.encode(text, out_type=str)]
         return ids + [self.special.eos]
 
+    def unknown_spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each run of characters in `text` that the source vocabulary cannot represent (emoji,
+        other scripts, rare symbols): each would reach the model as <unk>, which it cannot translate or copy.
+        A character is judged with the combining marks that follow it; whitespace is always known."""
+        if self.special.unk not in self.encode(text):
+            return []
+        spans: list[tuple[int, int]] = []
+        index = 0
+        while index < len(text):
+            end = index + 1
+            while end < len(text) and unicodedata.combining(text[end]):
+                end += 1
+            if not self._is_known(text[index:end]):
+                if spans and spans[-1][1] == index:
+                    spans[-1] = (spans[-1][0], end)
+                else:
+                    spans.append((index, end))
+            index = end
+        return spans
+
+    def _is_known(self, character: str) -> bool:
+        if character not in self._known:
+            if len(self._known) > 100_000:  # hostile input may bring every character there is
+                self._known.clear()
+            self._known[character] = character.isspace() or self.special.unk not in self.encode(character)
+        return self._known[character]
+
     def encode_batch(self, texts: list[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]
 
@@ -71,13 +100,12 @@ class Tokenizer:
         return self.target.encode(text) + [self.special.eos]
 
     def decode(self, ids: list[int]) -> str:
-        """Text of target ids; special ids are skipped."""
-        skip = {self.special.pad, self.special.bos, self.special.eos}
+        """Text of target ids; special ids are skipped, <unk> too (SentencePiece would write it as " ⁇ ")."""
+        skip = {self.special.pad, self.special.bos, self.special.eos, self.special.unk}
         if self.pieces is None:
             return self.target.decode([i for i in ids if i not in skip])
-        # Marian: as MarianTokenizer.decode(skip_special_tokens=True) — <unk> dropped too, and the pieces of the
-        # shared vocabulary that target.spm lacks lose their "▁" like the rest.
-        skip.add(self.special.unk)
+        # Marian: as MarianTokenizer.decode(skip_special_tokens=True), and the pieces of the shared vocabulary that
+        # target.spm lacks lose their "▁" like the rest.
         text = self.target.decode_pieces([self.pieces[i] for i in ids if i not in skip])
         return text.replace("\u2581", " ").strip()
 
