@@ -110,6 +110,14 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
 
 
+def test_an_enormous_word_is_never_cut_inside_a_placeholder_token():
+    text = "a😀b%s" * 200
+    prepared = prepare(text, fits=lambda s: len(s) <= 40, unknown=unknown_runs)
+    assert len(prepared.segments) > 10 and all(len(s) <= 40 for s in prepared.segments)
+    assert prepared.restore(prepared.segments) == text
+    assert prepared.restore([""] * len(prepared.segments)).count("😀") == 200  # the model lost them all
+
+
 def test_line_breaks_and_whitespace_are_kept_exactly():
     text = "  Line one.\r\nLine two.  \n\n\tThird line!  "
     prepared = prepare(text)
@@ -220,7 +228,7 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
     exactly once, tags in source order, and no other placeholder token is left."""
     import random
 
-    from translator.text import PLACEHOLDER_PATTERN, repair
+    from translator.text import PLACEHOLDER_PATTERN, Repaired, repair
 
     rng = random.Random(0)
     alphabet = ["XX", "X", "1", "2", "3", "7", "12", " ", "Wort", "XX1X", "XX2X", "XX3X", "XX7X", "XX12X"]
@@ -234,3 +242,6 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
         tags = [n for n, tag in zip(owned, is_tag) if tag]
         assert [n for n in found if n in tags] == tags, (output, owned, is_tag, text)
     assert repair("XXXX7X3X Text", [3], [True]).text.count("XX3X") == 1
+    # Adjacent tokens sharing an X are read as the two tokens, not as one and a stray "X8X"
+    assert repair("Weiter: XX7XX8X fertig XX1XX2XX3X.", [1, 2, 3, 7, 8], [False] * 5) == \
+        Repaired("Weiter: XX7XXX8X fertig XX1XXX2XXX3X.", 3)

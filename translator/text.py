@@ -26,6 +26,7 @@ import sentencex
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
+SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
 _TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
 MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")  # tags, comments, character references
@@ -115,7 +116,11 @@ def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
     source order, and the tags' tokens put back into source order at the positions the model chose."""
     wanted = set(owned)
     seen: set[int] = set()
-    text, count = UNCLOSED_PLACEHOLDER.subn("", text)  # "XX0" without its closing X: the model's slip
+    count = 0
+    while (split := SHARED_X.subn(lambda m: m.group(0) + "X", text, count=1))[1]:  # one pair at a time: chains
+        text, count = split[0], count + 1
+    text, unclosed = UNCLOSED_PLACEHOLDER.subn("", text)  # "XX0" without its closing X: the model's slip
+    count += unclosed
 
     def keep_first(match: re.Match) -> str:
         nonlocal count
@@ -247,8 +252,9 @@ def split_to_fit(sentence: str, fits: Callable[[str], bool]) -> list[str]:
     middle = len(sentence) // 2
     cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in re.finditer(r"\s+", sentence)]
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
-    if not cuts:  # one enormous word: cut it in half
-        cuts = [middle] if middle else []
+    if not cuts:  # one enormous word: cut it near its middle, never inside a placeholder token
+        inside = {i for m in PLACEHOLDER_PATTERN.finditer(sentence) for i in range(m.start() + 1, m.end())}
+        cuts = [cut for cut in range(1, len(sentence)) if cut not in inside]
     if not cuts:
         return [sentence]
     cut = min(cuts, key=lambda c: abs(c - middle))
