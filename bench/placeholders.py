@@ -4,8 +4,8 @@ packages the model never saw), or the German gettext catalogs installed on this 
 (/usr/share/locale/de/LC_MESSAGES/*.mo). Only messages with format placeholders, tags, URLs, e-mail
 addresses or code spans count.
 
-Reported: the share of messages whose every protected item appears in the translation exactly as often as
-in the source (the pipeline's guarantee), the share the model carried without any repair, and the share
+Reported: the share of messages whose every protected item (and every character outside the model's vocabulary)
+appears in the translation exactly as often as in the source (the pipeline's guarantee), the share the model carried without any repair, and the share
 whose tags stay in source order."""
 
 from __future__ import annotations
@@ -44,11 +44,18 @@ def run(translator, texts: list[str], source: Path) -> dict:
     segmented = translator.segment(texts)
     translated = [t.text for t in translator.translate_segmented(segmented)]
     prepared = segmented.prepared
-    count = lambda pattern, text: Counter(m.group(0) for m in pattern.finditer(text))  # noqa: E731
+    unknown = translator.runtime.tokenizer.unknown_spans
+
+    def items(text: str) -> Counter:
+        """What the pipeline keeps exactly: protected items, and characters outside the model's vocabulary."""
+        return Counter(m.group(0) for m in EVERYTHING.finditer(text)) + Counter(
+            char for start, end in unknown(text) for char in text[start:end])
+
     n = len(texts)
     return {
         "messages": n, "source": str(source),
-        "items_exact": sum(count(EVERYTHING, r) == count(EVERYTHING, t) for t, r in zip(texts, translated)) / n,
+        "items_exact": sum(items(r) == items(t) for t, r in zip(texts, translated)) / n,
+        "with_unknown_characters": sum(bool(unknown(t)) for t in texts) / n,
         "carried_without_repair": sum(p.repairs == 0 for p in prepared) / n,
         "tags_in_source_order": sum([m.group(0) for m in TAG.finditer(r)] == [m.group(0) for m in TAG.finditer(t)]
                                     for t, r in zip(texts, translated)) / n,
@@ -58,6 +65,7 @@ def run(translator, texts: list[str], source: Path) -> dict:
 
 def report(results: dict) -> str:
     return (f"{results['messages']} software messages with placeholders ({results['source']}): "
-            f"every protected item kept exactly {100 * results['items_exact']:.1f}%, "
+            f"every protected item (and character outside the vocabulary, in "
+            f"{100 * results['with_unknown_characters']:.1f}% of them) kept exactly {100 * results['items_exact']:.1f}%, "
             f"carried by the model without repair {100 * results['carried_without_repair']:.1f}%, "
             f"tags in source order {100 * results['tags_in_source_order']:.1f}%")

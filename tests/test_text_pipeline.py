@@ -215,12 +215,13 @@ def test_placeholder_benchmark_reads_the_held_out_split(exported_tiny, tmp_path)
     from service.translator import Translator
 
     split = tmp_path / "test.unmasked.tsv"
-    split.write_text("Open %s in {folder}\tÖffne %s in {folder}\tsoftware\nNothing to protect here\tNichts\tsoftware\n"
+    split.write_text("Open %s in {folder} 😀\tÖffne %s in {folder} 😀\tsoftware\nNothing to protect here\tNichts\tsoftware\n"
                      "Hi %d\tHallo %d\tsoftware\n")
     texts = placeholders.messages(split, limit=10)
-    assert texts == ["Open %s in {folder}"]  # with something to protect, at least 10 characters
+    assert texts == ["Open %s in {folder} 😀"]  # with something to protect, at least 10 characters
     results = placeholders.run(Translator(exported_tiny), texts, split)
     assert results["messages"] == 1 and results["items_exact"] == 1.0 and results["source"] == str(split)
+    assert results["with_unknown_characters"] == 1.0
 
 
 def test_repair_survives_model_output_that_glues_into_new_placeholders():
