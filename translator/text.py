@@ -26,6 +26,7 @@ import sentencex
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
+STRAY_X = re.compile(r"(XX\d+X)|X+(?=XX\d+X)|X{2,}")  # a token, else the X left of a broken one
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
 _TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
@@ -82,7 +83,8 @@ class Prepared:
         owned = self.owners[index]
         if not owned:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
-        return repair(translation, owned, [TAG.fullmatch(self.protected[i]) is not None for i in owned])
+        return repair(translation, owned, [TAG.fullmatch(self.protected[i]) is not None for i in owned],
+                      stray_x="XX" not in self.unmask(self.segments[index]))
 
     def unmask(self, text: str) -> str:
         if not self.protected:
@@ -111,9 +113,11 @@ class Repaired:
     count: int
 
 
-def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
+def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False) -> Repaired:
     """Each placeholder of `owned` exactly once: foreign or repeated tokens dropped, missing ones appended in
-    source order, and the tags' tokens put back into source order at the positions the model chose."""
+    source order, and the tags' tokens put back into source order at the positions the model chose. With
+    stray_x (the source has no "XX" of its own), runs of "XX" outside the tokens are dropped too: what is left of
+    tokens the model broke."""
     wanted = set(owned)
     seen: set[int] = set()
     count = 0
@@ -150,6 +154,9 @@ def repair(text: str, owned: list[int], is_tag: list[bool]) -> Repaired:
         # put every placeholder at the end in source order.
         count += 1
         text = without_placeholder_fragments(text) + "".join(" " + PLACEHOLDER.format(number) for number in owned)
+    if stray_x:
+        text, matches = STRAY_X.subn(lambda m: m.group(1) or "", text)
+        count += matches - len(owned)  # each owned token is one match, kept as it is
     return Repaired(re.sub(r"[ \t]{2,}", " ", text) if count else text, count)
 
 
