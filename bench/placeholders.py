@@ -4,9 +4,9 @@ packages the model never saw), or the German gettext catalogs installed on this 
 (/usr/share/locale/de/LC_MESSAGES/*.mo). Only messages with format placeholders, tags, URLs, e-mail
 addresses or code spans count.
 
-Reported: the share of messages whose every protected item (and every character outside the model's vocabulary)
-appears in the translation exactly as often as in the source (the pipeline's guarantee), the share the model carried without any repair, and the share
-whose tags stay in source order."""
+Reported: the share of messages whose every protected item (and every character outside the model's
+vocabulary) appears in the translation exactly as often as in the source (the pipeline's guarantee), the share
+the model carried without any repair, and the share whose tags stay in source order."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import sentencex
 
@@ -26,7 +26,9 @@ import sentencex
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
-STRAY_X = re.compile(r"(XX\d+X)|X+(?=XX\d+X)|X{2,}")  # a token, else the X left of a broken one
+# A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
+# the end of a word: "TeX%s" is masked as "TeXXX0X")
+STRAY_X = re.compile(r"(XX\d+X)|X{2,}(?!X*\d)")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
 _TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
@@ -168,7 +170,7 @@ def without_placeholder_fragments(text: str) -> str:
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
-            spans: list[tuple[int, int]] = ()) -> str:
+            spans: Sequence[tuple[int, int]] = ()) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: what
     `pattern` matches, and the parts of the (start, end) `spans` that no match covers. `protected` collects the
     items."""

@@ -43,7 +43,7 @@ class Tokenizer:
         self.pieces = {i: p for p, i in vocab.items()} if vocab else None
         self.special = special
         self._visible: dict[int, bool] = {}
-        self._known: dict[str, bool] = {}  # per character (with its combining marks): whether the source vocabulary has it
+        self._known: dict[str, bool] = {}  # whether the source vocabulary has a character (with its combining marks)
 
     @classmethod
     def from_dir(cls, directory: Path, special: SpecialIds = SpecialIds()) -> "Tokenizer":
