@@ -263,3 +263,14 @@ def test_detokenization_equals_marian_tokenizer(converted):
         stream = IncrementalDetokenizer(tokenizer)
         pieces = "".join(stream.push(i) for i in ids)
         assert pieces + stream.finish(expected) == expected and expected.startswith(pieces), ids
+
+
+def test_unknown_spans_follow_the_shared_vocabulary(converted):
+    """Characters a Marian vocabulary lacks (source.spm cannot cover them, or vocab.json has no piece for them)
+    are found as for our own models, so the text pipeline passes them through."""
+    tokenizer = converted["tokenizer"]
+    text = "Where is 😀 the station 你好?"
+    spans = tokenizer.unknown_spans(text)
+    assert [text[start:end] for start, end in spans] == ["😀", "你好"]
+    assert all(tokenizer.special.unk in tokenizer.encode(text[start:end]) for start, end in spans)
+    assert tokenizer.unknown_spans("Where is the station?") == []
