@@ -225,17 +225,19 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeholders: bool = True,
                   html: bool = False) -> tuple[list[Prepared], list[list[int]]]:
     """Every text prepared with sentences that fit `max_tokens` source tokens, and the token ids of all their
-    segments in order (the model's inputs). Each sentence is tokenized once: the ids found while checking
-    its fit are the ones returned."""
+    segments in order (the model's inputs). Each string is tokenized once: the ids found while looking for
+    unknown characters in a text and while checking a sentence's fit are the ones returned (a one-sentence text
+    is all three)."""
     ids: dict[str, list[int]] = {}
 
-    def fits(segment: str) -> bool:
-        ids[segment] = tokenizer.encode(segment)
-        return len(ids[segment]) <= max_tokens
+    def encoded(text: str) -> list[int]:
+        if text not in ids:
+            ids[text] = tokenizer.encode(text)
+        return ids[text]
 
-    prepared = [prepare(text, preserve_placeholders, html, fits, tokenizer.unknown_spans) for text in texts]
-    sources = [ids[s] if s in ids else tokenizer.encode(s) for p in prepared for s in p.segments]
-    return prepared, sources
+    prepared = [prepare(text, preserve_placeholders, html, lambda segment: len(encoded(segment)) <= max_tokens,
+                        lambda whole: tokenizer.unknown_spans(whole, encoded(whole))) for text in texts]
+    return prepared, [encoded(s) for p in prepared for s in p.segments]
 
 
 @dataclass(frozen=True)

@@ -65,11 +65,12 @@ class Tokenizer:
             ids = [self.vocab.get(piece, unk) for piece in self.source.encode(text, out_type=str)]
         return ids + [self.special.eos]
 
-    def unknown_spans(self, text: str) -> list[tuple[int, int]]:
+    def unknown_spans(self, text: str, ids: list[int] | None = None) -> list[tuple[int, int]]:
         """(start, end) of each run of characters in `text` that the source vocabulary cannot represent (emoji,
         other scripts, rare symbols): each would reach the model as <unk>, which it cannot translate or copy.
-        A character is judged with the combining marks that follow it; whitespace is always known."""
-        if self.special.unk not in self.encode(text):
+        A character is judged with the combining marks that follow it; whitespace is always known. `ids`:
+        encode(text), where the caller has it already."""
+        if self.special.unk not in (self.encode(text) if ids is None else ids):
             return []
         spans: list[tuple[int, int]] = []
         index = 0
