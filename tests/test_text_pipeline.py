@@ -124,6 +124,16 @@ def test_line_breaks_and_whitespace_are_kept_exactly():
     assert prepared.restore([s.upper() for s in prepared.segments]) == "  LINE ONE.\r\nLINE TWO.  \n\n\tTHIRD LINE!  "
 
 
+def test_every_line_boundary_and_tab_separates_segments_and_is_kept():
+    """Unicode's line boundaries (those of str.splitlines) and tabs are breaks between segments: never part of a
+    sentence the model sees, where its normalization would turn them into spaces or drop them."""
+    breaks = ["\u2028", "\u2029", "\x0c", "\x85", "\x0b", "\t", "\x1c", "\x1d", "\x1e", "\r"]
+    text = "".join(f"Line {i}{b}" for i, b in enumerate(breaks)) + "End."
+    prepared = prepare(text)
+    assert prepared.segments == [f"Line {i}" for i in range(len(breaks))] + ["End."]
+    assert prepared.restore([s.upper() for s in prepared.segments]) == text.upper()
+
+
 def test_html_mode_keeps_markup_and_splits_at_block_tags():
     prepared = prepare("<p>One. Two &amp; three.</p><p>Four</p>", preserve_placeholders=False, html=True)
     assert len(prepared.segments) == 3
@@ -189,7 +199,9 @@ def test_placeholders_survive_every_rpc_and_repairs_are_counted(server):
 
 
 def test_characters_the_model_cannot_read_come_back_unchanged_from_every_rpc(server):
-    texts = ["Where is the station? 😀 I went — 你好 — to the market.", "你好！", "He crossed the street 🚀"]
+    zalgo = "e" + "\u0301\u0300\u0302\u0303\u0304" * 10
+    texts = ["Where is the station? 😀 I went — 你好 — to the market.", "你好！", "He crossed the street 🚀",
+             f"I\x01 went\x7f to the market\u2028{zalgo} and home."]
     with TranslatorClient(server.target) as client:
         unary = list(client.translate(texts).translations)
         chunks = list(client.stream(texts))
@@ -198,7 +210,7 @@ def test_characters_the_model_cannot_read_come_back_unchanged_from_every_rpc(ser
         streamed = "".join(c.text for c in chunks if c.index == index)
         for translation in (unary[index].text, streamed, batch[index].translation.text):
             assert "⁇" not in translation
-            for item in ("😀", "—", "你好", "🚀"):
+            for item in ("😀", "—", "你好", "🚀", "\x01", "\x7f", "\u2028", zalgo):
                 assert translation.count(item) == text.count(item), (item, translation)
     assert unary[1].text == "你好！" and unary[1].segments == 0
 

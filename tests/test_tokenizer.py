@@ -56,6 +56,17 @@ def test_unknown_spans_are_the_runs_of_characters_the_vocabulary_lacks(tokenizer
     assert tokenizer.unknown_spans("Wo ist der Bahnhof?") == [] and tokenizer.unknown_spans("") == []
 
 
+def test_control_characters_and_stacks_of_combining_marks_are_unknown(tokenizer):
+    """Normalization deletes control characters without an <unk>, and a vocabulary may hold a combining mark as a
+    piece of its own: both are still characters the model cannot read, found even in a text without <unk>."""
+    zalgo = "o" + "\u0301\u0300\u0302\u0303\u0304" * 20
+    text = "Wo\x01\x02 ist der\x7f Bahnhof" + zalgo + "? \x1b"
+    assert tokenizer.special.unk not in tokenizer.encode("Wo\x01 ist der\x7f Bahnhof?")
+    spans = tokenizer.unknown_spans(text)
+    assert [text[start:end] for start, end in spans] == ["\x01\x02", "\x7f", zalgo, "\x1b"]
+    assert tokenizer.unknown_spans("Wo ist\tder\r\nBahnhof?\u2028\x0c") == []  # whitespace, line breaks included
+
+
 @pytest.fixture(scope="module")
 def byte_tokenizer(tmp_path_factory):
     """A model with byte fallback: characters it has not seen become UTF-8 byte pieces, split across tokens."""

@@ -245,9 +245,15 @@ class Separator:
     text: str
 
 
+# Every line boundary that str.splitlines knows (U+2028 comes from word processors and JavaScript strings, form
+# feeds from plain-text documents, not only \n), and tabs, which separate a table's cells: kept exactly, never
+# translated, and a boundary between segments.
+BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
+
+
 def _blocks(masked: str, protected: list[str]) -> list[str | Separator]:
-    """The masked text cut at line breaks and at the placeholders of block-level tags."""
-    blocks = [r"\r\n|\r|\n"] + [re.escape(PLACEHOLDER.format(i)) + r"(?!\d)" for i, item in enumerate(protected)
+    """The masked text cut at line breaks, tabs and the placeholders of block-level tags."""
+    blocks = [BREAKS] + [re.escape(PLACEHOLDER.format(i)) + r"(?!\d)" for i, item in enumerate(protected)
                                 if BLOCK_TAG.fullmatch(item)]
     separator = re.compile("(" + "|".join(blocks) + ")")
     return [Separator(part) if i % 2 else part for i, part in enumerate(separator.split(masked))]

@@ -8,6 +8,7 @@ later stage reads them from there (a converted Marian model brings its own).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import unicodedata
 from dataclasses import dataclass
@@ -18,6 +19,14 @@ PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
 SPM_FILE = "spm.model"  # our joint model
 MARIAN_FILES = ("source.spm", "target.spm", "vocab.json")  # Marian: two models over one vocabulary
 TOKENIZER_FILES = (SPM_FILE, *MARIAN_FILES)
+# Control characters other than whitespace: SentencePiece's normalization deletes most of them (NUL becomes <unk>),
+# so they would vanish from a translation; judged unknown, they pass through like emoji.
+CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+# More combining marks on one character than any orthography stacks (Vietnamese uses two, pointed Hebrew with
+# cantillation four): decoration ("zalgo" text), passed through as it is rather than fed to the model one mark per
+# token. STACKED_MARKS finds such stacks of the common diacritics without a scan of every character.
+MAX_COMBINING_MARKS = 4
+STACKED_MARKS = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]{5,}")
 
 
 @dataclass(frozen=True)
@@ -66,11 +75,13 @@ class Tokenizer:
         return ids + [self.special.eos]
 
     def unknown_spans(self, text: str, ids: list[int] | None = None) -> list[tuple[int, int]]:
-        """(start, end) of each run of characters in `text` that the source vocabulary cannot represent (emoji,
-        other scripts, rare symbols): each would reach the model as <unk>, which it cannot translate or copy.
-        A character is judged with the combining marks that follow it; whitespace is always known. `ids`:
-        encode(text), where the caller has it already."""
-        if self.special.unk not in (self.encode(text) if ids is None else ids):
+        """(start, end) of each run of characters in `text` that the model cannot read: characters the source
+        vocabulary cannot represent (emoji, other scripts, rare symbols: each would reach the model as <unk>, which
+        it cannot translate or copy), control characters, and characters under a stack of more than
+        MAX_COMBINING_MARKS combining marks. A character is judged with the combining marks that follow it;
+        whitespace is always known. `ids`: encode(text), where the caller has it already."""
+        if (self.special.unk not in (self.encode(text) if ids is None else ids) and not CONTROL.search(text)
+                and not STACKED_MARKS.search(text)):
             return []
         spans: list[tuple[int, int]] = []
         index = 0
@@ -78,7 +89,7 @@ class Tokenizer:
             end = index + 1
             while end < len(text) and unicodedata.combining(text[end]):
                 end += 1
-            if not self._is_known(text[index:end]):
+            if end - index - 1 > MAX_COMBINING_MARKS or not self._is_known(text[index:end]):
                 if spans and spans[-1][1] == index:
                     spans[-1] = (spans[-1][0], end)
                 else:
@@ -90,7 +101,8 @@ class Tokenizer:
         if character not in self._known:
             if len(self._known) > 100_000:  # hostile input may bring every character there is
                 self._known.clear()
-            self._known[character] = character.isspace() or self.special.unk not in self.encode(character)
+            self._known[character] = character.isspace() or (not CONTROL.match(character)
+                                                              and self.special.unk not in self.encode(character))
         return self._known[character]
 
     def encode_batch(self, texts: list[str]) -> list[list[int]]:
