@@ -42,6 +42,9 @@ FAILURES = {  # finish reasons that end an RPC with an error
 # spaces and joiners, direction marks, soft hyphens, byte-order marks).
 VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 LARGE_REQUEST_CHARS = 4096  # requests with more text are tokenized off the event loop
+# request_id and BatchItem.id: echoed in every streamed chunk, so a long one multiplied the response (a 3 MB
+# request_id over 8 texts came back as 117 MB); ample for UUIDs, trace ids and paths.
+MAX_ID_CHARS = 256
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,12 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                "fit the queue: split the request")
         return Admitted(engine, segmented, checked)
 
+    @staticmethod
+    def check_id(field: str, value: str) -> None:
+        if len(value) > MAX_ID_CHARS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{field} has {len(value)} characters; the limit is {MAX_ID_CHARS}: send a shorter id")
+
     def capabilities(self, model: Model) -> DecodingCapabilities:
         return DecodingCapabilities(max_output_tokens=model.limits.max_output_tokens, vocab_size=model.vocab_size,
                                     max_beam_size=min(self.config.max_beam_size, self.config.max_num_seqs),
@@ -267,6 +276,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
         try:
+            self.check_id("request_id", request.request_id)
             admitted = await self.admit(request.model, list(request.texts), request.options)
             translations = await self.translate_whole(admitted, context)
         except RequestError as error:
@@ -291,6 +301,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
     async def TranslateStream(self, request: pb.TranslateRequest, context):
         try:
+            self.check_id("request_id", request.request_id)
             admitted = await self.admit(request.model, list(request.texts), request.options)
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.model.info
@@ -328,12 +339,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         async def translate_item(item: pb.BatchItem) -> None:
             result = pb.BatchResult(id=item.id)
             try:
+                self.check_id("id", item.id)
                 admitted = await self.admit(item.model, [item.text], item.options, field="text")
                 info = admitted.engine.model.info
                 result.model, result.model_version = info.name, info.version
                 result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
             except RequestError as error:
-                result.error_code, result.error_message = error.code.value[0], f"item {item.id!r}: {error}"
+                shown = repr(item.id) if len(item.id) <= MAX_ID_CHARS else f"{item.id[:32]!r}..."
+                result.error_code, result.error_message = error.code.value[0], f"item {shown}: {error}"
             await results.put(result)
 
         async def read_items() -> None:

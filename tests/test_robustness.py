@@ -145,6 +145,21 @@ def test_batch_item_errors_name_the_field_text(server):
     assert result.error_message.startswith("item 'zw': text is empty") and "texts[" not in result.error_message
 
 
+def test_an_id_that_would_multiply_every_streamed_chunk_is_refused(server):
+    """request_id is echoed in every chunk of a stream, so its length is bounded (MAX_ID_CHARS); so is a batch
+    item's id, whose error message quotes only its start."""
+    with TranslatorClient(server.target) as client:
+        with pytest.raises(grpc.RpcError) as error:
+            list(client.stream(["Hello. Goodbye."], request_id="r" * 100_000))
+        [result] = list(client.batch([pb.BatchItem(id="b" * 100_000, text="Hello.")]))
+        chunks = list(client.stream(["Hello."], request_id="r" * 256))
+    assert error.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "request_id has 100000 characters; the limit is 256" in error.value.details()
+    assert result.error_code == grpc.StatusCode.INVALID_ARGUMENT.value[0] and result.id == "b" * 100_000
+    assert "id has 100000 characters" in result.error_message and len(result.error_message) < 200
+    assert chunks and all(c.request_id == "r" * 256 for c in chunks)
+
+
 def test_a_batch_client_that_stops_reading_stops_the_server_reading(exported_tiny):
     """Reproducer 6: results waiting to be sent count against the in-flight bound, so translating stops."""
     running = RunningServer(config_for(exported_tiny, batch_inflight=4))

@@ -114,6 +114,7 @@ def test_concurrent_requests_equal_sequential_results(server, client):
     (dict(texts=["a"], max_output_tokens=1000), grpc.StatusCode.INVALID_ARGUMENT, "max_output_tokens=1000 must be between"),
     (dict(texts=["a"], max_output_tokens=2, min_output_tokens=3), grpc.StatusCode.INVALID_ARGUMENT, "must not exceed"),
     (dict(texts=["a"], model="fr-en"), grpc.StatusCode.NOT_FOUND, "unknown model 'fr-en'; loaded models: tiny"),
+    (dict(texts=["a"], request_id="r" * 257), grpc.StatusCode.INVALID_ARGUMENT, "request_id has 257 characters; the limit is 256"),
 ])
 def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, request_kwargs, code, message, reference):
     options = dict(request_kwargs)  # the parameters serve both worker kinds
