@@ -62,9 +62,10 @@ class BearerTokens:
 
     def authorized(self, metadata) -> bool:
         values = [value for key, value in metadata or () if key == AUTHORIZATION]
-        if len(values) != 1 or not isinstance(values[0], str) or not values[0].startswith("Bearer "):
+        # The scheme's name is case-insensitive (RFC 7235): some clients send "bearer".
+        if len(values) != 1 or not isinstance(values[0], str) or values[0][:7].lower() != "bearer ":
             return False
-        offered = values[0][len("Bearer "):].strip().encode()
+        offered = values[0][7:].strip().encode()
         # Compare with every token (no early exit), each in constant time.
         return sum(hmac.compare_digest(offered, token) for token in self.tokens) > 0
 

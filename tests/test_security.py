@@ -10,7 +10,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.client import TranslatorClient
-from service.security import channel_credentials
+from service.security import BearerTokens, channel_credentials
 from tests.grpc_server import RunningServer, wait_until
 from tests.test_server import TEXTS, config_for
 
@@ -92,6 +92,16 @@ def test_a_missing_or_wrong_token_is_unauthenticated(mtls_server, pki, token, mo
     assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
     assert "bearer token" in error.value.details() and (token or "x") not in error.value.details().replace("Bearer <token>", "")
     assert wait_until(lambda: mtls_server.requests_counted("Translate", "UNAUTHENTICATED") >= 1)  # counted once the status is sent, so a moment after the client sees it
+
+
+@pytest.mark.parametrize("value, accepted", [
+    (f"Bearer {TOKEN}", True), (f"bearer {TOKEN}", True), (f"BEARER  {TOKEN} ", True), (f"Basic {TOKEN}", False),
+    (f"Bearer{TOKEN}", False), (TOKEN, False), ("Bearer ", False),
+])
+def test_the_bearer_scheme_is_read_case_insensitively(value, accepted):
+    tokens = BearerTokens((TOKEN.encode(),))
+    assert tokens.authorized([("authorization", value)]) is accepted
+    assert tokens.authorized([("authorization", value), ("authorization", value)]) is False  # one header only
 
 
 def test_every_token_in_the_file_is_accepted(mtls_server, pki):
