@@ -256,7 +256,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
         return Texts(*segment_texts(texts, model.tokenizer, model.limits.max_source_tokens, keep,
-                                    options.text_format == pb.TEXT_FORMAT_HTML))
+                                    options.text_format == pb.TEXT_FORMAT_HTML), n_best=options.num_hypotheses > 1)
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()

@@ -46,6 +46,7 @@ def alignment(weights: np.ndarray, source_ids: list[int], target_ids: list[int],
 class Texts:
     prepared: list[Prepared]
     sources: list[list[int]]  # token ids per segment, all texts' segments in order: the engine's sequences
+    n_best: bool = False  # num_hypotheses > 1 was asked for: every translation has hypotheses
     owner: list[tuple[int, int]] = field(init=False)  # sequence → (text index, segment index)
 
     def __post_init__(self):
@@ -62,6 +63,8 @@ class Texts:
                                     score=sum(s.hypotheses[i].score for s in segments),
                                     token_scores=[x for s in segments for x in s.hypotheses[i].token_scores])
                       for i in range(alternatives)]
+        if not segments and self.n_best:  # nothing to translate: the text as it is is the one hypothesis
+            hypotheses = [pb.Hypothesis(text=prepared.restore([]))]
         restored = prepared.restore([s.text for s in segments])  # last: restore() leaves `repairs` of the best
         return pb.Translation(
             text=restored,

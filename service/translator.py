@@ -35,13 +35,15 @@ class Translator:
     def translate_texts(self, texts: list[str], *, options: DecodingOptions = DecodingOptions(), html: bool = False,
                         preserve_placeholders: bool = True) -> list[pb.Translation]:
         """As translate(), as the server's Translation messages (scores, hypotheses, alignments when asked)."""
-        return self.translate_segmented(self.segment(texts, html=html, preserve_placeholders=preserve_placeholders),
-                                        options=options)
+        texts = self.segment(texts, html=html, preserve_placeholders=preserve_placeholders,
+                             n_best=options.num_hypotheses > 1)
+        return self.translate_segmented(texts, options=options)
 
-    def segment(self, texts: list[str], *, html: bool = False, preserve_placeholders: bool = True) -> Texts:
+    def segment(self, texts: list[str], *, html: bool = False, preserve_placeholders: bool = True,
+                n_best: bool = False) -> Texts:
         """translator.text.segment_texts for this model: the prepared texts and their segments' token ids."""
         return Texts(*segment_texts(texts, self.runtime.tokenizer, self.runtime.limits.max_source_tokens,
-                                    preserve_placeholders, html))
+                                    preserve_placeholders, html), n_best=n_best)
 
     def translate_segmented(self, texts: Texts, *, options: DecodingOptions = DecodingOptions()) -> list[pb.Translation]:
         """Texts from segment(); each Prepared keeps its `repairs` count."""

@@ -164,6 +164,15 @@ def test_the_server_returns_n_best_scores_and_alignments(client, runtime):
     assert info.max_beam_size == 4 and info.alignments
 
 
+def test_a_text_with_nothing_to_translate_is_its_own_one_hypothesis(client):
+    """hypotheses[0] is the translation, also for a text that is returned as it is (no sentence in it)."""
+    for response in (client.translate(["😀 2.", "Where is the station?"], beam_size=3, num_hypotheses=2),
+                     *(c.final for c in client.stream(["😀 2."], beam_size=3, num_hypotheses=2) if c.HasField("final"))):
+        translations = response.translations if hasattr(response, "translations") else [response]
+        assert translations[0].segments == 0 and [h.text for h in translations[0].hypotheses] == ["😀 2."]
+    assert not client.translate(["😀 2."]).translations[0].hypotheses  # only n-best asks for them
+
+
 def test_streamed_beam_pieces_concatenate_to_the_final_text(client):
     texts = ["Where is the station? He crossed the street.", "Greetings from Munich!"]
     whole = client.translate(texts, beam_size=3, max_output_tokens=8).translations
