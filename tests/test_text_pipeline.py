@@ -140,6 +140,25 @@ def test_html_mode_keeps_markup_and_splits_at_block_tags():
     assert prepared.restore(["A.", "B XX1X c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
 
 
+def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
+    """Their content is no text to translate (a translated script breaks the page): each element is one protected
+    item, nested elements of the same name and a "<script>" inside a script's own text included."""
+    untouched = ['<script>var s = "<script>Hello.</script"; if (a < b) go("Good morning.");</script>',
+                 "<style>p > a { content: 'Hello.'; }</style>", "<code>print(<code>Hello.</code>)</code>",
+                 '<div class="intro notranslate"><div>Acme Corp.</div> Hello.</div>', "<b translate=no>Good morning.</b>",
+                 '<img translate="no" alt="Hello."/>']
+    text = "<p>Hello world.</p>" + " Good day. ".join(untouched) + " <i data-translate=no class=notranslated>Bye.</i>"
+    for html in (True, False):
+        prepared = prepare(text, preserve_placeholders=not html, html=html)
+        assert [item for item in prepared.protected if item in untouched] == untouched
+        assert not any("Hello." in segment or "morning" in segment for segment in prepared.segments)
+        assert "Bye." in " ".join(prepared.segments)  # data-translate and "notranslated" are other attributes
+        restored = prepared.restore([s.upper() for s in prepared.segments])
+        assert all(element in restored for element in untouched) and "BYE." in restored
+    unclosed = prepare("<code>Hello world.", html=True)
+    assert unclosed.segments == ["XX0XHello world."]  # never closed: only its tag is protected
+
+
 def test_a_sentence_over_the_limit_is_split_at_a_clause():
     sentence = "We came home late, the dog was hungry, and the cat slept on the warm sofa all night long."
     prepared = prepare(sentence, fits=lambda s: len(s) <= 40)

@@ -171,10 +171,17 @@ def without_placeholder_fragments(text: str) -> str:
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
             spans: Sequence[tuple[int, int]] = ()) -> str:
-    """The text with every protected item swapped for a placeholder token, numbered in reading order: what
-    `pattern` matches, and the parts of the (start, end) `spans` that no match covers. `protected` collects the
-    items."""
-    items = [m.span() for m in pattern.finditer(text)] if pattern else []
+    """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
+    pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
+    `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. `protected`
+    collects the items."""
+    items: list[tuple[int, int]] = []
+    if pattern:
+        start = 0
+        for element in [*untranslatable_elements(text), (len(text), len(text))]:
+            items += [m.span() for m in pattern.finditer(text, start, element[0])] + [element]
+            start = element[1]
+        items.pop()  # the end of the text
     covered = iter(items + [(len(text), len(text))])
     cover = next(covered)
     for start, end in spans:  # both in reading order
@@ -193,6 +200,54 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
         pieces += [text[done:start], PLACEHOLDER.format(len(protected) - 1)]
         done = end
     return "".join(pieces) + text[done:]
+
+
+# Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
+# translate="no" (HTML's own attribute) or class="notranslate" (the convention of web translators).
+UNTRANSLATABLE = ("script", "style", "code")
+RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
+TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^<>]*)>")
+TRANSLATE_NO = re.compile(r"(?<![\w-])translate\s*=\s*[\"']?no(?![\w-])", re.IGNORECASE)
+CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
+
+
+def untranslatable_elements(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each outermost untranslatable element, from its opening tag to its matching end tag
+    (self-closing: the tag alone). One pass over the tags, a stack per element name; an element never closed is
+    left to the tag pattern."""
+    if "<" not in text:
+        return []
+    found, open_tags, raw = [], {}, None  # open_tags: name -> (start, untranslatable) of each element still open
+    for tag in TAG_PARTS.finditer(text):
+        closing, name, attributes = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if raw is not None and not (closing and name == raw):
+            continue
+        if closing:
+            raw = None
+            if open_tags.get(name):
+                start, untranslatable = open_tags[name].pop()
+                if untranslatable:
+                    found.append((start, tag.end()))
+        elif attributes.rstrip().endswith("/"):
+            if _untranslatable(name, attributes):
+                found.append(tag.span())
+        else:
+            open_tags.setdefault(name, []).append((tag.start(), _untranslatable(name, attributes)))
+            raw = name if name in RAW_TEXT else None
+    outermost: list[tuple[int, int]] = []
+    for start, end in sorted(found):
+        if not outermost or start >= outermost[-1][1]:
+            outermost.append((start, end))
+    return outermost
+
+
+def _untranslatable(name: str, attributes: str) -> bool:
+    if name in UNTRANSLATABLE:
+        return True
+    if "translate" not in attributes.lower():
+        return False
+    return bool(TRANSLATE_NO.search(attributes)) or any(
+        "notranslate" in value.strip("\"'").split() for value in CLASS_VALUE.findall(attributes))
 
 
 def sentences(line: str) -> list[str]:
