@@ -87,8 +87,11 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
 
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
-        if handler is None or not details.method.startswith(f"/{SERVICE_NAME}/"):
+        if not details.method.startswith(f"/{SERVICE_NAME}/"):
             return handler  # health and reflection stay open
+        if handler is None:  # a method this server does not have: gRPC answers UNIMPLEMENTED
+            self.metrics.observe_rpc("unknown", "unknown", "UNIMPLEMENTED", None)  # one label: names are the client's
+            return None
         method = details.method.rsplit("/", 1)[-1]
         message = SERVICE.methods_by_name[method].input_type.full_name
         deserialize = safe_deserializer(handler.request_deserializer, message)

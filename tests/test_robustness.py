@@ -67,6 +67,15 @@ def test_undecodable_unary_and_stream_requests_are_invalid_argument_and_counted(
     assert not [r for r in caplog.records if r.exc_info]
 
 
+def test_a_method_the_service_does_not_have_is_unimplemented_and_counted(server):
+    before = server.requests_counted("unknown", "UNIMPLEMENTED", "unknown")
+    with grpc.insecure_channel(server.target) as channel:
+        with pytest.raises(grpc.RpcError) as error:
+            raw(channel, "TranslateEverything")(b"", timeout=10)
+    assert error.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    assert wait_until(lambda: server.requests_counted("unknown", "UNIMPLEMENTED", "unknown") == before + 1)
+
+
 def test_deadlines_racing_the_answer_are_counted_as_deadline_exceeded(exported_tiny, caplog, monkeypatch):
     """Reproducer 3: 1 ms, 5 ms and 100 ms deadlines on work that takes longer: every call that reached the
     server is counted, none as INTERNAL. (A client may give up before sending anything: no server sees that.)"""
