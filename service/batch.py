@@ -28,6 +28,11 @@ from typing import Iterator
 
 import grpc
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: journals are not locked
+    fcntl = None
+
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.v1 import translator_pb2 as pb
 
@@ -118,20 +123,35 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
+class JobRunning(Exception):
+    """Another batch job holds this output's journal."""
+
+
 class Journal:
-    """One JSON record per finished line, appended whole and flushed; a rerun trusts only complete records."""
+    """One JSON record per finished line, appended whole and flushed; a rerun trusts only complete records. A job
+    holds its journal locked until it ends (the lock dies with the process): a second job on the same output, which
+    would record every line twice and delete the journal under the first, is refused."""
 
     def __init__(self, path: Path):
         self.path = path
-        self.done = self._recover()
         self.file = path.open("a", encoding="utf-8")
+        self._lock()
+        self.done = self._recover()
         self.last_sync = time.monotonic()
+
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.file.close()
+            raise JobRunning(f"another batch job is writing {self.path}: let it finish (or stop it; a rerun resumes "
+                             "it) before starting this one, or choose another --output") from None
 
     def _recover(self) -> set[int]:
         """Lines already recorded; a torn last record (no newline, or not JSON) is cut off."""
         done: set[int] = set()
-        if not self.path.exists():
-            return done
         good = 0
         with self.path.open("rb") as data:
             for raw in data:
@@ -217,12 +237,12 @@ class Job:
             streams = max(1, -(-self.settings.concurrency // STREAM_WINDOW))
             window = max(1, self.settings.concurrency // streams)
             await asyncio.gather(*(self._stream(window) for _ in range(streams)))
+            if self.settings.output_format == "text":
+                self._assemble_text()  # while the journal is locked: no other job reads it half deleted
         finally:
             self.bar.close()
             self.journal.close()
         self.summary.seconds = time.monotonic() - started
-        if self.settings.output_format == "text":
-            self._assemble_text()
         return self.summary
 
     def _todo(self) -> Iterator[Item]:

@@ -179,12 +179,34 @@ def test_a_client_killed_mid_job_resumes_where_it_stopped(server, lines_5000, un
     job.wait(10)
     with output.open("ab") as torn:  # as if killed in the middle of writing a record
         torn.write(b'{"line": 4999, "id": "4999", "source": "x", "transl')
-    before = len(Journal(output).done)
+    journal = Journal(output)  # the killed job's lock died with it
+    before = len(journal.done)
+    journal.close()
     code, out, err = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT)
     assert code == 0, err
     print(f"client SIGKILLed after {before} of 5000 records; rerun: {out.strip()}")
     assert f"{before} done before" in out and f"{5000 - before} translated" in out
     assert translations(output) == translations(uninterrupted)
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.txt"])
+def test_a_second_job_on_the_same_output_is_refused_while_the_first_runs(server, lines_5000, uninterrupted, tmp_path,
+                                                                          name):
+    """Two jobs on one journal would record lines twice, and the first to finish a text output would delete the
+    journal under the other."""
+    output = tmp_path / name
+    journal = output if name.endswith(".jsonl") else tmp_path / f"{name}.journal.jsonl"
+    first = batch(server.target, lines_5000, output, "--concurrency", "8", *SHORT, wait=False)  # slow: still running
+    wait_for_records(journal, 500)
+    code, _, err = batch(server.target, lines_5000, output, *SHORT)
+    assert code == 1 and "another batch job is writing" in err and str(journal) in err
+    out, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    if name.endswith(".jsonl"):
+        assert translations(output) == translations(uninterrupted)
+    else:
+        expected = translations(uninterrupted)
+        assert output.read_text(encoding="utf-8").splitlines() == [expected[line] for line in range(1, 5001)]
 
 
 def test_count_lines_matches_what_the_job_reads(tmp_path):
