@@ -123,8 +123,22 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-class JobRunning(Exception):
-    """Another batch job holds this output's journal."""
+class JobRefused(Exception):
+    """A batch job that cannot run as asked: its files, or another job on the same output."""
+
+
+def check_paths(source: Path, output: Path, journal: Path) -> None:
+    """Refuse, before anything is read or written, an input that is no regular file (a pipe would be read up by
+    count_lines, and a rerun resumes by line number in the same file), an output that is the input, and an
+    output in a directory that does not exist."""
+    if not source.is_file():
+        raise JobRefused(f"--input {source}: " + ("no such file" if not source.exists() else
+                         "not a regular file; a job reads its input twice (to count its lines, then to translate "
+                         "them) and a rerun resumes by line number: save it to a file first"))
+    if any(path.exists() and path.samefile(source) for path in (output, journal)):
+        raise JobRefused(f"--output {output} is the input file: choose another name (the input stays as it is)")
+    if not output.parent.is_dir():
+        raise JobRefused(f"--output {output}: the directory {output.parent} does not exist")
 
 
 class Journal:
@@ -146,7 +160,7 @@ class Journal:
             fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self.file.close()
-            raise JobRunning(f"another batch job is writing {self.path}: let it finish (or stop it; a rerun resumes "
+            raise JobRefused(f"another batch job is writing {self.path}: let it finish (or stop it; a rerun resumes "
                              "it) before starting this one, or choose another --output") from None
 
     def _recover(self) -> set[int]:
@@ -224,6 +238,7 @@ class Job:
     async def run(self) -> Summary:
         from tqdm import tqdm
 
+        check_paths(self.source, self.output, self.journal_path)
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()

@@ -223,7 +223,7 @@ def cmd_batch(args) -> int:
 
     try:
         summary = asyncio.run(run())
-    except (ConnectionError, FileExistsError, FileNotFoundError, TimeoutError, batch.JobRunning) as error:
+    except (ConnectionError, FileExistsError, FileNotFoundError, TimeoutError, batch.JobRefused) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:

@@ -15,7 +15,7 @@ import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import Journal, count_lines
+from service.batch import Journal, JobRefused, check_paths, count_lines
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -207,6 +207,32 @@ def test_a_second_job_on_the_same_output_is_refused_while_the_first_runs(server,
     else:
         expected = translations(uninterrupted)
         assert output.read_text(encoding="utf-8").splitlines() == [expected[line] for line in range(1, 5001)]
+
+
+def test_inputs_that_cannot_be_resumed_and_outputs_that_would_overwrite_the_input_are_refused(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("Hello.\n")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "link.jsonl").symlink_to(source)
+    refused = {"no such file": (tmp_path / "missing.txt", tmp_path / "out.txt"),
+               "not a regular file": (tmp_path / "pipe", tmp_path / "out.txt"),
+               "is the input file": (source, tmp_path / "link.jsonl"),
+               "does not exist": (source, tmp_path / "nowhere" / "out.txt")}
+    for message, (input_path, output) in refused.items():
+        with pytest.raises(JobRefused, match=message):
+            check_paths(input_path, output, output)
+    with pytest.raises(JobRefused, match="is the input file"):  # a text output's journal
+        check_paths(source, tmp_path / "out.txt", source)
+    check_paths(source, tmp_path / "out.txt", tmp_path / "out.txt.journal.jsonl")
+
+
+def test_a_jsonl_job_whose_output_is_its_input_leaves_the_input_alone(server, tmp_path):
+    """The journal of a JSONL output is the output: read as one, the input was truncated to nothing."""
+    source = tmp_path / "items.jsonl"
+    source.write_text('{"text": "The house is small."}\n', encoding="utf-8")
+    code, _, err = batch(server.target, source, source, "--format", "jsonl")
+    assert code == 1 and "is the input file" in err
+    assert source.read_text(encoding="utf-8") == '{"text": "The house is small."}\n'
 
 
 def test_count_lines_matches_what_the_job_reads(tmp_path):
