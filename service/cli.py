@@ -89,9 +89,14 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+# Texts go to the server in requests of at most this many: under its default limit of 64 per request.
+TEXTS_PER_REQUEST = 32
+
+
 def cmd_translate(args) -> int:
-    texts = args.text or [line.rstrip("\n") for line in sys.stdin if line.strip()]
-    if not texts:
+    # Every argument or stdin line is a text; blank ones come back as they are, so the output lines up with the input.
+    texts = args.text or [line.rstrip("\r\n") for line in sys.stdin]
+    if not any(text.strip() for text in texts):
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
     if args.checkpoint:
@@ -104,8 +109,9 @@ def cmd_translate(args) -> int:
         from model.train import translate
 
         model, tokenizer = load_checkpoint(args.checkpoint)
-        for line in translate(model, tokenizer, texts, beam_size=args.beam):
-            print(line)
+        translated = iter(translate(model, tokenizer, [text for text in texts if text.strip()], beam_size=args.beam))
+        for text in texts:
+            print(next(translated) if text.strip() else text)
         return 0
     if args.model_dir:
         try:
@@ -113,6 +119,9 @@ def cmd_translate(args) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
+        except FileNotFoundError as error:  # not an exported model directory, or not of this precision
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     else:
         import grpc
 
@@ -126,7 +135,8 @@ def cmd_translate(args) -> int:
     if args.attention:
         from service.heatmap import draw_alignments
 
-        print(f"wrote {draw_alignments(translations[0], args.attention, texts[0][:80])}", file=sys.stderr)
+        first = next(i for i, text in enumerate(texts) if text.strip())
+        print(f"wrote {draw_alignments(translations[first], args.attention, texts[first][:80])}", file=sys.stderr)
     return 0
 
 
@@ -155,12 +165,23 @@ def text_options(args) -> dict:
 
 
 def translate_remotely(args, texts: list[str]) -> list:
-    """Translation messages from the server; with --stream, pieces are printed as they arrive."""
+    """Translation messages from the server, one per text (a blank text, which the server refuses, is its own
+    translation); with --stream, pieces are printed as they arrive."""
+    from translator.v1 import translator_pb2 as pb
+
     with client_for(args, timeout=args.timeout) as client:
         if not args.stream:
-            return list(client.translate(texts, **text_options(args)).translations)
+            wanted = [text for text in texts if text.strip()]
+            translated = iter([translation for start in range(0, len(wanted), TEXTS_PER_REQUEST)
+                               for translation in client.translate(wanted[start:start + TEXTS_PER_REQUEST],
+                                                                   **text_options(args)).translations])
+            return [next(translated) if text.strip() else pb.Translation(text=text) for text in texts]
         finals = []
         for text in texts:  # one text at a time, so that pieces of different texts never interleave on screen
+            if not text.strip():
+                print(text)
+                finals.append(pb.Translation(text=text))
+                continue
             for chunk in client.stream([text], **text_options(args)):
                 print(chunk.text, end="\n" if chunk.HasField("final") else "", flush=True)
                 if chunk.HasField("final"):
@@ -474,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
     translate = commands.add_parser("translate", help="translate text through the server (or locally)",
                                     description="Send texts (arguments, or stdin lines) to a running server; with "
                                                 "--model-dir or --checkpoint translate in this process instead.")
-    translate.add_argument("text", nargs="*", help="texts to translate; read from stdin when none")
+    translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is printed back blank)")
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")

@@ -54,3 +54,22 @@ def test_the_asyncio_client_speaks_every_rpc(running):
     assert "".join(chunk.text for chunk in streamed) == unary == streamed[-1].final.text
     assert [(r.id, r.translation.text) for r in results] == [("x", unary)]
     assert [m.name for m in models.models] == ["tiny"]
+
+
+def test_the_translate_command_keeps_stdin_lines_aligned_and_sends_any_number(running, exported_tiny):
+    """Every stdin line gets one output line: a blank one stays blank (the server refuses blank texts, so they are
+    not sent), and more lines than a request may carry go in several requests."""
+    import subprocess
+    import sys
+
+    lines = ["", TEXTS[0], "   ", *[TEXTS[i % len(TEXTS)] for i in range(70)], ""]
+    with TranslatorClient(running.target, timeout=30) as client:
+        expected = {text: client.translate([text]).translations[0].text for text in set(lines) if text.strip()}
+    for extra in ([], ["--stream"], ["--model-dir", str(exported_tiny)]):
+        result = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--server", running.target, *extra],
+                                input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split("\n")[:-1] == [expected[line] if line.strip() else line for line in lines]
+    missing = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--model-dir", "/nonexistent", "Hi."],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 1 and missing.stderr.startswith("error: /nonexistent is not an exported model directory")
