@@ -129,8 +129,8 @@ class JobRefused(Exception):
 
 def check_paths(source: Path, output: Path, journal: Path) -> None:
     """Refuse, before anything is read or written, an input that is no regular file (a pipe would be read up by
-    count_lines, and a rerun resumes by line number in the same file), an output that is the input, and an
-    output in a directory that does not exist."""
+    count_lines, and a rerun resumes by line number in the same file), an output that is the input, an output in
+    a directory that does not exist, and an output that is a directory."""
     if not source.is_file():
         raise JobRefused(f"--input {source}: " + ("no such file" if not source.exists() else
                          "not a regular file; a job reads its input twice (to count its lines, then to translate "
@@ -139,6 +139,8 @@ def check_paths(source: Path, output: Path, journal: Path) -> None:
         raise JobRefused(f"--output {output} is the input file: choose another name (the input stays as it is)")
     if not output.parent.is_dir():
         raise JobRefused(f"--output {output}: the directory {output.parent} does not exist")
+    if output.is_dir():
+        raise JobRefused(f"--output {output} is a directory: name a file in it")
 
 
 class Journal:

@@ -217,7 +217,7 @@ def test_inputs_that_cannot_be_resumed_and_outputs_that_would_overwrite_the_inpu
     refused = {"no such file": (tmp_path / "missing.txt", tmp_path / "out.txt"),
                "not a regular file": (tmp_path / "pipe", tmp_path / "out.txt"),
                "is the input file": (source, tmp_path / "link.jsonl"),
-               "does not exist": (source, tmp_path / "nowhere" / "out.txt")}
+               "does not exist": (source, tmp_path / "nowhere" / "out.txt"), "is a directory": (source, tmp_path)}
     for message, (input_path, output) in refused.items():
         with pytest.raises(JobRefused, match=message):
             check_paths(input_path, output, output)
