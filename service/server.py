@@ -42,6 +42,12 @@ FAILURES = {  # finish reasons that end an RPC with an error
 # spaces and joiners, direction marks, soft hyphens, byte-order marks).
 VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 LARGE_REQUEST_CHARS = 4096  # requests with more text are tokenized off the event loop
+# HTTP/2 keepalive. gRPC's server default answers a client that pings more often than every 5 minutes while no
+# call is open with GOAWAY "too_many_pings" and drops the connection; clients commonly ping every 10-60 s (grpc-go
+# allows 10 s at least), so pings from every 10 s are accepted, with or without calls. The server pings an idle
+# connection every minute and closes it when 20 s pass without an answer: a vanished client's streams end.
+KEEPALIVE_OPTIONS = [("grpc.http2.min_ping_interval_without_data_ms", 10_000), ("grpc.keepalive_permit_without_calls", 1),
+                     ("grpc.keepalive_time_ms", 60_000), ("grpc.keepalive_timeout_ms", 20_000)]
 # request_id and BatchItem.id: echoed in every streamed chunk, so a long one multiplied the response (a 3 MB
 # request_id over 8 texts came back as 117 MB); ample for UUIDs, trace ids and paths.
 MAX_ID_CHARS = 256
@@ -448,7 +454,7 @@ class Server:
         self.gate = StatusInterceptor(self.metrics, list(self.engines), BearerTokens(tokens) if tokens else None)
         self.grpc = grpc.aio.server(interceptors=[self.gate], options=[
             ("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", config.max_message_bytes),
-            ("grpc.max_concurrent_streams", config.max_concurrent_streams)])
+            ("grpc.max_concurrent_streams", config.max_concurrent_streams), *KEEPALIVE_OPTIONS])
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)

@@ -76,6 +76,21 @@ def test_a_method_the_service_does_not_have_is_unimplemented_and_counted(server)
     assert wait_until(lambda: server.requests_counted("unknown", "UNIMPLEMENTED", "unknown") == before + 1)
 
 
+@pytest.mark.slow
+def test_a_client_pinging_every_10_seconds_keeps_its_idle_connection(server):
+    """gRPC's default server policy answers keepalive pings more frequent than every 5 minutes on a connection
+    without calls with GOAWAY "too_many_pings" (after 2 strikes); grpc-go and others ping every 10 s or more."""
+    options = [("grpc.keepalive_time_ms", 10_000), ("grpc.keepalive_permit_without_calls", 1),
+               ("grpc.http2.max_pings_without_data", 0)]
+    states = []
+    with grpc.insecure_channel(server.target, options=options) as channel:
+        channel.subscribe(states.append, try_to_connect=True)
+        pb_grpc.TranslatorStub(channel).ListModels(pb.ListModelsRequest(), timeout=10)
+        time.sleep(45)  # four pings: the third would have been the GOAWAY
+        pb_grpc.TranslatorStub(channel).ListModels(pb.ListModelsRequest(), timeout=10)
+    assert states.count(grpc.ChannelConnectivity.READY) == 1, states  # one connection throughout
+
+
 def test_deadlines_racing_the_answer_are_counted_as_deadline_exceeded(exported_tiny, caplog, monkeypatch):
     """Reproducer 3: 1 ms, 5 ms and 100 ms deadlines on work that takes longer: every call that reached the
     server is counted, none as INTERNAL. (A client may give up before sending anything: no server sees that.)"""
