@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-from translator.text import EVERYTHING, TAG, prepare, sentences
+from translator.text import EVERYTHING, TAG, prepare, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -108,6 +108,17 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     assert prepared.segments == ["XX0X XX1X XX2X at XX3X and XX4XXX5X"]
     only_unknown = prepare("你好 😀", unknown=unknown_runs)
     assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
+
+
+def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
+    """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit is
+    widened to its word; symbols (quotes, emoji) are not, so the words they touch are still translated."""
+    text = 'Việt Nam, Dvořák and "Save" 😀ok cafe\u0301s.'
+    spans = [(text.index(c), text.index(c) + len(c)) for c in ("ệ", "ř", '"', "😀", "e\u0301")]
+    assert [text[a:b] for a, b in whole_words(text, spans)] == ["Việt", "Dvořák", '"', "😀", "cafe\u0301s"]
+    prepared = prepare(text, unknown=lambda t: spans)
+    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X.']  # the last quote is known here
+    assert prepared.restore(prepared.segments) == text
 
 
 def test_an_enormous_word_is_never_cut_inside_a_placeholder_token():

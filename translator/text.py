@@ -17,6 +17,7 @@ extra ones dropped), and tags keep their source order, so they stay well-formed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -250,6 +251,29 @@ def _untranslatable(name: str, attributes: str) -> bool:
         "notranslate" in value.strip("\"'").split() for value in CLASS_VALUE.findall(attributes))
 
 
+def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) spans, each one holding a letter or digit widened to the whole word around it. The model
+    reads "Việt" masked as "ViXX0Xt" as a fragment and mangles it ("ViX0Xt Name ist ..."); the whole word, mostly a
+    name, passes through intact. A span of symbols ("hello" between quotes the vocabulary lacks, an emoji) stays as
+    it is, and the words around it are translated."""
+    widened: list[tuple[int, int]] = []
+    for start, end in spans:
+        if any(character.isalnum() for character in text[start:end]):
+            while start > 0 and _in_word(text[start - 1]):
+                start -= 1
+            while end < len(text) and _in_word(text[end]):
+                end += 1
+        if widened and start <= widened[-1][1]:
+            widened[-1] = (widened[-1][0], max(end, widened[-1][1]))
+        else:
+            widened.append((start, end))
+    return widened
+
+
+def _in_word(character: str) -> bool:
+    return character.isalnum() or unicodedata.combining(character) > 0
+
+
 def sentences(line: str) -> list[str]:
     """A line's sentences; concatenated they give the line back exactly."""
     return [part for part in sentencex.segment("en", line) if part] if line.strip() else [line]
@@ -266,7 +290,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     clause or word boundary nearest their middle."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
-    masked = protect(text, prepared.protected, pattern, unknown(text))
+    masked = protect(text, prepared.protected, pattern, whole_words(text, unknown(text)))
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
