@@ -73,3 +73,80 @@ def test_the_translate_command_keeps_stdin_lines_aligned_and_sends_any_number(ru
     missing = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--model-dir", "/nonexistent", "Hi."],
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and missing.stderr.startswith("error: /nonexistent is not an exported model directory")
+
+
+class SilencingProxy:
+    """A TCP proxy in front of a server that can go silent: after silence() it forwards nothing more and answers
+    no new connection, but keeps the open ones open, as a vanished host behind a dead route does."""
+
+    def __init__(self, target: str):
+        import socket
+        import threading
+
+        self.upstream = target.rsplit(":", 1)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.target = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.silent = threading.Event()
+        self.sockets = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while not self.silent.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection((self.upstream[0], int(self.upstream[1])))
+            self.sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source, sink) -> None:
+        while (data := source.recv(65536)) and not self.silent.is_set():
+            sink.sendall(data)
+
+    def silence(self) -> None:
+        import socket
+
+        self.silent.set()
+        self.listener.shutdown(socket.SHUT_RDWR)  # wakes accept(): new connections are refused from now on
+        self.listener.close()
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+@pytest.mark.slow
+def test_a_server_gone_silent_fails_the_call_instead_of_hanging(running):
+    """The client's keepalive (KEEPALIVE_OPTIONS: a ping after 30 s of silence, 10 s to answer) ends a call whose
+    connection went silent without closing, within about a minute here (63 s); without it the call was still
+    waiting after 200 s (TCP gives up after ~15 minutes)."""
+    import threading
+    import time
+
+    proxy = SilencingProxy(running.target)
+    outcome = {}
+    try:
+        with TranslatorClient(proxy.target, timeout=None) as client:
+            client.translate([TEXTS[0]])
+            proxy.silence()
+
+            def call():
+                started = time.monotonic()
+                try:
+                    client.translate([" ".join(TEXTS)])
+                except grpc.RpcError as error:
+                    outcome["code"] = error.code()
+                outcome["seconds"] = time.monotonic() - started
+
+            waiter = threading.Thread(target=call, daemon=True)
+            waiter.start()
+            waiter.join(150)
+    finally:
+        proxy.close()
+    assert outcome.get("code") == grpc.StatusCode.UNAVAILABLE, outcome
+    assert 30 <= outcome["seconds"] < 150, outcome
