@@ -209,9 +209,15 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         self.draining = False
 
     # -- validation, shared by every RPC ---------------------------------------------------------
-    async def admit(self, model: str, texts: list[str], options: pb.DecodingOptions, field: str = "texts") -> Admitted:
-        """Check a request and tokenize it; RequestError names the field and what to fix. `field` is how the
-        client's message calls the texts (`texts` of a TranslateRequest, `text` of a BatchItem)."""
+    async def admit(self, model: str, texts: list[str], options: pb.DecodingOptions, identifier: tuple[str, str],
+                    field: str = "texts") -> Admitted:
+        """Check a request and tokenize it; RequestError names the field and what to fix. `identifier` is the
+        client's id field and its value (`request_id`, or a BatchItem's `id`); `field` is how the client's message
+        calls the texts (`texts` of a TranslateRequest, `text` of a BatchItem)."""
+        id_field, id_value = identifier
+        if len(id_value) > MAX_ID_CHARS:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{id_field} has {len(id_value)} characters; the limit is {MAX_ID_CHARS}: send a shorter id")
         if self.draining:
             raise RequestError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another replica")
         engine = self.engines.get(model or self.default_model)
@@ -249,12 +255,6 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                                "fit the queue: split the request")
         return Admitted(engine, segmented, checked)
 
-    @staticmethod
-    def check_id(field: str, value: str) -> None:
-        if len(value) > MAX_ID_CHARS:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"{field} has {len(value)} characters; the limit is {MAX_ID_CHARS}: send a shorter id")
-
     def capabilities(self, model: Model) -> DecodingCapabilities:
         return DecodingCapabilities(max_output_tokens=model.limits.max_output_tokens, vocab_size=model.vocab_size,
                                     max_beam_size=min(self.config.max_beam_size, self.config.max_num_seqs),
@@ -285,8 +285,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
         try:
-            self.check_id("request_id", request.request_id)
-            admitted = await self.admit(request.model, list(request.texts), request.options)
+            admitted = await self.admit(request.model, list(request.texts), request.options,
+                                        ("request_id", request.request_id))
             translations = await self.translate_whole(admitted, context)
         except RequestError as error:
             await context.abort(error.code, str(error))
@@ -310,8 +310,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
     async def TranslateStream(self, request: pb.TranslateRequest, context):
         try:
-            self.check_id("request_id", request.request_id)
-            admitted = await self.admit(request.model, list(request.texts), request.options)
+            admitted = await self.admit(request.model, list(request.texts), request.options,
+                                        ("request_id", request.request_id))
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.model.info
             streamer = admitted.texts.streamer(admitted.engine.model.tokenizer)
@@ -348,8 +348,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         async def translate_item(item: pb.BatchItem) -> None:
             result = pb.BatchResult(id=item.id)
             try:
-                self.check_id("id", item.id)
-                admitted = await self.admit(item.model, [item.text], item.options, field="text")
+                admitted = await self.admit(item.model, [item.text], item.options, ("id", item.id), field="text")
                 info = admitted.engine.model.info
                 result.model, result.model_version = info.name, info.version
                 result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
