@@ -45,17 +45,18 @@ def run(translator, texts: list[str], source: Path) -> dict:
     translated = [t.text for t in translator.translate_segmented(segmented)]
     prepared = segmented.prepared
     unknown = translator.runtime.tokenizer.unknown_spans
+    source_spans = [unknown(t) for t in texts]
 
-    def items(text: str) -> Counter:
+    def items(text: str, spans: list[tuple[int, int]]) -> Counter:
         """What the pipeline keeps exactly: protected items, and characters outside the model's vocabulary."""
         return Counter(m.group(0) for m in EVERYTHING.finditer(text)) + Counter(
-            char for start, end in unknown(text) for char in text[start:end])
+            char for start, end in spans for char in text[start:end])
 
     n = len(texts)
     return {
         "messages": n, "source": str(source),
-        "items_exact": sum(items(r) == items(t) for t, r in zip(texts, translated)) / n,
-        "with_unknown_characters": sum(bool(unknown(t)) for t in texts) / n,
+        "items_exact": sum(items(r, unknown(r)) == items(t, spans) for t, r, spans in zip(texts, translated, source_spans)) / n,
+        "with_unknown_characters": sum(bool(spans) for spans in source_spans) / n,
         "carried_without_repair": sum(p.repairs == 0 for p in prepared) / n,
         "tags_in_source_order": sum([m.group(0) for m in TAG.finditer(r)] == [m.group(0) for m in TAG.finditer(t)]
                                     for t, r in zip(texts, translated)) / n,
