@@ -6,7 +6,8 @@
 FROM python:3.11-slim-bookworm AS build
 WORKDIR /src
 # apt-get download of the corpus (valid/test splits for the parity check) needs the Debian sources.
-RUN apt-get update && rm -rf /var/lib/apt/lists/partial
+# gcc: pip install compiles service/_rowkernel.c.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/partial
 COPY pyproject.toml README.md LICENSE ./
 COPY model model
 COPY export export
@@ -23,7 +24,12 @@ WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
 COPY service service
 COPY translator translator
-RUN pip install --no-cache-dir ".[serve]" && python -c "import importlib.util as u; assert u.find_spec('torch') is None"
+# The compiler is needed only while pip builds service/_rowkernel.c: it leaves in the same layer.
+# `python -P` imports the installed package (with the kernel), not the source in ./service.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && pip install --no-cache-dir ".[serve]" \
+ && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* \
+ && python -P -c "import importlib.util as u; assert u.find_spec('torch') is None; import service._rowkernel"
 COPY --from=build /models /models
 USER translator
 ENV TRANSLATOR_HOST=0.0.0.0 \

@@ -7,16 +7,23 @@ EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SYSTEM_TOOLS := promtool prometheus nginx
 
-.PHONY: help system-deps test test-slow fuzz data train evaluate export serve proto docs clean
+.PHONY: help build-deps system-deps test test-slow fuzz data train evaluate export serve proto docs clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml service/_rowkernel.c  # the C kernel is compiled by the install
+	@$(MAKE) --no-print-directory build-deps
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
+
+build-deps:  ## a C compiler and Python's headers (pip install compiles service/_rowkernel.c), from Debian if missing
+	@include=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	if ! command -v cc >/dev/null || [ ! -f "$$include/Python.h" ]; then \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends gcc libc6-dev python3-dev; \
+	fi
 
 system-deps:  ## Debian packages the tests run for real: Prometheus (promtool) and nginx
 	@for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \

@@ -1,6 +1,6 @@
-"""Decoding options and results, and the per-row token choices that the scheduler's step applies: greedy for
-the whole batch at once, sampling row by row with each request's own random generator. Beam search is in
-service.beam. No torch here."""
+"""Decoding options and results, and sampling's token choice, row by row with each request's own random generator
+(the greedy choice is the slot pool's kernel's, service/_rowkernel.c; beam search is in service.beam). No torch
+here."""
 
 from __future__ import annotations
 
@@ -127,14 +127,6 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise log-probabilities (float32 in, float32 out)."""
     shifted = logits - logits.max(axis=-1, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-
-
-def greedy_tokens(logits: np.ndarray, block_eos: np.ndarray, eos_id: int) -> np.ndarray:
-    """The most likely token of each row; rows flagged in block_eos cannot choose EOS (min_output_tokens).
-    Blocking writes -inf into logits, so later log-probabilities see the same distribution."""
-    if block_eos.any():
-        logits[block_eos, eos_id] = -np.inf
-    return logits.argmax(axis=-1)
 
 
 def sample_token(logits: np.ndarray, options: DecodingOptions, rng: np.random.Generator) -> int:

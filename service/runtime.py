@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from service._rowkernel import RowKernel
 from translator.model_format import (DECODER_ALIGNMENTS, DECODER_INPUTS, DECODER_LOGITS, ENCODER_INPUTS, FORMAT_VERSION,
                                      ModelMeta, cache_names, graph_files, position_major)
 from translator.tokenizer import SpecialIds, Tokenizer
@@ -110,7 +111,9 @@ class SlotPool:
     ids), and the decoder's outputs of the last step (logits, alignments), which the step writes in place.
 
     Row i < size holds ``requests[i]``; ``lengths[i]`` is its number of cached positions, which is also
-    the number of tokens it has generated. Masked slots may hold stale values of earlier occupants.
+    the number of tokens it has generated. Masked slots may hold stale values of earlier occupants. ``kernel`` runs
+    the per-row loops of a step over these arrays in C (service/_rowkernel.c: after a decoder run, each numpy
+    operation costs tens of microseconds in cache misses); the arrays it holds are never reallocated.
     C and S grow by about a quarter when a row needs more and shrink when the rows that needed them have
     left, so copies are amortised and a step attends over little more than its rows need.
     """
@@ -140,6 +143,8 @@ class SlotPool:
         self.logprobs = np.zeros((slots, max_output_tokens), dtype=np.float32)  # of the generated ids (scored rows)
         self.scores = np.zeros(slots)  # cumulative log-probability of each beam
         self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows
+        self.kernel = RowKernel(self.logits, self.lengths, self.min_tokens, self.max_tokens, self.deadlines,
+                                self.features, self.last_tokens, self.output)
 
     def _kv(self, positions: int, keys_transposed: bool) -> list[np.ndarray]:
         """Zeroed K/V of every layer, ``[key_0, value_0, key_1, ...]``: values (slots, H, positions, Dh), keys the
@@ -229,7 +234,7 @@ class SlotPool:
         An empty pool keeps its size: the next requests are likely to be like the last ones."""
         if self.size == 0:
             return
-        longest = int(self.lengths[: self.size].max()) + 1
+        longest = self.kernel.longest(self.size) + 1
         source = int(np.flatnonzero(self.memory_mask[: self.size].any(0)).max(initial=0)) + 1
         if cache_capacity(longest) * 2 <= self.capacity:
             self._resize_self(longest)
@@ -315,7 +320,7 @@ class Runtime(Model):
         self.past_names = cache_names("past", layers)
         self.present_names = cache_names("present", layers)
         self.has_alignments = DECODER_ALIGNMENTS in {o.name for o in self.decoder.get_outputs()}
-        self._bindings: dict[int, ort.IOBinding] = {}  # by batch size, for the session and pool generation in _bound
+        self._bindings: dict[int, tuple] = {}  # _bound_step's, by batch size, for the session and pool generation in _bound
         self._bound: tuple | None = None
         if not -layers <= alignment_layer < layers:
             raise ValueError(f"alignment_layer={alignment_layer} must index one of the {layers} decoder layers "
@@ -349,23 +354,24 @@ class Runtime(Model):
         buffers that the next step overwrites. The step's K/V are written into each row's cache in place, at its
         length, which then advances."""
         n = pool.size
-        pool.reserve(int(pool.lengths[:n].max()) + 1)
-        self.decoder.run_with_iobinding(self._binding_for(pool))
-        pool.lengths[:n] += 1
-        alignments = pool.alignments[:n, self.alignment_layer] if self.has_alignments else None
-        return pool.logits[:n], alignments
+        pool.reserve(pool.kernel.longest(n) + 1)
+        binding, logits, alignments = self._bound_step(pool)
+        self.decoder.run_with_iobinding(binding)
+        pool.kernel.advance(n)
+        return logits, alignments
 
-    def _binding_for(self, pool: SlotPool) -> ort.IOBinding:
+    def _bound_step(self, pool: SlotPool) -> tuple[ort.IOBinding, np.ndarray, np.ndarray | None]:
         """The decoder's inputs and outputs bound to the first `size` rows of the pool's buffers, the present K/V to
-        the very memory of the past (GroupQueryAttention then appends in place). One binding per batch size, kept
-        until a buffer moves: rows joining and leaving change the size at almost every step under load, and binding
-        again (~4 us per tensor, and the cache's conversion to ONNX Runtime's tensors) made a step ~10% slower."""
+        the very memory of the past (GroupQueryAttention then appends in place), and the views of the outputs that
+        step returns. One set per batch size, kept until a buffer moves: rows joining and leaving change the size at
+        almost every step under load, and binding again (~4 us per tensor, and the cache's conversion to ONNX
+        Runtime's tensors) made a step ~10% slower."""
         key = (self.decoder, pool.generation)  # a benchmark may swap in another session
         if self._bound != key:
             self._bindings.clear()
             self._bound = key
         n = pool.size
-        if (binding := self._bindings.get(n)) is None:
+        if (bound := self._bindings.get(n)) is None:
             binding = self.decoder.io_binding()
             inputs = [*zip(DECODER_INPUTS, (pool.last_tokens[:n], pool.lengths[:n], pool.memory_mask[:n])),
                       *zip(self.past_names, (buffer[:n] for buffer in pool.self_kv)),
@@ -376,5 +382,6 @@ class Runtime(Model):
             for bind, arrays in ((binding.bind_input, inputs), (binding.bind_output, outputs)):
                 for name, array in arrays:
                     bind(name, "cpu", 0, array.dtype, list(array.shape), array.ctypes.data)
-            self._bindings[n] = binding
-        return binding
+            alignments = pool.alignments[:n, self.alignment_layer] if self.has_alignments else None
+            bound = self._bindings[n] = (binding, pool.logits[:n], alignments)
+        return bound

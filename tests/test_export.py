@@ -155,14 +155,25 @@ def test_the_parity_check_proves_the_loop_the_server_runs(exported_tiny, tiny_ch
 
     from export.parity import sequence_parity
     from model.checkpoint import load_checkpoint
-    from service import scheduler
+    from service import runtime as runtime_module
     from service.runtime import Runtime
 
     model, _ = load_checkpoint(tiny_checkpoint)
     runtime = Runtime(exported_tiny, threads=1)
     texts = ["Where is the station?", "I eat an apple.", "He crossed the street."]
     assert sequence_parity(model, runtime, texts, bound=1e-3)["share"] == 1.0
-    monkeypatch.setattr(scheduler, "greedy_tokens", lambda logits, block_eos, eos_id: np.argsort(logits, -1)[:, -2])
+
+    class SecondBest(runtime_module.RowKernel):
+        def __init__(self, logits, *arrays):
+            super().__init__(logits, *arrays)
+            self.logits = logits
+
+        def choose(self, n, *args):
+            rows = self.logits[:n]
+            rows[np.arange(n), rows.argmax(-1)] = -np.inf
+            return super().choose(n, *args)
+
+    monkeypatch.setattr(runtime_module, "RowKernel", SecondBest)
     changed = sequence_parity(model, runtime, texts, bound=1e-3)
     assert changed["share"] == 0.0 and len(changed["mismatches"]) == 3  # second best is no near-tie on these
     assert all(m["float64_margin"] > 2e-3 and m["first_differing_token"] == 0 for m in changed["mismatches"])

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.decoding import DecodingOptions, FinishReason, greedy_tokens
+from service.decoding import DecodingOptions, FinishReason
 from service.runtime import CACHE_CHUNK, Runtime, cache_capacity, length_groups
 from translator.model_format import position_major
 from service.scheduler import Request, RequestStatus, Scheduler, decode
@@ -116,12 +116,6 @@ def test_batched_decoding_equals_one_by_one(runtime):
     one_by_one = [(r.output_ids, r.finish_reason) for s in SOURCES for r in decode(runtime, [s], options)]
     assert batched == one_by_one
     assert all(reason in (FinishReason.EOS, FinishReason.LENGTH) for _, reason in batched)
-
-
-def test_min_output_tokens_suppresses_eos():
-    logits = np.zeros((2, 5), dtype=np.float32)
-    logits[:, 3] = 1.0
-    assert greedy_tokens(logits, np.array([True, False]), eos_id=3).tolist() == [0, 3]
 
 
 def test_translator_translates_text(exported_tiny):
