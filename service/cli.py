@@ -314,6 +314,7 @@ def server_config(args):
         worker_processes=args.worker_processes, max_num_seqs=args.max_num_seqs,
         max_beam_size=args.max_beam_size, alignment_layer=args.alignment_layer,
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
+        join_interval_steps=args.join_interval_steps,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
         max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
         batch_inflight=args.batch_inflight, stream_interval_ms=args.stream_interval_ms, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
@@ -950,6 +951,10 @@ def _serve_parser(commands) -> None:
     serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")
+    serve.add_argument("--join-interval-steps", type=int, default=env("join_interval_steps"),
+                       help="while sequences are decoding, waiting requests join at every n-th decoder step, so that "
+                            "more of them share an encoder run; an idle worker takes them at once "
+                            "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
                             "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")
     serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),

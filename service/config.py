@@ -33,6 +33,7 @@ class ServerConfig:
     max_beam_size: int = 8  # largest DecodingOptions.beam_size; at most max_num_seqs (each beam is a decoder row)
     alignment_layer: int = -1  # decoder layer whose cross-attention alignments report (negative: from the last)
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
+    join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step (shared encoder runs)
     max_texts_per_request: int = 64
     max_text_chars: int = 32768  # characters per text; longer ones are refused before tokenizing
     max_message_bytes: int = 4 * 1024 * 1024  # largest request message accepted
@@ -54,6 +55,7 @@ class ServerConfig:
         "workers": "TRANSLATOR_WORKERS", "threads": "TRANSLATOR_THREADS", "worker_processes": "TRANSLATOR_WORKER_PROCESSES", "max_num_seqs": "TRANSLATOR_MAX_NUM_SEQS",
         "max_beam_size": "TRANSLATOR_MAX_BEAM_SIZE", "alignment_layer": "TRANSLATOR_ALIGNMENT_LAYER",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
+        "join_interval_steps": "TRANSLATOR_JOIN_INTERVAL_STEPS",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
         "stream_interval_ms": "TRANSLATOR_STREAM_INTERVAL_MS",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
@@ -67,7 +69,7 @@ class ServerConfig:
 
     def __post_init__(self):
         problems = [f"{name} must be at least 1" for name in
-                    ("max_num_seqs", "max_num_batched_tokens", "max_beam_size", "max_queue_size", "max_texts_per_request", "max_text_chars",
+                    ("max_num_seqs", "max_num_batched_tokens", "max_beam_size", "max_queue_size", "join_interval_steps", "max_texts_per_request", "max_text_chars",
                      "max_message_bytes", "max_concurrent_streams", "batch_inflight")
                     if getattr(self, name) < 1]
         if not 0 <= self.stream_interval_ms <= 1000:

@@ -40,10 +40,11 @@ class SchedulerLimits:
     max_num_seqs: int = 64  # per worker
     max_num_batched_tokens: int = 4096  # per worker and step
     max_queue_size: int = 1024  # waiting sequences of the whole model
+    join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step
 
     def scheduler(self, runtime: Runtime) -> Scheduler:
         return Scheduler(runtime, max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
-                         max_queue_size=self.max_queue_size)
+                         max_queue_size=self.max_queue_size, join_interval_steps=self.join_interval_steps)
 
 
 class Worker:

@@ -421,7 +421,8 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
 
 def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
     engines = {}
-    limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size)
+    limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size,
+                             config.join_interval_steps)
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,

@@ -112,6 +112,27 @@ def test_new_requests_join_the_running_batch_at_the_next_step():
     assert first[0].output_ids == expected_tokens([5, 1, 1, 1, 1, 1]) and late.output_ids == expected_tokens([8, 1])
 
 
+def test_join_interval_gathers_arrivals_while_rows_decode_and_an_idle_pool_takes_them_at_once():
+    runtime = ScriptedRuntime()
+    scheduler = Scheduler(runtime, join_interval_steps=3)
+    first = Request("first", [5, 1, 1, 1, 1, 1, 1, 1], DecodingOptions(max_output_tokens=20))
+    scheduler.add_request([first])
+    scheduler.execute(scheduler.schedule())  # the pool was idle: no waiting
+    late = [Request(f"late{i}", [8 + i, 1], DecodingOptions(max_output_tokens=20)) for i in range(2)]
+    scheduler.add_request(late[:1])
+    scheduler.execute(scheduler.schedule())
+    scheduler.add_request(late[1:])
+    for _ in range(2):
+        scheduler.execute(scheduler.schedule())
+    assert runtime.steps == [1, 1, 1, 3]  # both late requests joined together, at the third step after the last join
+    run(scheduler)
+    assert [r.output_ids for r in [first, *late]] == [expected_tokens(r.source_ids) for r in [first, *late]]
+    alone = Request("alone", [7, 1], DecodingOptions(max_output_tokens=20))
+    scheduler.add_request([alone])
+    scheduler.execute(scheduler.schedule())
+    assert runtime.steps[-1] == 1 and alone.status is RequestStatus.RUNNING  # idle again: joins at once
+
+
 def test_max_num_seqs_bounds_the_batch():
     runtime = ScriptedRuntime()
     scheduler = Scheduler(runtime, max_num_seqs=2)
@@ -199,7 +220,7 @@ def test_failed_step_finishes_running_and_admitted_sequences_with_error():
 
 @st.composite
 def workloads(draw):
-    """Requests with random sources, arrival steps, output limits, aborts and deadlines, and a pool size."""
+    """Requests with random sources, arrival steps, output limits, aborts and deadlines; a pool size and join interval."""
     count = draw(st.integers(1, 12))
     requests = []
     for i in range(count):
@@ -211,16 +232,16 @@ def workloads(draw):
             deadline=draw(st.none() | st.integers(1, 20)),
             beam=draw(st.sampled_from([1, 1, 2, 3])),
         ))
-    return requests, draw(st.integers(max(r["beam"] for r in requests), 5))
+    return requests, draw(st.integers(max(r["beam"] for r in requests), 5)), draw(st.sampled_from([1, 1, 2, 4]))
 
 
 @settings(max_examples=300, deadline=None)
 @given(workloads())
 def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone(workload):
     """Greedy and beam requests (a beam holds several rows) over one slot pool."""
-    specs, slots = workload
+    specs, slots, join_interval = workload
     clock = Clock()
-    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, clock=clock)
+    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, join_interval_steps=join_interval, clock=clock)
     requests = [Request(f"r{i}", spec["source"], DecodingOptions(max_output_tokens=spec["max_tokens"], beam_size=spec["beam"],
                                                                   num_hypotheses=spec["beam"]),
                         deadline=spec["deadline"], stream=True) for i, spec in enumerate(specs)]
