@@ -93,7 +93,9 @@ def test_a_client_pinging_every_10_seconds_keeps_its_idle_connection(server):
 
 def test_deadlines_racing_the_answer_are_counted_as_deadline_exceeded(exported_tiny, caplog, monkeypatch):
     """Reproducer 3: 1 ms, 5 ms and 100 ms deadlines on work that takes longer: every call that reached the
-    server is counted, none as INTERNAL. (A client may give up before sending anything: no server sees that.)"""
+    server is counted, none as INTERNAL. (A client may give up before sending anything: no server sees that.)
+    The work is 16 texts of 256 forced tokens decoded one row at a time (~0.45 s alone on 2 cores): one text alone
+    takes ~30 ms, and a 100 ms call that found the server idle came back OK."""
     arrived = []
     intercept = StatusInterceptor.intercept_service
 
@@ -101,12 +103,12 @@ def test_deadlines_racing_the_answer_are_counted_as_deadline_exceeded(exported_t
         arrived.append(details.method)
         return await intercept(self, continuation, details)
     monkeypatch.setattr(StatusInterceptor, "intercept_service", counting)
-    running = RunningServer(config_for(exported_tiny, max_num_seqs=4))
+    running = RunningServer(config_for(exported_tiny, max_num_seqs=1, workers=1))
     try:
         def call(timeout):
             with TranslatorClient(running.target, timeout=timeout) as client:
                 try:
-                    client.translate([TEXTS[0]], max_output_tokens=256, min_output_tokens=256)
+                    client.translate([TEXTS[0]] * 16, max_output_tokens=256, min_output_tokens=256)
                     return "OK"
                 except grpc.RpcError as error:
                     return error.code().name
@@ -135,8 +137,8 @@ def test_cancelled_and_expired_streams_are_counted_as_such(server):
             stream = client.stream([TEXTS[0]], max_output_tokens=256, min_output_tokens=256)
             next(stream)
             stream.cancel()
-    paragraph = " ".join(TEXTS[:2] * 8)  # 16 sentences: 128 sequences of 256 tokens, twice the deadline here
-    with TranslatorClient(server.target, timeout=0.2) as client:
+    paragraph = " ".join(TEXTS[:2] * 8)  # 16 sentences: 128 sequences of 256 tokens, 0.4-0.8 s here
+    with TranslatorClient(server.target, timeout=0.1) as client:
         for _ in range(5):
             with pytest.raises(grpc.RpcError) as error:
                 list(client.stream([paragraph] * 8, max_output_tokens=256, min_output_tokens=256))

@@ -139,8 +139,8 @@ def test_bad_request_does_not_disturb_others(server, client, reference):
 
 
 def test_deadline_exceeded_frees_the_sequences(exported_tiny):
-    """One sequence at a time, 16 texts of 256 forced tokens: far more work than the 0.1 s deadline allows."""
-    running = RunningServer(config_for(exported_tiny, max_num_seqs=1, worker_processes=False))  # reads the pools
+    """One sequence at a time, 16 texts of 256 forced tokens (~0.4 s here): far more work than the 0.1 s deadline allows."""
+    running = RunningServer(config_for(exported_tiny, max_num_seqs=1, workers=1, worker_processes=False))  # reads the pool
     try:
         with TranslatorClient(running.target, timeout=0.1) as client:
             with pytest.raises(grpc.RpcError) as error:
