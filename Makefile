@@ -6,6 +6,8 @@ STAMP := $(VENV)/.installed
 EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SYSTEM_TOOLS := promtool prometheus nginx
+# $(call apt_install,PACKAGES): the one way a target installs Debian packages it found missing.
+apt_install = $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $(1)
 
 .PHONY: help build-deps system-deps test test-slow fuzz data train evaluate export serve proto docs clean
 
@@ -22,13 +24,13 @@ $(STAMP): pyproject.toml service/_rowkernel.c  # the C kernel is compiled by the
 build-deps:  ## a C compiler and Python's headers (pip install compiles service/_rowkernel.c), from Debian if missing
 	@include=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
 	if ! command -v cc >/dev/null || [ ! -f "$$include/Python.h" ]; then \
-	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends gcc libc6-dev python3-dev; \
+	  $(call apt_install,gcc libc6-dev python3-dev); \
 	fi
 
 system-deps:  ## Debian packages the tests run for real: Prometheus (promtool) and nginx
 	@for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends prometheus nginx-light; \
+	  $(call apt_install,prometheus nginx-light); \
 	fi
 
 test: $(STAMP) system-deps  ## install what the tests need and run the suite (slow checks excluded)
