@@ -164,13 +164,12 @@ class Scheduler:
                     kept.append(request)
             self.waiting = kept
             self._aborted.clear()
-        admitted = []
         rows = self.pool.size - len(removed_rows)
-        budget = self.max_num_batched_tokens - rows
         self._steps_since_join += 1
         if rows and self._steps_since_join < self.join_interval_steps:
-            return SchedulerOutput(admitted, removed, removed_rows)
+            return SchedulerOutput([], removed, removed_rows)
         self._steps_since_join = 0
+        admitted, budget = [], self.max_num_batched_tokens - rows
         while self.waiting and rows + self.waiting[0].rows <= self.max_num_seqs:
             request = self.waiting[0]
             if request.deadline is not None and now >= request.deadline:
