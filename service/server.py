@@ -51,6 +51,16 @@ KEEPALIVE_OPTIONS = [("grpc.http2.min_ping_interval_without_data_ms", 10_000), (
 # request_id and BatchItem.id: echoed in every streamed chunk, so a long one multiplied the response (a 3 MB
 # request_id over 8 texts came back as 117 MB); ample for UUIDs, trace ids and paths.
 MAX_ID_CHARS = 256
+# A client's string quoted back in an error message is cut to this: the message travels in a trailer, and clients
+# refuse trailers over 16 KiB (a 100,000-character model name came back as RESOURCE_EXHAUSTED instead of NOT_FOUND).
+MAX_QUOTED_CHARS = 64
+
+
+def quoted(value: str) -> str:
+    """A client's string as an error message shows it: repr, cut after MAX_QUOTED_CHARS characters."""
+    if len(value) <= MAX_QUOTED_CHARS:
+        return repr(value)
+    return f"{value[:MAX_QUOTED_CHARS]!r}... ({len(value)} characters)"
 
 
 @dataclass(frozen=True)
@@ -222,7 +232,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             raise RequestError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another replica")
         engine = self.engines.get(model or self.default_model)
         if engine is None:
-            raise RequestError(grpc.StatusCode.NOT_FOUND, f"unknown model {model!r}; loaded models: {', '.join(self.engines)}")
+            raise RequestError(grpc.StatusCode.NOT_FOUND, f"unknown model {quoted(model)}; loaded models: {', '.join(self.engines)}")
         if not texts:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"{field} is empty: send at least one text")
         if len(texts) > self.config.max_texts_per_request:
@@ -353,8 +363,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 result.model, result.model_version = info.name, info.version
                 result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
             except RequestError as error:
-                shown = repr(item.id) if len(item.id) <= MAX_ID_CHARS else f"{item.id[:32]!r}..."
-                result.error_code, result.error_message = error.code.value[0], f"item {shown}: {error}"
+                result.error_code, result.error_message = error.code.value[0], f"item {quoted(item.id)}: {error}"
             await results.put(result)
 
         async def read_items() -> None:

@@ -114,6 +114,8 @@ def test_concurrent_requests_equal_sequential_results(server, client):
     (dict(texts=["a"], max_output_tokens=1000), grpc.StatusCode.INVALID_ARGUMENT, "max_output_tokens=1000 must be between"),
     (dict(texts=["a"], max_output_tokens=2, min_output_tokens=3), grpc.StatusCode.INVALID_ARGUMENT, "must not exceed"),
     (dict(texts=["a"], model="fr-en"), grpc.StatusCode.NOT_FOUND, "unknown model 'fr-en'; loaded models: tiny"),
+    # the name is cut in the message: the whole of it would exceed the client's 16 KiB limit on trailers
+    (dict(texts=["a"], model="m" * 100_000), grpc.StatusCode.NOT_FOUND, r"unknown model 'm{64}'\.\.\. \(100000 characters\)"),
     (dict(texts=["a"], request_id="r" * 257), grpc.StatusCode.INVALID_ARGUMENT, "request_id has 257 characters; the limit is 256"),
 ])
 def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, request_kwargs, code, message, reference):
