@@ -430,8 +430,8 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
 
 def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
     engines = {}
-    limits = SchedulerLimits(config.max_num_seqs, config.max_num_batched_tokens, config.max_queue_size,
-                             config.join_interval_steps)
+    limits = SchedulerLimits(max_num_seqs=config.max_num_seqs, max_num_batched_tokens=config.max_num_batched_tokens,
+                             max_queue_size=config.max_queue_size, join_interval_steps=config.join_interval_steps)
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,
