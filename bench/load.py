@@ -328,6 +328,12 @@ def throughput_ratio(ours: dict, theirs: dict) -> str:
     return f"{statistics.median(per_round):.2f}x ({' '.join(f'{r:.2f}' for r in per_round)})"
 
 
+# Servers measured minutes apart on a shared machine drift apart: one 16-client point read 0.83x CTranslate2 in a
+# one-round sweep and 1.26x / 1.19x in a two-round run an hour later.
+ONE_ROUND_CAVEAT = ("; one round: a ratio between servers can move by 25% or more from run to run, "
+                    "use --rounds 3 to place one server against another")
+
+
 def report(results: dict) -> str:
     servers = results["servers"]
     rows = []
@@ -347,8 +353,8 @@ def report(results: dict) -> str:
     rounds = results.get("rounds", 1)
     lines = [f"closed-loop load over loopback gRPC, {results['seconds']:.0f} s per point, clients in "
              f"{results['processes']} processes ({results['machine']['cores']} cores)"
-             + ("" if rounds == 1 else f"; {rounds} rounds, servers in turn: each row is its median round, "
-                                       "each ratio the median of same-round ratios (every round's in brackets)"),
+             + (ONE_ROUND_CAVEAT if rounds == 1 else f"; {rounds} rounds, servers in turn: each row is its median round, "
+                                                     "each ratio the median of same-round ratios (every round's in brackets)"),
              format_table(["server", "api", "clients", "requests", "req/s", "tok/s", "p50 ms", "p95 ms", "p99 ms",
                            "TTFT p50", "TTFT p99", "srv CPU ms/tok", "raw CPU ms/tok", "srv/raw CPU", "workers/raw CPU", "mean batch",
                            "tok/req", "client CPU"], rows), ""]
@@ -375,7 +381,8 @@ def report(results: dict) -> str:
                  "of srv/raw (rows joining and leaving at every step, the pipe, cores shared with the rest); raw engine CPU "
                  "vs CT2's: CPU per token of our engine alone against CTranslate2's alone (1 thread), same sentences, batch "
                  "size and length as our server's mean; CT2 srv/raw CPU: its server's overhead on the same basis (compare "
-                 "with our srv/raw CPU above)")
+                 "with our srv/raw CPU above); vs one at a time: against ours with one worker of every core's threads "
+                 "decoding one sequence per step (--workers 1 --threads <cores> --max-num-seqs 1)")
     return "\n".join(lines)
 
 
