@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
+from service import reflection
 from service.config import ServerConfig
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec
@@ -466,7 +466,7 @@ class Server:
             ("grpc.max_concurrent_streams", config.max_concurrent_streams), *KEEPALIVE_OPTIONS])
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
-        reflection.enable_server_reflection([SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME], self.grpc)
+        reflection.enable(self.grpc, [SERVICE_NAME, health.SERVICE_NAME])
         address = f"{config.host}:{config.port}"
         if config.tls_cert is not None:
             self.port = self.grpc.add_secure_port(address, server_credentials(config.tls_cert, config.tls_key,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -250,6 +251,33 @@ def test_health_and_reflection(server):
         [answer] = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
         names = {s.name for s in answer.list_services_response.service}
         assert {"translator.v1.Translator", "grpc.health.v1.Health"} <= names
+
+
+@pytest.mark.parametrize("version", ["v1alpha", "v1"])
+def test_reflection_answers_both_protocol_versions(server, version):
+    """v1 (what grpc-go, grpc-java and newer clients ask first) and v1alpha carry the same messages on the wire: a
+    client of either lists the services and gets the files that define them, the v1 reflection service's included."""
+    method = f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo"
+    with grpc.insecure_channel(server.target) as channel:
+        call = channel.stream_stream(method, request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+                                     response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+        asks = [reflection_pb2.ServerReflectionRequest(list_services=""),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="translator.v1.Translator"),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="grpc.reflection.v1.ServerReflection"),
+                reflection_pb2.ServerReflectionRequest(file_containing_symbol="no.such.Service")]
+        listed, translator, v1, missing = call(iter(asks), timeout=30)
+    assert {"translator.v1.Translator", "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection"} <= {s.name for s in listed.list_services_response.service}
+    files = {}
+    for answer in (translator, v1):
+        for data in answer.file_descriptor_response.file_descriptor_proto:
+            proto = descriptor_pb2.FileDescriptorProto.FromString(data)
+            files[proto.name] = proto
+    assert "Translate" in {m.name for m in files["translator/v1/translator.proto"].service[0].method}
+    reflection_v1 = files["grpc/reflection/v1/reflection.proto"]
+    assert reflection_v1.package == "grpc.reflection.v1"
+    assert reflection_v1.service[0].method[0].input_type == ".grpc.reflection.v1.ServerReflectionRequest"
+    assert missing.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
 
 
 def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny, tmp_path):
