@@ -31,6 +31,7 @@ def _register_v1_descriptors() -> None:
     alpha.CopyToProto(proto)
     proto.name = "grpc/reflection/v1/reflection.proto"
     proto.package = V1_PACKAGE
+    proto.ClearField("options")  # v1alpha's: deprecated, and its Java and Go package names
     old, new = f".{alpha.package}.", f".{V1_PACKAGE}."
     for message in proto.message_type:
         for field in message.field:

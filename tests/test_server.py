@@ -275,7 +275,7 @@ def test_reflection_answers_both_protocol_versions(server, version):
             files[proto.name] = proto
     assert "Translate" in {m.name for m in files["translator/v1/translator.proto"].service[0].method}
     reflection_v1 = files["grpc/reflection/v1/reflection.proto"]
-    assert reflection_v1.package == "grpc.reflection.v1"
+    assert reflection_v1.package == "grpc.reflection.v1" and not reflection_v1.options.deprecated
     assert reflection_v1.service[0].method[0].input_type == ".grpc.reflection.v1.ServerReflectionRequest"
     assert missing.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
 
