@@ -12,12 +12,17 @@ lazily from the input: client memory does not grow with the file. A stream that 
 or draining) is reopened with exponential backoff and jitter, and the items it had in flight are sent
 again; items answered UNAVAILABLE or RESOURCE_EXHAUSTED are retried the same way. Other per-item errors
 are recorded with their line number and status, and the job goes on.
+
+A line longer than the server takes (``ModelInfo.max_text_chars``) is sent in parts cut between sentences (else
+clauses, words, characters), each part one item under ``LINE.PART``; the line is recorded once, when every part has
+its result: the translations joined with the whitespace that stood between the parts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import json
 import os
 import random
@@ -50,6 +55,12 @@ class Item:
     options: pb.DecodingOptions = field(default_factory=pb.DecodingOptions)
     error: str = ""  # why the line is malformed (then it is recorded, never sent)
     attempts: int = 0
+    part: int | None = None  # of a line sent in parts (SplitLine)
+
+    @property
+    def key(self) -> str:
+        """The BatchItem id it is sent under: its line number (and part)."""
+        return str(self.line) if self.part is None else f"{self.line}.{self.part}"
 
     @property
     def dedupe_key(self) -> tuple:
@@ -121,6 +132,56 @@ def count_lines(path: Path) -> int:
         for chunk in iter(lambda: data.read(1 << 20), b""):
             lines, last = lines + chunk.count(b"\n"), chunk[-1:]
     return lines + (last != b"\n")
+
+
+def split_line(text: str, limit: int) -> tuple[str, list[tuple[str, str]]]:
+    """A text too long for the server as its leading whitespace and (part, whitespace after it) pairs: each part at
+    most `limit` characters, without whitespace at either end, cut between sentences where they fit (a longer
+    sentence at a clause mark, else a space, else anywhere). Lead, parts and whitespace concatenate to the text."""
+    from translator.text import sentences, split_to_fit
+
+    body = text.lstrip()
+    pieces = [piece for sentence in sentences(body) for piece in split_to_fit(sentence, lambda s: len(s) <= limit)]
+    chunks = [""]
+    for piece in pieces:
+        if chunks[-1].strip() and len((chunks[-1] + piece).strip()) > limit:
+            chunks.append("")
+        chunks[-1] += piece
+    parts = []
+    for chunk in chunks:  # whitespace opening a chunk goes after the part before it
+        if parts and (opening := chunk[: len(chunk) - len(chunk.lstrip())]):
+            parts[-1] = (parts[-1][0], parts[-1][1] + opening)
+        stripped = chunk.strip()
+        parts.append((stripped, chunk[len(chunk.rstrip()):] if stripped else ""))
+    return text[: len(text) - len(body)], parts
+
+
+@dataclass
+class SplitLine:
+    """A line sent in parts; recorded when every part has its result."""
+
+    item: Item  # the whole line
+    lead: str  # its leading whitespace
+    separators: list[str]  # the whitespace after each part
+    results: dict[int, pb.BatchResult] = field(default_factory=dict)
+
+    def add(self, part: int, result: pb.BatchResult) -> pb.BatchResult | None:
+        """Take a part's result; the whole line's once every part has one."""
+        self.results[part] = result
+        return self._merged() if len(self.results) == len(self.separators) else None
+
+    def _merged(self) -> pb.BatchResult:
+        ordered = [self.results[i] for i in range(len(self.separators))]
+        for number, result in enumerate(ordered, start=1):
+            if result.error_code:
+                return pb.BatchResult(error_code=result.error_code, error_message=f"part {number} of {len(ordered)} of "
+                                      f"a line sent in parts (it is longer than the server takes): {result.error_message}")
+        translations = [result.translation for result in ordered]
+        unfinished = [t.finish_reason for t in translations if t.finish_reason != pb.FINISH_REASON_EOS]
+        return pb.BatchResult(model=ordered[0].model, model_version=ordered[0].model_version, translation=pb.Translation(
+            text=self.lead + "".join(t.text + after for t, after in zip(translations, self.separators)),
+            input_tokens=sum(t.input_tokens for t in translations), output_tokens=sum(t.output_tokens for t in translations),
+            finish_reason=unfinished[0] if unfinished else pb.FINISH_REASON_EOS))
 
 
 class JobRefused(Exception):
@@ -235,6 +296,8 @@ class Job:
         self.summary = Summary()
         self.cache: collections.OrderedDict = collections.OrderedDict()  # dedupe: key → finished result
         self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
+        self.split: dict[int, SplitLine] = {}  # lines sent in parts, by line number, until every part is back
+        self.max_text_chars = 0  # the server's limit (0: unknown, nothing is split)
         self.last_progress = time.monotonic()
 
     async def run(self) -> Summary:
@@ -247,6 +310,7 @@ class Job:
         self.summary.items = count_lines(self.source)
         self.journal = Journal(self.journal_path)
         self.summary.resumed = len(self.journal.done)
+        self.max_text_chars = await self._max_text_chars()
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit="line", disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
@@ -261,6 +325,14 @@ class Job:
             self.journal.close()
         self.summary.seconds = time.monotonic() - started
         return self.summary
+
+    async def _max_text_chars(self) -> int:
+        """The server's limit on characters per text (0 from a server older than ModelInfo.max_text_chars)."""
+        try:
+            models = (await self.client.list_models()).models
+        except grpc.aio.AioRpcError:  # the job's streams retry and report what is wrong
+            return 0
+        return min((m.max_text_chars for m in models), default=0)
 
     def _todo(self) -> Iterator[Item]:
         """Items still to send; empty, malformed and (with dedupe) already translated lines are recorded here."""
@@ -280,7 +352,16 @@ class Job:
             else:
                 if self.settings.dedupe:
                     self.waiting[item.dedupe_key] = []
-                yield item
+                if self.max_text_chars and len(item.text) > self.max_text_chars:
+                    yield from self._parts(item)
+                else:
+                    yield item
+
+    def _parts(self, item: Item) -> Iterator[Item]:
+        lead, parts = split_line(item.text, self.max_text_chars)
+        self.split[item.line] = SplitLine(item, lead, [after for _, after in parts])
+        for number, (text, _) in enumerate(parts):
+            yield dataclasses.replace(item, text=text, part=number)
 
     def _record(self, item: Item, result: pb.BatchResult) -> None:
         record = result_record(item, result)
@@ -296,6 +377,12 @@ class Job:
         self.bar.update(1)
 
     def _finish(self, item: Item, result: pb.BatchResult) -> None:
+        if item.part is not None:
+            whole = self.split[item.line]
+            if (result := whole.add(item.part, result)) is None:
+                return
+            del self.split[item.line]
+            item = whole.item
         self._record(item, result)
         if self.settings.dedupe:
             for twin in self.waiting.pop(item.dedupe_key, []):
@@ -338,8 +425,8 @@ class Job:
                         return
                     await lane.wait()
                     continue
-                lane.in_flight[str(item.line)] = item
-                await call.write(pb.BatchItem(id=str(item.line), text=item.text, model=item.model, options=item.options))
+                lane.in_flight[item.key] = item
+                await call.write(pb.BatchItem(id=item.key, text=item.text, model=item.model, options=item.options))
 
         sender = asyncio.create_task(send())
         try:
@@ -382,7 +469,7 @@ class Lane:
 
     def __init__(self, window: int):
         self.window = window
-        self.in_flight: dict[str, Item] = {}  # by the BatchItem id sent (the line number)
+        self.in_flight: dict[str, Item] = {}  # by the BatchItem id sent (Item.key)
         self.retry: collections.deque[Item] = collections.deque()
         self.backing_off = 0  # items waiting out a backoff before going back into `retry`
         self.changed = asyncio.Event()

@@ -401,7 +401,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         return pb.ModelInfo(name=info.name, version=info.version, precision=info.precision, provider=info.provider,
                             max_source_tokens=engine.model.limits.max_source_tokens,
                             max_output_tokens=limits.max_output_tokens, default=default,
-                            max_beam_size=limits.max_beam_size, alignments=limits.alignments)
+                            max_beam_size=limits.max_beam_size, alignments=limits.alignments,
+                            max_text_chars=self.config.max_text_chars)
 
 
 def coalesced(pieces: list[tuple[int, str, pb.Translation | None]]) -> list[tuple[int, str, pb.Translation | None]]:

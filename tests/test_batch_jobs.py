@@ -5,6 +5,7 @@ malformed lines are reported by number; client memory stays flat on a long input
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import Journal, JobRefused, check_paths, count_lines
+from service.batch import Journal, JobRefused, check_paths, count_lines, split_line
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -140,6 +141,47 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
     code, _, err = batch(server.target, tsv, tmp_path / "tsv.jsonl", "--format", "tsv")
     assert code == 1 and "line 2: INVALID_ARGUMENT: a TSV line needs an id, a tab" in err
     assert by_line(tmp_path / "tsv.jsonl")[1]["id"] == "x1"
+
+
+def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole(exported_tiny, tmp_path):
+    """The job learns the server's --max-text-chars from ListModels, sends a longer line in parts cut between
+    sentences (an over-long word anywhere), and records the line once: its parts' translations joined with the
+    whitespace between them. A part the server refuses fails its line, which says which part."""
+    limit = 120
+    process = ServerProcess("batch-limit", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name,
+                                                         workers=1, threads=1) + ["--max-text-chars", str(limit)])
+    try:
+        prose = "  " + " ".join(sentence(i) for i in range(40)) + " "  # ~1,000 characters of sentences
+        word = "x" * (2 * limit + 17)  # no place to cut but inside
+        invisible = "Where is the station? " + ("\u200b" * 100 + " ") * 3 + "I eat bread."  # parts 2, 3: nothing visible
+        source = tmp_path / "in.txt"
+        source.write_text(f"{prose}\nShort line.\n{word}\n{invisible}\n{prose}\n", encoding="utf-8")
+        code, out, err = batch(process.target, source, tmp_path / "out.jsonl", "--dedupe", *SHORT)
+        done = by_line(tmp_path / "out.jsonl")
+        assert sorted(done) == [1, 2, 3, 4, 5] and "5 items: 4 translated, 1 failed" in out
+        assert done[5]["translation"] == done[1]["translation"]  # with --dedupe on, a repeated long line too
+        assert done[1]["source"] == prose and done[3]["source"] == word
+        with TranslatorClient(process.target) as client:
+            for line, text in ((1, prose), (3, word)):
+                lead, parts = split_line(text, limit)
+                assert len(parts) > 1 and all(len(part) <= limit for part, _ in parts)
+                answers = client.translate([part for part, _ in parts], max_output_tokens=16).translations
+                assert done[line]["translation"] == lead + "".join(a.text + after for a, (_, after) in zip(answers, parts))
+                assert done[line]["input_tokens"] == sum(a.input_tokens for a in answers)
+                assert done[line]["output_tokens"] == sum(a.output_tokens for a in answers)
+        assert done[4]["error"]["code"] == "INVALID_ARGUMENT" and code == 1
+        assert re.search(r"part \d of \d of a line sent in parts .*invisible characters", done[4]["error"]["message"])
+    finally:
+        process.stop()
+
+
+def test_split_line_keeps_every_character_and_every_part_within_the_limit():
+    for text, limit in (("  One. Two, three; four five six.  Seven!\tEight  ", 9), ("a" * 50, 7),
+                        ("Short. " * 30, 20), ("x " * 40, 3)):
+        lead, parts = split_line(text, limit)
+        assert lead + "".join(part + after for part, after in parts) == text
+        assert all(0 < len(part) <= limit and part == part.strip() and not after.strip() for part, after in parts)
+    assert split_line("  One. Two.  Three.", 11) == ("  ", [("One. Two.", "  "), ("Three.", "")])
 
 
 def test_a_server_killed_mid_job_and_restarted_loses_and_duplicates_nothing(exported_tiny, lines_5000,
