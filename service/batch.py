@@ -13,9 +13,9 @@ or draining) is reopened with exponential backoff and jitter, and the items it h
 again; items answered UNAVAILABLE or RESOURCE_EXHAUSTED are retried the same way. Other per-item errors
 are recorded with their line number and status, and the job goes on.
 
-A line longer than the server takes (``ModelInfo.max_text_chars``) is sent in parts cut between sentences (else
-clauses, words, characters), each part one item under ``LINE.PART``; the line is recorded once, when every part has
-its result: the translations joined with the whitespace that stood between the parts.
+A line longer than PART_CHARS (or than the server takes, ``ModelInfo.max_text_chars``, if that is less) is sent in
+parts cut between sentences (else clauses, words, characters), each part one item under ``LINE.PART``; the line is
+recorded once, when every part has its result: the translations joined with the whitespace that stood between them.
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ from translator.v1 import translator_pb2 as pb
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
 STREAM_WINDOW = 64  # items in flight per stream: the server's default --batch-inflight
 DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used dropped beyond)
+# A line sent in parts: each part at most this many characters and sentences, so that it is an ordinary request. The
+# server translates sentence by sentence anyway, so the cuts between sentences change nothing in the translation, but
+# all of one request's sentences must fit its queue at once (1,024 by default, shared with every item in flight): a
+# 72,000-character line sent in three parts of 32,768 characters, the server's limit, was refused with "text hold 1129
+# sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
+PART_CHARS = 4096
+PART_SENTENCES = 16
 
 
 @dataclass
@@ -134,19 +141,22 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def split_line(text: str, limit: int) -> tuple[str, list[tuple[str, str]]]:
-    """A text too long for the server as its leading whitespace and (part, whitespace after it) pairs: each part at
-    most `limit` characters, without whitespace at either end, cut between sentences where they fit (a longer
-    sentence at a clause mark, else a space, else anywhere). Lead, parts and whitespace concatenate to the text."""
+def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES) -> tuple[str, list[tuple[str, str]]]:
+    """A long text as its leading whitespace and (part, whitespace after it) pairs: each part at most `limit`
+    characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
+    longer than `limit` at a clause mark, else a space, else anywhere). Lead, parts and whitespace concatenate to the
+    text."""
     from translator.text import sentences, split_to_fit
 
     body = text.lstrip()
     pieces = [piece for sentence in sentences(body) for piece in split_to_fit(sentence, lambda s: len(s) <= limit)]
-    chunks = [""]
+    chunks, counts = [""], [0]
     for piece in pieces:
-        if chunks[-1].strip() and len((chunks[-1] + piece).strip()) > limit:
+        if chunks[-1].strip() and (len((chunks[-1] + piece).strip()) > limit or counts[-1] == max_sentences):
             chunks.append("")
+            counts.append(0)
         chunks[-1] += piece
+        counts[-1] += 1
     parts = []
     for chunk in chunks:  # whitespace opening a chunk goes after the part before it
         if parts and (opening := chunk[: len(chunk) - len(chunk.lstrip())]):
@@ -175,7 +185,7 @@ class SplitLine:
         for number, result in enumerate(ordered, start=1):
             if result.error_code:
                 return pb.BatchResult(error_code=result.error_code, error_message=f"part {number} of {len(ordered)} of "
-                                      f"a line sent in parts (it is longer than the server takes): {result.error_message}")
+                                      f"a long line sent in parts: {result.error_message}")
         translations = [result.translation for result in ordered]
         unfinished = [t.finish_reason for t in translations if t.finish_reason != pb.FINISH_REASON_EOS]
         return pb.BatchResult(model=ordered[0].model, model_version=ordered[0].model_version, translation=pb.Translation(
@@ -297,7 +307,7 @@ class Job:
         self.cache: collections.OrderedDict = collections.OrderedDict()  # dedupe: key → finished result
         self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
         self.split: dict[int, SplitLine] = {}  # lines sent in parts, by line number, until every part is back
-        self.max_text_chars = 0  # the server's limit (0: unknown, nothing is split)
+        self.part_chars = PART_CHARS  # longer lines are sent in parts of at most this many characters
         self.last_progress = time.monotonic()
 
     async def run(self) -> Summary:
@@ -310,7 +320,7 @@ class Job:
         self.summary.items = count_lines(self.source)
         self.journal = Journal(self.journal_path)
         self.summary.resumed = len(self.journal.done)
-        self.max_text_chars = await self._max_text_chars()
+        self.part_chars = min(PART_CHARS, await self._max_text_chars() or PART_CHARS)
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit="line", disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
@@ -352,13 +362,13 @@ class Job:
             else:
                 if self.settings.dedupe:
                     self.waiting[item.dedupe_key] = []
-                if self.max_text_chars and len(item.text) > self.max_text_chars:
+                if len(item.text) > self.part_chars:
                     yield from self._parts(item)
                 else:
                     yield item
 
     def _parts(self, item: Item) -> Iterator[Item]:
-        lead, parts = split_line(item.text, self.max_text_chars)
+        lead, parts = split_line(item.text, self.part_chars)
         self.split[item.line] = SplitLine(item, lead, [after for _, after in parts])
         for number, (text, _) in enumerate(parts):
             yield dataclasses.replace(item, text=text, part=number)

@@ -530,7 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
         "batch", help="translate a whole file through the server: resumable, in bounded memory",
         description="Translate every line of --input through TranslateBatch. Results are written as they finish; "
                     "rerunning the same command resumes, sending only lines not yet recorded. A line longer than "
-                    "the server's --max-text-chars is sent in parts cut between sentences and recorded whole. "
+                    "4,096 characters is sent in parts cut between sentences and recorded whole. "
                     "Failed lines are "
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
                     "any line failed.")

@@ -12,11 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+import grpc
 import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import Journal, JobRefused, check_paths, count_lines, split_line
+from service.batch import PART_CHARS, PART_SENTENCES, Journal, JobRefused, check_paths, count_lines, split_line
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -144,9 +145,9 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
 
 
 def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole(exported_tiny, tmp_path):
-    """The job learns the server's --max-text-chars from ListModels, sends a longer line in parts cut between
-    sentences (an over-long word anywhere), and records the line once: its parts' translations joined with the
-    whitespace between them. A part the server refuses fails its line, which says which part."""
+    """The job learns the server's --max-text-chars from ListModels (here below PART_CHARS), sends a longer line in
+    parts cut between sentences (an over-long word anywhere), and records the line once: its parts' translations
+    joined with the whitespace between them. A part the server refuses fails its line, which says which part."""
     limit = 120
     process = ServerProcess("batch-limit", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name,
                                                          workers=1, threads=1) + ["--max-text-chars", str(limit)])
@@ -170,7 +171,32 @@ def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole
                 assert done[line]["input_tokens"] == sum(a.input_tokens for a in answers)
                 assert done[line]["output_tokens"] == sum(a.output_tokens for a in answers)
         assert done[4]["error"]["code"] == "INVALID_ARGUMENT" and code == 1
-        assert re.search(r"part \d of \d of a line sent in parts .*invisible characters", done[4]["error"]["message"])
+        assert re.search(r"part \d of \d of a long line sent in parts: .*invisible characters", done[4]["error"]["message"])
+    finally:
+        process.stop()
+
+
+def test_a_line_of_more_sentences_than_the_queue_holds_is_translated_in_parts(exported_tiny, tmp_path):
+    """Below the server's 32,768 characters but more sentences than its queue (the default 1,024) takes at once:
+    whole, the line is refused; in parts of PART_SENTENCES sentences it is translated like any other."""
+    process = ServerProcess("batch-queue", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name,
+                                                         workers=1, threads=1, max_queue_size=1024))
+    try:
+        line = " ".join(f"Go {i}." for i in range(1100))  # ~7,500 characters, 1,100 sentences
+        with TranslatorClient(process.target) as client:
+            with pytest.raises(grpc.RpcError) as refused:
+                client.translate([line], max_output_tokens=16)
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "fit the queue" in refused.value.details()
+        source = tmp_path / "in.txt"
+        source.write_text(line + "\n", encoding="utf-8")
+        code, out, err = batch(process.target, source, tmp_path / "out.jsonl", *SHORT)
+        assert code == 0, err
+        [record] = records(tmp_path / "out.jsonl")
+        lead, parts = split_line(line, PART_CHARS)
+        assert lead == "" and len(parts) == -(-1100 // PART_SENTENCES)
+        with TranslatorClient(process.target) as client:
+            answers = [client.translate([part], max_output_tokens=16).translations[0] for part, _ in parts]
+        assert record["translation"] == "".join(a.text + after for a, (_, after) in zip(answers, parts))
     finally:
         process.stop()
 
@@ -182,6 +208,8 @@ def test_split_line_keeps_every_character_and_every_part_within_the_limit():
         assert lead + "".join(part + after for part, after in parts) == text
         assert all(0 < len(part) <= limit and part == part.strip() and not after.strip() for part, after in parts)
     assert split_line("  One. Two.  Three.", 11) == ("  ", [("One. Two.", "  "), ("Three.", "")])
+    assert [part for part, _ in split_line("One. Two. Three. Four. Five.", 100, max_sentences=2)[1]] == [
+        "One. Two.", "Three. Four.", "Five."]
 
 
 def test_a_server_killed_mid_job_and_restarted_loses_and_duplicates_nothing(exported_tiny, lines_5000,
