@@ -121,6 +121,18 @@ def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     assert prepared.restore(prepared.segments) == text
 
 
+def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_survives():
+    """The shipped vocabulary lacks the ASCII '"', so it is masked; the segmenter then read the closing quote's token
+    as the next sentence's start, and the translation lost the space after the quote ('morgen."%s Dateien')."""
+    text = 'He said: "I will come tomorrow." Delete %s files? Done.%s'
+    quotes = [(i, i + 1) for i, c in enumerate(text) if c == '"']
+    prepared = prepare(text, unknown=lambda t: quotes)
+    assert prepared.segments == ["He said: XX0XI will come tomorrow.XX1X", "Delete XX2X files?", "Done.XX3X"]
+    assert prepared.glue == ["", " ", " ", ""]
+    assert prepared.restore(["Er sagte: XX0XIch komme morgen.XX1X", "XX2X Dateien löschen?", "Fertig.XX3X"]) == \
+        'Er sagte: "Ich komme morgen." %s Dateien löschen? Fertig.%s'
+
+
 def test_an_enormous_word_is_never_cut_inside_a_placeholder_token():
     text = "a😀b%s" * 200
     prepared = prepare(text, fits=lambda s: len(s) <= 40, unknown=unknown_runs)

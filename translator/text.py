@@ -295,10 +295,29 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
             continue
-        for sentence in sentences(part):
+        for sentence in closing_tokens_kept(sentences(part)):
             for piece in split_to_fit(sentence, fits):
                 prepared.add(piece)
     return prepared
+
+
+LEADING_PLACEHOLDERS = re.compile(rf"(?:{PLACEHOLDER_PATTERN.pattern})+\s*")
+
+
+def closing_tokens_kept(parts: list[str]) -> list[str]:
+    """Sentences with the placeholder tokens that follow a sentence's end without a space moved back onto it (with
+    the whitespace after them). A masked closing quote or bracket reads to the segmenter as the next sentence's
+    start: 'He said: "I will come." Delete %s files?' with the model's unknown '"' masked split into
+    'He said: XX0XI will come.' and 'XX1X Delete XX2X files?', and the space after the quote was lost with it."""
+    kept: list[str] = []
+    for part in parts:
+        if kept and kept[-1] and not kept[-1][-1].isspace() and (tokens := LEADING_PLACEHOLDERS.match(part)):
+            kept[-1] += tokens.group(0)
+            part = part[tokens.end():]
+            if not part:
+                continue
+        kept.append(part)
+    return kept
 
 
 def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeholders: bool = True,
