@@ -1,10 +1,10 @@
 """Server reflection in both of its protocol versions.
 
 grpcio-reflection serves only ``grpc.reflection.v1alpha``. Clients that ask for ``grpc.reflection.v1`` first
-(grpcurl, and tools built on grpc-go's or grpc-java's reflection clients) get UNIMPLEMENTED from it; those without a
-fallback to v1alpha stop there. v1 is v1alpha under another package name: the same messages, field for field, so the same
-bytes on the wire. The v1 service therefore runs v1alpha's servicer on its messages, and the v1 descriptors are
-v1alpha's renamed, so that a client can also describe the v1 service itself.
+(grpcurl, and tools built on grpc-go's or grpc-java's reflection clients) get UNIMPLEMENTED from it; those without
+a fallback to v1alpha stop there. v1 is v1alpha under another package name: the same messages, field for field, so
+the same bytes on the wire. The v1 service therefore runs v1alpha's servicer on its messages, and the v1
+descriptors are v1alpha's renamed, so that a client can also describe the v1 service itself.
 """
 
 from __future__ import annotations
