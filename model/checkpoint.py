@@ -7,6 +7,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_model, save_model
 
+from translator.model_format import ENCODER_FILE
 from translator.tokenizer import SpecialIds, Tokenizer
 from model.transformer import WEIGHTS_FILE, Transformer, TransformerConfig
 
@@ -25,7 +26,9 @@ def load_checkpoint(directory: Path) -> tuple[Transformer, Tokenizer]:
     """The model (eval mode) and its tokenizer."""
     directory = Path(directory)
     if not (directory / WEIGHTS_FILE).exists():
-        raise FileNotFoundError(f"{directory} is not a checkpoint: {WEIGHTS_FILE} is missing")
+        hint = (f"; it is an exported model: translate with --model-dir {directory}"
+                if (directory / ENCODER_FILE).is_file() else "")
+        raise FileNotFoundError(f"{directory} is not a checkpoint: {WEIGHTS_FILE} is missing{hint}")
     cfg = TransformerConfig.load(directory)
     model = Transformer(cfg)
     load_model(model, str(directory / WEIGHTS_FILE), strict=cfg.final_logits_bias)

@@ -119,9 +119,6 @@ def cmd_translate(args) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        except FileNotFoundError as error:  # not an exported model directory, or not of this precision
-            print(f"error: {error}", file=sys.stderr)
-            return 1
     else:
         import grpc
 
@@ -337,9 +334,8 @@ def cmd_serve(args) -> int:
         return 2
     try:
         asyncio.run(serve(config))
-    except FileNotFoundError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
+    except FileNotFoundError:
+        raise  # no such model: main() says so
     except (OSError, RuntimeError) as error:  # a port in use, a missing CUDA provider
         print(f"error: cannot start serving: {error} (gRPC {config.host}:{config.port}, metrics "
               f"{config.metrics_host}:{config.metrics_port}; change them with --port / --metrics-port)", file=sys.stderr)
@@ -993,7 +989,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve" and args.model is None:
         args.model = list(args.model_default)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except FileNotFoundError as error:  # a path given that is not what the command needs: the message says which
+        print(f"error: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

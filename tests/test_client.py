@@ -73,6 +73,11 @@ def test_the_translate_command_keeps_stdin_lines_aligned_and_sends_any_number(ru
     missing = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--model-dir", "/nonexistent", "Hi."],
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and missing.stderr.startswith("error: /nonexistent is not an exported model directory")
+    swapped = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--checkpoint", str(exported_tiny), "Hi."],
+                             capture_output=True, text=True, timeout=120)
+    assert swapped.returncode == 1
+    assert swapped.stderr == (f"error: {exported_tiny} is not a checkpoint: model.safetensors is missing; it is an "
+                              f"exported model: translate with --model-dir {exported_tiny}\n")
 
 
 class SilencingProxy:

@@ -143,6 +143,25 @@ def test_missing_model_dir_is_a_clear_error(tmp_path):
         Runtime(tmp_path, precision="int4")
 
 
+@pytest.mark.parametrize("layout, message", [
+    ({"config.json": '{"d_model": 256}', "model.safetensors": ""},
+     r"its config.json has no 'name' key; it is a PyTorch checkpoint: translate with --checkpoint .*, or export it"),
+    ({"1/config.json": "{}", "3/config.json": "{}", "notes/config.json": "{}"},
+     r"config.json is missing; it holds versions \(1, 3\): pass one, e.g. .*/3$"),
+    ({"config.json": "{not json"}, r"its config.json is not an export's: Expecting property name"),
+    ({"config.json": '{"name": "x", "version": 1, "model": {}, "limits": {"max_tokens": 9}}'},
+     r"its config.json is not an export's: .*unexpected keyword argument 'max_tokens'"),
+])
+def test_a_directory_that_is_no_export_says_what_it_is(tmp_path, layout, message):
+    """The usual slips (a checkpoint, or a model's folder of versions, given as an export) name the right flag or
+    path; a broken config.json is said to be one, not a KeyError."""
+    for name, text in layout.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    with pytest.raises(FileNotFoundError, match=f"^{tmp_path} is not an exported model directory: {message}"):
+        Runtime(tmp_path)
+
+
 def test_cuda_without_a_gpu_is_a_clear_error(exported_tiny):
     import onnxruntime
 

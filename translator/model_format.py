@@ -79,16 +79,37 @@ class ModelMeta:
 
     @classmethod
     def read(cls, model_dir: Path) -> "ModelMeta":
+        """FileNotFoundError, saying what the directory is instead, unless it holds an export's config.json."""
         path = Path(model_dir) / CONFIG_FILE
-        if not path.exists():
-            raise FileNotFoundError(f"{model_dir} is not an exported model directory: {CONFIG_FILE} is missing")
-        raw = json.loads(path.read_text())
-        return cls(name=raw["name"], version=str(raw["version"]), model=raw["model"], limits=Limits(**raw["limits"]),
-                   source_checkpoint=raw.get("source_checkpoint", {}), graphs=raw.get("graphs", {}),
-                   format=raw.get("format", 1))
+        if not path.is_file():
+            raise FileNotFoundError(not_an_export(model_dir, f"{CONFIG_FILE} is missing"))
+        try:
+            raw = json.loads(path.read_text())
+            return cls(name=raw["name"], version=str(raw["version"]), model=raw["model"],
+                       limits=Limits(**raw["limits"]), source_checkpoint=raw.get("source_checkpoint", {}),
+                       graphs=raw.get("graphs", {}), format=raw.get("format", 1))
+        except KeyError as error:
+            raise FileNotFoundError(not_an_export(model_dir, f"its {CONFIG_FILE} has no {error} key")) from None
+        except (ValueError, TypeError) as error:  # not JSON, or not the export's shapes
+            raise FileNotFoundError(not_an_export(model_dir, f"its {CONFIG_FILE} is not an export's: {error}")) from None
 
     def write(self, model_dir: Path) -> None:
         (Path(model_dir) / CONFIG_FILE).write_text(json.dumps(asdict(self), indent=2) + "\n")
+
+
+def not_an_export(model_dir: Path, why: str) -> str:
+    """Why ``model_dir`` cannot be served, and what the user probably meant: one of its versions, or exporting the
+    PyTorch checkpoint it holds."""
+    model_dir = Path(model_dir)
+    message = f"{model_dir} is not an exported model directory: {why}"
+    versions = sorted((p.name for p in model_dir.glob("*") if p.name.isdigit() and (p / CONFIG_FILE).is_file()),
+                      key=int)
+    if versions:
+        return f"{message}; it holds versions ({', '.join(versions)}): pass one, e.g. {model_dir / versions[-1]}"
+    if (model_dir / "model.safetensors").is_file():  # model.transformer.WEIGHTS_FILE (that module imports torch)
+        return (f"{message}; it is a PyTorch checkpoint: translate with --checkpoint {model_dir}, or export it "
+                f"with `translator export --checkpoint {model_dir} --out DIR`")
+    return message
 
 
 def passed_parity(model_dir: Path) -> bool:
