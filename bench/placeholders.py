@@ -6,7 +6,9 @@ addresses or code spans count.
 
 Reported: the share of messages whose every protected item (and every character outside the model's
 vocabulary) appears in the translation exactly as often as in the source (the pipeline's guarantee), the share
-the model carried without any repair, and the share whose tags stay in source order."""
+the model carried without any repair, the share whose tags stay in source order, the share whose words were lost
+(a message with text besides its protected items translated into nothing but them), and chrF against the
+messages' own German translations."""
 
 from __future__ import annotations
 
@@ -17,30 +19,42 @@ from pathlib import Path
 
 from model.catalogs import read_mo
 from model.data import read_tsv
-from translator.text import EVERYTHING, TAG
+from translator.text import EVERYTHING, LETTER, TAG
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 
 
-def messages(source: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[str]:
-    """Distinct single-line English messages with something to protect, sampled reproducibly, from a TSV split
-    (English first) or a directory of .mo catalogs."""
-    english = [p.en for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
-    found = {text for text in english if "\n" not in text and 10 <= len(text) <= 200 and EVERYTHING.search(text)}
-    return random.Random(seed).sample(sorted(found), min(limit, len(found)))
+def messages(source: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[tuple[str, str]]:
+    """(English, German) pairs of distinct single-line English messages with something to protect (the first German
+    translation of each), sampled reproducibly, from a TSV split (English first) or a directory of .mo catalogs."""
+    pairs = [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
+    found: dict[str, str] = {}
+    for english, german in pairs:
+        if "\n" not in english and 10 <= len(english) <= 200 and EVERYTHING.search(english):
+            found.setdefault(english, german)
+    chosen = random.Random(seed).sample(sorted(found), min(limit, len(found)))
+    return [(english, found[english]) for english in chosen]
 
 
-def catalog_messages(catalogs: Path) -> list[str]:
+def catalog_messages(catalogs: Path) -> list[tuple[str, str]]:
     found = []
     for path in sorted(catalogs.glob("*.mo")):
         try:
-            found += [english for english, _ in read_mo(path.read_bytes())]
+            found += read_mo(path.read_bytes())
         except (OSError, ValueError, struct.error):
             continue
     return found
 
 
-def run(translator, texts: list[str], source: Path) -> dict:
+def has_words(text: str) -> bool:
+    """Whether text has a letter outside its protected items."""
+    return LETTER.search(EVERYTHING.sub("", text)) is not None
+
+
+def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
+    import sacrebleu
+
+    texts, references = [english for english, _ in pairs], [german for _, german in pairs]
     segmented = translator.segment(texts)
     translated = [t.text for t in translator.translate_segmented(segmented)]
     prepared = segmented.prepared
@@ -60,7 +74,10 @@ def run(translator, texts: list[str], source: Path) -> dict:
         "carried_without_repair": sum(p.repairs == 0 for p in prepared) / n,
         "tags_in_source_order": sum([m.group(0) for m in TAG.finditer(r)] == [m.group(0) for m in TAG.finditer(t)]
                                     for t, r in zip(texts, translated)) / n,
-        "examples": [{"source": t, "translation": r} for t, r in list(zip(texts, translated))[:5]],
+        "words_lost": sum(has_words(t) and not has_words(r) for t, r in zip(texts, translated)) / n,
+        "chrf": round(sacrebleu.corpus_chrf(translated, [references]).score, 2),
+        "examples": [{"source": t, "translation": r, "reference": g}
+                     for t, r, g in list(zip(texts, translated, references))[:5]],
     }
 
 
@@ -69,4 +86,5 @@ def report(results: dict) -> str:
             f"every protected item (and character outside the vocabulary, in "
             f"{100 * results['with_unknown_characters']:.1f}% of them) kept exactly {100 * results['items_exact']:.1f}%, "
             f"carried by the model without repair {100 * results['carried_without_repair']:.1f}%, "
-            f"tags in source order {100 * results['tags_in_source_order']:.1f}%")
+            f"tags in source order {100 * results['tags_in_source_order']:.1f}%, words lost "
+            f"{100 * results['words_lost']:.1f}%, chrF against the messages' German {results['chrf']:.2f}")

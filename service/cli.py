@@ -737,11 +737,11 @@ def cmd_bench_placeholders(args) -> int:
     if source == placeholders.CATALOGS:
         print(f"note: {HELD_OUT_MESSAGES} is missing (translator data gettext writes it); using the catalogs installed "
               "here, which may overlap the model's training packages")
-    texts = placeholders.messages(source, args.messages)
-    if not texts:
+    pairs = placeholders.messages(source, args.messages)
+    if not pairs:
         print(f"error: no messages with placeholders in {source}", file=sys.stderr)
         return 1
-    results = placeholders.run(Translator(args.model_dir, precision=args.precision), texts, source)
+    results = placeholders.run(Translator(args.model_dir, precision=args.precision), pairs, source)
     print(placeholders.report(results))
     print(f"wrote {write_results('placeholders', results, args.out)}")
     return 0
@@ -847,8 +847,10 @@ def _bench_parser(commands) -> None:
                             description="Translates English software messages with placeholders (the held-out "
                                         "software test split, else the German catalogs installed here) in-process "
                                         "through the server's text pipeline, and prints how many keep every "
-                                        "protected item exactly, how many the model carried without repair, and "
-                                        "how many keep their tags in order.")
+                                        "protected item exactly, how many the model carried without repair, how "
+                                        "many keep their tags in order, how many lost their words (translated into "
+                                        "nothing but their protected items), and chrF against the messages' own "
+                                        "German translations.")
     kept.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
                       help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")

@@ -48,6 +48,8 @@ PLACEHOLDERS = (
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
 TAG = re.compile(_TAG, re.DOTALL)
+TAGS = re.compile(rf"(?:{_TAG})(?: *(?:{_TAG}))*", re.DOTALL)  # a protected item that is tags alone (a merged run)
+SPACES = re.compile(" *")
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -86,7 +88,7 @@ class Prepared:
         owned = self.owners[index]
         if not owned:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
-        return repair(translation, owned, [TAG.fullmatch(self.protected[i]) is not None for i in owned],
+        return repair(translation, owned, [TAGS.fullmatch(self.protected[i]) is not None for i in owned],
                       stray_x="XX" not in self.unmask(self.segments[index]))
 
     def unmask(self, text: str) -> str:
@@ -196,11 +198,26 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
                 items.append((start, cover[0]))
             start = cover[1]
     pieces, done = [], 0
-    for start, end in sorted(items):
+    for start, end in runs_merged(text, sorted(items)):
         protected.append(text[start:end])
         pieces += [text[done:start], PLACEHOLDER.format(len(protected) - 1)]
         done = end
     return "".join(pieces) + text[done:]
+
+
+def runs_merged(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) items in order, those with nothing but spaces between them joined into one: the model carries
+    one token for a run, where among several it lost the words ("%s %s %s Delete the files?" came back as its
+    placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). A block-level tag stays alone: in HTML it
+    separates segments."""
+    merged: list[tuple[int, int]] = []
+    for start, end in items:
+        if (merged and SPACES.fullmatch(text, merged[-1][1], start) and not BLOCK_TAG.fullmatch(text, start, end)
+                and not BLOCK_TAG.fullmatch(text, *merged[-1])):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
 
 
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
