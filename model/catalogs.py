@@ -32,7 +32,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from model.data import Pair, apt_get, write_tsv
-from translator.text import EVERYTHING, PLACEHOLDER, protect
+from translator.text import EVERYTHING, PLACEHOLDER, protect, runs_merged
 
 CATALOG = re.compile(r"^(?:\./)?usr/share/locale/de(?:_DE)?/LC_MESSAGES/[^/\s]+\.mo$")
 CONTENTS = ("Contents-all.gz", "Contents-amd64.gz")
@@ -195,21 +195,19 @@ def strip_accelerators(text: str, other: str) -> str:
 
 
 def mask_like(text: str, items: list[str]) -> str | None:
-    """The German side masked with the English side's numbering; None when its items differ from the English."""
+    """The German side masked with the English side's numbering (runs of items with only spaces between them as
+    one, as protect() and the service do); None when its items differ from the English."""
     free: dict[str, list[int]] = {}
     for index, item in enumerate(items):
         free.setdefault(item, []).append(index)
-    missing = []
-
-    def swap(match: re.Match) -> str:
-        ids = free.get(match.group(0))
+    pieces, done = [], 0
+    for start, end in runs_merged(text, [match.span() for match in EVERYTHING.finditer(text)]):
+        ids = free.get(text[start:end])
         if not ids:
-            missing.append(match.group(0))
-            return match.group(0)
-        return PLACEHOLDER.format(ids.pop(0))
-
-    result = EVERYTHING.sub(swap, text)
-    return None if missing or any(free.values()) else result
+            return None
+        pieces += [text[done:start], PLACEHOLDER.format(ids.pop(0))]
+        done = end
+    return None if any(free.values()) else "".join(pieces) + text[done:]
 
 
 def clean_pairs(messages: list[tuple[str, str]], counts: Counter) -> list[tuple[tuple[str, str], tuple[str, str]]]:

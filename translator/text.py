@@ -176,8 +176,8 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             spans: Sequence[tuple[int, int]] = ()) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
-    `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. `protected`
-    collects the items."""
+    `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. Items with only
+    spaces between them are one (`runs_merged`). `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
         start = 0
