@@ -116,10 +116,12 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     ("Click <a href='x'>%s</a> to go on.", False, ["Click XX0X to go on."], ["<a href='x'>%s</a>"]),
     ("<p><b>Save</b></p><p>Quit</p>", True, ["XX1XSaveXX2X", "Quit"], ["<p>", "<b>", "</b>", "</p>", "<p>", "</p>"]),
     ("Open\t%s\t%s now", False, ["Open", "XX1X now"], ["%s", "%s"]),  # a tab separates segments
+    ("<p>Save.</p> <p>Quit.</p>", True, ["Save.", "Quit."], ["<p>", "</p>", "<p>", "</p>"]),
+    ("<p>Save.</p> <p>Quit.</p>", False, ["XX0XSave.XX1X", "Quit.XX2X"], ["<p>", "</p> <p>", "</p>"]),  # plain: no blocks
 ])
 def test_protected_items_with_only_spaces_between_them_are_one_token(text, html, segments, protected):
     """Among several tokens in a row the model lost the words ("%s %s … Delete the files?" came back as its
-    placeholders alone): a run is one item. Block-level tags and tabs still separate segments."""
+    placeholders alone): a run is one item. Tabs, and in HTML block-level tags, still separate segments."""
     prepared = prepare(text, html=html)
     assert prepared.segments == segments and prepared.protected == protected
     assert prepared.restore(prepared.segments) == text

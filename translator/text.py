@@ -173,11 +173,11 @@ def without_placeholder_fragments(text: str) -> str:
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
-            spans: Sequence[tuple[int, int]] = ()) -> str:
+            spans: Sequence[tuple[int, int]] = (), apart: re.Pattern | None = None) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
     `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. Items with only
-    spaces between them are one (`runs_merged`). `protected` collects the items."""
+    spaces between them are one (`runs_merged`), except those `apart` matches. `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
         start = 0
@@ -198,22 +198,22 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
                 items.append((start, cover[0]))
             start = cover[1]
     pieces, done = [], 0
-    for start, end in runs_merged(text, sorted(items)):
+    for start, end in runs_merged(text, sorted(items), apart):
         protected.append(text[start:end])
         pieces += [text[done:start], PLACEHOLDER.format(len(protected) - 1)]
         done = end
     return "".join(pieces) + text[done:]
 
 
-def runs_merged(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def runs_merged(text: str, items: list[tuple[int, int]], apart: re.Pattern | None = None) -> list[tuple[int, int]]:
     """The (start, end) items in order, those with nothing but spaces between them joined into one: the model carries
     one token for a run, where among several it lost the words ("%s %s %s Delete the files?" came back as its
-    placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). A block-level tag stays alone: in HTML it
-    separates segments."""
+    placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). An item `apart` matches stays alone (in HTML a
+    block-level tag, which separates segments)."""
     merged: list[tuple[int, int]] = []
     for start, end in items:
-        if (merged and SPACES.fullmatch(text, merged[-1][1], start) and not BLOCK_TAG.fullmatch(text, start, end)
-                and not BLOCK_TAG.fullmatch(text, *merged[-1])):
+        if (merged and SPACES.fullmatch(text, merged[-1][1], start)
+                and not (apart and (apart.fullmatch(text, start, end) or apart.fullmatch(text, *merged[-1])))):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
@@ -307,7 +307,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     clause or word boundary nearest their middle."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
-    masked = protect(text, prepared.protected, pattern, whole_words(text, unknown(text)))
+    masked = protect(text, prepared.protected, pattern, whole_words(text, unknown(text)), BLOCK_TAG if html else None)
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
