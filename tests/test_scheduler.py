@@ -143,6 +143,26 @@ def test_max_num_seqs_bounds_the_batch():
     assert all(r.output_ids == [15, 16] for r in requests)
 
 
+def test_submissions_take_turns_so_a_short_one_does_not_wait_behind_a_long_one():
+    """Waiting requests join round-robin across submissions (an RPC's sentences), in order within each: a
+    one-sentence request that arrives behind one of many sentences joins with the first free rows."""
+    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=2)
+    long = [Request(f"long/{i}", [5, 1], DecodingOptions(max_output_tokens=20)) for i in range(6)]
+    short = [Request("short/0", [7, 1], DecodingOptions(max_output_tokens=20))]
+    scheduler.add_request(long)
+    scheduler.add_request(short)
+    admissions = []
+    for _ in range(20):
+        if not scheduler.has_work():
+            break
+        output = scheduler.schedule()
+        admissions += [r.request_id for r in output.admitted]
+        scheduler.execute(output)
+    assert admissions == ["long/0", "short/0", "long/1", "long/2", "long/3", "long/4", "long/5"]
+    assert all(r.output_ids == [15, 16] for r in long) and short[0].output_ids == [17, 18]
+    assert len(scheduler.waiting) == 0 and scheduler.pool.size == 0
+
+
 def test_max_num_batched_tokens_limits_admission():
     scheduler = Scheduler(ScriptedRuntime(), max_num_batched_tokens=10)
     requests, _ = make([[5] * 6, [6] * 6, [7]])
