@@ -79,9 +79,9 @@ Event = tuple[Request, "int | None"]  # a streamed token id, or None once the re
 
 class WaitingQueue:
     """Waiting requests, in one FIFO per submission (an RPC's sentences on this worker), admitted round-robin
-    across submissions: the sentences of a request that arrives behind one of a thousand join after the first of
-    those, not after all of them (a one-sentence request waited 0.94 s behind 960 sentences, a whole queue of
-    long ones holds a minute). Within a submission, sentences join in order."""
+    across submissions: a request that arrives behind one of a thousand sentences joins after the first of those,
+    not after all of them (as one FIFO, a one-sentence request waited 0.94 s behind 960 sentences). Within a
+    submission, sentences join in order."""
 
     def __init__(self):
         self._groups: deque[deque[Request]] = deque()
@@ -89,9 +89,6 @@ class WaitingQueue:
 
     def __len__(self) -> int:
         return self._size
-
-    def __iter__(self):
-        return (request for group in self._groups for request in group)
 
     def add(self, requests: list[Request]) -> None:
         if requests:
