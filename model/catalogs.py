@@ -32,7 +32,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from model.data import Pair, apt_get, write_tsv
-from translator.text import EVERYTHING, PLACEHOLDER, protect, runs_merged
+from translator.text import EVERYTHING, protect, runs_merged, with_tokens
 
 CATALOG = re.compile(r"^(?:\./)?usr/share/locale/de(?:_DE)?/LC_MESSAGES/[^/\s]+\.mo$")
 CONTENTS = ("Contents-all.gz", "Contents-amd64.gz")
@@ -200,14 +200,14 @@ def mask_like(text: str, items: list[str]) -> str | None:
     free: dict[str, list[int]] = {}
     for index, item in enumerate(items):
         free.setdefault(item, []).append(index)
-    pieces, done = [], 0
-    for start, end in runs_merged(text, [match.span() for match in EVERYTHING.finditer(text)]):
+    spans = runs_merged(text, [match.span() for match in EVERYTHING.finditer(text)])
+    numbers = []
+    for start, end in spans:
         ids = free.get(text[start:end])
         if not ids:
             return None
-        pieces += [text[done:start], PLACEHOLDER.format(ids.pop(0))]
-        done = end
-    return None if any(free.values()) else "".join(pieces) + text[done:]
+        numbers.append(ids.pop(0))
+    return None if any(free.values()) else with_tokens(text, spans, numbers)
 
 
 def clean_pairs(messages: list[tuple[str, str]], counts: Counter) -> list[tuple[tuple[str, str], tuple[str, str]]]:

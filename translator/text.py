@@ -197,10 +197,17 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             if start < cover[0]:
                 items.append((start, cover[0]))
             start = cover[1]
+    spans = runs_merged(text, sorted(items), apart)
+    first = len(protected)
+    protected += [text[start:end] for start, end in spans]
+    return with_tokens(text, spans, range(first, len(protected)))
+
+
+def with_tokens(text: str, spans: Sequence[tuple[int, int]], numbers: Sequence[int]) -> str:
+    """The text with each (start, end) span, in order, swapped for the placeholder token of its number."""
     pieces, done = [], 0
-    for start, end in runs_merged(text, sorted(items), apart):
-        protected.append(text[start:end])
-        pieces += [text[done:start], PLACEHOLDER.format(len(protected) - 1)]
+    for (start, end), number in zip(spans, numbers):
+        pieces += [text[done:start], PLACEHOLDER.format(number)]
         done = end
     return "".join(pieces) + text[done:]
 
