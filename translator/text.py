@@ -197,10 +197,10 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             if start < cover[0]:
                 items.append((start, cover[0]))
             start = cover[1]
-    spans = runs_merged(text, sorted(items), apart)
+    runs = runs_merged(text, sorted(items), apart)
     first = len(protected)
-    protected += [text[start:end] for start, end in spans]
-    return with_tokens(text, spans, range(first, len(protected)))
+    protected += [text[start:end] for start, end in runs]
+    return with_tokens(text, runs, range(first, len(protected)))
 
 
 def with_tokens(text: str, spans: Sequence[tuple[int, int]], numbers: Sequence[int]) -> str:
