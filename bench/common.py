@@ -82,9 +82,57 @@ class _Timed:
         return getattr(self.session, name)
 
 
+# The vector extensions that decide which GEMM kernels ONNX Runtime (MLAS) and CTranslate2 run: the same
+# benchmarks moved by tens of percent between this project's machines (an AMD EPYC with AVX2, an Intel Xeon with
+# AVX-512 VNNI), CTranslate2's fp32 most of all, so every result says which it ran on.
+VECTOR_EXTENSIONS = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "avx512_bf16", "amx_int8", "amx_bf16", "asimd", "sve")
+
+
 def machine() -> dict:
-    return {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform()}
+    """What a benchmark ran on: cores, the CPU's model name, its data caches and vector extensions (Linux's /proc and
+    /sys; elsewhere only what `platform` knows)."""
+    cpu = _cpuinfo()
+    flags = set(cpu.get("flags", cpu.get("Features", "")).split())
+    return {"cpu": cpu.get("model name") or platform.processor() or platform.machine(), "cores": os.cpu_count(),
+            "caches": _caches(), "vector": [name for name in VECTOR_EXTENSIONS if name in flags],
+            "python": platform.python_version(), "platform": platform.platform()}
+
+
+def _cpuinfo() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo (empty where there is none)."""
+    fields: dict[str, str] = {}
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return fields
+    for line in lines:
+        if not line.strip() and fields:
+            break
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    return fields
+
+
+def _caches() -> dict[str, str]:
+    """Data and unified caches seen by CPU 0, by level (L2 is per core on the machines seen here, L3 shared)."""
+    caches = {}
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            kind, level, size = ((index / name).read_text().strip() for name in ("type", "level", "size"))
+        except OSError:
+            continue
+        if kind != "Instruction":
+            caches[f"L{level}" + ("d" if kind == "Data" else "")] = size
+    return caches
+
+
+def describe(machine: dict) -> str:
+    """One line for a report's header: "2 cores, Intel(R) Xeon(R) Processor (L2 2048K, L3 266240K; avx2 avx512f)"."""
+    details = [", ".join(f"{level} {size}" for level, size in machine.get("caches", {}).items() if level != "L1d"),
+               " ".join(machine.get("vector", []))]
+    details = "; ".join(part for part in details if part)
+    cpu = f", {machine['cpu']}" if machine.get("cpu") else ""
+    return f"{machine['cores']} cores{cpu}" + (f" ({details})" if details else "")
 
 
 def write_results(name: str, results: dict, out_dir: Path = RESULTS) -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench.common import RESULTS, GraphTimer, batch_of, format_table, machine, write_results
+from bench.common import RESULTS, GraphTimer, batch_of, describe, format_table, machine, write_results
 from model.checkpoint import load_checkpoint
 from translator.tokenizer import SPM_FILE, spm_pieces
 from model.transformer import Transformer
@@ -318,7 +318,7 @@ def report(results: dict) -> str:
     """Every engine's tokens/s at its best threads; ours against CTranslate2 at the same precision and overall
     (the best of either precision on each side), batch by batch."""
     lines = [f"greedy forced to {results['tokens']} tokens; each engine at its best of {results['thread_counts']} threads "
-             f"per batch size (in brackets); {results['machine']['cores']} cores"]
+             f"per batch size (in brackets); {describe(results['machine'])}"]
     for model, entry in results["models"].items():
         engines = entry["engines"]
         batches = list(next(iter(engines.values())))

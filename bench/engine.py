@@ -7,7 +7,7 @@ from pathlib import Path
 
 import torch
 
-from bench.common import RESULTS, SENTENCES, GraphTimer, batch_of, best_time, format_table, machine, write_results
+from bench.common import RESULTS, SENTENCES, GraphTimer, batch_of, best_time, describe, format_table, machine, write_results
 from model.checkpoint import load_checkpoint, pad_batch
 from model.greedy import greedy
 from service.decoding import DecodingOptions
@@ -165,7 +165,7 @@ def report(results: dict) -> str:
         rows.append(row)
     header = ["engine"] + [f"tok/s b{b}" for b in batches] + [f"vs onnx fp32 b{b}" for b in batches] + ["loop ms/step"]
     lines = [f"greedy decoding forced to {tokens} tokens, {results['threads']} threads, best of runs "
-             f"({results['machine']['cores']} cores)", format_table(header, rows), ""]
+             f"({describe(results['machine'])})", format_table(header, rows), ""]
     scaling = results["scaling"]
     lengths = list(next(iter(scaling.values())))
     rows = [[name] + [f"{scaling[name][n]['ms_per_step']:.2f}" for n in lengths] +

@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator
 
-from bench.common import RESULTS, SENTENCES, format_table, machine, write_results
+from bench.common import RESULTS, SENTENCES, describe, format_table, machine, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -352,7 +352,7 @@ def report(results: dict) -> str:
                              f"{100 * p['client_cpu_share']:.0f}%"])
     rounds = results.get("rounds", 1)
     lines = [f"closed-loop load over loopback gRPC, {results['seconds']:.0f} s per point, clients in "
-             f"{results['processes']} processes ({results['machine']['cores']} cores)"
+             f"{results['processes']} processes ({describe(results['machine'])})"
              + (ONE_ROUND_CAVEAT if rounds == 1 else f"; {rounds} rounds, servers in turn: each row is its median round, "
                                                      "each ratio the median of same-round ratios (every round's in brackets)"),
              format_table(["server", "api", "clients", "requests", "req/s", "tok/s", "p50 ms", "p95 ms", "p99 ms",

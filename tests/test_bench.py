@@ -122,3 +122,22 @@ def test_vocab_benchmark_trains_each_size_and_relates_decoder_work_to_the_first(
     assert all(entry["projection_ms"]["int8 b1"] > 0 for entry in (small, large))
     first_row = next(line for line in vocab.report(results).splitlines() if line.startswith("60 "))
     assert first_row.split()[-1] == "1.00x"
+
+
+def test_every_report_says_which_cpu_it_ran_on():
+    """Results from different machines are not comparable (CTranslate2's fp32 moved by ~30% between an AVX2 and an
+    AVX-512 machine here): the header names the CPU, its L2/L3 and the vector extensions its GEMMs can use."""
+    from bench.common import describe, machine
+    from bench.load import report as load_report
+
+    here = machine()
+    assert here["cores"] >= 1 and all(level.startswith("L") for level in here["caches"])
+    xeon = {"cores": 2, "cpu": "Intel(R) Xeon(R) Processor", "caches": {"L1d": "48K", "L2": "2048K", "L3": "266240K"},
+            "vector": ["avx2", "avx512_vnni"]}
+    assert describe(xeon) == "2 cores, Intel(R) Xeon(R) Processor (L2 2048K, L3 266240K; avx2 avx512_vnni)"
+    assert describe({"cores": 2}) == "2 cores"  # results written before the CPU was recorded
+    point = {"requests": 1, "requests_per_second": 1.0, "tokens_per_second": 1.0, "p50_ms": 1, "p95_ms": 1, "p99_ms": 1,
+             "ttft_p50_ms": 1, "ttft_p99_ms": 1, "server_cpu_ms_per_token": 1.0, "mean_batch": None, "client_cpu_share": 0.1,
+             "mean_output_tokens": 1.0, "workers_cpu_ms_per_token": None}
+    text = load_report({"seconds": 20, "processes": 2, "machine": xeon, "servers": {"ours fp32": {"unary": {1: point}}}})
+    assert describe(xeon) in text.splitlines()[0]
