@@ -128,9 +128,9 @@ def _caches() -> dict[str, str]:
 
 def describe(machine: dict) -> str:
     """One line for a report's header: "2 cores, Intel(R) Xeon(R) Processor (L2 2048K, L3 266240K; avx2 avx512f)"."""
-    details = [", ".join(f"{level} {size}" for level, size in machine.get("caches", {}).items() if level != "L1d"),
-               " ".join(machine.get("vector", []))]
-    details = "; ".join(part for part in details if part)
+    parts = [", ".join(f"{level} {size}" for level, size in machine.get("caches", {}).items() if level != "L1d"),
+             " ".join(machine.get("vector", []))]
+    details = "; ".join(part for part in parts if part)
     cpu = f", {machine['cpu']}" if machine.get("cpu") else ""
     return f"{machine['cores']} cores{cpu}" + (f" ({details})" if details else "")
 
