@@ -52,17 +52,22 @@ def test_profile_splits_a_real_decoder_step_by_op_type(exported_tiny):
     assert all(ms > 0 for ms in profile["ops_ms"].values())
 
 
+def measured_point(tps: float, srv: float = 0.5, raw=None, ct2_raw=None, batch=None, workers=None,
+                   output_tokens: float = 12.5) -> dict:
+    """One server's point as `translator bench load` records it (bench.load.load_point, plus the raw engines' CPU
+    per token that run() adds to ours); None where a server has no such measurement."""
+    return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
+            "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": srv, "mean_batch": batch,
+            "client_cpu_share": 0.1, "raw_cpu_ms_per_token": raw, "ct2_raw_cpu_ms_per_token": ct2_raw,
+            "mean_output_tokens": output_tokens, "workers_cpu_ms_per_token": workers}
+
+
 def test_load_report_splits_the_gap_to_ctranslate2_into_engine_and_service():
     from bench.load import report as load_report
 
-    def point(tps, srv, raw=None, ct2_raw=None, batch=None, workers=None):
-        return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
-                "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": srv, "mean_batch": batch,
-                "client_cpu_share": 0.1, "raw_cpu_ms_per_token": raw, "ct2_raw_cpu_ms_per_token": ct2_raw,
-                "mean_output_tokens": 12.5, "workers_cpu_ms_per_token": workers}
-    servers = {"ours fp32": {"unary": {64: point(3000, 0.6, raw=0.4, ct2_raw=0.25, batch=28.0, workers=0.44)}},
-               "ct2 static fp32": {"unary": {64: point(4000, 0.3)}},
-               "ours fp32 one at a time": {"unary": {64: point(600, 2.0, raw=1.5, batch=1.0)}}}
+    servers = {"ours fp32": {"unary": {64: measured_point(3000, 0.6, raw=0.4, ct2_raw=0.25, batch=28.0, workers=0.44)}},
+               "ct2 static fp32": {"unary": {64: measured_point(4000, 0.3)}},
+               "ours fp32 one at a time": {"unary": {64: measured_point(600, 2.0, raw=1.5, batch=1.0)}}}
     text = load_report({"seconds": 20, "processes": 2, "machine": {"cores": 2}, "servers": servers})
     assert "one round: a ratio between servers can move" in text.splitlines()[0]  # a single round says how far to trust it
     server_row = next(line.split() for line in text.splitlines() if line.startswith("ours fp32  ") and line.endswith("%"))
@@ -80,9 +85,7 @@ def test_load_rounds_keep_the_median_round_and_compare_servers_round_by_round():
     from bench.load import median_round, report as load_report
 
     def point(tps):
-        return {"requests": 100, "requests_per_second": 10.0, "tokens_per_second": tps, "p50_ms": 1, "p95_ms": 2,
-                "p99_ms": 3, "ttft_p50_ms": 1, "ttft_p99_ms": 2, "server_cpu_ms_per_token": 0.5, "mean_batch": 20.0,
-                "client_cpu_share": 0.1, "mean_output_tokens": 12.0}
+        return measured_point(tps, batch=20.0, output_tokens=12.0)
     ours = median_round([point(900), point(3000), point(2000)])  # a slow round, a fast one, a middling one
     assert ours["tokens_per_second"] == 2000 and ours["rounds_tokens_per_second"] == [900, 3000, 2000]
     theirs = median_round([point(1000), point(2500), point(2500)])
@@ -136,8 +139,6 @@ def test_every_report_says_which_cpu_it_ran_on():
             "vector": ["avx2", "avx512_vnni"]}
     assert describe(xeon) == "2 cores, Intel(R) Xeon(R) Processor (L2 2048K, L3 266240K; avx2 avx512_vnni)"
     assert describe({"cores": 2}) == "2 cores"  # results written before the CPU was recorded
-    point = {"requests": 1, "requests_per_second": 1.0, "tokens_per_second": 1.0, "p50_ms": 1, "p95_ms": 1, "p99_ms": 1,
-             "ttft_p50_ms": 1, "ttft_p99_ms": 1, "server_cpu_ms_per_token": 1.0, "mean_batch": None, "client_cpu_share": 0.1,
-             "mean_output_tokens": 1.0, "workers_cpu_ms_per_token": None}
-    text = load_report({"seconds": 20, "processes": 2, "machine": xeon, "servers": {"ours fp32": {"unary": {1: point}}}})
+    servers = {"ours fp32": {"unary": {1: measured_point(1000)}}}
+    text = load_report({"seconds": 20, "processes": 2, "machine": xeon, "servers": servers})
     assert describe(xeon) in text.splitlines()[0]
