@@ -314,7 +314,8 @@ def server_config(args):
         join_interval_steps=args.join_interval_steps,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
         max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
-        batch_inflight=args.batch_inflight, stream_interval_ms=args.stream_interval_ms, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
+        batch_inflight=args.batch_inflight, stream_interval_ms=args.stream_interval_ms,
+        stream_updates_per_second=args.stream_updates_per_second, grace_seconds=args.grace_seconds, metrics_host=args.metrics_host,
         metrics_port=args.metrics_port, tls_cert=args.tls_cert, tls_key=args.tls_key, tls_client_ca=args.tls_client_ca,
         auth_token_file=args.auth_token_file,
     )
@@ -964,6 +965,11 @@ def _serve_parser(commands) -> None:
                        help="TranslateStream sends the first piece at once, then gathers pieces for this long per "
                             "message (a finished text goes at once; 0: one message per token) "
                             "(TRANSLATOR_STREAM_INTERVAL_MS; default 50)")
+    serve.add_argument("--stream-updates-per-second", type=float, default=env("stream_updates_per_second"),
+                       help="intermediate TranslateStream messages all streaming texts together send per second at "
+                            "most: with more texts open, each one's interval grows beyond --stream-interval-ms (up to "
+                            "1 s), so that under load the cores decode instead of sending updates; first pieces and "
+                            "ends are never held (TRANSLATOR_STREAM_UPDATES_PER_SECOND; default 250; 0: no bound)")
     serve.add_argument("--grace-seconds", type=float, default=env("grace_seconds"), help="SIGTERM grace period (TRANSLATOR_GRACE_SECONDS; default 20)")
     serve.add_argument("--metrics-host", default=env("metrics_host"), help="metrics listen address (TRANSLATOR_METRICS_HOST)")
     serve.add_argument("--max-message-bytes", type=int, default=env("max_message_bytes"),

@@ -39,6 +39,7 @@ class ServerConfig:
     max_message_bytes: int = 4 * 1024 * 1024  # largest request message accepted
     max_concurrent_streams: int = 256  # concurrent calls per client connection
     stream_interval_ms: float = 50.0  # TranslateStream: after a message, hold further pieces this long (0: per token)
+    stream_updates_per_second: float = 250.0  # intermediate pieces of all open streamed texts together; 0: no bound
     batch_inflight: int = 64  # TranslateBatch items read but not yet answered, per stream; reading pauses beyond
     grace_seconds: float = 20.0  # on SIGTERM, time for in-flight requests to finish
     metrics_host: str = "127.0.0.1"
@@ -57,7 +58,7 @@ class ServerConfig:
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
         "join_interval_steps": "TRANSLATOR_JOIN_INTERVAL_STEPS",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
-        "stream_interval_ms": "TRANSLATOR_STREAM_INTERVAL_MS",
+        "stream_interval_ms": "TRANSLATOR_STREAM_INTERVAL_MS", "stream_updates_per_second": "TRANSLATOR_STREAM_UPDATES_PER_SECOND",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
         "metrics_port": "TRANSLATOR_METRICS_PORT", "max_message_bytes": "TRANSLATOR_MAX_MESSAGE_BYTES",
         "max_concurrent_streams": "TRANSLATOR_MAX_CONCURRENT_STREAMS", "tls_cert": "TRANSLATOR_TLS_CERT",
@@ -74,6 +75,8 @@ class ServerConfig:
                     if getattr(self, name) < 1]
         if not 0 <= self.stream_interval_ms <= 1000:
             problems.append(f"stream_interval_ms={self.stream_interval_ms} must be between 0 and 1000")
+        if self.stream_updates_per_second < 0:
+            problems.append(f"stream_updates_per_second={self.stream_updates_per_second} must be 0 (no bound) or more")
         if self.workers < 0 or self.threads < 0:
             problems.append("workers and threads must be 0 (automatic) or more")
         if self.device not in ("cpu", "cuda"):

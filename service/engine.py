@@ -271,17 +271,17 @@ class Call:
             batch.append(self._events.get_nowait())
         return batch
 
-    async def events(self, interval: float = 0.0) -> AsyncIterator[list[tuple[int, Request, int | None]]]:
+    async def events(self, interval: Callable[[], float] = lambda: 0.0) -> AsyncIterator[list[tuple[int, Request, int | None]]]:
         """Yields the events that have arrived, in order, as lists: (sequence index, request, token) per streamed
         token and (index, request, None) once per finished request. A reader that falls behind the engine gets
-        several steps' events at once; with `interval` (seconds), token events are also held until that long
-        after the previous list (the first list and any list with a finished request go at once), so that a
-        stream sends a few larger messages instead of one per token."""
+        several steps' events at once; token events are also held until interval() seconds (asked anew each
+        time: it may follow the load) after the previous list (the first list and any list with a finished
+        request go at once), so that a stream sends a few larger messages instead of one per token."""
         pending, last = len(self.requests), -float("inf")
         try:
             while pending:
                 batch = self._drain([await self._events.get()])
-                remaining = last + interval - self.loop.time()
+                remaining = last + interval() - self.loop.time()
                 if remaining > 0 and all(token is not None for _, token in batch):
                     await self._until_finished_or(remaining)
                     batch = self._drain(batch)

@@ -54,6 +54,8 @@ MAX_ID_CHARS = 256
 # A client's string quoted back in an error message is cut to this: the message travels in a trailer, and clients
 # refuse trailers over 16 KiB (a 100,000-character model name came back as RESOURCE_EXHAUSTED instead of NOT_FOUND).
 MAX_QUOTED_CHARS = 64
+# However many texts stream at once, each still gets an update at least this often while it decodes.
+MAX_STREAM_INTERVAL = 1.0
 
 
 def quoted(value: str) -> str:
@@ -217,6 +219,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         self.config = config
         self.metrics = metrics
         self.draining = False
+        self.streamed_texts = 0  # texts of the TranslateStream calls in progress: stream_interval shares its budget among them
 
     # -- validation, shared by every RPC ---------------------------------------------------------
     async def admit(self, model: str, texts: list[str], options: pb.DecodingOptions, identifier: tuple[str, str],
@@ -286,6 +289,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         except QueueFull as error:
             raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)) from None
 
+    def stream_interval(self) -> float:
+        """Seconds a stream gathers pieces after a message: --stream-interval-ms, or longer while so many texts
+        stream that together they would send more than --stream-updates-per-second intermediate messages (at most
+        MAX_STREAM_INTERVAL). Every message costs the event loop gRPC's work, which under load comes out of the
+        decoding's share of the cores; a text's first piece and its end still go at once."""
+        base, budget = self.config.stream_interval_ms / 1000, self.config.stream_updates_per_second
+        return min(max(base, self.streamed_texts / budget), MAX_STREAM_INTERVAL) if budget else base
+
     def translation(self, engine: Engine, request) -> pb.Translation:
         if request.finish_reason in FAILURES:
             raise RequestError(*FAILURES[request.finish_reason])
@@ -322,6 +333,11 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options,
                                         ("request_id", request.request_id))
+        except RequestError as error:
+            await context.abort(error.code, str(error))
+        texts = len(admitted.texts.prepared)
+        self.streamed_texts += texts
+        try:
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.model.info
             streamer = admitted.texts.streamer(admitted.engine.model.tokenizer)
@@ -335,7 +351,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
             for chunk in chunks(streamer.opening()):
                 yield chunk
-            async for events in call.events(self.config.stream_interval_ms / 1000):
+            async for events in call.events(self.stream_interval):
                 tokens: dict[int, list[int]] = {}
                 finished: dict[int, pb.Translation] = {}
                 for sequence_index, sequence, token in events:
@@ -347,6 +363,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                     yield chunk
         except RequestError as error:
             await context.abort(error.code, str(error))
+        finally:
+            self.streamed_texts -= texts
 
     async def TranslateBatch(self, request_iterator, context):
         results: asyncio.Queue = asyncio.Queue()

@@ -194,24 +194,46 @@ def test_the_server_refuses_bad_options_naming_the_field(client, fields, field):
     assert client.translate(["Where is the station?"]).translations[0].text  # and it keeps serving
 
 
-def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny):
-    """The first piece of each text goes at once, the rest gathers for --stream-interval-ms, whatever the number
-    of texts (their tokens interleave step by step); the texts are the same. (How many messages interval 0 sends
-    depends on how far the reader lags the engine, so only the bound is tested.) One engine worker: texts split over
-    two finish in different steps, and a finished text sends the others' gathered pieces with it."""
+@pytest.mark.parametrize("settings", [dict(stream_interval_ms=1000.0, stream_updates_per_second=0),
+                                      dict(stream_interval_ms=0.0, stream_updates_per_second=0.001)],
+                         ids=["interval", "update-budget"])
+def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny, settings):
+    """The first piece of each text goes at once, the rest gathers for --stream-interval-ms, or for as long as
+    --stream-updates-per-second shares among the streaming texts, whatever the number of texts (their tokens
+    interleave step by step); the texts are those of one message per token. (How many messages that sends depends on
+    how far the reader lags the engine, so only the bound is tested.) One engine worker: texts split over two finish
+    in different steps, and a finished text sends the others' gathered pieces with it."""
     sources = ["Where is the station?", "I eat an apple.", "He crossed the street.", "Greetings from Munich!"]
     counts, texts = {}, {}
-    for interval in (0.0, 1000.0):
-        server = RunningServer(config_for(exported_tiny, stream_interval_ms=interval, workers=1))
+    for name, setting in (("per token", dict(stream_interval_ms=0.0, stream_updates_per_second=0)), ("gathered", settings)):
+        server = RunningServer(config_for(exported_tiny, workers=1, **setting))
         try:
             with TranslatorClient(server.target, timeout=30) as client:
                 chunks = list(client.stream(sources, max_output_tokens=12, min_output_tokens=12))
         finally:
             server.stop()
-        counts[interval] = len(chunks)
-        texts[interval] = ["".join(c.text for c in chunks if c.index == i) for i in range(len(sources))]
+        counts[name] = len(chunks)
+        texts[name] = ["".join(c.text for c in chunks if c.index == i) for i in range(len(sources))]
         finals = {c.index: c.final for c in chunks if c.HasField("final")}
-        assert [finals[i].text for i in range(len(sources))] == texts[interval]
+        assert [finals[i].text for i in range(len(sources))] == texts[name]
         assert all(final.output_tokens == 12 for final in finals.values())
-    assert texts[0.0] == texts[1000.0]
-    assert counts[1000.0] <= 2 * len(sources)  # per text: the first piece, then the rest with its final translation
+    assert texts["per token"] == texts["gathered"]
+    assert counts["gathered"] <= 2 * len(sources)  # per text: the first piece, then the rest with its final translation
+
+
+def test_the_update_budget_lengthens_the_interval_with_the_streaming_texts():
+    """--stream-updates-per-second shared among the texts streaming now: never below --stream-interval-ms, never
+    above MAX_STREAM_INTERVAL, and 0 leaves the interval as set."""
+    from service.config import ServerConfig
+    from service.server import MAX_STREAM_INTERVAL, TranslatorServicer
+
+    def interval(streaming: int, **settings) -> float:
+        servicer = TranslatorServicer({"m": None}, ServerConfig(**settings), metrics=None)
+        servicer.streamed_texts = streaming
+        return servicer.stream_interval()
+
+    budget = dict(stream_interval_ms=50.0, stream_updates_per_second=250.0)
+    assert interval(0, **budget) == interval(12, **budget) == 0.05
+    assert interval(64, **budget) == pytest.approx(64 / 250)
+    assert interval(10_000, **budget) == MAX_STREAM_INTERVAL
+    assert interval(10_000, stream_interval_ms=50.0, stream_updates_per_second=0) == 0.05

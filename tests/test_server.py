@@ -160,8 +160,10 @@ def test_cancelled_stream_frees_its_slot(server):
         stream = client.stream(TEXTS, max_output_tokens=256, min_output_tokens=256)
         next(stream)
         assert server.engine.active_sequences() > 0
+        assert server.server.servicer.streamed_texts == len(TEXTS)  # what the stream update budget is shared among
         stream.cancel()
     assert wait_idle(server)
+    assert wait_until(lambda: server.server.servicer.streamed_texts == 0)
 
 
 def test_queue_overflow_is_resource_exhausted(exported_tiny):
