@@ -6,6 +6,8 @@ finish reason. Units are in the names.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from prometheus_client import (CollectorRegistry, Counter, Gauge, Histogram, PlatformCollector, ProcessCollector,
                                start_http_server)
 
@@ -56,6 +58,9 @@ class Metrics:
                             ["model"], registry=registry)
         self.cache_bytes = Gauge("translator_kv_cache_bytes", "K/V cache bytes held by running sequences (slots in use of every engine worker's pool)",
                                  ["model"], registry=registry)
+        self.stream_interval = Gauge("translator_stream_interval_seconds",
+                                     "Time a TranslateStream now gathers pieces between messages (grows with the "
+                                     "streaming texts under --stream-updates-per-second)", registry=registry)
         self.model_info = Gauge("translator_model_info", "Loaded models (value 1)",
                                 ["model", "version", "provider", "precision"], registry=registry)
         self._http = None
@@ -105,8 +110,10 @@ class Metrics:
         if seconds is not None:
             self._labeled(self.request_seconds, method, model).observe(seconds)
 
-    def serve(self, host: str, port: int, engines: dict) -> int | None:
-        """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port."""
+    def serve(self, host: str, port: int, engines: dict, stream_interval: Callable[[], float]) -> int | None:
+        """Start the scrape endpoint (port 0: any free port; -1: off); returns the bound port. The gauges read
+        their values when scraped."""
+        self.stream_interval.set_function(stream_interval)
         for name, engine in engines.items():
             self.queue_depth.labels(name).set_function(engine.queue_depth)
             self.queue_capacity.labels(name).set(engine.limits.max_queue_size)

@@ -494,7 +494,8 @@ class Server:
             self.port = self.grpc.add_insecure_port(address)
         if not self.port:
             raise OSError(f"cannot listen on {address}")
-        self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines)
+        self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines,
+                                               self.servicer.stream_interval)
         self._stopped = asyncio.Event()
 
     @property

@@ -89,12 +89,13 @@ def test_scrape_has_every_documented_metric(live):
                  "translator_decoder_batch_size_bucket", "translator_batched_tokens_bucket", "translator_input_tokens_total",
                  "translator_generated_tokens_total", "translator_queue_depth", "translator_queue_capacity",
                  "translator_active_sequences", "translator_kv_cache_bytes", "translator_model_info",
-                 "translator_sequences_finished_total", "process_resident_memory_bytes"):
+                 "translator_sequences_finished_total", "translator_stream_interval_seconds", "process_resident_memory_bytes"):
         assert re.search(rf"^{name}[{{ ]", text, re.M), name
     assert re.search(r'^translator_requests_total\{code="OK",method="Translate",model="tiny"\} 7\.0', text, re.M)
     assert re.search(r'^translator_requests_total\{code="INVALID_ARGUMENT",method="Translate",model="tiny"\} 1\.0', text, re.M)
     assert re.search(r'^translator_model_info\{model="tiny",precision="fp32",provider="CPUExecutionProvider",version="1"\} 1\.0',
                      text, re.M)
+    assert re.search(r"^translator_stream_interval_seconds 0\.05$", text, re.M)  # no stream open: --stream-interval-ms
 
 
 def test_deploy_config_and_rules_pass_promtool():
