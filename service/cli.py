@@ -994,7 +994,12 @@ def _parity_arguments(parser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()
+    except ValueError as error:  # a TRANSLATOR_* variable that a flag's default cannot take: say which
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command == "serve" and args.model is None:
         args.model = list(args.model_default)
     try:

@@ -124,4 +124,8 @@ class ServerConfig:
             return raw.strip().lower() in ("1", "true", "yes", "on")
         if default is None or isinstance(default, Path):
             return Path(raw)
-        return type(default)(raw)
+        try:
+            return type(default)(raw)
+        except ValueError:
+            kind = "a whole number" if isinstance(default, int) else "a number"
+            raise ValueError(f"{cls.ENV[name]}={raw!r} must be {kind}") from None

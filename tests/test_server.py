@@ -331,3 +331,13 @@ def test_worker_processes_default_to_processes_on_cpu_and_a_thread_on_cuda(monke
     monkeypatch.setenv("TRANSLATOR_WORKER_PROCESSES", "maybe")
     with pytest.raises(ValueError, match="TRANSLATOR_WORKER_PROCESSES='maybe' must be 1 or 0"):
         ServerConfig.env_default("worker_processes")
+
+
+@pytest.mark.parametrize("variable, raw, message", [("TRANSLATOR_STREAM_INTERVAL_MS", "abc", "must be a number"),
+                                                    ("TRANSLATOR_MAX_NUM_SEQS", "2.5", "must be a whole number")])
+def test_a_malformed_setting_variable_is_named_not_a_traceback(monkeypatch, capsys, variable, raw, message):
+    from service.cli import main
+
+    monkeypatch.setenv(variable, raw)
+    assert main(["serve", "--help"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {variable}={raw!r} {message}"
