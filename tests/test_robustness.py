@@ -150,6 +150,33 @@ def test_cancelled_and_expired_streams_are_counted_as_such(server):
     assert server.requests_counted("TranslateStream", "OK") == before["OK"]
 
 
+class EndedCall:
+    """What _ended_early reads of a call's context: the server's time left and whether the client cancelled."""
+
+    def __init__(self, remaining: float | None, cancelled: bool):
+        self.remaining, self.was_cancelled = remaining, cancelled
+
+    def time_remaining(self):
+        return self.remaining
+
+    def cancelled(self):
+        return self.was_cancelled
+
+
+@pytest.mark.parametrize("remaining, cancelled, only_if_over, code", [
+    (-0.01, True, False, "DEADLINE_EXCEEDED"),  # the server's deadline passed
+    (0.0009, True, False, "DEADLINE_EXCEEDED"),  # the client's deadline: its cancel arrived 0.9 ms before the server's
+    (5.0, True, False, "CANCELLED"),  # the client gave up long before its deadline
+    (None, True, False, "CANCELLED"),  # no deadline at all
+    (0.0009, False, True, None),  # still open: an error there is not the deadline's
+    (0.0009, True, True, "DEADLINE_EXCEEDED"),
+])
+def test_a_cancel_at_the_clients_deadline_counts_as_the_deadline(remaining, cancelled, only_if_over, code):
+    """Reproducer: under CPU contention a client's deadline cancelled its stream with 0.2-0.9 ms left on the
+    server's copy of the deadline, and the call was counted CANCELLED."""
+    assert StatusInterceptor._ended_early(EndedCall(remaining, cancelled), only_if_over) == code
+
+
 @pytest.mark.parametrize("text, message", [
     ("\u200b\u200b", r"texts\[0\] is empty or holds only whitespace or invisible characters"),
     ("\ufeff \u2060\u00ad\t", r"texts\[0\] is empty or holds only whitespace or invisible characters"),
