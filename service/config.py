@@ -15,6 +15,9 @@ DEFAULT_MODEL_DIR = DEFAULT_REPOSITORY / DEFAULT_MODEL / "1"  # where `make expo
 DEFAULT_CHECKPOINT = ROOT / "model" / "default"
 DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")  # what clients talk to
 BENCH_RESULTS = ROOT / "bench" / "results"  # where benchmarks write JSON and plots
+# However many texts stream at once, each still gets an update at least this often while it decodes (the longest
+# --stream-interval-ms, and the cap of the interval --stream-updates-per-second stretches).
+MAX_STREAM_INTERVAL_MS = 1000
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,8 @@ class ServerConfig:
                     ("max_num_seqs", "max_num_batched_tokens", "max_beam_size", "max_queue_size", "join_interval_steps", "max_texts_per_request", "max_text_chars",
                      "max_message_bytes", "max_concurrent_streams", "batch_inflight")
                     if getattr(self, name) < 1]
-        if not 0 <= self.stream_interval_ms <= 1000:
-            problems.append(f"stream_interval_ms={self.stream_interval_ms} must be between 0 and 1000")
+        if not 0 <= self.stream_interval_ms <= MAX_STREAM_INTERVAL_MS:
+            problems.append(f"stream_interval_ms={self.stream_interval_ms} must be between 0 and {MAX_STREAM_INTERVAL_MS}")
         if self.stream_updates_per_second < 0:
             problems.append(f"stream_updates_per_second={self.stream_updates_per_second} must be 0 (no bound) or more")
         if self.workers < 0 or self.threads < 0:

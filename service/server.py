@@ -15,7 +15,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from service import reflection
-from service.config import ServerConfig
+from service.config import MAX_STREAM_INTERVAL_MS, ServerConfig
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
@@ -58,8 +58,6 @@ MAX_QUOTED_CHARS = 64
 # when the call arrives): on loopback under CPU contention such deadlines came in with 0.2-0.9 ms left and were
 # counted CANCELLED; the margin leaves room for a network's one-way latency.
 DEADLINE_SLACK = 0.05
-# However many texts stream at once, each still gets an update at least this often while it decodes.
-MAX_STREAM_INTERVAL = 1.0
 
 
 def quoted(value: str) -> str:
@@ -298,10 +296,11 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     def stream_interval(self) -> float:
         """Seconds a stream gathers pieces after a message: --stream-interval-ms, or longer while so many texts
         stream that together they would send more than --stream-updates-per-second intermediate messages (at most
-        MAX_STREAM_INTERVAL). Every message costs the event loop gRPC's work, which under load comes out of the
-        decoding's share of the cores; a text's first piece and its end still go at once."""
+        MAX_STREAM_INTERVAL_MS, the bound of --stream-interval-ms too). Every message costs the event loop gRPC's
+        work, which under load comes out of the decoding's share of the cores; a text's first piece and its end
+        still go at once."""
         base, budget = self.config.stream_interval_ms / 1000, self.config.stream_updates_per_second
-        return min(max(base, self.streamed_texts / budget), MAX_STREAM_INTERVAL) if budget else base
+        return min(max(base, self.streamed_texts / budget), MAX_STREAM_INTERVAL_MS / 1000) if budget else base
 
     def translation(self, engine: Engine, request) -> pb.Translation:
         if request.finish_reason in FAILURES:
@@ -336,14 +335,12 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         return [translations[i] for i in range(len(admitted.texts.prepared))]
 
     async def TranslateStream(self, request: pb.TranslateRequest, context):
+        texts = 0  # this call's share of streamed_texts, once admitted
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options,
                                         ("request_id", request.request_id))
-        except RequestError as error:
-            await context.abort(error.code, str(error))
-        texts = len(admitted.texts.prepared)
-        self.streamed_texts += texts
-        try:
+            texts = len(admitted.texts.prepared)
+            self.streamed_texts += texts
             call = self.start(admitted, context, stream=True)
             info = admitted.engine.model.info
             streamer = admitted.texts.streamer(admitted.engine.model.tokenizer)

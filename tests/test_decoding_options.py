@@ -223,9 +223,9 @@ def test_a_stream_interval_gathers_pieces_into_fewer_messages(exported_tiny, set
 
 def test_the_update_budget_lengthens_the_interval_with_the_streaming_texts():
     """--stream-updates-per-second shared among the texts streaming now: never below --stream-interval-ms, never
-    above MAX_STREAM_INTERVAL, and 0 leaves the interval as set."""
-    from service.config import ServerConfig
-    from service.server import MAX_STREAM_INTERVAL, TranslatorServicer
+    above MAX_STREAM_INTERVAL_MS, and 0 leaves the interval as set."""
+    from service.config import MAX_STREAM_INTERVAL_MS, ServerConfig
+    from service.server import TranslatorServicer
 
     def interval(streaming: int, **settings) -> float:
         servicer = TranslatorServicer({"m": None}, ServerConfig(**settings), metrics=None)
@@ -235,5 +235,5 @@ def test_the_update_budget_lengthens_the_interval_with_the_streaming_texts():
     budget = dict(stream_interval_ms=50.0, stream_updates_per_second=250.0)
     assert interval(0, **budget) == interval(12, **budget) == 0.05
     assert interval(64, **budget) == pytest.approx(64 / 250)
-    assert interval(10_000, **budget) == MAX_STREAM_INTERVAL
+    assert interval(10_000, **budget) == MAX_STREAM_INTERVAL_MS / 1000 == 1.0
     assert interval(10_000, stream_interval_ms=50.0, stream_updates_per_second=0) == 0.05
