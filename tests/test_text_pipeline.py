@@ -135,6 +135,14 @@ def test_a_run_of_tags_keeps_its_place_in_source_order():
     assert prepared.restore(["XX1XHalloXX0X Welt"]) == "<b><i>Hallo</i></b> Welt"
 
 
+def test_a_run_of_a_placeholder_and_a_tag_keeps_the_tags_order():
+    """Hypothesis found it: "%s </b>" is one merged item, not tags alone, and the model's swap put it before
+    its "<b>"."""
+    prepared = prepare("<b> house %s </b> end")
+    assert prepared.protected == ["<b>", "%s </b>"]
+    assert prepared.restore(["XX1X Haus XX0X Ende"]) == "<b> Haus %s </b> Ende"
+
+
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit is
     widened to its word; symbols (quotes, emoji) are not, so the words they touch are still translated."""

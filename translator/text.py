@@ -48,7 +48,6 @@ PLACEHOLDERS = (
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
 TAG = re.compile(_TAG, re.DOTALL)
-TAGS = re.compile(rf"(?:{_TAG})(?: *(?:{_TAG}))*", re.DOTALL)  # a protected item that is tags alone (a merged run)
 SPACES = re.compile(" *")
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
@@ -88,7 +87,9 @@ class Prepared:
         owned = self.owners[index]
         if not owned:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
-        return repair(translation, owned, [TAGS.fullmatch(self.protected[i]) is not None for i in owned],
+        # An item that holds a tag keeps its place in the tags' order, whatever else a merged run holds with it
+        # ("%s </b>" after "<b>"): a tags-only test let the model swap such an item before its opening tag.
+        return repair(translation, owned, [TAG.search(self.protected[i]) is not None for i in owned],
                       stray_x="XX" not in self.unmask(self.segments[index]))
 
     def unmask(self, text: str) -> str:
