@@ -9,7 +9,9 @@ Besides tokens/s and latency percentiles, each point reports the **server's CPU 
 (from /proc/<pid>/stat), which is free of the noise of sharing the cores with the clients; for our server it is
 set against the raw engine's CPU per token at the same mean batch size (read from the server's metrics): that
 ratio is the service's overhead, and the engine worker processes' CPU per token against the same raw engine is
-the part of it spent in the engine (rows joining and leaving, the pipe, cores shared with the rest).
+the part of it spent in the engine (rows joining and leaving, the pipe, cores shared with the rest). The raw
+engines, and CTranslate2's server, run in processes started as our workers are (``worker_environment``: glibc's
+transparent huge pages for large blocks).
 """
 
 from __future__ import annotations
@@ -113,7 +115,10 @@ def ctranslate2_server(ct2_dir: Path, model_dir: Path, precision: str, workers: 
     command = [sys.executable, "-m", "bench.ct2_server", "--ct2-model", str(ct2_dir), "--tokenizer-dir", str(model_dir),
                "--compute-type", "float32" if precision == "fp32" else "int8", "--workers", str(workers),
                "--threads", str(threads)]
-    return ServerProcess(f"ct2 static {precision}", command)
+    from service.engine import worker_environment
+
+    with worker_environment():  # the huge pages our workers ask for: every engine gets the best setting
+        return ServerProcess(f"ct2 static {precision}", command)
 
 
 # -- load generator -----------------------------------------------------------------------------------
@@ -260,6 +265,8 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
     (strings of `translator serve` flags) add our server run with those flags, for A/B comparisons. With several
     rounds every server runs once per round, in turn, so that the machine's drift hits them alike: a point keeps
     its median round, and every round's tokens/s (the report's ratios are medians of same-round ratios)."""
+    from service.engine import worker_environment
+
     ct2_dirs = None
     if ct2:
         from bench.compare import ct2_models_for
@@ -297,17 +304,20 @@ def run(repository: Path, model: str, model_dir: Path, checkpoint: Path, workdir
                               f"server {point['server_cpu_ms_per_token']:.3f} CPU ms/token", flush=True)
             finally:
                 server.stop()
-    for (label, api, c), points in measured.items():
-        point = median_round(points)
-        results["servers"].setdefault(label, {}).setdefault(api, {})[c] = point
-        engine, beam = engines[label]
-        if engine is not None and point["mean_batch"] and beam == 1:
-            batch, tokens = round(point["mean_batch"]), max(1, round(point["mean_output_tokens"]))
-            point["raw_cpu_ms_per_token"] = raw_cpu_ms_per_token(engine, batch, tokens)
-            if ct2_dirs is not None:
-                precision = engine["precision"]
-                point["ct2_raw_cpu_ms_per_token"] = ct2_raw_cpu_ms_per_token(
-                    ct2_dirs["float32" if precision == "fp32" else "int8"], model_dir, precision, batch, tokens)
+    with worker_environment():  # the raw engines run in a process started as the server's workers are
+        raw = multiprocessing.get_context("spawn").Pool(1)
+    with raw:
+        for (label, api, c), points in measured.items():
+            point = median_round(points)
+            results["servers"].setdefault(label, {}).setdefault(api, {})[c] = point
+            engine, beam = engines[label]
+            if engine is not None and point["mean_batch"] and beam == 1:
+                batch, tokens = round(point["mean_batch"]), max(1, round(point["mean_output_tokens"]))
+                point["raw_cpu_ms_per_token"] = raw.apply(raw_cpu_ms_per_token, (engine, batch, tokens))
+                if ct2_dirs is not None:
+                    precision = engine["precision"]
+                    point["ct2_raw_cpu_ms_per_token"] = raw.apply(ct2_raw_cpu_ms_per_token, (
+                        ct2_dirs["float32" if precision == "fp32" else "int8"], model_dir, precision, batch, tokens))
     write_results("load", results, out_dir)
     plot(results, out_dir / "load.png")
     return results

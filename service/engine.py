@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import dataclasses
 import itertools
 import logging
@@ -25,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AsyncIterator, Callable
+from typing import AsyncIterator, Callable, Iterator
 
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import Model, Runtime, ServedModel
@@ -338,6 +339,32 @@ RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "schedul
 # behind engine work (2 cores, 64 unary clients, two workers, one run each: mean decoder batch 15 -> 26 rows and
 # 5,335 -> 5,479 tok/s with it).
 WORKER_NICENESS = 5
+# Worker processes ask glibc to back its large blocks (ONNX Runtime's weights and buffers: ~90 MB of each worker of
+# the shipped model) with transparent huge pages where the kernel's THP mode is `madvise` (a common default;
+# `always` needs nothing, `never` ignores it, and so does a glibc older than 2.35): a decoder step then misses the
+# TLB less. On 2 Intel Xeon cores: the engine alone 2-4% less CPU per token in fp32, 0-3% in int8; served at 64
+# clients (median of five same-round pairs) fp32 +4.0% tokens/s streaming and +6.8% unary, int8 +0.2% / +1.2%;
+# 6 MB more memory per worker. glibc reads its tunables only when a process starts, hence the environment.
+HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb=1"
+_environment_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def worker_environment() -> Iterator[None]:
+    """Processes started inside this block get HUGE_PAGES_TUNABLE in their GLIBC_TUNABLES, unless that already
+    says what glibc.malloc.hugetlb should be (the operator's choice wins); this process's environment is as before
+    afterwards."""
+    with _environment_lock:
+        previous = os.environ.get("GLIBC_TUNABLES")
+        if previous is None or "glibc.malloc.hugetlb=" not in previous:
+            os.environ["GLIBC_TUNABLES"] = f"{previous}:{HUGE_PAGES_TUNABLE}" if previous else HUGE_PAGES_TUNABLE
+        try:
+            yield
+        finally:
+            if previous is None:
+                del os.environ["GLIBC_TUNABLES"]
+            else:
+                os.environ["GLIBC_TUNABLES"] = previous
 
 
 def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
@@ -410,7 +437,8 @@ class ProcessWorker:
         conn, child = context.Pipe()
         process = context.Process(target=_process_main, args=(child, self.spec, self.limits),
                                   name=self.name, daemon=True)
-        process.start()
+        with worker_environment():
+            process.start()
         child.close()
         try:
             info, has_alignments = conn.recv()  # ready

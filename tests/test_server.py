@@ -224,6 +224,38 @@ def test_a_dead_or_hung_worker_process_fails_its_sequences_and_is_replaced(expor
         running.stop()
 
 
+def test_a_worker_process_starts_with_glibc_asked_for_huge_pages(exported_tiny):
+    """glibc reads GLIBC_TUNABLES only when a process starts: a worker process gets the huge-pages tunable in its
+    own environment (read from /proc), and the server's environment is left as it was."""
+    before = os.environ.get("GLIBC_TUNABLES")
+    running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
+    try:
+        process = running.engine.workers[0]._process
+        environment = dict(entry.split("=", 1) for entry in
+                           Path(f"/proc/{process.pid}/environ").read_bytes().decode().split("\0") if "=" in entry)
+        assert service.engine.HUGE_PAGES_TUNABLE in environment["GLIBC_TUNABLES"].split(":")
+        assert os.environ.get("GLIBC_TUNABLES") == before
+    finally:
+        running.stop()
+
+
+@pytest.mark.parametrize("operators, workers", [
+    (None, "glibc.malloc.hugetlb=1"),
+    ("glibc.malloc.arena_max=2", "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"),
+    ("glibc.malloc.hugetlb=0", "glibc.malloc.hugetlb=0"),  # turned off by the operator: stays off
+])
+def test_worker_environment_adds_huge_pages_to_the_operators_tunables(monkeypatch, operators, workers):
+    if operators is None:
+        monkeypatch.delenv("GLIBC_TUNABLES", raising=False)
+    else:
+        monkeypatch.setenv("GLIBC_TUNABLES", operators)
+    with service.engine.worker_environment():
+        child = subprocess.run([sys.executable, "-c", "import os; print(os.environ['GLIBC_TUNABLES'])"],
+                               capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == workers
+    assert os.environ.get("GLIBC_TUNABLES") == operators
+
+
 def test_a_worker_process_starts_only_on_the_event_loop_that_reads_its_pipe(exported_tiny):
     """The loop serving the calls reads a worker process's pipe; started outside one, it says so instead of starting
     a process whose steps nobody would read."""
