@@ -362,7 +362,7 @@ def worker_environment() -> Iterator[None]:
             yield
         finally:
             if previous is None:
-                del os.environ["GLIBC_TUNABLES"]
+                os.environ.pop("GLIBC_TUNABLES", None)
             else:
                 os.environ["GLIBC_TUNABLES"] = previous
 
