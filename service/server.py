@@ -88,6 +88,17 @@ def safe_deserializer(deserialize, message: str):
     return parse
 
 
+def released(abort: grpc.aio.AbortError) -> grpc.aio.AbortError:
+    """The abort of a refused call, cut loose from the frames it passed through. gRPC keeps the AbortError on the
+    call's state, and the frames in its traceback (and in that of the RequestError it was raised while handling)
+    hold the call's context, hence that state, and the request: a reference cycle that kept each refused
+    request's message and texts alive until the garbage collector's next full pass (measured: 20 refused requests
+    of 2.4 MB held 48 MB of Python objects, more with protobuf's copies, and a burst of large refused requests
+    grew the server past 2 GB). The interceptor's wrapper, the outermost frame, drops its own `request` first."""
+    abort.__context__ = abort.__cause__ = None
+    return abort.with_traceback(None)
+
+
 class RequestError(Exception):
     """Bad input or an unavailable server: a status code and a message that says what to fix."""
 
@@ -151,18 +162,26 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
     def _unary(self, method, behavior, refusal, started):
         async def run(request, context):
             started.set()
-            async with self._observed(method, request, context):
-                await self._admissible(request, context, refusal)
-                return await behavior(request, context)
+            try:
+                async with self._observed(method, request, context):
+                    await self._admissible(request, context, refusal)
+                    return await behavior(request, context)
+            except grpc.aio.AbortError as abort:
+                del request  # see released()
+                raise released(abort)
         return run
 
     def _streaming(self, method, behavior, refusal, started):
         async def run(request, context):
             started.set()
-            async with self._observed(method, request, context):
-                await self._admissible(request, context, refusal)
-                async for response in behavior(request, context):
-                    yield response
+            try:
+                async with self._observed(method, request, context):
+                    await self._admissible(request, context, refusal)
+                    async for response in behavior(request, context):
+                        yield response
+            except grpc.aio.AbortError as abort:
+                del request  # see released()
+                raise released(abort)
         return run
 
     @staticmethod

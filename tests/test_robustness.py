@@ -3,9 +3,11 @@ cancelled streams, invisible or huge texts, and a batch client that never reads.
 right status, is counted once under it, and the server keeps serving."""
 
 import concurrent.futures
+import gc
 import os
 import signal
 import time
+import tracemalloc
 
 import grpc
 import pytest
@@ -175,6 +177,43 @@ def test_a_cancel_at_the_clients_deadline_counts_as_the_deadline(remaining, canc
     """Reproducer: under CPU contention a client's deadline cancelled its stream with 0.2-0.9 ms left on the
     server's copy of the deadline, and the call was counted CANCELLED."""
     assert StatusInterceptor._ended_early(EndedCall(remaining, cancelled), only_if_over) == code
+
+
+def test_a_refused_request_is_freed_when_its_call_ends(server):
+    """gRPC keeps a call's AbortError, and its traceback held the request and its texts in a reference cycle until
+    the garbage collector's next full pass: a burst of large refused requests grew the server past 2 GB. With the
+    collector off, nothing of six refused calls (unary and streaming) stays alive once they are answered."""
+    marker = "freed-when-refused"
+    refusals = [dict(texts=["x" * 100_000] * 4), dict(model="no-such-model", texts=["y" * 30_000] * 4),
+                dict(texts=["z" * 10_000] * 9)]  # over --max-text-chars, unknown model, over --max-texts-per-request
+    sent = [pb.TranslateRequest(request_id=marker, **fields) for fields in refusals]  # the client's own copies
+    channel = grpc.insecure_channel(server.target)
+    stub = pb_grpc.TranslatorStub(channel)
+    calls = (stub.Translate, lambda request, **kw: list(stub.TranslateStream(request, **kw)))
+
+    def leftovers() -> tuple[int, int]:
+        """The server's parsed requests still alive, and bytes Python allocated since `before` and still holds."""
+        alive = sum(isinstance(o, pb.TranslateRequest) and o.request_id == marker and all(o is not r for r in sent)
+                    for o in gc.get_objects())
+        return alive, tracemalloc.get_traced_memory()[0] - before
+
+    gc.collect()
+    gc.disable()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for request in sent:
+            for call in calls:
+                with pytest.raises(grpc.RpcError) as error:
+                    call(request, timeout=10)
+                assert error.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
+        wait_until(lambda: leftovers()[0] == 0 and leftovers()[1] < 1_000_000, timeout=5)
+        alive, held = leftovers()
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+        channel.close()
+    assert alive == 0 and held < 1_000_000, f"{alive} refused requests and {held} bytes still held"
 
 
 @pytest.mark.parametrize("text, message", [
