@@ -144,7 +144,8 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 def _dispatch(events: list[Event]) -> None:
     for request, token in events:
-        request.sink.put(request, token)
+        if request.sink is not None:  # None once its call has ended (Call.events)
+            request.sink.put(request, token)
 
 
 class Engine:
@@ -292,6 +293,8 @@ class Call:
         finally:
             if pending:  # the RPC went away (cancelled, deadline, error): free the slots
                 self.engine.abort(self.requests)
+            for request in self.requests:  # each request's sink is this call: a cycle that only the GC would free
+                request.sink = None
 
 
 def warm_up(runtime: Runtime) -> None:
