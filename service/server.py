@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import re
 import signal
@@ -550,6 +551,10 @@ class Server:
 async def serve(config: ServerConfig) -> None:
     server = Server(config)
     await server.start()
+    # What start-up built (modules, protobuf descriptors, the servicer: ~40k objects) lives as long as the process:
+    # out of the collector's sight, a full collection under load took 1.5 ms at most instead of 25-31 ms.
+    gc.collect()
+    gc.freeze()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.drain_and_stop()))
