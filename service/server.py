@@ -94,8 +94,9 @@ def released(abort: grpc.aio.AbortError) -> grpc.aio.AbortError:
     call's state, and the frames in its traceback (and in that of the RequestError it was raised while handling)
     hold the call's context, hence that state, and the request: a reference cycle that kept each refused
     request's message and texts alive until the garbage collector's next full pass (measured: 20 refused requests
-    of 2.4 MB held 48 MB of Python objects, more with protobuf's copies, and a burst of large refused requests
-    grew the server past 2 GB). The interceptor's wrapper, the outermost frame, drops its own `request` first."""
+    of 2.4 MB held 48 MB of Python objects, more with protobuf's copies; after 200 refused 4 MB requests one at a
+    time the server's RSS was 330 MB, 120 MB without the cycle). The interceptor's wrapper, the outermost frame,
+    drops its own `request` first."""
     abort.__context__ = abort.__cause__ = None
     return abort.with_traceback(None)
 
