@@ -188,32 +188,30 @@ def test_a_refused_request_is_freed_when_its_call_ends(server):
     refusals = [dict(texts=["x" * 100_000] * 4), dict(model="no-such-model", texts=["y" * 30_000] * 4),
                 dict(texts=["z" * 10_000] * 9)]  # over --max-text-chars, unknown model, over --max-texts-per-request
     sent = [pb.TranslateRequest(request_id=marker, **fields) for fields in refusals]  # the client's own copies
-    channel = grpc.insecure_channel(server.target)
-    stub = pb_grpc.TranslatorStub(channel)
-    calls = (stub.Translate, lambda request, **kw: list(stub.TranslateStream(request, **kw)))
 
-    def leftovers() -> tuple[int, int]:
-        """The server's parsed requests still alive, and bytes Python allocated since `before` and still holds."""
-        alive = sum(isinstance(o, pb.TranslateRequest) and o.request_id == marker and all(o is not r for r in sent)
-                    for o in gc.get_objects())
-        return alive, tracemalloc.get_traced_memory()[0] - before
+    def survivors() -> int:
+        """The server's parsed requests still alive."""
+        return sum(isinstance(o, pb.TranslateRequest) and o.request_id == marker and all(o is not r for r in sent)
+                   for o in gc.get_objects())
 
-    gc.collect()
-    gc.disable()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        for request in sent:
-            for call in calls:
-                with pytest.raises(grpc.RpcError) as error:
-                    call(request, timeout=10)
-                assert error.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
-        wait_until(lambda: leftovers()[0] == 0 and leftovers()[1] < 1_000_000, timeout=5)
-        alive, held = leftovers()
-    finally:
-        tracemalloc.stop()
-        gc.enable()
-        channel.close()
+    with TranslatorClient(server.target, timeout=10) as client:
+        calls = (client.stub.Translate, lambda request, **kw: list(client.stub.TranslateStream(request, **kw)))
+        gc.collect()
+        gc.disable()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for request in sent:
+                for call in calls:
+                    with pytest.raises(grpc.RpcError) as error:
+                        call(request, timeout=10)
+                    assert error.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND)
+            wait_until(lambda: survivors() == 0, timeout=5)
+            alive = survivors()
+            held = tracemalloc.get_traced_memory()[0] - before  # bytes Python allocated since, and still holds
+        finally:
+            tracemalloc.stop()
+            gc.enable()
     assert alive == 0 and held < 1_000_000, f"{alive} refused requests and {held} bytes still held"
 
 
