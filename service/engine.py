@@ -248,6 +248,7 @@ class Call:
         self.engine = engine
         self.requests = [Request(f"{call_id}/{i}", ids, options, deadline, stream, sink=self) for i, ids in enumerate(sources)]
         self.index = {request: i for i, request in enumerate(self.requests)}
+        self._closed = False
 
     def put(self, request: Request, token: int | None) -> None:
         self._events.put_nowait((request, token))
@@ -291,10 +292,18 @@ class Call:
                 last = self.loop.time()
                 yield [(self.index[request], request, token) for request, token in batch]
         finally:
-            if pending:  # the RPC went away (cancelled, deadline, error): free the slots
-                self.engine.abort(self.requests)
-            for request in self.requests:  # each request's sink is this call: a cycle that only the GC would free
-                request.sink = None
+            self.close()
+
+    def close(self) -> None:
+        """End the call: requests that have not finished are aborted (the RPC went away: cancelled, deadline,
+        error), freeing their slots, and no event reaches it any more. Idempotent; events() calls it, and so must an
+        RPC that can end before it iterates them (a stream cancelled while sending its opening pieces)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.engine.abort(self.requests)  # only those not finished
+        for request in self.requests:  # each request's sink is this call: a cycle that only the GC would free
+            request.sink = None
 
 
 def warm_up(runtime: Runtime) -> None:

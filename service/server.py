@@ -356,7 +356,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         return [translations[i] for i in range(len(admitted.texts.prepared))]
 
     async def TranslateStream(self, request: pb.TranslateRequest, context):
-        texts = 0  # this call's share of streamed_texts, once admitted
+        texts, call = 0, None  # this call's share of streamed_texts, and its engine call, once admitted
         try:
             admitted = await self.admit(request.model, list(request.texts), request.options,
                                         ("request_id", request.request_id))
@@ -389,6 +389,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             await context.abort(error.code, str(error))
         finally:
             self.streamed_texts -= texts
+            if call is not None:  # a stream cancelled while it sent its opening pieces never reached call.events()
+                call.close()
 
     async def TranslateBatch(self, request_iterator, context):
         results: asyncio.Queue = asyncio.Queue()

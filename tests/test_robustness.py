@@ -153,6 +153,36 @@ def test_cancelled_and_expired_streams_are_counted_as_such(server):
     assert server.requests_counted("TranslateStream", "OK") == before["OK"]
 
 
+def test_a_stream_cancelled_while_sending_its_opening_pieces_frees_its_sequences(exported_tiny):
+    """Reproducer: texts with nothing to translate go out first, before the call reads any engine event; a client
+    that cancelled while the server was blocked sending them (its receive window full) left the call's other
+    sequences decoding to their last token."""
+    running = RunningServer(config_for(exported_tiny, max_texts_per_request=64, worker_processes=True, workers=1))
+    finished = lambda reason: running.server.metrics.registry.get_sample_value(  # noqa: E731
+        "translator_sequences_finished_total", {"model": "tiny", "reason": reason}) or 0.0
+    worker = running.engine.workers[0]._process
+    placeholders = " ".join(["%s"] * 3000)  # nothing to translate: each is an opening piece of ~9 KB
+    request = pb.TranslateRequest(texts=[placeholders] * 40 + [TEXTS[0]],
+                                  options=pb.DecodingOptions(max_output_tokens=128, min_output_tokens=128))
+    try:
+        os.kill(worker.pid, signal.SIGSTOP)  # the sequence waits in the engine while the opening pieces go out
+        try:
+            # Without BDP probing the client's receive window stays at 64 KiB: the server blocks on the
+            # opening pieces (~360 KB) while the client reads nothing.
+            with grpc.insecure_channel(running.target, options=[("grpc.http2.bdp_probe", 0)]) as channel:
+                call = pb_grpc.TranslatorStub(channel).TranslateStream(request, timeout=60)
+                time.sleep(1.0)
+                call.cancel()
+            time.sleep(0.5)  # the cancel reaches the server while the engine still holds the sequence
+        finally:
+            os.kill(worker.pid, signal.SIGCONT)
+        assert wait_until(lambda: finished("cancelled") + finished("length") == 1)
+        assert (finished("cancelled"), finished("length")) == (1, 0)
+        assert wait_until(lambda: running.requests_counted("TranslateStream", "CANCELLED") == 1)
+    finally:
+        running.stop()
+
+
 class EndedCall:
     """What _ended_early reads of a call's context: the server's time left and whether the client cancelled."""
 
