@@ -19,7 +19,7 @@ from pathlib import Path
 
 from model.catalogs import read_mo
 from model.data import read_tsv
-from translator.text import EVERYTHING, LETTER, TAG
+from translator.text import LETTER, TAG, protected_spans
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 
@@ -30,7 +30,7 @@ def messages(source: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[t
     pairs = [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
     found: dict[str, str] = {}
     for english, german in pairs:
-        if "\n" not in english and 10 <= len(english) <= 200 and EVERYTHING.search(english):
+        if "\n" not in english and 10 <= len(english) <= 200 and protected_spans(english):
             found.setdefault(english, german)
     chosen = random.Random(seed).sample(sorted(found), min(limit, len(found)))
     return [(english, found[english]) for english in chosen]
@@ -48,7 +48,11 @@ def catalog_messages(catalogs: Path) -> list[tuple[str, str]]:
 
 def has_words(text: str) -> bool:
     """Whether text has a letter outside its protected items."""
-    return LETTER.search(EVERYTHING.sub("", text)) is not None
+    outside, done = [], 0
+    for start, end in protected_spans(text):
+        outside.append(text[done:start])
+        done = end
+    return LETTER.search("".join(outside) + text[done:]) is not None
 
 
 def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
@@ -63,7 +67,7 @@ def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
 
     def items(text: str, spans: list[tuple[int, int]]) -> Counter:
         """What the pipeline keeps exactly: protected items, and characters outside the model's vocabulary."""
-        return Counter(m.group(0) for m in EVERYTHING.finditer(text)) + Counter(
+        return Counter(text[start:end] for start, end in protected_spans(text)) + Counter(
             char for start, end in spans for char in text[start:end])
 
     n = len(texts)

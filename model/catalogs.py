@@ -32,7 +32,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from model.data import Pair, apt_get, write_tsv
-from translator.text import EVERYTHING, protect, runs_merged, with_tokens
+from translator.text import protect, protected_spans, runs_merged, with_tokens
 
 CATALOG = re.compile(r"^(?:\./)?usr/share/locale/de(?:_DE)?/LC_MESSAGES/[^/\s]+\.mo$")
 CONTENTS = ("Contents-all.gz", "Contents-amd64.gz")
@@ -200,7 +200,7 @@ def mask_like(text: str, items: list[str]) -> str | None:
     free: dict[str, list[int]] = {}
     for index, item in enumerate(items):
         free.setdefault(item, []).append(index)
-    spans = runs_merged(text, [match.span() for match in EVERYTHING.finditer(text)])
+    spans = runs_merged(text, protected_spans(text))
     numbers = []
     for start, end in spans:
         ids = free.get(text[start:end])

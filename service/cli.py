@@ -624,6 +624,14 @@ def cmd_convert(args) -> int:
     return 0
 
 
+def add_model_dir(parser: argparse.ArgumentParser) -> None:
+    """A benchmark's --model-dir: an exported model, the default one unless given."""
+    from service.config import DEFAULT_REPOSITORY
+
+    parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
+                        help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
+
+
 def cmd_bench_engine(args) -> int:
     from bench import engine
 
@@ -723,6 +731,21 @@ def cmd_bench_batch(args) -> int:
     results = batch.run(serve_command_for(args), args.lines, tuple(args.concurrency))
     print(batch.report(results))
     print(f"wrote {write_results('batch', results, args.out)}")
+    return 0
+
+
+def cmd_bench_text(args) -> int:
+    from bench import text
+    from bench.common import write_results
+    from service.runtime import Model
+
+    short, long = args.lengths
+    if not 0 < short < long:
+        print(f"error: --lengths {short} {long}: give a short and a longer length, both positive", file=sys.stderr)
+        return 2
+    results = text.run(Model(args.model_dir), (short, long), args.repeats)
+    print(text.report(results))
+    print(f"wrote {write_results('text', results, args.out)}")
     return 0
 
 
@@ -852,8 +875,7 @@ def _bench_parser(commands) -> None:
                                         "many keep their tags in order, how many lost their words (translated into "
                                         "nothing but their protected items), and chrF against the messages' own "
                                         "German translations.")
-    kept.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
-                      help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
+    add_model_dir(kept)
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     kept.add_argument("--source", type=Path,
                       help=f"a TSV split (English first) or a directory of .mo catalogs (default: {HELD_OUT_MESSAGES} "
@@ -862,12 +884,25 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
 
+    hostile = bench.add_parser("text", help="the text pipeline's cost on hostile texts, short against long",
+                               description="Segments and tokenizes texts made of one unit repeated (a word with no "
+                                           "space, unclosed comments, quotes after every \"!\", thousands of block "
+                                           "tags, ...) as the server does before decoding, at two lengths, and prints "
+                                           "the time at each and its growth: about the lengths' ratio where the work "
+                                           "is linear, its square where it is quadratic. Ordinary prose is the "
+                                           "yardstick. Needs only the model's tokenizer.")
+    add_model_dir(hostile)
+    hostile.add_argument("--lengths", nargs=2, type=int, default=[4000, 32000], metavar=("SHORT", "LONG"),
+                         help="characters per text (default: 4000 32000, the server's --max-text-chars)")
+    hostile.add_argument("--repeats", type=int, default=3, help="timed runs per point; the best counts (default: 3)")
+    hostile.add_argument("--out", type=Path, default=RESULTS, help="where to write text.json")
+    hostile.set_defaults(func=cmd_bench_text)
+
     profiled = bench.add_parser("profile", help="where a decoder step's time goes: ORT's profiler, by op type",
                                 description="Decodes greedily (forced to --tokens tokens) with ONNX Runtime's profiler on "
                                             "the decoder and prints, per decoder step, the kernel time of each op type, "
                                             "the whole run() call and the time spent outside ONNX Runtime (the loop).")
-    profiled.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
-                          help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
+    add_model_dir(profiled)
     profiled.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
                           help="graphs to profile (default: fp32 int8)")
     profiled.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")

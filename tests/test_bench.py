@@ -142,3 +142,18 @@ def test_every_report_says_which_cpu_it_ran_on():
     servers = {"ours fp32": {"unary": {1: measured_point(1000)}}}
     text = load_report({"seconds": 20, "processes": 2, "machine": xeon, "servers": servers})
     assert describe(xeon) in text.splitlines()[0]
+
+
+def test_text_benchmark_times_every_hostile_text_at_both_lengths(exported_tiny, tmp_path):
+    """`translator bench text` through its command: one row per hostile text, a time at each length and their
+    growth; and a refusal of lengths that are not short then long."""
+    import json
+
+    from service.cli import main
+
+    assert main(["bench", "text", "--model-dir", str(exported_tiny), "--lengths", "400", "1600", "--repeats", "1",
+                 "--out", str(tmp_path)]) == 0
+    results = json.loads((tmp_path / "text.json").read_text())
+    assert results["lengths"] == [400, 1600] and len(results["rows"]) >= 10
+    assert all(row["seconds"][0] > 0 and row["growth"] == row["seconds"][1] / row["seconds"][0] for row in results["rows"])
+    assert main(["bench", "text", "--model-dir", str(exported_tiny), "--lengths", "1600", "400"]) == 2

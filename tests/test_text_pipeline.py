@@ -13,7 +13,10 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-from translator.text import EVERYTHING, TAG, prepare, sentences, whole_words
+import sentencex
+
+from translator import text as text_module
+from translator.text import SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -50,7 +53,7 @@ pieces = st.lists(st.tuples(st.one_of(words, items), separators), max_size=30).m
 
 
 def protected_items(text: str) -> list[str]:
-    return sorted(m.group(0) for m in EVERYTHING.finditer(text))
+    return sorted(text[start:end] for start, end in protected_spans(text))
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
@@ -214,6 +217,58 @@ def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
         assert all(element in restored for element in untouched) and "BYE." in restored
     unclosed = prepare("<code>Hello world.", html=True)
     assert unclosed.segments == ["XX0XHello world."]  # never closed: only its tag is protected
+
+
+def test_comments_are_protected_as_the_first_markup_that_begins():
+    """A comment runs from "<!--" to the first "-->" after it (a "<!--" inside it is text, as in HTML); one that
+    never closes is no item; a code span that holds a "<!--" is taken whole, and what follows it is read afresh."""
+    cases = {
+        "a <!-- x --> b <!-- y --> c": ["<!-- x -->", "<!-- y -->"],
+        "<!-- <!-- nested --> -->": ["<!-- <!-- nested -->"],
+        "<!-->-->": ["<!-->-->"],
+        "open <!-- and <!-- never closed %s": ["%s"],
+        "`code <!--` then --> and <!-- c -->": ["<!-- c -->", "`code <!--`"],
+        "<!-- `a --> `b` c": ["<!-- `a -->", "`b`"],
+        "%s<!-- x -->{n}": ["%s", "<!-- x -->", "{n}"],
+    }
+    for text, items in cases.items():
+        assert protected_items(text) == sorted(items), text
+
+
+def test_a_long_line_is_split_into_the_same_sentences_window_by_window():
+    """The splitter reads a long line a window at a time (its time grows with the square of some inputs); a
+    paragraph of ordinary sentences comes out as it would whole, and no call reads more than the largest window."""
+    rng = __import__("random").Random(5)
+    line = " ".join(rng.choice(SENTENCES + ['He said "Hi!" and left.', "«Oui!» dit-il.", "(See above.)"])
+                    for _ in range(600))
+    read = []
+    segment = sentencex.segment
+    text_module.sentencex.segment = lambda language, text: read.append(len(text)) or segment(language, text)
+    try:
+        windowed = sentences(line)
+        hostile = sentences('!"' * 16000)
+        wordless = sentences("`" * 32000)
+    finally:
+        text_module.sentencex.segment = segment
+    assert windowed == [part for part in segment("en", line) if part]
+    assert "".join(hostile) == '!"' * 16000 and len(hostile) > 1000
+    assert "".join(wordless) == "`" * 32000
+    assert max(read) <= SPLITTER_MAX_WINDOW
+
+
+def test_every_letter_of_one_long_word_the_model_cannot_read_makes_one_span():
+    text = "x " + "漢a" * 5000 + " y"
+    spans = [(i, i + 1) for i, c in enumerate(text) if c == "漢"]
+    assert whole_words(text, spans) == [(2, len(text) - 2)]
+
+
+def test_thousands_of_block_tags_each_separate_segments():
+    """Block tags are found by their tokens (one pattern for all, where an alternative per tag made the split
+    quadratic), placeholders beside them stay in their segments."""
+    text = "<p>One %s.</p>" * 3000
+    prepared = prepare(text, html=True)
+    assert prepared.segments == [f"One XX{i}X." for i in range(1, 3 * 3000, 3)]
+    assert prepared.restore(prepared.segments) == text
 
 
 def test_a_sentence_over_the_limit_is_split_at_a_clause():

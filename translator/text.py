@@ -32,12 +32,16 @@ UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 STRAY_X = re.compile(r"(XX\d+X)|X{2,}(?!X*\d)")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
-_TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>|<!--.*?-->"
-MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")  # tags, comments, character references
+_TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>"
+_COMMENT = r"<!--.*?-->"
+# Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
+MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",  # e-mail addresses
+    # e-mail addresses; a local part has at most 64 characters (RFC 5321), and unbounded, every position of a long
+    # word scanned to its end for an "@" (quadratic: 32,000 letters took 4 s)
+    r"[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
@@ -47,7 +51,7 @@ PLACEHOLDERS = (
 )
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
-TAG = re.compile(_TAG, re.DOTALL)
+TAG = re.compile(f"{_TAG}|{_COMMENT}", re.DOTALL)  # does a protected item hold markup
 SPACES = re.compile(" *")
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
@@ -183,7 +187,7 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     if pattern:
         start = 0
         for element in [*untranslatable_elements(text), (len(text), len(text))]:
-            items += [m.span() for m in pattern.finditer(text, start, element[0])] + [element]
+            items += protected_spans(text, pattern, start, element[0]) + [element]
             start = element[1]
         items.pop()  # the end of the text
     covered = iter(items + [(len(text), len(text))])
@@ -202,6 +206,34 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0, end: int | None = None
+                    ) -> list[tuple[int, int]]:
+    """(start, end) of what pattern matches in text[start:end] and of each HTML comment there ("<!--" to the first
+    "-->" after it), as if the comment were the pattern's first alternative: from left to right, whichever begins
+    first is taken and the scan goes on after it. As an alternative inside the pattern, a "<!--" that never closes
+    made each later one scan to the end again (quadratic: 16,000 characters of "<!--" took 0.4 s); here each search
+    result is kept until the scan passes it, so no part of the text is searched twice for the same thing."""
+    end = len(text) if end is None else end
+    NONE = (end + 1, end + 1)  # nothing (more) of this kind up to the end
+    items: list[tuple[int, int]] = []
+    position, match, comment, close = start, (start - 1, start - 1), (start - 1, start - 1), -1
+    while position < end:
+        if match[0] < position:  # the first match from an earlier position is the first from here when it lies ahead
+            found = pattern.search(text, position, end)
+            match = found.span() if found else NONE
+        if comment[0] < position:
+            opening = text.find("<!--", position, end)
+            if opening >= 0 and close < opening + 4:  # close: the first "-->" after the last "<!--" looked at
+                close = text.find("-->", opening + 4, end)
+            comment = (opening, close + 3) if opening >= 0 and close >= 0 else NONE  # unclosed: so is every later one
+        item = min(comment, match)
+        if item is NONE:
+            break
+        items.append(item)
+        position = item[1]
+    return items
 
 
 def with_tokens(text: str, spans: Sequence[tuple[int, int]], numbers: Sequence[int]) -> str:
@@ -283,8 +315,11 @@ def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, 
     it is, and the words around it are translated."""
     widened: list[tuple[int, int]] = []
     for start, end in spans:
+        if widened and end <= widened[-1][1]:
+            continue  # inside a word already widened: scanning it again for each span was quadratic ("漢a" * 16000)
         if any(character.isalnum() for character in text[start:end]):
-            while start > 0 and _in_word(text[start - 1]):
+            floor = widened[-1][1] if widened else 0  # what lies before is covered: the span joins it below
+            while start > floor and _in_word(text[start - 1]):
                 start -= 1
             while end < len(text) and _in_word(text[end]):
                 end += 1
@@ -299,9 +334,35 @@ def _in_word(character: str) -> bool:
     return character.isalnum() or unicodedata.combining(character) > 0
 
 
+# Characters the sentence splitter reads at once. Its time grows with the square of its input on some inputs
+# ('!"' * 8,000, 16,000 characters: 0.11-0.42 s; "`" * 32,000: 0.3 s), and it holds the GIL meanwhile; a window
+# grows up to SPLITTER_MAX_WINDOW while it holds fewer than three sentences.
+SPLITTER_WINDOW = 2000
+SPLITTER_MAX_WINDOW = 8000
+
+
 def sentences(line: str) -> list[str]:
-    """A line's sentences; concatenated they give the line back exactly."""
-    return [part for part in sentencex.segment("en", line) if part] if line.strip() else [line]
+    """A line's sentences; concatenated they give the line back exactly. A long line is read a window at a time:
+    the window's sentences but its last two are kept (the window may cut the last, and the splitter may hand the
+    start of a cut one to the sentence before it: "Jones. «" of "Jones. «Oui!»"), and the next window starts where
+    they do. A window of SPLITTER_MAX_WINDOW characters with fewer sentences keeps all but its last, or all of
+    itself: a sentence that long is cut to the model's limit anyway (`split_to_fit`)."""
+    if not line.strip():
+        return [line]
+    found: list[str] = []
+    start, size = 0, SPLITTER_WINDOW
+    while True:
+        window = line[start:start + size]
+        parts = [part for part in sentencex.segment("en", window) if part] or [window]
+        if start + size >= len(line):
+            return found + parts
+        if len(parts) < 3 and size < SPLITTER_MAX_WINDOW:
+            size *= 2
+            continue
+        kept = parts[:-2] if len(parts) >= 3 else parts[:-1] or parts
+        found += kept
+        start += sum(map(len, kept))
+        size = SPLITTER_WINDOW
 
 
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
@@ -374,28 +435,46 @@ class Separator:
 BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
 
 
+BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
+
+
 def _blocks(masked: str, protected: list[str]) -> list[str | Separator]:
-    """The masked text cut at line breaks, tabs and the placeholders of block-level tags."""
-    blocks = [BREAKS] + [re.escape(PLACEHOLDER.format(i)) + r"(?!\d)" for i, item in enumerate(protected)
-                                if BLOCK_TAG.fullmatch(item)]
-    separator = re.compile("(" + "|".join(blocks) + ")")
-    return [Separator(part) if i % 2 else part for i, part in enumerate(separator.split(masked))]
+    """The masked text cut at line breaks, tabs and the placeholders of block-level tags (one pattern for every
+    token, not an alternative per block tag: thousands of "<p>" made the split quadratic)."""
+    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)}
+    parts: list[str | Separator] = []
+    done = 0
+    for found in BREAK_OR_TOKEN.finditer(masked):
+        if found.group(1) is None or int(found.group(1)) in blocks:
+            parts += [masked[done:found.start()], Separator(found.group())]
+            done = found.end()
+    return parts + [masked[done:]]
 
 
 CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
+SPACES_RUN = re.compile(r"\s+")
 
 
 def split_to_fit(sentence: str, fits: Callable[[str], bool]) -> list[str]:
     """The sentence, or pieces of it that each fit, cut after the clause mark (else the space) nearest the middle."""
     if fits(sentence.strip()):
         return [sentence]
-    middle = len(sentence) // 2
-    cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in re.finditer(r"\s+", sentence)]
-    cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
-    if not cuts:  # one enormous word: cut it near its middle, never inside a placeholder token
-        inside = {i for m in PLACEHOLDER_PATTERN.finditer(sentence) for i in range(m.start() + 1, m.end())}
-        cuts = [cut for cut in range(1, len(sentence)) if cut not in inside]
-    if not cuts:
+    cut = _cut_nearest_middle(sentence)
+    if cut is None:
         return [sentence]
-    cut = min(cuts, key=lambda c: abs(c - middle))
     return split_to_fit(sentence[:cut], fits) + split_to_fit(sentence[cut:], fits)
+
+
+def _cut_nearest_middle(sentence: str) -> int | None:
+    """After the clause mark nearest the middle, else after the space; in one enormous word, the middle, or the
+    nearer end of the placeholder token around it (never inside one); None where no cut leaves two parts."""
+    middle = len(sentence) // 2
+    cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in SPACES_RUN.finditer(sentence)]
+    cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
+    if cuts:
+        return min(cuts, key=lambda cut: abs(cut - middle))
+    for token in PLACEHOLDER_PATTERN.finditer(sentence):
+        if token.start() < middle < token.end():
+            ends = [cut for cut in token.span() if 0 < cut < len(sentence)]
+            return min(ends, key=lambda cut: abs(cut - middle)) if ends else None
+    return middle if middle > 0 else None

@@ -1,0 +1,57 @@
+"""``translator bench text``: the text pipeline's cost on hostile texts. Each text is one short unit repeated to a
+length (a word with no space, many unclosed comments, quotes after every "!", thousands of block tags, ...),
+segmented and tokenized as the server does before anything reaches the engine, at a short and a long length. The
+ratio of the two times is what matters: about the ratio of the lengths where the work grows linearly, its square
+where it grows quadratically (one such text of 32,000 characters held the server's event loop for seconds). Ordinary
+prose is the yardstick."""
+
+from __future__ import annotations
+
+import time
+
+from bench.common import describe, format_table, machine
+from translator.text import segment_texts
+
+# (name, repeated unit, HTML): each unit once hit a quadratic path of translator/text.py or of the sentence splitter
+HOSTILE = [
+    ("prose (yardstick)", "The house is small and the garden is green. ", False),
+    ("one enormous word", "a", False),
+    ("unreadable letters in one word", "漢a", False),
+    ("unclosed comments", "<!--", False),
+    ("a block tag every 4 characters", "1<p>", True),
+    ("a quote after every !", '!"', False),
+    ("backticks", "`", False),
+    ("unclosed tags", "<a", True),
+    ("a placeholder every 3 characters", "%sx", False),
+    ("line breaks", "Hi.\n", False),
+]
+
+
+def timed(text: str, tokenizer, max_tokens: int, html: bool, repeats: int) -> float:
+    """Best of `repeats` seconds for segmenting and tokenizing one text."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        segment_texts([text], tokenizer, max_tokens, True, html)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def run(model, lengths: tuple[int, int], repeats: int) -> dict:
+    short, long = lengths
+    rows = []
+    for name, unit, html in HOSTILE:
+        times = [timed((unit * (n // len(unit) + 1))[:n], model.tokenizer, model.limits.max_source_tokens, html, repeats)
+                 for n in (short, long)]
+        rows.append({"text": name, "unit": unit, "html": html, "seconds": times, "growth": times[1] / times[0]})
+    return {"machine": machine(), "lengths": list(lengths), "repeats": repeats, "rows": rows}
+
+
+def report(results: dict) -> str:
+    short, long = results["lengths"]
+    header = ["text", f"ms at {short:,} chars", f"ms at {long:,} chars", "growth"]
+    rows = [[r["text"], f"{r['seconds'][0] * 1000:.1f}", f"{r['seconds'][1] * 1000:.1f}", f"{r['growth']:.1f}x"]
+            for r in results["rows"]]
+    ratio = long / short
+    return (f"segmenting and tokenizing one text, best of {results['repeats']}; linear work grows {ratio:.0f}x, "
+            f"quadratic {ratio * ratio:.0f}x ({describe(results['machine'])})\n" + format_table(header, rows))
