@@ -171,14 +171,14 @@ def test_a_stream_cancelled_while_sending_its_opening_pieces_frees_its_sequences
             # opening pieces (~360 KB) while the client reads nothing.
             with grpc.insecure_channel(running.target, options=[("grpc.http2.bdp_probe", 0)]) as channel:
                 call = pb_grpc.TranslatorStub(channel).TranslateStream(request, timeout=60)
-                time.sleep(1.0)
+                assert wait_until(lambda: running.engine.queue_depth() == 1)  # submitted: the server is sending
                 call.cancel()
-            time.sleep(0.5)  # the cancel reaches the server while the engine still holds the sequence
+            # The call has ended on the server while the engine still holds the sequence.
+            assert wait_until(lambda: running.requests_counted("TranslateStream", "CANCELLED") == 1)
         finally:
             os.kill(worker.pid, signal.SIGCONT)
         assert wait_until(lambda: finished("cancelled") + finished("length") == 1)
         assert (finished("cancelled"), finished("length")) == (1, 0)
-        assert wait_until(lambda: running.requests_counted("TranslateStream", "CANCELLED") == 1)
     finally:
         running.stop()
 
