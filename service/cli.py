@@ -624,14 +624,6 @@ def cmd_convert(args) -> int:
     return 0
 
 
-def add_model_dir(parser: argparse.ArgumentParser) -> None:
-    """A benchmark's --model-dir: an exported model, the default one unless given."""
-    from service.config import DEFAULT_REPOSITORY
-
-    parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
-                        help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
-
-
 def cmd_bench_engine(args) -> int:
     from bench import engine
 
@@ -784,6 +776,14 @@ def serve_command_for(args, **settings) -> list[str]:
     from bench.load import serve_command
 
     return serve_command(args.repository, args.model, args.precision, **settings)
+
+
+def add_model_dir(parser: argparse.ArgumentParser) -> None:
+    """A benchmark's --model-dir: an exported model, the default one unless given."""
+    from service.config import DEFAULT_REPOSITORY
+
+    parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
+                        help=f"exported model (default: {DEFAULT_MODEL_DIR.relative_to(DEFAULT_REPOSITORY.parent)})")
 
 
 def _bench_parser(commands) -> None:

@@ -216,20 +216,20 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
     made each later one scan to the end again (quadratic: 16,000 characters of "<!--" took 0.4 s); here each search
     result is kept until the scan passes it, so no part of the text is searched twice for the same thing."""
     end = len(text) if end is None else end
-    NONE = (end + 1, end + 1)  # nothing (more) of this kind up to the end
+    unsearched, exhausted = (-1, -1), (end + 1, end + 1)  # exhausted: nothing (more) of that kind up to the end
     items: list[tuple[int, int]] = []
-    position, match, comment, close = start, (start - 1, start - 1), (start - 1, start - 1), -1
+    position, match, comment, close = start, unsearched, unsearched, -1
     while position < end:
         if match[0] < position:  # the first match from an earlier position is the first from here when it lies ahead
             found = pattern.search(text, position, end)
-            match = found.span() if found else NONE
+            match = found.span() if found else exhausted
         if comment[0] < position:
             opening = text.find("<!--", position, end)
             if opening >= 0 and close < opening + 4:  # close: the first "-->" after the last "<!--" looked at
                 close = text.find("-->", opening + 4, end)
-            comment = (opening, close + 3) if opening >= 0 and close >= 0 else NONE  # unclosed: so is every later one
+            comment = (opening, close + 3) if opening >= 0 and close >= 0 else exhausted  # unclosed: so is any later one
         item = min(comment, match)
-        if item is NONE:
+        if item is exhausted:
             break
         items.append(item)
         position = item[1]
