@@ -16,10 +16,12 @@ from translator.text import segment_texts
 HOSTILE = [
     ("prose (yardstick)", "The house is small and the garden is green. ", False),
     ("one enormous word", "a", False),
+    ("enormous words between spaces", "a" * 49 + " ", False),
     ("unreadable letters in one word", "漢a", False),
     ("unclosed comments", "<!--", False),
     ("a block tag every 4 characters", "1<p>", True),
     ("a quote after every !", '!"', False),
+    ("guillemets and ! between spaces", "« ! ", False),
     ("backticks", "`", False),
     ("unclosed tags", "<a", True),
     ("a placeholder every 3 characters", "%sx", False),

@@ -169,12 +169,26 @@ def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_s
         'Er sagte: "Ich komme morgen." %s Dateien löschen? Fertig.%s'
 
 
+def test_a_run_of_fifty_characters_without_a_space_is_kept_as_it_is():
+    """No English word is that long: a hash, an encoded blob, a path or an identifier, which the model would garble.
+    It is kept whether or not placeholders are, like characters the model cannot read."""
+    path, digest = "/usr/share/locale/de/LC_MESSAGES/a-long-package-name.mo", "9f86d081884c7d659a2feaa0c55ad015" * 2
+    text = f"Open {path} now. Its checksum is {digest} here."
+    for keep in (True, False):
+        prepared = prepare(text, preserve_placeholders=keep)
+        assert prepared.protected == [path, digest]
+        assert prepared.segments == ["Open XX0X now.", "Its checksum is XX1X here."]
+    assert prepare("a" * 49 + " b").protected == []  # one short of it: translated
+    glued = prepare("%s" + "b" * 60 + " c")  # a placeholder opening a run: one item with it
+    assert glued.protected == ["%s" + "b" * 60] and glued.segments == ["XX0X c"]
+
+
 def test_an_enormous_word_is_never_cut_inside_a_placeholder_token():
-    text = "a😀b%s" * 200
-    prepared = prepare(text, fits=lambda s: len(s) <= 40, unknown=unknown_runs)
-    assert len(prepared.segments) > 10 and all(len(s) <= 40 for s in prepared.segments)
+    text = "a😀b%s" * 9  # 45 characters: any longer is kept whole, untranslated
+    prepared = prepare(text, fits=lambda s: len(s) <= 20, unknown=unknown_runs)
+    assert len(prepared.segments) > 3 and all(len(s) <= 20 for s in prepared.segments)
     assert prepared.restore(prepared.segments) == text
-    assert prepared.restore([""] * len(prepared.segments)).count("😀") == 200  # the model lost them all
+    assert prepared.restore([""] * len(prepared.segments)).count("😀") == 9  # the model lost them all
 
 
 def test_line_breaks_and_whitespace_are_kept_exactly():

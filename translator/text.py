@@ -365,18 +365,36 @@ def sentences(line: str) -> list[str]:
         size = SPLITTER_WINDOW
 
 
+# No word of the source language is this long (the dictionary's longest has 45 characters): such a run is a hash, an
+# encoded blob, a path or an identifier, which the model would garble (32,000 "a"s decoded for 16 s into 128 runs of
+# "Aaaa..."), so it is kept as it is. Tried only where a run starts: scanned once.
+LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
+
+
+def union(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Two lists of (start, end) spans, each in order, as one in order with overlapping spans joined."""
+    joined: list[tuple[int, int]] = []
+    for start, end in sorted(first + second):
+        if joined and start < joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
+
+
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: []) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
-    preserve_placeholders everything PLACEHOLDERS and MARKUP match, and always the spans `unknown(text)` names:
-    characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as placeholders), so no
-    sentence or line break falls inside one. Line breaks, and in HTML block-level tags, separate segments.
-    `fits(segment)` says whether a segment is within the model's source limit; longer ones are split at the
-    clause or word boundary nearest their middle."""
+    preserve_placeholders everything PLACEHOLDERS and MARKUP match, and always what the model cannot translate: the
+    spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but
+    copies as placeholders, and LONG_RUN characters without a space), so no sentence or line break falls inside
+    one. Line breaks, and in HTML block-level tags, separate segments. `fits(segment)` says whether a segment is
+    within the model's source limit; longer ones are split at the clause or word boundary nearest their middle."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
-    masked = protect(text, prepared.protected, pattern, whole_words(text, unknown(text)), BLOCK_TAG if html else None)
+    untranslatable = union(whole_words(text, unknown(text)), [m.span() for m in LONG_RUN.finditer(text)])
+    masked = protect(text, prepared.protected, pattern, untranslatable, BLOCK_TAG if html else None)
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
