@@ -3,19 +3,18 @@ placeholders, tags, URLs, e-mail addresses, code spans and characters outside th
 real server (Translate, TranslateStream, TranslateBatch) over loopback gRPC."""
 
 import os
+import random
 import re
 
 import grpc
 import pytest
+import sentencex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-import sentencex
-
-from translator import text as text_module
 from translator.text import SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
@@ -249,21 +248,17 @@ def test_comments_are_protected_as_the_first_markup_that_begins():
         assert protected_items(text) == sorted(items), text
 
 
-def test_a_long_line_is_split_into_the_same_sentences_window_by_window():
+def test_a_long_line_is_split_into_the_same_sentences_window_by_window(monkeypatch):
     """The splitter reads a long line a window at a time (its time grows with the square of some inputs); a
     paragraph of ordinary sentences comes out as it would whole, and no call reads more than the largest window."""
-    rng = __import__("random").Random(5)
+    rng = random.Random(5)
     line = " ".join(rng.choice(SENTENCES + ['He said "Hi!" and left.', "«Oui!» dit-il.", "(See above.)"])
                     for _ in range(600))
-    read = []
-    segment = sentencex.segment
-    text_module.sentencex.segment = lambda language, text: read.append(len(text)) or segment(language, text)
-    try:
-        windowed = sentences(line)
-        hostile = sentences('!"' * 16000)
-        wordless = sentences("`" * 32000)
-    finally:
-        text_module.sentencex.segment = segment
+    read, segment = [], sentencex.segment
+    monkeypatch.setattr(sentencex, "segment", lambda language, text: read.append(len(text)) or segment(language, text))
+    windowed = sentences(line)
+    hostile = sentences('!"' * 16000)
+    wordless = sentences("`" * 32000)
     assert windowed == [part for part in segment("en", line) if part]
     assert "".join(hostile) == '!"' * 16000 and len(hostile) > 1000
     assert "".join(wordless) == "`" * 32000
