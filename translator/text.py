@@ -371,17 +371,6 @@ def sentences(line: str) -> list[str]:
 LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
 
 
-def union(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Two lists of (start, end) spans, each in order, as one in order with overlapping spans joined."""
-    joined: list[tuple[int, int]] = []
-    for start, end in sorted(first + second):
-        if joined and start < joined[-1][1]:
-            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
-        else:
-            joined.append((start, end))
-    return joined
-
-
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: []) -> Prepared:
@@ -393,7 +382,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     within the model's source limit; longer ones are split at the clause or word boundary nearest their middle."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
-    untranslatable = union(whole_words(text, unknown(text)), [m.span() for m in LONG_RUN.finditer(text)])
+    # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
+    untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
     masked = protect(text, prepared.protected, pattern, untranslatable, BLOCK_TAG if html else None)
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
