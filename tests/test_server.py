@@ -314,20 +314,28 @@ def test_reflection_answers_both_protocol_versions(server, version):
     assert missing.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
 
 
-def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny, tmp_path):
+@pytest.mark.parametrize("to_group", [False, True], ids=["the server", "its whole process group"])
+def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny, tmp_path, to_group):
+    """Also when the signal reaches the engine worker processes as well (timeout(1), kill -- -PGID, a supervisor
+    stopping a group): they leave the server's group, so shutdown stays the server's."""
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--repository", str(exported_tiny.parent.parent), "--model", "tiny",
-         "--port", "0", "--metrics-port", "-1", "--threads", "1", "--grace-seconds", "30"],
-        stdout=subprocess.PIPE, stderr=log, text=True, cwd=Path(__file__).parent.parent)
+         "--port", "0", "--metrics-port", "-1", "--threads", "1", "--grace-seconds", "30", "--max-num-seqs", "1"],
+        stdout=subprocess.PIPE, stderr=log, text=True, cwd=Path(__file__).parent.parent, start_new_session=to_group)
     try:
         line = process.stdout.readline()
         target = line.split(" on ")[1].split(" ")[0]
         with TranslatorClient(target, timeout=60) as client:
             in_flight = concurrent.futures.ThreadPoolExecutor(4)
-            futures = [in_flight.submit(client.translate, TEXTS, max_output_tokens=200, min_output_tokens=200) for _ in range(4)]
+            texts = TEXTS * 4  # 4 x 28 sequences of 200 tokens, one at a time on each of 2 workers: ~1.7 s
+            futures = [in_flight.submit(client.translate, texts, max_output_tokens=200, min_output_tokens=200) for _ in range(4)]
             time.sleep(0.3)
-            process.send_signal(signal.SIGTERM)
+            assert not any(future.done() for future in futures), "the calls ended before the signal: make them longer"
+            if to_group:
+                os.killpg(process.pid, signal.SIGTERM)
+            else:
+                process.send_signal(signal.SIGTERM)
             time.sleep(0.3)
             with pytest.raises(grpc.RpcError) as refused:
                 client.translate([TEXTS[0]])
