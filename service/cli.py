@@ -14,6 +14,31 @@ from pathlib import Path
 from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_SERVER
 
 
+UINT32_MAX = 2**32 - 1  # the proto's uint32 fields (token limits, beams, top-k)
+UINT64_MAX = 2**64 - 1  # its uint64 seed
+
+
+def whole_number(minimum: int, maximum: int = UINT32_MAX):
+    """An argparse type: a whole number from minimum to maximum. A value outside is refused where it is typed
+    (argparse names the flag), not passed on to fail later as a traceback, a division by zero or a report of nan."""
+    def whole_number(text: str) -> int:
+        value = int(text)  # not a whole number: argparse says "invalid whole_number value: 'x'"
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {value}")
+        return value
+    return whole_number
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number above 0 (seconds, minutes, megabytes, a learning rate)."""
+    value = float(text)  # not a number: argparse says "invalid positive_number value: 'x'"
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
+    return value
+
+
 def cmd_data_freedict(args) -> int:
     from model.data import build_corpus
 
@@ -422,8 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     gettext.add_argument("--out", type=Path, default=DEFAULT_DATA / "software",
                          help=f"output directory (default: {DEFAULT_DATA / 'software'})")
     gettext.add_argument("--cache", type=Path, default=cache, help=f"download cache, kept between runs (default: {cache})")
-    gettext.add_argument("--max-mb", type=float, default=1500, help="total download bound in MB (default: 1500)")
-    gettext.add_argument("--max-package-mb", type=float, default=40, help="skip packages larger than this (default: 40)")
+    gettext.add_argument("--max-mb", type=positive_number, default=1500, help="total download bound in MB (default: 1500)")
+    gettext.add_argument("--max-package-mb", type=positive_number, default=40, help="skip packages larger than this (default: 40)")
     gettext.add_argument("--mirror", help="Debian mirror URL (default: the first one apt is configured with)")
     gettext.add_argument("--suite", help="Debian suite, e.g. bookworm (default: apt's configured suite)")
     gettext.set_defaults(func=cmd_data_gettext)
@@ -440,32 +465,32 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--device", choices=("cpu", "cuda"), help="where to train (default: cuda when available)")
     train.add_argument("--precision", choices=("fp32", "bf16", "fp16"), default="fp32",
                        help="autocast precision of forward and backward; fp16 (with loss scaling) on CUDA only (default: fp32)")
-    train.add_argument("--average-last", type=int, default=1, metavar="N",
+    train.add_argument("--average-last", type=whole_number(1), default=1, metavar="N",
                        help="at the end, average the weights of the last N validations and keep the average if it "
                             "validates better (default: 1, no averaging)")
-    train.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary size (default: 8000)")
-    train.add_argument("--d-model", type=int, default=256, help="model width (default: 256)")
-    train.add_argument("--heads", type=int, default=4, help="attention heads; must divide --d-model (default: 4)")
-    train.add_argument("--d-ff", type=int, default=1024, help="feed-forward inner width (default: 1024)")
-    train.add_argument("--encoder-layers", type=int, default=6,
+    train.add_argument("--vocab-size", type=whole_number(1), default=8000, help="SentencePiece vocabulary size (default: 8000)")
+    train.add_argument("--d-model", type=whole_number(1), default=256, help="model width (default: 256)")
+    train.add_argument("--heads", type=whole_number(1), default=4, help="attention heads; must divide --d-model (default: 4)")
+    train.add_argument("--d-ff", type=whole_number(1), default=1024, help="feed-forward inner width (default: 1024)")
+    train.add_argument("--encoder-layers", type=whole_number(1), default=6,
                        help="encoder layers: run once per request (default: 6)")
-    train.add_argument("--decoder-layers", type=int, default=2,
+    train.add_argument("--decoder-layers", type=whole_number(1), default=2,
                        help="decoder layers: run once per generated token (default: 2)")
     train.add_argument("--dropout", type=float, default=0.1, help="dropout probability (default: 0.1)")
     train.add_argument("--activation", choices=("relu", "gelu", "silu"), default="relu",
                        help="feed-forward activation (default: relu)")
     train.add_argument("--norm", choices=("pre", "post"), default="pre", help="LayerNorm placement (default: pre)")
-    train.add_argument("--max-tokens", type=int, default=4000, help="padded tokens per batch (default: 4000)")
-    train.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (default: 1e-3)")
-    train.add_argument("--warmup", type=int, default=800, help="warm-up steps (default: 800)")
-    train.add_argument("--validate-every", type=int, default=500, help="steps between validations (default: 500)")
-    train.add_argument("--patience", type=int, default=6, help="validations without improvement before stopping (default: 6)")
-    train.add_argument("--example-weight", type=int, default=2, help="copies of each dictionary example sentence per epoch; headword entries and "
+    train.add_argument("--max-tokens", type=whole_number(1), default=4000, help="padded tokens per batch (default: 4000)")
+    train.add_argument("--lr", type=positive_number, default=1e-3, help="peak learning rate (default: 1e-3)")
+    train.add_argument("--warmup", type=whole_number(1), default=800, help="warm-up steps (default: 800)")
+    train.add_argument("--validate-every", type=whole_number(1), default=500, help="steps between validations (default: 500)")
+    train.add_argument("--patience", type=whole_number(1), default=6, help="validations without improvement before stopping (default: 6)")
+    train.add_argument("--example-weight", type=whole_number(0), default=2, help="copies of each dictionary example sentence per epoch; headword entries and "
                             "--extra-data pairs appear once (default: 2)")
-    train.add_argument("--max-steps", type=int, default=1_000_000, help="stop after this many optimizer steps (default: 1000000)")
-    train.add_argument("--max-minutes", type=float, default=float("inf"), help="stop after this much training time")
+    train.add_argument("--max-steps", type=whole_number(1), default=1_000_000, help="stop after this many optimizer steps (default: 1000000)")
+    train.add_argument("--max-minutes", type=positive_number, default=float("inf"), help="stop after this much training time")
     train.add_argument("--seed", type=int, default=1, help="seed of initialisation, batching and dropout (default: 1)")
-    train.add_argument("--threads", type=int, default=2, help="torch intra-op threads (default: 2)")
+    train.add_argument("--threads", type=whole_number(1), default=2, help="torch intra-op threads (default: 2)")
     train.set_defaults(func=cmd_train)
 
     average = commands.add_parser("average", help="average a training run's validation snapshots into a checkpoint",
@@ -481,8 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"directory with train.tsv and test.tsv (default: {DEFAULT_DATA})")
     evaluate.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
                           help="another corpus whose test.tsv is scored separately, e.g. data/software; repeatable")
-    evaluate.add_argument("--limit", type=int, help="score only the first N test pairs of each corpus")
-    evaluate.add_argument("--beam", type=int, default=4, metavar="K",
+    evaluate.add_argument("--limit", type=whole_number(1), help="score only the first N test pairs of each corpus")
+    evaluate.add_argument("--beam", type=whole_number(1), default=4, metavar="K",
                           help="also score beam search with K beams beside greedy (default 4; 1: greedy only)")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
@@ -497,10 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
-    translate.add_argument("--max-output-tokens", type=int, default=0, help="limit generated tokens per sentence (0: model limit)")
+    translate.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="limit generated tokens per sentence (0: model limit)")
     decoding = translate.add_argument_group("decoding (greedy unless asked)")
-    decoding.add_argument("--beam", type=int, default=1, metavar="K", help="beam search with K beams (default 1: greedy)")
-    decoding.add_argument("--n-best", type=int, default=1, metavar="N",
+    decoding.add_argument("--beam", type=whole_number(1), default=1, metavar="K", help="beam search with K beams (default 1: greedy)")
+    decoding.add_argument("--n-best", type=whole_number(1), default=1, metavar="N",
                           help="print the N best hypotheses per text as `index ||| text [||| score]` (N <= --beam)")
     decoding.add_argument("--length-penalty", type=float, metavar="A",
                           help="rank hypotheses by log-probability / length^A (0..10; default 1)")
@@ -508,15 +533,15 @@ def build_parser() -> argparse.ArgumentParser:
                           help="print each translation's score (log-probability / length^A) before a tab")
     decoding.add_argument("--sample", action="store_true", help="sample tokens instead of taking the most likely")
     decoding.add_argument("--temperature", type=float, help="sampling temperature (implies --sample; default 1)")
-    decoding.add_argument("--top-k", type=int, default=0, help="sample among the K most likely tokens (default 0: all)")
+    decoding.add_argument("--top-k", type=whole_number(0), default=0, help="sample among the K most likely tokens (default 0: all)")
     decoding.add_argument("--top-p", type=float, default=1.0, help="sample within the nucleus of mass P (default 1: all)")
-    decoding.add_argument("--seed", type=int, help="sampling seed: the same seed gives the same translation")
+    decoding.add_argument("--seed", type=whole_number(0, UINT64_MAX), help="sampling seed: the same seed gives the same translation")
     decoding.add_argument("--attention", type=Path, metavar="PNG",
                           help="draw the first text's alignments (cross-attention per sentence) into this PNG")
     decoding.add_argument("--alignment-layer", type=int, default=-1,
                           help="with --model-dir: decoder layer the alignments come from (default -1: the last)")
     _text_arguments(translate)
-    translate.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: 60)")
+    translate.add_argument("--timeout", type=positive_number, default=60.0, help="deadline in seconds (default: 60)")
     translate.add_argument("--checkpoint", type=Path, help="translate with this PyTorch checkpoint instead of a server")
     translate.add_argument("--model-dir", type=Path, help="translate with ONNX Runtime on this exported directory instead of a server")
     translate.add_argument("--precision", choices=("fp32", "int8", "fp16"), default="fp32", help="with --model-dir (default: fp32)")
@@ -542,17 +567,17 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format", choices=("text", "tsv", "jsonl"), default="text", help="input format (default: text)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
-    batch.add_argument("--concurrency", type=int, default=64,
+    batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",
                        help="translate identical segments (same text, model and options) once")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
-    batch.add_argument("--max-output-tokens", type=int, default=0, help="per segment (default: the model's limit)")
-    batch.add_argument("--min-output-tokens", type=int, default=0, help="per segment (default: 0)")
+    batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default: the model's limit)")
+    batch.add_argument("--min-output-tokens", type=whole_number(0), default=0, help="per segment (default: 0)")
     _text_arguments(batch)
-    batch.add_argument("--connect-timeout", type=float, default=30.0, help="seconds to wait for the server (default: 30)")
-    batch.add_argument("--give-up-seconds", type=float, default=300.0,
+    batch.add_argument("--connect-timeout", type=positive_number, default=30.0, help="seconds to wait for the server (default: 30)")
+    batch.add_argument("--give-up-seconds", type=positive_number, default=300.0,
                        help="stop (resumable) after this long without a single result, e.g. the server is gone (default: 300)")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     batch.set_defaults(func=cmd_batch)
@@ -574,7 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
     health = commands.add_parser("health", help="ask a server's grpc.health.v1 status (exit 0 when SERVING)")
     _connection_arguments(health, tokens=False)  # health needs no token
     health.add_argument("--service", default="", help="service name to check (default: the whole server)")
-    health.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer (default: 3)")
+    health.add_argument("--timeout", type=positive_number, default=3.0, help="seconds to wait for the answer (default: 3)")
     health.set_defaults(func=cmd_health)
     _bench_parser(commands)
 
@@ -797,9 +822,9 @@ def _bench_parser(commands) -> None:
                                           "lengths 16, 64 and 256.")
     engine.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="PyTorch checkpoint (default: the shipped model)")
     engine.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help=f"exported model (default: {DEFAULT_MODEL_DIR})")
-    engine.add_argument("--tokens", type=int, default=64, help="generated tokens per sequence (default: 64)")
-    engine.add_argument("--repeats", type=int, default=3, help="timed runs per point; the fastest counts (default: 3)")
-    engine.add_argument("--threads", type=int, default=2, help="threads for every engine (default: 2)")
+    engine.add_argument("--tokens", type=whole_number(1), default=64, help="generated tokens per sequence (default: 64)")
+    engine.add_argument("--repeats", type=whole_number(1), default=3, help="timed runs per point; the fastest counts (default: 3)")
+    engine.add_argument("--threads", type=whole_number(1), default=2, help="threads for every engine (default: 2)")
     engine.add_argument("--out", type=Path, default=RESULTS, help="where to write engine.json and engine.png")
     engine.set_defaults(func=cmd_bench_engine)
 
@@ -819,24 +844,24 @@ def _bench_parser(commands) -> None:
     load.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
                       help="the model's PyTorch checkpoint, from which the CTranslate2 models are built (default: shipped)")
     load.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where CTranslate2 models go (reused)")
-    load.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16, 64, 128],
+    load.add_argument("--clients", type=whole_number(1), nargs="+", default=[1, 4, 16, 64, 128],
                       help="concurrency levels (default: 1 4 16 64 128)")
     load.add_argument("--apis", nargs="+", choices=("stream", "unary"), default=["stream", "unary"],
                       help="TranslateStream and/or Translate (default: both)")
     load.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
                       help="precisions to serve (default: both); one-at-a-time serving uses the first")
-    load.add_argument("--seconds", type=float, default=20.0, help="duration of each point (default: 20)")
-    load.add_argument("--processes", type=int, default=2, help="client processes (default: 2)")
-    load.add_argument("--rounds", type=int, default=1,
+    load.add_argument("--seconds", type=positive_number, default=20.0, help="duration of each point (default: 20)")
+    load.add_argument("--processes", type=whole_number(1), default=2, help="client processes (default: 2)")
+    load.add_argument("--rounds", type=whole_number(1), default=1,
                       help="run every server this many times, in turn, and report each point's median round and "
                            "the median of same-round ratios: the machine's drift between servers cancels (default: 1)")
-    load.add_argument("--workers", type=int, default=0, help="our engine workers (default 0: the server's default)")
-    load.add_argument("--threads", type=int, default=0, help="our ORT threads per worker (default 0: the server's default)")
+    load.add_argument("--workers", type=whole_number(0), default=0, help="our engine workers (default 0: the server's default)")
+    load.add_argument("--threads", type=whole_number(0), default=0, help="our ORT threads per worker (default 0: the server's default)")
     load.add_argument("--no-ct2", action="store_true", help="skip the CTranslate2 yardstick")
     load.add_argument("--variant", action="append", default=[], metavar="FLAGS",
                       help="also run our server with these extra `translator serve` flags, side by side (A/B), e.g. "
                            "--variant='--stream-interval-ms 0'; repeatable")
-    load.add_argument("--beam", type=int, nargs="*", default=[], metavar="K",
+    load.add_argument("--beam", type=whole_number(1), nargs="*", default=[], metavar="K",
                       help="also load our server with requests asking for beam search with K beams (e.g. --beam 4)")
     load.add_argument("--out", type=Path, default=RESULTS, help="where to write load.json and load.png")
     load.set_defaults(func=cmd_bench_load)
@@ -849,10 +874,10 @@ def _bench_parser(commands) -> None:
                                         "active sequences and KV-cache bytes return to 0, and sends SIGTERM while "
                                         "calls are in flight: accepted calls must finish and the server exit 0. "
                                         "Exit code 1 when any check fails.")
-    soak.add_argument("--minutes", type=float, default=10.0, help="duration of the mixed traffic (default: 10)")
-    soak.add_argument("--clients", type=int, default=16, help="concurrent clients (default: 16)")
+    soak.add_argument("--minutes", type=positive_number, default=10.0, help="duration of the mixed traffic (default: 10)")
+    soak.add_argument("--clients", type=whole_number(1), default=16, help="concurrent clients (default: 16)")
     _served_model_arguments(soak)
-    soak.add_argument("--max-queue-size", type=int, default=1024, help="the server's queue bound (default: 1024)")
+    soak.add_argument("--max-queue-size", type=whole_number(1), default=1024, help="the server's queue bound (default: 1024)")
     soak.add_argument("--out", type=Path, default=RESULTS, help="where to write soak.json")
     soak.set_defaults(func=cmd_bench_soak)
 
@@ -860,8 +885,8 @@ def _bench_parser(commands) -> None:
                             description="Starts `translator serve`, writes --lines distinct input lines and runs "
                                         "the same job (service.batch, JSONL output) at each --concurrency, printing "
                                         "lines/s, output tokens/s and the ratio to the first setting.")
-    jobs.add_argument("--lines", type=int, default=20_000, help="input lines (default: 20000)")
-    jobs.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64, 128, 256],
+    jobs.add_argument("--lines", type=whole_number(1), default=20_000, help="input lines (default: 20000)")
+    jobs.add_argument("--concurrency", type=whole_number(1), nargs="+", default=[1, 16, 64, 128, 256],
                       help="settings to measure, in order (default: 1 16 64 128 256)")
     _served_model_arguments(jobs)
     jobs.add_argument("--out", type=Path, default=RESULTS, help="where to write batch.json")
@@ -880,7 +905,7 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--source", type=Path,
                       help=f"a TSV split (English first) or a directory of .mo catalogs (default: {HELD_OUT_MESSAGES} "
                            "when it exists, else /usr/share/locale/de/LC_MESSAGES)")
-    kept.add_argument("--messages", type=int, default=500, help="messages to sample (default: 500)")
+    kept.add_argument("--messages", type=whole_number(1), default=500, help="messages to sample (default: 500)")
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
 
@@ -892,9 +917,9 @@ def _bench_parser(commands) -> None:
                                            "is linear, its square where it is quadratic. Ordinary prose is the "
                                            "yardstick. Needs only the model's tokenizer.")
     add_model_dir(hostile)
-    hostile.add_argument("--lengths", nargs=2, type=int, default=[4000, 32000], metavar=("SHORT", "LONG"),
+    hostile.add_argument("--lengths", nargs=2, type=whole_number(1), default=[4000, 32000], metavar=("SHORT", "LONG"),
                          help="characters per text (default: 4000 32000, the server's --max-text-chars)")
-    hostile.add_argument("--repeats", type=int, default=3, help="timed runs per point; the best counts (default: 3)")
+    hostile.add_argument("--repeats", type=whole_number(1), default=3, help="timed runs per point; the best counts (default: 3)")
     hostile.add_argument("--out", type=Path, default=RESULTS, help="where to write text.json")
     hostile.set_defaults(func=cmd_bench_text)
 
@@ -905,9 +930,9 @@ def _bench_parser(commands) -> None:
     add_model_dir(profiled)
     profiled.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
                           help="graphs to profile (default: fp32 int8)")
-    profiled.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
-    profiled.add_argument("--tokens", type=int, default=64, help="decoder steps per run (default: 64)")
-    profiled.add_argument("--threads", type=int, default=1, help="ONNX Runtime intra-op threads (default: 1)")
+    profiled.add_argument("--batch-sizes", nargs="+", type=whole_number(1), default=[1, 32], help="(default: 1 32)")
+    profiled.add_argument("--tokens", type=whole_number(1), default=64, help="decoder steps per run (default: 64)")
+    profiled.add_argument("--threads", type=whole_number(1), default=1, help="ONNX Runtime intra-op threads (default: 1)")
     profiled.add_argument("--out", type=Path, default=RESULTS, help="where to write profile.json")
     profiled.set_defaults(func=cmd_bench_profile)
 
@@ -920,12 +945,12 @@ def _bench_parser(commands) -> None:
     vocab.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"corpus with train/test splits (default: {DEFAULT_DATA})")
     vocab.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
                        help="another corpus (repeatable), e.g. data/software")
-    vocab.add_argument("--sizes", nargs="+", type=int, default=[8000, 16000, 32000], help="(default: 8000 16000 32000)")
-    vocab.add_argument("--sentences", type=int, default=400_000, help="train pairs sampled, spread over the corpora (default: 400000)")
+    vocab.add_argument("--sizes", nargs="+", type=whole_number(1), default=[8000, 16000, 32000], help="(default: 8000 16000 32000)")
+    vocab.add_argument("--sentences", type=whole_number(1), default=400_000, help="train pairs sampled, spread over the corpora (default: 400000)")
     vocab.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR, help="exported model whose step is measured")
     vocab.add_argument("--precisions", nargs="+", choices=("fp32", "int8"), default=["fp32", "int8"],
                        help="precisions of the output projection to time (default: fp32 int8)")
-    vocab.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 32], help="(default: 1 32)")
+    vocab.add_argument("--batch-sizes", nargs="+", type=whole_number(1), default=[1, 32], help="(default: 1 32)")
     vocab.add_argument("--out", type=Path, default=RESULTS, help="where to write vocab.json")
     vocab.set_defaults(func=cmd_bench_vocab)
 
@@ -942,12 +967,12 @@ def _bench_parser(commands) -> None:
                          help="the small model's export with int8 (reused when current; else exported into --workdir)")
     compare.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid split for the export's parity check (default: {DEFAULT_DATA})")
     compare.add_argument("--workdir", type=Path, default=RESULTS / "compare-models", help="where the built models go (reused)")
-    compare.add_argument("--tokens", type=int, default=64, help="tokens generated per sentence (default: 64)")
-    compare.add_argument("--batch-sizes", nargs="+", type=int, default=[1, 2, 4, 8, 16, 32, 64],
+    compare.add_argument("--tokens", type=whole_number(1), default=64, help="tokens generated per sentence (default: 64)")
+    compare.add_argument("--batch-sizes", nargs="+", type=whole_number(1), default=[1, 2, 4, 8, 16, 32, 64],
                          help="(default: 1 2 4 8 16 32 64)")
-    compare.add_argument("--threads", nargs="+", type=int, default=[1, 2],
+    compare.add_argument("--threads", nargs="+", type=whole_number(1), default=[1, 2],
                          help="intra-op thread counts every engine tries at each batch size; the fastest counts (default: 1 2)")
-    compare.add_argument("--repeats", type=int, default=3, help="timed rounds after a warm-up round, engines interleaved; each keeps its fastest (default: 3)")
+    compare.add_argument("--repeats", type=whole_number(1), default=3, help="timed rounds after a warm-up round, engines interleaved; each keeps its fastest (default: 3)")
     compare.add_argument("--out", type=Path, default=RESULTS, help="where to write compare.json and compare.png")
     compare.set_defaults(func=cmd_bench_compare)
 
@@ -1024,8 +1049,8 @@ def _serve_parser(commands) -> None:
 
 
 def _parity_arguments(parser) -> None:
-    parser.add_argument("--batches", type=int, default=32, help="validation batches for tensor parity (default: 32)")
-    parser.add_argument("--sentences", type=int, default=500, help="validation sentences for sequence parity (default: 500)")
+    parser.add_argument("--batches", type=whole_number(1), default=32, help="validation batches for tensor parity (default: 32)")
+    parser.add_argument("--sentences", type=whole_number(1), default=500, help="validation sentences for sequence parity (default: 500)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ BENCH_RESULTS = ROOT / "bench" / "results"  # where benchmarks write JSON and pl
 # However many texts stream at once, each still gets an update at least this often while it decodes (the longest
 # --stream-interval-ms, and the cap of the interval --stream-updates-per-second stretches).
 MAX_STREAM_INTERVAL_MS = 1000
+MAX_PORT = 65535
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,15 @@ class ServerConfig:
                     if getattr(self, name) < 1]
         if not 0 <= self.stream_interval_ms <= MAX_STREAM_INTERVAL_MS:
             problems.append(f"stream_interval_ms={self.stream_interval_ms} must be between 0 and {MAX_STREAM_INTERVAL_MS}")
-        if self.stream_updates_per_second < 0:
+        if not 0 <= self.stream_updates_per_second < math.inf:  # written so that nan fails too
             problems.append(f"stream_updates_per_second={self.stream_updates_per_second} must be 0 (no bound) or more")
+        if not 0 <= self.grace_seconds < math.inf:
+            problems.append(f"grace_seconds={self.grace_seconds} must be 0 or more")
+        # gRPC would bind a port above 65535 modulo 65536 (70000 served on 4464), and the metrics server raise
+        if not 0 <= self.port <= MAX_PORT:
+            problems.append(f"port={self.port} must be between 0 (any free port) and {MAX_PORT}")
+        if not -1 <= self.metrics_port <= MAX_PORT:
+            problems.append(f"metrics_port={self.metrics_port} must be between -1 (off) and {MAX_PORT}")
         if self.workers < 0 or self.threads < 0:
             problems.append("workers and threads must be 0 (automatic) or more")
         if self.device not in ("cpu", "cuda"):

@@ -3,7 +3,9 @@ each command's flags under its own heading."""
 
 import re
 
-from service.cli import build_parser
+import pytest
+
+from service.cli import build_parser, main
 from service.cli_reference import REFERENCE, arguments, commands, markdown
 
 
@@ -39,3 +41,38 @@ def test_the_reference_shows_defaults_and_choices_without_this_machines_paths():
     assert "| `--top-k` | `0` |" in text  # a default of 0 shows too (0 == False)
     assert "%%" not in text  # argparse's escapes expanded as --help shows them
     assert str(REFERENCE.parent.parent) not in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["translate", "--beam", "-1", "hi"], "argument --beam: must be at least 1, not -1"),
+    (["translate", "--max-output-tokens", str(2**32), "hi"], f"argument --max-output-tokens: must be at most {2**32 - 1}"),
+    (["translate", "--seed", str(2**64), "hi"], f"argument --seed: must be at most {2**64 - 1}, not {2**64}"),
+    (["translate", "--timeout", "nan", "hi"], "argument --timeout: must be a number above 0, not nan"),
+    (["translate", "--top-k", "2.5", "hi"], "argument --top-k: invalid whole_number value: '2.5'"),
+    (["batch", "--input", "in.txt", "--output", "out.txt", "--concurrency", "0"],
+     "argument --concurrency: must be at least 1, not 0"),
+    (["health", "--timeout", "-1"], "argument --timeout: must be a number above 0, not -1"),
+    (["bench", "text", "--repeats", "0"], "argument --repeats: must be at least 1, not 0"),
+    (["bench", "load", "--seconds", "0"], "argument --seconds: must be a number above 0, not 0"),
+    (["train", "--heads", "0"], "argument --heads: must be at least 1, not 0"),
+])
+def test_a_value_out_of_range_is_refused_where_it_is_typed(capsys, argv, message):
+    """Not passed on to fail later: a negative beam was a protobuf traceback, `bench text --repeats 0` a table of
+    inf and nan, `--timeout 0` a DEADLINE_EXCEEDED from the server."""
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+# Flags whose numbers may be negative or are checked where they are used: the server's settings (ServerConfig names
+# what is wrong), the sampling and ranking knobs (DecodingOptions does), layers counted from the end, seeds of training.
+UNRANGED = {"--alignment-layer", "--length-penalty", "--temperature", "--top-p", "--dropout", "--steps"}
+
+
+def test_every_number_a_command_takes_has_its_range():
+    bare = [(" ".join(words), action.option_strings[0]) for words, parser, _ in commands(build_parser())
+            if words != ("translator", "serve") for action in arguments(parser)
+            if action.type in (int, float) and action.option_strings[0] not in UNRANGED
+            and (words, action.option_strings[0]) != (("translator", "train"), "--seed")]
+    assert bare == []

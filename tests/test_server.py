@@ -373,6 +373,17 @@ def test_worker_processes_default_to_processes_on_cpu_and_a_thread_on_cuda(monke
         ServerConfig.env_default("worker_processes")
 
 
+@pytest.mark.parametrize("setting, message", [
+    ({"port": 70000}, "port=70000 must be between 0 (any free port) and 65535"),  # gRPC served it on port 4464
+    ({"metrics_port": -2}, "metrics_port=-2 must be between -1 (off) and 65535"),
+    ({"grace_seconds": -1.0}, "grace_seconds=-1.0 must be 0 or more"),
+    ({"stream_updates_per_second": float("nan")}, "stream_updates_per_second=nan must be 0 (no bound) or more"),
+])
+def test_a_setting_out_of_range_is_named(setting, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ServerConfig(**setting)
+
+
 @pytest.mark.parametrize("variable, raw, message", [("TRANSLATOR_STREAM_INTERVAL_MS", "abc", "must be a number"),
                                                     ("TRANSLATOR_MAX_NUM_SEQS", "2.5", "must be a whole number")])
 def test_a_malformed_setting_variable_is_named_not_a_traceback(monkeypatch, capsys, variable, raw, message):
