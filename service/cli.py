@@ -360,11 +360,8 @@ def cmd_serve(args) -> int:
         return 2
     try:
         asyncio.run(serve(config))
-    except FileNotFoundError:
-        raise  # no such model: main() says so
-    except (OSError, RuntimeError) as error:  # a port in use, a missing CUDA provider
-        print(f"error: cannot start serving: {error} (gRPC {config.host}:{config.port}, metrics "
-              f"{config.metrics_host}:{config.metrics_port}; change them with --port / --metrics-port)", file=sys.stderr)
+    except (OSError, RuntimeError, ValueError) as error:  # no such model, a port in use, no CUDA provider, no tokens
+        print(f"error: cannot start serving: {error}", file=sys.stderr)
         return 1
     return 0
 

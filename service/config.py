@@ -95,6 +95,8 @@ class ServerConfig:
             problems.append(f"device {self.device!r} must be cpu or cuda")
         if not self.models:
             problems.append("name at least one model")
+        problems += [f"{name}={path} is not a file" for name in ("tls_cert", "tls_key", "tls_client_ca", "auth_token_file")
+                     if (path := getattr(self, name)) is not None and not Path(path).is_file()]
         if (self.tls_cert is None) != (self.tls_key is None):
             problems.append("TLS needs both a certificate (--tls-cert) and its key (--tls-key)")
         if self.tls_client_ca is not None and self.tls_cert is None:

@@ -396,7 +396,13 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
     signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     os.setpgrp()
     os.nice(WORKER_NICENESS)
-    runtime = spec.runtime()
+    try:
+        runtime = spec.runtime()
+    except Exception as error:
+        # The server then says why it cannot start (a precision not exported, an alignment layer out of range), not
+        # only that this process exited; the traceback still goes to the log.
+        conn.send(str(error) or type(error).__name__)
+        raise
     # The server bounds the queue over all workers before it sends anything; here every request it sent is taken.
     scheduler = dataclasses.replace(limits, max_queue_size=sys.maxsize).scheduler(runtime)
     received = 0  # sequences taken so far: tells the server which of its submissions a report's queue includes
@@ -459,11 +465,13 @@ class ProcessWorker:
             process.start()
         child.close()
         try:
-            info, has_alignments = conn.recv()  # ready
+            ready = conn.recv()  # (info, has_alignments), or why the process could not start
         except EOFError:
+            ready = f"it exited (code {process.exitcode}); its error is in the server's log"
+        if isinstance(ready, str):
             process.join(5)
-            raise RuntimeError(f"engine worker process {self.name} exited while starting (exit code {process.exitcode}); "
-                               "its error is in the server's log") from None
+            raise RuntimeError(f"engine worker process {self.name} could not start: {ready}")
+        info, has_alignments = ready
         if self.model is None:
             self.model = ServedModel(self.spec.model_dir, info, has_alignments)
         with self._send_lock:  # requests submitted while no process ran were sent nowhere: send them now

@@ -38,12 +38,19 @@ def channel_credentials(ca: Path | None = None, cert: Path | None = None, key: P
 
 
 def load_tokens(token_file: Path | None, environ=os.environ) -> tuple[bytes, ...]:
-    """Accepted tokens: the non-empty lines of token_file plus TRANSLATOR_AUTH_TOKEN; empty = no authentication."""
+    """Accepted tokens: the non-empty lines of token_file plus TRANSLATOR_AUTH_TOKEN; none = no authentication.
+    Asking for tokens and giving none fails closed (ValueError): an empty secret mounted as the token file, or a
+    variable set to nothing, would otherwise serve everyone."""
     tokens = []
     if token_file:
         tokens += [line.strip() for line in Path(token_file).read_text(encoding="utf-8").splitlines() if line.strip()]
-    if environ.get(TOKEN_ENV, "").strip():
+    if TOKEN_ENV in environ:
+        if not environ[TOKEN_ENV].strip():
+            raise ValueError(f"{TOKEN_ENV} is set but empty: set a token, or unset it to serve without authentication")
         tokens.append(environ[TOKEN_ENV].strip())
+    if token_file and not tokens:
+        raise ValueError(f"--auth-token-file {token_file} holds no token (one per line): add one, or leave the flag "
+                         "unset to serve without authentication")
     return tuple(token.encode() for token in tokens)
 
 

@@ -500,11 +500,11 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
+        tokens = load_tokens(config.auth_token_file)  # before the engines: a token file without tokens stops start-up
         self.metrics = Metrics()
         self.engines = load_engines(config, self.metrics)
         self.servicer = TranslatorServicer(self.engines, config, self.metrics)
         self.health = health.aio.HealthServicer()
-        tokens = load_tokens(config.auth_token_file)
         self.gate = StatusInterceptor(self.metrics, list(self.engines), BearerTokens(tokens) if tokens else None)
         self.grpc = grpc.aio.server(interceptors=[self.gate], options=[
             ("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", config.max_message_bytes),
@@ -512,17 +512,29 @@ class Server:
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable(self.grpc, [SERVICE_NAME, health.SERVICE_NAME])
-        address = f"{config.host}:{config.port}"
-        if config.tls_cert is not None:
-            self.port = self.grpc.add_secure_port(address, server_credentials(config.tls_cert, config.tls_key,
-                                                                              config.tls_client_ca))
-        else:
-            self.port = self.grpc.add_insecure_port(address)
-        if not self.port:
-            raise OSError(f"cannot listen on {address}")
-        self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines,
-                                               self.servicer.stream_interval)
+        self.port = self._listen(f"{config.host}:{config.port}")
+        try:
+            self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines,
+                                                   self.servicer.stream_interval)
+        except OSError as error:
+            raise OSError(f"cannot serve metrics on {config.metrics_host}:{config.metrics_port} ({error}); change "
+                          "--metrics-host or --metrics-port (-1: no metrics)") from None
         self._stopped = asyncio.Event()
+
+    def _listen(self, address: str) -> int:
+        """Bind the gRPC port, with TLS when configured; the port bound."""
+        config = self.config
+        credentials = None if config.tls_cert is None else server_credentials(config.tls_cert, config.tls_key,
+                                                                              config.tls_client_ca)
+        try:
+            port = (self.grpc.add_insecure_port(address) if credentials is None
+                    else self.grpc.add_secure_port(address, credentials))
+        except RuntimeError:  # gRPC's "Failed to bind to address ..." says no more than this
+            port = 0
+        if not port:
+            raise OSError(f"cannot listen on {address} (in use, or not an address of this machine); change --host or "
+                          "--port (0: any free port)")
+        return port
 
     @property
     def default_model(self) -> str:

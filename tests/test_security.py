@@ -10,7 +10,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.client import TranslatorClient
-from service.security import BearerTokens, channel_credentials
+from service.security import BearerTokens, channel_credentials, load_tokens
 from tests.grpc_server import RunningServer, wait_until
 from tests.test_server import TEXTS, config_for
 
@@ -167,3 +167,26 @@ def test_tls_settings_are_checked(exported_tiny, pki):
         config_for(exported_tiny, tls_cert=pki["server"][0])
     with pytest.raises(ValueError, match="mutual TLS .* needs TLS"):
         config_for(exported_tiny, tls_client_ca=pki["ca"])
+
+
+def test_asking_for_tokens_and_giving_none_refuses_to_start(tmp_path, monkeypatch):
+    """Fails closed: an empty secret mounted as the token file (or a variable set to nothing) served everyone."""
+    monkeypatch.delenv("TRANSLATOR_AUTH_TOKEN", raising=False)
+    empty = tmp_path / "tokens.txt"
+    empty.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(ValueError, match="holds no token"):
+        load_tokens(empty)
+    monkeypatch.setenv("TRANSLATOR_AUTH_TOKEN", " ")
+    with pytest.raises(ValueError, match="TRANSLATOR_AUTH_TOKEN is set but empty"):
+        load_tokens(None)
+    monkeypatch.setenv("TRANSLATOR_AUTH_TOKEN", TOKEN)
+    assert load_tokens(empty) == (TOKEN.encode(),)  # the variable's token is one
+    monkeypatch.delenv("TRANSLATOR_AUTH_TOKEN")
+    assert load_tokens(None) == ()  # nothing asked: authentication off
+
+
+def test_a_token_or_certificate_file_that_is_missing_is_named_before_anything_loads(exported_tiny, tmp_path):
+    with pytest.raises(ValueError, match=f"auth_token_file={tmp_path / 'none.txt'} is not a file"):
+        config_for(exported_tiny, auth_token_file=tmp_path / "none.txt")
+    with pytest.raises(ValueError, match=f"tls_cert={tmp_path} is not a file"):
+        config_for(exported_tiny, tls_cert=tmp_path, tls_key=tmp_path / "key.pem")

@@ -4,6 +4,7 @@ import concurrent.futures
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -371,6 +372,24 @@ def test_worker_processes_default_to_processes_on_cpu_and_a_thread_on_cuda(monke
     monkeypatch.setenv("TRANSLATOR_WORKER_PROCESSES", "maybe")
     with pytest.raises(ValueError, match="TRANSLATOR_WORKER_PROCESSES='maybe' must be 1 or 0"):
         ServerConfig.env_default("worker_processes")
+
+
+def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsys):
+    """The worker process's own error, not only that it exited; a port in use, with the flag to change."""
+    from service.cli import main
+
+    serve = ["serve", "--repository", str(exported_tiny.parent.parent), "--model", "tiny", "--metrics-port", "-1",
+             "--threads", "1", "--workers", "1"]
+    assert main(serve + ["--port", "0", "--alignment-layer", "9"]) == 1
+    assert ("error: cannot start serving: engine worker process engine-tiny-0 could not start: alignment_layer=9 must "
+            "index one of the") in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(serve + ["--port", str(port)]) == 1
+    assert (f"error: cannot start serving: cannot listen on 127.0.0.1:{port} (in use, or not an address of this "
+            "machine); change --host or --port") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("setting, message", [
