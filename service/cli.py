@@ -31,6 +31,13 @@ def whole_number(minimum: int, maximum: int = UINT32_MAX):
     return whole_number
 
 
+def existing_file(text: str) -> Path:
+    """An argparse type: a path to a file that exists (certificates, keys, tokens), checked before connecting."""
+    if not Path(text).is_file():
+        raise argparse.ArgumentTypeError(f"{text} is not a file")
+    return Path(text)
+
+
 def positive_number(text: str) -> float:
     """An argparse type: a finite number above 0 (seconds, minutes, megabytes, a learning rate)."""
     value = float(text)  # not a number: argparse says "invalid positive_number value: 'x'"
@@ -123,6 +130,9 @@ def cmd_translate(args) -> int:
     texts = args.text or [line.rstrip("\r\n") for line in sys.stdin]
     if not any(text.strip() for text in texts):
         print("error: give text as arguments or on stdin", file=sys.stderr)
+        return 2
+    if args.attention and not args.attention.parent.is_dir():  # known before translating, not after
+        print(f"error: --attention {args.attention}: the directory {args.attention.parent} does not exist", file=sys.stderr)
         return 2
     if args.checkpoint:
         if any(value != DECODING_DEFAULTS.get(name) for name, value in decoding_arguments(args).items()
@@ -300,11 +310,11 @@ def _text_arguments(parser) -> None:
 def _connection_arguments(parser, tokens: bool = True) -> None:
     parser.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
     parser.add_argument("--tls", action="store_true", help="connect with TLS, trusting the system's certificate authorities")
-    parser.add_argument("--tls-ca", type=Path, help="connect with TLS, trusting this PEM CA certificate")
-    parser.add_argument("--tls-cert", type=Path, help="client certificate (PEM) for mutual TLS")
-    parser.add_argument("--tls-key", type=Path, help="the client certificate's private key (PEM)")
+    parser.add_argument("--tls-ca", type=existing_file, help="connect with TLS, trusting this PEM CA certificate")
+    parser.add_argument("--tls-cert", type=existing_file, help="client certificate (PEM) for mutual TLS")
+    parser.add_argument("--tls-key", type=existing_file, help="the client certificate's private key (PEM)")
     if tokens:
-        parser.add_argument("--token-file", type=Path,
+        parser.add_argument("--token-file", type=existing_file,
                             help="file holding the bearer token to send (default: env TRANSLATOR_AUTH_TOKEN, if set)")
     else:
         parser.set_defaults(token_file=None)

@@ -55,6 +55,7 @@ def test_the_reference_shows_defaults_and_choices_without_this_machines_paths():
     (["bench", "text", "--repeats", "0"], "argument --repeats: must be at least 1, not 0"),
     (["bench", "load", "--seconds", "0"], "argument --seconds: must be a number above 0, not 0"),
     (["train", "--heads", "0"], "argument --heads: must be at least 1, not 0"),
+    (["translate", "--token-file", "/no/such/token.txt", "hi"], "argument --token-file: /no/such/token.txt is not a file"),
 ])
 def test_a_value_out_of_range_is_refused_where_it_is_typed(capsys, argv, message):
     """Not passed on to fail later: a negative beam was a protobuf traceback, `bench text --repeats 0` a table of
@@ -76,3 +77,9 @@ def test_every_number_a_command_takes_has_its_range():
             if action.type in (int, float) and action.option_strings[0] not in UNRANGED
             and (words, action.option_strings[0]) != (("translator", "train"), "--seed")]
     assert bare == []
+
+
+def test_an_attention_picture_for_a_missing_directory_is_refused_before_translating(capsys):
+    # No server listens on port 1: the refusal comes before any connection.
+    assert main(["translate", "--server", "127.0.0.1:1", "--attention", "/no/such/dir/a.png", "hi"]) == 2
+    assert "error: --attention /no/such/dir/a.png: the directory /no/such/dir does not exist" in capsys.readouterr().err
