@@ -80,10 +80,10 @@ class ServerConfig:
                     if getattr(self, name) < 1]
         if not 0 <= self.stream_interval_ms <= MAX_STREAM_INTERVAL_MS:
             problems.append(f"stream_interval_ms={self.stream_interval_ms} must be between 0 and {MAX_STREAM_INTERVAL_MS}")
-        if not 0 <= self.stream_updates_per_second < math.inf:  # written so that nan fails too
+        if not self.stream_updates_per_second >= 0:  # written so that nan fails too
             problems.append(f"stream_updates_per_second={self.stream_updates_per_second} must be 0 (no bound) or more")
         if not 0 <= self.grace_seconds < math.inf:
-            problems.append(f"grace_seconds={self.grace_seconds} must be 0 or more")
+            problems.append(f"grace_seconds={self.grace_seconds} must be a finite number of seconds, 0 or more")
         # gRPC would bind a port above 65535 modulo 65536 (70000 served on 4464), and the metrics server raise
         if not 0 <= self.port <= MAX_PORT:
             problems.append(f"port={self.port} must be between 0 (any free port) and {MAX_PORT}")

@@ -10,6 +10,7 @@ import logging
 import re
 import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import grpc
@@ -473,8 +474,8 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
         return_alignments=options.return_alignments)
 
 
-def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
-    engines = {}
+def started_engines(config: ServerConfig, metrics: Metrics) -> Iterator[tuple[str, Engine]]:
+    """(model name, its started engine) for each model of the config, in order."""
     limits = SchedulerLimits(max_num_seqs=config.max_num_seqs, max_num_batched_tokens=config.max_num_batched_tokens,
                              max_queue_size=config.max_queue_size, join_interval_steps=config.join_interval_steps)
     for spec in config.models:
@@ -487,12 +488,11 @@ def load_engines(config: ServerConfig, metrics: Metrics) -> dict[str, Engine]:
             engine = Engine.in_threads([worker.runtime() for _ in range(config.engine_workers)], limits,
                                        metrics.observe_step)
         info = engine.start().model.info
-        engines[info.name] = engine
         metrics.model_loaded(info)
         log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads, in %s)", info.name,
                  info.version, model_dir, info.precision, info.provider, config.engine_workers,
                  config.worker_threads, "processes" if config.engine_in_processes else "threads")
-    return engines
+        yield info.name, engine
 
 
 class Server:
@@ -502,7 +502,18 @@ class Server:
         self.config = config
         tokens = load_tokens(config.auth_token_file)  # before the engines: a token file without tokens stops start-up
         self.metrics = Metrics()
-        self.engines = load_engines(config, self.metrics)
+        self.engines: dict[str, Engine] = {}
+        try:
+            self._set_up(config, tokens)
+        except BaseException:  # a model, a port or the metrics could not start: the workers started end with it
+            for engine in self.engines.values():
+                engine.stop()
+            raise
+
+    def _set_up(self, config: ServerConfig, tokens: tuple[bytes, ...]) -> None:
+        """The engines, the servicer and its gate, the gRPC server bound to its port, the metrics endpoint."""
+        for name, engine in started_engines(config, self.metrics):
+            self.engines[name] = engine
         self.servicer = TranslatorServicer(self.engines, config, self.metrics)
         self.health = health.aio.HealthServicer()
         self.gate = StatusInterceptor(self.metrics, list(self.engines), BearerTokens(tokens) if tokens else None)

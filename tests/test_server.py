@@ -1,6 +1,7 @@
 """The service over real loopback gRPC, against the exported tiny model."""
 
 import concurrent.futures
+import multiprocessing
 import os
 import re
 import signal
@@ -390,12 +391,13 @@ def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsy
         assert main(serve + ["--port", str(port)]) == 1
     assert (f"error: cannot start serving: cannot listen on 127.0.0.1:{port} (in use, or not an address of this "
             "machine); change --host or --port") in capsys.readouterr().err
+    assert multiprocessing.active_children() == []  # the worker it had started ended with it
 
 
 @pytest.mark.parametrize("setting, message", [
     ({"port": 70000}, "port=70000 must be between 0 (any free port) and 65535"),  # gRPC served it on port 4464
     ({"metrics_port": -2}, "metrics_port=-2 must be between -1 (off) and 65535"),
-    ({"grace_seconds": -1.0}, "grace_seconds=-1.0 must be 0 or more"),
+    ({"grace_seconds": -1.0}, "grace_seconds=-1.0 must be a finite number of seconds, 0 or more"),
     ({"stream_updates_per_second": float("nan")}, "stream_updates_per_second=nan must be 0 (no bound) or more"),
 ])
 def test_a_setting_out_of_range_is_named(setting, message):
