@@ -501,6 +501,8 @@ class Server:
     def __init__(self, config: ServerConfig):
         self.config = config
         tokens = load_tokens(config.auth_token_file)  # before the engines: a token file without tokens stops start-up
+        if (warning := config.oversubscribed) is not None:
+            log.warning(warning)
         self.metrics = Metrics()
         self.engines: dict[str, Engine] = {}
         try:

@@ -375,6 +375,15 @@ def test_worker_processes_default_to_processes_on_cpu_and_a_thread_on_cuda(monke
         ServerConfig.env_default("worker_processes")
 
 
+def test_engines_asking_for_more_threads_than_cores_are_named(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert ServerConfig().oversubscribed is None  # one worker of one thread per core
+    assert ServerConfig(workers=1, threads=2).oversubscribed is None
+    assert ServerConfig(device="cuda", workers=4).oversubscribed is None  # a GPU's threads are not the cores'
+    warning = ServerConfig(workers=2, threads=2, models=("en-de", "opus")).oversubscribed
+    assert warning.startswith("2 model(s) x 2 engine workers x 2 ONNX Runtime threads = 8 threads on 2 cores")
+
+
 def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsys):
     """The worker process's own error, not only that it exited; a port in use, with the flag to change."""
     from service.cli import main
