@@ -393,6 +393,7 @@ def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsy
     assert main(serve + ["--port", "0", "--alignment-layer", "9"]) == 1
     assert ("error: cannot start serving: engine worker process engine-tiny-0 could not start: alignment_layer=9 must "
             "index one of the") in capsys.readouterr().err
+    running = set(multiprocessing.active_children())  # other tests' servers may hold workers of their own
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -400,7 +401,7 @@ def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsy
         assert main(serve + ["--port", str(port)]) == 1
     assert (f"error: cannot start serving: cannot listen on 127.0.0.1:{port} (in use, or not an address of this "
             "machine); change --host or --port") in capsys.readouterr().err
-    assert multiprocessing.active_children() == []  # the worker it had started ended with it
+    assert set(multiprocessing.active_children()) <= running  # the worker it had started ended with it
 
 
 @pytest.mark.parametrize("setting, message", [
