@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import ssl
 from pathlib import Path
 
 import grpc
@@ -26,7 +27,20 @@ def read_bytes(path: Path | None) -> bytes | None:
 
 
 def server_credentials(cert: Path, key: Path, client_ca: Path | None = None) -> grpc.ServerCredentials:
-    """TLS with this certificate and key; with client_ca, clients must present a certificate it signed."""
+    """TLS with this certificate and key; with client_ca, clients must present a certificate it signed.
+    ValueError names the file that is not what it should be: gRPC accepts any bytes here and only fails to bind,
+    which read as a port in use."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:  # a password of b"" refuses an encrypted key (gRPC cannot use one) instead of prompting on the terminal
+        context.load_cert_chain(cert, key, password=b"")
+    except ssl.SSLError as error:
+        raise ValueError(f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate chain and its unencrypted "
+                         f"private key ({error.reason or error})") from None
+    try:
+        if client_ca is not None:
+            context.load_verify_locations(client_ca)
+    except ssl.SSLError as error:
+        raise ValueError(f"--tls-client-ca {client_ca} is not a PEM CA certificate ({error.reason or error})") from None
     return grpc.ssl_server_credentials([(read_bytes(key), read_bytes(cert))], root_certificates=read_bytes(client_ca),
                                        require_client_auth=client_ca is not None)
 

@@ -500,7 +500,10 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        tokens = load_tokens(config.auth_token_file)  # before the engines: a token file without tokens stops start-up
+        # Before the engines: a token file without tokens, or a certificate that is not one, stops start-up.
+        tokens = load_tokens(config.auth_token_file)
+        self.credentials = None if config.tls_cert is None else server_credentials(config.tls_cert, config.tls_key,
+                                                                                   config.tls_client_ca)
         if (warning := config.oversubscribed) is not None:
             log.warning(warning)
         self.metrics = Metrics()
@@ -536,12 +539,9 @@ class Server:
 
     def _listen(self, address: str) -> int:
         """Bind the gRPC port, with TLS when configured; the port bound."""
-        config = self.config
-        credentials = None if config.tls_cert is None else server_credentials(config.tls_cert, config.tls_key,
-                                                                              config.tls_client_ca)
         try:
-            port = (self.grpc.add_insecure_port(address) if credentials is None
-                    else self.grpc.add_secure_port(address, credentials))
+            port = (self.grpc.add_insecure_port(address) if self.credentials is None
+                    else self.grpc.add_secure_port(address, self.credentials))
         except RuntimeError:  # gRPC's "Failed to bind to address ..." says no more than this
             port = 0
         if not port:

@@ -10,7 +10,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from service.client import TranslatorClient
-from service.security import BearerTokens, channel_credentials, load_tokens
+from service.security import BearerTokens, channel_credentials, load_tokens, server_credentials
 from tests.grpc_server import RunningServer, wait_until
 from tests.test_server import TEXTS, config_for
 
@@ -190,3 +190,17 @@ def test_a_token_or_certificate_file_that_is_missing_is_named_before_anything_lo
         config_for(exported_tiny, auth_token_file=tmp_path / "none.txt")
     with pytest.raises(ValueError, match=f"tls_cert={tmp_path} is not a file"):
         config_for(exported_tiny, tls_cert=tmp_path, tls_key=tmp_path / "key.pem")
+
+
+def test_a_certificate_that_is_not_one_is_named_before_anything_loads(pki, tmp_path):
+    """gRPC took any bytes as a certificate and then failed to bind, which read as a port in use."""
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    (cert, key), (_, other_key) = pki["server"], pki["client"]
+    assert server_credentials(cert, key, pki["ca"]) is not None
+    with pytest.raises(ValueError, match=f"--tls-cert {junk} and --tls-key {key} are not a PEM certificate chain"):
+        server_credentials(junk, key)
+    with pytest.raises(ValueError, match="are not a PEM certificate chain and its unencrypted private key"):
+        server_credentials(cert, other_key)  # a key that is not the certificate's
+    with pytest.raises(ValueError, match=f"--tls-client-ca {junk} is not a PEM CA certificate"):
+        server_credentials(cert, key, junk)
