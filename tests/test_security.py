@@ -204,3 +204,10 @@ def test_a_certificate_that_is_not_one_is_named_before_anything_loads(pki, tmp_p
         server_credentials(cert, other_key)  # a key that is not the certificate's
     with pytest.raises(ValueError, match=f"--tls-client-ca {junk} is not a PEM CA certificate"):
         server_credentials(cert, key, junk)
+    from cryptography.hazmat.primitives import serialization
+
+    encrypted = tmp_path / "encrypted.key"  # gRPC cannot use it; Python's ssl would prompt on the terminal for it
+    encrypted.write_bytes(serialization.load_pem_private_key(key.read_bytes(), None).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.BestAvailableEncryption(b"pw")))
+    with pytest.raises(ValueError, match="its unencrypted private key"):
+        server_credentials(cert, encrypted)
