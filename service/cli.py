@@ -182,7 +182,8 @@ def decoding_arguments(args) -> dict:
                    return_alignments=bool(args.attention))
     if args.length_penalty is not None:
         options["length_penalty"] = args.length_penalty
-    if args.sample or args.temperature is not None:
+    # Every sampling knob implies sampling, as --temperature did: a --top-p that greedy decoding ignored said nothing.
+    if args.sample or args.temperature is not None or args.top_k or args.top_p != 1.0:
         options.update(sampling_temperature=1.0 if args.temperature is None else args.temperature,
                        sampling_topk=args.top_k, sampling_topp=args.top_p)
     if args.seed is not None:
@@ -540,8 +541,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="print each translation's score (log-probability / length^A) before a tab")
     decoding.add_argument("--sample", action="store_true", help="sample tokens instead of taking the most likely")
     decoding.add_argument("--temperature", type=float, help="sampling temperature (implies --sample; default 1)")
-    decoding.add_argument("--top-k", type=whole_number(0), default=0, help="sample among the K most likely tokens (default 0: all)")
-    decoding.add_argument("--top-p", type=float, default=1.0, help="sample within the nucleus of mass P (default 1: all)")
+    decoding.add_argument("--top-k", type=whole_number(0), default=0, help="sample among the K most likely tokens (implies --sample; default 0: all)")
+    decoding.add_argument("--top-p", type=float, default=1.0, help="sample within the nucleus of mass P (implies --sample; default 1: all)")
     decoding.add_argument("--seed", type=whole_number(0, UINT64_MAX), help="sampling seed: the same seed gives the same translation")
     decoding.add_argument("--attention", type=Path, metavar="PNG",
                           help="draw the first text's alignments (cross-attention per sentence) into this PNG")

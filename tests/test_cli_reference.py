@@ -83,3 +83,17 @@ def test_an_attention_picture_for_a_missing_directory_is_refused_before_translat
     # No server listens on port 1: the refusal comes before any connection.
     assert main(["translate", "--server", "127.0.0.1:1", "--attention", "/no/such/dir/a.png", "hi"]) == 2
     assert "error: --attention /no/such/dir/a.png: the directory /no/such/dir does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags, expected", [
+    ([], {}),
+    (["--top-p", "0.9"], {"sampling_temperature": 1.0, "sampling_topk": 0, "sampling_topp": 0.9}),
+    (["--top-k", "5"], {"sampling_temperature": 1.0, "sampling_topk": 5, "sampling_topp": 1.0}),
+    (["--temperature", "0.7"], {"sampling_temperature": 0.7, "sampling_topk": 0, "sampling_topp": 1.0}),
+])
+def test_every_sampling_knob_implies_sampling(flags, expected):
+    """A --top-p that greedy decoding silently ignored said nothing; --temperature already implied --sample."""
+    from service.cli import decoding_arguments
+
+    options = decoding_arguments(build_parser().parse_args(["translate", *flags, "hi"]))
+    assert {name: value for name, value in options.items() if name.startswith("sampling")} == expected
