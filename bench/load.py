@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -59,11 +60,15 @@ class ServerProcess:
 
     def __init__(self, label: str, command: list[str], engine: dict | None = None):
         self.label, self.engine = label, engine  # engine: how to measure our raw engine for this server
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+        self.log = tempfile.TemporaryFile()  # its stderr: why it did not start, if it does not
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
         line = self.process.stdout.readline()
         if " on " not in line:
             self.process.kill()
-            raise RuntimeError(f"{label}: server did not start: {line!r}")
+            self.process.wait()
+            self.log.seek(0)
+            said = [text for text in self.log.read().decode(errors="replace").splitlines() if text.strip()]
+            raise RuntimeError(f"{label}: server did not start: {said[-1] if said else repr(line)}")
         self.target = line.split(" on ")[1].split(" ")[0]
         self.metrics_url = line.split("metrics ")[1].strip() if "metrics http" in line else None
 
@@ -90,6 +95,7 @@ class ServerProcess:
             self.process.wait(30)
         except subprocess.TimeoutExpired:
             self.process.kill()
+        self.log.close()
 
 
 def serve_command(repository: Path, model: str, precision: str = "fp32", workers: int = 0, threads: int = 0,
@@ -187,6 +193,9 @@ def load_point(server: ServerProcess, api: str, clients: int, seconds: float, pr
         worker.join()
     wall = max(p["finished"] for p in parts) - start_at
     latencies = sorted(x for p in parts for x in p["latencies"])
+    if len(latencies) < 2:
+        raise RuntimeError(f"{server.label}, {api}, {clients} clients: {len(latencies)} request(s) in {seconds:g} s; "
+                           "percentiles need at least 2: give a longer --seconds")
     first_tokens = sorted(x for p in parts for x in p["first_tokens"])
     tokens, requests = sum(p["tokens"] for p in parts), len(latencies)
     quantiles, ttft = statistics.quantiles(latencies, n=100), statistics.quantiles(first_tokens, n=100)

@@ -1,6 +1,8 @@
 """The benchmarks' bookkeeping: engines timed in interleaved rounds, best threads per batch, ratios as
 printed, and the profiler's per-op-type split of a real decoder step."""
 
+import sys
+
 import pytest
 
 from bench.compare import interleaved, report
@@ -157,3 +159,11 @@ def test_text_benchmark_times_every_hostile_text_at_both_lengths(exported_tiny, 
     assert results["lengths"] == [400, 1600] and len(results["rows"]) >= 10
     assert all(row["seconds"][0] > 0 and row["growth"] == row["seconds"][1] / row["seconds"][0] for row in results["rows"])
     assert main(["bench", "text", "--model-dir", str(exported_tiny), "--lengths", "1600", "400"]) == 2
+
+
+def test_a_benchmark_server_that_does_not_start_says_why():
+    from bench.load import ServerProcess
+
+    with pytest.raises(RuntimeError, match="boom: server did not start: error: max_num_seqs must be at least 1$"):
+        ServerProcess("boom", [sys.executable, "-c", "import sys; print('error: max_num_seqs must be at least 1', "
+                                                     "file=sys.stderr); sys.exit(2)"])
