@@ -38,6 +38,21 @@ def existing_file(text: str) -> Path:
     return Path(text)
 
 
+SERVE_PORT = 50051  # translator serve's default port
+
+
+def server_address(text: str) -> str:
+    """An argparse type: a gRPC target. A bare host gets translator serve's port: gRPC would take 443, and
+    `--server localhost` then failed with "connection refused" on a port nothing here uses. A URL is refused
+    with what to give instead (gRPC reads "http://host:port" as a host name)."""
+    scheme = text.split("://", 1)[0].lower() if "://" in text else None
+    if scheme in ("http", "https", "grpc", "grpcs"):
+        raise argparse.ArgumentTypeError(f"{text} is a URL; give host:port (e.g. 127.0.0.1:{SERVE_PORT}), with --tls "
+                                         "for TLS")
+    bare = text.startswith("[") and text.endswith("]") or (":" not in text and "/" not in text)
+    return f"{text}:{SERVE_PORT}" if text and bare else text
+
+
 def positive_number(text: str) -> float:
     """An argparse type: a finite number above 0 (seconds, minutes, megabytes, a learning rate)."""
     value = float(text)  # not a number: argparse says "invalid positive_number value: 'x'"
@@ -309,7 +324,9 @@ def _text_arguments(parser) -> None:
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:
-    parser.add_argument("--server", default=DEFAULT_SERVER, help=f"server address (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
+    parser.add_argument("--server", type=server_address, default=DEFAULT_SERVER,
+                        help=f"server address, host[:port] (port {SERVE_PORT} unless given) or any gRPC target such as "
+                             f"dns:///host:port (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
     parser.add_argument("--tls", action="store_true", help="connect with TLS, trusting the system's certificate authorities")
     parser.add_argument("--tls-ca", type=existing_file, help="connect with TLS, trusting this PEM CA certificate")
     parser.add_argument("--tls-cert", type=existing_file, help="client certificate (PEM) for mutual TLS")

@@ -97,3 +97,20 @@ def test_every_sampling_knob_implies_sampling(flags, expected):
 
     options = decoding_arguments(build_parser().parse_args(["translate", *flags, "hi"]))
     assert {name: value for name, value in options.items() if name.startswith("sampling")} == expected
+
+
+@pytest.mark.parametrize("given, target", [
+    ("localhost", "localhost:50051"), ("10.0.0.7", "10.0.0.7:50051"), ("[::1]", "[::1]:50051"),
+    ("translator.example.com:443", "translator.example.com:443"), ("dns:///translator:50051", "dns:///translator:50051"),
+    ("unix:/run/translator.sock", "unix:/run/translator.sock"),
+])
+def test_a_server_without_a_port_is_reached_on_the_serving_port(given, target):
+    """gRPC's own default is 443, where `--server localhost` found nothing; other gRPC targets pass as given."""
+    assert build_parser().parse_args(["health", "--server", given]).server == target
+
+
+def test_a_url_as_the_server_says_what_to_give(capsys):
+    with pytest.raises(SystemExit):
+        main(["translate", "--server", "http://127.0.0.1:50051", "hi"])
+    assert ("argument --server: http://127.0.0.1:50051 is a URL; give host:port (e.g. 127.0.0.1:50051), with --tls "
+            "for TLS") in capsys.readouterr().err
