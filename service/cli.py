@@ -146,6 +146,10 @@ def cmd_translate(args) -> int:
     if not any(text.strip() for text in texts):
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
+    if args.stream and (args.n_best > 1 or args.scores):  # the stream prints the best text only: they were dropped
+        print("error: --n-best and --scores are printed once a text is finished; --stream prints its text as it is "
+              "decoded: drop one of them", file=sys.stderr)
+        return 2
     if args.attention and not args.attention.parent.is_dir():  # known before translating, not after
         print(f"error: --attention {args.attention}: the directory {args.attention.parent} does not exist", file=sys.stderr)
         return 2
@@ -546,7 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is printed back blank)")
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
-    translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded")
+    translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded (the best translation only: not with --n-best or --scores)")
     translate.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="limit generated tokens per sentence (0: model limit)")
     decoding = translate.add_argument_group("decoding (greedy unless asked)")
     decoding.add_argument("--beam", type=whole_number(1), default=1, metavar="K", help="beam search with K beams (default 1: greedy)")

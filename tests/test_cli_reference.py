@@ -114,3 +114,10 @@ def test_a_url_as_the_server_says_what_to_give(capsys):
         main(["translate", "--server", "http://127.0.0.1:50051", "hi"])
     assert ("argument --server: http://127.0.0.1:50051 is a URL; give host:port (e.g. 127.0.0.1:50051), with --tls "
             "for TLS") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags", [["--n-best", "2", "--beam", "2"], ["--scores"]])
+def test_streaming_refuses_what_only_a_finished_text_has(capsys, flags):
+    """`--stream --n-best 2` printed the best text alone, and `--stream --scores` no score, without a word."""
+    assert main(["translate", "--server", "127.0.0.1:1", "--stream", *flags, "hi"]) == 2
+    assert "error: --n-best and --scores are printed once a text is finished" in capsys.readouterr().err
