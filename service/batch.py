@@ -26,6 +26,7 @@ import dataclasses
 import json
 import os
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,12 +113,14 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            record, item.error = None, f"not valid JSON: {error}"
+            record, item.error = None, (f"not valid JSON: {error}" if line.strip() else
+                                        'an empty line; a JSONL line needs an object with a string "text"')
         if record is not None:
             if not isinstance(record, dict) or not isinstance(record.get("text"), str):
                 item.error = 'a JSONL line needs an object with a string "text"'
             else:
-                item.id = str(record.get("id", number))
+                given = record.get("id", number)
+                item.id = given if isinstance(given, str) else json.dumps(given)  # 5 as "5", {"k": 1} as JSON
                 item.text = record["text"]
                 item.model = str(record.get("model", item.model))
                 overrides = {k: record[k] for k in ("max_output_tokens", "min_output_tokens") if k in record}
@@ -185,7 +188,7 @@ class SplitLine:
         for number, result in enumerate(ordered, start=1):
             if result.error_code:
                 return pb.BatchResult(error_code=result.error_code, error_message=f"part {number} of {len(ordered)} of "
-                                      f"a long line sent in parts: {result.error_message}")
+                                      f"a long line sent in parts: {server_message(result)}")
         translations = [result.translation for result in ordered]
         unfinished = [t.finish_reason for t in translations if t.finish_reason != pb.FINISH_REASON_EOS]
         return pb.BatchResult(model=ordered[0].model, model_version=ordered[0].model_version, translation=pb.Translation(
@@ -266,10 +269,19 @@ class Journal:
         self.file.close()
 
 
+# The server names a failed item by the id it was sent under, this job's line key ("item '7': ..."): beside the
+# record's own line and id (say "c"), that name only confused.
+SENT_UNDER = re.compile(r"^item '[0-9.]+': ")
+
+
+def server_message(result: pb.BatchResult) -> str:
+    return SENT_UNDER.sub("", result.error_message, count=1)
+
+
 def result_record(item: Item, result: pb.BatchResult) -> dict:
     record = {"line": item.line, "id": item.id, "source": item.text}
     if result.error_code:
-        record["error"] = {"code": status_name(result.error_code), "message": result.error_message}
+        record["error"] = {"code": status_name(result.error_code), "message": server_message(result)}
     else:
         t = result.translation
         record |= {"translation": t.text, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
