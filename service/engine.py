@@ -442,6 +442,7 @@ class ProcessWorker:
         self._waiting = self._running = self._cache_bytes = 0  # as of the last step
         self._submitted = self._received = 0  # sequences sent to this process; of those, taken as of the last step
         self._stopping = False
+        self._stalled = False  # the watchdog killed the process: its replacement is counted as "stalled"
         self._conn = self._process = None
         self.model: ServedModel | None = None  # from the first process's report that it is ready
         self._heard = time.monotonic()  # when the process last sent a step, or became busy
@@ -495,6 +496,7 @@ class ProcessWorker:
                 log.error("engine worker process %s sent nothing for %.0f s while holding %d sequences; killing it",
                           self.name, silent, len(self._open))
                 self._heard = time.monotonic()  # once per stall
+                self._stalled = True
                 self.kill()
 
     def stop(self) -> None:
@@ -586,7 +588,8 @@ class ProcessWorker:
             request.finish(FinishReason.ERROR, now)
         events = [(request, None) for request in failed]
         deliver(events)
-        self.on_step(StepOutput(0, 0, 0, failed, events))
+        reason, self._stalled = ("stalled" if self._stalled else "exited"), False
+        self.on_step(StepOutput(0, 0, 0, failed, events, replaced=reason))
         while not self._stopping:
             try:
                 self._spawn()

@@ -47,6 +47,10 @@ class Metrics:
                                  ["model", "reason"], registry=registry)
         self.segments = Histogram("translator_text_segments", "Sentences (segments) per translated text",
                                   ["model"], buckets=SEGMENT_BUCKETS, registry=registry)
+        self.worker_restarts = Counter("translator_engine_worker_restarts_total",
+                                       "Engine worker processes replaced: exited (killed by the OOM killer, a crash in "
+                                       "native code) or stalled (held sequences and sent nothing for 60 s)",
+                                       ["model", "reason"], registry=registry)
         self.placeholder_repairs = Counter("translator_placeholder_repairs_total",
                                            "Placeholder tokens the model lost, repeated or reordered, repaired",
                                            ["model"], registry=registry)
@@ -76,10 +80,14 @@ class Metrics:
 
     def model_loaded(self, info) -> None:
         self.model_info.labels(info.name, info.version, info.provider, info.precision).set(1)
+        for reason in ("exited", "stalled"):  # at 0 from the start: increase() sees the first restart
+            self._labeled(self.worker_restarts, info.name, reason)
 
     def observe_step(self, stats: StepOutput, engine) -> None:
         """Called by an engine worker's thread after every decoder step."""
         model = engine.name
+        if stats.replaced is not None:
+            self._labeled(self.worker_restarts, model, stats.replaced).inc()
         if stats.batch_size:
             self._labeled(self.batch_size, model).observe(stats.batch_size)
             self._labeled(self.batched_tokens, model).observe(stats.batched_tokens)

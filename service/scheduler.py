@@ -135,6 +135,7 @@ class StepOutput:
     admitted: int
     finished: list[Request]
     events: list[Event]  # this step's events, in order
+    replaced: str | None = None  # not a step: a worker process was replaced ("exited" or "stalled"), failing these
 
 
 class Scheduler:

@@ -221,6 +221,9 @@ def test_a_dead_or_hung_worker_process_fails_its_sequences_and_is_replaced(expor
                 assert client.translate(TEXTS[:3]).translations[2].text
                 assert worker._process is not ended and worker._process.is_alive() and not ended.is_alive()
         assert wait_until(lambda: running.requests_counted("TranslateStream", "INTERNAL") == 2)
+        restarts = {reason: running.server.metrics.registry.get_sample_value(
+            "translator_engine_worker_restarts_total", {"model": "tiny", "reason": reason}) for reason in ("exited", "stalled")}
+        assert restarts == {"exited": 1.0, "stalled": 1.0}  # what TranslatorEngineWorkerRestarting alerts on
         assert wait_idle(running)
     finally:
         running.stop()
