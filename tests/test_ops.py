@@ -171,6 +171,23 @@ def test_every_dashboard_and_alert_expression_evaluates(prometheus):
     assert all(r["health"] == "ok" for r in rules)
 
 
+def test_a_replaced_engine_worker_fires_its_alert(live, prometheus):
+    """A worker process killed (as the OOM killer would) is replaced, counted, and the real Prometheus fires
+    TranslatorEngineWorkerRestarting from the deploy rules; the replica keeps serving."""
+    worker = live.engine.workers[0]
+    ended = worker._process
+    worker.kill()
+    wait_for(lambda: worker._process is not ended and worker._process.is_alive())
+
+    def firing():
+        alerts = json.loads(get(f"{prometheus}/alerts"))["data"]["alerts"]
+        return [a for a in alerts if a["labels"]["alertname"] == "TranslatorEngineWorkerRestarting" and a["state"] == "firing"]
+    alert = wait_for(firing)[0]
+    assert (alert["labels"]["model"], alert["labels"]["reason"]) == ("tiny", "exited")
+    with TranslatorClient(live.target) as client:
+        assert client.translate(TEXTS[:1], model="tiny").translations[0].text
+
+
 def start_replica(model_dir: Path, log: Path) -> tuple[subprocess.Popen, int, int]:
     port, metrics_port = free_port(), free_port()
     process = subprocess.Popen(
