@@ -36,11 +36,11 @@ def server_credentials(cert: Path, key: Path, client_ca: Path | None = None) -> 
     except ssl.SSLError as error:
         raise ValueError(f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate chain and its unencrypted "
                          f"private key ({error.reason or error})") from None
-    try:
-        if client_ca is not None:
+    if client_ca is not None:
+        try:
             context.load_verify_locations(client_ca)
-    except ssl.SSLError as error:
-        raise ValueError(f"--tls-client-ca {client_ca} is not a PEM CA certificate ({error.reason or error})") from None
+        except ssl.SSLError as error:
+            raise ValueError(f"--tls-client-ca {client_ca} is not a PEM CA certificate ({error.reason or error})") from None
     return grpc.ssl_server_credentials([(read_bytes(key), read_bytes(cert))], root_certificates=read_bytes(client_ca),
                                        require_client_auth=client_ca is not None)
 
