@@ -351,7 +351,11 @@ def cmd_health(args) -> int:
             response = health_pb2_grpc.HealthStub(client.channel).Check(
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout)
     except grpc.RpcError as error:
-        print(f"{args.server}: {error.code().name}: {error.details()}", file=sys.stderr)
+        details = error.details()
+        if error.code() == grpc.StatusCode.NOT_FOUND and not details:  # gRPC's health service says nothing more
+            details = (f"the server reports no service {args.service!r}; ask '' (the whole server, the default) or "
+                       "'translator.v1.Translator'")
+        print(f"{args.server}: {error.code().name}: {details}", file=sys.stderr)
         return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(response.status)
     print(f"{args.server}: {status}")

@@ -292,6 +292,17 @@ def test_health_and_reflection(server):
         assert {"translator.v1.Translator", "grpc.health.v1.Health"} <= names
 
 
+def test_the_health_command_says_which_services_there_are(server, capsys):
+    from service.cli import main
+
+    assert main(["health", "--server", server.target]) == 0
+    assert capsys.readouterr().out == f"{server.target}: SERVING\n"
+    assert main(["health", "--server", server.target, "--service", "translator.v1.Translater"]) == 1
+    assert capsys.readouterr().err == (f"{server.target}: NOT_FOUND: the server reports no service "
+                                       "'translator.v1.Translater'; ask '' (the whole server, the default) or "
+                                       "'translator.v1.Translator'\n")
+
+
 @pytest.mark.parametrize("version", ["v1alpha", "v1"])
 def test_reflection_answers_both_protocol_versions(server, version):
     """v1 (what grpc-go, grpc-java and newer clients ask first) and v1alpha carry the same messages on the wire: a
