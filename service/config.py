@@ -95,6 +95,9 @@ class ServerConfig:
             problems.append(f"device {self.device!r} must be cpu or cuda")
         if not self.models:
             problems.append("name at least one model")
+        names = [spec.split("/")[0] for spec in self.models]
+        if repeated := sorted({name for name in names if names.count(name) > 1}):  # one engine per name is served
+            problems.append(f"models name {', '.join(map(repr, repeated))} more than once: serve one version of each")
         problems += [f"{name}={path} is not a file" for name in ("tls_cert", "tls_key", "tls_client_ca", "auth_token_file")
                      if (path := getattr(self, name)) is not None and not Path(path).is_file()]
         if (self.tls_cert is None) != (self.tls_key is None):
