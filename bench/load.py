@@ -66,8 +66,9 @@ class ServerProcess:
         if " on " not in line:
             self.process.kill()
             self.process.wait()
-            self.log.seek(0)
-            said = [text for text in self.log.read().decode(errors="replace").splitlines() if text.strip()]
+            with self.log:
+                self.log.seek(0)
+                said = [text for text in self.log.read().decode(errors="replace").splitlines() if text.strip()]
             raise RuntimeError(f"{label}: server did not start: {said[-1] if said else repr(line)}")
         self.target = line.split(" on ")[1].split(" ")[0]
         self.metrics_url = line.split("metrics ")[1].strip() if "metrics http" in line else None

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_SERVER
+from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER
 
 
 UINT32_MAX = 2**32 - 1  # the proto's uint32 fields (token limits, beams, top-k)
@@ -38,19 +38,16 @@ def existing_file(text: str) -> Path:
     return Path(text)
 
 
-SERVE_PORT = 50051  # translator serve's default port
-
-
 def server_address(text: str) -> str:
     """An argparse type: a gRPC target. A bare host gets translator serve's port: gRPC would take 443, and
     `--server localhost` then failed with "connection refused" on a port nothing here uses. A URL is refused
     with what to give instead (gRPC reads "http://host:port" as a host name)."""
     scheme = text.split("://", 1)[0].lower() if "://" in text else None
     if scheme in ("http", "https", "grpc", "grpcs"):
-        raise argparse.ArgumentTypeError(f"{text} is a URL; give host:port (e.g. 127.0.0.1:{SERVE_PORT}), with --tls "
+        raise argparse.ArgumentTypeError(f"{text} is a URL; give host:port (e.g. 127.0.0.1:{DEFAULT_PORT}), with --tls "
                                          "for TLS")
     bare = text.startswith("[") and text.endswith("]") or (":" not in text and "/" not in text)
-    return f"{text}:{SERVE_PORT}" if text and bare else text
+    return f"{text}:{DEFAULT_PORT}" if text and bare else text
 
 
 def positive_number(text: str) -> float:
@@ -329,7 +326,7 @@ def _text_arguments(parser) -> None:
 
 def _connection_arguments(parser, tokens: bool = True) -> None:
     parser.add_argument("--server", type=server_address, default=DEFAULT_SERVER,
-                        help=f"server address, host[:port] (port {SERVE_PORT} unless given) or any gRPC target such as "
+                        help=f"server address, host[:port] (port {DEFAULT_PORT} unless given) or any gRPC target such as "
                              f"dns:///host:port (env TRANSLATOR_SERVER; default {DEFAULT_SERVER})")
     parser.add_argument("--tls", action="store_true", help="connect with TLS, trusting the system's certificate authorities")
     parser.add_argument("--tls-ca", type=existing_file, help="connect with TLS, trusting this PEM CA certificate")
@@ -788,8 +785,8 @@ def cmd_bench_text(args) -> int:
     from service.runtime import Model
 
     short, long = args.lengths
-    if not 0 < short < long:
-        print(f"error: --lengths {short} {long}: give a short and a longer length, both positive", file=sys.stderr)
+    if short >= long:  # both are at least 1 (argparse)
+        print(f"error: --lengths {short} {long}: give a short and a longer length", file=sys.stderr)
         return 2
     results = text.run(Model(args.model_dir), (short, long), args.repeats)
     print(text.report(results))

@@ -8,13 +8,16 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from translator.model_format import model_name
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_REPOSITORY = ROOT / "model_repository"
 DEFAULT_DATA = ROOT / "data"  # the corpus splits, wherever the command runs from
 DEFAULT_MODEL = "en-de"
 DEFAULT_MODEL_DIR = DEFAULT_REPOSITORY / DEFAULT_MODEL / "1"  # where `make export` puts the shipped model
 DEFAULT_CHECKPOINT = ROOT / "model" / "default"
-DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", "127.0.0.1:50051")  # what clients talk to
+DEFAULT_PORT = 50051  # translator serve's gRPC port, and the one clients add to a host given without one
+DEFAULT_SERVER = os.environ.get("TRANSLATOR_SERVER", f"127.0.0.1:{DEFAULT_PORT}")  # what clients talk to
 BENCH_RESULTS = ROOT / "bench" / "results"  # where benchmarks write JSON and plots
 # However many texts stream at once, each still gets an update at least this often while it decodes (the longest
 # --stream-interval-ms, and the cap of the interval --stream-updates-per-second stretches).
@@ -25,7 +28,7 @@ MAX_PORT = 65535
 @dataclass(frozen=True)
 class ServerConfig:
     host: str = "127.0.0.1"
-    port: int = 50051  # 0 picks a free port (tests)
+    port: int = DEFAULT_PORT  # 0 picks a free port (tests)
     repository: Path = DEFAULT_REPOSITORY
     models: tuple[str, ...] = (DEFAULT_MODEL,)  # "name" (latest version) or "name/version"; the first is the default
     device: str = "cpu"  # cpu | cuda
@@ -95,7 +98,7 @@ class ServerConfig:
             problems.append(f"device {self.device!r} must be cpu or cuda")
         if not self.models:
             problems.append("name at least one model")
-        names = [spec.split("/")[0] for spec in self.models]
+        names = [model_name(spec) for spec in self.models]
         if repeated := sorted({name for name in names if names.count(name) > 1}):  # one engine per name is served
             problems.append(f"models name {', '.join(map(repr, repeated))} more than once: serve one version of each")
         problems += [f"{name}={path} is not a file" for name in ("tls_cert", "tls_key", "tls_client_ca", "auth_token_file")

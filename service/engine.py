@@ -468,10 +468,11 @@ class ProcessWorker:
         try:
             ready = conn.recv()  # (info, has_alignments), or why the process could not start
         except EOFError:
-            ready = f"it exited (code {process.exitcode}); its error is in the server's log"
-        if isinstance(ready, str):
-            process.join(5)
-            raise RuntimeError(f"engine worker process {self.name} could not start: {ready}")
+            ready = None
+        if not isinstance(ready, tuple):
+            process.join(5)  # before its exit code is read: it may still be exiting
+            why = ready or f"it exited (code {process.exitcode}); its error is in the server's log"
+            raise RuntimeError(f"engine worker process {self.name} could not start: {why}")
         info, has_alignments = ready
         if self.model is None:
             self.model = ServedModel(self.spec.model_dir, info, has_alignments)

@@ -502,20 +502,21 @@ class Server:
         self.config = config
         # Before the engines: a token file without tokens, or a certificate that is not one, stops start-up.
         tokens = load_tokens(config.auth_token_file)
-        self.credentials = None if config.tls_cert is None else server_credentials(config.tls_cert, config.tls_key,
-                                                                                   config.tls_client_ca)
+        credentials = None if config.tls_cert is None else server_credentials(config.tls_cert, config.tls_key,
+                                                                              config.tls_client_ca)
         if (warning := config.oversubscribed) is not None:
             log.warning(warning)
         self.metrics = Metrics()
         self.engines: dict[str, Engine] = {}
         try:
-            self._set_up(config, tokens)
+            self._set_up(config, tokens, credentials)
         except BaseException:  # a model, a port or the metrics could not start: the workers started end with it
             for engine in self.engines.values():
                 engine.stop()
             raise
 
-    def _set_up(self, config: ServerConfig, tokens: tuple[bytes, ...]) -> None:
+    def _set_up(self, config: ServerConfig, tokens: tuple[bytes, ...],
+                credentials: grpc.ServerCredentials | None) -> None:
         """The engines, the servicer and its gate, the gRPC server bound to its port, the metrics endpoint."""
         for name, engine in started_engines(config, self.metrics):
             self.engines[name] = engine
@@ -528,7 +529,7 @@ class Server:
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable(self.grpc, [SERVICE_NAME, health.SERVICE_NAME])
-        self.port = self._listen(f"{config.host}:{config.port}")
+        self.port = self._listen(f"{config.host}:{config.port}", credentials)
         try:
             self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines,
                                                    self.servicer.stream_interval)
@@ -537,11 +538,11 @@ class Server:
                           "--metrics-host or --metrics-port (-1: no metrics)") from None
         self._stopped = asyncio.Event()
 
-    def _listen(self, address: str) -> int:
-        """Bind the gRPC port, with TLS when configured; the port bound."""
+    def _listen(self, address: str, credentials: grpc.ServerCredentials | None) -> int:
+        """Bind the gRPC port, with TLS when given credentials; the port bound."""
         try:
-            port = (self.grpc.add_insecure_port(address) if self.credentials is None
-                    else self.grpc.add_secure_port(address, self.credentials))
+            port = (self.grpc.add_insecure_port(address) if credentials is None
+                    else self.grpc.add_secure_port(address, credentials))
         except RuntimeError:  # gRPC's "Failed to bind to address ..." says no more than this
             port = 0
         if not port:

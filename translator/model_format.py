@@ -117,6 +117,11 @@ def passed_parity(model_dir: Path) -> bool:
     return report.exists() and bool(json.loads(report.read_text()).get("passed"))
 
 
+def model_name(spec: str) -> str:
+    """The name in a model spec, ``name`` or ``name/version``."""
+    return spec.partition("/")[0]
+
+
 def resolve_model_dir(repository: Path, spec: str) -> Path:
     """``name`` → the highest numbered version that passed its parity check; ``name/version`` → that one."""
     name, _, version = spec.partition("/")
