@@ -6,7 +6,8 @@ addresses or code spans count.
 
 Reported: the share of messages whose every protected item (and every character outside the model's
 vocabulary) appears in the translation exactly as often as in the source (the pipeline's guarantee), the share
-the model carried without any repair, the share whose tags stay in source order, the share whose words were lost
+the model carried without any repair, the share whose tags are all there and nested as in the source (an
+element's tags may move with its words), the share whose words were lost
 (a message with text besides its protected items translated into nothing but them), and chrF against the
 messages' own German translations."""
 
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from model.catalogs import read_mo
 from model.data import read_tsv
-from translator.text import LETTER, TAG, protected_spans
+from bench.tags import nested_as
+from translator.text import LETTER, protected_spans
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 
@@ -76,8 +78,7 @@ def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
         "items_exact": sum(items(r, unknown(r)) == items(t, spans) for t, r, spans in zip(texts, translated, source_spans)) / n,
         "with_unknown_characters": sum(bool(spans) for spans in source_spans) / n,
         "carried_without_repair": sum(p.repairs == 0 for p in prepared) / n,
-        "tags_in_source_order": sum([m.group(0) for m in TAG.finditer(r)] == [m.group(0) for m in TAG.finditer(t)]
-                                    for t, r in zip(texts, translated)) / n,
+        "tags_nested_as_in_source": sum(nested_as(r, t) for t, r in zip(texts, translated)) / n,
         "words_lost": sum(has_words(t) and not has_words(r) for t, r in zip(texts, translated)) / n,
         "chrf": round(sacrebleu.corpus_chrf(translated, [references]).score, 2),
         "examples": [{"source": t, "translation": r, "reference": g}
@@ -90,5 +91,5 @@ def report(results: dict) -> str:
             f"every protected item (and character outside the vocabulary, in "
             f"{100 * results['with_unknown_characters']:.1f}% of them) kept exactly {100 * results['items_exact']:.1f}%, "
             f"carried by the model without repair {100 * results['carried_without_repair']:.1f}%, "
-            f"tags in source order {100 * results['tags_in_source_order']:.1f}%, words lost "
+            f"tags nested as in the source {100 * results['tags_nested_as_in_source']:.1f}%, words lost "
             f"{100 * results['words_lost']:.1f}%, chrF against the messages' German {results['chrf']:.2f}")

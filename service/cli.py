@@ -816,6 +816,35 @@ def cmd_bench_placeholders(args) -> int:
     return 0
 
 
+def cmd_bench_tags(args) -> int:
+    from bench import tags
+    from bench.common import write_results
+    from service.translator import Translator
+
+    if not args.split.exists():
+        print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass "
+              "--split", file=sys.stderr)
+        return 1
+    translator = Translator(args.model_dir, precision=args.precision)
+    if not translator.runtime.has_alignments:
+        print(f"error: {args.model_dir} was exported without alignments, so its tags stay placeholder tokens: "
+              "re-export it (translator export) to compare", file=sys.stderr)
+        return 1
+    pairs = tags.sentences(args.split, args.sentences, args.seed)
+    if not pairs:
+        print(f"error: no sentences of 4-20 words in {args.split}", file=sys.stderr)
+        return 1
+    words = None
+    if args.dictionary.exists():
+        words = tags.dictionary(args.dictionary)
+    else:
+        print(f"note: {args.dictionary} is missing, so placement is not measured (translator data freedict writes it)")
+    results = tags.run(translator, pairs, args.split, words, args.seed)
+    print(tags.report(results))
+    print(f"wrote {write_results('tags', results, args.out)}")
+    return 0
+
+
 def _served_model_arguments(parser) -> None:
     """The model a benchmark starts `translator serve` with (serve_command_for reads them)."""
     from service.config import DEFAULT_MODEL, DEFAULT_REPOSITORY
@@ -925,9 +954,9 @@ def _bench_parser(commands) -> None:
                                         "software test split, else the German catalogs installed here) in-process "
                                         "through the server's text pipeline, and prints how many keep every "
                                         "protected item exactly, how many the model carried without repair, how "
-                                        "many keep their tags in order, how many lost their words (translated into "
-                                        "nothing but their protected items), and chrF against the messages' own "
-                                        "German translations.")
+                                        "many keep their tags nested as in the source, how many lost their words "
+                                        "(translated into nothing but their protected items), and chrF against the "
+                                        "messages' own German translations.")
     add_model_dir(kept)
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     kept.add_argument("--source", type=Path,
@@ -936,6 +965,29 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--messages", type=whole_number(1), default=500, help="messages to sample (default: 500)")
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
+
+    inline = bench.add_parser("tags", help="inline markup on held-out sentences: tags taken out against tags as tokens",
+                              description="Wraps 1-3 consecutive random words of held-out sentences in one inline "
+                                          "element (<b>, <i>, <em>, <a href>, <span class>) and translates them "
+                                          "in-process through the server's text pipeline twice: with the tags taken "
+                                          "out and put back by alignment (the service's way) and with the tags as "
+                                          "placeholder tokens. Prints, for each, chrF of the words (tags removed) "
+                                          "against the references, the share whose words equal the untagged "
+                                          "sentence's translation, the share that keeps every tag nested as in the "
+                                          "source, the share with an element around no words, and, with <b> around "
+                                          "one word whose dictionary translation is one word of the untagged "
+                                          "translation, the share whose <b> wraps exactly that word.")
+    add_model_dir(inline)
+    inline.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    inline.add_argument("--split", type=Path, default=DEFAULT_DATA / "test.tsv",
+                        help=f"a TSV split, English first (default: {DEFAULT_DATA / 'test.tsv'})")
+    inline.add_argument("--dictionary", type=Path, default=DEFAULT_DATA / "train.tsv",
+                        help="a TSV split whose one-word entries judge placement (default: "
+                             f"{DEFAULT_DATA / 'train.tsv'})")
+    inline.add_argument("--sentences", type=whole_number(1), default=1000, help="sentences to sample (default: 1000)")
+    inline.add_argument("--seed", type=whole_number(0), default=0, help="which words get the element (default: 0)")
+    inline.add_argument("--out", type=Path, default=RESULTS, help="where to write tags.json")
+    inline.set_defaults(func=cmd_bench_tags)
 
     hostile = bench.add_parser("text", help="the text pipeline's cost on hostile texts, short against long",
                                description="Segments and tokenizes texts made of one unit repeated (a word with no "

@@ -23,7 +23,7 @@ from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
 from service.runtime import Model
 from service.scheduler import QueueFull
-from service.texts import Texts, segment_translation
+from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
 from translator.text import segment_texts
@@ -292,7 +292,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "
                                "fit the queue: split the request")
-        return Admitted(engine, segmented, checked)
+        return Admitted(engine, segmented, segmented.decoding_options(checked))
 
     def capabilities(self, model: Model) -> DecodingCapabilities:
         return DecodingCapabilities(max_output_tokens=model.limits.max_output_tokens, vocab_size=model.vocab_size,
@@ -304,7 +304,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
         return Texts(*segment_texts(texts, model.tokenizer, model.limits.max_source_tokens, keep,
-                                    options.text_format == pb.TEXT_FORMAT_HTML), n_best=options.num_hypotheses > 1)
+                                    options.text_format == pb.TEXT_FORMAT_HTML, take_out_tags=model.has_alignments),
+                     n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()
@@ -324,11 +325,11 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         base, budget = self.config.stream_interval_ms / 1000, self.config.stream_updates_per_second
         return min(max(base, self.streamed_texts / budget), MAX_STREAM_INTERVAL_MS / 1000) if budget else base
 
-    def translation(self, engine: Engine, request) -> pb.Translation:
+    def translation(self, admitted: Admitted, sequence_index: int, request) -> pb.Translation:
         if request.finish_reason in FAILURES:
             raise RequestError(*FAILURES[request.finish_reason])
-        self.metrics.observe_finished(engine.name, request)
-        return segment_translation(request, engine.model.tokenizer)
+        self.metrics.observe_finished(admitted.engine.name, request)
+        return admitted.texts.translation(sequence_index, request, admitted.engine.model.tokenizer)
 
     # -- RPCs ---------------------------------------------------------------------------------------
     async def Translate(self, request: pb.TranslateRequest, context) -> pb.TranslateResponse:
@@ -350,7 +351,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             for sequence_index, sequence, token in events:
                 if token is None:
                     text = admitted.texts.owner[sequence_index][0]
-                    if (done := collector.add(sequence_index, self.translation(admitted.engine, sequence))) is not None:
+                    if (done := collector.add(sequence_index, self.translation(admitted, sequence_index, sequence))) is not None:
                         translations[text] = done
         for text, translation in translations.items():
             self.metrics.observe_text(admitted.engine.name, translation.segments, admitted.texts.prepared[text].repairs)
@@ -381,7 +382,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 finished: dict[int, pb.Translation] = {}
                 for sequence_index, sequence, token in events:
                     if token is None:
-                        finished[sequence_index] = self.translation(admitted.engine, sequence)
+                        finished[sequence_index] = self.translation(admitted, sequence_index, sequence)
                     else:
                         tokens.setdefault(sequence_index, []).append(token)
                 for chunk in chunks(coalesced(streamer.advance(tokens, finished))):

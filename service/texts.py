@@ -4,35 +4,19 @@ sequence is which segment of which text, and how finished segments become each t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import numpy as np
 
-from service.decoding import FinishReason
+from service.decoding import DecodingOptions, FinishReason, Hypothesis
+from translator.markup import put_back_tags
 from translator.text import Prepared
 from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
 
 
 FINISH_REASONS = {FinishReason.EOS: pb.FINISH_REASON_EOS, FinishReason.LENGTH: pb.FINISH_REASON_LENGTH}
-
-
-def segment_translation(request, tokenizer) -> pb.Translation:
-    """One finished sequence (a segment) as a Translation: its best hypothesis, and what its options asked
-    for (scores, the n-best list, alignments)."""
-    options, best = request.options, request.hypotheses[0]
-    translation = pb.Translation(text=tokenizer.decode(best.token_ids), input_tokens=len(request.source_ids),
-                                 output_tokens=len(best.token_ids), finish_reason=FINISH_REASONS[request.finish_reason])
-    if options.return_scores:
-        translation.score, translation.token_scores[:] = best.score, best.token_logprobs
-    if options.num_hypotheses > 1:
-        translation.hypotheses.extend(
-            pb.Hypothesis(text=tokenizer.decode(h.token_ids), score=h.score if options.return_scores else 0.0,
-                          token_scores=h.token_logprobs if options.return_scores else [])
-            for h in request.hypotheses)
-    if options.return_alignments and best.alignments is not None:
-        translation.alignments.append(alignment(best.alignments, request.source_ids, best.token_ids, tokenizer))
-    return translation
 
 
 def alignment(weights: np.ndarray, source_ids: list[int], target_ids: list[int], tokenizer) -> pb.Alignment:
@@ -47,11 +31,54 @@ class Texts:
     prepared: list[Prepared]
     sources: list[list[int]]  # token ids per segment, all texts' segments in order: the engine's sequences
     n_best: bool = False  # num_hypotheses > 1 was asked for: every translation has hypotheses
+    alignments: bool = False  # return_alignments was asked for: every translation has its segments' alignments
     owner: list[tuple[int, int]] = field(init=False)  # sequence → (text index, segment index)
 
     def __post_init__(self):
         self.owner = [(text, segment) for text, prepared in enumerate(self.prepared)
                       for segment in range(len(prepared.segments))]
+
+    def decoding_options(self, options: DecodingOptions) -> DecodingOptions:
+        """The options to decode with: the caller's, with alignments where tags were taken out of a segment (they
+        go back where the alignments say)."""
+        if options.return_alignments or not any(moved for p in self.prepared for moved in p.moved):
+            return options
+        return replace(options, return_alignments=True)
+
+    def translation(self, sequence: int, request, tokenizer) -> pb.Translation:
+        """One finished sequence (a segment) as a Translation: its best hypothesis, and what its options asked
+        for (scores, the n-best list, alignments)."""
+        options, best = request.options, request.hypotheses[0]
+        text_of = self._text_of(sequence, request, tokenizer)
+        translation = pb.Translation(text=text_of(best), input_tokens=len(request.source_ids),
+                                     output_tokens=len(best.token_ids), finish_reason=FINISH_REASONS[request.finish_reason])
+        if options.return_scores:
+            translation.score, translation.token_scores[:] = best.score, best.token_logprobs
+        if options.num_hypotheses > 1:
+            translation.hypotheses.extend(
+                pb.Hypothesis(text=text_of(h), score=h.score if options.return_scores else 0.0,
+                              token_scores=h.token_logprobs if options.return_scores else [])
+                for h in request.hypotheses)
+        if self.alignments and best.alignments is not None:
+            translation.alignments.append(alignment(best.alignments, request.source_ids, best.token_ids, tokenizer))
+        return translation
+
+    def _text_of(self, sequence: int, request, tokenizer) -> Callable[[Hypothesis], str]:
+        """A hypothesis's text, with the tags taken out of its segment put back by its alignments."""
+        text, segment = self.owner[sequence]
+        prepared = self.prepared[text]
+        moved, stripped = prepared.moved[segment], prepared.segments[segment]
+        if not moved:
+            return lambda hypothesis: tokenizer.decode(hypothesis.token_ids)
+        source_spans = tokenizer.source_spans(stripped)
+
+        def text_of(hypothesis: Hypothesis) -> str:
+            decoded = tokenizer.decode(hypothesis.token_ids)
+            if hypothesis.alignments is None:  # left to repair: the tokens go at the end
+                return decoded
+            return put_back_tags(decoded, moved, stripped, source_spans, tokenizer.target_spans(hypothesis.token_ids),
+                                 hypothesis.alignments)
+        return text_of
 
     def merge(self, text: int, segments: list[pb.Translation]) -> pb.Translation:
         """A text's translation from its segments' (in order): restored text, summed token counts and scores,

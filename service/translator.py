@@ -11,7 +11,7 @@ from pathlib import Path
 from service.decoding import DecodingCapabilities, DecodingOptions, TranslationResult
 from service.runtime import Runtime
 from service.scheduler import Request, Scheduler
-from service.texts import Texts, segment_translation
+from service.texts import Texts
 from translator.text import segment_texts
 from translator.v1 import translator_pb2 as pb
 
@@ -35,22 +35,23 @@ class Translator:
     def translate_texts(self, texts: list[str], *, options: DecodingOptions = DecodingOptions(), html: bool = False,
                         preserve_placeholders: bool = True) -> list[pb.Translation]:
         """As translate(), as the server's Translation messages (scores, hypotheses, alignments when asked)."""
-        texts = self.segment(texts, html=html, preserve_placeholders=preserve_placeholders,
-                             n_best=options.num_hypotheses > 1)
+        texts = self.segment(texts, html=html, preserve_placeholders=preserve_placeholders, options=options)
         return self.translate_segmented(texts, options=options)
 
     def segment(self, texts: list[str], *, html: bool = False, preserve_placeholders: bool = True,
-                n_best: bool = False) -> Texts:
-        """translator.text.segment_texts for this model: the prepared texts and their segments' token ids."""
+                options: DecodingOptions = DecodingOptions()) -> Texts:
+        """translator.text.segment_texts for this model: the prepared texts and their segments' token ids (with
+        inline tags taken out, to be put back by alignment, where the model has alignments)."""
         return Texts(*segment_texts(texts, self.runtime.tokenizer, self.runtime.limits.max_source_tokens,
-                                    preserve_placeholders, html), n_best=n_best)
+                                    preserve_placeholders, html, take_out_tags=self.runtime.has_alignments),
+                     n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
 
     def translate_segmented(self, texts: Texts, *, options: DecodingOptions = DecodingOptions()) -> list[pb.Translation]:
         """Texts from segment(); each Prepared keeps its `repairs` count."""
         collector = texts.collector()
         translations = dict(collector.empty_texts())
-        for sequence, request in enumerate(self.decode(texts.sources, options)):
-            done = collector.add(sequence, segment_translation(request, self.runtime.tokenizer))
+        for sequence, request in enumerate(self.decode(texts.sources, texts.decoding_options(options))):
+            done = collector.add(sequence, texts.translation(sequence, request, self.runtime.tokenizer))
             if done is not None:
                 translations[texts.owner[sequence][0]] = done
         return [translations[i] for i in range(len(texts.prepared))]

@@ -70,3 +70,19 @@ def test_beam_search_equals_pytorch_on_200_test_sentences(exported_default):
             identical += [h.token_ids for h in mine.hypotheses] == [h.token_ids for h in theirs]
             assert abs(mine.hypotheses[0].score - theirs[0].score) <= 1e-4
     assert identical == len(sources)
+
+
+def test_inline_tags_cost_the_shipped_model_no_words(exported_default):
+    """Elements are taken out before translation: the words are the untagged sentence's, and the tags wrap the
+    words the alignments give (as tokens, "The <b>house</b> is red." came back as "Das Gebäude <b></b> ist rot.")."""
+    from service.translator import Translator
+    from translator.markup import TAG
+
+    out, _ = exported_default
+    translator = Translator(out)
+    tagged = ["The <b>house</b> is red.", 'Click <a href="/x">here</a> to continue.', "This is <i>very</i> important.",
+              "<b>Warning:</b> the disk is full."]
+    translations = translator.translate(tagged)
+    assert [TAG.sub("", t) for t in translations] == translator.translate([TAG.sub("", t) for t in tagged])
+    assert "<b>Haus</b>" in translations[0] and '<a href="/x">hier</a>' in translations[1]
+    assert "<i>sehr</i>" in translations[2] and translations[3].startswith("<b>Warnung:</b>")

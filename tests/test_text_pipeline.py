@@ -377,6 +377,23 @@ def test_placeholder_benchmark_reads_the_held_out_split(exported_tiny, tmp_path)
     assert results["examples"][0]["reference"] == "Öffne %s in {folder} 😀"
 
 
+def test_tag_benchmark_compares_both_ways_on_a_split(exported_tiny, tmp_path):
+    from bench import tags
+    from service.translator import Translator
+
+    split, entries = tmp_path / "test.tsv", tmp_path / "train.tsv"
+    split.write_text("Where is the main station?\tWo ist der Hauptbahnhof?\texample\nHi\tHallo\texample\n")
+    entries.write_text("station\tBahnhof\tentry\nmain station\tHauptbahnhof\tentry\n")
+    pairs = tags.sentences(split, limit=10)
+    assert pairs == [("Where is the main station?", "Wo ist der Hauptbahnhof?")]  # 4-20 words only
+    assert tags.dictionary(entries) == {"station": {"bahnhof"}}  # one word on each side
+    translator = Translator(exported_tiny)
+    results = tags.run(translator, pairs, split, {"station": {translator.translate(["Where"])[0].lower()}})
+    assert results["sentences"] == 1 and results["taken_out"]["tags_kept_and_nested"] == 1.0
+    assert results["taken_out"]["words_as_untagged"] == 1.0 and 0 <= results["as_tokens"]["chrf"] <= 100
+    assert "taken out, put back by alignment" in tags.report(results)
+
+
 def test_repair_survives_model_output_that_glues_into_new_placeholders():
     """Whatever the model writes (stray "XX", digits, foreign or repeated tokens), each owned placeholder ends up
     exactly once, tags in source order, and no other placeholder token is left."""

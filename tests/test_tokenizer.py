@@ -1,4 +1,5 @@
 import itertools
+import unicodedata
 
 import pytest
 from hypothesis import example, given, settings
@@ -123,3 +124,29 @@ def test_tokens_pushed_in_batches_stream_the_same_text(byte_tokenizer, ids, size
         start += size
         assert final.startswith("".join(pieces))  # what was sent is never taken back
     assert "".join(pieces) + detokenizer.finish(final) == final
+
+
+@pytest.mark.parametrize("text", TEXTS + ["  Zwei  Leerzeichen  ", "ﬁle Größe"])
+def test_source_spans_are_each_tokens_text_without_its_leading_space(tokenizer, text):
+    spans = tokenizer.source_spans(text)
+    assert len(spans) == len(tokenizer.encode(text)) - 1  # end-of-sentence has none
+    assert all(a <= b <= c for (_, a), (b, c) in zip(spans, spans[1:]))  # in order, apart
+    for (start, end), piece in zip(spans, tokenizer.source.encode(text, out_type=str)):
+        assert text[start:end] == text[start:end].strip()
+        if unicodedata.normalize("NFKC", text) == text:  # else a piece may stand for part of one character ("ﬁ")
+            assert text[start:end] == piece.lstrip("▁")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 319), max_size=40))
+def test_target_spans_tile_the_decoded_text(byte_tokenizer, ids):
+    """Each id's span covers the text it added (its leading space left out); together they and the spaces between
+    them are the decoded text, in order."""
+    ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
+    text, spans = byte_tokenizer.decode(ids), byte_tokenizer.target_spans(ids)
+    assert len(spans) == len(ids)
+    done = 0
+    for start, end in spans:
+        assert done <= start <= end and not text[done:start].strip()  # only whitespace between spans
+        done = max(done, end)
+    assert done == len(text)

@@ -11,7 +11,10 @@ Segmentation uses sentencex (maintained, 38x faster than pysbd here and as accur
 the README). A segment with no letters (a list number, a bullet, a bare placeholder) is not translated.
 Every protected item appears in the result exactly as often as in the text: the model's output is repaired
 deterministically when it lost or repeated a placeholder token (missing ones appended in source order,
-extra ones dropped), and tags keep their source order, so they stay well-formed.
+extra ones dropped), and tags stay well-formed: in the model's order where it nests the elements as the source
+does, else in source order. With take_out_tags (the service's way where the model has alignments), the tags of
+an element that opens and closes within a sentence leave the model's input and come back by alignment
+(translator.markup).
 """
 
 from __future__ import annotations
@@ -23,19 +26,17 @@ from typing import Callable, Sequence
 
 import sentencex
 
-# What the model sees instead of a protected item: the same form the training data uses for placeholders.
-PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
-PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
+from translator.markup import (PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS, TAG_PATTERN,
+                               MovedTags, reduced, take_out_tags)
+
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
 # the end of a word: "TeX%s" is masked as "TeXXX0X")
 STRAY_X = re.compile(r"(XX\d+X)|X{2,}(?!X*\d)")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
-_TAG = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>"
-_COMMENT = r"<!--.*?-->"
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
-MARKUP = (_TAG, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")
+MARKUP = (TAG_PATTERN, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
@@ -51,7 +52,6 @@ PLACEHOLDERS = (
 )
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
-TAG = re.compile(f"{_TAG}|{_COMMENT}", re.DOTALL)  # does a protected item hold markup
 SPACES = re.compile(" *")
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
@@ -68,6 +68,8 @@ class Prepared:
     protected: list[str] = field(default_factory=list)  # placeholder token i stands for protected[i]
     owners: list[list[int]] = field(default_factory=list)  # the placeholder tokens of each segment, in order
     repairs: int = 0  # placeholder tokens restore() had to add, drop or reorder
+    takes_out_tags: bool = False  # tags-only items leave the segments, to be put back by alignment
+    moved: list[list[MovedTags]] = field(default_factory=list)  # per segment, the tags taken out of it
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -92,9 +94,21 @@ class Prepared:
         if not owned:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
         # An item that holds a tag keeps its place in the tags' order, whatever else a merged run holds with it
-        # ("%s </b>" after "<b>"): a tags-only test let the model swap such an item before its opening tag.
-        return repair(translation, owned, [TAG.search(self.protected[i]) is not None for i in owned],
-                      stray_x="XX" not in self.unmask(self.segments[index]))
+        # ("%s </b>" after "<b>"): a tags-only test let the model swap such an item before its opening tag. Tags in
+        # another order that nests them as well stay as they are (words that swapped places take their tags along).
+        is_tag = [TAG.search(self.protected[i]) is not None for i in owned]
+        if self._nested_as_in_source(translation, [i for i, tag in zip(owned, is_tag) if tag]):
+            is_tag = [False] * len(owned)
+        return repair(translation, owned, is_tag, stray_x="XX" not in self.unmask(self.segments[index]))
+
+    def _nested_as_in_source(self, translation: str, tags: list[int]) -> bool:
+        """Whether the translation holds each of these tag items once, in an order that opens and closes the
+        elements as the source's order does."""
+        found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(translation) if int(m.group(1)) in tags]
+        if sorted(found) != sorted(tags) or found == tags:
+            return False  # a token lost or repeated (repair's work), or nothing to keep
+        in_source = reduced([self.protected[i] for i in tags])
+        return in_source is not None and reduced([self.protected[i] for i in found]) == in_source
 
     def unmask(self, text: str) -> str:
         if not self.protected:
@@ -112,8 +126,12 @@ class Prepared:
         if bullet := LIST_MARKER.match(core):  # kept, not translated
             lead, core = lead + bullet.group(0), core[bullet.end():]
         self.glue[-1] += lead
-        self.segments.append(core)
         self.owners.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
+        moved: list[MovedTags] = []
+        if self.takes_out_tags and self.protected:
+            core, moved = take_out_tags(core, self.protected)
+        self.segments.append(core)
+        self.moved.append(moved)
         self.glue.append(trail)
 
 
@@ -125,7 +143,7 @@ class Repaired:
 
 def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False) -> Repaired:
     """Each placeholder of `owned` exactly once: foreign or repeated tokens dropped, missing ones appended in
-    source order, and the tags' tokens put back into source order at the positions the model chose. With
+    source order, and the tokens `is_tag` marks put back into source order at the positions the model chose. With
     stray_x (the source has no "XX" of its own), runs of "XX" outside the tokens are dropped too: what is left of
     tokens the model broke."""
     wanted = set(owned)
@@ -264,7 +282,6 @@ def runs_merged(text: str, items: list[tuple[int, int]], apart: re.Pattern | Non
 # translate="no" (HTML's own attribute) or class="notranslate" (the convention of web translators).
 UNTRANSLATABLE = ("script", "style", "code")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
-TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^<>]*)>")
 TRANSLATE_NO = re.compile(r"(?<![\w-])translate\s*=\s*[\"']?no(?![\w-])", re.IGNORECASE)
 CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
 
@@ -373,14 +390,15 @@ LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
 
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
-            unknown: Callable[[str], list[tuple[int, int]]] = lambda s: []) -> Prepared:
+            unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS and MARKUP match, and always what the model cannot translate: the
     spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but
     copies as placeholders, and LONG_RUN characters without a space), so no sentence or line break falls inside
     one. Line breaks, and in HTML block-level tags, separate segments. `fits(segment)` says whether a segment is
-    within the model's source limit; longer ones are split at the clause or word boundary nearest their middle."""
-    prepared = Prepared([], [""])
+    within the model's source limit; longer ones are split at the clause or word boundary nearest their middle.
+    With take_out_tags, items of tags alone leave the segments (translator.markup), to be put back by alignment."""
+    prepared = Prepared([], [""], takes_out_tags=take_out_tags)
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
@@ -415,7 +433,7 @@ def closing_tokens_kept(parts: list[str]) -> list[str]:
 
 
 def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeholders: bool = True,
-                  html: bool = False) -> tuple[list[Prepared], list[list[int]]]:
+                  html: bool = False, take_out_tags: bool = False) -> tuple[list[Prepared], list[list[int]]]:
     """Every text prepared with sentences that fit `max_tokens` source tokens, and the token ids of all their
     segments in order (the model's inputs). Each string is tokenized once: the ids found while looking for
     unknown characters in a text and while checking a sentence's fit are the ones returned (a one-sentence text
@@ -428,7 +446,7 @@ def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeho
         return ids[text]
 
     prepared = [prepare(text, preserve_placeholders, html, lambda segment: len(encoded(segment)) <= max_tokens,
-                        lambda whole: tokenizer.unknown_spans(whole, encoded(whole))) for text in texts]
+                        lambda whole: tokenizer.unknown_spans(whole, encoded(whole)), take_out_tags) for text in texts]
     return prepared, [encoded(s) for p in prepared for s in p.segments]
 
 

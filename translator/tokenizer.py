@@ -131,6 +131,26 @@ class Tokenizer:
     def decode_batch(self, batch: list[list[int]]) -> list[str]:
         return [self.decode(ids) for ids in batch]
 
+    def source_spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) in `text` of each token encode(text) gives before end-of-sentence, without the whitespace
+        it starts with."""
+        spans = self.source.encode(text, out_type="offset_mapping")["offsets"]  # sentencepiece >= 0.2.2
+        return [(start + len(text[start:end]) - len(text[start:end].lstrip()), end) for start, end in spans]
+
+    def target_spans(self, ids: list[int]) -> list[tuple[int, int]]:
+        """(start, end) in decode(ids) of each id's text, without the whitespace it starts with; (n, n) for an id
+        that adds no text of its own (a special id, a byte that completes a character later: the character is
+        the completing id's)."""
+        detokenizer, spans, length = IncrementalDetokenizer(self), [], 0
+        for token in ids:
+            piece = detokenizer.push(token)
+            spans.append((length + len(piece) - len(piece.lstrip()), length + len(piece)))
+            length += len(piece)
+        rest = len(self.decode(ids)) - length  # text held back to the end (an incomplete character)
+        if rest > 0 and spans:
+            spans[-1] = (spans[-1][0], spans[-1][1] + rest)
+        return spans
+
     def pieces_of(self, ids: list[int]) -> list[str]:
         """The vocabulary piece of each id (for alignments): "▁" marks a word start, "</s>" is end-of-sentence."""
         if self.pieces is not None:

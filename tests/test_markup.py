@@ -1,0 +1,163 @@
+"""Inline elements are taken out of a sentence before translation and put back where the alignments say
+(translator/markup.py), through every RPC."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.client import TranslatorClient
+from tests.grpc_server import RunningServer
+from tests.test_server import config_for
+from translator.markup import TAG, MovedTags, put_back_tags, reduced, take_out_tags
+from translator.text import PLACEHOLDER_PATTERN, prepare
+from translator.v1 import translator_pb2 as pb
+
+
+@pytest.mark.parametrize("segment, protected, stripped, moved", [
+    ("The XX0Xhouse XX1X is red.", ["<b>", "</b>"], "The house is red.", [MovedTags(0, 1, 4, 9)]),
+    ("Press XX0XCtrlXX1X+XX2XSXX3X now", ["<kbd>", "</kbd>", "<kbd>", "</kbd>"], "Press Ctrl+S now",
+     [MovedTags(0, 1, 6, 10), MovedTags(2, 3, 11, 12)]),
+    # one item opens two elements that close apart, and the other way round
+    ("XX0XWarningXX1X: the disk XX2X is full.", ["<b><i>", "</i>", "</b>"], "Warning: the disk is full.",
+     [MovedTags(0, 2, 0, 17), MovedTags(None, 1, 0, 7)]),
+    ("XX0X red XX1XhouseXX2X is big.", ["<b>", "<i>", "</i></b>"], "red house is big.",
+     [MovedTags(0, 2, 0, 9), MovedTags(1, None, 4, 9)]),
+])
+def test_elements_closed_around_words_leave_the_sentence(segment, protected, stripped, moved):
+    assert take_out_tags(segment, protected) == (stripped, moved)
+
+
+@pytest.mark.parametrize("segment, protected", [
+    ("use XX0X worker threads", ["<n>"]),  # a usage line's placeholder in angle brackets, not markup
+    ("git add [XX0X] XX1X", ["<options>", "<path>"]),
+    ("Click XX0XXX1X here", ["<a>", "</a>"]),  # around no words (two items: they were apart)
+    ("Say XX0XhiXX1X there", ["<b>", "</b> <i>"]),  # "</b> <i>": one token that would go in two places
+    ("endXX0X of it", ["</b>"]),  # the element opened in an earlier sentence
+    ("Look XX0X here", ["<img src=x>"]),  # void
+    ("Hi XX0Xyou XX1X", ["<!-- a -->", "<!-- b -->"]),
+])
+def test_every_other_item_stays_a_token(segment, protected):
+    assert take_out_tags(segment, protected) == (segment, [])
+
+
+def aligned(source: list[str], target: list[str], pairs: dict[int, int]):
+    """Texts of tokens joined by spaces ("~" before a token: no space) with their spans, and (target, source + end
+    of sentence) weights where target token k attends to source token pairs[k]."""
+    def spans(tokens):
+        text, result = "", []
+        for token in tokens:
+            text += "" if not text or token.startswith("~") else " "
+            result.append((len(text), len(text) + len(token.lstrip("~"))))
+            text += token.lstrip("~")
+        return text, result
+    stripped, source_spans = spans(source)
+    translation, target_spans = spans(target)
+    weights = np.full((len(target), len(source) + 1), 0.01, dtype=np.float32)
+    for k, j in pairs.items():
+        weights[k, j] = 1.0
+    return stripped, source_spans, translation, target_spans, weights
+
+
+def put_back(protected, segment, source, target, pairs):
+    stripped, moved = take_out_tags(segment, protected)
+    s, source_spans, translation, target_spans, weights = aligned(source, target, pairs)
+    assert s == stripped
+    placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
+    return PLACEHOLDER_PATTERN.sub(lambda m: protected[int(m.group(1))], placed)
+
+
+def test_an_element_follows_its_words_where_the_translation_moves_them():
+    got = put_back(["<b>", "</b>"], "The XX0XredXX1X house", ["The", "red", "house"], ["Das", "Haus", "ist", "rot"],
+                   {0: 0, 1: 2, 3: 1})
+    assert got == "Das Haus ist <b>rot</b>"
+
+
+def test_a_token_inside_a_word_takes_the_word_along_and_punctuation_follows_the_source():
+    got = put_back(["<b>", "</b>"], "The XX0XhouseXX1X is big.", ["The", "house", "is", "big", "~."],
+                   ["Das", "Rot", "~haus", "ist", "groß", "~."], {0: 0, 2: 1, 3: 2, 4: 3, 5: 4})
+    assert got == "Das <b>Rothaus</b> ist groß."
+    got = put_back(["<b>", "</b>"], "XX0XWarning:XX1X disk full", ["Warning", "~:", "disk", "full"],
+                   ["Warnung", "~:", "Platte", "voll"], {0: 0, 1: 1, 2: 2, 3: 3})
+    assert got == "<b>Warnung:</b> Platte voll"
+
+
+def test_sibling_elements_stay_apart_and_nested_ones_stay_nested():
+    got = put_back(["<kbd>", "</kbd>", "<kbd>", "</kbd>"], "Press XX0XCtrlXX1X+XX2XSXX3X",
+                   ["Press", "Ctrl", "~+", "~S"], ["Drücken", "Strg", "~+", "~S"], {0: 0, 1: 1, 2: 2, 3: 3})
+    assert got == "Drücken <kbd>Strg</kbd>+<kbd>S</kbd>"
+    got = put_back(["<b>", "<i>", "</i>", "</b>"], "XX0Xthe red XX1XhouseXX2XXX3X stands",
+                   ["the", "red", "house", "stands"], ["Haus", "steht", "das", "rote"], {0: 2, 1: 3, 2: 0, 3: 1})
+    assert got == "<b><i>Haus</i> steht das rote</b>"
+
+
+def test_an_element_around_the_whole_sentence_wraps_the_whole_translation():
+    got = put_back(["<i>", "</i>"], "XX0XNo service selected.XX1X", ["No", "service", "selected", "~."],
+                   ["Kein", "Dienst", "ist", "gewählt", "~."], {0: 0, 1: 1, 2: 1, 3: 2, 4: 3})
+    assert got == "<i>Kein Dienst ist gewählt.</i>"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_whatever_the_alignment_every_tag_comes_back_once_and_nested(data):
+    words = data.draw(st.lists(st.sampled_from(["a", "bb", "d", "ee", "f."]), min_size=1, max_size=8))
+    pieces, protected, open_items = [], [], []
+    for word in words:  # elements opened before a word and closed after one, at random: well-formed
+        piece = word
+        if data.draw(st.booleans()):
+            protected.append(f"<{'bi'[len(open_items) % 2]}>")
+            open_items.append(len(protected) - 1)
+            piece = f"XX{len(protected) - 1}X" + piece
+        while open_items and data.draw(st.booleans()):
+            protected.append(f"</{protected[open_items.pop()][1]}>")
+            piece += f"XX{len(protected) - 1}X"
+        pieces.append(piece)
+    while open_items:
+        protected.append(f"</{protected[open_items.pop()][1]}>")
+        pieces[-1] += f"XX{len(protected) - 1}X"
+    stripped, moved = take_out_tags(" ".join(pieces), protected)
+    assert stripped == " ".join(words)
+    assert sorted(n for m in moved for n in (m.before, m.after) if n is not None) == list(range(len(protected)))
+    target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=8))
+    pairs = {k: data.draw(st.integers(0, len(words))) for k in range(len(target))}
+    _, source_spans, translation, target_spans, weights = aligned(words, target, pairs)
+    placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
+    found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(placed)]
+    assert sorted(found) == list(range(len(protected))) and reduced([protected[n] for n in found]) == []
+    assert PLACEHOLDER_PATTERN.sub("", placed) == translation
+
+
+def test_tags_in_another_order_that_nests_as_well_are_kept():
+    prepared = prepare("Say <b>red</b> and <i>blue</i> now")
+    assert prepared.segments == ["Say XX0XredXX1X and XX2XblueXX3X now"]
+    assert prepared.restore(["Sag XX2XblauXX3X und XX0XrotXX1X jetzt"]) == "Sag <i>blau</i> und <b>rot</b> jetzt"
+    assert prepared.repairs == 0
+    # crossing: the tags go back into source order at the places the model chose
+    assert prepared.restore(["XX0Xa XX2Xb XX1Xc XX3X"]) == "<b>a </b>b <i>c </i>" and prepared.repairs == 1
+
+
+@pytest.fixture(scope="module")
+def server(exported_tiny):
+    running = RunningServer(config_for(exported_tiny))
+    yield running
+    running.stop()
+
+
+TAGGED = ["Where is the <b>station</b>?", "He <b>crossed</b> the <i>main street</i>. I eat <em>an</em> apple."]
+
+
+def test_the_model_reads_the_same_words_with_or_without_the_tags_through_every_rpc(server):
+    plain = [TAG.sub("", text) for text in TAGGED]
+    with TranslatorClient(server.target) as client:
+        untagged = [t.text for t in client.translate(plain, max_output_tokens=12).translations]
+        unary = client.translate(TAGGED, max_output_tokens=12).translations
+        chunks = list(client.stream(TAGGED, max_output_tokens=12))
+        asked = client.translate(TAGGED, max_output_tokens=12, return_alignments=True).translations
+    for index, text in enumerate(TAGGED):
+        translation = unary[index]
+        tags = [m.group(0) for m in TAG.finditer(translation.text)]
+        assert sorted(tags) == sorted(m.group(0) for m in TAG.finditer(text)) and reduced(tags) == []
+        assert TAG.sub("", translation.text) == untagged[index]
+        assert "".join(c.text for c in chunks if c.index == index) == translation.text
+        assert not translation.alignments  # taken for the tags, not returned unless asked
+        assert len(asked[index].alignments) == translation.segments and asked[index].text == translation.text

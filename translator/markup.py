@@ -1,0 +1,268 @@
+"""Placeholder tokens and tags (torch-free): the token form the model reads for a protected item, what a tag
+is, and inline elements taken out of a sentence before it is translated and put back around the words that the
+translation's alignments say stand for the words they wrapped (used by translator.text and the service).
+
+Left in the sentence as placeholder tokens, an element's two tags cost the model the words between them: the
+shipped model turned "The XX0Xhouse XX1X is red." into "Das Gebäude XX0XXX1X ist rot.", while it translates the
+sentence without them well ("Das Haus ist rot."). So the tags of each element that opens and closes within a
+sentence, around words, leave the model's input, and the element wraps a span of what remains. After decoding,
+the decoder's cross-attention (its alignment layer) maps the span onto target words: the opening token goes
+before the first of them, the closing one after the last. Every other item stays in the model's input as a token,
+as the model was trained: format placeholders, a void element, a tag whose partner is in another sentence, and
+the `<name>` of a usage message, which is a placeholder in angle brackets, not markup.
+
+    stripped, moved = take_out_tags(segment, protected)     # what the model reads, and where the tags were
+    text = put_back_tags(translation, moved, ...)           # the translation with their tokens again
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+# What the model sees instead of a protected item: the same form the training data uses for placeholders.
+PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
+PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
+TAG_PATTERN = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>"
+COMMENT_PATTERN = r"<!--.*?-->"
+TAG = re.compile(f"{TAG_PATTERN}|{COMMENT_PATTERN}", re.DOTALL)  # does a protected item hold markup
+TAGS_ONLY = re.compile(rf"(?:\s*{TAG_PATTERN})+\s*", re.DOTALL)
+TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^<>]*)>")
+COMMENT = re.compile(COMMENT_PATTERN, re.DOTALL)
+# At most this many elements per sentence are taken out (more stay tokens): placing them costs the square of their
+# number, and a sentence with more is markup with a few words, not text with a few tags.
+MAX_ELEMENTS = 32
+# Elements that have no content and no end tag (HTML's void elements).
+VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+
+
+@dataclass(frozen=True)
+class MovedTags:
+    """Placeholder tokens taken out of a segment and the span (start, end) of the stripped segment that their
+    element wraps: `before` goes in front of the span's translation, `after` behind it. Where one item opens
+    several elements ("<b><i>") and they close in separate items, the item is the `before` of the outermost and
+    the inner closing items have no `before`; where one item closes several ("</i></b>") and they opened in
+    separate items, the inner opening items have no `after`."""
+
+    before: int | None
+    after: int | None
+    start: int
+    end: int
+
+
+def take_out_tags(segment: str, protected: Sequence[str]) -> tuple[str, list[MovedTags]]:
+    """The segment without the tokens of the items whose elements all open and close within it around words
+    (spaces around a token collapsed as a page shows them), and what each wraps. Other tokens stay."""
+    tokens = {int(t.group(1)): t.span() for t in PLACEHOLDER_PATTERN.finditer(segment)
+              if int(t.group(1)) < len(protected) and TAGS_ONLY.fullmatch(protected[int(t.group(1))])}
+    moved = _matched(segment, tokens, protected)
+    if not moved or len(moved) > 2 * MAX_ELEMENTS:
+        return segment, []
+    stripped, offsets, done = "", {}, 0
+    for number in moved:
+        start, end = tokens[number]
+        stripped = _joined(stripped, segment[done:start])
+        offsets[number] = len(stripped)
+        done = end
+    stripped = _joined(stripped, segment[done:]).rstrip()
+    return stripped, [_trimmed(m, stripped) for m in _spans({n: min(o, len(stripped)) for n, o in offsets.items()},
+                                                            protected)]
+
+
+def _trimmed(moved: MovedTags, text: str) -> MovedTags:
+    """The span without the whitespace at its ends ("The <b>house </b>is": "house")."""
+    start, end = moved.start, moved.end
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return MovedTags(moved.before, moved.after, start, end)
+
+
+def _joined(text: str, more: str) -> str:
+    return text + (more.lstrip() if not text or text[-1].isspace() else more)
+
+
+def _elements(item: str) -> list[tuple[bool, str]]:
+    """(closing, name) of each tag of an item that opens or closes an element (not void, not self-closing)."""
+    return [(tag.group(1) == "/", tag.group(2).lower()) for tag in TAG_PARTS.finditer(item)
+            if tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")]
+
+
+def _matched(segment: str, tokens: dict[int, tuple[int, int]], protected: Sequence[str]) -> list[int]:
+    """The items (in reading order) that only open or only close elements, each closed or opened by another of
+    them with words between. An item whose partner stays, stays too."""
+    partners: dict[int, set[int]] = {number: set() for number in tokens}
+    staying: set[int] = set()
+    opened: list[tuple[str, int]] = []  # (element name, opening item)
+    for number, (start, end) in tokens.items():
+        elements = _elements(protected[number])
+        if not elements or len({closing for closing, _ in elements}) > 1:
+            staying.add(number)  # nothing to wrap, or "</b> <i>": a token that would go in two places
+        for closing, name in elements:
+            if not closing:
+                opened.append((name, number))
+            elif opened and opened[-1][0] == name:
+                opener = opened.pop()[1]
+                partners[opener].add(number)
+                partners[number].add(opener)
+                if not any(c.isalnum() for c in segment[tokens[opener][1]:start]):
+                    staying |= {opener, number}  # "<b></b>": no words to follow
+            else:
+                staying.add(number)  # it closes an element of an earlier sentence, or crosses one
+    staying |= {number for _, number in opened}  # closed in a later sentence, or never: "<name>" in a usage line
+    while grown := {p for number in staying for p in partners[number]} - staying:
+        staying |= grown
+    return [number for number in tokens if number not in staying]
+
+
+def _spans(offsets: dict[int, int], protected: Sequence[str]) -> list[MovedTags]:
+    """What each taken-out item wraps (its elements all match among these items): a closing item closes the
+    innermost open elements and pairs with the item that opened the outermost of them."""
+    moved: list[MovedTags] = []
+    opened: list[tuple[str, int]] = []
+    for number, offset in offsets.items():
+        elements = _elements(protected[number])
+        if not elements[0][0]:
+            opened += [(name, number) for _, name in elements]
+            continue
+        closed, opened = opened[len(opened) - len(elements):], opened[:len(opened) - len(elements)]
+        still_open = {item for _, item in opened}
+        done = [item for item in dict.fromkeys(item for _, item in closed) if item not in still_open]
+        outer = closed[0][1]
+        moved.append(MovedTags(outer if outer in done else None, number, offsets[outer], offset))
+        moved += [MovedTags(item, None, offsets[item], offset) for item in done if item != outer]
+    return sorted(moved, key=lambda m: (m.start, -m.end))
+
+
+def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
+                  source_spans: Sequence[tuple[int, int]], target_spans: Sequence[tuple[int, int]],
+                  weights: np.ndarray) -> str:
+    """The translation with the moved tokens inserted. `source_spans`: (start, end) in `stripped` of each source
+    token the model read (end-of-sentence excluded); `target_spans`: (start, end) in `translation` of each
+    generated token ((n, n) for one without text); `weights`: their (target, source) cross-attention."""
+    weights = np.asarray(weights, dtype=np.float32)[: len(target_spans), : len(source_spans)]
+    visible = [k for k, (start, end) in enumerate(target_spans) if end > start]
+    if not visible:  # nothing to wrap: the tokens in source order at the end, as repair would put them
+        order = sorted((n, m.start) for m in moved for n in (m.before, m.after) if n is not None)
+        return translation + "".join(PLACEHOLDER.format(n) for n, _ in order)
+    targets = [_target(item, stripped, source_spans, translation, target_spans, visible, weights) for item in moved]
+    _untangled(moved, targets)
+    # At one position, closing tokens go before opening ones; the innermost element closes first and the outermost
+    # opens first, and of two with the same span, the one earlier in the source is outside the other.
+    insertions = []
+    for rank, (item, (start, end)) in enumerate(zip(moved, targets)):
+        if item.after is not None:
+            insertions.append((end, 0, -start, -rank, item.after))
+        if item.before is not None:
+            insertions.append((start, 1, -end, rank, item.before))
+    pieces, done = [], 0
+    for position, _, _, _, number in sorted(insertions):
+        pieces += [translation[done:position], PLACEHOLDER.format(number)]
+        done = position
+    return "".join(pieces) + translation[done:]
+
+
+def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, int]], translation: str,
+            target_spans: Sequence[tuple[int, int]], visible: list[int], weights: np.ndarray) -> tuple[int, int]:
+    """The span of target words that stand for the words an element wraps: for each source word it wraps, the
+    word of the target token that attends most to it (those with letters or digits, where there are some), and all
+    of the translation where it wraps all of the sentence's words; trimmed of punctuation at an edge where the
+    wrapped text has none. A word's pieces count together: alone, a piece such as the "e" of "▁her e" often draws
+    nothing, and its strongest target token is noise."""
+    wrapped = stripped[item.start:item.end].strip()
+    if any(c.isalnum() for c in stripped[:item.start] + stripped[item.end:]):
+        sources = [j for j, (start, end) in enumerate(source_spans)
+                   if start < item.end and end > item.start and stripped[max(start, item.start):min(end, item.end)].strip()]
+        tokens = [max(visible, key=lambda k: float(weights[k, word].sum()))
+                  for word in _words(sources, stripped, source_spans)]
+        tokens = [k for k in tokens if any(c.isalnum() for c in translation[slice(*target_spans[k])])] or tokens
+    else:
+        tokens = visible
+    start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1])
+    if wrapped[0].isalnum():
+        while start < end - 1 and not translation[start].isalnum():
+            start += 1
+    elif start > 0 and translation[start - 1] == wrapped[0]:  # "(" or a quote the tags wrapped too
+        start -= 1
+    if wrapped[-1].isalnum():
+        while end > start + 1 and not translation[end - 1].isalnum():
+            end -= 1
+    elif translation[end:end + 1] == wrapped[-1]:  # "<b>Warning:</b>": "<b>Warnung:</b>"
+        end += 1
+    return start, end
+
+
+def _words(sources: list[int], stripped: str, source_spans: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """The source tokens grouped into words (runs of letters and digits; "▁Warn ing" is one, its ":" another);
+    the groups without a letter or digit only where no other group has one."""
+    words: list[list[int]] = []
+    for j in sources:
+        start = source_spans[j][0]
+        if words and words[-1][-1] == j - 1 and source_spans[j - 1][1] == start and stripped[start].isalnum() \
+                and stripped[start - 1].isalnum():
+            words[-1].append(j)
+        else:
+            words.append([j])
+    wordy = [word for word in words if any(c.isalnum() for j in word for c in stripped[slice(*source_spans[j])])]
+    return wordy or words
+
+
+def _widened(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] widened to whole words: a token inside a word ("haus" of "Rothaus") takes the word along.
+    A word here is a run of letters and digits, so punctuation between tokens ("Strg+S") stays outside."""
+    while 0 < start < len(text) and text[start - 1].isalnum() and text[start].isalnum():
+        start -= 1
+    while 0 < end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
+        end += 1
+    return start, end
+
+
+def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
+    """Target spans that keep the elements well-formed: each element's holds those of the elements inside it in
+    the source, and where two spans cross (alignments that do not keep the source's order), the one starting later
+    grows to hold the other: nested is well-formed, crossing is not. Spans only grow, so this ends."""
+    while True:
+        _nest(moved, targets)
+        crossing = next(((a, b) for a in range(len(targets)) for b in range(len(targets))
+                         if targets[a][0] < targets[b][0] < targets[a][1] < targets[b][1]), None)
+        if crossing is None:
+            return
+        a, b = crossing
+        targets[b] = (targets[a][0], targets[b][1])
+
+
+def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
+    """Each element's target span widened to cover those of the elements inside it in the source, so elements
+    nested in the source stay nested (smallest first: a span grows with everything inside it)."""
+    pairs = sorted(range(len(moved)), key=lambda i: moved[i].end - moved[i].start)
+    for position, inner in enumerate(pairs):
+        for outer in pairs[position + 1:]:
+            if moved[outer].start <= moved[inner].start and moved[inner].end <= moved[outer].end:
+                (start, end), (inner_start, inner_end) = targets[outer], targets[inner]
+                targets[outer] = (min(start, inner_start), max(end, inner_end))
+
+
+def reduced(tags: Sequence[str]) -> list[tuple[str, str]] | None:
+    """What a sequence of tags-only items leaves open or closes once matched pairs cancel: the unmatched closing
+    tags, then the unmatched opening ones, as (slash, name); None when a closing tag meets another element's
+    opening one (they cross)."""
+    closing: list[tuple[str, str]] = []
+    opened: list[str] = []
+    for item in tags:
+        for tag in TAG_PARTS.finditer(COMMENT.sub("", item)):
+            slash, name = tag.group(1), tag.group(2).lower()
+            if name in VOID or tag.group(3).rstrip().endswith("/"):
+                continue
+            if not slash:
+                opened.append(name)
+            elif not opened:
+                closing.append(("/", name))
+            elif opened[-1] == name:
+                opened.pop()
+            else:
+                return None
+    return closing + [("", name) for name in opened]
