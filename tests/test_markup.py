@@ -25,7 +25,7 @@ from translator.v1 import translator_pb2 as pb
      [MovedTags(0, 2, 0, 9), MovedTags(1, None, 4, 9)]),
 ])
 def test_elements_closed_around_words_leave_the_sentence(segment, protected, stripped, moved):
-    assert take_out_tags(segment, protected) == (stripped, moved)
+    assert take_out_tags([segment], protected) == ([stripped], [moved])
 
 
 @pytest.mark.parametrize("segment, protected", [
@@ -33,12 +33,22 @@ def test_elements_closed_around_words_leave_the_sentence(segment, protected, str
     ("git add [XX0X] XX1X", ["<options>", "<path>"]),
     ("Click XX0XXX1X here", ["<a>", "</a>"]),  # around no words (two items: they were apart)
     ("Say XX0XhiXX1X there", ["<b>", "</b> <i>"]),  # "</b> <i>": one token that would go in two places
-    ("endXX0X of it", ["</b>"]),  # the element opened in an earlier sentence
+    ("endXX0X of it", ["</b>"]),  # the element opened before the text
     ("Look XX0X here", ["<img src=x>"]),  # void
     ("Hi XX0Xyou XX1X", ["<!-- a -->", "<!-- b -->"]),
 ])
 def test_every_other_item_stays_a_token(segment, protected):
-    assert take_out_tags(segment, protected) == (segment, [])
+    assert take_out_tags([segment], protected) == ([segment], [[]])
+
+
+def test_an_element_over_several_sentences_wraps_the_rest_of_its_first_and_the_start_of_its_last():
+    segments = ["XX0XThe house is red.", "It is big.", "The cat XX1X sleeps."]
+    assert take_out_tags(segments, ["<span>", "</span>"]) == (
+        ["The house is red.", "It is big.", "The cat sleeps."],
+        [[MovedTags(0, None, 0, 17)], [], [MovedTags(None, 1, 0, 7)]])
+    # an item that opens two elements, closed one here and one in the next sentence
+    assert take_out_tags(["XX0XA bXX1X c.", "D eXX2X f."], ["<b><i>", "</i>", "</b>"]) == (
+        ["A b c.", "D e f."], [[MovedTags(0, None, 0, 6), MovedTags(None, 1, 0, 3)], [MovedTags(None, 2, 0, 3)]])
 
 
 def aligned(source: list[str], target: list[str], pairs: dict[int, int]):
@@ -60,7 +70,7 @@ def aligned(source: list[str], target: list[str], pairs: dict[int, int]):
 
 
 def put_back(protected, segment, source, target, pairs):
-    stripped, moved = take_out_tags(segment, protected)
+    [stripped], [moved] = take_out_tags([segment], protected)
     s, source_spans, translation, target_spans, weights = aligned(source, target, pairs)
     assert s == stripped
     placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
@@ -115,7 +125,7 @@ def test_whatever_the_alignment_every_tag_comes_back_once_and_nested(data):
     while open_items:
         protected.append(f"</{protected[open_items.pop()][1]}>")
         pieces[-1] += f"XX{len(protected) - 1}X"
-    stripped, moved = take_out_tags(" ".join(pieces), protected)
+    [stripped], [moved] = take_out_tags([" ".join(pieces)], protected)
     assert stripped == " ".join(words)
     assert sorted(n for m in moved for n in (m.before, m.after) if n is not None) == list(range(len(protected)))
     target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=8))
@@ -143,7 +153,8 @@ def server(exported_tiny):
     running.stop()
 
 
-TAGGED = ["Where is the <b>station</b>?", "He <b>crossed</b> the <i>main street</i>. I eat <em>an</em> apple."]
+TAGGED = ["Where is the <b>station</b>?", "He <b>crossed</b> the <i>main street</i>. I eat <em>an</em> apple.",
+          "<span>Where is the station? He crossed the street.</span> I eat."]
 
 
 def test_the_model_reads_the_same_words_with_or_without_the_tags_through_every_rpc(server):
@@ -161,3 +172,15 @@ def test_the_model_reads_the_same_words_with_or_without_the_tags_through_every_r
         assert "".join(c.text for c in chunks if c.index == index) == translation.text
         assert not translation.alignments  # taken for the tags, not returned unless asked
         assert len(asked[index].alignments) == translation.segments and asked[index].text == translation.text
+
+
+def test_every_hypothesis_gets_its_tags_back_by_its_own_alignment(server):
+    options = dict(max_output_tokens=12, beam_size=3, num_hypotheses=3)
+    with TranslatorClient(server.target) as client:
+        [translation] = client.translate(TAGGED[1:2], **options).translations
+        [untagged] = client.translate([TAG.sub("", TAGGED[1])], **options).translations
+    assert len(translation.hypotheses) == 3 and translation.hypotheses[0].text == translation.text
+    assert [TAG.sub("", h.text) for h in translation.hypotheses] == [h.text for h in untagged.hypotheses]
+    for hypothesis in translation.hypotheses:
+        tags = [m.group(0) for m in TAG.finditer(hypothesis.text)]
+        assert sorted(tags) == sorted(m.group(0) for m in TAG.finditer(TAGGED[1])) and reduced(tags) == []

@@ -5,19 +5,21 @@ translation's alignments say stand for the words they wrapped (used by translato
 Left in the sentence as placeholder tokens, an element's two tags cost the model the words between them: the
 shipped model turned "The XX0Xhouse XX1X is red." into "Das Gebäude XX0XXX1X ist rot.", while it translates the
 sentence without them well ("Das Haus ist rot."). So the tags of each element that opens and closes within a
-sentence, around words, leave the model's input, and the element wraps a span of what remains. After decoding,
+text, around words, leave the model's input, and the element wraps a span of what remains of each sentence it
+covers. After decoding,
 the decoder's cross-attention (its alignment layer) maps the span onto target words: the opening token goes
 before the first of them, the closing one after the last. Every other item stays in the model's input as a token,
-as the model was trained: format placeholders, a void element, a tag whose partner is in another sentence, and
-the `<name>` of a usage message, which is a placeholder in angle brackets, not markup.
+as the model was trained: format placeholders, a void element, a comment, a tag without its partner, and the
+`<name>` of a usage message, which is a placeholder in angle brackets, not markup.
 
-    stripped, moved = take_out_tags(segment, protected)     # what the model reads, and where the tags were
-    text = put_back_tags(translation, moved, ...)           # the translation with their tokens again
+    stripped, moved = take_out_tags(segments, protected)    # what the model reads, and where the tags were
+    text = put_back_tags(translation, moved[i], ...)        # segment i's translation with their tokens again
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -32,8 +34,8 @@ TAG = re.compile(f"{TAG_PATTERN}|{COMMENT_PATTERN}", re.DOTALL)  # does a protec
 TAGS_ONLY = re.compile(rf"(?:\s*{TAG_PATTERN})+\s*", re.DOTALL)
 TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^<>]*)>")
 COMMENT = re.compile(COMMENT_PATTERN, re.DOTALL)
-# At most this many elements per sentence are taken out (more stay tokens): placing them costs the square of their
-# number, and a sentence with more is markup with a few words, not text with a few tags.
+# Elements are taken out of a sentence with at most this many (else theirs stay tokens): placing them costs the
+# square of their number, and a sentence with more is markup with a few words, not text with a few tags.
 MAX_ELEMENTS = 32
 # Elements that have no content and no end tag (HTML's void elements).
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
@@ -53,23 +55,29 @@ class MovedTags:
     end: int
 
 
-def take_out_tags(segment: str, protected: Sequence[str]) -> tuple[str, list[MovedTags]]:
-    """The segment without the tokens of the items whose elements all open and close within it around words
-    (spaces around a token collapsed as a page shows them), and what each wraps. Other tokens stay."""
-    tokens = {int(t.group(1)): t.span() for t in PLACEHOLDER_PATTERN.finditer(segment)
-              if int(t.group(1)) < len(protected) and TAGS_ONLY.fullmatch(protected[int(t.group(1))])}
-    moved = _matched(segment, tokens, protected)
-    if not moved or len(moved) > 2 * MAX_ELEMENTS:
-        return segment, []
-    stripped, offsets, done = "", {}, 0
-    for number in moved:
-        start, end = tokens[number]
-        stripped = _joined(stripped, segment[done:start])
-        offsets[number] = len(stripped)
-        done = end
-    stripped = _joined(stripped, segment[done:]).rstrip()
-    return stripped, [_trimmed(m, stripped) for m in _spans({n: min(o, len(stripped)) for n, o in offsets.items()},
-                                                            protected)]
+def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[str], list[list[MovedTags]]]:
+    """A text's segments without the tokens of the items whose elements all open and close in the text around
+    words (spaces around a token collapsed as a page shows them), and per segment what each wraps. Other tokens
+    stay. An element that opens in one segment and closes in a later one wraps the rest of the first and the start
+    of the last (and all of those between, which keep no token of it)."""
+    items = [(index, int(t.group(1)), t.span()) for index, segment in enumerate(segments)
+             for t in PLACEHOLDER_PATTERN.finditer(segment)
+             if int(t.group(1)) < len(protected) and TAGS_ONLY.fullmatch(protected[int(t.group(1))])]
+    taken = _matched(segments, items, protected)
+    if not taken:
+        return segments, [[] for _ in segments]
+    stripped, offsets = [], []
+    for index, segment in enumerate(segments):
+        text, positions, done = "", {}, 0
+        for _, number, (start, end) in (item for item in items if item[0] == index and item[1] in taken):
+            text = _joined(text, segment[done:start])
+            positions[number] = len(text)
+            done = end
+        text = _joined(text, segment[done:]).rstrip()
+        stripped.append(text)
+        offsets.append({number: min(offset, len(text)) for number, offset in positions.items()})
+    moved = _spans(stripped, offsets, protected)
+    return stripped, [[_trimmed(m, text) for m in segment] for segment, text in zip(moved, stripped)]
 
 
 def _trimmed(moved: MovedTags, text: str) -> MovedTags:
@@ -92,50 +100,70 @@ def _elements(item: str) -> list[tuple[bool, str]]:
             if tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")]
 
 
-def _matched(segment: str, tokens: dict[int, tuple[int, int]], protected: Sequence[str]) -> list[int]:
-    """The items (in reading order) that only open or only close elements, each closed or opened by another of
-    them with words between. An item whose partner stays, stays too."""
-    partners: dict[int, set[int]] = {number: set() for number in tokens}
+Item = tuple[int, int, tuple[int, int]]  # (segment, placeholder number, span of its token in the segment)
+
+
+def _matched(segments: list[str], items: list[Item], protected: Sequence[str]) -> set[int]:
+    """The items that only open or only close elements, each closed or opened by another of them with words
+    between, at most 2 * MAX_ELEMENTS in a segment. An item whose partner stays, stays too."""
+    partners: dict[int, set[int]] = {number: set() for _, number, _ in items}
     staying: set[int] = set()
-    opened: list[tuple[str, int]] = []  # (element name, opening item)
-    for number, (start, end) in tokens.items():
+    opened: list[tuple[str, Item]] = []  # (element name, opening item)
+    for item in items:
+        number = item[1]
         elements = _elements(protected[number])
         if not elements or len({closing for closing, _ in elements}) > 1:
             staying.add(number)  # nothing to wrap, or "</b> <i>": a token that would go in two places
         for closing, name in elements:
             if not closing:
-                opened.append((name, number))
+                opened.append((name, item))
             elif opened and opened[-1][0] == name:
                 opener = opened.pop()[1]
-                partners[opener].add(number)
-                partners[number].add(opener)
-                if not any(c.isalnum() for c in segment[tokens[opener][1]:start]):
-                    staying |= {opener, number}  # "<b></b>": no words to follow
+                partners[opener[1]].add(number)
+                partners[number].add(opener[1])
+                if not _words_between(segments, opener, item):
+                    staying |= {opener[1], number}  # "<b></b>": no words to follow
             else:
-                staying.add(number)  # it closes an element of an earlier sentence, or crosses one
-    staying |= {number for _, number in opened}  # closed in a later sentence, or never: "<name>" in a usage line
+                staying.add(number)  # it closes an element opened before the text, or crosses one
+    staying |= {item[1] for _, item in opened}  # never closed: "<name>" in a usage line
+    per_segment = Counter(index for index, _, _ in items)
+    staying |= {number for index, number, _ in items if per_segment[index] > 2 * MAX_ELEMENTS}
     while grown := {p for number in staying for p in partners[number]} - staying:
         staying |= grown
-    return [number for number in tokens if number not in staying]
+    return {number for _, number, _ in items if number not in staying}
 
 
-def _spans(offsets: dict[int, int], protected: Sequence[str]) -> list[MovedTags]:
-    """What each taken-out item wraps (its elements all match among these items): a closing item closes the
-    innermost open elements and pairs with the item that opened the outermost of them."""
-    moved: list[MovedTags] = []
-    opened: list[tuple[str, int]] = []
-    for number, offset in offsets.items():
-        elements = _elements(protected[number])
-        if not elements[0][0]:
-            opened += [(name, number) for _, name in elements]
-            continue
-        closed, opened = opened[len(opened) - len(elements):], opened[:len(opened) - len(elements)]
-        still_open = {item for _, item in opened}
-        done = [item for item in dict.fromkeys(item for _, item in closed) if item not in still_open]
-        outer = closed[0][1]
-        moved.append(MovedTags(outer if outer in done else None, number, offsets[outer], offset))
-        moved += [MovedTags(item, None, offsets[item], offset) for item in done if item != outer]
-    return sorted(moved, key=lambda m: (m.start, -m.end))
+def _words_between(segments: list[str], first: Item, last: Item) -> bool:
+    (index, _, (_, start)), (last_index, _, (end, _)) = first, last
+    if last_index > index + 1:
+        return True  # a whole segment between: segments have words
+    between = segments[index][start:end] if last_index == index else segments[index][start:] + segments[last_index][:end]
+    return any(c.isalnum() for c in between)
+
+
+def _spans(stripped: list[str], offsets: list[dict[int, int]], protected: Sequence[str]) -> list[list[MovedTags]]:
+    """What each taken-out item wraps, per segment (its elements all match among these items): a closing item
+    closes the innermost open elements and pairs with the item that opened the outermost of them, where that is in
+    its segment (else it wraps the segment's start); an item whose elements are still open at the end of its
+    segment wraps the rest of it."""
+    moved: list[list[MovedTags]] = [[] for _ in stripped]
+    opened: list[tuple[str, int, int]] = []  # (element name, opening item, its segment)
+    for index, here in enumerate(offsets):
+        for number, offset in here.items():
+            elements = _elements(protected[number])
+            if not elements[0][0]:
+                opened += [(name, number, index) for _, name in elements]
+                continue
+            closed, opened = opened[len(opened) - len(elements):], opened[:len(opened) - len(elements)]
+            still_open = {item for _, item, _ in opened}
+            done = [item for item in dict.fromkeys(item for _, item, _ in closed) if item in here and item not in still_open]
+            outer = closed[0][1] if closed[0][1] in here else None
+            moved[index].append(MovedTags(outer if outer in done else None, number,
+                                          here[outer] if outer is not None else 0, offset))
+            moved[index] += [MovedTags(item, None, here[item], offset) for item in done if item != outer]
+        moved[index] += [MovedTags(item, None, here[item], len(stripped[index]))
+                         for item in dict.fromkeys(item for _, item, where in opened if where == index)]
+    return [sorted(segment, key=lambda m: (m.start, -m.end)) for segment in moved]
 
 
 def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,

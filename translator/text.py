@@ -13,7 +13,7 @@ Every protected item appears in the result exactly as often as in the text: the 
 deterministically when it lost or repeated a placeholder token (missing ones appended in source order,
 extra ones dropped), and tags stay well-formed: in the model's order where it nests the elements as the source
 does, else in source order. With take_out_tags (the service's way where the model has alignments), the tags of
-an element that opens and closes within a sentence leave the model's input and come back by alignment
+an element that opens and closes within the text leave the model's input and come back by alignment
 (translator.markup).
 """
 
@@ -26,8 +26,8 @@ from typing import Callable, Sequence
 
 import sentencex
 
-from translator.markup import (PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS, TAG_PATTERN,
-                               MovedTags, reduced, take_out_tags)
+from translator import markup
+from translator.markup import PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS, TAG_PATTERN, MovedTags, reduced
 
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
@@ -68,7 +68,6 @@ class Prepared:
     protected: list[str] = field(default_factory=list)  # placeholder token i stands for protected[i]
     owners: list[list[int]] = field(default_factory=list)  # the placeholder tokens of each segment, in order
     repairs: int = 0  # placeholder tokens restore() had to add, drop or reorder
-    takes_out_tags: bool = False  # tags-only items leave the segments, to be put back by alignment
     moved: list[list[MovedTags]] = field(default_factory=list)  # per segment, the tags taken out of it
 
     def restore(self, translations: list[str]) -> str:
@@ -127,11 +126,8 @@ class Prepared:
             lead, core = lead + bullet.group(0), core[bullet.end():]
         self.glue[-1] += lead
         self.owners.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
-        moved: list[MovedTags] = []
-        if self.takes_out_tags and self.protected:
-            core, moved = take_out_tags(core, self.protected)
         self.segments.append(core)
-        self.moved.append(moved)
+        self.moved.append([])
         self.glue.append(trail)
 
 
@@ -398,7 +394,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     one. Line breaks, and in HTML block-level tags, separate segments. `fits(segment)` says whether a segment is
     within the model's source limit; longer ones are split at the clause or word boundary nearest their middle.
     With take_out_tags, items of tags alone leave the segments (translator.markup), to be put back by alignment."""
-    prepared = Prepared([], [""], takes_out_tags=take_out_tags)
+    prepared = Prepared([], [""])
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
@@ -410,6 +406,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         for sentence in closing_tokens_kept(sentences(part)):
             for piece in split_to_fit(sentence, fits):
                 prepared.add(piece)
+    if take_out_tags and prepared.protected:
+        prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
     return prepared
 
 
