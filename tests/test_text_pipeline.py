@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
+from translator.markup import MovedTags
 from translator.text import SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
@@ -278,6 +279,15 @@ def test_thousands_of_block_tags_each_separate_segments():
     prepared = prepare(text, html=True)
     assert prepared.segments == [f"One XX{i}X." for i in range(1, 3 * 3000, 3)]
     assert prepared.restore(prepared.segments) == text
+
+
+def test_thousands_of_elements_each_leave_their_sentence():
+    text = "A <b>red</b> house. " * 3000
+    prepared = prepare(text, take_out_tags=True)
+    assert prepared.segments == ["A red house."] * 3000
+    assert prepared.moved[-1] == [MovedTags(2 * 3000 - 2, 2 * 3000 - 1, 2, 5)]
+    assert prepared.restore([f"Ein XX{2 * i}XrotesXX{2 * i + 1}X Haus." for i in range(3000)]) == \
+        "Ein <b>rotes</b> Haus. " * 3000
 
 
 def test_a_sentence_over_the_limit_is_split_at_a_clause():

@@ -66,10 +66,14 @@ def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[s
     taken = _matched(segments, items, protected)
     if not taken:
         return segments, [[] for _ in segments]
+    spans: dict[int, list[tuple[int, tuple[int, int]]]] = {}  # per segment, its tokens to take out
+    for index, number, span in items:
+        if number in taken:
+            spans.setdefault(index, []).append((number, span))
     stripped, offsets = [], []
     for index, segment in enumerate(segments):
         text, positions, done = "", {}, 0
-        for _, number, (start, end) in (item for item in items if item[0] == index and item[1] in taken):
+        for number, (start, end) in spans.get(index, []):
             text = _joined(text, segment[done:start])
             positions[number] = len(text)
             done = end
@@ -128,8 +132,11 @@ def _matched(segments: list[str], items: list[Item], protected: Sequence[str]) -
     staying |= {item[1] for _, item in opened}  # never closed: "<name>" in a usage line
     per_segment = Counter(index for index, _, _ in items)
     staying |= {number for index, number, _ in items if per_segment[index] > 2 * MAX_ELEMENTS}
-    while grown := {p for number in staying for p in partners[number]} - staying:
+    reached = list(staying)
+    while reached:  # a search through the partners, each item once
+        grown = partners[reached.pop()] - staying
         staying |= grown
+        reached += grown
     return {number for _, number, _ in items if number not in staying}
 
 
