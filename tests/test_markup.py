@@ -1,6 +1,8 @@
 """Inline elements are taken out of a sentence before translation and put back where the alignments say
 (translator/markup.py), through every RPC."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -49,6 +51,15 @@ def test_an_element_over_several_sentences_wraps_the_rest_of_its_first_and_the_s
     # an item that opens two elements, closed one here and one in the next sentence
     assert take_out_tags(["XX0XA bXX1X c.", "D eXX2X f."], ["<b><i>", "</i>", "</b>"]) == (
         ["A b c.", "D e f."], [[MovedTags(0, None, 0, 6), MovedTags(None, 1, 0, 3)], [MovedTags(None, 2, 0, 3)]])
+
+
+def test_a_tag_at_the_end_of_its_sentence_goes_at_the_end_of_the_translation():
+    """"<b>" before a line break wraps nothing of its sentence: it goes after the translation's last word (this
+    raised ValueError)."""
+    [first, second], [moved, closing] = take_out_tags(["The house XX0X", "The catXX1X sleeps."], ["<b>", "</b>"])
+    assert (first, moved, closing) == ("The house", [MovedTags(0, None, 9, 9)], [MovedTags(None, 1, 0, 7)])
+    _, source_spans, translation, target_spans, weights = aligned(["The", "house"], ["Das", "Haus", "~."], {0: 0, 1: 1})
+    assert put_back_tags(translation, moved, first, source_spans, target_spans, weights) == "Das Haus.XX0X"
 
 
 def aligned(source: list[str], target: list[str], pairs: dict[int, int]):
@@ -184,3 +195,44 @@ def test_every_hypothesis_gets_its_tags_back_by_its_own_alignment(server):
     for hypothesis in translation.hypotheses:
         tags = [m.group(0) for m in TAG.finditer(hypothesis.text)]
         assert sorted(tags) == sorted(m.group(0) for m in TAG.finditer(TAGGED[1])) and reduced(tags) == []
+
+
+WORDS = st.sampled_from(["word", "Other", "we go", "a.", "b!", "%s", "{count}", "&amp;"])
+STRAYS = st.sampled_from(["<b>", "</b>", "</i>", "<br>", "<img src=x>", "<!-- c -->", "<n>", "\n", ". "])
+MARKUP = st.recursive(WORDS | STRAYS, lambda inner: st.builds(
+    lambda name, parts, space: f"<{name}>" + space.join(parts) + f"</{name}>",
+    st.sampled_from(["b", "i", "span"]), st.lists(inner, min_size=1, max_size=4), st.sampled_from([" ", ". ", ""])),
+    max_leaves=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(MARKUP, max_size=8), st.data())
+def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
+    """Random texts of tags, placeholders and words, split, stripped, 'translated' into random tokens with random
+    attention, and restored: no error, every protected item exactly as often as in the text, tags nested."""
+    text = " ".join(pieces)
+    prepared = prepare(text, take_out_tags=True)
+    translations = []
+    for segment, moved in zip(prepared.segments, prepared.moved):
+        source_spans = [m.span() for m in re.finditer(r"\S+", segment)]
+        target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=6))
+        translation, target_spans = "", []
+        for token in target:
+            translation += "" if not translation or token.startswith("~") else " "
+            target_spans.append((len(translation), len(translation) + len(token.lstrip("~"))))
+            translation += token.lstrip("~")
+        tokens = [m.group(0) for m in PLACEHOLDER_PATTERN.finditer(segment)]  # what stayed: the model keeps it
+        translation = " ".join([translation] + tokens).strip() if tokens else translation
+        weights = np.array(data.draw(st.lists(st.lists(st.floats(0, 1), min_size=len(source_spans) + 1,
+                                                       max_size=len(source_spans) + 1),
+                                              min_size=len(target), max_size=len(target))), dtype=np.float32)
+        weights = weights.reshape(len(target), len(source_spans) + 1)
+        translations.append(put_back_tags(translation, moved, segment, source_spans, target_spans, weights)
+                            if moved else translation)
+    restored = prepared.restore(translations)
+    for item in ("%s", "{count}", "&amp;"):
+        assert restored.count(item) == text.count(item)
+    tags, source_tags = [m.group(0) for m in TAG.finditer(restored)], [m.group(0) for m in TAG.finditer(text)]
+    assert sorted(tags) == sorted(source_tags)
+    if reduced(source_tags) is not None:
+        assert reduced(tags) == reduced(source_tags)

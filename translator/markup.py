@@ -180,10 +180,10 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     token the model read (end-of-sentence excluded); `target_spans`: (start, end) in `translation` of each
     generated token ((n, n) for one without text); `weights`: their (target, source) cross-attention."""
     weights = np.asarray(weights, dtype=np.float32)[: len(target_spans), : len(source_spans)]
-    visible = [k for k, (start, end) in enumerate(target_spans) if end > start]
+    visible = [k for k, (start, end) in enumerate(target_spans) if end > start and k < len(weights)]
     if not visible:  # nothing to wrap: the tokens in source order at the end, as repair would put them
-        order = sorted((n, m.start) for m in moved for n in (m.before, m.after) if n is not None)
-        return translation + "".join(PLACEHOLDER.format(n) for n, _ in order)
+        return translation + "".join(PLACEHOLDER.format(n) for n in sorted(
+            n for m in moved for n in (m.before, m.after) if n is not None))
     targets = [_target(item, stripped, source_spans, translation, target_spans, visible, weights) for item in moved]
     _untangled(moved, targets)
     # At one position, closing tokens go before opening ones; the innermost element closes first and the outermost
@@ -209,13 +209,17 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
     wrapped text has none. A word's pieces count together: alone, a piece such as the "e" of "▁her e" often draws
     nothing, and its strongest target token is noise."""
     wrapped = stripped[item.start:item.end].strip()
+    if not wrapped:  # a tag at the end of its sentence ("<b>" before a line break) or, closing, at its start
+        at = len(translation.rstrip()) if item.start >= len(stripped) else 0
+        return at, at
+    tokens = []
     if any(c.isalnum() for c in stripped[:item.start] + stripped[item.end:]):
         sources = [j for j, (start, end) in enumerate(source_spans)
                    if start < item.end and end > item.start and stripped[max(start, item.start):min(end, item.end)].strip()]
         tokens = [max(visible, key=lambda k: float(weights[k, word].sum()))
                   for word in _words(sources, stripped, source_spans)]
         tokens = [k for k in tokens if any(c.isalnum() for c in translation[slice(*target_spans[k])])] or tokens
-    else:
+    if not tokens:  # it wraps all of the sentence's words (or, with spans that do not fit the text, none known)
         tokens = visible
     start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1])
     if wrapped[0].isalnum():
