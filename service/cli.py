@@ -569,7 +569,8 @@ def build_parser() -> argparse.ArgumentParser:
     decoding.add_argument("--attention", type=Path, metavar="PNG",
                           help="draw the first text's alignments (cross-attention per sentence) into this PNG")
     decoding.add_argument("--alignment-layer", type=int, default=-1,
-                          help="with --model-dir: decoder layer the alignments come from (default -1: the last)")
+                          help="with --model-dir: decoder layer the alignments (and the placement of inline "
+                               "elements' tags) come from (default -1: the last)")
     _text_arguments(translate)
     translate.add_argument("--timeout", type=positive_number, default=60.0, help="deadline in seconds (default: 60)")
     translate.add_argument("--checkpoint", type=Path, help="translate with this PyTorch checkpoint instead of a server")
@@ -1087,8 +1088,9 @@ def _serve_parser(commands) -> None:
                        help="largest beam_size a request may ask for, capped at --max-num-seqs (each beam is one "
                             "decoder row) (TRANSLATOR_MAX_BEAM_SIZE; default 8)")
     serve.add_argument("--alignment-layer", type=int, default=env("alignment_layer"),
-                       help="decoder layer whose cross-attention (heads averaged) return_alignments reports; negative "
-                            "counts from the last (TRANSLATOR_ALIGNMENT_LAYER; default -1)")
+                       help="decoder layer whose cross-attention (heads averaged) return_alignments reports and inline "
+                            "elements' tags are placed by; negative counts from the last (TRANSLATOR_ALIGNMENT_LAYER; "
+                            "default -1)")
     serve.add_argument("--max-num-batched-tokens", type=int, default=env("max_num_batched_tokens"),
                        help="decoder positions + new source tokens per step (TRANSLATOR_MAX_NUM_BATCHED_TOKENS; default 4096)")
     serve.add_argument("--max-queue-size", type=int, default=env("max_queue_size"), help="waiting sequences before RESOURCE_EXHAUSTED (TRANSLATOR_MAX_QUEUE_SIZE; default 1024)")
