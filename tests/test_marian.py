@@ -274,3 +274,21 @@ def test_unknown_spans_follow_the_shared_vocabulary(converted):
     assert [text[start:end] for start, end in spans] == ["😀", "你好"]
     assert all(tokenizer.special.unk in tokenizer.encode(text[start:end]) for start, end in spans)
     assert tokenizer.unknown_spans("Where is the station?") == []
+
+
+def test_token_spans_follow_the_shared_vocabulary(converted):
+    """Inline tags are placed by token spans: one per source id before end-of-sentence, and target spans that tile
+    the decoded text, for Marian's two SentencePiece models and its decoding (pieces target.spm lacks, specials)."""
+    import random
+
+    tokenizer, size = converted["tokenizer"], converted["model"].cfg.vocab_size
+    for text in converted["texts"]:
+        assert len(tokenizer.source_spans(text)) == len(tokenizer.encode(text)) - 1
+    rng = random.Random(1)
+    for ids in [[rng.randrange(size) for _ in range(rng.randint(1, 12))] for _ in range(300)] + hf_greedy(converted):
+        text, spans, done = tokenizer.decode(ids), tokenizer.target_spans(ids), 0
+        assert len(spans) == len(ids)
+        for start, end in spans:
+            assert done <= start <= end and not text[done:start].strip(), (ids, spans)
+            done = max(done, end)
+        assert done == len(text), ids
