@@ -53,6 +53,15 @@ def test_an_element_over_several_sentences_wraps_the_rest_of_its_first_and_the_s
         ["A b c.", "D e f."], [[MovedTags(0, None, 0, 6), MovedTags(None, 1, 0, 3)], [MovedTags(None, 2, 0, 3)]])
 
 
+def test_a_tag_beside_another_item_is_its_own_token_when_tags_leave_the_sentence():
+    """Items with only spaces between share a token, but a tag stays apart: "</a> &amp;" as one token kept the
+    link's words from the model."""
+    prepared = prepare('Read the <a href="/faq">questions</a> &amp; the <b>%s</b> file.', take_out_tags=True)
+    assert prepared.segments == ["Read the questions XX2X the XX4X file."]
+    assert prepared.moved == [[MovedTags(0, 1, 9, 18), MovedTags(3, 5, 28, 32)]]
+    assert prepare("Read the <a>questions</a> &amp; it.").segments == ["Read the XX0XquestionsXX1X it."]
+
+
 def test_a_tag_at_the_end_of_its_sentence_goes_at_the_end_of_the_translation():
     """"<b>" before a line break wraps nothing of its sentence: it goes after the translation's last word (this
     raised ValueError)."""

@@ -53,6 +53,7 @@ PLACEHOLDERS = (
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
 SPACES = re.compile(" *")
+ONE_TAG = re.compile(TAG_PATTERN)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -398,7 +399,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
-    masked = protect(text, prepared.protected, pattern, untranslatable, BLOCK_TAG if html else None)
+    # Tags stay apart from what is beside them when they may leave the sentence ("</a> &amp;" as one token kept
+    # the element's words from the model); in HTML, block-level tags always do (they separate segments).
+    apart = ONE_TAG if take_out_tags else BLOCK_TAG if html else None
+    masked = protect(text, prepared.protected, pattern, untranslatable, apart)
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
