@@ -66,9 +66,17 @@ def test_a_tag_at_the_end_of_its_sentence_goes_at_the_end_of_the_translation():
     """"<b>" before a line break wraps nothing of its sentence: it goes after the translation's last word (this
     raised ValueError)."""
     [first, second], [moved, closing] = take_out_tags(["The house XX0X", "The catXX1X sleeps."], ["<b>", "</b>"])
-    assert (first, moved, closing) == ("The house", [MovedTags(0, None, 9, 9)], [MovedTags(None, 1, 0, 7)])
+    assert (first, moved, closing) == ("The house", [MovedTags(0, None, 9, 9, spaced=True)], [MovedTags(None, 1, 0, 7)])
     _, source_spans, translation, target_spans, weights = aligned(["The", "house"], ["Das", "Haus", "~."], {0: 0, 1: 1})
+    assert put_back_tags(translation, moved, first, source_spans, target_spans, weights) == "Das Haus. XX0X"
+    # with no space before it in the source, none in the translation; a closing tag at the start keeps its space
+    [first, _], [moved, _] = take_out_tags(["The houseXX0X", "The catXX1X sleeps."], ["<b>", "</b>"])
     assert put_back_tags(translation, moved, first, source_spans, target_spans, weights) == "Das Haus.XX0X"
+    [_, second], [_, closing] = take_out_tags(["XX0XThe house.", "XX1X The cat sleeps."], ["<b>", "</b>"])
+    assert closing == [MovedTags(None, 1, 0, 0, spaced=True)]
+    _, source_spans, translation, target_spans, weights = aligned(["The", "cat", "sleeps."], ["Die", "Katze", "schläft."],
+                                                                  {0: 0, 1: 1, 2: 2})
+    assert put_back_tags(translation, closing, second, source_spans, target_spans, weights) == "XX1X Die Katze schläft."
 
 
 def aligned(source: list[str], target: list[str], pairs: dict[int, int]):

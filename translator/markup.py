@@ -53,6 +53,7 @@ class MovedTags:
     after: int | None
     start: int
     end: int
+    spaced: bool = False  # an empty span at the sentence's edge, the token apart from the words: a space keeps it so
 
 
 def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[str], list[list[MovedTags]]]:
@@ -70,28 +71,31 @@ def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[s
     for index, number, span in items:
         if number in taken:
             spans.setdefault(index, []).append((number, span))
-    stripped, offsets = [], []
+    stripped, offsets, apart = [], [], set()
     for index, segment in enumerate(segments):
         text, positions, done = "", {}, 0
         for number, (start, end) in spans.get(index, []):
             text = _joined(text, segment[done:start])
             positions[number] = len(text)
+            if segment[start - 1:start].isspace() or segment[end:end + 1].isspace():
+                apart.add(number)
             done = end
         text = _joined(text, segment[done:]).rstrip()
         stripped.append(text)
         offsets.append({number: min(offset, len(text)) for number, offset in positions.items()})
     moved = _spans(stripped, offsets, protected)
-    return stripped, [[_trimmed(m, text) for m in segment] for segment, text in zip(moved, stripped)]
+    return stripped, [[_trimmed(m, text, apart) for m in segment] for segment, text in zip(moved, stripped)]
 
 
-def _trimmed(moved: MovedTags, text: str) -> MovedTags:
-    """The span without the whitespace at its ends ("The <b>house </b>is": "house")."""
+def _trimmed(moved: MovedTags, text: str, apart: set[int]) -> MovedTags:
+    """The span without the whitespace at its ends ("The <b>house </b>is": "house"); an empty one `spaced` where
+    its token stood apart from the words."""
     start, end = moved.start, moved.end
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    return MovedTags(moved.before, moved.after, start, end)
+    return MovedTags(moved.before, moved.after, start, end, start == end and bool({moved.before, moved.after} & apart))
 
 
 def _joined(text: str, more: str) -> str:
@@ -190,13 +194,15 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     # opens first, and of two with the same span, the one earlier in the source is outside the other.
     insertions = []
     for rank, (item, (start, end)) in enumerate(zip(moved, targets)):
-        if item.after is not None:
-            insertions.append((end, 0, -start, -rank, item.after))
-        if item.before is not None:
-            insertions.append((start, 1, -end, rank, item.before))
+        for number, order, tie in ((item.after, 0, (-start, -rank)), (item.before, 1, (-end, rank))):
+            if number is not None:
+                token = PLACEHOLDER.format(number)
+                if item.spaced:  # at the end of the translation, or at its start
+                    token = " " + token if start == len(translation.rstrip()) else token + " "
+                insertions.append((end if order == 0 else start, order, *tie, token))
     pieces, done = [], 0
-    for position, _, _, _, number in sorted(insertions):
-        pieces += [translation[done:position], PLACEHOLDER.format(number)]
+    for position, _, _, _, token in sorted(insertions):
+        pieces += [translation[done:position], token]
         done = position
     return "".join(pieces) + translation[done:]
 
