@@ -404,6 +404,17 @@ def test_tag_benchmark_compares_both_ways_on_a_split(exported_tiny, tmp_path):
     assert "taken out, put back by alignment" in tags.report(results)
 
 
+def test_a_broken_token_is_mended_where_the_model_wrote_it():
+    """"application_name=%s" (its "_" unknown to the model) came back as "AnwendungX0Xname=%s _": the broken token
+    stands for the item where it is, when the source has no "XX" of its own."""
+    from translator.text import Repaired, repair
+
+    assert repair("AnwendungX0Xname=XX1X", [0, 1], [False, False], stray_x=True) == Repaired("AnwendungXX0Xname=XX1X", 1)
+    assert repair("Start XX0 mit XX1X", [0, 1], [False, False], stray_x=True) == Repaired("Start XX0X mit XX1X", 1)
+    assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("X0X und XX0X", 0)  # there intact: text
+    assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
+
+
 def test_repair_survives_model_output_that_glues_into_new_placeholders():
     """Whatever the model writes (stray "XX", digits, foreign or repeated tokens), each owned placeholder ends up
     exactly once, tags in source order, and no other placeholder token is left."""

@@ -142,12 +142,15 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     """Each placeholder of `owned` exactly once: foreign or repeated tokens dropped, missing ones appended in
     source order, and the tokens `is_tag` marks put back into source order at the positions the model chose. With
     stray_x (the source has no "XX" of its own), runs of "XX" outside the tokens are dropped too: what is left of
-    tokens the model broke."""
+    tokens the model broke; a broken form of a token that is missing ("X0X", "XX0") stands for it where it is."""
     wanted = set(owned)
     seen: set[int] = set()
     count = 0
     while (split := SHARED_X.subn(lambda m: m.group(0) + "X", text, count=1))[1]:  # one pair at a time: chains
         text, count = split[0], count + 1
+    if stray_x:
+        text, mended = _mended_in_place(text, owned)
+        count += mended
     text, unclosed = UNCLOSED_PLACEHOLDER.subn("", text)  # "XX0" without its closing X: the model's slip
     count += unclosed
 
@@ -183,6 +186,19 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
         text, matches = STRAY_X.subn(lambda m: m.group(1) or "", text)
         count += matches - len(owned)  # each owned token is one match, kept as it is
     return Repaired(re.sub(r"[ \t]{2,}", " ", text) if count else text, count)
+
+
+def _mended_in_place(text: str, owned: list[int]) -> tuple[str, int]:
+    """The text with the first broken form of each owned token that is not there intact ("X0X", "XX0") made whole
+    again, and how many: "application_name" came back as "AnwendungX0Xname", its "_" appended at the end."""
+    mended = 0
+    for number in owned:
+        if PLACEHOLDER.format(number) in text:
+            continue
+        if broken := re.search(rf"(?<![X\d])(?:X{number}X|XX{number})(?![\dX])", text):
+            text = text[:broken.start()] + PLACEHOLDER.format(number) + text[broken.end():]
+            mended += 1
+    return text, mended
 
 
 def without_placeholder_fragments(text: str) -> str:
