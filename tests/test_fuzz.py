@@ -25,8 +25,12 @@ CLIENT_ERRORS = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.Stat
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 METHOD = "/translator.v1.Translator/"
 
-texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)  # protobuf cannot carry surrogates
-options = st.builds(pb.DecodingOptions, max_output_tokens=st.integers(0, 300), min_output_tokens=st.integers(0, 40))  # uint32 fields
+texts = st.one_of(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60),  # protobuf cannot carry surrogates
+    st.lists(st.sampled_from(["<b>", "</b>", "<i>", "</i>", '<a href="x">', "</a>", "<br>", "<!-- c -->", "%s", "&amp;",
+                              "Where", " is", " the station", ". ", "\n"]), max_size=20).map("".join))  # markup
+options = st.builds(pb.DecodingOptions, max_output_tokens=st.integers(0, 300), min_output_tokens=st.integers(0, 40),
+                    beam_size=st.integers(0, 3), text_format=st.sampled_from([0, 1, 2]))  # uint32 fields
 models = st.sampled_from(["", "tiny", "nope", "TINY", "tiny/1", "\u200b"])
 requests = st.builds(pb.TranslateRequest, texts=st.lists(texts, max_size=10), model=models, options=options,
                      request_id=texts)
