@@ -73,11 +73,10 @@ class Texts:
         source_spans = tokenizer.source_spans(stripped)
 
         def text_of(hypothesis: Hypothesis) -> str:
-            decoded = tokenizer.decode(hypothesis.token_ids)
             if hypothesis.alignments is None:  # left to repair: the tokens go at the end
-                return decoded
-            return put_back_tags(decoded, moved, stripped, source_spans, tokenizer.target_spans(hypothesis.token_ids),
-                                 hypothesis.alignments)
+                return tokenizer.decode(hypothesis.token_ids)
+            decoded, target_spans = tokenizer.decode_with_spans(hypothesis.token_ids)
+            return put_back_tags(decoded, moved, stripped, source_spans, target_spans, hypothesis.alignments)
         return text_of
 
     def merge(self, text: int, segments: list[pb.Translation]) -> pb.Translation:

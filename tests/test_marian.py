@@ -286,8 +286,8 @@ def test_token_spans_follow_the_shared_vocabulary(converted):
         assert len(tokenizer.source_spans(text)) == len(tokenizer.encode(text)) - 1
     rng = random.Random(1)
     for ids in [[rng.randrange(size) for _ in range(rng.randint(1, 12))] for _ in range(300)] + hf_greedy(converted):
-        text, spans, done = tokenizer.decode(ids), tokenizer.target_spans(ids), 0
-        assert len(spans) == len(ids)
+        (text, spans), done = tokenizer.decode_with_spans(ids), 0
+        assert text == tokenizer.decode(ids) and len(spans) == len(ids)
         for start, end in spans:
             assert done <= start <= end and not text[done:start].strip(), (ids, spans)
             done = max(done, end)

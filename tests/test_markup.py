@@ -79,18 +79,21 @@ def test_a_tag_at_the_end_of_its_sentence_goes_at_the_end_of_the_translation():
     assert put_back_tags(translation, closing, second, source_spans, target_spans, weights) == "XX1X Die Katze schläft."
 
 
+def joined(tokens: list[str]) -> tuple[str, list[tuple[int, int]]]:
+    """Tokens joined by spaces ("~" before a token: no space), and each token's span in the text."""
+    text, spans = "", []
+    for token in tokens:
+        text += "" if not text or token.startswith("~") else " "
+        spans.append((len(text), len(text) + len(token.lstrip("~"))))
+        text += token.lstrip("~")
+    return text, spans
+
+
 def aligned(source: list[str], target: list[str], pairs: dict[int, int]):
-    """Texts of tokens joined by spaces ("~" before a token: no space) with their spans, and (target, source + end
-    of sentence) weights where target token k attends to source token pairs[k]."""
-    def spans(tokens):
-        text, result = "", []
-        for token in tokens:
-            text += "" if not text or token.startswith("~") else " "
-            result.append((len(text), len(text) + len(token.lstrip("~"))))
-            text += token.lstrip("~")
-        return text, result
-    stripped, source_spans = spans(source)
-    translation, target_spans = spans(target)
+    """The texts of joined() with their spans, and (target, source + end of sentence) weights where target token k
+    attends to source token pairs[k]."""
+    stripped, source_spans = joined(source)
+    translation, target_spans = joined(target)
     weights = np.full((len(target), len(source) + 1), 0.01, dtype=np.float32)
     for k, j in pairs.items():
         weights[k, j] = 1.0
@@ -233,11 +236,7 @@ def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
     for segment, moved in zip(prepared.segments, prepared.moved):
         source_spans = [m.span() for m in re.finditer(r"\S+", segment)]
         target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=6))
-        translation, target_spans = "", []
-        for token in target:
-            translation += "" if not translation or token.startswith("~") else " "
-            target_spans.append((len(translation), len(translation) + len(token.lstrip("~"))))
-            translation += token.lstrip("~")
+        translation, target_spans = joined(target)
         tokens = [m.group(0) for m in PLACEHOLDER_PATTERN.finditer(segment)]  # what stayed: the model keeps it
         translation = " ".join([translation] + tokens).strip() if tokens else translation
         weights = np.array(data.draw(st.lists(st.lists(st.floats(0, 1), min_size=len(source_spans) + 1,

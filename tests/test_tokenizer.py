@@ -143,8 +143,8 @@ def test_target_spans_tile_the_decoded_text(byte_tokenizer, ids):
     """Each id's span covers the text it added (its leading space left out); together they and the spaces between
     them are the decoded text, in order."""
     ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
-    text, spans = byte_tokenizer.decode(ids), byte_tokenizer.target_spans(ids)
-    assert len(spans) == len(ids)
+    text, spans = byte_tokenizer.decode_with_spans(ids)
+    assert text == byte_tokenizer.decode(ids) and len(spans) == len(ids)
     done = 0
     for start, end in spans:
         assert done <= start <= end and not text[done:start].strip()  # only whitespace between spans

@@ -103,8 +103,9 @@ def _joined(text: str, more: str) -> str:
 
 
 def _elements(item: str) -> list[tuple[bool, str]]:
-    """(closing, name) of each tag of an item that opens or closes an element (not void, not self-closing)."""
-    return [(tag.group(1) == "/", tag.group(2).lower()) for tag in TAG_PARTS.finditer(item)
+    """(closing, name) of each tag of an item that opens or closes an element (not void, not self-closing, not in a
+    comment)."""
+    return [(tag.group(1) == "/", tag.group(2).lower()) for tag in TAG_PARTS.finditer(COMMENT.sub("", item))
             if tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")]
 
 
@@ -291,23 +292,20 @@ def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
                 targets[outer] = (min(start, inner_start), max(end, inner_end))
 
 
-def reduced(tags: Sequence[str]) -> list[tuple[str, str]] | None:
-    """What a sequence of tags-only items leaves open or closes once matched pairs cancel: the unmatched closing
-    tags, then the unmatched opening ones, as (slash, name); None when a closing tag meets another element's
+def reduced(tags: Sequence[str]) -> list[tuple[bool, str]] | None:
+    """What a sequence of items holding tags leaves open or closes once matched pairs cancel: the unmatched closing
+    tags, then the unmatched opening ones, as (closing, name); None when a closing tag meets another element's
     opening one (they cross)."""
-    closing: list[tuple[str, str]] = []
+    closing: list[tuple[bool, str]] = []
     opened: list[str] = []
     for item in tags:
-        for tag in TAG_PARTS.finditer(COMMENT.sub("", item)):
-            slash, name = tag.group(1), tag.group(2).lower()
-            if name in VOID or tag.group(3).rstrip().endswith("/"):
-                continue
-            if not slash:
+        for closes, name in _elements(item):
+            if not closes:
                 opened.append(name)
             elif not opened:
-                closing.append(("/", name))
+                closing.append((True, name))
             elif opened[-1] == name:
                 opened.pop()
             else:
                 return None
-    return closing + [("", name) for name in opened]
+    return closing + [(False, name) for name in opened]

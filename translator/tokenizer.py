@@ -137,19 +137,19 @@ class Tokenizer:
         spans = self.source.encode(text, out_type="offset_mapping")["offsets"]  # sentencepiece >= 0.2.2
         return [(start + len(text[start:end]) - len(text[start:end].lstrip()), end) for start, end in spans]
 
-    def target_spans(self, ids: list[int]) -> list[tuple[int, int]]:
-        """(start, end) in decode(ids) of each id's text, without the whitespace it starts with; (n, n) for an id
-        that adds no text of its own (a special id, a byte that completes a character later: the character is
-        the completing id's)."""
+    def decode_with_spans(self, ids: list[int]) -> tuple[str, list[tuple[int, int]]]:
+        """decode(ids), and the (start, end) in it of each id's text, without the whitespace it starts with; (n, n)
+        for an id that adds no text of its own (a special id, a byte that completes a character later: the
+        character is the completing id's)."""
         detokenizer, spans, length = IncrementalDetokenizer(self), [], 0
         for token in ids:
             piece = detokenizer.push(token)
             spans.append((length + len(piece) - len(piece.lstrip()), length + len(piece)))
             length += len(piece)
-        rest = len(self.decode(ids)) - length  # text held back to the end (an incomplete character)
-        if rest > 0 and spans:
-            spans[-1] = (spans[-1][0], spans[-1][1] + rest)
-        return spans
+        text = self.decode(ids)
+        if len(text) > length and spans:  # text held back to the end (an incomplete character)
+            spans[-1] = (spans[-1][0], len(text))
+        return text, spans
 
     def pieces_of(self, ids: list[int]) -> list[str]:
         """The vocabulary piece of each id (for alignments): "▁" marks a word start, "</s>" is end-of-sentence."""
