@@ -27,6 +27,7 @@ from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FO
                                      ModelMeta)
 
 MAX_INT8_CHRF_DROP = 1.0
+INT8_ACTIVATION_SCALES = "per row"  # export.quantize's recipe; int8 graphs of an earlier recipe are re-exported
 MAX_TOKENS = 256
 
 
@@ -110,6 +111,7 @@ def quantize_within_gate(model_dir: Path, data_dir: Path, sentences: int) -> dic
         quantize_int8(model_dir, per_channel=per_channel)
         result["int8"] = score(Translator(model_dir, precision="int8"))
         result["weight_scales"] = "per output channel" if per_channel else "per tensor"
+        result["activation_scales"] = INT8_ACTIVATION_SCALES
         result["chrf_drop"] = round(result["fp32"]["chrf"] - result["int8"]["chrf"], 2)
         result["bleu_drop"] = round(result["fp32"]["bleu"] - result["int8"]["bleu"], 2)
         result["passed"] = result["chrf_drop"] <= MAX_INT8_CHRF_DROP
@@ -182,8 +184,12 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
-    """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's or in an older format."""
+    """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's or in an older format,
+    or holds int8 graphs quantized by an earlier recipe (one activation scale per batch: batch-dependent output)."""
     if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
     meta = ModelMeta.read(model_dir)
-    return meta.format != FORMAT_VERSION or meta.source_checkpoint.get("sha256") != checkpoint_digest(checkpoint)
+    if meta.format != FORMAT_VERSION or meta.source_checkpoint.get("sha256") != checkpoint_digest(checkpoint):
+        return True
+    int8 = json.loads((model_dir / REPORT_FILE).read_text()).get("int8")
+    return int8 is not None and int8.get("activation_scales") != INT8_ACTIVATION_SCALES

@@ -4,16 +4,18 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
 import torch
-from onnx import numpy_helper
+from onnx import TensorProto, helper, numpy_helper
 
 from export import parity, repository
 from export.onnx import DecoderGraph, sample_inputs
+from export.quantize import quantize_graph, quantize_int8
 from export.repository import ParityError, export_model
 from model.checkpoint import load_checkpoint
 from service.cli import main
@@ -252,3 +254,89 @@ def test_commands_use_the_projects_data_wherever_they_run(tmp_path):
         shown = subprocess.run([sys.executable, "-m", "service.cli", command, "--help"], cwd=tmp_path, capture_output=True,
                                text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "400"})
         assert shown.returncode == 0 and f"(default: {DEFAULT_DATA})" in shown.stdout, command
+
+
+def _int8_sessions(model_dir: Path, name: str) -> tuple[ort.InferenceSession, ort.InferenceSession]:
+    """The int8 graph as served (ONNX Runtime's fusions) and node by node (no graph optimization)."""
+    sessions = []
+    for level in (ort.GraphOptimizationLevel.ORT_ENABLE_ALL, ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
+        options = ort.SessionOptions()
+        options.graph_optimization_level = level
+        sessions.append(ort.InferenceSession(str(model_dir / name), options, providers=["CPUExecutionProvider"]))
+    return sessions[0], sessions[1]
+
+
+def test_int8_quantizes_each_activation_row_alone(exported_tiny, tmp_path):
+    """A row's int8 outputs do not depend on the rows batched with it (ONNX Runtime's dynamic quantization takes
+    one activation scale per batch: a long or unusual row changed the others' rounding), and the fused graph
+    computes what its nodes compute (ORT's MatMulIntegerToFloat scales a fused bias by the row scale too)."""
+    model_dir = tmp_path / "1"
+    shutil.copytree(exported_tiny, model_dir)
+    quantize_int8(model_dir)
+    rng = np.random.default_rng(0)
+    ids = rng.integers(4, 80, (4, 7))
+    ids[1] = rng.integers(4, 8, 7)  # rows unlike each other
+    mask = np.arange(7) < np.array([[7], [3], [5], [6]])
+    encoder_feed = {"src_ids": ids, "src_mask": mask}
+    fp32 = ort.InferenceSession(str(model_dir / "encoder.onnx"), providers=["CPUExecutionProvider"])
+    fused, plain = _int8_sessions(model_dir, "encoder.int8.onnx")
+    batched = fused.run(None, encoder_feed)
+    np.testing.assert_allclose(batched[0], plain.run(None, encoder_feed)[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(batched[0], fp32.run(None, encoder_feed)[0], atol=0.2)
+    for row in range(4):
+        alone = fused.run(None, {name: feed[row:row + 1] for name, feed in encoder_feed.items()})
+        for theirs, ours in zip(batched, alone):
+            np.testing.assert_allclose(ours[0], theirs[row], rtol=1e-6, atol=1e-6)
+
+    fused, plain = _int8_sessions(model_dir, "decoder.int8.onnx")
+    layers = json.loads((model_dir / "config.json").read_text())["model"]["decoder_layers"]
+    past = [rng.normal(size=(4, *shape[1:])).astype(np.float32) for shape in
+            (batched[1].shape[:2] + (9, batched[2].shape[-1]),) * 2 * layers]
+    decoder_feed = dict(zip([*DECODER_INPUTS, *cache_names("past", layers), *cache_names("cross", layers)],
+                            [rng.integers(4, 80, 4), np.array([0, 3, 8, 5]), mask, *past, *batched[1:]]))
+    logits = fused.run(None, decoder_feed)[0]
+    np.testing.assert_allclose(logits, plain.run(None, decoder_feed)[0], rtol=1e-5, atol=1e-5)
+    for row in range(4):
+        alone = fused.run(None, {name: feed[row:row + 1] for name, feed in decoder_feed.items()})[0]
+        np.testing.assert_allclose(alone[0], logits[row], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+@pytest.mark.parametrize("opset", [17, 20])  # ReduceMax's axes: an attribute before opset 18, an input since
+def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_channel, opset):
+    rng = np.random.default_rng(1)
+    weights = {"w1": rng.normal(0, 0.3, (16, 32)), "b1": rng.normal(0, 0.3, 32), "w2": rng.normal(0, 0.3, (8, 32)),
+               "b2": rng.normal(0, 0.3, 8)}
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"]), helper.make_node("Add", ["b1", "h"], ["hb"]),
+             helper.make_node("Relu", ["hb"], ["r"]),
+             helper.make_node("Gemm", ["r", "w2", "b2"], ["y"], transB=1),  # the tied output projection's form
+             helper.make_node("Transpose", ["x"], ["xt"]), helper.make_node("MatMul", ["x", "xt"], ["gram"])]
+    graph = helper.make_graph(nodes, "block", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", 16])],
+                              [helper.make_tensor_value_info(name, TensorProto.FLOAT, None) for name in ("y", "gram")],
+                              [numpy_helper.from_array(w.astype(np.float32), name) for name, w in weights.items()])
+    source, target = tmp_path / "block.onnx", tmp_path / "block.int8.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), str(source))
+    quantize_graph(source, target, per_channel)
+
+    ops = [node.op_type for node in onnx.load(str(target)).graph.node]
+    assert ops.count("MatMulInteger") == 2 and "Gemm" not in ops and ops.count("MatMul") == 1  # x @ xᵀ stays float
+    x = rng.normal(size=(5, 16)).astype(np.float32) * np.array([[1], [10], [0.01], [0], [3]], np.float32)
+    expected = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"]).run(["y"], {"x": x})[0]
+    fused, plain = _int8_sessions(tmp_path, "block.int8.onnx")
+    actual = fused.run(["y"], {"x": x})[0]
+    np.testing.assert_allclose(actual, plain.run(["y"], {"x": x})[0], rtol=1e-5, atol=1e-6)
+    for row in range(5):  # each row within 3% of its own fp32 scale, however far the other rows' scales are
+        assert np.abs(actual[row] - expected[row]).max() <= 0.03 * np.abs(expected[row]).max()
+        np.testing.assert_array_equal(fused.run(["y"], {"x": x[row:row + 1]})[0][0], actual[row])
+
+
+def test_an_int8_export_of_the_per_batch_recipe_is_stale(exported_tiny, tiny_checkpoint, tmp_path):
+    """`make export` (--if-stale) re-exports int8 graphs quantized with one activation scale per batch."""
+    model_dir = tmp_path / "1"
+    shutil.copytree(exported_tiny, model_dir)
+    report_file = model_dir / "parity_report.json"
+    report = json.loads(report_file.read_text())
+    assert not repository.is_stale(model_dir, tiny_checkpoint)  # no int8: nothing to re-quantize
+    for int8, stale in (({"weight_scales": "per tensor"}, True), ({"activation_scales": "per row"}, False)):
+        report_file.write_text(json.dumps(report | {"int8": int8}))
+        assert repository.is_stale(model_dir, tiny_checkpoint) is stale
