@@ -18,11 +18,9 @@ def quantize_int8(model_dir: Path, per_channel: bool = False) -> list[Path]:
     by their own largest magnitude, so a sentence's int8 translation does not depend on what it is batched with.
 
     ONNX Runtime's dynamic quantization (`DynamicQuantizeMatMul`) takes one scale per activation tensor, the
-    largest magnitude of the whole batch: 18 of the first 100 test sentences came out different translated
-    alone than batched with the next 200 (0 with a scale per row), at the same chrF (35.18 per batch, 35.15 per
-    row, fp32 35.06 on 2,000 test sentences). A scale per row costs about 15% of an int8 decoder step (the row
-    maxima and the scaling are ONNX nodes: b1 270 → 312 µs, b32 1396 → 1638 µs on the shipped model), the price
-    of a deterministic service; CTranslate2 quantizes per row too.
+    largest magnitude of the whole batch: 18 of the first 100 test sentences came out different translated alone
+    than batched with the next 200 (0 with a scale per row), at the same chrF. The row scales are ONNX nodes and
+    cost int8 speed (a decoder step ~1.17x, 6-11% of the served tokens/s): docs/performance.md, "int8 activations".
 
     Weights: one scale per matrix by default, the faster kernel; per_channel=True (one per output column) is the
     finer grain for weights with outlier channels, the export's fallback when the per-matrix model fails the
