@@ -166,8 +166,8 @@ class _RowQuantizer:
             node.input[:] = [product, negated]
 
     def _drop_unused_weights(self) -> None:
-        """The float weights now quantized (and any other constant no node reads)."""
-        used = {name for node in self.graph.node for name in node.input}
+        """The float weights now quantized (and any other constant that no node or graph output reads)."""
+        used = {name for node in self.graph.node for name in node.input} | {value.name for value in self.graph.output}
         kept = [w for w in self.graph.initializer if w.name in used]
         del self.graph.initializer[:]
         self.graph.initializer.extend(kept)
