@@ -26,7 +26,6 @@ from service.scheduler import QueueFull
 from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator.model_format import resolve_model_dir
-from translator.text import segment_texts
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
@@ -303,9 +302,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     def segment(model: Model, texts: list[str], options: pb.DecodingOptions) -> Texts:
         """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
-        return Texts(*segment_texts(texts, model.tokenizer, model.limits.max_source_tokens, keep,
-                                    options.text_format == pb.TEXT_FORMAT_HTML, take_out_tags=model.has_alignments),
-                     n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
+        return Texts.segmented(model, texts, options, preserve_placeholders=keep,
+                               html=options.text_format == pb.TEXT_FORMAT_HTML)
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()

@@ -12,7 +12,6 @@ from service.decoding import DecodingCapabilities, DecodingOptions, TranslationR
 from service.runtime import Runtime
 from service.scheduler import Request, Scheduler
 from service.texts import Texts
-from translator.text import segment_texts
 from translator.v1 import translator_pb2 as pb
 
 
@@ -42,9 +41,7 @@ class Translator:
                 options: DecodingOptions = DecodingOptions()) -> Texts:
         """translator.text.segment_texts for this model: the prepared texts and their segments' token ids (with
         inline tags taken out, to be put back by alignment, where the model has alignments)."""
-        return Texts(*segment_texts(texts, self.runtime.tokenizer, self.runtime.limits.max_source_tokens,
-                                    preserve_placeholders, html, take_out_tags=self.runtime.has_alignments),
-                     n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
+        return Texts.segmented(self.runtime, texts, options, preserve_placeholders=preserve_placeholders, html=html)
 
     def translate_segmented(self, texts: Texts, *, options: DecodingOptions = DecodingOptions()) -> list[pb.Translation]:
         """Texts from segment(); each Prepared keeps its `repairs` count."""
