@@ -138,9 +138,10 @@ class Collector:
 
 
 class Streamer:
-    """Streamed pieces per text in reading order: glue, then the current segment's text as its tokens arrive
-    (segments holding placeholders at once when finished, restored), the next segments' pieces held back
-    until their turn. Concatenated, a text's pieces equal its final translation."""
+    """Streamed pieces per text in reading order: glue, then the current segment's text as its tokens arrive (the
+    characters it read as references spelled as them again; a segment holding placeholders or references to
+    whitespace at once when finished, restored), the next segments' pieces held back until their turn. Concatenated,
+    a text's pieces equal its final translation."""
 
     def __init__(self, texts: Texts, tokenizer):
         self.texts = texts
@@ -173,9 +174,10 @@ class Streamer:
 
     def push(self, sequence: int, tokens: list[int]) -> list[tuple[int, str, pb.Translation | None]]:
         text, segment = self.texts.owner[sequence]
-        if self.texts.prepared[text].owners[segment]:
+        prepared = self.texts.prepared[text]
+        if not prepared.streams(segment):
             return []  # placeholders are restored once the segment is complete
-        piece = self.detokenizers[sequence].push(*tokens)
+        piece = prepared.written(self.detokenizers[sequence].push(*tokens))
         if not piece:
             return []
         if segment != self.current[text]:
@@ -187,10 +189,10 @@ class Streamer:
         """(text index, piece, final translation or None) to send, in order."""
         text, segment = self.texts.owner[sequence]
         prepared = self.texts.prepared[text]
-        if prepared.owners[segment]:
-            tail = prepared.restore_segment(segment, translation.text)
+        if prepared.streams(segment):
+            tail = prepared.written(self.detokenizers[sequence].finish(translation.text))
         else:
-            tail = self.detokenizers[sequence].finish(translation.text)
+            tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail
         self.held[sequence].append(tail)
         final = self.collector.add(sequence, translation)

@@ -2,6 +2,7 @@
 placeholders, tags, URLs, e-mail addresses, code spans and characters outside the vocabulary protected — unit properties, then through the
 real server (Translate, TranslateStream, TranslateBatch) over loopback gRPC."""
 
+import html
 import os
 import random
 import re
@@ -15,8 +16,8 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-from translator.markup import MovedTags
-from translator.text import SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
+from translator.markup import MovedTags, reduced
+from translator.text import ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -44,7 +45,8 @@ def test_lists_keep_their_numbers_untranslated():
 
 words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran", "is", "end.", "Yes!", "why?"])
 items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>", "</b>", "<br/>", "`x = 1`",
-                         "https://example.org/a?b=1", "ann@example.com", "&amp;", "XX3X", "XX3", "%%"])
+                         "https://example.org/a?b=1", "ann@example.com", "&amp;", "&nbsp;", "&#39;", "&shy;", "XX3X",
+                         "XX3", "%%"])
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.
@@ -54,6 +56,16 @@ pieces = st.lists(st.tuples(st.one_of(words, items), separators), max_size=30).m
 
 def protected_items(text: str) -> list[str]:
     return sorted(text[start:end] for start, end in protected_spans(text))
+
+
+def kept_exactly(text: str) -> list[str]:
+    """The protected items but character references (which the model may read as their characters)."""
+    return [item for item in protected_items(text) if not ONE_REFERENCE.fullmatch(item)]
+
+
+def bare_characters(text: str) -> set[str]:
+    """The characters of a text outside its character references."""
+    return set(ONE_REFERENCE.sub("", text))
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
@@ -70,10 +82,15 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
         tokens = [t for t in tokens if rnd.random() > 0.3] + [t for t in tokens if rnd.random() < 0.2]
         mangled.append(" ".join(tokens))
     result = prepared.restore(mangled)
-    assert protected_items(result) == protected_items(text)
-    source_tags = [t.group(0) for t in TAG.finditer(text)]
-    assert [t.group(0) for t in TAG.finditer(result)] == source_tags  # same tags in the same order
-    assert re.sub(r"[^\n]", "", result).count("\n") >= 0
+    assert kept_exactly(result) == kept_exactly(text)
+    # A reference the model read comes back as itself, never as its bare character (the model may drop it: a word)
+    assert {html.unescape(item) for item in protected_items(text)} & bare_characters(result) <= bare_characters(text)
+    assert result.count("\n") == text.count("\n")
+    for index, translation in enumerate(mangled):  # each sentence's tags: in source order, or nested as it nests them
+        tags = [t.group(0) for t in TAG.finditer(prepared.restore_segment(index, translation))]
+        source_tags = [t.group(0) for t in TAG.finditer(prepared.unmask(prepared.segments[index]))]
+        assert tags == source_tags or (sorted(tags) == sorted(source_tags)
+                                       and reduced(tags) == reduced(source_tags) is not None)
 
 
 @pytest.mark.parametrize("text", ["%s3.5 kilos", "XX3%s here", "Open %shttps://example.org now", "a%%b %d",
@@ -102,7 +119,7 @@ def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs
     assert prepared.restore(prepared.segments) == text
     result = prepared.restore([" ".join(rnd.sample(s.split(), len(s.split()))[1:]) for s in prepared.segments])
     assert sorted(re.findall(f"[{UNKNOWN}]", result)) == sorted(re.findall(f"[{UNKNOWN}]", text))
-    assert protected_items(result) == protected_items(text)
+    assert kept_exactly(result) == kept_exactly(text)
 
 
 def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
@@ -209,8 +226,51 @@ def test_every_line_boundary_and_tab_separates_segments_and_is_kept():
 
 def test_html_mode_keeps_markup_and_splits_at_block_tags():
     prepared = prepare("<p>One. Two &amp; three.</p><p>Four</p>", preserve_placeholders=False, html=True)
-    assert len(prepared.segments) == 3
-    assert prepared.restore(["A.", "B XX1X c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
+    assert prepared.segments == ["One.", "Two & three.", "Four"]
+    assert prepared.restore(["A.", "B & c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
+
+
+def test_character_references_are_read_as_their_characters_and_written_back():
+    """As placeholder tokens, references cost the words beside them ("Save &amp; close the file." came back as
+    "&amp; schließen Sie die Datei.", "I don&#39;t know." as "Ich weiß nicht.&#39;t."): the model reads the character
+    and the translation spells it as the text did, in every sentence (the text is escaped), in plain text and HTML."""
+    text = 'Save &amp; close. I don&#39;t know &lt;why&gt;. Caf&eacute; &#x2014; <a href="x">&quot;n&quot;</a>'
+    for as_html in (False, True):
+        prepared = prepare(text, html=as_html, unknown=lambda s: [m.span() for m in re.finditer("\u2014", s)])
+        # "—" is outside the vocabulary; the quotes in the tag are no text
+        assert prepared.segments == ["Save & close.", "I don't know <why>.", 'Café XX5X XX6X"n"XX9X']
+        assert prepared.restore(prepared.segments) == text
+        translated = ["Speichern & schließen.", "Ich weiß nicht, <warum>'s.", 'Ein "Café" & XX5X XX6X"n"XX9X']
+        restored = ("Speichern &amp; schließen. Ich weiß nicht, &lt;warum&gt;&#39;s. "
+                    'Ein &quot;Caf&eacute;&quot; &amp; &#x2014; <a href="x">&quot;n&quot;</a>')
+        assert prepared.restore(translated) == restored
+        assert " ".join(prepared.restore_segment(i, t) for i, t in enumerate(translated)) == restored
+
+
+def test_a_reference_stays_a_token_where_its_character_would_be_ambiguous():
+    """Where the text has the character outside references too, or two references to it, the translation's could not
+    say which spelling it is; an ASCII letter or digit would be read into placeholder tokens; an invisible or
+    combining character has no place the model could keep."""
+    cases = {"Fish & chips. Salt &amp; pepper.": ["Fish & chips.", "Salt XX0X pepper."],
+             "&#38; and &amp;": ["XX0X and XX1X"], "Vitamin &#65; or &#x31;": ["Vitamin XX0X or XX1X"],
+             "soft&shy;ware": ["softXX0Xware"], "e&#769; is it": ["eXX0X is it"]}
+    for text, segments in cases.items():
+        prepared = prepare(text)
+        assert prepared.segments == segments
+        assert prepared.restore(prepared.segments) == text
+
+
+def test_a_non_breaking_space_between_words_is_read_as_a_space_and_put_back_beside_them():
+    """The vocabulary normalizes U+00A0 to a space, and as a token "Save the file&nbsp;now." came back as
+    "Datei&nbsp;now speichern.": it is read as a space and goes back between its words where the translation keeps
+    both side by side, else beside the one it keeps once; references at a sentence's edges stay where they are."""
+    prepared = prepare("It costs 10&nbsp;euros. Mr.&#160;Smith came. Save the file&nbsp;now. &nbsp;&nbsp;Go 10&nbsp;km.")
+    assert prepared.segments == ["It costs 10 euros.", "Mr. Smith came.", "Save the file now.", "Go 10 km."]
+    assert prepared.restore(["Es kostet 10 Euro.", "Herr Smith kam.", "Jetzt die Datei speichern.", "Geh 10 km."]) == \
+        "Es kostet 10&nbsp;Euro. Herr&#160;Smith kam. Jetzt die Datei speichern. &nbsp;&nbsp;Geh 10&nbsp;km."
+    assert prepared.restore(["10 10 Euro.", "Smith, Smith.", "x", "km 10"]).startswith("10 10 Euro. Smith, Smith.")
+    glued = prepare("a&nbsp;&nbsp;b, a &nbsp; b")  # not between two words: a token, as before
+    assert glued.segments == ["aXX0XXX1Xb, a XX2X b"]
 
 
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
@@ -288,6 +348,15 @@ def test_thousands_of_elements_each_leave_their_sentence():
     assert prepared.moved[-1] == [MovedTags(2 * 3000 - 2, 2 * 3000 - 1, 2, 5)]
     assert prepared.restore([f"Ein XX{2 * i}XrotesXX{2 * i + 1}X Haus." for i in range(3000)]) == \
         "Ein <b>rotes</b> Haus. " * 3000
+
+
+def test_thousands_of_adjacent_tokens_are_never_cut_by_the_splitters_window():
+    """Tags that leave the sentence and references are tokens of their own: thousands in a row outgrow the splitter's
+    window, whose end fell inside a token ("<b>" * 5000 came back with "XX301X" fragments in it)."""
+    for text, options in (("<b>" * 5000 + " Hello.", {"take_out_tags": True}), ("a&nbsp;" * 3000, {}),
+                          ("<i>x</i>&amp;" * 2000, {"take_out_tags": True})):
+        prepared = prepare(text, fits=lambda s: len(s) <= 400, **options)
+        assert prepared.restore(prepared.segments) == text
 
 
 def test_a_sentence_over_the_limit_is_split_at_a_clause():

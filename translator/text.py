@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from html import unescape
 from typing import Callable, Sequence
 
 import sentencex
@@ -36,7 +37,8 @@ STRAY_X = re.compile(r"(XX\d+X)|X{2,}(?!X*\d)")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
-MARKUP = (TAG_PATTERN, r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);")
+REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
+MARKUP = (TAG_PATTERN, REFERENCE)
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
@@ -53,9 +55,14 @@ PLACEHOLDERS = (
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
 SPACES = re.compile(" *")
-ONE_TAG = re.compile(TAG_PATTERN)
+ONE_REFERENCE = re.compile(REFERENCE)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
+# Items that never share a token with their neighbours (`runs_merged`): a character reference (alone, the model
+# reads the character it stands for: `characters_read`), and every tag where tags may leave the sentence, else
+# block-level ones in HTML
+TAGS_APART = re.compile(f"{REFERENCE}|{TAG_PATTERN}")
+BLOCK_TAGS_APART = re.compile(f"{REFERENCE}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 LETTER = re.compile(r"[^\W\d_]")
 
@@ -70,6 +77,10 @@ class Prepared:
     owners: list[list[int]] = field(default_factory=list)  # the placeholder tokens of each segment, in order
     repairs: int = 0  # placeholder tokens restore() had to add, drop or reorder
     moved: list[list[MovedTags]] = field(default_factory=list)  # per segment, the tags taken out of it
+    # The characters the model reads for character references, and the reference each was: the same across the text
+    # (a text that escapes "&" as "&amp;" once does so in every sentence)
+    characters: dict[str, str] = field(default_factory=dict)
+    spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -80,14 +91,32 @@ class Prepared:
         for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
             repaired = self._repaired(index, translation)
             self.repairs += repaired.count
-            # A segment that owns no placeholder keeps any token the model made up as text (as it streamed),
-            # never another segment's item.
-            pieces += [self.unmask(repaired.text) if self.owners[index] else repaired.text, self.unmask(glue)]
+            pieces += [self._written(index, repaired.text), self.unmask(glue)]
         return "".join(pieces)
 
     def restore_segment(self, index: int, translation: str) -> str:
         """One segment's translation with its protected items back (repaired if the model lost some)."""
-        return self.unmask(self._repaired(index, translation).text)
+        return self._written(index, self._repaired(index, translation).text)
+
+    def streams(self, index: int) -> bool:
+        """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
+        for the whole translation (placeholder tokens, references read as spaces)."""
+        return not self.owners[index] and not self.spaces[index]
+
+    def written(self, text: str) -> str:
+        """The model's text, whole or any piece of it, with each character it read for a reference spelled as that
+        reference again."""
+        if not self.characters:
+            return text
+        return text.translate({ord(character): reference for character, reference in self.characters.items()})
+
+    def _written(self, index: int, text: str) -> str:
+        text = self.written(text)
+        for space in self.spaces[index]:
+            text = space.put_back(text, self.written)
+        # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
+        # another segment's item.
+        return self.unmask(text) if self.owners[index] else text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
         owned = self.owners[index]
@@ -125,17 +154,111 @@ class Prepared:
         lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
         if bullet := LIST_MARKER.match(core):  # kept, not translated
             lead, core = lead + bullet.group(0), core[bullet.end():]
+        spaces: list[SpaceReference] = []
+        if self.protected:
+            edges = self._space_references_at_edges(core)  # "&nbsp;&nbsp;Text": indentation, kept as it is
+            lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
+            core, spaces = read_as_characters(core, self.protected, self.characters)
         self.glue[-1] += lead
         self.owners.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
         self.segments.append(core)
         self.moved.append([])
+        self.spaces.append(spaces)
         self.glue.append(trail)
+
+    def _space_references_at_edges(self, core: str) -> tuple[int, int]:
+        """Where the core starts and ends without the references to whitespace at its edges (and the whitespace
+        beside them)."""
+        start, end = 0, len(core)
+        while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._is_space_reference(token):
+            start = token.end() + len(core[token.end():]) - len(core[token.end():].lstrip())
+        tokens = list(PLACEHOLDER_PATTERN.finditer(core, start))
+        while tokens and tokens[-1].end() == end and self._is_space_reference(tokens[-1]):
+            end = len(core[:tokens.pop().start()].rstrip())
+        return start, end
+
+    def _is_space_reference(self, token: re.Match) -> bool:
+        item = self.protected[int(token.group(1))]
+        return ONE_REFERENCE.fullmatch(item) is not None and unescape(item).isspace()
 
 
 @dataclass(frozen=True)
 class Repaired:
     text: str
     count: int
+
+
+@dataclass(frozen=True)
+class SpaceReference:
+    """A reference to whitespace (a non-breaking space) between two words, which the model read as a space (its
+    vocabulary normalizes it): nothing says where it went but the words beside it."""
+
+    before: str  # the word before it, as the model read it
+    reference: str
+    after: str
+
+    def put_back(self, text: str, written: Callable[[str], str]) -> str:
+        """The written translation with the reference in the space between its two words, where the translation has
+        them side by side; else after the word before, or before the word after, where the translation has that word
+        once ("10&nbsp;euros": "10 Euro", "Mr.&nbsp;Smith": "Herr Smith"); else as it is (a space)."""
+        before, after = re.escape(written(self.before)), re.escape(written(self.after))
+        for space, once in ((rf"(?<!\S){before}( ){after}(?!\S)", False), (rf"(?<!\S){before}( )(?=\S)", True),
+                            (rf"(?<=\S)( ){after}(?!\S)", True)):
+            found = list(re.finditer(space, text))
+            if found and not (once and len(found) > 1):
+                return text[:found[0].start(1)] + self.reference + text[found[0].end(1):]
+        return text
+
+
+def characters_read(masked: str, protected: list[str], readable: Callable[[str], bool]) -> dict[str, str]:
+    """The characters the model is to read for the text's character references, each with its reference: not where
+    the text has the character outside references too, or two references to it (which spelling would the
+    translation's take?), nor an ASCII letter or digit (placeholder tokens are made of them), whitespace (read as a
+    space: `read_as_characters`), an invisible or combining character, or one the vocabulary lacks."""
+    outside = set(PLACEHOLDER_PATTERN.sub("", masked))
+    spellings: dict[str, set[str]] = {}
+    for item in protected:
+        if ONE_REFERENCE.fullmatch(item) and len(character := unescape(item)) == 1:
+            spellings.setdefault(character, set()).add(item)
+    return {character: references.pop() for character, references in spellings.items()
+            if len(references) == 1 and character not in outside and not (character.isascii() and character.isalnum())
+            and character.isprintable() and not character.isspace() and not unicodedata.combining(character)
+            and readable(character)}
+
+
+def read_as_characters(segment: str, protected: list[str], characters: dict[str, str]
+                       ) -> tuple[str, list[SpaceReference]]:
+    """The segment with the tokens of the references in `characters` swapped for their characters, and those of
+    references to whitespace between two words (neither a space nor another token beside it) for spaces."""
+    tokens = list(PLACEHOLDER_PATTERN.finditer(segment))
+    pieces, spaces, done, length = [], [], 0, 0
+    for index, token in enumerate(tokens):
+        reference = protected[int(token.group(1))]
+        character = unescape(reference) if ONE_REFERENCE.fullmatch(reference) else ""
+        if characters.get(character) == reference:
+            read = character
+        elif character.isspace() and _between_words(segment, tokens, index):
+            read = " "
+            spaces.append((length + token.start() - done, reference))
+        else:
+            continue
+        pieces += [segment[done:token.start()], read]
+        length += token.start() - done + 1
+        done = token.end()
+    read = "".join(pieces) + segment[done:]
+    return read, [SpaceReference(WORD_BEFORE.search(read, 0, at).group(), reference,
+                                 WORD_AFTER.match(read, at + 1).group()) for at, reference in spaces]
+
+
+WORD_BEFORE, WORD_AFTER = re.compile(r"\S*$"), re.compile(r"\S*")
+
+
+def _between_words(segment: str, tokens: list[re.Match], index: int) -> bool:
+    """Whether token `index` has something other than whitespace or another token right before and after it."""
+    start, end = tokens[index].span()
+    return (0 < start and end < len(segment) and not segment[start - 1].isspace() and not segment[end].isspace()
+            and (index == 0 or tokens[index - 1].end() < start)
+            and (index + 1 == len(tokens) or tokens[index + 1].start() > end))
 
 
 def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False) -> Repaired:
@@ -382,9 +505,9 @@ def sentences(line: str) -> list[str]:
     found: list[str] = []
     start, size = 0, SPLITTER_WINDOW
     while True:
-        window = line[start:start + size]
+        window = line[start:_outside_tokens(line, start + size)]
         parts = [part for part in sentencex.segment("en", window) if part] or [window]
-        if start + size >= len(line):
+        if start + len(window) >= len(line):
             return found + parts
         if len(parts) < 3 and size < SPLITTER_MAX_WINDOW:
             size *= 2
@@ -393,6 +516,15 @@ def sentences(line: str) -> list[str]:
         found += kept
         start += sum(map(len, kept))
         size = SPLITTER_WINDOW
+
+
+def _outside_tokens(text: str, end: int) -> int:
+    """`end`, or the end of the placeholder token it would cut (a window of thousands of adjacent tokens, each tag of
+    "<b>" * 5000 apart, was cut inside one, and the text came back with "...XX301X..." in it)."""
+    for token in PLACEHOLDER_PATTERN.finditer(text, max(0, end - 24), end + 24):
+        if token.start() < end < token.end():
+            return token.end()
+    return end
 
 
 # No word of the source language is this long (the dictionary's longest has 45 characters): such a run is a hash, an
@@ -415,10 +547,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     pattern = EVERYTHING if preserve_placeholders else MARKUP_ONLY if html else None
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
-    # Tags stay apart from what is beside them when they may leave the sentence ("</a> &amp;" as one token kept
-    # the element's words from the model); in HTML, block-level tags always do (they separate segments).
-    apart = ONE_TAG if take_out_tags else BLOCK_TAG if html else None
+    # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
+    # element's words from the model); in HTML, block-level tags always do (they separate segments); references do.
+    apart = TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else ONE_REFERENCE
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
+    prepared.characters = characters_read(masked, prepared.protected, lambda character: not unknown(character))
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
