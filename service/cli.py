@@ -841,7 +841,8 @@ def cmd_bench_tags(args) -> int:
         words = tags.dictionary(args.dictionary)
     else:
         print(f"note: {args.dictionary} is missing, so placement is not measured (translator data freedict writes it)")
-    results = tags.run(translator, pairs, args.split, words, args.seed)
+    escapable = tags.escapable_sentences(args.split, args.sentences)
+    results = tags.run(translator, pairs, args.split, words, args.seed, escapable)
     print(tags.report(results))
     print(f"wrote {write_results('tags', results, args.out)}")
     return 0
@@ -978,7 +979,10 @@ def _bench_parser(commands) -> None:
                                           "sentence's translation, the share that keeps every tag nested as in the "
                                           "source, the share with an element around no words, and, with <b> around "
                                           "one word whose dictionary translation is one word of the untagged "
-                                          "translation, the share whose <b> wraps exactly that word.")
+                                          "translation, the share whose <b> wraps exactly that word. Then the "
+                                          "split's first --sentences sentences with & < > \" or ', escaped as a web "
+                                          "page does and translated as HTML: the share whose unescaped translation "
+                                          "equals the plain sentence's, and chrF of both.")
     add_model_dir(inline)
     inline.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     inline.add_argument("--split", type=Path, default=DEFAULT_DATA / "test.tsv",
