@@ -29,6 +29,8 @@ HOSTILE = [
     ("an element in every sentence", "<b>a</b>. ", False),
     ("a placeholder every 3 characters", "%sx", False),
     ("line breaks", "Hi.\n", False),
+    ("a non-breaking space between every two words", "a&nbsp;b ", True),
+    ("references in a word with no space", "a&nbsp;&amp;", True),
 ]
 
 
