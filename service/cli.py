@@ -320,8 +320,8 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--html", action="store_true",
                         help="texts are HTML: markup is never translated; block-level tags separate sentences")
     parser.add_argument("--no-placeholders", action="store_true",
-                        help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses and `code` like "
-                             "other text instead of keeping them exactly")
+                        help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, `code` and "
+                             "numbers like other text instead of keeping them exactly")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:

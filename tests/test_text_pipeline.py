@@ -17,7 +17,7 @@ from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import MovedTags, reduced
-from translator.text import ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
+from translator.text import EVERYTHING_AND_NUMBERS, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -59,8 +59,10 @@ def protected_items(text: str) -> list[str]:
 
 
 def kept_exactly(text: str) -> list[str]:
-    """The protected items but character references (which the model may read as their characters)."""
-    return [item for item in protected_items(text) if not ONE_REFERENCE.fullmatch(item)]
+    """What is served as placeholders (numbers too) but character references (which the model may read as their
+    characters)."""
+    return sorted(text[start:end] for start, end in protected_spans(text, EVERYTHING_AND_NUMBERS)
+                  if not ONE_REFERENCE.fullmatch(text, start, end))
 
 
 def bare_characters(text: str) -> set[str]:
@@ -218,9 +220,9 @@ def test_every_line_boundary_and_tab_separates_segments_and_is_kept():
     """Unicode's line boundaries (those of str.splitlines) and tabs are breaks between segments: never part of a
     sentence the model sees, where its normalization would turn them into spaces or drop them."""
     breaks = ["\u2028", "\u2029", "\x0c", "\x85", "\x0b", "\t", "\x1c", "\x1d", "\x1e", "\r"]
-    text = "".join(f"Line {i}{b}" for i, b in enumerate(breaks)) + "End."
+    text = "".join(f"Line {chr(97 + i)}{b}" for i, b in enumerate(breaks)) + "End."
     prepared = prepare(text)
-    assert prepared.segments == [f"Line {i}" for i in range(len(breaks))] + ["End."]
+    assert prepared.segments == [f"Line {chr(97 + i)}" for i in range(len(breaks))] + ["End."]
     assert prepared.restore([s.upper() for s in prepared.segments]) == text.upper()
 
 
@@ -264,13 +266,26 @@ def test_a_non_breaking_space_between_words_is_read_as_a_space_and_put_back_besi
     """The vocabulary normalizes U+00A0 to a space, and as a token "Save the file&nbsp;now." came back as
     "Datei&nbsp;now speichern.": it is read as a space and goes back between its words where the translation keeps
     both side by side, else beside the one it keeps once; references at a sentence's edges stay where they are."""
-    prepared = prepare("It costs 10&nbsp;euros. Mr.&#160;Smith came. Save the file&nbsp;now. &nbsp;&nbsp;Go 10&nbsp;km.")
-    assert prepared.segments == ["It costs 10 euros.", "Mr. Smith came.", "Save the file now.", "Go 10 km."]
-    assert prepared.restore(["Es kostet 10 Euro.", "Herr Smith kam.", "Jetzt die Datei speichern.", "Geh 10 km."]) == \
-        "Es kostet 10&nbsp;Euro. Herr&#160;Smith kam. Jetzt die Datei speichern. &nbsp;&nbsp;Geh 10&nbsp;km."
-    assert prepared.restore(["10 10 Euro.", "Smith, Smith.", "x", "km 10"]).startswith("10 10 Euro. Smith, Smith.")
+    prepared = prepare("It costs 10&nbsp;euros. Mr.&#160;Smith came. Save the file&nbsp;now. &nbsp;&nbsp;Go 9&nbsp;km.")
+    assert prepared.segments == ["It costs XX0X euros.", "Mr. Smith came.", "Save the file now.", "Go XX6X km."]
+    assert prepared.restore(["Es kostet XX0X Euro.", "Herr Smith kam.", "Jetzt die Datei speichern.", "Geh XX6X km."]) \
+        == "Es kostet 10&nbsp;Euro. Herr&#160;Smith kam. Jetzt die Datei speichern. &nbsp;&nbsp;Geh 9&nbsp;km."
+    # "Smith" twice: which one? "km" alone: nothing after it
+    assert prepared.restore(["XX0X Euro.", "Smith, Smith.", "x", "km XX6X"]).endswith("Smith, Smith. x &nbsp;&nbsp;km 9")
     glued = prepare("a&nbsp;&nbsp;b, a &nbsp; b")  # not between two words: a token, as before
     assert glued.segments == ["aXX0XXX1Xb, a XX2X b"]
+
+
+def test_numbers_are_kept_exactly():
+    """The model changed numbers ("umask 077" came back as "0777777", "0 to 240" as "240 auf 240"): a number is a
+    placeholder, with the separators between its digits; one inside a word or an identifier is the word's."""
+    text = "umask 077, 0 to 240, 1-64, -1, 8,000 or 3.5, at 10:30 on 12/05/2024; x86, 8.2p1+, 2nd, SE-22, v2.0.1, 50%."
+    prepared = prepare(text)
+    assert prepared.protected == ["077", "0", "240", "1-64", "1", "8,000", "3.5", "10:30", "12/05/2024", "22", "50"]
+    assert prepared.segments == ["umask XX0X, XX1X to XX2X, XX3X, -XX4X, XX5X or XX6X, at XX7X on XX8X; x86, 8.2p1+, "
+                                 "2nd, SE-XX9X, v2.0.1, XX10X%."]
+    assert prepared.restore(prepared.segments) == text
+    assert prepare(text, preserve_placeholders=False).segments == [text]
 
 
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
