@@ -10,14 +10,10 @@ dictionary's test split by default).
   once and nested as in the source, and the share with an element around no words ("<b></b>").
 - **Placement.** <b> around one word whose dictionary translation (an entry of the dictionary's training split:
   one English word, one German word) is exactly one word of the untagged sentence's translation. Reported: the
-  share whose <b> wraps exactly that German word. Sentences where no word qualifies are left out.
-- **Escaped text.** The split's sentences with a character a web page escapes (& < > " ', by html.escape), escaped
-  and translated as HTML. Reported: the share whose translation, unescaped, equals the plain sentence's
-  translation, and chrF of both against the references."""
+  share whose <b> wraps exactly that German word. Sentences where no word qualifies are left out."""
 
 from __future__ import annotations
 
-import html
 import random
 import re
 from collections import Counter, defaultdict
@@ -40,11 +36,6 @@ def sentences(split: Path, limit: int, seed: int = 0) -> list[tuple[str, str]]:
     return random.Random(seed).sample(pairs, min(limit, len(pairs)))
 
 
-def escapable_sentences(split: Path, limit: int) -> list[tuple[str, str]]:
-    """(English, German) of up to `limit` sentences (the first) that html.escape changes."""
-    return [(p.en, p.de) for p in read_tsv(split) if html.escape(p.en) != p.en][:limit]
-
-
 def dictionary(path: Path) -> dict[str, set[str]]:
     """One-word English entries and their one-word German translations, lower-cased."""
     words: dict[str, set[str]] = defaultdict(set)
@@ -55,7 +46,7 @@ def dictionary(path: Path) -> dict[str, set[str]]:
 
 
 def run(translator, pairs: list[tuple[str, str]], split: Path, words: dict[str, set[str]] | None = None,
-        seed: int = 0, escapable: list[tuple[str, str]] = ()) -> dict:
+        seed: int = 0) -> dict:
     import sacrebleu
 
     rng = random.Random(seed)
@@ -79,20 +70,7 @@ def run(translator, pairs: list[tuple[str, str]], split: Path, words: dict[str, 
             placed = _translated(translator, [source for source, _ in placements], take_out)
             results[way]["placed_on_the_dictionary_word"] = _share(
                 _wraps(text, word) for text, (_, word) in zip(placed, placements))
-    if escapable:
-        results["escaped"] = _escaped(translator, escapable)
     return results
-
-
-def _escaped(translator, pairs: list[tuple[str, str]]) -> dict:
-    import sacrebleu
-
-    references = [german for _, german in pairs]
-    plain = translator.translate([english for english, _ in pairs])
-    escaped = [html.unescape(t) for t in translator.translate([html.escape(e) for e, _ in pairs], html=True)]
-    return {"sentences": len(pairs), "as_plain": _share(e == p for e, p in zip(escaped, plain)),
-            "plain_chrf": round(sacrebleu.corpus_chrf(plain, [references]).score, 2),
-            "escaped_chrf": round(sacrebleu.corpus_chrf(escaped, [references]).score, 2)}
 
 
 def _with_element(sentence: str, rng: random.Random) -> str:
@@ -154,10 +132,6 @@ def report(results: dict) -> str:
         placed = f"{100 * r['placed_on_the_dictionary_word']:.1f}%" if placement else "-"
         lines.append(f"| {name} | {r['chrf']:.2f} | {100 * r['words_as_untagged']:.1f}% | "
                      f"{100 * r['tags_kept_and_nested']:.1f}% | {100 * r['empty_elements']:.1f}% | {placed} |")
-    if escaped := results.get("escaped"):
-        lines.append(f"{escaped['sentences']} sentences with & < > \" ' escaped as a web page does, translated as HTML: "
-                     f"unescaped, the plain sentence's translation {100 * escaped['as_plain']:.1f}%; chrF "
-                     f"{escaped['escaped_chrf']:.2f} (plain {escaped['plain_chrf']:.2f})")
     lines += ["examples (taken out):"] + [f"  {e['source']}  =>  {e['translation']}"
                                           for e in results["taken_out"]["examples"]]
     return "\n".join(lines)

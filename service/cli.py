@@ -818,6 +818,27 @@ def cmd_bench_placeholders(args) -> int:
     return 0
 
 
+def cmd_bench_inputs(args) -> int:
+    from bench import inputs, placeholders
+    from bench.common import write_results
+    from service.translator import Translator
+
+    if not args.split.exists():
+        print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass "
+              "--split", file=sys.stderr)
+        return 1
+    source = args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else placeholders.CATALOGS)
+    messages = inputs.pairs_of(source) if source.exists() else []
+    if not messages:
+        print(f"note: no software messages in {source}; measuring the split's sentences only")
+    chosen = inputs.cases(inputs.pairs_of(args.split), messages, args.sentences)
+    results = inputs.run(Translator(args.model_dir, precision=args.precision), chosen)
+    results |= {"split": str(args.split), "messages": str(source)}
+    print(inputs.report(results))
+    print(f"wrote {write_results('inputs', results, args.out)}")
+    return 0
+
+
 def cmd_bench_tags(args) -> int:
     from bench import tags
     from bench.common import write_results
@@ -841,11 +862,18 @@ def cmd_bench_tags(args) -> int:
         words = tags.dictionary(args.dictionary)
     else:
         print(f"note: {args.dictionary} is missing, so placement is not measured (translator data freedict writes it)")
-    escapable = tags.escapable_sentences(args.split, args.sentences)
-    results = tags.run(translator, pairs, args.split, words, args.seed, escapable)
+    results = tags.run(translator, pairs, args.split, words, args.seed)
     print(tags.report(results))
     print(f"wrote {write_results('tags', results, args.out)}")
     return 0
+
+
+def _held_out_arguments(parser) -> None:
+    """The model and the held-out split of a benchmark that translates in-process."""
+    add_model_dir(parser)
+    parser.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    parser.add_argument("--split", type=Path, default=DEFAULT_DATA / "test.tsv",
+                        help=f"a TSV split, English first (default: {DEFAULT_DATA / 'test.tsv'})")
 
 
 def _served_model_arguments(parser) -> None:
@@ -969,6 +997,25 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
 
+    written = bench.add_parser("inputs", help="escaped text, numbers and capitals: text written otherwise than the "
+                                              "model's training text",
+                               description="Translates held-out sentences and software messages in-process through "
+                                           "the server's text pipeline, written otherwise than the model's training "
+                                           "text: escaped as a web page does (& < > \" ' as character references, "
+                                           "translated as HTML: the share whose unescaped translation equals the "
+                                           "plain sentence's, and chrF of both), with numbers (the share whose "
+                                           "translation has the source's numbers, the same for the references, "
+                                           "chrF), and in capitals (chrF against the references in capitals, "
+                                           "beside the sentences as written, translated and capitalized).")
+    _held_out_arguments(written)
+    written.add_argument("--source", type=Path,
+                         help=f"software messages: a TSV split (English first) or a directory of .mo catalogs "
+                              f"(default: {HELD_OUT_MESSAGES} when it exists, else /usr/share/locale/de/LC_MESSAGES)")
+    written.add_argument("--sentences", type=whole_number(1), default=1000,
+                         help="sentences per measurement, at most (default: 1000)")
+    written.add_argument("--out", type=Path, default=RESULTS, help="where to write inputs.json")
+    written.set_defaults(func=cmd_bench_inputs)
+
     inline = bench.add_parser("tags", help="inline markup on held-out sentences: tags taken out against tags as tokens",
                               description="Wraps 1-3 consecutive random words of held-out sentences in one inline "
                                           "element (<b>, <i>, <em>, <a href>, <span class>) and translates them "
@@ -979,14 +1026,8 @@ def _bench_parser(commands) -> None:
                                           "sentence's translation, the share that keeps every tag nested as in the "
                                           "source, the share with an element around no words, and, with <b> around "
                                           "one word whose dictionary translation is one word of the untagged "
-                                          "translation, the share whose <b> wraps exactly that word. Then the "
-                                          "split's first --sentences sentences with & < > \" or ', escaped as a web "
-                                          "page does and translated as HTML: the share whose unescaped translation "
-                                          "equals the plain sentence's, and chrF of both.")
-    add_model_dir(inline)
-    inline.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
-    inline.add_argument("--split", type=Path, default=DEFAULT_DATA / "test.tsv",
-                        help=f"a TSV split, English first (default: {DEFAULT_DATA / 'test.tsv'})")
+                                          "translation, the share whose <b> wraps exactly that word.")
+    _held_out_arguments(inline)
     inline.add_argument("--dictionary", type=Path, default=DEFAULT_DATA / "train.tsv",
                         help="a TSV split whose one-word entries judge placement (default: "
                              f"{DEFAULT_DATA / 'train.tsv'})")

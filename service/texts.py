@@ -177,7 +177,7 @@ class Streamer:
         prepared = self.texts.prepared[text]
         if not prepared.streams(segment):
             return []  # placeholders are restored once the segment is complete
-        piece = prepared.written(self.detokenizers[sequence].push(*tokens))
+        piece = prepared.written(segment, self.detokenizers[sequence].push(*tokens))
         if not piece:
             return []
         if segment != self.current[text]:
@@ -190,7 +190,7 @@ class Streamer:
         text, segment = self.texts.owner[sequence]
         prepared = self.texts.prepared[text]
         if prepared.streams(segment):
-            tail = prepared.written(self.detokenizers[sequence].finish(translation.text))
+            tail = prepared.written(segment, self.detokenizers[sequence].finish(translation.text))
         else:
             tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail

@@ -276,6 +276,19 @@ def test_a_non_breaking_space_between_words_is_read_as_a_space_and_put_back_besi
     assert glued.segments == ["aXX0XXX1Xb, a XX2X b"]
 
 
+def test_a_sentence_in_capitals_is_read_sentence_cased_and_written_in_capitals():
+    """The model read capitals as letters ("DELETE ALL FILES?" came back as "DELETEE ALLESEITEIS?"); one word in
+    capitals is mostly an acronym and stays as it is; placeholders and references keep their spelling."""
+    prepared = prepare("WARNING: DELETE %s FILES IN THE CAF&Eacute; &amp; BAR? CANCEL. Open the PDF.")
+    assert prepared.segments == ["Warning: delete XX0X files in the café & bar?", "CANCEL.", "Open the PDF."]
+    assert prepared.shouted == [True, False, False]
+    translated = ["Warnung: XX0X Dateien im Café & Bar löschen?", "Abbrechen.", "Öffne das PDF."]
+    assert prepared.restore(translated) == \
+        "WARNUNG: %s DATEIEN IM CAF&Eacute; &amp; BAR LÖSCHEN? Abbrechen. Öffne das PDF."
+    assert prepared.written(0, "straße &") == "STRASSE &amp;"  # a streamed piece
+    assert prepare("XXL SIZE %s").restore(["Größe xxl XX0X"]) == "GRÖSSE XXL %s"  # the source's own "XX" is no token
+
+
 def test_numbers_are_kept_exactly():
     """The model changed numbers ("umask 077" came back as "0777777", "0 to 240" as "240 auf 240"): a number is a
     placeholder, with the separators between its digits; one inside a word or an identifier is the word's."""
@@ -486,6 +499,24 @@ def test_tag_benchmark_compares_both_ways_on_a_split(exported_tiny, tmp_path):
     assert results["sentences"] == 1 and results["taken_out"]["tags_kept_and_nested"] == 1.0
     assert results["taken_out"]["words_as_untagged"] == 1.0 and 0 <= results["as_tokens"]["chrf"] <= 100
     assert "taken out, put back by alignment" in tags.report(results)
+
+
+def test_input_benchmark_measures_escaped_text_numbers_and_capitals(exported_tiny, tmp_path):
+    from bench import inputs
+    from service.translator import Translator
+
+    split = tmp_path / "test.tsv"
+    split.write_text("Where's the station?\tWo ist der Bahnhof?\texample\nHi\tHallo\texample\n"
+                     "Open 3 files now\tÖffne jetzt 3 Dateien\texample\n")
+    chosen = inputs.cases(inputs.pairs_of(split), [("Delete 2 items?", "2 Elemente löschen?"), ("A\nB", "A\nB")], 10)
+    assert chosen["escaped"] == [("Where's the station?", "Wo ist der Bahnhof?")]
+    assert sorted(chosen["numbers"]) == [("Delete 2 items?", "2 Elemente löschen?"),
+                                         ("Open 3 files now", "Öffne jetzt 3 Dateien")]
+    assert ("Hi", "Hallo") not in chosen["capitals"] and ("Delete 2 items?", "2 Elemente löschen?") not in chosen["capitals"]
+    results = inputs.run(Translator(exported_tiny), chosen)
+    assert results["escaped"]["sentences"] == 1 and results["numbers"]["numbers_kept_by_references"] == 1.0
+    assert results["capitals"]["sentences"] == len(chosen["capitals"]) == 2 and 0 <= results["capitals"]["chrf"] <= 100
+    assert "in capitals" in inputs.report(results)
 
 
 def test_a_broken_token_is_mended_where_the_model_wrote_it():

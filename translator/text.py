@@ -88,6 +88,7 @@ class Prepared:
     # (a text that escapes "&" as "&amp;" once does so in every sentence)
     characters: dict[str, str] = field(default_factory=dict)
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
+    shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -110,17 +111,19 @@ class Prepared:
         for the whole translation (placeholder tokens, references read as spaces)."""
         return not self.owners[index] and not self.spaces[index]
 
-    def written(self, text: str) -> str:
-        """The model's text, whole or any piece of it, with each character it read for a reference spelled as that
-        reference again."""
+    def written(self, index: int, text: str) -> str:
+        """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
+        character the model read for a reference spelled as that reference again."""
+        if self.shouted[index]:
+            text = text.upper()
         if not self.characters:
             return text
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
-        text = self.written(text)
+        text = self.written(index, text)
         for space in self.spaces[index]:
-            text = space.put_back(text, self.written)
+            text = space.put_back(text, lambda word: self.written(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
         return self.unmask(text) if self.owners[index] else text
@@ -135,7 +138,7 @@ class Prepared:
         is_tag = [TAG.search(self.protected[i]) is not None for i in owned]
         if self._nested_as_in_source(translation, [i for i, tag in zip(owned, is_tag) if tag]):
             is_tag = [False] * len(owned)
-        return repair(translation, owned, is_tag, stray_x="XX" not in self.unmask(self.segments[index]))
+        return repair(translation, owned, is_tag, stray_x="xx" not in self.unmask(self.segments[index]).lower())
 
     def _nested_as_in_source(self, translation: str, tags: list[int]) -> bool:
         """Whether the translation holds each of these tag items once, in an order that opens and closes the
@@ -166,11 +169,13 @@ class Prepared:
             edges = self._space_references_at_edges(core)  # "&nbsp;&nbsp;Text": indentation, kept as it is
             lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
             core, spaces = read_as_characters(core, self.protected, self.characters)
+        shouted = _shouted(core)
         self.glue[-1] += lead
         self.owners.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
-        self.segments.append(core)
+        self.segments.append(_sentence_cased(core) if shouted else core)
         self.moved.append([])
         self.spaces.append(spaces)
+        self.shouted.append(shouted)
         self.glue.append(trail)
 
     def _space_references_at_edges(self, core: str) -> tuple[int, int]:
@@ -187,6 +192,30 @@ class Prepared:
     def _is_space_reference(self, token: re.Match) -> bool:
         item = self.protected[int(token.group(1))]
         return ONE_REFERENCE.fullmatch(item) is not None and unescape(item).isspace()
+
+
+def _shouted(segment: str) -> bool:
+    """Whether a segment is in capitals, in two words or more. The model read "DELETE ALL FILES?" as letters
+    ("DELETEE ALLESEITEIS?"): of 600 test sentences in capitals, none came back as their translation in capitals
+    (chrF 14.63 against the capitalized references; read sentence-cased, 32.26). One word in capitals is mostly an
+    acronym, which sentence-cased is another word ("USA" read as "Usa" came back as "Verwendung")."""
+    text = PLACEHOLDER_PATTERN.sub(" ", segment)
+    return text.isupper() and len(CASED_WORD.findall(text)) >= 2
+
+
+def _sentence_cased(segment: str) -> str:
+    """The segment in small letters but its first, placeholder tokens as they are."""
+    pieces, done, first = [], 0, True
+    for token in [*PLACEHOLDER_PATTERN.finditer(segment), None]:
+        piece = segment[done:token.start() if token else len(segment)].lower()
+        if first and (letter := LETTER.search(piece)):
+            piece, first = piece[:letter.start()] + piece[letter.start()].upper() + piece[letter.end():], False
+        pieces += [piece, token.group(0) if token else ""]
+        done = token.end() if token else done
+    return "".join(pieces)
+
+
+CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass(frozen=True)

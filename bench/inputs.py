@@ -1,0 +1,107 @@
+"""``translator bench inputs``: how translations fare on text written otherwise than the model's training text,
+translated in-process through the server's text pipeline. Sentences come from a held-out TSV split (the dictionary's
+test split by default) and software messages (the held-out software split, else the German catalogs installed here).
+
+- **Escaped.** The split's sentences with a character a web page escapes (& < > " ', by html.escape), escaped and
+  translated as HTML. Reported: the share whose translation, unescaped, equals the plain sentence's, and chrF of
+  both against the references.
+- **Numbers.** Sentences and single-line messages with a number (translator.text.NUMBER). Reported: the share whose
+  translation has the same numbers as the source, the same share for the references (human translations localize
+  some: 8,000 as 8.000), and chrF.
+- **Capitals.** The split's sentences of two words or more and messages of letters and punctuation only, in capitals.
+  Reported: chrF against the references in capitals, beside the sentences as written translated and capitalized
+  (what reading them as words can reach)."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+from model.data import read_tsv
+from translator.text import NUMBER
+
+
+def sample(pairs: list[tuple[str, str]], limit: int, seed: int = 0) -> list[tuple[str, str]]:
+    """Up to `limit` of the pairs, distinct English, sampled reproducibly."""
+    unique = sorted(dict(pairs).items())
+    return random.Random(seed).sample(unique, min(limit, len(unique)))
+
+
+def cases(split_pairs: list[tuple[str, str]], messages: list[tuple[str, str]], limit: int) -> dict:
+    """The sentences of each measurement, from the split's and the messages' (English, German) pairs."""
+    single = [(e, g) for e, g in messages if "\n" not in e and "\n" not in g and 10 <= len(e) <= 200]
+    return {
+        "escaped": sample([(e, g) for e, g in split_pairs if html.escape(e) != e], limit),
+        "numbers": sample([(e, g) for e, g in split_pairs + single if re.search(NUMBER, e) and re.search("[a-z]{3}", e)],
+                          limit),
+        "capitals": sample([(e, g) for e, g in split_pairs if len(e.split()) >= 2], limit // 2)
+        + sample([(e, g) for e, g in single if re.fullmatch(r"[A-Za-z ,.:!?'-]+", e)], limit // 2),
+    }
+
+
+def run(translator, chosen: dict) -> dict:
+    import sacrebleu
+
+    def chrf(texts: list[str], references: list[str]) -> float:
+        return round(sacrebleu.corpus_chrf(texts, [references]).score, 2)
+
+    results: dict = {}
+    if pairs := chosen["escaped"]:
+        english, german = zip(*pairs)
+        plain = translator.translate(list(english))
+        escaped = [html.unescape(t) for t in translator.translate([html.escape(e) for e in english], html=True)]
+        results["escaped"] = {"sentences": len(pairs), "as_plain": _share(e == p for e, p in zip(escaped, plain)),
+                              "chrf": chrf(escaped, list(german)), "plain_chrf": chrf(plain, list(german))}
+    if pairs := chosen["numbers"]:
+        english, german = zip(*pairs)
+        translated = translator.translate(list(english))
+        results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
+                              "numbers_kept": _share(_numbers(t) == _numbers(e) for e, t in zip(english, translated)),
+                              "numbers_kept_by_references": _share(_numbers(g) == _numbers(e) for e, g in pairs)}
+    if pairs := chosen["capitals"]:
+        english, german = zip(*pairs)
+        references = [g.upper() for g in german]
+        capitals = translator.translate([e.upper() for e in english])
+        as_written = [t.upper() for t in translator.translate(list(english))]
+        results["capitals"] = {"sentences": len(pairs), "chrf": chrf(capitals, references),
+                               "as_written_chrf": chrf(as_written, references),
+                               "examples": [{"source": e.upper(), "translation": t}
+                                            for e, t in list(zip(english, capitals))[:5]]}
+    return results
+
+
+def _numbers(text: str) -> Counter:
+    return Counter(re.findall(NUMBER, text))
+
+
+def _share(flags) -> float:
+    flags = list(flags)
+    return round(sum(flags) / len(flags), 4) if flags else 0.0
+
+
+def report(results: dict) -> str:
+    lines = []
+    if escaped := results.get("escaped"):
+        lines.append(f"escaped: {escaped['sentences']} sentences with & < > \" ' escaped as a web page does, "
+                     f"translated as HTML: unescaped, the plain sentence's translation {100 * escaped['as_plain']:.1f}%;"
+                     f" chrF {escaped['chrf']:.2f} (plain {escaped['plain_chrf']:.2f})")
+    if numbers := results.get("numbers"):
+        lines.append(f"numbers: {numbers['sentences']} sentences and messages with a number: the source's numbers in "
+                     f"the translation {100 * numbers['numbers_kept']:.1f}% (in the references "
+                     f"{100 * numbers['numbers_kept_by_references']:.1f}%); chrF {numbers['chrf']:.2f}")
+    if capitals := results.get("capitals"):
+        lines.append(f"capitals: {capitals['sentences']} sentences and messages in capitals: chrF "
+                     f"{capitals['chrf']:.2f} against the references in capitals (the sentences as written, "
+                     f"translated and capitalized: {capitals['as_written_chrf']:.2f})")
+        lines += [f"  {e['source']}  =>  {e['translation']}" for e in capitals["examples"]]
+    return "\n".join(lines)
+
+
+def pairs_of(source: Path) -> list[tuple[str, str]]:
+    """(English, German) of a TSV split (English first) or of a directory of .mo catalogs."""
+    from bench.placeholders import catalog_messages
+
+    return [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
