@@ -8,6 +8,8 @@ test split by default) and software messages (the held-out software split, else 
 - **Numbers.** Sentences and single-line messages with a number (translator.text.NUMBER). Reported: the share whose
   translation has the same numbers as the source, the same share for the references (human translations localize
   some: 8,000 as 8.000), and chrF.
+- **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
+  ; — | and others) before whitespace. Reported: chrF.
 - **Capitals.** The split's sentences of two words or more and messages of letters and punctuation only, in capitals.
   Reported: chrF against the references in capitals, beside the sentences as written translated and capitalized
   (what reading them as words can reach)."""
@@ -21,7 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 from model.data import read_tsv
-from translator.text import NUMBER
+from translator.text import CLAUSE_SEPARATORS, NUMBER
+
+CLAUSE_MARK = re.compile(f"[{''.join(sorted(CLAUSE_SEPARATORS))}]\\s")
 
 
 def sample(pairs: list[tuple[str, str]], limit: int, seed: int = 0) -> list[tuple[str, str]]:
@@ -37,6 +41,7 @@ def cases(split_pairs: list[tuple[str, str]], messages: list[tuple[str, str]], l
         "escaped": sample([(e, g) for e, g in split_pairs if html.escape(e) != e], limit),
         "numbers": sample([(e, g) for e, g in split_pairs + single if re.search(NUMBER, e) and re.search("[a-z]{3}", e)],
                           limit),
+        "clauses": sample([(e, g) for e, g in split_pairs + single if CLAUSE_MARK.search(e)], limit),
         "capitals": sample([(e, g) for e, g in split_pairs if len(e.split()) >= 2], limit // 2)
         + sample([(e, g) for e, g in single if re.fullmatch(r"[A-Za-z ,.:!?'-]+", e)], limit // 2),
     }
@@ -61,6 +66,9 @@ def run(translator, chosen: dict) -> dict:
         results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
                               "numbers_kept": _share(_numbers(t) == _numbers(e) for e, t in zip(english, translated)),
                               "numbers_kept_by_references": _share(_numbers(g) == _numbers(e) for e, g in pairs)}
+    if pairs := chosen["clauses"]:
+        english, german = zip(*pairs)
+        results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}
     if pairs := chosen["capitals"]:
         english, german = zip(*pairs)
         references = [g.upper() for g in german]
@@ -92,6 +100,9 @@ def report(results: dict) -> str:
         lines.append(f"numbers: {numbers['sentences']} sentences and messages with a number: the source's numbers in "
                      f"the translation {100 * numbers['numbers_kept']:.1f}% (in the references "
                      f"{100 * numbers['numbers_kept_by_references']:.1f}%); chrF {numbers['chrf']:.2f}")
+    if clauses := results.get("clauses"):
+        lines.append(f"clauses: {clauses['sentences']} sentences and messages with ; — | or another mark between "
+                     f"clauses: chrF {clauses['chrf']:.2f}")
     if capitals := results.get("capitals"):
         lines.append(f"capitals: {capitals['sentences']} sentences and messages in capitals: chrF "
                      f"{capitals['chrf']:.2f} against the references in capitals (the sentences as written, "

@@ -176,3 +176,11 @@ def test_a_text_in_capitals_is_translated_as_words(exported_default):
     assert capitals[-1] == "ALLE DATEIEN LÖSCHEN?"
     shouted = sacrebleu.corpus_chrf(capitals[:-1], [references]).score
     assert shouted >= sacrebleu.corpus_chrf(as_written, [references]).score - 6, shouted
+
+
+def test_a_semicolon_the_vocabulary_lacks_costs_no_words(exported_default):
+    """The shipped vocabulary lacks ";": as a placeholder token it cost the clause after it."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    assert Translator(out).translate(["He's here; she's not."]) == ["Er ist hier; sie ist nicht."]

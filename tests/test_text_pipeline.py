@@ -127,7 +127,7 @@ def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs
 def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     prepared = prepare("— or %s, 😀 at https://example.org/😀 and {n} then 你好", unknown=unknown_runs)
     assert prepared.protected == ["—", "%s", "😀", "https://example.org/😀", "{n}", "你好"]
-    assert prepared.segments == ["XX0X or XX1X, XX2X at XX3X and XX4X then XX5X"]
+    assert prepared.segments == ["or XX1X, XX2X at XX3X and XX4X then XX5X"]  # "— " before a clause: kept apart
     only_unknown = prepare("你好 😀", unknown=unknown_runs)
     assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
 
@@ -287,6 +287,18 @@ def test_a_sentence_in_capitals_is_read_sentence_cased_and_written_in_capitals()
         "WARNUNG: %s DATEIEN IM CAF&Eacute; &amp; BAR LÖSCHEN? Abbrechen. Öffne das PDF."
     assert prepared.written(0, "straße &") == "STRASSE &amp;"  # a streamed piece
     assert prepare("XXL SIZE %s").restore(["Größe xxl XX0X"]) == "GRÖSSE XXL %s"  # the source's own "XX" is no token
+
+
+def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
+    """As a placeholder token, a ";" the vocabulary lacks cost the words after it ("He's here; she's not." came back
+    as "Er ist hier;."): the clauses are translated apart, the mark kept between them. Before a letter, or one the
+    vocabulary has, it stays in the sentence."""
+    unreadable = lambda s: [m.span() for m in re.finditer("[;—|]", s)]  # noqa: E731
+    prepared = prepare("He's here; she's not. Ask 1; 2 — or 3 | then go. Wait;now", unknown=unreadable)
+    assert prepared.segments == ["He's here", "she's not.", "Ask XX1X", "or XX5X", "then go.", "WaitXX7Xnow"]
+    assert prepared.restore([s.upper() for s in prepared.segments]) == \
+        "HE'S HERE; SHE'S NOT. ASK 1; 2 — OR 3 | THEN GO. WAIT;NOW"
+    assert prepare("He's here; she's not.").segments == ["He's here; she's not."]
 
 
 def test_numbers_are_kept_exactly():

@@ -8,7 +8,9 @@ that are restored afterwards.
     result = prepared.restore(translations)   # whitespace, line breaks and every protected item kept
 
 Segmentation uses sentencex (maintained, 38x faster than pysbd here and as accurate on real paragraphs: see
-the README). A segment with no letters (a list number, a bullet, a bare placeholder) is not translated.
+the README). A segment with no letters (a list number, a bullet, a bare placeholder) is not translated. Numbers are
+placeholders too when served; character references reach the model as their characters and come back spelled as
+the text spelled them; a sentence in capitals is read sentence-cased and written in capitals.
 Every protected item appears in the result exactly as often as in the text: the model's output is repaired
 deterministically when it lost or repeated a placeholder token (missing ones appended in source order,
 extra ones dropped), and tags stay well-formed: in the model's order where it nests the elements as the source
@@ -65,11 +67,16 @@ SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
                        r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
+# Marks between clauses. One the vocabulary lacks is a placeholder token, which cost the model the words beside it
+# ("He's here; she's not." came back as "Er ist hier;."): the clauses on either side are translated apart instead.
+CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
 # Items that never share a token with their neighbours (`runs_merged`): a character reference (alone, the model
-# reads the character it stands for: `characters_read`), and every tag where tags may leave the sentence, else
-# block-level ones in HTML
-TAGS_APART = re.compile(f"{REFERENCE}|{TAG_PATTERN}")
-BLOCK_TAGS_APART = re.compile(f"{REFERENCE}|{BLOCK_TAG.pattern}", re.IGNORECASE)
+# reads the character it stands for: `characters_read`), a mark between clauses (`clauses`), and every tag where tags
+# may leave the sentence, else block-level ones in HTML
+ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
+REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
+TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}")
+BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 LETTER = re.compile(r"[^\W\d_]")
 
@@ -574,31 +581,47 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
-    preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot translate: the
-    spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but
-    copies as placeholders, and LONG_RUN characters without a space), so no sentence or line break falls inside
-    one. Line breaks, and in HTML block-level tags, separate segments. `fits(segment)` says whether a segment is
-    within the model's source limit; longer ones are split at the clause or word boundary nearest their middle.
-    With take_out_tags, items of tags alone leave the segments (translator.markup), to be put back by alignment."""
+    preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
+    translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
+    into "⁇" but copies as placeholders, and LONG_RUN characters without a space), so no sentence or line break falls
+    inside one. Line breaks, in HTML block-level tags, and marks between clauses the model cannot read (`clauses`)
+    separate segments. `fits(segment)` says whether a segment is within the model's source limit; longer ones are
+    split at the clause or word boundary nearest their middle. A segment reads the character references it can as
+    their characters (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of
+    tags alone leave the segments (translator.markup), to be put back by alignment."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_ONLY if html else None
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
-    # element's words from the model); in HTML, block-level tags always do (they separate segments); references do.
-    apart = TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else ONE_REFERENCE
+    # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
+    # marks between clauses do.
+    apart = TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not unknown(character))
+    separators = {number for number, item in enumerate(prepared.protected) if item in CLAUSE_SEPARATORS}
     for part in _blocks(masked, prepared.protected if html else []):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
             continue
         for sentence in closing_tokens_kept(sentences(part)):
-            for piece in split_to_fit(sentence, fits):
-                prepared.add(piece)
+            for clause in clauses(sentence, separators):
+                for piece in split_to_fit(clause, fits):
+                    prepared.add(piece)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
     return prepared
+
+
+def clauses(sentence: str, separators: set[int]) -> list[str]:
+    """The sentence cut around each placeholder token of `separators` that whitespace or the end follows: the clauses
+    and, between them, the tokens with their whitespace (no letters: glue, not translated)."""
+    parts, done = [], 0
+    for token in PLACEHOLDER_PATTERN.finditer(sentence):
+        if int(token.group(1)) in separators and (token.end() == len(sentence) or sentence[token.end()].isspace()):
+            parts += [sentence[done:token.start()], token.group(0)]
+            done = token.end()
+    return [part for part in parts + [sentence[done:]] if part]
 
 
 LEADING_PLACEHOLDERS = re.compile(rf"(?:{PLACEHOLDER_PATTERN.pattern})+\s*")
