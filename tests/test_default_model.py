@@ -184,3 +184,20 @@ def test_a_semicolon_the_vocabulary_lacks_costs_no_words(exported_default):
 
     out, _ = exported_default
     assert Translator(out).translate(["He's here; she's not."]) == ["Er ist hier; sie ist nicht."]
+
+
+def test_text_that_looks_like_a_placeholder_token_is_served_without_placeholders(exported_default):
+    """Without placeholders, "XX3X" beside a ";" (outside the shipped vocabulary) was taken for the token of item 3:
+    IndexError, and the call failed with INTERNAL."""
+    from service.client import TranslatorClient
+    from tests.grpc_server import RunningServer
+    from tests.test_server import config_for
+
+    out, _ = exported_default
+    running = RunningServer(config_for(out))
+    try:
+        with TranslatorClient(running.target) as client:
+            [translation] = client.translate(["Save XX3X; then close XX0X."], preserve_placeholders=False).translations
+    finally:
+        running.stop()
+    assert "XX3X" in translation.text and "XX0X" in translation.text and ";" in translation.text

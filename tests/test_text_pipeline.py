@@ -474,6 +474,16 @@ def test_characters_the_model_cannot_read_come_back_unchanged_from_every_rpc(ser
     assert unary[1].text == "你好！" and unary[1].segments == 0
 
 
+def test_text_that_looks_like_placeholder_tokens_round_trips_without_placeholders():
+    """Without placeholders, "XX3X" in a text beside a character the model cannot read was taken for the token of
+    item 3 (IndexError); it is an item of its own, as with placeholders."""
+    prepared = prepare("house XX3X 😀 and XX0X", preserve_placeholders=False, unknown=unknown_runs)
+    assert prepared.protected == ["XX3X 😀", "XX0X"] and prepared.segments == ["house XX0X and XX1X"]
+    assert prepared.restore(["XX1X XX0X"]) == "XX0X XX3X 😀"
+    assert prepare("<b>XX1</b> 😀", preserve_placeholders=False, html=True, unknown=unknown_runs).protected == \
+        ["<b>XX1</b> 😀"]
+
+
 def test_an_unknown_text_format_is_invalid_argument(server):
     with TranslatorClient(server.target) as client:
         with pytest.raises(grpc.RpcError) as error:

@@ -41,6 +41,7 @@ SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adja
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
 REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
 MARKUP = (TAG_PATTERN, REFERENCE)
+TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
@@ -52,7 +53,7 @@ PLACEHOLDERS = (
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
     r"%\d{1,2}(?![\d$])",  # Qt/KDE: %1, %2
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
-    r"XX\d+X?",  # what looks like a placeholder token, so a text containing one round-trips
+    TOKEN_LIKE,
 )
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
@@ -62,7 +63,9 @@ EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP +
 # the training data keeps them as text.
 NUMBER = r"(?<![\w.,:/])(?<!\d-)\d+(?:[.,:/-]\d+)*(?!\w|[.,:/-]\w)"
 EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOTALL)
-MARKUP_ONLY = re.compile("|".join(f"(?:{p})" for p in MARKUP), re.DOTALL)
+# Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
+MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_LIKE,)), re.DOTALL)
+ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
@@ -590,7 +593,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     their characters (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of
     tags alone leave the segments (translator.markup), to be put back by alignment."""
     prepared = Prepared([], [""])
-    pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_ONLY if html else None
+    pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
     untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
