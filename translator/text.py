@@ -82,6 +82,8 @@ TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 LETTER = re.compile(r"[^\W\d_]")
+CASED_WORD = re.compile(r"[^\W\d_]{2,}")
+WHITESPACE = re.compile(r"\s*")
 
 
 @dataclass
@@ -193,10 +195,12 @@ class Prepared:
         beside them)."""
         start, end = 0, len(core)
         while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._is_space_reference(token):
-            start = token.end() + len(core[token.end():]) - len(core[token.end():].lstrip())
+            start = WHITESPACE.match(core, token.end()).end()
         tokens = list(PLACEHOLDER_PATTERN.finditer(core, start))
         while tokens and tokens[-1].end() == end and self._is_space_reference(tokens[-1]):
-            end = len(core[:tokens.pop().start()].rstrip())
+            end = tokens.pop().start()
+            while end > start and core[end - 1].isspace():
+                end -= 1
         return start, end
 
     def _is_space_reference(self, token: re.Match) -> bool:
@@ -223,9 +227,6 @@ def _sentence_cased(segment: str) -> str:
         pieces += [piece, token.group(0) if token else ""]
         done = token.end() if token else done
     return "".join(pieces)
-
-
-CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 @dataclass(frozen=True)
@@ -279,11 +280,12 @@ def read_as_characters(segment: str, protected: list[str], characters: dict[str,
     tokens = list(PLACEHOLDER_PATTERN.finditer(segment))
     references = [protected[int(token.group(1))] for token in tokens]
     read_as = [unescape(reference) if ONE_REFERENCE.fullmatch(reference) else "" for reference in references]
+    is_space = [character.isspace() for character in read_as]
     pieces, spaces, done, length = [], [], 0, 0
     for index, (token, reference, character) in enumerate(zip(tokens, references, read_as)):
         if characters.get(character) == reference:
             read = character
-        elif character.isspace() and _between_words(segment, tokens, [c.isspace() for c in read_as], index):
+        elif is_space[index] and _between_words(segment, tokens, is_space, index):
             read = " "
             spaces.append((length + token.start() - done, reference))
         else:
