@@ -126,7 +126,7 @@ def test_an_escaped_text_is_translated_as_the_text_itself(exported_default):
     translator = Translator(out)
     plain = translator.translate(sentences)
     translated = translator.translate(escaped, html=True)
-    spaced = "It costs 10&nbsp;euros. Save &amp; close."
+    spaced = "It costs 10&nbsp;euros. Save &amp; close. DELETE ALL FILES? SAVE THE FILE &amp; QUIT."
     [spaced_translation] = translator.translate([spaced], html=True)
     assert [html.unescape(t) for t in translated] == plain
     assert not any(set(t) & set("'\"<>") or re.search(r"&(?!#x27;|quot;|amp;|lt;|gt;)", t) for t in translated)
@@ -140,6 +140,7 @@ def test_an_escaped_text_is_translated_as_the_text_itself(exported_default):
     finals = {c.index: c.final.text for c in chunks if c.HasField("final")}
     assert streamed[:10] == translated[:10] == [finals[i] for i in range(10)]
     assert streamed[10] == spaced_translation and "10&nbsp;Euro" in spaced_translation and "&amp;" in spaced_translation
+    assert "ALLE DATEIEN LÖSCHEN?" in spaced_translation  # in capitals, streamed pieces too
 
 
 def test_numbers_come_back_exactly(exported_default):
