@@ -135,6 +135,12 @@ def describe(machine: dict) -> str:
     return f"{machine['cores']} cores{cpu}" + (f" ({details})" if details else "")
 
 
+def share(flags) -> float:
+    """The share of true flags, rounded to 4 places (0.0 for none)."""
+    flags = list(flags)
+    return round(sum(flags) / len(flags), 4) if flags else 0.0
+
+
 def write_results(name: str, results: dict, out_dir: Path = RESULTS) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{name}.json"

@@ -20,9 +20,8 @@ import html
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
-from model.data import read_tsv
+from bench.common import share
 from translator.text import CLAUSE_SEPARATORS, NUMBER
 
 CLAUSE_MARK = re.compile(f"[{''.join(sorted(CLAUSE_SEPARATORS))}]\\s")
@@ -58,14 +57,14 @@ def run(translator, chosen: dict) -> dict:
         english, german = zip(*pairs)
         plain = translator.translate(list(english))
         escaped = [html.unescape(t) for t in translator.translate([html.escape(e) for e in english], html=True)]
-        results["escaped"] = {"sentences": len(pairs), "as_plain": _share(e == p for e, p in zip(escaped, plain)),
+        results["escaped"] = {"sentences": len(pairs), "as_plain": share(e == p for e, p in zip(escaped, plain)),
                               "chrf": chrf(escaped, list(german)), "plain_chrf": chrf(plain, list(german))}
     if pairs := chosen["numbers"]:
         english, german = zip(*pairs)
         translated = translator.translate(list(english))
         results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
-                              "numbers_kept": _share(_numbers(t) == _numbers(e) for e, t in zip(english, translated)),
-                              "numbers_kept_by_references": _share(_numbers(g) == _numbers(e) for e, g in pairs)}
+                              "numbers_kept": share(_numbers(t) == _numbers(e) for e, t in zip(english, translated)),
+                              "numbers_kept_by_references": share(_numbers(g) == _numbers(e) for e, g in pairs)}
     if pairs := chosen["clauses"]:
         english, german = zip(*pairs)
         results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}
@@ -83,11 +82,6 @@ def run(translator, chosen: dict) -> dict:
 
 def _numbers(text: str) -> Counter:
     return Counter(re.findall(NUMBER, text))
-
-
-def _share(flags) -> float:
-    flags = list(flags)
-    return round(sum(flags) / len(flags), 4) if flags else 0.0
 
 
 def report(results: dict) -> str:
@@ -109,10 +103,3 @@ def report(results: dict) -> str:
                      f"translated and capitalized: {capitals['as_written_chrf']:.2f})")
         lines += [f"  {e['source']}  =>  {e['translation']}" for e in capitals["examples"]]
     return "\n".join(lines)
-
-
-def pairs_of(source: Path) -> list[tuple[str, str]]:
-    """(English, German) of a TSV split (English first) or of a directory of .mo catalogs."""
-    from bench.placeholders import catalog_messages
-
-    return [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)

@@ -29,13 +29,17 @@ CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
 def messages(source: Path = CATALOGS, limit: int = 500, seed: int = 0) -> list[tuple[str, str]]:
     """(English, German) pairs of distinct single-line English messages with something to protect (the first German
     translation of each), sampled reproducibly, from a TSV split (English first) or a directory of .mo catalogs."""
-    pairs = [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
     found: dict[str, str] = {}
-    for english, german in pairs:
+    for english, german in pairs_of(source):
         if "\n" not in english and 10 <= len(english) <= 200 and protected_spans(english):
             found.setdefault(english, german)
     chosen = random.Random(seed).sample(sorted(found), min(limit, len(found)))
     return [(english, found[english]) for english in chosen]
+
+
+def pairs_of(source: Path) -> list[tuple[str, str]]:
+    """(English, German) of a TSV split (English first) or of a directory of .mo catalogs."""
+    return [(p.en, p.de) for p in read_tsv(source)] if source.is_file() else catalog_messages(source)
 
 
 def catalog_messages(catalogs: Path) -> list[tuple[str, str]]:

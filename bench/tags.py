@@ -19,6 +19,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from bench.common import share
 from model.data import read_tsv
 from service.texts import Texts
 from translator.markup import TAG, reduced
@@ -61,14 +62,14 @@ def run(translator, pairs: list[tuple[str, str]], split: Path, words: dict[str, 
         bare = [TAG.sub("", text) for text in translated]
         results[way] = {
             "chrf": round(sacrebleu.corpus_chrf(bare, [references]).score, 2),
-            "words_as_untagged": _share(" ".join(b.split()) == " ".join(u.split()) for b, u in zip(bare, untagged)),
-            "tags_kept_and_nested": _share(nested_as(t, s) for t, s in zip(translated, tagged)),
-            "empty_elements": _share(any(o + c in t for o, c in ELEMENTS) for t in translated),
+            "words_as_untagged": share(" ".join(b.split()) == " ".join(u.split()) for b, u in zip(bare, untagged)),
+            "tags_kept_and_nested": share(nested_as(t, s) for t, s in zip(translated, tagged)),
+            "empty_elements": share(any(o + c in t for o, c in ELEMENTS) for t in translated),
             "examples": [{"source": s, "translation": t} for s, t in list(zip(tagged, translated))[:8]],
         }
         if placements:
             placed = _translated(translator, [source for source, _ in placements], take_out)
-            results[way]["placed_on_the_dictionary_word"] = _share(
+            results[way]["placed_on_the_dictionary_word"] = share(
                 _wraps(text, word) for text, (_, word) in zip(placed, placements))
     return results
 
@@ -114,11 +115,6 @@ def nested_as(translation: str, source: str) -> bool:
     order does (the order itself may differ: words that swapped places take their tags along)."""
     tags, source_tags = [m.group(0) for m in TAG.finditer(translation)], [m.group(0) for m in TAG.finditer(source)]
     return Counter(tags) == Counter(source_tags) and reduced(tags) == reduced(source_tags)
-
-
-def _share(flags) -> float:
-    flags = list(flags)
-    return round(sum(flags) / len(flags), 4) if flags else 0.0
 
 
 def report(results: dict) -> str:

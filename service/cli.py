@@ -828,10 +828,10 @@ def cmd_bench_inputs(args) -> int:
               "--split", file=sys.stderr)
         return 1
     source = args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else placeholders.CATALOGS)
-    messages = inputs.pairs_of(source) if source.exists() else []
+    messages = placeholders.pairs_of(source) if source.exists() else []
     if not messages:
         print(f"note: no software messages in {source}; measuring the split's sentences only")
-    chosen = inputs.cases(inputs.pairs_of(args.split), messages, args.sentences)
+    chosen = inputs.cases(placeholders.pairs_of(args.split), messages, args.sentences)
     results = inputs.run(Translator(args.model_dir, precision=args.precision), chosen)
     results |= {"split": str(args.split), "messages": str(source)}
     print(inputs.report(results))

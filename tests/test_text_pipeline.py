@@ -551,12 +551,13 @@ def test_tag_benchmark_compares_both_ways_on_a_split(exported_tiny, tmp_path):
 
 def test_input_benchmark_measures_escaped_text_numbers_and_capitals(exported_tiny, tmp_path):
     from bench import inputs
+    from bench.placeholders import pairs_of
     from service.translator import Translator
 
     split = tmp_path / "test.tsv"
     split.write_text("Where's the station?\tWo ist der Bahnhof?\texample\nHi\tHallo\texample\n"
                      "Open 3 files now\tÖffne jetzt 3 Dateien\texample\n")
-    chosen = inputs.cases(inputs.pairs_of(split), [("Delete 2 items?", "2 Elemente löschen?"), ("A\nB", "A\nB")], 10)
+    chosen = inputs.cases(pairs_of(split), [("Delete 2 items?", "2 Elemente löschen?"), ("A\nB", "A\nB")], 10)
     assert chosen["escaped"] == [("Where's the station?", "Wo ist der Bahnhof?")]
     assert sorted(chosen["numbers"]) == [("Delete 2 items?", "2 Elemente löschen?"),
                                          ("Open 3 files now", "Öffne jetzt 3 Dateien")]

@@ -554,7 +554,10 @@ def sentences(line: str) -> list[str]:
     found: list[str] = []
     start, size = 0, SPLITTER_WINDOW
     while True:
-        window = line[start:_outside_tokens(line, start + size)]
+        end = start + size
+        if token := _token_across(line, end):  # "<b>" * 5000, each tag apart, was cut inside a token ("XX301X")
+            end = token.end()
+        window = line[start:end]
         parts = [part for part in sentencex.segment("en", window) if part] or [window]
         if start + len(window) >= len(line):
             return found + parts
@@ -567,13 +570,13 @@ def sentences(line: str) -> list[str]:
         size = SPLITTER_WINDOW
 
 
-def _outside_tokens(text: str, end: int) -> int:
-    """`end`, or the end of the placeholder token it would cut (a window of thousands of adjacent tokens, each tag of
-    "<b>" * 5000 apart, was cut inside one, and the text came back with "...XX301X..." in it)."""
-    for token in PLACEHOLDER_PATTERN.finditer(text, max(0, end - 24), end + 24):
-        if token.start() < end < token.end():
-            return token.end()
-    return end
+def _token_across(text: str, position: int) -> re.Match | None:
+    """The placeholder token that a cut at `position` would split, if any (a token is short: "XX", an item's
+    number, "X")."""
+    for token in PLACEHOLDER_PATTERN.finditer(text, max(0, position - 24), position + 24):
+        if token.start() < position < token.end():
+            return token
+    return None
 
 
 # No word of the source language is this long (the dictionary's longest has 45 characters): such a run is a hash, an
@@ -715,8 +718,7 @@ def _cut_nearest_middle(sentence: str) -> int | None:
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
     if cuts:
         return min(cuts, key=lambda cut: abs(cut - middle))
-    for token in PLACEHOLDER_PATTERN.finditer(sentence):
-        if token.start() < middle < token.end():
-            ends = [cut for cut in token.span() if 0 < cut < len(sentence)]
-            return min(ends, key=lambda cut: abs(cut - middle)) if ends else None
+    if token := _token_across(sentence, middle):
+        ends = [cut for cut in token.span() if 0 < cut < len(sentence)]
+        return min(ends, key=lambda cut: abs(cut - middle)) if ends else None
     return middle if middle > 0 else None
