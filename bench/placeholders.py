@@ -9,7 +9,8 @@ vocabulary) appears in the translation exactly as often as in the source (the pi
 the model carried without any repair, the share whose tags are all there and nested as in the source (an
 element's tags may move with its words), the share whose words were lost
 (a message with text besides its protected items translated into nothing but them), and chrF against the
-messages' own German translations."""
+messages' own German translations; and the share translated as alone where the messages come five at a time as the
+lines of one text (a message's placeholder tokens must not depend on the items before it)."""
 
 from __future__ import annotations
 
@@ -85,9 +86,21 @@ def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
         "tags_nested_as_in_source": sum(nested_as(r, t) for t, r in zip(texts, translated)) / n,
         "words_lost": sum(has_words(t) and not has_words(r) for t, r in zip(texts, translated)) / n,
         "chrf": round(sacrebleu.corpus_chrf(translated, [references]).score, 2),
+        "as_alone_in_texts": as_alone_in_texts(translator, translated, texts) / n,
         "examples": [{"source": t, "translation": r, "reference": g}
                      for t, r, g in list(zip(texts, translated, references))[:5]],
     }
+
+
+LINES_PER_TEXT = 5
+
+
+def as_alone_in_texts(translator, alone: list[str], texts: list[str]) -> int:
+    """How many of the single-line texts come back as they did alone where they are the lines of longer texts."""
+    chunks = [texts[i:i + LINES_PER_TEXT] for i in range(0, len(texts), LINES_PER_TEXT)]
+    joined = translator.translate(["\n".join(chunk) for chunk in chunks])
+    lines = [line for text in joined for line in text.split("\n")]
+    return sum(a == b for a, b in zip(lines, alone)) if len(lines) == len(alone) else 0
 
 
 def report(results: dict) -> str:
@@ -96,4 +109,6 @@ def report(results: dict) -> str:
             f"{100 * results['with_unknown_characters']:.1f}% of them) kept exactly {100 * results['items_exact']:.1f}%, "
             f"carried by the model without repair {100 * results['carried_without_repair']:.1f}%, "
             f"tags nested as in the source {100 * results['tags_nested_as_in_source']:.1f}%, words lost "
-            f"{100 * results['words_lost']:.1f}%, chrF against the messages' German {results['chrf']:.2f}")
+            f"{100 * results['words_lost']:.1f}%, chrF against the messages' German {results['chrf']:.2f}; "
+            f"translated as alone where they are the lines of texts of {LINES_PER_TEXT} "
+            f"{100 * results['as_alone_in_texts']:.1f}%")

@@ -986,8 +986,9 @@ def _bench_parser(commands) -> None:
                                         "through the server's text pipeline, and prints how many keep every "
                                         "protected item exactly, how many the model carried without repair, how "
                                         "many keep their tags nested as in the source, how many lost their words "
-                                        "(translated into nothing but their protected items), and chrF against the "
-                                        "messages' own German translations.")
+                                        "(translated into nothing but their protected items), chrF against the "
+                                        "messages' own German translations, and how many come back as alone where "
+                                        "they are the lines of texts of five.")
     add_model_dir(kept)
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     kept.add_argument("--source", type=Path,

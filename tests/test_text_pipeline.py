@@ -90,7 +90,7 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
     assert result.count("\n") == text.count("\n")
     for index, translation in enumerate(mangled):  # each sentence's tags: in source order, or nested as it nests them
         tags = [t.group(0) for t in TAG.finditer(prepared.restore_segment(index, translation))]
-        source_tags = [t.group(0) for t in TAG.finditer(prepared.unmask(prepared.segments[index]))]
+        source_tags = [t.group(0) for t in TAG.finditer(prepared.unmask(prepared.segments[index], index))]
         assert tags == source_tags or (sorted(tags) == sorted(source_tags)
                                        and reduced(tags) == reduced(source_tags) is not None)
 
@@ -153,7 +153,7 @@ def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs
 def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     prepared = prepare("— or %s, 😀 at https://example.org/😀 and {n} then 你好", unknown=unknown_runs)
     assert prepared.protected == ["—", "%s", "😀", "https://example.org/😀", "{n}", "你好"]
-    assert prepared.segments == ["or XX1X, XX2X at XX3X and XX4X then XX5X"]  # "— " before a clause: kept apart
+    assert prepared.segments == ["or XX0X, XX1X at XX2X and XX3X then XX4X"]  # "— " before a clause: kept apart
     only_unknown = prepare("你好 😀", unknown=unknown_runs)
     assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
 
@@ -162,10 +162,10 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     ("%s %s %s Delete the files?", False, ["XX0X Delete the files?"], ["%s %s %s"]),
     ("<b><b><b>Hello</b></b></b>", True, ["XX0XHelloXX1X"], ["<b><b><b>", "</b></b></b>"]),
     ("Click <a href='x'>%s</a> to go on.", False, ["Click XX0X to go on."], ["<a href='x'>%s</a>"]),
-    ("<p><b>Save</b></p><p>Quit</p>", True, ["XX1XSaveXX2X", "Quit"], ["<p>", "<b>", "</b>", "</p>", "<p>", "</p>"]),
-    ("Open\t%s\t%s now", False, ["Open", "XX1X now"], ["%s", "%s"]),  # a tab separates segments
+    ("<p><b>Save</b></p><p>Quit</p>", True, ["XX0XSaveXX1X", "Quit"], ["<p>", "<b>", "</b>", "</p>", "<p>", "</p>"]),
+    ("Open\t%s\t%s now", False, ["Open", "XX0X now"], ["%s", "%s"]),  # a tab separates segments
     ("<p>Save.</p> <p>Quit.</p>", True, ["Save.", "Quit."], ["<p>", "</p>", "<p>", "</p>"]),
-    ("<p>Save.</p> <p>Quit.</p>", False, ["XX0XSave.XX1X", "Quit.XX2X"], ["<p>", "</p> <p>", "</p>"]),  # plain: no blocks
+    ("<p>Save.</p> <p>Quit.</p>", False, ["XX0XSave.XX1X", "Quit.XX0X"], ["<p>", "</p> <p>", "</p>"]),  # plain: no blocks
 ])
 def test_protected_items_with_only_spaces_between_them_are_one_token(text, html, segments, protected):
     """Among several tokens in a row the model lost the words ("%s %s … Delete the files?" came back as its
@@ -208,9 +208,9 @@ def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_s
     text = 'He said: "I will come tomorrow." Delete %s files? Done.%s'
     quotes = [(i, i + 1) for i, c in enumerate(text) if c == '"']
     prepared = prepare(text, unknown=lambda t: quotes)
-    assert prepared.segments == ["He said: XX0XI will come tomorrow.XX1X", "Delete XX2X files?", "Done.XX3X"]
+    assert prepared.segments == ["He said: XX0XI will come tomorrow.XX1X", "Delete XX0X files?", "Done.XX0X"]
     assert prepared.glue == ["", " ", " ", ""]
-    assert prepared.restore(["Er sagte: XX0XIch komme morgen.XX1X", "XX2X Dateien löschen?", "Fertig.XX3X"]) == \
+    assert prepared.restore(["Er sagte: XX0XIch komme morgen.XX1X", "XX0X Dateien löschen?", "Fertig.XX0X"]) == \
         'Er sagte: "Ich komme morgen." %s Dateien löschen? Fertig.%s'
 
 
@@ -222,7 +222,7 @@ def test_a_run_of_fifty_characters_without_a_space_is_kept_as_it_is():
     for keep in (True, False):
         prepared = prepare(text, preserve_placeholders=keep)
         assert prepared.protected == [path, digest]
-        assert prepared.segments == ["Open XX0X now.", "Its checksum is XX1X here."]
+        assert prepared.segments == ["Open XX0X now.", "Its checksum is XX0X here."]
     assert prepare("a" * 49 + " b").protected == []  # one short of it: translated
     glued = prepare("%s" + "b" * 60 + " c")  # a placeholder opening a run: one item with it
     assert glued.protected == ["%s" + "b" * 60] and glued.segments == ["XX0X c"]
@@ -266,9 +266,9 @@ def test_character_references_are_read_as_their_characters_and_written_back():
     for as_html in (False, True):
         prepared = prepare(text, html=as_html, unknown=lambda s: [m.span() for m in re.finditer("\u2014", s)])
         # "—" is outside the vocabulary; the quotes in the tag are no text
-        assert prepared.segments == ["Save & close.", "I don't know <why>.", 'Café XX5X XX6X"n"XX9X']
+        assert prepared.segments == ["Save & close.", "I don't know <why>.", 'Café XX0X XX1X"n"XX2X']
         assert prepared.restore(prepared.segments) == text
-        translated = ["Speichern & schließen.", "Ich weiß nicht, <warum>'s.", 'Ein "Café" & XX5X XX6X"n"XX9X']
+        translated = ["Speichern & schließen.", "Ich weiß nicht, <warum>'s.", 'Ein "Café" & XX0X XX1X"n"XX2X']
         restored = ("Speichern &amp; schließen. Ich weiß nicht, &lt;warum&gt;&#39;s. "
                     'Ein &quot;Caf&eacute;&quot; &amp; &#x2014; <a href="x">&quot;n&quot;</a>')
         assert prepared.restore(translated) == restored
@@ -293,11 +293,11 @@ def test_a_non_breaking_space_between_words_is_read_as_a_space_and_put_back_besi
     "Datei&nbsp;now speichern.": it is read as a space and goes back between its words where the translation keeps
     both side by side, else beside the one it keeps once; references at a sentence's edges stay where they are."""
     prepared = prepare("It costs 10&nbsp;euros. Mr.&#160;Smith came. Save the file&nbsp;now. &nbsp;&nbsp;Go 9&nbsp;km.")
-    assert prepared.segments == ["It costs XX0X euros.", "Mr. Smith came.", "Save the file now.", "Go XX6X km."]
-    assert prepared.restore(["Es kostet XX0X Euro.", "Herr Smith kam.", "Jetzt die Datei speichern.", "Geh XX6X km."]) \
+    assert prepared.segments == ["It costs XX0X euros.", "Mr. Smith came.", "Save the file now.", "Go XX0X km."]
+    assert prepared.restore(["Es kostet XX0X Euro.", "Herr Smith kam.", "Jetzt die Datei speichern.", "Geh XX0X km."]) \
         == "Es kostet 10&nbsp;Euro. Herr&#160;Smith kam. Jetzt die Datei speichern. &nbsp;&nbsp;Geh 9&nbsp;km."
     # "Smith" twice: which one? "km" alone: nothing after it
-    assert prepared.restore(["XX0X Euro.", "Smith, Smith.", "x", "km XX6X"]).endswith("Smith, Smith. x &nbsp;&nbsp;km 9")
+    assert prepared.restore(["XX0X Euro.", "Smith, Smith.", "x", "km XX0X"]).endswith("Smith, Smith. x &nbsp;&nbsp;km 9")
     glued = prepare("a&nbsp;&nbsp;b, a &nbsp; b")  # not between two words: a token, as before
     assert glued.segments == ["aXX0XXX1Xb, a XX2X b"]
 
@@ -321,7 +321,7 @@ def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
     vocabulary has, it stays in the sentence."""
     unreadable = lambda s: [m.span() for m in re.finditer("[;—|]", s)]  # noqa: E731
     prepared = prepare("He's here; she's not. Ask 1; 2 — or 3 | then go. Wait;now", unknown=unreadable)
-    assert prepared.segments == ["He's here", "she's not.", "Ask XX1X", "or XX5X", "then go.", "WaitXX7Xnow"]
+    assert prepared.segments == ["He's here", "she's not.", "Ask XX0X", "or XX0X", "then go.", "WaitXX0Xnow"]
     assert prepared.restore([s.upper() for s in prepared.segments]) == \
         "HE'S HERE; SHE'S NOT. ASK 1; 2 — OR 3 | THEN GO. WAIT;NOW"
     assert prepare("He's here; she's not.").segments == ["He's here; she's not."]
@@ -403,16 +403,33 @@ def test_thousands_of_block_tags_each_separate_segments():
     quadratic), placeholders beside them stay in their segments."""
     text = "<p>One %s.</p>" * 3000
     prepared = prepare(text, html=True)
-    assert prepared.segments == [f"One XX{i}X." for i in range(1, 3 * 3000, 3)]
+    assert prepared.segments == ["One XX0X."] * 3000
     assert prepared.restore(prepared.segments) == text
+
+
+def test_each_sentence_numbers_its_tokens_from_zero_as_the_training_data_does():
+    """Numbered across the text, the fifth sentence's one placeholder reached the model as XX14X, which it never saw in
+    training: catalog messages with their tokens shifted by 10 came back repaired in 336 of 600 (27 unshifted). Tokens
+    taken out with their tags are numbered after those the model reads, and what they wrap moves with the text."""
+    text = "Copy %s to %s and {name}. " * 4 + "Save <b>the</b> {file} <i>now</i>."
+    prepared = prepare(text, take_out_tags=True)
+    assert prepared.segments == ["Copy XX0X to XX1X and XX2X."] * 4 + ["Save the XX0X now."]
+    last = prepared.segments[-1]
+    assert [(m.before, m.after, last[m.start:m.end]) for m in prepared.moved[-1]] == [(1, 2, "the"), (3, 4, "now")]
+    translated = ["Kopiere XX0X nach XX1X und XX2X."] * 4 + ["Speichere XX1XdieXX2X XX0X XX3XjetztXX4X."]
+    assert prepared.restore(translated) == "Kopiere %s nach %s und {name}. " * 4 + "Speichere <b>die</b> {file} <i>jetzt</i>."
+    assert prepared.repairs == 0
+    # A token beyond the sentence's own is the model's invention: dropped, never another sentence's item
+    assert prepared.restore_segment(4, "Speichere XX7X XX1XdieXX2X XX0X XX3XjetztXX4X.") == \
+        "Speichere <b>die</b> {file} <i>jetzt</i>."
 
 
 def test_thousands_of_elements_each_leave_their_sentence():
     text = "A <b>red</b> house. " * 3000
     prepared = prepare(text, take_out_tags=True)
     assert prepared.segments == ["A red house."] * 3000
-    assert prepared.moved[-1] == [MovedTags(2 * 3000 - 2, 2 * 3000 - 1, 2, 5)]
-    assert prepared.restore([f"Ein XX{2 * i}XrotesXX{2 * i + 1}X Haus." for i in range(3000)]) == \
+    assert prepared.moved[-1] == [MovedTags(0, 1, 2, 5)]
+    assert prepared.restore(["Ein XX0XrotesXX1X Haus."] * 3000) == \
         "Ein <b>rotes</b> Haus. " * 3000
 
 
@@ -529,6 +546,7 @@ def test_placeholder_benchmark_reads_the_held_out_split(exported_tiny, tmp_path)
     results = placeholders.run(Translator(exported_tiny), pairs, split)
     assert results["messages"] == 1 and results["items_exact"] == 1.0 and results["source"] == str(split)
     assert results["with_unknown_characters"] == 1.0 and 0 <= results["chrf"] <= 100
+    assert results["as_alone_in_texts"] == 1.0 and "lines of texts of 5 100.0%" in placeholders.report(results)
     assert results["examples"][0]["reference"] == "Öffne %s in {folder} 😀"
 
 

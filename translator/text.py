@@ -1,7 +1,7 @@
 """The text pipeline around the model (torch-free), used by every RPC and the in-process CLI: a text becomes
 sentence segments to translate, with the whitespace between them kept exactly, and with placeholders, tags,
 URLs, e-mail addresses, code spans and characters outside the model's vocabulary swapped for placeholder tokens
-that are restored afterwards.
+that are restored afterwards. Each segment numbers its tokens from XX0X, as the training data numbers a message's.
 
     prepared = prepare(text)                  # segments (what the model sees) and how to put them back
     translations = [translate(s) for s in prepared.segments]
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from html import unescape
 from typing import Callable, Sequence
@@ -93,7 +94,10 @@ class Prepared:
     segments: list[str]  # with placeholder tokens, stripped of surrounding whitespace
     glue: list[str]  # text = glue[0] + segment 0 + glue[1] + ... + glue[n] (whitespace and untranslated parts)
     protected: list[str] = field(default_factory=list)  # placeholder token i stands for protected[i]
-    owners: list[list[int]] = field(default_factory=list)  # the placeholder tokens of each segment, in order
+    owners: list[list[int]] = field(default_factory=list)  # the items of each segment, in the source's order
+    # Per segment, the item of each of its tokens: XXkX in segment i stands for protected[numbers[i][k]]. Each segment
+    # numbers its tokens from XX0X, as the training data numbers a message's (`_numbered_per_segment`).
+    numbers: list[list[int]] = field(default_factory=list)
     repairs: int = 0  # placeholder tokens restore() had to add, drop or reorder
     moved: list[list[MovedTags]] = field(default_factory=list)  # per segment, the tags taken out of it
     # The characters the model reads for character references, and the reference each was: the same across the text
@@ -138,34 +142,56 @@ class Prepared:
             text = space.put_back(text, lambda word: self.written(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
-        return self.unmask(text) if self.owners[index] else text
+        return self.unmask(text, index) if self.owners[index] else text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
-        owned = self.owners[index]
-        if not owned:  # nothing protected here: the translation as the model wrote it (and as it streamed)
+        if not self.owners[index]:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
+        number = {item: k for k, item in enumerate(self.numbers[index])}
+        owned = [number[item] for item in self.owners[index]]  # the segment's tokens in the source's order
         # An item that holds a tag keeps its place in the tags' order, whatever else a merged run holds with it
         # ("%s </b>" after "<b>"): a tags-only test let the model swap such an item before its opening tag. Tags in
         # another order that nests them as well stay as they are (words that swapped places take their tags along).
-        is_tag = [TAG.search(self.protected[i]) is not None for i in owned]
-        if self._nested_as_in_source(translation, [i for i, tag in zip(owned, is_tag) if tag]):
+        is_tag = [TAG.search(self.protected[item]) is not None for item in self.owners[index]]
+        if self._nested_as_in_source(index, translation, [k for k, tag in zip(owned, is_tag) if tag]):
             is_tag = [False] * len(owned)
-        return repair(translation, owned, is_tag, stray_x="xx" not in self.unmask(self.segments[index]).lower())
+        source = self.unmask(self.segments[index], index)
+        return repair(translation, owned, is_tag, stray_x="xx" not in source.lower())
 
-    def _nested_as_in_source(self, translation: str, tags: list[int]) -> bool:
-        """Whether the translation holds each of these tag items once, in an order that opens and closes the
-        elements as the source's order does."""
+    def _nested_as_in_source(self, index: int, translation: str, tags: list[int]) -> bool:
+        """Whether the translation holds each of these tag tokens of the segment once, in an order that opens and
+        closes the elements as the source's order does."""
         found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(translation) if int(m.group(1)) in tags]
         if sorted(found) != sorted(tags) or found == tags:
             return False  # a token lost or repeated (repair's work), or nothing to keep
-        in_source = reduced([self.protected[i] for i in tags])
-        return in_source is not None and reduced([self.protected[i] for i in found]) == in_source
+        items = self.numbers[index]
+        in_source = reduced([self.protected[items[k]] for k in tags])
+        return in_source is not None and reduced([self.protected[items[k]] for k in found]) == in_source
 
-    def unmask(self, text: str) -> str:
-        if not self.protected:
+    def unmask(self, text: str, segment: int | None = None) -> str:
+        """Glue (numbered across the text: token k is protected[k]) or, given `segment`, that segment's text (its own
+        numbering) with the items back; a token beyond them stays as it is."""
+        items = self.protected if segment is None else [self.protected[item] for item in self.numbers[segment]]
+        if not items:
             return text
-        return PLACEHOLDER_PATTERN.sub(lambda m: self.protected[int(m.group(1))]
-                                       if int(m.group(1)) < len(self.protected) else m.group(0), text)
+        return PLACEHOLDER_PATTERN.sub(lambda m: items[int(m.group(1))] if int(m.group(1)) < len(items) else m.group(0),
+                                       text)
+
+    def _numbered_per_segment(self) -> None:
+        """Each segment's tokens renumbered from XX0X in reading order, those taken out with their tags numbered
+        after the ones the model reads. Numbered across the text, a sentence's tokens depended on the items before
+        it, and the model never learnt them: catalog messages with their tokens shifted by 10 came back repaired
+        in 336 of 600 (27 unshifted), chrF 52.56 against 54.71."""
+        for index, segment in enumerate(self.segments):
+            read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(segment)]
+            taken_out = [item for item in self.owners[index] if item not in set(read)]
+            self.numbers.append(read + taken_out)
+            if not self.owners[index]:
+                continue
+            number = {item: k for k, item in enumerate(self.numbers[index])}
+            self.segments[index], moved_to = renumbered(segment, number)
+            self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start), moved_to(m.end),
+                                           m.spaced) for m in self.moved[index]]
 
     def add(self, piece: str) -> None:
         """Append a piece of the masked text: a segment to translate, or glue when it has nothing to translate."""
@@ -255,6 +281,19 @@ class SpaceReference:
             if found and not (once and len(found) > 1):
                 return text[:found[0].start(1)] + self.reference + text[found[0].end(1):]
         return text
+
+
+def renumbered(segment: str, number: dict[int, int]) -> tuple[str, Callable[[int], int]]:
+    """The segment with each token XXiX as XX{number[i]}X, and where a position outside the tokens moved to."""
+    pieces, ends, shifts, done, shift = [], [], [], 0, 0
+    for token in PLACEHOLDER_PATTERN.finditer(segment):
+        new = PLACEHOLDER.format(number[int(token.group(1))])
+        pieces += [segment[done:token.start()], new]
+        shift += len(new) - len(token.group(0))
+        ends.append(token.end())
+        shifts.append(shift)
+        done = token.end()
+    return "".join(pieces) + segment[done:], lambda at: at + (shifts[i - 1] if (i := bisect_right(ends, at)) else 0)
 
 
 def characters_read(masked: str, protected: list[str], readable: Callable[[str], bool]) -> dict[str, str]:
@@ -618,6 +657,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                     prepared.add(piece)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
+    prepared._numbered_per_segment()
     return prepared
 
 
