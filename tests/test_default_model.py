@@ -219,3 +219,18 @@ def test_a_lines_translation_does_not_depend_on_the_placeholders_before_it(expor
     alone = translator.translate(lines)
     assert translator.translate(["\n".join(lines)])[0].split("\n") == alone
     assert translator.translate(["\n".join(lines)], html=True)[0].split("\n") == translator.translate(lines, html=True)
+
+
+def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_default):
+    """The vocabulary's normalization (NFKC) wrote "m²" as "m2", "™" as "TM", "H₂O" as "H2O" and "½" as "1⁄2" ("Add ½
+    cup of sugar." came back as "1. satt2-Schlüssel hinzufügen."): they pass through as the text has them. A ligature
+    means what it normalizes to: read."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    forms = {"The room is 20 m² large.": "m²", "Firefox™ is fast.": "™", "Add ½ cup of sugar.": "½",
+             "H₂O is water.": "H₂O", "See note ¹ below.": "¹", "Step ① is done.": "①", "Use the ㎡ unit.": "㎡"}
+    translations = Translator(out).translate([*forms, "The ﬁle was saved."])
+    for (sentence, form), translation in zip(forms.items(), translations):
+        assert translation.count(form) == 1 and not re.search(r"m2|TM|1⁄2|H2O", translation), (sentence, translation)
+    assert "Datei" in translations[-1]

@@ -68,6 +68,21 @@ def test_control_characters_and_stacks_of_combining_marks_are_unknown(tokenizer)
     assert tokenizer.unknown_spans("Wo ist\tder\r\nBahnhof?\u2028\x0c") == []  # whitespace, line breaks included
 
 
+def test_forms_the_normalization_changes_in_meaning_are_unknown(tokenizer, tmp_path):
+    """NFKC writes "m²" as "m2", "H₂O" as "H2O", "①" as "1": read that way, translations lost them. A ligature and
+    "…" mean what they normalize to, and a model whose normalization keeps the forms reads them."""
+    import sentencepiece as spm
+
+    text = "Die Straße ist 12 m² groß, ① H₂."
+    assert tokenizer.special.unk not in tokenizer.encode(text)  # "2" and "1" are pieces: nothing looked unknown
+    assert [text[start:end] for start, end in tokenizer.unknown_spans(text)] == ["²", "①", "₂"]
+    assert tokenizer.unknown_spans("Die ﬁ Straße… ist 12.") == []
+    spm.SentencePieceTrainer.train(sentence_iterator=iter((TEXTS + [text]) * 50), model_prefix=str(tmp_path / "spm"),
+                                   vocab_size=64, normalization_rule_name="identity", pad_id=PAD_ID, unk_id=UNK_ID,
+                                   bos_id=BOS_ID, eos_id=EOS_ID, minloglevel=2)
+    assert Tokenizer.from_dir(tmp_path).unknown_spans(text) == []
+
+
 @pytest.fixture(scope="module")
 def byte_tokenizer(tmp_path_factory):
     """A model with byte fallback: characters it has not seen become UTF-8 byte pieces, split across tokens."""

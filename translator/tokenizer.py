@@ -27,6 +27,13 @@ CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 # token. STACKED_MARKS finds such stacks of the common diacritics without a scan of every character.
 MAX_COMBINING_MARKS = 4
 STACKED_MARKS = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]{5,}")
+# Compatibility forms whose normal form means something else: the NFKC normalization of SentencePiece models writes
+# "m²" as "m2", "½" as "1⁄2", "H₂O" as "H2O", "™" as "TM" and "①" as "1", so translations lost them ("Add ½ cup of
+# sugar." came back as "1. satt2-Schlüssel hinzufügen."). Where the model's normalization changes one, it is judged
+# unknown and passes through as it is. Ligatures, full-width letters and "…" normalize to what they mean: read.
+LOSSY_FORMS = ("<super>", "<sub>", "<fraction>", "<circle>", "<square>")
+LOSSY = re.compile("[" + "".join(re.escape(chr(code)) for code in range(0xA0, 0x1F300)
+                                 if unicodedata.decomposition(chr(code)).startswith(LOSSY_FORMS)) + "]")
 
 
 @dataclass(frozen=True)
@@ -78,10 +85,11 @@ class Tokenizer:
         """(start, end) of each run of characters in `text` that the model cannot read: characters the source
         vocabulary cannot represent (emoji, other scripts, rare symbols: each would reach the model as <unk>, which
         it cannot translate or copy), control characters, and characters under a stack of more than
-        MAX_COMBINING_MARKS combining marks. A character is judged with the combining marks that follow it;
-        whitespace is always known. `ids`: encode(text), where the caller has it already."""
+        MAX_COMBINING_MARKS combining marks, and LOSSY forms the normalization changes. A character is judged with
+        the combining marks that follow it; whitespace is always known. `ids`: encode(text), where the caller has it
+        already."""
         if (self.special.unk not in (self.encode(text) if ids is None else ids) and not CONTROL.search(text)
-                and not STACKED_MARKS.search(text)):
+                and not STACKED_MARKS.search(text) and not LOSSY.search(text)):
             return []
         spans: list[tuple[int, int]] = []
         index = 0
@@ -101,8 +109,9 @@ class Tokenizer:
         if character not in self._known:
             if len(self._known) > 100_000:  # hostile input may bring every character there is
                 self._known.clear()
-            self._known[character] = character.isspace() or (not CONTROL.match(character)
-                                                              and self.special.unk not in self.encode(character))
+            self._known[character] = character.isspace() or (
+                not CONTROL.match(character) and self.special.unk not in self.encode(character)
+                and not (LOSSY.match(character) and character not in self.source.normalize(character)))
         return self._known[character]
 
     def encode_batch(self, texts: list[str]) -> list[list[int]]:
