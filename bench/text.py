@@ -31,6 +31,8 @@ HOSTILE = [
     ("line breaks", "Hi.\n", False),
     ("a non-breaking space between every two words", "a&nbsp;b ", True),
     ("references in a word with no space", "a&nbsp;&amp;", True),
+    ("quotation marks that never close", "“a ", False),
+    ("a quoted placeholder in every word", "'%s'a ", False),
 ]
 
 

@@ -234,3 +234,16 @@ def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_
     for (sentence, form), translation in zip(forms.items(), translations):
         assert translation.count(form) == 1 and not re.search(r"m2|TM|1⁄2|H2O", translation), (sentence, translation)
     assert "Datei" in translations[-1]
+
+
+def test_a_quoted_placeholder_keeps_its_quotation_marks(exported_default):
+    """Of 600 catalog messages with quoted text, the shipped model kept the marks in 349: "could not open directory
+    '%s'" came back as "Konnte Verzeichnis %s nicht öffnen"."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    messages = {"could not open directory '%s'": "'%s'", "failed to add packfile '%s'": "'%s'",
+                "Parsed value “%s” is not a valid D-Bus signature": "“%s”", "'%s' value missing": "'%s'",
+                "loading control file '%s' for package '%s'": "'%s'"}
+    for (message, quoted), translation in zip(messages.items(), Translator(out).translate(list(messages))):
+        assert translation.count(quoted) == message.count(quoted), (message, translation)

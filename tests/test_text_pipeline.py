@@ -97,7 +97,7 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
 
 mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "why?", "10", "8,000", "1-64", "x86", "%s",
                          "{0}", "<b>", "</b>", "<br/>", "<p>", "&amp;", "&nbsp;", "&#39;", "&eacute;", "&shy;", "&copy;",
-                         ";", "—", "|", "😀", "XX3X", "`c`", "&"])
+                         ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»"])
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
@@ -422,6 +422,17 @@ def test_each_sentence_numbers_its_tokens_from_zero_as_the_training_data_does():
     # A token beyond the sentence's own is the model's invention: dropped, never another sentence's item
     assert prepared.restore_segment(4, "Speichere XX7X XX1XdieXX2X XX0X XX3XjetztXX4X.") == \
         "Speichere <b>die</b> {file} <i>jetzt</i>."
+
+
+def test_the_quotation_marks_around_a_placeholder_are_kept_with_it():
+    """The model dropped quotation marks its vocabulary has: "could not open directory '%s'" came back as "Konnte
+    Verzeichnis %s nicht öffnen". Around a protected item they go with it; around words (the model writes 'Villa' as
+    „Villa“), and an apostrophe, stay text."""
+    prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'old' one. Tap «%1».")
+    assert prepared.protected == ["'%s'", "“{name}”", "«%1»"]
+    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.", "Tap XX0X."]
+    assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X tippen."]) == "'%s' oder “{name}”: das alte. «%1» tippen."
+    assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():
