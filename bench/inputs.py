@@ -10,6 +10,9 @@ test split by default) and software messages (the held-out software split, else 
   some: 8,000 as 8.000), and chrF.
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
+- **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, or
+  ASCII single quotes). Reported: the share whose translation has as many quotations (in any of those marks, „…“
+  included) as the source, and chrF.
 - **Capitals.** The split's sentences of two words or more and messages of letters and punctuation only, in capitals.
   Reported: chrF against the references in capitals, beside the sentences as written translated and capitalized
   (what reading them as words can reach)."""
@@ -22,7 +25,7 @@ import re
 from collections import Counter
 
 from bench.common import share
-from translator.text import CLAUSE_SEPARATORS, NUMBER
+from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED
 
 CLAUSE_MARK = re.compile(f"[{''.join(sorted(CLAUSE_SEPARATORS))}]\\s")
 
@@ -41,6 +44,7 @@ def cases(split_pairs: list[tuple[str, str]], messages: list[tuple[str, str]], l
         "numbers": sample([(e, g) for e, g in split_pairs + single if re.search(NUMBER, e) and re.search("[a-z]{3}", e)],
                           limit),
         "clauses": sample([(e, g) for e, g in split_pairs + single if CLAUSE_MARK.search(e)], limit),
+        "quotations": sample([(e, g) for e, g in split_pairs + single if QUOTED.search(e)], limit),
         "capitals": sample([(e, g) for e, g in split_pairs if len(e.split()) >= 2], limit // 2)
         + sample([(e, g) for e, g in single if re.fullmatch(r"[A-Za-z ,.:!?'-]+", e)], limit // 2),
     }
@@ -68,6 +72,11 @@ def run(translator, chosen: dict) -> dict:
     if pairs := chosen["clauses"]:
         english, german = zip(*pairs)
         results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}
+    if pairs := chosen["quotations"]:
+        english, german = zip(*pairs)
+        translated = translator.translate(list(english))
+        results["quotations"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)), "kept": share(
+            len(QUOTED.findall(t)) == len(QUOTED.findall(e)) for e, t in zip(english, translated))}
     if pairs := chosen["capitals"]:
         english, german = zip(*pairs)
         references = [g.upper() for g in german]
@@ -97,6 +106,9 @@ def report(results: dict) -> str:
     if clauses := results.get("clauses"):
         lines.append(f"clauses: {clauses['sentences']} sentences and messages with ; — | or another mark between "
                      f"clauses: chrF {clauses['chrf']:.2f}")
+    if quotations := results.get("quotations"):
+        lines.append(f"quotations: {quotations['sentences']} sentences and messages with a quotation: as many in the "
+                     f"translation {100 * quotations['kept']:.1f}%; chrF {quotations['chrf']:.2f}")
     if capitals := results.get("capitals"):
         lines.append(f"capitals: {capitals['sentences']} sentences and messages in capitals: chrF "
                      f"{capitals['chrf']:.2f} against the references in capitals (the sentences as written, "

@@ -998,7 +998,7 @@ def _bench_parser(commands) -> None:
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
 
-    written = bench.add_parser("inputs", help="escaped text, numbers, marks between clauses and capitals: text "
+    written = bench.add_parser("inputs", help="escaped text, numbers, marks between clauses, quotations and capitals: text "
                                               "written otherwise than the model's training text",
                                description="Translates held-out sentences and software messages in-process through "
                                            "the server's text pipeline, written otherwise than the model's training "
@@ -1006,7 +1006,8 @@ def _bench_parser(commands) -> None:
                                            "translated as HTML: the share whose unescaped translation equals the "
                                            "plain sentence's, and chrF of both), with numbers (the share whose "
                                            "translation has the source's numbers, the same for the references, "
-                                           "chrF), with ; — | between clauses (chrF), and in capitals (chrF "
+                                           "chrF), with ; — | between clauses (chrF), with quotations (the share whose "
+                                           "translation has as many, chrF), and in capitals (chrF "
                                            "against the references in capitals, "
                                            "beside the sentences as written, translated and capitalized).")
     _held_out_arguments(written)

@@ -236,14 +236,15 @@ def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_
     assert "Datei" in translations[-1]
 
 
-def test_a_quoted_placeholder_keeps_its_quotation_marks(exported_default):
+def test_quotation_marks_come_back(exported_default):
     """Of 600 catalog messages with quoted text, the shipped model kept the marks in 349: "could not open directory
-    '%s'" came back as "Konnte Verzeichnis %s nicht öffnen"."""
+    '%s'" came back as "Konnte Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'."""
     from service.translator import Translator
 
     out, _ = exported_default
     messages = {"could not open directory '%s'": "'%s'", "failed to add packfile '%s'": "'%s'",
                 "Parsed value “%s” is not a valid D-Bus signature": "“%s”", "'%s' value missing": "'%s'",
-                "loading control file '%s' for package '%s'": "'%s'"}
+                "loading control file '%s' for package '%s'": "'%s'", "Enable “Slow Keys”": "“",
+                "The active dwell click mode. Possible values are “window” and “gesture”.": "“"}
     for (message, quoted), translation in zip(messages.items(), Translator(out).translate(list(messages))):
         assert translation.count(quoted) == message.count(quoted), (message, translation)

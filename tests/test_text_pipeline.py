@@ -424,14 +424,16 @@ def test_each_sentence_numbers_its_tokens_from_zero_as_the_training_data_does():
         "Speichere <b>die</b> {file} <i>jetzt</i>."
 
 
-def test_the_quotation_marks_around_a_placeholder_are_kept_with_it():
+def test_quotation_marks_the_model_dropped_are_kept():
     """The model dropped quotation marks its vocabulary has: "could not open directory '%s'" came back as "Konnte
-    Verzeichnis %s nicht öffnen". Around a protected item they go with it; around words (the model writes 'Villa' as
-    „Villa“), and an apostrophe, stay text."""
-    prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'old' one. Tap «%1».")
-    assert prepared.protected == ["'%s'", "“{name}”", "«%1»"]
-    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.", "Tap XX0X."]
-    assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X tippen."]) == "'%s' oder “{name}”: das alte. «%1» tippen."
+    Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'. Curly marks and ASCII quotes
+    around a protected item are items; ASCII quotes around words (the model writes 'Villa' as „Villa“), and an
+    apostrophe, stay text."""
+    prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'old' one. Tap «%1» or “Slow Keys”.")
+    assert prepared.protected == ["'%s'", "“{name}”", "«%1»", "“", "”"]
+    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.", "Tap XX0X or XX1XSlow KeysXX2X."]
+    assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
+        "'%s' oder “{name}”: das alte. «%1» oder “Langsame Tasten” tippen."
     assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]
 
 
@@ -578,7 +580,7 @@ def test_tag_benchmark_compares_both_ways_on_a_split(exported_tiny, tmp_path):
     assert "taken out, put back by alignment" in tags.report(results)
 
 
-def test_input_benchmark_measures_escaped_text_numbers_and_capitals(exported_tiny, tmp_path):
+def test_input_benchmark_measures_escaped_text_numbers_quotations_and_capitals(exported_tiny, tmp_path):
     from bench import inputs
     from bench.placeholders import pairs_of
     from service.translator import Translator
@@ -586,7 +588,8 @@ def test_input_benchmark_measures_escaped_text_numbers_and_capitals(exported_tin
     split = tmp_path / "test.tsv"
     split.write_text("Where's the station?\tWo ist der Bahnhof?\texample\nHi\tHallo\texample\n"
                      "Open 3 files now\tÖffne jetzt 3 Dateien\texample\n")
-    chosen = inputs.cases(pairs_of(split), [("Delete 2 items?", "2 Elemente löschen?"), ("A\nB", "A\nB")], 10)
+    chosen = inputs.cases(pairs_of(split), [("Delete 2 items?", "2 Elemente löschen?"), ("A\nB", "A\nB"),
+                                            ("Cannot open “%s”", "Kann „%s“ nicht öffnen")], 10)
     assert chosen["escaped"] == [("Where's the station?", "Wo ist der Bahnhof?")]
     assert sorted(chosen["numbers"]) == [("Delete 2 items?", "2 Elemente löschen?"),
                                          ("Open 3 files now", "Öffne jetzt 3 Dateien")]
@@ -594,7 +597,9 @@ def test_input_benchmark_measures_escaped_text_numbers_and_capitals(exported_tin
     results = inputs.run(Translator(exported_tiny), chosen)
     assert results["escaped"]["sentences"] == 1 and results["numbers"]["numbers_kept_by_references"] == 1.0
     assert results["capitals"]["sentences"] == len(chosen["capitals"]) == 2 and 0 <= results["capitals"]["chrf"] <= 100
-    assert "in capitals" in inputs.report(results)
+    assert chosen["quotations"] == [("Cannot open “%s”", "Kann „%s“ nicht öffnen")]  # "Where's": an apostrophe
+    assert results["quotations"]["kept"] == 1.0  # the marks are items
+    assert "in capitals" in inputs.report(results) and "with a quotation: as many" in inputs.report(results)
 
 
 def test_a_broken_token_is_mended_where_the_model_wrote_it():

@@ -64,12 +64,13 @@ EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP +
 # the training data keeps them as text.
 NUMBER = r"(?<![\w.,:/])(?<!\d-)\d+(?:[.,:/-]\d+)*(?!\w|[.,:/-]\w)"
 EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOTALL)
-# Quotation marks around a placeholder: the model dropped those its vocabulary has ("could not open directory '%s'"
-# came back as "Konnte Verzeichnis %s nicht öffnen", 'Parsed value “%s”' as 'Eingelester Wert %s”'): of 600 catalog
-# messages with quoted text, 349 kept their marks, 541 with the marks of quoted items protected (chrF 49.65 → 50.73).
-# Around words the marks stay text: the model writes "'Villa'" as "„Villa“" (protected too, 586 of the 600 kept
-# theirs, but the 14 quoted sentences of the dictionary splits lost chrF 30.70 → 29.23). An apostrophe ("don't",
-# "users' files") opens no quotation.
+# Quotation marks the model dropped. It wrote no opening “ (German closes with it): 'Enable “Slow Keys”' came back as
+# 'Slow-Schlüssel” aktivieren', in 80 of 298 catalog messages with “…” (after this: 0, chrF 47.75 → 47.86). Around a
+# placeholder it dropped ASCII ones too ("could not open directory '%s'": "Konnte Verzeichnis %s nicht öffnen"; of 600
+# catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
+# wherever they pair, ASCII single quotes around an item; around words these stay text, which the model localizes
+# ("'Villa'": "„Villa“"; protected too, the 14 quoted sentences of the dictionary splits lost chrF 30.70 → 29.23). An
+# apostrophe ("don't", "users' files") opens no quotation.
 QUOTED = re.compile(r"(?<![\w'’])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)|„[^„“\n]{1,200}?“"
                     r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›)")
 # Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
@@ -638,8 +639,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
-    into "⁇" but copies as placeholders, LONG_RUN characters without a space, and the quotation marks around an item,
-    which it dropped), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, and marks between clauses the model cannot read (`clauses`)
+    into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
+    `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, and marks between clauses the model cannot read (`clauses`)
     separate segments. `fits(segment)` says whether a segment is within the model's source limit; longer ones are
     split at the clause or word boundary nearest their middle. A segment reads the character references it can as
     their characters (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of
@@ -671,8 +672,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 
 
 def quotation_marks(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of the two marks of each quotation in text (`QUOTED`) of one item `pattern` matches."""
-    return [mark for quoted in QUOTED.finditer(text) if pattern.fullmatch(text, quoted.start() + 1, quoted.end() - 1)
+    """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks, or in ASCII single quotes
+    around one item `pattern` matches."""
+    return [mark for quoted in QUOTED.finditer(text)
+            if text[quoted.start()] != "'" or pattern.fullmatch(text, quoted.start() + 1, quoted.end() - 1)
             for mark in ((quoted.start(), quoted.start() + 1), (quoted.end() - 1, quoted.end()))]
 
 
