@@ -417,7 +417,8 @@ def test_each_sentence_numbers_its_tokens_from_zero_as_the_training_data_does():
     last = prepared.segments[-1]
     assert [(m.before, m.after, last[m.start:m.end]) for m in prepared.moved[-1]] == [(1, 2, "the"), (3, 4, "now")]
     translated = ["Kopiere XX0X nach XX1X und XX2X."] * 4 + ["Speichere XX1XdieXX2X XX0X XX3XjetztXX4X."]
-    assert prepared.restore(translated) == "Kopiere %s nach %s und {name}. " * 4 + "Speichere <b>die</b> {file} <i>jetzt</i>."
+    assert prepared.restore(translated) == \
+        "Kopiere %s nach %s und {name}. " * 4 + "Speichere <b>die</b> {file} <i>jetzt</i>."
     assert prepared.repairs == 0
     # A token beyond the sentence's own is the model's invention: dropped, never another sentence's item
     assert prepared.restore_segment(4, "Speichere XX7X XX1XdieXX2X XX0X XX3XjetztXX4X.") == \
@@ -431,7 +432,8 @@ def test_quotation_marks_the_model_dropped_are_kept():
     apostrophe, stay text."""
     prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'old' one. Tap «%1» or “Slow Keys”.")
     assert prepared.protected == ["'%s'", "“{name}”", "«%1»", "“", "”"]
-    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.", "Tap XX0X or XX1XSlow KeysXX2X."]
+    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.",
+                                 "Tap XX0X or XX1XSlow KeysXX2X."]
     assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
         "'%s' oder “{name}”: das alte. «%1» oder “Langsame Tasten” tippen."
     assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]

@@ -193,14 +193,14 @@ class Prepared:
         in 336 of 600 (27 unshifted), chrF 52.56 against 54.71."""
         for index, segment in enumerate(self.segments):
             read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(segment)]
-            taken_out = [item for item in self.owners[index] if item not in set(read)]
-            self.numbers.append(read + taken_out)
+            is_read = set(read)
+            self.numbers.append(read + [item for item in self.owners[index] if item not in is_read])
             if not self.owners[index]:
                 continue
             number = {item: k for k, item in enumerate(self.numbers[index])}
             self.segments[index], moved_to = renumbered(segment, number)
-            self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start), moved_to(m.end),
-                                           m.spaced) for m in self.moved[index]]
+            self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start),
+                                           moved_to(m.end), m.spaced) for m in self.moved[index]]
 
     def add(self, piece: str) -> None:
         """Append a piece of the masked text: a segment to translate, or glue when it has nothing to translate."""
@@ -640,11 +640,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
-    `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, and marks between clauses the model cannot read (`clauses`)
-    separate segments. `fits(segment)` says whether a segment is within the model's source limit; longer ones are
-    split at the clause or word boundary nearest their middle. A segment reads the character references it can as
-    their characters (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of
-    tags alone leave the segments (translator.markup), to be put back by alignment."""
+    `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, and
+    marks between clauses the model cannot read (`clauses`) separate segments. `fits(segment)` says whether a segment
+    is within the model's source limit; longer ones are split at the clause or word boundary nearest their middle. A
+    segment reads the character references it can as their characters (`characters_read`) and, in capitals,
+    sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave the segments (translator.markup), to be
+    put back by alignment. Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
