@@ -97,10 +97,13 @@ LINES_PER_TEXT = 5
 
 def as_alone_in_texts(translator, alone: list[str], texts: list[str]) -> int:
     """How many of the single-line texts come back as they did alone where they are the lines of longer texts."""
-    chunks = [texts[i:i + LINES_PER_TEXT] for i in range(0, len(texts), LINES_PER_TEXT)]
-    joined = translator.translate(["\n".join(chunk) for chunk in chunks])
-    lines = [line for text in joined for line in text.split("\n")]
-    return sum(a == b for a, b in zip(lines, alone)) if len(lines) == len(alone) else 0
+    starts = range(0, len(texts), LINES_PER_TEXT)
+    joined = translator.translate(["\n".join(texts[i:i + LINES_PER_TEXT]) for i in starts])
+    same = 0
+    for start, text in zip(starts, joined):
+        lines, expected = text.split("\n"), alone[start:start + LINES_PER_TEXT]
+        same += sum(a == b for a, b in zip(lines, expected)) if len(lines) == len(expected) else 0  # lines lost: none
+    return same
 
 
 def report(results: dict) -> str:
