@@ -32,8 +32,16 @@ STACKED_MARKS = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1d
 # sugar." came back as "1. satt2-Schlüssel hinzufügen."). Where the model's normalization changes one, it is judged
 # unknown and passes through as it is. Ligatures, full-width letters and "…" normalize to what they mean: read.
 LOSSY_FORMS = ("<super>", "<sub>", "<fraction>", "<circle>", "<square>")
-LOSSY = re.compile("[" + "".join(re.escape(chr(code)) for code in range(0xA0, 0x1F300)
-                                 if unicodedata.decomposition(chr(code)).startswith(LOSSY_FORMS)) + "]")
+
+
+def is_lossy_form(character: str) -> bool:
+    return unicodedata.decomposition(character).startswith(LOSSY_FORMS)
+
+
+def has_lossy_forms(text: str) -> bool:
+    """Judged per distinct character: a regular expression class of the 797 such characters took 35 µs to search a
+    126-character text and 1.1 ms for 5,040 characters (this: 5 and 48 µs), and 25 ms at import to build."""
+    return any(is_lossy_form(character) for character in set(text) if not character.isascii())
 
 
 @dataclass(frozen=True)
@@ -85,11 +93,11 @@ class Tokenizer:
         """(start, end) of each run of characters in `text` that the model cannot read: characters the source
         vocabulary cannot represent (emoji, other scripts, rare symbols: each would reach the model as <unk>, which
         it cannot translate or copy), control characters, and characters under a stack of more than
-        MAX_COMBINING_MARKS combining marks, and LOSSY forms the normalization changes. A character is judged with
+        MAX_COMBINING_MARKS combining marks, and LOSSY_FORMS the normalization changes. A character is judged with
         the combining marks that follow it; whitespace is always known. `ids`: encode(text), where the caller has it
         already."""
         if (self.special.unk not in (self.encode(text) if ids is None else ids) and not CONTROL.search(text)
-                and not STACKED_MARKS.search(text) and not LOSSY.search(text)):
+                and not STACKED_MARKS.search(text) and not has_lossy_forms(text)):
             return []
         spans: list[tuple[int, int]] = []
         index = 0
@@ -111,7 +119,7 @@ class Tokenizer:
                 self._known.clear()
             self._known[character] = character.isspace() or (
                 not CONTROL.match(character) and self.special.unk not in self.encode(character)
-                and not (LOSSY.match(character) and character not in self.source.normalize(character)))
+                and not (is_lossy_form(character[0]) and character not in self.source.normalize(character)))
         return self._known[character]
 
     def encode_batch(self, texts: list[str]) -> list[list[int]]:
