@@ -103,9 +103,9 @@ class Prepared:
     segments: list[str]  # with placeholder tokens, stripped of surrounding whitespace
     glue: list[str]  # text = glue[0] + segment 0 + glue[1] + ... + glue[n] (whitespace and untranslated parts)
     protected: list[str] = field(default_factory=list)  # placeholder token i stands for protected[i]
-    owners: list[list[int]] = field(default_factory=list)  # the items of each segment, in the source's order
     # Per segment, the item of each of its tokens: XXkX in segment i stands for protected[numbers[i][k]]. Each segment
-    # numbers its tokens from XX0X, as the training data numbers a message's (`_numbered_per_segment`).
+    # numbers its tokens from XX0X, as the training data numbers a message's (`_numbered_per_segment`; until then, `add`
+    # lists the items in the source's order). Items are numbered in reading order, so sorted they are in the source's.
     numbers: list[list[int]] = field(default_factory=list)
     repairs: int = 0  # placeholder tokens restore() had to add, drop or reorder
     moved: list[list[MovedTags]] = field(default_factory=list)  # per segment, the tags taken out of it
@@ -134,7 +134,7 @@ class Prepared:
     def streams(self, index: int) -> bool:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
         for the whole translation (placeholder tokens, references read as spaces)."""
-        return not self.owners[index] and not self.spaces[index]
+        return not self.numbers[index] and not self.spaces[index]
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
@@ -151,17 +151,17 @@ class Prepared:
             text = space.put_back(text, lambda word: self.written(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
-        return self.unmask(text, index) if self.owners[index] else text
+        return self.unmask(text, index) if self.numbers[index] else text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
-        if not self.owners[index]:  # nothing protected here: the translation as the model wrote it (and as it streamed)
+        items = self.numbers[index]
+        if not items:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
-        number = {item: k for k, item in enumerate(self.numbers[index])}
-        owned = [number[item] for item in self.owners[index]]  # the segment's tokens in the source's order
+        owned = sorted(range(len(items)), key=items.__getitem__)  # the segment's tokens in the source's order
         # An item that holds a tag keeps its place in the tags' order, whatever else a merged run holds with it
         # ("%s </b>" after "<b>"): a tags-only test let the model swap such an item before its opening tag. Tags in
         # another order that nests them as well stay as they are (words that swapped places take their tags along).
-        is_tag = [TAG.search(self.protected[item]) is not None for item in self.owners[index]]
+        is_tag = [TAG.search(self.protected[items[k]]) is not None for k in owned]
         if self._nested_as_in_source(index, translation, [k for k, tag in zip(owned, is_tag) if tag]):
             is_tag = [False] * len(owned)
         source = self.unmask(self.segments[index], index)
@@ -192,11 +192,11 @@ class Prepared:
         it, and the model never learnt them: catalog messages with their tokens shifted by 10 came back repaired
         in 336 of 600 (27 unshifted), chrF 52.56 against 54.71."""
         for index, segment in enumerate(self.segments):
+            if not self.numbers[index]:
+                continue
             read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(segment)]
             is_read = set(read)
-            self.numbers.append(read + [item for item in self.owners[index] if item not in is_read])
-            if not self.owners[index]:
-                continue
+            self.numbers[index] = read + [item for item in self.numbers[index] if item not in is_read]
             number = {item: k for k, item in enumerate(self.numbers[index])}
             self.segments[index], moved_to = renumbered(segment, number)
             self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start),
@@ -218,7 +218,7 @@ class Prepared:
             core, spaces = read_as_characters(core, self.protected, self.characters)
         shouted = _shouted(core)
         self.glue[-1] += lead
-        self.owners.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
+        self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
         self.segments.append(_sentence_cased(core) if shouted else core)
         self.moved.append([])
         self.spaces.append(spaces)
