@@ -804,7 +804,7 @@ def cmd_bench_placeholders(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    source = args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else placeholders.CATALOGS)
+    source = _messages_source(args)
     if source == placeholders.CATALOGS:
         print(f"note: {HELD_OUT_MESSAGES} is missing (translator data gettext writes it); using the catalogs installed "
               "here, which may overlap the model's training packages")
@@ -823,11 +823,9 @@ def cmd_bench_inputs(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    if not args.split.exists():
-        print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass "
-              "--split", file=sys.stderr)
+    if _split_missing(args):
         return 1
-    source = args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else placeholders.CATALOGS)
+    source = _messages_source(args)
     messages = placeholders.pairs_of(source) if source.exists() else []
     if not messages:
         print(f"note: no software messages in {source}; measuring the split's sentences only")
@@ -844,9 +842,7 @@ def cmd_bench_tags(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    if not args.split.exists():
-        print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass "
-              "--split", file=sys.stderr)
+    if _split_missing(args):
         return 1
     translator = Translator(args.model_dir, precision=args.precision)
     if not translator.runtime.has_alignments:
@@ -874,6 +870,28 @@ def _held_out_arguments(parser) -> None:
     parser.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     parser.add_argument("--split", type=Path, default=DEFAULT_DATA / "test.tsv",
                         help=f"a TSV split, English first (default: {DEFAULT_DATA / 'test.tsv'})")
+
+
+def _split_missing(args) -> bool:
+    """Whether the held-out split is missing (said on stderr)."""
+    if args.split.exists():
+        return False
+    print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass --split",
+          file=sys.stderr)
+    return True
+
+
+def _messages_argument(parser) -> None:
+    """The software messages of a benchmark (`_messages_source` reads it)."""
+    parser.add_argument("--source", type=Path,
+                        help=f"software messages: a TSV split (English first) or a directory of .mo catalogs (default: "
+                             f"{HELD_OUT_MESSAGES} when it exists, else /usr/share/locale/de/LC_MESSAGES)")
+
+
+def _messages_source(args) -> Path:
+    from bench.placeholders import CATALOGS
+
+    return args.source or (HELD_OUT_MESSAGES if HELD_OUT_MESSAGES.exists() else CATALOGS)
 
 
 def _served_model_arguments(parser) -> None:
@@ -991,9 +1009,7 @@ def _bench_parser(commands) -> None:
                                         "they are the lines of texts of five.")
     add_model_dir(kept)
     kept.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
-    kept.add_argument("--source", type=Path,
-                      help=f"a TSV split (English first) or a directory of .mo catalogs (default: {HELD_OUT_MESSAGES} "
-                           "when it exists, else /usr/share/locale/de/LC_MESSAGES)")
+    _messages_argument(kept)
     kept.add_argument("--messages", type=whole_number(1), default=500, help="messages to sample (default: 500)")
     kept.add_argument("--out", type=Path, default=RESULTS, help="where to write placeholders.json")
     kept.set_defaults(func=cmd_bench_placeholders)
@@ -1011,9 +1027,7 @@ def _bench_parser(commands) -> None:
                                            "against the references in capitals, "
                                            "beside the sentences as written, translated and capitalized).")
     _held_out_arguments(written)
-    written.add_argument("--source", type=Path,
-                         help=f"software messages: a TSV split (English first) or a directory of .mo catalogs "
-                              f"(default: {HELD_OUT_MESSAGES} when it exists, else /usr/share/locale/de/LC_MESSAGES)")
+    _messages_argument(written)
     written.add_argument("--sentences", type=whole_number(1), default=1000,
                          help="sentences per measurement, at most (default: 1000)")
     written.add_argument("--out", type=Path, default=RESULTS, help="where to write inputs.json")
