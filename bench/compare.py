@@ -17,6 +17,7 @@ import torch
 
 from bench.common import RESULTS, GraphTimer, batch_of, describe, format_table, machine, write_results
 from model.checkpoint import load_checkpoint
+from model.data import read_tsv
 from translator.tokenizer import SPM_FILE, spm_pieces
 from model.transformer import Transformer
 from service.decoding import DecodingOptions
@@ -126,7 +127,7 @@ def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_di
         model_dir = workdir / "repository" / name / "1"
     if not (model_dir / "decoder.int8.onnx").exists():
         export_model(checkpoint, model_dir, data_dir, batches=32, sentences=64)
-        quantize_int8(model_dir)
+        quantize_int8(model_dir, [pair.en for pair in read_tsv(data_dir / "valid.tsv")])  # calibrated as the export
     model, tokenizer = load_checkpoint(checkpoint)
     pieces = _pieces(checkpoint, model.cfg.vocab_size)
     ct2_dirs = build_ct2(model, pieces, workdir, name)

@@ -53,15 +53,15 @@ def projection_ms(d_model: int, vocab: int, batch: int, precision: str, repeats:
     graph = helper.make_graph([helper.make_node("MatMul", ["x", "W"], ["y"])], "projection",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", d_model])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", vocab])], [weight])
+    feed = {"x": np.random.default_rng(1).normal(size=(batch, d_model)).astype(np.float32)}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "projection.onnx"
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
         if precision == "int8":
-            quantize_graph(path, path)  # as the export quantizes
+            quantize_graph(path, path, {"x": float(np.abs(feed["x"]).max())})  # as the export quantizes, calibrated
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    feed = {"x": np.random.default_rng(1).normal(size=(batch, d_model)).astype(np.float32)}
 
     def calls() -> None:
         for _ in range(repeats):

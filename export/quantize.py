@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -10,39 +12,126 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
-from translator.model_format import graph_files
+from service.decoding import DecodingOptions
+from service.runtime import Runtime
+from service.scheduler import decode
+from translator.model_format import DECODER_FILE, ENCODER_FILE, graph_files
 
 
-def quantize_int8(model_dir: Path, per_channel: bool = False) -> list[Path]:
-    """int8 weights and int8 activations, one scale per activation row: each token's activations are quantized
-    by their own largest magnitude, so a sentence's int8 translation does not depend on what it is batched with.
+# Calibrated peaks are widened by this much: inputs unlike the calibration text (the test split, long paragraphs,
+# capitals, symbols) reached up to 1.11x the largest |x| of 1,000 validation sentences at some tensor, and beyond
+# its peak a value saturates. The wider step costs nothing measurable: the shipped model's chrF on 2,000 test pairs
+# 35.23 / 35.15 / 34.98 / 35.20 at 1.0 / 1.1 / 1.25 / 1.5 (fp32 35.06; docs/performance.md, "int8 activations").
+PEAK_HEADROOM = 1.25
+PEAK_OUTPUT = "{}__peak"
 
-    ONNX Runtime's dynamic quantization (`DynamicQuantizeMatMul`) takes one scale per activation tensor, the
-    largest magnitude of the whole batch: 18 of the first 100 test sentences came out different translated alone
-    than batched with the next 200 (0 with a scale per row), at the same chrF. The row scales are ONNX nodes and
-    cost int8 speed (a decoder step ~1.17x, 6-11% of the served tokens/s): docs/performance.md, "int8 activations".
+
+def quantize_int8(model_dir: Path, calibration: list[str], per_channel: bool = False) -> list[Path]:
+    """int8 weights and int8 activations, one constant scale per activation tensor, calibrated: each quantized
+    input's largest magnitude while the fp32 graphs translate the calibration texts (every encoder run and decoder
+    step), times PEAK_HEADROOM. A token's integers depend on its own values only, so a sentence's int8 translation
+    does not depend on what it is batched with (ONNX Runtime's dynamic quantization takes one scale per batch: 18 of
+    the first 100 test sentences came out different alone than batched), and no node computes a scale at run time:
+    the row scales of the previous recipe (Abs, ReduceMax, Div per input) made a step ~1.17x slower.
 
     Weights: one scale per matrix by default, the faster kernel; per_channel=True (one per output column) is the
     finer grain for weights with outlier channels, the export's fallback when the per-matrix model fails the
     quality gate. ONNX Runtime's pre-processing (constant folding) runs first: the tied output projection is a
     Transpose of the embedding table in the exported graph, quantizable only once folded into a weight.
     """
-    written = []
-    for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "int8")):
-        quantize_graph(source, target, per_channel)
-        written.append(target)
+    with tempfile.TemporaryDirectory() as tmp:
+        folded = {}
+        for source in graph_files(model_dir, "fp32"):
+            folded[source.name] = Path(tmp) / source.name
+            quant_pre_process(source, folded[source.name], skip_symbolic_shape=True)
+        peaks = activation_peaks(model_dir, folded, calibration)
+        written = []
+        for source, target in zip(graph_files(model_dir, "fp32"), graph_files(model_dir, "int8")):
+            quantize_graph(folded[source.name], target, peaks[source.name], per_channel)
+            written.append(target)
     return written
 
 
-def quantize_graph(source: Path, target: Path, per_channel: bool = False) -> None:
-    """One ONNX graph through quantize_int8's recipe: every MatMul by a constant 2-D float weight becomes integer."""
-    with tempfile.TemporaryDirectory() as tmp:
-        folded = Path(tmp) / Path(source).name
-        quant_pre_process(source, folded, skip_symbolic_shape=True)
-        model = onnx.load(str(folded))
-    _RowQuantizer(model, per_channel).rewrite()
+def quantize_graph(source: Path, target: Path, peaks: dict[str, float], per_channel: bool = False) -> None:
+    """One (folded) ONNX graph through quantize_int8's recipe, given each quantized input's peak: every product by
+    a constant 2-D float weight becomes integer."""
+    model = onnx.load(str(source))
+    _Quantizer(model, peaks, per_channel).rewrite()
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
+
+
+def quantized_inputs(model: onnx.ModelProto) -> list[str]:
+    """The tensors that quantize_int8 quantizes: the inputs of products by a constant 2-D float weight."""
+    finder = _Quantizer(model, {}, False)
+    return list(dict.fromkeys(product.x for node in model.graph.node if (product := finder.product_by_weight(node))))
+
+
+def activation_peaks(model_dir: Path, graphs: dict[str, Path], texts: list[str]) -> dict[str, dict[str, float]]:
+    """Per graph file name, the largest |x| of each quantized input while these fp32 graphs (folded copies of
+    model_dir's) translate the texts greedily through the runtime, times PEAK_HEADROOM."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for item in Path(model_dir).iterdir():  # the model's metadata and tokenizer beside the measuring graphs
+            if item.is_file() and item.suffix != ".onnx":
+                shutil.copy(item, Path(tmp) / item.name)
+        inputs = {}
+        for name, graph in graphs.items():
+            model = onnx.load(str(graph))
+            inputs[name] = quantized_inputs(model)
+            _output_peaks(model, inputs[name])
+            onnx.save(model, str(Path(tmp) / name))
+        runtime = _PeakRecorder(Path(tmp), inputs)
+        limit = runtime.limits.max_source_tokens
+        sources = [ids for ids in runtime.tokenizer.encode_batch(texts) if len(ids) <= limit]
+        if not sources:
+            raise ValueError("int8 calibration needs texts that fit the model's positions; none did")
+        decode(runtime, sources, DecodingOptions(runtime.limits.max_output_tokens))
+    return {name: {x: peak * PEAK_HEADROOM for x, peak in peaks.items()} for name, peaks in runtime.peaks.items()}
+
+
+def _output_peaks(model: onnx.ModelProto, tensors: list[str]) -> None:
+    """Add max|x| of each of the tensors to the graph's outputs, after its own outputs."""
+    for x in tensors:
+        model.graph.node.extend([helper.make_node("Abs", [x], [f"{x}__abs"]),
+                                 helper.make_node("ReduceMax", [f"{x}__abs"], [PEAK_OUTPUT.format(x)], keepdims=0)])
+        model.graph.output.append(helper.make_tensor_value_info(PEAK_OUTPUT.format(x), TensorProto.FLOAT, []))
+
+
+class _PeakRecorder(Runtime):
+    """A runtime over graphs that also output their quantized inputs' peaks (_output_peaks), recording the largest
+    of each over every encoder run and decoder step it makes."""
+
+    def __init__(self, model_dir: Path, inputs: dict[str, list[str]]):
+        super().__init__(model_dir, precision="fp32")
+        self.inputs = inputs
+        self.peaks = {graph: dict.fromkeys(names, 0.0) for graph, names in inputs.items()}
+        self._extended: set = set()  # the decoder bindings whose peak outputs are bound
+
+    def _encode_run(self, sources, indices):
+        run = super()._encode_run(sources, indices)
+        count = len(self.inputs[ENCODER_FILE])
+        run.cross, peaks = run.cross[:-count], run.cross[-count:]
+        self._record(ENCODER_FILE, peaks)
+        return run
+
+    def _bound_step(self, pool):
+        bound = super()._bound_step(pool)
+        if bound[0] not in self._extended:  # a new binding: its peak outputs too, in memory ONNX Runtime allocates
+            for x in self.inputs[DECODER_FILE]:
+                bound[0].bind_output(PEAK_OUTPUT.format(x), "cpu")
+            self._extended.add(bound[0])
+        return bound
+
+    def step(self, pool):
+        result = super().step(pool)
+        outputs = self._bindings[pool.size][0].get_outputs()
+        self._record(DECODER_FILE, [value.numpy() for value in outputs[-len(self.inputs[DECODER_FILE]):]])
+        return result
+
+    def _record(self, graph: str, peaks) -> None:
+        recorded = self.peaks[graph]
+        for x, peak in zip(self.inputs[graph], peaks):
+            recorded[x] = max(recorded[x], float(peak))
 
 
 def _constants_to_initializers(graph: onnx.GraphProto) -> None:
@@ -52,94 +141,85 @@ def _constants_to_initializers(graph: onnx.GraphProto) -> None:
         graph.node.remove(node)
 
 
-class _RowQuantizer:
-    """Rewrites `y = MatMul(x, W)` (and `Gemm(x, W, b)`) by a constant 2-D float W as
+class _Quantizer:
+    """Rewrites `y = MatMul(x, W) [+ b]` (and `Gemm(x, W, b)`) by a constant 2-D float W and 1-D b as
 
-        s = ReduceMax(|x|, last axis)                                   # (..., 1): each row's own scale
-        q = QuantizeLinear(x / s, 1/levels, zero)                        # uint8
-        y = Cast(MatMulInteger(q, W8, zero)) * (s * w_scale / levels)
+        q = QuantizeLinear(x, peak / levels, zero)                      # uint8, peak calibrated per tensor
+        y = MatMulIntegerToFloat(q, W8, peak / levels, w_scale, zero, bias=b)
 
-    which ONNX Runtime fuses into `MatMulIntegerToFloat` with a per-row A scale. A ReLU's output is never
-    negative: 255 levels from 0; other rows 127 levels each side of 128. An x feeding several MatMuls is
-    quantized once. A row of zeros divides 0 by 0, but whatever integers its NaNs quantize to, its product is
-    multiplied by its scale, 0: exact zeros, as in float, without a node per input to keep the scale above 0.
-
-    A constant bias is subtracted negated, `Sub(y, -b)` (exact): ONNX Runtime's fusion takes a constant bias `Add`
-    into `MatMulIntegerToFloat`, whose kernel then multiplies the bias by the per-row A scale too (ORT 1.32: the
-    shipped decoder's logits off by up to 2.0). tests/test_export.py checks the fused graph against the graph
-    run node by node.
+    A ReLU's output is never negative: 255 levels from 0 (ONNX Runtime then drops the ReLU: the quantization clamps
+    at 0); other tensors 127 levels each side of 128. An x feeding several products is quantized once. Values
+    beyond the peak saturate. The bias is added inside the product: with a constant A scale ONNX Runtime adds it
+    after scaling (with a scale per row, ORT 1.32 multiplied it by the row's scale: the earlier recipe's fault).
     """
 
-    def __init__(self, model: onnx.ModelProto, per_channel: bool):
+    def __init__(self, model: onnx.ModelProto, peaks: dict[str, float], per_channel: bool):
         self.graph = model.graph
+        self.peaks = peaks
         self.per_channel = per_channel
-        self.opset = next(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
         _constants_to_initializers(self.graph)
+        if not any(o.domain == "com.microsoft" for o in model.opset_import):
+            model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
         self.weights = {w.name: w for w in self.graph.initializer}
         self.producers = {name: node for node in self.graph.node for name in node.output}
-        self.rows: dict[str, tuple[str, str, str, int]] = {}  # x → its quantized name, scale, zero point, levels
+        self.consumers: dict[str, list[onnx.NodeProto]] = {}
+        for node in self.graph.node:
+            for name in node.input:
+                self.consumers.setdefault(name, []).append(node)
+        self.quantized: dict[str, tuple[str, str, str, int]] = {}  # x → its uint8 name, step, zero point, levels
         self.integer_weights: dict[tuple[str, bool], tuple[str, np.ndarray]] = {}  # (W, transposed) → int8, scale
-        self.integer_outputs: set[str] = set()
 
     def rewrite(self) -> None:
-        nodes = []
+        nodes, folded_adds = [], set()
         for node in self.graph.node:
-            matmul = self._matmul_by_weight(node)
-            nodes += self._integer_matmul(*matmul) if matmul else [node]
-        for node in nodes:
-            self._subtract_negated_bias(node)
+            if id(node) in folded_adds:
+                continue
+            product = self.product_by_weight(node)
+            if product and product.add is not None:
+                folded_adds.add(id(product.add))
+            nodes += self._integer_product(product) if product else [node]
         del self.graph.node[:]
         self.graph.node.extend(nodes)
         self._drop_unused_weights()
 
-    def _matmul_by_weight(self, node: onnx.NodeProto) -> tuple[str, str, bool, str, str | None] | None:
-        """(x, W, W stored transposed, y, bias) of a MatMul or plain Gemm by a constant 2-D float W, else None."""
+    def product_by_weight(self, node: onnx.NodeProto) -> "_Product | None":
+        """A MatMul (with the Add of a constant 1-D bias that alone reads it) or a plain Gemm by a constant 2-D
+        float W, else None."""
         weight = self.weights.get(node.input[1]) if node.op_type in ("MatMul", "Gemm") else None
         if weight is None or len(weight.dims) != 2 or weight.data_type != TensorProto.FLOAT:
             return None
         if node.op_type == "MatMul":
-            return node.input[0], node.input[1], False, node.output[0], None
+            after = self.consumers.get(node.output[0], [])
+            if len(after) == 1 and after[0].op_type == "Add":
+                bias = [name for name in after[0].input if name != node.output[0]]
+                if len(bias) == 1 and bias[0] in self.weights and len(self.weights[bias[0]].dims) == 1:
+                    return _Product(node.input[0], node.input[1], False, after[0].output[0], bias[0], after[0])
+            return _Product(node.input[0], node.input[1], False, node.output[0], None, None)
         gemm = {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}
         gemm.update({a.name: helper.get_attribute_value(a) for a in node.attribute})
         if gemm["alpha"] != 1.0 or gemm["beta"] != 1.0 or gemm["transA"]:
             return None
         bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
-        return node.input[0], node.input[1], bool(gemm["transB"]), node.output[0], bias
+        return _Product(node.input[0], node.input[1], bool(gemm["transB"]), node.output[0], bias, None)
 
-    def _integer_matmul(self, x: str, weight: str, transposed: bool, y: str, bias: str | None) -> list[onnx.NodeProto]:
-        nodes = [] if x in self.rows else self._quantize_rows(x)
-        quantized, scale, zero, levels = self.rows[x]
-        weight, weight_scale = self._integer_weight(weight, transposed, levels)
-        product = f"{y}_unbiased" if bias else y
-        self.integer_outputs.add(product)
-        nodes += [
-            helper.make_node("MatMulInteger", [quantized, weight, zero], [f"{y}_int32"]),
-            helper.make_node("Cast", [f"{y}_int32"], [f"{y}_float"], to=TensorProto.FLOAT),
-            helper.make_node("Mul", [scale, weight_scale], [f"{y}_scale"]),
-            helper.make_node("Mul", [f"{y}_float", f"{y}_scale"], [product]),
-        ]
-        return nodes + [helper.make_node("Add", [product, bias], [y])] if bias else nodes
+    def _integer_product(self, product: "_Product") -> list[onnx.NodeProto]:
+        nodes = [] if product.x in self.quantized else self._quantize(product.x)
+        quantized, step, zero, levels = self.quantized[product.x]
+        weight, weight_scale = self._integer_weight(product.weight, product.transposed)
+        inputs = [quantized, weight, step, weight_scale, zero] + (["", product.bias] if product.bias else [])
+        return nodes + [helper.make_node("MatMulIntegerToFloat", inputs, [product.y], domain="com.microsoft")]
 
-    def _quantize_rows(self, x: str) -> list[onnx.NodeProto]:
+    def _quantize(self, x: str) -> list[onnx.NodeProto]:
         producer = self.producers.get(x)
         levels, zero = (255, 0) if producer is not None and producer.op_type == "Relu" else (127, 128)
+        peak = max(self.peaks[x], np.finfo(np.float32).tiny)  # a tensor that was always 0 stays 0
         self._constant(f"{x}_zero_point", np.array(zero, np.uint8))
-        self._constant(f"{x}_step", np.array(1 / levels, np.float32))
-        self.rows[x] = (f"{x}_uint8", f"{x}_row_max", f"{x}_zero_point", levels)
-        if self.opset >= 18:  # ReduceMax's axes became an input
-            self._constant("last_axis", np.array([-1], np.int64))
-            reduce = helper.make_node("ReduceMax", [f"{x}_abs", "last_axis"], [f"{x}_row_max"], keepdims=1)
-        else:
-            reduce = helper.make_node("ReduceMax", [f"{x}_abs"], [f"{x}_row_max"], axes=[-1], keepdims=1)
-        return [
-            helper.make_node("Abs", [x], [f"{x}_abs"]),
-            reduce,
-            helper.make_node("Div", [x, f"{x}_row_max"], [f"{x}_unit"]),
-            helper.make_node("QuantizeLinear", [f"{x}_unit", f"{x}_step", f"{x}_zero_point"], [f"{x}_uint8"]),
-        ]
+        self._constant(f"{x}_step", np.array(peak / levels, np.float32))
+        self.quantized[x] = (f"{x}_uint8", f"{x}_step", f"{x}_zero_point", levels)
+        return [helper.make_node("QuantizeLinear", [x, f"{x}_step", f"{x}_zero_point"], [f"{x}_uint8"])]
 
-    def _integer_weight(self, name: str, transposed: bool, levels: int) -> tuple[str, str]:
-        """W as int8 (K, N), symmetric, and the name of its scale divided by the activation's levels."""
+    def _integer_weight(self, name: str, transposed: bool) -> tuple[str, str]:
+        """W as int8 (K, N), symmetric, and the name of its scale (one, or one per column)."""
         key = (name, transposed)
         if key not in self.integer_weights:
             weight = numpy_helper.to_array(self.weights[name]).astype(np.float32)
@@ -148,22 +228,9 @@ class _RowQuantizer:
             scale = np.maximum(peak, np.finfo(np.float32).tiny) / np.float32(127)  # a zero matrix stays 0
             integer = f"{name}_int8" + ("_transposed" if transposed else "")
             self._constant(integer, np.clip(np.rint(weight / scale), -127, 127).astype(np.int8))
-            self.integer_weights[key] = (integer, scale)
-        integer, scale = self.integer_weights[key]
-        per_level = f"{integer}_scale_per_{levels}"
-        self._constant(per_level, np.asarray(scale / np.float32(levels), np.float32))
-        return integer, per_level
-
-    def _subtract_negated_bias(self, node: onnx.NodeProto) -> None:
-        """`Add(y, b)` or `Add(b, y)` after an integer product, b constant → `Sub(y, -b)` (see the class)."""
-        if node.op_type != "Add" or not set(node.input) & self.integer_outputs:
-            return
-        product, bias = node.input if node.input[0] in self.integer_outputs else reversed(node.input)
-        if bias in self.weights:
-            negated = f"{bias}_negated"
-            self._constant(negated, -numpy_helper.to_array(self.weights[bias]))
-            node.op_type = "Sub"
-            node.input[:] = [product, negated]
+            self._constant(f"{integer}_scale", np.asarray(scale, np.float32))
+            self.integer_weights[key] = (integer, f"{integer}_scale")
+        return self.integer_weights[key]
 
     def _drop_unused_weights(self) -> None:
         """The float weights now quantized (and any other constant that no node or graph output reads)."""
@@ -176,6 +243,18 @@ class _RowQuantizer:
         if name not in self.weights:
             self.weights[name] = numpy_helper.from_array(value, name)
             self.graph.initializer.append(self.weights[name])
+
+
+@dataclass(frozen=True)
+class _Product:
+    """y = x @ W (W stored transposed for a Gemm with transB) + bias; add: the Add node the bias came from."""
+
+    x: str
+    weight: str
+    transposed: bool
+    y: str
+    bias: str | None
+    add: onnx.NodeProto | None
 
 
 def convert_fp16(model_dir: Path) -> list[Path]:

@@ -641,7 +641,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT, help="checkpoint directory (default: the shipped model)")
     export.add_argument("--out", type=Path, default=DEFAULT_MODEL_DIR, help=f"model directory (default: {DEFAULT_MODEL_DIR})")
     export.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid/test splits; fetched when missing (default: {DEFAULT_DATA})")
-    export.add_argument("--int8", action="store_true", help="also write int8 graphs; fails when test chrF drops by more than 1.0")
+    export.add_argument("--int8", action="store_true",
+                        help="also write int8 graphs (activation scales calibrated on the valid split); fails when "
+                             "test chrF drops by more than 1.0")
     export.add_argument("--fp16", action="store_true", help="also write fp16 graphs for CUDA (checked where a GPU exists)")
     export.add_argument("--if-stale", action="store_true", help="do nothing when OUT was already exported from this checkpoint")
     _parity_arguments(export)

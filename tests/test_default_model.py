@@ -100,7 +100,7 @@ def test_an_int8_translation_does_not_depend_on_what_it_is_batched_with(exported
     out, _ = exported_default
     model_dir = tmp_path / "1"
     shutil.copytree(out, model_dir)
-    quantize_int8(model_dir)
+    quantize_int8(model_dir, [p.en for p in read_tsv(DATA / "valid.tsv")])
     translator = Translator(model_dir, precision="int8")
     sentences = [p.en for p in read_tsv(DATA / "test.tsv")[:300]]
     batched = translator.translate(sentences)[:100]

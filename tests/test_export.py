@@ -120,7 +120,8 @@ def test_int8_is_judged_by_quality(tiny_checkpoint, corpus_dir, tmp_path, monkey
     granularity = []
     real_quantize = repository.quantize_int8
     monkeypatch.setattr(repository, "quantize_int8",
-                        lambda model_dir, per_channel: granularity.append(per_channel) or real_quantize(model_dir, per_channel))
+                        lambda model_dir, calibration, per_channel: granularity.append(per_channel)
+                        or real_quantize(model_dir, calibration, per_channel))
     monkeypatch.setattr(repository, "MAX_INT8_CHRF_DROP", -1000.0)
     with pytest.raises(ParityError, match="int8 chrF drops"):
         export_model(tiny_checkpoint, tmp_path / "tiny" / "2", corpus_dir, int8=True, batches=4, sentences=10)
@@ -266,13 +267,21 @@ def _int8_sessions(model_dir: Path, name: str) -> tuple[ort.InferenceSession, or
     return sessions[0], sessions[1]
 
 
+CALIBRATION = ["the house is big", "a small dog", "where is the station?", "I would like a coffee, please.",
+               "Save the file before you close the window."]
+
+
 def test_int8_quantizes_each_activation_row_alone(exported_tiny, tmp_path):
     """A row's int8 outputs do not depend on the rows batched with it (ONNX Runtime's dynamic quantization takes
-    one activation scale per batch: a long or unusual row changed the others' rounding), and the fused graph
-    computes what its nodes compute. (The tiny model's biases are zeros: the bias check is the next test's.)"""
+    one activation scale per batch: a long or unusual row changed the others' rounding), and the graph as served
+    (ONNX Runtime's fusions) computes what its nodes compute. (The tiny model's biases are zeros: the bias check is
+    the next test's.)"""
     model_dir = tmp_path / "1"
     shutil.copytree(exported_tiny, model_dir)
-    quantize_int8(model_dir)
+    quantize_int8(model_dir, CALIBRATION)
+    ops = {node.op_type for name in ("encoder.int8.onnx", "decoder.int8.onnx")
+           for node in onnx.load(str(model_dir / name)).graph.node}
+    assert "MatMulIntegerToFloat" in ops and not ops & {"ReduceMax", "Div", "DynamicQuantizeLinear"}  # no run-time scales
     rng = np.random.default_rng(0)
     ids = rng.integers(4, 80, (4, 7))
     ids[1] = rng.integers(4, 8, 7)  # rows unlike each other
@@ -301,9 +310,26 @@ def test_int8_quantizes_each_activation_row_alone(exported_tiny, tmp_path):
         np.testing.assert_allclose(alone[0], logits[row], rtol=1e-6, atol=1e-6)
 
 
+def test_int8_calibration_measures_every_quantized_input(exported_tiny, monkeypatch):
+    """Each quantized input's peak is the largest |x| the fp32 graphs reached translating the calibration texts,
+    widened by the headroom: more texts never lower one, and every input of a product is measured."""
+    import export.quantize as quantize
+
+    graphs = {name: exported_tiny / name for name in ("encoder.onnx", "decoder.onnx")}
+    few = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION[:1])
+    more = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION)
+    monkeypatch.setattr(quantize, "PEAK_HEADROOM", 1.0)
+    measured = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION)
+    for name, graph in graphs.items():
+        assert set(more[name]) == set(quantize.quantized_inputs(onnx.load(str(graph)))) and more[name]
+        assert all(0 < few[name][x] <= more[name][x] for x in more[name])
+        assert more[name] == pytest.approx({x: peak * 1.25 for x, peak in measured[name].items()})
+    with pytest.raises(ValueError, match="fit the model's positions"):
+        quantize.activation_peaks(exported_tiny, graphs, ["word " * 10_000])
+
+
 @pytest.mark.parametrize("per_channel", [False, True])
-@pytest.mark.parametrize("opset", [17, 20])  # ReduceMax's axes: an attribute before opset 18, an input since
-def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_channel, opset):
+def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_channel):
     rng = np.random.default_rng(1)
     weights = {"w1": rng.normal(0, 0.3, (16, 32)), "b1": rng.normal(0, 0.3, 32), "w2": rng.normal(0, 0.3, (8, 32)),
                "b2": rng.normal(0, 0.3, 8)}
@@ -312,31 +338,38 @@ def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_
              helper.make_node("Gemm", ["r", "w2", "b2"], ["y"], transB=1),  # the tied output projection's form
              helper.make_node("Transpose", ["x"], ["xt"]), helper.make_node("MatMul", ["x", "xt"], ["gram"])]
     graph = helper.make_graph(nodes, "block", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", 16])],
-                              [helper.make_tensor_value_info(name, TensorProto.FLOAT, None) for name in ("y", "gram")],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", 8]),
+                               helper.make_tensor_value_info("gram", TensorProto.FLOAT, ["rows", "rows"])],
                               [numpy_helper.from_array(w.astype(np.float32), name) for name, w in weights.items()])
     source, target = tmp_path / "block.onnx", tmp_path / "block.int8.onnx"
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), str(source))
-    quantize_graph(source, target, per_channel)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(source))
+    x = rng.normal(size=(5, 16)).astype(np.float32) * np.array([[1], [2], [0.5], [0], [3]], np.float32)
+    reference = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"])
+    relu = np.maximum(x @ weights["w1"].astype(np.float32) + weights["b1"].astype(np.float32), 0)
+    quantize_graph(source, target, {"x": float(np.abs(x).max()), "r": float(relu.max())}, per_channel)
 
     ops = [node.op_type for node in onnx.load(str(target)).graph.node]
-    assert ops.count("MatMulInteger") == 2 and "Gemm" not in ops and ops.count("MatMul") == 1  # x @ xᵀ stays float
-    x = rng.normal(size=(5, 16)).astype(np.float32) * np.array([[1], [10], [0.01], [0], [3]], np.float32)
-    expected = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"]).run(["y"], {"x": x})[0]
+    assert ops.count("MatMulIntegerToFloat") == 2 and not {"Gemm", "Add"} & set(ops) and ops.count("MatMul") == 1
+    expected = reference.run(["y"], {"x": x})[0]  # x @ xᵀ stays float; the biases go into the integer products
     fused, plain = _int8_sessions(tmp_path, "block.int8.onnx")
     actual = fused.run(["y"], {"x": x})[0]
     np.testing.assert_allclose(actual, plain.run(["y"], {"x": x})[0], rtol=1e-5, atol=1e-6)
-    for row in range(5):  # each row within 3% of its own fp32 scale, however far the other rows' scales are
-        assert np.abs(actual[row] - expected[row]).max() <= 0.03 * np.abs(expected[row]).max()
+    assert np.abs(actual - expected).max() <= 0.03 * np.abs(expected).max()  # within 3% of the tensor's scale
+    for row in range(5):  # a row's integers are its own: alone it comes out exactly as batched
         np.testing.assert_array_equal(fused.run(["y"], {"x": x[row:row + 1]})[0][0], actual[row])
+    beyond = fused.run(["y"], {"x": 10 * x[:1]})[0]  # past the calibrated peak the input saturates, never wraps
+    assert np.all(np.isfinite(beyond)) and np.abs(beyond).max() <= 2 * np.abs(expected).max() * 10
 
 
-def test_an_int8_export_of_the_per_batch_recipe_is_stale(exported_tiny, tiny_checkpoint, tmp_path):
-    """`make export` (--if-stale) re-exports int8 graphs quantized with one activation scale per batch."""
+def test_an_int8_export_of_an_earlier_recipe_is_stale(exported_tiny, tiny_checkpoint, tmp_path):
+    """`make export` (--if-stale) re-exports int8 graphs of an earlier recipe: one activation scale per batch
+    (batch-dependent output) or per row (computed at run time)."""
     model_dir = tmp_path / "1"
     shutil.copytree(exported_tiny, model_dir)
     report_file = model_dir / "parity_report.json"
     report = json.loads(report_file.read_text())
     assert not repository.is_stale(model_dir, tiny_checkpoint)  # no int8: nothing to re-quantize
-    for int8, stale in (({"weight_scales": "per tensor"}, True), ({"activation_scales": "per row"}, False)):
+    for int8, stale in (({"weight_scales": "per tensor"}, True), ({"activation_scales": "per row"}, True),
+                        ({"activation_scales": repository.INT8_ACTIVATION_SCALES}, False)):
         report_file.write_text(json.dumps(report | {"int8": int8}))
         assert repository.is_stale(model_dir, tiny_checkpoint) is stale
