@@ -119,15 +119,19 @@ def _feed_forward(spec, weights, prefix):
 
 
 def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_dir: Path | None = None) -> dict:
-    """Export (fp32 + int8) unless model_dir already holds both, and build the CTranslate2 models."""
+    """Export (fp32 + int8) unless model_dir already holds both, current, and build the CTranslate2 models. A
+    workdir's export is reused while its checkpoint and int8 recipe are the current ones."""
     from export.quantize import quantize_int8
-    from export.repository import export_model, is_stale
+    from export.repository import INT8_ACTIVATION_SCALES, export_model, is_stale
 
     if model_dir is None or is_stale(model_dir, checkpoint) or not (model_dir / "decoder.int8.onnx").exists():
         model_dir = workdir / "repository" / name / "1"
-    if not (model_dir / "decoder.int8.onnx").exists():
-        export_model(checkpoint, model_dir, data_dir, batches=32, sentences=64)
-        quantize_int8(model_dir, [pair.en for pair in read_tsv(data_dir / "valid.tsv")])  # calibrated as the export
+        if is_stale(model_dir, checkpoint):
+            export_model(checkpoint, model_dir, data_dir, batches=32, sentences=64)
+        recipe = model_dir / "int8_recipe.txt"  # the export's report records it; this int8 is made here
+        if not recipe.exists() or recipe.read_text() != INT8_ACTIVATION_SCALES:
+            quantize_int8(model_dir, [pair.en for pair in read_tsv(data_dir / "valid.tsv")])  # calibrated as the export
+            recipe.write_text(INT8_ACTIVATION_SCALES)
     model, tokenizer = load_checkpoint(checkpoint)
     pieces = _pieces(checkpoint, model.cfg.vocab_size)
     ct2_dirs = build_ct2(model, pieces, workdir, name)
