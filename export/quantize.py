@@ -162,6 +162,7 @@ class _Quantizer:
             model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
         self.weights = {w.name: w for w in self.graph.initializer}
         self.producers = {name: node for node in self.graph.node for name in node.output}
+        self.graph_outputs = {value.name for value in self.graph.output}
         self.consumers: dict[str, list[onnx.NodeProto]] = {}
         for node in self.graph.node:
             for name in node.input:
@@ -183,24 +184,30 @@ class _Quantizer:
         self._drop_unused_weights()
 
     def product_by_weight(self, node: onnx.NodeProto) -> "_Product | None":
-        """A MatMul (with the Add of a constant 1-D bias that alone reads it) or a plain Gemm by a constant 2-D
-        float W, else None."""
+        """A MatMul (with the Add of a bias that alone reads it) or a plain Gemm by a constant 2-D float W, else
+        None. A bias is a constant float vector of W's output width (what MatMulIntegerToFloat adds); a MatMul whose
+        product is also read elsewhere, or a Gemm with another bias, stays float."""
         weight = self.weights.get(node.input[1]) if node.op_type in ("MatMul", "Gemm") else None
         if weight is None or len(weight.dims) != 2 or weight.data_type != TensorProto.FLOAT:
             return None
         if node.op_type == "MatMul":
             after = self.consumers.get(node.output[0], [])
-            if len(after) == 1 and after[0].op_type == "Add":
+            if len(after) == 1 and after[0].op_type == "Add" and node.output[0] not in self.graph_outputs:
                 bias = [name for name in after[0].input if name != node.output[0]]
-                if len(bias) == 1 and bias[0] in self.weights and len(self.weights[bias[0]].dims) == 1:
+                if len(bias) == 1 and self._is_bias(bias[0], weight.dims[1]):
                     return _Product(node.input[0], node.input[1], False, after[0].output[0], bias[0], after[0])
             return _Product(node.input[0], node.input[1], False, node.output[0], None, None)
         gemm = {"alpha": 1.0, "beta": 1.0, "transA": 0, "transB": 0}
         gemm.update({a.name: helper.get_attribute_value(a) for a in node.attribute})
-        if gemm["alpha"] != 1.0 or gemm["beta"] != 1.0 or gemm["transA"]:
-            return None
         bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
+        width = weight.dims[0] if gemm["transB"] else weight.dims[1]
+        if gemm["alpha"] != 1.0 or gemm["beta"] != 1.0 or gemm["transA"] or (bias and not self._is_bias(bias, width)):
+            return None
         return _Product(node.input[0], node.input[1], bool(gemm["transB"]), node.output[0], bias, None)
+
+    def _is_bias(self, name: str, width: int) -> bool:
+        bias = self.weights.get(name)
+        return bias is not None and list(bias.dims) == [width] and bias.data_type == TensorProto.FLOAT
 
     def _integer_product(self, product: "_Product") -> list[onnx.NodeProto]:
         nodes = [] if product.x in self.quantized else self._quantize(product.x)

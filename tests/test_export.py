@@ -350,6 +350,16 @@ def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_
 
     ops = [node.op_type for node in onnx.load(str(target)).graph.node]
     assert ops.count("MatMulIntegerToFloat") == 2 and not {"Gemm", "Add"} & set(ops) and ops.count("MatMul") == 1
+
+    # A product that is also a graph output keeps its Add; a bias that is no vector of the output width stays an Add.
+    shapes = {"y": ["rows", 8], "gram": ["rows", "rows"], "h": ["rows", 32]}
+    for outputs, bias in ((["y", "gram", "h"], weights["b1"]), (["y", "gram"], weights["b1"][None, :])):
+        graph.ClearField("output")
+        graph.output.extend(helper.make_tensor_value_info(name, TensorProto.FLOAT, shapes[name]) for name in outputs)
+        graph.initializer[1].CopyFrom(numpy_helper.from_array(bias.astype(np.float32), "b1"))
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(tmp_path / "other.onnx"))
+        quantize_graph(tmp_path / "other.onnx", tmp_path / "other.int8.onnx", {"x": 1.0, "r": 1.0}, per_channel)
+        assert [node.op_type for node in onnx.load(str(tmp_path / "other.int8.onnx")).graph.node].count("Add") == 1
     expected = reference.run(["y"], {"x": x})[0]  # x @ xᵀ stays float; the biases go into the integer products
     fused, plain = _int8_sessions(tmp_path, "block.int8.onnx")
     actual = fused.run(["y"], {"x": x})[0]
@@ -357,8 +367,12 @@ def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_
     assert np.abs(actual - expected).max() <= 0.03 * np.abs(expected).max()  # within 3% of the tensor's scale
     for row in range(5):  # a row's integers are its own: alone it comes out exactly as batched
         np.testing.assert_array_equal(fused.run(["y"], {"x": x[row:row + 1]})[0][0], actual[row])
-    beyond = fused.run(["y"], {"x": 10 * x[:1]})[0]  # past the calibrated peak the input saturates, never wraps
-    assert np.all(np.isfinite(beyond)) and np.abs(beyond).max() <= 2 * np.abs(expected).max() * 10
+    # Past its calibrated peak a value saturates (never wraps around): 10x the input is the input clipped to it.
+    w1, b1, w2, b2 = (weights[name].astype(np.float32) for name in ("w1", "b1", "w2", "b2"))
+    far = 10 * x[:1]
+    clipped = np.clip(far, -np.abs(x).max(), np.abs(x).max())
+    saturated = np.minimum(np.maximum(clipped @ w1 + b1, 0), relu.max()) @ w2.T + b2
+    assert np.abs(fused.run(["y"], {"x": far})[0] - saturated).max() <= 0.03 * np.abs(saturated).max()
 
 
 def test_an_int8_export_of_an_earlier_recipe_is_stale(exported_tiny, tiny_checkpoint, tmp_path):
