@@ -18,21 +18,19 @@ from service.scheduler import decode
 from translator.model_format import DECODER_FILE, ENCODER_FILE, graph_files
 
 
-# Calibrated peaks are widened by this much: inputs unlike the calibration text (the test split, long paragraphs,
-# capitals, symbols) reached up to 1.11x the largest |x| of 1,000 validation sentences at some tensor, and beyond
-# its peak a value saturates. The wider step costs nothing measurable: the shipped model's chrF on 2,000 test pairs
-# 35.23 / 35.15 / 34.98 / 35.20 at 1.0 / 1.1 / 1.25 / 1.5 (fp32 35.06; docs/performance.md, "int8 activations").
-PEAK_HEADROOM = 1.25
 PEAK_OUTPUT = "{}__peak"
 
 
 def quantize_int8(model_dir: Path, calibration: list[str], per_channel: bool = False) -> list[Path]:
     """int8 weights and int8 activations, one constant scale per activation tensor, calibrated: each quantized
     input's largest magnitude while the fp32 graphs translate the calibration texts (every encoder run and decoder
-    step), times PEAK_HEADROOM. A token's integers depend on its own values only, so a sentence's int8 translation
+    step); a larger value saturates. A token's integers depend on its own values only, so a sentence's int8 translation
     does not depend on what it is batched with (ONNX Runtime's dynamic quantization takes one scale per batch: 18 of
     the first 100 test sentences came out different alone than batched), and no node computes a scale at run time:
-    the row scales of the previous recipe (Abs, ReduceMax, Div per input) made a step ~1.17x slower.
+    the row scales of the previous recipe (Abs, ReduceMax, Div per input) made a step ~1.17x slower. Widening the
+    peaks for inputs unlike the calibration text (which reached up to 1.11x them at some tensor) did not pay: with
+    1.1, 1.25 or 1.5 times the peak, fewer test translations matched fp32's and chrF did not rise
+    (docs/performance.md, "int8 activations: one calibrated scale per tensor").
 
     Weights: one scale per matrix by default, the faster kernel; per_channel=True (one per output column) is the
     finer grain for weights with outlier channels, the export's fallback when the per-matrix model fails the
@@ -69,7 +67,7 @@ def quantized_inputs(model: onnx.ModelProto) -> list[str]:
 
 def activation_peaks(model_dir: Path, graphs: dict[str, Path], texts: list[str]) -> dict[str, dict[str, float]]:
     """Per graph file name, the largest |x| of each quantized input while these fp32 graphs (folded copies of
-    model_dir's) translate the texts greedily through the runtime, times PEAK_HEADROOM."""
+    model_dir's) translate the texts greedily through the runtime."""
     with tempfile.TemporaryDirectory() as tmp:
         for item in Path(model_dir).iterdir():  # the model's metadata and tokenizer beside the measuring graphs
             if item.is_file() and item.suffix != ".onnx":
@@ -86,7 +84,7 @@ def activation_peaks(model_dir: Path, graphs: dict[str, Path], texts: list[str])
         if not sources:
             raise ValueError("int8 calibration needs texts that fit the model's positions; none did")
         decode(runtime, sources, DecodingOptions(runtime.limits.max_output_tokens))
-    return {name: {x: peak * PEAK_HEADROOM for x, peak in peaks.items()} for name, peaks in runtime.peaks.items()}
+    return runtime.peaks
 
 
 def _output_peaks(model: onnx.ModelProto, tensors: list[str]) -> None:

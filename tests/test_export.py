@@ -19,7 +19,7 @@ from export.quantize import quantize_graph, quantize_int8
 from export.repository import ParityError, export_model
 from model.checkpoint import load_checkpoint
 from service.cli import main
-from service.runtime import choose_providers
+from service.runtime import Runtime, choose_providers
 from translator.model_format import DECODER_INPUTS, cache_names
 
 
@@ -310,22 +310,24 @@ def test_int8_quantizes_each_activation_row_alone(exported_tiny, tmp_path):
         np.testing.assert_allclose(alone[0], logits[row], rtol=1e-6, atol=1e-6)
 
 
-def test_int8_calibration_measures_every_quantized_input(exported_tiny, monkeypatch):
-    """Each quantized input's peak is the largest |x| the fp32 graphs reached translating the calibration texts,
-    widened by the headroom: more texts never lower one, and every input of a product is measured."""
-    import export.quantize as quantize
+def test_int8_calibration_measures_every_quantized_input(exported_tiny):
+    """Each quantized input's peak is the largest |x| the fp32 graphs reached translating the calibration texts:
+    more texts never lower one, every input of a product is measured, and the encoder's output (the memory the
+    cross K/V are projected from) peaks where the encoder's output does."""
+    from export.quantize import activation_peaks, quantized_inputs
 
     graphs = {name: exported_tiny / name for name in ("encoder.onnx", "decoder.onnx")}
-    few = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION[:1])
-    more = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION)
-    monkeypatch.setattr(quantize, "PEAK_HEADROOM", 1.0)
-    measured = quantize.activation_peaks(exported_tiny, graphs, CALIBRATION)
+    few = activation_peaks(exported_tiny, graphs, CALIBRATION[:1])
+    more = activation_peaks(exported_tiny, graphs, CALIBRATION)
     for name, graph in graphs.items():
-        assert set(more[name]) == set(quantize.quantized_inputs(onnx.load(str(graph)))) and more[name]
+        assert set(more[name]) == set(quantized_inputs(onnx.load(str(graph)))) and more[name]
         assert all(0 < few[name][x] <= more[name][x] for x in more[name])
-        assert more[name] == pytest.approx({x: peak * 1.25 for x, peak in measured[name].items()})
+    runtime = Runtime(exported_tiny)
+    ids = runtime.tokenizer.encode(CALIBRATION[0])
+    memory = runtime.encoder.run(None, {"src_ids": np.array([ids]), "src_mask": np.ones((1, len(ids)), bool)})[0]
+    assert few["encoder.onnx"]["memory"] == pytest.approx(float(np.abs(memory).max()), rel=1e-5)
     with pytest.raises(ValueError, match="fit the model's positions"):
-        quantize.activation_peaks(exported_tiny, graphs, ["word " * 10_000])
+        activation_peaks(exported_tiny, graphs, ["word " * 10_000])
 
 
 @pytest.mark.parametrize("per_channel", [False, True])
