@@ -488,8 +488,8 @@ def started_engines(config: ServerConfig, metrics: Metrics) -> Iterator[tuple[st
                                        metrics.observe_step)
         info = engine.start().model.info
         metrics.model_loaded(info)
-        log.info("loaded %s version %s from %s (%s, %s, %d engine workers of %d threads, in %s)", info.name,
-                 info.version, model_dir, info.precision, info.provider, config.engine_workers,
+        log.info("loaded %s version %s from %s (%s, %s, engine workers: %d, ONNX Runtime threads each: %d, in %s)",
+                 info.name, info.version, model_dir, info.precision, info.provider, config.engine_workers,
                  config.worker_threads, "processes" if config.engine_in_processes else "threads")
         yield info.name, engine
 
