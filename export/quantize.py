@@ -24,12 +24,12 @@ PEAK_OUTPUT = "{}__peak"
 def quantize_int8(model_dir: Path, calibration: list[str], per_channel: bool = False) -> list[Path]:
     """int8 weights and int8 activations, one constant scale per activation tensor, calibrated: each quantized
     input's largest magnitude while the fp32 graphs translate the calibration texts (every encoder run and decoder
-    step); a larger value saturates. A token's integers depend on its own values only, so a sentence's int8 translation
-    does not depend on what it is batched with (ONNX Runtime's dynamic quantization takes one scale per batch: 18 of
-    the first 100 test sentences came out different alone than batched), and no node computes a scale at run time:
-    the row scales of the previous recipe (Abs, ReduceMax, Div per input) made a step ~1.17x slower. Widening the
-    peaks for inputs unlike the calibration text (which reached up to 1.11x them at some tensor) did not pay: with
-    1.1, 1.25 or 1.5 times the peak, fewer test translations matched fp32's and chrF did not rise
+    step); a larger value saturates. A token's integers depend on its own values only, so a sentence's int8
+    translation does not depend on what it is batched with (ONNX Runtime's dynamic quantization takes one scale per
+    batch: 18 of the first 100 test sentences came out different alone than batched), and no node computes a scale
+    at run time: the row scales of the previous recipe (Abs, ReduceMax, Div per input) made a step ~1.17x slower.
+    Widening the peaks for inputs unlike the calibration text (which reached up to 1.11x them at some tensor) did
+    not pay: with 1.1, 1.25 or 1.5 times the peak, fewer test translations matched fp32's and chrF did not rise
     (docs/performance.md, "int8 activations: one calibrated scale per tensor").
 
     Weights: one scale per matrix by default, the faster kernel; per_channel=True (one per output column) is the
@@ -60,7 +60,8 @@ def quantize_graph(source: Path, target: Path, peaks: dict[str, float], per_chan
 
 
 def quantized_inputs(model: onnx.ModelProto) -> list[str]:
-    """The tensors that quantize_int8 quantizes: the inputs of products by a constant 2-D float weight."""
+    """The tensors that quantize_int8 quantizes: the inputs of products by a constant 2-D float weight. (Like the
+    rewrite, it first turns the model's Constant nodes into initializers.)"""
     finder = _Quantizer(model, {}, False)
     return list(dict.fromkeys(product.x for node in model.graph.node if (product := finder.product_by_weight(node))))
 
@@ -166,7 +167,7 @@ class _Quantizer:
             for name in node.input:
                 self.consumers.setdefault(name, []).append(node)
         self.quantized: dict[str, tuple[str, str, str, int]] = {}  # x → its uint8 name, step, zero point, levels
-        self.integer_weights: dict[tuple[str, bool], tuple[str, np.ndarray]] = {}  # (W, transposed) → int8, scale
+        self.integer_weights: dict[tuple[str, bool], tuple[str, str]] = {}  # (W, transposed) → its int8, its scale
 
     def rewrite(self) -> None:
         nodes, folded_adds = [], set()

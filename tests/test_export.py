@@ -281,7 +281,7 @@ def test_int8_quantizes_each_activation_row_alone(exported_tiny, tmp_path):
     quantize_int8(model_dir, CALIBRATION)
     ops = {node.op_type for name in ("encoder.int8.onnx", "decoder.int8.onnx")
            for node in onnx.load(str(model_dir / name)).graph.node}
-    assert "MatMulIntegerToFloat" in ops and not ops & {"ReduceMax", "Div", "DynamicQuantizeLinear"}  # no run-time scales
+    assert "MatMulIntegerToFloat" in ops and not ops & {"ReduceMax", "Div", "DynamicQuantizeLinear"}  # no scale computed
     rng = np.random.default_rng(0)
     ids = rng.integers(4, 80, (4, 7))
     ids[1] = rng.integers(4, 8, 7)  # rows unlike each other
