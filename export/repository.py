@@ -55,9 +55,10 @@ def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict
               graphs=graphs, format=FORMAT_VERSION).write(staging)
 
 
-def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
-    """Tensor and sequence parity of model_dir against model; the report says whether it passed."""
-    runtime = Runtime(model_dir)
+def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sentences: int = 500,
+                 device: str = "cpu") -> dict:
+    """Tensor and sequence parity of model_dir, run on `device`, against model; the report says whether it passed."""
+    runtime = Runtime(model_dir, device=device)
     tokenizer = runtime.tokenizer
     valid = read_tsv(ensure_data(data_dir) / "valid.tsv")
     limit = runtime.limits.max_source_tokens  # never more than the model's positions (write_config)
@@ -90,7 +91,7 @@ def check_parity(model, model_dir: Path, data_dir: Path, batches: int = 32, sent
             "the float64 margin between the two engines' tokens where they part <= 2 x that bound; "
             f"alignments: |onnx - float64| <= {parity.ALIGNMENT_TOLERANCE:g}")
     return {"passed": not failures, "failures": failures, "logits_bound": bound, "rule": rule,
-            "skipped_longer_than_positions": len(encoded) - len(pairs),
+            "provider": runtime.info.provider, "skipped_longer_than_positions": len(encoded) - len(pairs),
             "tensor": tensors, "sequence": sequences, "seconds": round(time.monotonic() - started, 1)}
 
 
@@ -176,14 +177,15 @@ def fp16_parity(model, model_dir: Path, data_dir: Path, fp32_bound: float, sente
     return {"checked": True, **{k: v for k, v in result.items() if k != "mismatches"}, "mismatches": len(result["mismatches"])}
 
 
-def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: int = 32, sentences: int = 500) -> dict:
-    """Re-run the parity check of an exported directory against its source checkpoint."""
+def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: int = 32, sentences: int = 500,
+             device: str = "cpu") -> dict:
+    """Re-run the parity check of an exported directory against its source checkpoint, its graphs on `device`."""
     recorded = ModelMeta.read(model_dir).source_checkpoint
     checkpoint = checkpoint or Path(recorded["path"])
     if checkpoint_digest(checkpoint) != recorded["sha256"]:
         print(f"warning: {checkpoint}/{WEIGHTS_FILE} is not the checkpoint this model was exported from")
     model, _ = load_checkpoint(checkpoint)
-    return check_parity(model, model_dir, data_dir, batches, sentences)
+    return check_parity(model, model_dir, data_dir, batches, sentences, device)
 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER
+from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER, DeviceUnavailable
 
 
 UINT32_MAX = 2**32 - 1  # the proto's uint32 fields (token limits, beams, top-k)
@@ -420,7 +420,7 @@ def cmd_export(args) -> int:
 def cmd_validate(args) -> int:
     from export.repository import REPORT_FILE, validate
 
-    report = validate(args.model_dir, args.checkpoint, args.data, args.batches, args.sentences)
+    report = validate(args.model_dir, args.checkpoint, args.data, args.batches, args.sentences, args.device)
     print(format_parity(report))
     if args.write:
         (args.model_dir / REPORT_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -429,7 +429,8 @@ def cmd_validate(args) -> int:
 
 def format_parity(report: dict) -> str:
     tensor, sequence = report["tensor"], report["sequence"]
-    lines = [f"tensor parity over {tensor['batches']} batches (sizes {tensor['batch_sizes']}), against float64:",
+    lines = [f"tensor parity over {tensor['batches']} batches (sizes {tensor['batch_sizes']}) on "
+             f"{report['provider']}, against float64:",
              f"  {'output':<22}{'max abs diff':>14}{'max rel diff':>14}{'max |value|':>14}"]
     for name, stats in tensor["outputs"].items():
         lines.append(f"  {name:<22}{stats['max_abs']:>14.3e}{stats['max_rel']:>14.3e}{stats['max_reference']:>14.3g}")
@@ -654,6 +655,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--checkpoint", type=Path, help="PyTorch checkpoint (default: the one recorded in config.json)")
     validate.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"valid split; fetched when missing (default: {DEFAULT_DATA})")
     validate.add_argument("--write", action="store_true", help="replace MODEL_DIR/parity_report.json with this run's report")
+    validate.add_argument("--device", choices=["cpu", "cuda"], default="cpu",
+                          help="where the graphs run: cpu (as the export's gate), or cuda (onnxruntime-gpu) to check a "
+                               "GPU's kernels against the same bound (default: cpu)")
     _parity_arguments(validate)
     validate.set_defaults(func=cmd_validate)
     return parser
@@ -1212,6 +1216,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except FileNotFoundError as error:  # a path given that is not what the command needs: the message says which
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except DeviceUnavailable as error:  # --device cuda where onnxruntime-gpu or its CUDA libraries are missing
         print(f"error: {error}", file=sys.stderr)
         return 1
 

@@ -25,6 +25,10 @@ MAX_STREAM_INTERVAL_MS = 1000
 MAX_PORT = 65535
 
 
+class DeviceUnavailable(RuntimeError):
+    """The device asked for (--device) cannot run a model here; the message says what to install or choose instead."""
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     host: str = "127.0.0.1"

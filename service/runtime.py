@@ -18,6 +18,7 @@ import numpy as np
 import onnxruntime as ort
 
 from service._rowkernel import RowKernel
+from service.config import DeviceUnavailable
 from translator.model_format import (DECODER_ALIGNMENTS, DECODER_INPUTS, DECODER_LOGITS, ENCODER_INPUTS, FORMAT_VERSION,
                                      ModelMeta, cache_names, graph_files, position_major)
 from translator.tokenizer import SpecialIds, Tokenizer
@@ -44,15 +45,35 @@ def session_options(threads: int | None, spinning: bool) -> ort.SessionOptions:
     return options
 
 
-def choose_providers(device: str) -> list[str]:
+# fp32 graphs compute in fp32 on a GPU as on the CPU, as the parity gates proved them: ONNX Runtime's CUDA provider
+# otherwise rounds the inputs of fp32 products to TF32 (10-bit mantissa) on Ampere and later GPUs. fp16 is the fast one.
+CUDA_PROVIDER = ("CUDAExecutionProvider", {"use_tf32": "0"})
+
+
+def choose_providers(device: str) -> list:
     """CUDA when asked for and present, else CPU."""
     available = ort.get_available_providers()
     if device == "cuda":
         if "CUDAExecutionProvider" not in available:
-            raise RuntimeError(f"device 'cuda' asked for, but this onnxruntime offers only {available}; "
-                               "install onnxruntime-gpu (pip install '.[gpu]') or use --device cpu")
-        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
+            raise DeviceUnavailable(f"device 'cuda' asked for, but this onnxruntime offers only {available}; "
+                                    "install onnxruntime-gpu (pip install '.[gpu]') or use --device cpu")
+        # onnxruntime-gpu[cuda,cudnn] installs CUDA and cuDNN as pip packages, which the loader does not search:
+        # load them first (ONNX Runtime finds them itself where they are installed system-wide or torch loaded them).
+        ort.preload_dlls()
+        return [CUDA_PROVIDER, "CPUExecutionProvider"]
     return ["CPUExecutionProvider"]
+
+
+def require_provider(session: ort.InferenceSession, device: str) -> None:
+    """Fail where ONNX Runtime could not start the device's provider: it would log an error and go on with the
+    next (a 'cuda' model would run on the CPU, and only the log would say so)."""
+    wanted = CUDA_PROVIDER[0] if device == "cuda" else "CPUExecutionProvider"
+    if (running := session.get_providers()[0]) != wanted:
+        raise DeviceUnavailable(
+            f"{wanted} asked for, but ONNX Runtime could not start it (its log above says why), so the model would run "
+            f"on {running}. It needs the CUDA major version this onnxruntime-gpu was built for "
+            f"({getattr(ort, 'cuda_version', '') or 'see its docs'}) and cuDNN 9: install '.[gpu]' "
+            "(onnxruntime-gpu[cuda,cudnn] brings both), or use --device cpu")
 
 
 def cache_capacity(length: int) -> int:
@@ -313,6 +334,8 @@ class Runtime(Model):
         options = session_options(threads, spinning)
         self.encoder = ort.InferenceSession(str(encoder_path), options, providers=providers)
         self.decoder = ort.InferenceSession(str(decoder_path), options, providers=providers)
+        for session in (self.encoder, self.decoder):
+            require_provider(session, device)
         self.info = ModelInfo(self.meta.name, self.meta.version, precision, self.decoder.get_providers()[0])
         self.padding_per_run = CPU_RUN_COST_POSITIONS if self.info.provider == "CPUExecutionProvider" else math.inf
         layers = self.meta.decoder_layers
@@ -363,9 +386,10 @@ class Runtime(Model):
     def _bound_step(self, pool: SlotPool) -> tuple[ort.IOBinding, np.ndarray, np.ndarray | None]:
         """The decoder's inputs and outputs bound to the first `size` rows of the pool's buffers, the present K/V to
         the very memory of the past (GroupQueryAttention then appends in place), and the views of the outputs that
-        step returns. One set per batch size, kept until a buffer moves: rows joining and leaving change the size at
-        almost every step under load, and binding again (~4 us per tensor, and the cache's conversion to ONNX
-        Runtime's tensors) made a step ~10% slower."""
+        step returns. On the CPU, one set per batch size, kept until a buffer moves: rows joining and leaving change
+        the size at almost every step under load, and binding again (~4 us per tensor, and the cache's conversion to
+        ONNX Runtime's tensors) made a step ~10% slower. Not on a GPU: there bind_input copies the array to the device
+        at once, so a kept binding would feed later steps the tokens and cache of the step it was made for."""
         key = (self.decoder, pool.generation)  # a benchmark may swap in another session
         if self._bound != key:
             self._bindings.clear()
@@ -383,5 +407,7 @@ class Runtime(Model):
                 for name, array in arrays:
                     bind(name, "cpu", 0, array.dtype, list(array.shape), array.ctypes.data)
             alignments = pool.alignments[:n, self.alignment_layer] if self.has_alignments else None
-            bound = self._bindings[n] = (binding, pool.logits[:n], alignments)
+            bound = (binding, pool.logits[:n], alignments)
+            if self.info.provider == "CPUExecutionProvider":
+                self._bindings[n] = bound
         return bound

@@ -49,6 +49,13 @@ def test_dockerfile_copies_existing_paths_and_serves_without_torch(dockerfile):
     assert not any(dep.startswith("torch") for dep in extras[extra])
 
 
+def test_the_gpu_extra_brings_the_cuda_libraries_its_onnxruntime_was_built_for():
+    """A CUDA base image pins its own CUDA major version; the wheel's [cuda,cudnn] extras follow the wheel's."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(dep.startswith("onnxruntime-gpu[cuda,cudnn]") for dep in extras["gpu"])
+    assert "FROM nvidia/cuda" not in (ROOT / "Dockerfile.gpu").read_text()
+
+
 def test_nginx_upstream_points_at_the_translator_service_port():
     nginx = mounts("nginx")
     assert "/etc/nginx/nginx.conf" in nginx and "/etc/nginx/upstream.conf" in nginx

@@ -10,6 +10,7 @@ from service.decoding import DecodingOptions, FinishReason
 from service.runtime import CACHE_CHUNK, Runtime, cache_capacity, length_groups
 from translator.model_format import position_major
 from service.scheduler import Request, RequestStatus, Scheduler, decode
+from service.cli import main
 from service.translator import Translator
 
 SOURCES = [[5, 9, 12, 3], [7, 3], [20, 21, 22, 23, 24, 25, 26, 3], [11, 40, 3], [30, 31, 32, 33, 3],
@@ -162,24 +163,44 @@ def test_a_directory_that_is_no_export_says_what_it_is(tmp_path, layout, message
         Runtime(tmp_path)
 
 
-def test_cuda_without_a_gpu_is_a_clear_error(exported_tiny):
+def test_cuda_without_a_gpu_is_a_clear_error(exported_tiny, capsys):
     import onnxruntime
 
     if "CUDAExecutionProvider" in onnxruntime.get_available_providers():
         pytest.skip("a CUDA provider is present: covered by the GPU tests")
     with pytest.raises(RuntimeError, match="install onnxruntime-gpu"):
         Runtime(exported_tiny, device="cuda")
+    assert main(["translate", "--model-dir", str(exported_tiny), "--device", "cuda", "Hello."]) == 1  # no traceback
+    assert "error: device 'cuda' asked for" in capsys.readouterr().err
+
+
+def test_cuda_that_onnx_runtime_cannot_start_is_an_error_not_the_cpu(exported_tiny, monkeypatch):
+    """ONNX Runtime answers a CUDA provider it cannot start (missing CUDA or cuDNN libraries) with an error in its
+    log and a session on the CPU; here the CPU build is asked for CUDA as if it offered it, and falls back the same way."""
+    import onnxruntime
+
+    if "CUDAExecutionProvider" in onnxruntime.get_available_providers():
+        pytest.skip("a CUDA provider is present: covered by the GPU tests")
+    monkeypatch.setattr(onnxruntime, "get_available_providers", lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"])
+    with pytest.raises(RuntimeError, match="CUDAExecutionProvider asked for, but ONNX Runtime could not start it"):
+        Runtime(exported_tiny, device="cuda")
 
 
 @pytest.mark.gpu
-def test_cuda_runtime_matches_cpu(exported_tiny):
+@pytest.mark.parametrize("options", [DecodingOptions(max_output_tokens=12),
+                                     DecodingOptions(max_output_tokens=12, beam_size=4, num_hypotheses=2),
+                                     DecodingOptions(max_output_tokens=12, sampling_temperature=0.8, seed=5)],
+                         ids=["greedy", "beam", "sampling"])
+def test_cuda_runtime_matches_cpu(exported_tiny, options):
+    """Token for token. On the lent H200 a step whose IO binding was kept fed the GPU the inputs of the step that
+    made it (bind_input copies there and then): every token repeated until the cache grew."""
     import onnxruntime
 
     if "CUDAExecutionProvider" not in onnxruntime.get_available_providers():
         pytest.skip("needs onnxruntime-gpu and a CUDA device")
-    options = DecodingOptions(max_output_tokens=12)
     on_gpu = decode(Runtime(exported_tiny, device="cuda"), SOURCES, options)
-    assert [r.output_ids for r in on_gpu] == [r.output_ids for r in decode(Runtime(exported_tiny), SOURCES, options)]
+    on_cpu = decode(Runtime(exported_tiny), SOURCES, options)
+    assert [[h.token_ids for h in r.hypotheses] for r in on_gpu] == [[h.token_ids for h in r.hypotheses] for r in on_cpu]
 
 
 def test_length_groups_bound_the_padding_of_each_run():
