@@ -22,7 +22,8 @@ from export.onnx import export_onnx
 from export.optimize import fusion_report
 from export import parity
 from export.quantize import convert_fp16, quantize_int8
-from service.runtime import Runtime, choose_providers
+from service.config import DeviceUnavailable
+from service.runtime import Runtime
 from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, REPORT_FILE, Limits,
                                      ModelMeta)
 
@@ -167,10 +168,9 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
 def fp16_parity(model, model_dir: Path, data_dir: Path, fp32_bound: float, sentences: int = 200) -> dict:
     """fp16 runs only on CUDA: greedy agreement with PyTorch where a GPU exists, else recorded as skipped."""
     try:
-        choose_providers("cuda")
-    except RuntimeError as error:
+        runtime = Runtime(model_dir, precision="fp16", device="cuda")
+    except DeviceUnavailable as error:  # no GPU here, or one whose CUDA provider ONNX Runtime cannot start
         return {"checked": False, "reason": str(error)}
-    runtime = Runtime(model_dir, precision="fp16", device="cuda")
     texts = [p.en for p in read_tsv(data_dir / "valid.tsv")[:sentences]]
     # fp16's epsilon is 2^13 times float32's: near-ties are judged on that scale; this check reports, never gates.
     result = parity.sequence_parity(model, runtime, texts, bound=fp32_bound * 2**13)

@@ -59,7 +59,8 @@ def choose_providers(device: str) -> list:
                                     "install onnxruntime-gpu (pip install '.[gpu]') or use --device cpu")
         # onnxruntime-gpu[cuda,cudnn] installs CUDA and cuDNN as pip packages, which the loader does not search:
         # load them first (ONNX Runtime finds them itself where they are installed system-wide or torch loaded them).
-        ort.preload_dlls()
+        if hasattr(ort, "preload_dlls"):  # 1.21+; '.[gpu]' asks for it, an older one installed by hand lacks it
+            ort.preload_dlls()
         return [CUDA_PROVIDER, "CPUExecutionProvider"]
     return ["CPUExecutionProvider"]
 

@@ -146,6 +146,21 @@ def test_fp16_on_cuda_matches_pytorch(tiny_checkpoint, corpus_dir, tmp_path):
     assert report["fp16"]["checked"] and not report["fp16"]["mismatches"], report["fp16"]["mismatches"]
 
 
+@pytest.mark.skipif(_has_cuda(), reason="a CUDA provider is present: covered by the GPU tests")
+@pytest.mark.parametrize("claims_cuda", [False, True], ids=["cpu build", "cuda that cannot start"])
+def test_fp16_without_a_usable_gpu_is_exported_and_recorded_unchecked(tiny_checkpoint, corpus_dir, tmp_path,
+                                                                        monkeypatch, claims_cuda):
+    """As the GPU image's build stage exports it, on a CPU. A CUDA provider that cannot start once checked fp16 on
+    the CPU instead (ONNX Runtime's fallback) and recorded it as checked."""
+    if claims_cuda:
+        monkeypatch.setattr(ort, "get_available_providers", lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"])
+    out = tmp_path / "tiny" / "1"
+    report = export_model(tiny_checkpoint, out, corpus_dir, fp16=True, batches=4, sentences=10)
+    assert (out / "encoder.fp16.onnx").exists() and (out / "decoder.fp16.onnx").exists()
+    assert report["fp16"]["checked"] is False
+    assert ("could not start it" if claims_cuda else "install onnxruntime-gpu") in report["fp16"]["reason"]
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not _has_cuda(), reason="needs onnxruntime-gpu and a CUDA device")
 def test_the_parity_gate_passes_on_cuda(exported_tiny, tiny_checkpoint, corpus_dir):
