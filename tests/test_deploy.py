@@ -50,10 +50,13 @@ def test_dockerfile_copies_existing_paths_and_serves_without_torch(dockerfile):
 
 
 def test_the_gpu_extra_brings_the_cuda_libraries_its_onnxruntime_was_built_for():
-    """A CUDA base image pins its own CUDA major version; the wheel's [cuda,cudnn] extras follow the wheel's."""
+    """A CUDA base image pins its own CUDA major version; the wheel's [cuda,cudnn] extras follow the wheel's. Without
+    a CUDA image's settings, the image must ask the NVIDIA toolkit for the driver's compute libraries itself."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(dep.startswith("onnxruntime-gpu[cuda,cudnn]") for dep in extras["gpu"])
+    runtime = (ROOT / "Dockerfile.gpu").read_text().split("AS runtime")[1]
     assert "FROM nvidia/cuda" not in (ROOT / "Dockerfile.gpu").read_text()
+    assert re.search(r"NVIDIA_DRIVER_CAPABILITIES=\S*compute", runtime)
 
 
 def test_nginx_upstream_points_at_the_translator_service_port():
