@@ -105,6 +105,7 @@ class _PeakRecorder(Runtime):
         self.inputs = inputs
         self.peaks = {graph: dict.fromkeys(names, 0.0) for graph, names in inputs.items()}
         self._extended: set = set()  # the decoder bindings whose peak outputs are bound
+        self._binding = None  # the one the current step runs
 
     def _encode_run(self, sources, indices):
         run = super()._encode_run(sources, indices)
@@ -119,11 +120,12 @@ class _PeakRecorder(Runtime):
             for x in self.inputs[DECODER_FILE]:
                 bound[0].bind_output(PEAK_OUTPUT.format(x), "cpu")
             self._extended.add(bound[0])
+        self._binding = bound[0]
         return bound
 
     def step(self, pool):
         result = super().step(pool)
-        outputs = self._bindings[pool.size][0].get_outputs()
+        outputs = self._binding.get_outputs()  # not Runtime._bindings: bindings are kept there on the CPU only
         self._record(DECODER_FILE, [value.numpy() for value in outputs[-len(self.inputs[DECODER_FILE]):]])
         return result
 
