@@ -236,6 +236,16 @@ def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_
     assert "Datei" in translations[-1]
 
 
+def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
+    """The model reads "…" as "..." and wrote it so ("Loading…" came back as "Laden ..."), where German catalogs
+    keep the "…"."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    for translation in Translator(out).translate(["Loading…", "Open File…", "Downloading updates…"]):
+        assert translation.endswith("…") and "..." not in translation, translation
+
+
 def test_quotation_marks_come_back(exported_default):
     """Of 600 catalog messages with quoted text, the shipped model kept the marks in 349: "could not open directory
     '%s'" came back as "Konnte Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'."""

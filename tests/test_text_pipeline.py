@@ -315,6 +315,18 @@ def test_a_sentence_in_capitals_is_read_sentence_cased_and_written_in_capitals()
     assert prepare("XXL SIZE %s").restore(["Größe xxl XX0X"]) == "GRÖSSE XXL %s"  # the source's own "XX" is no token
 
 
+def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
+    """The model's normalization reads "…" as "...", which it writes ("Loading…" came back as "Laden ..."); German
+    catalogs keep the "…". A segment that has "..." of its own keeps the model's dots, and so does a longer run."""
+    prepared = prepare("Loading…\nWait...\nCopy…")
+    assert prepared.segments == ["Loading…", "Wait...", "Copy…"] and prepared.ellipses == [True, False, True]
+    assert not prepared.streams(0) and prepared.streams(1)  # a piece could end between the dots
+    translated = ["Laden ...", "Warten ...", "Kopieren .... oder ..."]
+    assert prepared.restore(translated) == "Laden …\nWarten ...\nKopieren .... oder …"
+    assert prepare("Saving&hellip;", html=True).restore(["Speichern ..."]) == "Speichern &hellip;"
+    assert prepare("Wait... loading…").restore(["Warten ... laden ..."]) == "Warten ... laden ..."
+
+
 def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
     """As a placeholder token, a ";" the vocabulary lacks cost the words after it ("He's here; she's not." came back
     as "Er ist hier;."): the clauses are translated apart, the mark kept between them. Before a letter, or one the

@@ -94,6 +94,11 @@ LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 LETTER = re.compile(r"[^\W\d_]")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 WHITESPACE = re.compile(r"\s*")
+# The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
+# the source's "…" (9 of the 9 installed messages with one; "Loading…": "Laden …"), so a segment with "…" and no
+# "..." of its own gets its translation's "..." written as "…".
+ELLIPSIS = "…"
+THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 
 
 @dataclass
@@ -114,6 +119,7 @@ class Prepared:
     characters: dict[str, str] = field(default_factory=dict)
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
+    ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -133,8 +139,9 @@ class Prepared:
 
     def streams(self, index: int) -> bool:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
-        for the whole translation (placeholder tokens, references read as spaces)."""
-        return not self.numbers[index] and not self.spaces[index]
+        for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…": a piece
+        can end between its dots)."""
+        return not self.numbers[index] and not self.spaces[index] and not self.ellipses[index]
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
@@ -146,6 +153,8 @@ class Prepared:
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
+        if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
+            text = THREE_DOTS.sub(ELLIPSIS, text)
         text = self.written(index, text)
         for space in self.spaces[index]:
             text = space.put_back(text, lambda word: self.written(index, word))
@@ -223,6 +232,7 @@ class Prepared:
         self.moved.append([])
         self.spaces.append(spaces)
         self.shouted.append(shouted)
+        self.ellipses.append(ELLIPSIS in core and "..." not in core)
         self.glue.append(trail)
 
     def _space_references_at_edges(self, core: str) -> tuple[int, int]:
