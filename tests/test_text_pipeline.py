@@ -31,6 +31,10 @@ SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bou
     ('He said "Stop." Then he left.', 2),
     ("Mr. and Mrs. Jones live in the U.S. now. They like it.", 2),
     ("Is it? Yes. No!", 3),
+    ("Loading… Please wait.", 2),  # "…" ends a sentence where "..." does: before a capital
+    ("Open File… Save As… Quit", 3),
+    ("I said… well, never mind.", 1),
+    ("Copying files… please wait.", 1),
 ])
 def test_segmentation_edge_cases(text, expected):
     assert len(prepare(text).segments) == expected

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
+from itertools import accumulate
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from html import unescape
 from typing import Callable, Sequence
@@ -616,7 +617,7 @@ def sentences(line: str) -> list[str]:
         if token := _token_across(line, end):  # "<b>" * 5000, each tag apart, was cut inside a token ("XX301X")
             end = token.end()
         window = line[start:end]
-        parts = [part for part in sentencex.segment("en", window) if part] or [window]
+        parts = _split(window)
         if start + len(window) >= len(line):
             return found + parts
         if len(parts) < 3 and size < SPLITTER_MAX_WINDOW:
@@ -626,6 +627,18 @@ def sentences(line: str) -> list[str]:
         found += kept
         start += sum(map(len, kept))
         size = SPLITTER_WINDOW
+
+
+def _split(window: str) -> list[str]:
+    """The splitter's sentences of a window, reading "…" as the "..." it stands for: the splitter ends a sentence
+    after "..." before a capital ("Loading... Please wait.": two) but never after "…", so "Loading… Please wait."
+    reached the model as one sentence and came back as "Laden.. Bitte warten Sie …"."""
+    if ELLIPSIS not in window:
+        return [part for part in sentencex.segment("en", window) if part] or [window]
+    read = window.replace(ELLIPSIS, "...")
+    ends_read = list(accumulate(3 if character == ELLIPSIS else 1 for character in window))  # each character's end
+    ends = [bisect_left(ends_read, end) + 1 for end in accumulate(map(len, sentencex.segment("en", read)))]
+    return [window[start:end] for start, end in zip([0, *ends], ends) if end > start] or [window]
 
 
 def _token_across(text: str, position: int) -> re.Match | None:
