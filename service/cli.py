@@ -554,7 +554,8 @@ def build_parser() -> argparse.ArgumentParser:
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded (the best translation only: not with --n-best or --scores)")
-    translate.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="limit generated tokens per sentence (0: model limit)")
+    translate.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="limit generated tokens per sentence (0: twice the sentence's source tokens plus 20, "
+                           "within the model's limit)")
     decoding = translate.add_argument_group("decoding (greedy unless asked)")
     decoding.add_argument("--beam", type=whole_number(1), default=1, metavar="K", help="beam search with K beams (default 1: greedy)")
     decoding.add_argument("--n-best", type=whole_number(1), default=1, metavar="N",
@@ -606,7 +607,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="translate identical segments (same text, model and options) once")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
-    batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default: the model's limit)")
+    batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "
+                       "within the model's limit)")
     batch.add_argument("--min-output-tokens", type=whole_number(0), default=0, help="per segment (default: 0)")
     _text_arguments(batch)
     batch.add_argument("--connect-timeout", type=positive_number, default=30.0, help="seconds to wait for the server (default: 30)")

@@ -13,6 +13,11 @@ import numpy as np
 MAX_BEAM_SIZE = 8  # the server's default ceiling on beam_size (ServerConfig.max_beam_size)
 MAX_LENGTH_PENALTY = 10.0
 MAX_TEMPERATURE = 100.0
+# Without max_output_tokens a sentence may generate twice its source tokens plus 20 (end-of-sentence counted in both),
+# within the model's limit. A translation's length follows its source's: of 72,943 single-sentence catalog messages
+# and dictionary pairs, no reference is longer (3 x + 10 would have cut one). A model stuck repeating itself stops
+# there instead of at the model's limit ("Scream Tracker 3 audio", 5 source tokens, came back as 256 of "S S S").
+SOURCE_LENGTH_FACTOR, SOURCE_LENGTH_SLACK = 2, 20
 
 
 class FinishReason(enum.Enum):
@@ -37,7 +42,7 @@ class DecodingCapabilities:
 class DecodingOptions:
     """Per-request decoding options; mirrors translator.v1.DecodingOptions (see the .proto for each field)."""
 
-    max_output_tokens: int = 0  # 0 = the model's limit
+    max_output_tokens: int = 0  # 0 = bounded by the source's length and the model's limit (`max_tokens`)
     min_output_tokens: int = 0  # end-of-sentence is suppressed before this many tokens
     beam_size: int = 1  # 1 (or 0) = greedy
     length_penalty: float = 1.0  # hypotheses rank by log-probability / length ** length_penalty
@@ -52,6 +57,14 @@ class DecodingOptions:
     @property
     def sampling(self) -> bool:
         return self.sampling_temperature > 0
+
+    def max_tokens(self, source_tokens: int, limit: int) -> int:
+        """Tokens a sentence of `source_tokens` may generate: max_output_tokens where set, else its source's bound
+        (SOURCE_LENGTH_FACTOR), at least min_output_tokens and at most the model's `limit`."""
+        if self.max_output_tokens:
+            return self.max_output_tokens
+        bound = SOURCE_LENGTH_FACTOR * source_tokens + SOURCE_LENGTH_SLACK
+        return min(limit, max(bound, self.min_output_tokens))
 
     def validate(self, limits: "DecodingCapabilities | int") -> "DecodingOptions":
         """Checked options with defaults filled in; ValueError names the field and its allowed range."""
@@ -86,7 +99,7 @@ class DecodingOptions:
         if self.return_alignments and not limits.alignments:
             raise ValueError("return_alignments: this model was exported without alignments; re-export it "
                              "(translator export) to get them")
-        return replace(self, max_output_tokens=max_tokens, beam_size=beam, num_hypotheses=hypotheses, sampling_topp=topp)
+        return replace(self, beam_size=beam, num_hypotheses=hypotheses, sampling_topp=topp)
 
 
 def _check_range(name: str, value: float, low: float, high: float, low_means: str = "") -> None:

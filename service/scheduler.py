@@ -45,7 +45,7 @@ class Request:
 
     request_id: str
     source_ids: list[int]
-    options: DecodingOptions  # validated: max_output_tokens is set
+    options: DecodingOptions  # validated
     deadline: float | None = None  # time.monotonic() by which it must finish
     stream: bool = False  # every generated token is an event (else only the end is)
     sink: Any = None  # where an engine delivers this request's events
@@ -270,7 +270,8 @@ class Scheduler:
             if options.sampling:
                 request.rng = np.random.default_rng(options.seed)
         per_row = lambda values: np.repeat(values, copies)  # noqa: E731
-        pool.max_tokens[rows] = per_row([r.options.max_output_tokens for r in requests])
+        limit = pool.output.shape[1]  # the model's limit: the tokens a row of the pool holds
+        pool.max_tokens[rows] = per_row([r.options.max_tokens(len(r.source_ids), limit) for r in requests])
         pool.min_tokens[rows] = per_row([r.options.min_output_tokens for r in requests])
         pool.deadlines[rows] = per_row([np.inf if r.deadline is None else r.deadline for r in requests])
         pool.features[rows] = per_row([row_features(r) for r in requests])

@@ -17,6 +17,7 @@ from service.runtime import Runtime
 from service.scheduler import Request, Scheduler, decode
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
+from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["Where is the station?", "I eat an apple.", "He crossed the street.", "colour", "Greetings from Munich!",
              "The thing 7 is here.", "My brother lives in Berlin.", "Please close the door."]
@@ -181,6 +182,28 @@ def test_streamed_beam_pieces_concatenate_to_the_final_text(client):
         pieces[chunk.index] += chunk.text
         if chunk.HasField("final"):
             assert pieces[chunk.index] == chunk.final.text == whole[chunk.index].text
+
+
+def test_without_max_output_tokens_a_sentence_is_bounded_by_its_source_length():
+    """Twice the source tokens plus 20, within the model's limit: a model stuck repeating itself ("Scream Tracker 3
+    audio" came back as 256 tokens of "S S S") stops there. A max_output_tokens the request sets is its own, and
+    min_output_tokens raises the bound."""
+    assert DecodingOptions().max_tokens(5, 256) == 30 and DecodingOptions().max_tokens(200, 256) == 256
+    assert DecodingOptions(max_output_tokens=100).max_tokens(5, 256) == 100
+    assert DecodingOptions(min_output_tokens=50).max_tokens(5, 256) == 50
+    assert DecodingOptions().validate(CAPS).max_output_tokens == 0  # still "unset" for the engine
+
+
+def test_the_server_bounds_each_sentence_by_its_own_source(client):
+    """The tiny model repeats a token to whatever limit it gets: each sentence of a text stops at its own bound,
+    greedy and beam alike; an explicit max_output_tokens goes past it."""
+    texts = ["colour", "Where is the station? My brother lives in Berlin and he likes it very much."]
+    for beam_size in (1, 3):
+        for translation in client.translate(texts, beam_size=beam_size).translations:
+            bound = 2 * translation.input_tokens + 20 * translation.segments  # summed over its sentences
+            assert translation.output_tokens == bound and translation.finish_reason == pb.FINISH_REASON_LENGTH
+    explicit = client.translate(texts[:1], max_output_tokens=100).translations[0]
+    assert explicit.output_tokens == 100
 
 
 @pytest.mark.parametrize("fields, field", [(dict(beam_size=5), "beam_size"), (dict(num_hypotheses=2), "num_hypotheses"),
