@@ -16,6 +16,7 @@ from pathlib import Path
 import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+SPACE_PIECE = "\u2581"  # SentencePiece's mark of a space (a word start)
 SPM_FILE = "spm.model"  # our joint model
 MARIAN_FILES = ("source.spm", "target.spm", "vocab.json")  # Marian: two models over one vocabulary
 TOKENIZER_FILES = (SPM_FILE, *MARIAN_FILES)
@@ -67,6 +68,10 @@ class Tokenizer:
         self.pieces = {i: p for p, i in vocab.items()} if vocab else None
         self.special = special
         self._visible: dict[int, bool] = {}
+        # Our models' space piece (`_spaced`). A Marian model's text stays exactly MarianTokenizer's (its tests compare
+        # them), double spaces included.
+        space = None if vocab else self.target.piece_to_id(SPACE_PIECE)
+        self._space = space if space is not None and self.target.id_to_piece(space) == SPACE_PIECE else None
         self._known: dict[str, bool] = {}  # whether the source vocabulary has a character (with its combining marks)
 
     @classmethod
@@ -130,14 +135,27 @@ class Tokenizer:
         return self.target.encode(text) + [self.special.eos]
 
     def decode(self, ids: list[int]) -> str:
-        """Text of target ids; special ids are skipped, <unk> too (SentencePiece would write it as " ⁇ ")."""
+        """Text of target ids; special ids are skipped, <unk> too (SentencePiece would write it as " ⁇ "), and so is
+        a space piece that another space or the end follows (`_spaced`)."""
         skip = {self.special.pad, self.special.bos, self.special.eos, self.special.unk}
+        ids = self._spaced([i for i in ids if i not in skip])
         if self.pieces is None:
-            return self.target.decode([i for i in ids if i not in skip])
+            return self.target.decode(ids)
         # Marian: as MarianTokenizer.decode(skip_special_tokens=True), and the pieces of the shared vocabulary that
         # target.spm lacks lose their "▁" like the rest.
-        text = self.target.decode_pieces([self.pieces[i] for i in ids if i not in skip])
+        text = self.target.decode_pieces([self.pieces[i] for i in ids])
         return text.replace("\u2581", " ").strip()
+
+    def _spaced(self, ids: list[int]) -> list[int]:
+        """Without the space pieces ("▁" alone) that a word's own space or the end follows. The model wrote one before
+        a word ("Variable "%s"  Schatten …") or last ("… für Intern "): 4 of 3,000 catalog messages came back with a
+        double or a trailing space. One the end follows is held back while a stream decodes, so the pieces still
+        join to the final text."""
+        if self._space not in ids:
+            return ids
+        pieces = self.pieces_of(ids)
+        return [token for token, after in zip(ids, [*pieces[1:], SPACE_PIECE])
+                if token != self._space or not after.startswith(SPACE_PIECE)]
 
     def visible(self, token: int) -> bool:
         """Whether this id alone decodes to more than whitespace (cached)."""
