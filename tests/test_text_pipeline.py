@@ -659,3 +659,7 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
     # Adjacent tokens sharing an X are read as the two tokens, not as one and a stray "X8X"
     assert repair("Weiter: XX7XX8X fertig XX1XX2XX3X.", [1, 2, 3, 7, 8], [False] * 5) == \
         Repaired("Weiter: XX7XXX8X fertig XX1XXX2XXX3X.", 3)
+    # A dropped repeat leaves no space at the sentence's end ("%s: %s kann nicht erstellt werden: " before)
+    assert prepare("%s: cannot create: %s").restore(["XX0X: XX1X kann nicht erstellt werden: XX1X"]) == \
+        "%s: %s kann nicht erstellt werden:"
+    assert repair(" XX0X Datei  XX0X", [0], [False]) == Repaired("XX0X Datei", 1)

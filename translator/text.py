@@ -416,7 +416,11 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     if stray_x:
         text, matches = STRAY_X.subn(lambda m: m.group(1) or "", text)
         count += matches - len(owned)  # each owned token is one match, kept as it is
-    return Repaired(re.sub(r"[ \t]{2,}", " ", text) if count else text, count)
+    # A token dropped or appended leaves its spaces: one between words, none at the ends ("%s: cannot create: %s"
+    # came back as "%s: %s kann nicht erstellt werden: ", with a trailing space, in 83 of 17,526 catalog messages
+    # with an item; keeping the repeated token nearest its place in the source instead of the first: chrF 53.65
+    # against 53.66)
+    return Repaired(re.sub(r"[ \t]{2,}", " ", text).strip(" \t") if count else text, count)
 
 
 def _mended_in_place(text: str, owned: list[int]) -> tuple[str, int]:
