@@ -318,7 +318,8 @@ def client_for(args, timeout: float | None, aio: bool = False):
 
 def _text_arguments(parser) -> None:
     parser.add_argument("--html", action="store_true",
-                        help="texts are HTML: markup is never translated; block-level tags separate sentences")
+                        help="texts are HTML: markup is never translated; block-level tags separate sentences; "
+                             "outside <pre> a line break is a space")
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, `code` and "
                              "numbers like other text instead of keeping them exactly")

@@ -262,6 +262,17 @@ def test_html_mode_keeps_markup_and_splits_at_block_tags():
     assert prepared.restore(["A.", "B & c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
 
 
+def test_in_html_a_line_break_is_a_space_except_inside_pre():
+    """A page's source wraps its lines anywhere: "<p>We offer\n great products.</p>" reached the model as "We offer"
+    and "great products."; a line break in plain text, and inside <pre>, still separates segments."""
+    text = "<p>\n  Welcome. We offer\n  great\tproducts.\n</p>\n<PRE class=x>line one\nline two</PRE>\n<p>A\nb</p>"
+    prepared = prepare(text, html=True)
+    assert prepared.segments == ["Welcome.", "We offer\n  great\tproducts.", "line one", "line two", "A\nb"]
+    assert prepared.restore(["Willkommen.", "Wir bieten tolle Produkte.", "Zeile eins", "Zeile zwei", "A b"]) == \
+        "<p>\n  Willkommen. Wir bieten tolle Produkte.\n</p>\n<PRE class=x>Zeile eins\nZeile zwei</PRE>\n<p>A b</p>"
+    assert prepare("We offer\ngreat products.").segments == ["We offer", "great products."]
+
+
 def test_character_references_are_read_as_their_characters_and_written_back():
     """As placeholder tokens, references cost the words beside them ("Save &amp; close the file." came back as
     "&amp; schließen Sie die Datei.", "I don&#39;t know." as "Ich weiß nicht.&#39;t."): the model reads the character

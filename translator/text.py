@@ -685,7 +685,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not unknown(character))
     separators = {number for number, item in enumerate(prepared.protected) if item in CLAUSE_SEPARATORS}
-    for part in _blocks(masked, prepared.protected if html else []):
+    for part in _blocks(masked, prepared.protected, html):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
             continue
@@ -766,17 +766,23 @@ class Separator:
 BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
 
 
+PRE_TAG = re.compile(r"</?pre\b[^<>]*>", re.IGNORECASE)
 BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
 
 
-def _blocks(masked: str, protected: list[str]) -> list[str | Separator]:
-    """The masked text cut at line breaks, tabs and the placeholders of block-level tags (one pattern for every
-    token, not an alternative per block tag: thousands of "<p>" made the split quadratic)."""
-    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)}
+def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
+    """The masked text cut at line breaks, tabs and, in HTML, the placeholders of block-level tags (one pattern for
+    every token, not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line
+    break or tab is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
+    products.</p>" reached the model as "We offer" and "great products."."""
+    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} if html else set()
+    pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
-    done = 0
+    done, in_pre = 0, 0
     for found in BREAK_OR_TOKEN.finditer(masked):
-        if found.group(1) is None or int(found.group(1)) in blocks:
+        if found.group(1) is not None:
+            in_pre = max(0, in_pre + pre.get(int(found.group(1)), 0))
+        if found.group(1) is None and (not html or in_pre) or found.group(1) is not None and int(found.group(1)) in blocks:
             parts += [masked[done:found.start()], Separator(found.group())]
             done = found.end()
     return parts + [masked[done:]]
