@@ -248,6 +248,20 @@ def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
         assert translation.endswith("…") and "..." not in translation, translation
 
 
+def test_a_help_texts_columns_come_back_as_laid_out(exported_default):
+    """The model wrote one space between an option and what it does, and dropped words ("  -W, --pwprompt
+    prompt for a password for the new superuser" came back as "  -W, --pwprompt anzeigen")."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    help_text = ("  -h, --help             show this help, then exit\n"
+                 "  -W, --pwprompt         prompt for a password for the new superuser\n")
+    [translation] = Translator(out).translate([help_text])
+    lines = translation.split("\n")
+    assert lines[0].startswith("  -h, --help             ") and lines[1].startswith("  -W, --pwprompt         ")
+    assert all(len(line.split("  ")[-1].split()) >= 3 for line in lines[:2]), translation  # the description is there
+
+
 def test_quotation_marks_come_back(exported_default):
     """Of 600 catalog messages with quoted text, the shipped model kept the marks in 349: "could not open directory
     '%s'" came back as "Konnte Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'."""

@@ -262,6 +262,19 @@ def test_html_mode_keeps_markup_and_splits_at_block_tags():
     assert prepared.restore(["A.", "B & c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
 
 
+def test_runs_of_spaces_separate_columns_kept_exactly():
+    """A help text's option and what it does: the model wrote one space between them and dropped words ("  -W,
+    --pwprompt            prompt for a password" came back as "-W, --pwprompt anzeigen"). In HTML a run of spaces is
+    a space, except inside <pre>."""
+    text = "  -W, --pwprompt            prompt for a password\n      --reference=RFILE  use RFILE's mode"
+    prepared = prepare(text)
+    assert prepared.segments == ["-W, --pwprompt", "prompt for a password", "--reference=RFILE", "use RFILE's mode"]
+    assert prepared.restore(["-W, --pwprompt", "nach einem Passwort fragen", "--reference=RFILE", "RFILEs Modus"]) == \
+        "  -W, --pwprompt            nach einem Passwort fragen\n      --reference=RFILE  RFILEs Modus"
+    assert prepare("<p>We  offer   products.</p><pre>a    b</pre>", html=True).segments == \
+        ["We  offer   products.", "a", "b"]
+
+
 def test_in_html_a_line_break_is_a_space_except_inside_pre():
     """A page's source wraps its lines anywhere: "<p>We offer\n great products.</p>" reached the model as "We offer"
     and "great products."; a line break in plain text, and inside <pre>, still separates segments."""

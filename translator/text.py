@@ -761,9 +761,11 @@ class Separator:
 
 
 # Every line boundary that str.splitlines knows (U+2028 comes from word processors and JavaScript strings, form
-# feeds from plain-text documents, not only \n), and tabs, which separate a table's cells: kept exactly, never
-# translated, and a boundary between segments.
-BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]"
+# feeds from plain-text documents, not only \n), tabs, which separate a table's cells, and runs of two spaces or more,
+# which separate columns ("  -W, --pwprompt   prompt for a password": a help text's option and what it does; 2,012 of
+# 54,638 catalog messages have such runs, and the German keeps them in 1,930; the model wrote one space and dropped
+# words: "-W, --pwprompt anzeigen"): kept exactly, never translated, and a boundary between segments.
+BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 
 
 PRE_TAG = re.compile(r"</?pre\b[^<>]*>", re.IGNORECASE)
@@ -771,18 +773,21 @@ BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
 
 
 def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
-    """The masked text cut at line breaks, tabs and, in HTML, the placeholders of block-level tags (one pattern for
-    every token, not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line
-    break or tab is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
+    """The masked text cut at BREAKS and, in HTML, the placeholders of block-level tags (one pattern for every token,
+    not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
+    of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
     products.</p>" reached the model as "We offer" and "great products."."""
     blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} if html else set()
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre = 0, 0
     for found in BREAK_OR_TOKEN.finditer(masked):
-        if found.group(1) is not None:
+        if found.group(1) is None:
+            separates = not html or in_pre > 0
+        else:
             in_pre = max(0, in_pre + pre.get(int(found.group(1)), 0))
-        if found.group(1) is None and (not html or in_pre) or found.group(1) is not None and int(found.group(1)) in blocks:
+            separates = int(found.group(1)) in blocks
+        if separates:
             parts += [masked[done:found.start()], Separator(found.group())]
             done = found.end()
     return parts + [masked[done:]]
