@@ -16,7 +16,8 @@ MAX_TEMPERATURE = 100.0
 # Without max_output_tokens a sentence may generate twice its source tokens plus 20 (end-of-sentence counted in both),
 # within the model's limit. A translation's length follows its source's: of 72,943 single-sentence catalog messages
 # and dictionary pairs, no reference is longer (3 x + 10 would have cut one). A model stuck repeating itself stops
-# there instead of at the model's limit ("Scream Tracker 3 audio", 5 source tokens, came back as 256 of "S S S").
+# there instead of at the model's limit ("Scream Tracker 3 audio", 11 source tokens, generated 117 of "S S S" before
+# its end-of-sentence; now 42).
 SOURCE_LENGTH_FACTOR, SOURCE_LENGTH_SLACK = 2, 20
 
 

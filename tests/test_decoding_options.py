@@ -186,7 +186,7 @@ def test_streamed_beam_pieces_concatenate_to_the_final_text(client):
 
 def test_without_max_output_tokens_a_sentence_is_bounded_by_its_source_length():
     """Twice the source tokens plus 20, within the model's limit: a model stuck repeating itself ("Scream Tracker 3
-    audio" came back as 256 tokens of "S S S") stops there. A max_output_tokens the request sets is its own, and
+    audio", 11 source tokens, came back as 117 tokens of "S S S") stops there. A max_output_tokens the request sets is its own, and
     min_output_tokens raises the bound."""
     assert DecodingOptions().max_tokens(5, 256) == 30 and DecodingOptions().max_tokens(200, 256) == 256
     assert DecodingOptions(max_output_tokens=100).max_tokens(5, 256) == 100

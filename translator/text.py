@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import accumulate
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from html import unescape
+from itertools import accumulate
 from typing import Callable, Sequence
 
 import sentencex
