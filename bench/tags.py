@@ -106,7 +106,7 @@ def _wraps(text: str, word: str) -> bool:
 
 def _translated(translator, texts: list[str], take_out: bool) -> list[str]:
     tokenizer, limits = translator.runtime.tokenizer, translator.runtime.limits
-    segmented = Texts(*segment_texts(texts, tokenizer, limits.max_source_tokens, take_out_tags=take_out))
+    segmented = Texts(*segment_texts(texts, tokenizer, limits, take_out_tags=take_out))
     return [t.text for t in translator.translate_segmented(segmented)]
 
 

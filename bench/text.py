@@ -36,12 +36,12 @@ HOSTILE = [
 ]
 
 
-def timed(text: str, tokenizer, max_tokens: int, html: bool, repeats: int) -> float:
+def timed(text: str, tokenizer, limits, html: bool, repeats: int) -> float:
     """Best of `repeats` seconds for segmenting and tokenizing one text (inline elements taken out, as served)."""
     best = float("inf")
     for _ in range(repeats):
         started = time.perf_counter()
-        segment_texts([text], tokenizer, max_tokens, True, html, take_out_tags=True)
+        segment_texts([text], tokenizer, limits, True, html, take_out_tags=True)
         best = min(best, time.perf_counter() - started)
     return best
 
@@ -50,7 +50,7 @@ def run(model, lengths: tuple[int, int], repeats: int) -> dict:
     short, long = lengths
     rows = []
     for name, unit, html in HOSTILE:
-        times = [timed((unit * (n // len(unit) + 1))[:n], model.tokenizer, model.limits.max_source_tokens, html, repeats)
+        times = [timed((unit * (n // len(unit) + 1))[:n], model.tokenizer, model.limits, html, repeats)
                  for n in (short, long)]
         rows.append({"text": name, "unit": unit, "html": html, "seconds": times, "growth": times[1] / times[0]})
     return {"machine": machine(), "lengths": list(lengths), "repeats": repeats, "rows": rows}

@@ -31,6 +31,9 @@ MAX_INT8_CHRF_DROP = 1.0
 # export.quantize's recipe; int8 graphs of an earlier recipe (per batch, per row) are re-exported
 INT8_ACTIVATION_SCALES = "calibrated per tensor"
 MAX_TOKENS = 256
+# In a checkpoint directory, optional: how the checkpoint is best served, {"segment_tokens": N} (Limits.segment_tokens),
+# as `translator bench segments` measured it.
+SERVING_FILE = "serving.json"
 
 
 class ParityError(RuntimeError):
@@ -49,9 +52,28 @@ def ensure_data(data_dir: Path) -> Path:
     return data_dir
 
 
-def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict) -> None:
+def segment_tokens(checkpoint: Path) -> int | None:
+    """The checkpoint's SERVING_FILE segment length, if it names one. ValueError, saying what to fix, for a file
+    that is not {"segment_tokens": a positive integer}."""
+    path = Path(checkpoint) / SERVING_FILE
+    if not path.is_file():
+        return None
+    try:
+        serving = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path} is not JSON: {error}") from None
+    if not isinstance(serving, dict) or set(serving) - {"segment_tokens"}:
+        raise ValueError(f"{path} must be a JSON object whose only key is segment_tokens, not {serving!r}")
+    tokens = serving.get("segment_tokens")
+    if tokens is not None and (type(tokens) is not int or tokens < 1):
+        raise ValueError(f"{path}: segment_tokens must be a positive integer, not {tokens!r}")
+    return tokens
+
+
+def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict, segment: int | None) -> None:
     limit = min(MAX_TOKENS, model.cfg.max_positions)
-    ModelMeta(name=out.parent.name, version=out.name, model=asdict(model.cfg), limits=Limits(limit, limit),
+    limits = Limits(limit, limit, min(segment or limit, limit))
+    ModelMeta(name=out.parent.name, version=out.name, model=asdict(model.cfg), limits=limits,
               source_checkpoint={"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
               graphs=graphs, format=FORMAT_VERSION).write(staging)
 
@@ -129,6 +151,7 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
                  batches: int = 32, sentences: int = 500, quality_sentences: int = 2000) -> dict:
     """Export, prove parity, optionally quantize; returns the report. Raises ParityError on failure."""
     model, _ = load_checkpoint(checkpoint)
+    segment = segment_tokens(checkpoint)  # a malformed serving.json stops the export before it starts
     staging = out.with_name(f".{out.name}.partial")
     failed = out.with_name(f"{out.name}.failed")
     for stale in (staging, failed):
@@ -141,7 +164,7 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
         copy_tokenizer(checkpoint, staging)
         if (checkpoint / CARD_FILE).exists():
             shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
-        write_config(model, checkpoint, staging, out, graphs)
+        write_config(model, checkpoint, staging, out, graphs, segment)
         report = check_parity(model, staging, data_dir, batches, sentences)
         if report["passed"] and int8:
             report["int8"] = quantize_within_gate(staging, data_dir, quality_sentences)
@@ -189,12 +212,16 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
-    """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's or in an older format,
-    or holds int8 graphs quantized by an earlier recipe (one activation scale per batch: batch-dependent output)."""
+    """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's, in an older format or
+    with another segment length than its SERVING_FILE's, or holds int8 graphs quantized by an earlier recipe (one
+    activation scale per batch: batch-dependent output)."""
     if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
     meta = ModelMeta.read(model_dir)
     if meta.format != FORMAT_VERSION or meta.source_checkpoint.get("sha256") != checkpoint_digest(checkpoint):
+        return True
+    limits = meta.limits
+    if limits.segment_tokens != min(segment_tokens(checkpoint) or limits.max_source_tokens, limits.max_source_tokens):
         return True
     int8 = json.loads((model_dir / REPORT_FILE).read_text()).get("int8")
     return int8 is not None and int8.get("activation_scales") != INT8_ACTIVATION_SCALES

@@ -403,14 +403,13 @@ def cmd_serve(args) -> int:
 def cmd_export(args) -> int:
     from export.repository import ParityError, export_model, is_stale
 
-    if args.if_stale and not is_stale(args.out, args.checkpoint):
-        print(f"{args.out} is up to date with {args.checkpoint}")
-        return 0
-
     try:
+        if args.if_stale and not is_stale(args.out, args.checkpoint):
+            print(f"{args.out} is up to date with {args.checkpoint}")
+            return 0
         report = export_model(args.checkpoint, args.out, args.data, int8=args.int8, fp16=args.fp16,
                               batches=args.batches, sentences=args.sentences)
-    except ParityError as error:
+    except (ParityError, ValueError) as error:  # failed parity; a malformed serving.json
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(format_parity(report))
@@ -846,6 +845,23 @@ def cmd_bench_inputs(args) -> int:
     return 0
 
 
+def cmd_bench_segments(args) -> int:
+    from bench import placeholders, segments
+    from bench.common import write_results
+    from service.translator import Translator
+
+    missing = [str(path) for path in args.splits if not path.is_file()]
+    if missing:
+        print(f"error: no such split: {', '.join(missing)} (`translator data freedict` and `translator data gettext` "
+              "write them)", file=sys.stderr)
+        return 1
+    splits = {str(path): placeholders.pairs_of(path)[:args.pairs] for path in args.splits}
+    results = segments.run(Translator(args.model_dir, precision=args.precision), splits, args.lengths)
+    print(segments.report(results))
+    print(f"wrote {write_results('segments', results, args.out)}")
+    return 0
+
+
 def cmd_bench_tags(args) -> int:
     from bench import tags
     from bench.common import write_results
@@ -1061,6 +1077,29 @@ def _bench_parser(commands) -> None:
     inline.add_argument("--seed", type=whole_number(0), default=0, help="which words get the element (default: 0)")
     inline.add_argument("--out", type=Path, default=RESULTS, help="where to write tags.json")
     inline.set_defaults(func=cmd_bench_tags)
+
+    cut = bench.add_parser("segments", help="chrF and BLEU of held-out splits with long sentences cut into pieces of N "
+                                            "tokens: the segment length to write into a checkpoint's serving.json",
+                           description="Translates each split in-process through the server's text pipeline with the "
+                                       "model's whole source limit, then with sentences cut between words into "
+                                       "pieces of at most N source tokens for each N of --lengths (only texts longer "
+                                       "than N are translated again), and prints chrF and BLEU of all pairs and of "
+                                       "those longer than the shortest N, and how many translations changed. Choose "
+                                       "N on validation splits, confirm it on test splits, and write it into the "
+                                       "checkpoint's serving.json as {\"segment_tokens\": N}; the export copies it "
+                                       "into config.json.")
+    add_model_dir(cut)
+    cut.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
+    cut.add_argument("--splits", type=Path, nargs="+",
+                     default=[DEFAULT_DATA / "valid.tsv", DEFAULT_DATA / "software" / "valid.unmasked.tsv"],
+                     help="TSV splits, English first (default: the dictionary's and the software messages' "
+                          "validation splits)")
+    cut.add_argument("--lengths", type=whole_number(1), nargs="+", default=[16, 24, 32, 48, 64],
+                     help="segment lengths in source tokens to try beside the model's whole limit (default: 16 24 32 "
+                          "48 64)")
+    cut.add_argument("--pairs", type=whole_number(1), default=None, help="the first N pairs of each split (default: all)")
+    cut.add_argument("--out", type=Path, default=RESULTS, help="where to write segments.json")
+    cut.set_defaults(func=cmd_bench_segments)
 
     hostile = bench.add_parser("text", help="the text pipeline's cost on hostile texts, short against long",
                                description="Segments and tokenizes texts made of one unit repeated (a word with no "

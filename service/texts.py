@@ -44,7 +44,7 @@ class Texts:
         or word), tokenized; inline elements' tags taken out, to go back by alignment, where the model has
         alignments. `options` (DecodingOptions or the proto's) say whether translations carry an n-best list and
         alignments."""
-        return cls(*segment_texts(texts, model.tokenizer, model.limits.max_source_tokens, preserve_placeholders, html,
+        return cls(*segment_texts(texts, model.tokenizer, model.limits, preserve_placeholders, html,
                                   take_out_tags=model.has_alignments),
                    n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
 

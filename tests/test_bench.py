@@ -167,3 +167,29 @@ def test_a_benchmark_server_that_does_not_start_says_why():
     with pytest.raises(RuntimeError, match="boom: server did not start: error: max_num_seqs must be at least 1$"):
         ServerProcess("boom", [sys.executable, "-c", "import sys; print('error: max_num_seqs must be at least 1', "
                                                      "file=sys.stderr); sys.exit(2)"])
+
+
+def test_segments_benchmark_translates_again_only_what_a_cut_can_change(exported_tiny, corpus_dir, tmp_path, capsys):
+    """`translator bench segments` through its command: a row per split and length; each row's scores are those of
+    translating the whole split with that segment length (only texts longer than it are translated again); a
+    missing split is named."""
+    import json
+    from dataclasses import replace
+
+    from bench import placeholders, segments
+    from service.cli import main
+    from service.translator import Translator
+
+    split = corpus_dir / "valid.tsv"
+    assert main(["bench", "segments", "--model-dir", str(exported_tiny), "--splits", str(split), "--lengths", "4", "8",
+                 "--pairs", "60", "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "segments.json").read_text())["rows"]
+    assert [row["segment_tokens"] for row in rows] == [256, 8, 4] and rows[0]["changed"] == 0
+    assert all(row["changed"] <= row["longer"] for row in rows) and rows[2]["longer"] >= rows[1]["longer"] > 0
+    translator = Translator(exported_tiny)
+    pairs = placeholders.pairs_of(split)[:60]
+    whole = segments._translated(translator, [en for en, _ in pairs], replace(translator.runtime.limits, segment_tokens=4))
+    assert rows[2]["all"] == segments._chrf_bleu(whole, [de for _, de in pairs])
+    assert "best chrF on" in capsys.readouterr().out
+    assert main(["bench", "segments", "--model-dir", str(exported_tiny), "--splits", str(tmp_path / "none.tsv")]) == 1
+    assert "no such split" in capsys.readouterr().err

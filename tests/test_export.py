@@ -20,7 +20,7 @@ from export.repository import ParityError, check_parity, export_model
 from model.checkpoint import load_checkpoint
 from service.cli import main
 from service.runtime import Runtime, choose_providers
-from translator.model_format import DECODER_INPUTS, cache_names
+from translator.model_format import DECODER_INPUTS, ModelMeta, cache_names
 
 
 def test_export_writes_a_complete_model_directory(exported_tiny):
@@ -414,3 +414,38 @@ def test_an_int8_export_of_an_earlier_recipe_is_stale(exported_tiny, tiny_checkp
                         ({"activation_scales": repository.INT8_ACTIVATION_SCALES}, False)):
         report_file.write_text(json.dumps(report | {"int8": int8}))
         assert repository.is_stale(model_dir, tiny_checkpoint) is stale
+
+
+def test_a_checkpoints_serving_file_sets_the_segment_length_the_service_cuts_sentences_to(tiny_checkpoint, corpus_dir,
+                                                                                         tmp_path, capsys):
+    """serving.json's segment_tokens reaches config.json; a change to it makes the export stale; the service cuts
+    sentences between words to it; a malformed file stops the export with what to fix."""
+    from service.translator import Translator
+
+    checkpoint = tmp_path / "checkpoint"
+    shutil.copytree(tiny_checkpoint, checkpoint)
+    (checkpoint / repository.SERVING_FILE).write_text('{"segment_tokens": 6}')
+    model_dir = tmp_path / "tiny" / "1"
+    repository.export_model(checkpoint, model_dir, corpus_dir, batches=8, sentences=50)
+    limits = ModelMeta.read(model_dir).limits
+    assert (limits.segment_tokens, limits.max_source_tokens) == (6, 256)
+    assert not repository.is_stale(model_dir, checkpoint)
+    (checkpoint / repository.SERVING_FILE).write_text('{"segment_tokens": 8}')
+    assert repository.is_stale(model_dir, checkpoint)
+    (checkpoint / repository.SERVING_FILE).unlink()
+    assert repository.is_stale(model_dir, checkpoint)
+
+    translator = Translator(model_dir)
+    sentence = "the dog was hungry and the cat slept on the warm sofa all night long"
+    segmented = translator.segment([sentence])
+    pieces = segmented.prepared[0].segments
+    assert len(pieces) >= 2 and all(len(ids) <= 6 or " " not in piece for piece, ids in zip(pieces, segmented.sources))
+    assert translator.translate_texts([sentence])[0].segments == len(segmented.sources)
+
+    for text, message in (("{", "is not JSON"), ('{"segment_tokens": 0}', "must be a positive integer, not 0"),
+                          ('{"segment": 6}', "whose only key is segment_tokens")):
+        (checkpoint / repository.SERVING_FILE).write_text(text)
+        assert main(["export", "--checkpoint", str(checkpoint), "--out", str(tmp_path / "2"), "--data", str(corpus_dir),
+                     "--if-stale"]) == 1
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "2").exists()

@@ -1,6 +1,8 @@
 """The ONNX runtime's slot pool and the scheduler's loop over the real (tiny) exported model: rows that join
 late, leave early, are aborted or expire decode exactly as if alone, and every slot is free at the end."""
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -8,7 +10,7 @@ from hypothesis import strategies as st
 
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import CACHE_CHUNK, Runtime, cache_capacity, length_groups
-from translator.model_format import position_major
+from translator.model_format import Limits, ModelMeta, position_major
 from service.scheduler import Request, RequestStatus, Scheduler, decode
 from service.cli import main
 from service.translator import Translator
@@ -152,6 +154,9 @@ def test_missing_model_dir_is_a_clear_error(tmp_path):
     ({"config.json": "{not json"}, r"its config.json is not an export's: Expecting property name"),
     ({"config.json": '{"name": "x", "version": 1, "model": {}, "limits": {"max_tokens": 9}}'},
      r"its config.json is not an export's: .*unexpected keyword argument 'max_tokens'"),
+    ({"config.json": '{"name": "x", "version": 1, "model": {}, '
+                     '"limits": {"max_source_tokens": 9, "max_output_tokens": 9, "segment_tokens": 10}}'},
+     r"its config.json is not an export's: segment_tokens=10 must be between 1 and max_source_tokens=9"),
 ])
 def test_a_directory_that_is_no_export_says_what_it_is(tmp_path, layout, message):
     """The usual slips (a checkpoint, or a model's folder of versions, given as an export) name the right flag or
@@ -161,6 +166,12 @@ def test_a_directory_that_is_no_export_says_what_it_is(tmp_path, layout, message
         (tmp_path / name).write_text(text)
     with pytest.raises(FileNotFoundError, match=f"^{tmp_path} is not an exported model directory: {message}"):
         Runtime(tmp_path)
+
+
+def test_a_config_written_before_segment_tokens_segments_at_the_source_limit(tmp_path):
+    config = {"name": "x", "version": "1", "model": {}, "limits": {"max_source_tokens": 9, "max_output_tokens": 7}}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    assert ModelMeta.read(tmp_path).limits == Limits(max_source_tokens=9, max_output_tokens=7, segment_tokens=9)
 
 
 def test_cuda_without_a_gpu_is_a_clear_error(exported_tiny, capsys):

@@ -504,6 +504,35 @@ def test_a_sentence_over_the_limit_is_split_at_a_clause():
     assert prepared.restore(prepared.segments) == sentence
 
 
+def test_a_sentence_longer_than_the_model_translates_well_is_cut_between_words_only():
+    """Pieces that fit the model's source limit but not its segment length are cut at a clause mark or a space,
+    never inside a word: a word longer than the segment length stays whole unless it exceeds the limit itself."""
+    sentence = "We came home late, the dog was hungry, and the cat slept on the warm sofa all night long."
+    prepared = prepare(sentence, fits=lambda s: len(s) <= 400, short=lambda s: len(s) <= 40)
+    assert all(len(s) <= 40 for s in prepared.segments) and len(prepared.segments) >= 3
+    assert prepared.restore(prepared.segments) == sentence
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis"
+    for text, segments in ((f"{word} is a word.", [word, "is a word."]), (word, [word])):
+        assert prepare(text, fits=lambda s: len(s) <= 400, short=lambda s: len(s) <= 20).segments == segments
+    assert len(prepare(word, fits=lambda s: len(s) <= 30, short=lambda s: len(s) <= 20).segments) == 2
+
+
+def test_where_a_sentence_is_cut_is_judged_on_what_the_model_reads():
+    """A piece fits or not as the model would read it: escaped characters read as themselves and tokens numbered
+    from XX0X, so the same sentence is cut the same escaped in a web page or after forty placeholders (measured
+    masked, "don&#x27;t" and XX40X counted longer than "don't" and XX0X, and the shipped model's translations of
+    such sentences changed with what came before them)."""
+    import html
+
+    sentence = "We don't know if it's ready, so we'll wait for %s and then we'll see."
+    limit = len(sentence.replace("%s", "XX0X"))
+    short = lambda s: len(s) <= limit  # noqa: E731
+    assert prepare(sentence, short=short).segments == [sentence.replace("%s", "XX0X")]
+    assert prepare(html.escape(sentence), html=True, short=short).segments == [sentence.replace("%s", "XX0X")]
+    after = prepare("%d " * 40 + "\n" + sentence, short=short)
+    assert after.segments == [sentence.replace("%s", "XX0X")]  # numbered per segment once cut
+
+
 @pytest.fixture(scope="module")
 def server(exported_tiny):
     running = RunningServer(config_for(exported_tiny, max_texts_per_request=16))

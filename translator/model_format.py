@@ -55,10 +55,24 @@ def graph_files(model_dir: Path, precision: str) -> tuple[Path, Path]:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may ask of the model, in tokens."""
+    """What one request may ask of the model, in tokens, and the longest segment it is given."""
 
     max_source_tokens: int
     max_output_tokens: int
+    # A longer sentence is cut at a clause or word (translator.text.split_to_fit) into pieces of at most this many
+    # source tokens: a small model may translate the pieces better than the whole it can read (the shipped model
+    # drops words from long sentences). The checkpoint's serving.json sets it; else max_source_tokens.
+    segment_tokens: int
+
+    def __post_init__(self):
+        if not 1 <= self.segment_tokens <= self.max_source_tokens:
+            raise ValueError(f"segment_tokens={self.segment_tokens} must be between 1 and max_source_tokens="
+                             f"{self.max_source_tokens}")
+
+    @classmethod
+    def of(cls, raw: dict) -> "Limits":
+        """The limits of a config.json; one written before segment_tokens existed segments at max_source_tokens."""
+        return cls(**{"segment_tokens": raw.get("max_source_tokens"), **raw})
 
 
 @dataclass(frozen=True)
@@ -86,7 +100,7 @@ class ModelMeta:
         try:
             raw = json.loads(path.read_text())
             return cls(name=raw["name"], version=str(raw["version"]), model=raw["model"],
-                       limits=Limits(**raw["limits"]), source_checkpoint=raw.get("source_checkpoint", {}),
+                       limits=Limits.of(raw["limits"]), source_checkpoint=raw.get("source_checkpoint", {}),
                        graphs=raw.get("graphs", {}), format=raw.get("format", 1))
         except KeyError as error:
             raise FileNotFoundError(not_an_export(model_dir, f"its {CONFIG_FILE} has no {error} key")) from None

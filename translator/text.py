@@ -21,6 +21,7 @@ an element that opens and closes within the text leave the model's input and com
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -33,6 +34,7 @@ import sentencex
 
 from translator import markup
 from translator.markup import PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS, TAG_PATTERN, MovedTags, reduced
+from translator.model_format import Limits
 
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
@@ -218,15 +220,7 @@ class Prepared:
         if not LETTER.search(PLACEHOLDER_PATTERN.sub("", core) if self.protected else core):
             self.glue[-1] += piece  # a list number, a bullet, a bare placeholder: kept as it is
             return
-        lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
-        if bullet := LIST_MARKER.match(core):  # kept, not translated
-            lead, core = lead + bullet.group(0), core[bullet.end():]
-        spaces: list[SpaceReference] = []
-        if self.protected:
-            edges = self._space_references_at_edges(core)  # "&nbsp;&nbsp;Text": indentation, kept as it is
-            lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
-            core, spaces = read_as_characters(core, self.protected, self.characters)
-        shouted = _shouted(core)
+        lead, core, trail, spaces, shouted = self._read(piece)
         self.glue[-1] += lead
         self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
         self.segments.append(_sentence_cased(core) if shouted else core)
@@ -235,6 +229,28 @@ class Prepared:
         self.shouted.append(shouted)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
         self.glue.append(trail)
+
+    def _read(self, piece: str) -> tuple[str, str, str, list[SpaceReference], bool]:
+        """A piece of the masked text as (what stays before it, the segment the model reads before it is
+        sentence-cased, what stays after it, its references read as spaces, whether it is in capitals)."""
+        core = piece.strip()
+        lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
+        if bullet := LIST_MARKER.match(core):  # kept, not translated
+            lead, core = lead + bullet.group(0), core[bullet.end():]
+        spaces: list[SpaceReference] = []
+        if self.protected:
+            edges = self._space_references_at_edges(core)  # "&nbsp;&nbsp;Text": indentation, kept as it is
+            lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
+            core, spaces = read_as_characters(core, self.protected, self.characters)
+        return lead, core, trail, spaces, _shouted(core)
+
+    def as_read(self, piece: str) -> str:
+        """The segment a piece of the masked text would be, its tokens numbered from XX0X: what the model reads of
+        it, whichever items come before it in the text. Whether a piece fits is judged on it, so a sentence is cut
+        the same alone, as the 40th line of a text or escaped in a web page."""
+        _, core, _, _, shouted = self._read(piece)
+        read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(core)]
+        return renumbered(_sentence_cased(core) if shouted else core, {item: k for k, item in enumerate(read)})[0]
 
     def _space_references_at_edges(self, core: str) -> tuple[int, int]:
         """Where the core starts and ends without the references to whitespace at its edges (and the whitespace
@@ -353,11 +369,14 @@ def read_as_characters(segment: str, protected: list[str], characters: dict[str,
         length += token.start() - done + 1
         done = token.end()
     read = "".join(pieces) + segment[done:]
-    return read, [SpaceReference(WORD_BEFORE.search(read, 0, at).group(), reference,
+    # The word before a space starts after the last whitespace before it (found by bisection: a search back from the
+    # space for r"\S*$" scanned from the segment's start, quadratic in a text of thousands of "&nbsp;").
+    word_starts = [m.end() for m in SPACES_RUN.finditer(read)] if spaces else []
+    return read, [SpaceReference(read[word_starts[i - 1] if (i := bisect_right(word_starts, at)) else 0:at], reference,
                                  WORD_AFTER.match(read, at + 1).group()) for at, reference in spaces]
 
 
-WORD_BEFORE, WORD_AFTER = re.compile(r"\S*$"), re.compile(r"\S*")
+WORD_AFTER = re.compile(r"\S*")
 
 
 def _between_words(segment: str, tokens: list[re.Match], spaces: list[bool], index: int) -> bool:
@@ -662,14 +681,16 @@ LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
 
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
-            unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False) -> Prepared:
+            unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False,
+            short: Callable[[str], bool] | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
     `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, and
     marks between clauses the model cannot read (`clauses`) separate segments. `fits(segment)` says whether a segment
-    is within the model's source limit; longer ones are split at the clause or word boundary nearest their middle. A
+    is within the model's source limit; longer ones are split at the clause or word boundary nearest their middle, as
+    are those that fit but are not `short(segment)` (longer than the model translates well), where they have one. A
     segment reads the character references it can as their characters (`characters_read`) and, in capitals,
     sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave the segments (translator.markup), to be
     put back by alignment. Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
@@ -685,13 +706,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not unknown(character))
     separators = {number for number, item in enumerate(prepared.protected) if item in CLAUSE_SEPARATORS}
+    as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     for part in _blocks(masked, prepared.protected, html):
         if not isinstance(part, str):  # a separator: glue between segments
             prepared.glue[-1] += part.text
             continue
         for sentence in closing_tokens_kept(sentences(part)):
             for clause in clauses(sentence, separators):
-                for piece in split_to_fit(clause, fits):
+                for piece in split_to_fit(clause, lambda part: fits(as_read(part)),
+                                          short and (lambda part: short(as_read(part)))):
                     prepared.add(piece)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
@@ -737,12 +760,12 @@ def closing_tokens_kept(parts: list[str]) -> list[str]:
     return kept
 
 
-def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeholders: bool = True,
+def segment_texts(texts: list[str], tokenizer, limits: Limits, preserve_placeholders: bool = True,
                   html: bool = False, take_out_tags: bool = False) -> tuple[list[Prepared], list[list[int]]]:
-    """Every text prepared with sentences that fit `max_tokens` source tokens, and the token ids of all their
-    segments in order (the model's inputs). Each string is tokenized once: the ids found while looking for
-    unknown characters in a text and while checking a sentence's fit are the ones returned (a one-sentence text
-    is all three)."""
+    """Every text prepared with sentences that fit the limits' max_source_tokens, cut between words down to their
+    segment_tokens, and the token ids of all their segments in order (the model's inputs). Each string is tokenized
+    once: the ids found while looking for unknown characters in a text and while checking a sentence's fit are the
+    ones returned (a one-sentence text is all three)."""
     ids: dict[str, list[int]] = {}
 
     def encoded(text: str) -> list[int]:
@@ -750,8 +773,10 @@ def segment_texts(texts: list[str], tokenizer, max_tokens: int, preserve_placeho
             ids[text] = tokenizer.encode(text)
         return ids[text]
 
-    prepared = [prepare(text, preserve_placeholders, html, lambda segment: len(encoded(segment)) <= max_tokens,
-                        lambda whole: tokenizer.unknown_spans(whole, encoded(whole)), take_out_tags) for text in texts]
+    prepared = [prepare(text, preserve_placeholders, html,
+                        lambda segment: len(encoded(segment)) <= limits.max_source_tokens,
+                        lambda whole: tokenizer.unknown_spans(whole, encoded(whole)), take_out_tags,
+                        lambda segment: len(encoded(segment)) <= limits.segment_tokens) for text in texts]
     return prepared, [encoded(s) for p in prepared for s in p.segments]
 
 
@@ -797,24 +822,28 @@ CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
 SPACES_RUN = re.compile(r"\s+")
 
 
-def split_to_fit(sentence: str, fits: Callable[[str], bool]) -> list[str]:
-    """The sentence, or pieces of it that each fit, cut after the clause mark (else the space) nearest the middle."""
-    if fits(sentence.strip()):
+def split_to_fit(sentence: str, fits: Callable[[str], bool], short: Callable[[str], bool] | None = None) -> list[str]:
+    """The sentence, or pieces of it that each fit, cut after the clause mark (else the space) nearest the middle;
+    pieces that fit but are not `short` are cut too, though never inside a word (a word is better whole than cut)."""
+    if (short or fits)(sentence.strip()):
         return [sentence]
-    cut = _cut_nearest_middle(sentence)
+    cut = _cut_nearest_middle(sentence, inside_words=not fits(sentence.strip()))
     if cut is None:
         return [sentence]
-    return split_to_fit(sentence[:cut], fits) + split_to_fit(sentence[cut:], fits)
+    return split_to_fit(sentence[:cut], fits, short) + split_to_fit(sentence[cut:], fits, short)
 
 
-def _cut_nearest_middle(sentence: str) -> int | None:
-    """After the clause mark nearest the middle, else after the space; in one enormous word, the middle, or the
-    nearer end of the placeholder token around it (never inside one); None where no cut leaves two parts."""
+def _cut_nearest_middle(sentence: str, inside_words: bool = True) -> int | None:
+    """After the clause mark nearest the middle, else after the space; in one enormous word (if `inside_words`), the
+    middle, or the nearer end of the placeholder token around it (never inside one); None where no cut leaves two
+    parts."""
     middle = len(sentence) // 2
     cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in SPACES_RUN.finditer(sentence)]
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
     if cuts:
         return min(cuts, key=lambda cut: abs(cut - middle))
+    if not inside_words:
+        return None
     if token := _token_across(sentence, middle):
         ends = [cut for cut in token.span() if 0 < cut < len(sentence)]
         return min(ends, key=lambda cut: abs(cut - middle)) if ends else None
