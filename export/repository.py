@@ -70,9 +70,14 @@ def segment_tokens(checkpoint: Path) -> int | None:
     return tokens
 
 
-def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict, segment: int | None) -> None:
-    limit = min(MAX_TOKENS, model.cfg.max_positions)
-    limits = Limits(limit, limit, min(segment or limit, limit))
+def serving_limits(checkpoint: Path, positions: int) -> Limits:
+    """The limits an export of `checkpoint`, a model of `positions` positions, serves with: MAX_TOKENS within the
+    positions, segments of the SERVING_FILE's length within that."""
+    limit = min(MAX_TOKENS, positions)
+    return Limits(limit, limit, min(segment_tokens(checkpoint) or limit, limit))
+
+
+def write_config(model, checkpoint: Path, staging: Path, out: Path, graphs: dict, limits: Limits) -> None:
     ModelMeta(name=out.parent.name, version=out.name, model=asdict(model.cfg), limits=limits,
               source_checkpoint={"path": str(checkpoint), "sha256": checkpoint_digest(checkpoint)},
               graphs=graphs, format=FORMAT_VERSION).write(staging)
@@ -151,7 +156,7 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
                  batches: int = 32, sentences: int = 500, quality_sentences: int = 2000) -> dict:
     """Export, prove parity, optionally quantize; returns the report. Raises ParityError on failure."""
     model, _ = load_checkpoint(checkpoint)
-    segment = segment_tokens(checkpoint)  # a malformed serving.json stops the export before it starts
+    limits = serving_limits(checkpoint, model.cfg.max_positions)  # a malformed serving.json stops it here
     staging = out.with_name(f".{out.name}.partial")
     failed = out.with_name(f"{out.name}.failed")
     for stale in (staging, failed):
@@ -164,7 +169,7 @@ def export_model(checkpoint: Path, out: Path, data_dir: Path, *, int8: bool = Fa
         copy_tokenizer(checkpoint, staging)
         if (checkpoint / CARD_FILE).exists():
             shutil.copy(checkpoint / CARD_FILE, staging / CARD_FILE)
-        write_config(model, checkpoint, staging, out, graphs, segment)
+        write_config(model, checkpoint, staging, out, graphs, limits)
         report = check_parity(model, staging, data_dir, batches, sentences)
         if report["passed"] and int8:
             report["int8"] = quantize_within_gate(staging, data_dir, quality_sentences)
@@ -213,15 +218,14 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
     """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's, in an older format or
-    with another segment length than its SERVING_FILE's, or holds int8 graphs quantized by an earlier recipe (one
-    activation scale per batch: batch-dependent output)."""
+    with other limits than it would have now (another segment length in its SERVING_FILE), or holds int8 graphs
+    quantized by an earlier recipe (one activation scale per batch: batch-dependent output)."""
     if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
     meta = ModelMeta.read(model_dir)
     if meta.format != FORMAT_VERSION or meta.source_checkpoint.get("sha256") != checkpoint_digest(checkpoint):
         return True
-    limits = meta.limits
-    if limits.segment_tokens != min(segment_tokens(checkpoint) or limits.max_source_tokens, limits.max_source_tokens):
+    if meta.limits != serving_limits(checkpoint, meta.model["max_positions"]):
         return True
     int8 = json.loads((model_dir / REPORT_FILE).read_text()).get("int8")
     return int8 is not None and int8.get("activation_scales") != INT8_ACTIVATION_SCALES
