@@ -446,7 +446,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                             max_source_tokens=engine.model.limits.max_source_tokens,
                             max_output_tokens=limits.max_output_tokens, default=default,
                             max_beam_size=limits.max_beam_size, alignments=limits.alignments,
-                            max_text_chars=self.config.max_text_chars)
+                            max_text_chars=self.config.max_text_chars,
+                            segment_tokens=engine.model.limits.segment_tokens)
 
 
 def coalesced(pieces: list[tuple[int, str, pb.Translation | None]]) -> list[tuple[int, str, pb.Translation | None]]:

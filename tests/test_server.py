@@ -277,6 +277,7 @@ def test_list_models_describes_the_model_whichever_workers_run_it(server, client
     [info] = client.list_models().models
     assert (info.name, info.version, info.precision, info.provider) == tuple(vars(runtime.info).values())
     assert info.alignments == runtime.has_alignments and info.max_source_tokens == runtime.limits.max_source_tokens
+    assert info.segment_tokens == runtime.limits.segment_tokens == runtime.limits.max_source_tokens  # no serving.json
     model = server.engine.model
     in_processes = server.server.config.engine_in_processes
     assert isinstance(model, ServedModel) == in_processes and isinstance(model, Runtime) != in_processes
