@@ -850,12 +850,22 @@ def cmd_bench_segments(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    missing = [str(path) for path in args.splits if not path.is_file()]
+    missing = [str(path) for path in args.splits if not path.exists()]
     if missing:
         print(f"error: no such split: {', '.join(missing)} (`translator data freedict` and `translator data gettext` "
               "write them)", file=sys.stderr)
         return 1
-    splits = {str(path): placeholders.pairs_of(path)[:args.pairs] for path in args.splits}
+    splits = {}
+    for path in args.splits:
+        try:
+            splits[str(path)] = placeholders.pairs_of(path)[:args.pairs]
+        except (TypeError, ValueError) as error:  # a line without its three columns; not UTF-8
+            print(f"error: {path} is not a TSV split (English, German and kind, tab-separated, per line): {error}",
+                  file=sys.stderr)
+            return 1
+        if not splits[str(path)]:
+            print(f"error: {path} holds no pairs", file=sys.stderr)
+            return 1
     results = segments.run(Translator(args.model_dir, precision=args.precision), splits, args.lengths)
     print(segments.report(results))
     print(f"wrote {write_results('segments', results, args.out)}")
@@ -1092,8 +1102,8 @@ def _bench_parser(commands) -> None:
     cut.add_argument("--precision", choices=("fp32", "int8"), default="fp32", help="(default: fp32)")
     cut.add_argument("--splits", type=Path, nargs="+",
                      default=[DEFAULT_DATA / "valid.tsv", DEFAULT_DATA / "software" / "valid.unmasked.tsv"],
-                     help="TSV splits, English first (default: the dictionary's and the software messages' "
-                          "validation splits)")
+                     help="TSV splits, English first, or directories of .mo catalogs (default: the dictionary's "
+                          "and the software messages' validation splits)")
     cut.add_argument("--lengths", type=whole_number(1), nargs="+", default=[16, 24, 32, 48, 64],
                      help="segment lengths in source tokens to try beside the model's whole limit (default: 16 24 32 "
                           "48 64)")

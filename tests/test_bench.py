@@ -191,5 +191,9 @@ def test_segments_benchmark_translates_again_only_what_a_cut_can_change(exported
     whole = segments._translated(translator, [en for en, _ in pairs], replace(translator.runtime.limits, segment_tokens=4))
     assert rows[2]["all"] == segments._chrf_bleu(whole, [de for _, de in pairs])
     assert "best chrF on" in capsys.readouterr().out
-    assert main(["bench", "segments", "--model-dir", str(exported_tiny), "--splits", str(tmp_path / "none.tsv")]) == 1
-    assert "no such split" in capsys.readouterr().err
+    (tmp_path / "empty.tsv").write_text("")
+    (tmp_path / "one_column.tsv").write_text("hello\n")
+    for name, message in (("none.tsv", "no such split"), ("empty.tsv", "holds no pairs"),
+                          ("one_column.tsv", "is not a TSV split")):
+        assert main(["bench", "segments", "--model-dir", str(exported_tiny), "--splits", str(tmp_path / name)]) == 1
+        assert message in capsys.readouterr().err
