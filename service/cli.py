@@ -1092,9 +1092,10 @@ def _bench_parser(commands) -> None:
                                             "tokens: the segment length to write into a checkpoint's serving.json",
                            description="Translates each split in-process through the server's text pipeline with the "
                                        "model's whole source limit, then with sentences cut between words into "
-                                       "pieces of at most N source tokens for each N of --lengths (only texts longer "
-                                       "than N are translated again), and prints chrF and BLEU of all pairs and of "
-                                       "those longer than the shortest N, and how many translations changed. Choose "
+                                       "pieces of at most N source tokens for each N of --lengths (only texts N "
+                                       "segments otherwise are translated again), and prints chrF and BLEU of all "
+                                       "pairs and of those the shortest N cuts, how many texts each N cuts and how "
+                                       "many translations changed. Choose "
                                        "N on validation splits, confirm it on test splits, and write it into the "
                                        "checkpoint's serving.json as {\"segment_tokens\": N}; the export copies it "
                                        "into config.json.")

@@ -171,8 +171,8 @@ def test_a_benchmark_server_that_does_not_start_says_why():
 
 def test_segments_benchmark_translates_again_only_what_a_cut_can_change(exported_tiny, corpus_dir, tmp_path, capsys):
     """`translator bench segments` through its command: a row per split and length; each row's scores are those of
-    translating the whole split with that segment length (only texts longer than it are translated again); a
-    missing split is named."""
+    translating the whole split with that segment length (only texts it segments otherwise are translated again); a
+    missing, empty or malformed split is named."""
     import json
     from dataclasses import replace
 
@@ -185,10 +185,11 @@ def test_segments_benchmark_translates_again_only_what_a_cut_can_change(exported
                  "--pairs", "60", "--out", str(tmp_path)]) == 0
     rows = json.loads((tmp_path / "segments.json").read_text())["rows"]
     assert [row["segment_tokens"] for row in rows] == [256, 8, 4] and rows[0]["changed"] == 0
-    assert all(row["changed"] <= row["longer"] for row in rows) and rows[2]["longer"] >= rows[1]["longer"] > 0
+    assert all(row["changed"] <= row["cut"] for row in rows) and rows[2]["cut"] >= rows[1]["cut"] > 0
     translator = Translator(exported_tiny)
     pairs = placeholders.pairs_of(split)[:60]
-    whole = segments._translated(translator, [en for en, _ in pairs], replace(translator.runtime.limits, segment_tokens=4))
+    at_4 = replace(translator.runtime.limits, segment_tokens=4)
+    whole = segments._translated(translator, segments._segmented(translator, [en for en, _ in pairs], at_4))
     assert rows[2]["all"] == segments._chrf_bleu(whole, [de for _, de in pairs])
     assert "best chrF on" in capsys.readouterr().out
     (tmp_path / "empty.tsv").write_text("")
