@@ -713,8 +713,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             continue
         for sentence in closing_tokens_kept(sentences(part)):
             for clause in clauses(sentence, separators):
-                for piece in split_to_fit(clause, lambda part: fits(as_read(part)),
-                                          short and (lambda part: short(as_read(part)))):
+                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
+                                          short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
