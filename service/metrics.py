@@ -45,8 +45,9 @@ class Metrics:
                                         ["model"], registry=registry)
         self.sequences = Counter("translator_sequences_finished_total", "Finished sequences by finish reason",
                                  ["model", "reason"], registry=registry)
-        self.segments = Histogram("translator_text_segments", "Sentences (segments) per translated text",
-                                  ["model"], buckets=SEGMENT_BUCKETS, registry=registry)
+        self.segments = Histogram("translator_text_segments", "Segments per translated text: sentences, and pieces "
+                                  "of sentences longer than the model's segment_tokens", ["model"],
+                                  buckets=SEGMENT_BUCKETS, registry=registry)
         self.worker_restarts = Counter("translator_engine_worker_restarts_total",
                                        "Engine worker processes replaced: exited (killed by the OOM killer, a crash in "
                                        "native code) or stalled (held sequences and sent nothing for 60 s)",
