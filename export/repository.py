@@ -24,16 +24,13 @@ from export import parity
 from export.quantize import convert_fp16, quantize_int8
 from service.config import DeviceUnavailable
 from service.runtime import Runtime
-from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, REPORT_FILE, Limits,
-                                     ModelMeta)
+from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, REPORT_FILE,
+                                     Limits, ModelMeta, segment_tokens)
 
 MAX_INT8_CHRF_DROP = 1.0
 # export.quantize's recipe; int8 graphs of an earlier recipe (per batch, per row) are re-exported
 INT8_ACTIVATION_SCALES = "calibrated per tensor"
 MAX_TOKENS = 256
-# In a checkpoint directory, optional: how the checkpoint is best served, {"segment_tokens": N} (Limits.segment_tokens),
-# as `translator bench segments` measured it.
-SERVING_FILE = "serving.json"
 
 
 class ParityError(RuntimeError):
@@ -50,24 +47,6 @@ def ensure_data(data_dir: Path) -> Path:
         print(f"{data_dir}/valid.tsv is missing: fetching and splitting the corpus (translator data freedict)")
         build_corpus(data_dir)
     return data_dir
-
-
-def segment_tokens(checkpoint: Path) -> int | None:
-    """The checkpoint's SERVING_FILE segment length, if it names one. ValueError, saying what to fix, for a file
-    that is not {"segment_tokens": a positive integer}."""
-    path = Path(checkpoint) / SERVING_FILE
-    if not path.is_file():
-        return None
-    try:
-        serving = json.loads(path.read_text())
-    except ValueError as error:
-        raise ValueError(f"{path} is not JSON: {error}") from None
-    if not isinstance(serving, dict) or set(serving) - {"segment_tokens"}:
-        raise ValueError(f"{path} must be a JSON object whose only key is segment_tokens, not {serving!r}")
-    tokens = serving.get("segment_tokens")
-    if tokens is not None and (type(tokens) is not int or tokens < 1):
-        raise ValueError(f"{path}: segment_tokens must be a positive integer, not {tokens!r}")
-    return tokens
 
 
 def serving_limits(checkpoint: Path, positions: int) -> Limits:

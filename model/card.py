@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from model.transformer import TransformerConfig
+from translator.model_format import SERVING_FILE, segment_tokens
 
 CARD_FILE = "MODEL_CARD.md"
 
@@ -61,6 +62,14 @@ def reverse_summary(corpora: dict[str, dict]) -> str:
             f"{counts.get('deu-eng: kept another German rendering', 0):,} with another German rendering; "
             f"{counts.get('deu-eng: duplicate of eng-deu', 0):,} duplicates and "
             f"{counts.get('deu-eng: dropped: held-out English', 0):,} with held-out English left out")
+
+
+def serving_section(checkpoint: Path) -> str:
+    """The card's word on the checkpoint's serving.json, where it has one."""
+    tokens = segment_tokens(checkpoint)
+    return (f"## Serving\n\n`{SERVING_FILE}`: a sentence longer than {tokens} source tokens is cut between words into "
+            "pieces, translated together\n(the export copies the length into config.json; `translator bench segments` "
+            "measures it).\n\n") if tokens else ""
 
 
 def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], parameters: int, command: str) -> Path:
@@ -142,7 +151,7 @@ dictionary's train split (unknown words copied).
 |---|---|---|
 {examples}
 
-## Limitations
+{serving_section(checkpoint)}## Limitations
 
 Trained on dictionary examples, headwords and software messages: short texts. Long or conversational
 sentences, names and rare domains translate poorly; the model does not know about casing conventions

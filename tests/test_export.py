@@ -20,7 +20,7 @@ from export.repository import ParityError, check_parity, export_model
 from model.checkpoint import load_checkpoint
 from service.cli import main
 from service.runtime import Runtime, choose_providers
-from translator.model_format import DECODER_INPUTS, ModelMeta, cache_names
+from translator.model_format import DECODER_INPUTS, SERVING_FILE, ModelMeta, cache_names
 
 
 def test_export_writes_a_complete_model_directory(exported_tiny):
@@ -424,15 +424,15 @@ def test_a_checkpoints_serving_file_sets_the_segment_length_the_service_cuts_sen
 
     checkpoint = tmp_path / "checkpoint"
     shutil.copytree(tiny_checkpoint, checkpoint)
-    (checkpoint / repository.SERVING_FILE).write_text('{"segment_tokens": 6}')
+    (checkpoint / SERVING_FILE).write_text('{"segment_tokens": 6}')
     model_dir = tmp_path / "tiny" / "1"
     repository.export_model(checkpoint, model_dir, corpus_dir, batches=8, sentences=50)
     limits = ModelMeta.read(model_dir).limits
     assert (limits.segment_tokens, limits.max_source_tokens) == (6, 256)
     assert not repository.is_stale(model_dir, checkpoint)
-    (checkpoint / repository.SERVING_FILE).write_text('{"segment_tokens": 8}')
+    (checkpoint / SERVING_FILE).write_text('{"segment_tokens": 8}')
     assert repository.is_stale(model_dir, checkpoint)
-    (checkpoint / repository.SERVING_FILE).unlink()
+    (checkpoint / SERVING_FILE).unlink()
     assert repository.is_stale(model_dir, checkpoint)
 
     translator = Translator(model_dir)
@@ -444,7 +444,7 @@ def test_a_checkpoints_serving_file_sets_the_segment_length_the_service_cuts_sen
 
     for text, message in (("{", "is not JSON"), ('{"segment_tokens": 0}', "must be a positive integer, not 0"),
                           ('{"segment": 6}', "whose only key is segment_tokens")):
-        (checkpoint / repository.SERVING_FILE).write_text(text)
+        (checkpoint / SERVING_FILE).write_text(text)
         assert main(["export", "--checkpoint", str(checkpoint), "--out", str(tmp_path / "2"), "--data", str(corpus_dir),
                      "--if-stale"]) == 1
         assert message in capsys.readouterr().err

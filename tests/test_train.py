@@ -77,6 +77,10 @@ def test_warm_start_extra_data_and_averaging(dictd_dir, tmp_path):
                             "splits": {s: {"software": 2, "total": 2, "packages": 1} for s in ("train", "valid", "test")}}}
     card = write_model_card(out, report, corpora, report["parameters"], "translator train ...").read_text()
     assert "| software | test | 2 (1 packages) | software 2 |" in card and "GPL-2+ 2, LGPL-2.1+ 1" in card
+    assert "## Serving" not in card  # no serving.json
+    (out / "serving.json").write_text('{"segment_tokens": 24}')
+    card = write_model_card(out, report, corpora, report["parameters"], "translator train ...").read_text()
+    assert "a sentence longer than 24 source tokens is cut between words" in card
     assert f"| software | 2 | {report['sources']['software']['model']['bleu']} |" in card
 
 

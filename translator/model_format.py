@@ -19,6 +19,9 @@ CONFIG_FILE = "config.json"
 REPORT_FILE = "parity_report.json"
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
+# In a checkpoint directory, optional: how the checkpoint is best served, {"segment_tokens": N} (Limits.segment_tokens),
+# as `translator bench segments` measured it; the export copies it into config.json's limits.
+SERVING_FILE = "serving.json"
 PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → file name suffix
 # 2: the decoder also outputs alignments. 3: keys are stored transposed, (B, H, Dh, positions), in the encoder's
 # cross outputs and the decoder's cache inputs and outputs. 4: the decoder's self-attention is ONNX Runtime's
@@ -109,6 +112,24 @@ class ModelMeta:
 
     def write(self, model_dir: Path) -> None:
         (Path(model_dir) / CONFIG_FILE).write_text(json.dumps(asdict(self), indent=2) + "\n")
+
+
+def segment_tokens(checkpoint: Path) -> int | None:
+    """A checkpoint directory's SERVING_FILE segment length, if it names one. ValueError, saying what to fix, for a
+    file that is not {"segment_tokens": a positive integer}."""
+    path = Path(checkpoint) / SERVING_FILE
+    if not path.is_file():
+        return None
+    try:
+        serving = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path} is not JSON: {error}") from None
+    if not isinstance(serving, dict) or set(serving) - {"segment_tokens"}:
+        raise ValueError(f"{path} must be a JSON object whose only key is segment_tokens, not {serving!r}")
+    tokens = serving.get("segment_tokens")
+    if tokens is not None and (type(tokens) is not int or tokens < 1):
+        raise ValueError(f"{path}: segment_tokens must be a positive integer, not {tokens!r}")
+    return tokens
 
 
 def not_an_export(model_dir: Path, why: str) -> str:
