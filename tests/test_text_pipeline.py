@@ -517,6 +517,19 @@ def test_a_sentence_longer_than_the_model_translates_well_is_cut_between_words_o
     assert len(prepare(word, fits=lambda s: len(s) <= 30, short=lambda s: len(s) <= 20).segments) == 2
 
 
+def test_an_item_takes_the_digits_right_after_it_except_a_tag():
+    """A token followed by a digit ("XX0X1") reads to the model as another token; a tag keeps its own token (block
+    tags separate segments, inline ones may leave the sentence)."""
+    for text, segments, items in (("Checkbook _1:", ["Checkbook XX0X:"], ["_1"]),
+                                  ('-> "1.0K"', ["-> XX0X.0KXX1X"], ['"1', '"']),
+                                  ("key%%0A %s", ["keyXX0XA XX1X"], ["%%0", "%s"])):
+        prepared = prepare(text, unknown=lambda t: [m.span() for m in re.finditer('[_"]', t)])  # the vocabulary lacks them
+        assert (prepared.segments, prepared.protected) == (segments, items)
+        assert prepared.restore(prepared.segments) == text
+    prepared = prepare("<p>1. Item</p><p>2. Item</p>", html=True)
+    assert prepared.protected[:1] == ["<p>"] and len(prepared.segments) == 2
+
+
 def test_where_a_sentence_is_cut_is_judged_on_what_the_model_reads():
     """A piece fits or not as the model would read it: escaped characters read as themselves and tokens numbered
     from XX0X, so the same sentence is cut the same escaped in a web page or after forty placeholders (measured

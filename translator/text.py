@@ -487,10 +487,29 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             if start < cover[0]:
                 items.append((start, cover[0]))
             start = cover[1]
-    runs = runs_merged(text, sorted(items), apart)
+    runs = runs_merged(text, digits_joined(text, sorted(items)), apart)
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+DIGITS = re.compile(r"\d+")
+
+
+def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) items in order, each but a tag with the digits right after it. A token followed by a digit
+    ("XX0X1" for "_1", "%%0A", '"1.0K"') reads to the model as another token: it wrote "XX0XX1", and what the repair
+    kept of it showed ("Checkbook _1:" came back as "Prüfbuch XX0: _", '-> "1.0K"' as "-> XX0.0K"). A tag keeps
+    its own token: it may leave the sentence or separate segments."""
+    joined: list[tuple[int, int]] = []
+    for start, end in items:
+        if text[end - 1] != ">" and (digits := DIGITS.match(text, end)):
+            end = digits.end()
+        if joined and start < joined[-1][1]:  # the digits joined to the item before reach into this one
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+            continue
+        joined.append((start, end))
+    return joined
 
 
 def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0, end: int | None = None
