@@ -519,7 +519,8 @@ def test_a_sentence_longer_than_the_model_translates_well_is_cut_between_words_o
 
 def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     """A token followed by a digit ("XX0X1") reads to the model as another token; a tag keeps its own token (block
-    tags separate segments, inline ones may leave the sentence)."""
+    tags separate segments, inline ones may leave the sentence), and so does a character reference (it may be read
+    as its character)."""
     for text, segments, items in (("Checkbook _1:", ["Checkbook XX0X:"], ["_1"]),
                                   ('-> "1.0K"', ["-> XX0X.0KXX1X"], ['"1', '"']),
                                   ("key%%0A %s", ["keyXX0XA XX1X"], ["%%0", "%s"])):
@@ -528,6 +529,8 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
         assert prepared.restore(prepared.segments) == text
     prepared = prepare("<p>1. Item</p><p>2. Item</p>", html=True)
     assert prepared.protected[:1] == ["<p>"] and len(prepared.segments) == 2
+    prepared = prepare("Page&nbsp;1 of 5", html=True)  # the reference is read as a space: no token before the digit
+    assert prepared.protected == ["&nbsp;", "1", "5"] and prepared.segments == ["Page XX0X of XX1X"]
 
 
 def test_where_a_sentence_is_cut_is_judged_on_what_the_model_reads():

@@ -497,13 +497,15 @@ DIGITS = re.compile(r"\d+")
 
 
 def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The (start, end) items in order, each but a tag with the digits right after it. A token followed by a digit
-    ("XX0X1" for "_1", "%%0A", '"1.0K"') reads to the model as another token: it wrote "XX0XX1", and what the repair
-    kept of it showed ("Checkbook _1:" came back as "Prüfbuch XX0: _", '-> "1.0K"' as "-> XX0.0K"). A tag keeps
-    its own token: it may leave the sentence or separate segments."""
+    """The (start, end) items in order, each but a tag or a character reference with the digits right after it. A
+    token followed by a digit ("XX0X1" for "_1", "%%0A", '"1.0K"') reads to the model as another token: it wrote
+    "XX0XX1", and what the repair kept of it showed ("Checkbook _1:" came back as "Prüfbuch XX0: _", '-> "1.0K"' as
+    "-> XX0.0K"). A tag keeps its own token (it may leave the sentence or separate segments), and so does a reference,
+    which the model may read as its character ("Page&nbsp;1": "Page 1")."""
     joined: list[tuple[int, int]] = []
     for start, end in items:
-        if text[end - 1] != ">" and (digits := DIGITS.match(text, end)):
+        if (text[end - 1] != ">" and not ONE_REFERENCE.fullmatch(text, start, end)
+                and (digits := DIGITS.match(text, end))):
             end = digits.end()
         if joined and start < joined[-1][1]:  # the digits joined to the item before reach into this one
             joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
