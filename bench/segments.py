@@ -15,8 +15,8 @@ from dataclasses import replace
 from tqdm import tqdm
 
 from bench.common import format_table, machine
+from service.decoding import DecodingOptions
 from service.texts import Texts
-from translator.text import segment_texts
 
 
 def _chrf_bleu(texts: list[str], references: list[str]) -> dict:
@@ -29,8 +29,9 @@ def _chrf_bleu(texts: list[str], references: list[str]) -> dict:
 
 
 def _segmented(translator, texts: list[str], limits) -> Texts:
-    return Texts(*segment_texts(texts, translator.runtime.tokenizer, limits,
-                                take_out_tags=translator.runtime.has_alignments))
+    """The texts segmented as the server segments them, with these limits."""
+    return Texts.segmented(translator.runtime, texts, DecodingOptions(), preserve_placeholders=True, html=False,
+                           limits=limits)
 
 
 def _translated(translator, segmented: Texts) -> list[str]:

@@ -11,6 +11,7 @@ import numpy as np
 
 from service.decoding import DecodingOptions, FinishReason, Hypothesis
 from translator.markup import put_back_tags
+from translator.model_format import Limits
 from translator.text import Prepared, segment_texts
 from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
@@ -39,12 +40,13 @@ class Texts:
                       for segment in range(len(prepared.segments))]
 
     @classmethod
-    def segmented(cls, model, texts: list[str], options, *, preserve_placeholders: bool, html: bool) -> Texts:
+    def segmented(cls, model, texts: list[str], options, *, preserve_placeholders: bool, html: bool,
+                  limits: Limits | None = None) -> Texts:
         """Texts split into sentences that fit `model` (a Runtime or a served Model; longer sentences cut at a clause
         or word), tokenized; inline elements' tags taken out, to go back by alignment, where the model has
         alignments. `options` (DecodingOptions or the proto's) say whether translations carry an n-best list and
-        alignments."""
-        return cls(*segment_texts(texts, model.tokenizer, model.limits, preserve_placeholders, html,
+        alignments; `limits` replace the model's own (`translator bench segments` tries other segment lengths)."""
+        return cls(*segment_texts(texts, model.tokenizer, limits or model.limits, preserve_placeholders, html,
                                   take_out_tags=model.has_alignments),
                    n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
 

@@ -144,7 +144,7 @@ class Tokenizer:
         # Marian: as MarianTokenizer.decode(skip_special_tokens=True), and the pieces of the shared vocabulary that
         # target.spm lacks lose their "▁" like the rest.
         text = self.target.decode_pieces([self.pieces[i] for i in ids])
-        return text.replace("\u2581", " ").strip()
+        return text.replace(SPACE_PIECE, " ").strip()
 
     def _spaced(self, ids: list[int]) -> list[int]:
         """Without the space pieces ("▁" alone) that a word's own space or the end follows. The model wrote one before
