@@ -251,6 +251,23 @@ def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_
     assert "Datei" in translations[-1]
 
 
+def test_marks_the_model_cannot_read_come_back_where_they_were_and_cost_no_words(exported_default):
+    """The normalization deleted a byte order mark, direction marks, zero-width spaces and U+FFFD, so translations
+    lost them; kept as tokens, one glued to the first word cost the model the sentence ("\\ufeffOpen the file." came
+    back as "\\ufeffEinstellungen der Datei.", as "😀Open the file." did). A symbol inside a word made the model read
+    pieces: "cc_config.xml" came back as "ccc_config.xml", "app_config.xml" as "Anwendungsbeispielsdatei"."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    translator = Translator(out)
+    [plain] = translator.translate(["Open the file."])
+    marks = ["\ufeff", "\u200e", "\u200f", "\ufffd", "😀"]
+    assert translator.translate([f"{mark}Open the file." for mark in marks]) == [mark + plain for mark in marks]
+    assert translator.translate([f"Open the file.{mark}" for mark in marks]) == [plain + mark for mark in marks]
+    [identifiers] = translator.translate(["Read configuration info from cc_config.xml and any app_config.xml files"])
+    assert "cc_config.xml" in identifiers and "app_config.xml" in identifiers
+
+
 def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
     """The model reads "…" as "..." and wrote it so ("Loading…" came back as "Laden ..."), where German catalogs
     keep the "…"."""

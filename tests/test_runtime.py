@@ -128,6 +128,17 @@ def test_translator_translates_text(exported_tiny):
     assert all(r.output_tokens <= 8 and r.input_tokens > 1 and isinstance(r.text, str) for r in results)
 
 
+def test_a_sentence_longer_than_the_model_reads_is_refused_with_what_to_do(exported_tiny):
+    """translate_batch gives the model each sentence as it is: one past the encoder's positions failed inside ONNX
+    Runtime ("invalid index found")."""
+    translator = Translator(exported_tiny, threads=1)
+    longest = translator.runtime.limits.max_source_tokens
+    with pytest.raises(ValueError, match=rf"sentence 1 is \d+ tokens long and the model reads at most {longest}: "
+                                         r"translate\(\) splits long texts"):
+        translator.translate_batch(["Where is the station?", "station " * longest])
+    assert len(translator.translate(["station " * longest])[0]) > 0
+
+
 @pytest.mark.parametrize("options, message", [
     (DecodingOptions(max_output_tokens=-1), "max_output_tokens=-1 must be between 0"),
     (DecodingOptions(max_output_tokens=10_000), "max_output_tokens=10000 must be between 0 .* and 256"),

@@ -196,14 +196,35 @@ def test_a_run_of_a_placeholder_and_a_tag_keeps_the_tags_order():
 
 
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
-    """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit is
-    widened to its word; symbols (quotes, emoji) are not, so the words they touch are still translated."""
-    text = 'Việt Nam, Dvořák and "Save" 😀ok cafe\u0301s.'
-    spans = [(text.index(c), text.index(c) + len(c)) for c in ("ệ", "ř", '"', "😀", "e\u0301")]
-    assert [text[a:b] for a, b in whole_words(text, spans)] == ["Việt", "Dvořák", '"', "😀", "cafe\u0301s"]
+    """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit, or
+    lying inside a word ("cc_config", "Open\u200bOffice"), is widened to its word; symbols at a word's edge (quotes,
+    emoji) are not, so the words they touch are still translated."""
+    text = 'Việt Nam, Dvořák and "Save" 😀ok cafe\u0301s in cc_config.xml of Open\u200bOffice.'
+    spans = [(text.index(c), text.index(c) + len(c)) for c in ("ệ", "ř", '"', "😀", "e\u0301", "_", "\u200b")]
+    assert [text[a:b] for a, b in whole_words(text, spans)] == \
+        ["Việt", "Dvořák", '"', "😀", "cafe\u0301s", "cc_config", "Open\u200bOffice"]
     prepared = prepare(text, unknown=lambda t: spans)
-    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X.']  # the last quote is known here
+    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X in XX5X.xml of XX6X.']  # the last quote is known
     assert prepared.restore(prepared.segments) == text
+
+
+def test_a_symbol_inside_a_word_is_widened_to_the_word_but_never_into_markup():
+    """The ">" of "<b>station" is a character the model cannot read between two letters, but the tag covers it: the
+    word after the tag stays text to translate."""
+    tags = lambda s: [m.span() for m in re.finditer("[<>/_]", s)]  # noqa: E731
+    prepared = prepare("Where is the <b>station</b>? See cc_config.", html=True, unknown=tags)
+    assert prepared.protected == ["<b>", "</b>", "cc_config"]
+    assert prepared.segments == ["Where is the XX0XstationXX1X?", "See XX0X."]
+
+
+def test_symbols_the_model_cannot_read_stay_at_the_edges_of_a_sentence():
+    """Read as a token glued to the first word, an emoji or a byte order mark cost the model the word ("😀Open the
+    file." came back as "😀Einstellungen der Datei."): at a segment's edges they stay where they are, like the
+    whitespace around it; inside it they are tokens, as before. A placeholder or a quotation mark is read."""
+    emoji = lambda s: [m.span() for m in re.finditer("[😀\ufeff\u200e]+", s)]  # noqa: E731
+    prepared = prepare("\ufeff😀 Open the file.\u200e Then 😀 save it 😀\n%s files", unknown=emoji)
+    assert prepared.segments == ["Open the file.", "Then XX0X save it", "XX0X files"]
+    assert prepared.restore(["A.", "B XX0X C", "XX0X D"]) == "\ufeff😀 A.\u200e B 😀 C 😀\n%s D"
 
 
 def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_survives():
@@ -233,7 +254,7 @@ def test_a_run_of_fifty_characters_without_a_space_is_kept_as_it_is():
 
 
 def test_an_enormous_word_is_never_cut_inside_a_placeholder_token():
-    text = "a😀b%s" * 9  # 45 characters: any longer is kept whole, untranslated
+    text = "a😀-%s" * 9  # 45 characters: any longer is kept whole, untranslated (an emoji inside a word is too)
     prepared = prepare(text, fits=lambda s: len(s) <= 20, unknown=unknown_runs)
     assert len(prepared.segments) > 3 and all(len(s) <= 20 for s in prepared.segments)
     assert prepared.restore(prepared.segments) == text
@@ -358,7 +379,8 @@ def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
 def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
     """As a placeholder token, a ";" the vocabulary lacks cost the words after it ("He's here; she's not." came back
     as "Er ist hier;."): the clauses are translated apart, the mark kept between them. Before a letter, or one the
-    vocabulary has, it stays in the sentence."""
+    vocabulary has, it stays in the sentence (a word around it is not kept whole, as around other symbols: prose
+    writes "end—finally")."""
     unreadable = lambda s: [m.span() for m in re.finditer("[;—|]", s)]  # noqa: E731
     prepared = prepare("He's here; she's not. Ask 1; 2 — or 3 | then go. Wait;now", unknown=unreadable)
     assert prepared.segments == ["He's here", "she's not.", "Ask XX0X", "or XX0X", "then go.", "WaitXX0Xnow"]

@@ -68,6 +68,15 @@ def test_control_characters_and_stacks_of_combining_marks_are_unknown(tokenizer)
     assert tokenizer.unknown_spans("Wo ist\tder\r\nBahnhof?\u2028\x0c") == []  # whitespace, line breaks included
 
 
+def test_characters_the_normalization_deletes_are_unknown(tokenizer):
+    """SentencePiece's NFKC rules delete a byte order mark, zero-width spaces and joiners, direction marks and U+FFFD
+    without an <unk>: the translation lost them. Judged unknown, they pass through like emoji."""
+    text = "\ufeffWo ist\u200b der\u200e Bahnhof\ufffd? \u200c"
+    assert tokenizer.special.unk not in tokenizer.encode(text)
+    assert [text[start:end] for start, end in tokenizer.unknown_spans(text)] == \
+        ["\ufeff", "\u200b", "\u200e", "\ufffd", "\u200c"]
+
+
 def test_forms_the_normalization_changes_in_meaning_are_unknown(tokenizer, tmp_path):
     """NFKC writes "m²" as "m2", "H₂O" as "H2O", "①" as "1": read that way, translations lost them. A ligature and
     "…" mean what they normalize to, and a model whose normalization keeps the forms reads them."""

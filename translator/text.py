@@ -22,6 +22,7 @@ an element that opens and closes within the text leave the model's input and com
 from __future__ import annotations
 
 import functools
+import math
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -239,7 +240,7 @@ class Prepared:
             lead, core = lead + bullet.group(0), core[bullet.end():]
         spaces: list[SpaceReference] = []
         if self.protected:
-            edges = self._space_references_at_edges(core)  # "&nbsp;&nbsp;Text": indentation, kept as it is
+            edges = self._kept_at_edges(core)  # "&nbsp;&nbsp;Text", "🔥 Deals": indentation, decoration, kept as they are
             lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
             core, spaces = read_as_characters(core, self.protected, self.characters)
         return lead, core, trail, spaces, _shouted(core)
@@ -252,22 +253,25 @@ class Prepared:
         read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(core)]
         return renumbered(_sentence_cased(core) if shouted else core, {item: k for k, item in enumerate(read)})[0]
 
-    def _space_references_at_edges(self, core: str) -> tuple[int, int]:
-        """Where the core starts and ends without the references to whitespace at its edges (and the whitespace
-        beside them)."""
+    def _kept_at_edges(self, core: str) -> tuple[int, int]:
+        """Where the core starts and ends without the tokens at its edges that stay where they are (and the
+        whitespace beside them): references to whitespace, and characters the model cannot read that are no letter,
+        digit or punctuation (`only_symbols`). Read, a token glued to the first word cost the model the word:
+        "😀Open the file." came back as "😀Einstellungen der Datei.", and so did a text whose byte order mark
+        (U+FEFF) it kept; now "😀Datei öffnen."."""
         start, end = 0, len(core)
-        while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._is_space_reference(token):
+        while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._stays_at_edge(token):
             start = WHITESPACE.match(core, token.end()).end()
         tokens = list(PLACEHOLDER_PATTERN.finditer(core, start))
-        while tokens and tokens[-1].end() == end and self._is_space_reference(tokens[-1]):
+        while tokens and tokens[-1].end() == end and self._stays_at_edge(tokens[-1]):
             end = tokens.pop().start()
             while end > start and core[end - 1].isspace():
                 end -= 1
         return start, end
 
-    def _is_space_reference(self, token: re.Match) -> bool:
+    def _stays_at_edge(self, token: re.Match) -> bool:
         item = self.protected[int(token.group(1))]
-        return ONE_REFERENCE.fullmatch(item) is not None and unescape(item).isspace()
+        return (ONE_REFERENCE.fullmatch(item) is not None and unescape(item).isspace()) or only_symbols(item)
 
 
 def _shouted(segment: str) -> bool:
@@ -317,6 +321,13 @@ class SpaceReference:
             if found and not (once and len(found) > 1):
                 return text[:found[0].start(1)] + self.reference + text[found[0].end(1):]
         return text
+
+
+def only_symbols(item: str) -> bool:
+    """Whether an item has no letter, digit or punctuation: one of characters the model cannot read (emoji, invisible
+    format characters such as U+FEFF, U+FFFD) and spaces. Every placeholder and markup pattern matches punctuation
+    or letters."""
+    return all(unicodedata.category(character)[0] in "SCZM" for character in item)
 
 
 def renumbered(segment: str, number: dict[int, int]) -> tuple[str, Callable[[int], int]]:
@@ -475,22 +486,31 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             items += protected_spans(text, pattern, start, element[0]) + [element]
             start = element[1]
         items.pop()  # the end of the text
-    covered = iter(items + [(len(text), len(text))])
-    cover = next(covered)
-    for start, end in spans:  # both in reading order
-        while start < end:
-            while cover[1] <= start:
-                cover = next(covered)
-            if end <= cover[0]:  # nothing covers this span from start on
-                items.append((start, end))
-                break
-            if start < cover[0]:
-                items.append((start, cover[0]))
-            start = cover[1]
+    # A span is widened to its word once what the items cover is out of it (the ">" of "<b>station" is no span of
+    # symbols inside a word), and never into an item.
+    items += uncovered(whole_words(text, uncovered(spans, items)), items)
     runs = runs_merged(text, digits_joined(text, sorted(items)), apart)
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+def uncovered(spans: Sequence[tuple[int, int]], items: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of the (start, end) spans that none of the items covers; both sorted, the items apart."""
+    parts: list[tuple[int, int]] = []
+    covered = iter([*items, (math.inf, math.inf)])
+    cover = next(covered)
+    for start, end in spans:
+        while start < end:
+            while cover[1] <= start:
+                cover = next(covered)
+            if end <= cover[0]:  # nothing covers this span from start on
+                parts.append((start, end))
+                break
+            if start < cover[0]:
+                parts.append((start, cover[0]))
+            start = cover[1]
+    return parts
 
 
 DIGITS = re.compile(r"\d+")
@@ -614,15 +634,17 @@ def _untranslatable(name: str, attributes: str) -> bool:
 
 
 def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The (start, end) spans, each one holding a letter or digit widened to the whole word around it. The model
-    reads "Việt" masked as "ViXX0Xt" as a fragment and mangles it ("ViX0Xt Name ist ..."); the whole word, mostly a
-    name, passes through intact. A span of symbols ("hello" between quotes the vocabulary lacks, an emoji) stays as
-    it is, and the words around it are translated."""
+    """The (start, end) spans, each one holding a letter or digit or lying inside a word widened to the whole word
+    around it. The model reads "Việt" masked as "ViXX0Xt" as a fragment and mangles it ("ViX0Xt Name ist ..."), and
+    "Open\u200bOffice" (a zero-width space) as "OpenXX0XOffice" ("Open\u200bOffizienten"); the whole word, mostly
+    a name or an identifier ("cc_config", "Einstein@Home"), passes through intact. A span of symbols between words or
+    at a word's edge ("hello" between quotes the vocabulary lacks, an emoji) stays as it is, and so does a mark
+    between clauses ("end—finally": two words), and the words around it are translated."""
     widened: list[tuple[int, int]] = []
     for start, end in spans:
         if widened and end <= widened[-1][1]:
             continue  # inside a word already widened: scanning it again for each span was quadratic ("漢a" * 16000)
-        if any(character.isalnum() for character in text[start:end]):
+        if any(character.isalnum() for character in text[start:end]) or _inside_word(text, start, end):
             floor = widened[-1][1] if widened else 0  # what lies before is covered: the span joins it below
             while start > floor and _in_word(text[start - 1]):
                 start -= 1
@@ -633,6 +655,11 @@ def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, 
         else:
             widened.append((start, end))
     return widened
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    return (0 < start and end < len(text) and _in_word(text[start - 1]) and _in_word(text[end])
+            and CLAUSE_SEPARATORS.isdisjoint(text[start:end]))
 
 
 def _in_word(character: str) -> bool:
@@ -717,9 +744,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     put back by alignment. Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
-    # A long run is a word of its own (whitespace bounds it); whole_words joins it with the unknown spans inside it.
-    untranslatable = whole_words(text, sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]
-                                              + quotation_marks(text, pattern)))
+    # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
+    untranslatable = sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)] + quotation_marks(text, pattern))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
     # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
     # marks between clauses do.

@@ -39,10 +39,6 @@ def is_lossy_form(character: str) -> bool:
     return unicodedata.decomposition(character).startswith(LOSSY_FORMS)
 
 
-def has_lossy_forms(text: str) -> bool:
-    """Judged per distinct character: a regular expression class of the 797 such characters took 35 µs to search a
-    126-character text and 1.1 ms for 5,040 characters (this: 5 and 48 µs), and 25 ms at import to build."""
-    return any(is_lossy_form(character) for character in set(text) if not character.isascii())
 
 
 @dataclass(frozen=True)
@@ -98,11 +94,12 @@ class Tokenizer:
         """(start, end) of each run of characters in `text` that the model cannot read: characters the source
         vocabulary cannot represent (emoji, other scripts, rare symbols: each would reach the model as <unk>, which
         it cannot translate or copy), control characters, and characters under a stack of more than
-        MAX_COMBINING_MARKS combining marks, and LOSSY_FORMS the normalization changes. A character is judged with
+        MAX_COMBINING_MARKS combining marks, and characters the normalization deletes or (LOSSY_FORMS) changes in
+        meaning. A character is judged with
         the combining marks that follow it; whitespace is always known. `ids`: encode(text), where the caller has it
         already."""
         if (self.special.unk not in (self.encode(text) if ids is None else ids) and not CONTROL.search(text)
-                and not STACKED_MARKS.search(text) and not has_lossy_forms(text)):
+                and not STACKED_MARKS.search(text) and not self._normalization_loses_any(text)):
             return []
         spans: list[tuple[int, int]] = []
         index = 0
@@ -124,8 +121,23 @@ class Tokenizer:
                 self._known.clear()
             self._known[character] = character.isspace() or (
                 not CONTROL.match(character) and self.special.unk not in self.encode(character)
-                and not (is_lossy_form(character[0]) and character not in self.source.normalize(character)))
+                and not self._normalization_loses(character))
         return self._known[character]
+
+    def _normalization_loses(self, character: str) -> bool:
+        """Whether the model would not read the character (with its combining marks): its normalization deletes it
+        (SentencePiece's NFKC rules drop U+FFFD, the byte order mark, zero-width spaces and joiners and the
+        left-to-right and right-to-left marks, so a translation lost them), or writes a LOSSY_FORMS one as something
+        else. Never asked of whitespace, which normalizes to nothing at a text's edges."""
+        normal = self.source.normalize(character)
+        return not normal or (is_lossy_form(character[0]) and character not in normal)
+
+    def _normalization_loses_any(self, text: str) -> bool:
+        """Judged per distinct character; ASCII loses none but control characters (CONTROL). A regular expression
+        class of the 797 LOSSY_FORMS took 35 µs to search a 126-character text and 1.1 ms for 5,040 characters
+        (per character: 5 and 48 µs), and 25 ms at import to build."""
+        return any(self._normalization_loses(character) for character in set(text)
+                   if not character.isascii() and not character.isspace())
 
     def encode_batch(self, texts: list[str]) -> list[list[int]]:
         return [self.encode(text) for text in texts]
