@@ -225,6 +225,8 @@ def test_symbols_the_model_cannot_read_stay_at_the_edges_of_a_sentence():
     prepared = prepare("\ufeff😀 Open the file.\u200e Then 😀 save it 😀\n%s files", unknown=emoji)
     assert prepared.segments == ["Open the file.", "Then XX0X save it", "XX0X files"]
     assert prepared.restore(["A.", "B XX0X C", "XX0X D"]) == "\ufeff😀 A.\u200e B 😀 C 😀\n%s D"
+    escaped = prepare("&#128512;Open the file.&nbsp;", html=True, unknown=emoji)
+    assert escaped.segments == ["Open the file."] and escaped.restore(["A."]) == "&#128512;A.&nbsp;"
 
 
 def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_survives():

@@ -255,10 +255,10 @@ class Prepared:
 
     def _kept_at_edges(self, core: str) -> tuple[int, int]:
         """Where the core starts and ends without the tokens at its edges that stay where they are (and the
-        whitespace beside them): references to whitespace, and characters the model cannot read that are no letter,
-        digit or punctuation (`only_symbols`). Read, a token glued to the first word cost the model the word:
-        "😀Open the file." came back as "😀Einstellungen der Datei.", and so did a text whose byte order mark
-        (U+FEFF) it kept; now "😀Datei öffnen."."""
+        whitespace beside them): characters the model cannot read that are no letter, digit or punctuation
+        (`only_symbols`: emoji, invisible marks, whitespace), as they are or as references ("&nbsp;", "&#128512;").
+        Read, a token glued to the first word cost the model the word: "😀Open the file." came back as
+        "😀Einstellungen der Datei.", and so did a text whose byte order mark (U+FEFF) it kept; now "😀Datei öffnen."."""
         start, end = 0, len(core)
         while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._stays_at_edge(token):
             start = WHITESPACE.match(core, token.end()).end()
@@ -271,7 +271,7 @@ class Prepared:
 
     def _stays_at_edge(self, token: re.Match) -> bool:
         item = self.protected[int(token.group(1))]
-        return (ONE_REFERENCE.fullmatch(item) is not None and unescape(item).isspace()) or only_symbols(item)
+        return only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item)
 
 
 def _shouted(segment: str) -> bool:
@@ -324,9 +324,9 @@ class SpaceReference:
 
 
 def only_symbols(item: str) -> bool:
-    """Whether an item has no letter, digit or punctuation: one of characters the model cannot read (emoji, invisible
-    format characters such as U+FEFF, U+FFFD) and spaces. Every placeholder and markup pattern matches punctuation
-    or letters."""
+    """Whether an item (or the character a reference stands for) has no letter, digit or punctuation: one of
+    characters the model cannot read (emoji, invisible format characters such as U+FEFF, U+FFFD) and whitespace.
+    Every placeholder and markup pattern matches punctuation or letters."""
     return all(unicodedata.category(character)[0] in "SCZM" for character in item)
 
 
