@@ -100,6 +100,12 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
             yield parse_line(number, line, settings)
 
 
+def line_ending(path: Path) -> str:
+    """"\r\n" where the file's first line ends so, else "\n"."""
+    with path.open("rb") as lines:
+        return "\r\n" if lines.readline().endswith(b"\r\n") else "\n"
+
+
 def parse_line(number: int, line: str, settings: Settings) -> Item:
     item = Item(number, str(number), "", settings.model, settings.options)
     if settings.format == "text":
@@ -472,16 +478,18 @@ class Job:
             call.cancel()
 
     def _assemble_text(self) -> None:
-        """The text output: line i holds line i's translation (empty when it failed), written atomically."""
+        """The text output: line i holds line i's translation (empty when it failed), written atomically, its lines
+        ending as the input's first line does (a Windows file's "\r\n" came back as "\n")."""
+        ending = line_ending(self.source)
         translations: dict[int, str] = {}
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
                 translations[record["line"]] = record.get("translation", "")
         partial = self.output.with_name(self.output.name + ".partial")
-        with partial.open("w", encoding="utf-8") as out:
+        with partial.open("w", encoding="utf-8", newline="") as out:
             for line in range(1, self.summary.items + 1):
-                out.write(translations.get(line, "").replace("\n", " ") + "\n")
+                out.write(translations.get(line, "").replace("\n", " ") + ending)
         os.replace(partial, self.output)
         self.journal_path.unlink()
 

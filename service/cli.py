@@ -595,7 +595,8 @@ def build_parser() -> argparse.ArgumentParser:
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"})')
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
-                            "assembled at the end from OUTPUT.journal.jsonl); JSONL output: one record per line in "
+                            "assembled at the end from OUTPUT.journal.jsonl; lines end with \\r\\n where the input's "
+                            "first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format", choices=("text", "tsv", "jsonl"), default="text", help="input format (default: text)")

@@ -118,6 +118,16 @@ def test_text_output_is_aligned_line_by_line_and_dedupe_translates_once(server, 
     assert code == 1 and "finished text output" in err  # never overwritten silently
 
 
+def test_a_windows_files_text_output_ends_its_lines_as_the_input_does(server, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(f"{TEXTS[0]}\r\n\r\n{TEXTS[1]}\r\n".encode())
+    code, _, err = batch(server.target, source, tmp_path / "out.txt")
+    assert code == 0, err
+    with TranslatorClient(server.target) as client:
+        first, second = (client.translate([t]).translations[0].text for t in TEXTS[:2])
+    assert (tmp_path / "out.txt").read_bytes() == f"{first}\r\n\r\n{second}\r\n".encode()
+
+
 def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_bytes(b'{"id": "a", "text": "Where is the station?"}\n'
