@@ -268,6 +268,19 @@ def test_marks_the_model_cannot_read_come_back_where_they_were_and_cost_no_words
     assert "cc_config.xml" in identifiers and "app_config.xml" in identifiers
 
 
+def test_parentheses_come_back_around_their_words(exported_default):
+    """Held-out messages that came back with a parenthesis and words lost ("How (else) to create new names:" as "Wie
+    (eine neue Namen:"): the words in parentheses are translated apart, the marks kept."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["How (else) to create new names:", "(Deprecated) Port number for SOCKS requests",
+             "An absolute path where the gpg (or gpg2) binary is", "UDisks %s (built against %d.%d.%d)",
+             "This document was created with a newer version of Plan (syntax version: %1)"]
+    for text, translation in zip(texts, Translator(out).translate(texts)):
+        assert translation.count("(") == translation.count(")") == 1, (text, translation)
+
+
 def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
     """The model reads "…" as "..." and wrote it so ("Loading…" came back as "Laden ..."), where German catalogs
     keep the "…"."""

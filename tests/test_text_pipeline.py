@@ -391,6 +391,17 @@ def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
     assert prepare("He's here; she's not.").segments == ["He's here; she's not."]
 
 
+def test_words_in_parentheses_are_translated_apart_from_their_sentence():
+    """Read with its sentence, the model dropped a parenthesis and the words beside it ("How (else) to create new
+    names:" came back as "Wie (eine neue Namen:"). A word's own parenthesis and one around items alone stay read."""
+    prepared = prepare("Dereference links (look at what is linked to, not the link). Implies -noleaf (%s) or file(s).")
+    assert prepared.segments == ["Dereference links", "look at what is linked to, not the link",
+                                 "Implies -noleaf (XX0X) or file(s)."]
+    assert prepared.glue == ["", " (", "). ", ""]
+    assert prepared.restore(["A", "B", "C (XX0X) D."]) == "A (B). C (%s) D."
+    assert prepare("(Deprecated) Port number").segments == ["Deprecated", "Port number"]
+
+
 def test_numbers_are_kept_exactly():
     """The model changed numbers ("umask 077" came back as "0777777", "0 to 240" as "240 auf 240"): a number is a
     placeholder, with the separators between its digits; one inside a word or an identifier is the word's."""
