@@ -240,7 +240,7 @@ class Prepared:
             lead, core = lead + bullet.group(0), core[bullet.end():]
         spaces: list[SpaceReference] = []
         if self.protected:
-            edges = self._kept_at_edges(core)  # "&nbsp;&nbsp;Text", "🔥 Deals": indentation, decoration, kept as they are
+            edges = self._kept_at_edges(core)  # "&nbsp;&nbsp;Text", "🔥 Deals": indentation, decoration: kept
             lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
             core, spaces = read_as_characters(core, self.protected, self.characters)
         return lead, core, trail, spaces, _shouted(core)
@@ -258,7 +258,8 @@ class Prepared:
         whitespace beside them): characters the model cannot read that are no letter, digit or punctuation
         (`only_symbols`: emoji, invisible marks, whitespace), as they are or as references ("&nbsp;", "&#128512;").
         Read, a token glued to the first word cost the model the word: "😀Open the file." came back as
-        "😀Einstellungen der Datei.", and so did a text whose byte order mark (U+FEFF) it kept; now "😀Datei öffnen."."""
+        "😀Einstellungen der Datei.", and so did a text whose byte order mark (U+FEFF) it kept; now
+        "😀Datei öffnen."."""
         start, end = 0, len(core)
         while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._stays_at_edge(token):
             start = WHITESPACE.match(core, token.end()).end()
@@ -737,16 +738,17 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
     `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, marks
     between clauses the model cannot read (`clauses`) and parentheses around words (`parentheticals`) separate
-    segments. `fits(segment)` says whether a segment
-    is within the model's source limit; longer ones are split at the clause or word boundary nearest their middle, as
-    are those that fit but are not `short(segment)` (longer than the model translates well), where they have one. A
-    segment reads the character references it can as their characters (`characters_read`) and, in capitals,
-    sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave the segments (translator.markup), to be
-    put back by alignment. Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
+    segments. `fits(segment)` says whether a segment is within the model's source limit; longer ones are split at the
+    clause or word boundary nearest their middle, as are those that fit but are not `short(segment)` (longer than the
+    model translates well), where they have one. A segment reads the character references it can as their characters
+    (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave
+    the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
+    (`Prepared.numbers`)."""
     prepared = Prepared([], [""])
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    untranslatable = sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)] + quotation_marks(text, pattern))
+    untranslatable = sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]
+                            + quotation_marks(text, pattern))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
     # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
     # marks between clauses do.
@@ -760,7 +762,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             prepared.glue[-1] += part.text
             continue
         for sentence in closing_tokens_kept(sentences(part)):
-            for clause in (part for whole in clauses(sentence, separators) for part in parentheticals(whole)):
+            for clause in (inner for whole in clauses(sentence, separators) for inner in parentheticals(whole)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
