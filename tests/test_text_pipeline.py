@@ -204,7 +204,8 @@ def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     assert [text[a:b] for a, b in whole_words(text, spans)] == \
         ["Việt", "Dvořák", '"', "😀", "cafe\u0301s", "cc_config", "Open\u200bOffice"]
     prepared = prepare(text, unknown=lambda t: spans)
-    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X in XX5X.xml of XX6X.']  # the last quote is known
+    # the last quote is known here
+    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X in XX5X.xml of XX6X.']
     assert prepared.restore(prepared.segments) == text
 
 
