@@ -727,12 +727,16 @@ def test_input_benchmark_measures_escaped_text_numbers_quotations_and_capitals(e
 
 def test_a_broken_token_is_mended_where_the_model_wrote_it():
     """"application_name=%s" (its "_" unknown to the model) came back as "AnwendungX0Xname=%s _": the broken token
-    stands for the item where it is, when the source has no "XX" of its own."""
+    stands for the item where it is, when the source has no "XX" of its own. Where the token is there intact, the
+    broken one is dropped ('You need to start by "git bisect start"' came back as '... startenX1X')."""
     from translator.text import Repaired, repair
 
     assert repair("AnwendungX0Xname=XX1X", [0, 1], [False, False], stray_x=True) == Repaired("AnwendungXX0Xname=XX1X", 1)
     assert repair("Start XX0 mit XX1X", [0, 1], [False, False], stray_x=True) == Repaired("Start XX0X mit XX1X", 1)
-    assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("X0X und XX0X", 0)  # there intact: text
+    assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("und XX0X", 1)  # there intact: dropped
+    quotes = lambda s: [m.span() for m in re.finditer('"', s)]  # noqa: E731
+    assert prepare('Start by "git"', unknown=quotes).restore(['Mit XX0XgitXX1X startenX1X']) == 'Mit "git" starten'
+    assert prepare('See X1X "now"', unknown=quotes).restore(['Siehe X1X XX0XjetztXX1X']) == 'Siehe X1X "jetzt"'  # its own
     assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
 
 
