@@ -15,17 +15,13 @@ from dataclasses import replace
 from tqdm import tqdm
 
 from bench.common import format_table, machine
+from model.evaluate import scores
 from service.decoding import DecodingOptions
 from service.texts import Texts
 
 
 def _chrf_bleu(texts: list[str], references: list[str]) -> dict:
-    import sacrebleu
-
-    if not texts:
-        return {"chrf": None, "bleu": None}
-    return {"chrf": round(sacrebleu.corpus_chrf(texts, [references]).score, 3),
-            "bleu": round(sacrebleu.corpus_bleu(texts, [references]).score, 3)}
+    return scores(texts, references, digits=3) if texts else {"chrf": None, "bleu": None}
 
 
 def _segmented(translator, texts: list[str], limits) -> Texts:

@@ -30,10 +30,10 @@ class DictionaryBaseline:
         return re.sub(r" ([^\w\s])", r"\1", " ".join(words))
 
 
-def scores(hypotheses: list[str], references: list[str]) -> dict:
+def scores(hypotheses: list[str], references: list[str], digits: int = 2) -> dict:
     return {
-        "bleu": round(sacrebleu.corpus_bleu(hypotheses, [references]).score, 2),
-        "chrf": round(sacrebleu.corpus_chrf(hypotheses, [references]).score, 2),
+        "bleu": round(sacrebleu.corpus_bleu(hypotheses, [references]).score, digits),
+        "chrf": round(sacrebleu.corpus_chrf(hypotheses, [references]).score, digits),
     }
 
 

@@ -832,7 +832,7 @@ def cmd_bench_inputs(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    if _split_missing(args):
+    if _splits_missing([args.split]):
         return 1
     source = _messages_source(args)
     messages = placeholders.pairs_of(source) if source.exists() else []
@@ -851,10 +851,7 @@ def cmd_bench_segments(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    missing = [str(path) for path in args.splits if not path.exists()]
-    if missing:
-        print(f"error: no such split: {', '.join(missing)} (`translator data freedict` and `translator data gettext` "
-              "write them)", file=sys.stderr)
+    if _splits_missing(args.splits):
         return 1
     splits = {}
     for path in args.splits:
@@ -878,7 +875,7 @@ def cmd_bench_tags(args) -> int:
     from bench.common import write_results
     from service.translator import Translator
 
-    if _split_missing(args):
+    if _splits_missing([args.split]):
         return 1
     translator = Translator(args.model_dir, precision=args.precision)
     if not translator.runtime.has_alignments:
@@ -908,13 +905,13 @@ def _held_out_arguments(parser) -> None:
                         help=f"a TSV split, English first (default: {DEFAULT_DATA / 'test.tsv'})")
 
 
-def _split_missing(args) -> bool:
-    """Whether the held-out split is missing (said on stderr)."""
-    if args.split.exists():
-        return False
-    print(f"error: {args.split} is missing: `translator data freedict` writes the dictionary's splits, or pass --split",
-          file=sys.stderr)
-    return True
+def _splits_missing(splits: list[Path]) -> bool:
+    """Whether a held-out split is missing (said on stderr, with what writes it)."""
+    missing = [str(path) for path in splits if not path.exists()]
+    if missing:
+        print(f"error: no such split: {', '.join(missing)} (`translator data freedict` writes the dictionary's splits, "
+              "`translator data gettext` the software messages'; or pass others)", file=sys.stderr)
+    return bool(missing)
 
 
 def _messages_argument(parser) -> None:

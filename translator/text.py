@@ -226,7 +226,7 @@ class Prepared:
         lead, core, trail, spaces, shouted = self._read(piece)
         self.glue[-1] += lead
         self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
-        self.segments.append(_sentence_cased(core) if shouted else core)
+        self.segments.append(core)
         self.moved.append([])
         self.spaces.append(spaces)
         self.shouted.append(shouted)
@@ -234,8 +234,8 @@ class Prepared:
         self.glue.append(trail)
 
     def _read(self, piece: str) -> tuple[str, str, str, list[SpaceReference], bool]:
-        """A piece of the masked text as (what stays before it, the segment the model reads before it is
-        sentence-cased, what stays after it, its references read as spaces, whether it is in capitals)."""
+        """A piece of the masked text as (what stays before it, the segment the model reads, sentence-cased where
+        the piece is in capitals, what stays after it, its references read as spaces, whether it is in capitals)."""
         core = piece.strip()
         lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
         if bullet := LIST_MARKER.match(core):  # kept, not translated
@@ -245,15 +245,16 @@ class Prepared:
             edges = self._kept_at_edges(core)  # "&nbsp;&nbsp;Text", "🔥 Deals": indentation, decoration: kept
             lead, core, trail = lead + core[:edges[0]], core[edges[0]:edges[1]], core[edges[1]:] + trail
             core, spaces = read_as_characters(core, self.protected, self.characters)
-        return lead, core, trail, spaces, _shouted(core)
+        shouted = _shouted(core)
+        return lead, _sentence_cased(core) if shouted else core, trail, spaces, shouted
 
     def as_read(self, piece: str) -> str:
         """The segment a piece of the masked text would be, its tokens numbered from XX0X: what the model reads of
         it, whichever items come before it in the text. Whether a piece fits is judged on it, so a sentence is cut
         the same alone, as the 40th line of a text or escaped in a web page."""
-        _, core, _, _, shouted = self._read(piece)
+        core = self._read(piece)[1]
         read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(core)]
-        return renumbered(_sentence_cased(core) if shouted else core, {item: k for k, item in enumerate(read)})[0]
+        return renumbered(core, {item: k for k, item in enumerate(read)})[0]
 
     def _kept_at_edges(self, core: str) -> tuple[int, int]:
         """Where the core starts and ends without the tokens at its edges that stay where they are (and the
@@ -786,12 +787,19 @@ def quotation_marks(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
 def clauses(sentence: str, separators: set[int]) -> list[str]:
     """The sentence cut around each placeholder token of `separators` that whitespace or the end follows: the clauses
     and, between them, the tokens with their whitespace (no letters: glue, not translated)."""
+    return cut_around(sentence, [token.span() for token in PLACEHOLDER_PATTERN.finditer(sentence)
+                                 if int(token.group(1)) in separators
+                                 and (token.end() == len(sentence) or sentence[token.end()].isspace())])
+
+
+def cut_around(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The text cut before and after each of the (start, end) spans, in order: the parts between them and the spans
+    themselves, none empty."""
     parts, done = [], 0
-    for token in PLACEHOLDER_PATTERN.finditer(sentence):
-        if int(token.group(1)) in separators and (token.end() == len(sentence) or sentence[token.end()].isspace()):
-            parts += [sentence[done:token.start()], token.group(0)]
-            done = token.end()
-    return [part for part in parts + [sentence[done:]] if part]
+    for start, end in spans:
+        parts += [text[done:start], text[start:end]]
+        done = end
+    return [part for part in parts + [text[done:]] if part]
 
 
 # A parenthesis after whitespace (or at the start) around words: "Dereference symbolic links (ie look at what is linked
@@ -805,12 +813,9 @@ PARENTHETICAL = re.compile(r"(?:(?<=\s)|^)\(([^()]*)\)")
 def parentheticals(clause: str) -> list[str]:
     """The clause cut around each PARENTHETICAL with a word inside: the text before it, "(", the words, ")", the
     rest (marks alone are glue, not translated)."""
-    parts, done = [], 0
-    for found in PARENTHETICAL.finditer(clause):
-        if CASED_WORD.search(PLACEHOLDER_PATTERN.sub(" ", found.group(1))):
-            parts += [clause[done:found.start()], "(", found.group(1), ")"]
-            done = found.end()
-    return [part for part in parts + [clause[done:]] if part]
+    return cut_around(clause, [mark for found in PARENTHETICAL.finditer(clause)
+                               if CASED_WORD.search(PLACEHOLDER_PATTERN.sub(" ", found.group(1)))
+                               for mark in ((found.start(), found.start() + 1), (found.end() - 1, found.end()))])
 
 
 LEADING_PLACEHOLDERS = re.compile(rf"(?:{PLACEHOLDER_PATTERN.pattern})+\s*")
