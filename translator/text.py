@@ -26,7 +26,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import unescape
 from itertools import accumulate
 from typing import Callable, Sequence
@@ -104,6 +104,10 @@ WHITESPACE = re.compile(r"\s*")
 # "..." of its own gets its translation's "..." written as "…".
 ELLIPSIS = "…"
 THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
+# The model ends a sentence that ends in "..." with two dots in 10 of the 263 installed catalog messages that end so
+# ("Save forecast..." came back as "Vorhersage speichern.."), never with one or none; no reference ends in two.
+ENDS_IN_DOTS = re.compile(r"(?<!\.)(?:\.\.\.|…)$")
+TWO_DOTS_AT_END = re.compile(r"(?<!\.)\.\.$")
 
 
 @dataclass
@@ -125,6 +129,7 @@ class Prepared:
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
+    ends_in_dots: list[bool] = field(default_factory=list)  # per segment: a final ".." to write as "..." (ENDS_IN_DOTS)
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -144,9 +149,9 @@ class Prepared:
 
     def streams(self, index: int) -> bool:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
-        for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…": a piece
-        can end between its dots)."""
-        return not self.numbers[index] and not self.spaces[index] and not self.ellipses[index]
+        for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and a final
+        ".." that becomes "...": a piece can end between the dots)."""
+        return not (self.numbers[index] or self.spaces[index] or self.ellipses[index] or self.ends_in_dots[index])
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
@@ -158,11 +163,13 @@ class Prepared:
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
+        if self.ends_in_dots[index]:
+            text = TWO_DOTS_AT_END.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
             text = THREE_DOTS.sub(ELLIPSIS, text)
         text = self.written(index, text)
-        for space in self.spaces[index]:
-            text = space.put_back(text, lambda word: self.written(index, word))
+        if self.spaces[index]:
+            text = spaces_put_back(text, self.spaces[index], lambda word: self.written(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
         return self.unmask(text, index) if self.numbers[index] else text
@@ -216,6 +223,9 @@ class Prepared:
             self.segments[index], moved_to = renumbered(segment, number)
             self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start),
                                            moved_to(m.end), m.spaced) for m in self.moved[index]]
+            # the words beside a reference read as a space are found by their tokens too ("10&nbsp;km": "XX1X km")
+            self.spaces[index] = [replace(space, before=renumbered(space.before, number)[0],
+                                          after=renumbered(space.after, number)[0]) for space in self.spaces[index]]
 
     def add(self, piece: str) -> None:
         """Append a piece of the masked text: a segment to translate, or glue when it has nothing to translate."""
@@ -231,6 +241,7 @@ class Prepared:
         self.spaces.append(spaces)
         self.shouted.append(shouted)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
+        self.ends_in_dots.append(ENDS_IN_DOTS.search(core) is not None)
         self.glue.append(trail)
 
     def _read(self, piece: str) -> tuple[str, str, str, list[SpaceReference], bool]:
@@ -313,18 +324,46 @@ class SpaceReference:
     before: str  # the word before it, as the model read it
     reference: str
     after: str
+    occurrence: int = 0  # which of the read segment's spaces between these two words it was
+    occurrences: int = 1  # how many spaces between these two words the read segment has
 
-    def put_back(self, text: str, written: Callable[[str], str]) -> str:
-        """The written translation with the reference in the space between its two words, where the translation has
-        them side by side; else after the word before, or before the word after, where the translation has that word
-        once ("10&nbsp;euros": "10 Euro", "Mr.&nbsp;Smith": "Herr Smith"); else as it is (a space)."""
+    def position(self, text: str, pairs: dict[tuple[str, str], list[int]], written: Callable[[str], str]) -> int | None:
+        """Where in the written translation (its `word_pairs`) the reference goes: the space between its two words
+        where the translation has them side by side (the same one of several where it has them as often as the
+        source); else after the word before, or before the word after, where the translation has that word once
+        ("10&nbsp;euros": "10 Euro", "Mr.&nbsp;Smith": "Herr Smith"); else nowhere (it stays a space)."""
+        if between := pairs.get((written(self.before), written(self.after))):
+            return between[self.occurrence] if len(between) == self.occurrences else between[0]
         before, after = re.escape(written(self.before)), re.escape(written(self.after))
-        for space, once in ((rf"(?<!\S){before}( ){after}(?!\S)", False), (rf"(?<!\S){before}( )(?=\S)", True),
-                            (rf"(?<=\S)( ){after}(?!\S)", True)):
-            found = list(re.finditer(space, text))
-            if found and not (once and len(found) > 1):
-                return text[:found[0].start(1)] + self.reference + text[found[0].end(1):]
-        return text
+        for space in (rf"(?<!\S){before}( )(?=\S)", rf"(?<=\S)( ){after}(?!\S)"):
+            found = [m.start(1) for m in re.finditer(space, text)]
+            if len(found) == 1:
+                return found[0]
+        return None
+
+
+def word_pairs(text: str) -> dict[tuple[str, str], list[int]]:
+    """Every two words (runs of non-whitespace) with one space between them, and where those spaces are, in order."""
+    pairs: dict[tuple[str, str], list[int]] = {}
+    words = list(WORD.finditer(text))
+    for first, second in zip(words, words[1:]):
+        if second.start() == first.end() + 1 and text[first.end()] == " ":
+            pairs.setdefault((first.group(), second.group()), []).append(first.end())
+    return pairs
+
+
+def spaces_put_back(text: str, spaces: list[SpaceReference], written: Callable[[str], str]) -> str:
+    """The written translation with each reference to whitespace in the space `SpaceReference.position` finds for
+    it, all found in the translation as the model wrote it; a space takes one reference at most. Each was put back
+    in turn, so the second of "house&nbsp;house&nbsp;house" found only the first's pair of words and went there."""
+    pairs = word_pairs(text)
+    placed: dict[int, str] = {}
+    for space in spaces:
+        if (at := space.position(text, pairs, written)) is not None:
+            placed.setdefault(at, space.reference)
+    for at in sorted(placed, reverse=True):
+        text = text[:at] + placed[at] + text[at + 1:]
+    return text
 
 
 def only_symbols(item: str) -> bool:
@@ -384,14 +423,17 @@ def read_as_characters(segment: str, protected: list[str], characters: dict[str,
         length += token.start() - done + 1
         done = token.end()
     read = "".join(pieces) + segment[done:]
-    # The word before a space starts after the last whitespace before it (found by bisection: a search back from the
-    # space for r"\S*$" scanned from the segment's start, quadratic in a text of thousands of "&nbsp;").
-    word_starts = [m.end() for m in SPACES_RUN.finditer(read)] if spaces else []
-    return read, [SpaceReference(read[word_starts[i - 1] if (i := bisect_right(word_starts, at)) else 0:at], reference,
-                                 WORD_AFTER.match(read, at + 1).group()) for at, reference in spaces]
+    if not spaces:
+        return read, []
+    # Each space between two words, numbered among the spaces between the same two words, in one pass (a search per
+    # space was quadratic in a text of thousands of "&nbsp;")
+    pairs = word_pairs(read)
+    between = {at: (pair, occurrence) for pair, ats in pairs.items() for occurrence, at in enumerate(ats)}
+    return read, [SpaceReference(pair[0], reference, pair[1], occurrence, len(pairs[pair]))
+                  for at, reference in spaces if at in between for pair, occurrence in [between[at]]]
 
 
-WORD_AFTER = re.compile(r"\S*")
+WORD = re.compile(r"\S+")
 
 
 def _between_words(segment: str, tokens: list[re.Match], spaces: list[bool], index: int) -> bool:
