@@ -281,6 +281,18 @@ def test_parentheses_come_back_around_their_words(exported_default):
         assert translation.count("(") == translation.count(")") == 1, (text, translation)
 
 
+def test_file_paths_come_back_as_written(exported_default):
+    """Read, the model changed "/etc/crypttab" to "/etc/cryptab" in each of the held-out messages with it."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["Error updating /etc/crypttab entry", "Where is the Application? eg /usr/local/bin/gs",
+             "The path C:\\Users\\Admin\\file.txt is missing."]
+    for text, path, translation in zip(texts, ["/etc/crypttab", "/usr/local/bin/gs", "C:\\Users\\Admin\\file.txt"],
+                                       Translator(out).translate(texts)):
+        assert path in translation, (text, translation)
+
+
 def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
     """The model reads "…" as "..." and wrote it so ("Loading…" came back as "Laden ..."), where German catalogs
     keep the "…"."""
