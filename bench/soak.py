@@ -218,6 +218,7 @@ def format_report(report: dict) -> str:
                                          for k, v in report["idle_gauges"].items()),
              f"  SIGTERM under load: {report['sigterm']['calls']} calls, "
              + ", ".join(f"{k}: {v}" for k, v in report["sigterm"]["outcomes"].items())
-             + f"; lost or unexpected: {len(report['sigterm']['unexpected'])}; exit code {report['sigterm']['exit_code']}",
+             + f"; lost or unexpected: {len(report['sigterm']['unexpected'])}; exit code {report['sigterm']['exit_code']}"
+             + "".join(f"\n    {u}" for u in report["sigterm"]["unexpected"][:10]),
              "PASSED" if passed(report) else "FAILED"]
     return "\n".join(lines)

@@ -52,6 +52,10 @@ KEEPALIVE_OPTIONS = [("grpc.http2.min_ping_interval_without_data_ms", 10_000), (
 # request_id and BatchItem.id: echoed in every streamed chunk, so a long one multiplied the response (a 3 MB
 # request_id over 8 texts came back as 117 MB); ample for UUIDs, trace ids and paths.
 MAX_ID_CHARS = 256
+# On SIGTERM, calls that arrive are refused with UNAVAILABLE, which clients retry on another replica, for this long
+# before gRPC stops taking calls: gRPC cancels a call that arrives once it is stopping (CANCELLED, which clients do not
+# retry), and a call a client sent just before the signal may still be on its way (the soak met one in ~1,600 calls).
+REFUSING_BEFORE_STOP_SECONDS = 0.5
 # A client's string quoted back in an error message is cut to this: the message travels in a trailer, and clients
 # refuse trailers over 16 KiB (a 100,000-character model name came back as RESOURCE_EXHAUSTED instead of NOT_FOUND).
 MAX_QUOTED_CHARS = 64
@@ -567,7 +571,9 @@ class Server:
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         log.info("draining: waiting up to %.0f s for in-flight requests", self.config.grace_seconds)
-        await self.grpc.stop(self.config.grace_seconds)
+        refusing = min(REFUSING_BEFORE_STOP_SECONDS, self.config.grace_seconds)
+        await asyncio.sleep(refusing)  # in-flight calls go on meanwhile
+        await self.grpc.stop(self.config.grace_seconds - refusing)
         for engine in self.engines.values():
             engine.stop()
         self.metrics.stop()
