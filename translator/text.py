@@ -63,6 +63,10 @@ PLACEHOLDERS = (
     # Read, the model changed one in 11 of the 50 held-out test messages that have one ("--ignore-errors" came back as
     # "--ignore-errore-Fehler-Fehler", "--root" was lost).
     r"(?<![\w-])--[A-Za-z](?:[\w-]*\w)?",
+    # File and host names with an extension ("cc_config.xml", "climateprediction.net" came back as "Klimapredig.net"):
+    # a name from a letter, an extension of small letters and digits, not digits alone ("e.g.", "i.e.", "v2.0",
+    # "X.509" and "ASP.NET" stay text)
+    r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\.(?=[0-9]*[a-z])[a-z0-9]{2,5}(?!\w|\.\w)",
     # e-mail addresses; a local part has at most 64 characters (RFC 5321), and unbounded, every position of a long
     # word scanned to its end for an "@" (quadratic: 32,000 letters took 4 s)
     r"[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
