@@ -283,16 +283,17 @@ def test_parentheses_come_back_around_their_words(exported_default):
 
 def test_file_paths_names_and_options_come_back_as_written(exported_default):
     """Read, the model changed "/etc/crypttab" to "/etc/cryptab" in each of the held-out messages with it,
-    "--no-color" to "--no--color" and "climateprediction.net" to "Klimapredig.net"."""
+    "--no-color" to "--no--color", "climateprediction.net" to "Klimapredig.net" and "FreeBSD" to "FreieBSD"; a name
+    that qualifies a noun is joined to it ("PipeWire-Anwendungen")."""
     from service.translator import Translator
 
     out, _ = exported_default
     texts = ["Error updating /etc/crypttab entry", "Where is the Application? eg /usr/local/bin/gs",
              "The path C:\\Users\\Admin\\file.txt is missing.", "-i, --ignore-errors Ignore errors from recipes.",
              "Terse output for machine consumption. Implies --no-abbrev and --no-color.",
-             "Get help for climateprediction.net"]
+             "Get help for climateprediction.net", "Supports FreeBSD", "Audio effects for PipeWire applications"]
     kept = ["/etc/crypttab", "/usr/local/bin/gs", "C:\\Users\\Admin\\file.txt", "--ignore-errors", "--no-color",
-            "climateprediction.net"]
+            "climateprediction.net", "FreeBSD", "PipeWire-"]
     for text, path, translation in zip(texts, kept, Translator(out).translate(texts)):
         assert path in translation, (text, translation)
 

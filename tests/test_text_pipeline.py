@@ -60,6 +60,23 @@ def test_file_and_host_names_are_kept_as_written_but_not_abbreviations_or_versio
     assert protected_items(text) == ["cc_config.xml", "climateprediction.net", "jquery.min.js", "song.mp3"]
 
 
+def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_stay_whole():
+    """Read, the model changed "FreeBSD" to "FreieBSD" and "VirtualBox" to "VirtuelleBox". An e-mail address is one
+    item, though its parts look like a file name ("john.doe") or such a word ("JohnDoe")."""
+    text = "Run FreeBSD in VirtualBox on an iPhone; write to john.doe@example.com or JohnDoe@example.org. Hello World"
+    assert protected_items(text) == ["FreeBSD", "JohnDoe@example.org", "VirtualBox", "iPhone", "john.doe@example.com"]
+
+
+def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
+    """German writes "PipeWire-Filter" and "pg_hba.conf-Eintrag"; reading the name as a token, the model wrote a space.
+    Only where the source has a word in small letters after the name and the translation a capitalized one."""
+    prepared = prepare("Audio effects for PipeWire applications.\nSupports FreeBSD\nno pg_hba.conf entry\nPipeWire Filters")
+    translated = ["Audio-Effekte für XX0X Anwendungen.", "Unterstützt XX0X", "Kein XX0X Eintrag", "XX0X Filter"]
+    assert prepared.restore(translated) == \
+        "Audio-Effekte für PipeWire-Anwendungen.\nUnterstützt FreeBSD\nKein pg_hba.conf-Eintrag\nPipeWire Filter"
+    assert prepare("Open %s files").restore(["XX0X Dateien öffnen"]) == "%s Dateien öffnen"  # a placeholder: no name
+
+
 def test_long_command_line_options_are_kept_as_written_but_their_values_names_are_read():
     """Read, the model changed a long option in 11 of the 50 held-out test messages that have one ("--ignore-errors"
     came back as "--ignore-errore-Fehler-Fehler"); catalogs translate the name of its value ("--new-file=DATEI")."""
@@ -77,7 +94,7 @@ words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran",
 items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>", "</b>", "<br/>", "`x = 1`",
                          "https://example.org/a?b=1", "ann@example.com", "&amp;", "&nbsp;", "&#39;", "&shy;", "XX3X",
                          "XX3", "%%", "/etc/fstab", "~/.config/app/", "../lib", "C:\\Users\\ann.txt",
-                         "--no-color", "cc_config.xml"])
+                         "--no-color", "cc_config.xml", "VirtualBox"])
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.
