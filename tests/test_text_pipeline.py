@@ -67,6 +67,12 @@ def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_st
     assert protected_items(text) == ["FreeBSD", "JohnDoe@example.org", "VirtualBox", "iPhone", "john.doe@example.com"]
 
 
+def test_function_calls_are_kept_as_written():
+    """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
+    text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"
+    assert protected_items(text) == ["Gtk::Widget::show()", "exists()", "isnull()"]
+
+
 def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
     """German writes "PipeWire-Filter" and "pg_hba.conf-Eintrag"; reading the name as a token, the model wrote a space.
     Only where the source has a word in small letters after the name and the translation a capitalized one."""

@@ -80,6 +80,8 @@ PLACEHOLDERS = (
     # Read, the model changed one in 11 of the 50 held-out test messages that have one ("--ignore-errors" came back as
     # "--ignore-errore-Fehler-Fehler", "--root" was lost).
     r"(?<![\w-])--[A-Za-z](?:[\w-]*\w)?",
+    # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()")
+    r"(?<![\w.])[A-Za-z_][\w.:]*\(\)",
     FILE_NAME,
     CAMEL_CASE,
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
