@@ -450,6 +450,8 @@ def test_a_sentence_that_ends_in_three_dots_never_comes_back_ending_in_two():
     assert prepared.restore(translated) == "Vorhersage speichern...\nLaden…\nVersion 2..3\nStopp.."
     assert prepare("Open %s...").restore(["XX0X öffnen.."]) == "%s öffnen..."
     assert prepare("Wait....").restore(["Warten.."]) == "Warten.."  # four dots: no ellipsis to complete
+    assert prepare("Wait… what?!").restore(["Warten.. was?!"]) == "Warten… was?!"  # inside, after a "…"
+    assert prepare("Wait… see a..b").restore(["Warten.. siehe a..b"]) == "Warten.. siehe a..b"  # the source's own
 
 
 def test_a_mark_between_clauses_the_model_cannot_read_separates_them():

@@ -138,6 +138,7 @@ THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 # ("Save forecast..." came back as "Vorhersage speichern.."), never with one or none; no reference ends in two.
 ENDS_IN_DOTS = re.compile(r"(?<!\.)(?:\.\.\.|…)$")
 TWO_DOTS_AT_END = re.compile(r"(?<!\.)\.\.$")
+TWO_DOTS = re.compile(r"(?<!\.)\.\.(?!\.)")
 
 
 @dataclass
@@ -196,6 +197,8 @@ class Prepared:
         if self.ends_in_dots[index]:
             text = TWO_DOTS_AT_END.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
+            if ".." not in self.segments[index]:  # then two dots are a broken "…" ("Wait… what?!": "Warten.. was?")
+                text = TWO_DOTS.sub("...", text)
             text = THREE_DOTS.sub(ELLIPSIS, text)
         text = self.written(index, text)
         if self.spaces[index]:
