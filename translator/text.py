@@ -58,8 +58,9 @@ FILE_NAME = r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\.(?=[0-9]*[a-z])[a-z0-9
 CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # German joins a name to the noun it qualifies with a hyphen ("PipeWire-Filter", "pg_hba.conf-Eintrag"). Reading the
 # name as a token, the model wrote a space ("PipeWire Filter"), so a name followed by a word in small letters in the
-# source ("PipeWire filters") and by a capitalized one in the translation is joined to it: on the texts with such names
-# chrF test 53.086 -> 53.521, validation 57.252 -> 57.886, catalogs 57.228 -> 58.266
+# source ("PipeWire filters") and by a capitalized one in the translation is joined to it: on the texts with words with
+# a capital inside (the model's outputs, joined or not) chrF test 53.086 -> 53.521, validation 57.252 -> 57.886,
+# catalogs 57.228 -> 58.266
 NAME = re.compile(f"{FILE_NAME}|{CAMEL_CASE}")
 NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 PLACEHOLDERS = (
@@ -74,7 +75,8 @@ PLACEHOLDERS = (
     # first directory in small letters (a capital starts a menu path, which catalogs translate: "/Image/Mode"), from
     # the home directory or relative ("~/.config", "../lib"); Windows ones from a drive. Dots only inside a name, so
     # a sentence's full stop is not taken along.
-    rf"(?<![\w/.~\\-])(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
+    rf"(?<![\w/.~\\-])(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
+    rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
     rf"(?<![\w\\])[A-Za-z]:\\(?:{PATH_NAME}(?:\\{PATH_NAME})*\\?)?",
     # Long command-line options, their name alone (catalogs translate a value's: "--new-file=FILE", "--new-file=DATEI").
     # Read, the model changed one in 11 of the 50 held-out test messages that have one ("--ignore-errors" came back as
@@ -182,7 +184,8 @@ class Prepared:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
         for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and a final
         ".." that becomes "...": a piece can end between the dots)."""
-        return not (self.numbers[index] or self.spaces[index] or self.ellipses[index] or self.ends_in_dots[index])
+        return not (self.numbers[index] or self.spaces[index] or self.ellipses[index]
+                    or self.ends_in_dots[index])
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
