@@ -488,6 +488,8 @@ def test_numbers_are_kept_exactly():
                                  "2nd, SE-XX9X, v2.0.1, XX10X%."]
     assert prepared.restore(prepared.segments) == text
     assert prepare(text, preserve_placeholders=False).segments == [text]
+    # before a slash and a word, a rate's number is still one ("$19.99/month" came back as "$19.9/month")
+    assert prepare("Price: $19.99/month").protected == ["19.99"]
 
 
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
