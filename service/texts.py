@@ -191,8 +191,9 @@ class Streamer:
         """(text index, piece, final translation or None) to send, in order."""
         text, segment = self.texts.owner[sequence]
         prepared = self.texts.prepared[text]
-        if prepared.streams(segment):
-            tail = prepared.written(segment, self.detokenizers[sequence].finish(translation.text))
+        if prepared.streams(segment):  # nothing from the model: the segment as the source has it, as restore() does
+            tail = prepared.written(segment, self.detokenizers[sequence].finish(
+                translation.text or prepared.segments[segment]))
         else:
             tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail

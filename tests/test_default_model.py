@@ -298,6 +298,15 @@ def test_file_paths_names_and_options_come_back_as_written(exported_default):
         assert path in translation, (text, translation)
 
 
+def test_no_sentence_comes_back_as_nothing(exported_default):
+    """The model ended "a" at once: its translation was empty."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["a", "Go. a", "I", "x"]
+    assert all(Translator(out).translate(texts)), Translator(out).translate(texts)
+
+
 def test_an_ellipsis_comes_back_as_an_ellipsis(exported_default):
     """The model reads "…" as "..." and wrote it so ("Loading…" came back as "Laden ..."), where German catalogs
     keep the "…"."""

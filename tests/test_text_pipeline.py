@@ -849,3 +849,21 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
     assert prepare("%s: cannot create: %s").restore(["XX0X: XX1X kann nicht erstellt werden: XX1X"]) == \
         "%s: %s kann nicht erstellt werden:"
     assert repair(" XX0X Datei  XX0X", [0], [False]) == Repaired("XX0X Datei", 1)
+
+
+def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
+    """The shipped model translates "a" alone to nothing (end of sentence first): a text must not lose a sentence,
+    so such a segment stays as the source has it, in a whole translation and in the streamed pieces alike."""
+    from pathlib import Path
+
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    assert prepare("Go. A&eacute;").restore(["Geh.", ""]) == "Geh. A&eacute;"
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    texts = Texts(*segment_texts(["Go. a"], tokenizer, Limits(256, 256, 24)))
+    streamer = texts.streamer(tokenizer)
+    pieces = streamer.finish(0, pb.Translation(text="Geh.")) + streamer.finish(1, pb.Translation(text=""))
+    assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. a"

@@ -219,6 +219,8 @@ class Prepared:
         return text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
+        if not translation:  # the model wrote nothing ("a" came back as ""): the segment as the source has it
+            translation = self.segments[index]
         items = self.numbers[index]
         if not items:  # nothing protected here: the translation as the model wrote it (and as it streamed)
             return Repaired(translation, 0)
