@@ -404,7 +404,6 @@ def test_a_non_breaking_space_between_words_is_read_as_a_space_and_put_back_besi
     assert glued.segments == ["aXX0XXX1Xb, a XX2X b"]
 
 
-
 @pytest.mark.parametrize("text", ["house house&nbsp;house house", "&amp; house 10&nbsp;house", "a 10&nbsp;km b 20&nbsp;km"])
 def test_a_non_breaking_space_goes_back_between_the_same_words_it_was_between(text):
     """Found by the property test above: between two words that occur side by side more than once, the reference
@@ -441,8 +440,9 @@ def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
 
 def test_a_sentence_that_ends_in_three_dots_never_comes_back_ending_in_two():
     """The model ended "Save forecast..." with two dots ("Vorhersage speichern..") in 10 of the 263 installed catalog
-    messages that end in "..."; German catalogs never do. Only a final pair is completed, and only where the source
-    ends in an ellipsis; such a segment is sent whole, as its last piece could end between the dots."""
+    messages that end in "..."; German catalogs never do. A final pair is completed where the source ends in an
+    ellipsis, any pair where the source has a "…" and no ".." of its own; such a segment is sent whole, as its last
+    piece could end between the dots."""
     prepared = prepare("Save forecast...\nLoading…\nVersion 2..3\nStop.")
     assert prepared.ends_in_dots == [True, True, False, False]
     assert not prepared.streams(0) and not prepared.streams(1) and prepared.streams(3)
