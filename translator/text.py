@@ -95,10 +95,10 @@ PLACEHOLDERS = (
 )
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
-# (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are placeholders: the model changed the numbers of 160 of 874 catalog messages that
-# have one ("umask 077" came back as "0777777", "0 to 240" as "240 auf 240"), as tokens 11. They stay out of
-# EVERYTHING, the items whose count the model never changes: it may write numbers of its own ("two" as "2"), and
-# the training data keeps them as text.
+# (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are
+# placeholders: the model changed the numbers of 160 of 874 catalog messages that have one ("umask 077" came back as
+# "0777777", "0 to 240" as "240 auf 240"), as tokens 11. They stay out of EVERYTHING, the items whose count the model
+# never changes: it may write numbers of its own ("two" as "2"), and the training data keeps them as text.
 NUMBER = r"(?<![\w.,:/])(?<!\d-)\d+(?:[.,:/-]\d+)*(?!\w|[.,:-]\w)"
 EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOTALL)
 # Quotation marks the model dropped. It wrote no opening “ (German closes with it): 'Enable “Slow Keys”' came back as
@@ -378,10 +378,10 @@ class SpaceReference:
         where the translation has them side by side (the same one of several where it has them as often as the
         source); else after the word before, or before the word after, where the translation has that word once
         ("10&nbsp;euros": "10 Euro", "Mr.&nbsp;Smith": "Herr Smith"); else nowhere (it stays a space)."""
-        if between := pairs.get((written(self.before), written(self.after))):
+        before, after = written(self.before), written(self.after)
+        if between := pairs.get((before, after)):
             return between[self.occurrence] if len(between) == self.occurrences else between[0]
-        before, after = re.escape(written(self.before)), re.escape(written(self.after))
-        for space in (rf"(?<!\S){before}( )(?=\S)", rf"(?<=\S)( ){after}(?!\S)"):
+        for space in (rf"(?<!\S){re.escape(before)}( )(?=\S)", rf"(?<=\S)( ){re.escape(after)}(?!\S)"):
             found = [m.start(1) for m in re.finditer(space, text)]
             if len(found) == 1:
                 return found[0]
