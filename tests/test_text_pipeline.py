@@ -100,7 +100,8 @@ words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran",
 items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>", "</b>", "<br/>", "`x = 1`",
                          "https://example.org/a?b=1", "ann@example.com", "&amp;", "&nbsp;", "&#39;", "&shy;", "XX3X",
                          "XX3", "%%", "/etc/fstab", "~/.config/app/", "../lib", "C:\\Users\\ann.txt",
-                         "--no-color", "cc_config.xml", "VirtualBox"])
+                         "--no-color", "cc_config.xml", "VirtualBox", "&&", "==", '<a title="x > y">', "</a>",
+                         "<!DOCTYPE html>"])
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.
@@ -151,7 +152,8 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
 
 mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "why?", "10", "8,000", "1-64", "x86", "%s",
                          "{0}", "<b>", "</b>", "<br/>", "<p>", "&amp;", "&nbsp;", "&#39;", "&eacute;", "&shy;", "&copy;",
-                         ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»"])
+                         ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»", "&&", "->",
+                         "<i title='a > b'>", "</i>"])
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
@@ -514,18 +516,71 @@ def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
 
 def test_comments_are_protected_as_the_first_markup_that_begins():
     """A comment runs from "<!--" to the first "-->" after it (a "<!--" inside it is text, as in HTML); one that
-    never closes is no item; a code span that holds a "<!--" is taken whole, and what follows it is read afresh."""
+    never closes is no comment; a code span that holds a "<!--" is taken whole, and what follows it is read afresh.
+    Outside a comment, a "<!--" or "-->" standing alone is kept as an operator is (an arrow: "A --> B")."""
     cases = {
         "a <!-- x --> b <!-- y --> c": ["<!-- x -->", "<!-- y -->"],
-        "<!-- <!-- nested --> -->": ["<!-- <!-- nested -->"],
+        "<!-- <!-- nested --> -->": ["<!-- <!-- nested -->", "-->"],
         "<!-->-->": ["<!-->-->"],
-        "open <!-- and <!-- never closed %s": ["%s"],
-        "`code <!--` then --> and <!-- c -->": ["<!-- c -->", "`code <!--`"],
+        "open <!-- and <!-- never closed %s": ["%s", "<!--", "<!--"],
+        "`code <!--` then --> and <!-- c -->": ["<!-- c -->", "-->", "`code <!--`"],
         "<!-- `a --> `b` c": ["<!-- `a -->", "`b`"],
         "%s<!-- x -->{n}": ["%s", "<!-- x -->", "{n}"],
     }
     for text, items in cases.items():
         assert protected_items(text) == sorted(items), text
+
+
+def test_markup_without_spaces_is_words_between_tags_not_one_long_run():
+    """Minified HTML has no space in 50 characters; kept as one run, as a hash or blob is, its words were never
+    translated. Tags end a run as a space does; a run between them is still kept, and so is one without markup."""
+    table = prepare("<table><tr><td>Open</td><td>Save</td></tr></table>", html=True)
+    assert table.segments == ["Open", "Save"] and "Open" not in table.protected
+    menu = prepare("<ul><li>Home</li><li>About us</li><li>Contact</li><li>Privacy</li></ul>")
+    assert [word for word in ("Home", "About us", "Contact", "Privacy") if word in "".join(menu.segments)] == [
+        "Home", "About us", "Contact", "Privacy"]
+    for text in ("<b>" + "a" * 60 + "</b>", "<!-- x -->" + "a" * 60, "a" * 32000):
+        prepared = prepare(text, html=True)
+        assert not prepared.segments and prepared.restore([]) == text, text
+
+
+def test_a_quoted_attribute_value_may_hold_a_greater_than_sign():
+    """'<a title="Settings > Privacy">' was cut at its ">", and the rest of the tag reached the model as words (it
+    came back as '<a title="Settings >Privacy">'). A quoted value ends the tag only after its closing quote, in any
+    tag the pipeline reads (inline, block-level, untranslatable); a quote that never closes is a character of the tag."""
+    for text, html, tag in (('<a title="Settings > Privacy">Open the file</a> now.', False, '<a title="Settings > Privacy">'),
+                            ("<img alt='a > b'> Open the file.", True, "<img alt='a > b'>"),
+                            ('<p title="a > b">Open it.</p><p>Save it.</p>', True, '<p title="a > b">'),
+                            ("<b class=it's>Open</b> it.", False, "<b class=it's>")):
+        prepared = prepare(text, html=html)
+        assert tag in prepared.protected and not any(">" in segment for segment in prepared.segments), text
+        assert prepared.restore(prepared.segments) == text
+    assert len(prepare('<p title="a > b">Open it.</p><p>Save it.</p>', html=True).segments) == 2
+    code = prepare('<code title="x > y">a = b</code> is code.', html=True)  # untranslatable, attribute and all
+    assert code.segments == ["XX0X is code."] and code.protected == ['<code title="x > y">a = b</code>']
+
+
+def test_declarations_and_processing_instructions_are_markup():
+    """'<?xml version="1.0" encoding="UTF-8"?>' reached the model as words and came back as '<?xml Version="1.0"
+    Kodierung="UTF-8"?>>'; "<!DOCTYPE html>" was a sentence of its own."""
+    for text in ('<?xml version="1.0" encoding="UTF-8"?><p>Open the file.</p>', "<!DOCTYPE html><p>Open the file.</p>",
+                 "<!doctype html>\n<p>Open the file.</p>"):
+        for html in (False, True):
+            prepared = prepare(text, html=html)
+            assert prepared.segments == ["Open the file."] or prepared.segments == ["XX0XOpen the file.XX1X"], text
+            assert prepared.protected[0].startswith(text[:text.index(">") + 1])  # with the tag beside it, unless apart
+            assert prepared.restore(prepared.segments) == text
+
+
+def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():
+    """The model wrote "==" as "=" and "&&" as "&"; catalogs keep them. A dash between clauses stays text (as a
+    token the model lost the words around it), and marks inside a word ("**Bold**", "a->b") are the word's."""
+    for text, items in (("if x == y && z != a", ["==", "&&", "!="]), ("Settings -> Privacy", ["->"]),
+                        ("Rating >= a || b <= c", [">=", "||", "<="]), ("Use << and >> to move.", ["<<", ">>"]),
+                        ("This file -- it is old --- and ---- gone", []), ("**Bold** and a->b", [])):
+        prepared = prepare(text)
+        assert prepared.protected == items, text
+        assert prepared.restore(prepared.segments) == text
 
 
 def test_a_long_line_is_split_into_the_same_sentences_window_by_window(monkeypatch):
@@ -605,7 +660,7 @@ def test_thousands_of_adjacent_tokens_are_never_cut_by_the_splitters_window():
     """Tags that leave the sentence and references are tokens of their own: thousands in a row outgrow the splitter's
     window, whose end fell inside a token ("<b>" * 5000 came back with "XX301X" fragments in it)."""
     for text, options in (("<b>" * 5000 + " Hello.", {"take_out_tags": True}), ("a&nbsp;" * 3000, {}),
-                          ("<i>x</i>&amp;" * 2000, {"take_out_tags": True})):
+                          ("<i>x</i>&amp;" * 2000, {})):  # its tags stay tokens: identity puts none back by alignment
         prepared = prepare(text, fits=lambda s: len(s) <= 400, **options)
         assert prepared.restore(prepared.segments) == text
 
@@ -635,7 +690,7 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     tags separate segments, inline ones may leave the sentence), and so does a character reference (it may be read
     as its character)."""
     for text, segments, items in (("Checkbook _1:", ["Checkbook XX0X:"], ["_1"]),
-                                  ('-> "1.0K"', ["-> XX0X.0KXX1X"], ['"1', '"']),
+                                  ('-> "1.0K"', ["XX0X.0KXX1X"], ['-> "1', '"']),  # the arrow kept too
                                   ("key%%0A %s", ["keyXX0XA XX1X"], ["%%0", "%s"])):
         prepared = prepare(text, unknown=lambda t: [m.span() for m in re.finditer('[_"]', t)])  # the vocabulary lacks them
         assert (prepared.segments, prepared.protected) == (segments, items)

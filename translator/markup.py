@@ -28,11 +28,18 @@ import numpy as np
 # What the model sees instead of a protected item: the same form the training data uses for placeholders.
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
-TAG_PATTERN = r"</?[A-Za-z][\w:.-]*(?:\s+[^<>]*?)?/?>"
+# A tag's attributes, where a quoted value may hold a ">" ('<a title="Settings > Privacy">' was cut at it, and the rest
+# of the tag reached the model as words: '<a title="x >y">'). Possessive, and no part of it crosses a "<": a tag that
+# never closes is scanned once, up to the next "<".
+ATTRIBUTES = r"""(?>"[^"<]*"|'[^'<]*'|[^<>])*+"""
+TAG_PATTERN = rf"</?[A-Za-z][\w:.-]*(?:\s{ATTRIBUTES})?/?>"
 COMMENT_PATTERN = r"<!--.*?-->"
-TAG = re.compile(f"{TAG_PATTERN}|{COMMENT_PATTERN}", re.DOTALL)  # does a protected item hold markup
+# A document's declarations and processing instructions ("<!DOCTYPE html>", '<?xml version="1.0"?>' came back as
+# '<?xml Version="1.0" Kodierung="UTF-8"?>>'): markup, never text
+DECLARATION_PATTERN = r"<[!?][A-Za-z][^<>]*>"
+TAG = re.compile(f"{TAG_PATTERN}|{COMMENT_PATTERN}|{DECLARATION_PATTERN}", re.DOTALL)  # does an item hold markup
 TAGS_ONLY = re.compile(rf"(?:\s*{TAG_PATTERN})+\s*", re.DOTALL)
-TAG_PARTS = re.compile(r"<(/?)([A-Za-z][\w:.-]*)([^<>]*)>")
+TAG_PARTS = re.compile(rf"<(/?)([A-Za-z][\w:.-]*)({ATTRIBUTES})>")
 COMMENT = re.compile(COMMENT_PATTERN, re.DOTALL)
 # Elements are taken out of a sentence with at most this many (else theirs stay tokens): placing them costs the
 # square of their number, and a sentence with more is markup with a few words, not text with a few tags.

@@ -34,7 +34,8 @@ from typing import Callable, Sequence
 import sentencex
 
 from translator import markup
-from translator.markup import PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS, TAG_PATTERN, MovedTags, reduced
+from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
+                               TAG_PATTERN, MovedTags, reduced)
 from translator.model_format import Limits
 
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
@@ -46,7 +47,7 @@ SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adja
 
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
 REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
-MARKUP = (TAG_PATTERN, REFERENCE)
+MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
 TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a path: ".config", "zypp.conf"
 # File and host names with an extension ("cc_config.xml", "climateprediction.net" came back as "Klimapredig.net"): a
@@ -86,6 +87,10 @@ PLACEHOLDERS = (
     r"(?<![\w.])[A-Za-z_][\w.:]*\(\)",
     FILE_NAME,
     CAMEL_CASE,
+    # Operators, two marks or more standing alone ("&&", "==", "->", "<="): the model wrote "==" as "=" in the 7
+    # catalog messages with one and "&&" as "&" in 16 of 21; German catalogs keep them. Not dashes between clauses
+    # ("--", "---"), which the model mostly keeps and, as tokens, lost words around (catalog chrF 54.36 → 53.92)
+    r"(?<!\S)(?!-+(?!\S))[<>=!&|+*/\\^~#:-]{2,}(?!\S)",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
@@ -116,7 +121,7 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
-                       r"blockquote|pre|hr)\b[^<>]*>", re.IGNORECASE)
+                       rf"blockquote|pre|hr)\b{ATTRIBUTES}>", re.IGNORECASE)
 # Marks between clauses. One the vocabulary lacks is a placeholder token, which cost the model the words beside it
 # ("He's here; she's not." came back as "Er ist hier;."): the clauses on either side are translated apart instead.
 CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
@@ -647,7 +652,7 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
             if opening >= 0 and close < opening + 4:  # close: the first "-->" after the last "<!--" looked at
                 close = text.find("-->", opening + 4, end)
             comment = (opening, close + 3) if opening >= 0 and close >= 0 else exhausted  # unclosed: so is any later one
-        item = min(comment, match)
+        item = comment if comment[0] <= match[0] else match  # a comment wins over what starts it ("<!--")
         if item is exhausted:
             break
         items.append(item)
@@ -818,6 +823,19 @@ def _token_across(text: str, position: int) -> re.Match | None:
 # encoded blob, a path or an identifier, which the model would garble (32,000 "a"s decoded for 16 s into 128 runs of
 # "Aaaa..."), so it is kept as it is. Tried only where a run starts: scanned once.
 LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
+ANY_MARKUP = re.compile(f"{TAG_PATTERN}|{DECLARATION_PATTERN}")
+
+
+def long_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each LONG_RUN, markup ending a run as a space does: minified HTML ("<ul><li>Home</li><li>About
+    us</li>...", no space in 50 characters) is words between tags, which kept as one run were never translated."""
+    if "<" in text:
+        pieces, done = [], 0
+        for start, end in protected_spans(text, ANY_MARKUP):  # comments too
+            pieces += [text[done:start], " " * (end - start)]
+            done = end
+        text = "".join(pieces) + text[done:]
+    return [run.span() for run in LONG_RUN.finditer(text)]
 
 
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
@@ -839,7 +857,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     prepared = Prepared([], [""])
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    untranslatable = sorted(unknown(text) + [m.span() for m in LONG_RUN.finditer(text)]
+    untranslatable = sorted(unknown(text) + long_runs(text)
                             + quotation_marks(text, pattern))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
     # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
@@ -958,7 +976,7 @@ class Separator:
 BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 
 
-PRE_TAG = re.compile(r"</?pre\b[^<>]*>", re.IGNORECASE)
+PRE_TAG = re.compile(rf"</?pre\b{ATTRIBUTES}>", re.IGNORECASE)
 BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
 
 
