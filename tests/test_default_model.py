@@ -348,17 +348,20 @@ def test_quotation_marks_come_back(exported_default):
 def test_minified_html_declarations_quoted_attributes_and_operators_come_back(exported_default):
     """Minified HTML (no space in 50 characters) came back untranslated, an XML declaration with its attributes
     translated ('<?xml Version="1.0" Kodierung="UTF-8"?>>'), '<a title="Settings > Privacy">' as '<a title="Settings
-    >Privacy">', "x == y" as "x = y"."""
+    >Privacy">', a label and its field as '<label for="email">E</label>-Mail-Adresse<input type="email">', and
+    "x == y" as "x = y"."""
     from service.translator import Translator
 
     out, _ = exported_default
     translator = Translator(out)
     pages = ["<table><tr><td>Open</td><td>Save</td></tr></table>",
              '<?xml version="1.0" encoding="UTF-8"?><p>Open the file.</p>',
-             '<a title="Settings > Privacy">Open the file</a> now.']
-    table, declared, titled = translator.translate(pages, html=True)
+             '<a title="Settings > Privacy">Open the file</a> now.',
+             '<label for="email">Email address</label><input type="email">']
+    table, declared, titled, labelled = translator.translate(pages, html=True)
     assert re.findall(r"<[^>]*>", table) == re.findall(r"<[^>]*>", pages[0]) and not re.search(r"Open|Save", table)
     assert declared.startswith('<?xml version="1.0" encoding="UTF-8"?><p>') and "Open" not in declared
     assert titled.startswith('<a title="Settings > Privacy">') and "</a>" in titled
+    assert re.fullmatch(r'<label for="email">E-Mail[^<>]*</label><input type="email">', labelled), labelled
     operators = translator.translate(["Use && to chain commands and == to compare them.", "if x == y"])
     assert "&&" in operators[0] and "==" in operators[0] and "x == y" in operators[1], operators

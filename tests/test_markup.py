@@ -123,6 +123,17 @@ def test_a_token_inside_a_word_takes_the_word_along_and_punctuation_follows_the_
     assert got == "<b>Warnung:</b> Platte voll"
 
 
+def test_a_letter_a_hyphen_joins_to_a_word_is_the_words_but_a_compounds_words_are_their_own():
+    """'<span>Email address</span> and more' came back as '<span>E</span>-Mail-Adresse und mehr': the element
+    wraps "E-Mail" whole; of "PDF-Datei" it wraps the part that stands for its words."""
+    got = put_back(["<span>", "</span>"], "XX0XEmail addressXX1X and more", ["Email", "address", "and", "more"],
+                   ["E", "~-", "~Mail", "~-", "~Adresse", "und", "mehr"], {0: 0, 1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 6: 3})
+    assert got == "<span>E-Mail</span>-Adresse und mehr"
+    got = put_back(["<b>", "</b>"], "The XX0XPDFXX1X file", ["The", "PDF", "file"], ["Die", "PDF", "~-", "~Datei"],
+                   {0: 0, 1: 1, 2: 2, 3: 2})
+    assert got == "Die <b>PDF</b>-Datei"
+
+
 def test_sibling_elements_stay_apart_and_nested_ones_stay_nested():
     got = put_back(["<kbd>", "</kbd>", "<kbd>", "</kbd>"], "Press XX0XCtrlXX1X+XX2XSXX3X",
                    ["Press", "Ctrl", "~+", "~S"], ["Drücken", "Strg", "~+", "~S"], {0: 0, 1: 1, 2: 2, 3: 3})

@@ -572,6 +572,21 @@ def test_declarations_and_processing_instructions_are_markup():
             assert prepared.restore(prepared.segments) == text
 
 
+def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
+    """A form's field after its label's words went where the model put it, inside the label ('<label>Datei<input
+    type="text"> öffnen</label>'); void and self-closing tags at a sentence's edge stay out of it, as an emoji does.
+    Inside the sentence they stay tokens, and an element's tags are taken out and put back as before."""
+    for text, take_out, segment, lead, trail in (
+            ('<label>Open the file</label><input type="text">', True, "Open the file", "", '<input type="text">'),
+            ('<img src="i.png"> Open the file<br/>', False, "Open the file", '<img src="i.png"> ', "<br/>"),
+            ("Open <img src=x> the file", False, "Open XX0X the file", "", "")):
+        prepared = prepare(text, html=True, take_out_tags=take_out)
+        assert prepared.segments == [segment], text
+        assert [prepared.unmask(glue) for glue in prepared.glue] == [lead, trail], text
+    identity = prepare('<img src="i.png"> Open <b>the</b> file <input type=text>', html=True)
+    assert identity.restore(identity.segments) == '<img src="i.png"> Open <b>the</b> file <input type=text>'
+
+
 def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():
     """The model wrote "==" as "=" and "&&" as "&"; catalogs keep them. A dash between clauses stays text (as a
     token the model lost the words around it), and marks inside a word ("**Bold**", "a->b") are the word's."""

@@ -116,6 +116,12 @@ def _elements(item: str) -> list[tuple[bool, str]]:
             if tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")]
 
 
+def void_only(item: str) -> bool:
+    """Whether an item is tags of HTML's void elements alone ("<input type=text>", "<img src=x.png>", "<br/>")."""
+    tags = TAG_PARTS.finditer(item)
+    return TAGS_ONLY.fullmatch(item) is not None and all(tag.group(2).lower() in VOID for tag in tags)
+
+
 Item = tuple[int, int, tuple[int, int]]  # (segment, placeholder number, span of its token in the segment)
 
 
@@ -265,13 +271,31 @@ def _words(sources: list[int], stripped: str, source_spans: Sequence[tuple[int, 
 
 
 def _widened(text: str, start: int, end: int) -> tuple[int, int]:
-    """text[start:end] widened to whole words: a token inside a word ("haus" of "Rothaus") takes the word along.
-    A word here is a run of letters and digits, so punctuation between tokens ("Strg+S") stays outside."""
-    while 0 < start < len(text) and text[start - 1].isalnum() and text[start].isalnum():
+    """text[start:end] widened to whole words: a token inside a word ("haus" of "Rothaus") takes the word along,
+    and so does a letter that a hyphen joins to one ('<span>Email address</span> and more' came back as
+    '<span>E</span>-Mail-Adresse und mehr'). A word here is a run of letters and digits, or one such character and a
+    run joined by a hyphen ("E-Mail", "T-Shirt"), so other punctuation between tokens ("Strg+S") stays outside, and
+    so do a compound's words ("<b>PDF</b>-Datei")."""
+    while 0 < start < len(text) and _in_one_word(text, start):
         start -= 1
-    while 0 < end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
+    while 0 < end < len(text) and _in_one_word(text, end):
         end += 1
     return start, end
+
+
+def _in_one_word(text: str, position: int) -> bool:
+    """Whether the characters on either side of a position (0 < position < len(text)) are of one word."""
+    before, after = text[position - 1], text[position]
+    if before == "-":  # "E-|Mail"
+        return after.isalnum() and _one_character_at(text, position - 2)
+    if after == "-":  # "E|-Mail"
+        return position + 1 < len(text) and text[position + 1].isalnum() and _one_character_at(text, position - 1)
+    return before.isalnum() and after.isalnum()
+
+
+def _one_character_at(text: str, position: int) -> bool:
+    """Whether text[position] is a letter or digit with none before it."""
+    return position >= 0 and text[position].isalnum() and (position == 0 or not text[position - 1].isalnum())
 
 
 def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:

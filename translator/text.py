@@ -168,6 +168,7 @@ class Prepared:
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
     ends_in_dots: list[bool] = field(default_factory=list)  # per segment: a final ".." to write as "..." (ENDS_IN_DOTS)
+    html: bool = False  # the text is HTML
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -321,10 +322,12 @@ class Prepared:
     def _kept_at_edges(self, core: str) -> tuple[int, int]:
         """Where the core starts and ends without the tokens at its edges that stay where they are (and the
         whitespace beside them): characters the model cannot read that are no letter, digit or punctuation
-        (`only_symbols`: emoji, invisible marks, whitespace), as they are or as references ("&nbsp;", "&#128512;").
-        Read, a token glued to the first word cost the model the word: "😀Open the file." came back as
-        "😀Einstellungen der Datei.", and so did a text whose byte order mark (U+FEFF) it kept; now
-        "😀Datei öffnen."."""
+        (`only_symbols`: emoji, invisible marks, whitespace), as they are or as references ("&nbsp;", "&#128512;"),
+        and in HTML, void elements (`markup.void_only`). Read, a token glued to the first word cost the model the
+        word: "😀Open the file." came back as "😀Einstellungen der Datei.", and so did a text whose byte order mark
+        (U+FEFF) it kept; now "😀Datei öffnen.". A form's field after its label's words went where the model put it,
+        inside the label: '<label>Datei<input type="text"> öffnen</label>'. (In plain text a tag at the edge is mostly
+        a thing the sentence names, "undefined reference to <schema id='%s'/>", and stays with its words.)"""
         start, end = 0, len(core)
         while (token := PLACEHOLDER_PATTERN.match(core, start)) and self._stays_at_edge(token):
             start = WHITESPACE.match(core, token.end()).end()
@@ -337,7 +340,8 @@ class Prepared:
 
     def _stays_at_edge(self, token: re.Match) -> bool:
         item = self.protected[int(token.group(1))]
-        return only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item)
+        return only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item) or (
+            self.html and markup.void_only(item))
 
 
 def _shouted(segment: str) -> bool:
@@ -652,7 +656,7 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
             if opening >= 0 and close < opening + 4:  # close: the first "-->" after the last "<!--" looked at
                 close = text.find("-->", opening + 4, end)
             comment = (opening, close + 3) if opening >= 0 and close >= 0 else exhausted  # unclosed: so is any later one
-        item = comment if comment[0] <= match[0] else match  # a comment wins over what starts it ("<!--")
+        item = comment if comment[0] <= match[0] else match  # a comment over what starts as it does ("<!--")
         if item is exhausted:
             break
         items.append(item)
@@ -854,7 +858,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave
     the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
     (`Prepared.numbers`)."""
-    prepared = Prepared([], [""])
+    prepared = Prepared([], [""], html=html)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     untranslatable = sorted(unknown(text) + long_runs(text)
