@@ -515,8 +515,9 @@ def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
 
 
 def test_comments_are_protected_as_the_first_markup_that_begins():
-    """A comment runs from "<!--" to the first "-->" after it (a "<!--" inside it is text, as in HTML); one that
-    never closes is no comment; a code span that holds a "<!--" is taken whole, and what follows it is read afresh.
+    """A comment runs from "<!--" to the first "-->" after it (a "<!--" inside it is text, as in HTML), a CDATA
+    section from "<![CDATA[" to the first "]]>" ("<![CDATA[ Open ]]>" came back as "<![CDATA[Ordner ]>"); one that
+    never closes is neither; a code span that holds a "<!--" is taken whole, and what follows it is read afresh.
     Outside a comment, a "<!--" or "-->" standing alone is kept as an operator is (an arrow: "A --> B")."""
     cases = {
         "a <!-- x --> b <!-- y --> c": ["<!-- x -->", "<!-- y -->"],
@@ -526,6 +527,10 @@ def test_comments_are_protected_as_the_first_markup_that_begins():
         "`code <!--` then --> and <!-- c -->": ["<!-- c -->", "-->", "`code <!--`"],
         "<!-- `a --> `b` c": ["<!-- `a -->", "`b`"],
         "%s<!-- x -->{n}": ["%s", "<!-- x -->", "{n}"],
+        "a <![CDATA[ x < y ]]> b": ["<![CDATA[ x < y ]]>"],
+        "<![CDATA[ <!-- ]]> -->": ["<![CDATA[ <!-- ]]>", "-->"],
+        "<!-- <![CDATA[ --> ]]>": ["<!-- <![CDATA[ -->"],
+        "open <![CDATA[ never closed %s": ["%s"],
     }
     for text, items in cases.items():
         assert protected_items(text) == sorted(items), text

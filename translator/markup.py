@@ -33,7 +33,7 @@ PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
 # never closes is scanned once, up to the next "<".
 ATTRIBUTES = r"""(?>"[^"<]*"|'[^'<]*'|[^<>])*+"""
 TAG_PATTERN = rf"</?[A-Za-z][\w:.-]*(?:\s{ATTRIBUTES})?/?>"
-COMMENT_PATTERN = r"<!--.*?-->"
+COMMENT_PATTERN = r"<!--.*?-->|<!\[CDATA\[.*?\]\]>"  # and CDATA sections: never content (text.SECTIONS)
 # A document's declarations and processing instructions ("<!DOCTYPE html>", '<?xml version="1.0"?>' came back as
 # '<?xml Version="1.0" Kodierung="UTF-8"?>>'): markup, never text
 DECLARATION_PATTERN = r"<[!?][A-Za-z][^<>]*>"

@@ -636,27 +636,37 @@ def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, in
     return joined
 
 
+# Markup that runs from its opening to the first closing after it, whatever lies between: comments, and the CDATA
+# sections of XHTML and SVG ("<![CDATA[ Open ]]> the file." came back as "<![CDATA[Ordner ]> die Datei.")
+SECTIONS = (("<!--", "-->"), ("<![CDATA[", "]]>"))
+
+
 def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0, end: int | None = None
                     ) -> list[tuple[int, int]]:
-    """(start, end) of what pattern matches in text[start:end] and of each HTML comment there ("<!--" to the first
-    "-->" after it), as if the comment were the pattern's first alternative: from left to right, whichever begins
-    first is taken and the scan goes on after it. As an alternative inside the pattern, a "<!--" that never closes
-    made each later one scan to the end again (quadratic: 16,000 characters of "<!--" took 0.4 s); here each search
-    result is kept until the scan passes it, so no part of the text is searched twice for the same thing."""
+    """(start, end) of what pattern matches in text[start:end] and of each section there (SECTIONS: "<!--" to the
+    first "-->" after it), as if the sections were the pattern's first alternatives: from left to right, whichever
+    begins first is taken and the scan goes on after it. As an alternative inside the pattern, a "<!--" that never
+    closes made each later one scan to the end again (quadratic: 16,000 characters of "<!--" took 0.4 s); here each
+    search result is kept until the scan passes it, so no part of the text is searched twice for the same thing."""
     end = len(text) if end is None else end
     unsearched, exhausted = (-1, -1), (end + 1, end + 1)  # exhausted: nothing (more) of that kind up to the end
     items: list[tuple[int, int]] = []
-    position, match, comment, close = start, unsearched, unsearched, -1
+    position, match = start, unsearched
+    sections = [(unsearched, -1) for _ in SECTIONS]  # per kind: the first from the scan's position on, and its close
     while position < end:
         if match[0] < position:  # the first match from an earlier position is the first from here when it lies ahead
             found = pattern.search(text, position, end)
             match = found.span() if found else exhausted
-        if comment[0] < position:
-            opening = text.find("<!--", position, end)
-            if opening >= 0 and close < opening + 4:  # close: the first "-->" after the last "<!--" looked at
-                close = text.find("-->", opening + 4, end)
-            comment = (opening, close + 3) if opening >= 0 and close >= 0 else exhausted  # unclosed: so is any later one
-        item = comment if comment[0] <= match[0] else match  # a comment over what starts as it does ("<!--")
+        for kind, (opens, closes) in enumerate(SECTIONS):
+            section, close = sections[kind]
+            if section[0] < position:
+                opening = text.find(opens, position, end)
+                if opening >= 0 and close < opening + len(opens):  # close: the first after the last opening looked at
+                    close = text.find(closes, opening + len(opens), end)
+                # one that never closes: no later one does either
+                sections[kind] = (opening, close + len(closes)) if opening >= 0 and close >= 0 else exhausted, close
+        section = min(section for section, _ in sections)
+        item = section if section[0] <= match[0] else match  # a section over what starts as it does ("<!--")
         if item is exhausted:
             break
         items.append(item)
