@@ -348,8 +348,8 @@ def test_quotation_marks_come_back(exported_default):
 def test_minified_html_declarations_quoted_attributes_and_operators_come_back(exported_default):
     """Minified HTML (no space in 50 characters) came back untranslated, an XML declaration with its attributes
     translated ('<?xml Version="1.0" Kodierung="UTF-8"?>>'), '<a title="Settings > Privacy">' as '<a title="Settings
-    >Privacy">', a label and its field as '<label for="email">E</label>-Mail-Adresse<input type="email">', and
-    "x == y" as "x = y"."""
+    >Privacy">', a label and its field as '<label for="email">E</label>-Mail-Adresse<input type="email">', two
+    buttons as '<button><button>Speichern</button></button>', and "x == y" as "x = y"."""
     from service.translator import Translator
 
     out, _ = exported_default
@@ -363,5 +363,11 @@ def test_minified_html_declarations_quoted_attributes_and_operators_come_back(ex
     assert declared.startswith('<?xml version="1.0" encoding="UTF-8"?><p>') and "Open" not in declared
     assert titled.startswith('<a title="Settings > Privacy">') and "</a>" in titled
     assert re.fullmatch(r'<label for="email">E-Mail[^<>]*</label><input type="email">', labelled), labelled
+    forms = ["<button>Save</button><button>Cancel</button>",
+             '<select><option value="1">First option</option><option value="2">Second option</option></select>']
+    for form, translated in zip(forms, translator.translate(forms, html=True)):  # were nested, "Cancel" lost
+        assert re.findall(r"<[^>]*>", translated) == re.findall(r"<[^>]*>", form), translated
+        assert all(re.search(rf"{tag}[^<]*[^\W\d][^<]*</", translated) for tag in ("<button>", "<option[^>]*>")
+                   if re.search(tag, form)), translated
     operators = translator.translate(["Use && to chain commands and == to compare them.", "if x == y"])
     assert "&&" in operators[0] and "==" in operators[0] and "x == y" in operators[1], operators

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-from translator.markup import MovedTags, reduced
+from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import EVERYTHING_AND_NUMBERS, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans, sentences, whole_words
 from translator.v1 import translator_pb2 as pb
 
@@ -590,6 +590,27 @@ def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
         assert [prepared.unmask(glue) for glue in prepared.glue] == [lead, trail], text
     identity = prepare('<img src="i.png"> Open <b>the</b> file <input type=text>', html=True)
     assert identity.restore(identity.segments) == '<img src="i.png"> Open <b>the</b> file <input type=text>'
+
+
+def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
+    """A menu's links, a form's buttons, a select's options came back merged and nested ('<button><button>Speichern
+    </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). An end tag and the next start tag with
+    nothing between separate sentences as block-level tags do; a void or self-closing element there (a label's
+    field, "<nl/>") does not, and neither do elements with words between them."""
+    for text, segments in (('<nav><a href="/">Home</a><a href="/about">About us</a></nav>', ["Home", "About us"]),
+                           ("<button>Save</button><button>Cancel</button>", ["Save", "Cancel"]),
+                           ('<select><option value="1">First</option><option value="2">Second</option></select>',
+                            ["First", "Second"]),
+                           ('<figure><img src="x.png"><figcaption>A picture</figcaption></figure>', ["A picture"]),
+                           ('<p>See <a href="/x">our site</a> or <b>call</b> us.</p>', ["See our site or call us."]),
+                           ("<b>Saving <i>%1</i> failed:</b><nl/>%2", ["Saving XX0X failed:XX1XXX2X"])):
+        prepared = prepare(text, html=True, take_out_tags=True)
+        assert prepared.segments == segments, text
+        tokens = prepare(text, html=True)  # without alignments: the tags stay tokens, split the same way
+        assert [PLACEHOLDER_PATTERN.sub("", segment) for segment in tokens.segments] == [
+            PLACEHOLDER_PATTERN.sub("", segment) for segment in segments], text
+        assert tokens.restore(tokens.segments) == text
+    assert prepare("<button>Save</button><button>Cancel</button>").segments == ["XX0XSaveXX1XCancelXX2X"]  # plain
 
 
 def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():

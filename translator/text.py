@@ -120,8 +120,12 @@ MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_
 ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
+# Tags that end a sentence: block-level elements, and those a page shows as texts of their own (a figure's caption
+# and its image, a form's legend, a select's options, a page's title, sections)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
-                       rf"blockquote|pre|hr)\b{ATTRIBUTES}>", re.IGNORECASE)
+                       r"blockquote|pre|hr|address|aside|body|caption|details|dialog|fieldset|figcaption|figure|form|"
+                       r"head|html|legend|main|nav|optgroup|option|select|summary|tbody|tfoot|thead|title)"
+                       rf"\b{ATTRIBUTES}>", re.IGNORECASE)
 # Marks between clauses. One the vocabulary lacks is a placeholder token, which cost the model the words beside it
 # ("He's here; she's not." came back as "Er ist hier;."): the clauses on either side are translated apart instead.
 CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
@@ -999,7 +1003,8 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
     not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
     of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
     products.</p>" reached the model as "We offer" and "great products."."""
-    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} if html else set()
+    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} | _siblings_apart(masked, protected) \
+        if html else set()
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre = 0, 0
@@ -1013,6 +1018,31 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
             parts += [masked[done:found.start()], Separator(found.group())]
             done = found.end()
     return parts + [masked[done:]]
+
+
+def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
+    """The tokens between sibling elements with nothing between them: a menu's links, a form's buttons, a select's
+    options ("<a>Home</a><a>About us</a>", "<button>Save</button><button>Cancel</button>") are texts of their own,
+    which read as one sentence came back merged and nested ('<button><button>Speichern</button></button>'). They
+    separate segments as block-level tags do, whether a run of tags is one token or each tag its own. A void or
+    self-closing element (a label's field, "<nl/>") holds no text and separates nothing."""
+    apart = {number for number, item in enumerate(protected) if _closes_then_opens(item)}
+    for pair in ADJACENT_TOKENS.finditer(masked):
+        closing, opening = int(pair.group(1)), int(pair.group(2))
+        if _closes_then_opens(protected[closing] + protected[opening]):
+            apart |= {closing, opening}
+    return apart
+
+
+ADJACENT_TOKENS = re.compile(r"XX(\d+)X(?=XX(\d+)X)")
+
+
+def _closes_then_opens(markup_run: str) -> bool:
+    """Whether an end tag is followed right away by the start tag of an element with content."""
+    tags = list(TAG_PARTS.finditer(markup_run))
+    return any(ended.end() == begun.start() and ended.group(1) and not begun.group(1)
+               and begun.group(2).lower() not in markup.VOID and not begun.group(3).rstrip().endswith("/")
+               for ended, begun in zip(tags, tags[1:]))
 
 
 CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
