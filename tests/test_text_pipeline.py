@@ -594,16 +594,20 @@ def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
 
 def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
     """A menu's links, a form's buttons, a select's options came back merged and nested ('<button><button>Speichern
-    </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). An end tag and the next start tag with
-    nothing between separate sentences as block-level tags do; a void or self-closing element there (a label's
-    field, "<nl/>") does not, and neither do elements with words between them."""
+    </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). Where an element ends and another of
+    its name starts right after it, glued to words on both sides, they separate sentences as block-level tags do;
+    elements of other names (a footnote after a link), with a space beside them, void or self-closing (a label's
+    field, "<nl/>") do not."""
     for text, segments in (('<nav><a href="/">Home</a><a href="/about">About us</a></nav>', ["Home", "About us"]),
                            ("<button>Save</button><button>Cancel</button>", ["Save", "Cancel"]),
                            ('<select><option value="1">First</option><option value="2">Second</option></select>',
                             ["First", "Second"]),
                            ('<figure><img src="x.png"><figcaption>A picture</figcaption></figure>', ["A picture"]),
                            ('<p>See <a href="/x">our site</a> or <b>call</b> us.</p>', ["See our site or call us."]),
-                           ("<b>Saving <i>%1</i> failed:</b><nl/>%2", ["Saving XX0X failed:XX1XXX2X"])):
+                           ("<b>Saving <i>%1</i> failed:</b><nl/>%2", ["Saving XX0X failed:XX1XXX2X"]),
+                           ('<p>Read the <a href="/d">manual</a><sup>1</sup> first.</p>', ["Read the manualXX0X first."]),
+                           ("<div><span>Open</span><span> the file</span></div>", ["Open the file"]),
+                           ("<p><b>Save</b><b>now</b></p><p>Quit</p>", ["Save", "now", "Quit"])):
         prepared = prepare(text, html=True, take_out_tags=True)
         assert prepared.segments == segments, text
         tokens = prepare(text, html=True)  # without alignments: the tags stay tokens, split the same way

@@ -1021,28 +1021,36 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
 
 
 def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
-    """The tokens between sibling elements with nothing between them: a menu's links, a form's buttons, a select's
-    options ("<a>Home</a><a>About us</a>", "<button>Save</button><button>Cancel</button>") are texts of their own,
-    which read as one sentence came back merged and nested ('<button><button>Speichern</button></button>'). They
-    separate segments as block-level tags do, whether a run of tags is one token or each tag its own. A void or
-    self-closing element (a label's field, "<nl/>") holds no text and separates nothing."""
-    apart = {number for number, item in enumerate(protected) if _closes_then_opens(item)}
-    for pair in ADJACENT_TOKENS.finditer(masked):
-        closing, opening = int(pair.group(1)), int(pair.group(2))
-        if _closes_then_opens(protected[closing] + protected[opening]):
-            apart |= {closing, opening}
+    """The tokens between sibling elements glued to words on both sides: a menu's links, a form's buttons ("<a
+    href="/">Home</a><a href="/about">About us</a>", "<button>Save</button><button>Cancel</button>") are texts of
+    their own, which read as one sentence came back merged and nested ('<button><button>Speichern</button></button>',
+    "Cancel" lost). Such a run of tags separates segments as a block-level tag does, whether it is one token or each
+    tag its own, where an element ends and another of the same name starts right after it. Elements of other names
+    are a sentence's styling ("<a>documentation</a><sup>1</sup> first"), and so are those with a space beside them
+    ("<span>Open</span><span> the file</span>")."""
+    apart: set[int] = set()
+    for run in TOKEN_RUN.finditer(masked):
+        if run.start() == 0 or run.end() == len(masked) or masked[run.start() - 1].isspace() \
+                or masked[run.end()].isspace():
+            continue
+        numbers = [int(token) for token in PLACEHOLDER_PATTERN.findall(run.group())]
+        ends = list(accumulate(len(protected[number]) for number in numbers))  # each item's end in the joined run
+        for ended, begun in _siblings_meeting("".join(protected[number] for number in numbers)):
+            apart |= {numbers[bisect_right(ends, ended)], numbers[bisect_right(ends, begun)]}
     return apart
 
 
-ADJACENT_TOKENS = re.compile(r"XX(\d+)X(?=XX(\d+)X)")
+TOKEN_RUN = re.compile(r"(?:XX\d+X)+")
 
 
-def _closes_then_opens(markup_run: str) -> bool:
-    """Whether an end tag is followed right away by the start tag of an element with content."""
+def _siblings_meeting(markup_run: str) -> list[tuple[int, int]]:
+    """Where an end tag is followed right away by the start tag of another element of its name with content: the
+    two tags' starts."""
     tags = list(TAG_PARTS.finditer(markup_run))
-    return any(ended.end() == begun.start() and ended.group(1) and not begun.group(1)
-               and begun.group(2).lower() not in markup.VOID and not begun.group(3).rstrip().endswith("/")
-               for ended, begun in zip(tags, tags[1:]))
+    return [(ended.start(), begun.start()) for ended, begun in zip(tags, tags[1:])
+            if ended.end() == begun.start() and ended.group(1) and not begun.group(1)
+            and ended.group(2).lower() == begun.group(2).lower() not in markup.VOID
+            and not begun.group(3).rstrip().endswith("/")]
 
 
 CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
