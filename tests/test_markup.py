@@ -134,6 +134,17 @@ def test_a_letter_a_hyphen_joins_to_a_word_is_the_words_but_a_compounds_words_ar
     assert got == "Die <b>PDF</b>-Datei"
 
 
+def test_an_element_inside_a_word_the_translation_copies_wraps_the_same_part_of_it():
+    """'H<sub>2</sub>O is water.' came back as '<sub>H2O</sub> ist Wasser.': widened to the whole word. Where the
+    translation has the word once as it is, the element wraps the same characters, whatever the alignment says."""
+    got = put_back(["<sub>", "</sub>"], "HXX0X2XX1XO is water", ["H", "~2", "~O", "is", "water"],
+                   ["H", "~2", "~O", "ist", "Wasser"], {0: 3, 1: 3, 2: 3, 3: 3, 4: 4})
+    assert got == "H<sub>2</sub>O ist Wasser"
+    got = put_back(["<sub>", "</sub>"], "HXX0X2XX1XO and H2O", ["H", "~2", "~O", "and", "H", "~2", "~O"],
+                   ["H", "~2", "~O", "und", "H", "~2", "~O"], {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6})
+    assert got == "<sub>H2O</sub> und H2O"  # twice in the translation: which one is unknown, the word as before
+
+
 def test_sibling_elements_stay_apart_and_nested_ones_stay_nested():
     got = put_back(["<kbd>", "</kbd>", "<kbd>", "</kbd>"], "Press XX0XCtrlXX1X+XX2XSXX3X",
                    ["Press", "Ctrl", "~+", "~S"], ["Drücken", "Strg", "~+", "~S"], {0: 0, 1: 1, 2: 2, 3: 3})

@@ -232,6 +232,8 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
     if not wrapped:  # a tag at the end of its sentence ("<b>" before a line break) or, closing, at its start
         at = len(translation.rstrip()) if item.start >= len(stripped) else 0
         return at, at
+    if copied := _in_copied_word(item, stripped, translation):
+        return copied
     tokens = []
     if any(c.isalnum() for c in stripped[:item.start] + stripped[item.end:]):
         sources = [j for j, (start, end) in enumerate(source_spans)
@@ -253,6 +255,24 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
     elif translation[end:end + 1] == wrapped[-1]:  # "<b>Warning:</b>": "<b>Warnung:</b>"
         end += 1
     return start, end
+
+
+def _in_copied_word(item: MovedTags, stripped: str, translation: str) -> tuple[int, int] | None:
+    """Where an element wraps part of a word ("H<sub>2</sub>O", "mc<sup>2</sup>") that the translation has once as it
+    is, the same part of it there: widened to the whole word, the element took it all ("<sub>H2O</sub>")."""
+    start, end = item.start, item.end
+    if not ((start > 0 and stripped[start - 1].isalnum()) or (end < len(stripped) and stripped[end].isalnum())):
+        return None
+    word_start, word_end = start, end
+    while word_start > 0 and stripped[word_start - 1].isalnum():
+        word_start -= 1
+    while word_end < len(stripped) and stripped[word_end].isalnum():
+        word_end += 1
+    found = list(re.finditer(rf"(?<!\w){re.escape(stripped[word_start:word_end])}(?!\w)", translation))
+    if len(found) != 1:
+        return None
+    shift = found[0].start() - word_start
+    return start + shift, end + shift
 
 
 def _words(sources: list[int], stripped: str, source_spans: Sequence[tuple[int, int]]) -> list[list[int]]:
