@@ -579,8 +579,8 @@ def test_declarations_and_processing_instructions_are_markup():
 
 def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
     """A form's field after its label's words went where the model put it, inside the label ('<label>Datei<input
-    type="text"> öffnen</label>'); void and self-closing tags at a sentence's edge stay out of it, as an emoji does.
-    Inside the sentence they stay tokens, and an element's tags are taken out and put back as before."""
+    type="text"> öffnen</label>'); in HTML a void element's tag at a sentence's edge stays out of it, as an emoji
+    does. Inside the sentence it stays a token, and an element's tags are taken out and put back as before."""
     for text, take_out, segment, lead, trail in (
             ('<label>Open the file</label><input type="text">', True, "Open the file", "", '<input type="text">'),
             ('<img src="i.png"> Open the file<br/>', False, "Open the file", '<img src="i.png"> ', "<br/>"),
@@ -605,7 +605,8 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
                            ('<figure><img src="x.png"><figcaption>A picture</figcaption></figure>', ["A picture"]),
                            ('<p>See <a href="/x">our site</a> or <b>call</b> us.</p>', ["See our site or call us."]),
                            ("<b>Saving <i>%1</i> failed:</b><nl/>%2", ["Saving XX0X failed:XX1XXX2X"]),
-                           ('<p>Read the <a href="/d">manual</a><sup>1</sup> first.</p>', ["Read the manualXX0X first."]),
+                           ('<p>Read the <a href="/d">manual</a><sup>1</sup> first.</p>',
+                            ["Read the manualXX0X first."]),
                            ("<div><span>Open</span><span> the file</span></div>", ["Open the file"]),
                            ("<p><b>Save</b><b>now</b></p><p>Quit</p>", ["Save", "now", "Quit"])):
         prepared = prepare(text, html=True, take_out_tags=True)

@@ -669,8 +669,8 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
                     close = text.find(closes, opening + len(opens), end)
                 # one that never closes: no later one does either
                 sections[kind] = (opening, close + len(closes)) if opening >= 0 and close >= 0 else exhausted, close
-        section = min(section for section, _ in sections)
-        item = section if section[0] <= match[0] else match  # a section over what starts as it does ("<!--")
+        nearest = min(section for section, _ in sections)
+        item = nearest if nearest[0] <= match[0] else match  # a section over what starts as it does ("<!--")
         if item is exhausted:
             break
         items.append(item)
@@ -849,7 +849,7 @@ def long_runs(text: str) -> list[tuple[int, int]]:
     us</li>...", no space in 50 characters) is words between tags, which kept as one run were never translated."""
     if "<" in text:
         pieces, done = [], 0
-        for start, end in protected_spans(text, ANY_MARKUP):  # comments too
+        for start, end in protected_spans(text, ANY_MARKUP):  # comments and CDATA sections too
             pieces += [text[done:start], " " * (end - start)]
             done = end
         text = "".join(pieces) + text[done:]
@@ -1003,8 +1003,9 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
     not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
     of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
     products.</p>" reached the model as "We offer" and "great products."."""
-    blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} | _siblings_apart(masked, protected) \
-        if html else set()
+    blocks: set[int] = set()
+    if html:
+        blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} | _siblings_apart(masked, protected)
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre = 0, 0
