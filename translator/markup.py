@@ -110,10 +110,14 @@ def _joined(text: str, more: str) -> str:
 
 
 def _elements(item: str) -> list[tuple[bool, str]]:
-    """(closing, name) of each tag of an item that opens or closes an element (not void, not self-closing, not in a
-    comment)."""
+    """(closing, name) of each tag of an item that opens or closes an element (`of_content`, not in a comment)."""
     return [(tag.group(1) == "/", tag.group(2).lower()) for tag in TAG_PARTS.finditer(COMMENT.sub("", item))
-            if tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")]
+            if of_content(tag)]
+
+
+def of_content(tag: re.Match) -> bool:
+    """Whether a TAG_PARTS match is a tag of an element that has content: not void, not self-closing."""
+    return tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")
 
 
 def void_only(item: str) -> bool:

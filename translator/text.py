@@ -668,7 +668,7 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
                 if opening >= 0 and close < opening + len(opens):  # close: the first after the last opening looked at
                     close = text.find(closes, opening + len(opens), end)
                 # one that never closes: no later one does either
-                sections[kind] = (opening, close + len(closes)) if opening >= 0 and close >= 0 else exhausted, close
+                sections[kind] = ((opening, close + len(closes)) if opening >= 0 and close >= 0 else exhausted), close
         nearest = min(section for section, _ in sections)
         item = nearest if nearest[0] <= match[0] else match  # a section over what starts as it does ("<!--")
         if item is exhausted:
@@ -680,9 +680,14 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
 
 def with_tokens(text: str, spans: Sequence[tuple[int, int]], numbers: Sequence[int]) -> str:
     """The text with each (start, end) span, in order, swapped for the placeholder token of its number."""
+    return swapped(text, spans, [PLACEHOLDER.format(number) for number in numbers])
+
+
+def swapped(text: str, spans: Sequence[tuple[int, int]], replacements: Sequence[str]) -> str:
+    """The text with each (start, end) span, in order, swapped for its replacement."""
     pieces, done = [], 0
-    for (start, end), number in zip(spans, numbers):
-        pieces += [text[done:start], PLACEHOLDER.format(number)]
+    for (start, end), replacement in zip(spans, replacements):
+        pieces += [text[done:start], replacement]
         done = end
     return "".join(pieces) + text[done:]
 
@@ -848,11 +853,8 @@ def long_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of each LONG_RUN, markup ending a run as a space does: minified HTML ("<ul><li>Home</li><li>About
     us</li>...", no space in 50 characters) is words between tags, which kept as one run were never translated."""
     if "<" in text:
-        pieces, done = [], 0
-        for start, end in protected_spans(text, ANY_MARKUP):  # comments and CDATA sections too
-            pieces += [text[done:start], " " * (end - start)]
-            done = end
-        text = "".join(pieces) + text[done:]
+        markup_spans = protected_spans(text, ANY_MARKUP)  # comments and CDATA sections too
+        text = swapped(text, markup_spans, [" " * (end - start) for start, end in markup_spans])
     return [run.span() for run in LONG_RUN.finditer(text)]
 
 
@@ -1050,8 +1052,7 @@ def _siblings_meeting(markup_run: str) -> list[tuple[int, int]]:
     tags = list(TAG_PARTS.finditer(markup_run))
     return [(ended.start(), begun.start()) for ended, begun in zip(tags, tags[1:])
             if ended.end() == begun.start() and ended.group(1) and not begun.group(1)
-            and ended.group(2).lower() == begun.group(2).lower() not in markup.VOID
-            and not begun.group(3).rstrip().endswith("/")]
+            and ended.group(2).lower() == begun.group(2).lower() and markup.of_content(begun)]
 
 
 CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
