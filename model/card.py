@@ -22,6 +22,7 @@ def training_summary(checkpoint: Path) -> dict:
             "tokens_per_second": last["tokens"] / last["seconds"], "best_step": best["step"],
             "best_valid_chrf": best["valid_chrf"], "best_valid_loss": best["valid_loss"],
             "averaged": best.get("averaged"), "selected_by": best.get("selected_by"),
+            "hardware": last.get("hardware", "2 CPU cores shared with other work"),  # logs before it was recorded
             "curve": [(e["step"], e["valid_chrf"]) for e in log if "averaged" not in e]}
 
 
@@ -129,7 +130,7 @@ vocabulary of {cfg.vocab_size:,} pieces shared by English and German.
 {command}
 ```
 
-The last run: {train['steps']:,} steps, {train['minutes']:.0f} minutes on 2 CPU cores shared with other work,
+The last run: {train['steps']:,} steps, {train['minutes']:.0f} minutes on {train['hardware']},
 {train['tokens'] / 1e6:.1f} M tokens (source + target) at {train['tokens_per_second']:,.0f} tokens/s on average.
 The checkpoint's validation chrF {train['best_valid_chrf']:.2f} (greedy, 300 validation sentences interleaved from
 the corpora) and loss {train['best_valid_loss']:.3f}, at step {train['best_step']:,}.{averaged}

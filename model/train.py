@@ -13,6 +13,7 @@ import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
@@ -67,17 +68,20 @@ def inverse_sqrt(step: int, warmup: int) -> float:
 
 def make_batches(pairs: list[tuple[list[int], list[int]]], max_tokens: int, rng: random.Random):
     """Group pairs of similar length so that padded (source + target) tokens stay under max_tokens."""
-    order = sorted(range(len(pairs)), key=lambda i: (len(pairs[i][0]), len(pairs[i][1]), rng.random()))
-    batches, batch, width = [], [], 0
-    for i in order:
-        new_width = max(width, len(pairs[i][0]) + len(pairs[i][1]))
-        if batch and new_width * (len(batch) + 1) > max_tokens:
-            batches.append(batch)
-            batch, new_width = [], len(pairs[i][0]) + len(pairs[i][1])
-        batch.append(i)
+    source_lengths = np.fromiter((len(source) for source, _ in pairs), dtype=np.int64, count=len(pairs))
+    target_lengths = np.fromiter((len(target) for _, target in pairs), dtype=np.int64, count=len(pairs))
+    ties = np.random.default_rng(rng.getrandbits(64)).random(len(pairs))
+    order = np.lexsort((ties, target_lengths, source_lengths))  # by source length, then target length, then at random
+    widths = (source_lengths + target_lengths)[order].tolist()
+    batches, start, width = [], 0, 0
+    for position, pair_width in enumerate(widths):
+        new_width = max(width, pair_width)
+        if position > start and new_width * (position - start + 1) > max_tokens:
+            batches.append(order[start:position].tolist())
+            start, new_width = position, pair_width
         width = new_width
-    if batch:
-        batches.append(batch)
+    if start < len(widths):
+        batches.append(order[start:].tolist())
     rng.shuffle(batches)
     return batches
 
@@ -87,6 +91,15 @@ def collate(pairs, indices, cfg: TransformerConfig):
     src, src_mask = pad_batch([pairs[i][0] for i in indices], cfg.pad_id)
     tgt, _ = pad_batch([[cfg.decoder_start_id] + pairs[i][1] for i in indices], cfg.pad_id)
     return src, src_mask, tgt[:, :-1], tgt[:, 1:]
+
+
+def to_device(tensor: torch.Tensor, device: str) -> torch.Tensor:
+    """A batch tensor on the training device. To a GPU from pinned memory, so that the copy is queued behind the
+    running step instead of waiting for it (a copy from pageable memory synchronises the stream): the host collates
+    the next batch while the device computes."""
+    if torch.device(device).type != "cuda":
+        return tensor.to(device)
+    return tensor.pin_memory().to(device, non_blocking=True)
 
 
 def loss_fn(logits, labels, cfg: TransformerConfig, smoothing: float):
@@ -201,7 +214,9 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         bar = tqdm(batches[skip:], desc=f"epoch {state['epoch']}", unit="batch", dynamic_ncols=True, mininterval=5)
         window_tokens, window_start = 0, time.monotonic()
         for position, indices in enumerate(bar, start=skip):
-            src, src_mask, tgt_in, labels = (t.to(opts.device, non_blocking=True) for t in collate(train_encoded, indices, cfg))
+            batch = collate(train_encoded, indices, cfg)
+            tokens = int(batch[1].sum() + (batch[3] != cfg.pad_id).sum())  # counted on the host: no wait for the device
+            src, src_mask, tgt_in, labels = (to_device(t, opts.device) for t in batch)
             with torch.autocast(torch.device(opts.device).type, dtype=PRECISIONS[opts.precision],
                                 enabled=opts.precision != "fp32"):
                 loss = loss_fn(model(src, src_mask, tgt_in), labels, cfg, opts.label_smoothing)
@@ -212,7 +227,6 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
             scaler.step(optimizer)
             scaler.update()
             schedule.step()
-            tokens = int(src_mask.sum() + (labels != cfg.pad_id).sum())
             state["step"] += 1
             state["tokens"] += tokens
             window_tokens += tokens
@@ -236,6 +250,13 @@ def train(cfg: TransformerConfig, opts: TrainOptions) -> dict:
         _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer, opts, log)
     log.close()
     return state
+
+
+def hardware(opts: TrainOptions) -> str:
+    """What trained, for the log and the model card: the GPU's name, or the CPU threads."""
+    if torch.device(opts.device).type == "cuda":
+        return f"{torch.cuda.get_device_name(opts.device)} ({opts.precision})"
+    return f"{opts.threads} CPU threads ({opts.precision})"
 
 
 def snapshot_path(out_dir: Path, step: int) -> Path:
@@ -289,7 +310,7 @@ def _keep_average_if_better(model, state, valid_pairs, valid_encoded, tokenizer,
     metrics = validate(averaged, valid_pairs, valid_encoded, tokenizer, opts)
     improved = metrics["valid_chrf"] > state["best_chrf"]
     entry = {"step": state["step"], "epoch": state["epoch"], "averaged": [p.stem for p in snapshots], "tokens": state["tokens"],
-             "seconds": state["seconds"], **metrics, "best": improved}
+             "seconds": state["seconds"], **metrics, "best": improved, "hardware": hardware(opts)}
     log.write(json.dumps(entry) + "\n")
     tqdm.write(json.dumps(entry))
     if improved:
@@ -314,7 +335,7 @@ def _validate_and_save(model, optimizer, schedule, state, valid_pairs, valid_enc
         for stale in snapshot_paths(opts.out_dir)[:-opts.average_last]:
             stale.unlink()
     entry = {"step": state["step"], "epoch": state["epoch"], "train_loss": train_loss, "tokens_per_second": rate,
-             "tokens": state["tokens"], "seconds": state["seconds"], **metrics, "best": improved}
+             "tokens": state["tokens"], "seconds": state["seconds"], **metrics, "best": improved, "hardware": hardware(opts)}
     log.write(json.dumps(entry) + "\n")
     log.flush()
     tqdm.write(json.dumps(entry))

@@ -1,13 +1,15 @@
 import json
+import random
 
 import pytest
+import torch
 
 from model.card import write_model_card
-from model.checkpoint import load_checkpoint
+from model.checkpoint import load_checkpoint, pad_batch
 from model.data import build_corpus
 from model.evaluate import DictionaryBaseline, evaluate
 from model.data import Pair
-from model.train import TrainOptions, inverse_sqrt, train, write_average
+from model.train import TrainOptions, inverse_sqrt, make_batches, train, write_average
 from model.transformer import TransformerConfig
 
 TINY = TransformerConfig(vocab_size=80, d_model=32, n_heads=2, d_ff=64, encoder_layers=2, decoder_layers=1)
@@ -17,6 +19,29 @@ def test_inverse_sqrt_schedule():
     assert inverse_sqrt(50, 100) == 0.5
     assert inverse_sqrt(100, 100) == 1.0
     assert inverse_sqrt(400, 100) == 0.5
+
+
+@pytest.mark.parametrize("max_tokens", [1, 40, 400])
+def test_batches_hold_every_pair_once_under_the_token_budget_grouped_by_length(max_tokens):
+    rng = random.Random(max_tokens)
+    pairs = [([5] * rng.randint(1, 30), [6] * rng.randint(1, 30)) for _ in range(500)]
+    batches = make_batches(pairs, max_tokens, random.Random(1))
+    assert sorted(i for batch in batches for i in batch) == list(range(len(pairs)))
+    for batch in batches:
+        widths = [len(pairs[i][0]) + len(pairs[i][1]) for i in batch]
+        assert len(batch) == 1 or max(widths) * len(batch) <= max_tokens  # a pair wider than the budget goes alone
+        sources = sorted(len(pairs[i][0]) for i in batch)
+        assert sources[-1] - sources[0] <= 2 or max_tokens < 400  # sorted by source length before cutting
+    assert make_batches(pairs, max_tokens, random.Random(1)) == batches  # the seed decides the order
+    assert make_batches([], max_tokens, random.Random(1)) == []
+
+
+def test_pad_batch_pads_right_and_masks_the_real_tokens():
+    ids, mask = pad_batch([[7, 8, 9], [4], []], pad_id=0)
+    assert ids.tolist() == [[7, 8, 9], [4, 0, 0], [0, 0, 0]]
+    assert mask.tolist() == [[True, True, True], [True, False, False], [False, False, False]]
+    assert ids.dtype == torch.long and mask.dtype == torch.bool
+    assert pad_batch([], pad_id=0)[0].shape == (0, 0)
 
 
 def test_train_writes_checkpoint_and_resumes(dictd_dir, tmp_path):
@@ -31,6 +56,7 @@ def test_train_writes_checkpoint_and_resumes(dictd_dir, tmp_path):
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
     assert [entry["step"] for entry in log] == [3, 6]
     assert all(entry["valid_loss"] > 0 and "valid_chrf" in entry for entry in log)
+    assert {entry["hardware"] for entry in log} == {"2 CPU threads (fp32)"}  # what trained, for the model card
     state = train(TINY, TrainOptions(**{**opts.__dict__, "max_steps": 9}))
     assert state["step"] == 9  # continued from the saved step, not from 0
     model, tokenizer = load_checkpoint(out)
@@ -77,6 +103,7 @@ def test_warm_start_extra_data_and_averaging(dictd_dir, tmp_path):
                             "splits": {s: {"software": 2, "total": 2, "packages": 1} for s in ("train", "valid", "test")}}}
     card = write_model_card(out, report, corpora, report["parameters"], "translator train ...").read_text()
     assert "| software | test | 2 (1 packages) | software 2 |" in card and "GPL-2+ 2, LGPL-2.1+ 1" in card
+    assert "minutes on 2 CPU threads (bf16)," in card  # the log records what trained
     assert "## Serving" not in card  # no serving.json
     (out / "serving.json").write_text('{"segment_tokens": 24}')
     card = write_model_card(out, report, corpora, report["parameters"], "translator train ...").read_text()
