@@ -139,7 +139,9 @@ def test_an_escaped_text_is_translated_as_the_text_itself(exported_default):
     streamed = ["".join(c.text for c in chunks if c.index == i) for i in range(11)]
     finals = {c.index: c.final.text for c in chunks if c.HasField("final")}
     assert streamed[:10] == translated[:10] == [finals[i] for i in range(10)]
-    assert streamed[10] == spaced_translation and "10&nbsp;Euro" in spaced_translation and "&amp;" in spaced_translation
+    # "&" is read as the character, so the model may keep it or write "und"; either way the page stays escaped
+    assert streamed[10] == spaced_translation and "10&nbsp;Euro" in spaced_translation
+    assert not re.search(r"&(?!nbsp;|amp;|lt;|gt;|quot;|#x27;)", spaced_translation)
     assert "ALLE DATEIEN LÖSCHEN?" in spaced_translation  # in capitals, streamed pieces too
 
 
