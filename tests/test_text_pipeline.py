@@ -232,6 +232,22 @@ def test_protected_items_with_only_spaces_between_them_are_one_token(text, html,
     assert prepared.restore(["" for _ in segments]).count("%s") == text.count("%s")  # repaired back in
 
 
+@pytest.mark.parametrize("text, html, segments, protected", [
+    ("Could not connect to %s:%d", False, ["Could not connect to XX0X"], ["%s:%d"]),
+    ("Copied %d/%d files to %s@%s.", False, ["Copied XX0X files to XX1X."], ["%d/%d", "%s@%s"]),
+    ("Version %d.%d.%d, range {from}-{to}", False, ["Version XX0X, range XX1X"], ["%d.%d.%d", "{from}-{to}"]),
+    ("Error %s: %s", False, ["Error XX0X: XX1X"], ["%s", "%s"]),  # a space: a label and its value stay two
+    ("Press <b>Ctrl</b>+<b>C</b>", True, ["Press XX0XCtrlXX1X+XX2XCXX3X"], ["<b>", "</b>", "<b>", "</b>"]),
+    ("Sizes &lt;/&gt; %s", True, ["Sizes </> XX0X"], ["&lt;", "&gt;", "%s"]),  # references are read as characters
+])
+def test_items_joined_by_marks_without_spaces_are_one_token_but_not_markup(text, html, segments, protected):
+    """As two tokens the model moved one alone: "Could not connect to %s:%d" came back as "Verbindung mit %s konnte
+    nicht hergestellt werden:%d". Tags keep their own tokens (they wrap words), references their characters."""
+    prepared = prepare(text, html=html)
+    assert prepared.segments == segments and prepared.protected == protected
+    assert prepared.restore(prepared.segments) == text
+
+
 def test_a_run_of_tags_keeps_its_place_in_source_order():
     """A merged run of tags is still a tag to the repair: put back in source order if the model swapped them."""
     prepared = prepare("<b><i>Hello</i></b> world", html=True)

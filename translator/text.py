@@ -584,7 +584,8 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
     `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. Items with only
-    spaces between them are one (`runs_merged`), except those `apart` matches. `protected` collects the items."""
+    spaces or joining marks between them are one (`runs_merged`), except those `apart` matches. `protected` collects
+    the items."""
     items: list[tuple[int, int]] = []
     if pattern:
         start = 0
@@ -692,19 +693,33 @@ def swapped(text: str, spans: Sequence[tuple[int, int]], replacements: Sequence[
     return "".join(pieces) + text[done:]
 
 
+# Marks that join two items into one thing with no space around them: "%s:%d" (host and port), "%d/%d", "%s@%s",
+# "%d.%d", "{key}={value}". As two tokens the model moved one alone ("Could not connect to %s:%d" came back as
+# "Verbindung mit %s konnte nicht hergestellt werden:%d").
+JOINING_MARKS = re.compile(r"[:/.@=#+-]{1,3}")
+
+
 def runs_merged(text: str, items: list[tuple[int, int]], apart: re.Pattern | None = None) -> list[tuple[int, int]]:
     """The (start, end) items in order, those with nothing but spaces between them joined into one: the model carries
     one token for a run, where among several it lost the words ("%s %s %s Delete the files?" came back as its
-    placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). An item `apart` matches stays alone (in HTML a
-    block-level tag, which separates segments)."""
+    placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). So are items other than markup that JOINING_MARKS
+    join. An item `apart` matches stays alone (in HTML a block-level tag, which separates segments)."""
     merged: list[tuple[int, int]] = []
     for start, end in items:
-        if (merged and SPACES.fullmatch(text, merged[-1][1], start)
+        if (merged and (SPACES.fullmatch(text, merged[-1][1], start) or _joined_by_marks(text, merged[-1], (start, end)))
                 and not (apart and (apart.fullmatch(text, start, end) or apart.fullmatch(text, *merged[-1])))):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return merged
+
+
+def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
+    """Whether only JOINING_MARKS stand between two items, neither of them markup (a tag may leave the sentence,
+    a reference is read as its character)."""
+    return (bool(JOINING_MARKS.fullmatch(text, before[1], after[0]))
+            and not any(text[start] == "<" or text[end - 1] == ">" or ONE_REFERENCE.fullmatch(text, start, end)
+                        for start, end in (before, after)))
 
 
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
