@@ -66,6 +66,19 @@ def test_train_writes_checkpoint_and_resumes(dictd_dir, tmp_path):
     assert set(result["model"]) >= {"bleu", "chrf"} and result["test_pairs"] > 0
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_training_on_a_gpu_copies_batches_from_pinned_memory_and_logs_the_device(dictd_dir, tmp_path):
+    data = tmp_path / "data"
+    build_corpus(data, dictd_dir)
+    opts = TrainOptions(data_dir=data, out_dir=tmp_path / "run", device="cuda", precision="bf16", max_tokens=400,
+                        validate_every=2, max_steps=4, chrf_sample=20, patience=100)
+    assert train(TINY, opts)["step"] == 4
+    log = [json.loads(line) for line in (opts.out_dir / "train_log.jsonl").read_text().splitlines()]
+    assert all(entry["hardware"] == f"{torch.cuda.get_device_name()} (bf16)" for entry in log)
+    assert all(entry["valid_loss"] > 0 and entry["train_loss"] == entry["train_loss"] for entry in log)  # not NaN
+
+
 def test_warm_start_extra_data_and_averaging(dictd_dir, tmp_path):
     """Start from a checkpoint (its weights and vocabulary), mix in another corpus, validate on both, and average
     the last snapshots at the end: the average is logged and kept only if it validates better."""
