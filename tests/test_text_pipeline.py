@@ -707,6 +707,11 @@ def test_quotation_marks_the_model_dropped_are_kept():
     assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
         "'%s' oder “{name}”: das alte. «%1» oder “Langsame Tasten” tippen."
     assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]
+    # Items that are one token to the model are one item in quotes: "%s: unrecognized option '%s%s'" came back with
+    # "Unbekannte Option %s%s", "'%s:%d'" without its marks
+    joined = prepare("%s: unrecognized option '%s%s' for '%s:%d' or '%s x'")
+    assert joined.protected == ["%s", "'%s%s'", "'%s:%d'", "%s"]
+    assert joined.segments == ["XX0X: unrecognized option XX1X for XX2X or 'XX3X x'"]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():
@@ -932,6 +937,13 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert prepare('Start by "git"', unknown=quotes).restore(['Mit XX0XgitXX1X startenX1X']) == 'Mit "git" starten'
     assert prepare('See X1X "now"', unknown=quotes).restore(['Siehe X1X XX0XjetztXX1X']) == 'Siehe X1X "jetzt"'  # its own
     assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
+    # An X the model wrote after a digit, as a token ends: 'databases "postgres" or "template1"' came back with
+    # "template1X", "failed to zero a record" as "0X ist fehlgeschlagen", "setsockopt(%d,IPV6_V6ONLY,1)" with "1X)"
+    assert prepare('or "template1" now', unknown=quotes).restore(['oder XX0Xtemplate1X jetzt XX1X']) == \
+        'oder "template1 jetzt "'
+    assert repair("XX0X: 0X ist fehlgeschlagen: XX12X", [0, 12], [False, False], stray_x=True) == \
+        Repaired("XX0X: 0 ist fehlgeschlagen: XX12X", 1)
+    assert prepare("Zoom 4X %s").restore(["Zoom 4X XX0X"]) == "Zoom 4X %s"  # the source's own "4X" stays
 
 
 def test_repair_survives_model_output_that_glues_into_new_placeholders():
