@@ -11,7 +11,7 @@ test split by default) and software messages (the held-out software split, else 
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
 - **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, ASCII
-  single quotes, or GNU's `quotes' around marks alone). Reported: the share whose translation has as many quotations (in any of those marks, „…“
+  single quotes, or GNU's `quotes'). Reported: the share whose translation has as many quotations (in any of those marks, „…“
   included) as the source, and chrF.
 - **Capitals.** The split's sentences of two words or more and messages of letters and punctuation only, in capitals.
   Reported: chrF against the references in capitals, beside the sentences as written translated and capitalized

@@ -712,11 +712,13 @@ def test_quotation_marks_the_model_dropped_are_kept():
     joined = prepare("%s: unrecognized option '%s%s' for '%s:%d' or '%s x'")
     assert joined.protected == ["%s", "'%s%s'", "'%s:%d'", "%s"]
     assert joined.segments == ["XX0X: unrecognized option XX1X for XX2X or 'XX3X x'"]
-    # A quotation of marks alone is one item, in GNU's `quotes' too: "invalid number after '.'" came back as
-    # "Ungültige Zahl nach ..", "missing '://' suffix" as "fehlende :///-Suffix", "cannot specify `/'" without marks
-    marks = prepare("expected '=' or ';' after “\\”, not `/' or '://' (it's 'a')")
-    assert marks.protected == ["'='", "';'", "“\\”", "`/'", "'://'"]
-    assert marks.segments == ["expected XX0X or XX1X after XX2X, not XX3X or XX4X", "it's 'a'"]  # words: text
+    # A quotation of marks alone is one item: "invalid number after '.'" came back as "Ungültige Zahl nach ..",
+    # "missing '://' suffix" as "fehlende :///-Suffix"; so is one in GNU's `quotes' ("use `exit'" as "verwenden Sie
+    # exit", "`movprfx'" as "`Max'")
+    marks = prepare("expected '=' or ';' after “\\”, not `/' or '://' (it's 'a'). Use `exit' or `%s --help'.")
+    assert marks.protected == ["'='", "';'", "“\\”", "`/'", "'://'", "`exit'", "`%s --help'"]
+    assert marks.segments == ["expected XX0X or XX1X after XX2X, not XX3X or XX4X", "it's 'a'",  # words: text
+                              "Use XX0X or XX1X."]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():

@@ -114,10 +114,11 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
 # wherever they pair, ASCII single quotes around an item; around words these stay text, which the model localizes
 # ("'Villa'": "„Villa“"; protected too, the 14 quoted sentences of the dictionary splits lost chrF 30.70 → 29.23). An
-# apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' count around marks alone ("`/'"), which
-# are no code span.
+# apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user types or
+# a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'" came
+# back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written.
 QUOTED = re.compile(r"(?<![\w'’])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)|„[^„“\n]{1,200}?“"
-                    r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^\w\s`']{1,200}'(?!\w))")
+                    r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^`'\n]{1,200}?'(?!\w))")
 # Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
 MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_LIKE,)), re.DOTALL)
 ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
@@ -922,19 +923,19 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 
 
 # A quotation of marks alone ("','", "'://'", "“\\”"): the syntax a message names, which the model dropped or
-# changed with its quotation marks ("invalid number after '.'" came back as "Ungültige Zahl nach ..")
+# changed with its quotation marks ("invalid number after '.'" came back as "Ungültige Zahl nach ..") (whole, as GNU's)
 SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 
 
 def quotation_marks(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
     """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks, or in ASCII single quotes
     around what is one item to the model, items `pattern` matches with nothing but spaces or JOINING_MARKS between
-    them (`runs_merged`: "'%s:%d'", "'%s %s'"); a quotation of marks alone (SYMBOLS_ONLY) whole."""
+    them (`runs_merged`: "'%s:%d'", "'%s %s'"); a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) whole."""
     one_item = _joined_items(pattern)
     marks: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
-        if SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1):
+        if text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1):
             marks.append((start, end))
         elif text[start] != "'" or one_item.fullmatch(text, start + 1, end - 1):
             marks += [(start, start + 1), (end - 1, end)]
