@@ -719,6 +719,8 @@ def test_quotation_marks_the_model_dropped_are_kept():
     assert marks.protected == ["'='", "';'", "“\\”", "`/'", "'://'", "`exit'", "`%s --help'"]
     assert marks.segments == ["expected XX0X or XX1X after XX2X, not XX3X or XX4X", "it's 'a'",  # words: text
                               "Use XX0X or XX1X."]
+    # Translated as other text where placeholders are: GNU's marks stay, as curly ones do
+    assert prepare("Use `exit' or '.'", preserve_placeholders=False).segments == ["Use XX0XexitXX1X or '.'"]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():

@@ -898,7 +898,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     untranslatable = sorted(unknown(text) + long_runs(text)
-                            + quotation_marks(text, pattern))
+                            + quotation_marks(text, pattern, literals=preserve_placeholders))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
     # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
     # marks between clauses do.
@@ -927,15 +927,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 
 
-def quotation_marks(text: str, pattern: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks, or in ASCII single quotes
-    around what is one item to the model, items `pattern` matches with nothing but spaces or JOINING_MARKS between
-    them (`runs_merged`: "'%s:%d'", "'%s %s'"); a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) whole."""
+def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True) -> list[tuple[int, int]]:
+    """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks or GNU's `quotes', or in
+    ASCII single quotes around what is one item to the model, items `pattern` matches with nothing but spaces or
+    JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals`, a quotation in GNU's `quotes'
+    or of marks alone (SYMBOLS_ONLY) is kept whole, as placeholders are."""
     one_item = _joined_items(pattern)
     marks: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
-        if text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1):
+        if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)):
             marks.append((start, end))
         elif text[start] != "'" or one_item.fullmatch(text, start + 1, end - 1):
             marks += [(start, start + 1), (end - 1, end)]
