@@ -923,7 +923,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 
 
 # A quotation of marks alone ("','", "'://'", "“\\”"): the syntax a message names, which the model dropped or
-# changed with its quotation marks ("invalid number after '.'" came back as "Ungültige Zahl nach ..") (whole, as GNU's)
+# changed with its quotation marks ("invalid number after '.'" came back as "Ungültige Zahl nach .."); one item, as a
+# quotation in GNU's `quotes' is
 SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 
 
