@@ -373,3 +373,20 @@ def test_minified_html_declarations_quoted_attributes_and_operators_come_back(ex
                    if re.search(tag, form)), translated
     operators = translator.translate(["Use && to chain commands and == to compare them.", "if x == y"])
     assert "&&" in operators[0] and "==" in operators[0] and "x == y" in operators[1], operators
+
+
+def test_joined_placeholders_and_quoted_literals_come_back_as_written(exported_default):
+    """"Could not connect to %s:%d" came back as "Verbindung mit %s konnte nicht hergestellt werden:%d",
+    "unrecognized option '%s%s'" without its marks, "invalid number after '.'" as "Ungültige Zahl nach ..", "use
+    `exit'" as "verwenden Sie exit", and '"template1"' as '"template1X'."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["Could not connect to %s:%d", "%s: unrecognized option '%s%s'", "invalid number after '.'",
+             "Use `exit' to leave the shell.", 'could not connect to databases "postgres" or "template1"']
+    connect, option, number, leave, databases = Translator(out).translate(texts)
+    assert "%s:%d" in connect and connect.count("%") == 2, connect
+    assert "'%s%s'" in option and option.startswith("%s:"), option
+    assert "'.'" in number and ".." not in number, number
+    assert "`exit'" in leave, leave
+    assert "template1" in databases and "template1X" not in databases, databases
