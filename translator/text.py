@@ -45,6 +45,8 @@ UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 BROKEN_TOKEN = r"(?<![X\d])X\d+X(?![\dX])"
 DIGIT_X = r"(?<=\d)X(?!\w)"
 STRAY_X = re.compile(rf"(XX\d+X)|X{{2,}}(?!X*\d)|{BROKEN_TOKEN}|{DIGIT_X}")
+# A source with such text of its own ("X1X", "4X") is not repaired by STRAY_X
+OWN_TOKEN_DEBRIS = re.compile(f"{BROKEN_TOKEN}|{DIGIT_X}")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
@@ -246,7 +248,7 @@ class Prepared:
         if self._nested_as_in_source(index, translation, [k for k, tag in zip(owned, is_tag) if tag]):
             is_tag = [False] * len(owned)
         source = self.unmask(self.segments[index], index)
-        stray_x = "xx" not in source.lower() and not re.search(f"{BROKEN_TOKEN}|{DIGIT_X}", source)
+        stray_x = "xx" not in source.lower() and not OWN_TOKEN_DEBRIS.search(source)
         return repair(translation, owned, is_tag, stray_x=stray_x)
 
     def _nested_as_in_source(self, index: int, translation: str, tags: list[int]) -> bool:
@@ -636,14 +638,18 @@ def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, in
     which the model may read as its character ("Page&nbsp;1": "Page 1")."""
     joined: list[tuple[int, int]] = []
     for start, end in items:
-        if (text[end - 1] != ">" and not ONE_REFERENCE.fullmatch(text, start, end)
-                and (digits := DIGITS.match(text, end))):
+        if not _tag_or_reference(text, start, end) and (digits := DIGITS.match(text, end)):
             end = digits.end()
         if joined and start < joined[-1][1]:  # the digits joined to the item before reach into this one
             joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
             continue
         joined.append((start, end))
     return joined
+
+
+def _tag_or_reference(text: str, start: int, end: int) -> bool:
+    """Whether the item text[start:end] ends as a tag (or a run ending in one) or is a character reference."""
+    return text[end - 1] == ">" or ONE_REFERENCE.fullmatch(text, start, end) is not None
 
 
 # Markup that runs from its opening to the first closing after it, whatever lies between: comments, and the CDATA
@@ -723,8 +729,7 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
     """Whether only JOINING_MARKS stand between two items, neither of them markup (a tag may leave the sentence,
     a reference is read as its character)."""
     return (bool(JOINING_MARKS.fullmatch(text, before[1], after[0]))
-            and not any(text[start] == "<" or text[end - 1] == ">" or ONE_REFERENCE.fullmatch(text, start, end)
-                        for start, end in (before, after)))
+            and not any(text[start] == "<" or _tag_or_reference(text, start, end) for start, end in (before, after)))
 
 
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
