@@ -154,6 +154,18 @@ def test_sibling_elements_stay_apart_and_nested_ones_stay_nested():
     assert got == "<b><i>Haus</i> steht das rote</b>"
 
 
+def test_elements_around_the_same_words_nest_as_in_the_source():
+    """"<body><p>Save the file.</p></body>" came back as "<p><body>Datei speichern.</body></p>"."""
+    got = put_back(["<body>", "<p>", "</p>", "</body>"], "XX0XXX1XSave the file.XX2XXX3X", ["Save", "the", "file", "~."],
+                   ["Datei", "speichern", "~."], {0: 2, 1: 0, 2: 3})
+    assert got == "<body><p>Datei speichern.</p></body>"
+    got = put_back(["<b>", "<i>", "</i>", "</b>"], "Now XX0XXX1XsaveXX2XXX3X it", ["Now", "save", "it"],
+                   ["Jetzt", "speichern"], {0: 0, 1: 1})
+    assert got == "Jetzt <b><i>speichern</i></b>"
+    prepared = prepare("<b><i>Save the file. Open it.</i></b>", take_out_tags=True)  # over two sentences
+    assert [[(m.before, m.after) for m in moved] for moved in prepared.moved] == [[(0, None), (1, None)], [(None, 1), (None, 0)]]
+
+
 def test_an_element_around_the_whole_sentence_wraps_the_whole_translation():
     got = put_back(["<i>", "</i>"], "XX0XNo service selected.XX1X", ["No", "service", "selected", "~."],
                    ["Kein", "Dienst", "ist", "gewählt", "~."], {0: 0, 1: 1, 2: 1, 3: 2, 4: 3})
@@ -165,18 +177,22 @@ def test_an_element_around_the_whole_sentence_wraps_the_whole_translation():
 def test_whatever_the_alignment_every_tag_comes_back_once_and_nested(data):
     words = data.draw(st.lists(st.sampled_from(["a", "bb", "d", "ee", "f."]), min_size=1, max_size=8))
     pieces, protected, open_items = [], [], []
-    for word in words:  # elements opened before a word and closed after one, at random: well-formed
-        piece = word
-        if data.draw(st.booleans()):
+    partner = {}  # closing token -> its opening token
+    for word in words:  # elements opened before a word (up to two) and closed after one, at random: well-formed
+        piece = ""
+        for _ in range(data.draw(st.integers(0, 2))):
             protected.append(f"<{'bi'[len(open_items) % 2]}>")
             open_items.append(len(protected) - 1)
-            piece = f"XX{len(protected) - 1}X" + piece
+            piece += f"XX{len(protected) - 1}X"
+        piece += word
         while open_items and data.draw(st.booleans()):
-            protected.append(f"</{protected[open_items.pop()][1]}>")
+            partner[len(protected)] = open_items.pop()
+            protected.append(f"</{protected[partner[len(protected)]][1]}>")
             piece += f"XX{len(protected) - 1}X"
         pieces.append(piece)
     while open_items:
-        protected.append(f"</{protected[open_items.pop()][1]}>")
+        partner[len(protected)] = open_items.pop()
+        protected.append(f"</{protected[partner[len(protected)]][1]}>")
         pieces[-1] += f"XX{len(protected) - 1}X"
     [stripped], [moved] = take_out_tags([" ".join(pieces)], protected)
     assert stripped == " ".join(words)
@@ -188,6 +204,11 @@ def test_whatever_the_alignment_every_tag_comes_back_once_and_nested(data):
     found = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(placed)]
     assert sorted(found) == list(range(len(protected))) and reduced([protected[n] for n in found]) == []
     assert PLACEHOLDER_PATTERN.sub("", placed) == translation
+    at = {n: position for position, n in enumerate(found)}  # an element inside another in the source stays inside it
+    for outer_close, outer_open in partner.items():  # ("<b><i>x</i></b>" came back as "<i><b>x</b></i>")
+        for inner_close, inner_open in partner.items():
+            if outer_open < inner_open and inner_close < outer_close:
+                assert at[outer_open] < at[inner_open] and at[inner_close] < at[outer_close], placed
 
 
 def test_tags_in_another_order_that_nests_as_well_are_kept():

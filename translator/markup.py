@@ -19,6 +19,7 @@ as the model was trained: format placeholders, a void element, a comment, a tag 
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
@@ -192,7 +193,15 @@ def _spans(stripped: list[str], offsets: list[dict[int, int]], protected: Sequen
             moved[index] += [MovedTags(item, None, here[item], offset) for item in done if item != outer]
         moved[index] += [MovedTags(item, None, here[item], len(stripped[index]))
                          for item in dict.fromkeys(item for _, item, where in opened if where == index)]
-    return [sorted(segment, key=lambda m: (m.start, -m.end)) for segment in moved]
+    return [sorted(segment, key=lambda m: (m.start, -m.end, *_outer_first(m))) for segment in moved]
+
+
+def _outer_first(moved: MovedTags) -> tuple[int, int]:
+    """Orders elements that wrap the same span as they nest in the source, the outermost first (put_back_tags
+    opens them in this order and closes them in the reverse): the one that opened earlier (before this segment,
+    else the lower token), else the one that closes later (after this segment, else the higher token).
+    "<body><p>Save the file.</p></body>" came back as "<p><body>Datei speichern.</body></p>"."""
+    return (-1 if moved.before is None else moved.before, -(sys.maxsize if moved.after is None else moved.after))
 
 
 def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
