@@ -221,7 +221,8 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     ("<p><b>Save</b></p><p>Quit</p>", True, ["XX0XSaveXX1X", "Quit"], ["<p>", "<b>", "</b>", "</p>", "<p>", "</p>"]),
     ("Open\t%s\t%s now", False, ["Open", "XX0X now"], ["%s", "%s"]),  # a tab separates segments
     ("<p>Save.</p> <p>Quit.</p>", True, ["Save.", "Quit."], ["<p>", "</p>", "<p>", "</p>"]),
-    ("<p>Save.</p> <p>Quit.</p>", False, ["XX0XSave.XX1X", "Quit.XX0X"], ["<p>", "</p> <p>", "</p>"]),  # plain: no blocks
+    # plain, without alignments: a run of tags is one item, and a block element with a tag in one is no block
+    ("<p>Save.</p> <p>Quit.</p>", False, ["XX0XSave.XX1X", "Quit.XX0X"], ["<p>", "</p> <p>", "</p>"]),
 ])
 def test_protected_items_with_only_spaces_between_them_are_one_token(text, html, segments, protected):
     """Among several tokens in a row the model lost the words ("%s %s … Delete the files?" came back as its
@@ -631,7 +632,25 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
         assert [PLACEHOLDER_PATTERN.sub("", segment) for segment in tokens.segments] == [
             PLACEHOLDER_PATTERN.sub("", segment) for segment in segments], text
         assert tokens.restore(tokens.segments) == text
-    assert prepare("<button>Save</button><button>Cancel</button>").segments == ["XX0XSaveXX1XCancelXX2X"]  # plain
+    plain = prepare("<button>Save</button><button>Cancel</button>")  # in plain text too: evidently markup
+    assert [PLACEHOLDER_PATTERN.sub("", segment) for segment in plain.segments] == ["Save", "Cancel"]
+    assert plain.restore(plain.segments) == "<button>Save</button><button>Cancel</button>"
+
+
+def test_in_plain_text_block_elements_that_open_and_close_separate_sentences():
+    """Read as one sentence, "<h1>Settings</h1><p>Change your password.</p>" came back as "<p><h1>Einstellungen</h1>
+    ändern.</p>" (words lost, the elements nested). In plain text a block-level tag separates sentences where it is
+    evidently markup: its element opens and closes in the text, or it is a <br> or <hr>; a lone "<address>" or
+    "<table>" is a usage line's placeholder, and line breaks stay breaks."""
+    for text, segments in (("<h1>Settings</h1><p>Change your password.</p>", ["Settings", "Change your password."]),
+                           ("File does not exist:<br>%1", ["File does not exist:"]),
+                           ("<dt>cost:</dt><dd>%1 of the snapshot</dd>", ["cost:", "XX0X of the snapshot"]),
+                           ("Usage: %s [<option>...] <table> <address>", ["Usage: XX0X [XX1X...] XX2X XX3X"]),
+                           ("Paragraphs (<p/>) and lists", ["Paragraphs (XX0X) and lists"]),
+                           ("<p>Save the file.\nOpen the folder.</p>", ["Save the file.", "Open the folder."])):
+        prepared = prepare(text, take_out_tags=True)
+        assert prepared.segments == segments, text
+        assert prepared.restore(prepared.segments) == text
 
 
 def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():

@@ -110,7 +110,7 @@ def _joined(text: str, more: str) -> str:
     return text + (more.lstrip() if not text or text[-1].isspace() else more)
 
 
-def _elements(item: str) -> list[tuple[bool, str]]:
+def elements_of(item: str) -> list[tuple[bool, str]]:
     """(closing, name) of each tag of an item that opens or closes an element (`of_content`, not in a comment)."""
     return [(tag.group(1) == "/", tag.group(2).lower()) for tag in TAG_PARTS.finditer(COMMENT.sub("", item))
             if of_content(tag)]
@@ -138,7 +138,7 @@ def _matched(segments: list[str], items: list[Item], protected: Sequence[str]) -
     opened: list[tuple[str, Item]] = []  # (element name, opening item)
     for item in items:
         number = item[1]
-        elements = _elements(protected[number])
+        elements = elements_of(protected[number])
         if not elements or len({closing for closing, _ in elements}) > 1:
             staying.add(number)  # nothing to wrap, or "</b> <i>": a token that would go in two places
         for closing, name in elements:
@@ -180,7 +180,7 @@ def _spans(stripped: list[str], offsets: list[dict[int, int]], protected: Sequen
     opened: list[tuple[str, int, int]] = []  # (element name, opening item, its segment)
     for index, here in enumerate(offsets):
         for number, offset in here.items():
-            elements = _elements(protected[number])
+            elements = elements_of(protected[number])
             if not elements[0][0]:
                 opened += [(name, number, index) for _, name in elements]
                 continue
@@ -363,7 +363,7 @@ def reduced(tags: Sequence[str]) -> list[tuple[bool, str]] | None:
     closing: list[tuple[bool, str]] = []
     opened: list[str] = []
     for item in tags:
-        for closes, name in _elements(item):
+        for closes, name in elements_of(item):
             if not closes:
                 opened.append(name)
             elif not opened:

@@ -1046,13 +1046,11 @@ BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
 
 
 def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
-    """The masked text cut at BREAKS and, in HTML, the placeholders of block-level tags (one pattern for every token,
+    """The masked text cut at BREAKS and at the placeholders of block-level tags (one pattern for every token,
     not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
     of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
     products.</p>" reached the model as "We offer" and "great products."."""
-    blocks: set[int] = set()
-    if html:
-        blocks = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)} | _siblings_apart(masked, protected)
+    blocks = _block_tags(protected, html) | _siblings_apart(masked, protected)
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre = 0, 0
@@ -1066,6 +1064,28 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
             parts += [masked[done:found.start()], Separator(found.group())]
             done = found.end()
     return parts + [masked[done:]]
+
+
+def _block_tags(protected: list[str], html: bool) -> set[int]:
+    """The items that are block-level tags: in HTML every one; in plain text those evidently markup, an element that
+    opens and closes in the text or a <br> or <hr> ("<h1>Settings</h1><p>Change your password.</p>" read as one
+    sentence came back as "<p><h1>Einstellungen</h1> ändern.</p>"), never a lone "<address>" or "<table>", a usage
+    line's placeholder. A pair whose tag is merged with a neighbour into one item ("%1</p>", without alignments)
+    does not separate."""
+    tags = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)}
+    if html:
+        return tags
+    blocks = {i for i in tags if TAG_PARTS.fullmatch(protected[i]).group(2).lower() in markup.VOID}
+    opened: dict[str, list[int]] = {}  # element name -> the items that opened it, innermost last
+    # Only items of tags alone are read: one holding a comment that never closes ("<!--" * 8,000) was searched to its
+    # end from every "<!--" (0.7 s at 32,000 characters); an item of tags and other things never separates anyway.
+    for i, item in enumerate(protected):
+        for closing, name in markup.elements_of(item) if markup.TAGS_ONLY.fullmatch(item) else ():
+            if not closing:
+                opened.setdefault(name, []).append(i)
+            elif opened.get(name) and {opener := opened[name].pop(), i} <= tags:
+                blocks |= {opener, i}
+    return blocks
 
 
 def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
