@@ -302,6 +302,7 @@ class Summary:
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0
     failed: int = 0
+    empty: int = 0  # blank lines, kept blank without a request
     input_tokens: int = 0
     output_tokens: int = 0
     seconds: float = 0.0
@@ -310,7 +311,8 @@ class Summary:
     def __str__(self) -> str:
         rate = self.translated / self.seconds if self.seconds else 0.0
         tokens = self.output_tokens / self.seconds if self.seconds else 0.0
-        return (f"{self.items} items: {self.translated} translated, {self.failed} failed, {self.resumed} done before; "
+        return (f"{self.items} items: {self.translated} translated, {self.failed} failed, {self.resumed} done before, "
+                f"{self.empty} empty; "
                 f"{self.input_tokens} input / {self.output_tokens} output tokens in {self.seconds:.1f} s "
                 f"({rate:.1f} items/s, {tokens:.0f} output tokens/s)")
 
@@ -398,7 +400,9 @@ class Job:
             self.summary.failed += 1
             if len(self.summary.errors) < 100:
                 self.summary.errors.append(f"line {item.line}: {record['error']['code']}: {record['error']['message']}")
-        elif item.text.strip():
+        elif not item.text.strip():
+            self.summary.empty += 1
+        else:
             self.summary.translated += 1
             self.summary.input_tokens += record["input_tokens"]
             self.summary.output_tokens += record["output_tokens"]

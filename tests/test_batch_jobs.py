@@ -113,7 +113,7 @@ def test_text_output_is_aligned_line_by_line_and_dedupe_translates_once(server, 
         first, second = (client.translate([t]).translations[0].text for t in TEXTS[:2])
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == f"{first}\n\n{second}\n{first}\n{first}\n"
     assert not (tmp_path / "out.txt.journal.jsonl").exists()
-    assert "5 items: 4 translated" in out
+    assert "5 items: 4 translated, 0 failed, 0 done before, 1 empty;" in out  # every line counted once
     code, _, err = batch(server.target, source, tmp_path / "out.txt")
     assert code == 1 and "finished text output" in err  # never overwritten silently
 
