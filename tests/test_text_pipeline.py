@@ -1008,6 +1008,18 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
     assert repair(" XX0X Datei  XX0X", [0], [False]) == Repaired("XX0X Datei", 1)
 
 
+def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence():
+    """Appended after them, "Rejecting impossible rule prerequisite '%s'." came back as "Ablehnbare Regel wird
+    abgewiesen. '%s'"."""
+    from translator.text import Repaired, repair
+
+    assert prepare("Rejecting impossible rule prerequisite '%s'.").restore(["Ablehnbare Regel wird abgewiesen."]) == \
+        "Ablehnbare Regel wird abgewiesen '%s'."
+    assert repair('Ist das so?"', [0], [False]) == Repaired('Ist das so XX0X?"', 1)  # and the quote closing it
+    assert repair("Datei öffnen", [0], [False]) == Repaired("Datei öffnen XX0X", 1)  # no mark: at the end
+    assert repair("...", [0], [False]) == Repaired("... XX0X", 1)  # marks alone: after them
+
+
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
     """The shipped model translates "a" alone to nothing (end of sentence first): a text must not lose a sentence,
     so such a segment stays as the source has it, in a whole translation and in the streamed pieces alike."""

@@ -541,7 +541,7 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     missing = [number for number in owned if number not in seen]
     if missing:
         count += len(missing)
-        text = text.rstrip() + "".join(" " + PLACEHOLDER.format(number) for number in missing)
+        text = _appended(text, "".join(" " + PLACEHOLDER.format(number) for number in missing))
     tags = [number for number, tag in zip(owned, is_tag) if tag]
     is_a_tag = set(tags)
     in_output = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text) if int(m.group(1)) in is_a_tag]
@@ -564,6 +564,18 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     # with an item; keeping the repeated token nearest its place in the source instead of the first: chrF 53.65
     # against 53.66)
     return Repaired(re.sub(r"[ \t]{2,}", " ", text).strip(" \t") if count else text, count)
+
+
+# The marks that end a sentence, and the quotes and brackets that may close it after them
+SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*\s*$")
+
+
+def _appended(text: str, tokens: str) -> str:
+    """The text with tokens appended, before the marks that end its sentence: a token the model lost went after
+    them ("Rejecting impossible rule prerequisite '%s'." came back as "Ablehnbare Regel wird abgewiesen. '%s'")."""
+    end = SENTENCE_END.search(text.rstrip())
+    at = end.start() if end and end.start() > 0 else len(text.rstrip())
+    return text[:at].rstrip() + tokens + text[at:].rstrip()
 
 
 def _mended_in_place(text: str, owned: list[int]) -> tuple[str, int]:
