@@ -1018,6 +1018,8 @@ def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence
     assert repair('Ist das so?"', [0], [False]) == Repaired('Ist das so XX0X?"', 1)  # and the quote closing it
     assert repair("Datei öffnen", [0], [False]) == Repaired("Datei öffnen XX0X", 1)  # no mark: at the end
     assert repair("...", [0], [False]) == Repaired("... XX0X", 1)  # marks alone: after them
+    # An operator stands alone ("&&." is none): the mark stays before it
+    assert prepare("Use && or %s now.").restore(["Verwende oder jetzt."]) == "Verwende oder jetzt. && %s"
 
 
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():

@@ -249,7 +249,8 @@ class Prepared:
             is_tag = [False] * len(owned)
         source = self.unmask(self.segments[index], index)
         stray_x = "xx" not in source.lower() and not OWN_TOKEN_DEBRIS.search(source)
-        return repair(translation, owned, is_tag, stray_x=stray_x)
+        before_a_mark = [_reads_as_itself_before_a_mark(self.protected[items[k]]) for k in owned]
+        return repair(translation, owned, is_tag, stray_x=stray_x, before_a_mark=before_a_mark)
 
     def _nested_as_in_source(self, index: int, translation: str, tags: list[int]) -> bool:
         """Whether the translation holds each of these tag tokens of the segment once, in an order that opens and
@@ -510,9 +511,11 @@ def _between_words(segment: str, tokens: list[re.Match], spaces: list[bool], ind
             and not (index + 1 < len(tokens) and tokens[index + 1].start() == end and spaces[index + 1]))
 
 
-def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False) -> Repaired:
+def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False,
+           before_a_mark: Sequence[bool] | None = None) -> Repaired:
     """Each placeholder of `owned` exactly once: foreign or repeated tokens dropped, missing ones appended in
-    source order, and the tokens `is_tag` marks put back into source order at the positions the model chose. With
+    source order (before the marks that end the sentence where their items all read as themselves there,
+    `before_a_mark`; None: all), and the tokens `is_tag` marks put back into source order at the positions the model chose. With
     stray_x (the source has no "XX", "X0X" or "0X" of its own), runs of "XX" outside the tokens, tokens that lost
     their first X and an X right after a digit are dropped too: what is left of tokens the model broke
     ("startenX1X", "|KieferX0XAbgleich|" in 9 of 54,642 catalog messages, "template1X" in 5 of 72,372); a broken
@@ -541,7 +544,8 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     missing = [number for number in owned if number not in seen]
     if missing:
         count += len(missing)
-        text = _appended(text, "".join(" " + PLACEHOLDER.format(number) for number in missing))
+        before_end = before_a_mark is None or all(before_a_mark[owned.index(number)] for number in missing)
+        text = _appended(text, "".join(" " + PLACEHOLDER.format(number) for number in missing), before_end)
     tags = [number for number, tag in zip(owned, is_tag) if tag]
     is_a_tag = set(tags)
     in_output = [int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(text) if int(m.group(1)) in is_a_tag]
@@ -567,15 +571,26 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
 
 
 # The marks that end a sentence, and the quotes and brackets that may close it after them
-SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*\s*$")
+SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*$")
+TOKEN_BEFORE = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}$")
 
 
-def _appended(text: str, tokens: str) -> str:
+def _appended(text: str, tokens: str, before_end: bool = True) -> str:
     """The text with tokens appended, before the marks that end its sentence: a token the model lost went after
-    them ("Rejecting impossible rule prerequisite '%s'." came back as "Ablehnbare Regel wird abgewiesen. '%s'")."""
-    end = SENTENCE_END.search(text.rstrip())
-    at = end.start() if end and end.start() > 0 else len(text.rstrip())
-    return text[:at].rstrip() + tokens + text[at:].rstrip()
+    them ("Rejecting impossible rule prerequisite '%s'." came back as "Ablehnbare Regel wird abgewiesen. '%s'").
+    Only marks right after a word: after a token or a symbol they may be its own ("%s...", "&&.")."""
+    text = text.rstrip()
+    end = SENTENCE_END.search(text)
+    if not before_end or end is None or not text[end.start() - 1:end.start()].isalnum() \
+            or TOKEN_BEFORE.search(text, 0, end.start()):
+        return text + tokens
+    return text[:end.start()].rstrip() + tokens + text[end.start():]
+
+
+def _reads_as_itself_before_a_mark(item: str) -> bool:
+    """Whether an item is found as it is with a full stop right after it ("%s.", "'%s'.", "/etc/fstab."), unlike an
+    operator, which stands alone ("&&." is none)."""
+    return protected_spans(item, EVERYTHING_AND_NUMBERS) == protected_spans(item + ".", EVERYTHING_AND_NUMBERS)
 
 
 def _mended_in_place(text: str, owned: list[int]) -> tuple[str, int]:
