@@ -731,6 +731,11 @@ def test_quotation_marks_the_model_dropped_are_kept():
     joined = prepare("%s: unrecognized option '%s%s' for '%s:%d' or '%s x'")
     assert joined.protected == ["%s", "'%s%s'", "'%s:%d'", "%s"]
     assert joined.segments == ["XX0X: unrecognized option XX1X for XX2X or 'XX3X x'"]
+    # and so are such items with joining marks before or after them, an option, an extension, a key: "Invalid option
+    # '--%s'" came back as "Ungültige Option --%s", and "expected '.%s' here" was cut into two sentences inside it
+    options = prepare("Invalid option '--%s' or '-%c'; expected '.%s' here, or '%s=' and '%s:'.")
+    assert options.protected == ["'--%s'", "'-%c'", "'.%s'", "'%s='", "'%s:'"]
+    assert options.segments == ["Invalid option XX0X or XX1X; expected XX2X here, or XX3X and XX4X."]
     # A quotation of marks alone is one item: "invalid number after '.'" came back as "Ungültige Zahl nach ..",
     # "missing '://' suffix" as "fehlende :///-Suffix"; so is one in GNU's `quotes' ("use `exit'" as "verwenden Sie
     # exit", "`movprfx'" as "`Max'")
