@@ -676,9 +676,20 @@ def test_a_long_line_is_split_into_the_same_sentences_window_by_window(monkeypat
     hostile = sentences('!"' * 16000)
     wordless = sentences("`" * 32000)
     assert windowed == [part for part in segment("en", line) if part]
-    assert "".join(hostile) == '!"' * 16000 and len(hostile) > 1000
+    assert "".join(hostile) == '!"' * 16000 and max(map(len, hostile)) <= SPLITTER_MAX_WINDOW  # no space: one a window
     assert "".join(wordless) == "`" * 32000
     assert max(read) <= SPLITTER_MAX_WINDOW
+
+
+def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
+    """The splitter ended a sentence after a full stop an item follows: "ends with '.%s' here" reached the model as
+    "ends with '." and "%s' here" (without placeholders; with them "expected '.XX0X" and "' here"), "Version 1.%d"
+    as "Version 1." and "%d". Before a letter the cut stays: a missing space, a lead of marks alone."""
+    for line in ("It ends with '.%s' here.", "Saved as file.%s now.", "Version 1.%d is out.", 'Type "?" for help.'):
+        assert sentences(line) == [line]
+    assert sentences("Show the window.Specify 0 to hide it.") == ["Show the window.", "Specify 0 to hide it."]
+    assert sentences("...but this one.") == ["...", "but this one."]
+    assert sentences("Hello. World.") == ["Hello. ", "World."]
 
 
 def test_every_letter_of_one_long_word_the_model_cannot_read_makes_one_span():

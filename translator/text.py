@@ -878,11 +878,25 @@ def _split(window: str) -> list[str]:
     after "..." before a capital ("Loading... Please wait.": two) but never after "…", so "Loading… Please wait."
     reached the model as one sentence and came back as "Laden.. Bitte warten Sie …"."""
     if ELLIPSIS not in window:
-        return [part for part in sentencex.segment("en", window) if part] or [window]
+        return _spaced([part for part in sentencex.segment("en", window) if part]) or [window]
     read = window.replace(ELLIPSIS, "...")
     ends_read = list(accumulate(3 if character == ELLIPSIS else 1 for character in window))  # each character's end
     ends = [bisect_left(ends_read, end) + 1 for end in accumulate(map(len, sentencex.segment("en", read)))]
-    return [window[start:end] for start, end in zip([0, *ends], ends) if end > start] or [window]
+    return _spaced([window[start:end] for start, end in zip([0, *ends], ends) if end > start]) or [window]
+
+
+def _spaced(parts: list[str]) -> list[str]:
+    """The splitter's sentences joined again where no whitespace lies between two and the second begins with no
+    letter: it ended one after a full stop that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with
+    '.%s' here" cut inside its quotes). Before a letter it may be right: a missing space ("the window.Specify 0"), a
+    lead of marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.")."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and not joined[-1][-1].isspace() and not part[0].isspace() and not part[0].isalpha():
+            joined[-1] += part
+        else:
+            joined.append(part)
+    return joined
 
 
 def _token_across(text: str, position: int) -> re.Match | None:
