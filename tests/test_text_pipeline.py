@@ -747,6 +747,10 @@ def test_quotation_marks_the_model_dropped_are_kept():
     options = prepare("Invalid option '--%s' or '-%c'; expected '.%s' here, or '%s=' and '%s:'.")
     assert options.protected == ["'--%s'", "'-%c'", "'.%s'", "'%s='", "'%s:'"]
     assert options.segments == ["Invalid option XX0X or XX1X; expected XX2X here, or XX3X and XX4X."]
+    # in ASCII double quotes alike: 'Type "?" for help.' came back as '" eingeben?" für Hilfe.'; words stay text
+    double = prepare('Type "?" for help, "--%s" or "]", not "help" (a 5" screen).')
+    assert double.protected == ['"?"', '"--%s"', '"]"', "5"]
+    assert double.segments == ['Type XX0X for help, XX1X or XX2X, not "help"', 'a XX0X" screen']  # a parenthesis apart
     # A quotation of marks alone is one item: "invalid number after '.'" came back as "Ungültige Zahl nach ..",
     # "missing '://' suffix" as "fehlende :///-Suffix"; so is one in GNU's `quotes' ("use `exit'" as "verwenden Sie
     # exit", "`movprfx'" as "`Max'")

@@ -114,12 +114,14 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # 'Slow-Schlüssel” aktivieren', in 80 of 298 catalog messages with “…” (after this: 0, chrF 47.75 → 47.86). Around a
 # placeholder it dropped ASCII ones too ("could not open directory '%s'": "Konnte Verzeichnis %s nicht öffnen"; of 600
 # catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
-# wherever they pair, ASCII single quotes around an item; around words these stay text, which the model localizes
-# ("'Villa'": "„Villa“"; protected too, the 14 quoted sentences of the dictionary splits lost chrF 30.70 → 29.23). An
-# apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user types or
+# wherever they pair, ASCII single and double quotes around an item; around words these stay text, which the model
+# localizes ("'Villa'": "„Villa“"; protected too, the 14 quoted sentences of the dictionary splits lost chrF 30.70 →
+# 29.23). An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user types or
 # a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'" came
-# back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written.
-QUOTED = re.compile(r"(?<![\w'’])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)|„[^„“\n]{1,200}?“"
+# back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written. ASCII double quotes
+# around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
+QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
+                    r"|\"[^\"\n]{1,200}?\"(?!\w)|„[^„“\n]{1,200}?“"
                     r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^`'\n]{1,200}?'(?!\w))")
 # Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
 MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_LIKE,)), re.DOTALL)
@@ -976,16 +978,16 @@ SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 
 def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True) -> list[tuple[int, int]]:
     """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks or GNU's `quotes', or in
-    ASCII single quotes around what is one item to the model, items `pattern` matches with nothing but spaces or
-    JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals`, a quotation in GNU's `quotes'
-    or of marks alone (SYMBOLS_ONLY) is kept whole, as placeholders are."""
+    ASCII single or double quotes around what is one item to the model, items `pattern` matches with nothing but
+    spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals`, a quotation in GNU's
+    `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as placeholders are."""
     one_item = _joined_items(pattern)
     marks: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
         if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)):
             marks.append((start, end))
-        elif text[start] != "'" or one_item.fullmatch(text, start + 1, end - 1):
+        elif text[start] not in "'\"" or one_item.fullmatch(text, start + 1, end - 1):
             marks += [(start, start + 1), (end - 1, end)]
     return marks
 
