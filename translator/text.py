@@ -116,9 +116,9 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
 # wherever they pair, ASCII single and double quotes around an item; around words these stay text, which the model
 # localizes ("'Villa'": "„Villa“"; protected too, the 14 quoted sentences of the dictionary splits lost chrF 30.70 →
-# 29.23). An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user types or
-# a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'" came
-# back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written. ASCII double quotes
+# 29.23). An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user
+# types or a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'"
+# came back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written. ASCII double quotes
 # around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
 QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
                     r"|\"[^\"\n]{1,200}?\"(?!\w)|„[^„“\n]{1,200}?“"
