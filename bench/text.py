@@ -27,6 +27,7 @@ HOSTILE = [
     ("unclosed tags", "<a", True),
     ("an element around every word", "<b>a</b> ", False),
     ("an element in every sentence", "<b>a</b>. ", False),
+    ("Markdown emphasis around every word", "*a* ", False),
     ("a placeholder every 3 characters", "%sx", False),
     ("line breaks", "Hi.\n", False),
     ("a non-breaking space between every two words", "a&nbsp;b ", True),

@@ -375,6 +375,17 @@ def test_minified_html_declarations_quoted_attributes_and_operators_come_back(ex
     assert "&&" in operators[0] and "==" in operators[0] and "x == y" in operators[1], operators
 
 
+def test_markdown_emphasis_wraps_the_words_that_translate_the_words_it_wrapped(exported_default):
+    """"This is **very important** and *must* be done." came back as "Dies ist **Beimer** und *must* fertig."."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    important, note = Translator(out).translate(["This is **very important** and *must* be done.",
+                                                 "**Note:** the server must be running."])
+    assert "**sehr wichtig**" in important and "*muss*" in important, important
+    assert note.startswith("**Hinweis:**") and "Server" in note, note
+
+
 def test_joined_placeholders_and_quoted_literals_come_back_as_written(exported_default):
     """"Could not connect to %s:%d" came back as "Verbindung mit %s konnte nicht hergestellt werden:%d",
     "unrecognized option '%s%s'" without its marks, "invalid number after '.'" as "Ungültige Zahl nach ..", "use

@@ -153,7 +153,7 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
 mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "why?", "10", "8,000", "1-64", "x86", "%s",
                          "{0}", "<b>", "</b>", "<br/>", "<p>", "&amp;", "&nbsp;", "&#39;", "&eacute;", "&shy;", "&copy;",
                          ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»", "&&", "->",
-                         "<i title='a > b'>", "</i>"])
+                         "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**"])
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
@@ -679,6 +679,26 @@ def test_a_long_line_is_split_into_the_same_sentences_window_by_window(monkeypat
     assert "".join(hostile) == '!"' * 16000 and max(map(len, hostile)) <= SPLITTER_MAX_WINDOW  # no space: one a window
     assert "".join(wordless) == "`" * 32000
     assert max(read) <= SPLITTER_MAX_WINDOW
+
+
+def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
+    """Read with their words, Markdown's marks cost the model the words they wrap ("This is **very important**" came
+    back as "Dies ist **Beimer**"): where tags may leave the sentence, a pair is an element's tags; what only looks
+    like one stays ("2*3*4", globs, "**kwargs", an operator between spaces); without alignments, in HTML and without
+    placeholders the marks are text as before."""
+    text = "This is **very important** and *must* be done. **Note:** press *%s*."
+    prepared = prepare(text, take_out_tags=True)
+    assert prepared.segments == ["This is very important and must be done.", "Note: press XX0X."]
+    assert [[(m.before, m.after, segment[m.start:m.end]) for m in moved]
+            for moved, segment in zip(prepared.moved, prepared.segments)] == \
+        [[(0, 1, "very important"), (2, 3, "must")], [(1, 2, "Note:")]]
+    assert prepared.restore(["Das ist XX0Xsehr wichtigXX1X und XX2XmussXX3X.", "XX1XHinweis:XX2X XX0X drücken."]) == \
+        "Das ist **sehr wichtig** und *muss*. **Hinweis:** *%s* drücken."
+    for other in ("Compute 2*3*4 now.", "Copy *.txt and *.bak files.", "Use *args and **kwargs.", "So a ** b and c * d."):
+        assert "*" in "".join(prepare(other, take_out_tags=True).segments), other
+    for kept in (prepare(text), prepare(text, html=True, take_out_tags=True),
+                 prepare(text, preserve_placeholders=False, take_out_tags=True)):
+        assert "**" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
 def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():

@@ -22,7 +22,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -64,15 +64,19 @@ class MovedTags:
     spaced: bool = False  # an empty span at the sentence's edge, the token apart from the words: a space keeps it so
 
 
-def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[str], list[list[MovedTags]]]:
+def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mapping[int, tuple[bool, str]] | None = None
+                  ) -> tuple[list[str], list[list[MovedTags]]]:
     """A text's segments without the tokens of the items whose elements all open and close in the text around
     words (spaces around a token collapsed as a page shows them), and per segment what each wraps. Other tokens
     stay. An element that opens in one segment and closes in a later one wraps the rest of the first and the start
-    of the last (and all of those between, which keep no token of it)."""
+    of the last (and all of those between, which keep no token of it). `emphasis`: items that open or close an
+    element of another markup, (closing, name) by item number (Markdown's "**", which opens and closes alike)."""
+    emphasis = emphasis or {}
+    tags = {number: [emphasis[number]] if number in emphasis else elements_of(item)
+            for number, item in enumerate(protected) if number in emphasis or TAGS_ONLY.fullmatch(item)}
     items = [(index, int(t.group(1)), t.span()) for index, segment in enumerate(segments)
-             for t in PLACEHOLDER_PATTERN.finditer(segment)
-             if int(t.group(1)) < len(protected) and TAGS_ONLY.fullmatch(protected[int(t.group(1))])]
-    taken = _matched(segments, items, protected)
+             for t in PLACEHOLDER_PATTERN.finditer(segment) if int(t.group(1)) in tags]
+    taken = _matched(segments, items, tags)
     if not taken:
         return segments, [[] for _ in segments]
     spans: dict[int, list[tuple[int, tuple[int, int]]]] = {}  # per segment, its tokens to take out
@@ -91,7 +95,7 @@ def take_out_tags(segments: list[str], protected: Sequence[str]) -> tuple[list[s
         text = _joined(text, segment[done:]).rstrip()
         stripped.append(text)
         offsets.append({number: min(offset, len(text)) for number, offset in positions.items()})
-    moved = _spans(stripped, offsets, protected)
+    moved = _spans(stripped, offsets, tags)
     return stripped, [[_trimmed(m, text, apart) for m in segment] for segment, text in zip(moved, stripped)]
 
 
@@ -130,15 +134,16 @@ def void_only(item: str) -> bool:
 Item = tuple[int, int, tuple[int, int]]  # (segment, placeholder number, span of its token in the segment)
 
 
-def _matched(segments: list[str], items: list[Item], protected: Sequence[str]) -> set[int]:
-    """The items that only open or only close elements, each closed or opened by another of them with words
-    between, at most 2 * MAX_ELEMENTS in a segment. An item whose partner stays, stays too."""
+def _matched(segments: list[str], items: list[Item], tags: Mapping[int, list[tuple[bool, str]]]) -> set[int]:
+    """The items that only open or only close elements (`tags`: each item's, by number), each closed or opened by
+    another of them with words between, at most 2 * MAX_ELEMENTS in a segment. An item whose partner stays, stays
+    too."""
     partners: dict[int, set[int]] = {number: set() for _, number, _ in items}
     staying: set[int] = set()
     opened: list[tuple[str, Item]] = []  # (element name, opening item)
     for item in items:
         number = item[1]
-        elements = elements_of(protected[number])
+        elements = tags[number]
         if not elements or len({closing for closing, _ in elements}) > 1:
             staying.add(number)  # nothing to wrap, or "</b> <i>": a token that would go in two places
         for closing, name in elements:
@@ -171,7 +176,8 @@ def _words_between(segments: list[str], first: Item, last: Item) -> bool:
     return any(c.isalnum() for c in between)
 
 
-def _spans(stripped: list[str], offsets: list[dict[int, int]], protected: Sequence[str]) -> list[list[MovedTags]]:
+def _spans(stripped: list[str], offsets: list[dict[int, int]], tags: Mapping[int, list[tuple[bool, str]]]
+           ) -> list[list[MovedTags]]:
     """What each taken-out item wraps, per segment (its elements all match among these items): a closing item
     closes the innermost open elements and pairs with the item that opened the outermost of them, where that is in
     its segment (else it wraps the segment's start); an item whose elements are still open at the end of its
@@ -180,7 +186,7 @@ def _spans(stripped: list[str], offsets: list[dict[int, int]], protected: Sequen
     opened: list[tuple[str, int, int]] = []  # (element name, opening item, its segment)
     for index, here in enumerate(offsets):
         for number, offset in here.items():
-            elements = elements_of(protected[number])
+            elements = tags[number]
             if not elements[0][0]:
                 opened += [(name, number, index) for _, name in elements]
                 continue

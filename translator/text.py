@@ -848,6 +848,39 @@ SPLITTER_WINDOW = 2000
 SPLITTER_MAX_WINDOW = 8000
 
 
+# Markdown's emphasis, "**bold**" and "*italic*", on one line: a mark before a word (no space after it, no word or
+# backslash before it) and the same mark after one. Read with their sentence the marks cost the model the words they
+# wrap ("This is **very important**" came back as "Dies ist **Beimer**", "Click **Save** and then **Close**" as "...
+# **Speicher** und dann **Anheben**"); where tags may leave the sentence, a pair is an element's tags, taken out and
+# put back around the words the alignments say. "2*3*4", "*.txt and *.bak", "**kwargs" and "a ** b" are none.
+EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*?)(?=[^\s*])[^*\n]{0,200}?(?<=[^\s*\\])\1(?![\w*])")
+EMPHASIS_MARK = frozenset(("*", "**"))
+
+
+def emphasis_marks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of both marks of each EMPHASIS around words (a letter inside)."""
+    marks = []
+    for found in EMPHASIS.finditer(text):
+        if any(character.isalpha() for character in found.group()):
+            marks += [found.span(1), (found.end() - len(found.group(1)), found.end())]
+    return marks
+
+
+def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
+    """(closing, mark) of the items that are an emphasis mark alone, by number: one with a word after it opens, one
+    with a word before it closes (take_out_tags pairs them, as it pairs tags)."""
+    elements = {}
+    for token in PLACEHOLDER_PATTERN.finditer(masked):
+        number = int(token.group(1))
+        if number < len(protected) and protected[number] in EMPHASIS_MARK:
+            before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
+            if after and not after.isspace() and not before.isalnum():
+                elements[number] = (False, protected[number])
+            elif before and not before.isspace() and not after.isalnum():
+                elements[number] = (True, protected[number])
+    return elements
+
+
 def sentences(line: str) -> list[str]:
     """A line's sentences; concatenated they give the line back exactly. A long line is read a window at a time:
     the window's sentences but its last two are kept (the window may cut the last, and the splitter may hand the
@@ -945,8 +978,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     prepared = Prepared([], [""], html=html)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
+    emphasis = take_out_tags and preserve_placeholders and not html
     untranslatable = sorted(unknown(text) + long_runs(text)
-                            + quotation_marks(text, pattern, literals=preserve_placeholders))
+                            + quotation_marks(text, pattern, literals=preserve_placeholders)
+                            + (emphasis_marks(text) if emphasis else []))
     # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
     # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
     # marks between clauses do.
@@ -965,7 +1000,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
     if take_out_tags and prepared.protected:
-        prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected)
+        prepared.segments, prepared.moved = markup.take_out_tags(
+            prepared.segments, prepared.protected, emphasis_elements(masked, prepared.protected) if emphasis else None)
     prepared._numbered_per_segment()
     return prepared
 
