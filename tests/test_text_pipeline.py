@@ -691,11 +691,15 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
     assert prepared.segments == ["This is very important and must be done.", "Note: press XX0X."]
     assert [[(m.before, m.after, segment[m.start:m.end]) for m in moved]
             for moved, segment in zip(prepared.moved, prepared.segments)] == \
-        [[(0, 1, "very important"), (2, 3, "must")], [(1, 2, "Note:")]]
-    assert prepared.restore(["Das ist XX0Xsehr wichtigXX1X und XX2XmussXX3X.", "XX1XHinweis:XX2X XX0X drücken."]) == \
+        [[(0, 1, "very important"), (2, 3, "must")], [(1, 2, "Note:"), (3, 4, "XX0X")]]  # kept apart from "%s"
+    assert prepared.restore(["Das ist XX0Xsehr wichtigXX1X und XX2XmussXX3X.",
+                             "XX1XHinweis:XX2X XX3XXX0XXX4X drücken."]) == \
         "Das ist **sehr wichtig** und *muss*. **Hinweis:** *%s* drücken."
     for other in ("Compute 2*3*4 now.", "Copy *.txt and *.bak files.", "Use *args and **kwargs.", "So a ** b and c * d."):
         assert "*" in "".join(prepare(other, take_out_tags=True).segments), other
+    # the marks stay apart from an item beside them ("** %s" as one item kept both tokens in the sentence)
+    warning = prepare("**Warning:** %s is old; use a * %s.", take_out_tags=True)
+    assert warning.segments == ["Warning: XX0X is old; use a * XX1X."] and warning.protected[:2] == ["**", "**"]
     for kept in (prepare(text), prepare(text, html=True, take_out_tags=True),
                  prepare(text, preserve_placeholders=False, take_out_tags=True)):
         assert "**" in kept.segments[0] and not any(kept.moved), kept.segments

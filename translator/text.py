@@ -616,7 +616,7 @@ def without_placeholder_fragments(text: str) -> str:
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
-            spans: Sequence[tuple[int, int]] = (), apart: re.Pattern | None = None) -> str:
+            spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
     `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. Items with only
@@ -739,15 +739,25 @@ def swapped(text: str, spans: Sequence[tuple[int, int]], replacements: Sequence[
 JOINING_MARKS = re.compile(r"[:/.@=#+-]{1,3}")
 
 
-def runs_merged(text: str, items: list[tuple[int, int]], apart: re.Pattern | None = None) -> list[tuple[int, int]]:
+Apart = Callable[[str, int, int], object]  # whether the item text[start:end] stays alone (a pattern's fullmatch)
+
+
+def _also_apart(apart: Apart, spans: set[tuple[int, int]]) -> Apart:
+    """`apart`, and these (start, end) spans too (Markdown's marks: "**Warning:** %s" made "** %s" one item, and
+    an operator "*" beside a word stays merged as before)."""
+    return lambda text, start, end: (start, end) in spans or apart(text, start, end)
+
+
+def runs_merged(text: str, items: list[tuple[int, int]], apart: Apart | None = None) -> list[tuple[int, int]]:
     """The (start, end) items in order, those with nothing but spaces between them joined into one: the model carries
     one token for a run, where among several it lost the words ("%s %s %s Delete the files?" came back as its
     placeholders alone, "<b><b><b>Hello</b></b></b>" as its tags). So are items other than markup that JOINING_MARKS
-    join. An item `apart` matches stays alone (in HTML a block-level tag, which separates segments)."""
+    join. An item `apart` says is one (text, start, end) stays alone (in HTML a block-level tag, which separates
+    segments)."""
     merged: list[tuple[int, int]] = []
     for start, end in items:
         if (merged and (SPACES.fullmatch(text, merged[-1][1], start) or _joined_by_marks(text, merged[-1], (start, end)))
-                and not (apart and (apart.fullmatch(text, start, end) or apart.fullmatch(text, *merged[-1])))):
+                and not (apart and (apart(text, start, end) or apart(text, *merged[-1])))):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
@@ -979,13 +989,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     emphasis = take_out_tags and preserve_placeholders and not html
+    marks = emphasis_marks(text) if emphasis else []
     untranslatable = sorted(unknown(text) + long_runs(text)
-                            + quotation_marks(text, pattern, literals=preserve_placeholders)
-                            + (emphasis_marks(text) if emphasis else []))
-    # Tags stay apart from what is beside them when they may leave the sentence ("</a> %s" as one token kept the
-    # element's words from the model); in HTML, block-level tags always do (they separate segments); references and
-    # marks between clauses do.
-    apart = TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART
+                            + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
+    # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
+    # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
+    # segments); references and marks between clauses do.
+    apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
+    if marks:
+        apart = _also_apart(apart, set(marks))
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not unknown(character))
     separators = {number for number, item in enumerate(prepared.protected) if item in CLAUSE_SEPARATORS}
