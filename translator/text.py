@@ -251,8 +251,8 @@ class Prepared:
             is_tag = [False] * len(owned)
         source = self.unmask(self.segments[index], index)
         stray_x = "xx" not in source.lower() and not OWN_TOKEN_DEBRIS.search(source)
-        before_a_mark = [_reads_as_itself_before_a_mark(self.protected[items[k]]) for k in owned]
-        return repair(translation, owned, is_tag, stray_x=stray_x, before_a_mark=before_a_mark)
+        return repair(translation, owned, is_tag, stray_x=stray_x,
+                      before_a_mark=lambda k: _reads_as_itself_before_a_mark(self.protected[items[k]]))
 
     def _nested_as_in_source(self, index: int, translation: str, tags: list[int]) -> bool:
         """Whether the translation holds each of these tag tokens of the segment once, in an order that opens and
@@ -514,12 +514,12 @@ def _between_words(segment: str, tokens: list[re.Match], spaces: list[bool], ind
 
 
 def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = False,
-           before_a_mark: Sequence[bool] | None = None) -> Repaired:
+           before_a_mark: Callable[[int], bool] | None = None) -> Repaired:
     """Each placeholder of `owned` exactly once: foreign or repeated tokens dropped, missing ones appended in
-    source order (before the marks that end the sentence where their items all read as themselves there,
-    `before_a_mark`; None: all), and the tokens `is_tag` marks put back into source order at the positions the model chose. With
-    stray_x (the source has no "XX", "X0X" or "0X" of its own), runs of "XX" outside the tokens, tokens that lost
-    their first X and an X right after a digit are dropped too: what is left of tokens the model broke
+    source order (before the marks that end the sentence where `before_a_mark` says each of their items reads as
+    itself there; None: all), and the tokens `is_tag` marks put back into source order at the positions the model
+    chose. With stray_x (the source has no "XX", "X0X" or "0X" of its own), runs of "XX" outside the tokens, tokens
+    that lost their first X and an X right after a digit are dropped too: what is left of tokens the model broke
     ("startenX1X", "|KieferX0XAbgleich|" in 9 of 54,642 catalog messages, "template1X" in 5 of 72,372); a broken
     form of a token that is missing ("X0X", "XX0") stands for it where it is."""
     wanted = set(owned)
@@ -546,7 +546,7 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     missing = [number for number in owned if number not in seen]
     if missing:
         count += len(missing)
-        before_end = before_a_mark is None or all(before_a_mark[owned.index(number)] for number in missing)
+        before_end = before_a_mark is None or all(before_a_mark(number) for number in missing)
         text = _appended(text, "".join(" " + PLACEHOLDER.format(number) for number in missing), before_end)
     tags = [number for number, tag in zip(owned, is_tag) if tag]
     is_a_tag = set(tags)
@@ -987,9 +987,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     (`Prepared.numbers`)."""
     prepared = Prepared([], [""], html=html)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
-    # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    emphasis = take_out_tags and preserve_placeholders and not html
+    emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
+    # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     untranslatable = sorted(unknown(text) + long_runs(text)
                             + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
