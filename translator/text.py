@@ -1170,7 +1170,7 @@ def _block_tags(protected: list[str], html: bool) -> set[int]:
     tags = {i for i, item in enumerate(protected) if BLOCK_TAG.fullmatch(item)}
     if html:
         return tags
-    blocks = {i for i in tags if TAG_PARTS.fullmatch(protected[i]).group(2).lower() in markup.VOID}
+    blocks = {i for i in tags if markup.void_only(protected[i])}
     opened: dict[str, list[int]] = {}  # element name -> the items that opened it, innermost last
     # Only items of tags alone are read: one holding a comment that never closes ("<!--" * 8,000) was searched to its
     # end from every "<!--" (0.7 s at 32,000 characters); an item of tags and other things never separates anyway.
