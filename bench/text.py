@@ -30,6 +30,7 @@ HOSTILE = [
     ("Markdown emphasis around every word", "*a* ", False),
     ("a placeholder every 3 characters", "%sx", False),
     ("line breaks", "Hi.\n", False),
+    ("a sentence wrapped every three words", "go on and\n", False),
     ("a non-breaking space between every two words", "a&nbsp;b ", True),
     ("references in a word with no space", "a&nbsp;&amp;", True),
     ("quotation marks that never close", "“a ", False),

@@ -401,3 +401,17 @@ def test_joined_placeholders_and_quoted_literals_come_back_as_written(exported_d
     assert "'.'" in number and ".." not in number, number
     assert "`exit'" in leave, leave
     assert "template1" in databases and "template1X" not in databases, databases
+
+
+def test_a_sentence_wrapped_over_two_lines_translates_as_it_does_on_one(exported_default):
+    """Line by line, "Print CP0 register and HWR names according to specified" and "architecture." came back as
+    "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."; the sentence now goes to the model whole
+    and its line break back between two of the translation's words."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    wrapped = ["Print CP0 register and HWR names according to specified\narchitecture.",
+               "Installing GNU libiconv and then reinstalling GNU gettext\nwould fix this problem."]
+    translations = Translator(out).translate([text.replace("\n", " ") for text in wrapped] + wrapped)
+    for one_line, two_lines in zip(translations[:2], translations[2:]):
+        assert two_lines.count("\n") == 1 and two_lines.replace("\n", " ") == one_line

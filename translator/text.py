@@ -180,6 +180,9 @@ class Prepared:
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
     ends_in_dots: list[bool] = field(default_factory=list)  # per segment: a final ".." to write as "..." (ENDS_IN_DOTS)
+    # per segment: the line breaks that wrap its sentence (`_wrap_end`), with their indentation, each with its share of
+    # the segment before it, to go back at the same share of the translation (`rewrapped`)
+    wraps: list[list[tuple[float, str]]] = field(default_factory=list)
     html: bool = False  # the text is HTML
 
     def restore(self, translations: list[str]) -> str:
@@ -201,9 +204,10 @@ class Prepared:
     def streams(self, index: int) -> bool:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
         for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and a final
-        ".." that becomes "...": a piece can end between the dots)."""
+        ".." that becomes "...": a piece can end between the dots; line breaks that wrap the source, placed by the
+        translation's length)."""
         return not (self.numbers[index] or self.spaces[index] or self.ellipses[index]
-                    or self.ends_in_dots[index])
+                    or self.ends_in_dots[index] or self.wraps[index])
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
@@ -215,6 +219,8 @@ class Prepared:
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
+        if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
+            text = rewrapped(text, self.wraps[index])
         if self.ends_in_dots[index]:
             text = TWO_DOTS_AT_END.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
@@ -977,11 +983,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
-    `quotation_marks`), so no sentence or line break falls inside one. Line breaks, in HTML block-level tags, marks
-    between clauses the model cannot read (`clauses`) and parentheses around words (`parentheticals`) separate
-    segments. `fits(segment)` says whether a segment is within the model's source limit; longer ones are split at the
-    clause or word boundary nearest their middle, as are those that fit but are not `short(segment)` (longer than the
-    model translates well), where they have one. A segment reads the character references it can as their characters
+    `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that wrap a sentence
+    short enough to be one segment, `_wrap_end`), in HTML block-level tags, marks between clauses the model cannot
+    read (`clauses`) and parentheses around words (`parentheticals`) separate segments. `fits(segment)` says whether
+    a segment is within the model's source limit; longer ones are split at the clause or word boundary nearest their
+    middle, as are those that fit but are not `short(segment)` (longer than the model translates well), where they
+    have one. A segment reads the character references it can as their characters
     (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave
     the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
     (`Prepared.numbers`)."""
@@ -1007,7 +1014,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             prepared.glue[-1] += part.text
             continue
         for sentence in closing_tokens_kept(sentences(part)):
-            for clause in (inner for whole in clauses(sentence, separators) for inner in parentheticals(whole)):
+            lines = [sentence] if html else _lines_unless_short(sentence, lambda s: (short or fits)(as_read(s)))
+            for clause in (inner for line in lines for whole in clauses(line, separators)
+                           for inner in parentheticals(whole)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
@@ -1015,6 +1024,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments, prepared.moved = markup.take_out_tags(
             prepared.segments, prepared.protected, emphasis_elements(masked, prepared.protected) if emphasis else None)
     prepared._numbered_per_segment()
+    prepared.wraps = [[] if html else wraps_of(segment) for segment in prepared.segments]
     return prepared
 
 
@@ -1138,6 +1148,10 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 
 PRE_TAG = re.compile(rf"</?pre\b{ATTRIBUTES}>", re.IGNORECASE)
 BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
+INDENTATION = re.compile(r"[ \t]*")
+# In plain text, a line break left inside a part wraps its sentence (`_wrap_end`): with the space before it and the
+# indentation after it. The model reads it as the one space the tokenizer makes of any whitespace.
+LINE_BREAK = re.compile(r" ?(?:\r\n|\n)[ \t]*")
 
 
 def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
@@ -1148,9 +1162,19 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
     blocks = _block_tags(protected, html) | _siblings_apart(masked, protected)
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
-    done, in_pre = 0, 0
+    done, in_pre, wrapped = 0, 0, 0  # wrapped: where the indentation after the last line break that wraps ends
+    edges: dict[int, int] = {}  # a part's start -> its left edge, found once (`_left_edge` reads back to its line)
+
+    def edge() -> int:
+        if done not in edges:
+            edges[done] = _left_edge(masked, protected, done)
+        return edges[done]
     for found in BREAK_OR_TOKEN.finditer(masked):
+        if found.start() < wrapped:
+            continue
         if found.group(1) is None:
+            if not html and (wrapped := _wrap_end(masked, found, done, wrapped > done, edge)):
+                continue
             separates = not html or in_pre > 0
         else:
             in_pre = max(0, in_pre + pre.get(int(found.group(1)), 0))
@@ -1159,6 +1183,95 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
             parts += [masked[done:found.start()], Separator(found.group())]
             done = found.end()
     return parts + [masked[done:]]
+
+
+# A line break inside a sentence that was wrapped to a width: a README's or an e-mail's paragraph, a subtitle's second
+# line, a help text's description continued under it ("print C-style escapes for nongraphic\n   characters"). Read as
+# a boundary, it sent the model pieces of a sentence ("Print CP0 register and HWR names according to specified" and
+# "architecture." came back as "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."); read as a space,
+# the sentence is translated whole where it is short enough to be one segment (`_lines_unless_short`), and the break
+# goes back at the same share of its translation (`rewrapped`). A break wraps where the line has three words or more
+# and ends in a word, a number, a comma or a closing quotation mark, and the next line goes on at the same left edge
+# (a list item's text's) with a word in lower case, no label ("  or:  %s [OPTION]..." of a usage text). Never after a
+# sentence's end, a colon, a bracket or a semicolon: code, a list's heading, a label.
+WRAPPING_END = frozenset(",\"'’”»")
+CONTINUATION = re.compile(r"(?:[^\W\d_]{2,}|a(?= [^\W\d_]))(?![\w:])")
+
+
+def _wrap_end(masked: str, found: re.Match, line_start: int, wrapping: bool, edge: Callable[[], int]) -> int:
+    """Where the indentation after the line break `found` ends if the break wraps a sentence (0 if not). The part
+    runs from `line_start`, `wrapping` if a line break in it wraps already; `edge()`: the column its text starts at."""
+    if found.group() not in ("\n", "\r\n"):
+        return 0
+    end = found.start() - (masked[found.start() - 1:found.start()] == " ")  # one space may end the line
+    last = masked[end - 1:end]
+    if end <= line_start or not (last.isalnum() or last in WRAPPING_END):
+        return 0
+    start = INDENTATION.match(masked, found.end()).end()
+    if not masked[start:start + 1].islower() or not CONTINUATION.match(masked, start):
+        return 0
+    if not wrapping and len(masked[line_start:end].split(maxsplit=3)) < 3:
+        return 0
+    return start if start - found.end() == edge() else 0
+
+
+def _left_edge(masked: str, protected: list[str], part_start: int) -> int:
+    """The column where a part's text starts on its line (as written: each token as wide as its item), after its
+    indentation and any list item's marker."""
+    text = INDENTATION.match(masked, part_start).end()
+    if marker := LIST_MARKER.match(masked, text):
+        text = marker.end()
+    before = masked[masked.rfind("\n", 0, part_start) + 1:text]
+    return len(before) + sum(len(protected[number]) - len(token.group())
+                             for token in PLACEHOLDER_PATTERN.finditer(before)
+                             if (number := int(token.group(1))) < len(protected))
+
+
+def wraps_of(segment: str) -> list[tuple[float, str]]:
+    """Each line break in a segment (LINE_BREAK) with its share of the segment before it, as the model reads it: each
+    line break and its indentation one space."""
+    breaks = list(LINE_BREAK.finditer(segment))
+    if not breaks:
+        return []
+    widths = list(accumulate(len(found.group()) - 1 for found in breaks))  # what reading each as a space takes away
+    read = len(segment) - widths[-1]
+    return [((found.start() - (widths[k - 1] if k else 0)) / read, found.group()) for k, found in enumerate(breaks)]
+
+
+def _lines_unless_short(sentence: str, short: Callable[[str], bool]) -> list[str]:
+    """The sentence whole if it is short enough to translate in one piece, else cut after each line break that wraps
+    it (its lines, as the source wrapped them)."""
+    if "\n" not in sentence or short(sentence.strip()):
+        return [sentence]
+    cuts = [found.end() for found in LINE_BREAK.finditer(sentence)]
+    return [sentence[start:end] for start, end in zip([0, *cuts], [*cuts, len(sentence)]) if end > start]
+
+
+WHITESPACE_BETWEEN_WORDS = re.compile(r"(?<=\S)\s+(?=\S)")
+
+
+def rewrapped(translation: str, wraps: Sequence[tuple[float, str]]) -> str:
+    """The translation with each line break that wraps its source sentence in place of the whitespace between words
+    nearest the same share of its length, in order, one to a space; those a translation has no space left for end
+    it (its line breaks are as many as the source's)."""
+    spaces = list(WHITESPACE_BETWEEN_WORDS.finditer(translation))
+    taken = [0, *accumulate(len(space.group()) - 1 for space in spaces)]  # as `wraps_of` reads: each run one space
+    starts = [space.start() - taken[k] for k, space in enumerate(spaces)]
+    placed, first = [], 0
+    for k, (share, line_break) in enumerate(wraps[:len(spaces)]):
+        last = len(spaces) - min(len(wraps), len(spaces)) + k  # a space left for each break after this one
+        at = share * (len(translation) - taken[-1])
+        nearest = bisect_left(starts, at, first, last + 1)
+        if nearest > last or (nearest > first and at - starts[nearest - 1] < starts[nearest] - at):
+            nearest -= 1
+        placed.append((spaces[nearest], line_break))
+        first = nearest + 1
+    pieces, done = [], 0
+    for space, line_break in placed:
+        pieces += [translation[done:space.start()], line_break]
+        done = space.end()
+    left = "".join(line_break.strip(" \t") for _, line_break in wraps[len(spaces):])
+    return "".join(pieces) + translation[done:] + left
 
 
 def _block_tags(protected: list[str], html: bool) -> set[int]:
