@@ -68,6 +68,13 @@ def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_st
     assert protected_items(text) == ["FreeBSD", "JohnDoe@example.org", "VirtualBox", "iPhone", "john.doe@example.com"]
 
 
+def test_a_markdown_links_target_is_kept_as_written():
+    """Read, the model translated an anchor: "[Configuration](#configuration)" came back as
+    "[Konfiguration](#Konfiguration)". The link's text and its title are words."""
+    text = 'See [Configuration](#configuration), ![A shot](images/main.png) or [a guide](https://example.org/a "Guide").'
+    assert protected_items(text) == ["#configuration", "https://example.org/a", "images/main.png"]
+
+
 def test_function_calls_are_kept_as_written():
     """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
     text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"

@@ -71,6 +71,9 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 PLACEHOLDERS = (
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
+    # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
+    # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
+    r"(?<=\]\()[^\s()<>]+(?=\))",
     # e-mail addresses (before file names and words with capitals, which their parts look like); a local part has at
     # most 64 characters (RFC 5321), and unbounded, every position of a long word scanned to its end for an "@"
     # (quadratic: 32,000 letters took 4 s)
