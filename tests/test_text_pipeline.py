@@ -75,6 +75,11 @@ def test_a_markdown_links_target_is_kept_as_written():
     assert protected_items(text) == ["#configuration", "https://example.org/a", "images/main.png"]
 
 
+def test_a_json_objects_keys_are_kept_as_written():
+    """Read, the model translated them: '{"title": "Open file"}' came back as '{"Titel": ...}'."""
+    assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']
+
+
 def test_function_calls_are_kept_as_written():
     """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
     text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"
@@ -102,6 +107,14 @@ def test_lists_keep_their_numbers_untranslated():
     prepared = prepare("1. First item\n2. Second item\n- third")
     assert prepared.segments == ["First item", "Second item", "third"]
     assert prepared.restore(["A", "B", "C"]) == "1. A\n2. B\n- C"
+
+
+def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
+    """Read with the sentence, ">" cost it its capital: "> I think we should meet" came back as "> ich glaube"."""
+    prepared = prepare("> I think we should meet.\n> > Are you sure?")
+    assert prepared.segments == ["I think we should meet.", "Are you sure?"]
+    assert prepared.restore(["Ich glaube, wir sollten uns treffen.", "Bist du sicher?"]) == \
+        "> Ich glaube, wir sollten uns treffen.\n> > Bist du sicher?"
 
 
 def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():

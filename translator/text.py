@@ -74,6 +74,8 @@ PLACEHOLDERS = (
     # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
     # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
     r"(?<=\]\()[^\s()<>]+(?=\))",
+    # A JSON object's key, a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...')
+    r'"[A-Za-z_][\w.-]*"(?=[ \t]*:)',
     # e-mail addresses (before file names and words with capitals, which their parts look like); a local part has at
     # most 64 characters (RFC 5321), and unbounded, every position of a long word scanned to its end for an "@"
     # (quadratic: 32,000 letters took 4 s)
@@ -147,7 +149,8 @@ ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
 REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
 TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
-LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
+LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 LETTER = re.compile(r"[^\W\d_]")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 WHITESPACE = re.compile(r"\s*")
