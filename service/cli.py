@@ -322,8 +322,9 @@ def _text_arguments(parser) -> None:
                              "outside <pre> a line break is a space")
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
-                             "names like FreeBSD, long options, operators (&&, ==), `code`, GNU-style `quotes' and "
-                             "numbers like other text instead of keeping them exactly")
+                             "names like FreeBSD, long options, operators (&&, ==), `code`, GNU-style `quotes', "
+                             "Markdown link targets, JSON keys and numbers like other text instead of keeping them "
+                             "exactly")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:
