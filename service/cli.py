@@ -323,8 +323,8 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
                              "names like FreeBSD, long options, operators (&&, ==), `code`, GNU-style `quotes', "
-                             "Markdown link targets, JSON keys and numbers like other text instead of keeping them "
-                             "exactly")
+                             "Markdown link targets, JSON keys, environment variables and numbers like other text "
+                             "instead of keeping them exactly")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:

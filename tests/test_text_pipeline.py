@@ -80,6 +80,12 @@ def test_a_json_objects_keys_are_kept_as_written():
     assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']
 
 
+def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_theirs():
+    """Read, the model changed "%APPDATA%" to "%APDATA%"."""
+    text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A."
+    assert protected_items(text) == ["$HOME", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
+
+
 def test_function_calls_are_kept_as_written():
     """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
     text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"

@@ -100,6 +100,9 @@ PLACEHOLDERS = (
     # catalog messages with one and "&&" as "&" in 16 of 21; German catalogs keep them. Not dashes between clauses
     # ("--", "---"), which the model mostly keeps and, as tokens, lost words around (catalog chrF 54.36 → 53.92)
     r"(?<!\S)(?!-+(?!\S))[<>=!&|+*/\\^~#:-]{2,}(?!\S)",
+    # Environment variables in capitals, Windows' and a shell's ("%APPDATA%" came back as "%APDATA%"), before printf's
+    # conversions, which "%A" is
+    r"%[A-Z_][A-Z0-9_]+%|\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]+\b",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
