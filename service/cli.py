@@ -322,6 +322,7 @@ def _text_arguments(parser) -> None:
                              "outside <pre> a line break is a space")
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
+                             "dotted names (org.gnome.Settings), "
                              "names like FreeBSD, long options, operators (&&, ==), `code`, GNU-style `quotes', "
                              "Markdown link targets, JSON keys, environment variables and numbers like other text "
                              "instead of keeping them exactly")

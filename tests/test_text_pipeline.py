@@ -86,6 +86,14 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     assert protected_items(text) == ["$HOME", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
 
 
+def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():
+    """Read, "org.gnome.OnlineAccounts" was cut after "org.gnome." and came back as "oderg.gnome gefunden
+    werden.OnlineAccounts-Dienst"."""
+    text = "Use the org.gnome.OnlineAccounts service or gi.repository.Gda, e.g. now, i.e. later, with v1.2 and a.b."
+    assert protected_items(text) == ["gi.repository.Gda", "org.gnome.OnlineAccounts"]
+    assert len(prepare(text).segments) == 1
+
+
 def test_function_calls_are_kept_as_written():
     """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
     text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"

@@ -94,6 +94,10 @@ PLACEHOLDERS = (
     r"(?<![\w-])--[A-Za-z](?:[\w-]*\w)?",
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()")
     r"(?<![\w.])[A-Za-z_][\w.:]*\(\)",
+    # Dotted names of three parts or more from a small letter: a reverse domain name, a setting's key, a D-Bus
+    # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
+    # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
+    r"(?<![\w./\\-])[a-z][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?![\w-]|\.\w)",
     FILE_NAME,
     CAMEL_CASE,
     # Operators, two marks or more standing alone ("&&", "==", "->", "<="): the model wrote "==" as "=" in the 7
