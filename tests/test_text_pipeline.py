@@ -129,6 +129,15 @@ def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     assert prepared.segments == ["I think we should meet.", "Are you sure?"]
     assert prepared.restore(["Ich glaube, wir sollten uns treffen.", "Bist du sicher?"]) == \
         "> Ich glaube, wir sollten uns treffen.\n> > Bist du sicher?"
+    # A quoted sentence wrapped over lines behind as many marks is one sentence; the marks are blanks to the model.
+    prepared = prepare("> I think we should meet\n> at the main office.\n> > Are you\n> sure?")
+    assert prepared.segments == ["I think we should meet\n  at the main office.", "Are you", "sure?"]
+    assert prepared.restore(prepared.segments) == "> I think we should meet\n> at the main office.\n> > Are you\n> sure?"
+    assert prepared.restore(["Ich denke, wir sollten uns im Hauptbüro treffen.", "Bist du", "sicher?"]) == \
+        "> Ich denke, wir sollten uns\n> im Hauptbüro treffen.\n> > Bist du\n> sicher?"
+    # a ">" inside a line leads nothing
+    assert prepare("  ->, --more   print messages with more than\n               two definitions").segments[-1] == \
+        "print messages with more than\n               two definitions"
 
 
 def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
@@ -252,7 +261,7 @@ mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "wh
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
-@given(st.lists(st.tuples(mixed, st.sampled_from([" ", "", "\n", ". ", ", ", "; ", " — "])), max_size=25),
+@given(st.lists(st.tuples(mixed, st.sampled_from([" ", "", "\n", ". ", ", ", "; ", " — ", "\n> "])), max_size=25),
        st.booleans(), st.booleans(), st.booleans(), st.randoms(use_true_random=False))
 def test_every_mode_gives_the_text_back_and_survives_whatever_the_model_does(pairs, html, keep, take_out, rnd):
     """Placeholders, numbers, references, capitals, marks between clauses, tags and text that looks like a token, in

@@ -1037,7 +1037,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments, prepared.moved = markup.take_out_tags(
             prepared.segments, prepared.protected, emphasis_elements(masked, prepared.protected) if emphasis else None)
     prepared._numbered_per_segment()
-    prepared.wraps = [[] if html else wraps_of(segment) for segment in prepared.segments]
+    if not html:
+        prepared.wraps = [wraps_of(segment) for segment in prepared.segments]
+        prepared.segments = [_blanked(segment) for segment in prepared.segments]
+    else:
+        prepared.wraps = [[] for _ in prepared.segments]
     return prepared
 
 
@@ -1162,9 +1166,11 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 PRE_TAG = re.compile(rf"</?pre\b{ATTRIBUTES}>", re.IGNORECASE)
 BREAK_OR_TOKEN = re.compile(rf"{BREAKS}|{PLACEHOLDER_PATTERN.pattern}(?!\d)")
 INDENTATION = re.compile(r"[ \t]*")
+LINE_LEAD = re.compile(r"[ \t]*(?:>[ \t]*)*")  # indentation, and an e-mail's quotation marks
 # In plain text, a line break left inside a part wraps its sentence (`_wrap_end`): with the space before it and the
-# indentation after it. The model reads it as the one space the tokenizer makes of any whitespace.
-LINE_BREAK = re.compile(r" ?(?:\r\n|\n)[ \t]*")
+# next line's lead. The model reads it as the one space the tokenizer makes of any whitespace (quotation marks are
+# blanked: `_blanked`).
+LINE_BREAK = re.compile(rf" ?(?:\r\n|\n){LINE_LEAD.pattern}")
 
 
 def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
@@ -1176,17 +1182,17 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre, wrapped = 0, 0, 0  # wrapped: where the indentation after the last line break that wraps ends
-    edges: dict[int, int] = {}  # a part's start -> its left edge, found once (`_left_edge` reads back to its line)
+    leads: dict[int, tuple[int, int]] = {}  # a part's start -> `_lead`, found once (it reads back to its line's start)
 
-    def edge() -> int:
-        if done not in edges:
-            edges[done] = _left_edge(masked, protected, done)
-        return edges[done]
+    def lead() -> tuple[int, int]:
+        if done not in leads:
+            leads[done] = _lead(masked, protected, done)
+        return leads[done]
     for found in BREAK_OR_TOKEN.finditer(masked):
         if found.start() < wrapped:
             continue
         if found.group(1) is None:
-            if not html and (wrapped := _wrap_end(masked, found, done, wrapped > done, edge)):
+            if not html and (wrapped := _wrap_end(masked, found, done, wrapped > done, lead)):
                 continue
             separates = not html or in_pre > 0
         else:
@@ -1205,44 +1211,55 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
 # the sentence is translated whole where it is short enough to be one segment (`_lines_unless_short`), and the break
 # goes back at the same share of its translation (`rewrapped`). A break wraps where the line has three words or more
 # and ends in a word, a number, a comma or a closing quotation mark, and the next line goes on at the same left edge
-# (a list item's text's) with a word in lower case, no label ("  or:  %s [OPTION]..." of a usage text). Never after a
-# sentence's end, a colon, a bracket or a semicolon: code, a list's heading, a label.
+# (a list item's text's) and behind as many of an e-mail's quotation marks with a word in lower case, no label ("  or:
+# %s [OPTION]..." of a usage text). Never after a sentence's end, a colon, a bracket or a semicolon: code, a list's
+# heading, a label.
 WRAPPING_END = frozenset(",\"'’”»")
 CONTINUATION = re.compile(r"(?:[^\W\d_]{2,}|a(?= [^\W\d_]))(?![\w:])")
 
 
-def _wrap_end(masked: str, found: re.Match, line_start: int, wrapping: bool, edge: Callable[[], int]) -> int:
-    """Where the indentation after the line break `found` ends if the break wraps a sentence (0 if not). The part
-    runs from `line_start`, `wrapping` if a line break in it wraps already; `edge()`: the column its text starts at."""
+def _wrap_end(masked: str, found: re.Match, line_start: int, wrapping: bool,
+              lead: Callable[[], tuple[int, int]]) -> int:
+    """Where the lead of the line after the line break `found` ends if the break wraps a sentence (0 if not). The
+    part runs from `line_start`, `wrapping` if a line break in it wraps already; `lead()` is its first line's."""
     if found.group() not in ("\n", "\r\n"):
         return 0
     end = found.start() - (masked[found.start() - 1:found.start()] == " ")  # one space may end the line
     last = masked[end - 1:end]
     if end <= line_start or not (last.isalnum() or last in WRAPPING_END):
         return 0
-    start = INDENTATION.match(masked, found.end()).end()
+    start = LINE_LEAD.match(masked, found.end()).end()
     if not masked[start:start + 1].islower() or not CONTINUATION.match(masked, start):
         return 0
     if not wrapping and len(masked[line_start:end].split(maxsplit=3)) < 3:
         return 0
-    return start if start - found.end() == edge() else 0
+    next_lead = masked[found.end():start]
+    return start if (len(next_lead), next_lead.count(">")) == lead() else 0
 
 
-def _left_edge(masked: str, protected: list[str], part_start: int) -> int:
+def _lead(masked: str, protected: list[str], part_start: int) -> tuple[int, int]:
     """The column where a part's text starts on its line (as written: each token as wide as its item), after its
-    indentation and any list item's marker."""
+    indentation and any list item's marker, and how many quotation marks of an e-mail lead it."""
     text = INDENTATION.match(masked, part_start).end()
     if marker := LIST_MARKER.match(masked, text):
         text = marker.end()
-    before = masked[masked.rfind("\n", 0, part_start) + 1:text]
+    line_start = masked.rfind("\n", 0, part_start) + 1
+    before = masked[line_start:text]
     return len(before) + sum(len(protected[number]) - len(token.group())
                              for token in PLACEHOLDER_PATTERN.finditer(before)
-                             if (number := int(token.group(1))) < len(protected))
+                             if (number := int(token.group(1))) < len(protected)), \
+        LINE_LEAD.match(masked, line_start).group().count(">")
+
+
+def _blanked(segment: str) -> str:
+    """The segment with the quotation marks of its line breaks' leads (LINE_BREAK) as spaces: whitespace to the
+    model, and where they were the same length (the tags taken out of it keep their places)."""
+    return LINE_BREAK.sub(lambda found: found.group().replace(">", " "), segment) if ">" in segment else segment
 
 
 def wraps_of(segment: str) -> list[tuple[float, str]]:
     """Each line break in a segment (LINE_BREAK) with its share of the segment before it, as the model reads it: each
-    line break and its indentation one space."""
+    line break and its lead one space."""
     breaks = list(LINE_BREAK.finditer(segment))
     if not breaks:
         return []
