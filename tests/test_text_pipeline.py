@@ -146,7 +146,7 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
     specified" and "architecture." came back as "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."),
     and its line breaks, with their indentation, go back at the same share of the translation."""
     text = ("It provides command-line tools for\nsearching and managing packages.\n\n"
-            "* **apt-get** for retrieval of packages\n  from authenticated sources\n"
+            "* **apt-get** for retrieval of packages\n  from authenticated sources\n\n"
             "  -m, --move-home   move contents of the home directory to the\n"
             "                    new location (use only with -d)\r\n")
     prepared = prepare(text)
@@ -159,7 +159,7 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
                                    "**apt-get** zum Abrufen von Paketen aus beglaubigten Quellen", "-m, XX0X",
                                    "Inhalt des Home-Verzeichnisses an den neuen Ort verschieben", "nur mit -d"])
     assert translated == ("Es stellt Befehlszeilenwerkzeuge zum\nSuchen und Verwalten von Paketen bereit.\n\n"
-                          "* **apt-get** zum Abrufen von Paketen\n  aus beglaubigten Quellen\n"
+                          "* **apt-get** zum Abrufen von Paketen\n  aus beglaubigten Quellen\n\n"
                           "  -m, --move-home   Inhalt des Home-Verzeichnisses an den neuen Ort\n"
                           "                    verschieben (nur mit -d)\r\n")
 
@@ -173,6 +173,9 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
     "The file was saved\nSaving took two seconds",  # a capital: a line of its own
     "Only two\nwords here",
     "Choose one of the modes:\n  a) fast\n  b) slow",
+    # a list of messages: the next line's first word would have fit on the line within the paragraph's width
+    "Lag order %*d\nas the default command for files of type %s?",
+    "Couldn't open '%s'\ncreating directory %s failed: no space left",
 ])
 def test_lines_that_do_not_wrap_a_sentence_stay_segments_of_their_own(text):
     prepared = prepare(text)

@@ -1181,18 +1181,13 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
     blocks = _block_tags(protected, html) | _siblings_apart(masked, protected)
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
-    done, in_pre, wrapped = 0, 0, 0  # wrapped: where the indentation after the last line break that wraps ends
-    leads: dict[int, tuple[int, int]] = {}  # a part's start -> `_lead`, found once (it reads back to its line's start)
-
-    def lead() -> tuple[int, int]:
-        if done not in leads:
-            leads[done] = _lead(masked, protected, done)
-        return leads[done]
+    done, in_pre, wrapped = 0, 0, 0  # wrapped: where the lead of the line after the last line break that wraps ends
+    layout = _Layout(masked, protected)
     for found in BREAK_OR_TOKEN.finditer(masked):
         if found.start() < wrapped:
             continue
         if found.group(1) is None:
-            if not html and (wrapped := _wrap_end(masked, found, done, wrapped > done, lead)):
+            if not html and (wrapped := _wrap_end(masked, found, done, wrapped > done, layout)):
                 continue
             separates = not html or in_pre > 0
         else:
@@ -1210,45 +1205,106 @@ def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separat
 # "architecture." came back as "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."); read as a space,
 # the sentence is translated whole where it is short enough to be one segment (`_lines_unless_short`), and the break
 # goes back at the same share of its translation (`rewrapped`). A break wraps where the line has three words or more
-# and ends in a word, a number, a comma or a closing quotation mark, and the next line goes on at the same left edge
-# (a list item's text's) and behind as many of an e-mail's quotation marks with a word in lower case, no label ("  or:
-# %s [OPTION]..." of a usage text). Never after a sentence's end, a colon, a bracket or a semicolon: code, a list's
-# heading, a label.
+# and ends in a word, a number, a comma or a closing quotation mark, the next line goes on at the same left edge (a
+# list item's text's) and behind as many of an e-mail's quotation marks with a word in lower case, no label ("  or:
+# %s [OPTION]..." of a usage text), and that word would not have fit on the line within its paragraph's longest line
+# (a paragraph ends at a blank line and where a list item starts): lines of a list of messages ("Lag order %*d" before
+# "as the default command for files of type %s?") are apart. Never after a sentence's end, a colon, a bracket or a
+# semicolon: code, a list's heading, a label.
 WRAPPING_END = frozenset(",\"'’”»")
 CONTINUATION = re.compile(r"(?:[^\W\d_]{2,}|a(?= [^\W\d_]))(?![\w:])")
 
 
-def _wrap_end(masked: str, found: re.Match, line_start: int, wrapping: bool,
-              lead: Callable[[], tuple[int, int]]) -> int:
+def _wrap_end(masked: str, found: re.Match, part_start: int, wrapping: bool, layout: "_Layout") -> int:
     """Where the lead of the line after the line break `found` ends if the break wraps a sentence (0 if not). The
-    part runs from `line_start`, `wrapping` if a line break in it wraps already; `lead()` is its first line's."""
+    part runs from `part_start`, `wrapping` if a line break in it wraps already."""
     if found.group() not in ("\n", "\r\n"):
         return 0
     end = found.start() - (masked[found.start() - 1:found.start()] == " ")  # one space may end the line
     last = masked[end - 1:end]
-    if end <= line_start or not (last.isalnum() or last in WRAPPING_END):
+    if end <= part_start or not (last.isalnum() or last in WRAPPING_END):
         return 0
     start = LINE_LEAD.match(masked, found.end()).end()
     if not masked[start:start + 1].islower() or not CONTINUATION.match(masked, start):
         return 0
-    if not wrapping and len(masked[line_start:end].split(maxsplit=3)) < 3:
+    if not wrapping and len(masked[part_start:end].split(maxsplit=3)) < 3:
         return 0
     next_lead = masked[found.end():start]
-    return start if (len(next_lead), next_lead.count(">")) == lead() else 0
+    if (len(next_lead), next_lead.count(">")) != layout.lead(part_start):
+        return 0
+    word = NON_SPACE.match(masked, start)
+    fits = layout.width(found.start()) + 1 + layout.written_width(word.start(), word.end()) \
+        <= layout.paragraph_width(found.start())
+    return 0 if fits else start
 
 
-def _lead(masked: str, protected: list[str], part_start: int) -> tuple[int, int]:
-    """The column where a part's text starts on its line (as written: each token as wide as its item), after its
-    indentation and any list item's marker, and how many quotation marks of an e-mail lead it."""
-    text = INDENTATION.match(masked, part_start).end()
-    if marker := LIST_MARKER.match(masked, text):
-        text = marker.end()
-    line_start = masked.rfind("\n", 0, part_start) + 1
-    before = masked[line_start:text]
-    return len(before) + sum(len(protected[number]) - len(token.group())
-                             for token in PLACEHOLDER_PATTERN.finditer(before)
-                             if (number := int(token.group(1))) < len(protected)), \
-        LINE_LEAD.match(masked, line_start).group().count(">")
+NON_SPACE = re.compile(r"\S+")
+BLANK = re.compile(r"[ \t\r]*")
+
+
+class _Layout:
+    """The masked text's lines as written (each token as wide as its item), read once, where a line break might
+    wrap: each line's width, its paragraph's longest line (a paragraph ends at a blank line and where a list item
+    starts), and a part's lead."""
+
+    def __init__(self, masked: str, protected: list[str]):
+        self.masked, self.protected = masked, protected
+        self.leads: dict[int, tuple[int, int]] = {}  # a part's start -> `lead` (it reads back to its line's start)
+        self.starts: list[int] = []  # each line's start
+        self.widths: list[int] = []  # each line's width
+        self.longest: list[int] = []  # each line's paragraph's longest line
+
+    def written_width(self, start: int, end: int) -> int:
+        return end - start + sum(len(self.protected[number]) - len(token.group())
+                                 for token in PLACEHOLDER_PATTERN.finditer(self.masked, start, end)
+                                 if (number := int(token.group(1))) < len(self.protected))
+
+    def lead(self, part_start: int) -> tuple[int, int]:
+        """The column where a part's text starts on its line, after its indentation and any list item's marker, and
+        how many quotation marks of an e-mail lead the line."""
+        if part_start not in self.leads:
+            text = INDENTATION.match(self.masked, part_start).end()
+            if marker := LIST_MARKER.match(self.masked, text):
+                text = marker.end()
+            line_start = self.masked.rfind("\n", 0, part_start) + 1
+            self.leads[part_start] = (self.written_width(line_start, text),
+                                      LINE_LEAD.match(self.masked, line_start).group().count(">"))
+        return self.leads[part_start]
+
+    def width(self, position: int) -> int:
+        """The width of the line `position` is on."""
+        line = self._line(position)  # first: it reads the lines
+        return self.widths[line]
+
+    def paragraph_width(self, position: int) -> int:
+        """The width of the longest line of the paragraph `position` is in."""
+        line = self._line(position)  # first: it reads the lines
+        return self.longest[line]
+
+    def _line(self, position: int) -> int:
+        if not self.starts:
+            self._read()
+        return bisect_right(self.starts, position) - 1
+
+    def _starts_an_item(self, line_start: int) -> bool:
+        """Whether a line starts a list item (an e-mail's quotation marks start none)."""
+        marker = LIST_MARKER.match(self.masked, INDENTATION.match(self.masked, line_start).end())
+        return marker is not None and not marker.group().startswith(">")
+
+    def _read(self) -> None:
+        masked = self.masked
+        self.starts = [0, *(found.end() for found in re.finditer("\n", masked))]
+        ends = [start - 1 for start in self.starts[1:]] + [len(masked)]
+        self.widths = [self.written_width(start, end - (masked[end - 1:end] == "\r"))
+                       for start, end in zip(self.starts, ends)]
+        self.longest = [0] * len(self.starts)
+        first = 0  # the paragraph's first line
+        for line, (start, end) in enumerate(zip([*self.starts, len(masked)], [*ends, len(masked)])):
+            blank = line == len(self.starts) or BLANK.match(masked, start).end() == end
+            if blank or self._starts_an_item(start):
+                longest = max(self.widths[first:line], default=0)
+                self.longest[first:line] = [longest] * (line - first)
+                first = line + blank
 
 
 def _blanked(segment: str) -> str:
