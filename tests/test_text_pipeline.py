@@ -155,6 +155,9 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
         "**apt-get** for retrieval of packages|  from authenticated sources", "-m, XX0X",
         "move contents of the home directory to the|                    new location", "use only with -d"]
     assert prepared.restore(prepared.segments) == text
+    # a subtitle's number and times are no line of text: they set no paragraph's width
+    subtitle = "1\n00:00:01,000 --> 00:00:04,000\nI told you never to\ncome back here.\n"
+    assert prepare(subtitle).segments == ["I told you never to\ncome back here."]
     translated = prepared.restore(["Es stellt Befehlszeilenwerkzeuge zum Suchen und Verwalten von Paketen bereit.",
                                    "**apt-get** zum Abrufen von Paketen aus beglaubigten Quellen", "-m, XX0X",
                                    "Inhalt des Home-Verzeichnisses an den neuen Ort verschieben", "nur mit -d"])

@@ -1297,12 +1297,16 @@ class _Layout:
         ends = [start - 1 for start in self.starts[1:]] + [len(masked)]
         self.widths = [self.written_width(start, end - (masked[end - 1:end] == "\r"))
                        for start, end in zip(self.starts, ends)]
+        # Lines without a letter set no width: a subtitle's number and times ("00:00:01,000 --> 00:00:04,000") are
+        # wider than its two lines of text
+        worded = [width if LETTER.search(PLACEHOLDER_PATTERN.sub("", masked[start:end])) else 0
+                  for width, start, end in zip(self.widths, self.starts, ends)]
         self.longest = [0] * len(self.starts)
         first = 0  # the paragraph's first line
         for line, (start, end) in enumerate(zip([*self.starts, len(masked)], [*ends, len(masked)])):
             blank = line == len(self.starts) or BLANK.match(masked, start).end() == end
             if blank or self._starts_an_item(start):
-                longest = max(self.widths[first:line], default=0)
+                longest = max(worded[first:line], default=0)
                 self.longest[first:line] = [longest] * (line - first)
                 first = line + blank
 
