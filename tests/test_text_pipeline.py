@@ -203,7 +203,7 @@ def test_line_breaks_go_back_between_words_in_order_and_never_vanish():
     assert rewrapped("one two three four five six seven eight", wraps) == \
         "one two\nthree four\n  five six\r\nseven eight"
     assert rewrapped("eins zwei", wraps) == "eins\nzwei\n\r\n"  # one space: the others end the text
-    assert rewrapped("eins", [(0.5, "\n   ")]) == "eins\n"
+    assert rewrapped("eins", [(0.5, "\n   ")]) == rewrapped("eins", [(0.5, "\n> ")]) == "eins\n"
 
 
 words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran", "is", "end.", "Yes!", "why?"])

@@ -1360,7 +1360,7 @@ def rewrapped(translation: str, wraps: Sequence[tuple[float, str]]) -> str:
     for space, line_break in placed:
         pieces += [translation[done:space.start()], line_break]
         done = space.end()
-    left = "".join(line_break.strip(" \t") for _, line_break in wraps[len(spaces):])
+    left = "".join(line_break.strip(" \t>") for _, line_break in wraps[len(spaces):])  # no lead: no line follows
     return "".join(pieces) + translation[done:] + left
 
 
