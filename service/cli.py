@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER, DeviceUnavailable
@@ -138,8 +139,11 @@ TEXTS_PER_REQUEST = 32
 
 
 def cmd_translate(args) -> int:
-    # Every argument or stdin line is a text; blank ones come back as they are, so the output lines up with the input.
-    texts = args.text or [line.rstrip("\r\n") for line in sys.stdin]
+    if args.paragraphs and (args.text or args.n_best > 1 or args.scores):
+        print("error: --paragraphs reads stdin and prints texts of several lines: give no text arguments, and no "
+              "--n-best or --scores (one line per hypothesis)", file=sys.stderr)
+        return 2
+    texts = args.text or stdin_texts(sys.stdin, args.paragraphs)
     if not any(text.strip() for text in texts):
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
@@ -186,6 +190,23 @@ def cmd_translate(args) -> int:
         first = next(i for i, text in enumerate(texts) if text.strip())
         print(f"wrote {draw_alignments(translations[first], args.attention, texts[first][:80])}", file=sys.stderr)
     return 0
+
+
+def stdin_texts(lines: Iterable[str], paragraphs: bool) -> list[str]:
+    """Stdin's texts: each line, or with --paragraphs each run of lines between blank lines (its sentences wrapped
+    over lines are translated whole); a blank line is a text of its own, printed back blank, so that the output lines
+    up with the input."""
+    texts: list[str] = []
+    paragraph: list[str] = []
+    for line in (line.rstrip("\r\n") for line in lines):
+        if paragraphs and line.strip():
+            paragraph.append(line)
+            continue
+        if paragraph:
+            texts.append("\n".join(paragraph))
+            paragraph = []
+        texts.append(line)
+    return texts + (["\n".join(paragraph)] if paragraph else [])
 
 
 DECODING_DEFAULTS = {"beam_size": 1, "num_hypotheses": 1, "return_scores": False, "return_alignments": False}
@@ -554,6 +575,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     description="Send texts (arguments, or stdin lines) to a running server; with "
                                                 "--model-dir or --checkpoint translate in this process instead.")
     translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is printed back blank)")
+    translate.add_argument("--paragraphs", action="store_true",
+                           help="read stdin a paragraph at a time (the lines between blank lines are one text, so a "
+                                "sentence wrapped over lines is translated whole and wrapped again) instead of a line "
+                                "at a time")
     _connection_arguments(translate)
     translate.add_argument("--model", default="", help="model name (default: the server's default model)")
     translate.add_argument("--stream", action="store_true", help="print pieces as they are decoded (the best translation only: not with --n-best or --scores)")

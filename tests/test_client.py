@@ -80,6 +80,27 @@ def test_the_translate_command_keeps_stdin_lines_aligned_and_sends_any_number(ru
                               f"exported model: translate with --model-dir {exported_tiny}\n")
 
 
+def test_the_translate_command_reads_stdin_a_paragraph_at_a_time(running, exported_tiny):
+    """With --paragraphs the lines between blank lines are one text (a sentence wrapped over them is translated
+    whole), and blank lines are printed back: the output's paragraphs line up with the input's."""
+    import subprocess
+    import sys
+
+    paragraphs = ["I went to the market\nyesterday morning with my\nsister.", "", "", "Where is the station?"]
+    with TranslatorClient(running.target, timeout=30) as client:
+        expected = [client.translate([text]).translations[0].text if text else text for text in paragraphs]
+    assert expected[0].count("\n") == 2
+    for extra in ([], ["--stream"], ["--model-dir", str(exported_tiny)]):
+        result = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--paragraphs", "--server",
+                                 running.target, *extra], input="\r\n".join(paragraphs) + "\r\n",
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == "\n".join(expected) + "\n"
+    refused = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--paragraphs", "Hi."],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--paragraphs reads stdin" in refused.stderr
+
+
 class SilencingProxy:
     """A TCP proxy in front of a server that can go silent: after silence() it forwards nothing more and answers
     no new connection, but keeps the open ones open, as a vanished host behind a dead route does."""
