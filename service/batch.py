@@ -64,6 +64,7 @@ class Item:
     error: str = ""  # why the line is malformed (then it is recorded, never sent)
     attempts: int = 0
     part: int | None = None  # of a line sent in parts (SplitLine)
+    lines: int = 1  # of the input it spans (a paragraph's)
 
     @property
     def key(self) -> str:
@@ -77,7 +78,7 @@ class Item:
 
 @dataclass(frozen=True)
 class Settings:
-    format: str = "text"  # of the input
+    format: str = "text"  # of the input: text, tsv, jsonl or paragraphs (runs of lines between blank lines)
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
     model: str = ""
@@ -90,14 +91,50 @@ class Settings:
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's items, lazily; malformed lines (invalid UTF-8 included) come as items with `error` set.
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
+    if settings.format == "paragraphs":
+        yield from read_paragraphs(path, settings)
+        return
+    for number, line in decoded_lines(path):
+        yield line if isinstance(line, Item) else parse_line(number, line, settings)
+
+
+def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
+    """(line number, its text), or an Item with `error` set for a line that is not valid UTF-8."""
     with path.open("rb") as lines:
         for number, raw in enumerate(lines, start=1):
             try:
-                line = raw.rstrip(b"\n").removesuffix(b"\r").decode("utf-8")
+                yield number, raw.rstrip(b"\n").removesuffix(b"\r").decode("utf-8")
             except UnicodeDecodeError as error:
-                yield Item(number, str(number), "", error=f"not valid UTF-8 ({error.reason} at byte {error.start})")
-                continue
-            yield parse_line(number, line, settings)
+                yield number, Item(number, str(number), "",
+                                   error=f"not valid UTF-8 ({error.reason} at byte {error.start})")
+
+
+def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
+    """The input's paragraphs: each run of lines between blank lines one item, its lines joined by "\n" and keyed
+    by its first line (a sentence wrapped over lines is translated whole); a blank line, and one that is not valid
+    UTF-8, is an item of its own."""
+    paragraph: list[str] = []
+    first = 0
+
+    def finished() -> Iterator[Item]:
+        if paragraph:
+            yield Item(first, str(first), "\n".join(paragraph), settings.model, settings.options, lines=len(paragraph))
+            paragraph.clear()
+    for number, line in decoded_lines(path):
+        if isinstance(line, Item) or not line.strip():
+            yield from finished()
+            yield line if isinstance(line, Item) else Item(number, str(number), line, settings.model, settings.options)
+        else:
+            first = first if paragraph else number
+            paragraph.append(line)
+    yield from finished()
+
+
+def count_items(path: Path, settings: Settings) -> int:
+    """Items as read_items sees them: lines (count_lines), or paragraphs and blank lines."""
+    if settings.format == "paragraphs":
+        return sum(1 for _ in read_paragraphs(path, settings))
+    return count_lines(path)
 
 
 def line_ending(path: Path) -> str:
@@ -286,6 +323,8 @@ def server_message(result: pb.BatchResult) -> str:
 
 def result_record(item: Item, result: pb.BatchResult) -> dict:
     record = {"line": item.line, "id": item.id, "source": item.text}
+    if item.lines > 1:
+        record["lines"] = item.lines
     if result.error_code:
         record["error"] = {"code": status_name(result.error_code), "message": server_message(result)}
     else:
@@ -298,7 +337,7 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
 
 @dataclass
 class Summary:
-    items: int = 0  # lines of the input
+    items: int = 0  # lines of the input (with --format paragraphs: paragraphs and blank lines)
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0
     failed: int = 0
@@ -337,11 +376,12 @@ class Job:
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        self.summary.items = count_lines(self.source)
+        self.summary.items = count_items(self.source, self.settings)
         self.journal = Journal(self.journal_path)
         self.summary.resumed = len(self.journal.done)
         self.part_chars = min(PART_CHARS, await self._max_text_chars() or PART_CHARS)
-        self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit="line", disable=not self.progress,
+        unit = "item" if self.settings.format == "paragraphs" else "line"
+        self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
             self.pending = self._todo()
@@ -482,20 +522,32 @@ class Job:
             call.cancel()
 
     def _assemble_text(self) -> None:
-        """The text output: line i holds line i's translation (empty when it failed), written atomically, its lines
-        ending as the input's first line does (a Windows file's "\r\n" came back as "\n")."""
+        """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
+        translation's lines, which are as many), written atomically, its lines ending as the input's first line does
+        (a Windows file's "\r\n" came back as "\n")."""
         ending = line_ending(self.source)
         translations: dict[int, str] = {}
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
-                translations[record["line"]] = record.get("translation", "")
+                for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
+                    translations[record["line"] + offset] = text
         partial = self.output.with_name(self.output.name + ".partial")
         with partial.open("w", encoding="utf-8", newline="") as out:
-            for line in range(1, self.summary.items + 1):
-                out.write(translations.get(line, "").replace("\n", " ") + ending)
+            for line in range(1, count_lines(self.source) + 1):
+                out.write(translations.get(line, "") + ending)
         os.replace(partial, self.output)
         self.journal_path.unlink()
+
+
+def spread(translation: str, lines: int) -> list[str]:
+    """A translation as the text of `lines` lines: its own lines, the last ones joined by spaces where it has more
+    (a JSONL item's text of several lines, in one line of the output), empty ones added where it has fewer (a failed
+    item)."""
+    pieces = translation.split("\n")
+    if len(pieces) > lines:
+        pieces = pieces[:lines - 1] + [" ".join(pieces[lines - 1:])]
+    return pieces + [""] * (lines - len(pieces))
 
 
 class Lane:

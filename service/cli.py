@@ -619,15 +619,19 @@ def build_parser() -> argparse.ArgumentParser:
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
                     "any line failed.")
     batch.add_argument("--input", type=Path, required=True,
-                       help="UTF-8 input: text (one segment per line), TSV (id<TAB>text) or JSONL "
-                            '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"})')
+                       help="UTF-8 input: text (one segment per line), TSV (id<TAB>text), JSONL "
+                            '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"}) '
+                            "or paragraphs (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
                             "assembled at the end from OUTPUT.journal.jsonl; lines end with \\r\\n where the input's "
                             "first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl"), default="text", help="input format (default: text)")
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"), default="text",
+                       help="input format (default: text; paragraphs: each run of lines between blank lines is one "
+                            "item, so a sentence wrapped over lines is translated whole, and its translation fills "
+                            "the same lines of the text output)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,

@@ -128,6 +128,34 @@ def test_a_windows_files_text_output_ends_its_lines_as_the_input_does(server, tm
     assert (tmp_path / "out.txt").read_bytes() == f"{first}\r\n\r\n{second}\r\n".encode()
 
 
+def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_resumes(server, tmp_path):
+    """--format paragraphs: each run of lines between blank lines is one item (a sentence wrapped over lines goes
+    to the model whole) keyed by its first line; its translation fills the same lines of the text output."""
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"I went to the market\r\nyesterday morning with my sister.\r\n\r\n"
+                       b"Where is the station?\r\n\xff broken\r\nThe apples were cheap.\r\n")
+    code, out, err = batch(server.target, source, tmp_path / "out.txt", "--format", "paragraphs", *SHORT)
+    assert code == 1, err  # the line that is not UTF-8
+    assert "5 items: 3 translated, 1 failed, 0 done before, 1 empty;" in out
+    texts = ["I went to the market\nyesterday morning with my sister.", "Where is the station?", "The apples were cheap."]
+    with TranslatorClient(server.target) as client:
+        wrapped, station, apples = (client.translate([t], max_output_tokens=16).translations[0].text for t in texts)
+    assert wrapped.count("\n") == 1
+    assert (tmp_path / "out.txt").read_bytes().decode() == "\r\n".join([*wrapped.split("\n"), "", station, "", apples, ""])
+
+    output = tmp_path / "out.jsonl"
+    code, _, err = batch(server.target, source, output, "--format", "paragraphs", *SHORT)
+    assert code == 1, err
+    assert [(r["line"], r.get("lines", 1)) for r in sorted(records(output), key=lambda r: r["line"])] == [
+        (1, 2), (3, 1), (4, 1), (5, 1), (6, 1)]
+    kept = [line for line in output.read_text(encoding="utf-8").splitlines() if json.loads(line)["line"] != 1]
+    output.write_text("\n".join(kept) + "\n", encoding="utf-8")  # as if stopped before the first paragraph's result
+    code, out, err = batch(server.target, source, output, "--format", "paragraphs", *SHORT)
+    assert code == 0, err
+    assert "5 items: 1 translated, 0 failed, 4 done before, 0 empty;" in out
+    assert by_line(output)[1]["translation"] == wrapped
+
+
 def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_bytes(b'{"id": "a", "text": "Where is the station?"}\n'
