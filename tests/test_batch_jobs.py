@@ -137,11 +137,13 @@ def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_
     code, out, err = batch(server.target, source, tmp_path / "out.txt", "--format", "paragraphs", *SHORT)
     assert code == 1, err  # the line that is not UTF-8
     assert "5 items: 3 translated, 1 failed, 0 done before, 1 empty;" in out
-    texts = ["I went to the market\nyesterday morning with my sister.", "Where is the station?", "The apples were cheap."]
+    texts = ["I went to the market\nyesterday morning with my sister.", "Where is the station?",
+             "The apples were cheap."]
     with TranslatorClient(server.target) as client:
         wrapped, station, apples = (client.translate([t], max_output_tokens=16).translations[0].text for t in texts)
     assert wrapped.count("\n") == 1
-    assert (tmp_path / "out.txt").read_bytes().decode() == "\r\n".join([*wrapped.split("\n"), "", station, "", apples, ""])
+    lines = [*wrapped.split("\n"), "", station, "", apples, ""]
+    assert (tmp_path / "out.txt").read_bytes().decode() == "\r\n".join(lines)
 
     output = tmp_path / "out.jsonl"
     code, _, err = batch(server.target, source, output, "--format", "paragraphs", *SHORT)
