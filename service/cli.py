@@ -572,8 +572,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.set_defaults(func=cmd_evaluate)
 
     translate = commands.add_parser("translate", help="translate text through the server (or locally)",
-                                    description="Send texts (arguments, or stdin lines) to a running server; with "
-                                                "--model-dir or --checkpoint translate in this process instead.")
+                                    description="Send texts (arguments, or stdin lines or paragraphs) to a running "
+                                                "server; with --model-dir or --checkpoint translate in this process "
+                                                "instead.")
     translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is printed back blank)")
     translate.add_argument("--paragraphs", action="store_true",
                            help="read stdin a paragraph at a time (the lines between blank lines are one text, so a "
