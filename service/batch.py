@@ -130,13 +130,6 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     yield from finished()
 
 
-def count_items(path: Path, settings: Settings) -> int:
-    """Items as read_items sees them: lines (count_lines), or paragraphs and blank lines."""
-    if settings.format == "paragraphs":
-        return sum(1 for _ in read_paragraphs(path, settings))
-    return count_lines(path)
-
-
 def line_ending(path: Path) -> str:
     """"\r\n" where the file's first line ends so, else "\n"."""
     with path.open("rb") as lines:
@@ -363,6 +356,7 @@ class Job:
         self.journal_path = output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
         self.progress = progress
         self.summary = Summary()
+        self.lines = 0  # of the input (count_lines), read when the job starts
         self.cache: collections.OrderedDict = collections.OrderedDict()  # dedupe: key → finished result
         self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
         self.split: dict[int, SplitLine] = {}  # lines sent in parts, by line number, until every part is back
@@ -376,7 +370,9 @@ class Job:
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        self.summary.items = count_items(self.source, self.settings)
+        self.lines = count_lines(self.source)  # the text output's, whatever the items are
+        self.summary.items = sum(1 for _ in read_paragraphs(self.source, self.settings)) \
+            if self.settings.format == "paragraphs" else self.lines
         self.journal = Journal(self.journal_path)
         self.summary.resumed = len(self.journal.done)
         self.part_chars = min(PART_CHARS, await self._max_text_chars() or PART_CHARS)
@@ -534,7 +530,7 @@ class Job:
                     translations[record["line"] + offset] = text
         partial = self.output.with_name(self.output.name + ".partial")
         with partial.open("w", encoding="utf-8", newline="") as out:
-            for line in range(1, count_lines(self.source) + 1):
+            for line in range(1, self.lines + 1):
                 out.write(translations.get(line, "") + ending)
         os.replace(partial, self.output)
         self.journal_path.unlink()

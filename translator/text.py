@@ -1232,13 +1232,12 @@ def _wrap_end(masked: str, found: re.Match, part_start: int, wrapping: bool, lay
     next_lead = masked[found.end():start]
     if (len(next_lead), next_lead.count(">")) != layout.lead(part_start):
         return 0
-    word = NON_SPACE.match(masked, start)
-    fits = layout.width(found.start()) + 1 + layout.written_width(word.start(), word.end()) \
-        <= layout.paragraph_width(found.start())
+    word = WORD.match(masked, start)
+    width, longest = layout.widths_at(found.start())
+    fits = width + 1 + layout.written_width(word.start(), word.end()) <= longest
     return 0 if fits else start
 
 
-NON_SPACE = re.compile(r"\S+")
 BLANK = re.compile(r"[ \t\r]*")
 
 
@@ -1271,20 +1270,12 @@ class _Layout:
                                       LINE_LEAD.match(self.masked, line_start).group().count(">"))
         return self.leads[part_start]
 
-    def width(self, position: int) -> int:
-        """The width of the line `position` is on."""
-        line = self._line(position)  # first: it reads the lines
-        return self.widths[line]
-
-    def paragraph_width(self, position: int) -> int:
-        """The width of the longest line of the paragraph `position` is in."""
-        line = self._line(position)  # first: it reads the lines
-        return self.longest[line]
-
-    def _line(self, position: int) -> int:
+    def widths_at(self, position: int) -> tuple[int, int]:
+        """The width of the line `position` is on, and of its paragraph's longest line."""
         if not self.starts:
             self._read()
-        return bisect_right(self.starts, position) - 1
+        line = bisect_right(self.starts, position) - 1
+        return self.widths[line], self.longest[line]
 
     def _starts_an_item(self, line_start: int) -> bool:
         """Whether a line starts a list item (an e-mail's quotation marks start none)."""
