@@ -4,7 +4,8 @@ batch calls, cancellations, deadlines and bad input — then a SIGTERM while cal
 Checks, printed and returned: no call ends with a status its kind does not allow; resident memory after
 warm-up is flat (the slope of a least-squares line, MB per minute); queue depth, active sequences and
 KV-cache bytes in use are back to 0 once traffic stops; and after SIGTERM every call the server had
-accepted completes (new ones are refused with UNAVAILABLE), and the process exits 0.
+accepted completes (new ones, and the items a batch stream had not sent yet, are refused with UNAVAILABLE), and the
+process exits 0.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import grpc
 
 from bench.common import SENTENCES
 from bench.load import ServerProcess
+from service.client import status_lost
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 
@@ -88,15 +90,19 @@ class Traffic:
                 code, details = "CANCELLED", ""
             except grpc.aio.AioRpcError as error:
                 code, details = error.code().name, error.details() or ""
+                if status_lost(error) and self.sigterm_at is not None:  # in place of the draining server's status
+                    code, details = "UNAVAILABLE", DRAINING
             except RuntimeError as error:
                 code, details = "FAILED", str(error)
             self.outcomes[kind, code] += 1
             # Refused, not lost: the server said it is draining, or the call began after the SIGTERM and nothing
             # of it was accepted (a shutting-down gRPC server cancels calls that arrive, and afterwards the
-            # server is gone and connections are refused).
+            # server is gone and connections are refused). A batch stream may be refused part way: the server
+            # answers the items it has read and ends it, saying the rest were not read.
             after_sigterm = self.sigterm_at is not None and began >= self.sigterm_at
-            refused = not accepted and ((code == "UNAVAILABLE" and (DRAINING in details or after_sigterm))
-                                        or (code == "CANCELLED" and after_sigterm and kind != "cancel"))
+            draining = code == "UNAVAILABLE" and DRAINING in details
+            refused = (draining and (not accepted or kind == "batch")) or not accepted and (
+                (code == "UNAVAILABLE" and after_sigterm) or (code == "CANCELLED" and after_sigterm and kind != "cancel"))
             if code not in expected and not refused:
                 began_when = "after" if after_sigterm else "before" if self.sigterm_at is not None else "without"
                 self.unexpected.append(f"{kind}: {code} (began {began_when} SIGTERM): {details[:200]}")

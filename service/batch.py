@@ -39,7 +39,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service.client import RETRYABLE, AsyncTranslatorClient, status_name
+from service.client import RETRYABLE, AsyncTranslatorClient, status_lost, status_name
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -393,11 +393,14 @@ class Job:
         return self.summary
 
     async def _max_text_chars(self) -> int:
-        """The server's limit on characters per text (0 from a server older than ModelInfo.max_text_chars)."""
+        """The server's limit on characters per text (0 from a server older than ModelInfo.max_text_chars, or not
+        up yet). A refusal (a token missing, a bad request) ends the job here: a stream may not tell why it ended."""
         try:
             models = (await self.client.list_models()).models
-        except grpc.aio.AioRpcError:  # the job's streams retry and report what is wrong
-            return 0
+        except grpc.aio.AioRpcError as error:
+            if error.code() not in RETRYABLE:
+                raise
+            return 0  # the job's streams wait for the server
         return min((m.max_text_chars for m in models), default=0)
 
     def _todo(self) -> Iterator[Item]:
@@ -471,7 +474,7 @@ class Job:
                 if await self._pump(lane):
                     return
             except grpc.aio.AioRpcError as error:
-                if error.code() not in RETRYABLE:
+                if error.code() not in RETRYABLE and not status_lost(error):
                     raise
             if time.monotonic() - self.last_progress > self.settings.give_up_seconds:
                 raise TimeoutError(f"no result for {self.settings.give_up_seconds:.0f} s; rerun the same command to resume")

@@ -318,7 +318,8 @@ def cmd_batch(args) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:
-        print(f"error: {error.code().name}: {error.details()} (rerun the same command to resume)", file=sys.stderr)
+        print(f"error: {error.code().name}: {error.details()} (the results so far are kept: rerun the same command to resume)",
+              file=sys.stderr)
         return 1
     for line in summary.errors:
         print(line, file=sys.stderr)

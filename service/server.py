@@ -56,6 +56,7 @@ MAX_ID_CHARS = 256
 # before gRPC stops taking calls: gRPC cancels a call that arrives once it is stopping (CANCELLED, which clients do not
 # retry), and a call a client sent just before the signal may still be on its way (the soak met one in ~1,600 calls).
 REFUSING_BEFORE_STOP_SECONDS = 0.5
+SHUTTING_DOWN = "the server is shutting down; retry on another replica"
 # A client's string quoted back in an error message is cut to this: the message travels in a trailer, and clients
 # refuse trailers over 16 KiB (a 100,000-character model name came back as RESOURCE_EXHAUSTED instead of NOT_FOUND).
 MAX_QUOTED_CHARS = 64
@@ -247,7 +248,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         self.default_model = next(iter(engines))
         self.config = config
         self.metrics = metrics
-        self.draining = False
+        self.draining = asyncio.Event()  # set on SIGTERM: new calls are refused, batch streams stop reading
         self.streamed_texts = 0  # texts of the TranslateStream calls in progress: stream_interval shares its budget among them
 
     # -- validation, shared by every RPC ---------------------------------------------------------
@@ -260,8 +261,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         if len(id_value) > MAX_ID_CHARS:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{id_field} has {len(id_value)} characters; the limit is {MAX_ID_CHARS}: send a shorter id")
-        if self.draining:
-            raise RequestError(grpc.StatusCode.UNAVAILABLE, "the server is shutting down; retry on another replica")
+        if self.draining.is_set():
+            raise RequestError(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
         engine = self.engines.get(model or self.default_model)
         if engine is None:
             raise RequestError(grpc.StatusCode.NOT_FOUND, f"unknown model {quoted(model)}; loaded models: {', '.join(self.engines)}")
@@ -397,11 +398,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 call.close()
 
     async def TranslateBatch(self, request_iterator, context):
-        results: asyncio.Queue = asyncio.Queue()
+        if self.draining.is_set():
+            await context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+        results: asyncio.Queue = asyncio.Queue()  # BatchResults as they finish; None once reading has ended
         # Items read but whose result is not yet sent: a client that stops reading its results stops the
         # server from reading (and translating) more of its items.
         slots = asyncio.Semaphore(self.config.batch_inflight)
         tasks: set[asyncio.Task] = set()
+        read = 0
 
         async def translate_item(item: pb.BatchItem) -> None:
             result = pb.BatchResult(id=item.id)
@@ -415,27 +419,40 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             await results.put(result)
 
         async def read_items() -> None:
-            position = 0
+            nonlocal read
             async for item in request_iterator:
-                position += 1
                 await slots.acquire()
+                read += 1
                 if isinstance(item, Undecodable):  # no id to answer under: say which item of the stream it was
                     await results.put(pb.BatchResult(error_code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
-                                                     error_message=f"item #{position} of this stream: {item}"))
+                                                     error_message=f"item #{read} of this stream: {item}"))
                     continue
                 task = asyncio.create_task(translate_item(item))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
-            await asyncio.gather(*tasks)
-            await results.put(None)
 
+        # On SIGTERM the stream stops reading, answers what it has read and ends UNAVAILABLE: the client sends the
+        # rest to another replica. Answering each further item UNAVAILABLE instead used up a batch job's attempts
+        # at them within the grace period (1,900 of 3,000 lines recorded as failed across a restart).
         reader = asyncio.create_task(read_items())
+        reader.add_done_callback(lambda _: results.put_nowait(None))
+        drained = asyncio.create_task(self.draining.wait())
+        drained.add_done_callback(lambda _: reader.cancel())
         try:
-            while (result := await results.get()) is not None:
+            answered, reading = 0, True
+            while reading or answered < read:
+                if (result := await results.get()) is None:
+                    reading = False
+                    continue
                 yield result
+                answered += 1
                 slots.release()
+            if reader.cancelled():  # by the drain, not by a client that had sent everything
+                await context.abort(grpc.StatusCode.UNAVAILABLE, f"{SHUTTING_DOWN}: the items not answered on this "
+                                    "stream were not read; send them again")
             await reader  # re-raise a reader failure
         finally:
+            drained.cancel()
             reader.cancel()
             for task in list(tasks):
                 task.cancel()
@@ -540,6 +557,7 @@ class Server:
         except OSError as error:
             raise OSError(f"cannot serve metrics on {config.metrics_host}:{config.metrics_port} ({error}); change "
                           "--metrics-host or --metrics-port (-1: no metrics)") from None
+        self._stopping = False
         self._stopped = asyncio.Event()
 
     def _listen(self, address: str, credentials: grpc.ServerCredentials | None) -> int:
@@ -565,9 +583,10 @@ class Server:
 
     async def drain_and_stop(self) -> None:
         """NOT_SERVING, refuse new requests, let in-flight ones finish within the grace period, stop."""
-        if self.servicer.draining:
+        if self._stopping:  # a second signal
             return
-        self.servicer.draining = True
+        self._stopping = True
+        self.servicer.draining.set()
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         log.info("draining: waiting up to %.0f s for in-flight requests", self.config.grace_seconds)

@@ -30,6 +30,13 @@ class RunningServer:
     def engine(self):
         return next(iter(self.server.engines.values()))
 
+    def start_draining(self) -> None:
+        """What SIGTERM starts (new calls refused UNAVAILABLE, batch streams stop reading), without stopping gRPC."""
+        async def drain():
+            self.server.servicer.draining.set()
+            await asyncio.sleep(0.1)  # the streams waiting on it go on
+        self.call(drain())
+
     def stop(self):
         self.call(self.server.drain_and_stop())
         self.loop.call_soon_threadsafe(self.loop.stop)

@@ -29,7 +29,7 @@ def test_unavailable_is_retried_with_backoff_and_client_errors_are_not(running):
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert wait_until(lambda: running.requests_counted("Translate", "INVALID_ARGUMENT") == 1)
 
-        running.server.servicer.draining = True  # every call now answers UNAVAILABLE, as while shutting down
+        running.start_draining()  # every call now answers UNAVAILABLE
         with pytest.raises(grpc.RpcError) as unavailable:
             client.translate([TEXTS[0]])
         assert unavailable.value.code() == grpc.StatusCode.UNAVAILABLE

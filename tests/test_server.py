@@ -364,6 +364,38 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny,
         process.kill()
 
 
+def test_a_draining_server_answers_the_batch_items_it_read_and_ends_the_stream_unavailable(exported_tiny):
+    """Answering every further item UNAVAILABLE instead kept a job's stream on the stopping server and used up its
+    attempts at 1,900 of 3,000 lines within the grace period. gRPC itself does not retry TranslateBatch (the job sends
+    the unanswered items again; gRPC's replay of a stream's items left jobs waiting forever)."""
+    running = RunningServer(config_for(exported_tiny))
+    try:
+        with TranslatorClient(running.target, timeout=30) as client:
+            drained = threading.Event()
+
+            def items():
+                yield from (pb.BatchItem(id=str(i), text=text) for i, text in enumerate(TEXTS[:3]))
+                drained.wait(30)
+                yield pb.BatchItem(id="late", text=TEXTS[3])  # the server has stopped reading
+
+            results = []
+            with pytest.raises(grpc.RpcError) as ended:
+                for result in client.batch(items()):
+                    results.append(result)
+                    if len(results) == 3:
+                        running.start_draining()
+                        drained.set()
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert "send them again" in ended.value.details()
+            assert sorted(r.id for r in results) == ["0", "1", "2"] and not any(r.error_code for r in results)
+            with pytest.raises(grpc.RpcError) as refused:
+                list(client.batch([pb.BatchItem(id="new", text=TEXTS[0])]))
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert wait_until(lambda: running.requests_counted("TranslateBatch", "UNAVAILABLE", model="*") == 2)
+    finally:
+        running.stop()
+
+
 def test_stubs_are_not_stale(tmp_path):
     root = Path(__file__).parent.parent
     subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{root / 'protos'}", f"--python_out={tmp_path}",

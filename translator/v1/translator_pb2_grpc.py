@@ -78,7 +78,8 @@ class TranslatorServicer:
         """For batch jobs: send items with your own ids, receive results with those ids as they finish
         (not in input order). The server reads more items only while fewer than its in-flight limit
         are unfinished, so a fast sender is slowed down instead of overrunning the queue. An item with bad
-        input gets a result with an error; the stream goes on.
+        input gets a result with an error; the stream goes on. A server shutting down stops reading, answers
+        the items it has read and ends the stream UNAVAILABLE: send the unanswered ones again, on a new stream.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
