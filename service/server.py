@@ -416,6 +416,10 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                 result.translation.CopyFrom((await self.translate_whole(admitted, context))[0])
             except RequestError as error:
                 result.error_code, result.error_message = error.code.value[0], f"item {quoted(item.id)}: {error}"
+            except Exception:  # a fault of ours: this item fails, the stream waits for no result that never comes
+                log.exception("TranslateBatch item %s failed", quoted(item.id))
+                result.error_code = grpc.StatusCode.INTERNAL.value[0]
+                result.error_message = f"item {quoted(item.id)}: internal error (in the server's log)"
             await results.put(result)
 
         async def read_items() -> None:

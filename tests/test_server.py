@@ -396,6 +396,29 @@ def test_a_draining_server_answers_the_batch_items_it_read_and_ends_the_stream_u
         running.stop()
 
 
+def test_a_batch_item_that_meets_a_fault_fails_internal_and_the_stream_goes_on(exported_tiny):
+    """Before, the item's result never came and the stream waited for it forever."""
+    running = RunningServer(config_for(exported_tiny))
+    servicer = running.server.servicer
+    translate_whole = servicer.translate_whole
+
+    async def faulty(admitted, context):
+        if TEXTS[1] in admitted.texts.prepared[0].segments:
+            raise RuntimeError("a fault")
+        return await translate_whole(admitted, context)
+
+    servicer.translate_whole = faulty
+    try:
+        with grpc.insecure_channel(running.target) as channel:
+            items = [pb.BatchItem(id=str(i), text=text) for i, text in enumerate(TEXTS[:3])]
+            results = {r.id: r for r in pb_grpc.TranslatorStub(channel).TranslateBatch(iter(items), timeout=30)}
+        assert results["1"].error_code == grpc.StatusCode.INTERNAL.value[0]
+        assert results["1"].error_message == "item '1': internal error (in the server's log)"
+        assert not results["0"].error_code and not results["2"].error_code and results["2"].translation.text
+    finally:
+        running.stop()
+
+
 def test_stubs_are_not_stale(tmp_path):
     root = Path(__file__).parent.parent
     subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{root / 'protos'}", f"--python_out={tmp_path}",
