@@ -648,7 +648,8 @@ def build_parser() -> argparse.ArgumentParser:
     _text_arguments(batch)
     batch.add_argument("--connect-timeout", type=positive_number, default=30.0, help="seconds to wait for the server (default: 30)")
     batch.add_argument("--give-up-seconds", type=positive_number, default=300.0,
-                       help="stop (resumable) after this long without a single result, e.g. the server is gone (default: 300)")
+                       help="stop (resumable) after this long without a single result, e.g. the server is gone; an item "
+                       "the server keeps refusing as busy or shutting down fails after this long (default: 300)")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
     batch.set_defaults(func=cmd_batch)
 
