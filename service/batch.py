@@ -277,16 +277,18 @@ class Journal:
             raise JobRefused(f"another batch job is writing {self.path}: let it finish (or stop it; a rerun resumes "
                              "it) before starting this one, or choose another --output") from None
 
-    def _recover(self) -> set[int]:
-        """Lines already recorded; a torn last record (no newline, or not JSON) is cut off."""
-        done: set[int] = set()
+    def _recover(self) -> dict[int, int]:
+        """Lines already recorded, each with the hash of the text it had (a rerun checks the input is the same); a
+        torn last record (no newline, or not JSON) is cut off."""
+        done: dict[int, int] = {}
         good = 0
         with self.path.open("rb") as data:
             for raw in data:
                 if not raw.endswith(b"\n"):
                     break
                 try:
-                    done.add(int(json.loads(raw)["line"]))
+                    record = json.loads(raw)
+                    done[int(record["line"])] = hash(record.get("source"))
                 except (ValueError, KeyError, TypeError):
                     break
                 good += len(raw)
@@ -366,17 +368,25 @@ class Job:
         self.last_progress = time.monotonic()
 
     async def run(self) -> Summary:
-        from tqdm import tqdm
-
         check_paths(self.source, self.output, self.journal_path)
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
         self.lines = count_lines(self.source)  # the text output's, whatever the items are
-        self.summary.items = sum(1 for _ in read_paragraphs(self.source, self.settings)) \
-            if self.settings.format == "paragraphs" else self.lines
         self.journal = Journal(self.journal_path)
+        try:
+            await self._translate()
+        finally:
+            self.journal.close()
+        self.summary.seconds = time.monotonic() - started
+        return self.summary
+
+    async def _translate(self) -> None:
+        from tqdm import tqdm
+
         self.summary.resumed = len(self.journal.done)
+        resuming_or_paragraphs = self.journal.done or self.settings.format == "paragraphs"
+        self.summary.items = self._read_through() if resuming_or_paragraphs else self.lines
         self.part_chars = min(PART_CHARS, await self._max_text_chars() or PART_CHARS)
         unit = "item" if self.settings.format == "paragraphs" else "line"
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
@@ -390,9 +400,25 @@ class Job:
                 self._assemble_text()  # while the journal is locked: no other job reads it half deleted
         finally:
             self.bar.close()
-            self.journal.close()
-        self.summary.seconds = time.monotonic() - started
-        return self.summary
+
+    def _read_through(self) -> int:
+        """The input's items, counted, each checked against what the journal recorded for its line, if anything: a
+        rerun on an input edited since (a line changed, inserted or removed) would keep the old text's translations,
+        or put every later line's on the wrong line."""
+        items, recorded = 0, 0
+        for item in read_items(self.source, self.settings):
+            items += 1
+            if (text_hash := self.journal.done.get(item.line)) is None:
+                continue
+            recorded += 1
+            if text_hash != hash(item.text):
+                raise JobRefused(f"line {item.line} of {self.source} is not the text {self.journal_path} recorded for "
+                                 f"it: the input changed since. Restore it, or remove {self.journal_path} to translate "
+                                 "it all again")
+        if recorded < len(self.journal.done):
+            raise JobRefused(f"{self.journal_path} records lines that {self.source} does not have: the input changed "
+                             f"since. Restore it, or remove {self.journal_path} to translate it all again")
+        return items
 
     async def _max_text_chars(self) -> int:
         """The server's limit on characters per text (0 from a server older than ModelInfo.max_text_chars, or not

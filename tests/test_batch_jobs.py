@@ -330,6 +330,25 @@ def test_a_client_killed_mid_job_resumes_where_it_stopped(server, lines_5000, un
     assert translations(output) == translations(uninterrupted)
 
 
+def test_a_rerun_on_an_input_changed_since_is_refused(server, tmp_path):
+    """Before, it kept the translations of the lines as they were (or, with a line inserted, put every later line's
+    translation on the wrong line) and went on."""
+    source, output = tmp_path / "in.txt", tmp_path / "out.jsonl"
+    lines = [sentence(i) for i in range(5)]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert batch(server.target, source, output, *SHORT)[0] == 0
+    recorded = output.read_bytes()
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "5 done before" in out and output.read_bytes() == recorded
+    for changed, message in ((lines[:2] + ["Another line."] + lines[3:], "line 3 of .* is not the text"),
+                             (["A new first line."] + lines, "line 1 of .* is not the text"),
+                             (lines[:4], "records lines that .* does not have")):
+        source.write_text("\n".join(changed) + "\n", encoding="utf-8")
+        code, out, err = batch(server.target, source, output, *SHORT)
+        assert code == 1 and re.search(f"error: .*{message}.*: the input changed since", err), err
+        assert output.read_bytes() == recorded
+
+
 @pytest.mark.parametrize("name", ["out.jsonl", "out.txt"])
 def test_a_second_job_on_the_same_output_is_refused_while_the_first_runs(server, lines_5000, uninterrupted, tmp_path,
                                                                           name):
