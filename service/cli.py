@@ -1301,6 +1301,10 @@ def main(argv: list[str] | None = None) -> int:
         args.model = list(args.model_default)
     try:
         return args.func(args)
+    except KeyboardInterrupt:  # Ctrl-C: a message, not a traceback
+        resume = ": the results so far are kept; rerun the same command to resume" if args.command == "batch" else ""
+        print(f"interrupted{resume}", file=sys.stderr)
+        return 130
     except FileNotFoundError as error:  # a path given that is not what the command needs: the message says which
         print(f"error: {error}", file=sys.stderr)
         return 1

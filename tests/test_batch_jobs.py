@@ -312,12 +312,16 @@ def test_a_server_stopped_mid_job_and_restarted_loses_and_duplicates_nothing(exp
     assert translations(output) == translations(uninterrupted)
 
 
-def test_a_client_killed_mid_job_resumes_where_it_stopped(server, lines_5000, uninterrupted, tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted (Ctrl-C)"])
+def test_a_client_stopped_mid_job_resumes_where_it_stopped(server, lines_5000, uninterrupted, tmp_path, stop):
     output = tmp_path / "out.jsonl"
     job = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT, wait=False)
     wait_for_records(output, 2000)
-    job.send_signal(signal.SIGKILL)
-    job.wait(10)
+    job.send_signal(stop)
+    _, err = job.communicate(timeout=10)
+    if stop == signal.SIGINT:  # before, a traceback
+        assert job.returncode == 130 and err.endswith("interrupted: the results so far are kept; rerun the same "
+                                                       "command to resume\n"), err
     with output.open("ab") as torn:  # as if killed in the middle of writing a record
         torn.write(b'{"line": 4999, "id": "4999", "source": "x", "transl')
     journal = Journal(output)  # the killed job's lock died with it
@@ -325,7 +329,7 @@ def test_a_client_killed_mid_job_resumes_where_it_stopped(server, lines_5000, un
     journal.close()
     code, out, err = batch(server.target, lines_5000, output, "--concurrency", "128", *SHORT)
     assert code == 0, err
-    print(f"client SIGKILLed after {before} of 5000 records; rerun: {out.strip()}")
+    print(f"client stopped ({stop.name}) after {before} of 5000 records; rerun: {out.strip()}")
     assert f"{before} done before" in out and f"{5000 - before} translated" in out
     assert translations(output) == translations(uninterrupted)
 
