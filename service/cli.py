@@ -309,7 +309,9 @@ def cmd_batch(args) -> int:
             try:
                 await client.wait_until_ready(timeout=args.connect_timeout)
             except asyncio.TimeoutError:
-                raise ConnectionError(f"no server at {args.server} (start one with `make serve`)") from None
+                raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} s "
+                                      f"({await why_unreachable(client)}): start one with `make serve`, or check --server "
+                                      "and the TLS flags") from None
             return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
     try:
@@ -327,6 +329,22 @@ def cmd_batch(args) -> int:
         print(f"... and {summary.failed - len(summary.errors)} more failures (the output records every one)", file=sys.stderr)
     print(summary)
     return 1 if summary.failed else 0
+
+
+async def why_unreachable(client) -> str:
+    """gRPC's reason a channel is not ready (connection refused, not HTTP/2: another service on that port, TLS on one
+    side only), read from a call that fails fast."""
+    import asyncio
+
+    import grpc
+
+    try:
+        await asyncio.wait_for(client.list_models(), 10)
+    except grpc.aio.AioRpcError as error:
+        return error.details() or error.code().name
+    except asyncio.TimeoutError:
+        return "no answer"
+    return "it answers now: run the command again"
 
 
 def client_for(args, timeout: float | None, aio: bool = False):
@@ -646,7 +664,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "within the model's limit)")
     batch.add_argument("--min-output-tokens", type=whole_number(0), default=0, help="per segment (default: 0)")
     _text_arguments(batch)
-    batch.add_argument("--connect-timeout", type=positive_number, default=30.0, help="seconds to wait for the server (default: 30)")
+    batch.add_argument("--connect-timeout", type=positive_number, default=30.0,
+                       help="seconds to wait for the server; then the job stops and says what gRPC met there "
+                       "(connection refused, not a gRPC server, a TLS mismatch) (default: 30)")
     batch.add_argument("--give-up-seconds", type=positive_number, default=300.0,
                        help="stop (resumable) after this long without a single result, e.g. the server is gone; an item "
                        "the server keeps refusing as busy or shutting down fails after this long (default: 300)")

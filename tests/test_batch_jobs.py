@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -371,6 +372,21 @@ def test_a_second_job_on_the_same_output_is_refused_while_the_first_runs(server,
     else:
         expected = translations(uninterrupted)
         assert output.read_text(encoding="utf-8").splitlines() == [expected[line] for line in range(1, 5001)]
+
+
+def test_a_job_that_finds_no_translator_server_says_why(server, tmp_path):
+    """Before, after --connect-timeout: "no server at ... (start one with `make serve`)", also where something else
+    listens on the port (here the server's metrics, plain HTTP) or where a server is (with TLS on one side only)."""
+    source = tmp_path / "in.txt"
+    source.write_text("Hello.\n", encoding="utf-8")
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        refused = f"127.0.0.1:{closed.getsockname()[1]}"
+    metrics = server.metrics_url.split("//")[1].split("/")[0]
+    for target, reason in ((refused, "Connection refused"), (metrics, "HTTP/2")):
+        code, out, err = batch(target, source, tmp_path / "out.txt", "--connect-timeout", "1")
+        assert code == 1 and f"error: no translator server answers at {target} within 1 s (" in err, err
+        assert reason in err and "check --server" in err, err
 
 
 def test_inputs_that_cannot_be_resumed_and_outputs_that_would_overwrite_the_input_are_refused(tmp_path):
