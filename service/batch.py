@@ -373,6 +373,7 @@ class Job:
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
         self.lines = count_lines(self.source)  # the text output's, whatever the items are
+        await self._ask_server()
         self.journal = Journal(self.journal_path)
         try:
             await self._translate()
@@ -387,7 +388,6 @@ class Job:
         self.summary.resumed = len(self.journal.done)
         resuming_or_paragraphs = self.journal.done or self.settings.format == "paragraphs"
         self.summary.items = self._read_through() if resuming_or_paragraphs else self.lines
-        self.part_chars = min(PART_CHARS, await self._max_text_chars() or PART_CHARS)
         unit = "item" if self.settings.format == "paragraphs" else "line"
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
@@ -420,16 +420,22 @@ class Job:
                              f"since. Restore it, or remove {self.journal_path} to translate it all again")
         return items
 
-    async def _max_text_chars(self) -> int:
-        """The server's limit on characters per text (0 from a server older than ModelInfo.max_text_chars, or not
-        up yet). A refusal (a token missing, a bad request) ends the job here: a stream may not tell why it ended."""
+    async def _ask_server(self) -> None:
+        """What ListModels says: the job's model must be one of the server's (before, every line failed NOT_FOUND and
+        the text output was written, empty), and a line longer than the server's max_text_chars (0 from a server
+        older than that field) goes in parts. A refusal (a token missing) ends the job here: a stream may not tell
+        why it ended. A server not up yet: the job's streams wait for it."""
         try:
             models = (await self.client.list_models()).models
         except grpc.aio.AioRpcError as error:
             if error.code() not in RETRYABLE:
                 raise
-            return 0  # the job's streams wait for the server
-        return min((m.max_text_chars for m in models), default=0)
+            return
+        names = [model.name for model in models]
+        if self.settings.model and self.settings.model not in names:
+            raise JobRefused(f"the server has no model {self.settings.model!r}, only {', '.join(names)}: choose one "
+                             "with --model")
+        self.part_chars = min(PART_CHARS, min((m.max_text_chars for m in models), default=0) or PART_CHARS)
 
     def _todo(self) -> Iterator[Item]:
         """Items still to send; empty, malformed and (with dedupe) already translated lines are recorded here."""

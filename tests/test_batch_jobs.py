@@ -389,6 +389,15 @@ def test_a_job_that_finds_no_translator_server_says_why(server, tmp_path):
         assert reason in err and "check --server" in err, err
 
 
+def test_a_job_for_a_model_the_server_does_not_have_is_refused_before_anything_is_written(server, tmp_path):
+    """Before, every line failed NOT_FOUND and the text output was written, all empty."""
+    source = tmp_path / "in.txt"
+    source.write_text("Hello.\nGood bye.\n", encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "out.txt", "--model", "en-fr")
+    assert code == 1 and err == "error: the server has no model 'en-fr', only tiny: choose one with --model\n", err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.txt"]
+
+
 def test_inputs_that_cannot_be_resumed_and_outputs_that_would_overwrite_the_input_are_refused(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("Hello.\n")
