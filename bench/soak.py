@@ -101,8 +101,8 @@ class Traffic:
             # answers the items it has read and ends it, saying the rest were not read.
             after_sigterm = self.sigterm_at is not None and began >= self.sigterm_at
             draining = code == "UNAVAILABLE" and DRAINING in details
-            refused = (draining and (not accepted or kind == "batch")) or not accepted and (
-                (code == "UNAVAILABLE" and after_sigterm) or (code == "CANCELLED" and after_sigterm and kind != "cancel"))
+            refused = (draining and (not accepted or kind == "batch")) or not accepted and after_sigterm and (
+                code == "UNAVAILABLE" or (code == "CANCELLED" and kind != "cancel"))
             if code not in expected and not refused:
                 began_when = "after" if after_sigterm else "before" if self.sigterm_at is not None else "without"
                 self.unexpected.append(f"{kind}: {code} (began {began_when} SIGTERM): {details[:200]}")

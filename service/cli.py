@@ -309,9 +309,9 @@ def cmd_batch(args) -> int:
             try:
                 await client.wait_until_ready(timeout=args.connect_timeout)
             except asyncio.TimeoutError:
-                raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} s "
-                                      f"({await why_unreachable(client)}): start one with `make serve`, or check --server "
-                                      "and the TLS flags") from None
+                raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} "
+                                      f"s ({await why_unreachable(client)}): start one with `make serve`, or check "
+                                      "--server and the TLS flags") from None
             return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
     try:
@@ -320,8 +320,8 @@ def cmd_batch(args) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:
-        print(f"error: {error.code().name}: {error.details()} (the results so far are kept: rerun the same command to resume)",
-              file=sys.stderr)
+        print(f"error: {error.code().name}: {error.details()} (the results so far are kept: rerun the same command to "
+              "resume)", file=sys.stderr)
         return 1
     for line in summary.errors:
         print(line, file=sys.stderr)

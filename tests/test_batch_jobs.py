@@ -309,7 +309,8 @@ def test_a_server_stopped_mid_job_and_restarted_loses_and_duplicates_nothing(exp
         if victim.process.poll() is None:
             victim.process.kill()
     assert job.returncode == 0, err
-    print(f"server stopped ({stop.name}) after {stopped_at} of 5000 records; the job reconnected and finished: {out.strip()}")
+    print(f"server stopped ({stop.name}) after {stopped_at} of 5000 records; the job reconnected and finished: "
+          f"{out.strip()}")
     assert translations(output) == translations(uninterrupted)
 
 
