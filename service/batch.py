@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import dataclasses
 import json
 import os
@@ -297,16 +298,31 @@ class Journal:
         return done
 
     def write(self, record: dict) -> None:
-        self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self.file.flush()  # a killed client leaves whole records in the OS
-        if time.monotonic() - self.last_sync > 2.0:  # and a crashed machine at most 2 s of them
-            os.fsync(self.file.fileno())
-            self.last_sync = time.monotonic()
+        with writing(self.path):
+            self.file.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self.file.flush()  # a killed client leaves whole records in the OS
+            if time.monotonic() - self.last_sync > 2.0:  # and a crashed machine at most 2 s of them
+                os.fsync(self.file.fileno())
+                self.last_sync = time.monotonic()
 
     def close(self) -> None:
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
+        with writing(self.path):
+            try:
+                self.file.flush()
+                os.fsync(self.file.fileno())
+            finally:
+                with contextlib.suppress(OSError):  # what a full disk did not take: a torn record, cut off on a rerun
+                    self.file.close()
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """A write that fails (a full disk, a file size limit) says which file and that a rerun resumes, not a traceback."""
+    try:
+        yield
+    except OSError as error:
+        raise OSError(error.errno, f"cannot write {path} ({error.strerror}): the results so far are kept; make room and "
+                                   "rerun the same command to resume") from None
 
 
 # The server names a failed item by the id it was sent under, this job's line key ("item '7': ..."): beside the
@@ -577,7 +593,7 @@ class Job:
                 for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
                     translations[record["line"] + offset] = text
         partial = self.output.with_name(self.output.name + ".partial")
-        with partial.open("w", encoding="utf-8", newline="") as out:
+        with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
             for line in range(1, self.lines + 1):
                 out.write(translations.get(line, "") + ending)
         os.replace(partial, self.output)

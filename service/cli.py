@@ -316,7 +316,7 @@ def cmd_batch(args) -> int:
 
     try:
         summary = asyncio.run(run())
-    except (ConnectionError, FileExistsError, FileNotFoundError, TimeoutError, batch.JobRefused) as error:
+    except (OSError, batch.JobRefused) as error:  # no server, no result for so long (TimeoutError), a file refused
         print(f"error: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:

@@ -3,9 +3,11 @@ a job equals translating each line alone; a server killed (SIGKILL) and restarte
 killed mid-job and rerun, both end complete, without duplicates, identical to an uninterrupted run;
 malformed lines are reported by number; client memory stays flat on a long input (slow test)."""
 
+import errno
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -333,6 +335,25 @@ def test_a_client_stopped_mid_job_resumes_where_it_stopped(server, lines_5000, u
     assert code == 0, err
     print(f"client stopped ({stop.name}) after {before} of 5000 records; rerun: {out.strip()}")
     assert f"{before} done before" in out and f"{5000 - before} translated" in out
+    assert translations(output) == translations(uninterrupted)
+
+
+def test_a_full_disk_stops_the_job_with_a_message_and_a_rerun_resumes(server, lines_5000, uninterrupted, tmp_path):
+    """A file size limit stands in for the full disk (the same write error). Before, two tracebacks."""
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an error from write(), not a signal that kills
+        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+
+    output = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "service.cli", "batch", "--server", server.target, "--input", str(lines_5000),
+               "--output", str(output), "--quiet", *SHORT]
+    full = subprocess.run(command, preexec_fn=limited, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert full.returncode == 1 and full.stderr == (f"error: [Errno {errno.EFBIG}] cannot write {output} (File too "
+                                                    "large): the results so far are kept; make room and rerun the same "
+                                                    "command to resume\n"), full.stderr
+    assert output.stat().st_size == 65536  # the last record torn
+    code, out, err = batch(server.target, lines_5000, output, *SHORT)
+    assert code == 0 and " done before" in out, err
     assert translations(output) == translations(uninterrupted)
 
 
