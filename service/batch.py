@@ -40,10 +40,15 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service.client import RETRYABLE, AsyncTranslatorClient, status_lost, status_name
+from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
+# A stream that ends with one of these is reopened (its unanswered items sent again: each is recorded once): a replica
+# draining or gone, a full queue, and INTERNAL, which the client meets from a proxy that resets the stream when its
+# replica dies (nginx: "Received RST_STREAM with error code 2"), from gRPC itself in place of the server's status
+# (client.status_lost), or from a fault of the server's (retry, and report it). --give-up-seconds bounds it.
+STREAM_BREAKS = (*RETRYABLE, grpc.StatusCode.INTERNAL)
 STREAM_WINDOW = 64  # items in flight per stream: the server's default --batch-inflight
 DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used dropped beyond)
 # A line sent in parts: each part at most this many characters and sentences, so that it is an ordinary request. The
@@ -524,7 +529,7 @@ class Job:
                 if await self._pump(lane):
                     return
             except grpc.aio.AioRpcError as error:
-                if error.code() not in RETRYABLE and not status_lost(error):
+                if error.code() not in STREAM_BREAKS:
                     raise
             if time.monotonic() - self.last_progress > self.settings.give_up_seconds:
                 raise TimeoutError(f"no result for {self.settings.give_up_seconds:.0f} s; rerun the same command to resume")

@@ -204,7 +204,9 @@ def ok_count(metrics_port: int) -> float:
     return float(match.group(1)) if match else 0.0
 
 
-def test_nginx_balances_replicas_and_survives_losing_one(exported_tiny, tmp_path):
+@pytest.fixture()
+def balanced(exported_tiny, tmp_path):
+    """Two replicas behind nginx with the deploy/nginx configuration: (nginx's address, the replicas)."""
     replicas = [start_replica(exported_tiny, tmp_path / f"replica{i}.log") for i in range(2)]
     nginx = None
     try:
@@ -219,20 +221,46 @@ def test_nginx_balances_replicas_and_survives_losing_one(exported_tiny, tmp_path
         checked = subprocess.run(command + ["-t"], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stderr
         nginx = subprocess.Popen(command + ["-g", "daemon off;"], stderr=(tmp_path / "nginx.log").open("w"))
-        with TranslatorClient(f"127.0.0.1:{front}", timeout=10) as client:
-            client.wait_until_ready(10)
-            for text in TEXTS * 2:
-                assert client.translate([text]).translations[0].text is not None
-            counts = [ok_count(metrics) for _, _, metrics in replicas]
-            assert all(count > 0 for count in counts) and sum(counts) == 2 * len(TEXTS), counts
-            replicas[0][0].send_signal(signal.SIGKILL)
-            replicas[0][0].wait(10)
-            for text in TEXTS * 2:
-                assert client.translate([text]).translations  # every call still succeeds
-        assert ok_count(replicas[1][2]) >= counts[1] + 2 * len(TEXTS)
+        yield f"127.0.0.1:{front}", replicas
     finally:
         if nginx is not None:
             nginx.terminate()
             nginx.wait(10)
         for process, _, _ in replicas:
             process.kill()
+
+
+def test_nginx_balances_replicas_and_survives_losing_one(balanced):
+    front, replicas = balanced
+    with TranslatorClient(front, timeout=10) as client:
+        client.wait_until_ready(10)
+        for text in TEXTS * 2:
+            assert client.translate([text]).translations[0].text is not None
+        counts = [ok_count(metrics) for _, _, metrics in replicas]
+        assert all(count > 0 for count in counts) and sum(counts) == 2 * len(TEXTS), counts
+        replicas[0][0].send_signal(signal.SIGKILL)
+        replicas[0][0].wait(10)
+        for text in TEXTS * 2:
+            assert client.translate([text]).translations  # every call still succeeds
+    assert ok_count(replicas[1][2]) >= counts[1] + 2 * len(TEXTS)
+
+
+def test_a_batch_job_through_nginx_goes_on_when_a_replica_is_killed(balanced, tmp_path):
+    """nginx resets the streams of a replica that dies (the client reads INTERNAL "Received RST_STREAM with error
+    code 2"): before, the job stopped there (4 of 4 runs); now it reopens them, on the replica left."""
+    front, replicas = balanced
+    source, output = tmp_path / "in.txt", tmp_path / "out.jsonl"
+    source.write_text("".join(f"{TEXTS[i % len(TEXTS)]} {i}\n" for i in range(3000)), encoding="utf-8")
+    job = subprocess.Popen([sys.executable, "-m", "service.cli", "batch", "--server", front, "--input", str(source),
+                            "--output", str(output), "--quiet", "--concurrency", "128", "--max-output-tokens", "16",
+                            "--give-up-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           cwd=ROOT)
+    try:
+        wait_for(lambda: output.exists() and output.read_bytes().count(b"\n") >= 500)
+        replicas[0][0].send_signal(signal.SIGKILL)
+        out, err = job.communicate(timeout=300)
+    finally:
+        job.kill()
+    assert job.returncode == 0 and "3000 items: 3000 translated, 0 failed" in out, err
+    records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines()]
+    assert sorted(record["line"] for record in records) == list(range(1, 3001))
