@@ -25,6 +25,12 @@ MAX_STREAM_INTERVAL_MS = 1000
 MAX_PORT = 65535
 
 
+def host_port(host: str, port: int) -> str:
+    """An address as gRPC and URLs take it: an IPv6 address in brackets (--host :: gave gRPC ":::50051", which it
+    cannot read: "cannot listen", whatever the port)."""
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
 class DeviceUnavailable(RuntimeError):
     """The device asked for (--device) cannot run a model here; the message says what to install or choose instead."""
 

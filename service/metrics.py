@@ -130,7 +130,7 @@ class Metrics:
             self.cache_bytes.labels(name).set_function(engine.cache_bytes)
         if port < 0:
             return None
-        self._http, _ = start_http_server(port, addr=host, registry=self.registry)
+        self._http, _ = start_http_server(port, addr=host.strip("[]"), registry=self.registry)  # "[::1]" too
         return self._http.server_port
 
     def stop(self) -> None:

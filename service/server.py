@@ -17,7 +17,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from service import reflection
-from service.config import MAX_STREAM_INTERVAL_MS, ServerConfig
+from service.config import MAX_STREAM_INTERVAL_MS, ServerConfig, host_port
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
@@ -554,12 +554,12 @@ class Server:
         pb_grpc.add_TranslatorServicer_to_server(self.servicer, self.grpc)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         reflection.enable(self.grpc, [SERVICE_NAME, health.SERVICE_NAME])
-        self.port = self._listen(f"{config.host}:{config.port}", credentials)
+        self.port = self._listen(host_port(config.host, config.port), credentials)
         try:
             self.metrics_port = self.metrics.serve(config.metrics_host, config.metrics_port, self.engines,
                                                    self.servicer.stream_interval)
         except OSError as error:
-            raise OSError(f"cannot serve metrics on {config.metrics_host}:{config.metrics_port} ({error}); change "
+            raise OSError(f"cannot serve metrics on {host_port(config.metrics_host, config.metrics_port)} ({error}); change "
                           "--metrics-host or --metrics-port (-1: no metrics)") from None
         self._stopping = False
         self._stopped = asyncio.Event()
@@ -617,10 +617,11 @@ async def serve(config: ServerConfig) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.drain_and_stop()))
     models = ", ".join(f"{e.model.info.name}/{e.model.info.version} ({e.model.info.precision})" for e in server.engines.values())
-    metrics = f"http://{config.metrics_host}:{server.metrics_port}/metrics" if server.metrics_port else "off"
+    metrics = f"http://{host_port(config.metrics_host, server.metrics_port)}/metrics" if server.metrics_port else "off"
     transport = "gRPC" if config.tls_cert is None else ("gRPC, mutual TLS" if config.tls_client_ca else "gRPC, TLS")
     if server.gate.tokens is not None:
         transport += ", bearer tokens"
-    print(f"translator serving {models} on {config.host}:{server.port} ({transport}); metrics {metrics}", flush=True)
+    print(f"translator serving {models} on {host_port(config.host, server.port)} ({transport}); metrics {metrics}",
+          flush=True)
     await server.wait()
     print("translator stopped", flush=True)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import grpc
@@ -415,6 +416,28 @@ def test_a_batch_item_that_meets_a_fault_fails_internal_and_the_stream_goes_on(e
         assert results["1"].error_code == grpc.StatusCode.INTERNAL.value[0]
         assert results["1"].error_message == "item '1': internal error (in the server's log)"
         assert not results["0"].error_code and not results["2"].error_code and results["2"].translation.text
+    finally:
+        running.stop()
+
+
+def ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_an_ipv6_listen_address_is_served(exported_tiny):
+    """Before, --host :: (or ::1) reached gRPC as ":::50051" and the server said it cannot listen there."""
+    running = RunningServer(config_for(exported_tiny, host="::1", metrics_host="::1"))
+    try:
+        with TranslatorClient(f"[::1]:{running.server.port}", timeout=30) as client:
+            assert client.translate([TEXTS[0]]).translations[0].text
+        with urllib.request.urlopen(f"http://[::1]:{running.server.metrics_port}/metrics", timeout=10) as response:
+            assert b"translator_requests_total" in response.read()
     finally:
         running.stop()
 
