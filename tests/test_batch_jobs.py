@@ -1,7 +1,9 @@
 """Batch jobs (`translator batch`, service/batch.py) over real loopback gRPC against real server processes:
-a job equals translating each line alone; a server killed (SIGKILL) and restarted mid-job, and a client
-killed mid-job and rerun, both end complete, without duplicates, identical to an uninterrupted run;
-malformed lines are reported by number; client memory stays flat on a long input (slow test)."""
+a job equals translating each line alone; a server killed (SIGKILL) or shut down (SIGTERM) and restarted mid-job,
+and a client killed or interrupted mid-job and rerun, all end complete, without duplicates, identical to an
+uninterrupted run; a busy server's refusals are sent again; malformed lines are reported by number; a changed input,
+an unknown model, no server and a full disk are refused or stopped with a message; client memory stays flat on a long
+input (slow test)."""
 
 import errno
 import json
