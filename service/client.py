@@ -98,6 +98,8 @@ class TranslatorClient:
         return self.stub.TranslateStream(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def batch(self, items: Iterable[pb.BatchItem]) -> Iterator[pb.BatchResult]:
+        """Results as they finish. Not retried by gRPC: a server shutting down ends the stream UNAVAILABLE once it has
+        answered the items it read; send the unanswered ones again (service.batch does)."""
         return self.stub.TranslateBatch(iter(items), metadata=self.metadata)  # a batch job has no overall deadline
 
     def list_models(self) -> pb.ListModelsResponse:
@@ -134,7 +136,8 @@ class AsyncTranslatorClient:
         return self.stub.TranslateStream(request(texts, **options), timeout=self.timeout, metadata=self.metadata)
 
     def batch(self, items=None):
-        """A TranslateBatch call: give an (async) iterable of BatchItem, or none and use write()/done_writing()."""
+        """A TranslateBatch call: give an (async) iterable of BatchItem, or none and use write()/done_writing().
+        Not retried by gRPC: see TranslatorClient.batch."""
         return self.stub.TranslateBatch(items, metadata=self.metadata)  # a batch job has no overall deadline
 
     async def list_models(self) -> pb.ListModelsResponse:
