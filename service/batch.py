@@ -426,6 +426,10 @@ class Job:
         """The input's items, counted, each checked against what the journal recorded for its line, if anything: a
         rerun on an input edited since (a line changed, inserted or removed) would keep the old text's translations,
         or put every later line's on the wrong line."""
+        def changed(what: str) -> JobRefused:
+            return JobRefused(f"{what}: the input changed since. Restore it, or remove {self.journal_path} to translate "
+                              "it all again")
+
         items, recorded = 0, 0
         for item in read_items(self.source, self.settings):
             items += 1
@@ -433,12 +437,9 @@ class Job:
                 continue
             recorded += 1
             if text_hash != hash(item.text):
-                raise JobRefused(f"line {item.line} of {self.source} is not the text {self.journal_path} recorded for "
-                                 f"it: the input changed since. Restore it, or remove {self.journal_path} to translate "
-                                 "it all again")
+                raise changed(f"line {item.line} of {self.source} is not the text {self.journal_path} recorded for it")
         if recorded < len(self.journal.done):
-            raise JobRefused(f"{self.journal_path} records lines that {self.source} does not have: the input changed "
-                             f"since. Restore it, or remove {self.journal_path} to translate it all again")
+            raise changed(f"{self.journal_path} records lines that {self.source} does not have")
         return items
 
     async def _ask_server(self) -> None:

@@ -289,6 +289,9 @@ def print_translations(translations: list, args) -> None:
             print(translation.text)
 
 
+BATCH_RESUMES = "the results so far are kept; rerun the same command to resume"  # a batch job stopped part way
+
+
 def cmd_batch(args) -> int:
     import asyncio
 
@@ -320,8 +323,7 @@ def cmd_batch(args) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as error:
-        print(f"error: {error.code().name}: {error.details()} (the results so far are kept: rerun the same command to "
-              "resume)", file=sys.stderr)
+        print(f"error: {error.code().name}: {error.details()} ({BATCH_RESUMES})", file=sys.stderr)
         return 1
     for line in summary.errors:
         print(line, file=sys.stderr)
@@ -1322,8 +1324,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:  # Ctrl-C: a message, not a traceback
-        resume = ": the results so far are kept; rerun the same command to resume" if args.command == "batch" else ""
-        print(f"interrupted{resume}", file=sys.stderr)
+        print(f"interrupted: {BATCH_RESUMES}" if args.command == "batch" else "interrupted", file=sys.stderr)
         return 130
     except FileNotFoundError as error:  # a path given that is not what the command needs: the message says which
         print(f"error: {error}", file=sys.stderr)
