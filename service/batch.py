@@ -3,9 +3,10 @@
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
 unique whatever ids the file carries). Results go to a journal, one JSON record per line, each written
 whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
-journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end. A rerun with
-the same output reads the journal, drops a torn last record (a crash mid-write), and sends only the lines
-not yet recorded.
+journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
+while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
+and sends only the lines not yet translated: those not recorded, and those recorded as failed, whose old records
+are dropped when the rerun finishes.
 
 Items flow through ``streams`` TranslateBatch calls, each with at most ``window`` items in flight, read
 lazily from the input: client memory does not grow with the file. A stream that breaks (a replica killed
@@ -262,15 +263,16 @@ def check_paths(source: Path, output: Path, journal: Path) -> None:
 
 
 class Journal:
-    """One JSON record per finished line, appended whole and flushed; a rerun trusts only complete records. A job
-    holds its journal locked until it ends (the lock dies with the process): a second job on the same output, which
-    would record every line twice and delete the journal under the first, is refused."""
+    """One JSON record per finished line, appended whole and flushed; a rerun trusts only complete records, and sends
+    again the lines whose record is an error (a busy server given up on, a line fixed since). A job holds its journal
+    locked until it ends (the lock dies with the process): a second job on the same output, which would record every
+    line twice and delete the journal under the first, is refused."""
 
     def __init__(self, path: Path):
         self.path = path
         self.file = path.open("a", encoding="utf-8")
         self._lock()
-        self.done = self._recover()
+        self.done, self.failed_before = self._recover()
         self.last_sync = time.monotonic()
 
     def _lock(self) -> None:
@@ -283,24 +285,29 @@ class Journal:
             raise JobRefused(f"another batch job is writing {self.path}: let it finish (or stop it; a rerun resumes "
                              "it) before starting this one, or choose another --output") from None
 
-    def _recover(self) -> dict[int, int]:
-        """Lines already recorded, each with the hash of the text it had (a rerun checks the input is the same); a
-        torn last record (no newline, or not JSON) is cut off."""
+    def _recover(self) -> tuple[dict[int, int], int]:
+        """Lines translated already, each with the hash of the text it had (a rerun checks the input is the same),
+        and how many records are errors (their lines are sent again); a torn last record (no newline, or not JSON)
+        is cut off."""
         done: dict[int, int] = {}
-        good = 0
+        failed, good = 0, 0
         with self.path.open("rb") as data:
             for raw in data:
                 if not raw.endswith(b"\n"):
                     break
                 try:
                     record = json.loads(raw)
-                    done[int(record["line"])] = hash(record.get("source"))
+                    line = int(record["line"])
                 except (ValueError, KeyError, TypeError):
                     break
+                if "error" in record:
+                    failed += 1
+                else:
+                    done[line] = hash(record.get("source"))
                 good += len(raw)
         if good < self.path.stat().st_size:
             os.truncate(self.path, good)
-        return done
+        return done, failed
 
     def write(self, record: dict) -> None:
         with writing(self.path):
@@ -318,6 +325,23 @@ class Journal:
             finally:
                 with contextlib.suppress(OSError):  # what a full disk did not take: a torn record, cut off on a rerun
                     self.file.close()
+
+    def keep_last_records(self, lines: int) -> None:
+        """Rewrite the journal with only the last record of each of the input's `lines` (in their order): after a
+        rerun, the errors of the lines it sent again are gone. Called on a finished job, under its lock; the rewrite
+        replaces the file whole, so a crash leaves the old journal."""
+        last: dict[int, int] = {}
+        with self.path.open("rb") as data:
+            for index, raw in enumerate(data):
+                last[json.loads(raw)["line"]] = index
+        kept = {index for line, index in last.items() if line <= lines}
+        rewritten = self.path.with_name(self.path.name + ".rewrite")
+        with writing(rewritten):
+            with self.path.open("rb") as data, rewritten.open("wb") as out:
+                out.writelines(raw for index, raw in enumerate(data) if index in kept)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(rewritten, self.path)
 
 
 @contextlib.contextmanager
@@ -417,6 +441,8 @@ class Job:
             streams = max(1, -(-self.settings.concurrency // STREAM_WINDOW))
             window = max(1, self.settings.concurrency // streams)
             await asyncio.gather(*(self._stream(window) for _ in range(streams)))
+            if self.journal.failed_before:  # lines this run sent again: their old error records go
+                self.journal.keep_last_records(self.lines)
             if self.settings.output_format == "text":
                 self._assemble_text()  # while the journal is locked: no other job reads it half deleted
         finally:
@@ -590,7 +616,8 @@ class Job:
     def _assemble_text(self) -> None:
         """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
         translation's lines, which are as many), written atomically, its lines ending as the input's first line does
-        (a Windows file's "\r\n" came back as "\n")."""
+        (a Windows file's "\r\n" came back as "\n"). The journal goes with the last failure: while a line failed, a
+        rerun sends it again."""
         ending = line_ending(self.source)
         translations: dict[int, str] = {}
         with self.journal_path.open(encoding="utf-8") as records:
@@ -603,7 +630,8 @@ class Job:
             for line in range(1, self.lines + 1):
                 out.write(translations.get(line, "") + ending)
         os.replace(partial, self.output)
-        self.journal_path.unlink()
+        if not self.summary.failed:
+            self.journal_path.unlink()
 
 
 def spread(translation: str, lines: int) -> list[str]:

@@ -300,8 +300,12 @@ def cmd_batch(args) -> int:
     from service import batch
     from translator.v1 import translator_pb2 as pb
 
-    settings = batch.Settings(format=args.format, output_format=args.output_format or (
-        "jsonl" if args.output.suffix == ".jsonl" else "text"), concurrency=args.concurrency, model=args.model,
+    def by_name(path: Path) -> str:  # a format not given: JSONL for a file named so
+        return "jsonl" if path.suffix == ".jsonl" else "text"
+
+    settings = batch.Settings(
+        format=args.format or by_name(args.input), output_format=args.output_format or by_name(args.output),
+        concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
                                    text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
@@ -327,8 +331,11 @@ def cmd_batch(args) -> int:
         return 1
     for line in summary.errors:
         print(line, file=sys.stderr)
-    if summary.failed > len(summary.errors):
-        print(f"... and {summary.failed - len(summary.errors)} more failures (the output records every one)", file=sys.stderr)
+    if summary.failed:
+        journal = args.output if settings.output_format == "jsonl" else f"{args.output}.journal.jsonl"
+        more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
+        print(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
+              f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
     print(summary)
     return 1 if summary.failed else 0
 
@@ -635,23 +642,23 @@ def build_parser() -> argparse.ArgumentParser:
     batch = commands.add_parser(
         "batch", help="translate a whole file through the server: resumable, in bounded memory",
         description="Translate every line of --input through TranslateBatch. Results are written as they finish; "
-                    "rerunning the same command resumes, sending only lines not yet recorded. A line longer than "
+                    "rerunning the same command resumes, sending only lines not yet translated. A line longer than "
                     "4,096 characters is sent in parts cut between sentences and recorded whole. "
                     "Failed lines are "
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
-                    "any line failed.")
+                    "any line failed, and a rerun sends them again (a line fixed since too).")
     batch.add_argument("--input", type=Path, required=True,
                        help="UTF-8 input: text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"}) '
                             "or paragraphs (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
-                            "assembled at the end from OUTPUT.journal.jsonl; lines end with \\r\\n where the input's "
-                            "first line does); JSONL output: one record per line in "
+                            "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
+                            "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"), default="text",
-                       help="input format (default: text; paragraphs: each run of lines between blank lines is one "
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"),
+                       help="input format (default: jsonl when INPUT ends in .jsonl, else text; paragraphs: each run of lines between blank lines is one "
                             "item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),

@@ -158,8 +158,8 @@ def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_
     kept = [line for line in output.read_text(encoding="utf-8").splitlines() if json.loads(line)["line"] != 1]
     output.write_text("\n".join(kept) + "\n", encoding="utf-8")  # as if stopped before the first paragraph's result
     code, out, err = batch(server.target, source, output, "--format", "paragraphs", *SHORT)
-    assert code == 0, err
-    assert "5 items: 1 translated, 0 failed, 4 done before, 0 empty;" in out
+    assert code == 1, err  # the line that is not UTF-8, sent again
+    assert "5 items: 1 translated, 1 failed, 3 done before, 0 empty;" in out
     assert by_line(output)[1]["translation"] == wrapped
 
 
@@ -194,6 +194,34 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
     code, _, err = batch(server.target, tsv, tmp_path / "tsv.jsonl", "--format", "tsv")
     assert code == 1 and "line 2: INVALID_ARGUMENT: a TSV line needs an id, a tab" in err
     assert by_line(tmp_path / "tsv.jsonl")[1]["id"] == "x1"
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.txt"])
+def test_a_rerun_sends_the_failed_lines_again_and_keeps_one_record_per_line(server, tmp_path, name):
+    """Before, a failed line counted as recorded: a rerun skipped it, one with the line fixed was refused as a changed
+    input, and a text output's journal was deleted with its failures. The input's format comes from its name."""
+    source, output = tmp_path / "in.jsonl", tmp_path / name
+    journal = output if name.endswith(".jsonl") else tmp_path / f"{name}.journal.jsonl"
+    lines = [json.dumps({"id": f"x{i}", "text": sentence(i)}) for i in range(6)]
+    broken = [*lines[:2], '{"id": "x2", "text": "unterminated', *lines[3:5],
+              json.dumps({"id": "x5", "text": sentence(5), "model": "nosuch"})]
+    source.write_text("\n".join(broken) + "\n", encoding="utf-8")
+    for run in range(2):  # the second run sends the two failed lines again and fails them again
+        code, out, err = batch(server.target, source, output, *SHORT)
+        assert code == 1 and f"6 items: {4 - 4 * run} translated, 2 failed, {4 * run} done before" in out, out + err
+        assert "line 3: INVALID_ARGUMENT: not valid JSON" in err and "line 6: NOT_FOUND" in err
+        assert "rerun the same command to send the 2 failed lines again" in err and str(journal) in err
+        assert sorted(by_line(journal)) == [1, 2, 3, 4, 5, 6]  # one record per line: the old errors dropped
+
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")  # both fixed: no other line changed
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "6 items: 2 translated, 0 failed, 4 done before" in out, out + err
+    with TranslatorClient(server.target) as client:
+        expected = [client.translate([sentence(i)], max_output_tokens=16).translations[0].text for i in range(6)]
+    if name.endswith(".jsonl"):
+        assert [translations(output)[i + 1] for i in range(6)] == expected
+    else:
+        assert output.read_text(encoding="utf-8").splitlines() == expected and not journal.exists()
 
 
 def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole(exported_tiny, tmp_path):
