@@ -9,7 +9,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER, DeviceUnavailable
@@ -143,7 +143,11 @@ def cmd_translate(args) -> int:
         print("error: --paragraphs reads stdin and prints texts of several lines: give no text arguments, and no "
               "--n-best or --scores (one line per hypothesis)", file=sys.stderr)
         return 2
-    texts = args.text or stdin_texts(sys.stdin, args.paragraphs)
+    try:
+        texts = utf8_arguments(args.text) or stdin_texts(sys.stdin.buffer, args.paragraphs)
+    except ValueError as error:  # before, a traceback where the request was built
+        print(f"error: {error}: convert it first, e.g. with iconv -f latin1 -t utf-8", file=sys.stderr)
+        return 2
     if not any(text.strip() for text in texts):
         print("error: give text as arguments or on stdin", file=sys.stderr)
         return 2
@@ -192,13 +196,32 @@ def cmd_translate(args) -> int:
     return 0
 
 
-def stdin_texts(lines: Iterable[str], paragraphs: bool) -> list[str]:
+def utf8_arguments(texts: list[str]) -> list[str]:
+    """The text arguments, each checked to be UTF-8: Python gives an argument of other bytes as lone surrogates."""
+    for number, text in enumerate(texts, start=1):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"text argument {number} is not valid UTF-8 (at character {error.start})") from None
+    return texts
+
+
+def utf8_lines(lines: Iterable[bytes]) -> Iterator[str]:
+    """Each line decoded, without its line break; one that is not UTF-8 is named by its number."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            yield raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as error:
+            raise ValueError(f"stdin line {number} is not valid UTF-8 ({error.reason} at byte {error.start})") from None
+
+
+def stdin_texts(lines: Iterable[bytes], paragraphs: bool) -> list[str]:
     """Stdin's texts: each line, or with --paragraphs each run of lines between blank lines (its sentences wrapped
     over lines are translated whole); a blank line is a text of its own, printed back blank, so that the output lines
     up with the input."""
     texts: list[str] = []
     paragraph: list[str] = []
-    for line in (line.rstrip("\r\n") for line in lines):
+    for line in utf8_lines(lines):
         if paragraphs and line.strip():
             paragraph.append(line)
             continue

@@ -101,6 +101,24 @@ def test_the_translate_command_reads_stdin_a_paragraph_at_a_time(running, export
     assert refused.returncode == 2 and "--paragraphs reads stdin" in refused.stderr
 
 
+def test_the_translate_command_names_the_stdin_line_or_argument_that_is_not_utf8():
+    """Before, a traceback (UnicodeEncodeError building the request) after the whole input was read."""
+    import os
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "service.cli", "translate", "--server", "127.0.0.1:1"]
+    for env in ({}, {"PYTHONIOENCODING": "utf-8:strict"}):  # C locale's surrogateescape stdin, and a strict one
+        result = subprocess.run(command, input=b"Fine.\n\nCaf\xe9 ouvert.\n", capture_output=True, timeout=60,
+                                env={**os.environ, **env})
+        assert result.returncode == 2 and result.stderr.decode() == (
+            "error: stdin line 3 is not valid UTF-8 (invalid continuation byte at byte 3): convert it first, e.g. "
+            "with iconv -f latin1 -t utf-8\n")
+    argument = subprocess.run([*command, "Fine.", os.fsdecode(b"Caf\xe9")], capture_output=True, timeout=60)
+    assert argument.returncode == 2
+    assert argument.stderr.decode().startswith("error: text argument 2 is not valid UTF-8 (at character 3)")
+
+
 class SilencingProxy:
     """A TCP proxy in front of a server that can go silent: after silence() it forwards nothing more and answers
     no new connection, but keeps the open ones open, as a vanished host behind a dead route does."""
