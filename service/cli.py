@@ -1356,6 +1356,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: a message, not a traceback
         print(f"interrupted: {BATCH_RESUMES}" if args.command == "batch" else "interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `translator translate | head`: stop quietly, as a tool killed by SIGPIPE does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's flush at exit would raise again
+        return 128 + 13
     except FileNotFoundError as error:  # a path given that is not what the command needs: the message says which
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -119,6 +119,23 @@ def test_the_translate_command_names_the_stdin_line_or_argument_that_is_not_utf8
     assert argument.stderr.decode().startswith("error: text argument 2 is not valid UTF-8 (at character 3)")
 
 
+def test_the_translate_command_stops_quietly_when_its_reader_goes(running):
+    """`translator translate < file | head -1`: before, a BrokenPipeError traceback; now the exit code of a tool
+    killed by SIGPIPE (141) and nothing on stderr."""
+    import subprocess
+    import sys
+
+    for extra in ([], ["--stream"]):
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "translate", "--server", running.target,
+                                    *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process.stdin.write(f"{TEXTS[0]}\n".encode() * 8000)  # more output than a pipe holds (64 KiB)
+        process.stdin.close()
+        assert process.stdout.readline()  # the first translation, then the reader goes
+        process.stdout.close()
+        assert process.wait(timeout=120) == 141
+        assert process.stderr.read() == b""
+
+
 class SilencingProxy:
     """A TCP proxy in front of a server that can go silent: after silence() it forwards nothing more and answers
     no new connection, but keeps the open ones open, as a vanished host behind a dead route does."""
