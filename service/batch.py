@@ -42,6 +42,7 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
+from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -119,24 +120,16 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
 
 
 def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
-    """The input's paragraphs: each run of lines between blank lines one item, its lines joined by "\n" and keyed
-    by its first line (a sentence wrapped over lines is translated whole); a blank line, and one that is not valid
-    UTF-8, is an item of its own."""
-    paragraph: list[str] = []
-    first = 0
-
-    def finished() -> Iterator[Item]:
-        if paragraph:
-            yield Item(first, str(first), "\n".join(paragraph), settings.model, settings.options, lines=len(paragraph))
-            paragraph.clear()
-    for number, line in decoded_lines(path):
-        if isinstance(line, Item) or not line.strip():
-            yield from finished()
-            yield line if isinstance(line, Item) else Item(number, str(number), line, settings.model, settings.options)
+    """The input's paragraphs (`paragraph_runs`): each run of lines between blank lines one item, its lines joined by
+    "\n" and keyed by its first line (a sentence wrapped over lines is translated whole, a fenced code block kept
+    whole); a blank line, and one that is not valid UTF-8, is an item of its own."""
+    for run in paragraph_runs(decoded_lines(path), lambda numbered: None if isinstance(numbered[1], Item) else numbered[1]):
+        first, line = run[0]
+        if isinstance(line, Item):
+            yield line
         else:
-            first = first if paragraph else number
-            paragraph.append(line)
-    yield from finished()
+            yield Item(first, str(first), "\n".join(text for _, text in run), settings.model, settings.options,
+                       lines=len(run))
 
 
 def line_ending(path: Path) -> str:

@@ -217,19 +217,13 @@ def utf8_lines(lines: Iterable[bytes]) -> Iterator[str]:
 
 def stdin_texts(lines: Iterable[bytes], paragraphs: bool) -> list[str]:
     """Stdin's texts: each line, or with --paragraphs each run of lines between blank lines (its sentences wrapped
-    over lines are translated whole); a blank line is a text of its own, printed back blank, so that the output lines
-    up with the input."""
-    texts: list[str] = []
-    paragraph: list[str] = []
-    for line in utf8_lines(lines):
-        if paragraphs and line.strip():
-            paragraph.append(line)
-            continue
-        if paragraph:
-            texts.append("\n".join(paragraph))
-            paragraph = []
-        texts.append(line)
-    return texts + (["\n".join(paragraph)] if paragraph else [])
+    over lines are translated whole, a fenced code block kept whole); a blank line is a text of its own, printed back
+    blank, so that the output lines up with the input."""
+    from translator.text import paragraph_runs
+
+    if not paragraphs:
+        return list(utf8_lines(lines))
+    return ["\n".join(run) for run in paragraph_runs(utf8_lines(lines), lambda line: line)]
 
 
 DECODING_DEFAULTS = {"beam_size": 1, "num_hypotheses": 1, "return_scores": False, "return_alignments": False}
@@ -395,7 +389,7 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
                              "dotted names (org.gnome.Settings), "
-                             "names like FreeBSD, long options, operators (&&, ==), `code`, GNU-style `quotes', "
+                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, GNU-style `quotes', "
                              "Markdown link targets, JSON keys, environment variables and numbers like other text "
                              "instead of keeping them exactly")
 

@@ -22,7 +22,8 @@ import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import PART_CHARS, PART_SENTENCES, Journal, JobRefused, check_paths, count_lines, split_line
+from service.batch import (PART_CHARS, PART_SENTENCES, Journal, JobRefused, Settings, check_paths, count_lines,
+                           read_paragraphs, split_line)
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -161,6 +162,16 @@ def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_
     assert code == 1, err  # the line that is not UTF-8, sent again
     assert "5 items: 1 translated, 1 failed, 3 done before, 0 empty;" in out
     assert by_line(output)[1]["translation"] == wrapped
+
+
+def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
+    """Before, a README's code block with a blank line in it was cut there into two items, neither a whole block,
+    and its lines were translated."""
+    source = tmp_path / "README"
+    source.write_text("Install:\n\n```sh\npip install foo\n\nfoo --help\n```\n\nDone.\n", encoding="utf-8")
+    items = [(item.line, item.text, item.lines) for item in read_paragraphs(source, Settings(format="paragraphs"))]
+    assert items == [(1, "Install:", 1), (2, "", 1), (3, "```sh\npip install foo\n\nfoo --help\n```", 5), (8, "", 1),
+                     (9, "Done.", 1)]
 
 
 def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_path):

@@ -101,6 +101,14 @@ def test_the_translate_command_reads_stdin_a_paragraph_at_a_time(running, export
     assert refused.returncode == 2 and "--paragraphs reads stdin" in refused.stderr
 
 
+def test_the_translate_commands_paragraphs_keep_a_fenced_code_block_whole():
+    from service.cli import stdin_texts
+
+    lines = [b"Run:\r\n", b"\n", b"~~~\n", b"x = 1\n", b"\n", b"y = 2\n", b"~~~\n", b"\n", b"Done.\n"]
+    assert stdin_texts(lines, paragraphs=True) == ["Run:", "", "~~~\nx = 1\n\ny = 2\n~~~", "", "Done."]
+    assert stdin_texts(lines, paragraphs=False) == ["Run:", "", "~~~", "x = 1", "", "y = 2", "~~~", "", "Done."]
+
+
 def test_the_translate_command_names_the_stdin_line_or_argument_that_is_not_utf8():
     """Before, a traceback (UnicodeEncodeError building the request) after the whole input was read."""
     import os

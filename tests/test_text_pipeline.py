@@ -17,8 +17,8 @@ from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
-from translator.text import (EVERYTHING_AND_NUMBERS, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG, prepare, protected_spans,
-                             rewrapped, sentences, whole_words)
+from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG,
+                             paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -322,6 +322,36 @@ def test_unknown_characters_and_placeholders_are_numbered_in_reading_order():
     assert prepared.segments == ["or XX0X, XX1X at XX2X and XX3X then XX4X"]  # "— " before a clause: kept apart
     only_unknown = prepare("你好 😀", unknown=unknown_runs)
     assert only_unknown.segments == [] and only_unknown.restore([]) == "你好 😀"
+
+
+FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
+
+
+@pytest.mark.parametrize("text, segments, protected", [
+    (f"Run this:\n\n{FENCED}\n\nThen save the file.", ["Run this:", "Then save the file."], [FENCED]),
+    ("~~~\nreturn x;\n~~~\nDone.", ["Done."], ["~~~\nreturn x;\n~~~"]),
+    ("  ```sh\n  ls -l\n  ```", [], ["  ```sh\n  ls -l\n  ```"]),  # indented up to 3 spaces
+    ("```\nnot closed\n\nto the end", [], ["```\nnot closed\n\nto the end"]),  # as Markdown reads it
+    ("```python", [], ["```python"]),  # a fence alone (a text per line)
+    ("~~~\na\n```\nb\n~~~", [], ["~~~\na\n```\nb\n~~~"]),  # the other marks do not close it
+    ("Type ``` to open a code block.", ["Type ``` to open a code block."], []),  # inside a line: no fence
+])
+def test_a_fenced_code_block_is_kept_as_written(text, segments, protected):
+    """Before, its lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {", "return x;" as
+    "Rückgabe x zurückkehren;", "print('hello world')" as "print('hello Welt')", the info string as "Python"."""
+    prepared = prepare(text)
+    assert prepared.segments == segments and prepared.protected == protected
+    assert prepared.restore(prepared.segments) == text
+    assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
+
+
+def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
+    lines = ["Intro", "more", "", "```", "code", "", "code", "```", "", None, "~~~", "a", "```", "", "b", "~~~", "end"]
+    assert list(paragraph_runs(lines, lambda line: line)) == [
+        ["Intro", "more"], [""], ["```", "code", "", "code", "```"], [""], [None],
+        ["~~~", "a", "```", "", "b", "~~~", "end"]]
+    stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
+    assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
 
 
 @pytest.mark.parametrize("text, html, segments, protected", [

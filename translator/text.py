@@ -29,7 +29,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from html import unescape
 from itertools import accumulate
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import sentencex
 
@@ -37,6 +37,8 @@ from translator import markup
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
                                TAG_PATTERN, MovedTags, reduced)
 from translator.model_format import Limits
+
+T = TypeVar("T")
 
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
@@ -68,7 +70,15 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # catalogs 57.228 -> 58.266
 NAME = re.compile(f"{FILE_NAME}|{CAMEL_CASE}")
 NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
+# A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
+# its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
+# "print('hello Welt')", the info string "python" as "Python").
+FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)[ \t]*(?=\n|$)"
+               r"|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")
+FENCE = re.compile(r"[ ]{0,3}(```|~~~)")  # a line that opens or closes such a block (a closing one: the same marks)
+FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
 PLACEHOLDERS = (
+    FENCED_CODE,
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
     # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
@@ -114,7 +124,8 @@ PLACEHOLDERS = (
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
     TOKEN_LIKE,
 )
-EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:1] + MARKUP + PLACEHOLDERS[1:]), re.DOTALL)
+CODE = 2  # code blocks and spans come first: the tags and entities inside them are code too
+EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
 # (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are
 # placeholders: the model changed the numbers of 160 of 874 catalog messages that have one ("umask 077" came back as
@@ -908,6 +919,29 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
             elif before and not before.isspace() and not after.isalnum():
                 elements[number] = (True, protected[number])
     return elements
+
+
+def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None]) -> Iterator[list[T]]:
+    """Lines grouped as paragraphs: each run of lines between blank lines one group, each blank line and each line
+    with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~ keeps its blank lines (up to
+    FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE, and not cut into paragraphs of code."""
+    run: list[T] = []
+    fence = None  # the marks of the open fence
+    for line in lines:
+        content = text(line)
+        if content is not None and (fence or content.strip()):
+            run.append(line)
+            if opened := FENCE.match(content):
+                fence = None if fence == opened.group(1) else fence or opened.group(1)
+            if fence and len(run) >= FENCE_MAX_LINES:
+                fence = None
+            continue
+        if run:
+            yield run
+            run, fence = [], None
+        yield [line]
+    if run:
+        yield run
 
 
 def sentences(line: str) -> list[str]:
