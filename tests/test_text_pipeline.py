@@ -211,7 +211,7 @@ items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>"
                          "https://example.org/a?b=1", "ann@example.com", "&amp;", "&nbsp;", "&#39;", "&shy;", "XX3X",
                          "XX3", "%%", "/etc/fstab", "~/.config/app/", "../lib", "C:\\Users\\ann.txt",
                          "--no-color", "cc_config.xml", "VirtualBox", "&&", "==", '<a title="x > y">', "</a>",
-                         "<!DOCTYPE html>"])
+                         "<!DOCTYPE html>", "\n```\n", "\n~~~ sh\n"])  # fences: always at a line's start
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.
@@ -263,7 +263,7 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
 mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "why?", "10", "8,000", "1-64", "x86", "%s",
                          "{0}", "<b>", "</b>", "<br/>", "<p>", "&amp;", "&nbsp;", "&#39;", "&eacute;", "&shy;", "&copy;",
                          ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»", "&&", "->",
-                         "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**"])
+                         "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**", "\n```\n"])
 
 
 @settings(max_examples=int(os.environ.get("TEXT_EXAMPLES", "300")), deadline=None)
