@@ -389,7 +389,7 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
                              "dotted names (org.gnome.Settings), "
-                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, GNU-style `quotes', "
+                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, front matter, GNU-style `quotes', "
                              "Markdown link targets, JSON keys, environment variables and numbers like other text "
                              "instead of keeping them exactly")
 

@@ -75,9 +75,14 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # "print('hello Welt')", the info string "python" as "Python").
 FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)[ \t]*(?=\n|$)"
                r"|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")
+# YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
+# and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
+# build then cannot read.
+FRONT_MATTER = r"^---[ \t]*\n(?:[\w-]+:.*\n|[ \t#-].*\n)*?---[ \t]*(?=\n|$)"
 FENCE = re.compile(r"[ ]{0,3}(```|~~~)")  # a line that opens or closes such a block (a closing one: the same marks)
 FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
 PLACEHOLDERS = (
+    FRONT_MATTER,
     FENCED_CODE,
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
@@ -124,7 +129,7 @@ PLACEHOLDERS = (
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
     TOKEN_LIKE,
 )
-CODE = 2  # code blocks and spans come first: the tags and entities inside them are code too
+CODE = 3  # front matter, code blocks and spans come first: the tags and entities inside them are code too
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
 # (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are
