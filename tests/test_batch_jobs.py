@@ -49,7 +49,10 @@ def server(exported_tiny):
 def batch(target: str, source: Path, output: Path, *extra: str, wait: bool = True):
     command = [sys.executable, "-m", "service.cli", "batch", "--server", target, "--input", str(source),
                "--output", str(output), "--give-up-seconds", "60", "--quiet", *extra]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # With Ctrl-C heard: a shell without job control starts its background commands (`make test &`) with SIGINT
+    # ignored, the job inherited that, and the Ctrl-C test's job went on to the end and exited 0.
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     if not wait:
         return process
     out, err = process.communicate(timeout=600)
