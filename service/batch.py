@@ -358,15 +358,19 @@ class Journal:
         """Rewrite the journal with only the last record of each of the input's `lines` (in their order): after a
         rerun, the errors of the lines it sent again are gone. Called on a finished job, under its lock; the rewrite
         replaces the file whole, so a crash leaves the old journal."""
-        last: dict[int, int] = {}
+        last = array("Q", bytes(8 * (lines + 1)))  # by line number: 1 + the index of its last record (8 bytes a line)
+        records = 0
         with self.path.open("rb") as data:
-            for index, raw in enumerate(data):
-                last[json.loads(raw)["line"]] = index
-        kept = {index for line, index in last.items() if line <= lines}
+            for records, raw in enumerate(data, start=1):
+                if 1 <= (line := json.loads(raw)["line"]) <= lines:
+                    last[line] = records
+        kept = bytearray(records + 1)
+        for index in last:
+            kept[index] = 1
         rewritten = self.path.with_name(self.path.name + ".rewrite")
         with writing(rewritten):
             with self.path.open("rb") as data, rewritten.open("wb") as out:
-                out.writelines(raw for index, raw in enumerate(data) if index in kept)
+                out.writelines(raw for index, raw in enumerate(data, start=1) if kept[index])
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(rewritten, self.path)
