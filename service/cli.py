@@ -317,11 +317,10 @@ def cmd_batch(args) -> int:
     from service import batch
     from translator.v1 import translator_pb2 as pb
 
-    def by_name(path: Path) -> str:  # a format not given: JSONL for a file named so
-        return "jsonl" if path.suffix == ".jsonl" else "text"
-
+    named = {".jsonl": "jsonl", ".tsv": "tsv"}  # a format not given: the one the file is named for, else text
     settings = batch.Settings(
-        format=args.format or by_name(args.input), output_format=args.output_format or by_name(args.output),
+        format=args.format or named.get(args.input.suffix, "text"),
+        output_format=args.output_format or ("jsonl" if args.output.suffix == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
                                    text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
@@ -675,7 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"),
-                       help="input format (default: jsonl when INPUT ends in .jsonl, else text; paragraphs: each run of lines between blank lines is one "
+                       help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, else text; paragraphs: each run of lines between blank lines is one "
                             "item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),

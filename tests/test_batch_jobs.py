@@ -205,7 +205,7 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
 
     tsv = tmp_path / "in.tsv"
     tsv.write_text("x1\tWhere is the station?\nno tab here\n", encoding="utf-8")
-    code, _, err = batch(server.target, tsv, tmp_path / "tsv.jsonl", "--format", "tsv")
+    code, _, err = batch(server.target, tsv, tmp_path / "tsv.jsonl")  # the format from the name
     assert code == 1 and "line 2: INVALID_ARGUMENT: a TSV line needs an id, a tab" in err
     assert by_line(tmp_path / "tsv.jsonl")[1]["id"] == "x1"
 
