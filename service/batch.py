@@ -124,7 +124,10 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's paragraphs (`paragraph_runs`): each run of lines between blank lines one item, its lines joined by
     "\n" and keyed by its first line (a sentence wrapped over lines is translated whole, a fenced code block kept
     whole); a blank line, and one that is not valid UTF-8, is an item of its own."""
-    for run in paragraph_runs(decoded_lines(path), lambda numbered: None if isinstance(numbered[1], Item) else numbered[1]):
+    def text(numbered: tuple[int, str | Item]) -> str | None:
+        return None if isinstance(numbered[1], Item) else numbered[1]
+
+    for run in paragraph_runs(decoded_lines(path), text):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
@@ -276,7 +279,8 @@ class TranslatedLines:
             self.outside.add(line)
             return
         if line >= len(self.hashes):  # grown in steps that double, so that appending stays cheap
-            self.hashes.frombytes(bytes(8 * (min(max(line + 1, 2 * len(self.hashes)), self.lines + 1) - len(self.hashes))))
+            size = min(max(line + 1, 2 * len(self.hashes)), self.lines + 1)
+            self.hashes.frombytes(bytes(8 * (size - len(self.hashes))))
         self.count += not self.hashes[line]
         self.hashes[line] = self._hash(text)
 
@@ -362,7 +366,7 @@ class Journal:
         records = 0
         with self.path.open("rb") as data:
             for records, raw in enumerate(data, start=1):
-                if 1 <= (line := json.loads(raw)["line"]) <= lines:
+                if 1 <= (line := int(json.loads(raw)["line"])) <= lines:  # as _recover reads it
                     last[line] = records
         kept = bytearray(records + 1)
         for index in last:
