@@ -186,15 +186,27 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES) -> tuple[str, list[tuple[str, str]]]:
+def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES,
+               code_limit: int = 0) -> tuple[str, list[tuple[str, str]]]:
     """A long text as its leading whitespace and (part, whitespace after it) pairs: each part at most `limit`
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
-    longer than `limit` at a clause mark, else a space, else anywhere). Lead, parts and whitespace concatenate to the
-    text."""
-    from translator.text import sentences, split_to_fit
+    longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
+    characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
+    model, so it costs no sentences. Lead, parts and whitespace concatenate to the text."""
+    from translator.text import FENCED_BLOCK, sentences, split_to_fit
+
+    def cut(span: str) -> list[str]:
+        return [piece for sentence in sentences(span) for piece in split_to_fit(sentence, lambda s: len(s) <= limit)]
 
     body = text.lstrip()
-    pieces = [piece for sentence in sentences(body) for piece in split_to_fit(sentence, lambda s: len(s) <= limit)]
+    pieces: list[str] = []
+    done = 0
+    for block in FENCED_BLOCK.finditer(body):
+        code = block.group()
+        pieces += (cut(body[done:block.start()]) if block.start() > done else []) + (
+            [code] if len(code) <= code_limit else cut(code))
+        done = block.end()
+    pieces += cut(body[done:]) if done < len(body) else []
     chunks, counts = [""], [0]
     for piece in pieces:
         if chunks[-1].strip() and (len((chunks[-1] + piece).strip()) > limit or counts[-1] == max_sentences):
@@ -446,6 +458,7 @@ class Job:
         self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
         self.split: dict[int, SplitLine] = {}  # lines sent in parts, by line number, until every part is back
         self.part_chars = PART_CHARS  # longer lines are sent in parts of at most this many characters
+        self.max_chars = PART_CHARS  # the server's limit (ListModels): a fenced code block up to it goes whole
         self.last_progress = time.monotonic()
 
     async def run(self) -> Summary:
@@ -519,7 +532,8 @@ class Job:
         if self.settings.model and self.settings.model not in names:
             raise JobRefused(f"the server has no model {self.settings.model!r}, only {', '.join(names)}: choose one "
                              "with --model")
-        self.part_chars = min(PART_CHARS, min((m.max_text_chars for m in models), default=0) or PART_CHARS)
+        self.max_chars = min((m.max_text_chars for m in models), default=0) or PART_CHARS
+        self.part_chars = min(PART_CHARS, self.max_chars)
 
     def _todo(self) -> Iterator[Item]:
         """Items still to send; empty, malformed and (with dedupe) already translated lines are recorded here."""
@@ -545,7 +559,8 @@ class Job:
                     yield item
 
     def _parts(self, item: Item) -> Iterator[Item]:
-        lead, parts = split_line(item.text, self.part_chars)
+        kept = not item.options.HasField("preserve_placeholders") or item.options.preserve_placeholders
+        lead, parts = split_line(item.text, self.part_chars, code_limit=self.max_chars if kept else 0)
         self.split[item.line] = SplitLine(item, lead, [after for _, after in parts])
         for number, (text, _) in enumerate(parts):
             yield dataclasses.replace(item, text=text, part=number)

@@ -326,6 +326,18 @@ def test_split_line_keeps_every_character_and_every_part_within_the_limit():
         "One. Two.", "Three. Four.", "Five."]
 
 
+def test_a_long_lines_fenced_code_block_goes_whole_in_a_part_of_its_own():
+    """Before, a paragraph holding a code block longer than PART_CHARS was cut inside the block: the parts after the
+    first reached the server without the opening fence, and their code was translated."""
+    code = "```sh\n" + "".join(f"echo {i}; ls /tmp/d{i}\n" for i in range(60)) + "```"
+    text = f"Install it first. Then run this:\n\n{code}\n\nThat is all. Now save."
+    lead, parts = split_line(text, 300, code_limit=4000)
+    assert lead + "".join(part + after for part, after in parts) == text
+    assert [part for part, _ in parts] == ["Install it first. Then run this:", code, "That is all. Now save."]
+    lead, parts = split_line(text, 300)  # longer than the server takes, or placeholders off: cut as text
+    assert lead + "".join(part + after for part, after in parts) == text and all(len(p) <= 300 for p, _ in parts)
+
+
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "shut down (a rolling update)"])
 def test_a_server_stopped_mid_job_and_restarted_loses_and_duplicates_nothing(exported_tiny, lines_5000, uninterrupted,
                                                                              tmp_path, stop):

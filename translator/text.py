@@ -79,6 +79,7 @@ FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
 FRONT_MATTER = r"^---[ \t]*\n(?:[\w-]+:.*\n|[ \t#-].*\n)*?---[ \t]*(?=\n|$)"
+FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FENCE = re.compile(r"[ ]{0,3}(```|~~~)")  # a line that opens or closes such a block (a closing one: the same marks)
 FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
 PLACEHOLDERS = (
