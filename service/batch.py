@@ -124,10 +124,10 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's paragraphs (`paragraph_runs`): each run of lines between blank lines one item, its lines joined by
     "\n" and keyed by its first line (a sentence wrapped over lines is translated whole, a fenced code block kept
     whole); a blank line, and one that is not valid UTF-8, is an item of its own."""
-    def text(numbered: tuple[int, str | Item]) -> str | None:
+    def readable(numbered: tuple[int, str | Item]) -> str | None:
         return None if isinstance(numbered[1], Item) else numbered[1]
 
-    for run in paragraph_runs(decoded_lines(path), text):
+    for run in paragraph_runs(decoded_lines(path), readable):
         first, line = run[0]
         if isinstance(line, Item):
             yield line

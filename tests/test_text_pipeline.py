@@ -350,10 +350,11 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
 
 
 def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
-    lines = ["Intro", "more", "", "```", "code", "", "code", "```", "", None, "~~~", "a", "```", "", "b", "~~~", "end"]
-    assert list(paragraph_runs(lines, lambda line: line)) == [
-        ["Intro", "more"], [""], ["```", "code", "", "code", "```"], [""], [None],
-        ["~~~", "a", "```", "", "b", "~~~", "end"]]
+    lines = ["Intro", "more", "", "```py", "code", "", "```sh", "", "code", "```", "", None, "~~~", "a", "```", "", "b",
+             "~~~~", "end", "", "x"]
+    assert list(paragraph_runs(lines, lambda line: line)) == [  # closed by its own marks alone
+        ["Intro", "more"], [""], ["```py", "code", "", "```sh", "", "code", "```"], [""], [None],
+        ["~~~", "a", "```", "", "b", "~~~~", "end"], [""], ["x"]]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
 

@@ -80,7 +80,7 @@ FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[
 # build then cannot read.
 FRONT_MATTER = r"^---[ \t]*\n(?:[\w-]+:.*\n|[ \t#-].*\n)*?---[ \t]*(?=\n|$)"
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
-FENCE = re.compile(r"[ ]{0,3}(```|~~~)")  # a line that opens or closes such a block (a closing one: the same marks)
+FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
 FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
 PLACEHOLDERS = (
     FRONT_MATTER,
@@ -932,13 +932,16 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None]) -> Itera
     with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~ keeps its blank lines (up to
     FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE, and not cut into paragraphs of code."""
     run: list[T] = []
-    fence = None  # the marks of the open fence
+    fence = None  # the mark of the open fence: ` or ~
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
             run.append(line)
-            if opened := FENCE.match(content):
-                fence = None if fence == opened.group(1) else fence or opened.group(1)
+            if marks := FENCE.match(content):
+                if fence is None:
+                    fence = marks.group(1)[0]
+                elif marks.group(1)[0] == fence and not marks.group(2).strip():
+                    fence = None
             if fence and len(run) >= FENCE_MAX_LINES:
                 fence = None
             continue
