@@ -340,9 +340,9 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     ("Intro.\n---\ntitle: x\n---", ["Intro.", "title: x"], []),  # not at the start: rules, or a setext heading
 ])
 def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments, protected):
-    """Before, a code block's lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {", "return x;" as
-    "Rückgabe x zurückkehren;", "print('hello world')" as "print('hello Welt')", the info string as "Python"; front
-    matter's "title:" as "Titel:"."""
+    """Before, a code block's lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {",
+    "return x;" as "Rückgabe x zurückkehren;", "print('hello world')" as "print('hello Welt')", the info string as
+    "Python"; front matter's "title:" as "Titel:"."""
     prepared = prepare(text)
     assert prepared.segments == segments and prepared.protected == protected
     assert prepared.restore(prepared.segments) == text
