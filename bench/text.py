@@ -12,8 +12,9 @@ import time
 from bench.common import describe, format_table, machine
 from translator.text import segment_texts
 
-# (name, repeated unit, HTML): beside the yardstick, units that hit a quadratic path of translator/text.py or of the
-# sentence splitter, and spaced ones that reach the stages a run of 50 characters without a space skips
+# (name, repeated unit, HTML[, what the text starts with]): beside the yardstick, units that hit a quadratic (or
+# worse) path of translator/text.py or of the sentence splitter, and spaced ones that reach the stages a run of 50
+# characters without a space skips
 HOSTILE = [
     ("prose (yardstick)", "The house is small and the garden is green. ", False),
     ("one enormous word", "a", False),
@@ -35,6 +36,10 @@ HOSTILE = [
     ("references in a word with no space", "a&nbsp;&amp;", True),
     ("quotation marks that never close", "“a ", False),
     ("a quoted placeholder in every word", "'%s'a ", False),
+    ("front matter that never closes", "a: b\n", False, "---\n"),  # backtracked exponentially: 40 lines never ended
+    ("front matter of dashed lines", "-a: b\n", False, "---\n"),
+    ("code fences that never close", "```a\n", False),
+    ("a code block every two lines", "```\nx\n", False),
 ]
 
 
@@ -51,9 +56,10 @@ def timed(text: str, tokenizer, limits, html: bool, repeats: int) -> float:
 def run(model, lengths: tuple[int, int], repeats: int) -> dict:
     short, long = lengths
     rows = []
-    for name, unit, html in HOSTILE:
-        times = [timed((unit * (n // len(unit) + 1))[:n], model.tokenizer, model.limits, html, repeats)
-                 for n in (short, long)]
+    for name, unit, html, *lead in HOSTILE:
+        start = "".join(lead)
+        times = [timed(start + (unit * (n // len(unit) + 1))[:n - len(start)], model.tokenizer, model.limits, html,
+                       repeats) for n in (short, long)]
         rows.append({"text": name, "unit": unit, "html": html, "seconds": times, "growth": times[1] / times[0]})
     return {"machine": machine(), "lengths": list(lengths), "repeats": repeats, "rows": rows}
 

@@ -349,6 +349,20 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
     assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
 
 
+def test_markdown_that_never_closes_is_read_in_linear_time():
+    """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
+    0.05 s, 40 never ended). In a child process, so that a regression fails here instead of hanging the suite."""
+    import subprocess
+    import sys
+
+    script = ("from translator.text import prepare\n"
+              "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000):\n"
+              "    prepare(text)\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+    lines = "a: b\n" * 50
+    assert prepare("---\n" + lines + "Done.").protected == [] and prepare("---\n" + lines + "---").segments == []
+
+
 def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
     lines = ["Intro", "more", "", "```py", "code", "", "```sh", "", "code", "```", "", None, "~~~", "a", "```", "", "b",
              "~~~~", "end", "", "x"]
