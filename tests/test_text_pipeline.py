@@ -338,6 +338,9 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     ("---\ntitle: Getting started\nlayout: page\ntags:\n  - intro\n---\n# Getting started", ["# Getting started"],
      ["---\ntitle: Getting started\nlayout: page\ntags:\n  - intro\n---"]),  # YAML front matter at the start
     ("Intro.\n---\ntitle: x\n---", ["Intro.", "title: x"], []),  # not at the start: rules, or a setext heading
+    # Windows line breaks: before, the closing fence "```\r" was not read as one, and the block ran to the text's end
+    ("Run:\r\n\r\n```\r\nls -l\r\n```\r\n\r\nThen save.", ["Run:", "Then save."], ["```\r\nls -l\r\n```"]),
+    ("---\r\ntitle: x\r\n---\r\n# Hello", ["# Hello"], ["---\r\ntitle: x\r\n---"]),
 ])
 def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments, protected):
     """Before, a code block's lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {",

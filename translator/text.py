@@ -73,14 +73,14 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
-FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)[ \t]*(?=\n|$)"
-               r"|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")
+FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)[ \t]*(?=\r?\n|$)"
+               r"|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
 # Each line matches one way only, and "." is never used (EVERYTHING is DOTALL): with ".*" a front matter never closed
 # backtracked exponentially (20 "a: b" lines took 0.05 s, 40 would not end).
-FRONT_MATTER = r"^---[ \t]*\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*(?=\n|$)"
+FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*(?=\r?\n|$)"
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
 FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
