@@ -319,8 +319,8 @@ def cmd_batch(args) -> int:
 
     named = {".jsonl": "jsonl", ".tsv": "tsv"}  # a format not given: the one the file is named for, else text
     settings = batch.Settings(
-        format=args.format or named.get(args.input.suffix, "text"),
-        output_format=args.output_format or ("jsonl" if args.output.suffix == ".jsonl" else "text"),
+        format=args.format or named.get(args.input.suffix.lower(), "text"),
+        output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
                                    text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
