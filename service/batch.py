@@ -271,6 +271,11 @@ def check_paths(source: Path, output: Path, journal: Path) -> None:
         raise JobRefused(f"--output {output} is a directory: name a file in it")
 
 
+def journal_path(output: Path, settings: Settings) -> Path:
+    """Where a job records its results: a JSONL output is its own journal; a text output's is OUTPUT.journal.jsonl."""
+    return output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
+
+
 class TranslatedLines:
     """The lines a journal records as translated, each with a hash of its text (a rerun checks the input is the
     same): 8 bytes a line, in an array indexed by line number up to the highest recorded, where a dict of them took
@@ -450,7 +455,7 @@ class Job:
     def __init__(self, client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
                  progress: bool = True):
         self.client, self.source, self.output, self.settings = client, source, output, settings
-        self.journal_path = output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
+        self.journal_path = journal_path(output, settings)
         self.progress = progress
         self.summary = Summary()
         self.lines = 0  # of the input (count_lines), read when the job starts

@@ -348,7 +348,7 @@ def cmd_batch(args) -> int:
     for line in summary.errors:
         print(line, file=sys.stderr)
     if summary.failed:
-        journal = args.output if settings.output_format == "jsonl" else f"{args.output}.journal.jsonl"
+        journal = batch.journal_path(args.output, settings)
         more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
         print(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
               f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
@@ -388,7 +388,8 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
                              "dotted names (org.gnome.Settings), "
-                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, front matter, GNU-style `quotes', "
+                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, "
+                             "front matter, GNU-style `quotes', "
                              "Markdown link targets, JSON keys, environment variables and numbers like other text "
                              "instead of keeping them exactly")
 
@@ -674,8 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"),
-                       help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, else text; paragraphs: each run of lines between blank lines is one "
-                            "item, so a sentence wrapped over lines is translated whole, and its translation fills "
+                       help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, else text; "
+                            "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
