@@ -40,6 +40,7 @@ HOSTILE = [
     ("front matter of dashed lines", "-a: b\n", False, "---\n"),
     ("code fences that never close", "```a\n", False),
     ("a code block every two lines", "```\nx\n", False),
+    ("a currency sign in every word", "a€ 5 € ", False),
 ]
 
 

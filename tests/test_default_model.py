@@ -253,6 +253,22 @@ def test_superscripts_fractions_and_circled_forms_come_back_as_written(exported_
     assert "Datei" in translations[-1]
 
 
+def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
+    """Symbols the vocabulary has but the model saw rarely were dropped or replaced by words ("It costs 17,50 € per
+    month." came back as "Es trat 17,50 pro Monat.", "Microsoft® Windows® 11" as "Microsoft-Fenster-Fenstermenge 11"),
+    in HTML read from their references too ("5&nbsp;&euro;"); the degree sign, which the model carries, stays text."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    translator = Translator(out)
+    texts = ["It costs 17,50 € per month.", "He paid £5 for the ticket.", "Microsoft® Windows® 11 is installed.",
+             "It is 1⁄2 of the total.", "Euro (€) and pound (£) are accepted.", "Set the oven to 180 °C."]
+    for text, translation in zip(texts, translator.translate(texts)):
+        assert all(translation.count(c) == text.count(c) for c in "€£®⁄°"), (text, translation)
+    [html] = translator.translate(["<p>It costs 5&nbsp;&euro; per month.</p>"], html=True)
+    assert "5&nbsp;&euro;" in html
+
+
 def test_marks_the_model_cannot_read_come_back_where_they_were_and_cost_no_words(exported_default):
     """The normalization deleted a byte order mark, direction marks, zero-width spaces and U+FFFD, so translations
     lost them; kept as tokens, one glued to the first word cost the model the sentence ("\\ufeffOpen the file." came

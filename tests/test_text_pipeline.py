@@ -426,6 +426,17 @@ def test_a_run_of_a_placeholder_and_a_tag_keeps_the_tags_order():
     assert prepared.restore(["XX1X Haus XX0X Ende"]) == "<b> Haus %s </b> Ende"
 
 
+def test_symbols_outside_ascii_are_items_but_the_degree_sign_and_ascii_ones():
+    """Placeholders or not (the model drops them either way); a sign inside a word takes the word along, one at its
+    edge stays apart (`whole_words`); a number and its sign are one item."""
+    prepared = prepare("Pay €5, 3 £ or $4 for Windows® at 20 °C (1⁄2 → x + y)", preserve_placeholders=False)
+    assert prepared.protected == ["€5", "£", "®", "1⁄2 →"]
+    assert prepared.segments == ["Pay XX0X, 3 XX1X or $4 for WindowsXX2X at 20 °C (XX3X x + y)"]
+    assert prepare("It costs 17,50 € or €8.").protected == ["17,50 €", "€8"]
+    html = prepare("5&nbsp;&euro; or &pound;5", html=True)  # references to them are not read as the characters
+    assert html.segments == ["XX0X XX1X or XX2XXX3X"] and html.restore(html.segments) == "5&nbsp;&euro; or &pound;5"
+
+
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit, or
     lying inside a word ("cc_config", "Open\u200bOffice"), is widened to its word; symbols at a word's edge (quotes,
