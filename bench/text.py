@@ -41,6 +41,7 @@ HOSTILE = [
     ("code fences that never close", "```a\n", False),
     ("a code block every two lines", "```\nx\n", False),
     ("a currency sign in every word", "a€ 5 € ", False),
+    ("name characters between colons", "a:", False),  # a pattern tried after every colon was quadratic
 ]
 
 

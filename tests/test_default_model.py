@@ -269,6 +269,21 @@ def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
     assert "5&nbsp;&euro;" in html
 
 
+def test_codes_come_back_as_written(exported_default):
+    """Hashes, UUIDs, IBANs, tracking numbers and hex colors the model miscopied ("...-a456-426614174000" came back
+    as "...-a456174000", "#ff0000" as "#ff00"): all 7 of these before."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    codes = ["123e4567-e89b-12d3-a456-426614174000", "#ff0000", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+             "a3f5c9e2b1d4", "DE89370400440532013000", "1Z999AA10123456784", "SGVsbG8gd29ybGQ="]
+    texts = [f"The UUID is {codes[0]}.", f"Use the color {codes[1]} for errors.", f"The SHA-1 is {codes[2]}.",
+             f"The checksum {codes[3]} does not match.", f"The IBAN {codes[4]} is wrong.",
+             f"Tracking number {codes[5]}.", f"Use base64 string {codes[6]} here."]
+    for text, code, translation in zip(texts, codes, Translator(out).translate(texts)):
+        assert code in translation, (text, translation)
+
+
 def test_marks_the_model_cannot_read_come_back_where_they_were_and_cost_no_words(exported_default):
     """The normalization deleted a byte order mark, direction marks, zero-width spaces and U+FFFD, so translations
     lost them; kept as tokens, one glued to the first word cost the model the sentence ("\\ufeffOpen the file." came

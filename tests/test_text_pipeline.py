@@ -352,14 +352,17 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
     assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
 
 
-def test_markdown_that_never_closes_is_read_in_linear_time():
+def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
-    0.05 s, 40 never ended). In a child process, so that a regression fails here instead of hanging the suite."""
+    0.05 s, 40 never ended); a function call's pattern was tried after every colon ("a:" * 16,000: 1.9 s, so 200,000
+    would take ~5 min; linear, 0.1 s). In a child process, so that a regression fails here instead of hanging the
+    suite."""
     import subprocess
     import sys
 
     script = ("from translator.text import prepare\n"
-              "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000):\n"
+              "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
+              "             'a:' * 200_000):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50
@@ -435,6 +438,15 @@ def test_symbols_outside_ascii_are_items_but_the_degree_sign_and_ascii_ones():
     assert prepare("It costs 17,50 € or €8.").protected == ["17,50 €", "€8"]
     html = prepare("5&nbsp;&euro; or &pound;5", html=True)  # references to them are not read as the characters
     assert html.segments == ["XX0X XX1X or XX2XXX3X"] and html.restore(html.segments) == "5&nbsp;&euro; or &pound;5"
+
+
+def test_codes_are_items_and_short_ones_stay_text():
+    prepared = prepare("UUID 123e4567-e89b-12d3-a456-426614174000, IBAN DE89370400440532013000, key SGVsbG8gd29ybGQ=, "
+                       "color #ff0000 or #fff; OAuth2, x86_64, COVID-19-related, v1.2.3-rc.1 and Windows10.")
+    assert prepared.protected == ["123e4567-e89b-12d3-a456-426614174000", "DE89370400440532013000", "SGVsbG8gd29ybGQ=",
+                                  "#ff0000", "Windows10"]
+    assert prepare("a1b2c3d4-based").protected == ["a1b2c3d4-based"]  # one word: a code does not stop at a dash
+    assert prepare("A music123 stream").segments == ["A XX0X stream"]
 
 
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
@@ -1185,8 +1197,8 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
     # An X the model wrote after a digit, as a token ends: 'databases "postgres" or "template1"' came back with
     # "template1X", "failed to zero a record" as "0X ist fehlgeschlagen", "setsockopt(%d,IPV6_V6ONLY,1)" with "1X)"
-    assert prepare('or "template1" now', unknown=quotes).restore(['oder XX0Xtemplate1X jetzt XX1X']) == \
-        'oder "template1 jetzt "'
+    # ("template1" is a code now, kept whole: a shorter name shows it)
+    assert prepare('or "db1" now', unknown=quotes).restore(['oder XX0Xdb1X jetzt XX1X']) == 'oder "db1 jetzt "'
     assert repair("XX0X: 0X ist fehlgeschlagen: XX12X", [0, 12], [False, False], stray_x=True) == \
         Repaired("XX0X: 0 ist fehlgeschlagen: XX12X", 1)
     assert prepare("Zoom 4X %s").restore(["Zoom 4X XX0X"]) == "Zoom 4X %s"  # the source's own "4X" stays
