@@ -270,16 +270,16 @@ def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
 
 
 def test_codes_come_back_as_written(exported_default):
-    """Hashes, UUIDs, IBANs, tracking numbers and hex colors the model miscopied ("...-a456-426614174000" came back
-    as "...-a456174000", "#ff0000" as "#ff00"): all 7 of these before."""
+    """Hashes, UUIDs, IBANs, tracking numbers, hex colors and IPv6 addresses the model miscopied ("...-a456-426614174000"
+    came back as "...-a456174000", "#ff0000" as "#ff00", "2001:db8::1" as "2001:db8:1"): all 8 of these before."""
     from service.translator import Translator
 
     out, _ = exported_default
     codes = ["123e4567-e89b-12d3-a456-426614174000", "#ff0000", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
-             "a3f5c9e2b1d4", "DE89370400440532013000", "1Z999AA10123456784", "SGVsbG8gd29ybGQ="]
+             "a3f5c9e2b1d4", "DE89370400440532013000", "1Z999AA10123456784", "SGVsbG8gd29ybGQ=", "2001:db8::1"]
     texts = [f"The UUID is {codes[0]}.", f"Use the color {codes[1]} for errors.", f"The SHA-1 is {codes[2]}.",
              f"The checksum {codes[3]} does not match.", f"The IBAN {codes[4]} is wrong.",
-             f"Tracking number {codes[5]}.", f"Use base64 string {codes[6]} here."]
+             f"Tracking number {codes[5]}.", f"Use base64 string {codes[6]} here.", f"The address {codes[7]} is reserved."]
     for text, code, translation in zip(texts, codes, Translator(out).translate(texts)):
         assert code in translation, (text, translation)
 

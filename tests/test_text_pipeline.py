@@ -447,6 +447,7 @@ def test_codes_are_items_and_short_ones_stay_text():
                                   "#ff0000", "Windows10"]
     assert prepare("a1b2c3d4-based").protected == ["a1b2c3d4-based"]  # one word: a code does not stop at a dash
     assert prepare("A music123 stream").segments == ["A XX0X stream"]
+    assert prepare("Ping 2001:db8::1 or ::1, not std::vector at 10:30.").protected == ["2001:db8::1", "::1", "10:30"]
 
 
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():

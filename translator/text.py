@@ -71,6 +71,9 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # compounds.
 CODE_WORD = (r"(?<![\w.:+/=-])(?:[A-Za-z0-9]+[-:.+/]{1,2})*(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}"
              r"(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
+# IPv6 addresses, with a digit: hex groups around "::", or all eight ("2001:db8::1" came back as "2001:db8:1")
+IPV6 = (r"(?<![\w:])(?=[\w:]*\d)(?:(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4})?::(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?"
+        r"(?![\w:])|(?<![\w:])(?=[\w:]*\d)[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7}(?![\w:])")
 # German joins a name to the noun it qualifies with a hyphen ("PipeWire-Filter", "pg_hba.conf-Eintrag"). Reading the
 # name as a token, the model wrote a space ("PipeWire Filter"), so a name followed by a word in small letters in the
 # source ("PipeWire filters") and by a capitalized one in the translation is joined to it: on the texts with words with
@@ -128,6 +131,7 @@ PLACEHOLDERS = (
     FILE_NAME,
     CAMEL_CASE,
     CODE_WORD,
+    IPV6,
     # Operators, two marks or more standing alone ("&&", "==", "->", "<="): the model wrote "==" as "=" in the 7
     # catalog messages with one and "&&" as "&" in 16 of 21; German catalogs keep them. Not dashes between clauses
     # ("--", "---"), which the model mostly keeps and, as tokens, lost words around (catalog chrF 54.36 → 53.92)
