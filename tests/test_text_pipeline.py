@@ -894,10 +894,13 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
 def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
     """The splitter ended a sentence after a full stop an item follows: "ends with '.%s' here" reached the model as
     "ends with '." and "%s' here" (without placeholders; with them "expected '.XX0X" and "' here"), "Version 1.%d"
-    as "Version 1." and "%d". Before a letter the cut stays: a missing space, a lead of marks alone."""
-    for line in ("It ends with '.%s' here.", "Saved as file.%s now.", "Version 1.%d is out.", 'Type "?" for help.'):
+    as "Version 1." and "%d"; and inside names: "Use ASP.NET" as "Use ASP." and "NET". Before a letter that begins
+    no acronym the cut stays: a missing space, a lead of marks alone, a tag's token."""
+    for line in ("It ends with '.%s' here.", "Saved as file.%s now.", "Version 1.%d is out.", 'Type "?" for help.',
+                 "Use ASP.NET for it.", "Set LANG=de_DE.UTF-8 first.", "Read the .CSV or .OFX file."):
         assert sentences(line) == [line]
     assert sentences("Show the window.Specify 0 to hide it.") == ["Show the window.", "Specify 0 to hide it."]
+    assert sentences("Save it.XX1XQuit now.") == ["Save it.", "XX1XQuit now."]
     assert sentences("...but this one.") == ["...", "but this one."]
     assert sentences("Hello. World.") == ["Hello. ", "World."]
 

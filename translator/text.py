@@ -1008,14 +1008,20 @@ def _split(window: str) -> list[str]:
     return _spaced([window[start:end] for start, end in zip([0, *ends], ends) if end > start]) or [window]
 
 
+ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
+
+
 def _spaced(parts: list[str]) -> list[str]:
     """The splitter's sentences joined again where no whitespace lies between two and the second begins with no
-    letter: it ended one after a full stop that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with
-    '.%s' here" cut inside its quotes). Before a letter it may be right: a missing space ("the window.Specify 0"), a
-    lead of marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.")."""
+    letter or with an acronym: it ended one after a full stop that an item follows ("Saved as file.%s now", "Version
+    1.%d", "ends with '.%s' here" cut inside its quotes) and inside names ("Use ASP.NET for it" came back as "ASP
+    verwenden.NET für diesen", "en_US.UTF-8" as "en_US festlegen.UTF-8"). Before another letter it may be right: a
+    missing space ("the window.Specify 0"), a lead of marks alone ("...but this definition"), a tag's token between
+    sentences ("Save.XX1XQuit.")."""
     joined: list[str] = []
     for part in parts:
-        if joined and not joined[-1][-1].isspace() and not part[0].isspace() and not part[0].isalpha():
+        if (joined and not joined[-1][-1].isspace() and not part[0].isspace()
+                and (not part[0].isalpha() or ACRONYM.match(part))):
             joined[-1] += part
         else:
             joined.append(part)
