@@ -136,10 +136,15 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
                        lines=len(run))
 
 
-def line_ending(path: Path) -> str:
-    """"\r\n" where the file's first line ends so, else "\n"."""
+def line_endings(path: Path) -> tuple[str, str]:
+    """How a file's lines end: "\r\n" where its first line ends so, else "\n"; and its last line: the same, or ""
+    where the file does not end with a line break."""
     with path.open("rb") as lines:
-        return "\r\n" if lines.readline().endswith(b"\r\n") else "\n"
+        ending = "\r\n" if lines.readline().endswith(b"\r\n") else "\n"
+        if lines.seek(0, os.SEEK_END):
+            lines.seek(-1, os.SEEK_END)
+            return ending, ending if lines.read(1) == b"\n" else ""
+        return ending, ending
 
 
 def parse_line(number: int, line: str, settings: Settings) -> Item:
@@ -672,9 +677,9 @@ class Job:
     def _assemble_text(self) -> None:
         """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
         translation's lines, which are as many), written atomically, its lines ending as the input's first line does
-        (a Windows file's "\r\n" came back as "\n"). The journal goes with the last failure: while a line failed, a
-        rerun sends it again."""
-        ending = line_ending(self.source)
+        (a Windows file's "\r\n" came back as "\n"), and without one after the last line where the input has none.
+        The journal goes with the last failure: while a line failed, a rerun sends it again."""
+        ending, last_ending = line_endings(self.source)
         translations: dict[int, str] = {}
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
@@ -684,7 +689,7 @@ class Job:
         partial = self.output.with_name(self.output.name + ".partial")
         with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
             for line in range(1, self.lines + 1):
-                out.write(translations.get(line, "") + ending)
+                out.write(translations.get(line, "") + (ending if line < self.lines else last_ending))
         os.replace(partial, self.output)
         if not self.summary.failed:
             self.journal_path.unlink()
