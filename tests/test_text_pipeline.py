@@ -905,6 +905,17 @@ def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
     assert sentences("Hello. World.") == ["Hello. ", "World."]
 
 
+def test_no_sentence_ends_after_an_abbreviation_before_a_small_letter_or_a_number():
+    """The splitter ended sentences after abbreviations it does not know ("It is approx. 5 km long." reached the model
+    as "It is approx." and "5 km long.", "std. deviation" as "std." and "deviation")."""
+    for line in ("It is approx. 5 km long.", "Characters incl. spaces", "Multiple of std. dev.", "It took 3 hrs. and more."):
+        assert sentences(line) == [line]
+    for line in ("It is approx. 5 km long.", "Max. %d users", "Sample mean = %g, std. deviation = %g"):  # items too
+        assert len(prepare(line).segments) == 1, line
+    for line in ("The total is 5 hrs. Next we rest.", "I am done. 5 people came.", "Add it. Then go."):
+        assert len(sentences(line)) == 2, line
+
+
 def test_every_letter_of_one_long_word_the_model_cannot_read_makes_one_span():
     text = "x " + "漢a" * 5000 + " y"
     spans = [(i, i + 1) for i, c in enumerate(text) if c == "漢"]
@@ -1268,7 +1279,7 @@ def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_a
 
     assert prepare("Go. A&eacute;").restore(["Geh.", ""]) == "Geh. A&eacute;"
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
-    texts = Texts(*segment_texts(["Go. a"], tokenizer, Limits(256, 256, 24)))
+    texts = Texts(*segment_texts(["Go. A"], tokenizer, Limits(256, 256, 24)))
     streamer = texts.streamer(tokenizer)
     pieces = streamer.finish(0, pb.Translation(text="Geh.")) + streamer.finish(1, pb.Translation(text=""))
-    assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. a"
+    assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. A"

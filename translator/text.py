@@ -1001,27 +1001,38 @@ def _split(window: str) -> list[str]:
     after "..." before a capital ("Loading... Please wait.": two) but never after "…", so "Loading… Please wait."
     reached the model as one sentence and came back as "Laden.. Bitte warten Sie …"."""
     if ELLIPSIS not in window:
-        return _spaced([part for part in sentencex.segment("en", window) if part]) or [window]
+        return _rejoined([part for part in sentencex.segment("en", window) if part]) or [window]
     read = window.replace(ELLIPSIS, "...")
     ends_read = list(accumulate(3 if character == ELLIPSIS else 1 for character in window))  # each character's end
     ends = [bisect_left(ends_read, end) + 1 for end in accumulate(map(len, sentencex.segment("en", read)))]
-    return _spaced([window[start:end] for start, end in zip([0, *ends], ends) if end > start]) or [window]
+    return _rejoined([window[start:end] for start, end in zip([0, *ends], ends) if end > start]) or [window]
 
 
+# Abbreviations the splitter does not know, which it ended sentences after ("It is approx. 5 km long." reached the
+# model as "It is approx." and "5 km long.")
+UNKNOWN_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|tel|vol|hrs|mins|yrs|wk|ch|sect|para"
+                                  r"|eds?|orig|refs|contd|abbr)\.$", re.IGNORECASE)
+AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")  # a small letter, a number, an item: no sentence starts so
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
 
 
-def _spaced(parts: list[str]) -> list[str]:
-    """The splitter's sentences joined again where no whitespace lies between two and the second begins with no
-    letter or with an acronym: it ended one after a full stop that an item follows ("Saved as file.%s now", "Version
-    1.%d", "ends with '.%s' here" cut inside its quotes) and inside names ("Use ASP.NET for it" came back as "ASP
-    verwenden.NET für diesen", "en_US.UTF-8" as "en_US festlegen.UTF-8"). Before another letter it may be right: a
-    missing space ("the window.Specify 0"), a lead of marks alone ("...but this definition"), a tag's token between
-    sentences ("Save.XX1XQuit.")."""
+def _rejoined(parts: list[str]) -> list[str]:
+    """The splitter's sentences joined again where it cut inside one:
+    - with no whitespace between two, where the second begins with no letter or with an acronym: after a full stop
+      that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with '.%s' here" cut inside its quotes)
+      and inside names ("Use ASP.NET for it" came back as "ASP verwenden.NET für diesen", "en_US.UTF-8" as "en_US
+      festlegen.UTF-8"). Before another letter it may be right: a missing space ("the window.Specify 0"), a lead of
+      marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.");
+    - where the second begins with a small letter after a word's full stop (an abbreviation: "std. deviation", "rel.
+      cum."), or with a small letter, a number or an item after an abbreviation the splitter does not know
+      (UNKNOWN_ABBREVIATION)."""
     joined: list[str] = []
     for part in parts:
-        if (joined and not joined[-1][-1].isspace() and not part[0].isspace()
-                and (not part[0].isalpha() or ACRONYM.match(part))):
+        end = joined[-1].rstrip()[-12:] if joined else ""  # the longest abbreviation and what precedes it
+        if joined and ((not joined[-1][-1].isspace() and not part[0].isspace()
+                        and (not part[0].isalpha() or ACRONYM.match(part)))
+                       or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
+                       or UNKNOWN_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
             joined[-1] += part
         else:
             joined.append(part)
