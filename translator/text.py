@@ -69,11 +69,11 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # "123e4567-e89b-12d3-a456174000", "DE89370400440532013000" as "DE89370440532013000", "#ff0000" as "#ff00"; in 20
 # sentences with a code, 10 were changed, now 3). Shorter ones ("OAuth2", "x86_64") it copies, and reads in German
 # compounds.
-CODE_WORD = (r"(?<![\w.:+/=-])(?:[A-Za-z0-9]+[-:.+/]{1,2})*(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}"
-             r"(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
+CODE_WORD = (r"(?<![\w.:+/=-])(?=[\w.:+/-]*\d)(?:[A-Za-z0-9]+[-:.+/]{1,2})*(?=[A-Za-z]*\d)(?=\d*[A-Za-z])"
+             r"[A-Za-z0-9]{8,}(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
 # IPv6 addresses, with a digit: hex groups around "::", or all eight ("2001:db8::1" came back as "2001:db8:1")
-IPV6 = (r"(?<![\w:])(?=[\w:]*\d)(?:(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4})?::(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?"
-        r"(?![\w:])|(?<![\w:])(?=[\w:]*\d)[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7}(?![\w:])")
+IPV6 = (r"(?<![\w:])(?=[\w:]*\d)(?:(?:(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4})?::(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?"
+        r"|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7})(?![\w:])")
 # German joins a name to the noun it qualifies with a hyphen ("PipeWire-Filter", "pg_hba.conf-Eintrag"). Reading the
 # name as a token, the model wrote a space ("PipeWire Filter"), so a name followed by a word in small letters in the
 # source ("PipeWire filters") and by a capitalized one in the translation is joined to it: on the texts with words with
@@ -1105,7 +1105,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    untranslatable = sorted(unknown(text) + [run.span() for run in SYMBOLS.finditer(text)] + long_runs(text)
+    symbols = [] if text.isascii() else [run.span() for run in SYMBOLS.finditer(text)]
+    untranslatable = sorted(unknown(text) + symbols + long_runs(text)
                             + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
