@@ -1026,17 +1026,18 @@ def _rejoined(parts: list[str]) -> list[str]:
     - where the second begins with a small letter after a word's full stop (an abbreviation: "std. deviation", "rel.
       cum."), or with a small letter, a number or an item after an abbreviation the splitter does not know
       (UNKNOWN_ABBREVIATION)."""
-    joined: list[str] = []
+    runs: list[list[str]] = []
     for part in parts:
-        end = joined[-1].rstrip()[-12:] if joined else ""  # the longest abbreviation and what precedes it
-        if joined and ((not joined[-1][-1].isspace() and not part[0].isspace()
-                        and (not part[0].isalpha() or ACRONYM.match(part)))
-                       or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
-                       or UNKNOWN_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
-            joined[-1] += part
-        else:
-            joined.append(part)
-    return joined
+        if runs:
+            before = runs[-1][-1]
+            end = before.rstrip()[-12:]  # the longest abbreviation and what precedes it
+            if ((not before[-1].isspace() and not part[0].isspace() and (not part[0].isalpha() or ACRONYM.match(part)))
+                    or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
+                    or UNKNOWN_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
+                runs[-1].append(part)
+                continue
+        runs.append([part])
+    return ["".join(run) for run in runs]
 
 
 def _token_across(text: str, position: int) -> re.Match | None:
