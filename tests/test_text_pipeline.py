@@ -431,10 +431,11 @@ def test_a_run_of_a_placeholder_and_a_tag_keeps_the_tags_order():
 
 def test_symbols_outside_ascii_are_items_but_the_degree_sign_and_ascii_ones():
     """Placeholders or not (the model drops them either way); a sign inside a word takes the word along, one at its
-    edge stays apart (`whole_words`); a number and its sign are one item."""
-    prepared = prepare("Pay €5, 3 £ or $4 for Windows® at 20 °C (1⁄2 → x + y)", preserve_placeholders=False)
-    assert prepared.protected == ["€5", "£", "®", "1⁄2 →"]
-    assert prepared.segments == ["Pay XX0X, 3 XX1X or $4 for WindowsXX2X at 20 °C (XX3X x + y)"]
+    edge stays apart (`whole_words`) but a trademark sign, which keeps its name; a number and its sign are one
+    item."""
+    prepared = prepare("Pay €5, 3 £ or $4 for Windows® at 20 °C (1⁄2 → x + y) to A → B", preserve_placeholders=False)
+    assert prepared.protected == ["€5", "£", "Windows®", "1⁄2 →", "→"]
+    assert prepared.segments == ["Pay XX0X, 3 XX1X or $4 for XX2X at 20 °C (XX3X x + y) to A XX4X B"]
     assert prepare("It costs 17,50 € or €8.").protected == ["17,50 €", "€8"]
     html = prepare("5&nbsp;&euro; or &pound;5", html=True)  # references to them are not read as the characters
     assert html.segments == ["XX0X XX1X or XX2XXX3X"] and html.restore(html.segments) == "5&nbsp;&euro; or &pound;5"

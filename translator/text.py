@@ -1057,12 +1057,13 @@ ANY_MARKUP = re.compile(f"{TAG_PATTERN}|{DECLARATION_PATTERN}")
 
 
 def _symbols_outside_ascii(but: str) -> re.Pattern:
-    """Runs of characters of Unicode's symbol categories (S*) outside ASCII, but those in `but`; all of them lie in
-    planes 0 and 1."""
+    """Runs of characters of Unicode's symbol categories (S*) outside ASCII, but those in `but` (all of them lie in
+    planes 0 and 1), and a trademark sign with the name before it."""
     symbol = [unicodedata.category(c)[0] == "S" and c not in but for c in map(chr, range(0x80, 0x20000))]
     starts = [i for i, s in enumerate(symbol) if s and not (i and symbol[i - 1])]
     ends = [i for i, s in enumerate(symbol) if s and not (i + 1 < len(symbol) and symbol[i + 1])]
-    return re.compile("[" + "".join(f"{chr(0x80 + a)}-{chr(0x80 + b)}" for a, b in zip(starts, ends)) + "]+")
+    runs = "".join(f"{chr(0x80 + a)}-{chr(0x80 + b)}" for a, b in zip(starts, ends))
+    return re.compile(rf"(?<!\w)\w+[®™℠]|[{runs}]+")
 
 
 # Symbols outside ASCII: currency signs, ®, ©, arrows, mathematical signs. The model could not read most (they reach
@@ -1071,7 +1072,7 @@ def _symbols_outside_ascii(but: str) -> re.Pattern:
 # as "1 glücklich2" (in 8 sentences each €, £, ®, ´ and ⁄ were kept 0 times). So they are items. Not the degree sign,
 # which the model kept in 8 of 8 and reads with its unit, while a token glued to the unit cost it ("-5 °C overnight"
 # came back as "-5 °Die Übernachtung"); nor ASCII's ($ + < = >), which the model carries and which join words it must
-# still read ("Ctrl+C": "Strg+C").
+# still read ("Ctrl+C": "Strg+C"). A trademark sign keeps the name it follows: "Windows®" came back as "Fenster®".
 SYMBOLS = _symbols_outside_ascii(but="°")
 
 
