@@ -909,7 +909,8 @@ def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
 def test_no_sentence_ends_after_an_abbreviation_before_a_small_letter_or_a_number():
     """The splitter ended sentences after abbreviations it does not know ("It is approx. 5 km long." reached the model
     as "It is approx." and "5 km long.", "std. deviation" as "std." and "deviation")."""
-    for line in ("It is approx. 5 km long.", "Characters incl. spaces", "Multiple of std. dev.", "It took 3 hrs. and more."):
+    for line in ("It is approx. 5 km long.", "Characters incl. spaces", "Multiple of std. dev.", "It took 3 hrs. and more.",
+                 "Misc. Options", "Max. Polyphony"):  # these qualify what follows, a capital too
         assert sentences(line) == [line]
     for line in ("It is approx. 5 km long.", "Max. %d users", "Sample mean = %g, std. deviation = %g"):  # items too
         assert len(prepare(line).segments) == 1, line

@@ -1009,10 +1009,13 @@ def _split(window: str) -> list[str]:
 
 
 # Abbreviations the splitter does not know, which it ended sentences after ("It is approx. 5 km long." reached the
-# model as "It is approx." and "5 km long.")
-UNKNOWN_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|tel|vol|hrs|mins|yrs|wk|ch|sect|para"
-                                  r"|eds?|orig|refs|contd|abbr)\.$", re.IGNORECASE)
-AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")  # a small letter, a number, an item: no sentence starts so
+# model as "It is approx." and "5 km long."): those that qualify what follows, before anything ("Misc. Options" came
+# back as "Verschieden. Optionen", whole "Verschiedene Optionen"; "Orig. Artist" as "Ausrichtung. Künstler"), the
+# others, which may end a sentence ("5 hrs. Next we rest."), before what starts none: a small letter, a number, an item
+QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|orig|tel|vol|ch|sect|para)\.$",
+                                     re.IGNORECASE)
+UNKNOWN_ABBREVIATION = re.compile(r"(?<!\w)(?:hrs|mins|yrs|wk|eds?|refs|contd|abbr)\.$", re.IGNORECASE)
+AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
 
 
@@ -1024,8 +1027,7 @@ def _rejoined(parts: list[str]) -> list[str]:
       festlegen.UTF-8"). Before another letter it may be right: a missing space ("the window.Specify 0"), a lead of
       marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.");
     - where the second begins with a small letter after a word's full stop (an abbreviation: "std. deviation", "rel.
-      cum."), or with a small letter, a number or an item after an abbreviation the splitter does not know
-      (UNKNOWN_ABBREVIATION)."""
+      cum."), and after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, UNKNOWN_ABBREVIATION)."""
     runs: list[list[str]] = []
     for part in parts:
         if runs:
@@ -1033,6 +1035,7 @@ def _rejoined(parts: list[str]) -> list[str]:
             end = before.rstrip()[-12:]  # the longest abbreviation and what precedes it
             if ((not before[-1].isspace() and not part[0].isspace() and (not part[0].isalpha() or ACRONYM.match(part)))
                     or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
+                    or QUALIFYING_ABBREVIATION.search(end)
                     or UNKNOWN_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
                 runs[-1].append(part)
                 continue
