@@ -67,8 +67,8 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # by dashes, colons, dots, slashes or pluses and base64's padding (hashes, UUIDs, IBANs, tracking numbers), and hex
 # colors. Read, the model miscopied them ("123e4567-e89b-12d3-a456-426614174000" came back as
 # "123e4567-e89b-12d3-a456174000", "DE89370400440532013000" as "DE89370440532013000", "#ff0000" as "#ff00"; in 20
-# sentences with a code, 10 were changed, now 3). Shorter ones ("OAuth2", "x86_64") it copies, and reads in German
-# compounds.
+# sentences with a code, 10 were changed, now 2, with IPV6). Shorter ones ("OAuth2", "x86_64") it copies, and reads in
+# German compounds.
 CODE_WORD = (r"(?<![\w.:+/=-])(?=[\w.:+/-]*\d)(?:[A-Za-z0-9]+[-:.+/]{1,2})*(?=[A-Za-z]*\d)(?=\d*[A-Za-z])"
              r"[A-Za-z0-9]{8,}(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
 # IPv6 addresses, with a digit: hex groups around "::", or all eight ("2001:db8::1" came back as "2001:db8:1")
@@ -1010,11 +1010,11 @@ def _split(window: str) -> list[str]:
 
 # Abbreviations the splitter does not know, which it ended sentences after ("It is approx. 5 km long." reached the
 # model as "It is approx." and "5 km long."): those that qualify what follows, before anything ("Misc. Options" came
-# back as "Verschieden. Optionen", whole "Verschiedene Optionen"; "Orig. Artist" as "Ausrichtung. Künstler"), the
-# others, which may end a sentence ("5 hrs. Next we rest."), before what starts none: a small letter, a number, an item
+# back as "Verschieden. Optionen", whole "Verschiedene Optionen"; "Orig. Artist" as "Ausrichtung. Künstler"), those
+# that may end a sentence ("5 hrs. Next we rest.") before what starts none: a small letter, a number, an item
 QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|orig|tel|vol|ch|sect|para)\.$",
                                      re.IGNORECASE)
-UNKNOWN_ABBREVIATION = re.compile(r"(?<!\w)(?:hrs|mins|yrs|wk|eds?|refs|contd|abbr)\.$", re.IGNORECASE)
+ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:hrs|mins|yrs|wk|eds?|refs|contd|abbr)\.$", re.IGNORECASE)
 AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
 
@@ -1027,7 +1027,7 @@ def _rejoined(parts: list[str]) -> list[str]:
       festlegen.UTF-8"). Before another letter it may be right: a missing space ("the window.Specify 0"), a lead of
       marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.");
     - where the second begins with a small letter after a word's full stop (an abbreviation: "std. deviation", "rel.
-      cum."), and after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, UNKNOWN_ABBREVIATION)."""
+      cum."), and after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION)."""
     runs: list[list[str]] = []
     for part in parts:
         if runs:
@@ -1036,7 +1036,7 @@ def _rejoined(parts: list[str]) -> list[str]:
             if ((not before[-1].isspace() and not part[0].isspace() and (not part[0].isalpha() or ACRONYM.match(part)))
                     or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
                     or QUALIFYING_ABBREVIATION.search(end)
-                    or UNKNOWN_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
+                    or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
                 runs[-1].append(part)
                 continue
         runs.append([part])
