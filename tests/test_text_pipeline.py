@@ -898,7 +898,8 @@ def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
     as "Version 1." and "%d"; and inside names: "Use ASP.NET" as "Use ASP." and "NET". Before a letter that begins
     no acronym the cut stays: a missing space, a lead of marks alone, a tag's token."""
     for line in ("It ends with '.%s' here.", "Saved as file.%s now.", "Version 1.%d is out.", 'Type "?" for help.',
-                 "Use ASP.NET for it.", "Set LANG=de_DE.UTF-8 first.", "Read the .CSV or .OFX file."):
+                 "Use ASP.NET for it.", "Set LANG=de_DE.UTF-8 first.", "Read the .CSV or .OFX file.",
+                 "ignore sb.'s advice"):
         assert sentences(line) == [line]
     assert sentences("Show the window.Specify 0 to hide it.") == ["Show the window.", "Specify 0 to hide it."]
     assert sentences("Save it.XX1XQuit now.") == ["Save it.", "XX1XQuit now."]
@@ -914,8 +915,10 @@ def test_no_sentence_ends_after_an_abbreviation_before_a_small_letter_or_a_numbe
         assert sentences(line) == [line]
     for line in ("It is approx. 5 km long.", "Max. %d users", "Sample mean = %g, std. deviation = %g"):  # items too
         assert len(prepare(line).segments) == 1, line
-    for line in ("The total is 5 hrs. Next we rest.", "I am done. 5 people came.", "Add it. Then go."):
+    for line in ("The total is 5 hrs. Next we rest.", "I am done. 5 people came.", "Add it. Then go.",
+                 "i went home. then i slept."):  # as one segment the model dropped the second
         assert len(sentences(line)) == 2, line
+    assert sentences("say sth. in chorus") == ["say sth. in chorus"]
 
 
 def test_every_letter_of_one_long_word_the_model_cannot_read_makes_one_span():

@@ -1012,29 +1012,36 @@ def _split(window: str) -> list[str]:
 # model as "It is approx." and "5 km long."): those that qualify what follows, before anything ("Misc. Options" came
 # back as "Verschieden. Optionen", whole "Verschiedene Optionen"; "Orig. Artist" as "Ausrichtung. Künstler"), those
 # that may end a sentence ("5 hrs. Next we rest.") before what starts none: a small letter, a number, an item
-QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|orig|tel|vol|ch|sect|para)\.$",
-                                     re.IGNORECASE)
-ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:hrs|mins|yrs|wk|eds?|refs|contd|abbr)\.$", re.IGNORECASE)
+QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|resp|orig|tel|vol|ch|sect|para|std|rel"
+                                     r"|dep|depend)\.$", re.IGNORECASE)
+# The dictionary's "sb." and "sth." ("say sth. in chorus" came back as "etw. sagen im Chor") are of these
+ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:sb|sth|hrs|mins|yrs|wk|eds?|refs|contd|abbr|dev|var|cum|coeff)\.$",
+                                 re.IGNORECASE)
 AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
+MARKS_ONLY = re.compile(r"[^\w\s]+")
 
 
 def _rejoined(parts: list[str]) -> list[str]:
     """The splitter's sentences joined again where it cut inside one:
-    - with no whitespace between two, where the second begins with no letter or with an acronym: after a full stop
-      that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with '.%s' here" cut inside its quotes)
-      and inside names ("Use ASP.NET for it" came back as "ASP verwenden.NET für diesen", "en_US.UTF-8" as "en_US
-      festlegen.UTF-8"). Before another letter it may be right: a missing space ("the window.Specify 0"), a lead of
-      marks alone ("...but this definition"), a tag's token between sentences ("Save.XX1XQuit.");
-    - where the second begins with a small letter after a word's full stop (an abbreviation: "std. deviation", "rel.
-      cum."), and after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION)."""
+    - with no whitespace between two, where the second begins with no letter, a small letter or an acronym: after a
+      full stop that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with '.%s' here" cut inside its
+      quotes), inside names ("Use ASP.NET for it" came back as "ASP verwenden.NET für diesen", "en_US.UTF-8" as
+      "en_US festlegen.UTF-8") and words ("sb.'s advice"). Before a capital it may be right: a missing space ("the
+      window.Specify 0"), a tag's token between sentences ("Save.XX1XQuit."), and after marks alone ("...but this
+      definition");
+    - after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION): "std.
+      deviation", "rel. cum.", "sth. in chorus". Not after any word's full stop before a small letter: in text
+      written in small letters that is a sentence's end ("i went home. then i slept." came back, as one segment, as
+      "i ging nach Hause.")."""
     runs: list[list[str]] = []
     for part in parts:
         if runs:
             before = runs[-1][-1]
             end = before.rstrip()[-12:]  # the longest abbreviation and what precedes it
-            if ((not before[-1].isspace() and not part[0].isspace() and (not part[0].isalpha() or ACRONYM.match(part)))
-                    or part[0].islower() and end[-2:-1].isalnum() and end.endswith(".")
+            if ((not before[-1].isspace() and not part[0].isspace()
+                 and (not part[0].isalpha() or part[0].islower() and not MARKS_ONLY.fullmatch(before)
+                      or ACRONYM.match(part)))
                     or QUALIFYING_ABBREVIATION.search(end)
                     or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
                 runs[-1].append(part)
