@@ -892,11 +892,12 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
         assert "**" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
-def test_no_sentence_ends_where_no_space_follows_but_before_a_letter():
+def test_no_sentence_ends_where_no_space_follows_but_before_a_capital():
     """The splitter ended a sentence after a full stop an item follows: "ends with '.%s' here" reached the model as
     "ends with '." and "%s' here" (without placeholders; with them "expected '.XX0X" and "' here"), "Version 1.%d"
-    as "Version 1." and "%d"; and inside names: "Use ASP.NET" as "Use ASP." and "NET". Before a letter that begins
-    no acronym the cut stays: a missing space, a lead of marks alone, a tag's token."""
+    as "Version 1." and "%d"; and inside names and words: "Use ASP.NET" as "Use ASP." and "NET", "sb.'s" as "sb.'"
+    and "s". Before a capital that begins no acronym the cut stays (a missing space, a tag's token), and after marks
+    alone."""
     for line in ("It ends with '.%s' here.", "Saved as file.%s now.", "Version 1.%d is out.", 'Type "?" for help.',
                  "Use ASP.NET for it.", "Set LANG=de_DE.UTF-8 first.", "Read the .CSV or .OFX file.",
                  "ignore sb.'s advice"):
@@ -1284,7 +1285,7 @@ def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_a
 
     assert prepare("Go. A&eacute;").restore(["Geh.", ""]) == "Geh. A&eacute;"
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
-    texts = Texts(*segment_texts(["Go. A"], tokenizer, Limits(256, 256, 24)))
+    texts = Texts(*segment_texts(["Go. a"], tokenizer, Limits(256, 256, 24)))
     streamer = texts.streamer(tokenizer)
     pieces = streamer.finish(0, pb.Translation(text="Geh.")) + streamer.finish(1, pb.Translation(text=""))
-    assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. A"
+    assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. a"
