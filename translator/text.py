@@ -70,10 +70,11 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # sentences with a code, 10 were changed, now 2, with IPV6). Shorter ones ("OAuth2", "x86_64") it copies, and reads in
 # German compounds.
 CODE_WORD = (r"(?<![\w.:+/=-])(?=[\w.:+/-]*\d)(?:[A-Za-z0-9]+[-:.+/]{1,2})*(?=[A-Za-z]*\d)(?=\d*[A-Za-z])"
-             r"[A-Za-z0-9]{8,}(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
+             r"[A-Za-z0-9]{8,}(?:[-:.+/]{1,2}[A-Za-z0-9]+)*=*(?!\w)"
+             r"|(?<!\w)#(?=[A-Fa-f]*\d)(?:[0-9A-Fa-f]{3}){1,2}(?![\w-])")
 # IPv6 addresses, with a digit: hex groups around "::", or all eight ("2001:db8::1" came back as "2001:db8:1")
-IPV6 = (r"(?<![\w:])(?=[\w:]*\d)(?:(?:(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4})?::(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?"
-        r"|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7})(?![\w:])")
+IPV6 = (r"(?<![\w:])(?=[\w:]*\d)(?:(?:(?:[0-9A-Fa-f]{1,4}:)*[0-9A-Fa-f]{1,4})?"
+        r"::(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){7})(?![\w:])")
 # German joins a name to the noun it qualifies with a hyphen ("PipeWire-Filter", "pg_hba.conf-Eintrag"). Reading the
 # name as a token, the model wrote a space ("PipeWire Filter"), so a name followed by a word in small letters in the
 # source ("PipeWire filters") and by a capitalized one in the translation is joined to it: on the texts with words with
@@ -84,8 +85,8 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
-FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)[ \t]*(?=\r?\n|$)"
-               r"|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)"
+               r"[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
@@ -1019,7 +1020,6 @@ ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:sb|sth|hrs|mins|yrs|wk|eds?|refs|co
                                  re.IGNORECASE)
 AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
-MARKS_ONLY = re.compile(r"[^\w\s]+")
 
 
 def _rejoined(parts: list[str]) -> list[str]:
@@ -1040,7 +1040,7 @@ def _rejoined(parts: list[str]) -> list[str]:
             before = runs[-1][-1]
             end = before.rstrip()[-12:]  # the longest abbreviation and what precedes it
             if ((not before[-1].isspace() and not part[0].isspace()
-                 and (not part[0].isalpha() or part[0].islower() and not MARKS_ONLY.fullmatch(before)
+                 and (not part[0].isalpha() or part[0].islower() and not SYMBOLS_ONLY.fullmatch(before)
                       or ACRONYM.match(part)))
                     or QUALIFYING_ABBREVIATION.search(end)
                     or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
@@ -1066,16 +1066,6 @@ LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
 ANY_MARKUP = re.compile(f"{TAG_PATTERN}|{DECLARATION_PATTERN}")
 
 
-def _symbols_outside_ascii(but: str) -> re.Pattern:
-    """Runs of characters of Unicode's symbol categories (S*) outside ASCII, but those in `but` (all of them lie in
-    planes 0 and 1), and a trademark sign with the name before it."""
-    symbol = [unicodedata.category(c)[0] == "S" and c not in but for c in map(chr, range(0x80, 0x20000))]
-    starts = [i for i, s in enumerate(symbol) if s and not (i and symbol[i - 1])]
-    ends = [i for i, s in enumerate(symbol) if s and not (i + 1 < len(symbol) and symbol[i + 1])]
-    runs = "".join(f"{chr(0x80 + a)}-{chr(0x80 + b)}" for a, b in zip(starts, ends))
-    return re.compile(rf"(?<!\w)\w+[®™℠]|[{runs}]+")
-
-
 # Symbols outside ASCII: currency signs, ®, ©, arrows, mathematical signs. The model could not read most (they reach
 # it as <unk>, and `unknown` protects them), and of those its vocabulary has it dropped or replaced all it saw
 # rarely: "It costs 17,50 € per month" came back as "Es trat 17,50 pro Monat", "Windows®" as "Windows Polyse", "1⁄2"
@@ -1083,7 +1073,16 @@ def _symbols_outside_ascii(but: str) -> re.Pattern:
 # which the model kept in 8 of 8 and reads with its unit, while a token glued to the unit cost it ("-5 °C overnight"
 # came back as "-5 °Die Übernachtung"); nor ASCII's ($ + < = >), which the model carries and which join words it must
 # still read ("Ctrl+C": "Strg+C"). A trademark sign keeps the name it follows: "Windows®" came back as "Fenster®".
-SYMBOLS = _symbols_outside_ascii(but="°")
+@functools.cache
+def symbols_outside_ascii() -> re.Pattern:
+    """Runs of characters of Unicode's symbol categories (S*) outside ASCII, but the degree sign (all of them lie in
+    planes 0 and 1), and a trademark sign with the name before it. Built on first use (~10 ms, and only a text with
+    characters outside ASCII needs it), not at import."""
+    symbol = [unicodedata.category(c)[0] == "S" and c != "°" for c in map(chr, range(0x80, 0x20000))]
+    starts = [i for i, s in enumerate(symbol) if s and not (i and symbol[i - 1])]
+    ends = [i for i, s in enumerate(symbol) if s and not (i + 1 < len(symbol) and symbol[i + 1])]
+    runs = "".join(f"{chr(0x80 + a)}-{chr(0x80 + b)}" for a, b in zip(starts, ends))
+    return re.compile(rf"(?<!\w)\w+[®™℠]|[{runs}]+")
 
 
 def long_runs(text: str) -> list[tuple[int, int]]:
@@ -1117,7 +1116,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    symbols = [] if text.isascii() else [run.span() for run in SYMBOLS.finditer(text)]
+    symbols = [] if text.isascii() else [run.span() for run in symbols_outside_ascii().finditer(text)]
     untranslatable = sorted(unknown(text) + symbols + long_runs(text)
                             + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
@@ -1127,8 +1126,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     if marks:
         apart = _also_apart(apart, set(marks))
     masked = protect(text, prepared.protected, pattern, untranslatable, apart)
-    prepared.characters = characters_read(masked, prepared.protected,
-                                          lambda character: not (unknown(character) or SYMBOLS.match(character)))
+    prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
+        unknown(character) or symbols_outside_ascii().match(character)))
     separators = {number for number, item in enumerate(prepared.protected) if item in CLAUSE_SEPARATORS}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     for part in _blocks(masked, prepared.protected, html):
