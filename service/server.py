@@ -52,9 +52,10 @@ KEEPALIVE_OPTIONS = [("grpc.http2.min_ping_interval_without_data_ms", 10_000), (
 # request_id and BatchItem.id: echoed in every streamed chunk, so a long one multiplied the response (a 3 MB
 # request_id over 8 texts came back as 117 MB); ample for UUIDs, trace ids and paths.
 MAX_ID_CHARS = 256
-# On SIGTERM, calls that arrive are refused with UNAVAILABLE, which clients retry on another replica, for this long
-# before gRPC stops taking calls: gRPC cancels a call that arrives once it is stopping (CANCELLED, which clients do not
-# retry), and a call a client sent just before the signal may still be on its way (the soak met one in ~1,600 calls).
+# On SIGTERM, calls that arrive are refused with UNAVAILABLE, which clients retry on another replica, for at least this
+# long, and then until the calls in flight are done, before gRPC stops taking calls: gRPC cancels a call that arrives
+# once it is stopping (CANCELLED, which clients do not retry), and a call a client sent just before the signal may
+# still be on its way (the soak met one in ~1,600 calls).
 REFUSING_BEFORE_STOP_SECONDS = 0.5
 SHUTTING_DOWN = "the server is shutting down; retry on another replica"
 # A client's string quoted back in an error message is cut to this: the message travels in a trailer, and clients
@@ -122,6 +123,13 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
         self.metrics = metrics
         self.models = models
         self.tokens = tokens
+        self._open_calls = 0  # translator.v1 calls whose handler runs
+        self._no_open_calls = asyncio.Event()
+
+    async def calls_finished(self) -> None:
+        """Return once no translator.v1 call is in progress."""
+        if self._open_calls:
+            await self._no_open_calls.wait()
 
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
@@ -203,6 +211,8 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
     async def _observed(self, method, request, context):
         """Count the RPC under its final status code; turn unexpected errors into INTERNAL."""
         started, code = time.monotonic(), "OK"
+        self._open_calls += 1
+        self._no_open_calls.clear()
         try:
             yield
         except grpc.aio.AbortError:
@@ -220,6 +230,9 @@ class StatusInterceptor(grpc.aio.ServerInterceptor):
             await context.abort(grpc.StatusCode.INTERNAL, "internal server error; the server log has the details")
         finally:
             self.metrics.observe_rpc(method, self._model(request), code, time.monotonic() - started)
+            self._open_calls -= 1
+            if not self._open_calls:
+                self._no_open_calls.set()
 
     @staticmethod
     def _ended_early(context, only_if_over: bool = False) -> str | None:
@@ -594,9 +607,14 @@ class Server:
         for name in ("", SERVICE_NAME):
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         log.info("draining: waiting up to %.0f s for in-flight requests", self.config.grace_seconds)
-        refusing = min(REFUSING_BEFORE_STOP_SECONDS, self.config.grace_seconds)
-        await asyncio.sleep(refusing)  # in-flight calls go on meanwhile
-        await self.grpc.stop(self.config.grace_seconds - refusing)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.grace_seconds
+        await asyncio.sleep(min(REFUSING_BEFORE_STOP_SECONDS, self.config.grace_seconds))  # in-flight calls go on meanwhile
+        # gRPC itself stops only once the calls in flight are done (or the grace is over): until then a new call is
+        # refused UNAVAILABLE, which clients retry elsewhere; a stopping gRPC cancels it (CANCELLED, not retried).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.gate.calls_finished(), max(0.0, deadline - loop.time()))
+        await self.grpc.stop(max(0.0, deadline - loop.time()))
         for engine in self.engines.values():
             engine.stop()
         self.metrics.stop()

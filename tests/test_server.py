@@ -25,6 +25,7 @@ from service.client import request as client_request
 from service.config import ServerConfig
 from service.runtime import Runtime, ServedModel
 from service.translator import Translator
+from service.server import REFUSING_BEFORE_STOP_SECONDS, SHUTTING_DOWN
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 from tests.grpc_server import RunningServer, wait_until
@@ -335,7 +336,9 @@ def test_reflection_answers_both_protocol_versions(server, version):
 @pytest.mark.parametrize("to_group", [False, True], ids=["the server", "its whole process group"])
 def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny, tmp_path, to_group):
     """Also when the signal reaches the engine worker processes as well (timeout(1), kill -- -PGID, a supervisor
-    stopping a group): they leave the server's group, so shutdown stays the server's."""
+    stopping a group): they leave the server's group, so shutdown stays the server's. New calls are refused
+    UNAVAILABLE as long as calls are in flight, not only for REFUSING_BEFORE_STOP_SECONDS: once gRPC stopped, a new
+    call was CANCELLED (not retried), and one sent 0.3 s after the signal met that on a loaded machine."""
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--repository", str(exported_tiny.parent.parent), "--model", "tiny",
@@ -346,7 +349,7 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny,
         target = line.split(" on ")[1].split(" ")[0]
         with TranslatorClient(target, timeout=60) as client:
             in_flight = concurrent.futures.ThreadPoolExecutor(4)
-            texts = TEXTS * 4  # 4 x 28 sequences of 200 tokens, one at a time on each of 2 workers: ~1.7 s
+            texts = TEXTS * 8  # 4 x 56 sequences of 200 tokens, one at a time on each of 2 workers: ~3.4 s
             futures = [in_flight.submit(client.translate, texts, max_output_tokens=200, min_output_tokens=200) for _ in range(4)]
             time.sleep(0.3)
             assert not any(future.done() for future in futures), "the calls ended before the signal: make them longer"
@@ -354,10 +357,12 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny,
                 os.killpg(process.pid, signal.SIGTERM)
             else:
                 process.send_signal(signal.SIGTERM)
-            time.sleep(0.3)
+            time.sleep(REFUSING_BEFORE_STOP_SECONDS + 0.5)
+            assert not any(future.done() for future in futures), "the calls ended before the new one: make them longer"
             with pytest.raises(grpc.RpcError) as refused:
                 client.translate([TEXTS[0]])
-            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+            # the servicer's refusal, not a connection refused by a server whose gRPC has stopped
+            assert (refused.value.code(), refused.value.details()) == (grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
             for future in futures:
                 assert all(t.output_tokens == 200 for t in future.result().translations)
         assert process.wait(30) == 0
