@@ -42,6 +42,8 @@ HOSTILE = [
     ("a code block every two lines", "```\nx\n", False),
     ("a currency sign in every word", "a€ 5 € ", False),
     ("name characters between colons", "a:", False),  # a pattern tried after every colon was quadratic
+    ("a name outside ASCII in every word", "Zoë ", False),
+    ("one enormous word after a letter outside ASCII", "a", False, "é "),  # names tried from every position: quadratic
 ]
 
 

@@ -388,7 +388,7 @@ def _text_arguments(parser) -> None:
     parser.add_argument("--no-placeholders", action="store_true",
                         help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
                              "dotted names (org.gnome.Settings), "
-                             "names like FreeBSD, long options, operators (&&, ==), `code`, ``` code blocks, "
+                             "names like FreeBSD or Zoë, long options, operators (&&, ==), `code`, ``` code blocks, "
                              "front matter, GNU-style `quotes', "
                              "Markdown link targets, JSON keys, environment variables, codes (hashes, UUIDs, IPv6 "
                              "addresses) and numbers like other text "
