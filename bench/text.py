@@ -43,6 +43,7 @@ HOSTILE = [
     ("a currency sign in every word", "a€ 5 € ", False),
     ("name characters between colons", "a:", False),  # a pattern tried after every colon was quadratic
     ("a name outside ASCII in every word", "Zoë ", False),
+    ("a list inside a line, every word an item", "a) b) ", False),
     ("one enormous word after a letter outside ASCII", "a", False, "é "),  # names tried from every position: quadratic
 ]
 

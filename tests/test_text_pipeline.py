@@ -370,6 +370,20 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
     assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
 
 
+def test_a_list_inside_a_line_is_cut_at_its_markers_which_are_kept():
+    """Read whole, the model lost items and translated markers ("a) open the file b) save it c) close it" came back as
+    "a) Datei b) öffnen", "either a) restart" as "entweder ein) Neustarten"). Two markers or more in sequence; a
+    marker that starts its line stays the line's list marker."""
+    prepared = prepare("a) open the file b) save it c) close it")
+    assert prepared.segments == ["open the file", "save it", "close it"]
+    assert prepared.restore(["die Datei öffnen", "speichern", "schließen"]) == "a) die Datei öffnen b) speichern c) schließen"
+    assert prepare("Steps: (1) download it, (2) install it.").segments == ["Steps:", "download it,", "install it."]
+    for text in ("plan b) works", "f(x) and g(y)", "a) yes c) no", "x (see a) and y (see b) here"):
+        assert prepare(text).protected == [], text
+    assert prepare("a) open the file\nb) save it").segments == ["open the file", "save it"]
+    assert prepare("1) open the file\n2) save it").protected == ["1", "2"]  # numbers, as before: no markers
+
+
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended); a function call's pattern was tried after every colon ("a:" * 16,000: 1.9 s, so 200,000
