@@ -370,6 +370,16 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
     assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
 
 
+def test_a_percent_sign_doubled_by_the_model_is_one_again():
+    """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
+    "grau von 2.5%%". Where the source has two together, they stay."""
+    prepared = prepare("It grew by 2.5% last year.")
+    assert prepared.restore(["Es wuchs um XX0X%% im letzten Jahr."]) == "Es wuchs um 2.5% im letzten Jahr."
+    assert not prepared.streams(0)  # a piece could end between the two
+    assert prepare("50%% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50%% fertig"
+    assert prepare("50% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50% fertig"
+
+
 def test_a_list_inside_a_line_is_cut_at_its_markers_which_are_kept():
     """Read whole, the model lost items and translated markers ("a) open the file b) save it c) close it" came back as
     "a) Datei b) öffnen", "either a) restart" as "entweder ein) Neustarten"). Two markers or more in sequence; a

@@ -207,6 +207,7 @@ THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 ENDS_IN_DOTS = re.compile(r"(?<!\.)(?:\.\.\.|…)$")
 TWO_DOTS_AT_END = re.compile(r"(?<!\.)\.\.$")
 TWO_DOTS = re.compile(r"(?<!\.)\.\.(?!\.)")
+DOUBLED_PERCENT = re.compile("%{2,}")  # `_percent_signs_alone`
 
 
 @dataclass
@@ -256,7 +257,13 @@ class Prepared:
         ".." that becomes "...": a piece can end between the dots; line breaks that wrap the source, placed by the
         translation's length)."""
         return not (self.numbers[index] or self.spaces[index] or self.ellipses[index]
-                    or self.ends_in_dots[index] or self.wraps[index])
+                    or self.ends_in_dots[index] or self.wraps[index] or self._percent_signs_alone(index))
+
+    def _percent_signs_alone(self, index: int) -> bool:
+        """Whether the segment has a percent sign but no two together: then "%%" in its translation is the model's
+        printf escape, learned from catalogs ("grew by 2.5% last year" came back as "grau von 2.5%%"), and is "%"."""
+        segment = self.segments[index]
+        return "%" in segment and "%%" not in segment
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece of it: in capitals where the source was, each
@@ -268,6 +275,8 @@ class Prepared:
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
+        if self._percent_signs_alone(index):
+            text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
             text = rewrapped(text, self.wraps[index])
         if self.ends_in_dots[index]:
