@@ -1182,7 +1182,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False,
             short: Callable[[str], bool] | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
-    preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, and always what the model cannot
+    preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
+    (`names_outside_ascii`) and the markers of lists inside a line (`inline_enumerators`, which separate segments as
+    marks between clauses do), and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
     `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that wrap a sentence
@@ -1199,12 +1201,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    symbols = [] if text.isascii() else [run.span() for run in symbols_outside_ascii().finditer(text)]
-    if preserve_placeholders and not text.isascii():
-        symbols += names_outside_ascii(text)
-    if preserve_placeholders:
-        symbols += inline_enumerators(text)
-    untranslatable = sorted(unknown(text) + symbols + long_runs(text)
+    items = [] if text.isascii() else [run.span() for run in symbols_outside_ascii().finditer(text)]
+    if preserve_placeholders:  # names and list markers, as placeholders are
+        items += inline_enumerators(text) + ([] if text.isascii() else names_outside_ascii(text))
+    untranslatable = sorted(unknown(text) + items + long_runs(text)
                             + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
