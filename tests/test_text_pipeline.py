@@ -46,6 +46,9 @@ def test_segmentation_edge_cases(text, expected):
     ("Error updating /etc/crypttab.", ["/etc/crypttab"]),
     ("Copy ~/.config/app/ and ../../lib or ./configure to C:\\Users\\Ann\\file.txt now", [
         "~/.config/app/", "../../lib", "./configure", "C:\\Users\\Ann\\file.txt"]),
+    # a directory's name with spaces, where a backslash follows it; not "Files" after the last one
+    ("Run C:\\Program Files\\App\\setup.exe or look in C:\\Program Files now", [
+        "C:\\Program Files\\App\\setup.exe", "C:\\Program"]),
     ("and/or km/h TCP/IP 12/05/2024 [Gmail]/Drafts /Image/Mode wait.../etc", []),  # words, a date, menu paths
 ])
 def test_file_paths_are_kept_as_written(text, paths):

@@ -116,10 +116,11 @@ PLACEHOLDERS = (
     # came back as "/etc/cryptab", "/usr/local/bin/gs" as "/usr/local/bin/Glät"). Unix ones from the root with a
     # first directory in small letters (a capital starts a menu path, which catalogs translate: "/Image/Mode"), from
     # the home directory or relative ("~/.config", "../lib"); Windows ones from a drive. Dots only inside a name, so
-    # a sentence's full stop is not taken along.
+    # a sentence's full stop is not taken along. A Windows directory's name may hold spaces, up to three, where a
+    # backslash follows it ("C:\Program Files\App" came back as "C:\Program\Anwendungen").
     rf"(?<![\w/.~\\-])(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
     rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
-    rf"(?<![\w\\])[A-Za-z]:\\(?:{PATH_NAME}(?:\\{PATH_NAME})*\\?)?",
+    rf"(?<![\w\\])[A-Za-z]:\\(?:{PATH_NAME}(?: {PATH_NAME}){{0,3}}\\)*(?:{PATH_NAME})?",
     # Long command-line options, their name alone (catalogs translate a value's: "--new-file=FILE", "--new-file=DATEI").
     # Read, the model changed one in 11 of the 50 held-out test messages that have one ("--ignore-errors" came back as
     # "--ignore-errore-Fehler-Fehler", "--root" was lost).
