@@ -1124,8 +1124,8 @@ def names_outside_ascii(text: str) -> list[tuple[int, int]]:
 # markers or more in sequence (a, b; 1, 2), as a marker alone ("plan b) works") is text. No held-out text has such a
 # list; of the 979,945 training pairs 9 (7 lists, 2 values: "details (1) and column (2) views"), chrF 53.08 -> 52.71,
 # BLEU 38.12 -> 38.24 ("(0) Linear (1) Smooth": "(0) Zeile (1) Smodus", now "(0) Linear (1) Weich").
-ENUMERATOR = re.compile(r"(?<!\S)\(?([A-Za-z]|\d{1,2})\)(?=\s)")
-ENUMERATOR_ITEM = re.compile(r"\(?(?:[A-Za-z]|\d{1,2})\)")  # one as an item
+ENUMERATOR_ITEM = re.compile(r"\(?([A-Za-z]|\d{1,2})\)")  # one as an item: a label in parentheses, or before one
+ENUMERATOR = re.compile(rf"(?<!\S){ENUMERATOR_ITEM.pattern}(?=\s)")
 LINE_START = re.compile(r"^[^\S\n]*(?=\S)", re.MULTILINE)
 PARENTHESIS_OR_LINE_BREAK = re.compile(r"[()\n]")
 
@@ -1202,9 +1202,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    items = [] if text.isascii() else [run.span() for run in symbols_outside_ascii().finditer(text)]
-    if preserve_placeholders:  # names and list markers, as placeholders are
-        items += inline_enumerators(text) + ([] if text.isascii() else names_outside_ascii(text))
+    items = inline_enumerators(text) if preserve_placeholders else []  # list markers and names, as placeholders are
+    if not text.isascii():
+        items += [run.span() for run in symbols_outside_ascii().finditer(text)]
+        items += names_outside_ascii(text) if preserve_placeholders else []
     untranslatable = sorted(unknown(text) + items + long_runs(text)
                             + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
