@@ -229,7 +229,7 @@ def test_an_unsupported_config_is_one_clear_line(converted, tmp_path):
     import subprocess
     import sys
 
-    if converted["model"].cfg.activation != "silu":
+    if converted["name"] != "swish-2x2":  # the CLI's refusal depends on the config file, not on the weights
         pytest.skip("one configuration is enough")
     source = tmp_path / "marian"
     shutil.copytree(converted["root"] / "marian", source)
