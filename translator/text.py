@@ -195,6 +195,22 @@ TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# A list item's number is an item (NUMBER) before the line is read: "1) Open the file." reached the model as "XX0X) Open
+# the file." (a number before "." ends a sentence of its own, and was kept). Where the token stands for such a number,
+# it is the line's marker.
+MASKED_NUMBER_MARKER = re.compile(r"\(?XX(\d+)X[.)]\s+")
+LIST_NUMBER = re.compile(r"\d{1,3}")
+
+
+def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.Match | None:
+    """The LIST_MARKER at `position` of a masked text, its number written or as the token of its item."""
+    if marker := LIST_MARKER.match(masked, position):
+        return marker
+    marker = MASKED_NUMBER_MARKER.match(masked, position)
+    item = int(marker.group(1)) if marker else len(protected)
+    return marker if item < len(protected) and LIST_NUMBER.fullmatch(protected[item]) else None
+
+
 LETTER = re.compile(r"[^\W\d_]")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 WHITESPACE = re.compile(r"\s*")
@@ -385,7 +401,7 @@ class Prepared:
         the piece is in capitals, what stays after it, its references read as spaces, whether it is in capitals)."""
         core = piece.strip()
         lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
-        if bullet := LIST_MARKER.match(core):  # kept, not translated
+        if bullet := list_marker(core, self.protected):  # kept, not translated
             lead, core = lead + bullet.group(0), core[bullet.end():]
         spaces: list[SpaceReference] = []
         if self.protected:
@@ -1461,7 +1477,7 @@ class _Layout:
         how many quotation marks of an e-mail lead the line."""
         if part_start not in self.leads:
             text = INDENTATION.match(self.masked, part_start).end()
-            if marker := LIST_MARKER.match(self.masked, text):
+            if marker := list_marker(self.masked, self.protected, text):
                 text = marker.end()
             line_start = self.masked.rfind("\n", 0, part_start) + 1
             self.leads[part_start] = (self.written_width(line_start, text),
@@ -1477,7 +1493,7 @@ class _Layout:
 
     def _starts_an_item(self, line_start: int) -> bool:
         """Whether a line starts a list item (an e-mail's quotation marks start none)."""
-        marker = LIST_MARKER.match(self.masked, INDENTATION.match(self.masked, line_start).end())
+        marker = list_marker(self.masked, self.protected, INDENTATION.match(self.masked, line_start).end())
         return marker is not None and not marker.group().startswith(">")
 
     def _read(self) -> None:
