@@ -697,26 +697,28 @@ def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
     catalogs keep the "…". A segment that has "..." of its own keeps the model's dots, and so does a longer run."""
     prepared = prepare("Loading…\nWait...\nCopy…")
     assert prepared.segments == ["Loading…", "Wait...", "Copy…"] and prepared.ellipses == [True, False, True]
-    assert not prepared.streams(0) and prepare("Wait... then go.").streams(0)  # a piece could end between the dots
+    assert not prepared.streams(0) and prepare("Wait.... then go.").streams(0)  # a piece could end between the dots
     translated = ["Laden ...", "Warten ...", "Kopieren .... oder ..."]
     assert prepared.restore(translated) == "Laden …\nWarten ...\nKopieren .... oder …"
     assert prepare("Saving&hellip;", html=True).restore(["Speichern ..."]) == "Speichern &hellip;"
     assert prepare("Wait... loading…").restore(["Warten ... laden ..."]) == "Warten ... laden ..."
 
 
-def test_a_sentence_that_ends_in_three_dots_never_comes_back_ending_in_two():
+def test_a_sentence_with_three_dots_never_comes_back_with_two():
     """The model ended "Save forecast..." with two dots ("Vorhersage speichern..") in 10 of the 263 installed catalog
-    messages that end in "..."; German catalogs never do. A final pair is completed where the source ends in an
-    ellipsis, any pair where the source has a "…" and no ".." of its own; such a segment is sent whole, as its last
-    piece could end between the dots."""
+    messages that end in "..."; German catalogs never do. Inside a sentence too ("Wait... what happened?" came back as
+    "Warten.. was passiert?"). Two dots are completed where the source has "..." or "…" and no ".." of its own; such
+    a segment is sent whole, as a piece could end between the dots."""
     prepared = prepare("Save forecast...\nLoading…\nVersion 2..3\nStop.")
-    assert prepared.ends_in_dots == [True, True, False, False]
+    assert prepared.broken_dots == [True, True, False, False]
     assert not prepared.streams(0) and not prepared.streams(1) and prepared.streams(3)
     translated = ["Vorhersage speichern..", "Laden..", "Version XX0X..3", "Stopp.."]
     assert prepared.restore(translated) == "Vorhersage speichern...\nLaden…\nVersion 2..3\nStopp.."
     assert prepare("Open %s...").restore(["XX0X öffnen.."]) == "%s öffnen..."
     assert prepare("Wait....").restore(["Warten.."]) == "Warten.."  # four dots: no ellipsis to complete
     assert prepare("Wait… what?!").restore(["Warten.. was?!"]) == "Warten… was?!"  # inside, after a "…"
+    assert prepare("Wait... what happened?").restore(["Warten.. was passiert?"]) == "Warten... was passiert?"
+    assert prepare("Usage: %s [file...]").restore(["Aufruf: XX0X [Datei..]"]) == "Aufruf: %s [Datei...]"
     assert prepare("Wait… see a..b").restore(["Warten.. siehe a..b"]) == "Warten.. siehe a..b"  # the source's own
 
 

@@ -220,9 +220,9 @@ WHITESPACE = re.compile(r"\s*")
 ELLIPSIS = "…"
 THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 # The model ends a sentence that ends in "..." with two dots in 10 of the 263 installed catalog messages that end so
-# ("Save forecast..." came back as "Vorhersage speichern.."), never with one or none; no reference ends in two.
-ENDS_IN_DOTS = re.compile(r"(?<!\.)(?:\.\.\.|…)$")
-TWO_DOTS_AT_END = re.compile(r"(?<!\.)\.\.$")
+# ("Save forecast..." came back as "Vorhersage speichern.."), never with one or none; no reference ends in two. Inside
+# a sentence too ("Wait... what happened?" came back as "Warten.. was passiert?", "[file...]" as "[Datei..]"): where
+# the source has "..." or "…" and no two dots of its own, two dots in the translation are three.
 TWO_DOTS = re.compile(r"(?<!\.)\.\.(?!\.)")
 DOUBLED_PERCENT = re.compile("%{2,}")  # `_percent_signs_alone`
 
@@ -246,7 +246,7 @@ class Prepared:
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
-    ends_in_dots: list[bool] = field(default_factory=list)  # per segment: a final ".." to write as "..." (ENDS_IN_DOTS)
+    broken_dots: list[bool] = field(default_factory=list)  # per segment: ".." to write as "..." (TWO_DOTS)
     # per segment: the line breaks that wrap its sentence (`_wrap_end`), with their indentation, each with its share of
     # the segment before it, to go back at the same share of the translation (`rewrapped`)
     wraps: list[list[tuple[float, str]]] = field(default_factory=list)
@@ -270,11 +270,11 @@ class Prepared:
 
     def streams(self, index: int) -> bool:
         """Whether a segment's translation may be sent as it is decoded, each piece `written`: nothing in it waits
-        for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and a final
+        for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and
         ".." that becomes "...": a piece can end between the dots; line breaks that wrap the source, placed by the
         translation's length)."""
         return not (self.numbers[index] or self.spaces[index] or self.ellipses[index]
-                    or self.ends_in_dots[index] or self.wraps[index] or self._percent_signs_alone(index))
+                    or self.broken_dots[index] or self.wraps[index] or self._percent_signs_alone(index))
 
     def _percent_signs_alone(self, index: int) -> bool:
         """Whether the segment has a percent sign but no two together: then "%%" in its translation is the model's
@@ -296,11 +296,9 @@ class Prepared:
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
             text = rewrapped(text, self.wraps[index])
-        if self.ends_in_dots[index]:
-            text = TWO_DOTS_AT_END.sub("...", text)
+        if self.broken_dots[index]:
+            text = TWO_DOTS.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
-            if ".." not in self.segments[index]:  # then two dots are a broken "…" ("Wait… what?!": "Warten.. was?")
-                text = TWO_DOTS.sub("...", text)
             text = THREE_DOTS.sub(ELLIPSIS, text)
         text = self.written(index, text)
         if self.spaces[index]:
@@ -393,7 +391,7 @@ class Prepared:
         self.spaces.append(spaces)
         self.shouted.append(shouted)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
-        self.ends_in_dots.append(ENDS_IN_DOTS.search(core) is not None)
+        self.broken_dots.append(bool(THREE_DOTS.search(core) or ELLIPSIS in core) and not TWO_DOTS.search(core))
         self.glue.append(trail)
 
     def _read(self, piece: str) -> tuple[str, str, str, list[SpaceReference], bool]:
