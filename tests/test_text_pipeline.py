@@ -118,6 +118,18 @@ def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
     assert prepare("Open %s Files").restore(["XX0X Dateien öffnen"]) == "%s Dateien öffnen"
 
 
+
+def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
+    """"2 lbs" came back as "2lbs", "%d lags" as "%dlags" (6 of 2,025 held-out catalog items followed by a word; no
+    reference glues them). German's "2.4er Kernel", a token after a token, and a word the source glues stay glued;
+    a name glued to a noun gets its hyphen."""
+    assert prepare("The package weighs 2 lbs.").restore(["Das Paket wiegt XX0Xlbs."]) == "Das Paket wiegt 2 lbs."
+    assert prepare("Truncation at %d lags").restore(["Abschnitt bei XX0Xlags"]) == "Abschnitt bei %d lags"
+    assert prepare("In 2.4 kernels it works").restore(["In XX0Xer Kerneln geht es"]) == "In 2.4er Kerneln geht es"
+    assert prepare("%s %s files").restore(["XX0XXX1X Dateien"]) == "%s %s Dateien"
+    assert prepare("Run %sfoo and %s bar").restore(["XX0Xfoo und XX1Xbar"]) == "%sfoo und %s bar"
+    assert prepare("PipeWire filters").restore(["XX0XFilter"]) == "PipeWire-Filter"
+
 def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     """Read, the model changed or dropped such names, which its training data has few of ("Zoë and François are
     fine." came back as "Zora und Franzois sind fein."); words in small letters ("café") stay text, German spells
