@@ -45,6 +45,8 @@ HOSTILE = [
     ("a name outside ASCII in every word", "Zoë ", False),
     ("a list inside a line, every word an item", "a) b) ", False),
     ("one enormous word after a letter outside ASCII", "a", False, "é "),  # names tried from every position: quadratic
+    ("a JSON key and string value in every 13 characters", '"a": "b c", ', False),
+    ("JSON keys opening values that never close", '"ab": "', False),
 ]
 
 

@@ -119,6 +119,24 @@ def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
 
 
 
+def test_each_string_value_of_a_json_object_is_translated_alone():
+    """Read with the keys' tokens and the quotes, values came back worse than alone ('{"save": "Save", "open": "Open
+    file"}' came back as '{"save": "Speicher", "open": "Open Datei"}'; 450 held-out catalog messages written as JSON
+    values: chrF 61.96 -> 69.63). Escaped quotes stay in their value; where the vocabulary lacks '"' and a mark is one
+    item with a placeholder beside it ('"%s'), the token stays in the value. Not without a JSON key, nor with the
+    placeholders off (the keys are text then)."""
+    text = r'{"save": "Save", "open": "Open %s files", "n": 3, "t": "Say \"hi\" now"}'
+    prepared = prepare(text)
+    assert prepared.segments == ["Save", "Open XX0X files", r'Say \"hi\" now']
+    assert prepared.restore(["Speichern", "XX0X Dateien öffnen", r'Sag \"hi\" jetzt']) == (
+        r'{"save": "Speichern", "open": "%s Dateien öffnen", "n": 3, "t": "Sag \"hi\" jetzt"}')
+    prepared = prepare('{"n": "%s files", "m":"Open file"}', unknown=lambda s: [m.span() for m in re.finditer('"', s)])
+    assert prepared.segments == ["XX0X files", "Open file"]
+    assert prepared.restore(["XX0X Dateien", "Datei öffnen"]) == '{"n": "%s Dateien", "m":"Datei öffnen"}'
+    assert prepare('Error %s: "file not found"').segments == ['Error XX0X: "file not found"']
+    assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
+
+
 def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
     """"2 lbs" came back as "2lbs", "%d lags" as "%dlags" (6 of 2,025 held-out catalog items followed by a word; no
     reference glues them). German's "2.4er Kernel", a token after a token, and a word the source glues stay glued;
@@ -434,7 +452,7 @@ def test_texts_that_backtracked_are_read_in_linear_time():
 
     script = ("from translator.text import prepare\n"
               "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
-              "             'a:' * 200_000, 'a' * 200_000 + ' é'):\n"
+              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50

@@ -94,6 +94,13 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # "print('hello Welt')", the info string "python" as "Python").
 FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)"
                r"[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+# A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
+JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
+JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
+# A JSON object's string value after its key. Read with the key's token, the colon and the quotes, values came back
+# worse than alone ('{"save": "Save", "open": "Open file"}' came back as '{"save": "Speicher", "open": "Open Datei"}';
+# alone "Speichern", "Datei öffnen"): each value is a segment of its own, what is around it glue.
+JSON_STRING_VALUE = re.compile(rf'{JSON_KEY_NAME.pattern}[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"')
 # YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
@@ -111,8 +118,7 @@ PLACEHOLDERS = (
     # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
     # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
     r"(?<=\]\()[^\s()<>]+(?=\))",
-    # A JSON object's key, a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...')
-    r'"[A-Za-z_][\w.-]*"(?=[ \t]*:)',
+    JSON_KEY,
     # e-mail addresses (before file names and words with capitals, which their parts look like); a local part has at
     # most 64 characters (RFC 5321), and unbounded, every position of a long word scanned to its end for an "@"
     # (quadratic: 32,000 letters took 4 s)
@@ -1250,11 +1256,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     separators = {number for number, item in enumerate(prepared.protected)
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
-    for part in _blocks(masked, prepared.protected, html):
-        if not isinstance(part, str):  # a separator: glue between segments
-            prepared.glue[-1] += part.text
+    for block in _blocks(masked, prepared.protected, html):
+        if not isinstance(block, str):  # a separator: glue between segments
+            prepared.glue[-1] += block.text
             continue
-        for sentence in closing_tokens_kept(sentences(part)):
+        parts = json_values(block, prepared.protected) if preserve_placeholders else [block]
+        for sentence in (whole for part in parts for whole in closing_tokens_kept(sentences(part))):
             lines = [sentence] if html else _lines_unless_short(sentence, lambda s: (short or fits)(as_read(s)))
             for clause in (inner for line in lines for whole in clauses(line, separators)
                            for inner in parentheticals(whole)):
@@ -1303,6 +1310,37 @@ def _joined_items(pattern: re.Pattern) -> re.Pattern:
     --%s"); unquoted, a sentence split inside one ("expected '.%s' here": "expected '.%s" and "' here")."""
     item, marks = f"(?:{pattern.pattern})", f"(?:{JOINING_MARKS.pattern})?"
     return re.compile(rf"{marks}{item}(?:(?: *|{JOINING_MARKS.pattern}){item})*{marks}", pattern.flags)
+
+
+def json_values(masked: str, protected: list[str]) -> list[str]:
+    """The masked text cut around each JSON object's string value (JSON_STRING_VALUE, found in the text as written):
+    the text before, the value, the rest. A token that holds a quotation mark and an item of the value ('"%s') is
+    the value's."""
+    tokens = [token for token in PLACEHOLDER_PATTERN.finditer(masked) if int(token.group(1)) < len(protected)]
+    items = [protected[int(token.group(1))] for token in tokens]
+    if not any(JSON_KEY_NAME.search(item) for item in items):  # keys are items
+        return [masked]
+    starts, ends, shifts = [], [], [0]  # each token's span in the text as written; the masked text's offset after it
+    pieces, position = [], 0
+    for token, item in zip(tokens, items):
+        starts.append(token.start() - shifts[-1])
+        ends.append(starts[-1] + len(item))
+        shifts.append(token.end() - ends[-1])
+        pieces += [masked[position:token.start()], item]
+        position = token.end()
+    written = "".join(pieces) + masked[position:]
+
+    def cut(mark: int, value_after: bool) -> int:
+        """The masked offset of a cut beside the quotation mark at `mark` of the written text, on the value's side."""
+        k = bisect_right(starts, mark) - 1
+        if k < 0 or ends[k] <= mark:  # the mark is no token's
+            return mark + value_after + shifts[k + 1]
+        holds_value = ends[k] > mark + 1 if value_after else starts[k] < mark
+        return tokens[k].start() if holds_value == value_after else tokens[k].end()
+
+    values = [(cut(value.start(1) - 1, True), cut(value.end(1), False))
+              for value in JSON_STRING_VALUE.finditer(written)]
+    return cut_around(masked, [(start, end) for start, end in values if start < end])
 
 
 def clauses(sentence: str, separators: set[int]) -> list[str]:
