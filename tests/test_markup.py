@@ -296,3 +296,18 @@ def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
     assert sorted(tags) == sorted(source_tags)
     if reduced(source_tags) is not None:
         assert reduced(tags) == reduced(source_tags)
+
+
+def test_elements_apart_in_the_source_stay_apart_whatever_the_alignment():
+    """"<button>Sign in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a>
+    signieren</button>": the words of the first element's span held the second's. The one before in the source
+    keeps its words before the other's; an element that goes on in another segment keeps that edge."""
+    got = put_back(["<b>", "</b>", "<i>", "</i>"], "XX0XSign inXX1X XX2XForgot passwordXX3X",
+                   ["Sign", "in", "Forgot", "password"], ["In", "Passwort", "vergessen", "anmelden"],
+                   {0: 0, 1: 3, 2: 2, 3: 1})
+    assert got == "<b>In</b> <i>Passwort vergessen</i> anmelden"
+    stripped, source_spans, translation, target_spans, weights = aligned(
+        ["No", "data", "or", "The"], ["Den", "keine", "Daten", "oder"], {0: 3, 1: 0, 2: 1, 3: 2})
+    moved = [MovedTags(0, 1, 0, 7, False), MovedTags(2, None, 11, 14, False)]  # the second closes in the next segment
+    placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
+    assert placed == "Den XX0Xkeine DatenXX1X XX2Xoder"

@@ -893,8 +893,14 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
     </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). Where an element ends and another of
     its name starts right after it, glued to words on both sides, they separate sentences as block-level tags do;
     elements of other names (a footnote after a link), with a space beside them, void or self-closing (a label's
-    field, "<nl/>") do not."""
+    field, "<nl/>") do not. Links, buttons and labels do with only whitespace between them, whatever their names
+    ("<button>Sign in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a>
+    signieren</button>")."""
     for text, segments in (('<nav><a href="/">Home</a><a href="/about">About us</a></nav>', ["Home", "About us"]),
+                           ('<a href="/">Home</a>\n  <a href="/about">About us</a>', ["Home", "About us"]),
+                           ('<button>Sign in</button> <a href="/f">Forgot your password?</a>',
+                            ["Sign in", "Forgot your password?"]),
+                           ('<p>Read <a href="/1">this</a> and <a href="/2">that</a>.</p>', ["Read this and that."]),
                            ("<button>Save</button><button>Cancel</button>", ["Save", "Cancel"]),
                            ('<select><option value="1">First</option><option value="2">Second</option></select>',
                             ["First", "Second"]),
@@ -911,6 +917,8 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
         assert [PLACEHOLDER_PATTERN.sub("", segment) for segment in tokens.segments] == [
             PLACEHOLDER_PATTERN.sub("", segment) for segment in segments], text
         assert tokens.restore(tokens.segments) == text
+    assert prepare("<div><span>Open</span> <span>the file</span></div>", html=True, take_out_tags=True).segments == [
+        "Open the file"]  # styling: spans are no controls
     plain = prepare("<button>Save</button><button>Cancel</button>")  # in plain text too: evidently markup
     assert [PLACEHOLDER_PATTERN.sub("", segment) for segment in plain.segments] == ["Save", "Cancel"]
     assert plain.restore(plain.segments) == "<button>Save</button><button>Cancel</button>"

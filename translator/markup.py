@@ -18,6 +18,7 @@ as the model was trained: format placeholders, a void element, a comment, a tag 
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections import Counter
@@ -222,7 +223,7 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
         return translation + "".join(PLACEHOLDER.format(n) for n in sorted(
             n for m in moved for n in (m.before, m.after) if n is not None))
     targets = [_target(item, stripped, source_spans, translation, target_spans, visible, weights) for item in moved]
-    _untangled(moved, targets)
+    _untangled(moved, targets, translation)
     # At one position, closing tokens go before opening ones; the innermost element closes first and the outermost
     # opens first, and of two with the same span, the one earlier in the source is outside the other.
     insertions = []
@@ -337,10 +338,17 @@ def _one_character_at(text: str, position: int) -> bool:
     return position >= 0 and text[position].isalnum() and (position == 0 or not text[position - 1].isalnum())
 
 
-def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
-    """Target spans that keep the elements well-formed: each element's holds those of the elements inside it in
-    the source, and where two spans cross (alignments that do not keep the source's order), the one starting later
-    grows to hold the other: nested is well-formed, crossing is not. Spans only grow, so this ends."""
+def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], translation: str) -> None:
+    """Target spans that keep the elements well-formed and as the source has them: each element's holds those of the
+    elements inside it in the source, and elements apart in the source stay apart (`_kept_apart`: "<button>Sign
+    in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a> signieren</button>",
+    a link inside a button). Where that cannot be (two siblings wrap the same words), two spans that cross (alignments
+    that do not keep the source's order) are made to nest: the one starting later grows to hold the other. Spans
+    only grow then, so this ends."""
+    for _ in range(2 * len(moved) ** 2):
+        _nest(moved, targets)
+        if not _kept_apart(moved, targets, translation):
+            break
     while True:
         _nest(moved, targets)
         crossing = next(((a, b) for a in range(len(targets)) for b in range(len(targets))
@@ -349,6 +357,44 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> No
             return
         a, b = crossing
         targets[b] = (targets[a][0], targets[b][1])
+
+
+def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], translation: str) -> bool:
+    """Trim one pair of elements that are apart in the source and whose target spans overlap: the one before in the
+    source to the part of its span before the other's (else after it), else the other likewise; False when no pair
+    can be trimmed. An element that opens or closes in another segment reaches this one's edge on that side, which
+    stays."""
+    spans = [(0 if item.before is None else start, len(translation) if item.after is None else end)
+             for item, (start, end) in zip(moved, targets)]
+
+    def part(k: int, other: tuple[int, int], before: bool) -> tuple[int, int] | None:
+        """Element k's span cut short before the other span begins (`before`) or begun after it ends, None where
+        that leaves nothing or moves an edge another segment holds."""
+        item, (start, end) = moved[k], spans[k]
+        if item.after is None if before else item.before is None:
+            return None
+        if before:
+            end = min(end, other[0])
+            while end > start and translation[end - 1].isspace():
+                end -= 1
+        else:
+            start = max(start, other[1])
+            while start < end and translation[start].isspace():
+                start += 1
+        return (start, end) if start < end or None in (item.before, item.after) else None
+
+    for a, b in itertools.combinations(range(len(moved)), 2):
+        (start_a, end_a), (start_b, end_b) = spans[a], spans[b]
+        apart = moved[a].end <= moved[b].start or moved[b].end <= moved[a].start
+        if not apart or start_a == end_a or start_b == end_b or end_a <= start_b or end_b <= start_a:
+            continue
+        first, second = (a, b) if moved[a].start <= moved[b].start else (b, a)
+        for trimmed, other, before in ((first, second, True), (first, second, False), (second, first, False),
+                                       (second, first, True)):
+            if (span := part(trimmed, spans[other], before)) is not None:
+                targets[trimmed] = span
+                return True
+    return False
 
 
 def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
