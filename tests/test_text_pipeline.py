@@ -893,13 +893,15 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
     </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). Where an element ends and another of
     its name starts right after it, glued to words on both sides, they separate sentences as block-level tags do;
     elements of other names (a footnote after a link), with a space beside them, void or self-closing (a label's
-    field, "<nl/>") do not. Links, buttons and labels do with only whitespace between them, whatever their names
-    ("<button>Sign in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a>
-    signieren</button>")."""
+    field, "<nl/>") do not. Links, buttons and labels do with only whitespace (and fields) between them, whatever
+    their names ("<button>Sign in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort
+    </a> signieren</button>")."""
     for text, segments in (('<nav><a href="/">Home</a><a href="/about">About us</a></nav>', ["Home", "About us"]),
                            ('<a href="/">Home</a>\n  <a href="/about">About us</a>', ["Home", "About us"]),
                            ('<button>Sign in</button> <a href="/f">Forgot your password?</a>',
                             ["Sign in", "Forgot your password?"]),
+                           ('<label for="n">Your name</label> <input id="n"> <button>Send</button>',
+                            ["Your name", "Send"]),  # a field between them
                            ('<p>Read <a href="/1">this</a> and <a href="/2">that</a>.</p>', ["Read this and that."]),
                            ("<button>Save</button><button>Cancel</button>", ["Save", "Cancel"]),
                            ('<select><option value="1">First</option><option value="2">Second</option></select>',

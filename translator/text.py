@@ -1703,12 +1703,12 @@ CONTROLS = frozenset({"a", "button", "label"})
 
 def _siblings_meeting(markup_run: str) -> list[tuple[int, int]]:
     """Where an end tag is followed right away by the start tag of another element of its name with content, or by
-    whitespace and another control's (CONTROLS): the two tags' starts."""
-    tags = list(TAG_PARTS.finditer(markup_run))
+    whitespace, void elements (a form's field) and another control's (CONTROLS): the two tags' starts."""
+    tags = [tag for tag in TAG_PARTS.finditer(markup_run) if markup.of_content(tag)]
     return [(ended.start(), begun.start()) for ended, begun in zip(tags, tags[1:])
-            if ended.group(1) and not begun.group(1) and markup.of_content(begun)
+            if ended.group(1) and not begun.group(1)
             and (ended.end() == begun.start() and ended.group(2).lower() == begun.group(2).lower()
-                 or not markup_run[ended.end():begun.start()].strip()
+                 or not TAG_PARTS.sub("", markup_run[ended.end():begun.start()]).strip()
                  and {ended.group(2).lower(), begun.group(2).lower()} <= CONTROLS)]
 
 
