@@ -133,6 +133,8 @@ def test_each_string_value_of_a_json_object_is_translated_alone():
     prepared = prepare('{"n": "%s files", "m":"Open file"}', unknown=lambda s: [m.span() for m in re.finditer('"', s)])
     assert prepared.segments == ["XX0X files", "Open file"]
     assert prepared.restore(["XX0X Dateien", "Datei öffnen"]) == '{"n": "%s Dateien", "m":"Datei öffnen"}'
+    compact = prepare('{"a":"Open %s files","b":"x"}', unknown=lambda s: [m.span() for m in re.finditer('[{"]', s)])
+    assert compact.segments == ["Open XX0X files", "x"]  # each key one item with "{", the colon and the opening mark
     assert prepare('Error %s: "file not found"').segments == ['Error XX0X: "file not found"']
     assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
 

@@ -1312,29 +1312,32 @@ def _joined_items(pattern: re.Pattern) -> re.Pattern:
     return re.compile(rf"{marks}{item}(?:(?: *|{JOINING_MARKS.pattern}){item})*{marks}", pattern.flags)
 
 
+def as_written(masked: str, protected: Sequence[str]) -> tuple[str, list[re.Match], list[int]]:
+    """The masked text with each token's item in its place, its tokens, and where each token's item starts there."""
+    tokens = [token for token in PLACEHOLDER_PATTERN.finditer(masked) if int(token.group(1)) < len(protected)]
+    pieces, starts, length, position = [], [], 0, 0
+    for token in tokens:
+        pieces += [masked[position:token.start()], protected[int(token.group(1))]]
+        starts.append(length + len(pieces[-2]))
+        length = starts[-1] + len(pieces[-1])
+        position = token.end()
+    return "".join(pieces) + masked[position:], tokens, starts
+
+
 def json_values(masked: str, protected: list[str]) -> list[str]:
     """The masked text cut around each JSON object's string value (JSON_STRING_VALUE, found in the text as written):
     the text before, the value, the rest. A token that holds a quotation mark and an item of the value ('"%s') is
     the value's."""
-    tokens = [token for token in PLACEHOLDER_PATTERN.finditer(masked) if int(token.group(1)) < len(protected)]
-    items = [protected[int(token.group(1))] for token in tokens]
-    if not any(JSON_KEY_NAME.search(item) for item in items):  # keys are items
+    written, tokens, starts = as_written(masked, protected)
+    ends = [start + len(protected[int(token.group(1))]) for start, token in zip(starts, tokens)]
+    if not any(JSON_KEY_NAME.search(written, start, end) for start, end in zip(starts, ends)):  # keys are items
         return [masked]
-    starts, ends, shifts = [], [], [0]  # each token's span in the text as written; the masked text's offset after it
-    pieces, position = [], 0
-    for token, item in zip(tokens, items):
-        starts.append(token.start() - shifts[-1])
-        ends.append(starts[-1] + len(item))
-        shifts.append(token.end() - ends[-1])
-        pieces += [masked[position:token.start()], item]
-        position = token.end()
-    written = "".join(pieces) + masked[position:]
 
     def cut(mark: int, value_after: bool) -> int:
         """The masked offset of a cut beside the quotation mark at `mark` of the written text, on the value's side."""
         k = bisect_right(starts, mark) - 1
-        if k < 0 or ends[k] <= mark:  # the mark is no token's
-            return mark + value_after + shifts[k + 1]
+        if k < 0 or ends[k] <= mark:  # the mark is no token's: as far from the last token's end as in the masked text
+            return mark + value_after + (tokens[k].end() - ends[k] if k >= 0 else 0)
         holds_value = ends[k] > mark + 1 if value_after else starts[k] < mark
         return tokens[k].start() if holds_value == value_after else tokens[k].end()
 
@@ -1631,16 +1634,7 @@ def _block_tags(protected: list[str], html: bool) -> set[int]:
     if html:
         return tags
     blocks = {i for i in tags if markup.void_only(protected[i])}
-    opened: dict[str, list[int]] = {}  # element name -> the items that opened it, innermost last
-    # Only items of tags alone are read: one holding a comment that never closes ("<!--" * 8,000) was searched to its
-    # end from every "<!--" (0.7 s at 32,000 characters); an item of tags and other things never separates anyway.
-    for i, item in enumerate(protected):
-        for closing, name in markup.elements_of(item) if markup.TAGS_ONLY.fullmatch(item) else ():
-            if not closing:
-                opened.setdefault(name, []).append(i)
-            elif opened.get(name) and {opener := opened[name].pop(), i} <= tags:
-                blocks |= {opener, i}
-    return blocks
+    return blocks | {i for (i, _), partner in _partner_tags(protected).items() if {i, partner} <= tags}
 
 
 def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
@@ -1650,21 +1644,16 @@ def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
     "Cancel" lost). Such a run of tags separates segments as a block-level tag does, whether it is one token or each
     tag its own, where an element ends and another of the same name starts right after it. Elements of other names
     are a sentence's styling ("<a>documentation</a><sup>1</sup> first"), and so are those with a space beside them
-    ("<span>Open</span><span> the file</span>"); but links and buttons beside each other, with or without a space
-    between them, are each a text of their own (CONTROLS)."""
+    ("<span>Open</span><span> the file</span>"); but links, buttons and labels beside each other, with only
+    whitespace or fields between them, are each a text of their own, tags and all (CONTROLS)."""
     apart: set[int] = set()
     partners: dict[tuple[int, str], int] = {}  # read once, where controls meet
     for run in TOKEN_RUN.finditer(masked):
         if run.start() == 0 or run.end() == len(masked) or masked[run.start() - 1].isspace() \
                 or masked[run.end()].isspace():
             continue
-        numbers, starts, written = [], [], ""  # the run as written, and where each of its items starts there
-        for piece in re.split(r"(\s+)", run.group()):
-            for token in PLACEHOLDER_PATTERN.finditer(piece) if not piece.isspace() else ():
-                numbers.append(int(token.group(1)))
-                starts.append(len(written))
-                written += protected[numbers[-1]]
-            written += piece if piece.isspace() else ""
+        written, tokens, starts = as_written(run.group(), protected)
+        numbers = [int(token.group(1)) for token in tokens]
         for ended, begun in _siblings_meeting(written):
             closing, opening = numbers[bisect_right(starts, ended) - 1], numbers[bisect_right(starts, begun) - 1]
             apart |= {closing, opening}
@@ -1679,6 +1668,8 @@ def _partner_tags(protected: list[str]) -> dict[tuple[int, str], int]:
     """(item, element name) -> the item of that element's other tag, for the tags of items of tags alone."""
     partners: dict[tuple[int, str], int] = {}
     opened: dict[str, list[int]] = {}  # element name -> the items that opened it, innermost last
+    # Only items of tags alone are read: one holding a comment that never closes ("<!--" * 8,000) was searched to its
+    # end from every "<!--" (0.7 s at 32,000 characters); an item of tags and other things never separates anyway.
     for i, item in enumerate(protected):
         for closing, name in markup.elements_of(item) if markup.TAGS_ONLY.fullmatch(item) else ():
             if not closing:
@@ -1692,8 +1683,8 @@ def _partner_tags(protected: list[str]) -> dict[tuple[int, str], int]:
 TOKEN_RUN = re.compile(r"XX\d+X(?:\s*XX\d+X)*")
 
 
-# Elements a reader acts on: beside each other, with only a space between them, they are a menu's links or a form's
-# buttons, each a text of its own. Read as one sentence, "<button>Sign in</button> <a>Forgot your password?</a>" came
+# Elements a reader acts on: beside each other, with only whitespace or a form's fields between them, they are a
+# menu's links or a form's labels and buttons, each a text of its own. Read as one sentence, "<button>Sign in</button> <a>Forgot your password?</a>" came
 # back as "<button>In <a>Fortget-Passwort</a> signieren</button>"; 300 pairs of such elements or of styling ones
 # around held-out catalog messages: 72 came back with their tags in another order or nesting, 23 with elements kept
 # apart by alignment (markup._kept_apart), 5 with these read apart too (3 styling elements around the same words, 2
