@@ -150,6 +150,7 @@ def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
     assert prepare("Run %sfoo and %s bar").restore(["XX0Xfoo und XX1Xbar"]) == "%sfoo und %s bar"
     assert prepare("PipeWire filters").restore(["XX0XFilter"]) == "PipeWire-Filter"
 
+
 def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     """Read, the model changed or dropped such names, which its training data has few of ("Zoë and François are
     fine." came back as "Zora und Franzois sind fein."); words in small letters ("café") stay text, German spells
