@@ -47,6 +47,7 @@ HOSTILE = [
     ("one enormous word after a letter outside ASCII", "a", False, "é "),  # names tried from every position: quadratic
     ("a JSON key and string value in every 13 characters", '"a": "b c", ', False),
     ("JSON keys opening values that never close", '"ab": "', False),
+    ("strings in one JSON array", '"b", ', False, '"a": ['),
     ("links beside each other, a space between", '<a href="/">a</a> ', True),  # each a text of its own
 ]
 

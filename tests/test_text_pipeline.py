@@ -122,9 +122,9 @@ def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
 def test_each_string_value_of_a_json_object_is_translated_alone():
     """Read with the keys' tokens and the quotes, values came back worse than alone ('{"save": "Save", "open": "Open
     file"}' came back as '{"save": "Speicher", "open": "Open Datei"}'; 450 held-out catalog messages written as JSON
-    values: chrF 61.96 -> 69.63). Escaped quotes stay in their value; where the vocabulary lacks '"' and a mark is one
-    item with a placeholder beside it ('"%s'), the token stays in the value. Not without a JSON key, nor with the
-    placeholders off (the keys are text then)."""
+    values: chrF 61.96 -> 69.63; 200 arrays of them after a key: 53.18 -> 62.43). Escaped quotes stay in their
+    value; where the vocabulary lacks '"' and a mark is one item with a placeholder beside it ('"%s'), the token stays
+    in the value. Not without a JSON key, nor with the placeholders off (the keys are text then)."""
     text = r'{"save": "Save", "open": "Open %s files", "n": 3, "t": "Say \"hi\" now"}'
     prepared = prepare(text)
     assert prepared.segments == ["Save", "Open XX0X files", r'Say \"hi\" now']
@@ -135,6 +135,9 @@ def test_each_string_value_of_a_json_object_is_translated_alone():
     assert prepared.restore(["XX0X Dateien", "Datei öffnen"]) == '{"n": "%s Dateien", "m":"Datei öffnen"}'
     compact = prepare('{"a":"Open %s files","b":"x"}', unknown=lambda s: [m.span() for m in re.finditer('[{"]', s)])
     assert compact.segments == ["Open XX0X files", "x"]  # each key one item with "{", the colon and the opening mark
+    days = prepare('"days": ["Monday", "Tuesday"],')  # an array of strings after a key: each string alone
+    assert days.segments == ["Monday", "Tuesday"]  # read with the rest, "Tuesday" came back as "Tuestag"
+    assert days.restore(["Montag", "Dienstag"]) == '"days": ["Montag", "Dienstag"],'
     assert prepare('Error %s: "file not found"').segments == ['Error XX0X: "file not found"']
     assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
 
@@ -455,7 +458,7 @@ def test_texts_that_backtracked_are_read_in_linear_time():
 
     script = ("from translator.text import prepare\n"
               "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
-              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000):\n"
+              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50

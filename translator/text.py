@@ -97,10 +97,13 @@ FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
-# A JSON object's string value after its key. Read with the key's token, the colon and the quotes, values came back
-# worse than alone ('{"save": "Save", "open": "Open file"}' came back as '{"save": "Speicher", "open": "Open Datei"}';
-# alone "Speichern", "Datei öffnen"): each value is a segment of its own, what is around it glue.
-JSON_STRING_VALUE = re.compile(rf'{JSON_KEY_NAME.pattern}[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)*)"')
+# A JSON object's string value after its key, or its array of strings. Read with the key's token, the colon and the
+# quotes, values came back worse than alone ('{"save": "Save", "open": "Open file"}' came back as '{"save":
+# "Speicher", "open": "Open Datei"}', '"days": ["Monday", "Tuesday"]' as '["Monday", "Tuestag"]'; alone
+# "Speichern", "Datei öffnen", "Montag"): each value is a segment of its own, what is around it glue.
+JSON_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+JSON_STRING_VALUE = re.compile(rf"{JSON_KEY_NAME.pattern}[ \t]*:[ \t]*(?:{JSON_STRING}|\[)")
+JSON_ARRAY_STRING = re.compile(rf"\s*{JSON_STRING}\s*(?:,|(\]))")  # an array's string and what follows it
 # YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
@@ -1325,7 +1328,8 @@ def as_written(masked: str, protected: Sequence[str]) -> tuple[str, list[re.Matc
 
 
 def json_values(masked: str, protected: list[str]) -> list[str]:
-    """The masked text cut around each JSON object's string value (JSON_STRING_VALUE, found in the text as written):
+    """The masked text cut around each JSON object's string value or string in an array after a key
+    (JSON_STRING_VALUE, JSON_ARRAY_STRING, found in the text as written):
     the text before, the value, the rest. A token that holds a quotation mark and an item of the value ('"%s') is
     the value's."""
     written, tokens, starts = as_written(masked, protected)
@@ -1341,9 +1345,19 @@ def json_values(masked: str, protected: list[str]) -> list[str]:
         holds_value = ends[k] > mark + 1 if value_after else starts[k] < mark
         return tokens[k].start() if holds_value == value_after else tokens[k].end()
 
-    values = [(cut(value.start(1) - 1, True), cut(value.end(1), False))
-              for value in JSON_STRING_VALUE.finditer(written)]
-    return cut_around(masked, [(start, end) for start, end in values if start < end])
+    values = []
+    for value in JSON_STRING_VALUE.finditer(written):
+        if value.group(1) is not None:
+            values.append(value.span(1))
+            continue
+        position = value.end()  # an array: its strings, while nothing else comes
+        while element := JSON_ARRAY_STRING.match(written, position):
+            values.append(element.span(1))
+            position = element.end()
+            if element.group(2):
+                break
+    cuts = [(cut(start - 1, True), cut(end, False)) for start, end in values]
+    return cut_around(masked, [(start, end) for start, end in cuts if start < end])
 
 
 def clauses(sentence: str, separators: set[int]) -> list[str]:
@@ -1684,11 +1698,11 @@ TOKEN_RUN = re.compile(r"XX\d+X(?:\s*XX\d+X)*")
 
 
 # Elements a reader acts on: beside each other, with only whitespace or a form's fields between them, they are a
-# menu's links or a form's labels and buttons, each a text of its own. Read as one sentence, "<button>Sign in</button> <a>Forgot your password?</a>" came
-# back as "<button>In <a>Fortget-Passwort</a> signieren</button>"; 300 pairs of such elements or of styling ones
-# around held-out catalog messages: 72 came back with their tags in another order or nesting, 23 with elements kept
-# apart by alignment (markup._kept_apart), 5 with these read apart too (3 styling elements around the same words, 2
-# in the translation's order).
+# menu's links or a form's labels and buttons, each a text of its own. Read as one sentence, "<button>Sign
+# in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a> signieren</button>";
+# 300 pairs of such elements or of styling ones around held-out catalog messages: 72 came back with their tags in
+# another order or nesting, 23 with elements kept apart by alignment (markup._kept_apart), 5 with these read apart
+# too (3 styling elements around the same words, 2 in the translation's order).
 CONTROLS = frozenset({"a", "button", "label"})
 
 
