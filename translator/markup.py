@@ -399,8 +399,10 @@ def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], tran
 
 def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
     """Each element's target span widened to cover those of the elements inside it in the source, so elements
-    nested in the source stay nested (smallest first: a span grows with everything inside it)."""
-    pairs = sorted(range(len(moved)), key=lambda i: moved[i].end - moved[i].start)
+    nested in the source stay nested (smallest first: a span grows with everything inside it; of two around the
+    same words, the later in the source is inside, as `put_back_tags` places them, though trimmed apart from a
+    third element they may have come to differ)."""
+    pairs = sorted(range(len(moved)), key=lambda i: (moved[i].end - moved[i].start, -i))
     for position, inner in enumerate(pairs):
         for outer in pairs[position + 1:]:
             if moved[outer].start <= moved[inner].start and moved[inner].end <= moved[outer].end:
