@@ -319,31 +319,26 @@ class Prepared:
             text = spaces_put_back(text, self.spaces[index], lambda word: self.written(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
-        return self.unmask(self._compounded(index, self._spaced(index, text)), index) if self.numbers[index] else text
+        return self.unmask(self._joined_as_in_source(index, text), index) if self.numbers[index] else text
 
-    def _spaced(self, index: int, text: str) -> str:
-        """The translation with a space between a token and the word the model glued to it (GLUED_WORD), where the
-        source has one there and the item ends in a letter or digit."""
+    def _joined_as_in_source(self, index: int, text: str) -> str:
+        """The translation with each token and the word after it as the source has them: a space between a token and
+        the word the model glued to it (GLUED_WORD), where the source has one there and the item ends in a letter or
+        digit; then a name token that qualifies a noun joined to it by a hyphen (`is_name`): where the source has a
+        word in small letters after the name, or a capitalized one that the translation does not keep ("HandBrake
+        Presets": "HandBrake-Voreinstellungen"; "FreeBSD Foundation", kept, stays apart)."""
         source = self.segments[index]
-        for k, item in enumerate(self.numbers[index]):
+        for k, number in enumerate(self.numbers[index]):
             token = PLACEHOLDER.format(k)
-            if (self.protected[item][-1:].isalnum() and re.search(f"{token} [^\\W\\d_]", source)
-                    and not re.search(f"{token}[^\\W\\d_]", source)):
-                text = re.sub(token + GLUED_WORD.pattern, f"{token} ", text)
-        return text
-
-    def _compounded(self, index: int, text: str) -> str:
-        """The translation with each name token that qualifies a noun joined to it by a hyphen (`is_name`): where the
-        source has a word in small letters after the name, or a capitalized one that the translation does not keep
-        ("HandBrake Presets": "HandBrake-Voreinstellungen"; "FreeBSD Foundation", kept, stays apart)."""
-        source = self.segments[index]
-        for k, item in enumerate(self.numbers[index]):
-            token = PLACEHOLDER.format(k)
-            if not is_name(self.protected[item]) or not (after := re.search(f"{token} ([^\\W\\d_]\\w*)", source)):
+            if not (after := re.search(f"{token} ([^\\W\\d_]\\w*)", source)):
                 continue
-            word = after.group(1)
-            kept = "" if word[0].islower() else rf"(?!{word}\b)"
-            text = re.sub(token + NOUN_AFTER.pattern + kept, f"{token}-", text)
+            item = self.protected[number]
+            if item[-1:].isalnum() and not re.search(f"{token}[^\\W\\d_]", source):
+                text = re.sub(token + GLUED_WORD.pattern, f"{token} ", text)
+            if is_name(item):
+                word = after.group(1)
+                kept = "" if word[0].islower() else rf"(?!{word}\b)"
+                text = re.sub(token + NOUN_AFTER.pattern + kept, f"{token}-", text)
         return text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
@@ -1259,11 +1254,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     separators = {number for number, item in enumerate(prepared.protected)
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
+    json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
     for block in _blocks(masked, prepared.protected, html):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
             continue
-        parts = json_values(block, prepared.protected) if preserve_placeholders else [block]
+        parts = json_values(block, prepared.protected) if json else [block]
         for sentence in (whole for part in parts for whole in closing_tokens_kept(sentences(part))):
             lines = [sentence] if html else _lines_unless_short(sentence, lambda s: (short or fits)(as_read(s)))
             for clause in (inner for line in lines for whole in clauses(line, separators)
@@ -1661,7 +1657,7 @@ def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
     ("<span>Open</span><span> the file</span>"); but links, buttons and labels beside each other, with only
     whitespace or fields between them, are each a text of their own, tags and all (CONTROLS)."""
     apart: set[int] = set()
-    partners: dict[tuple[int, str], int] = {}  # read once, where controls meet
+    partners: dict[tuple[int, str], int] | None = None  # read once, where controls first meet
     for run in TOKEN_RUN.finditer(masked):
         if run.start() == 0 or run.end() == len(masked) or masked[run.start() - 1].isspace() \
                 or masked[run.end()].isspace():
@@ -1673,7 +1669,7 @@ def _siblings_apart(masked: str, protected: list[str]) -> set[int]:
             apart |= {closing, opening}
             names = TAG_PARTS.match(written, ended).group(2).lower(), TAG_PARTS.match(written, begun).group(2).lower()
             if set(names) <= CONTROLS:  # each control a text of its own: from its opening tag to its closing one
-                partners = partners or _partner_tags(protected)
+                partners = _partner_tags(protected) if partners is None else partners
                 apart |= {partners.get((closing, names[0]), closing), partners.get((opening, names[1]), opening)}
     return apart
 
