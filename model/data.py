@@ -36,9 +36,10 @@ HELD_OUT_PERCENT = 4  # per held-out split, of the example pairs (~2,200 each)
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _EXAMPLE = re.compile(r'^\s+"(?P<en>[^"]+)"\s+-\s+(?P<de>.+)$')
+_GRAMMAR = re.compile(r"<[^>]*>")  # grammar: <fem>, <v, intr>
 _ANNOTATIONS = [
     re.compile(r"/[^/]*/"),  # IPA: /ˈiːl/
-    re.compile(r"<[^>]*>"),  # grammar: <fem>, <v, intr>
+    _GRAMMAR,
     re.compile(r"\[[^\]]*\]"),  # register and domain: [coll.], [zool.]
     re.compile(r"\{[^}]*\}"),  # cross references: {eel spear}
     re.compile(r"\([^)]*\)"),  # optional parts and glosses: (in the neck), (Pistacia atlantica)
@@ -74,7 +75,10 @@ def clean(text: str) -> str:
 
 
 def first_german(german: str, english: str) -> str:
-    """The first translation of a German side that lists alternatives separated by ', '."""
+    """The first translation of a German side that lists alternatives separated by ', '. Grammar annotations go
+    first: "abdanken <v, intr>" holds such a separator, and cut there it left "abdanken <v" (14,300 training pairs, 3%
+    of the entries, ended in "<v", "<masc"...; the model learned to write "treffen <v" for "make")."""
+    german = _GRAMMAR.sub(" ", german)
     if is_sentence(english):
         german = _SENTENCE_ALTERNATIVES.split(german)[0]
     elif ", " not in english:
