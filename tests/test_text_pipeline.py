@@ -78,6 +78,15 @@ def test_a_markdown_links_target_is_kept_as_written():
     assert protected_items(text) == ["#configuration", "https://example.org/a", "images/main.png"]
 
 
+def test_a_reference_links_label_and_its_definition_are_kept_as_written():
+    """A document's reference links are matched by label: "See the [installation guide][install]." came back as
+    "Siehe [Installationsführer][installation][installation]", the definition's "[install]:" as "[installation]:".
+    A definition's title is words; a line that only starts like a definition is text."""
+    text = ("See the [installation guide][install] or the [FAQ][].\n\n[install]: ./INSTALL.md 'The guide'\n"
+            "[faq]: <https://example.org/faq>\n[1]: Smith, J. (2020). A book.")
+    assert protected_items(text) == ["[]", "[faq]: <https://example.org/faq>", "[install]", "[install]: ./INSTALL.md"]
+
+
 def test_a_json_objects_keys_are_kept_as_written():
     """Read, the model translated them: '{"title": "Open file"}' came back as '{"Titel": ...}'."""
     assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']

@@ -121,6 +121,13 @@ PLACEHOLDERS = (
     # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
     # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
     r"(?<=\]\()[^\s()<>]+(?=\))",
+    # A reference link's label, after its text ("[guide][install]", "[guide][]"), and a reference definition's label
+    # with its destination, on a line of its own with at most a title after it ('[install]: ./INSTALL.md "Guide"'): a
+    # document's links are matched by label. Read, "See the [installation guide][install]." came back as "Siehe
+    # [Installationsführer][installation][installation]", its definition's "[install]:" as "[installation]:".
+    r"(?<=\])\[[^\[\]\n]{0,999}\](?![(:])",
+    r"(?:(?<=\n)|^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
+    r"(?=[ \t]*(?:\r?\n|$)|[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?:\r?\n|$))",
     JSON_KEY,
     # e-mail addresses (before file names and words with capitals, which their parts look like); a local part has at
     # most 64 characters (RFC 5321), and unbounded, every position of a long word scanned to its end for an "@"
