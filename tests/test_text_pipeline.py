@@ -433,6 +433,23 @@ def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments
     assert prepare(text, preserve_placeholders=False).protected == []  # --no-placeholders: translated as text
 
 
+def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
+    """Read, "Run:\n\n    pip install translator" came back as "...\n\n    Rohrisolator", "    cd build\n    make" as
+    "    CD-Bildbau\n    treffen <v". Markdown (a heading, a fence or a link) reads lines indented by four columns after
+    a blank line as code; a list item's continuation and a plain text's indented lines (a help text's options) are
+    translated."""
+    text = "# Build\n\nRun:\n\n    cd build\n    make\n\n\tmake install\nThen test it.\n\n- An item.\n\n    More of it."
+    prepared = prepare(text)
+    assert prepared.protected == ["    cd build\n    make\n\n\tmake install"]
+    assert prepared.segments == ["# Build", "Run:", "Then test it.", "An item.", "More of it."]
+    assert prepared.restore(prepared.segments) == text
+    assert prepare(text, preserve_placeholders=False).protected == []
+    options = "Options:\n\n    -h, --help    Show this help.\n    -v            Print more."
+    assert prepare(options).segments == ["Options:", "-h, XX0X", "Show this help.", "-v", "Print more."]
+    assert prepare("[Docs](https://example.org)\n\n    Indented words.").segments == ["[Docs](XX0X)"]
+    assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
+
+
 def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""

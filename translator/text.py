@@ -1205,6 +1205,45 @@ def inline_enumerators(text: str) -> list[tuple[int, int]]:
     return [found[i].span() for i in sorted(in_sequence) if found[i].start() not in line_starts]
 
 
+# A text is Markdown where it has a heading, a code fence or a link ("[text](target)", "[text][label]"); there a block
+# of lines indented by four columns after a blank line is code, as CommonMark reads it. Read, "Run:\n\n    pip install
+# translator" came back as "...\n\n    Rohrisolator", "    cd build\n    make" as "    CD-Bildbau\n    treffen <v".
+# Elsewhere such lines are as often a help text's options, which catalogs translate, and after a list item they
+# continue the item.
+MARKDOWN = re.compile(r"(?:^|\n)(?:#{1,6}[ \t]+\S|[ ]{0,3}(?:```|~~~))|\]\(|\]\[")
+CODE_INDENT = 4
+
+
+def indented_code(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each indented code block of a Markdown text (MARKDOWN), from its first line's start to its last
+    line's end: lines indented by CODE_INDENT columns or more (blank ones between them included) after a blank line
+    or the text's start, where the last line before them with text is neither indented nor a list item."""
+    if not MARKDOWN.search(text):
+        return []
+    blocks: list[tuple[int, int]] = []
+    start, end, blank_before, may_open = None, 0, True, True
+    position = 0
+    for line in text.splitlines(keepends=True):
+        content = line.rstrip("\r\n")
+        indent = len(content.expandtabs(CODE_INDENT)) - len(content.expandtabs(CODE_INDENT).lstrip())
+        if not content.strip():
+            blank_before = True
+        elif indent >= CODE_INDENT and (start is not None or blank_before and may_open):
+            start = position if start is None else start
+            end = position + len(content)
+            blank_before = False
+        else:
+            if start is not None:
+                blocks.append((start, end))
+                start = None
+            may_open = indent == 0 and not LIST_MARKER.match(content) or indent >= CODE_INDENT and may_open
+            blank_before = False
+        position += len(line)
+    if start is not None:
+        blocks.append((start, end))
+    return blocks
+
+
 def is_name(item: str) -> bool:
     """Whether a protected item is a name (NAME, or one `names_outside_ascii` finds)."""
     return bool(NAME.fullmatch(item) or item[:1].isupper() and WORD_OUTSIDE_ASCII.fullmatch(item))
@@ -1243,7 +1282,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    items = inline_enumerators(text) if preserve_placeholders else []  # list markers and names, as placeholders are
+    # list markers, names and code, as placeholders are
+    items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
