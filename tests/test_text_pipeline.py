@@ -147,7 +147,7 @@ def test_each_string_value_of_a_json_object_is_translated_alone():
     days = prepare('"days": ["Monday", "Tuesday"],')  # an array of strings after a key: each string alone
     assert days.segments == ["Monday", "Tuesday"]  # read with the rest, "Tuesday" came back as "Tuestag"
     assert days.restore(["Montag", "Dienstag"]) == '"days": ["Montag", "Dienstag"],'
-    assert prepare('Error %s: "file not found"').segments == ['Error XX0X: "file not found"']
+    assert prepare('Error %s: "file not found"').segments == ['Error XX0X: XX1Xfile not foundXX2X']  # one sentence
     assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
 
 
@@ -582,8 +582,8 @@ def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     assert [text[a:b] for a, b in whole_words(text, spans)] == \
         ["Việt", "Dvořák", '"', "😀", "cafe\u0301s", "cc_config", "Open\u200bOffice"]
     prepared = prepare(text, unknown=lambda t: spans)
-    # the last quote is known here
-    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSave" XX3Xok XX4X in XX5X of XX6X.']  # a file name: one item
+    # the quotes pair around a term: items (the closing one in a run with the emoji after it); a file name: one item
+    assert prepared.segments == ['XX0X Nam, XX1X and XX2XSaveXX3Xok XX4X in XX5X of XX6X.']
     assert prepared.restore(prepared.segments) == text
 
 
@@ -1091,36 +1091,43 @@ def test_each_sentence_numbers_its_tokens_from_zero_as_the_training_data_does():
 
 def test_quotation_marks_the_model_dropped_are_kept():
     """The model dropped quotation marks its vocabulary has: "could not open directory '%s'" came back as "Konnte
-    Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'. Curly marks and ASCII quotes
-    around a protected item are items; ASCII quotes around words (the model writes 'Villa' as „Villa“), and an
-    apostrophe, stay text."""
+    Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren', "Click 'Save' to continue."
+    as "Klicken Sie Speichern, um fortzufahren.". Curly marks, and ASCII quotes around a protected item or a term (up to
+    four words, no punctuation), are items; ASCII quotes around a sentence (the model writes 'Villa, he said.' as
+    „Villa, sagte er.“), and an apostrophe, stay text."""
     prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'old' one. Tap «%1» or “Slow Keys”.")
-    assert prepared.protected == ["'%s'", "“{name}”", "«%1»", "“", "”"]
-    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' 'old' one.",
+    assert prepared.protected == ["'%s'", "“{name}”", "'", "'", "«%1»", "“", "”"]
+    assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' XX2XoldXX3X one.",
                                  "Tap XX0X or XX1XSlow KeysXX2X."]
-    assert prepared.restore(["XX0X oder XX1X: das alte.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
-        "'%s' oder “{name}”: das alte. «%1» oder “Langsame Tasten” tippen."
+    assert prepared.restore(["XX0X oder XX1X: das XX2X alte XX3X.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
+        "'%s' oder “{name}”: das 'alte'. «%1» oder “Langsame Tasten” tippen."  # no space inside the marks
+    assert prepare("He said 'Go home, now.' twice.").protected == []
+    # escaped as a web page does, such marks are items too: the page's text is translated as the plain text is
+    escaped = prepare("Click &quot;Save&quot; or &#39;Open it&#39;, &quot;not this one.&quot;", html=True)
+    assert escaped.segments == ['Click XX0XSaveXX1X or XX2XOpen itXX3X, "not this one."']
+    assert escaped.restore(["XX0XSpeichernXX1X oder XX2XÖffnenXX3X, \"nicht dies.\""]) == \
+        "&quot;Speichern&quot; oder &#39;Öffnen&#39;, &quot;nicht dies.&quot;"
     assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]
     # Items that are one token to the model are one item in quotes: "%s: unrecognized option '%s%s'" came back with
     # "Unbekannte Option %s%s", "'%s:%d'" without its marks
     joined = prepare("%s: unrecognized option '%s%s' for '%s:%d' or '%s x'")
-    assert joined.protected == ["%s", "'%s%s'", "'%s:%d'", "%s"]
-    assert joined.segments == ["XX0X: unrecognized option XX1X for XX2X or 'XX3X x'"]
+    assert joined.protected == ["%s", "'%s%s'", "'%s:%d'", "'%s", "'"]  # a term with an item: its marks apart
+    assert joined.segments == ["XX0X: unrecognized option XX1X for XX2X or XX3X xXX4X"]
     # and so are such items with joining marks before or after them, an option, an extension, a key: "Invalid option
     # '--%s'" came back as "Ungültige Option --%s", and "expected '.%s' here" was cut into two sentences inside it
     options = prepare("Invalid option '--%s' or '-%c'; expected '.%s' here, or '%s=' and '%s:'.")
     assert options.protected == ["'--%s'", "'-%c'", "'.%s'", "'%s='", "'%s:'"]
     assert options.segments == ["Invalid option XX0X or XX1X; expected XX2X here, or XX3X and XX4X."]
-    # in ASCII double quotes alike: 'Type "?" for help.' came back as '" eingeben?" für Hilfe.'; words stay text
+    # in ASCII double quotes alike: 'Type "?" for help.' came back as '" eingeben?" für Hilfe.'
     double = prepare('Type "?" for help, "--%s" or "]", not "help" (a 5" screen).')
-    assert double.protected == ['"?"', '"--%s"', '"]"', "5"]
-    assert double.segments == ['Type XX0X for help, XX1X or XX2X, not "help"', 'a XX0X" screen']  # a parenthesis apart
+    assert double.protected == ['"?"', '"--%s"', '"]"', '"', '"', "5"]
+    assert double.segments == ['Type XX0X for help, XX1X or XX2X, not XX3XhelpXX4X', 'a XX0X" screen']  # apart
     # A quotation of marks alone is one item: "invalid number after '.'" came back as "Ungültige Zahl nach ..",
     # "missing '://' suffix" as "fehlende :///-Suffix"; so is one in GNU's `quotes' ("use `exit'" as "verwenden Sie
     # exit", "`movprfx'" as "`Max'")
     marks = prepare("expected '=' or ';' after “\\”, not `/' or '://' (it's 'a'). Use `exit' or `%s --help'.")
-    assert marks.protected == ["'='", "';'", "“\\”", "`/'", "'://'", "`exit'", "`%s --help'"]
-    assert marks.segments == ["expected XX0X or XX1X after XX2X, not XX3X or XX4X", "it's 'a'",  # words: text
+    assert marks.protected == ["'='", "';'", "“\\”", "`/'", "'://'", "'", "'", "`exit'", "`%s --help'"]
+    assert marks.segments == ["expected XX0X or XX1X after XX2X, not XX3X or XX4X", "it's XX0XaXX1X",
                               "Use XX0X or XX1X."]
     # Translated as other text where placeholders are: GNU's marks stay, as curly ones do
     assert prepare("Use `exit' or '.'", preserve_placeholders=False).segments == ["Use XX0XexitXX1X or '.'"]
@@ -1353,7 +1360,7 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     # An X the model wrote after a digit, as a token ends: 'databases "postgres" or "template1"' came back with
     # "template1X", "failed to zero a record" as "0X ist fehlgeschlagen", "setsockopt(%d,IPV6_V6ONLY,1)" with "1X)"
     # ("template1" is a code now, kept whole: a shorter name shows it)
-    assert prepare('or "db1" now', unknown=quotes).restore(['oder XX0Xdb1X jetzt XX1X']) == 'oder "db1 jetzt "'
+    assert prepare('or "db1" now', unknown=quotes).restore(['oder XX0Xdb1X jetzt XX1X']) == 'oder "db1 jetzt"'
     assert repair("XX0X: 0X ist fehlgeschlagen: XX12X", [0, 12], [False, False], stray_x=True) == \
         Repaired("XX0X: 0 ist fehlgeschlagen: XX12X", 1)
     assert prepare("Zoom 4X %s").restore(["Zoom 4X XX0X"]) == "Zoom 4X %s"  # the source's own "4X" stays
