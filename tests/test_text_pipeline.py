@@ -450,6 +450,27 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
 
 
+def test_icu_message_syntax_is_kept_and_each_choice_is_translated_alone():
+    """Read, "{count, plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {#
+    Dateien}}", which the app's message formatter cannot read. An argument's syntax (plural, select, selectordinal;
+    number and date arguments whole) and each "#" are items, and the syntax separates segments, in JSON too."""
+    text = "You have {count, plural, =0 {no messages} one {one message} other {# new messages}}."
+    prepared = prepare(text)
+    assert prepared.segments == ["You have", "no messages", "one message", "new messages"]
+    assert prepared.protected == ["{count, plural, =0 {", "} one {", "} other {#", "}}"]
+    assert prepared.restore(["Sie haben", "keine Nachrichten", "eine Nachricht", "neue Nachrichten"]) == (
+        "Sie haben {count, plural, =0 {keine Nachrichten} one {eine Nachricht} other {# neue Nachrichten}}.")
+    nested = prepare('{"t": "{n, plural, offset:1 one {{g, select, female {She and # other} other {They}}} other '
+                     '{Total {sum, number, currency}}}"}')
+    assert nested.segments == ["She and XX0X other", "They", "Total"]
+    assert nested.restore(nested.segments).count("{") == 8
+    for plain in ("{name} and {count} files", "{count, plural, one {x}", "{a, unknown, b {c}}", "{a, plural, one {x} y}"):
+        assert not any("plural" in item or "unknown" in item for item in prepare(plain).protected), plain
+    deep = "{a, select, x {" * 3000 + "y" + "}}" * 3000  # nested beyond ICU_MAX_DEPTH: text, no recursion error
+    assert prepare(deep).restore(prepare(deep).segments) == deep
+    assert prepare(text, preserve_placeholders=False).protected == []
+
+
 def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""
@@ -484,7 +505,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
 
     script = ("from translator.text import prepare\n"
               "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
-              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000):\n"
+              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000,\n"
+              "             '{a, plural, one {' * 20_000, '{a, plural, ' + 'one {#} ' * 20_000 + '}'):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50

@@ -747,12 +747,13 @@ def without_placeholder_fragments(text: str) -> str:
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
-            spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None) -> str:
+            spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None, exact: Spans = ()) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
-    `pattern` matches outside them; and the parts of the (start, end) `spans` that no item covers. Items with only
-    spaces or joining marks between them are one (`runs_merged`), except those `apart` matches. `protected` collects
-    the items."""
+    `pattern` matches outside them, but where it overlaps one of the (start, end) `exact` spans (ICU's "{She}" is a
+    choice's message, no placeholder); those spans as they are; and the parts of the `spans` that no item covers,
+    each widened to its word. Items with only spaces or joining marks between them are one
+    (`runs_merged`), except those `apart` matches. `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
         start = 0
@@ -760,6 +761,7 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             items += protected_spans(text, pattern, start, element[0]) + [element]
             start = element[1]
         items.pop()  # the end of the text
+    items = sorted(apart_from(items, exact) + list(exact))
     # A span is widened to its word once what the items cover is out of it (the ">" of "<b>station" is no span of
     # symbols inside a word), and never into an item.
     items += uncovered(whole_words(text, uncovered(spans, items)), items)
@@ -767,6 +769,17 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+def apart_from(items: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) items that overlap none of the spans; both sorted, each apart."""
+    kept, k = [], 0
+    for start, end in items:
+        while k < len(spans) and spans[k][1] <= start:
+            k += 1
+        if k == len(spans) or end <= spans[k][0]:
+            kept.append((start, end))
+    return kept
 
 
 def uncovered(spans: Sequence[tuple[int, int]], items: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1263,6 +1276,76 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
+# ICU MessageFormat's arguments with a type (web and mobile apps' catalogs): "{count, plural, one {# file} other {#
+# files}}", "{gender, select, ...}", "{n, number}". Read, their syntax was translated and the message broke: "{count,
+# plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {# Dateien}}". The
+# syntax is kept and separates segments: each choice's message is translated alone, its "#" (the number) kept.
+ICU_ARGUMENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*(plural|selectordinal|select|number|date|time|spellout|ordinal|duration)"
+                          r"\s*(?=[,}])")
+ICU_CHOICES = frozenset(("plural", "selectordinal", "select"))
+ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(?=\{)")
+ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or three; recursion has a limit)
+Spans = list[tuple[int, int]]
+
+
+def icu_syntax(text: str) -> tuple[Spans, Spans]:
+    """(syntax, numbers): the spans of each ICU argument with a type that are its syntax (from its "{" to its first
+    message's "{", between its messages, after its last; a number's or date's argument whole), and each "#" in its
+    messages. Braces are paired once (a stack), so each argument is read in one pass however they nest."""
+    if "{" not in text:
+        return [], []
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    for index, character in enumerate(text):
+        if character == "{":
+            opened.append(index)
+        elif character == "}" and opened:
+            pairs[opened.pop()] = index
+
+    def argument(start: int, syntax: Spans, numbers: Spans, depth: int = 0) -> bool:
+        """Whether an argument with a type starts at `start`; if so, its spans are added."""
+        header, end = ICU_ARGUMENT.match(text, start), pairs.get(start)
+        if not header or end is None or depth > ICU_MAX_DEPTH:
+            return False
+        if header.group(1) not in ICU_CHOICES:
+            syntax.append((start, end + 1))
+            return True
+        if text[header.end()] != ",":
+            return False
+        own: Spans = []
+        own_numbers: Spans = []
+        opening, position = start, header.end() + 1
+        while (selector := ICU_SELECTOR.match(text, position, end)) and selector.end() in pairs:
+            message_end = pairs[selector.end()]
+            own.append((opening, selector.end() + 1))
+            messages(selector.end() + 1, message_end, own, own_numbers, depth)
+            opening, position = message_end, message_end + 1
+        if opening == start or text[position:end].strip():
+            return False
+        syntax += own + [(opening, end + 1)]
+        numbers += own_numbers
+        return True
+
+    def messages(start: int, end: int, syntax: Spans, numbers: Spans, depth: int) -> None:
+        position = start
+        while position < end:
+            if text[position] == "{" and position in pairs:
+                argument(position, syntax, numbers, depth + 1)
+                position = pairs[position] + 1
+            else:
+                if text[position] == "#":
+                    numbers.append((position, position + 1))
+                position += 1
+
+    syntax: Spans = []
+    numbers: Spans = []
+    position = 0
+    while (found := text.find("{", position)) >= 0:
+        # past an argument, else inside the braces too (a JSON object's values)
+        position = pairs[found] + 1 if argument(found, syntax, numbers) else found + 1
+    return sorted(syntax), sorted(numbers)
+
+
 def is_name(item: str) -> bool:
     """Whether a protected item is a name (NAME, or one `names_outside_ascii` finds)."""
     return bool(NAME.fullmatch(item) or item[:1].isupper() and WORD_OUTSIDE_ASCII.fullmatch(item))
@@ -1302,6 +1385,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     # list markers, names and code, as placeholders are
+    icu, icu_numbers = icu_syntax(text) if preserve_placeholders else ([], [])
     items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
@@ -1314,7 +1398,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
     if marks:
         apart = _also_apart(apart, set(marks))
-    masked = protect(text, prepared.protected, pattern, untranslatable, apart)
+    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact=sorted(icu + icu_numbers))
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
@@ -1323,7 +1407,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
-    for block in _blocks(masked, prepared.protected, html):
+    for block in _blocks(masked, prepared.protected, html, items_over(masked, prepared.protected, icu)):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
             continue
@@ -1412,6 +1496,20 @@ def _joined_items(pattern: re.Pattern) -> re.Pattern:
     --%s"); unquoted, a sentence split inside one ("expected '.%s' here": "expected '.%s" and "' here")."""
     item, marks = f"(?:{pattern.pattern})", f"(?:{JOINING_MARKS.pattern})?"
     return re.compile(rf"{marks}{item}(?:(?: *|{JOINING_MARKS.pattern}){item})*{marks}", pattern.flags)
+
+
+def items_over(masked: str, protected: Sequence[str], spans: Spans) -> set[int]:
+    """The items of the masked text that hold part of one of these spans of its text."""
+    if not spans:
+        return set()
+    _, tokens, starts = as_written(masked, protected)
+    over = set()
+    for token, start in zip(tokens, starts):
+        end = start + len(protected[int(token.group(1))])
+        k = bisect_right(spans, (start, math.inf)) - 1  # the last span starting at or before the item
+        if k >= 0 and spans[k][1] > start or k + 1 < len(spans) and spans[k + 1][0] < end:
+            over.add(int(token.group(1)))
+    return over
 
 
 def as_written(masked: str, protected: Sequence[str]) -> tuple[str, list[re.Match], list[int]]:
@@ -1555,12 +1653,12 @@ LINE_LEAD = re.compile(r"[ \t]*(?:>[ \t]*)*")  # indentation, and an e-mail's qu
 LINE_BREAK = re.compile(rf" ?(?:\r\n|\n){LINE_LEAD.pattern}")
 
 
-def _blocks(masked: str, protected: list[str], html: bool) -> list[str | Separator]:
+def _blocks(masked: str, protected: list[str], html: bool, breaks: set[int]) -> list[str | Separator]:
     """The masked text cut at BREAKS and at the placeholders of block-level tags (one pattern for every token,
     not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
     of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
     products.</p>" reached the model as "We offer" and "great products."."""
-    blocks = _block_tags(protected, html) | _siblings_apart(masked, protected)
+    blocks = _block_tags(protected, html) | _siblings_apart(masked, protected) | breaks
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre, wrapped = 0, 0, 0  # wrapped: where the lead of the line after the last line break that wraps ends
