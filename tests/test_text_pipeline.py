@@ -471,6 +471,26 @@ def test_icu_message_syntax_is_kept_and_each_choice_is_translated_alone():
     assert prepare(text, preserve_placeholders=False).protected == []
 
 
+def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
+    """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt" (the training data
+    drops the markers). One at a word's start is read; one inside a word is not; where the translation has none, it
+    goes back: in the word the translation keeps, else before the same letter, else before the first letter. Names
+    ("Drag&Drop", "AT&T", "http_proxy") and texts with other "&" or "_" are no labels."""
+    cases = {"&File": ("&File", "Datei", "&Datei"), "E&xit": ("Exit", "Beenden", "&Beenden"),
+             "Skip &All": ("Skip &All", "Alle überspringen", "&Alle überspringen"),
+             "Mount a DVD-&RAM": ("Mount a DVD-RAM", "DVD-RAM einhängen", "DVD-&RAM einhängen"),
+             "Save _As": ("Save _As", "Speichern _unter", "Speichern _unter"),  # the model's own: kept
+             "&amp;Open %s": ("&Open XX0X", "XX0X öffnen", "%s &amp;öffnen")}  # as the text spells it
+    for text, (segment, translation, restored) in cases.items():
+        prepared = prepare(text)
+        assert prepared.segments == [segment] and not prepared.streams(0), text
+        assert prepared.restore([translation]) == restored, text
+    for text in ("Drag&Drop files", "AT&T", "R&D", "Set http_proxy", "Tom & Jerry", "&Open & close", "a && b",
+                 "One &two three four five six seven eight nine"):
+        assert prepare(text).accelerators == [None], text
+    assert prepare("<b>&amp;File</b>", html=True).accelerators == [None]
+
+
 def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""
