@@ -448,6 +448,8 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare(options).segments == ["Options:", "-h, XX0X", "Show this help.", "-v", "Print more."]
     assert prepare("[Docs](https://example.org)\n\n    Indented words.").segments == ["[Docs](XX0X)"]
     assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
+    json = '# Data\n\n    {"a": "b"}\n\n{"c": "Save"}'  # a JSON value inside the code is no text (it was cut twice)
+    assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2
 
 
 def test_icu_message_syntax_is_kept_and_each_choice_is_translated_alone():
@@ -478,9 +480,10 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     ("Drag&Drop", "AT&T", "http_proxy") and texts with other "&" or "_" are no labels."""
     cases = {"&File": ("&File", "Datei", "&Datei"), "E&xit": ("Exit", "Beenden", "&Beenden"),
              "Skip &All": ("Skip &All", "Alle überspringen", "&Alle überspringen"),
-             "Mount a DVD-&RAM": ("Mount a DVD-RAM", "DVD-RAM einhängen", "DVD-&RAM einhängen"),
+             "Mount a DVD-&RAM": ("Mount a DVD-&RAM", "DVD-RAM einhängen", "DVD-&RAM einhängen"),
              "Save _As": ("Save _As", "Speichern _unter", "Speichern _unter"),  # the model's own: kept
              "&amp;Open %s": ("&Open XX0X", "XX0X öffnen", "%s &amp;öffnen")}  # as the text spells it
+    cases["Exit E&xit"] = ("Exit Exit", "Exit Exit", "Exit E&xit")  # the word as often as in the source: its place
     for text, (segment, translation, restored) in cases.items():
         prepared = prepare(text)
         assert prepared.segments == [segment] and not prepared.streams(0), text

@@ -268,7 +268,7 @@ class Prepared:
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     # per segment: a label's mnemonic marker and the word it was in (`_accelerator`)
-    accelerators: list[tuple[str, str] | None] = field(default_factory=list)
+    accelerators: list["Accelerator | None"] = field(default_factory=list)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
     broken_dots: list[bool] = field(default_factory=list)  # per segment: ".." to write as "..." (TWO_DOTS)
     # per segment: the line breaks that wrap its sentence (`_wrap_end`), with their indentation, each with its share of
@@ -499,42 +499,50 @@ class Prepared:
 # inside a word ("E&xit" as "E&xt"). A label of up to ACCELERATOR_MAX_WORDS words on one line with one marker before a
 # letter (inside a word, "&" before a small letter: "Drag&Drop", "AT&T" are names) is read with a marker at a word's
 # start and without one inside a word; where the translation has none, it goes back (`accelerated`): 133 of 137 with
-# one, 12 changed ("&Alle überspringen", "&Datei", "&Beenden"), chrF of the 137 without markers 67.23 -> 67.15.
+# one, 13 changed (11 got theirs back: "&Alle überspringen"), chrF of the 137 without markers 67.23 -> 67.15.
 ACCELERATOR = re.compile(rf"(?:(?<![\w&])[&_]|(?<=[^\W\d_])&(?=[a-z]))(?=[^\W\d_])(?!{PLACEHOLDER_PATTERN.pattern})")
 ACCELERATOR_MAX_WORDS = 8
-NON_SPACE = re.compile(r"\S+")
+Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), which of the segment's such words
 
 
-def _accelerator(segment: str) -> tuple[str, tuple[str, str] | None]:
+def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
     """The segment as the model reads it, without its label's mnemonic marker (ACCELERATOR) where that stands inside
-    a word, and the marker with the word it was in ("&", "E&xit"); or the segment as it is and None."""
-    markers = list(ACCELERATOR.finditer(segment))
+    a word, and the marker with its word; or the segment as it is and None."""
+    words = PLACEHOLDER_PATTERN.sub(lambda token: " " * len(token.group()), segment)  # a token parts words too
+    markers = list(ACCELERATOR.finditer(words))
     if (len(markers) != 1 or segment.count("&") + segment.count("_") != 1 or "\n" in segment
             or len(segment.split()) > ACCELERATOR_MAX_WORDS):
         return segment, None
-    at = markers[0].start()
-    word = NON_SPACE.search(segment, segment.rfind(" ", 0, at) + 1)  # a label is on one line: spaces part its words
-    if at == word.start():
-        return segment, (segment[at], word.group())
-    return segment[:at] + segment[at + 1:], (segment[at], word.group())
+    at = start = markers[0].start()
+    while start and words[start - 1].isalnum():
+        start -= 1
+    end = WORD_CHARACTERS.match(words, at + 1).end()
+    read = segment if start == at else segment[:at] + segment[at + 1:]
+    occurrence = len(_whole(segment[start:end].replace(segment[at], "", 1)).findall(read, 0, start))
+    return read, (segment[at], segment[start:end], occurrence)
 
 
-def accelerated(translation: str, marker: str, word: str) -> str:
-    """The translation with a mnemonic marker back: where it was in its word if the translation keeps the word,
-    else before the marked letter at a word's start, else before that letter anywhere, else before the first letter
-    ("&File": "&Datei", "E&xit": "&Beenden", "Mount a DVD-&RAM": "DVD-&RAM einhängen"). Never inside a token."""
+WORD_CHARACTERS = re.compile(r"[^\W_]*")
+
+
+def _whole(word: str) -> re.Pattern:
+    return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+
+
+def accelerated(translation: str, marker: str, word: str, occurrence: int) -> str:
+    """The translation with a mnemonic marker back: where it was in its word if the translation keeps the word (as
+    often as the segment: that occurrence), else before the marked letter at a word's start, else before that letter
+    anywhere, else before the first letter ("&File": "&Datei", "E&xit": "&Beenden", "Mount a DVD-&RAM": "DVD-&RAM
+    einhängen"), first where it has no letter. Never inside a token."""
     offset = word.index(marker)
     plain, letter = word.replace(marker, "", 1), word[offset + 1]
     searchable = PLACEHOLDER_PATTERN.sub(lambda token: "\0" * len(token.group()), translation)
-    kept = re.search(rf"(?<!\w){re.escape(plain)}(?!\w)", searchable)
-    if kept:
-        at = kept.start() + offset
+    if kept := list(_whole(plain).finditer(searchable)):
+        at = kept[occurrence if occurrence < len(kept) else 0].start() + offset
     else:
         found = (re.search(rf"(?<!\w){re.escape(letter)}", searchable, re.IGNORECASE)
                  or re.search(re.escape(letter), searchable, re.IGNORECASE) or LETTER.search(searchable))
-        if not found:
-            return translation
-        at = found.start()
+        at = found.start() if found else 0
     return translation[:at] + marker + translation[at:]
 
 
@@ -800,19 +808,19 @@ def without_placeholder_fragments(text: str) -> str:
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
             spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None, exact: Spans = ()) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
-    pattern, each element whose content is not to be translated (`untranslatable_elements`) whole and what
-    `pattern` matches outside them, but where it overlaps one of the (start, end) `exact` spans (ICU's "{She}" is a
-    choice's message, no placeholder); those spans as they are; and the parts of the `spans` that no item covers,
-    each widened to its word. Items with only spaces or joining marks between them are one
+    pattern, each element whose content is not to be translated (`untranslatable_elements`) whole, the (start, end)
+    `exact` spans outside them as they are, and what `pattern` matches between those (the syntax of ICU's "{g,
+    select, female {She}}" bounds its messages: "{She}" is none of its placeholders); and the parts of the `spans`
+    that no item covers, each widened to its word. Items with only spaces or joining marks between them are one
     (`runs_merged`), except those `apart` matches. `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
+        elements = untranslatable_elements(text)
         start = 0
-        for element in [*untranslatable_elements(text), (len(text), len(text))]:
-            items += protected_spans(text, pattern, start, element[0]) + [element]
-            start = element[1]
+        for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
+            items += protected_spans(text, pattern, start, bound[0]) + [bound]
+            start = bound[1]
         items.pop()  # the end of the text
-    items = sorted(apart_from(items, exact) + list(exact))
     # A span is widened to its word once what the items cover is out of it (the ">" of "<b>station" is no span of
     # symbols inside a word), and never into an item.
     items += uncovered(whole_words(text, uncovered(spans, items)), items)
@@ -1604,7 +1612,11 @@ def json_values(masked: str, protected: list[str]) -> list[str]:
             position = element.end()
             if element.group(2):
                 break
-    cuts = [(cut(start - 1, True), cut(end, False)) for start, end in values]
+    def inside_an_item(start: int, end: int) -> bool:  # a value in a code block's item, say: no text
+        k = bisect_right(starts, start) - 1
+        return k >= 0 and ends[k] >= end
+
+    cuts = [(cut(start - 1, True), cut(end, False)) for start, end in values if not inside_an_item(start - 1, end + 1)]
     return cut_around(masked, [(start, end) for start, end in cuts if start < end])
 
 
