@@ -39,6 +39,7 @@ from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLA
 from translator.model_format import Limits
 
 T = TypeVar("T")
+Spans = list[tuple[int, int]]  # (start, end) in a text
 
 UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
@@ -185,8 +186,8 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # placeholder it dropped ASCII ones too ("could not open directory '%s'": "Konnte Verzeichnis %s nicht öffnen"; of 600
 # catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
 # wherever they pair, ASCII single and double quotes around an item or a term (QUOTED_TERM); around a sentence these
-# stay text, which the model localizes. An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no code span) hold what a user
-# types or a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'"
+# stay text, which the model localizes. An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no
+# code span) hold what a user types or a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'"
 # came back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written. ASCII double quotes
 # around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
 QUOTATION_MARKS = frozenset("'\"“”„‘’«»‹›`")
@@ -1344,7 +1345,6 @@ ICU_ARGUMENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*(plural|selectordinal|select
 ICU_CHOICES = frozenset(("plural", "selectordinal", "select"))
 ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(?=\{)")
 ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or three; recursion has a limit)
-Spans = list[tuple[int, int]]
 
 
 def icu_syntax(text: str) -> tuple[Spans, Spans]:
@@ -1425,8 +1425,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             short: Callable[[str], bool] | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
-    (`names_outside_ascii`) and the markers of lists inside a line (`inline_enumerators`, which separate segments as
-    marks between clauses do), and always what the model cannot
+    (`names_outside_ascii`), the markers of lists inside a line (`inline_enumerators`, which separate segments as
+    marks between clauses do), a Markdown text's indented code (`indented_code`) and ICU MessageFormat's syntax
+    (`icu_syntax`, which separates segments), and always what the model cannot
     translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
     into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
     `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that wrap a sentence
@@ -1435,7 +1436,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     a segment is within the model's source limit; longer ones are split at the clause or word boundary nearest their
     middle, as are those that fit but are not `short(segment)` (longer than the model translates well), where they
     have one. A segment reads the character references it can as their characters
-    (`characters_read`) and, in capitals, sentence-cased (`_shouted`). With take_out_tags, items of tags alone leave
+    (`characters_read`), in capitals, sentence-cased (`_shouted`), and a label without a mnemonic marker inside a
+    word (`_accelerator`). With take_out_tags, items of tags alone leave
     the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
     (`Prepared.numbers`)."""
     prepared = Prepared([], [""], html=html)
@@ -1443,8 +1445,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
+    icu, icu_numbers = icu_syntax(text) if preserve_placeholders else ([], [])  # exact: their spans are the syntax
     # list markers, names and code, as placeholders are
-    icu, icu_numbers = icu_syntax(text) if preserve_placeholders else ([], [])
     items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
