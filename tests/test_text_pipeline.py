@@ -147,6 +147,9 @@ def test_each_string_value_of_a_json_object_is_translated_alone():
     days = prepare('"days": ["Monday", "Tuesday"],')  # an array of strings after a key: each string alone
     assert days.segments == ["Monday", "Tuesday"]  # read with the rest, "Tuesday" came back as "Tuestag"
     assert days.restore(["Montag", "Dienstag"]) == '"days": ["Montag", "Dienstag"],'
+    pretty = prepare('{\n  "days": [\n    "Monday",\n    "Tuesday"\n  ]\n}')  # one a line: '"Tuestag"' before
+    assert pretty.segments == ["Monday", "Tuesday"]
+    assert pretty.restore(["Montag", "Dienstag"]) == '{\n  "days": [\n    "Montag",\n    "Dienstag"\n  ]\n}'
     assert prepare('Error %s: "file not found"').segments == ['Error XX0X: XX1Xfile not foundXX2X']  # one sentence
     assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
 
@@ -529,7 +532,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     script = ("from translator.text import prepare\n"
               "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
               "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000,\n"
-              "             '{a, plural, one {' * 20_000, '{a, plural, ' + 'one {#} ' * 20_000 + '}'):\n"
+              "             '{a, plural, one {' * 20_000, '{a, plural, ' + 'one {#} ' * 20_000 + '}',\n"
+              "             '\"a\": [\\n' + '  \"b\",\\n' * 20_000):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50

@@ -105,6 +105,8 @@ JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
 JSON_STRING = r'"((?:[^"\\\n]|\\.)*)"'
 JSON_STRING_VALUE = re.compile(rf"{JSON_KEY_NAME.pattern}[ \t]*:[ \t]*(?:{JSON_STRING}|\[)")
 JSON_ARRAY_STRING = re.compile(rf"\s*{JSON_STRING}\s*(?:,|(\]))")  # an array's string and what follows it
+# A line of a pretty-printed array, its string alone ('    "Tuesday",' came back as '"Tuestag",')
+JSON_STRING_LINE = re.compile(rf"[ \t]*{JSON_STRING}[ \t]*,?[ \t]*")
 # YAML front matter at a Markdown document's start (Jekyll, Hugo): "---" lines around "key: value" lines. Read, its keys
 # and values were translated ("title:" came back as "Titel:", "layout: page" as "Layout: Seite"), which a site's
 # build then cannot read.
@@ -1587,13 +1589,14 @@ def as_written(masked: str, protected: Sequence[str]) -> tuple[str, list[re.Matc
 
 def json_values(masked: str, protected: list[str]) -> list[str]:
     """The masked text cut around each JSON object's string value or string in an array after a key
-    (JSON_STRING_VALUE, JSON_ARRAY_STRING, found in the text as written):
+    (JSON_STRING_VALUE, JSON_ARRAY_STRING, found in the text as written) or on a line of its own (JSON_STRING_LINE):
     the text before, the value, the rest. A token that holds a quotation mark and an item of the value ('"%s') is
     the value's."""
     written, tokens, starts = as_written(masked, protected)
     ends = [start + len(protected[int(token.group(1))]) for start, token in zip(starts, tokens)]
-    if not any(JSON_KEY_NAME.search(written, start, end) for start, end in zip(starts, ends)):  # keys are items
-        return [masked]
+    line = JSON_STRING_LINE.fullmatch(written)  # the caller saw a key in the text
+    if not line and not any(JSON_KEY_NAME.search(written, start, end) for start, end in zip(starts, ends)):
+        return [masked]  # keys are items
 
     def cut(mark: int, value_after: bool) -> int:
         """The masked offset of a cut beside the quotation mark at `mark` of the written text, on the value's side."""
@@ -1603,7 +1606,7 @@ def json_values(masked: str, protected: list[str]) -> list[str]:
         holds_value = ends[k] > mark + 1 if value_after else starts[k] < mark
         return tokens[k].start() if holds_value == value_after else tokens[k].end()
 
-    values = []
+    values = [line.span(1)] if line else []
     for value in JSON_STRING_VALUE.finditer(written):
         if value.group(1) is not None:
             values.append(value.span(1))
