@@ -199,6 +199,8 @@ class Streamer:
         self.finished[sequence] = tail
         self.held[sequence].append(tail)
         final = self.collector.add(sequence, translation)
+        if prepared.whole:  # its segments' pieces are no pieces of its translation (`Prepared.whole`)
+            return [(text, final.text, final)] if final is not None else []
         pieces = []
         while self.current[text] < len(prepared.segments):  # send what is now in turn
             turn = self.current[text]

@@ -455,18 +455,30 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2
 
 
-def test_icu_message_syntax_is_kept_and_each_choice_is_translated_alone():
+def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentence():
     """Read, "{count, plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {#
     Dateien}}", which the app's message formatter cannot read. An argument's syntax (plural, select, selectordinal;
-    number and date arguments whole) and each "#" are items, and the syntax separates segments, in JSON too."""
+    number and date arguments whole) and each "#" are items, and the syntax separates segments, in JSON too. A
+    choice's message alone is a fragment ("You have {...=0 {no messages}...}." came back as "Du hast du {... {keine
+    Nachrichten}...}."): the words of its sentence are read in each message, and the words every translation starts
+    and ends with go back out. Such a text streams whole."""
     text = "You have {count, plural, =0 {no messages} one {one message} other {# new messages}}."
     prepared = prepare(text)
-    assert prepared.segments == ["You have", "no messages", "one message", "new messages"]
-    assert prepared.protected == ["{count, plural, =0 {", "} one {", "} other {#", "}}"]
-    assert prepared.restore(["Sie haben", "keine Nachrichten", "eine Nachricht", "neue Nachrichten"]) == (
+    assert prepared.segments == ["You have no messages.", "You have one message.", "You have XX0X new messages."]
+    assert prepared.restore(["Sie haben keine Nachrichten.", "Sie haben eine Nachricht.",
+                             "Sie haben XX0X neue Nachrichten."]) == (
         "Sie haben {count, plural, =0 {keine Nachrichten} one {eine Nachricht} other {# neue Nachrichten}}.")
+    assert prepared.restore(["Keine.", "Eine Nachricht ist da.", "XX0X neue."]) == (  # only the mark shared
+        "{count, plural, =0 {Keine} one {Eine Nachricht ist da} other {# neue}}.")
+    assert prepared.restore(["Keine", "Eine ist da.", "XX0X neue!"]) == (  # nothing shared: whole sentences
+        "{count, plural, =0 {Keine} one {Eine ist da.} other {# neue!}}")
+    assert not prepared.streams(0)
+    name = prepare("{name} sent you {n, plural, one {a photo} other {# photos}}. Bye.")
+    assert name.segments == ["XX0X sent you a photo.", "XX0X sent you XX1X photos.", "Bye."]
+    assert name.restore(["XX0X hat Ihnen ein Foto gesendet.", "XX0X hat Ihnen XX1X Fotos gesendet.", "Tschüss."]) == (
+        "{name} hat Ihnen {n, plural, one {ein Foto} other {# Fotos}} gesendet. Tschüss.")
     nested = prepare('{"t": "{n, plural, offset:1 one {{g, select, female {She and # other} other {They}}} other '
-                     '{Total {sum, number, currency}}}"}')
+                     '{Total {sum, number, currency}}}"}')  # arguments inside: each message alone
     assert nested.segments == ["She and XX0X other", "They", "Total"]
     assert nested.restore(nested.segments).count("{") == 8
     for plain in ("{name} and {count} files", "{count, plural, one {x}", "{a, unknown, b {c}}", "{a, plural, one {x} y}"):
@@ -474,6 +486,25 @@ def test_icu_message_syntax_is_kept_and_each_choice_is_translated_alone():
     deep = "{a, select, x {" * 3000 + "y" + "}}" * 3000  # nested beyond ICU_MAX_DEPTH: text, no recursion error
     assert prepare(deep).restore(prepare(deep).segments) == deep
     assert prepare(text, preserve_placeholders=False).protected == []
+
+
+def test_a_text_read_as_icu_sentences_streams_its_translation_whole():
+    from pathlib import Path
+
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    texts = Texts(*segment_texts(["Go. You have {n, plural, one {a file} other {# files}}."], tokenizer,
+                                 Limits(256, 256, 24)))
+    streamer = texts.streamer(tokenizer)
+    assert streamer.push(1, tokenizer.encode("Sie")) == []
+    pieces = [piece for sequence, german in enumerate(["Geh.", "Sie haben eine Datei.", "Sie haben XX0X Dateien."])
+              for piece in streamer.finish(sequence, pb.Translation(text=german))]
+    assert [piece for _, piece, _ in pieces] == ["Geh. Sie haben {n, plural, one {eine Datei} other {# Dateien}}."]
+    assert pieces[-1][2].text == pieces[-1][1]
 
 
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -278,6 +279,8 @@ class Prepared:
     # the segment before it, to go back at the same share of the translation (`rewrapped`)
     wraps: list[list[tuple[float, str]]] = field(default_factory=list)
     html: bool = False  # the text is HTML
+    # ICU choices read as whole sentences (`icu_sentences`): the translation is contracted, so it streams whole
+    whole: bool = False
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -289,7 +292,7 @@ class Prepared:
             repaired = self._repaired(index, translation)
             self.repairs += repaired.count
             pieces += [self._written(index, repaired.text), self.unmask(glue)]
-        return "".join(pieces)
+        return icu_contracted("".join(pieces)) if self.whole else "".join(pieces)
 
     def restore_segment(self, index: int, translation: str) -> str:
         """One segment's translation with its protected items back (repaired if the model lost some)."""
@@ -300,8 +303,9 @@ class Prepared:
         for the whole translation (placeholder tokens, references read as spaces, "..." that may become "…" and
         ".." that becomes "...": a piece can end between the dots; line breaks that wrap the source, placed by the
         translation's length)."""
-        return not (self.numbers[index] or self.spaces[index] or self.ellipses[index] or self.broken_dots[index]
-                    or self.wraps[index] or self.accelerators[index] or self._percent_signs_alone(index))
+        return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
+                    or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
+                    or self._percent_signs_alone(index))
 
     def _percent_signs_alone(self, index: int) -> bool:
         """Whether the segment has a percent sign but no two together: then "%%" in its translation is the model's
@@ -1349,12 +1353,13 @@ ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(
 ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or three; recursion has a limit)
 
 
-def icu_syntax(text: str) -> tuple[Spans, Spans]:
-    """(syntax, numbers): the spans of each ICU argument with a type that are its syntax (from its "{" to its first
-    message's "{", between its messages, after its last; a number's or date's argument whole), and each "#" in its
-    messages. Braces are paired once (a stack), so each argument is read in one pass however they nest."""
+def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
+    """(syntax, numbers, choices): the spans of each ICU argument with a type that are its syntax (from its "{" to its
+    first message's "{", between its messages, after its last; a number's or date's argument whole), each "#" in its
+    messages, and the syntax of each plural or select outside any other argument with none inside. Braces are paired
+    once (a stack), so each argument is read in one pass however they nest."""
     if "{" not in text:
-        return [], []
+        return [], [], []
     pairs: dict[int, int] = {}
     opened: list[int] = []
     for index, character in enumerate(text):
@@ -1400,11 +1405,96 @@ def icu_syntax(text: str) -> tuple[Spans, Spans]:
 
     syntax: Spans = []
     numbers: Spans = []
+    choices: list[Spans] = []
     position = 0
     while (found := text.find("{", position)) >= 0:
-        # past an argument, else inside the braces too (a JSON object's values)
-        position = pairs[found] + 1 if argument(found, syntax, numbers) else found + 1
-    return sorted(syntax), sorted(numbers)
+        before = len(syntax)
+        if argument(found, syntax, numbers):  # past it, else inside the braces too (a JSON object's values)
+            own = syntax[before:]
+            if len(own) > 1 and not any(ICU_ARGUMENT.match(text, start) for start, _ in own[1:]):
+                choices.append(own)
+            position = pairs[found] + 1
+        else:
+            position = found + 1
+    return sorted(syntax), sorted(numbers), choices
+
+
+# A choice's message alone is a fragment, which the model translated poorly: "You have {count, plural, =0 {no
+# messages} one {one message} other {# messages}}." came back as "Du hast du {count, plural, =0 {keine Nachrichten}
+# ...}.", where "You have no messages." whole came back as "Sie haben keine Nachrichten.", and German orders words
+# otherwise ("{name} hat Ihnen # Fotos gesendet."). So the words of a choice's sentence are read in each message
+# (`icu_sentences`), and the words every message's translation starts and ends with go back out (`icu_contracted`).
+ICU_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def icu_sentences(text: str) -> str | None:
+    """The text with the words of each plural's or select's sentence (on its line, in its JSON string, to the
+    sentence's end; no markup) inside each of its two or more messages; None where no sentence holds words beside
+    one such choice alone."""
+    _, _, choices = icu_syntax(text)
+    edits = []
+    for own in choices:
+        start, end = own[0][0], own[-1][1]
+        first, last = _sentence_around(text, start, end)
+        prefix, suffix = text[first:start], text[end:last]
+        words = prefix + suffix  # "#" would be the number inside a plural; another argument, one of its words
+        if (len(own) < 3 or not LETTER.search(words) or "#" in words or ICU_ARGUMENT.search(words)
+                or words.count("{") != words.count("}") or "<" in words or ">" in words  # markup stays outside
+                or any(other is not own and first < other[-1][1] and other[0][0] < last for other in choices)):
+            continue
+        parts = [text[a:b] for a, b in own]
+        messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
+        edits.append((first, last, parts[0] + "".join(prefix + message + suffix + part
+                                                      for message, part in zip(messages, parts[1:]))))
+    if not edits:
+        return None
+    for first, last, written in reversed(edits):
+        text = text[:first] + written + text[last:]
+    return text
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the sentence around text[start:end] starts and ends: on its line, inside the JSON string that holds it,
+    after the last sentence's end before it and up to the first after it, whitespace at its edges left out."""
+    first, last = text.rfind("\n", 0, start) + 1, text.find("\n", end) % (len(text) + 1)
+    opening = max((m.end() for m in UNESCAPED_QUOTE.finditer(text, first, start)), default=None)
+    closing = UNESCAPED_QUOTE.search(text, end, last)
+    if opening is not None and closing:
+        first, last = opening, closing.start()
+    first = max((m.end() for m in ICU_SENTENCE_END.finditer(text, first, start)), default=first)
+    if sentence_end := ICU_SENTENCE_END.search(text, end, last):
+        last = sentence_end.end()
+    while first < start and text[first].isspace():
+        first += 1
+    while last > end and text[last - 1].isspace():
+        last -= 1
+    return first, last
+
+
+UNESCAPED_QUOTE = re.compile(r'(?<!\\)"')
+
+
+def icu_contracted(text: str) -> str:
+    """The translation with the words that every message of a plural or select starts with (up to a space) and ends
+    with (from a mark or space) before and after it again, as the source had them (`icu_sentences`): "{count, plural,
+    one {Sie haben eine Nachricht.} other {Sie haben # Nachrichten.}}" is "Sie haben {count, plural, one {eine
+    Nachricht} other {# Nachrichten}}.". A choice whose messages share nothing, or would be left empty, stays whole."""
+    _, _, choices = icu_syntax(text)
+    for own in reversed(choices):
+        messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
+        shared = os.path.commonprefix(messages).split("#")[0]  # the number stays in the messages
+        prefix = shared[:shared.rfind(" ") + 1]
+        rests = [message[len(prefix):] for message in messages]
+        shared = os.path.commonprefix([rest[::-1] for rest in rests])[::-1].split("#")[-1]
+        suffix = shared[next((k for k, character in enumerate(shared) if not character.isalnum()), len(shared)):]
+        inner = [rest[:len(rest) - len(suffix)] for rest in rests]
+        outer = prefix + suffix
+        if not outer or not all(part.strip() for part in inner) or outer.count("{") != outer.count("}"):
+            continue
+        parts = [text[a:b] for a, b in own]
+        written = prefix + parts[0] + "".join(message + part for message, part in zip(inner, parts[1:])) + suffix
+        text = text[:own[0][0]] + written + text[own[-1][1]:]
+    return text
 
 
 def is_name(item: str) -> bool:
@@ -1442,12 +1532,14 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     word (`_accelerator`). With take_out_tags, items of tags alone leave
     the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
     (`Prepared.numbers`)."""
-    prepared = Prepared([], [""], html=html)
+    whole_sentences = icu_sentences(text) if preserve_placeholders else None
+    prepared = Prepared([], [""], html=html, whole=whole_sentences is not None)
+    text = whole_sentences or text
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    icu, icu_numbers = icu_syntax(text) if preserve_placeholders else ([], [])  # exact: their spans are the syntax
+    icu, icu_numbers, _ = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     # list markers, names and code, as placeholders are
     items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
     if not text.isascii():
@@ -1459,8 +1551,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
     # segments); references and marks between clauses do.
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
-    if marks:
-        apart = _also_apart(apart, set(marks))
+    if marks or icu:  # an ICU argument's syntax separates segments: a placeholder beside it stays with its words
+        apart = _also_apart(apart, set(marks + icu))
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact=sorted(icu + icu_numbers))
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
