@@ -1425,6 +1425,7 @@ def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
 # otherwise ("{name} hat Ihnen # Fotos gesendet."). So the words of a choice's sentence are read in each message
 # (`icu_sentences`), and the words every message's translation starts and ends with go back out (`icu_contracted`).
 ICU_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+ICU_SENTENCE_MAX = 300  # characters looked at on each side of a choice: a longer "sentence" is none to read whole
 
 
 def icu_sentences(text: str) -> str | None:
@@ -1432,31 +1433,36 @@ def icu_sentences(text: str) -> str | None:
     sentence's end; no markup) inside each of its two or more messages; None where no sentence holds words beside
     one such choice alone."""
     _, _, choices = icu_syntax(text)
-    edits = []
-    for own in choices:
+    pieces, done = [], 0
+    for index, own in enumerate(choices):
         start, end = own[0][0], own[-1][1]
         first, last = _sentence_around(text, start, end)
         prefix, suffix = text[first:start], text[end:last]
         words = prefix + suffix  # "#" would be the number inside a plural; another argument, one of its words
         if (len(own) < 3 or not LETTER.search(words) or "#" in words or ICU_ARGUMENT.search(words)
                 or words.count("{") != words.count("}") or "<" in words or ">" in words  # markup stays outside
-                or any(other is not own and first < other[-1][1] and other[0][0] < last for other in choices)):
+                or first < max(done, choices[index - 1][-1][1] if index else 0)
+                or index + 1 < len(choices) and choices[index + 1][0][0] < last):
             continue
         parts = [text[a:b] for a, b in own]
         messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
-        edits.append((first, last, parts[0] + "".join(prefix + message + suffix + part
-                                                      for message, part in zip(messages, parts[1:]))))
-    if not edits:
-        return None
-    for first, last, written in reversed(edits):
-        text = text[:first] + written + text[last:]
-    return text
+        if not all(message.strip() for message in messages) or prefix[-1:].isalnum() or suffix[:1].isalnum():
+            continue  # an ending ("file{n, plural, one {} other {s}}"): no words of their own
+        pieces += [text[done:first], parts[0]] + [prefix + message + suffix + part
+                                                  for message, part in zip(messages, parts[1:])]
+        done = last
+    return "".join(pieces) + text[done:] if pieces else None
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """Where the sentence around text[start:end] starts and ends: on its line, inside the JSON string that holds it,
-    after the last sentence's end before it and up to the first after it, whitespace at its edges left out."""
-    first, last = text.rfind("\n", 0, start) + 1, text.find("\n", end) % (len(text) + 1)
+    """Where the sentence around text[start:end] starts and ends: on its line (within ICU_SENTENCE_MAX characters,
+    at a space), inside the JSON string that holds it, after the last sentence's end before it and up to the first
+    after it, whitespace at its edges left out."""
+    window = max(0, start - ICU_SENTENCE_MAX), min(len(text), end + ICU_SENTENCE_MAX)
+    first = text.rfind("\n", window[0], start) + 1 or (text.find(" ", window[0], start) + 1 if window[0] else 0)
+    last = text.find("\n", end, window[1])
+    if last < 0:
+        last = text.rfind(" ", end, window[1]) if window[1] < len(text) else len(text)
     opening = max((m.end() for m in UNESCAPED_QUOTE.finditer(text, first, start)), default=None)
     closing = UNESCAPED_QUOTE.search(text, end, last)
     if opening is not None and closing:
@@ -1480,7 +1486,8 @@ def icu_contracted(text: str) -> str:
     one {Sie haben eine Nachricht.} other {Sie haben # Nachrichten.}}" is "Sie haben {count, plural, one {eine
     Nachricht} other {# Nachrichten}}.". A choice whose messages share nothing, or would be left empty, stays whole."""
     _, _, choices = icu_syntax(text)
-    for own in reversed(choices):
+    pieces, done = [], 0
+    for own in choices:
         messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
         shared = os.path.commonprefix(messages).split("#")[0]  # the number stays in the messages
         prefix = shared[:shared.rfind(" ") + 1]
@@ -1492,9 +1499,10 @@ def icu_contracted(text: str) -> str:
         if not outer or not all(part.strip() for part in inner) or outer.count("{") != outer.count("}"):
             continue
         parts = [text[a:b] for a, b in own]
-        written = prefix + parts[0] + "".join(message + part for message, part in zip(inner, parts[1:])) + suffix
-        text = text[:own[0][0]] + written + text[own[-1][1]:]
-    return text
+        pieces += [text[done:own[0][0]], prefix, parts[0]] + [message + part for message, part in zip(inner, parts[1:])]
+        pieces.append(suffix)
+        done = own[-1][1]
+    return "".join(pieces) + text[done:]
 
 
 def is_name(item: str) -> bool:
