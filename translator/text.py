@@ -30,7 +30,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from html import unescape
 from itertools import accumulate
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
 
 import sentencex
 
@@ -190,8 +190,9 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # catalog messages with quoted text 349 kept their marks, 547 now, chrF 49.65 → 50.71). So curly marks are items
 # wherever they pair, ASCII single and double quotes around an item or a term (QUOTED_TERM); around a sentence these
 # stay text, which the model localizes. An apostrophe ("don't", "users' files") opens no quotation. GNU's `quotes' (no
-# code span) hold what a user types or a program names ("`exit'", "`%s --help'"): the model dropped both marks and translated the words ("`exit'"
-# came back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as written. ASCII double quotes
+# code span) hold what a user types or a program names ("`exit'", "`%s --help'"): the model dropped both marks and
+# translated the words ("`exit'" came back as "exit", "`movprfx'" as "`Max'"), so such a quotation is one item, kept as
+# written. ASCII double quotes
 # around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
 QUOTATION_MARKS = frozenset("'\"“”„‘’«»‹›`")
 QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
@@ -666,7 +667,7 @@ def characters_read(masked: str, protected: list[str], readable: Callable[[str],
             and readable(character)}
 
 
-def read_as_characters(segment: str, protected: list[str], characters: dict[str, str], kept: set[int] = frozenset()
+def read_as_characters(segment: str, protected: list[str], characters: dict[str, str], kept: Container[int] = ()
                        ) -> tuple[str, list[SpaceReference]]:
     """The segment with the tokens of the references in `characters` swapped for their characters (but the items in
     `kept`), and those of references to whitespace between two words (neither a space nor another token beside it)
@@ -1346,8 +1347,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 # files}}", "{gender, select, ...}", "{n, number}". Read, their syntax was translated and the message broke: "{count,
 # plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {# Dateien}}". The
 # syntax is kept and separates segments: each choice's message is translated alone, its "#" (the number) kept.
-ICU_ARGUMENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*(plural|selectordinal|select|number|date|time|spellout|ordinal|duration)"
-                          r"\s*(?=[,}])")
+ICU_ARGUMENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*"
+                          r"(plural|selectordinal|select|number|date|time|spellout|ordinal|duration)\s*(?=[,}])")
 ICU_CHOICES = frozenset(("plural", "selectordinal", "select"))
 ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(?=\{)")
 ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or three; recursion has a limit)
