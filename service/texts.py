@@ -191,6 +191,9 @@ class Streamer:
         """(text index, piece, final translation or None) to send, in order."""
         text, segment = self.texts.owner[sequence]
         prepared = self.texts.prepared[text]
+        if prepared.whole:  # its segments' pieces are no pieces of its translation (`Prepared.whole`)
+            final = self.collector.add(sequence, translation)
+            return [(text, final.text, final)] if final is not None else []
         if prepared.streams(segment):  # nothing from the model: the segment as the source has it, as restore() does
             tail = prepared.written(segment, self.detokenizers[sequence].finish(
                 translation.text or prepared.segments[segment]))
@@ -199,8 +202,6 @@ class Streamer:
         self.finished[sequence] = tail
         self.held[sequence].append(tail)
         final = self.collector.add(sequence, translation)
-        if prepared.whole:  # its segments' pieces are no pieces of its translation (`Prepared.whole`)
-            return [(text, final.text, final)] if final is not None else []
         pieces = []
         while self.current[text] < len(prepared.segments):  # send what is now in turn
             turn = self.current[text]

@@ -508,7 +508,7 @@ class Prepared:
 # letter (inside a word, "&" before a small letter: "Drag&Drop", "AT&T" are names) is read with a marker at a word's
 # start and without one inside a word; where the translation has none, it goes back (`accelerated`): 133 of 137 with
 # one, 13 changed (11 got theirs back: "&Alle überspringen"), chrF of the 137 without markers 67.23 -> 67.15.
-ACCELERATOR = re.compile(rf"(?:(?<![\w&])[&_]|(?<=[^\W\d_])&(?=[a-z]))(?=[^\W\d_])(?!{PLACEHOLDER_PATTERN.pattern})")
+ACCELERATOR = re.compile(r"(?:(?<![\w&])[&_]|(?<=[^\W\d_])&(?=[a-z]))(?=[^\W\d_])")  # read with tokens blanked
 ACCELERATOR_MAX_WORDS = 8
 Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), which of the segment's such words
 
@@ -516,7 +516,7 @@ Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), wh
 def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
     """The segment as the model reads it, without its label's mnemonic marker (ACCELERATOR) where that stands inside
     a word, and the marker with its word; or the segment as it is and None."""
-    words = PLACEHOLDER_PATTERN.sub(lambda token: " " * len(token.group()), segment)  # a token parts words too
+    words = tokens_blanked(segment)  # a token parts words too
     markers = list(ACCELERATOR.finditer(words))
     if (len(markers) != 1 or segment.count("&") + segment.count("_") != 1 or "\n" in segment
             or len(segment.split()) > ACCELERATOR_MAX_WORDS):
@@ -533,6 +533,11 @@ def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
 WORD_CHARACTERS = re.compile(r"[^\W_]*")
 
 
+def tokens_blanked(text: str) -> str:
+    """The text with each placeholder token as as many NULs: offsets kept, no letter or space of a token found."""
+    return PLACEHOLDER_PATTERN.sub(lambda token: "\0" * len(token.group()), text)
+
+
 def _whole(word: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
 
@@ -544,7 +549,7 @@ def accelerated(translation: str, marker: str, word: str, occurrence: int) -> st
     einhängen"), first where it has no letter. Never inside a token."""
     offset = word.index(marker)
     plain, letter = word.replace(marker, "", 1), word[offset + 1]
-    searchable = PLACEHOLDER_PATTERN.sub(lambda token: "\0" * len(token.group()), translation)
+    searchable = tokens_blanked(translation)
     if kept := list(_whole(plain).finditer(searchable)):
         at = kept[occurrence if occurrence < len(kept) else 0].start() + offset
     else:
@@ -1324,7 +1329,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     position = 0
     for line in text.splitlines(keepends=True):
         content = line.rstrip("\r\n")
-        indent = len(content.expandtabs(CODE_INDENT)) - len(content.expandtabs(CODE_INDENT).lstrip())
+        expanded = content.expandtabs(CODE_INDENT)
+        indent = len(expanded) - len(expanded.lstrip())
         if not content.strip():
             blank_before = True
         elif indent >= CODE_INDENT and (start is not None or blank_before and may_open):
@@ -1429,11 +1435,10 @@ ICU_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 ICU_SENTENCE_MAX = 300  # characters looked at on each side of a choice: a longer "sentence" is none to read whole
 
 
-def icu_sentences(text: str) -> str | None:
+def icu_sentences(text: str, choices: list[Spans]) -> str | None:
     """The text with the words of each plural's or select's sentence (on its line, in its JSON string, to the
     sentence's end; no markup) inside each of its two or more messages; None where no sentence holds words beside
-    one such choice alone."""
-    _, _, choices = icu_syntax(text)
+    one such choice alone. `choices`: icu_syntax's."""
     pieces, done = [], 0
     for index, own in enumerate(choices):
         start, end = own[0][0], own[-1][1]
@@ -1541,14 +1546,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     word (`_accelerator`). With take_out_tags, items of tags alone leave
     the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
     (`Prepared.numbers`)."""
-    whole_sentences = icu_sentences(text) if preserve_placeholders else None
+    icu, icu_numbers, choices = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
+    whole_sentences = icu_sentences(text, choices) if choices else None
     prepared = Prepared([], [""], html=html, whole=whole_sentences is not None)
-    text = whole_sentences or text
+    if whole_sentences:
+        text = whole_sentences
+        icu, icu_numbers, _ = icu_syntax(text)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
-    icu, icu_numbers, _ = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     # list markers, names and code, as placeholders are
     items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
     if not text.isascii():
