@@ -18,7 +18,7 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG,
-                             paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
+                             config_keys, paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -152,6 +152,28 @@ def test_each_string_value_of_a_json_object_is_translated_alone():
     assert pretty.restore(["Montag", "Dienstag"]) == '{\n  "days": [\n    "Montag",\n    "Dienstag"\n  ]\n}'
     assert prepare('Error %s: "file not found"').segments == ['Error XX0X: XX1Xfile not foundXX2X']  # one sentence
     assert prepare('{"save": "Save"}', preserve_placeholders=False).segments == ['{"save": "Save"}']
+
+
+def test_a_configuration_files_keys_are_kept_and_each_value_is_translated_alone():
+    """Read, the keys were translated and the file broke for its program: "Comment=Edit text files" came back as
+    "Kommentar=Bearbeiten bearbeiten", "button.cancel = Cancel" as "Knopf.cancel = Abbrechen", "title:" under "en:"
+    as "Titel:". In a text that is such a file (two assignments or more, or one under a section header; YAML where a
+    key opens a mapping), keys, section headers and the quotes around a YAML value are kept and separate segments.
+    A message's labels stay text: "Tolerance = %g" (spaced, a word), one "idmap=user", "Usage:" over a help text."""
+    desktop = prepare("[Desktop Entry]\nName[de]=Text Editor\nComment=Edit text files\nKeywords=text;editor;")
+    assert desktop.segments == ["Text Editor", "Edit text files", "text;editor;"]
+    assert desktop.restore(["Texteditor", "Textdateien bearbeiten", "Text;Editor;"]) == (
+        "[Desktop Entry]\nName[de]=Texteditor\nComment=Textdateien bearbeiten\nKeywords=Text;Editor;")
+    properties = prepare("button.save = Save changes\nbutton.cancel = Cancel")
+    assert properties.segments == ["Save changes", "Cancel"]
+    yaml = prepare('# Strings of the shop.\n\nen:\n  welcome:\n        title: Welcome\n        body: "Please sign in."')
+    assert yaml.segments == ["# Strings of the shop.", "Welcome", "Please sign in."]  # indented: no Markdown code
+    assert yaml.restore(["# Zeichenketten.", "Willkommen", "Bitte anmelden."]) == (
+        '# Zeichenketten.\n\nen:\n  welcome:\n        title: Willkommen\n        body: "Bitte anmelden."')
+    for message in ("Tolerance = %g\nBandwidth = %g", "idmap=user", "title: Welcome\nbody: Hello",
+                    "Usage:\n  prog: the program\n  file: a file"):
+        assert not config_keys(message), message
+    assert protected_items("n = %d\nmean = %g") == ["%d", "%g"]
 
 
 def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
@@ -481,6 +503,8 @@ def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentenc
                      '{Total {sum, number, currency}}}"}')  # arguments inside: each message alone
     assert nested.segments == ["She and XX0X other", "They", "Total"]
     assert nested.restore(nested.segments).count("{") == 8
+    for glued in ("x &amp;{x, select, a {b} other {c}}", 'x ](y){x, select, a {b} other {c}}'):  # the marks would go
+        assert not prepare(glued).whole and prepare(glued).restore(prepare(glued).segments) == glued  # in, not out
     for plain in ("{name} and {count} files", "{count, plural, one {x}", "{a, unknown, b {c}}", "{a, plural, one {x} y}"):
         assert not any("plural" in item or "unknown" in item for item in prepare(plain).protected), plain
     deep = "{a, select, x {" * 3000 + "y" + "}}" * 3000  # nested beyond ICU_MAX_DEPTH: text, no recursion error

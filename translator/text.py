@@ -1349,6 +1349,48 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
+# A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value"
+# lines and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines. Read, the
+# keys were translated ("Comment=Edit text files" came back as "Kommentar=Bearbeiten bearbeiten", "title: Welcome"
+# under "en:" as "Titel: Willkommen", "button.cancel = Cancel" as "Knopf.cancel = Abbrechen"), and the program that
+# reads the file finds none of them. A key is kept and separates segments, so each value is translated alone. Only
+# where the text is such a file: two assignments or more (or one under a section header), "=" unspaced or a key
+# spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which catalogs translate); YAML where a key
+# opens a mapping (nothing after its colon, in small letters or quoted, as "en:" does) and a deeper key line follows
+# ("Usage:" or "Options:" above a help text's lines opens none).
+ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?)(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
+SPELLED_AS_CODE = re.compile(r".*[._]|.*[a-z][A-Z]|.*\d")
+SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
+YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'):(?=[ \t]|$)", re.MULTILINE)
+YAML_OPENER = re.compile(r"[a-z_\"']")
+YAML_QUOTED_VALUE = re.compile(r"[ \t]+([\"'])(?:(?!\1)[^\n])*(\1)[ \t]*$", re.MULTILINE)
+
+
+def config_keys(text: str) -> Spans:
+    """(start, end) of each key of a configuration file's text (with its "=" or ":"), each "[section]" header, and
+    the quotation marks around a YAML value quoted whole: the syntax such a file's reader needs as written."""
+    assignments = [found for found in ASSIGNMENT.finditer(text)
+                   if found.group(2) == "=" or SPELLED_AS_CODE.match(found.group(1))]
+    sections = [found.span() for found in SECTION.finditer(text)]
+    if len(assignments) >= 2 or assignments and sections:
+        return sorted([(found.start(1), found.end(2)) for found in assignments] + sections)
+    keys = list(YAML_KEY.finditer(text))
+    if not any(_opens_a_mapping(text, key, after) for key, after in zip(keys, keys[1:])):
+        return []
+    spans = []
+    for key in keys:
+        spans.append((key.start(2), key.end()))
+        if quoted := YAML_QUOTED_VALUE.match(text, key.end()):
+            spans += [quoted.span(1), quoted.span(2)]
+    return spans
+
+
+def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
+    """Whether YAML key line `key` opens a mapping that the key line `after` is in."""
+    return (YAML_OPENER.match(key.group(2)) is not None and not text[key.end():after.start()].strip()
+            and len(after.group(1).expandtabs()) > len(key.group(1).expandtabs()))
+
+
 # ICU MessageFormat's arguments with a type (web and mobile apps' catalogs): "{count, plural, one {# file} other {#
 # files}}", "{gender, select, ...}", "{n, number}". Read, their syntax was translated and the message broke: "{count,
 # plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {# Dateien}}". The
@@ -1452,8 +1494,8 @@ def icu_sentences(text: str, choices: list[Spans]) -> str | None:
             continue
         parts = [text[a:b] for a, b in own]
         messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
-        if not all(message.strip() for message in messages) or prefix[-1:].isalnum() or suffix[:1].isalnum():
-            continue  # an ending ("file{n, plural, one {} other {s}}"): no words of their own
+        if not all(message.strip() for message in messages) or prefix[-1:].strip() or suffix[:1].isalnum():
+            continue  # an ending ("file{n, plural, one {} other {s}}"), or marks glued to it that go back in neither
         pieces += [text[done:first], parts[0]] + [prefix + message + suffix + part
                                                   for message, part in zip(messages, parts[1:])]
         done = last
@@ -1557,7 +1599,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     # list markers, names and code, as placeholders are
-    items = inline_enumerators(text) + indented_code(text) if preserve_placeholders else []
+    keys = config_keys(text) if preserve_placeholders else []
+    syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
+    items = inline_enumerators(text) + ([] if keys else indented_code(text)) if preserve_placeholders else []
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
@@ -1567,9 +1611,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
     # segments); references and marks between clauses do.
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
-    if marks or icu:  # an ICU argument's syntax separates segments: a placeholder beside it stays with its words
-        apart = _also_apart(apart, set(marks + icu))
-    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact=sorted(icu + icu_numbers))
+    if marks or syntax:  # an ICU argument's or a file's syntax separates segments: a placeholder beside it stays
+        apart = _also_apart(apart, set(marks + syntax))  # with its words
+    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact=sorted(syntax + icu_numbers))
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
@@ -1578,7 +1622,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
-    for block in _blocks(masked, prepared.protected, html, items_over(masked, prepared.protected, icu)):
+    for block in _blocks(masked, prepared.protected, html, items_over(masked, prepared.protected, syntax)):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
             continue
