@@ -71,6 +71,14 @@ def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_st
     assert protected_items(text) == ["FreeBSD", "JohnDoe@example.org", "VirtualBox", "iPhone", "john.doe@example.com"]
 
 
+def test_a_users_handle_is_kept_as_written():
+    """Read, "Thanks @maria for the fix!" came back as "Danke @Maria ..." (and "@domain" as "@Domain"). Not a
+    capitalized word, which a program's marker may precede ("@Commands:", translated "@Befehle:"), nor an address's
+    part or what "@" joins."""
+    text = "Thanks @maria, @vl-nix and @JaneDoe; see @property. @Commands: mail jo@example.org, %s@%s, meet @ 5"
+    assert protected_items(text) == ["%s", "%s", "@JaneDoe", "@maria", "@property", "@vl-nix", "jo@example.org"]
+
+
 def test_a_markdown_links_target_is_kept_as_written():
     """Read, the model translated an anchor: "[Configuration](#configuration)" came back as
     "[Konfiguration](#Konfiguration)". The link's text and its title are words."""

@@ -137,6 +137,10 @@ PLACEHOLDERS = (
     # most 64 characters (RFC 5321), and unbounded, every position of a long word scanned to its end for an "@"
     # (quadratic: 32,000 letters took 4 s)
     r"[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b",
+    # A user's handle ("@maria", "@vl-nix", "@JaneDoe"; a decorator's or doc tag's name, "@property", "@param"), a name
+    # the model changed: "Thanks @maria for the fix!" came back as "Danke @Maria ...". Not a capitalized word, which
+    # a program's marker may precede (GnuPG's help headings, "@Commands:", translated "@Befehle:")
+    r"(?<![\w@.+-])@(?:[a-z_]|[A-Z]\w*?[A-Z\d_])\w*(?:[.-]\w+)*",
     # File paths. Read, the model changed a path in 30 of the 66 held-out test messages that have one ("/etc/crypttab"
     # came back as "/etc/cryptab", "/usr/local/bin/gs" as "/usr/local/bin/Glät"). Unix ones from the root with a
     # first directory in small letters (a capital starts a menu path, which catalogs translate: "/Image/Mode"), from
