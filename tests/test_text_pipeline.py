@@ -6,6 +6,7 @@ import html
 import os
 import random
 import re
+from typing import Callable
 
 import grpc
 import pytest
@@ -18,7 +19,8 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG,
-                             config_keys, paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
+                             Prepared, config_keys, paragraph_runs, prepare, protected_spans, rewrapped, sentences,
+                             whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -333,6 +335,13 @@ pieces = st.lists(st.tuples(st.one_of(words, items), separators), max_size=30).m
     lambda pairs: [part for pair in pairs for part in pair])
 
 
+def by_a_hostile_model(prepared: Prepared, mangled: Callable[[str], str]) -> list[str]:
+    """Translations of the text's own segments by a hostile "model", of its attribute values copied (translated,
+    they are new words in their tags by design)."""
+    return [mangled(segment) if index < prepared.own_segments else segment
+            for index, segment in enumerate(prepared.segments)]
+
+
 def protected_items(text: str) -> list[str]:
     return sorted(text[start:end] for start, end in protected_spans(text))
 
@@ -356,12 +365,12 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
     prepared = prepare(text)
     assert prepared.restore(prepared.segments) == text  # identity translation gives the text back
     # A hostile "model": drops, repeats and shuffles placeholder tokens and words.
-    mangled = []
-    for segment in prepared.segments:
+    def mangled_segment(segment: str) -> str:
         tokens = segment.split()
         rnd.shuffle(tokens)
-        tokens = [t for t in tokens if rnd.random() > 0.3] + [t for t in tokens if rnd.random() < 0.2]
-        mangled.append(" ".join(tokens))
+        return " ".join([t for t in tokens if rnd.random() > 0.3] + [t for t in tokens if rnd.random() < 0.2])
+
+    mangled = by_a_hostile_model(prepared, mangled_segment)
     result = prepared.restore(mangled)
     assert kept_exactly(result) == kept_exactly(text)
     # A reference the model read comes back as itself, never as its bare character (the model may drop it: a word)
@@ -393,8 +402,8 @@ def test_every_mode_gives_the_text_back_and_survives_whatever_the_model_does(pai
         m.span() for m in re.finditer("[;—|😀©]", s)], take_out_tags=take_out)
     if not any(prepared.moved):  # tags taken out go back by alignment only
         assert prepared.restore(prepared.segments) == text
-    mangled = [" ".join(word for word in rnd.sample(s.split(), len(s.split())) if rnd.random() > 0.3)
-               for s in prepared.segments]
+    mangled = by_a_hostile_model(prepared, lambda s: " ".join(
+        word for word in rnd.sample(s.split(), len(s.split())) if rnd.random() > 0.3))
     result = prepared.restore(mangled)
     assert all(prepared.unmask(glue) in result for glue in prepared.glue)  # what is not translated stays
     assert "".join(prepared.restore_segment(i, t) + prepared.unmask(glue) for i, (t, glue) in
@@ -425,7 +434,7 @@ def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs
     prepared = prepare(text, unknown=unknown_runs)
     assert not any(char in UNKNOWN for segment in prepared.segments for char in segment)  # the model never sees them
     assert prepared.restore(prepared.segments) == text
-    result = prepared.restore([" ".join(rnd.sample(s.split(), len(s.split()))[1:]) for s in prepared.segments])
+    result = prepared.restore(by_a_hostile_model(prepared, lambda s: " ".join(rnd.sample(s.split(), len(s.split()))[1:])))
     assert sorted(re.findall(f"[{UNKNOWN}]", result)) == sorted(re.findall(f"[{UNKNOWN}]", text))
     assert kept_exactly(result) == kept_exactly(text)
 
@@ -537,6 +546,46 @@ def test_a_text_read_as_icu_sentences_streams_its_translation_whole():
               for piece in streamer.finish(sequence, pb.Translation(text=german))]
     assert [piece for _, piece, _ in pieces] == ["Geh. Sie haben {n, plural, one {eine Datei} other {# Dateien}}."]
     assert pieces[-1][2].text == pieces[-1][1]
+
+
+def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
+    """Inside their tag's item they stayed English: '<img alt="A cat sleeping on the sofa">', '<input
+    placeholder="Enter your name">'. An image's alternative text, a tooltip, a field's hint, a label read aloud and a
+    button's caption are texts of their own, whose segments follow the text's; their translations go into the tags
+    (a quotation mark the model writes spelled as a reference), and such a text streams whole. Not in code, a comment,
+    an element not to be translated or a field's value; with placeholders and HTML off, tags are text."""
+    from pathlib import Path
+
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    text = ('<p>Click <a href="/" title="Go to the start page">Home</a>.</p><img alt=\'A cat\' src="c.png"> '
+            '<input type="text" value="abc" placeholder="Your name"><input type="submit" value="Send">')
+    prepared = prepare(text, html=True)
+    assert prepared.segments == ["Click XX0XHomeXX1X.", "Go to the start page", "A cat", "Your name", "Send"]
+    assert prepared.whole and not prepared.streams(0)
+    assert prepared.restore(["Klicken Sie auf XX0XStartXX1X.", 'Zur "Startseite"', "Eine Katze", "Ihr Name",
+                             "Senden"]) == (
+        '<p>Klicken Sie auf <a href="/" title="Zur &quot;Startseite&quot;">Start</a>.</p><img alt=\'Eine Katze\' '
+        'src="c.png"> <input type="text" value="abc" placeholder="Ihr Name"><input type="submit" value="Senden">')
+    plain = prepare('Click <a href="/" title="Go to the start page">Home</a>.')  # plain text's tags too
+    assert plain.segments == ["Click XX0XHomeXX1X.", "Go to the start page"]
+    assert plain.restore(["Klicken Sie auf XX0XStartXX1X.", "Zur Startseite"]) == (
+        'Klicken Sie auf <a href="/" title="Zur Startseite">Start</a>.')
+    for kept in ('<code><img alt="A cat"></code>', '<img translate="no" alt="A cat">', '`<img alt="A cat">`',
+                 '<!-- <img alt="A cat"> -->', '<img alt="42">', '<img data-title="A cat">'):
+        assert not prepare(kept, html=True).shown, kept
+    assert prepare('<img alt="A cat">', preserve_placeholders=False).segments == ['<img alt="A cat">']
+
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    texts = Texts(*segment_texts(['Look. <img alt="A cat"> Nice.'], tokenizer, Limits(256, 256, 24)))
+    streamer = texts.streamer(tokenizer)
+    assert streamer.push(0, tokenizer.encode("Schau")) == []
+    pieces = [piece for sequence, german in enumerate(["Schau.", "XX0X Schön.", "Eine Katze"])
+              for piece in streamer.finish(sequence, pb.Translation(text=german))]
+    assert [piece for _, piece, _ in pieces] == ['Schau. <img alt="Eine Katze"> Schön.']
 
 
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
@@ -998,9 +1047,10 @@ def test_a_quoted_attribute_value_may_hold_a_greater_than_sign():
                             ('<p title="a > b">Open it.</p><p>Save it.</p>', True, '<p title="a > b">'),
                             ("<b class=it's>Open</b> it.", False, "<b class=it's>")):
         prepared = prepare(text, html=html)
-        assert tag in prepared.protected and not any(">" in segment for segment in prepared.segments), text
+        own = prepared.segments[:prepared.own_segments]  # a title's value is a text of its own
+        assert tag in prepared.protected and not any(">" in segment for segment in own), text
         assert prepared.restore(prepared.segments) == text
-    assert len(prepare('<p title="a > b">Open it.</p><p>Save it.</p>', html=True).segments) == 2
+    assert prepare('<p title="a > b">Open it.</p><p>Save it.</p>', html=True).own_segments == 2
     code = prepare('<code title="x > y">a = b</code> is code.', html=True)  # untranslatable, attribute and all
     assert code.segments == ["XX0X is code."] and code.protected == ['<code title="x > y">a = b</code>']
 

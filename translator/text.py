@@ -285,19 +285,59 @@ class Prepared:
     wraps: list[list[tuple[float, str]]] = field(default_factory=list)
     html: bool = False  # the text is HTML
     # ICU choices read as whole sentences (`icu_sentences`): the translation is contracted, so it streams whole
-    whole: bool = False
+    icu_expanded: bool = False
+    # Attribute values a reader sees (`shown_values`), each a text of its own whose segments follow the text's own
+    shown: list["ShownValue"] = field(default_factory=list)
+    _items: list[str] | None = field(default=None, repr=False)  # while restoring: the items, values translated
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
         Sets `repairs`: the placeholder tokens that had to be added, dropped or reordered."""
         if len(translations) != len(self.segments):
             raise ValueError(f"{len(translations)} translations for {len(self.segments)} segments")
-        pieces, self.repairs = [self.unmask(self.glue[0])], 0
-        for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
-            repaired = self._repaired(index, translation)
-            self.repairs += repaired.count
-            pieces += [self._written(index, repaired.text), self.unmask(glue)]
-        return icu_contracted("".join(pieces)) if self.whole else "".join(pieces)
+        self._items, self.repairs = self._with_values_translated(translations[self.own_segments:]), 0
+        try:
+            pieces = [self.unmask(self.glue[0])]
+            for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
+                repaired = self._repaired(index, translation)
+                self.repairs += repaired.count
+                pieces += [self._written(index, repaired.text), self.unmask(glue)]
+        finally:
+            self._items = None
+        self.repairs += sum(shown.value.repairs for shown in self.shown)
+        return icu_contracted("".join(pieces)) if self.icu_expanded else "".join(pieces)
+
+    @property
+    def own_segments(self) -> int:
+        """How many segments are the text's own: the shown values' follow them."""
+        return len(self.glue) - 1
+
+    def _with_values_translated(self, translations: list[str]) -> list[str] | None:
+        """The protected items with each shown value's translation in its place (None where there are none)."""
+        if not self.shown:
+            return None
+        items, done = list(self.protected), 0
+        for shown in reversed(self.shown):  # from the end: an item's earlier spans stay where they are
+            count = len(shown.value.segments)
+            value = shown.value.restore(translations[len(translations) - done - count:len(translations) - done])
+            done += count
+            items[shown.item] = items[shown.item][:shown.start] + _attribute_safe(value, shown.quote) + \
+                items[shown.item][shown.end:]
+        return items
+
+    def add_shown(self, shown: "ShownValue") -> None:
+        """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
+        value = shown.value
+        self.shown.append(shown)
+        for name in ("segments", "numbers", "moved", "spaces", "shouted", "accelerators", "ellipses", "broken_dots",
+                     "wraps"):
+            getattr(self, name).extend(getattr(value, name))
+
+    @property
+    def whole(self) -> bool:
+        """Whether the translation streams whole: ICU choices read as sentences are contracted from it, and a shown
+        value's translation goes into a tag before it."""
+        return self.icu_expanded or bool(self.shown)
 
     def restore_segment(self, index: int, translation: str) -> str:
         """One segment's translation with its protected items back (repaired if the model lost some)."""
@@ -413,7 +453,8 @@ class Prepared:
     def unmask(self, text: str, segment: int | None = None) -> str:
         """Glue (numbered across the text: token k is protected[k]) or, given `segment`, that segment's text (its own
         numbering) with the items back; a token beyond them stays as it is."""
-        items = self.protected if segment is None else [self.protected[item] for item in self.numbers[segment]]
+        protected = self._items or self.protected
+        items = protected if segment is None else [protected[item] for item in self.numbers[segment]]
         if not items:
             return text
         return PLACEHOLDER_PATTERN.sub(lambda m: items[int(m.group(1))] if int(m.group(1)) < len(items) else m.group(0),
@@ -1492,18 +1533,29 @@ def icu_sentences(text: str, choices: list[Spans]) -> str | None:
         prefix, suffix = text[first:start], text[end:last]
         words = prefix + suffix  # "#" would be the number inside a plural; another argument, one of its words
         if (len(own) < 3 or not LETTER.search(words) or "#" in words or ICU_ARGUMENT.search(words)
-                or words.count("{") != words.count("}") or "<" in words or ">" in words  # markup stays outside
+                or not (_braces_paired(prefix) and _braces_paired(suffix))
+                or "<" in words or ">" in words  # markup stays outside
                 or first < max(done, choices[index - 1][-1][1] if index else 0)
                 or index + 1 < len(choices) and choices[index + 1][0][0] < last):
             continue
         parts = [text[a:b] for a, b in own]
         messages = [text[a[1]:b[0]] for a, b in zip(own, own[1:])]
-        if not all(message.strip() for message in messages) or prefix[-1:].strip() or suffix[:1].isalnum():
-            continue  # an ending ("file{n, plural, one {} other {s}}"), or marks glued to it that go back in neither
+        if not all(message.strip() for message in messages) or prefix[-1:].strip() or _outer_words_start(suffix):
+            continue  # an ending ("file{n, plural, one {} other {s}}"), or marks glued to it that would not go back
         pieces += [text[done:first], parts[0]] + [prefix + message + suffix + part
                                                   for message, part in zip(messages, parts[1:])]
         done = last
     return "".join(pieces) + text[done:] if pieces else None
+
+
+def _braces_paired(words: str) -> bool:
+    """Whether every brace in the words closes one opened before it ("{name} sent", not "} other {%s")."""
+    depth = 0
+    for brace in re.findall("[{}]", words):
+        depth += 1 if brace == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -1545,7 +1597,7 @@ def icu_contracted(text: str) -> str:
         prefix = shared[:shared.rfind(" ") + 1]
         rests = [message[len(prefix):] for message in messages]
         shared = os.path.commonprefix([rest[::-1] for rest in rests])[::-1].split("#")[-1]
-        suffix = shared[next((k for k, character in enumerate(shared) if not character.isalnum()), len(shared)):]
+        suffix = shared[_outer_words_start(shared):]
         inner = [rest[:len(rest) - len(suffix)] for rest in rests]
         outer = prefix + suffix
         if not outer or not all(part.strip() for part in inner) or outer.count("{") != outer.count("}"):
@@ -1555,6 +1607,15 @@ def icu_contracted(text: str) -> str:
         pieces.append(suffix)
         done = own[-1][1]
     return "".join(pieces) + text[done:]
+
+
+ENDING_MARKS = frozenset(".!?…,;:\"'’”»)]")
+
+
+def _outer_words_start(tail: str) -> int:
+    """Where the words the sentence ends with start in a tail its messages share: at a space or a mark that ends a
+    clause, never inside a word or a tag ("<button>" and "<b>" share ">")."""
+    return next((k for k, character in enumerate(tail) if character.isspace() or character in ENDING_MARKS), len(tail))
 
 
 def is_name(item: str) -> bool:
@@ -1594,7 +1655,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     (`Prepared.numbers`)."""
     icu, icu_numbers, choices = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     whole_sentences = icu_sentences(text, choices) if choices else None
-    prepared = Prepared([], [""], html=html, whole=whole_sentences is not None)
+    prepared = Prepared([], [""], html=html, icu_expanded=whole_sentences is not None)
     if whole_sentences:
         text = whole_sentences
         icu, icu_numbers, _ = icu_syntax(text)
@@ -1647,7 +1708,54 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments = [_blanked(segment) for segment in prepared.segments]
     else:
         prepared.wraps = [[] for _ in prepared.segments]
+    for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
+        for start, end, quote in shown_values(item):
+            value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
+            if value.segments:
+                prepared.add_shown(ShownValue(number, start, end, quote, value))
     return prepared
+
+
+# Attribute values a page shows its reader: an image's alternative text, a tooltip, a field's hint, an option's label,
+# a name read aloud, a button's caption (a submit, button or reset input's value). Inside their tag's item they stayed
+# English: '<img src="cat.png" alt="A cat sleeping on the sofa">', '<input placeholder="Enter your name">'. Each is
+# prepared as a text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
+SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:label|description|placeholder|"
+                             r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
+BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
+
+
+@dataclass
+class ShownValue:
+    item: int  # the protected item that holds the value
+    start: int  # where the value is in the item
+    end: int
+    quote: str  # the quotation mark around it
+    value: Prepared  # the value, prepared as a text
+
+
+def shown_values(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, quotation mark) in a protected item of each attribute value with letters that its start tags
+    show a reader (SHOWN_ATTRIBUTE), unless the tag or an element around it is not to be translated
+    (`untranslatable_elements`). Not in a comment or CDATA section, nor in an item that starts with no tag (code)."""
+    if not item.startswith("<") or item.startswith("<!") or "=" not in item:
+        return []
+    kept = untranslatable_elements(item)
+    found = []
+    for tag in TAG_PARTS.finditer(item):
+        if tag.group(1) or TRANSLATE_NO.search(tag.group(3)) or any(a <= tag.start() < b for a, b in kept):
+            continue
+        for value in SHOWN_ATTRIBUTE.finditer(item, tag.start(3), tag.end(3)):
+            group = 2 if value.group(2) is not None else 3
+            if (not value.group(1) or BUTTON_TYPE.search(tag.group(3))) and LETTER.search(value.group(group)):
+                found.append((*value.span(group), '"' if group == 2 else "'"))
+    return found
+
+
+def _attribute_safe(value: str, quote: str) -> str:
+    """A translated attribute value that cannot end its attribute or open a tag: its quotation mark and "<" written
+    as references (the model writes „…“ mostly, but may write the ASCII mark it read elsewhere)."""
+    return value.replace(quote, "&quot;" if quote == '"' else "&#39;").replace("<", "&lt;")
 
 
 # A quotation of marks alone ("','", "'://'", "“\\”"): the syntax a message names, which the model dropped or
