@@ -176,6 +176,9 @@ def test_a_configuration_files_keys_are_kept_and_each_value_is_translated_alone(
         "[Desktop Entry]\nName[de]=Texteditor\nComment=Textdateien bearbeiten\nKeywords=Text;Editor;")
     properties = prepare("button.save = Save changes\nbutton.cancel = Cancel")
     assert properties.segments == ["Save changes", "Cancel"]
+    strings = prepare('"welcome_title" = "Welcome to our store";\n"quote" = "Say \\"hi\\"";')  # Apple's
+    assert strings.segments == ["Welcome to our store", 'Say \\"hi\\"']  # "Welcome" came back as "Wechsel"
+    assert strings.restore(["Willkommen", 'Sag \\"hallo\\"']) == '"welcome_title" = "Willkommen";\n"quote" = "Sag \\"hallo\\"";'
     yaml = prepare('# Strings of the shop.\n\nen:\n  welcome:\n        title: Welcome\n        body: "Please sign in."')
     assert yaml.segments == ["# Strings of the shop.", "Welcome", "Please sign in."]  # indented: no Markdown code
     assert yaml.restore(["# Zeichenketten.", "Willkommen", "Bitte anmelden."]) == (

@@ -1395,8 +1395,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 
 
 # A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value"
-# lines and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines. Read, the
-# keys were translated ("Comment=Edit text files" came back as "Kommentar=Bearbeiten bearbeiten", "title: Welcome"
+# lines and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines, an Apple
+# strings file's '"key" = "value";' lines. Read, the keys were translated ("Comment=Edit text files" came back as "Kommentar=Bearbeiten bearbeiten", "title: Welcome"
 # under "en:" as "Titel: Willkommen", "button.cancel = Cancel" as "Knopf.cancel = Abbrechen"), and the program that
 # reads the file finds none of them. A key is kept and separates segments, so each value is translated alone. Only
 # where the text is such a file: two assignments or more (or one under a section header), "=" unspaced or a key
@@ -1406,6 +1406,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?)(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
 SPELLED_AS_CODE = re.compile(r".*[._]|.*[a-z][A-Z]|.*\d")
 SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
+# An Apple strings file's entries ('"save_title" = "Save changes";'): a key, its value, each entry a line
+STRINGS_ENTRY = re.compile(r'^[ \t]*("(?:[^"\\\n]|\\.)*"[ \t]*=[ \t]*")(?:[^"\\\n]|\\.)*("[ \t]*;)', re.MULTILINE)
 YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'):(?=[ \t]|$)", re.MULTILINE)
 YAML_OPENER = re.compile(r"[a-z_\"']")
 YAML_QUOTED_VALUE = re.compile(r"[ \t]+([\"'])(?:(?!\1)[^\n])*(\1)[ \t]*$", re.MULTILINE)
@@ -1413,7 +1415,10 @@ YAML_QUOTED_VALUE = re.compile(r"[ \t]+([\"'])(?:(?!\1)[^\n])*(\1)[ \t]*$", re.M
 
 def config_keys(text: str) -> Spans:
     """(start, end) of each key of a configuration file's text (with its "=" or ":"), each "[section]" header, and
-    the quotation marks around a YAML value quoted whole: the syntax such a file's reader needs as written."""
+    the quotation marks around a YAML value quoted whole or a strings file's value: the syntax such a file's reader
+    needs as written."""
+    if entries := [span for entry in STRINGS_ENTRY.finditer(text) for span in (entry.span(1), entry.span(2))]:
+        return entries
     assignments = [found for found in ASSIGNMENT.finditer(text)
                    if found.group(2) == "=" or SPELLED_AS_CODE.match(found.group(1))]
     sections = [found.span() for found in SECTION.finditer(text)]
