@@ -1671,7 +1671,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # list markers, names and code, as placeholders are
     keys = config_keys(text) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
-    items = inline_enumerators(text) + ([] if keys else indented_code(text)) if preserve_placeholders else []
+    code = indented_code(text) if preserve_placeholders and not keys else []
+    items = inline_enumerators(text) + code if preserve_placeholders else []
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
@@ -1713,8 +1714,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments = [_blanked(segment) for segment in prepared.segments]
     else:
         prepared.wraps = [[] for _ in prepared.segments]
+    starts: dict[int, int] = {}  # where each item starts in the text, found once an item with values is in code
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
-        for start, end, quote in shown_values(item):
+        values = shown_values(item)
+        if values and code:
+            if not starts:
+                _, tokens, at = as_written(masked, prepared.protected)
+                starts = {int(token.group(1)): start for token, start in zip(tokens, at)}
+            if any(a <= starts[number] < b for a, b in code):
+                continue  # a Markdown text's indented code: kept as written
+        for start, end, quote in values:
             value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
             if value.segments:
                 prepared.add_shown(ShownValue(number, start, end, quote, value))
@@ -1727,6 +1736,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 # prepared as a text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
 SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:label|description|placeholder|"
                              r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
+MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
 
 
@@ -1741,11 +1751,13 @@ class ShownValue:
 
 def shown_values(item: str) -> list[tuple[int, int, str]]:
     """(start, end, quotation mark) in a protected item of each attribute value with letters that its start tags
-    show a reader (SHOWN_ATTRIBUTE), unless the tag or an element around it is not to be translated
-    (`untranslatable_elements`). Not in a comment or CDATA section, nor in an item that starts with no tag (code)."""
-    if not item.startswith("<") or item.startswith("<!") or "=" not in item:
+    show a reader (SHOWN_ATTRIBUTE), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no
+    code, whose words are in it too) and neither the tag nor an element around it is not to be translated
+    (`untranslatable_elements`); not in a comment or CDATA section."""
+    if "=" not in item or "<" not in item or not MARKUP_BESIDE_ITEMS.fullmatch(
+            EVERYTHING_AND_NUMBERS.sub("", TAG.sub("", item))):
         return []
-    kept = untranslatable_elements(item)
+    kept = untranslatable_elements(item) + [comment.span() for comment in markup.COMMENT.finditer(item)]
     found = []
     for tag in TAG_PARTS.finditer(item):
         if tag.group(1) or TRANSLATE_NO.search(tag.group(3)) or any(a <= tag.start() < b for a, b in kept):
