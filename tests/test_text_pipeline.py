@@ -650,7 +650,9 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
               "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000,\n"
               "             '{a, plural, one {' * 20_000, '{a, plural, ' + 'one {#} ' * 20_000 + '}',\n"
-              "             '\"a\": [\\n' + '  \"b\",\\n' * 20_000, 'a {n, plural, one {x} other {y}} ' * 10_000):\n"
+              "             '\"a\": [\\n' + '  \"b\",\\n' * 20_000, 'a {n, plural, one {x} other {y}} ' * 10_000,\n"
+              "             '# A\\n\\n' + 'See <img alt=\"A b\">\\n\\n    <img alt=\"c\">\\n\\n' * 8_000,\n"
+              "             'k=v\\n' * 20_000 + 'en:\\n' + '  a:\\n    b: \"c\"\\n' * 10_000):\n"
               "    prepare(text)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50

@@ -1721,7 +1721,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             if not starts:
                 _, tokens, at = as_written(masked, prepared.protected)
                 starts = {int(token.group(1)): start for token, start in zip(tokens, at)}
-            if any(a <= starts[number] < b for a, b in code):
+            k = bisect_right(code, (starts[number], math.inf)) - 1  # the last block starting at or before it
+            if k >= 0 and starts[number] < code[k][1]:
                 continue  # a Markdown text's indented code: kept as written
         for start, end, quote in values:
             value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
