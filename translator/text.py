@@ -1737,6 +1737,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 # prepared as a text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
 SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:label|description|placeholder|"
                              r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
+TEMPLATE_CODE = re.compile(r"\{[{%#]")  # a template's expression or tag ("{{ _('Save') }}", "{% trans %}"): code
 MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
 
@@ -1754,7 +1755,7 @@ def shown_values(item: str) -> list[tuple[int, int, str]]:
     """(start, end, quotation mark) in a protected item of each attribute value with letters that its start tags
     show a reader (SHOWN_ATTRIBUTE), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no
     code, whose words are in it too) and neither the tag nor an element around it is not to be translated
-    (`untranslatable_elements`); not in a comment or CDATA section."""
+    (`untranslatable_elements`); not in a comment or CDATA section, nor a value with a template's code in it."""
     if "=" not in item or "<" not in item or not MARKUP_BESIDE_ITEMS.fullmatch(
             EVERYTHING_AND_NUMBERS.sub("", TAG.sub("", item))):
         return []
@@ -1765,7 +1766,8 @@ def shown_values(item: str) -> list[tuple[int, int, str]]:
             continue
         for value in SHOWN_ATTRIBUTE.finditer(item, tag.start(3), tag.end(3)):
             group = 2 if value.group(2) is not None else 3
-            if (not value.group(1) or BUTTON_TYPE.search(tag.group(3))) and LETTER.search(value.group(group)):
+            if ((not value.group(1) or BUTTON_TYPE.search(tag.group(3))) and LETTER.search(value.group(group))
+                    and not TEMPLATE_CODE.search(value.group(group))):
                 found.append((*value.span(group), '"' if group == 2 else "'"))
     return found
 
