@@ -81,6 +81,15 @@ def test_a_users_handle_is_kept_as_written():
     assert protected_items(text) == ["%s", "%s", "@JaneDoe", "@maria", "@property", "@vl-nix", "jo@example.org"]
 
 
+def test_a_templates_expressions_and_tags_are_kept_as_written():
+    """Read, "{% if user %}Welcome back!{% endif %}" came back as "{%, wenn Benutzer %}Welcome zurückkommt!{% endif
+    %}", and "{{ user.name }}" reached the model as "{{ XX0X }}". Mustache's, Handlebars', Angular's, i18next's and
+    Jinja's expressions and tags are items; a format placeholder and ICU's syntax stay theirs."""
+    text = "Hi {{ user.name }}, {{{raw}}} and {{count}} {%- if user %}x{% endif %} {name} {n, number}"
+    assert protected_items(text) == sorted(["{{ user.name }}", "{{{raw}}}", "{{count}}", "{%- if user %}", "{% endif %}",
+                                            "{name}"])
+
+
 def test_a_markdown_links_target_is_kept_as_written():
     """Read, the model translated an anchor: "[Configuration](#configuration)" came back as
     "[Konfiguration](#Konfiguration)". The link's text and its title are words."""

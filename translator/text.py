@@ -176,6 +176,10 @@ PLACEHOLDERS = (
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
     r"%\d{1,2}(?![\d$])",  # Qt/KDE: %1, %2
+    # A template's expression or tag (Mustache's, Handlebars', Angular's, i18next's, Jinja's: "Hello {{name}}", "{{
+    # user.name }}", "{% if user %}"). Read, the model got its braces and words ("{{ user.name }}" reached it as "{{
+    # XX0X }}", "{% if user %}Welcome back!{% endif %}" whole); a template's code stays as written.
+    r"\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
     TOKEN_LIKE,
 )
