@@ -508,8 +508,10 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
 
 def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentence():
     """Read, "{count, plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {#
-    Dateien}}", which the app's message formatter cannot read. An argument's syntax (plural, select, selectordinal;
-    number and date arguments whole) and each "#" are items, and the syntax separates segments, in JSON too. A
+    Dateien}}", which the app's message formatter cannot read. An argument's syntax (plural, select, selectordinal)
+    and each "#" are items, and the syntax separates segments, in JSON too; a number's or date's argument, named or
+    numbered as Java's MessageFormat numbers them, is one item in its sentence (it cut "You have" from "new
+    messages."). A
     choice's message alone is a fragment ("You have {...=0 {no messages}...}." came back as "Du hast du {... {keine
     Nachrichten}...}."): the words of its sentence are read in each message, and the words every translation starts
     and ends with go back out. Such a text streams whole."""
@@ -530,7 +532,8 @@ def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentenc
         "{name} hat Ihnen {n, plural, one {ein Foto} other {# Fotos}} gesendet. Tschüss.")
     nested = prepare('{"t": "{n, plural, offset:1 one {{g, select, female {She and # other} other {They}}} other '
                      '{Total {sum, number, currency}}}"}')  # arguments inside: each message alone
-    assert nested.segments == ["She and XX0X other", "They", "Total"]
+    assert nested.segments == ["She and XX0X other", "They", "Total XX0X"]  # a number's argument: an item in it
+    assert prepare("You have {0,number,integer} new messages.").segments == ["You have XX0X new messages."]
     assert nested.restore(nested.segments).count("{") == 8
     for glued in ("x &amp;{x, select, a {b} other {c}}", 'x ](y){x, select, a {b} other {c}}'):  # the marks would go
         assert not prepare(glued).whole and prepare(glued).restore(prepare(glued).segments) == glued  # in, not out

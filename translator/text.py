@@ -181,6 +181,10 @@ PLACEHOLDERS = (
     # XX0X }}", "{% if user %}Welcome back!{% endif %}" whole); a template's code stays as written.
     r"\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
+    # Rails' "%{count}", Fluent's "{ $name }" and "{ -brand }", Laravel's ":attribute" after a space ("The :attribute
+    # field is required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as
+    # "%XX0X" and the others as words
+    r"%\{[A-Za-z_]\w*\}|\{ *[$-][A-Za-z_][\w-]* *\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])",
     TOKEN_LIKE,
 )
 CODE = 3  # front matter, code blocks and spans come first: the tags and entities inside them are code too
@@ -1449,7 +1453,7 @@ def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
 # files}}", "{gender, select, ...}", "{n, number}". Read, their syntax was translated and the message broke: "{count,
 # plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {# Dateien}}". The
 # syntax is kept and separates segments: each choice's message is translated alone, its "#" (the number) kept.
-ICU_ARGUMENT = re.compile(r"\{\s*[A-Za-z_]\w*\s*,\s*"
+ICU_ARGUMENT = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*"
                           r"(plural|selectordinal|select|number|date|time|spellout|ordinal|duration)\s*(?=[,}])")
 ICU_CHOICES = frozenset(("plural", "selectordinal", "select"))
 ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(?=\{)")
@@ -1457,10 +1461,11 @@ ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or t
 
 
 def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
-    """(syntax, numbers, choices): the spans of each ICU argument with a type that are its syntax (from its "{" to its
-    first message's "{", between its messages, after its last; a number's or date's argument whole), each "#" in its
-    messages, and the syntax of each plural or select outside any other argument with none inside. Braces are paired
-    once (a stack), so each argument is read in one pass however they nest."""
+    """(syntax, items, choices): the spans of each plural's or select's syntax (from its "{" to its first message's
+    "{", between its messages, after its last), which separates segments; each "#" in its messages and each number's
+    or date's argument whole, items of their sentences; and the syntax of each plural or select outside any other
+    argument with none inside. Braces are paired once (a stack), so each argument is read in one pass however they
+    nest."""
     if "{" not in text:
         return [], [], []
     pairs: dict[int, int] = {}
@@ -1476,8 +1481,8 @@ def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
         header, end = ICU_ARGUMENT.match(text, start), pairs.get(start)
         if not header or end is None or depth > ICU_MAX_DEPTH:
             return False
-        if header.group(1) not in ICU_CHOICES:
-            syntax.append((start, end + 1))
+        if header.group(1) not in ICU_CHOICES:  # a number's or date's: an item in its sentence, as "{count}" is
+            numbers.append((start, end + 1))
             return True
         if text[header.end()] != ",":
             return False
@@ -1511,10 +1516,11 @@ def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
     choices: list[Spans] = []
     position = 0
     while (found := text.find("{", position)) >= 0:
-        before = len(syntax)
+        before, items_before = len(syntax), len(numbers)
         if argument(found, syntax, numbers):  # past it, else inside the braces too (a JSON object's values)
             own = syntax[before:]
-            if len(own) > 1 and not any(ICU_ARGUMENT.match(text, start) for start, _ in own[1:]):
+            inside = own[1:] + numbers[items_before:]
+            if len(own) > 1 and not any(ICU_ARGUMENT.match(text, start) for start, _ in inside):
                 choices.append(own)
             position = pairs[found] + 1
         else:
