@@ -591,7 +591,8 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
         'Klicken Sie auf <a href="/" title="Zur Startseite">Start</a>.')
     for kept in ('<code><img alt="A cat"></code>', '<img translate="no" alt="A cat">', '`<img alt="A cat">`',
                  '<!-- <img alt="A cat"> -->', '<img alt="42">', '<img data-title="A cat">',
-                 '# Pets\n\n    <img alt="A cat">', '<img alt="{{ _(\'A cat\') }}">'):  # indented code, a template
+                 '# Pets\n\n    <img alt="A cat">', '<img alt="{{ _(\'A cat\') }}">',  # indented code, a template
+                 '<button type="submit" value="A cat">'):  # a button element's value is not shown
         assert not prepare(kept, html=True).shown, kept
     assert prepare('<p>Item 5 <img alt="A cat"></p>', html=True).segments[-1] == "A cat"  # one item with the 5
     assert prepare('<img alt="A cat">', preserve_placeholders=False).segments == ['<img alt="A cat">']

@@ -1404,11 +1404,11 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 
 # A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value"
 # lines and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines, an Apple
-# strings file's '"key" = "value";' lines. Read, the keys were translated ("Comment=Edit text files" came back as "Kommentar=Bearbeiten bearbeiten", "title: Welcome"
-# under "en:" as "Titel: Willkommen", "button.cancel = Cancel" as "Knopf.cancel = Abbrechen"), and the program that
-# reads the file finds none of them. A key is kept and separates segments, so each value is translated alone. Only
-# where the text is such a file: two assignments or more (or one under a section header), "=" unspaced or a key
-# spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which catalogs translate); YAML where a key
+# strings file's '"key" = "value";' lines. Read, the keys were translated ("Comment=Edit text files" came back as
+# "Kommentar=Bearbeiten bearbeiten", "title: Welcome" under "en:" as "Titel: Willkommen", "button.cancel = Cancel" as
+# "Knopf.cancel = Abbrechen"), and the program that reads the file finds none of them. A key is kept and separates
+# segments, so each value is translated alone. Only where the text is such a file: two assignments or more (or one
+# under a section header), "=" unspaced or a key spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which catalogs translate); YAML where a key
 # opens a mapping (nothing after its colon, in small letters or quoted, as "en:" does) and a deeper key line follows
 # ("Usage:" or "Options:" above a help text's lines opens none).
 ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?)(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
@@ -1776,7 +1776,8 @@ def shown_values(item: str) -> list[tuple[int, int, str]]:
             continue
         for value in SHOWN_ATTRIBUTE.finditer(item, tag.start(3), tag.end(3)):
             group = 2 if value.group(2) is not None else 3
-            if ((not value.group(1) or BUTTON_TYPE.search(tag.group(3))) and LETTER.search(value.group(group))
+            if ((not value.group(1) or tag.group(2).lower() == "input" and BUTTON_TYPE.search(tag.group(3)))
+                    and LETTER.search(value.group(group))
                     and not TEMPLATE_CODE.search(value.group(group))):
                 found.append((*value.span(group), '"' if group == 2 else "'"))
     return found
