@@ -1402,15 +1402,15 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
-# A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value"
-# lines and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines, an Apple
-# strings file's '"key" = "value";' lines. Read, the keys were translated ("Comment=Edit text files" came back as
+# A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value" lines
+# and "[section]" headers, a properties file's "a.key = value", a YAML document's "key: value" lines, an Apple strings
+# file's '"key" = "value";' lines. Read, the keys were translated ("Comment=Edit text files" came back as
 # "Kommentar=Bearbeiten bearbeiten", "title: Welcome" under "en:" as "Titel: Willkommen", "button.cancel = Cancel" as
 # "Knopf.cancel = Abbrechen"), and the program that reads the file finds none of them. A key is kept and separates
-# segments, so each value is translated alone. Only where the text is such a file: two assignments or more (or one
-# under a section header), "=" unspaced or a key spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which catalogs translate); YAML where a key
-# opens a mapping (nothing after its colon, in small letters or quoted, as "en:" does) and a deeper key line follows
-# ("Usage:" or "Options:" above a help text's lines opens none).
+# segments, so each value is translated alone. Only where the text is such a file: two assignments or more (or one under
+# a section header), "=" unspaced or a key spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which
+# catalogs translate); YAML where a key opens a mapping (nothing after its colon, in small letters or quoted, as "en:"
+# does) and a deeper key line follows ("Usage:" or "Options:" above a help text's lines opens none).
 ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?)(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
 SPELLED_AS_CODE = re.compile(r".*[._]|.*[a-z][A-Z]|.*\d")
 SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
