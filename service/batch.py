@@ -43,7 +43,7 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
-from translator.text import paragraph_runs
+from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -60,6 +60,9 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 # 72,000-character line sent in three parts of 32,768 characters, the server's limit, was refused with "text hold 1129
 # sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
 PART_CHARS = 4096
+# Input names read as configuration or resource files (--format config): YAML, Java properties, INI, desktop entries,
+# Apple strings. Read line by line as text, a key alone on its line ("  title: Welcome") was translated with its value.
+CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
 PART_SENTENCES = 16
 
 
@@ -75,6 +78,13 @@ class Item:
     refused_since: float = 0.0  # monotonic time of the first such answer
     part: int | None = None  # of a line sent in parts (SplitLine)
     lines: int = 1  # of the input it spans (a paragraph's)
+    before: str = ""  # of a configuration file's line: kept as written before its text (its key), and after it
+    after: str = ""
+
+    @property
+    def source(self) -> str:
+        """The input's text of the item, as recorded: a configuration line's key and value."""
+        return self.before + self.text + self.after
 
     @property
     def key(self) -> str:
@@ -88,7 +98,9 @@ class Item:
 
 @dataclass(frozen=True)
 class Settings:
-    format: str = "text"  # of the input: text, tsv, jsonl or paragraphs (runs of lines between blank lines)
+    # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines) or config (a configuration or
+    # resource file: each line's value translated, its key kept)
+    format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
     model: str = ""
@@ -151,6 +163,8 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
     item = Item(number, str(number), "", settings.model, settings.options)
     if settings.format == "text":
         item.text = line
+    elif settings.format == "config":
+        item.before, item.text, item.after = config_line(line)
     elif settings.format == "tsv":
         if "\t" not in line:
             item.error = "a TSV line needs an id, a tab, then the text"
@@ -422,14 +436,14 @@ def server_message(result: pb.BatchResult) -> str:
 
 
 def result_record(item: Item, result: pb.BatchResult) -> dict:
-    record = {"line": item.line, "id": item.id, "source": item.text}
+    record = {"line": item.line, "id": item.id, "source": item.source}
     if item.lines > 1:
         record["lines"] = item.lines
     if result.error_code:
         record["error"] = {"code": status_name(result.error_code), "message": server_message(result)}
     else:
         t = result.translation
-        record |= {"translation": t.text, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
+        record |= {"translation": item.before + t.text + item.after, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
                    "finish_reason": pb.FinishReason.Name(t.finish_reason).removeprefix("FINISH_REASON_").lower(),
                    "model": result.model, "model_version": result.model_version}
     return record
@@ -518,7 +532,7 @@ class Job:
         items, recorded = 0, 0
         for item in read_items(self.source, self.settings):
             items += 1
-            if (same := self.journal.done.same_text(item.line, item.text)) is None:
+            if (same := self.journal.done.same_text(item.line, item.source)) is None:
                 continue
             recorded += 1
             if not same:

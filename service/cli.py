@@ -317,7 +317,8 @@ def cmd_batch(args) -> int:
     from service import batch
     from translator.v1 import translator_pb2 as pb
 
-    named = {".jsonl": "jsonl", ".tsv": "tsv"}  # a format not given: the one the file is named for, else text
+    # a format not given: the one the file is named for, else text
+    named = {".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
     settings = batch.Settings(
         format=args.format or named.get(args.input.suffix.lower(), "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
@@ -675,10 +676,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs"),
-                       help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, else text; "
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config"),
+                       help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
+                            "in .yml, .yaml, .properties, .ini, .desktop or .strings, else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
-                            "the same lines of the text output)")
+                            "the same lines of the text output; config: a configuration or resource file, each line's "
+                            "value translated and its key, section header, quotes and comment marks kept)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,

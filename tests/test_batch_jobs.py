@@ -171,6 +171,38 @@ def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_
     assert by_line(output)[1]["translation"] == wrapped
 
 
+def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(server, tmp_path):
+    """Read line by line as text, "  title: Welcome" reached the server alone and its key was translated with its
+    value. A file named as a configuration or resource file (or --format config) sends each line's value: its key,
+    section header, quotes and comment marks stay as written, a line with no value is kept whole, and a rerun on the
+    same file resumes (the record's source is the whole line)."""
+    source = tmp_path / "de.yml"
+    lines = ["# The shop's strings", "en:", "  welcome:", "    title: Where is the station?", '    body: "The apples',
+             '    body: "The apples were cheap."', "  days:", "    - Where is the station?", "", "[General]",
+             "Name[de]=The apples were cheap.", '"save" = "Where is the station?";', "/* Where is the station? */"]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "de.out.yml", *SHORT)
+    assert code == 0, err
+    values = ["The shop's strings", "Where is the station?", '"The apples', "The apples were cheap."]
+    with TranslatorClient(server.target) as client:
+        shop, station, unclosed, apples = (client.translate([t], max_output_tokens=16).translations[0].text
+                                           for t in values)
+    assert (tmp_path / "de.out.yml").read_text(encoding="utf-8").split("\n") == [
+        f"# {shop}", "en:", "  welcome:", f"    title: {station}", f"    body: {unclosed}", f'    body: "{apples}"',
+        "  days:", f"    - {station}", "", "[General]", f"Name[de]={apples}", f'"save" = "{station}";',
+        f"/* {station} */", ""]
+    assert "13 items: 8 translated, 0 failed, 0 done before, 5 empty;" in out
+    output = tmp_path / "de.jsonl"
+    code, _, err = batch(server.target, source, output, "--format", "config", *SHORT)
+    assert code == 0, err
+    assert by_line(output)[4]["source"] == lines[3] and by_line(output)[4]["translation"] == f"    title: {station}"
+    kept = [line for line in output.read_text(encoding="utf-8").splitlines() if json.loads(line)["line"] != 4]
+    output.write_text("\n".join(kept) + "\n", encoding="utf-8")  # as if stopped before line 4's result
+    code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)
+    assert code == 0, err
+    assert "13 items: 1 translated, 0 failed, 12 done before, 0 empty;" in out
+
+
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
     """Before, a README's code block with a blank line in it was cut there into two items, neither a whole block,
     and its lines were translated."""
