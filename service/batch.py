@@ -60,10 +60,10 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 # 72,000-character line sent in three parts of 32,768 characters, the server's limit, was refused with "text hold 1129
 # sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
 PART_CHARS = 4096
+PART_SENTENCES = 16
 # Input names read as configuration or resource files (--format config): YAML, Java properties, INI, desktop entries,
 # Apple strings. Read line by line as text, a key alone on its line ("  title: Welcome") was translated with its value.
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
-PART_SENTENCES = 16
 
 
 @dataclass
@@ -443,7 +443,8 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
         record["error"] = {"code": status_name(result.error_code), "message": server_message(result)}
     else:
         t = result.translation
-        record |= {"translation": item.before + t.text + item.after, "input_tokens": t.input_tokens, "output_tokens": t.output_tokens,
+        record |= {"translation": item.before + t.text + item.after, "input_tokens": t.input_tokens,
+                   "output_tokens": t.output_tokens,
                    "finish_reason": pb.FinishReason.Name(t.finish_reason).removeprefix("FINISH_REASON_").lower(),
                    "model": result.model, "model_version": result.model_version}
     return record

@@ -176,18 +176,18 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     value. A file named as a configuration or resource file (or --format config) sends each line's value: its key,
     section header, quotes and comment marks stay as written, a line with no value is kept whole, and a rerun on the
     same file resumes (the record's source is the whole line)."""
-    source = tmp_path / "de.yml"
+    source = tmp_path / "en.yml"
     lines = ["# The shop's strings", "en:", "  welcome:", "    title: Where is the station?", '    body: "The apples',
              '    body: "The apples were cheap."', "  days:", "    - Where is the station?", "", "[General]",
              "Name[de]=The apples were cheap.", '"save" = "Where is the station?";', "/* Where is the station? */"]
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, out, err = batch(server.target, source, tmp_path / "de.out.yml", *SHORT)
+    code, out, err = batch(server.target, source, tmp_path / "de.yml", *SHORT)
     assert code == 0, err
     values = ["The shop's strings", "Where is the station?", '"The apples', "The apples were cheap."]
     with TranslatorClient(server.target) as client:
         shop, station, unclosed, apples = (client.translate([t], max_output_tokens=16).translations[0].text
                                            for t in values)
-    assert (tmp_path / "de.out.yml").read_text(encoding="utf-8").split("\n") == [
+    assert (tmp_path / "de.yml").read_text(encoding="utf-8").split("\n") == [
         f"# {shop}", "en:", "  welcome:", f"    title: {station}", f"    body: {unclosed}", f'    body: "{apples}"',
         "  days:", f"    - {station}", "", "[General]", f"Name[de]={apples}", f'"save" = "{station}";',
         f"/* {station} */", ""]
