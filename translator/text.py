@@ -1411,7 +1411,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 # a section header), "=" unspaced or a key spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which
 # catalogs translate); YAML where a key opens a mapping (nothing after its colon, in small letters or quoted, as "en:"
 # does) and a deeper key line follows ("Usage:" or "Options:" above a help text's lines opens none).
-ASSIGNMENT = re.compile(r"^[ \t]*([A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?)(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
+CONFIG_KEY_NAME = r"[A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?"  # "Comment", "a.key", "Name[de]"
+ASSIGNMENT = re.compile(rf"^[ \t]*({CONFIG_KEY_NAME})(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
 SPELLED_AS_CODE = re.compile(r".*[._]|.*[a-z][A-Z]|.*\d")
 SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
 # An Apple strings file's entries ('"save_title" = "Save changes";'): a key, its value, each entry a line
@@ -1444,7 +1445,7 @@ def config_keys(text: str) -> Spans:
 
 
 CONFIG_LINE_LEAD = re.compile(r"[ \t]*(?:- |[#;]+[ \t]*|//[ \t]*)?")  # indentation, a YAML list's dash, a comment's mark
-CONFIG_KEY = re.compile(r"[ \t]*[A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?[ \t]*=[ \t]*")  # "key=", "a.key = ", "Name[de]="
+CONFIG_KEY = re.compile(rf"[ \t]*{CONFIG_KEY_NAME}[ \t]*=[ \t]*")  # "key=", "a.key = ", "Name[de]=": any value
 BLOCK_COMMENT_LINE = re.compile(r"([ \t]*/\*+[ \t]*)(.*?)([ \t]*\*+/[ \t]*)")  # "/* Button */"
 
 
@@ -1751,16 +1752,13 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments = [_blanked(segment) for segment in prepared.segments]
     else:
         prepared.wraps = [[] for _ in prepared.segments]
-    starts: dict[int, int] = {}  # where each item starts in the text, found once an item with values is in code
+    in_code: set[int] | None = None  # the items in a Markdown text's indented code, found once one has values
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item)
         if values and code:
-            if not starts:
-                _, tokens, at = as_written(masked, prepared.protected)
-                starts = {int(token.group(1)): start for token, start in zip(tokens, at)}
-            k = bisect_right(code, (starts[number], math.inf)) - 1  # the last block starting at or before it
-            if k >= 0 and starts[number] < code[k][1]:
-                continue  # a Markdown text's indented code: kept as written
+            in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
+            if number in in_code:
+                continue  # kept as written
         for start, end, quote in values:
             value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
             if value.segments:
