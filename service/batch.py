@@ -42,6 +42,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
+from service import po
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -64,6 +65,7 @@ PART_SENTENCES = 16
 # Input names read as configuration or resource files (--format config): YAML, Java properties, INI, desktop entries,
 # Apple strings. Read line by line as text, a key alone on its line ("  title: Welcome") was translated with its value.
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
+CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format po)
 
 
 @dataclass
@@ -98,8 +100,8 @@ class Item:
 
 @dataclass(frozen=True)
 class Settings:
-    # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines) or config (a configuration or
-    # resource file: each line's value translated, its key kept)
+    # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
+    # resource file: each line's value translated, its key kept) or po (a gettext catalog: its untranslated messages)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -109,6 +111,7 @@ class Settings:
     # Without a single result for this long, the job stops (resumable) instead of waiting forever; an item the server
     # keeps refusing as busy or shutting down is recorded as failed after this long.
     give_up_seconds: float = 300.0
+    fuzzy: bool = True  # of a catalog's messages filled in: flagged for review, as gettext expects of suggestions
 
 
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
@@ -116,6 +119,9 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
     if settings.format == "paragraphs":
         yield from read_paragraphs(path, settings)
+        return
+    if settings.format == "po":
+        yield from read_catalog(path, settings)
         return
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else parse_line(number, line, settings)
@@ -146,6 +152,25 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         else:
             yield Item(first, str(first), "\n".join(text for _, text in run), settings.model, settings.options,
                        lines=len(run))
+
+
+def catalog_lines(path: Path) -> Iterator[tuple[int, str]]:
+    for number, line in decoded_lines(path):
+        if isinstance(line, Item):
+            raise po.CatalogError(f"line {number}: {line.error}; a catalog in another encoding: convert it to UTF-8 "
+                                  "first: msgconv --to-code=UTF-8 INPUT -o INPUT.utf8.po")
+        yield number, line
+
+
+def read_catalog(path: Path, settings: Settings) -> Iterator[Item]:
+    """A gettext catalog's untranslated messages: each msgid, and msgid_plural, one item keyed by its keyword's line.
+    A file that is not such a catalog is refused (JobRefused) with the line and what to do."""
+    try:
+        for message in po.read(catalog_lines(path)):
+            for line, text in message.sources() if message.untranslated else ():
+                yield Item(line, str(line), text, settings.model, settings.options)
+    except po.CatalogError as error:
+        raise JobRefused(f"--input {path}: {error}") from None
 
 
 def line_endings(path: Path) -> tuple[str, str]:
@@ -452,7 +477,7 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
 
 @dataclass
 class Summary:
-    items: int = 0  # lines of the input (with --format paragraphs: paragraphs and blank lines)
+    items: int = 0  # lines of the input (paragraphs: paragraphs and blank lines; po: msgids and plurals to fill)
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0
     failed: int = 0
@@ -492,6 +517,8 @@ class Job:
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
         self.lines = count_lines(self.source)  # the text output's, whatever the items are
+        if self.settings.format == "po":  # a file that is no catalog is refused before anything is written
+            collections.deque(read_items(self.source, self.settings), maxlen=0)
         await self._ask_server()
         self.journal = Journal(self.journal_path, self.lines)
         try:
@@ -505,9 +532,9 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        resuming_or_paragraphs = self.journal.done or self.settings.format == "paragraphs"
-        self.summary.items = self._read_through() if resuming_or_paragraphs else self.lines
-        unit = "item" if self.settings.format == "paragraphs" else "line"
+        not_by_line = self.settings.format in ("paragraphs", "po")
+        self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
+        unit = {"paragraphs": "item", "po": "message"}.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
@@ -691,23 +718,40 @@ class Job:
 
     def _assemble_text(self) -> None:
         """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
-        translation's lines, which are as many), written atomically, its lines ending as the input's first line does
-        (a Windows file's "\r\n" came back as "\n"), and without one after the last line where the input has none.
-        The journal goes with the last failure: while a line failed, a rerun sends it again."""
-        ending, last_ending = line_endings(self.source)
+        translation's lines, which are as many) — or, for a catalog, the catalog with its translated messages filled
+        in —, written atomically, its lines ending as the input's first line does (a Windows file's "\r\n" came back
+        as "\n"), and without one after the last line where the input has none. The journal goes with the last
+        failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
+                if self.settings.format == "po":
+                    if "translation" in record:
+                        translations[record["line"]] = record["translation"]
+                    continue
                 for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
                     translations[record["line"] + offset] = text
-        partial = self.output.with_name(self.output.name + ".partial")
-        with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
-            for line in range(1, self.lines + 1):
-                out.write(translations.get(line, "") + (ending if line < self.lines else last_ending))
-        os.replace(partial, self.output)
+        if self.settings.format == "po":
+            changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.fuzzy)
+            self._write_output(changes.apply(line for _, line in catalog_lines(self.source)))
+        else:
+            self._write_output(translations.get(line, "") for line in range(1, self.lines + 1))
         if not self.summary.failed:
             self.journal_path.unlink()
+
+    def _write_output(self, lines: Iterator[str]) -> None:
+        ending, last_ending = line_endings(self.source)
+        partial = self.output.with_name(self.output.name + ".partial")
+        with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
+            previous = None
+            for line in lines:
+                if previous is not None:
+                    out.write(previous + ending)
+                previous = line
+            if previous is not None:
+                out.write(previous + last_ending)
+        os.replace(partial, self.output)
 
 
 def spread(translation: str, lines: int) -> list[str]:

@@ -318,7 +318,8 @@ def cmd_batch(args) -> int:
     from translator.v1 import translator_pb2 as pb
 
     # a format not given: the one the file is named for, else text
-    named = {".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
+    named = ({".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
+             | dict.fromkeys(batch.CATALOG_SUFFIXES, "po"))
     settings = batch.Settings(
         format=args.format or named.get(args.input.suffix.lower(), "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
@@ -326,7 +327,7 @@ def cmd_batch(args) -> int:
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
                                    text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
-        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds)
+        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, fuzzy=not args.no_fuzzy)
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -672,18 +673,27 @@ def build_parser() -> argparse.ArgumentParser:
                             "or paragraphs (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
+                            "a catalog's: the catalog filled in, see --format; "
                             "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config"),
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config", "po"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
-                            "in .yml, .yaml, .properties, .ini, .desktop or .strings, else text; "
+                            "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
+                            "else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
-                            "value translated and its key, section header, quotes and comment marks kept)")
+                            "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
+                            "catalog or template (UTF-8), each untranslated message's msgid and msgid_plural one item "
+                            "keyed by its line, and the text output the catalog with those messages' msgstr filled in, "
+                            "flagged fuzzy, and a template's header filled for German; translated, fuzzy and obsolete "
+                            "messages are kept as they are)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
+    batch.add_argument("--no-fuzzy", action="store_true",
+                       help="with --format po: leave the messages filled in unflagged (msgfmt then compiles them "
+                            "unreviewed; by default they are flagged fuzzy, gettext's mark for a suggestion to review)")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",

@@ -6,9 +6,11 @@ an unknown model, no server and a full disk are refused or stopped with a messag
 input (slow test)."""
 
 import errno
+import gettext
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,8 +23,8 @@ import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import (PART_CHARS, PART_SENTENCES, Journal, JobRefused, Settings, check_paths, count_lines,
-                           read_paragraphs, split_line)
+from service.batch import (PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths, count_lines,
+                           read_items, read_paragraphs, split_line)
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -201,6 +203,132 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)
     assert code == 0, err
     assert "13 items: 1 translated, 0 failed, 12 done before, 0 empty;" in out
+
+
+TEMPLATE = r"""# SOME DESCRIPTIVE TITLE.
+#, fuzzy
+msgid ""
+msgstr ""
+"Project-Id-Version: PACKAGE VERSION\n"
+"Language: \n"
+"Content-Type: text/plain; charset=CHARSET\n"
+"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\n"
+
+#: shop.c:5
+#, c-format
+msgid "Where is the station %s?"
+msgstr ""
+
+#, c-format
+msgid "I eat %d apple."
+msgid_plural "I eat %d apples."
+msgstr[0] ""
+msgstr[1] ""
+
+msgctxt "menu"
+msgid "The \"apples\" were\tcheap."
+msgstr ""
+
+#. TRANSLATORS: two lines
+msgid ""
+"Where is the station?\n"
+"The apples were cheap."
+msgstr ""
+
+msgid "Reviewed"
+msgstr "Geprüft"
+
+#, fuzzy
+msgid "A draft"
+msgstr "Ein Entwurf"
+
+#~ msgid "Gone"
+#~ msgstr ""
+"""
+
+
+@pytest.mark.skipif(not shutil.which("msgfmt"), reason="needs gettext's msgfmt to compile the catalog")
+def test_a_gettext_catalogs_untranslated_messages_are_filled_in_and_flagged_for_review(server, tmp_path):
+    """A .po or .pot file read line by line sent its keywords, quotes and comments to the model. As a catalog each
+    untranslated msgid and msgid_plural is sent, and the catalog comes back as it was but for their msgstr, the
+    flag fuzzy on them (msgfmt leaves them out until reviewed) and a template header's placeholders; msgfmt takes it
+    and Python's gettext reads back exactly the server's translations. Reviewed, fuzzy and obsolete messages stay."""
+    source = tmp_path / "shop.pot"
+    source.write_text(TEMPLATE, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "de.po", *SHORT)
+    assert code == 0, err
+    assert "5 items: 5 translated, 0 failed, 0 done before, 0 empty;" in out
+    texts = ["Where is the station %s?", "I eat %d apple.", "I eat %d apples.", 'The "apples" were\tcheap.',
+             "Where is the station?\nThe apples were cheap."]
+    with TranslatorClient(server.target) as client:
+        station, apple, apples, menu, two_lines = (client.translate([t], max_output_tokens=16).translations[0].text
+                                                   for t in texts)
+    written = (tmp_path / "de.po").read_text(encoding="utf-8")
+    # the header's and the draft's kept, two added, and two added to the c-format flag
+    assert written.count("#, fuzzy\n") == 4 and written.count("#, fuzzy, c-format\n") == 2
+    assert '"Language: de\\n"' in written and "charset=UTF-8" in written and "nplurals=2; plural=(n != 1);" in written
+    assert written.endswith('msgid "A draft"\nmsgstr "Ein Entwurf"\n\n#~ msgid "Gone"\n#~ msgstr ""\n')
+
+    def compiled(*flags: str) -> gettext.GNUTranslations:
+        subprocess.run(["msgfmt", *flags, "-o", str(tmp_path / "de.mo"), str(tmp_path / "de.po")],
+                       check=True)
+        with (tmp_path / "de.mo").open("rb") as mo:
+            return gettext.GNUTranslations(mo)
+
+    reviewed = compiled()  # fuzzy messages left out: only the translator's own
+    assert reviewed.gettext("Reviewed") == "Geprüft" and reviewed.gettext(texts[0]) == texts[0]
+    catalog = compiled("--use-fuzzy")
+    assert catalog.gettext(texts[0]) == station and catalog.pgettext("menu", texts[3]) == menu
+    assert [catalog.ngettext(texts[1], texts[2], n) for n in (1, 5)] == [apple, apples]
+    assert catalog.gettext(texts[4]) == two_lines and catalog.gettext("A draft") == "Ein Entwurf"
+
+    output = tmp_path / "de.jsonl"  # records keyed by the line of each msgid, resumed like any job
+    code, _, err = batch(server.target, source, output, *SHORT)
+    assert code == 0, err
+    assert {line: record["source"] for line, record in by_line(output).items()} == {
+        12: texts[0], 16: texts[1], 17: texts[2], 22: texts[3], 26: texts[4]}
+    output.write_text("".join(line for line in output.read_text().splitlines(keepends=True) if '"line": 17' not in line))
+    code, out, err = batch(server.target, source, output, "--format", "po", *SHORT)
+    assert "5 items: 1 translated, 0 failed, 4 done before, 0 empty;" in out, err
+    code, _, err = batch(server.target, source, tmp_path / "unflagged.po", "--no-fuzzy", *SHORT)
+    assert code == 0 and (tmp_path / "unflagged.po").read_text(encoding="utf-8").count("fuzzy") == 2, err
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n', "convert it to UTF-8 first: msgconv"),
+    ('msgid ""\nmsgstr "Language: fr\\n"\n', "the catalog is for fr (its header's Language)"),
+    ('msgid "Save"\n\nmsgid "Open"\nmsgstr ""\n', "line 1: a msgid without its msgstr"),
+    ('msgid "Save"\nmsgstr ""\nSave\n', "line 3: not a line of a PO file ('Save')"),
+    ('msgid "Save\nmsgstr ""\n', "line 1: a string must be one quoted piece"),
+    ('msgid "Save"\nmsgstr[0] ""\n', "line 2: msgstr[0] out of place"),
+    (b'msgid "Caf\xe9"\nmsgstr ""\n', "line 1: not valid UTF-8"),
+])
+def test_a_file_that_is_no_catalog_is_refused_before_anything_is_written(server, tmp_path, text, expected):
+    source = tmp_path / "in.po"
+    source.write_bytes(text if isinstance(text, bytes) else text.encode())
+    code, _, err = batch(server.target, source, tmp_path / "out.po")
+    assert code == 1 and expected in err, err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.po"]
+
+
+def test_a_catalog_is_written_back_line_for_line_but_for_what_was_filled_in(tmp_path):
+    """Strings are read as msgfmt reads them (octal escapes are UTF-8 bytes, a byte order mark is no text) and
+    written as gettext writes them (a translation with line breaks one line per line); every other line, its line
+    ending included, stays as it was."""
+    source = tmp_path / "de.po"
+    source.write_bytes("\ufeff# A catalog\r\nmsgid \"\"\r\nmsgstr \"Language: de_DE\\n\"\r\n\r\n#: a.c:1\r\n"
+                       "msgid \"Caf\\303\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\r\nmsgid \"Done\"\r\nmsgstr \"Fertig\"\r\n"
+                       .encode())
+    items = list(read_items(source, Settings(format="po")))
+    assert [(item.line, item.text) for item in items] == [(6, "Café\ntwo")]
+    job = Job(None, source, tmp_path / "out.po", Settings(format="po"), progress=False)
+    job.lines = count_lines(source)
+    job.journal_path.write_text(json.dumps({"line": 6, "translation": "Kaffee\n\"zwei\""}) + "\n")
+    job._assemble_text()
+    assert (tmp_path / "out.po").read_bytes().decode() == (
+        "\ufeff# A catalog\r\nmsgid \"\"\r\nmsgstr \"Language: de_DE\\n\"\r\n\r\n#: a.c:1\r\n#, fuzzy\r\n"
+        "msgid \"Caf\\303\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\"Kaffee\\n\"\r\n\"\\\"zwei\\\"\"\r\n\r\n"
+        "msgid \"Done\"\r\nmsgstr \"Fertig\"\r\n")
 
 
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
