@@ -42,7 +42,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import po
+from service import json_strings, po
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -66,6 +66,7 @@ PART_SENTENCES = 16
 # Apple strings. Read line by line as text, a key alone on its line ("  title: Welcome") was translated with its value.
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
 CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format po)
+JSON_SUFFIXES = (".json", ".arb")  # JSON resource files, Flutter's included (--format json)
 
 
 @dataclass
@@ -101,7 +102,8 @@ class Item:
 @dataclass(frozen=True)
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
-    # resource file: each line's value translated, its key kept) or po (a gettext catalog: its untranslated messages)
+    # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages)
+    # or json (a JSON resource file: its string values)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -122,6 +124,11 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         return
     if settings.format == "po":
         yield from read_catalog(path, settings)
+        return
+    if settings.format == "json":
+        for value in json_strings.values(json_document(path)):
+            if json_strings.sent(value):
+                yield Item(value.number, value.path, value.text, settings.model, settings.options)
         return
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else parse_line(number, line, settings)
@@ -171,6 +178,20 @@ def read_catalog(path: Path, settings: Settings) -> Iterator[Item]:
                 yield Item(line, str(line), text, settings.model, settings.options)
     except po.CatalogError as error:
         raise JobRefused(f"--input {path}: {error}") from None
+
+
+def json_document(path: Path) -> str:
+    """A JSON resource file's text, checked; JobRefused where it is not valid UTF-8 or not valid JSON."""
+    try:
+        document = path.read_bytes().decode("utf-8")
+        json_strings.parse(document.removeprefix("\ufeff"))  # a byte order mark some editors write: kept, not read
+    except UnicodeDecodeError as error:
+        raise JobRefused(f"--input {path}: not valid UTF-8 ({error.reason} at byte {error.start}); JSON is "
+                         "UTF-8") from None
+    except json_strings.NotJSON as error:
+        raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
+                         "line") from None
+    return document
 
 
 def line_endings(path: Path) -> tuple[str, str]:
@@ -516,7 +537,10 @@ class Job:
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        self.lines = count_lines(self.source)  # the text output's, whatever the items are
+        if self.settings.format == "json":  # items numbered by the file's string values, not by lines
+            self.lines = sum(1 for _ in json_strings.values(json_document(self.source)))
+        else:
+            self.lines = count_lines(self.source)  # the text output's, whatever the items are
         if self.settings.format == "po":  # a file that is no catalog is refused before anything is written
             collections.deque(read_items(self.source, self.settings), maxlen=0)
         await self._ask_server()
@@ -532,9 +556,9 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "po")
+        not_by_line = self.settings.format in ("paragraphs", "po", "json")
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
-        unit = {"paragraphs": "item", "po": "message"}.get(self.settings.format, "line")
+        unit = {"paragraphs": "item", "po": "message", "json": "string"}.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
@@ -723,34 +747,41 @@ class Job:
         as "\n"), and without one after the last line where the input has none. The journal goes with the last
         failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}
+        by_line = self.settings.format not in ("po", "json")  # else by the item's line (a catalog) or number (JSON)
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
-                if self.settings.format == "po":
+                if not by_line:
                     if "translation" in record:
                         translations[record["line"]] = record["translation"]
                     continue
                 for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
                     translations[record["line"] + offset] = text
-        if self.settings.format == "po":
+        if self.settings.format == "json":
+            self._write_output([json_strings.filled(json_document(self.source), translations)])
+        elif self.settings.format == "po":
             changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.fuzzy)
-            self._write_output(changes.apply(line for _, line in catalog_lines(self.source)))
+            self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.source))))
         else:
-            self._write_output(translations.get(line, "") for line in range(1, self.lines + 1))
+            self._write_output(self._ended(translations.get(line, "") for line in range(1, self.lines + 1)))
         if not self.summary.failed:
             self.journal_path.unlink()
 
-    def _write_output(self, lines: Iterator[str]) -> None:
+    def _ended(self, lines: Iterator[str]) -> Iterator[str]:
+        """The lines, each ending as the input's lines end, the last one as the input's last."""
         ending, last_ending = line_endings(self.source)
+        previous = None
+        for line in lines:
+            if previous is not None:
+                yield previous + ending
+            previous = line
+        if previous is not None:
+            yield previous + last_ending
+
+    def _write_output(self, pieces: Iterator[str]) -> None:
         partial = self.output.with_name(self.output.name + ".partial")
         with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
-            previous = None
-            for line in lines:
-                if previous is not None:
-                    out.write(previous + ending)
-                previous = line
-            if previous is not None:
-                out.write(previous + last_ending)
+            out.writelines(pieces)
         os.replace(partial, self.output)
 
 

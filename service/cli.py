@@ -319,7 +319,7 @@ def cmd_batch(args) -> int:
 
     # a format not given: the one the file is named for, else text
     named = ({".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
-             | dict.fromkeys(batch.CATALOG_SUFFIXES, "po"))
+             | dict.fromkeys(batch.CATALOG_SUFFIXES, "po") | dict.fromkeys(batch.JSON_SUFFIXES, "json"))
     settings = batch.Settings(
         format=args.format or named.get(args.input.suffix.lower(), "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
@@ -678,17 +678,20 @@ def build_parser() -> argparse.ArgumentParser:
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config", "po"),
+    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
-                            "else text; "
+                            "json when it ends in .json or .arb, else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
                             "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
                             "catalog or template (UTF-8), each untranslated message's msgid and msgid_plural one item "
                             "keyed by its line, and the text output the catalog with those messages' msgstr filled in, "
                             "flagged fuzzy, and a template's header filled for German; translated, fuzzy and obsolete "
-                            "messages are kept as they are)")
+                            "messages are kept as they are; json: a JSON resource file, each string value with a letter "
+                            "one item numbered in document order, its JSON path the id, keys and metadata (keys "
+                            "starting with @) never sent, and the text output the file as it was but for those "
+                            "values)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-fuzzy", action="store_true",

@@ -331,6 +331,43 @@ def test_a_catalog_is_written_back_line_for_line_but_for_what_was_filled_in(tmp_
         "msgid \"Done\"\r\nmsgstr \"Fertig\"\r\n")
 
 
+def test_a_json_resource_files_string_values_are_translated_and_all_else_kept_as_written(server, tmp_path):
+    """Read line by line as text, a resource file's `true` came back as `wahr`, no longer JSON. As JSON each string
+    value with a letter is sent (numbered in document order, its path the record's id); keys, numbers, literals,
+    strings without a letter, ARB's metadata, indentation, escapes left alone and line endings stay as written."""
+    source = tmp_path / "app_en.arb"
+    document = ('{\r\n  "@@locale": "en",\r\n  "title": "Where is the station?",\r\n  "@title": {"description": '
+                '"The apples were cheap."},\r\n  "cart": {"empty": "I eat an \\u0061pple.", "count": 3, "on": true, '
+                '"off": null, "time": "12:30 / 42"},\r\n  "tabs": ["The apples were cheap.", ["Where is the station?"]],'
+                '\r\n  "title": "Two\\nlines"\r\n}')
+    source.write_bytes(document.encode())
+    code, out, err = batch(server.target, source, tmp_path / "app_de.arb", *SHORT)
+    assert code == 0, err
+    assert "5 items: 5 translated, 0 failed, 0 done before, 0 empty;" in out
+    with TranslatorClient(server.target) as client:
+        station, apple, apples, lines = (client.translate([t], max_output_tokens=16).translations[0].text for t in
+                                         ["Where is the station?", "I eat an apple.", "The apples were cheap.",
+                                          "Two\nlines"])
+    written = (tmp_path / "app_de.arb").read_bytes().decode()
+    expected = (document.replace('"en"', '"de"').replace('"Where is the station?"', json.dumps(station, ensure_ascii=False))
+                .replace('"I eat an \\u0061pple."', json.dumps(apple, ensure_ascii=False))
+                .replace('["The apples were cheap."', "[" + json.dumps(apples, ensure_ascii=False))
+                .replace('"Two\\nlines"', json.dumps(lines, ensure_ascii=False)))
+    assert written == expected
+    output = tmp_path / "de.jsonl"
+    code, _, err = batch(server.target, source, output, "--format", "json", *SHORT)
+    assert code == 0, err
+    assert {line: record["id"] for line, record in by_line(output).items()} == {
+        2: "title", 4: "cart.empty", 6: "tabs[0]", 7: "tabs[1][0]", 8: "title"}
+    output.write_text("".join(line for line in output.read_text().splitlines(keepends=True) if '"line": 6' not in line))
+    code, out, err = batch(server.target, source, output, "--format", "json", *SHORT)
+    assert "5 items: 1 translated, 0 failed, 4 done before, 0 empty;" in out, err
+    (tmp_path / "broken.json").write_text('{"a": "b",\n "c": }\n')
+    code, _, err = batch(server.target, tmp_path / "broken.json", tmp_path / "out.json")
+    assert code == 1 and "not valid JSON: Expecting value at line 2 column 7" in err, err
+    assert not (tmp_path / "out.json").exists() and not (tmp_path / "out.json.journal.jsonl").exists()
+
+
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
     """Before, a README's code block with a blank line in it was cut there into two items, neither a whole block,
     and its lines were translated."""

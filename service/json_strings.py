@@ -1,0 +1,95 @@
+"""JSON resource files (i18next, vue-i18n, ngx-translate, react-intl, Flutter's ARB, WebExtensions' messages.json)
+for batch jobs: which strings to send, and the file written back.
+
+Every string *value* is numbered in document order (keys never are); each one with a letter is sent as an item
+keyed by that number, with its JSON path (``app.cart.empty``, ``buttons[1]``) as its id. The file is written back
+character for character as it was, but for those strings' literals: indentation, key order, duplicate keys, escapes
+of the strings left alone and the line endings all stay. Values under a key that starts with ``@`` are metadata
+(ARB's ``"@title": {"description": ...}``) and are not sent; ARB's ``"@@locale"`` becomes ``"de"``.
+Read as text, line by line, a file's ``true`` came back as ``wahr`` (no longer JSON) and a minified file was one
+line's worth of words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+LOCALE_KEY, LOCALE = "@@locale", "de"  # ARB names the file's language; the models translate into German
+TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')  # strings and the marks that nest or separate
+COLON = re.compile(r"\s*:")  # after an object's key
+LETTER = re.compile(r"[^\W\d_]")
+
+
+class NotJSON(ValueError):
+    """The input is not a JSON document."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A string value of the document: its number (1-based, document order), path, text and place in the file."""
+
+    number: int
+    path: str
+    text: str
+    start: int  # of its literal, quotes included
+    end: int
+    metadata: bool  # under a key starting with "@" (or itself one): not sent
+    locale: bool  # ARB's "@@locale"
+
+
+def parse(document: str) -> None:
+    try:
+        json.loads(document)
+    except json.JSONDecodeError as error:
+        raise NotJSON(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+
+
+def values(document: str) -> Iterator[Value]:
+    """The document's string values in order (the document is valid JSON: `parse` first)."""
+    steps: list[str | int | None] = []  # per open object the key of the value read (None before one), per array the index
+    number = 0
+    for token in TOKEN.finditer(document):
+        text = token.group()
+        if text in "{[":
+            steps.append(None if text == "{" else 0)
+        elif text in "}]":
+            steps.pop()
+        elif text == "," and isinstance(steps[-1], int):
+            steps[-1] += 1
+        elif text.startswith('"'):
+            if steps and not isinstance(steps[-1], int) and COLON.match(document, token.end()):
+                steps[-1] = json.loads(text)
+                continue
+            number += 1
+            keys = [step for step in steps if isinstance(step, str)]
+            yield Value(number, _path(steps), json.loads(text), token.start(), token.end(),
+                        metadata=any(key.startswith("@") for key in keys), locale=steps == [LOCALE_KEY])
+
+
+def _path(steps: list[str | int | None]) -> str:
+    path = ""
+    for step in steps:
+        path += f"[{step}]" if isinstance(step, int) else ("." if path else "") + step
+    return path
+
+
+def sent(value: Value) -> bool:
+    return not value.metadata and bool(LETTER.search(value.text))
+
+
+def filled(document: str, translated: dict[int, str]) -> str:
+    """The document with each value whose number has a translation replaced by it, and ARB's locale set."""
+    pieces, done = [], 0
+    for value in values(document):
+        if value.locale:
+            replacement = LOCALE
+        elif sent(value) and translated.get(value.number):
+            replacement = translated[value.number]
+        else:
+            continue
+        pieces += [document[done:value.start], json.dumps(replacement, ensure_ascii=False)]
+        done = value.end
+    return "".join(pieces) + document[done:]
