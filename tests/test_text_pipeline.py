@@ -1102,6 +1102,24 @@ def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
     assert identity.restore(identity.segments) == '<img src="i.png"> Open <b>the</b> file <input type=text>'
 
 
+def test_a_subtitle_cues_voice_span_stays_at_the_start_of_its_words():
+    """WebVTT's "<v Roger>Thank you." reached the model as a token glued to the first word, which cost it words (398
+    held-out sentences after "<v Roger>": chrF 51.34 against 58.07 alone). A cue span that opens at a sentence's
+    start (or closes at its end) with no partner in the text stays at its edge; one closed in the text, and a lone
+    "<p>" (a catalog line's, which the model learnt as a token), are read as before."""
+    for text, segments, lead in (("<v Roger>Where is the station?", ["Where is the station?"], "<v Roger>"),
+                                 ("<v.loud Roger> Where is it?\n<lang de>Danke.</lang>",
+                                  ["Where is it?", "XX0XDanke.XX1X"], "<v.loud Roger> "),
+                                 ("<c.yellow>Where is the station?</c>", ["XX0XWhere is the station?XX1X"], ""),
+                                 ("<p>Where is the station?", ["XX0XWhere is the station?"], "")):
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.unmask(prepared.glue[0]) == lead, text
+        assert prepared.restore(prepared.segments) == text
+    said = prepare("Where is it?</v>")
+    assert said.segments == ["Where is it?"] and said.unmask(said.glue[-1]) == "</v>"
+
+
 def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
     """A menu's links, a form's buttons, a select's options came back merged and nested ('<button><button>Speichern
     </button></button>', "Cancel" lost): read as one sentence ("SaveCancel"). Where an element ends and another of
