@@ -67,6 +67,8 @@ PART_SENTENCES = 16
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
 CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format po)
 JSON_SUFFIXES = (".json", ".arb")  # JSON resource files, Flutter's included (--format json)
+SUBTITLE_SUFFIXES = (".srt", ".vtt")  # SubRip and WebVTT (--format subtitles)
+SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
 
 @dataclass
@@ -103,7 +105,7 @@ class Item:
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
     # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages)
-    # or json (a JSON resource file: its string values)
+    # json (a JSON resource file: its string values) or subtitles (SubRip or WebVTT: each cue's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -119,7 +121,7 @@ class Settings:
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's items, lazily; malformed lines (invalid UTF-8 included) come as items with `error` set.
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
-    if settings.format == "paragraphs":
+    if settings.format in ("paragraphs", "subtitles"):
         yield from read_paragraphs(path, settings)
         return
     if settings.format == "po":
@@ -156,9 +158,25 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         first, line = run[0]
         if isinstance(line, Item):
             yield line
-        else:
-            yield Item(first, str(first), "\n".join(text for _, text in run), settings.model, settings.options,
-                       lines=len(run))
+            continue
+        item = Item(first, str(first), "\n".join(text for _, text in run), settings.model, settings.options,
+                    lines=len(run))
+        if settings.format == "subtitles":
+            item.before, item.text = subtitle_block(item.text)
+        yield item
+
+
+def subtitle_block(block: str) -> tuple[str, str]:
+    """A subtitle file's block as (what stays as written, the text to translate): a cue's number or identifier and
+    its timing line (with WebVTT's settings, "align:start") stay, its text goes; WebVTT's header and its NOTE,
+    STYLE and REGION blocks stay whole; a block with no timing line is text."""
+    if SUBTITLE_KEPT_BLOCK.match(block):
+        return block, ""
+    lines = block.split("\n")
+    timing = next((i for i, line in enumerate(lines[:2]) if "-->" in line), None)
+    if timing is None:
+        return "", block
+    return "\n".join(lines[:timing + 1]) + ("\n" if timing + 1 < len(lines) else ""), "\n".join(lines[timing + 1:])
 
 
 def catalog_lines(path: Path) -> Iterator[tuple[int, str]]:
@@ -556,9 +574,10 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "po", "json")
+        not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", "json")
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
-        unit = {"paragraphs": "item", "po": "message", "json": "string"}.get(self.settings.format, "line")
+        unit = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string"}.get(
+            self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:

@@ -24,7 +24,7 @@ import pytest
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service.batch import (PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths, count_lines,
-                           read_items, read_paragraphs, split_line)
+                           read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
 from tests.test_server import TEXTS
 
@@ -366,6 +366,29 @@ def test_a_json_resource_files_string_values_are_translated_and_all_else_kept_as
     code, _, err = batch(server.target, tmp_path / "broken.json", tmp_path / "out.json")
     assert code == 1 and "not valid JSON: Expecting value at line 2 column 7" in err, err
     assert not (tmp_path / "out.json").exists() and not (tmp_path / "out.json.journal.jsonl").exists()
+
+
+def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
+    """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
+    "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends
+    each cue's text alone, and its translation fills the cue's lines; all else stays as written."""
+    source = tmp_path / "talk.vtt"
+    source.write_text("WEBVTT\n\nNOTE made by hand\n\nintro\n00:01.000 --> 00:04.000 align:start\nWhere is the station?"
+                      "\nThe apples were cheap.\n\n00:05.000 --> 00:07.000\n<v Roger>I eat an apple.\n",
+                      encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "talk.de.vtt", *SHORT)
+    assert code == 0, err
+    with TranslatorClient(server.target) as client:
+        two_lines, apple = (client.translate([t], max_output_tokens=16).translations[0].text
+                            for t in ["Where is the station?\nThe apples were cheap.", "<v Roger>I eat an apple."])
+    assert two_lines.count("\n") == 1 and apple.startswith("<v Roger>")
+    assert (tmp_path / "talk.de.vtt").read_text(encoding="utf-8") == (
+        f"WEBVTT\n\nNOTE made by hand\n\nintro\n00:01.000 --> 00:04.000 align:start\n{two_lines}\n\n"
+        f"00:05.000 --> 00:07.000\n{apple}\n")
+    assert "7 items: 2 translated, 0 failed, 0 done before, 5 empty;" in out
+    assert subtitle_block("1\n00:00:01,000 --> 00:00:02,000\nHi.\nYou.") == ("1\n00:00:01,000 --> 00:00:02,000\n",
+                                                                           "Hi.\nYou.")
+    assert subtitle_block("Just words") == ("", "Just words")
 
 
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
