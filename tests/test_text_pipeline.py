@@ -1004,14 +1004,17 @@ def test_numbers_are_kept_exactly():
 
 
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
-    """Their content is no text to translate (a translated script breaks the page): each element is protected whole
+    """Their content is no text to translate (a translated script breaks the page, an Android resource marked
+    translatable="false" is a key, not words): each element is protected whole
     (alone, or in a run with the items it touches), nested elements of the same name and a "<script>" inside a
     script's own text included."""
     untouched = ['<script>var s = "<script>Hello.</script"; if (a < b) go("Good morning.");</script>',
                  "<style>p > a { content: 'Hello.'; }</style>", "<code>print(<code>Hello.</code>)</code>",
                  '<div class="intro notranslate"><div>Acme Corp.</div> Hello.</div>', "<b translate=no>Good morning.</b>",
-                 '<img translate="no" alt="Hello."/>']
-    text = "<p>Hello world.</p>" + " Good day. ".join(untouched) + " <i data-translate=no class=notranslated>Bye.</i>"
+                 '<img translate="no" alt="Hello."/>', '<string name="key" translatable="false">Hello.</string>',
+                 '<trans-unit id="7" its:translate="no"><source>Good morning.</source></trans-unit>']
+    text = ("<p>Hello world.</p>" + " Good day. ".join(untouched)
+            + " <i data-translate=no class=notranslated translatable=true>Bye.</i>")
     for html in (True, False):
         prepared = prepare(text, preserve_placeholders=not html, html=html)
         assert [element for item in prepared.protected for element in untouched if element in item] == untouched

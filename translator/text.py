@@ -1057,10 +1057,13 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 
 
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
-# translate="no" (HTML's own attribute) or class="notranslate" (the convention of web translators).
+# translate="no" (HTML's own attribute, and XLIFF's and ITS's), translatable="false" (an Android resource's: "<string
+# name="api_key" translatable="false">abc123</string>" came back as "Abc123") or class="notranslate" (the convention
+# of web translators).
 UNTRANSLATABLE = ("script", "style", "code")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
-TRANSLATE_NO = re.compile(r"(?<![\w-])translate\s*=\s*[\"']?no(?![\w-])", re.IGNORECASE)
+TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
+                          re.IGNORECASE)
 CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
 
 
@@ -1097,7 +1100,7 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
 def _untranslatable(name: str, attributes: str) -> bool:
     if name in UNTRANSLATABLE:
         return True
-    if "translate" not in attributes.lower():
+    if "translat" not in attributes.lower():
         return False
     return bool(TRANSLATE_NO.search(attributes)) or any(
         "notranslate" in value.strip("\"'").split() for value in CLASS_VALUE.findall(attributes))
