@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -45,6 +46,9 @@ def parse(document: str) -> None:
         json.loads(document)
     except json.JSONDecodeError as error:
         raise NotJSON(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:  # Python's reader recurses per level: a resource file nests a few
+        raise NotJSON("arrays or objects nested deeper than a resource file's (Python's JSON reader stops at about "
+                      f"{sys.getrecursionlimit()} levels)") from None
 
 
 def values(document: str) -> Iterator[Value]:

@@ -366,6 +366,9 @@ def test_a_json_resource_files_string_values_are_translated_and_all_else_kept_as
     code, _, err = batch(server.target, tmp_path / "broken.json", tmp_path / "out.json")
     assert code == 1 and "not valid JSON: Expecting value at line 2 column 7" in err, err
     assert not (tmp_path / "out.json").exists() and not (tmp_path / "out.json.journal.jsonl").exists()
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)  # Python's reader recursed: a traceback
+    code, _, err = batch(server.target, tmp_path / "deep.json", tmp_path / "out.json")
+    assert code == 1 and "nested deeper than a resource file's" in err and "Traceback" not in err, err
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
