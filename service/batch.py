@@ -42,7 +42,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import json_strings, po
+from service import json_strings, po, xliff
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -68,6 +68,10 @@ CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings
 CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format po)
 JSON_SUFFIXES = (".json", ".arb")  # JSON resource files, Flutter's included (--format json)
 SUBTITLE_SUFFIXES = (".srt", ".vtt")  # SubRip and WebVTT (--format subtitles)
+XLIFF_SUFFIXES = (".xlf", ".xliff")  # XLIFF 1.2 and 2.x (--format xliff)
+# Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
+# of its items, counts what is numbered and fills translations in
+DOCUMENTS = {"json": json_strings, "xliff": xliff}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
 
@@ -105,7 +109,8 @@ class Item:
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
     # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages)
-    # json (a JSON resource file: its string values) or subtitles (SubRip or WebVTT: each cue's text)
+    # json (a JSON resource file: its string values), xliff (its untranslated units' sources) or subtitles (SubRip or
+    # WebVTT: each cue's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -127,10 +132,14 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     if settings.format == "po":
         yield from read_catalog(path, settings)
         return
-    if settings.format == "json":
-        for value in json_strings.values(json_document(path)):
-            if json_strings.sent(value):
-                yield Item(value.number, value.path, value.text, settings.model, settings.options)
+    if settings.format in DOCUMENTS:
+        options = settings.options
+        if settings.format == "xliff":  # a source's inline codes and references are XML
+            options = pb.DecodingOptions()
+            options.CopyFrom(settings.options)
+            options.text_format = pb.TEXT_FORMAT_HTML
+        for number, name, text in DOCUMENTS[settings.format].items(document(path, settings)):
+            yield Item(number, name, text, settings.model, options)
         return
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else parse_line(number, line, settings)
@@ -198,18 +207,19 @@ def read_catalog(path: Path, settings: Settings) -> Iterator[Item]:
         raise JobRefused(f"--input {path}: {error}") from None
 
 
-def json_document(path: Path) -> str:
-    """A JSON resource file's text, checked; JobRefused where it is not valid UTF-8 or not valid JSON."""
+def document(path: Path, settings: Settings) -> str:
+    """The text of an input read whole (DOCUMENTS), checked; JobRefused where it is not valid UTF-8 or not what its
+    format says."""
     try:
-        document = path.read_bytes().decode("utf-8")
-        json_strings.parse(document.removeprefix("\ufeff"))  # a byte order mark some editors write: kept, not read
+        text = path.read_bytes().decode("utf-8")
+        DOCUMENTS[settings.format].check(text.removeprefix("\ufeff"))  # a byte order mark some editors write: kept
     except UnicodeDecodeError as error:
-        raise JobRefused(f"--input {path}: not valid UTF-8 ({error.reason} at byte {error.start}); JSON is "
-                         "UTF-8") from None
-    except json_strings.NotJSON as error:
+        raise JobRefused(f"--input {path}: not valid UTF-8 ({error.reason} at byte {error.start}); convert it to "
+                         "UTF-8 first") from None
+    except (json_strings.NotJSON, xliff.NotXliff) as error:
         raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
                          "line") from None
-    return document
+    return text
 
 
 def line_endings(path: Path) -> tuple[str, str]:
@@ -555,8 +565,8 @@ class Job:
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        if self.settings.format == "json":  # items numbered by the file's string values, not by lines
-            self.lines = sum(1 for _ in json_strings.values(json_document(self.source)))
+        if self.settings.format in DOCUMENTS:  # items numbered by the file's strings or units, not by lines
+            self.lines = DOCUMENTS[self.settings.format].count(document(self.source, self.settings))
         else:
             self.lines = count_lines(self.source)  # the text output's, whatever the items are
         if self.settings.format == "po":  # a file that is no catalog is refused before anything is written
@@ -574,9 +584,9 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", "json")
+        not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
-        unit = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string"}.get(
+        unit = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit"}.get(
             self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
@@ -766,7 +776,7 @@ class Job:
         as "\n"), and without one after the last line where the input has none. The journal goes with the last
         failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}
-        by_line = self.settings.format not in ("po", "json")  # else by the item's line (a catalog) or number (JSON)
+        by_line = self.settings.format != "po" and self.settings.format not in DOCUMENTS  # else by item
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
@@ -776,8 +786,9 @@ class Job:
                     continue
                 for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
                     translations[record["line"] + offset] = text
-        if self.settings.format == "json":
-            self._write_output([json_strings.filled(json_document(self.source), translations)])
+        if self.settings.format in DOCUMENTS:
+            self._write_output([DOCUMENTS[self.settings.format].filled(document(self.source, self.settings),
+                                                                       translations)])
         elif self.settings.format == "po":
             changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.fuzzy)
             self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.source))))

@@ -320,7 +320,7 @@ def cmd_batch(args) -> int:
     # a format not given: the one the file is named for, else text
     named = ({".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
              | dict.fromkeys(batch.CATALOG_SUFFIXES, "po") | dict.fromkeys(batch.JSON_SUFFIXES, "json")
-             | dict.fromkeys(batch.SUBTITLE_SUFFIXES, "subtitles"))
+             | dict.fromkeys(batch.SUBTITLE_SUFFIXES, "subtitles") | dict.fromkeys(batch.XLIFF_SUFFIXES, "xliff"))
     settings = batch.Settings(
         format=args.format or named.get(args.input.suffix.lower(), "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
@@ -679,10 +679,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
-    batch.add_argument("--format", choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "subtitles"),
+    batch.add_argument("--format",
+                       choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
-                            "json when it ends in .json or .arb, subtitles when it ends in .srt or .vtt, else text; "
+                            "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, subtitles when "
+                            "it ends in .srt or .vtt, else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
                             "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
@@ -692,7 +694,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "messages are kept as they are; json: a JSON resource file, each string value with a letter "
                             "one item numbered in document order, its JSON path the id, keys and metadata (keys "
                             "starting with @) never sent, and the text output the file as it was but for those "
-                            "values; subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
+                            "values; xliff: XLIFF 1.2 or 2.x, each unit with a source and no target text one item "
+                            "numbered in document order, sent as HTML (inline codes kept), its id the record's, and "
+                            "the text output the file as it was but for those units' targets, flagged for review "
+                            "(1.2: state=needs-review-translation, 2.x: the segment's state=translated) and the "
+                            "file's target language where it names none; units marked translate=no are kept; "
+                            "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks "
                             "kept whole)")

@@ -41,7 +41,7 @@ class Value:
     locale: bool  # ARB's "@@locale"
 
 
-def parse(document: str) -> None:
+def check(document: str) -> None:
     try:
         json.loads(document)
     except json.JSONDecodeError as error:
@@ -51,8 +51,18 @@ def parse(document: str) -> None:
                       f"{sys.getrecursionlimit()} levels)") from None
 
 
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, JSON path, text) of each string value to send."""
+    return ((value.number, value.path, value.text) for value in values(document) if sent(value))
+
+
+def count(document: str) -> int:
+    """How many string values the document has: the highest number an item can have."""
+    return sum(1 for _ in values(document))
+
+
 def values(document: str) -> Iterator[Value]:
-    """The document's string values in order (the document is valid JSON: `parse` first)."""
+    """The document's string values in order (the document is valid JSON: `check` first)."""
     steps: list[str | int | None] = []  # per open object the key of the value read (None before one), per array the index
     number = 0
     for token in TOKEN.finditer(document):

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import grpc
@@ -369,6 +370,66 @@ def test_a_json_resource_files_string_values_are_translated_and_all_else_kept_as
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)  # Python's reader recursed: a traceback
     code, _, err = batch(server.target, tmp_path / "deep.json", tmp_path / "out.json")
     assert code == 1 and "nested deeper than a resource file's" in err and "Traceback" not in err, err
+
+
+XLIFF_1 = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" datatype="plaintext" original="ng2.template">
+    <body>
+      <trans-unit id="station" datatype="html">
+        <source>Where is the <g id="1">station</g>?</source>
+        <note from="description">A question</note>
+      </trans-unit>
+      <trans-unit id="apples"><source>The apples were &lt;cheap&gt;.</source><target/></trans-unit>
+      <trans-unit id="done"><source>I eat an apple.</source><target>Ich esse einen Apfel.</target></trans-unit>
+      <trans-unit id="key" translate="no"><source>The apples</source></trans-unit>
+    </body>
+  </file>
+</xliff>
+"""
+XLIFF_2 = """<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en">
+ <file id="f"><unit id="count"><segment state="initial"><source>I eat <ph id="0"/> apples.</source></segment>
+ <segment id="two"><source>Where is the station?</source><target>  </target></segment></unit></file>
+</xliff>
+"""
+
+
+def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(server, tmp_path):
+    """Read line by line as text, an XLIFF file's markup went to the model. As XLIFF (1.2 and 2.x) each unit with a
+    source and no target text is sent as HTML (its inline codes kept) and given its target, flagged for review;
+    translated units, units marked translate="no" and everything else stay as written."""
+    with TranslatorClient(server.target) as client:
+        station, apples, eat, where = (
+            client.translate([t], max_output_tokens=16, html=True).translations[0].text for t in
+            ['Where is the <g id="1">station</g>?', "The apples were &lt;cheap&gt;.", 'I eat <ph id="0"/> apples.',
+             "Where is the station?"])
+    for name, document, expected in (
+            ("messages.xlf", XLIFF_1, XLIFF_1.replace('original="ng2.template">', 'original="ng2.template" '
+                                                      'target-language="de">').replace(
+                "station</g>?</source>\n", f'station</g>?</source>\n        <target state="needs-review-translation">'
+                                           f"{station}</target>\n").replace(
+                "<target/>", f'<target state="needs-review-translation">{apples}</target>')),
+            ("app.xliff", XLIFF_2, XLIFF_2.replace('srcLang="en">', 'srcLang="en" trgLang="de">').replace(
+                '<segment state="initial"><source>I eat <ph id="0"/> apples.</source>',
+                '<segment state="translated"><source>I eat <ph id="0"/> apples.</source>'
+                f"<target>{eat}</target>").replace(
+                '<segment id="two"><source>Where is the station?</source><target>  </target>',
+                '<segment id="two" state="translated"><source>Where is the station?</source>'
+                f"<target>{where}</target>"))):
+        source = tmp_path / name
+        source.write_text(document, encoding="utf-8")
+        code, out, err = batch(server.target, source, tmp_path / f"de.{name}", *SHORT)
+        assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
+        assert (tmp_path / f"de.{name}").read_text(encoding="utf-8") == expected
+        ElementTree.fromstring(expected.encode())
+    code, _, err = batch(server.target, tmp_path / "app.xliff", tmp_path / "de.jsonl", *SHORT)
+    assert code == 0, err
+    assert sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == ["count", "count/two"]
+    (tmp_path / "broken.xlf").write_text('<xliff version="1.2"><file><body><trans-unit id="a"><source>Hi</source>'
+                                         "</body></file></xliff>")
+    code, _, err = batch(server.target, tmp_path / "broken.xlf", tmp_path / "out.xlf")
+    assert code == 1 and "not well-formed XML: mismatched tag at line 1 column" in err, err
+    assert not (tmp_path / "out.xlf").exists()
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

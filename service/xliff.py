@@ -1,0 +1,169 @@
+"""XLIFF files (1.2 and 2.x: Angular's messages.xlf, Xcode's and Symfony's exports, what CAT tools exchange) for
+batch jobs: which sources to send, and the file written back.
+
+Each translation unit (1.2's ``<trans-unit>``, 2.x's ``<segment>``) with a ``<source>`` and no target text is sent as
+an item numbered in document order, its ``id`` the record's id; its source's content goes as HTML, so inline codes
+(``<x id="PH"/>``, ``<g>``, ``<ph/>``, ``<pc>``) and references (``&lt;``) stay as written. The file is written back
+character for character as it was, but for each translated unit's ``<target>`` (put right after its source, indented
+like it, or filled in where it stood empty), flagged for review as each version spells it (1.2:
+``state="needs-review-translation"``; 2.x: the segment's ``state="translated"``, a step short of ``reviewed``), and
+the target language where the file names none (1.2's ``target-language``, 2.x's ``trgLang``). Units marked
+``translate="no"`` and units with a target text are never sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from typing import Iterator
+
+log = logging.getLogger(__name__)
+
+LANGUAGE = "de"  # the models translate into German
+# A unit and its parts, found in well-formed XML (checked first): no unit nests another, a source holds no source.
+TRANS_UNIT = re.compile(r"<trans-unit\b([^>]*)>(.*?)</trans-unit\s*>", re.DOTALL)  # 1.2
+UNIT_2 = re.compile(r"<unit\b([^>]*)>(.*?)</unit\s*>", re.DOTALL)  # 2.x: a unit of segments
+SEGMENT = re.compile(r"<segment\b([^>]*)>(.*?)</segment\s*>", re.DOTALL)
+SOURCE = re.compile(r"<source\b[^>]*>(.*?)</source\s*>", re.DOTALL)
+TARGET = re.compile(r"<target\b([^>]*?)(?:/>|>(.*?)</target\s*>)", re.DOTALL)
+ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+NOT_TRANSLATED = re.compile(r"""\btranslate\s*=\s*["']no["']""")
+STATE = re.compile(r"""\sstate\s*=\s*(?:"[^"]*"|'[^']*')""")
+ROOT = re.compile(r"<xliff\b([^>]*)>")
+VERSION = re.compile(r"""\bversion\s*=\s*["'](\d)""")
+FILE = re.compile(r"<file\b([^>]*?)(/?)>")
+TEXT = re.compile(r"[^\W\d_]")  # a letter: a source of codes and numbers alone is not sent
+REVIEW_1 = ' state="needs-review-translation"'  # 1.2's target state for a translation to review
+MARKUP = re.compile(r"<[^>]*>|&[^;\s]*;")
+
+
+class NotXliff(ValueError):
+    """The input is not an XLIFF document this job can fill in."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    number: int  # 1-based, in document order, of the units with a source
+    id: str
+    source: str  # its source's content, markup and references as written
+    start: int  # where its content starts in the document, and ends
+    end: int
+    sent: bool  # untranslated, not marked translate="no", with a letter
+
+
+def check(document: str) -> int:
+    """The document's XLIFF major version; NotXliff where it is not well-formed XLIFF."""
+    if "<!DOCTYPE" in document or "<!ENTITY" in document:
+        raise NotXliff("a document type declaration: XLIFF has none (entities it declares are not read)")
+    try:
+        ElementTree.fromstring(document.encode("utf-8"))
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise NotXliff(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+    root = ROOT.search(document)
+    if not root:
+        raise NotXliff("no <xliff> element: give an XLIFF file, or --format text")
+    version = VERSION.search(root.group(1))
+    return int(version.group(1)) if version else 1
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, id, source) of each unit to send."""
+    return ((unit.number, unit.id, unit.source) for unit in units(document) if unit.sent)
+
+
+def count(document: str) -> int:
+    """How many units with a source the document has: the highest number an item can have."""
+    return sum(1 for _ in units(document))
+
+
+def units(document: str) -> Iterator[Unit]:
+    """Its translation units with a source, in order: 1.2's trans-units, 2.x's segments (each named by its unit's
+    id, and its own where its unit has several)."""
+    if check(document) == 1:
+        places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(document))
+    else:
+        places = ((unit.group(1), segment.group(1), unit.start(2) + segment.start(2), unit.start(2) + segment.end(2))
+                  for unit in UNIT_2.finditer(document) for segment in SEGMENT.finditer(unit.group(2)))
+    number = 0
+    for unit_attributes, attributes, start, end in places:
+        content = document[start:end]
+        source = SOURCE.search(content)
+        if not source:
+            continue
+        number += 1
+        target = _target(content, source.end())
+        sent = not NOT_TRANSLATED.search(unit_attributes) and not (target and (target.group(2) or "").strip()) \
+            and bool(TEXT.search(MARKUP.sub(" ", source.group(1))))
+        yield Unit(number, _id(unit_attributes, attributes), source.group(1), start, end, sent)
+
+
+def _id(unit_attributes: str, attributes: str) -> str:
+    unit, own = ID.search(unit_attributes), ID.search(attributes)
+    name = next(filter(None, unit.groups()), "") if unit else ""
+    return f"{name}/{next(filter(None, own.groups()), '')}" if own else name
+
+
+def _target(content: str, after: int) -> re.Match | None:
+    """A unit's own target after its source (not one of 1.2's alternatives, <alt-trans>)."""
+    alternatives = content.find("<alt-trans", after)
+    return TARGET.search(content, after, alternatives if alternatives >= 0 else len(content))
+
+
+def filled(document: str, translated: dict[int, str]) -> str:
+    """The document with each sent unit whose number has a translation given its target, flagged for review, and
+    the target language named where it is not."""
+    version, pieces, done, broken = check(document), [], 0, []
+    for unit in units(document):
+        if not unit.sent or not translated.get(unit.number):
+            continue
+        if _well_formed(unit.source) and not _well_formed(translated[unit.number]):
+            broken.append(unit.id or str(unit.number))
+            continue
+        start = unit.start if version == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
+        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], version)]
+        done = unit.end
+    if broken:
+        log.warning("%d translations left out, their inline codes not well-formed XML (units %s): a rerun with "
+                    "the journal removed translates them again", len(broken), ", ".join(broken[:10]))
+    if not pieces:
+        return document
+    return _target_language("".join(pieces) + document[done:], version)
+
+
+def _well_formed(content: str) -> bool:
+    try:
+        ElementTree.fromstring(f"<t>{content}</t>".encode("utf-8"))
+    except ElementTree.ParseError:
+        return False
+    return True
+
+
+def _with_target(content: str, translation: str, version: int) -> str:
+    """A unit's content (2.x: from its segment's tag) with its target: put after its source, indented like it, or
+    in place of an empty one."""
+    if version > 1:
+        tag = re.match(r"<segment\b[^>]*>", content)
+        opening = STATE.sub("", tag.group()[:-1]) + ' state="translated">'
+        content = opening + content[tag.end():]
+    source = SOURCE.search(content)
+    element = f"<target{REVIEW_1 if version == 1 else ''}>{translation}</target>"
+    target = _target(content, source.end())
+    if target:
+        return content[:target.start()] + element + content[target.end():]
+    line_start = content.rfind("\n", 0, source.start()) + 1
+    indent = content[line_start:source.start()]
+    between = "\n" + indent if line_start and not indent.strip() else ""
+    return content[:source.end()] + between + element + content[source.end():]
+
+
+def _target_language(document: str, version: int) -> str:
+    if version == 1:
+        return FILE.sub(lambda f: f.group() if "target-language" in f.group(1) else
+                        f'<file{f.group(1)} target-language="{LANGUAGE}"{f.group(2)}>', document)
+    root = ROOT.search(document)
+    if "trgLang" in root.group(1):
+        return document
+    return document[:root.end() - 1] + f' trgLang="{LANGUAGE}"' + document[root.end() - 1:]
