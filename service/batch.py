@@ -69,6 +69,10 @@ CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format p
 JSON_SUFFIXES = (".json", ".arb")  # JSON resource files, Flutter's included (--format json)
 SUBTITLE_SUFFIXES = (".srt", ".vtt")  # SubRip and WebVTT (--format subtitles)
 XLIFF_SUFFIXES = (".xlf", ".xliff")  # XLIFF 1.2 and 2.x (--format xliff)
+# Read as paragraphs: line by line, a Markdown file's code block was translated ("make install" came back as
+# "installieren") and a sentence wrapped over lines was two; web pages (--html) the same
+DOCUMENT_SUFFIXES = (".md", ".markdown")
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff}

@@ -321,12 +321,14 @@ def cmd_batch(args) -> int:
     named = ({".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
              | dict.fromkeys(batch.CATALOG_SUFFIXES, "po") | dict.fromkeys(batch.JSON_SUFFIXES, "json")
              | dict.fromkeys(batch.SUBTITLE_SUFFIXES, "subtitles") | dict.fromkeys(batch.XLIFF_SUFFIXES, "xliff"))
+    named |= dict.fromkeys(batch.DOCUMENT_SUFFIXES + batch.PAGE_SUFFIXES, "paragraphs")
     settings = batch.Settings(
         format=args.format or named.get(args.input.suffix.lower(), "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
-                                   text_format=pb.TEXT_FORMAT_HTML if args.html else pb.TEXT_FORMAT_PLAIN,
+                                   text_format=pb.TEXT_FORMAT_HTML if args.html or (
+                                       args.input.suffix.lower() in batch.PAGE_SUFFIXES) else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
         dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, fuzzy=not args.no_fuzzy)
 
@@ -684,7 +686,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, subtitles when "
-                            "it ends in .srt or .vtt, else text; "
+                            "it ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
+                            "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
                             "value translated and its key, section header, quotes and comment marks kept; po: a gettext "

@@ -455,6 +455,24 @@ def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(ser
     assert subtitle_block("Just words") == ("", "Just words")
 
 
+def test_markdown_files_and_web_pages_are_read_as_paragraphs(server, tmp_path):
+    """Line by line, a Markdown file's code block was translated ("make install" came back as "installieren <v") and
+    a sentence wrapped over lines was two. A file named *.md or *.markdown is read as paragraphs; a web page (*.html,
+    *.htm, *.xhtml) too, as HTML."""
+    source = tmp_path / "README.md"
+    source.write_text("Where is the station?\nThe apples were cheap.\n\n```sh\nmake install\n```\n", encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "README.de.md", *SHORT)
+    assert code == 0 and "3 items: 2 translated, 0 failed, 0 done before, 1 empty;" in out, err
+    assert (tmp_path / "README.de.md").read_text(encoding="utf-8").endswith("\n\n```sh\nmake install\n```\n")
+    page = tmp_path / "page.html"
+    page.write_text("<p>Where is the station?\nThe apples were cheap.</p>\n", encoding="utf-8")
+    code, out, err = batch(server.target, page, tmp_path / "page.de.jsonl", *SHORT)
+    with TranslatorClient(server.target) as client:
+        as_html = client.translate(["<p>Where is the station?\nThe apples were cheap.</p>"], max_output_tokens=16,
+                                   html=True).translations[0].text
+    assert code == 0 and records(tmp_path / "page.de.jsonl")[0]["translation"] == as_html, err
+
+
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
     """Before, a README's code block with a blank line in it was cut there into two items, neither a whole block,
     and its lines were translated."""
