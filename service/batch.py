@@ -1,7 +1,9 @@
 """Batch jobs: a whole file through TranslateBatch — resumable, nothing lost, nothing duplicated, flat memory.
 
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
-unique whatever ids the file carries). Results go to a journal, one JSON record per line, each written
+unique whatever ids the file carries); a paragraph or a subtitle cue by its first line's, a catalog's msgid (and
+plural) by its keyword's line, and the strings of a JSON file or the units of an XLIFF file, read whole, by their
+number in the document. Results go to a journal, one JSON record per line, each written
 whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
 journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
 while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
@@ -112,7 +114,7 @@ class Item:
 @dataclass(frozen=True)
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
-    # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages)
+    # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages),
     # json (a JSON resource file: its string values), xliff (its untranslated units' sources) or subtitles (SubRip or
     # WebVTT: each cue's text)
     format: str = "text"
@@ -530,7 +532,9 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
 
 @dataclass
 class Summary:
-    items: int = 0  # lines of the input (paragraphs: paragraphs and blank lines; po: msgids and plurals to fill)
+    # lines of the input (paragraphs, subtitles: paragraphs and blank lines; po: msgids and plurals to fill; json,
+    # xliff: strings, units to fill)
+    items: int = 0
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0
     failed: int = 0
@@ -775,8 +779,8 @@ class Job:
 
     def _assemble_text(self) -> None:
         """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
-        translation's lines, which are as many) — or, for a catalog, the catalog with its translated messages filled
-        in —, written atomically, its lines ending as the input's first line does (a Windows file's "\r\n" came back
+        translation's lines, which are as many) — or, for a catalog, a JSON or an XLIFF file, the file with its
+        translations filled in —, written atomically, its lines ending as the input's first line does (a Windows file's "\r\n" came back
         as "\n"), and without one after the last line where the input has none. The journal goes with the last
         failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}

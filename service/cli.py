@@ -664,7 +664,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     batch = commands.add_parser(
         "batch", help="translate a whole file through the server: resumable, in bounded memory",
-        description="Translate every line of --input through TranslateBatch. Results are written as they finish; "
+        description="Translate every line of --input (or every item of its --format: a paragraph, a catalog's "
+                    "message, a JSON string, an XLIFF unit, a subtitle cue) through TranslateBatch. Results are "
+                    "written as they finish; "
                     "rerunning the same command resumes, sending only lines not yet translated. A line longer than "
                     "4,096 characters is sent in parts cut between sentences and recorded whole. "
                     "Failed lines are "
@@ -673,7 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--input", type=Path, required=True,
                        help="UTF-8 input: text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"}) '
-                            "or paragraphs (see --format)")
+                            "paragraphs, a configuration file, a gettext catalog, a JSON resource file, XLIFF or "
+                            "subtitles (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
                             "a catalog's: the catalog filled in, see --format; "
