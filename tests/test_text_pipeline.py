@@ -115,6 +115,9 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     """Read, the model changed "%APPDATA%" to "%APDATA%"."""
     text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A."
     assert protected_items(text) == ["$HOME", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
+    # gettext's ISO C 99 conversions: their "%" was lost ("hash id %<PRIu32>" came back as "nicht unterstützt
+    # <PRIu32>", which msgfmt --check-format refuses)
+    assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]
 
 
 def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():

@@ -174,7 +174,9 @@ PLACEHOLDERS = (
     r"%[A-Z_][A-Z0-9_]+%|\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]+\b",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
-    r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]",  # printf
+    # printf's conversions, and gettext's ISO C 99 <inttypes.h> ones ("%<PRIu32>": its "%" was lost, a git message's
+    # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses)
+    r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>)",
     r"%\d{1,2}(?![\d$])",  # Qt/KDE: %1, %2
     # A template's expression or tag (Mustache's, Handlebars', Angular's, i18next's, Jinja's: "Hello {{name}}", "{{
     # user.name }}", "{% if user %}"). Read, the model got its braces and words ("{{ user.name }}" reached it as "{{
