@@ -566,6 +566,24 @@ def test_a_text_read_as_icu_sentences_streams_its_translation_whole():
     assert pieces[-1][2].text == pieces[-1][1]
 
 
+def test_a_translated_pages_language_says_german():
+    """A translated page's '<html lang="en">' still said English (screen readers pronounce the text by it, search
+    engines index it by it). In HTML every lang or xml:lang saying English says German, known before translating:
+    streamed pieces carry it, and the text still streams sentence by sentence. Another language, an element not to
+    be translated, hreflang and plain text keep theirs."""
+    text = ('<html lang="en-US"><p xml:lang=\'en\'>Hello world.</p><p lang="fr">Bonjour.</p>'
+            '<code lang="en">x = 1</code><a hreflang="en" href="/en">Home</a></html>')
+    prepared = prepare(text, html=True)
+    assert not prepared.whole and prepared.segments == ["Hello world.", "Bonjour.", "XX0XHomeXX1X"]
+    assert prepared.restore(["Hallo Welt.", "Bonjour.", "XX0XStartXX1X"]) == (
+        '<html lang="de"><p xml:lang=\'de\'>Hallo Welt.</p><p lang="fr">Bonjour.</p><code lang="en">x = 1</code>'
+        '<a hreflang="en" href="/en">Start</a></html>')
+    assert prepared.unmask(prepared.glue[0]) == '<html lang="de"><p xml:lang=\'de\'>'
+    with_title = prepare('<p lang="en-GB" title="A cat">Hello world.</p>', html=True)
+    assert with_title.restore(["Hallo Welt.", "Eine Katze"]) == '<p lang="de" title="Eine Katze">Hallo Welt.</p>'
+    assert prepare('<p lang="en">Hello world.</p>').restore(["Hallo Welt."]) == '<p lang="en">Hallo Welt.</p>'
+
+
 def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
     """Inside their tag's item they stayed English: '<img alt="A cat sleeping on the sofa">', '<input
     placeholder="Enter your name">'. An image's alternative text, a tooltip, a field's hint, a label read aloud and a

@@ -299,6 +299,7 @@ class Prepared:
     # Attribute values a reader sees (`shown_values`), each a text of its own whose segments follow the text's own
     shown: list["ShownValue"] = field(default_factory=list)
     _items: list[str] | None = field(default=None, repr=False)  # while restoring: the items, values translated
+    _relabelled: list[str] | None = field(default=None, repr=False)  # `_with_known_values`, set once prepared
     _tags: set | None = field(default=None, repr=False)  # while preparing: (closing, name) of every item's tags
 
     def restore(self, translations: list[str]) -> str:
@@ -336,6 +337,17 @@ class Prepared:
                 items[shown.item][shown.end:]
         return items
 
+    def _with_known_values(self) -> list[str] | None:
+        """The protected items with each value known before translating (a language's, "de") in its place: what a
+        streamed piece and the glue are written with where no shown value waits for its translation."""
+        known = [shown for shown in self.shown if not shown.value.segments]
+        if not known:
+            return None
+        items = list(self.protected)
+        for shown in reversed(known):
+            items[shown.item] = items[shown.item][:shown.start] + shown.value.restore([]) + items[shown.item][shown.end:]
+        return items
+
     def add_shown(self, shown: "ShownValue") -> None:
         """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
         value = shown.value
@@ -348,7 +360,7 @@ class Prepared:
     def whole(self) -> bool:
         """Whether the translation streams whole: ICU choices read as sentences are contracted from it, and a shown
         value's translation goes into a tag before it."""
-        return self.icu_expanded or bool(self.shown)
+        return self.icu_expanded or any(shown.value.segments for shown in self.shown)
 
     def restore_segment(self, index: int, translation: str) -> str:
         """One segment's translation with its protected items back (repaired if the model lost some)."""
@@ -464,7 +476,7 @@ class Prepared:
     def unmask(self, text: str, segment: int | None = None) -> str:
         """Glue (numbered across the text: token k is protected[k]) or, given `segment`, that segment's text (its own
         numbering) with the items back; a token beyond them stays as it is."""
-        protected = self._items or self.protected
+        protected = self._items or self._relabelled or self.protected
         items = protected if segment is None else [protected[item] for item in self.numbers[segment]]
         if not items:
             return text
@@ -1780,10 +1792,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
             if number in in_code:
                 continue  # kept as written
-        for start, end, quote in values:
+        for start, end, quote, language in values:
+            if language:  # the language an element's text is in: now the translation's (in HTML, where it is markup)
+                if html:
+                    prepared.add_shown(ShownValue(number, start, end, quote, Prepared([], [TARGET_LANGUAGE])))
+                continue
             value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
             if value.segments:
                 prepared.add_shown(ShownValue(number, start, end, quote, value))
+    prepared._relabelled = prepared._with_known_values()
     return prepared
 
 
@@ -1793,6 +1810,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 # prepared as a text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
 SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:label|description|placeholder|"
                              r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
+# A translated page's root, and any element said to be in English, still said so: '<html lang="en">' (screen readers
+# pronounce the text by it, search engines index it by it). In HTML its value becomes the translation's language.
+ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-9]{1,8})*)(?=[\"'\s/>]|$)", re.IGNORECASE)
+TARGET_LANGUAGE = "de"  # the models translate English into German
 TEMPLATE_CODE = re.compile(r"\{[{%#]")  # a template's expression or tag ("{{ _('Save') }}", "{% trans %}"): code
 MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
@@ -1807,11 +1828,12 @@ class ShownValue:
     value: Prepared  # the value, prepared as a text
 
 
-def shown_values(item: str) -> list[tuple[int, int, str]]:
-    """(start, end, quotation mark) in a protected item of each attribute value with letters that its start tags
-    show a reader (SHOWN_ATTRIBUTE), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no
-    code, whose words are in it too) and neither the tag nor an element around it is not to be translated
-    (`untranslatable_elements`); not in a comment or CDATA section, nor a value with a template's code in it."""
+def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, quotation mark, whether it names a language) in a protected item of each attribute value with
+    letters that its start tags show a reader (SHOWN_ATTRIBUTE) and of each that says their text is English
+    (ENGLISH_LANG), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no code, whose words
+    are in it too) and neither the tag nor an element around it is not to be translated (`untranslatable_elements`);
+    not in a comment or CDATA section, nor a value with a template's code in it."""
     if "=" not in item or "<" not in item or not MARKUP_BESIDE_ITEMS.fullmatch(
             EVERYTHING_AND_NUMBERS.sub("", TAG.sub("", item))):
         return []
@@ -1825,8 +1847,9 @@ def shown_values(item: str) -> list[tuple[int, int, str]]:
             if ((not value.group(1) or tag.group(2).lower() == "input" and BUTTON_TYPE.search(tag.group(3)))
                     and LETTER.search(value.group(group))
                     and not TEMPLATE_CODE.search(value.group(group))):
-                found.append((*value.span(group), '"' if group == 2 else "'"))
-    return found
+                found.append((*value.span(group), '"' if group == 2 else "'", False))
+        found += [(*language.span(1), '"', True) for language in ENGLISH_LANG.finditer(item, tag.start(3), tag.end(3))]
+    return sorted(found)
 
 
 def _attribute_safe(value: str, quote: str) -> str:
