@@ -18,7 +18,9 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
-LOCALE_KEY, LOCALE = "@@locale", "de"  # ARB names the file's language; the models translate into German
+from translator.model_format import TARGET_LANGUAGE
+
+LOCALE_KEY = "@@locale"  # ARB names the file's language by it
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')  # strings and the marks that nest or separate
 COLON = re.compile(r"\s*:")  # after an object's key
 LETTER = re.compile(r"[^\W\d_]")
@@ -63,7 +65,8 @@ def count(document: str) -> int:
 
 def values(document: str) -> Iterator[Value]:
     """The document's string values in order (the document is valid JSON: `check` first)."""
-    steps: list[str | int | None] = []  # per open object the key of the value read (None before one), per array the index
+    # per open object the key of the value read (None before one), per array the index
+    steps: list[str | int | None] = []
     number = 0
     for token in TOKEN.finditer(document):
         text = token.group()
@@ -99,7 +102,7 @@ def filled(document: str, translated: dict[int, str]) -> str:
     pieces, done = [], 0
     for value in values(document):
         if value.locale:
-            replacement = LOCALE
+            replacement = TARGET_LANGUAGE
         elif sent(value) and translated.get(value.number):
             replacement = translated[value.number]
         else:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-LANGUAGE = "de"  # the models translate English into German
+from translator.model_format import TARGET_LANGUAGE
+
 PLURAL_FORMS = "nplurals=2; plural=(n != 1);"  # German's, as gettext's manual gives it
 
 KEYWORD = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?[ \t]+(".*)$')
@@ -201,8 +202,8 @@ def check_header(header: str, line: int) -> None:
     language = HEADER_LANGUAGE.search(header)
     if language and language.group(1).strip() and not GERMAN.match(language.group(1).strip()):
         raise CatalogError(f"line {line}: the catalog is for {language.group(1).strip()} (its header's Language); the "
-                           f"models translate English into German ({LANGUAGE}): give the template (.pot) or the "
-                           "German catalog")
+                           f"models translate English into German ({TARGET_LANGUAGE}): give the template (.pot) or "
+                           "the German catalog")
 
 
 def german_header(header: str, plurals: bool) -> str:
@@ -211,7 +212,7 @@ def german_header(header: str, plurals: bool) -> str:
     header = CHARSET.sub(lambda m: m.group(1) + ("UTF-8" if m.group(2).lower() in UTF8_NAMES else m.group(2)), header)
     language = HEADER_LANGUAGE.search(header)
     if language and not language.group(1).strip():
-        header = header[:language.start(1)] + LANGUAGE + header[language.end(1):]
+        header = header[:language.start(1)] + TARGET_LANGUAGE + header[language.end(1):]
     forms = HEADER_PLURALS.search(header)
     if not forms and plurals:
         header += ("" if header.endswith("\n") or not header else "\n") + f"Plural-Forms: {PLURAL_FORMS}\n"

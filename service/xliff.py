@@ -19,9 +19,10 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 
+from translator.model_format import TARGET_LANGUAGE
+
 log = logging.getLogger(__name__)
 
-LANGUAGE = "de"  # the models translate into German
 # A unit and its parts, found in well-formed XML (checked first): no unit nests another, a source holds no source.
 TRANS_UNIT = re.compile(r"<trans-unit\b([^>]*)>(.*?)</trans-unit\s*>", re.DOTALL)  # 1.2
 UNIT_2 = re.compile(r"<unit\b([^>]*)>(.*?)</unit\s*>", re.DOTALL)  # 2.x: a unit of segments
@@ -162,8 +163,8 @@ def _with_target(content: str, translation: str, version: int) -> str:
 def _target_language(document: str, version: int) -> str:
     if version == 1:
         return FILE.sub(lambda f: f.group() if "target-language" in f.group(1) else
-                        f'<file{f.group(1)} target-language="{LANGUAGE}"{f.group(2)}>', document)
+                        f'<file{f.group(1)} target-language="{TARGET_LANGUAGE}"{f.group(2)}>', document)
     root = ROOT.search(document)
     if "trgLang" in root.group(1):
         return document
-    return document[:root.end() - 1] + f' trgLang="{LANGUAGE}"' + document[root.end() - 1:]
+    return document[:root.end() - 1] + f' trgLang="{TARGET_LANGUAGE}"' + document[root.end() - 1:]

@@ -28,6 +28,7 @@ PRECISIONS = {"fp32": "", "int8": ".int8", "fp16": ".fp16"}  # precision → fil
 # GroupQueryAttention over whole buffers (past and present K/V (B, H, P, Dh), written in place; no past_mask);
 # cross keys stay transposed. The runtime reads only this version.
 FORMAT_VERSION = 4
+TARGET_LANGUAGE = "de"  # what the models translate English into: written where a file or page names its language
 
 ENCODER_INPUTS = ("src_ids", "src_mask")  # (B, S) int64, (B, S) bool (True = real token)
 ENCODER_MEMORY = "memory"  # (B, S, D); the cross K/V outputs follow it

@@ -37,7 +37,7 @@ import sentencex
 from translator import markup
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
                                TAG_PATTERN, MovedTags, reduced)
-from translator.model_format import Limits
+from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
 Spans = list[tuple[int, int]]  # (start, end) in a text
@@ -345,7 +345,8 @@ class Prepared:
             return None
         items = list(self.protected)
         for shown in reversed(known):
-            items[shown.item] = items[shown.item][:shown.start] + shown.value.restore([]) + items[shown.item][shown.end:]
+            item = items[shown.item]
+            items[shown.item] = item[:shown.start] + shown.value.restore([]) + item[shown.end:]
         return items
 
     def add_shown(self, shown: "ShownValue") -> None:
@@ -580,7 +581,8 @@ class Prepared:
         if not tags or any(closing == opening or name not in CUE_SPANS for closing, name in tags):
             return False
         if self._tags is None:  # any item's, "%s</v>" too (TAG_PARTS alone: linear, comments and all)
-            self._tags = {_cue_span(tag) for item in self.protected if "<" in item for tag in TAG_PARTS.finditer(item)}
+            self._tags = {_cue_span(tag) for item in self.protected if "<" in item
+                          for tag in TAG_PARTS.finditer(item)}
         return all((opening, name) not in self._tags for _, name in tags)
 
 
@@ -1812,8 +1814,8 @@ SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:lab
                              r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
 # A translated page's root, and any element said to be in English, still said so: '<html lang="en">' (screen readers
 # pronounce the text by it, search engines index it by it). In HTML its value becomes the translation's language.
-ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-9]{1,8})*)(?=[\"'\s/>]|$)", re.IGNORECASE)
-TARGET_LANGUAGE = "de"  # the models translate English into German
+ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-9]{1,8})*)(?=[\"'\s/>]|$)",
+                          re.IGNORECASE)
 TEMPLATE_CODE = re.compile(r"\{[{%#]")  # a template's expression or tag ("{{ _('Save') }}", "{% trans %}"): code
 MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
@@ -1848,7 +1850,8 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
                     and LETTER.search(value.group(group))
                     and not TEMPLATE_CODE.search(value.group(group))):
                 found.append((*value.span(group), '"' if group == 2 else "'", False))
-        found += [(*language.span(1), '"', True) for language in ENGLISH_LANG.finditer(item, tag.start(3), tag.end(3))]
+        found += [(*language.span(1), '"', True)
+                  for language in ENGLISH_LANG.finditer(item, tag.start(3), tag.end(3))]
     return sorted(found)
 
 
@@ -2325,8 +2328,8 @@ def _partner_tags(protected: list[str]) -> dict[tuple[int, str], int]:
 
 TOKEN_RUN = re.compile(r"XX\d+X(?:\s*XX\d+X)*")
 
-# WebVTT's cue spans that name a voice, a language or a class ("<v Roger>", "<lang en>", "<c.yellow>"): a voice's span
-# covers the cue's text to its end, "</v>" mostly left out.
+# WebVTT's cue spans that name a voice, a language or a class ("<v Roger>", "<lang en>", "<c.yellow>"): a voice's
+# span covers the cue's text to its end, "</v>" mostly left out.
 CUE_SPANS = frozenset({"v", "lang", "c"})
 
 
