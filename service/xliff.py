@@ -54,8 +54,8 @@ class Unit:
     sent: bool  # untranslated, not marked translate="no", with a letter
 
 
-def check(document: str) -> int:
-    """The document's XLIFF major version; NotXliff where it is not well-formed XLIFF."""
+def check(document: str) -> None:
+    """NotXliff where the document is not well-formed XLIFF (parsed once, here: the rest reads it by pattern)."""
     if "<!DOCTYPE" in document or "<!ENTITY" in document:
         raise NotXliff("a document type declaration: XLIFF has none (entities it declares are not read)")
     try:
@@ -63,11 +63,14 @@ def check(document: str) -> int:
     except ElementTree.ParseError as error:
         line, column = error.position
         raise NotXliff(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
-    root = ROOT.search(document)
-    if not root:
+    if not ROOT.search(document):
         raise NotXliff("no <xliff> element: give an XLIFF file, or --format text")
-    version = VERSION.search(root.group(1))
-    return int(version.group(1)) if version else 1
+
+
+def version(document: str) -> int:
+    """The major version of a checked document."""
+    given = VERSION.search(ROOT.search(document).group(1))
+    return int(given.group(1)) if given else 1
 
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
@@ -83,7 +86,7 @@ def count(document: str) -> int:
 def units(document: str) -> Iterator[Unit]:
     """Its translation units with a source, in order: 1.2's trans-units, 2.x's segments (each named by its unit's
     id, and its own where its unit has several)."""
-    if check(document) == 1:
+    if version(document) == 1:
         places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(document))
     else:
         places = ((unit.group(1), segment.group(1), unit.start(2) + segment.start(2), unit.start(2) + segment.end(2))
@@ -116,22 +119,22 @@ def _target(content: str, after: int) -> re.Match | None:
 def filled(document: str, translated: dict[int, str]) -> str:
     """The document with each sent unit whose number has a translation given its target, flagged for review, and
     the target language named where it is not."""
-    version, pieces, done, broken = check(document), [], 0, []
+    major, pieces, done, broken = version(document), [], 0, []
     for unit in units(document):
         if not unit.sent or not translated.get(unit.number):
             continue
         if _well_formed(unit.source) and not _well_formed(translated[unit.number]):
             broken.append(unit.id or str(unit.number))
             continue
-        start = unit.start if version == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
-        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], version)]
+        start = unit.start if major == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
+        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], major)]
         done = unit.end
     if broken:
         log.warning("%d translations left out, their inline codes not well-formed XML (units %s): a rerun with "
                     "the journal removed translates them again", len(broken), ", ".join(broken[:10]))
     if not pieces:
         return document
-    return _target_language("".join(pieces) + document[done:], version)
+    return _target_language("".join(pieces) + document[done:], major)
 
 
 def _well_formed(content: str) -> bool:
