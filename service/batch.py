@@ -64,17 +64,20 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 # sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
 PART_CHARS = 4096
 PART_SENTENCES = 16
-# Input names read as configuration or resource files (--format config): YAML, Java properties, INI, desktop entries,
-# Apple strings. Read line by line as text, a key alone on its line ("  title: Welcome") was translated with its value.
-CONFIG_SUFFIXES = (".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings")
-CATALOG_SUFFIXES = (".po", ".pot")  # gettext catalogs and templates (--format po)
-JSON_SUFFIXES = (".json", ".arb")  # JSON resource files, Flutter's included (--format json)
-SUBTITLE_SUFFIXES = (".srt", ".vtt")  # SubRip and WebVTT (--format subtitles)
-XLIFF_SUFFIXES = (".xlf", ".xliff")  # XLIFF 1.2 and 2.x (--format xliff)
-# Read as paragraphs: line by line, a Markdown file's code block was translated ("make install" came back as
-# "installieren") and a sentence wrapped over lines was two; web pages (--html) the same
-DOCUMENT_SUFFIXES = (".md", ".markdown")
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) where no format is given
+# The format an input is read in where --format is not given, by its name's suffix (else text). Read line by line as
+# text, a configuration file's key alone on its line ("  title: Welcome") was translated with its value, a Markdown
+# file's code block was translated ("make install" came back as "installieren") and a wrapped sentence was two.
+NAMED_FORMATS = {
+    ".jsonl": "jsonl", ".tsv": "tsv",
+    # YAML, Java properties, INI, desktop entries, Apple strings
+    **dict.fromkeys((".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings"), "config"),
+    ".po": "po", ".pot": "po",  # gettext catalogs and templates
+    ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included
+    ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
+    ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
+    **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
+}
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff}
@@ -780,9 +783,9 @@ class Job:
     def _assemble_text(self) -> None:
         """The text output: line i holds line i's translation (empty when it failed; a paragraph's lines hold its
         translation's lines, which are as many) — or, for a catalog, a JSON or an XLIFF file, the file with its
-        translations filled in —, written atomically, its lines ending as the input's first line does (a Windows file's "\r\n" came back
-        as "\n"), and without one after the last line where the input has none. The journal goes with the last
-        failure: while a line failed, a rerun sends it again."""
+        translations filled in —, written atomically, its lines ending as the input's first line does (a Windows
+        file's "\r\n" came back as "\n"), and without one after the last line where the input has none. The journal
+        goes with the last failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}
         by_line = self.settings.format != "po" and self.settings.format not in DOCUMENTS  # else by item
         with self.journal_path.open(encoding="utf-8") as records:

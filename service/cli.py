@@ -317,18 +317,14 @@ def cmd_batch(args) -> int:
     from service import batch
     from translator.v1 import translator_pb2 as pb
 
-    # a format not given: the one the file is named for, else text
-    named = ({".jsonl": "jsonl", ".tsv": "tsv"} | dict.fromkeys(batch.CONFIG_SUFFIXES, "config")
-             | dict.fromkeys(batch.CATALOG_SUFFIXES, "po") | dict.fromkeys(batch.JSON_SUFFIXES, "json")
-             | dict.fromkeys(batch.SUBTITLE_SUFFIXES, "subtitles") | dict.fromkeys(batch.XLIFF_SUFFIXES, "xliff"))
-    named |= dict.fromkeys(batch.DOCUMENT_SUFFIXES + batch.PAGE_SUFFIXES, "paragraphs")
+    suffix = args.input.suffix.lower()
     settings = batch.Settings(
-        format=args.format or named.get(args.input.suffix.lower(), "text"),
+        format=args.format or batch.NAMED_FORMATS.get(suffix, "text"),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
-                                   text_format=pb.TEXT_FORMAT_HTML if args.html or (
-                                       args.input.suffix.lower() in batch.PAGE_SUFFIXES) else pb.TEXT_FORMAT_PLAIN,
+                                   text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
+                                   else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
         dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, fuzzy=not args.no_fuzzy)
 
@@ -679,7 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "subtitles (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
-                            "a catalog's: the catalog filled in, see --format; "
+                            "a catalog's, a JSON or an XLIFF file's: the file filled in, see --format; "
                             "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
@@ -707,8 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "file's target language where it names none; units marked translate=no are kept; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
-                            "blocks "
-                            "kept whole)")
+                            "blocks kept whole)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-fuzzy", action="store_true",
