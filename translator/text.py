@@ -326,27 +326,26 @@ class Prepared:
 
     def _with_values_translated(self, translations: list[str]) -> list[str] | None:
         """The protected items with each shown value's translation in its place (None where there are none)."""
-        if not self.shown:
-            return None
-        items, done = list(self.protected), 0
-        for shown in reversed(self.shown):  # from the end: an item's earlier spans stay where they are
+        values, done = [], 0
+        for shown in self.shown:  # each value's segments follow the previous value's
             count = len(shown.value.segments)
-            value = shown.value.restore(translations[len(translations) - done - count:len(translations) - done])
+            values.append((shown, shown.value.restore(translations[done:done + count])))
             done += count
-            items[shown.item] = items[shown.item][:shown.start] + _attribute_safe(value, shown.quote) + \
-                items[shown.item][shown.end:]
-        return items
+        return self._with_values(values)
 
     def _with_known_values(self) -> list[str] | None:
         """The protected items with each value known before translating (a language's, "de") in its place: what a
         streamed piece and the glue are written with where no shown value waits for its translation."""
-        known = [shown for shown in self.shown if not shown.value.segments]
-        if not known:
+        return self._with_values([(shown, shown.value.restore([])) for shown in self.shown if not shown.value.segments])
+
+    def _with_values(self, values: list[tuple["ShownValue", str]]) -> list[str] | None:
+        """The protected items with each value in its place, attribute-safe (None where there are none)."""
+        if not values:
             return None
         items = list(self.protected)
-        for shown in reversed(known):
+        for shown, value in reversed(values):  # from the end: an item's earlier spans stay where they are
             item = items[shown.item]
-            items[shown.item] = item[:shown.start] + shown.value.restore([]) + item[shown.end:]
+            items[shown.item] = item[:shown.start] + _attribute_safe(value, shown.quote) + item[shown.end:]
         return items
 
     def add_shown(self, shown: "ShownValue") -> None:
