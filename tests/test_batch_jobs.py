@@ -7,6 +7,7 @@ input (slow test)."""
 
 import errno
 import gettext
+import html
 import json
 import os
 import re
@@ -27,6 +28,7 @@ from bench.soak import resident_mb
 from service.batch import (PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths, count_lines,
                            read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
+from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -430,6 +432,33 @@ def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(
     code, _, err = batch(server.target, tmp_path / "broken.xlf", tmp_path / "out.xlf")
     assert code == 1 and "not well-formed XML: mismatched tag at line 1 column" in err, err
     assert not (tmp_path / "out.xlf").exists()
+
+
+@needs_aapt2
+def test_an_android_resource_files_strings_are_translated_and_compile_to_their_translations(server, tmp_path):
+    """Read line by line as text, `<string name="save">Save</string>` went to the model markup and all. A file named
+    *.xml is read as Android's string resources: each string, array item and quantity is sent as HTML, and the file
+    written back compiles (aapt2) to exactly the translations' text; all else stays as written but the string marked
+    translatable="false" (left out) and tools:locale (de)."""
+    source = tmp_path / "strings.xml"
+    source.write_text(RESOURCES, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "values-de.xml", *SHORT)
+    assert code == 0 and "12 items: 12 translated, 0 failed" in out, err
+    written = (tmp_path / "values-de.xml").read_text(encoding="utf-8")
+    assert 'name="app_name"' not in written and 'tools:locale="de"' in written and "<![CDATA[" in written
+    for kept in ("<!-- <string name=\"commented\">Not a string</string> -->", '<item>@string/ref</item>',
+                 '<string name="empty"/>', '<integer name="count">3</integer>'):
+        assert kept in written
+    with TranslatorClient(server.target) as client:
+        translated = {name: client.translate([text], max_output_tokens=16, html=True).translations[0].text
+                      for name, text in SENT.items() if "[" not in name and ":" not in name and name != "html"}
+    compiled = aapt2_values(tmp_path, written)
+    for name, translation in translated.items():
+        as_read = html.unescape(re.sub(r"<[^>]*>", "", translation.replace("<br>", "\n")))
+        value = re.search(r'"(.*)"', compiled[f"string/{name}"]).group(1)
+        assert " ".join(value.split()) == " ".join(as_read.split()), name
+    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
+    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == sorted(SENT), err
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

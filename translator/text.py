@@ -1074,8 +1074,8 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
 # translate="no" (HTML's own attribute, and XLIFF's and ITS's), translatable="false" (an Android resource's: "<string
 # name="api_key" translatable="false">abc123</string>" came back as "Abc123") or class="notranslate" (the convention
-# of web translators).
-UNTRANSLATABLE = ("script", "style", "code")
+# of web translators); and Android's <xliff:g>, its resources' mark for text to keep (<xliff:g>Gmail</xliff:g>).
+UNTRANSLATABLE = ("script", "style", "code", "xliff:g")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
