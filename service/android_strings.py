@@ -40,7 +40,8 @@ LOCALE = re.compile(r"""(\btools:locale\s*=\s*["'])([^"']*)(["'])""")
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 CDATA = re.compile(r"\s*<!\[CDATA\[(.*?)\]\]>\s*", re.DOTALL)
 TAG = re.compile(r"<[^>]*>")
-LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)  # what a "\n" travels as in HTML
+# What a "\n" travels as in HTML: <br>, which in well-formed XML is no tag of the source's own (<br/> may be one)
+LINE_BREAK = re.compile(r"<br>", re.IGNORECASE)
 LETTER = re.compile(r"[^\W\d_]")
 ESCAPED = {"n": "\n", "t": "\t"}  # any other escaped character stands for itself (\' \" \\ \@ \?)
 TO_ESCAPE = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\t": "\\t"}
@@ -133,9 +134,9 @@ def _attribute(pattern: re.Pattern, attributes: str) -> str:
 def _sendable(content: str) -> bool:
     """Whether a string is text to translate: not a reference to another resource ("@string/app_name",
     "?attr/title"), with a letter outside its markup, and not CDATA mixed with other content (not read here)."""
-    if content.lstrip().startswith(("@", "?")):
-        return False
     if "<![CDATA[" in content and not CDATA.fullmatch(content):
+        return False
+    if CDATA.sub(r"\1", content).lstrip().startswith(("@", "?")):
         return False
     return bool(LETTER.search(TAG.sub(" ", CDATA.sub(r"\1", content))))
 
@@ -194,7 +195,7 @@ def as_written(translation: str, content: str) -> str:
     """A translation (HTML) as the content of the string it translates: escaped as Android reads it, in the CDATA
     section the source stood in where it did."""
     section = CDATA.fullmatch(content)
-    if not LINE_BREAK.search(section.group(1) if section else content):  # a <br> sent stood for a line break
+    if not (section and LINE_BREAK.search(section.group(1))):  # else the HTML in CDATA has <br>s of its own
         translation = LINE_BREAK.sub("\n", NEW_LINES.sub(" ", translation))
     pieces = []
     for text, tag in _text_and_tags(translation):

@@ -40,6 +40,8 @@ RESOURCES = """<?xml version="1.0" encoding="utf-8"?>
         <item quantity="other">%d songs found.</item>
     </plurals>
     <integer name="count">3</integer>
+    <string name="breaks">One\\nTwo<br/>Three</string>
+    <string name="question"><![CDATA[?attr/title]]></string>
 </resources>
 """
 SENT = {
@@ -53,6 +55,7 @@ SENT = {
     "html": 'Read the <a href="https://example.com">terms</a>.',
     "planets[0]": "Mercury", "planets[3]": "Earth is big",  # an array's index counts its empty items
     "songs:one": "%d song found.", "songs:other": "%d songs found.",
+    "breaks": "One<br>Two<br/>Three",  # a line break sent as <br>, the string's own <br/> as written
 }
 
 
@@ -84,16 +87,18 @@ def test_each_string_array_item_and_plural_is_sent_as_android_reads_it():
     android_strings.check(RESOURCES)
     sent = list(android_strings.items(RESOURCES))
     assert {name: text for _, name, text in sent} == SENT
-    assert [number for number, _, _ in sent] == [1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14]
-    assert android_strings.count(RESOURCES) == 14
+    assert [number for number, _, _ in sent] == [1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13, 14, 15]
+    assert android_strings.count(RESOURCES) == 16
 
 
 @pytest.mark.parametrize("translation, content, written", [
     ("Das geht's.", "It's fine.", "Das geht\\'s."),
     ('Er sagte "ja" \\ nein', "x", 'Er sagte \\"ja\\" \\\\ nein'),
     ("Erste<br>Zweite", "First\\nSecond", "Erste\\nZweite"),
+    ("Eins<br>Zwei<br/>Drei", "One\\nTwo<br/>Three", "Eins\\nZwei<br/>Drei"),  # a bare <br> was not XML
     ("Fehler: ", "Error:\\u0020", '"Fehler: "'),
     ("@Zuhause", "\\@home", "\\@Zuhause"),
+    ("?Warum", "\\?Why", "\\?Warum"),
     ("Äpfel &amp; Birnen &lt;3 &quot;gut&quot;", "x", 'Äpfel &amp; Birnen &lt;3 \\"gut\\"'),
     ("<b>Ich</b> esse", "<b>I</b> eat", "<b>Ich</b> esse"),
     ('Lies die <a href="u">Bedingungen</a>', '<![CDATA[Read the <a href="u">terms</a>]]>',

@@ -443,7 +443,7 @@ def test_an_android_resource_files_strings_are_translated_and_compile_to_their_t
     source = tmp_path / "strings.xml"
     source.write_text(RESOURCES, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "values-de.xml", *SHORT)
-    assert code == 0 and "12 items: 12 translated, 0 failed" in out, err
+    assert code == 0 and "13 items: 13 translated, 0 failed" in out, err
     written = (tmp_path / "values-de.xml").read_text(encoding="utf-8")
     assert 'name="app_name"' not in written and 'tools:locale="de"' in written and "<![CDATA[" in written
     for kept in ("<!-- <string name=\"commented\">Not a string</string> -->", '<item>@string/ref</item>',
@@ -459,6 +459,9 @@ def test_an_android_resource_files_strings_are_translated_and_compile_to_their_t
         assert " ".join(value.split()) == " ".join(as_read.split()), name
     code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
     assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == sorted(SENT), err
+    (tmp_path / "donottranslate.xml").write_text(RESOURCES, encoding="utf-8")  # lint's name for untranslatable strings
+    code, _, err = batch(server.target, tmp_path / "donottranslate.xml", tmp_path / "none.xml")
+    assert code == 1 and "Android translates no string of a file named donottranslate.xml" in err, err
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
