@@ -26,7 +26,9 @@ from translator.model_format import TARGET_LANGUAGE
 PLURAL_FORMS = "nplurals=2; plural=(n != 1);"  # German's, as gettext's manual gives it
 
 KEYWORD = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?[ \t]+(".*)$')
-STRING = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t]*$')
+PIECE = r'"((?:[^"\\]|\\.)*)"'
+# A line's strings: one quoted piece, or several that msgfmt joins ('msgid "Hello, " "world"')
+STRINGS = re.compile(rf'(?:{PIECE}[ \t]*)+$')
 ESCAPE = re.compile(r'\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|(.))')
 ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "\\": "\\", '"': '"'}
 NEEDS_ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f]')
@@ -73,11 +75,10 @@ class Message:
 
 def unquote(literal: str, number: int) -> str:
     """A PO string's text: its C escapes (\\n, \\", octal and hex bytes, as msgfmt reads them) undone."""
-    quoted = STRING.match(literal)
-    if not quoted:
-        raise CatalogError(f"line {number}: a string must be one quoted piece, its quotes inside written \\\", e.g. "
+    if not STRINGS.match(literal):
+        raise CatalogError(f"line {number}: a string must be quoted, its quotes inside written \\\", e.g. "
                            f'"Hello"; this one reads {literal.strip()[:60]!r}')
-    string = quoted.group(1)
+    string = "".join(re.findall(PIECE, literal))  # validated: the pieces, in order
     if "\\" not in string:
         return string
     raw, done = bytearray(), 0

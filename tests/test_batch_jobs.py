@@ -302,7 +302,7 @@ def test_a_gettext_catalogs_untranslated_messages_are_filled_in_and_flagged_for_
     ('msgid ""\nmsgstr "Language: fr\\n"\n', "the catalog is for fr (its header's Language)"),
     ('msgid "Save"\n\nmsgid "Open"\nmsgstr ""\n', "line 1: a msgid without its msgstr"),
     ('msgid "Save"\nmsgstr ""\nSave\n', "line 3: not a line of a PO file ('Save')"),
-    ('msgid "Save\nmsgstr ""\n', "line 1: a string must be one quoted piece"),
+    ('msgid "Save\nmsgstr ""\n', "line 1: a string must be quoted"),
     ('msgid "Save"\nmsgstr[0] ""\n', "line 2: msgstr[0] out of place"),
     (b'msgid "Caf\xe9"\nmsgstr ""\n', "line 1: not valid UTF-8"),
 ])
@@ -315,12 +315,12 @@ def test_a_file_that_is_no_catalog_is_refused_before_anything_is_written(server,
 
 
 def test_a_catalog_is_written_back_line_for_line_but_for_what_was_filled_in(tmp_path):
-    """Strings are read as msgfmt reads them (octal escapes are UTF-8 bytes, a byte order mark is no text) and
-    written as gettext writes them (a translation with line breaks one line per line); every other line, its line
-    ending included, stays as it was."""
+    """Strings are read as msgfmt reads them (octal escapes are UTF-8 bytes, a line's quoted pieces one string, a byte
+    order mark no text) and written as gettext writes them (a translation with line breaks one line per line); every
+    other line, its line ending included, stays as it was."""
     source = tmp_path / "de.po"
     source.write_bytes("\ufeff# A catalog\r\nmsgid \"\"\r\nmsgstr \"Language: de_DE\\n\"\r\n\r\n#: a.c:1\r\n"
-                       "msgid \"Caf\\303\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\r\nmsgid \"Done\"\r\nmsgstr \"Fertig\"\r\n"
+                       "msgid \"Caf\\303\" \"\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\r\nmsgid \"Done\"\r\nmsgstr \"Fertig\"\r\n"
                        .encode())
     items = list(read_items(source, Settings(format="po")))
     assert [(item.line, item.text) for item in items] == [(6, "Café\ntwo")]
@@ -330,7 +330,7 @@ def test_a_catalog_is_written_back_line_for_line_but_for_what_was_filled_in(tmp_
     job._assemble_text()
     assert (tmp_path / "out.po").read_bytes().decode() == (
         "\ufeff# A catalog\r\nmsgid \"\"\r\nmsgstr \"Language: de_DE\\n\"\r\n\r\n#: a.c:1\r\n#, fuzzy\r\n"
-        "msgid \"Caf\\303\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\"Kaffee\\n\"\r\n\"\\\"zwei\\\"\"\r\n\r\n"
+        "msgid \"Caf\\303\" \"\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\"Kaffee\\n\"\r\n\"\\\"zwei\\\"\"\r\n\r\n"
         "msgid \"Done\"\r\nmsgstr \"Fertig\"\r\n")
 
 
