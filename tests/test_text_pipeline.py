@@ -61,9 +61,12 @@ def test_file_paths_are_kept_as_written(text, paths):
 
 
 def test_file_and_host_names_are_kept_as_written_but_not_abbreviations_or_versions():
-    """Read, the model changed "climateprediction.net" to "Klimapredig.net" and "named.deb" to "Namen als root.deb"."""
+    """Read, the model changed "climateprediction.net" to "Klimapredig.net", "named.deb" to "Namen als root.deb",
+    "mastodon.social" to "mastodon.sozial" and "core.worktree" to "Kern.worktree"."""
     text = "Edit cc_config.xml, jquery.min.js or song.mp3 at climateprediction.net. E.g. v2.0, i.e. X.509 and ASP.NET."
     assert protected_items(text) == ["cc_config.xml", "climateprediction.net", "jquery.min.js", "song.mp3"]
+    text = "Join mastodon.social or icosahedron.website; set core.worktree. It ends.Then a typo."
+    assert protected_items(text) == ["core.worktree", "icosahedron.website", "mastodon.social"]
 
 
 def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_stay_whole():
