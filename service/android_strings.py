@@ -20,17 +20,16 @@ from __future__ import annotations
 import html
 import logging
 import re
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 
+from service import xml_documents
 from translator.model_format import TARGET_LANGUAGE
 
 log = logging.getLogger(__name__)
 
 ROOT = re.compile(r"<resources\b([^>]*)>")
-COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-# A resource with strings, found in well-formed XML (checked first) with its comments masked.
+# A resource with strings, found in well-formed XML (checked first) with its comments blanked.
 RESOURCE = re.compile(r"<(string-array|plurals|string)(?=[\s/>])([^>]*?)(?:/>|>(.*?)</\1\s*>)", re.DOTALL)
 ITEM = re.compile(r"<item(?=[\s/>])([^>]*?)(?:/>|>(.*?)</item\s*>)", re.DOTALL)
 NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -66,18 +65,10 @@ class String:
 def check(document: str) -> None:
     """NotResources where the document is not well-formed XML with a <resources> root, or its tools:locale says
     its strings are not English."""
-    if "<!DOCTYPE" in document or "<!ENTITY" in document:
-        raise NotResources("a document type declaration: Android's resource files have none (entities it declares "
-                           "are not read)")
-    try:
-        root = ElementTree.fromstring(document.encode("utf-8"))
-    except ElementTree.ParseError as error:
-        line, column = error.position
-        raise NotResources(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") \
-            from None
+    root = xml_documents.parsed(document, NotResources)
     if root.tag != "resources":
         raise NotResources(f"its root element is <{root.tag}>, not an Android resource file's <resources>")
-    attributes = ROOT.search(_masked(document)).group(1)
+    attributes = ROOT.search(xml_documents.comments_blanked(document)).group(1)
     if NOT_TRANSLATABLE.search(attributes):
         raise NotResources('its <resources> is marked translatable="false": Android translates none of its strings')
     locale = LOCALE.search(attributes)
@@ -102,7 +93,7 @@ def count(document: str) -> int:
 
 def strings(document: str) -> Iterator[String]:
     """Its translatable strings, in order: each <string>, and each <item> of a <string-array> or <plurals>."""
-    number, masked = 0, _masked(document)
+    number, masked = 0, xml_documents.comments_blanked(document)
     for resource in RESOURCE.finditer(masked):
         kind, attributes = resource.group(1), resource.group(2)
         if NOT_TRANSLATABLE.search(attributes) or resource.group(3) is None:
@@ -119,11 +110,6 @@ def strings(document: str) -> Iterator[String]:
             number += 1
             content = document[start:end]
             yield String(number, string_name, content, start, end, _sendable(content))
-
-
-def _masked(document: str) -> str:
-    """The document with its comments blanked in place (positions stay): a comment's "<string>" is no resource."""
-    return COMMENT.sub(lambda comment: re.sub(r"[^\n]", " ", comment.group()), document)
 
 
 def _attribute(pattern: re.Pattern, attributes: str) -> str:
@@ -218,7 +204,7 @@ def filled(document: str, translated: dict[int, str]) -> str:
     translatable="false" are left out and the root's tools:locale says de."""
     edits = [(string.start, string.end, as_written(translated[string.number], string.content))
              for string in strings(document) if string.sent and translated.get(string.number)]
-    masked = _masked(document)
+    masked = xml_documents.comments_blanked(document)
     edits += [(*_line_of(document, resource.span()), "") for resource in RESOURCE.finditer(masked)
               if NOT_TRANSLATABLE.search(resource.group(2))]
     root = ROOT.search(masked)

@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 
+from service import xml_documents
 from translator.model_format import TARGET_LANGUAGE
 
 log = logging.getLogger(__name__)
@@ -56,13 +57,7 @@ class Unit:
 
 def check(document: str) -> None:
     """NotXliff where the document is not well-formed XLIFF (parsed once, here: the rest reads it by pattern)."""
-    if "<!DOCTYPE" in document or "<!ENTITY" in document:
-        raise NotXliff("a document type declaration: XLIFF has none (entities it declares are not read)")
-    try:
-        ElementTree.fromstring(document.encode("utf-8"))
-    except ElementTree.ParseError as error:
-        line, column = error.position
-        raise NotXliff(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+    xml_documents.parsed(document, NotXliff)
     if not ROOT.search(document):
         raise NotXliff("no <xliff> element: give an XLIFF file, or --format text")
 
@@ -86,22 +81,24 @@ def count(document: str) -> int:
 def units(document: str) -> Iterator[Unit]:
     """Its translation units with a source, in order: 1.2's trans-units, 2.x's segments (each named by its unit's
     id, and its own where its unit has several)."""
+    masked = xml_documents.comments_blanked(document)  # a comment's "<trans-unit>" is none
     if version(document) == 1:
-        places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(document))
+        places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(masked))
     else:
         places = ((unit.group(1), segment.group(1), unit.start(2) + segment.start(2), unit.start(2) + segment.end(2))
-                  for unit in UNIT_2.finditer(document) for segment in SEGMENT.finditer(unit.group(2)))
+                  for unit in UNIT_2.finditer(masked) for segment in SEGMENT.finditer(unit.group(2)))
     number = 0
     for unit_attributes, attributes, start, end in places:
-        content = document[start:end]
+        content = masked[start:end]
         source = SOURCE.search(content)
         if not source:
             continue
         number += 1
         target = _target(content, source.end())
+        text = document[start + source.start(1):start + source.end(1)]  # a comment inside a source is its own
         sent = not NOT_TRANSLATED.search(unit_attributes) and not (target and (target.group(2) or "").strip()) \
-            and bool(TEXT.search(MARKUP.sub(" ", source.group(1))))
-        yield Unit(number, _id(unit_attributes, attributes), source.group(1), start, end, sent)
+            and bool(TEXT.search(MARKUP.sub(" ", text)))
+        yield Unit(number, _id(unit_attributes, attributes), text, start, end, sent)
 
 
 def _id(unit_attributes: str, attributes: str) -> str:

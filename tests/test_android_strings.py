@@ -127,7 +127,7 @@ def test_strings_sent_and_written_back_unchanged_compile_to_the_same_values(tmp_
     ('<resources translatable="false"><string name="k">key</string></resources>', "Android translates none"),
     ('<resources xmlns:tools="t" tools:locale="fr"><string name="k">Oui</string></resources>',
      'its strings are in fr (tools:locale="fr")'),
-    ('<!DOCTYPE resources [<!ENTITY a "b">]><resources/>', "a document type declaration"),
+    ('<!DOCTYPE resources [<!ENTITY a "b">]><resources/>', "an entity declaration"),
 ])
 def test_what_is_not_an_english_resource_file_is_refused(document, message):
     with pytest.raises(android_strings.NotResources, match=re.escape(message)):

@@ -385,6 +385,7 @@ XLIFF_1 = """<?xml version="1.0" encoding="UTF-8"?>
       <trans-unit id="apples"><source>The apples were &lt;cheap&gt;.</source><target/></trans-unit>
       <trans-unit id="done"><source>I eat an apple.</source><target>Ich esse einen Apfel.</target></trans-unit>
       <trans-unit id="key" translate="no"><source>The apples</source></trans-unit>
+      <!-- <trans-unit id="old"><source>An old unit</source></trans-unit> -->
     </body>
   </file>
 </xliff>
@@ -462,6 +463,77 @@ def test_an_android_resource_files_strings_are_translated_and_compile_to_their_t
     (tmp_path / "donottranslate.xml").write_text(RESOURCES, encoding="utf-8")  # lint's name for untranslatable strings
     code, _, err = batch(server.target, tmp_path / "donottranslate.xml", tmp_path / "none.xml")
     assert code == 1 and "Android translates no string of a file named donottranslate.xml" in err, err
+
+
+QT_TS = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../src/main.cpp" line="14"/>
+        <source>Where is the station?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"/>
+    </message>
+    <message numerus="yes">
+        <source>I eat &lt;b&gt;%n&lt;/b&gt; apples.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <!-- <message><source>Not a message</source><translation type="unfinished"></translation></message> -->
+    <message>
+        <source>The apples were cheap.</source>
+        <translation>Die Äpfel waren billig.</translation>
+    </message>
+    <message>
+        <source>A draft</source>
+        <translation type="unfinished">Ein Entwurf</translation>
+    </message>
+    <message>
+        <source>Gone</source>
+        <translation type="vanished"></translation>
+    </message>
+</context>
+</TS>
+"""
+
+
+def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfinished(server, tmp_path):
+    """Read line by line as text, a Qt Linguist file's XML went to the model. A file named *.ts sends each message
+    without a translation (its source's references undone: rich text as markup, "&File" as a label's marker) and
+    writes its translation (each numerus form of a plural) escaped as lupdate writes it, still unfinished (Qt
+    Linguist's mark for a translation to review), and the file's language German; all else stays as written."""
+    with TranslatorClient(server.target) as client:
+        station, file, apples = (client.translate([text], max_output_tokens=16).translations[0].text
+                                 for text in ["Where is the station?", "&File", "I eat <b>%n</b> apples."])
+    escaped = {station: "", file: "", apples: ""}
+    for text in escaped:
+        escaped[text] = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                         .replace('"', "&quot;").replace("'", "&apos;"))
+    source = tmp_path / "app_en.ts"
+    source.write_text(QT_TS, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "app_de.ts", *SHORT)
+    assert code == 0 and "3 items: 3 translated, 0 failed" in out, err
+    assert "&" in file and "%n" in apples and "<b>" in apples
+    assert (tmp_path / "app_de.ts").read_text(encoding="utf-8") == QT_TS.replace(
+        'language="en_US"', 'language="de"').replace(
+        '<translation type="unfinished"></translation>', f'<translation type="unfinished">{escaped[station]}'
+                                                          "</translation>", 1).replace(
+        '<translation type="unfinished"/>', f'<translation type="unfinished">{escaped[file]}</translation>').replace(
+        "<numerusform></numerusform>", f"<numerusform>{escaped[apples]}</numerusform>")
+    ElementTree.fromstring((tmp_path / "app_de.ts").read_bytes())
+    (tmp_path / "app.ts").write_text("export const answer: number = 42;\n", encoding="utf-8")  # TypeScript
+    code, _, err = batch(server.target, tmp_path / "app.ts", tmp_path / "app.de.ts")
+    assert code == 1 and "not XML: a Qt Linguist file is (a TypeScript file" in err, err
+    source.write_text(QT_TS.replace('language="en_US"', 'language="fr_FR"'), encoding="utf-8")
+    code, _, err = batch(server.target, source, tmp_path / "fr.ts")
+    assert code == 1 and 'the file is for fr_FR (language="fr_FR")' in err, err
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

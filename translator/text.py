@@ -179,7 +179,9 @@ PLACEHOLDERS = (
     # printf's conversions, and gettext's ISO C 99 <inttypes.h> ones ("%<PRIu32>": its "%" was lost, a git message's
     # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses)
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>)",
-    r"%\d{1,2}(?![\d$])",  # Qt/KDE: %1, %2
+    # Qt's and KDE's: %1, %2, a localized %L1, and the count of a plural message, %n (the tiny test model lost one, "I
+    # eat <b>%n</b> apples." came back as "<b>111</b> %")
+    r"%L?(?:\d{1,2}(?![\d$])|n(?![A-Za-z]))",
     # A template's expression or tag (Mustache's, Handlebars', Angular's, i18next's, Jinja's: "Hello {{name}}", "{{
     # user.name }}", "{% if user %}"). Read, the model got its braces and words ("{{ user.name }}" reached it as "{{
     # XX0X }}", "{% if user %}Welcome back!{% endif %}" whole); a template's code stays as written.

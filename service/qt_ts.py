@@ -1,0 +1,142 @@
+"""Qt Linguist translation files (.ts, what lupdate writes and lrelease compiles) for batch jobs: which messages to
+send, and the file written back.
+
+Each ``<message>`` whose ``<translation>`` has no text (of a plural message, ``numerus="yes"``: none of its
+``<numerusform>``s) is sent as an item numbered in document order, its context's name the record's id; its source is
+sent as the text it holds (references undone: Qt's rich text, ``<b>%n</b>``, arrives as markup the text pipeline
+keeps, a label's ``&File`` marker as a marker). The file is written back character for character as it was, but
+for each translated message's translation (of a plural message: each numerus form, German's two), kept marked
+``type="unfinished"``, Qt Linguist's mark for a translation to review, and the file's ``language`` (``de``) where it
+names none or English (a template). Messages marked vanished or obsolete and messages with a translation are never
+sent.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from service import xml_documents
+from translator.model_format import TARGET_LANGUAGE
+
+ROOT = re.compile(r"<TS\b([^>]*?)(/?)>")
+CONTEXT = re.compile(r"<context\b[^>]*>(.*?)</context\s*>", re.DOTALL)
+CONTEXT_NAME = re.compile(r"<name\b[^>]*>(.*?)</name\s*>", re.DOTALL)
+MESSAGE = re.compile(r"<message\b([^>]*)>(.*?)</message\s*>", re.DOTALL)
+SOURCE = re.compile(r"<source\b[^>]*>(.*?)</source\s*>", re.DOTALL)
+TRANSLATION = re.compile(r"<translation\b([^>]*?)(?:/>|>(.*?)</translation\s*>)", re.DOTALL)
+NUMERUS_FORM = re.compile(r"<numerusform\b([^>]*?)(?:/>|>(.*?)</numerusform\s*>)", re.DOTALL)
+NUMERUS = re.compile(r"""\bnumerus\s*=\s*["']yes["']""")
+GONE = re.compile(r"""\btype\s*=\s*["'](?:vanished|obsolete)["']""")
+UNFINISHED = re.compile(r"""\btype\s*=\s*["']unfinished["']""")
+LANGUAGE = re.compile(r"""(\slanguage\s*=\s*["'])([^"']*)(["'])""")
+GERMAN_OR_ENGLISH = re.compile(r"(?:de|en)(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+LETTER = re.compile(r"[^\W\d_]")
+TAG = re.compile(r"<[^>]*>")
+GERMAN_FORMS = 2  # numerus forms: singular, plural
+ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}  # as lupdate writes them
+
+
+class NotTs(ValueError):
+    """The input is not a Qt Linguist file this job can fill in."""
+
+
+@dataclass(frozen=True)
+class Message:
+    number: int  # 1-based, in document order
+    context: str
+    source: str  # its text, references undone
+    translation: re.Match  # its <translation> element, in the document
+    plural: bool
+    sent: bool  # untranslated, not vanished or obsolete, with a letter
+
+
+def check(document: str) -> None:
+    """NotTs where the document is not well-formed XML with a <TS> root, or is for a language other than German
+    (or English: a template)."""
+    if not document.lstrip().startswith("<"):
+        raise NotTs("not XML: a Qt Linguist file is (a TypeScript file, named *.ts too, is not one: give --format "
+                    "text)")
+    root = xml_documents.parsed(document, NotTs)
+    if root.tag != "TS":
+        raise NotTs(f"its root element is <{root.tag}>, not a Qt Linguist file's <TS>")
+    language = root.get("language", "")
+    if language and not GERMAN_OR_ENGLISH.fullmatch(language):
+        raise NotTs(f'the file is for {language} (language="{language}"); the models translate English into German '
+                    f"({TARGET_LANGUAGE}): give the German file or a template (lupdate -target-language de)")
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, context name, source text) of each message to send."""
+    return ((message.number, message.context, message.source) for message in messages(document) if message.sent)
+
+
+def count(document: str) -> int:
+    """How many messages the document has: the highest number an item can have."""
+    return sum(1 for _ in messages(document))
+
+
+def messages(document: str) -> Iterator[Message]:
+    """Its messages with a source and a translation element, in order, each with its context's name."""
+    masked = xml_documents.comments_blanked(document)  # a comment's "<message>" is none
+    number = 0
+    for context in CONTEXT.finditer(masked):
+        name = CONTEXT_NAME.search(context.group(1))
+        context_name = html.unescape(name.group(1)).strip() if name else ""
+        for message in MESSAGE.finditer(masked, context.start(1), context.end(1)):
+            source = SOURCE.search(message.group(2))
+            translation = TRANSLATION.search(masked, message.start(2), message.end(2))
+            if not source or not translation:
+                continue
+            number += 1
+            text = html.unescape(source.group(1))
+            written = translation.group(2) or ""
+            sent = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
+                    and "<byte" not in source.group(1) and bool(LETTER.search(text)))
+            yield Message(number, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
+
+
+def filled(document: str, translated: dict[int, str]) -> str:
+    """The document with each sent message whose number has a translation given it, still marked unfinished, and
+    the file's language German where it named none or English."""
+    pieces, done = [], 0
+    for message in messages(document):
+        if not message.sent or not translated.get(message.number):
+            continue
+        element = message.translation
+        pieces += [document[done:element.start()], _translation(element, escaped(translated[message.number]),
+                                                                 message.plural)]
+        done = element.end()
+    return _german("".join(pieces) + document[done:])
+
+
+def escaped(text: str) -> str:
+    return "".join(ESCAPES.get(char, char) for char in text)
+
+
+def _translation(element: re.Match, text: str, plural: bool) -> str:
+    """A <translation> element holding the text (each numerus form of a plural message), marked unfinished."""
+    attributes = element.group(1).rstrip()
+    if not UNFINISHED.search(attributes):
+        attributes += ' type="unfinished"'
+    content = element.group(2) or ""
+    if not plural:
+        return f"<translation{attributes}>{text}</translation>"
+    if NUMERUS_FORM.search(content):
+        content = NUMERUS_FORM.sub(lambda form: f"<numerusform{form.group(1)}>{text}</numerusform>", content)
+    else:
+        content = "".join(f"<numerusform>{text}</numerusform>" for _ in range(GERMAN_FORMS))
+    return f"<translation{attributes}>{content}</translation>"
+
+
+def _german(document: str) -> str:
+    root = ROOT.search(document)
+    language = LANGUAGE.search(root.group(1))
+    if language is None:
+        return document[:root.end(1)] + f' language="{TARGET_LANGUAGE}"' + document[root.end(1):]
+    if language.group(2).lower().startswith("de"):
+        return document
+    start, end = root.start(1) + language.start(2), root.start(1) + language.end(2)
+    return document[:start] + TARGET_LANGUAGE + document[end:]

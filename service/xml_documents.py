@@ -1,0 +1,27 @@
+"""What the XML files batch jobs read whole (XLIFF, Android resources, Qt Linguist) share: each is checked once,
+parsed, and then read by pattern, its comments blanked so that a commented-out element is never read as one."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def parsed(document: str, refusal: type[ValueError]) -> ElementTree.Element:
+    """The document's root element; `refusal` with what to fix where it declares entities (their text would not be
+    read as the parser expands it) or is not well-formed XML."""
+    if "<!ENTITY" in document:
+        raise refusal("an entity declaration: the entities a file declares are not expanded here; write their text "
+                      "out")
+    try:
+        return ElementTree.fromstring(document.encode("utf-8"))
+    except ElementTree.ParseError as error:
+        line, column = error.position
+        raise refusal(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+
+
+def comments_blanked(document: str) -> str:
+    """The document with each comment's characters but its line breaks as spaces: every position stays."""
+    return COMMENT.sub(lambda comment: re.sub(r"[^\n]", " ", comment.group()), document)
