@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from service import xml_documents
+from service import documents
 from translator.model_format import TARGET_LANGUAGE
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ NEW_LINES = re.compile(r"[\r\n]+")  # in a translation, white space; its line br
 RAW_SPACE = "\x00"  # white space as written, which Android reads as one space, or none at a string's ends
 
 
-class NotResources(ValueError):
+class NotResources(documents.NotDocument):
     """The input is not an Android resource file this job can fill in."""
 
 
@@ -65,10 +65,10 @@ class String:
 def check(document: str) -> None:
     """NotResources where the document is not well-formed XML with a <resources> root, or its tools:locale says
     its strings are not English."""
-    root = xml_documents.parsed(document, NotResources)
+    root = documents.parsed(document, NotResources)
     if root.tag != "resources":
         raise NotResources(f"its root element is <{root.tag}>, not an Android resource file's <resources>")
-    attributes = ROOT.search(xml_documents.comments_blanked(document)).group(1)
+    attributes = ROOT.search(documents.comments_blanked(document)).group(1)
     if NOT_TRANSLATABLE.search(attributes):
         raise NotResources('its <resources> is marked translatable="false": Android translates none of its strings')
     locale = LOCALE.search(attributes)
@@ -93,7 +93,7 @@ def count(document: str) -> int:
 
 def strings(document: str) -> Iterator[String]:
     """Its translatable strings, in order: each <string>, and each <item> of a <string-array> or <plurals>."""
-    number, masked = 0, xml_documents.comments_blanked(document)
+    number, masked = 0, documents.comments_blanked(document)
     for resource in RESOURCE.finditer(masked):
         kind, attributes = resource.group(1), resource.group(2)
         if NOT_TRANSLATABLE.search(attributes) or resource.group(3) is None:
@@ -204,7 +204,7 @@ def filled(document: str, translated: dict[int, str]) -> str:
     translatable="false" are left out and the root's tools:locale says de."""
     edits = [(string.start, string.end, as_written(translated[string.number], string.content))
              for string in strings(document) if string.sent and translated.get(string.number)]
-    masked = xml_documents.comments_blanked(document)
+    masked = documents.comments_blanked(document)
     edits += [(*_line_of(document, resource.span()), "") for resource in RESOURCE.finditer(masked)
               if NOT_TRANSLATABLE.search(resource.group(2))]
     root = ROOT.search(masked)

@@ -2,8 +2,8 @@
 
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
 unique whatever ids the file carries); a paragraph or a subtitle cue by its first line's, a catalog's msgid (and
-plural) by its keyword's line, and the strings of a JSON or an Android resource file and the units of an XLIFF or a
-Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line, each written
+plural) by its keyword's line, and the strings of a JSON, an Android or a .NET resource file and the units of an XLIFF
+or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line, each written
 whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
 journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
 while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
@@ -44,7 +44,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import android_strings, json_strings, po, qt_ts, xliff
+from service import android_strings, documents, json_strings, po, qt_ts, resx, xliff
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -77,12 +77,13 @@ NAMED_FORMATS = {
     ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
     ".xml": "android",  # Android's string resources: the XML files a localisation job meets most
     ".ts": "ts",  # Qt Linguist's (a TypeScript file is refused, as not XML)
+    ".resx": "resx", ".resw": "resx",  # .NET's resources, UWP's
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
 }
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
-DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts}
+DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
@@ -122,8 +123,8 @@ class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
     # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages),
     # json (a JSON resource file: its string values), xliff (its untranslated units' sources), android (an Android
-    # string resource file: its strings), ts (a Qt Linguist file: its untranslated messages) or subtitles (SubRip or
-    # WebVTT: each cue's text)
+    # string resource file: its strings), ts (a Qt Linguist file: its untranslated messages), resx (a .NET resource
+    # file: its strings) or subtitles (SubRip or WebVTT: each cue's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -231,7 +232,7 @@ def document(path: Path, settings: Settings) -> str:
     except UnicodeDecodeError as error:
         raise JobRefused(f"--input {path}: not valid UTF-8 ({error.reason} at byte {error.start}); convert it to "
                          "UTF-8 first") from None
-    except (json_strings.NotJSON, xliff.NotXliff, android_strings.NotResources, qt_ts.NotTs) as error:
+    except documents.NotDocument as error:
         raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
                          "line") from None
     return text
@@ -542,7 +543,7 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
 @dataclass
 class Summary:
     # lines of the input (paragraphs, subtitles: paragraphs and blank lines; po: msgids and plurals to fill; json,
-    # xliff, android, ts: strings, units, strings, messages to fill)
+    # xliff, android, ts, resx: strings, units, strings, messages, strings to fill)
     items: int = 0
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0
@@ -604,7 +605,7 @@ class Job:
         not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
         unit = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
-                "android": "string", "ts": "message"}.get(self.settings.format, "line")
+                "android": "string", "ts": "message", "resx": "string"}.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:

@@ -675,19 +675,20 @@ def build_parser() -> argparse.ArgumentParser:
                             "subtitles (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
-                            "a catalog's, a JSON, an XLIFF, an Android resource or a Qt Linguist file's: the file "
-                            "filled in, see --format; "
+                            "a catalog's, a JSON, an XLIFF, an Android or .NET resource or a Qt Linguist file's: the "
+                            "file filled in, see --format; "
                             "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "subtitles"),
+                                "resx", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when it "
-                            "ends in .xml, ts when it ends in .ts, subtitles when it ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
+                            "ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, subtitles when it "
+                            "ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
@@ -711,7 +712,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "ts: a Qt Linguist file, each message without a translation one item numbered in document "
                             "order, its context's name the id, and the text output the file as it was but for those "
                             "messages' translations (each numerus form of a plural), still type=unfinished, and "
-                            "language=de where it names none or English; "
+                            "language=de where it names none or English; resx: a .NET resource file (.resx, UWP's "
+                            ".resw), each <data> holding a string one item numbered in document order, its name the "
+                            "id (typed data and the WinForms designer's >> metadata not sent), and the text output "
+                            "the file as it was but for those values (name it for its culture: Resources.de.resx); "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole)")

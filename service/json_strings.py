@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
+from service import documents
 from translator.model_format import TARGET_LANGUAGE
 
 LOCALE_KEY = "@@locale"  # ARB names the file's language by it
@@ -26,7 +27,7 @@ COLON = re.compile(r"\s*:")  # after an object's key
 LETTER = re.compile(r"[^\W\d_]")
 
 
-class NotJSON(ValueError):
+class NotJSON(documents.NotDocument):
     """The input is not a JSON document."""
 
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from service import xml_documents
+from service import documents
 from translator.model_format import TARGET_LANGUAGE
 
 ROOT = re.compile(r"<TS\b([^>]*?)(/?)>")
@@ -39,7 +39,7 @@ GERMAN_FORMS = 2  # numerus forms: singular, plural
 ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}  # as lupdate writes them
 
 
-class NotTs(ValueError):
+class NotTs(documents.NotDocument):
     """The input is not a Qt Linguist file this job can fill in."""
 
 
@@ -59,7 +59,7 @@ def check(document: str) -> None:
     if not document.lstrip().startswith("<"):
         raise NotTs("not XML: a Qt Linguist file is (a TypeScript file, named *.ts too, is not one: give --format "
                     "text)")
-    root = xml_documents.parsed(document, NotTs)
+    root = documents.parsed(document, NotTs)
     if root.tag != "TS":
         raise NotTs(f"its root element is <{root.tag}>, not a Qt Linguist file's <TS>")
     language = root.get("language", "")
@@ -80,7 +80,7 @@ def count(document: str) -> int:
 
 def messages(document: str) -> Iterator[Message]:
     """Its messages with a source and a translation element, in order, each with its context's name."""
-    masked = xml_documents.comments_blanked(document)  # a comment's "<message>" is none
+    masked = documents.comments_blanked(document)  # a comment's "<message>" is none
     number = 0
     for context in CONTEXT.finditer(masked):
         name = CONTEXT_NAME.search(context.group(1))

@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 
-from service import xml_documents
+from service import documents
 from translator.model_format import TARGET_LANGUAGE
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ REVIEW_1 = ' state="needs-review-translation"'  # 1.2's target state for a trans
 MARKUP = re.compile(r"<[^>]*>|&[^;\s]*;")
 
 
-class NotXliff(ValueError):
+class NotXliff(documents.NotDocument):
     """The input is not an XLIFF document this job can fill in."""
 
 
@@ -57,7 +57,7 @@ class Unit:
 
 def check(document: str) -> None:
     """NotXliff where the document is not well-formed XLIFF (parsed once, here: the rest reads it by pattern)."""
-    xml_documents.parsed(document, NotXliff)
+    documents.parsed(document, NotXliff)
     if not ROOT.search(document):
         raise NotXliff("no <xliff> element: give an XLIFF file, or --format text")
 
@@ -81,7 +81,7 @@ def count(document: str) -> int:
 def units(document: str) -> Iterator[Unit]:
     """Its translation units with a source, in order: 1.2's trans-units, 2.x's segments (each named by its unit's
     id, and its own where its unit has several)."""
-    masked = xml_documents.comments_blanked(document)  # a comment's "<trans-unit>" is none
+    masked = documents.comments_blanked(document)  # a comment's "<trans-unit>" is none
     if version(document) == 1:
         places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(masked))
     else:

@@ -536,6 +536,61 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     assert code == 1 and 'the file is for fr_FR (language="fr_FR")' in err, err
 
 
+RESX = """\ufeff<?xml version="1.0" encoding="utf-8"?>
+<root>
+  <!--
+    <data name="Name1"><value>this is my long string</value><comment>this is a comment</comment></data>
+  -->
+  <resheader name="resmimetype">
+    <value>text/microsoft-resx</value>
+  </resheader>
+  <data name="Greeting" xml:space="preserve">
+    <value>Where is the station, {0}?</value>
+    <comment>Shown when the app starts</comment>
+  </data>
+  <data name="$this.Text" xml:space="preserve">
+    <value>The apples &amp; the dog</value>
+  </data>
+  <data name="button1.Size" type="System.Drawing.Size, System.Drawing">
+    <value>75, 23</value>
+  </data>
+  <data name="&gt;&gt;button1.Name" xml:space="preserve">
+    <value>button1</value>
+  </data>
+  <data name="Empty" xml:space="preserve">
+    <value />
+  </data>
+</root>
+"""
+
+
+def test_a_dotnet_resource_files_strings_are_translated_and_all_else_kept(server, tmp_path):
+    """Read line by line as text, a .resx file's XML went to the model. A file named *.resx (or UWP's *.resw) sends
+    each <data> that holds a string, its name the id, and writes each translation escaped in its <value>; typed data,
+    a WinForms designer's ">>" metadata, comments for translators and the schema's own comment stay as written."""
+    with TranslatorClient(server.target) as client:
+        greeting, title = (client.translate([text], max_output_tokens=16).translations[0].text
+                           for text in ["Where is the station, {0}?", "The apples & the dog"])
+    source = tmp_path / "Resources.resx"
+    source.write_text(RESX, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "Resources.de.resx", *SHORT)
+    assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
+    assert "{0}" in greeting
+
+    def escaped(text: str) -> str:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    written = (tmp_path / "Resources.de.resx").read_text(encoding="utf-8")
+    assert written == RESX.replace("<value>Where is the station, {0}?</value>", f"<value>{escaped(greeting)}</value>"
+                                   ).replace("<value>The apples &amp; the dog</value>", f"<value>{escaped(title)}</value>")
+    values = {data.get("name"): data.findtext("value") for data in ElementTree.fromstring(written.encode()).iter("data")}
+    assert values["Greeting"] == greeting and values["$this.Text"] == title and values[">>button1.Name"] == "button1"
+    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
+    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == ["$this.Text", "Greeting"]
+    (tmp_path / "page.resx").write_text("<html><body>Hi</body></html>", encoding="utf-8")
+    code, _, err = batch(server.target, tmp_path / "page.resx", tmp_path / "page.de.resx")
+    assert code == 1 and "its root element is <html> without <resheader> or <data>" in err, err
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends

@@ -1,5 +1,6 @@
-"""What the XML files batch jobs read whole (XLIFF, Android resources, Qt Linguist) share: each is checked once,
-parsed, and then read by pattern, its comments blanked so that a commented-out element is never read as one."""
+"""What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, and for the XML ones (XLIFF, Android,
+Qt Linguist and .NET resources) one check, after which each is read by pattern, its comments blanked so that a
+commented-out element is never read as one."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+class NotDocument(ValueError):
+    """The input is not a document of the format the job reads it as; the message says what to fix."""
 
 
 def parsed(document: str, refusal: type[ValueError]) -> ElementTree.Element:
