@@ -199,9 +199,10 @@ def as_written(translation: str, content: str) -> str:
     return written
 
 
-def filled(document: str, translated: dict[int, str]) -> str:
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The German resource file: each string whose number has a translation holds it, elements marked
-    translatable="false" are left out and the root's tools:locale says de."""
+    translatable="false" are left out and the root's tools:locale says de (Android has no mark of a translation to
+    review: `review` changes nothing)."""
     edits = [(string.start, string.end, as_written(translated[string.number], string.content))
              for string in strings(document) if string.sent and translated.get(string.number)]
     masked = documents.comments_blanked(document)

@@ -134,7 +134,9 @@ class Settings:
     # Without a single result for this long, the job stops (resumable) instead of waiting forever; an item the server
     # keeps refusing as busy or shutting down is recorded as failed after this long.
     give_up_seconds: float = 300.0
-    fuzzy: bool = True  # of a catalog's messages filled in: flagged for review, as gettext expects of suggestions
+    # Translations filled into a catalog, an XLIFF or a Qt Linguist file are flagged for review, as each format marks
+    # a suggestion (po's fuzzy, XLIFF 1.2's needs-review-translation, Qt's unfinished)
+    review: bool = True
 
 
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
@@ -806,9 +808,9 @@ class Job:
                     translations[record["line"] + offset] = text
         if self.settings.format in DOCUMENTS:
             self._write_output([DOCUMENTS[self.settings.format].filled(document(self.source, self.settings),
-                                                                       translations)])
+                                                                       translations, self.settings.review)])
         elif self.settings.format == "po":
-            changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.fuzzy)
+            changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.review)
             self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.source))))
         else:
             self._write_output(self._ended(translations.get(line, "") for line in range(1, self.lines + 1)))

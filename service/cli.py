@@ -326,7 +326,7 @@ def cmd_batch(args) -> int:
                                    text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
                                    else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
-        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, fuzzy=not args.no_fuzzy)
+        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review)
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -721,9 +721,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "blocks kept whole)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
-    batch.add_argument("--no-fuzzy", action="store_true",
-                       help="with --format po: leave the messages filled in unflagged (msgfmt then compiles them "
-                            "unreviewed; by default they are flagged fuzzy, gettext's mark for a suggestion to review)")
+    batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",
+                       help="with --format po, xliff or ts: leave the translations filled in unflagged (by default "
+                            "each is flagged for review: a catalog's fuzzy, which msgfmt leaves out until a translator "
+                            "removes it; XLIFF 1.2's state=needs-review-translation, here state=translated; Qt's "
+                            "type=unfinished, here none)")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",

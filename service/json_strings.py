@@ -98,8 +98,9 @@ def sent(value: Value) -> bool:
     return not value.metadata and bool(LETTER.search(value.text))
 
 
-def filled(document: str, translated: dict[int, str]) -> str:
-    """The document with each value whose number has a translation replaced by it, and ARB's locale set."""
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each value whose number has a translation replaced by it, and ARB's locale set (JSON has
+    no mark of a translation to review: `review` changes nothing)."""
     pieces, done = [], 0
     for value in values(document):
         if value.locale:

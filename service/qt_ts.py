@@ -30,7 +30,7 @@ TRANSLATION = re.compile(r"<translation\b([^>]*?)(?:/>|>(.*?)</translation\s*>)"
 NUMERUS_FORM = re.compile(r"<numerusform\b([^>]*?)(?:/>|>(.*?)</numerusform\s*>)", re.DOTALL)
 NUMERUS = re.compile(r"""\bnumerus\s*=\s*["']yes["']""")
 GONE = re.compile(r"""\btype\s*=\s*["'](?:vanished|obsolete)["']""")
-UNFINISHED = re.compile(r"""\btype\s*=\s*["']unfinished["']""")
+UNFINISHED = re.compile(r"""\s*\btype\s*=\s*["']unfinished["']""")
 LANGUAGE = re.compile(r"""(\slanguage\s*=\s*["'])([^"']*)(["'])""")
 GERMAN_OR_ENGLISH = re.compile(r"(?:de|en)(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 LETTER = re.compile(r"[^\W\d_]")
@@ -98,16 +98,16 @@ def messages(document: str) -> Iterator[Message]:
             yield Message(number, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
 
 
-def filled(document: str, translated: dict[int, str]) -> str:
-    """The document with each sent message whose number has a translation given it, still marked unfinished, and
-    the file's language German where it named none or English."""
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each sent message whose number has a translation given it, marked unfinished (with
+    `review`; else finished), and the file's language German where it named none or English."""
     pieces, done = [], 0
     for message in messages(document):
         if not message.sent or not translated.get(message.number):
             continue
         element = message.translation
         pieces += [document[done:element.start()], _translation(element, escaped(translated[message.number]),
-                                                                 message.plural)]
+                                                                 message.plural, review)]
         done = element.end()
     return _german("".join(pieces) + document[done:])
 
@@ -116,10 +116,11 @@ def escaped(text: str) -> str:
     return "".join(ESCAPES.get(char, char) for char in text)
 
 
-def _translation(element: re.Match, text: str, plural: bool) -> str:
-    """A <translation> element holding the text (each numerus form of a plural message), marked unfinished."""
-    attributes = element.group(1).rstrip()
-    if not UNFINISHED.search(attributes):
+def _translation(element: re.Match, text: str, plural: bool, review: bool) -> str:
+    """A <translation> element holding the text (each numerus form of a plural message), marked unfinished where it
+    is for review, else finished (no type)."""
+    attributes = UNFINISHED.sub("", element.group(1)).rstrip()
+    if review:
         attributes += ' type="unfinished"'
     content = element.group(2) or ""
     if not plural:

@@ -74,8 +74,9 @@ def strings(document: str) -> Iterator[String]:
         yield String(number, name, text, value.start(1), value.end(1), sent)
 
 
-def filled(document: str, translated: dict[int, str]) -> str:
-    """The document with each sent string whose number has a translation holding it."""
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each sent string whose number has a translation holding it (.NET has no mark of a
+    translation to review: `review` changes nothing)."""
     pieces, done = [], 0
     for string in strings(document):
         if string.sent and translated.get(string.number):

@@ -113,9 +113,10 @@ def _target(content: str, after: int) -> re.Match | None:
     return TARGET.search(content, after, alternatives if alternatives >= 0 else len(content))
 
 
-def filled(document: str, translated: dict[int, str]) -> str:
-    """The document with each sent unit whose number has a translation given its target, flagged for review, and
-    the target language named where it is not."""
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each sent unit whose number has a translation given its target, flagged for review (else
+    1.2's target state="translated"; 2.x's segment is "translated" either way), and the target language named where
+    it is not."""
     major, pieces, done, broken = version(document), [], 0, []
     for unit in units(document):
         if not unit.sent or not translated.get(unit.number):
@@ -124,7 +125,8 @@ def filled(document: str, translated: dict[int, str]) -> str:
             broken.append(unit.id or str(unit.number))
             continue
         start = unit.start if major == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
-        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], major)]
+        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], major,
+                                                      review)]
         done = unit.end
     if broken:
         log.warning("%d translations left out, their inline codes not well-formed XML (units %s): a rerun with "
@@ -142,7 +144,7 @@ def _well_formed(content: str) -> bool:
     return True
 
 
-def _with_target(content: str, translation: str, version: int) -> str:
+def _with_target(content: str, translation: str, version: int, review: bool) -> str:
     """A unit's content (2.x: from its segment's tag) with its target: put after its source, indented like it, or
     in place of an empty one."""
     if version > 1:
@@ -150,7 +152,8 @@ def _with_target(content: str, translation: str, version: int) -> str:
         opening = STATE.sub("", tag.group()[:-1]) + ' state="translated">'
         content = opening + content[tag.end():]
     source = SOURCE.search(content)
-    element = f"<target{REVIEW_1 if version == 1 else ''}>{translation}</target>"
+    state = (REVIEW_1 if review else ' state="translated"') if version == 1 else ""
+    element = f"<target{state}>{translation}</target>"
     target = _target(content, source.end())
     if target:
         return content[:target.start()] + element + content[target.end():]

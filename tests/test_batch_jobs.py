@@ -428,6 +428,9 @@ def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(
     code, _, err = batch(server.target, tmp_path / "app.xliff", tmp_path / "de.jsonl", *SHORT)
     assert code == 0, err
     assert sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == ["count", "count/two"]
+    code, _, err = batch(server.target, tmp_path / "messages.xlf", tmp_path / "final.xlf", "--no-review", *SHORT)
+    written = (tmp_path / "final.xlf").read_text(encoding="utf-8")
+    assert code == 0 and written.count('<target state="translated">') == 2 and "needs-review" not in written, err
     (tmp_path / "broken.xlf").write_text('<xliff version="1.2"><file><body><trans-unit id="a"><source>Hi</source>'
                                          "</body></file></xliff>")
     code, _, err = batch(server.target, tmp_path / "broken.xlf", tmp_path / "out.xlf")
@@ -528,6 +531,10 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
         '<translation type="unfinished"/>', f'<translation type="unfinished">{escaped[file]}</translation>').replace(
         "<numerusform></numerusform>", f"<numerusform>{escaped[apples]}</numerusform>")
     ElementTree.fromstring((tmp_path / "app_de.ts").read_bytes())
+    code, _, err = batch(server.target, source, tmp_path / "final_de.ts", "--no-review", *SHORT)
+    written = (tmp_path / "final_de.ts").read_text(encoding="utf-8")
+    # the three filled in finished; the draft and the comment's kept unfinished
+    assert code == 0 and written.count("<translation>") == 4 and written.count('type="unfinished"') == 2, err
     (tmp_path / "app.ts").write_text("export const answer: number = 42;\n", encoding="utf-8")  # TypeScript
     code, _, err = batch(server.target, tmp_path / "app.ts", tmp_path / "app.de.ts")
     assert code == 1 and "not XML: a Qt Linguist file is (a TypeScript file" in err, err
