@@ -3,8 +3,8 @@
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
 unique whatever ids the file carries); a paragraph or a subtitle cue by its first line's, a catalog's msgid (and
 plural) by its keyword's line, and the strings of a JSON, an Android or a .NET resource file and the units of an XLIFF
-or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line, each written
-whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
+or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line,
+each written whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
 journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
 while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
 and sends only the lines not yet translated: those not recorded, and those recorded as failed, whose old records
@@ -85,6 +85,9 @@ NAMED_FORMATS = {
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
+# What a progress bar counts, by format (else lines)
+ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
+              "android": "string", "ts": "message", "resx": "string"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
 
@@ -606,8 +609,7 @@ class Job:
         self.summary.resumed = len(self.journal.done)
         not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
-        unit = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
-                "android": "string", "ts": "message", "resx": "string"}.get(self.settings.format, "line")
+        unit = ITEM_NOUNS.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:

@@ -14,9 +14,9 @@ class NotDocument(ValueError):
     """The input is not a document of the format the job reads it as; the message says what to fix."""
 
 
-def parsed(document: str, refusal: type[ValueError]) -> ElementTree.Element:
-    """The document's root element; `refusal` with what to fix where it declares entities (their text would not be
-    read as the parser expands it) or is not well-formed XML."""
+def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
+    """The document's root element; `refusal` with what to fix where it declares entities (read by pattern, the
+    document's references to them would not be expanded as the parser expands them) or is not well-formed XML."""
     if "<!ENTITY" in document:
         raise refusal("an entity declaration: the entities a file declares are not expanded here; write their text "
                       "out")
