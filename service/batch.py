@@ -2,8 +2,8 @@
 
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
 unique whatever ids the file carries); a paragraph or a subtitle cue by its first line's, a catalog's msgid (and
-plural) by its keyword's line, and the strings of a JSON, an Android or a .NET resource file and the units of an XLIFF
-or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line,
+plural) by its keyword's line, and the strings of a JSON, an Android or a .NET resource file or a String Catalog and
+the units of an XLIFF or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line,
 each written whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
 journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
 while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
@@ -44,7 +44,7 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import android_strings, documents, json_strings, po, qt_ts, resx, xliff
+from service import android_strings, documents, json_strings, po, qt_ts, resx, xcstrings, xliff
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -78,16 +78,18 @@ NAMED_FORMATS = {
     ".xml": "android",  # Android's string resources: the XML files a localisation job meets most
     ".ts": "ts",  # Qt Linguist's (a TypeScript file is refused, as not XML)
     ".resx": "resx", ".resw": "resx",  # .NET's resources, UWP's
+    ".xcstrings": "xcstrings",  # Xcode's String Catalogs
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
 }
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
-DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx}
+DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
+             "xcstrings": xcstrings}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
-              "android": "string", "ts": "message", "resx": "string"}
+              "android": "string", "ts": "message", "resx": "string", "xcstrings": "string"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
 
@@ -127,7 +129,8 @@ class Settings:
     # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages),
     # json (a JSON resource file: its string values), xliff (its untranslated units' sources), android (an Android
     # string resource file: its strings), ts (a Qt Linguist file: its untranslated messages), resx (a .NET resource
-    # file: its strings) or subtitles (SubRip or WebVTT: each cue's text)
+    # file: its strings), xcstrings (an Xcode String Catalog: its strings without German) or subtitles (SubRip or
+    # WebVTT: each cue's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -137,8 +140,9 @@ class Settings:
     # Without a single result for this long, the job stops (resumable) instead of waiting forever; an item the server
     # keeps refusing as busy or shutting down is recorded as failed after this long.
     give_up_seconds: float = 300.0
-    # Translations filled into a catalog, an XLIFF or a Qt Linguist file are flagged for review, as each format marks
-    # a suggestion (po's fuzzy, XLIFF 1.2's needs-review-translation, Qt's unfinished)
+    # Translations filled into a catalog, an XLIFF, a Qt Linguist file or a String Catalog are flagged for review, as
+    # each format marks a suggestion (po's fuzzy, XLIFF 1.2's needs-review-translation, Qt's unfinished, Xcode's
+    # needs_review)
     review: bool = True
 
 
@@ -548,7 +552,7 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
 @dataclass
 class Summary:
     # lines of the input (paragraphs, subtitles: paragraphs and blank lines; po: msgids and plurals to fill; json,
-    # xliff, android, ts, resx: strings, units, strings, messages, strings to fill)
+    # xliff, android, ts, resx, xcstrings: the strings, units or messages to fill)
     items: int = 0
     resumed: int = 0  # recorded by an earlier run
     translated: int = 0

@@ -675,20 +675,20 @@ def build_parser() -> argparse.ArgumentParser:
                             "subtitles (see --format)")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
-                            "a catalog's, a JSON, an XLIFF, an Android or .NET resource or a Qt Linguist file's: the "
-                            "file filled in, see --format; "
+                            "a catalog's, a JSON, an XLIFF, an Android or .NET resource, a Qt Linguist file's or a "
+                            "String Catalog's: the file filled in, see --format; "
                             "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "subtitles"),
+                                "resx", "xcstrings", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when it "
-                            "ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, subtitles when it "
-                            "ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
+                            "ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings when it "
+                            "ends in .xcstrings, subtitles when it ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
@@ -716,16 +716,20 @@ def build_parser() -> argparse.ArgumentParser:
                             ".resw), each <data> holding a string one item numbered in document order, its name the "
                             "id (typed data and the WinForms designer's >> metadata not sent), and the text output "
                             "the file as it was but for those values (name it for its culture: Resources.de.resx); "
+                            "xcstrings: an Xcode String Catalog, each string without a German localization one item "
+                            "(its English text, or its key; each plural variation alone), its key the id, and the text "
+                            "output the catalog as Xcode writes it with a German localization for each, state "
+                            "needs_review; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",
-                       help="with --format po, xliff or ts: leave the translations filled in unflagged (by default "
-                            "each is flagged for review: a catalog's fuzzy, which msgfmt leaves out until a translator "
-                            "removes it; XLIFF 1.2's state=needs-review-translation, here state=translated; Qt's "
-                            "type=unfinished, here none)")
+                       help="with --format po, xliff, ts or xcstrings: leave the translations filled in unflagged "
+                            "(by default each is flagged for review: a catalog's fuzzy, which msgfmt leaves out until a "
+                            "translator removes it; XLIFF 1.2's state=needs-review-translation, here state=translated; "
+                            "Qt's type=unfinished, here none; Xcode's state needs_review, here translated)")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",

@@ -598,6 +598,104 @@ def test_a_dotnet_resource_files_strings_are_translated_and_all_else_kept(server
     assert code == 1 and "its root element is <html> without <resheader> or <data>" in err, err
 
 
+XCSTRINGS = """{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "%lld apples" : {
+      "localizations" : {
+        "en" : {
+          "variations" : {
+            "plural" : {
+              "one" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "%lld apple"
+                }
+              },
+              "other" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "%lld apples"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "API_KEY" : {
+      "shouldTranslate" : false
+    },
+    "Done" : {
+      "localizations" : {
+        "de" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Fertig"
+          }
+        }
+      }
+    },
+    "Where is the station?" : {
+
+    },
+    "welcome.title" : {
+      "comment" : "The first screen's title",
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "The apples were cheap."
+          }
+        },
+        "fr" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Les pommes étaient bon marché."
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}
+"""
+
+
+def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, tmp_path):
+    """Read line by line as text, an Xcode String Catalog's JSON went to the model, keys and states and all. A file
+    named *.xcstrings sends each string without German (its English text, or its key where it has none; each plural
+    variation alone) and writes the catalog back as Xcode writes it, with a German localization for each, state
+    needs_review; strings not to translate, German ones and all else stay."""
+    with TranslatorClient(server.target) as client:
+        one, other, station, cheap = (client.translate([text], max_output_tokens=16).translations[0].text for text in
+                                      ["%lld apple", "%lld apples", "Where is the station?", "The apples were cheap."])
+    source = tmp_path / "Localizable.xcstrings"
+    source.write_text(XCSTRINGS, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "out.xcstrings", *SHORT)
+    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
+    written = (tmp_path / "out.xcstrings").read_text(encoding="utf-8")
+    expected = json.loads(XCSTRINGS)
+    strings = expected["strings"]
+
+    def german(value: str) -> dict:
+        return {"stringUnit": {"state": "needs_review", "value": value}}
+    strings["%lld apples"]["localizations"]["de"] = {"variations": {"plural": {"one": german(one),
+                                                                               "other": german(other)}}}
+    strings["Where is the station?"] = {"localizations": {"de": german(station)}}
+    strings["welcome.title"]["localizations"]["de"] = german(cheap)
+    assert json.loads(written) == expected
+    assert list(json.loads(written)["strings"]["welcome.title"]["localizations"]) == ["de", "en", "fr"]
+    assert written.startswith('{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "%lld apples" : {\n')
+    assert '"API_KEY" : {\n      "shouldTranslate" : false\n    },' in written
+    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
+    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == [
+        "%lld apples/plural.one", "%lld apples/plural.other", "Where is the station?", "welcome.title"], err
+    source.write_text(XCSTRINGS.replace('"sourceLanguage" : "en"', '"sourceLanguage" : "fr"'), encoding="utf-8")
+    code, _, err = batch(server.target, source, tmp_path / "fr.xcstrings")
+    assert code == 1 and "its sourceLanguage is 'fr'" in err, err
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends

@@ -1,0 +1,137 @@
+"""Xcode's String Catalogs (.xcstrings: Localizable.xcstrings, InfoPlist.xcstrings) for batch jobs: which strings to
+send, and the catalog written back.
+
+A catalog holds each string under its key, with a localization per language; the source language's (English) is
+its text, or, where it has none, the key itself. Each string without a German localization is sent as an item
+numbered in document order, its key the record's id; a string with variations (``plural``: ``one``, ``other``;
+``device``) sends each variation's text, its id the key and the variation (``%lld files/plural.other``). Strings marked
+``shouldTranslate: false`` and strings with substitutions (several plurals in one string, not read here) are not
+sent. The catalog is written back as Xcode writes it (two spaces' indentation, ``" : "``), every string, comment and
+localization kept, with a German localization (``de``) for each string translated, its state ``needs_review``
+(Xcode's mark for a translation to review; ``translated`` when the job gives --no-review).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from service import documents
+from translator.model_format import TARGET_LANGUAGE
+
+log = logging.getLogger(__name__)
+
+ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+LETTER = re.compile(r"[^\W\d_]")
+EMPTY_OBJECT = re.compile(r'^( *)("(?:[^"\\]|\\.)*") : \{\}(?=,?$)', re.MULTILINE)  # Xcode writes {} over three lines
+Path = tuple[tuple[str, str], ...]  # the variations leading to a text: (("plural", "one"),), or () for the string's own
+
+
+class NotCatalog(documents.NotDocument):
+    """The input is not a String Catalog this job can fill in."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    number: int  # 1-based, in document order, of the texts the catalog's strings have
+    key: str
+    path: Path
+    text: str
+    sent: bool  # translatable, without a German text, with a letter
+
+    @property
+    def name(self) -> str:
+        return self.key + "".join(f"/{kind}.{variant}" for kind, variant in self.path)
+
+
+def check(document: str) -> None:
+    """NotCatalog where the document is not JSON with a catalog's "strings", or its source language is not
+    English."""
+    catalog = _parsed(document)
+    language = catalog.get("sourceLanguage", "en")
+    if not isinstance(language, str) or not ENGLISH.fullmatch(language):
+        raise NotCatalog(f'its sourceLanguage is {language!r}; the models translate English: give a catalog whose '
+                         'strings are in English ("sourceLanguage" : "en")')
+
+
+def _parsed(document: str) -> dict:
+    try:
+        catalog = json.loads(document)
+    except json.JSONDecodeError as error:
+        raise NotCatalog(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise NotCatalog("nested deeper than a String Catalog's JSON") from None
+    if not isinstance(catalog, dict) or not isinstance(catalog.get("strings"), dict):
+        raise NotCatalog('no "strings" object: not a String Catalog')
+    return catalog
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, key and variation, text) of each text to send."""
+    return ((unit.number, unit.name, unit.text) for unit in units(_parsed(document)) if unit.sent)
+
+
+def count(document: str) -> int:
+    """How many texts the catalog's strings have: the highest number an item can have."""
+    return sum(1 for _ in units(_parsed(document)))
+
+
+def units(catalog: dict) -> Iterator[Unit]:
+    """The source texts of the catalog's strings, in order."""
+    source_language = catalog.get("sourceLanguage", "en")
+    number = 0
+    for key, entry in catalog["strings"].items():
+        entry = entry if isinstance(entry, dict) else {}
+        localizations = entry.get("localizations") if isinstance(entry.get("localizations"), dict) else {}
+        source = localizations.get(source_language)
+        if isinstance(source, dict) and "substitutions" in source:
+            log.warning("%r is not sent: its substitutions (several plurals in one string) are not read here", key)
+            continue
+        german = localizations.get(TARGET_LANGUAGE)
+        for path, text in _texts(source) if isinstance(source, dict) and source else [((), key)]:
+            number += 1
+            sent = entry.get("shouldTranslate") is not False and not _value(german, path) and bool(LETTER.search(text))
+            yield Unit(number, key, path, text, sent)
+
+
+def _texts(localization: dict, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """(variation path, text) of each string unit in a localization, its variations' in order."""
+    unit = localization.get("stringUnit")
+    if isinstance(unit, dict) and isinstance(unit.get("value"), str):
+        yield path, unit["value"]
+    for kind, variants in (localization.get("variations") or {}).items():
+        for variant, inner in (variants.items() if isinstance(variants, dict) else ()):
+            if isinstance(inner, dict):
+                yield from _texts(inner, path + ((kind, variant),))
+
+
+def _value(localization: object, path: Path) -> str:
+    """The text a localization holds at a variation path ("" where it holds none)."""
+    for kind, variant in path:
+        localization = ((localization or {}).get("variations") or {}).get(kind, {}).get(variant) \
+            if isinstance(localization, dict) else None
+    unit = localization.get("stringUnit") if isinstance(localization, dict) else None
+    return unit.get("value") or "" if isinstance(unit, dict) else ""
+
+
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The catalog, as Xcode writes it, with a German localization for each sent text whose number has a
+    translation: state needs_review (with `review`; else translated)."""
+    catalog = _parsed(document)
+    state = "needs_review" if review else "translated"
+    for unit in [unit for unit in units(catalog) if unit.sent and translated.get(unit.number)]:
+        entry = catalog["strings"][unit.key]
+        if not isinstance(entry, dict):
+            entry = catalog["strings"][unit.key] = {}
+        localizations = entry.setdefault("localizations", {})
+        place = localizations.setdefault(TARGET_LANGUAGE, {})
+        for kind, variant in unit.path:
+            place = place.setdefault("variations", {}).setdefault(kind, {}).setdefault(variant, {})
+        place["stringUnit"] = {"state": state, "value": translated[unit.number]}
+        entry["localizations"] = dict(sorted(localizations.items()))  # Xcode keeps them by language code
+    written = json.dumps(catalog, indent=2, ensure_ascii=False, separators=(",", " : "))
+    written = EMPTY_OBJECT.sub(lambda empty: f"{empty.group(1)}{empty.group(2)} : {{\n\n{empty.group(1)}}}", written)
+    return written + ("\n" if document.endswith("\n") else "")
