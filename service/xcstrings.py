@@ -24,6 +24,7 @@ from translator.model_format import TARGET_LANGUAGE
 
 log = logging.getLogger(__name__)
 
+BOM = "\ufeff"  # a byte order mark some editors write: read past, kept
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 LETTER = re.compile(r"[^\W\d_]")
 EMPTY_OBJECT = re.compile(r'^( *)("(?:[^"\\]|\\.)*") : \{\}(?=,?$)', re.MULTILINE)  # Xcode writes {} over three lines
@@ -59,7 +60,7 @@ def check(document: str) -> None:
 
 def _parsed(document: str) -> dict:
     try:
-        catalog = json.loads(document)
+        catalog = json.loads(document.removeprefix(BOM))
     except json.JSONDecodeError as error:
         raise NotCatalog(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
@@ -134,4 +135,4 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
         entry["localizations"] = dict(sorted(localizations.items()))  # Xcode keeps them by language code
     written = json.dumps(catalog, indent=2, ensure_ascii=False, separators=(",", " : "))
     written = EMPTY_OBJECT.sub(lambda empty: f"{empty.group(1)}{empty.group(2)} : {{\n\n{empty.group(1)}}}", written)
-    return written + ("\n" if document.endswith("\n") else "")
+    return (BOM if document.startswith(BOM) else "") + written + ("\n" if document.endswith("\n") else "")
