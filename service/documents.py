@@ -8,6 +8,8 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
+UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 
 
 class NotDocument(ValueError):
@@ -15,8 +17,13 @@ class NotDocument(ValueError):
 
 
 def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
-    """The document's root element; `refusal` with what to fix where it declares entities (read by pattern, the
-    document's references to them would not be expanded as the parser expands them) or is not well-formed XML."""
+    """The document's root element; `refusal` with what to fix where it declares an encoding other than UTF-8 (it
+    was read as UTF-8), declares entities (read by pattern, the document's references to them would not be expanded
+    as the parser expands them) or is not well-formed XML."""
+    declared = DECLARED_ENCODING.match(document)
+    if declared and declared.group(1).lower() not in UTF8_NAMES:
+        raise refusal(f'its XML declaration says encoding="{declared.group(1)}", and it reads as UTF-8: convert it '
+                      'to UTF-8 (iconv) and declare encoding="utf-8"')
     if "<!ENTITY" in document:
         raise refusal("an entity declaration: the entities a file declares are not expanded here; write their text "
                       "out")

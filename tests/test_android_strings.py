@@ -128,6 +128,9 @@ def test_strings_sent_and_written_back_unchanged_compile_to_the_same_values(tmp_
     ('<resources xmlns:tools="t" tools:locale="fr"><string name="k">Oui</string></resources>',
      'its strings are in fr (tools:locale="fr")'),
     ('<!DOCTYPE resources [<!ENTITY a "b">]><resources/>', "an entity declaration"),
+    # a traceback before (LookupError: unknown encoding), and the XML readers of the other formats share the check
+    ('<?xml version="1.0" encoding="ut-8"?><resources/>', 'its XML declaration says encoding="ut-8"'),
+    ('<?xml version="1.0" encoding="ISO-8859-1"?><resources/>', "convert it to UTF-8 (iconv)"),
 ])
 def test_what_is_not_an_english_resource_file_is_refused(document, message):
     with pytest.raises(android_strings.NotResources, match=re.escape(message)):
