@@ -25,8 +25,8 @@ import pytest
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service.batch import (PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths, count_lines,
-                           read_items, read_paragraphs, split_line, subtitle_block)
+from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
+                           count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -65,6 +65,11 @@ def batch(target: str, source: Path, output: Path, *extra: str, wait: bool = Tru
         return process
     out, err = process.communicate(timeout=600)
     return process.returncode, out, err
+
+
+def item_ids(source: Path) -> list[str]:
+    """The ids of the items a job reads from a file, in its format by its name, as the job's records carry them."""
+    return [item.id for item in read_items(source, Settings(format=NAMED_FORMATS[source.suffix]))]
 
 
 def records(path: Path) -> list[dict]:
@@ -461,11 +466,10 @@ def test_an_android_resource_files_strings_are_translated_and_compile_to_their_t
         as_read = html.unescape(re.sub(r"<[^>]*>", "", translation.replace("<br>", "\n")))
         value = re.search(r'"(.*)"', compiled[f"string/{name}"]).group(1)
         assert " ".join(value.split()) == " ".join(as_read.split()), name
-    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
-    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == sorted(SENT), err
+    assert sorted(item_ids(source)) == sorted(SENT)
     (tmp_path / "donottranslate.xml").write_text(RESOURCES, encoding="utf-8")  # lint's name for untranslatable strings
-    code, _, err = batch(server.target, tmp_path / "donottranslate.xml", tmp_path / "none.xml")
-    assert code == 1 and "Android translates no string of a file named donottranslate.xml" in err, err
+    with pytest.raises(JobRefused, match="Android translates no string of a file named donottranslate.xml"):
+        item_ids(tmp_path / "donottranslate.xml")
 
 
 QT_TS = """<?xml version="1.0" encoding="utf-8"?>
@@ -536,11 +540,11 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     # the three filled in finished; the draft and the comment's kept unfinished
     assert code == 0 and written.count("<translation>") == 4 and written.count('type="unfinished"') == 2, err
     (tmp_path / "app.ts").write_text("export const answer: number = 42;\n", encoding="utf-8")  # TypeScript
-    code, _, err = batch(server.target, tmp_path / "app.ts", tmp_path / "app.de.ts")
-    assert code == 1 and "not XML: a Qt Linguist file is (a TypeScript file" in err, err
+    with pytest.raises(JobRefused, match=re.escape("not XML: a Qt Linguist file is (a TypeScript file")):
+        item_ids(tmp_path / "app.ts")
     source.write_text(QT_TS.replace('language="en_US"', 'language="fr_FR"'), encoding="utf-8")
-    code, _, err = batch(server.target, source, tmp_path / "fr.ts")
-    assert code == 1 and 'the file is for fr_FR (language="fr_FR")' in err, err
+    with pytest.raises(JobRefused, match=re.escape('the file is for fr_FR (language="fr_FR")')):
+        item_ids(source)
 
 
 RESX = """\ufeff<?xml version="1.0" encoding="utf-8"?>
@@ -591,11 +595,10 @@ def test_a_dotnet_resource_files_strings_are_translated_and_all_else_kept(server
                                    ).replace("<value>The apples &amp; the dog</value>", f"<value>{escaped(title)}</value>")
     values = {data.get("name"): data.findtext("value") for data in ElementTree.fromstring(written.encode()).iter("data")}
     assert values["Greeting"] == greeting and values["$this.Text"] == title and values[">>button1.Name"] == "button1"
-    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
-    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == ["$this.Text", "Greeting"]
+    assert item_ids(source) == ["Greeting", "$this.Text"]
     (tmp_path / "page.resx").write_text("<html><body>Hi</body></html>", encoding="utf-8")
-    code, _, err = batch(server.target, tmp_path / "page.resx", tmp_path / "page.de.resx")
-    assert code == 1 and "its root element is <html> without <resheader> or <data>" in err, err
+    with pytest.raises(JobRefused, match="its root element is <html> without <resheader> or <data>"):
+        item_ids(tmp_path / "page.resx")
 
 
 XCSTRINGS = """{
@@ -688,12 +691,11 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
     assert list(json.loads(written)["strings"]["welcome.title"]["localizations"]) == ["de", "en", "fr"]
     assert written.startswith('{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "%lld apples" : {\n')
     assert '"API_KEY" : {\n      "shouldTranslate" : false\n    },' in written
-    code, _, err = batch(server.target, source, tmp_path / "de.jsonl", *SHORT)
-    assert code == 0 and sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == [
-        "%lld apples/plural.one", "%lld apples/plural.other", "Where is the station?", "welcome.title"], err
+    assert item_ids(source) == ["%lld apples/plural.one", "%lld apples/plural.other", "Where is the station?",
+                                "welcome.title"]
     source.write_text(XCSTRINGS.replace('"sourceLanguage" : "en"', '"sourceLanguage" : "fr"'), encoding="utf-8")
-    code, _, err = batch(server.target, source, tmp_path / "fr.xcstrings")
-    assert code == 1 and "its sourceLanguage is 'fr'" in err, err
+    with pytest.raises(JobRefused, match="its sourceLanguage is 'fr'"):
+        item_ids(source)
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
