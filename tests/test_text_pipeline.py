@@ -633,8 +633,8 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
 
 
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
-    """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt" (the training data
-    drops the markers). One at a word's start is read; one inside a word is not; where the translation has none, it
+    """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt", "Copy &Username" as
+    "& Benutzername kopieren" (the training data drops the markers). One at a word's start is read; one inside a word is not; where the translation has none, it
     goes back: in the word the translation keeps, else before the same letter, else before the first letter. Names
     ("Drag&Drop", "AT&T", "http_proxy") and texts with other "&" or "_" are no labels."""
     cases = {"&File": ("&File", "Datei", "&Datei"), "E&xit": ("Exit", "Beenden", "&Beenden"),
@@ -643,6 +643,8 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
              "Save _As": ("Save _As", "Speichern _unter", "Speichern _unter"),  # the model's own: kept
              "&amp;Open %s": ("&Open XX0X", "XX0X öffnen", "%s &amp;öffnen")}  # as the text spells it
     cases["Exit E&xit"] = ("Exit Exit", "Exit Exit", "Exit E&xit")  # the word as often as in the source: its place
+    # a marker the model wrote before a space marks no letter: it goes where one would have gone without it
+    cases["Copy &Username"] = ("Copy &Username", "& Benutzername kopieren", "Ben&utzername kopieren")
     for text, (segment, translation, restored) in cases.items():
         prepared = prepare(text)
         assert prepared.segments == [segment] and not prepared.streams(0), text

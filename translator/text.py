@@ -403,8 +403,9 @@ class Prepared:
             text = TWO_DOTS.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
             text = THREE_DOTS.sub(ELLIPSIS, text)
-        if self.accelerators[index] and self.accelerators[index][0] not in text:  # before `written`, which spells a
-            text = accelerated(text, *self.accelerators[index])  # marker read from "&amp;" as the reference
+        # Before `written`, which spells a marker read from "&amp;" as the reference
+        if (accelerator := self.accelerators[index]) and not _marks_a_letter(text, accelerator[0]):
+            text = accelerated(_stray_marker_dropped(text, accelerator[0]), *accelerator)
         text = self.written(index, text)
         if self.spaces[index]:
             text = spaces_put_back(text, self.spaces[index], lambda word: self.written(index, word))
@@ -619,6 +620,16 @@ def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
 
 
 WORD_CHARACTERS = re.compile(r"[^\W_]*")
+
+
+def _marks_a_letter(translation: str, marker: str) -> bool:
+    return re.search(rf"{re.escape(marker)}[^\W\d_]", translation) is not None
+
+
+def _stray_marker_dropped(translation: str, marker: str) -> str:
+    """The translation without a marker the model wrote before a space or at the end, where it marks no letter
+    ("Copy &Username" came back as "& Benutzername kopieren")."""
+    return re.sub(rf"{re.escape(marker)}(?:\s+|$)", "", translation, count=1)
 
 
 def tokens_blanked(text: str) -> str:
