@@ -60,6 +60,7 @@ def count(document: str) -> int:
 
 
 def strings(document: str) -> Iterator[String]:
+    """Its <data> elements with a <value>, in order, each with its value's text and place."""
     masked = documents.comments_blanked(document)  # the schema's own comment shows <data> examples
     number = 0
     for data in DATA.finditer(masked):

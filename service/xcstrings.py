@@ -85,16 +85,15 @@ def units(catalog: dict) -> Iterator[Unit]:
     source_language = catalog.get("sourceLanguage", "en")
     number = 0
     for key, entry in catalog["strings"].items():
-        entry = entry if isinstance(entry, dict) else {}
-        localizations = entry.get("localizations") if isinstance(entry.get("localizations"), dict) else {}
-        source = localizations.get(source_language)
+        localizations = entry.get("localizations") if isinstance(entry, dict) else None
+        source = localizations.get(source_language) if isinstance(localizations, dict) else None
         if isinstance(source, dict) and "substitutions" in source:
             log.warning("%r is not sent: its substitutions (several plurals in one string) are not read here", key)
             continue
-        german = localizations.get(TARGET_LANGUAGE)
         for path, text in _texts(source) if isinstance(source, dict) and source else [((), key)]:
             number += 1
-            sent = entry.get("shouldTranslate") is not False and not _value(german, path) and bool(LETTER.search(text))
+            sent = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False and _fillable(entry, path)
+                    and not _german(entry, path) and bool(LETTER.search(text)))
             yield Unit(number, key, path, text, sent)
 
 
@@ -103,19 +102,35 @@ def _texts(localization: dict, path: Path = ()) -> Iterator[tuple[Path, str]]:
     unit = localization.get("stringUnit")
     if isinstance(unit, dict) and isinstance(unit.get("value"), str):
         yield path, unit["value"]
-    for kind, variants in (localization.get("variations") or {}).items():
-        for variant, inner in (variants.items() if isinstance(variants, dict) else ()):
+    variations = localization.get("variations")
+    for kind, variants in variations.items() if isinstance(variations, dict) else ():
+        for variant, inner in variants.items() if isinstance(variants, dict) else ():
             if isinstance(inner, dict):
                 yield from _texts(inner, path + ((kind, variant),))
 
 
-def _value(localization: object, path: Path) -> str:
-    """The text a localization holds at a variation path ("" where it holds none)."""
-    for kind, variant in path:
-        localization = ((localization or {}).get("variations") or {}).get(kind, {}).get(variant) \
-            if isinstance(localization, dict) else None
-    unit = localization.get("stringUnit") if isinstance(localization, dict) else None
-    return unit.get("value") or "" if isinstance(unit, dict) else ""
+def _german_steps(path: Path) -> list[str]:
+    """The keys from a string's entry to where its German text at a variation path goes (its "stringUnit"'s
+    object)."""
+    return ["localizations", TARGET_LANGUAGE, *(step for kind, variant in path for step in ("variations", kind, variant))]
+
+
+def _fillable(entry: dict, path: Path) -> bool:
+    """Whether a German text can go in without replacing anything that is not an object (a malformed catalog's)."""
+    node: object = entry
+    for step in _german_steps(path):
+        if not isinstance(node, dict):
+            return False
+        node = node.get(step, {})
+    return isinstance(node, dict)
+
+
+def _german(entry: dict, path: Path) -> object:
+    """The German text a string holds at a variation path (empty where it holds none)."""
+    node: object = entry
+    for step in [*_german_steps(path), "stringUnit"]:
+        node = node.get(step) if isinstance(node, dict) else None
+    return node.get("value") if isinstance(node, dict) else None
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
@@ -124,15 +139,11 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     catalog = _parsed(document)
     state = "needs_review" if review else "translated"
     for unit in [unit for unit in units(catalog) if unit.sent and translated.get(unit.number)]:
-        entry = catalog["strings"][unit.key]
-        if not isinstance(entry, dict):
-            entry = catalog["strings"][unit.key] = {}
-        localizations = entry.setdefault("localizations", {})
-        place = localizations.setdefault(TARGET_LANGUAGE, {})
-        for kind, variant in unit.path:
-            place = place.setdefault("variations", {}).setdefault(kind, {}).setdefault(variant, {})
-        place["stringUnit"] = {"state": state, "value": translated[unit.number]}
-        entry["localizations"] = dict(sorted(localizations.items()))  # Xcode keeps them by language code
+        node = entry = catalog["strings"][unit.key]
+        for step in _german_steps(unit.path):
+            node = node.setdefault(step, {})
+        node["stringUnit"] = {"state": state, "value": translated[unit.number]}
+        entry["localizations"] = dict(sorted(entry["localizations"].items()))  # Xcode keeps them by language code
     written = json.dumps(catalog, indent=2, ensure_ascii=False, separators=(",", " : "))
     written = EMPTY_OBJECT.sub(lambda empty: f"{empty.group(1)}{empty.group(2)} : {{\n\n{empty.group(1)}}}", written)
     return (BOM if document.startswith(BOM) else "") + written + ("\n" if document.endswith("\n") else "")

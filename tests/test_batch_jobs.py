@@ -698,6 +698,22 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
         item_ids(source)
 
 
+def test_a_string_catalogs_entries_of_the_wrong_shape_are_not_sent_and_not_a_traceback():
+    """Valid JSON, but a string that is no object, localizations that are a list, a German localization or its
+    variations that are not objects: such strings are not sent (filling them in would replace what is there);
+    before, the job stopped with an AttributeError."""
+    from service import xcstrings
+    catalog = json.dumps({"sourceLanguage": "en", "strings": {
+        "a b": "x", "c d": {"localizations": [1]}, "e f": {"localizations": {"de": [2]}},
+        "g h": {"localizations": {"en": {"variations": [3]}}},
+        "i j": {"localizations": {"en": {"variations": {"plural": {"one": {"stringUnit": {"value": "one apple"}}}}},
+                                  "de": {"variations": {"plural": 5}}}},
+        "k l": {}}})
+    assert list(xcstrings.items(catalog)) == [(5, "k l", "k l")]
+    assert json.loads(xcstrings.filled(catalog, {5: "K L"}))["strings"]["k l"] == {
+        "localizations": {"de": {"stringUnit": {"state": "needs_review", "value": "K L"}}}}
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends
