@@ -72,7 +72,11 @@ def _parsed(document: str) -> dict:
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
     """(number, key and variation, text) of each text to send."""
-    return ((unit.number, unit.name, unit.text) for unit in units(_parsed(document)) if unit.sent)
+    catalog = _parsed(document)
+    for key in catalog["strings"]:
+        if "substitutions" in _source(catalog, key):
+            log.warning("%r is not sent: its substitutions (several plurals in one string) are not read here", key)
+    return ((unit.number, unit.name, unit.text) for unit in units(catalog) if unit.sent)
 
 
 def count(document: str) -> int:
@@ -82,19 +86,24 @@ def count(document: str) -> int:
 
 def units(catalog: dict) -> Iterator[Unit]:
     """The source texts of the catalog's strings, in order."""
-    source_language = catalog.get("sourceLanguage", "en")
     number = 0
     for key, entry in catalog["strings"].items():
-        localizations = entry.get("localizations") if isinstance(entry, dict) else None
-        source = localizations.get(source_language) if isinstance(localizations, dict) else None
-        if isinstance(source, dict) and "substitutions" in source:
-            log.warning("%r is not sent: its substitutions (several plurals in one string) are not read here", key)
+        source = _source(catalog, key)
+        if "substitutions" in source:
             continue
-        for path, text in _texts(source) if isinstance(source, dict) and source else [((), key)]:
+        for path, text in _texts(source) if source else [((), key)]:
             number += 1
             sent = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False and _fillable(entry, path)
                     and not _german(entry, path) and bool(LETTER.search(text)))
             yield Unit(number, key, path, text, sent)
+
+
+def _source(catalog: dict, key: str) -> dict:
+    """A string's localization in the catalog's source language ({} where it has none, or none of the right shape)."""
+    entry = catalog["strings"][key]
+    localizations = entry.get("localizations") if isinstance(entry, dict) else None
+    source = localizations.get(catalog.get("sourceLanguage", "en")) if isinstance(localizations, dict) else None
+    return source if isinstance(source, dict) else {}
 
 
 def _texts(localization: dict, path: Path = ()) -> Iterator[tuple[Path, str]]:
