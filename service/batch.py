@@ -3,12 +3,12 @@
 Every input line becomes one item keyed by its **line number** (stable across reruns of the same input,
 unique whatever ids the file carries); a paragraph or a subtitle cue by its first line's, a catalog's msgid (and
 plural) by its keyword's line, and the strings of a JSON, an Android or a .NET resource file or a String Catalog and
-the units of an XLIFF or a Qt Linguist file, read whole, by their number in the document. Results go to a journal, one JSON record per line,
-each written whole and flushed as it finishes: for JSONL output the output file is the journal; for text output the
-journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at the end (the journal is kept
-while a line failed). A rerun with the same output reads the journal, drops a torn last record (a crash mid-write),
-and sends only the lines not yet translated: those not recorded, and those recorded as failed, whose old records
-are dropped when the rerun finishes.
+the units of an XLIFF or a Qt Linguist file, read whole, by their number in the document. Results go to a journal,
+one JSON record per line, each written whole and flushed as it finishes: for JSONL output the output file is the
+journal; for text output the journal is ``OUTPUT.journal.jsonl`` and the text file is assembled in input order at
+the end (the journal is kept while a line failed). A rerun with the same output reads the journal, drops a torn last
+record (a crash mid-write), and sends only the lines not yet translated: those not recorded, and those recorded as
+failed, whose old records are dropped when the rerun finishes.
 
 Items flow through ``streams`` TranslateBatch calls, each with at most ``window`` items in flight, read
 lazily from the input: client memory does not grow with the file. A stream that breaks (a replica killed

@@ -686,10 +686,11 @@ def build_parser() -> argparse.ArgumentParser:
                                 "resx", "xcstrings", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
-                            "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when it "
-                            "ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings when it "
-                            "ends in .xcstrings, subtitles when it ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
-                            "(HTML ones read as with --html), else text; "
+                            "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
+                            "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
+                            "when it ends in .xcstrings, subtitles when it ends in .srt or .vtt, paragraphs when it "
+                            "ends in .md, .markdown, .html, .htm or .xhtml (HTML ones read as with --html), else "
+                            "text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
                             "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
@@ -704,8 +705,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "the text output the file as it was but for those units' targets, flagged for review "
                             "(1.2: state=needs-review-translation, 2.x: the segment's state=translated) and the "
                             "file's target language where it names none; units marked translate=no are kept; "
-                            "android: Android string resources (res/values/strings.xml), each string, string-array item "
-                            "and plurals quantity one item numbered in document order, its resource name the id "
+                            "android: Android string resources (res/values/strings.xml), each string, string-array "
+                            "item and plurals quantity one item numbered in document order, its resource name the id "
                             "(planets[2], songs:other), sent as HTML as Android reads it (escapes undone, <xliff:g> "
                             "kept), and the text output the German resource file: those strings translated and escaped "
                             "as Android needs, strings marked translatable=false left out, tools:locale=de; "
@@ -727,9 +728,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",
                        help="with --format po, xliff, ts or xcstrings: leave the translations filled in unflagged "
-                            "(by default each is flagged for review: a catalog's fuzzy, which msgfmt leaves out until a "
-                            "translator removes it; XLIFF 1.2's state=needs-review-translation, here state=translated; "
-                            "Qt's type=unfinished, here none; Xcode's state needs_review, here translated)")
+                            "(by default each is flagged for review: a catalog's fuzzy, which msgfmt leaves out until "
+                            "a translator removes it; XLIFF 1.2's state=needs-review-translation, here "
+                            "state=translated; Qt's type=unfinished, here none; Xcode's state needs_review, here "
+                            "translated)")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",

@@ -121,7 +121,8 @@ def _texts(localization: dict, path: Path = ()) -> Iterator[tuple[Path, str]]:
 def _german_steps(path: Path) -> list[str]:
     """The keys from a string's entry to where its German text at a variation path goes (its "stringUnit"'s
     object)."""
-    return ["localizations", TARGET_LANGUAGE, *(step for kind, variant in path for step in ("variations", kind, variant))]
+    variations = (step for kind, variant in path for step in ("variations", kind, variant))
+    return ["localizations", TARGET_LANGUAGE, *variations]
 
 
 def _fillable(entry: dict, path: Path) -> bool:

@@ -325,7 +325,8 @@ def test_a_catalog_is_written_back_line_for_line_but_for_what_was_filled_in(tmp_
     other line, its line ending included, stays as it was."""
     source = tmp_path / "de.po"
     source.write_bytes("\ufeff# A catalog\r\nmsgid \"\"\r\nmsgstr \"Language: de_DE\\n\"\r\n\r\n#: a.c:1\r\n"
-                       "msgid \"Caf\\303\" \"\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\r\nmsgid \"Done\"\r\nmsgstr \"Fertig\"\r\n"
+                       "msgid \"Caf\\303\" \"\\251\\n\"\r\n\"two\"\r\nmsgstr \"\"\r\n\r\n"
+                       "msgid \"Done\"\r\nmsgstr \"Fertig\"\r\n"
                        .encode())
     items = list(read_items(source, Settings(format="po")))
     assert [(item.line, item.text) for item in items] == [(6, "Café\ntwo")]
@@ -591,9 +592,11 @@ def test_a_dotnet_resource_files_strings_are_translated_and_all_else_kept(server
     def escaped(text: str) -> str:
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     written = (tmp_path / "Resources.de.resx").read_text(encoding="utf-8")
-    assert written == RESX.replace("<value>Where is the station, {0}?</value>", f"<value>{escaped(greeting)}</value>"
-                                   ).replace("<value>The apples &amp; the dog</value>", f"<value>{escaped(title)}</value>")
-    values = {data.get("name"): data.findtext("value") for data in ElementTree.fromstring(written.encode()).iter("data")}
+    assert written == RESX.replace(
+        "<value>Where is the station, {0}?</value>", f"<value>{escaped(greeting)}</value>").replace(
+        "<value>The apples &amp; the dog</value>", f"<value>{escaped(title)}</value>")
+    root = ElementTree.fromstring(written.encode())
+    values = {data.get("name"): data.findtext("value") for data in root.iter("data")}
     assert values["Greeting"] == greeting and values["$this.Text"] == title and values[">>button1.Name"] == "button1"
     assert item_ids(source) == ["Greeting", "$this.Text"]
     (tmp_path / "page.resx").write_text("<html><body>Hi</body></html>", encoding="utf-8")

@@ -634,8 +634,9 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
 
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt", "Copy &Username" as
-    "& Benutzername kopieren" (the training data drops the markers). One at a word's start is read; one inside a word is not; where the translation has none, it
-    goes back: in the word the translation keeps, else before the same letter, else before the first letter. Names
+    "& Benutzername kopieren" (the training data drops the markers). One at a word's start is read; one inside a word
+    is not; where the translation has none, it goes back: in the word the translation keeps, else before the same
+    letter, else before the first letter. Names
     ("Drag&Drop", "AT&T", "http_proxy") and texts with other "&" or "_" are no labels."""
     cases = {"&File": ("&File", "Datei", "&Datei"), "E&xit": ("Exit", "Beenden", "&Beenden"),
              "Skip &All": ("Skip &All", "Alle überspringen", "&Alle überspringen"),
