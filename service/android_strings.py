@@ -32,16 +32,12 @@ ROOT = re.compile(r"<resources\b([^>]*)>")
 # A resource with strings, found in well-formed XML (checked first) with its comments blanked.
 RESOURCE = re.compile(r"<(string-array|plurals|string)(?=[\s/>])([^>]*?)(?:/>|>(.*?)</\1\s*>)", re.DOTALL)
 ITEM = re.compile(r"<item(?=[\s/>])([^>]*?)(?:/>|>(.*?)</item\s*>)", re.DOTALL)
-NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-QUANTITY = re.compile(r"""\bquantity\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 NOT_TRANSLATABLE = re.compile(r"""\btranslatable\s*=\s*["']false["']""")
 LOCALE = re.compile(r"""(\btools:locale\s*=\s*["'])([^"']*)(["'])""")
-ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 CDATA = re.compile(r"\s*<!\[CDATA\[(.*?)\]\]>\s*", re.DOTALL)
 TAG = re.compile(r"<[^>]*>")
 # What a "\n" travels as in HTML: <br>, which in well-formed XML is no tag of the source's own (<br/> may be one)
 LINE_BREAK = re.compile(r"<br>", re.IGNORECASE)
-LETTER = re.compile(r"[^\W\d_]")
 ESCAPED = {"n": "\n", "t": "\t"}  # any other escaped character stands for itself (\' \" \\ \@ \?)
 TO_ESCAPE = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\t": "\\t"}
 NEW_LINES = re.compile(r"[\r\n]+")  # in a translation, white space; its line breaks are <br>
@@ -72,7 +68,7 @@ def check(document: str) -> None:
     if NOT_TRANSLATABLE.search(attributes):
         raise NotResources('its <resources> is marked translatable="false": Android translates none of its strings')
     locale = LOCALE.search(attributes)
-    if locale and not ENGLISH.fullmatch(locale.group(2)):
+    if locale and not documents.ENGLISH.fullmatch(locale.group(2)):
         raise NotResources(f'its strings are in {locale.group(2)} (tools:locale="{locale.group(2)}"); the models '
                            "translate English: give the resources of res/values")
 
@@ -98,11 +94,12 @@ def strings(document: str) -> Iterator[String]:
         kind, attributes = resource.group(1), resource.group(2)
         if NOT_TRANSLATABLE.search(attributes) or resource.group(3) is None:
             continue
-        name = _attribute(NAME, attributes)
+        name = documents.attribute(attributes, "name") or ""
         if kind == "string":
             places = [(name, resource.start(3), resource.end(3))]
         else:
-            places = [(f"{name}[{i}]" if kind == "string-array" else f"{name}:{_attribute(QUANTITY, item.group(1))}",
+            places = [(f"{name}[{i}]" if kind == "string-array" else
+                       f"{name}:{documents.attribute(item.group(1), 'quantity') or ''}",
                        item.start(2), item.end(2))
                       for i, item in enumerate(ITEM.finditer(masked, resource.start(3), resource.end(3)))
                       if item.group(2)]  # an empty item is counted in the array's index, not sent
@@ -112,11 +109,6 @@ def strings(document: str) -> Iterator[String]:
             yield String(number, string_name, content, start, end, _sendable(content))
 
 
-def _attribute(pattern: re.Pattern, attributes: str) -> str:
-    found = pattern.search(attributes)
-    return next(filter(None, found.groups()), "") if found else ""
-
-
 def _sendable(content: str) -> bool:
     """Whether a string is text to translate: not a reference to another resource ("@string/app_name",
     "?attr/title"), with a letter outside its markup, and not CDATA mixed with other content (not read here)."""
@@ -124,7 +116,7 @@ def _sendable(content: str) -> bool:
         return False
     if CDATA.sub(r"\1", content).lstrip().startswith(("@", "?")):
         return False
-    return bool(LETTER.search(TAG.sub(" ", CDATA.sub(r"\1", content))))
+    return bool(documents.LETTER.search(TAG.sub(" ", CDATA.sub(r"\1", content))))
 
 
 def as_html(content: str) -> str:

@@ -1,6 +1,7 @@
-"""What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, and for the XML ones (XLIFF, Android,
-Qt Linguist and .NET resources) one check, after which each is read by pattern, its comments blanked so that a
-commented-out element is never read as one."""
+"""What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, what a text needs to be sent (a letter)
+and what says English, and for the XML ones (XLIFF, Android, Qt Linguist and .NET resources) one check and one way
+to read an attribute, after which each is read by pattern, its comments blanked so that a commented-out element is
+never read as one."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import xml.etree.ElementTree as ElementTree
 COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
+LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
+ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language code saying English: en, en-US, en_GB
 
 
 class NotDocument(ValueError):
@@ -32,6 +35,14 @@ def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
     except ElementTree.ParseError as error:
         line, column = error.position
         raise refusal(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+
+
+def attribute(attributes: str, name: str) -> str | None:
+    """The value of an XML element's attribute, as written between its quotes; None where it has no such one."""
+    found = re.search(rf"""\b{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""", attributes)
+    if found is None:
+        return None
+    return found.group(1) if found.group(1) is not None else found.group(2)
 
 
 def comments_blanked(document: str) -> str:

@@ -24,7 +24,6 @@ from translator.model_format import TARGET_LANGUAGE
 LOCALE_KEY = "@@locale"  # ARB names the file's language by it
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')  # strings and the marks that nest or separate
 COLON = re.compile(r"\s*:")  # after an object's key
-LETTER = re.compile(r"[^\W\d_]")
 
 
 class NotJSON(documents.NotDocument):
@@ -95,7 +94,7 @@ def _path(steps: list[str | int | None]) -> str:
 
 
 def sent(value: Value) -> bool:
-    return not value.metadata and bool(LETTER.search(value.text))
+    return not value.metadata and bool(documents.LETTER.search(value.text))
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:

@@ -33,7 +33,6 @@ GONE = re.compile(r"""\btype\s*=\s*["'](?:vanished|obsolete)["']""")
 UNFINISHED = re.compile(r"""\s*\btype\s*=\s*["']unfinished["']""")
 LANGUAGE = re.compile(r"""(\slanguage\s*=\s*["'])([^"']*)(["'])""")
 GERMAN_OR_ENGLISH = re.compile(r"(?:de|en)(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
-LETTER = re.compile(r"[^\W\d_]")
 TAG = re.compile(r"<[^>]*>")
 GERMAN_FORMS = 2  # numerus forms: singular, plural
 ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}  # as lupdate writes them
@@ -94,7 +93,7 @@ def messages(document: str) -> Iterator[Message]:
             text = html.unescape(source.group(1))
             written = translation.group(2) or ""
             sent = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
-                    and "<byte" not in source.group(1) and bool(LETTER.search(text)))
+                    and "<byte" not in source.group(1) and bool(documents.LETTER.search(text)))
             yield Message(number, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
 
 

@@ -21,10 +21,8 @@ from service import documents
 
 DATA = re.compile(r"<data\b([^>]*?)(?:/>|>(.*?)</data\s*>)", re.DOTALL)
 VALUE = re.compile(r"<value\b[^>]*?(?:/>|>(.*?)</value\s*>)", re.DOTALL)
-NAME = re.compile(r"""\bname\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 NOT_TEXT = re.compile(r"""\b(?:type|mimetype)\s*=""")  # a typed or serialized object, not a string
 DESIGNER = ">>"  # a WinForms designer's metadata: ">>button1.Name", ">>$this.Type"
-LETTER = re.compile(r"[^\W\d_]")
 ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}  # in element content, as Visual Studio writes it
 
 
@@ -68,10 +66,9 @@ def strings(document: str) -> Iterator[String]:
         if value is None or value.group(1) is None:
             continue
         number += 1
-        name = NAME.search(data.group(1))
-        name = html.unescape(next(filter(None, name.groups()), "")) if name else ""
+        name = html.unescape(documents.attribute(data.group(1), "name") or "")
         text = html.unescape(document[value.start(1):value.end(1)])
-        sent = not NOT_TEXT.search(data.group(1)) and not name.startswith(DESIGNER) and bool(LETTER.search(text))
+        sent = not NOT_TEXT.search(data.group(1)) and not name.startswith(DESIGNER) and bool(documents.LETTER.search(text))
         yield String(number, name, text, value.start(1), value.end(1), sent)
 
 

@@ -25,8 +25,6 @@ from translator.model_format import TARGET_LANGUAGE
 log = logging.getLogger(__name__)
 
 BOM = "\ufeff"  # a byte order mark some editors write: read past, kept
-ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
-LETTER = re.compile(r"[^\W\d_]")
 EMPTY_OBJECT = re.compile(r'^( *)("(?:[^"\\]|\\.)*") : \{\}(?=,?$)', re.MULTILINE)  # Xcode writes {} over three lines
 Path = tuple[tuple[str, str], ...]  # the variations leading to a text: (("plural", "one"),), or () for the string's own
 
@@ -53,7 +51,7 @@ def check(document: str) -> None:
     English."""
     catalog = _parsed(document)
     language = catalog.get("sourceLanguage", "en")
-    if not isinstance(language, str) or not ENGLISH.fullmatch(language):
+    if not isinstance(language, str) or not documents.ENGLISH.fullmatch(language):
         raise NotCatalog(f'its sourceLanguage is {language!r}; the models translate English: give a catalog whose '
                          'strings are in English ("sourceLanguage" : "en")')
 
@@ -94,7 +92,7 @@ def units(catalog: dict) -> Iterator[Unit]:
         for path, text in _texts(source) if source else [((), key)]:
             number += 1
             sent = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False and _fillable(entry, path)
-                    and not _german(entry, path) and bool(LETTER.search(text)))
+                    and not _german(entry, path) and bool(documents.LETTER.search(text)))
             yield Unit(number, key, path, text, sent)
 
 

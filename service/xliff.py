@@ -30,13 +30,11 @@ UNIT_2 = re.compile(r"<unit\b([^>]*)>(.*?)</unit\s*>", re.DOTALL)  # 2.x: a unit
 SEGMENT = re.compile(r"<segment\b([^>]*)>(.*?)</segment\s*>", re.DOTALL)
 SOURCE = re.compile(r"<source\b[^>]*>(.*?)</source\s*>", re.DOTALL)
 TARGET = re.compile(r"<target\b([^>]*?)(?:/>|>(.*?)</target\s*>)", re.DOTALL)
-ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 NOT_TRANSLATED = re.compile(r"""\btranslate\s*=\s*["']no["']""")
 STATE = re.compile(r"""\sstate\s*=\s*(?:"[^"]*"|'[^']*')""")
 ROOT = re.compile(r"<xliff\b([^>]*)>")
 VERSION = re.compile(r"""\bversion\s*=\s*["'](\d)""")
 FILE = re.compile(r"<file\b([^>]*?)(/?)>")
-TEXT = re.compile(r"[^\W\d_]")  # a letter: a source of codes and numbers alone is not sent
 REVIEW_1 = ' state="needs-review-translation"'  # 1.2's target state for a translation to review
 MARKUP = re.compile(r"<[^>]*>|&[^;\s]*;")
 
@@ -97,14 +95,13 @@ def units(document: str) -> Iterator[Unit]:
         target = _target(content, source.end())
         text = document[start + source.start(1):start + source.end(1)]  # a comment inside a source is its own
         sent = not NOT_TRANSLATED.search(unit_attributes) and not (target and (target.group(2) or "").strip()) \
-            and bool(TEXT.search(MARKUP.sub(" ", text)))
+            and bool(documents.LETTER.search(MARKUP.sub(" ", text)))
         yield Unit(number, _id(unit_attributes, attributes), text, start, end, sent)
 
 
 def _id(unit_attributes: str, attributes: str) -> str:
-    unit, own = ID.search(unit_attributes), ID.search(attributes)
-    name = next(filter(None, unit.groups()), "") if unit else ""
-    return f"{name}/{next(filter(None, own.groups()), '')}" if own else name
+    name, own = documents.attribute(unit_attributes, "id") or "", documents.attribute(attributes, "id")
+    return f"{name}/{own}" if own is not None else name
 
 
 def _target(content: str, after: int) -> re.Match | None:
