@@ -520,10 +520,10 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     with TranslatorClient(server.target) as client:
         station, file, apples = (client.translate([text], max_output_tokens=16).translations[0].text
                                  for text in ["Where is the station?", "&File", "I eat <b>%n</b> apples."])
-    escaped = {station: "", file: "", apples: ""}
-    for text in escaped:
-        escaped[text] = (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                         .replace('"', "&quot;").replace("'", "&apos;"))
+
+    def escaped(text: str) -> str:  # as lupdate writes it
+        return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+                .replace("'", "&apos;"))
     source = tmp_path / "app_en.ts"
     source.write_text(QT_TS, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "app_de.ts", *SHORT)
@@ -531,10 +531,10 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     assert "&" in file and "%n" in apples and "<b>" in apples
     assert (tmp_path / "app_de.ts").read_text(encoding="utf-8") == QT_TS.replace(
         'language="en_US"', 'language="de"').replace(
-        '<translation type="unfinished"></translation>', f'<translation type="unfinished">{escaped[station]}'
+        '<translation type="unfinished"></translation>', f'<translation type="unfinished">{escaped(station)}'
                                                           "</translation>", 1).replace(
-        '<translation type="unfinished"/>', f'<translation type="unfinished">{escaped[file]}</translation>').replace(
-        "<numerusform></numerusform>", f"<numerusform>{escaped[apples]}</numerusform>")
+        '<translation type="unfinished"/>', f'<translation type="unfinished">{escaped(file)}</translation>').replace(
+        "<numerusform></numerusform>", f"<numerusform>{escaped(apples)}</numerusform>")
     ElementTree.fromstring((tmp_path / "app_de.ts").read_bytes())
     code, _, err = batch(server.target, source, tmp_path / "final_de.ts", "--no-review", *SHORT)
     written = (tmp_path / "final_de.ts").read_text(encoding="utf-8")
