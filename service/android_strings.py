@@ -64,7 +64,7 @@ def check(document: str) -> None:
     root = documents.parsed(document, NotResources)
     if root.tag != "resources":
         raise NotResources(f"its root element is <{root.tag}>, not an Android resource file's <resources>")
-    attributes = ROOT.search(documents.comments_blanked(document)).group(1)
+    attributes = ROOT.search(documents.blanked(document)).group(1)
     if NOT_TRANSLATABLE.search(attributes):
         raise NotResources('its <resources> is marked translatable="false": Android translates none of its strings')
     locale = LOCALE.search(attributes)
@@ -89,7 +89,7 @@ def count(document: str) -> int:
 
 def strings(document: str) -> Iterator[String]:
     """Its translatable strings, in order: each <string>, and each <item> of a <string-array> or <plurals>."""
-    number, masked = 0, documents.comments_blanked(document)
+    number, masked = 0, documents.blanked(document)
     for resource in RESOURCE.finditer(masked):
         kind, attributes = resource.group(1), resource.group(2)
         if NOT_TRANSLATABLE.search(attributes) or resource.group(3) is None:
@@ -197,7 +197,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     review: `review` changes nothing)."""
     edits = [(string.start, string.end, as_written(translated[string.number], string.content))
              for string in strings(document) if string.sent and translated.get(string.number)]
-    masked = documents.comments_blanked(document)
+    masked = documents.blanked(document)
     edits += [(*_line_of(document, resource.span()), "") for resource in RESOURCE.finditer(masked)
               if NOT_TRANSLATABLE.search(resource.group(2))]
     root = ROOT.search(masked)

@@ -683,14 +683,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "xcstrings", "subtitles"),
+                                "resx", "xcstrings", "stringsdict", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
-                            "when it ends in .xcstrings, subtitles when it ends in .srt or .vtt, paragraphs when it "
-                            "ends in .md, .markdown, .html, .htm or .xhtml (HTML ones read as with --html), else "
-                            "text; "
+                            "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, subtitles when it "
+                            "ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
+                            "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
                             "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
@@ -720,7 +720,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "xcstrings: an Xcode String Catalog, each string without a German localization one item "
                             "(its English text, or its key; each plural variation alone), its key the id, and the text "
                             "output the catalog as Xcode writes it with a German localization for each, state "
-                            "needs_review; "
+                            "needs_review; stringsdict: an Apple plural dictionary (Localizable.stringsdict), each "
+                            "variant of a string's variables (zero, one, other, ...) and each format with words "
+                            "besides its "
+                            "%%#@variables@ one item numbered in document order, its keys the id (key/variable/one), "
+                            "and the text output the file as it was but for those texts (name it for German: "
+                            "de.lproj/Localizable.stringsdict); "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole)")

@@ -1,14 +1,14 @@
 """What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, what a text needs to be sent (a letter)
 and what says English, and for the XML ones (XLIFF, Android, Qt Linguist and .NET resources) one check and one way
-to read an attribute, after which each is read by pattern, its comments blanked so that a commented-out element is
-never read as one."""
+to read an attribute, after which each is read by pattern, its comments and CDATA sections blanked so that what
+they hold is never read as an element."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
 
-COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+UNREAD = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)  # comments and CDATA sections: no markup inside
 DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
@@ -45,6 +45,7 @@ def attribute(attributes: str, name: str) -> str | None:
     return found.group(1) if found.group(1) is not None else found.group(2)
 
 
-def comments_blanked(document: str) -> str:
-    """The document with each comment's characters but its line breaks as spaces: every position stays."""
-    return COMMENT.sub(lambda comment: re.sub(r"[^\n]", " ", comment.group()), document)
+def blanked(document: str) -> str:
+    """The document with each comment's and CDATA section's characters but their line breaks as spaces: every
+    position stays, and nothing they hold ("<string>", "</data>") is read as an element."""
+    return UNREAD.sub(lambda unread: re.sub(r"[^\n]", " ", unread.group()), document)

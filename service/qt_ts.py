@@ -79,7 +79,7 @@ def count(document: str) -> int:
 
 def messages(document: str) -> Iterator[Message]:
     """Its messages with a source and a translation element, in order, each with its context's name."""
-    masked = documents.comments_blanked(document)  # a comment's "<message>" is none
+    masked = documents.blanked(document)  # a comment's "<message>" is none
     number = 0
     for context in CONTEXT.finditer(masked):
         name = CONTEXT_NAME.search(context.group(1))

@@ -79,7 +79,7 @@ def count(document: str) -> int:
 def units(document: str) -> Iterator[Unit]:
     """Its translation units with a source, in order: 1.2's trans-units, 2.x's segments (each named by its unit's
     id, and its own where its unit has several)."""
-    masked = documents.comments_blanked(document)  # a comment's "<trans-unit>" is none
+    masked = documents.blanked(document)  # a comment's "<trans-unit>" is none
     if version(document) == 1:
         places = ((unit.group(1), "", unit.start(2), unit.end(2)) for unit in TRANS_UNIT.finditer(masked))
     else:

@@ -10,6 +10,7 @@ import gettext
 import html
 import json
 import os
+import plistlib
 import re
 import shutil
 import signal
@@ -715,6 +716,79 @@ def test_a_string_catalogs_entries_of_the_wrong_shape_are_not_sent_and_not_a_tra
     assert list(xcstrings.items(catalog)) == [(5, "k l", "k l")]
     assert json.loads(xcstrings.filled(catalog, {5: "K L"}))["strings"]["k l"] == {
         "localizations": {"de": {"stringUnit": {"state": "needs_review", "value": "K L"}}}}
+
+
+STRINGSDICT = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<!-- <key>old</key><string>Not sent</string> -->
+<dict>
+    <key>%d files</key>
+    <dict>
+        <key>NSStringLocalizedFormatKey</key>
+        <string>%#@files@</string>
+        <key>files</key>
+        <dict>
+            <key>NSStringFormatSpecTypeKey</key>
+            <string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key>
+            <string>d</string>
+            <key>zero</key>
+            <string/>
+            <key>one</key>
+            <string>%d apple &amp; the dog</string>
+            <key>other</key>
+            <string>%d apples</string>
+        </dict>
+    </dict>
+    <key>station</key>
+    <dict>
+        <key>NSStringLocalizedFormatKey</key>
+        <string>Where is the station, %#@name@?</string>
+        <key>name</key>
+        <dict>
+            <key>NSStringFormatSpecTypeKey</key>
+            <string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key>
+            <string>lld</string>
+            <key>other</key>
+            <string>%lld</string>
+        </dict>
+    </dict>
+</dict>
+</plist>
+"""
+
+
+def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_kept(server, tmp_path):
+    """Read line by line as text, a .stringsdict's keys went to the model ("NSStringLocalizedFormatKey" came back as
+    "NSStringLocalisierterFormatKey", a variable "files" as "Dateien", "one" as "ein"): Apple found none of them. A
+    file named *.stringsdict sends each variant's text and each format with words besides its %#@variables@, its keys
+    the id, and writes each translation escaped in its <string>; keys, rules, types and comments stay as written."""
+    texts = ["%d apple & the dog", "%d apples", "Where is the station, %#@name@?"]
+    with TranslatorClient(server.target) as client:
+        one, other, station = (client.translate([text], max_output_tokens=16).translations[0].text for text in texts)
+    source = tmp_path / "Localizable.stringsdict"
+    source.write_text(STRINGSDICT, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "de.stringsdict", *SHORT)
+    assert code == 0 and "3 items: 3 translated, 0 failed" in out, err
+    assert "%#@name@" in station
+
+    def escaped(text: str) -> str:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    written = (tmp_path / "de.stringsdict").read_text(encoding="utf-8")
+    assert written == STRINGSDICT.replace(
+        "<string>%d apple &amp; the dog</string>", f"<string>{escaped(one)}</string>").replace(
+        "<string>%d apples</string>", f"<string>{escaped(other)}</string>").replace(
+        "<string>Where is the station, %#@name@?</string>", f"<string>{escaped(station)}</string>")
+    assert plistlib.loads(written.encode())["%d files"]["files"]["one"] == one
+    assert item_ids(source) == ["%d files/files/one", "%d files/files/other", "station/NSStringLocalizedFormatKey"]
+    (tmp_path / "page.stringsdict").write_text("<html><body>Hi</body></html>", encoding="utf-8")
+    with pytest.raises(JobRefused, match="its root element is <html>, not a property list's <plist>"):
+        item_ids(tmp_path / "page.stringsdict")
+    (tmp_path / "list.stringsdict").write_text('<plist version="1.0"><array/></plist>', encoding="utf-8")
+    with pytest.raises(JobRefused, match="its top object is a list, not the dictionary of a .stringsdict"):
+        item_ids(tmp_path / "list.stringsdict")
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

@@ -176,6 +176,10 @@ PLACEHOLDERS = (
     r"%[A-Z_][A-Z0-9_]+%|\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]+\b",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
+    # Apple's plural variables (.stringsdict, String Catalogs' substitutions), "%#@files@", "%1$#@files@", before
+    # printf's "%#@" takes their "%#@" alone: "You have %#@messages@" came back as "Sie haben %#@Nachrichten@",
+    # a name the string's variables do not have
+    r"%(?:\d+\$)?#@[^\W\d]\w*@",
     # printf's conversions, and gettext's ISO C 99 <inttypes.h> ones ("%<PRIu32>": its "%" was lost, a git message's
     # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses)
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>)",
