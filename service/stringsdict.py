@@ -4,9 +4,10 @@ to send, and the file written back.
 A .stringsdict is a property list: a dictionary keyed by the app's strings, each a dictionary holding the string's
 format (``NSStringLocalizedFormatKey``: ``You have %#@messages@``) and, for each ``%#@variable@`` in it, a dictionary
 of the variable's rule (``NSStringFormatSpecTypeKey``: plural, width or device), its number's type
-(``NSStringFormatValueTypeKey``) and its variants' texts (``zero``, ``one``, ``other``, ...). Each variant's text, and
-each format with words besides its variables and conversions, is sent as an item numbered in document order, its keys
-the record's id (``files_selected/files/one``); keys, variable names, rules and types never are. The file is written
+(``NSStringFormatValueTypeKey``) and its variants' texts (``zero``, ``one``, ``other``, ...). Each variant's text and
+each format (with a letter) is sent as an item numbered in document order, its keys the record's id
+(``files_selected/files/one``); keys, variable names, rules and types never are: the text pipeline keeps a
+``%#@variable@`` as written. The file is written
 back character for character as it was but for those texts, each escaped as Xcode writes it: German's rules select
 ``one`` and ``other`` (and ``zero`` for 0, as every language's do on Apple's systems); ``two``, ``few`` and ``many``
 are kept, translated too, and never selected. A property list has no mark of a translation to review.
@@ -21,7 +22,6 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from service import documents
-from translator.text import EVERYTHING
 
 STRING = re.compile(r"<string\s*(?:/>|>(.*?)</string\s*>)", re.DOTALL)  # in a plist, nothing nests in a <string>
 FORMAT = "NSStringLocalizedFormatKey"
@@ -41,7 +41,7 @@ class String:
     text: str
     start: int  # where its content starts in the document, and ends
     end: int
-    sent: bool  # a format or a variant, with a word that is not a placeholder
+    sent: bool  # a format or a variant, with a letter
 
 
 def check(document: str) -> None:
@@ -84,7 +84,7 @@ def strings(document: str) -> Iterator[String]:
                              "Xcode does")
     for number, (element, written) in enumerate(zip(elements, found), start=1):
         name, text = names.get(element, ""), element.text or ""
-        sent = bool(name) and bool(documents.LETTER.search(EVERYTHING.sub(" ", text)))
+        sent = bool(name) and bool(documents.LETTER.search(text))
         yield String(number, name, text, written.start(1), written.end(1), sent)
 
 

@@ -4,17 +4,19 @@ send, and the catalog written back.
 A catalog holds each string under its key, with a localization per language; the source language's (English) is
 its text, or, where it has none, the key itself. Each string without a German localization is sent as an item
 numbered in document order, its key the record's id; a string with variations (``plural``: ``one``, ``other``;
-``device``) sends each variation's text, its id the key and the variation (``%lld files/plural.other``). Strings marked
-``shouldTranslate: false`` and strings with substitutions (several plurals in one string, not read here) are not
-sent. The catalog is written back as Xcode writes it (two spaces' indentation, ``" : "``), every string, comment and
-localization kept, with a German localization (``de``) for each string translated, its state ``needs_review``
-(Xcode's mark for a translation to review; ``translated`` when the job gives --no-review).
+``device``) sends each variation's text, its id the key and the variation (``%lld files/plural.other``); a string
+with substitutions (several plurals in one string: ``%#@files@ in %#@folders@``, each substitution's variations
+holding ``%arg files``) sends its format and each substitution's variations (``%lld files in %lld
+folders/files/plural.one``). Strings marked ``shouldTranslate: false`` are not sent. The catalog
+is written back as Xcode writes it (two spaces' indentation, ``" : "``), every string, comment and localization kept,
+with a German localization (``de``) for each string translated, its state ``needs_review`` (Xcode's mark for a
+translation to review; ``translated`` when the job gives --no-review); one with substitutions is the English one,
+each text translated where it was (its argument numbers and format specifiers as they are).
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -22,11 +24,11 @@ from typing import Iterator
 from service import documents
 from translator.model_format import TARGET_LANGUAGE
 
-log = logging.getLogger(__name__)
-
 BOM = "\ufeff"  # a byte order mark some editors write: read past, kept
 EMPTY_OBJECT = re.compile(r'^( *)("(?:[^"\\]|\\.)*") : \{\}(?=,?$)', re.MULTILINE)  # Xcode writes {} over three lines
-Path = tuple[tuple[str, str], ...]  # the variations leading to a text: (("plural", "one"),), or () for the string's own
+# The keys from a localization to a text's "stringUnit": ("variations", "plural", "one"), ("substitutions", "files",
+# "variations", "plural", "other"), or () for the localization's own
+Path = tuple[str, ...]
 
 
 class NotCatalog(documents.NotDocument):
@@ -43,7 +45,12 @@ class Unit:
 
     @property
     def name(self) -> str:
-        return self.key + "".join(f"/{kind}.{variant}" for kind, variant in self.path)
+        """The key and the way to the text: "%lld files/plural.one", "%lld files in %lld folders/files/plural.one"."""
+        steps, parts = list(self.path), [self.key]
+        while steps:
+            nested = steps.pop(0)  # a substitution's name, or a variation's kind and variant
+            parts.append(steps.pop(0) if nested == "substitutions" else f"{steps.pop(0)}.{steps.pop(0)}")
+        return "/".join(parts)
 
 
 def check(document: str) -> None:
@@ -70,11 +77,7 @@ def _parsed(document: str) -> dict:
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
     """(number, key and variation, text) of each text to send."""
-    catalog = _parsed(document)
-    for key in catalog["strings"]:
-        if "substitutions" in _source(catalog, key):
-            log.warning("%r is not sent: its substitutions (several plurals in one string) are not read here", key)
-    return ((unit.number, unit.name, unit.text) for unit in units(catalog) if unit.sent)
+    return ((unit.number, unit.name, unit.text) for unit in units(_parsed(document)) if unit.sent)
 
 
 def count(document: str) -> int:
@@ -87,8 +90,6 @@ def units(catalog: dict) -> Iterator[Unit]:
     number = 0
     for key, entry in catalog["strings"].items():
         source = _source(catalog, key)
-        if "substitutions" in source:
-            continue
         for path, text in _texts(source) if source else [((), key)]:
             number += 1
             sent = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False and _fillable(entry, path)
@@ -105,22 +106,27 @@ def _source(catalog: dict, key: str) -> dict:
 
 
 def _texts(localization: dict, path: Path = ()) -> Iterator[tuple[Path, str]]:
-    """(variation path, text) of each string unit in a localization, its variations' in order."""
+    """(path, text) of each string unit in a localization: its own, its variations', its substitutions', in order."""
     unit = localization.get("stringUnit")
     if isinstance(unit, dict) and isinstance(unit.get("value"), str):
         yield path, unit["value"]
-    variations = localization.get("variations")
-    for kind, variants in variations.items() if isinstance(variations, dict) else ():
-        for variant, inner in variants.items() if isinstance(variants, dict) else ():
-            if isinstance(inner, dict):
-                yield from _texts(inner, path + ((kind, variant),))
+    for nested, depth in (("variations", 2), ("substitutions", 1)):
+        yield from (found for inner, steps in _nested(localization.get(nested), depth)
+                    for found in _texts(inner, path + (nested, *steps)))
+
+
+def _nested(node: object, depth: int, steps: Path = ()) -> Iterator[tuple[dict, Path]]:
+    """The objects `depth` keys below an object (variations: kind, variant; substitutions: name), with their keys."""
+    if depth == 0:
+        yield from [(node, steps)] if isinstance(node, dict) else ()
+        return
+    for key, inner in node.items() if isinstance(node, dict) else ():
+        yield from _nested(inner, depth - 1, steps + (key,))
 
 
 def _german_steps(path: Path) -> list[str]:
-    """The keys from a string's entry to where its German text at a variation path goes (its "stringUnit"'s
-    object)."""
-    variations = (step for kind, variant in path for step in ("variations", kind, variant))
-    return ["localizations", TARGET_LANGUAGE, *variations]
+    """The keys from a string's entry to where its German text at a path goes (its "stringUnit"'s object)."""
+    return ["localizations", TARGET_LANGUAGE, *path]
 
 
 def _fillable(entry: dict, path: Path) -> bool:
@@ -148,6 +154,8 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     state = "needs_review" if review else "translated"
     for unit in [unit for unit in units(catalog) if unit.sent and translated.get(unit.number)]:
         node = entry = catalog["strings"][unit.key]
+        if "substitutions" in (english := _source(catalog, unit.key)):
+            _completed(entry["localizations"].setdefault(TARGET_LANGUAGE, {}), _to_review(english, state))
         for step in _german_steps(unit.path):
             node = node.setdefault(step, {})
         node["stringUnit"] = {"state": state, "value": translated[unit.number]}
@@ -155,3 +163,25 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     written = json.dumps(catalog, indent=2, ensure_ascii=False, separators=(",", " : "))
     written = EMPTY_OBJECT.sub(lambda empty: f"{empty.group(1)}{empty.group(2)} : {{\n\n{empty.group(1)}}}", written)
     return (BOM if document.startswith(BOM) else "") + written + ("\n" if document.endswith("\n") else "")
+
+
+def _completed(german: dict, english: dict) -> None:
+    """German given all English has and it lacks, at every depth: a string with substitutions needs its format, its
+    argument numbers and specifiers as English has them, and a text left untranslated is there, in English, to
+    review."""
+    for key, value in english.items():
+        if key not in german:
+            german[key] = value
+        elif isinstance(german[key], dict) and isinstance(value, dict):
+            _completed(german[key], value)
+
+
+def _to_review(localization: dict, state: str) -> dict:
+    """A copy of a localization with every text in the state given."""
+    copied = json.loads(json.dumps(localization))
+    for path, _ in _texts(copied):
+        node = copied
+        for step in path:
+            node = node[step]
+        node["stringUnit"]["state"] = state
+    return copied

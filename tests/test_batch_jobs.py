@@ -702,6 +702,55 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
         item_ids(source)
 
 
+def test_a_string_catalogs_substitutions_are_sent_and_german_gets_their_argument_numbers():
+    """Strings with substitutions (several plurals in one string) were not sent. Their formats and each
+    substitution's variations are (their "%#@variables@" and "%arg" kept); German gets the English
+    localization whole (what it lacks of it, where it has a German text already), its argument numbers and specifiers
+    as they are, each text translated where it was and all to review."""
+    from service import xcstrings
+
+    def unit(value: str) -> dict:
+        return {"stringUnit": {"state": "translated", "value": value}}
+
+    def plural(one: str, other: str, argument: int) -> dict:
+        return {"argNum": argument, "formatSpecifier": "lld", "variations": {"plural": {"one": unit(one),
+                                                                                         "other": unit(other)}}}
+    english = {**unit("%#@files@%#@folders@"), "substitutions": {
+        "files": plural("%arg file in ", "%arg files in ", 1), "folders": plural("one folder", "%arg folders", 2)}}
+    catalog = json.dumps({"sourceLanguage": "en", "strings": {
+        "%lld files in %lld folders": {"localizations": {"en": english}},
+        "%@ ate %lld apples": {"localizations": {"en": {**unit("%@ ate %#@apples@"),
+                                                        "substitutions": {"apples": plural("an apple", "%arg apples",
+                                                                                           2)}}}},
+        "%lld songs": {"localizations": {"en": {**unit("%#@songs@"), "substitutions": {"songs": plural("a song",
+                                                                                                  "%arg songs", 1)}},
+                                         "de": unit("%#@songs@")}}}})
+    assert list(xcstrings.items(catalog)) == [
+        (1, "%lld files in %lld folders", "%#@files@%#@folders@"),
+        (2, "%lld files in %lld folders/files/plural.one", "%arg file in "),
+        (3, "%lld files in %lld folders/files/plural.other", "%arg files in "),
+        (4, "%lld files in %lld folders/folders/plural.one", "one folder"),
+        (5, "%lld files in %lld folders/folders/plural.other", "%arg folders"),
+        (6, "%@ ate %lld apples", "%@ ate %#@apples@"),
+        (7, "%@ ate %lld apples/apples/plural.one", "an apple"),
+        (8, "%@ ate %lld apples/apples/plural.other", "%arg apples"),
+        (10, "%lld songs/songs/plural.one", "a song"), (11, "%lld songs/songs/plural.other", "%arg songs")]
+    written = json.loads(xcstrings.filled(catalog, {3: "%arg Dateien in ", 4: "ein Ordner", 6: "%@ aß %#@apples@"}))
+    german = written["strings"]["%lld files in %lld folders"]["localizations"]["de"]
+    review = json.loads(json.dumps(english).replace('"translated"', '"needs_review"'))
+    review["substitutions"]["files"]["variations"]["plural"]["other"]["stringUnit"]["value"] = "%arg Dateien in "
+    review["substitutions"]["folders"]["variations"]["plural"]["one"]["stringUnit"]["value"] = "ein Ordner"
+    assert german == review
+    assert written["strings"]["%@ ate %lld apples"]["localizations"]["de"]["stringUnit"] == {
+        "state": "needs_review", "value": "%@ aß %#@apples@"}
+    assert written["strings"]["%@ ate %lld apples"]["localizations"]["de"]["substitutions"]["apples"]["argNum"] == 2
+    written = json.loads(xcstrings.filled(catalog, {11: "%arg Lieder"}))["strings"]["%lld songs"]["localizations"]
+    assert written["de"] == {**unit("%#@songs@"), "substitutions": {"songs": {
+        "argNum": 1, "formatSpecifier": "lld", "variations": {"plural": {
+            "one": {"stringUnit": {"state": "needs_review", "value": "a song"}},
+            "other": {"stringUnit": {"state": "needs_review", "value": "%arg Lieder"}}}}}}}
+
+
 def test_a_string_catalogs_entries_of_the_wrong_shape_are_not_sent_and_not_a_traceback():
     """Valid JSON, but a string that is no object, localizations that are a list, a German localization or its
     variations that are not objects: such strings are not sent (filling them in would replace what is there);
@@ -763,26 +812,27 @@ STRINGSDICT = """<?xml version="1.0" encoding="UTF-8"?>
 def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_kept(server, tmp_path):
     """Read line by line as text, a .stringsdict's keys went to the model ("NSStringLocalizedFormatKey" came back as
     "NSStringLocalisierterFormatKey", a variable "files" as "Dateien", "one" as "ein"): Apple found none of them. A
-    file named *.stringsdict sends each variant's text and each format with words besides its %#@variables@, its keys
-    the id, and writes each translation escaped in its <string>; keys, rules, types and comments stay as written."""
+    file named *.stringsdict sends each variant's text and each format (its %#@variables@ kept), its keys the id, and
+    writes each translation escaped in its <string>; keys, rules, types and comments stay as written."""
     texts = ["%d apple & the dog", "%d apples", "Where is the station, %#@name@?"]
     with TranslatorClient(server.target) as client:
         one, other, station = (client.translate([text], max_output_tokens=16).translations[0].text for text in texts)
     source = tmp_path / "Localizable.stringsdict"
     source.write_text(STRINGSDICT, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "de.stringsdict", *SHORT)
-    assert code == 0 and "3 items: 3 translated, 0 failed" in out, err
+    assert code == 0 and "5 items: 5 translated, 0 failed" in out, err
     assert "%#@name@" in station
 
     def escaped(text: str) -> str:
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    written = (tmp_path / "de.stringsdict").read_text(encoding="utf-8")
+    written = (tmp_path / "de.stringsdict").read_text(encoding="utf-8")  # "%#@files@" and "%lld" come back as sent
     assert written == STRINGSDICT.replace(
         "<string>%d apple &amp; the dog</string>", f"<string>{escaped(one)}</string>").replace(
         "<string>%d apples</string>", f"<string>{escaped(other)}</string>").replace(
         "<string>Where is the station, %#@name@?</string>", f"<string>{escaped(station)}</string>")
     assert plistlib.loads(written.encode())["%d files"]["files"]["one"] == one
-    assert item_ids(source) == ["%d files/files/one", "%d files/files/other", "station/NSStringLocalizedFormatKey"]
+    assert item_ids(source) == ["%d files/NSStringLocalizedFormatKey", "%d files/files/one", "%d files/files/other",
+                                "station/NSStringLocalizedFormatKey", "station/name/other"]
     (tmp_path / "page.stringsdict").write_text("<html><body>Hi</body></html>", encoding="utf-8")
     with pytest.raises(JobRefused, match="its root element is <html>, not a property list's <plist>"):
         item_ids(tmp_path / "page.stringsdict")

@@ -123,8 +123,10 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]
     # Qt's: %1, a localized %L1 and a plural message's count %n (not a word after "%": "100%nice" is text)
     assert protected_items("Copied %n file(s) of %L1 to %2, 100%nice.") == ["%2", "%L1", "%n"]
-    # Apple's plural variables whole, not printf's "%#@" and a word ("%#@messages@" came back as "%#@Nachrichten@")
+    # Apple's plural variables whole, not printf's "%#@" and a word ("%#@messages@" came back as "%#@Nachrichten@"),
+    # and a String Catalog substitution's "%arg", not printf's "%a" before "rg"
     assert protected_items("You have %#@messages@ in %1$#@folders@ by %@.") == ["%#@messages@", "%1$#@folders@", "%@"]
+    assert protected_items("%arg apples, %args, %a") == ["%a", "%a", "%arg"]
 
 
 def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():

@@ -178,8 +178,8 @@ PLACEHOLDERS = (
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     # Apple's plural variables (.stringsdict, String Catalogs' substitutions), "%#@files@", "%1$#@files@", before
     # printf's "%#@" takes their "%#@" alone: "You have %#@messages@" came back as "Sie haben %#@Nachrichten@",
-    # a name the string's variables do not have
-    r"%(?:\d+\$)?#@[^\W\d]\w*@",
+    # a name the string's variables do not have; and a substitution's number, "%arg files", not printf's "%a"
+    r"%(?:\d+\$)?#@[^\W\d]\w*@|%arg(?![\w$])",
     # printf's conversions, and gettext's ISO C 99 <inttypes.h> ones ("%<PRIu32>": its "%" was lost, a git message's
     # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses)
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>)",
