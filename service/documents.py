@@ -1,14 +1,19 @@
 """What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, what a text needs to be sent (a letter)
 and what says English, and for the XML ones (XLIFF, Android, Qt Linguist and .NET resources) one check and one way
-to read an attribute, after which each is read by pattern, its comments and CDATA sections blanked so that what
-they hold is never read as an element."""
+to read an attribute, after which each is read by pattern, its comments, CDATA sections and declarations blanked
+so that what they hold is never read as an element."""
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
 
-UNREAD = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)  # comments and CDATA sections: no markup inside
+# What holds no elements: comments, CDATA sections, processing instructions and the document type declaration, whose
+# quoted literals and internal subset may hold any text ("<string>" in a DOCTYPE's system identifier was read as one)
+LITERAL = r"\"[^\"]*\"|'[^']*'"
+UNREAD = re.compile(rf"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>"
+                    rf"|<!DOCTYPE(?:[^>\"'\[]|{LITERAL})*"  # each character read one way only: no backtracking
+                    rf"(?:\[(?:[^\]\"'<]|<(?!!--)|<!--(?:[^-]|-(?!->))*-->|{LITERAL})*\])?\s*>", re.DOTALL)
 DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
@@ -46,6 +51,7 @@ def attribute(attributes: str, name: str) -> str | None:
 
 
 def blanked(document: str) -> str:
-    """The document with each comment's and CDATA section's characters but their line breaks as spaces: every
-    position stays, and nothing they hold ("<string>", "</data>") is read as an element."""
+    """The document with the characters of each of its parts that hold no elements (comments, CDATA sections, ...)
+    but their line breaks as spaces: every position stays, and nothing they hold ("<string>", "</data>") is read as
+    an element."""
     return UNREAD.sub(lambda unread: re.sub(r"[^\n]", " ", unread.group()), document)

@@ -839,6 +839,11 @@ def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_k
     (tmp_path / "list.stringsdict").write_text('<plist version="1.0"><array/></plist>', encoding="utf-8")
     with pytest.raises(JobRefused, match="its top object is a list, not the dictionary of a .stringsdict"):
         item_ids(tmp_path / "list.stringsdict")
+    # "<string>" in the document type's system identifier is no element (the pattern took it for one)
+    from service import stringsdict
+    tricky = STRINGSDICT.replace('PropertyList-1.0.dtd"', 'PropertyList-1.0.dtd?<string>x</string>"')
+    assert list(stringsdict.items(tricky)) == list(stringsdict.items(STRINGSDICT))
+    assert plistlib.loads(stringsdict.filled(tricky, {1: "Z"}).encode())["%d files"][stringsdict.FORMAT] == "Z"
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
