@@ -4,8 +4,11 @@ send, and the file written back.
 Each ``<message>`` whose ``<translation>`` has no text (of a plural message, ``numerus="yes"``: none of its
 ``<numerusform>``s) is sent as an item numbered in document order, its context's name the record's id; its source is
 sent as the text it holds (references undone: Qt's rich text, ``<b>%n</b>``, arrives as markup the text pipeline
-keeps, a label's ``&File`` marker as a marker). The file is written back character for character as it was, but
-for each translated message's translation (of a plural message: each numerus form, German's two), kept marked
+keeps, a label's ``&File`` marker as a marker). A plural message whose source marks a word's optional plural ending,
+Qt's convention (``%n file(s)``), is sent as two items, its singular and its plural (``%n file``, ``%n files``; the
+ids ``Context:one``, ``Context:other``), for German's two numerus forms. The file is written back character for
+character as it was, but for each translated message's translation (of a plural message: each numerus form), kept
+marked
 ``type="unfinished"``, Qt Linguist's mark for a translation to review, and the file's ``language`` (``de``) where it
 names none or English (a template). Messages marked vanished or obsolete and messages with a translation are never
 sent.
@@ -34,7 +37,11 @@ UNFINISHED = re.compile(r"""\s*\btype\s*=\s*["']unfinished["']""")
 LANGUAGE = re.compile(r"""(\slanguage\s*=\s*["'])([^"']*)(["'])""")
 GERMAN_OR_ENGLISH = re.compile(r"(?:de|en)(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 TAG = re.compile(r"<[^>]*>")
-GERMAN_FORMS = 2  # numerus forms: singular, plural
+GERMAN_FORMS = ("one", "other")  # numerus forms: singular, plural
+# A word's optional plural ending in a plural message's source ("%n file(s)", "%n box(es)", "%n entry(ies)"). Read as
+# it stands, the model wrote one text for both numerus forms ("%n Datei(en)"), where German translators write each
+# ("%n Datei", "%n Dateien")
+PLURAL_ENDING = re.compile(r"([^\W\d_]+)\((s|es|ies)\)")
 ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}  # as lupdate writes them
 
 
@@ -50,6 +57,30 @@ class Message:
     translation: re.Match  # its <translation> element, in the document
     plural: bool
     sent: bool  # untranslated, not vanished or obsolete, with a letter
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """The texts sent for it, numbered from its number on: its source, or a plural message's singular and plural
+        where its source marks a plural ending."""
+        if not self.plural or not PLURAL_ENDING.search(self.source):
+            return (self.source,)
+        return PLURAL_ENDING.sub(r"\1", self.source), PLURAL_ENDING.sub(_plural, self.source)
+
+    def items(self) -> Iterator[tuple[int, str, str]]:
+        """(number, id, text) of each of its forms."""
+        if len(self.forms) == 1:
+            yield self.number, self.context, self.source
+            return
+        yield from ((self.number + k, f"{self.context}:{form}", text)
+                    for k, (form, text) in enumerate(zip(GERMAN_FORMS, self.forms)))
+
+
+def _plural(word: re.Match) -> str:
+    """A word with its plural ending: "file(s)" files, "box(es)" boxes, "entry(ies)" and "entry(s)" entries."""
+    stem, ending = word.groups()
+    if stem[-1:] in "yY" and (ending == "ies" or ending == "s" and stem[-2:-1].lower() not in "aeiou"):
+        return stem[:-1] + ("IES" if stem.isupper() else "ies")
+    return stem + (ending.upper() if stem.isupper() else ending)
 
 
 def check(document: str) -> None:
@@ -68,13 +99,13 @@ def check(document: str) -> None:
 
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
-    """(number, context name, source text) of each message to send."""
-    return ((message.number, message.context, message.source) for message in messages(document) if message.sent)
+    """(number, context name, source text) of each message to send (of each form of a plural one)."""
+    return (item for message in messages(document) if message.sent for item in message.items())
 
 
 def count(document: str) -> int:
-    """How many messages the document has: the highest number an item can have."""
-    return sum(1 for _ in messages(document))
+    """How many texts the document's messages have: the highest number an item can have."""
+    return sum(len(message.forms) for message in messages(document))
 
 
 def messages(document: str) -> Iterator[Message]:
@@ -89,12 +120,13 @@ def messages(document: str) -> Iterator[Message]:
             translation = TRANSLATION.search(masked, message.start(2), message.end(2))
             if not source or not translation:
                 continue
-            number += 1
             text = html.unescape(source.group(1))
             written = translation.group(2) or ""
             sent = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
                     and "<byte" not in source.group(1) and bool(documents.LETTER.search(text)))
-            yield Message(number, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
+            found = Message(number + 1, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
+            number += len(found.forms)
+            yield found
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
@@ -102,10 +134,11 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     `review`; else finished), and the file's language German where it named none or English."""
     pieces, done = [], 0
     for message in messages(document):
-        if not message.sent or not translated.get(message.number):
+        texts = [translated.get(number) for number, _, _ in message.items()]
+        if not message.sent or not all(texts):  # a plural message's forms go in together
             continue
         element = message.translation
-        pieces += [document[done:element.start()], _translation(element, escaped(translated[message.number]),
+        pieces += [document[done:element.start()], _translation(element, [escaped(text) for text in texts],
                                                                  message.plural, review)]
         done = element.end()
     return _german("".join(pieces) + document[done:])
@@ -115,19 +148,21 @@ def escaped(text: str) -> str:
     return "".join(ESCAPES.get(char, char) for char in text)
 
 
-def _translation(element: re.Match, text: str, plural: bool, review: bool) -> str:
-    """A <translation> element holding the text (each numerus form of a plural message), marked unfinished where it
-    is for review, else finished (no type)."""
+def _translation(element: re.Match, texts: list[str], plural: bool, review: bool) -> str:
+    """A <translation> element holding the text (of a plural message, each numerus form its own, or the one text),
+    marked unfinished where it is for review, else finished (no type)."""
     attributes = UNFINISHED.sub("", element.group(1)).rstrip()
     if review:
         attributes += ' type="unfinished"'
     content = element.group(2) or ""
     if not plural:
-        return f"<translation{attributes}>{text}</translation>"
-    if NUMERUS_FORM.search(content):
-        content = NUMERUS_FORM.sub(lambda form: f"<numerusform{form.group(1)}>{text}</numerusform>", content)
+        return f"<translation{attributes}>{texts[0]}</translation>"
+    forms = iter(range(len(GERMAN_FORMS)))
+    if NUMERUS_FORM.search(content):  # the forms lupdate wrote, filled in order (the last text for any beyond)
+        content = NUMERUS_FORM.sub(lambda form: f"<numerusform{form.group(1)}>"
+                                                f"{texts[min(next(forms, -1), len(texts) - 1)]}</numerusform>", content)
     else:
-        content = "".join(f"<numerusform>{text}</numerusform>" for _ in range(GERMAN_FORMS))
+        content = "".join(f"<numerusform>{texts[min(k, len(texts) - 1)]}</numerusform>" for k in forms)
     return f"<translation{attributes}>{content}</translation>"
 
 
