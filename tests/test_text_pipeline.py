@@ -1262,6 +1262,24 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
         assert "**" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
+def test_bbcode_tags_are_kept_whole_and_leave_the_sentence_as_html_tags_do():
+    """Godot's rich text, forums' and Steam's markup: the model got "[color=red]" whole and "[/b]" as a path, and a
+    URL ran on through "]" into the link's text ("https://example.org]Visit"). Each tag is an item; an element's
+    tags leave the sentence where the model has alignments ("[b]" paired apart from "<b>"); a key's mark in capitals
+    ("[I]nstall"), a plural's "file[s]" and an index "a[i]" are text."""
+    text = "Find the [b]key[/b] at [url=https://example.org/a]our site[/url], [color=#ff0000]now[/color]! [*] One"
+    assert protected_items(text) == ["[*]", "[/b]", "[/color]", "[/url]", "[b]", "[color=#ff0000]",
+                                     "[url=https://example.org/a]"]
+    prepared = prepare(text + " <b>two</b>.", take_out_tags=True)
+    assert prepared.segments == ["Find the key at our site, now!", "XX0X One two."]
+    assert prepared.restore(["Finde den Schlüssel auf unserer Seite, jetzt!", "XX0X Eins zwei."]).count("[/") == 3
+    for text_alone in ("[I]nstall it again", "Delete file[s]?", "Set a[i] to 0"):
+        assert protected_items(text_alone) == [], text_alone
+    # brackets in a URL only around an IPv6 host
+    assert protected_items("Open http://[::1]:8080/x or https://example.org]Visit") == [
+        "http://[::1]:8080/x", "https://example.org"]
+
+
 def test_no_sentence_ends_where_no_space_follows_but_before_a_capital():
     """The splitter ended a sentence after a full stop an item follows: "ends with '.%s' here" reached the model as
     "ends with '." and "%s' here" (without placeholders; with them "expected '.XX0X" and "' here"), "Version 1.%d"

@@ -71,7 +71,8 @@ def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mappi
     words (spaces around a token collapsed as a page shows them), and per segment what each wraps. Other tokens
     stay. An element that opens in one segment and closes in a later one wraps the rest of the first and the start
     of the last (and all of those between, which keep no token of it). `emphasis`: items that open or close an
-    element of another markup, (closing, name) by item number (Markdown's "**", which opens and closes alike)."""
+    element of another markup, (closing, name) by item number (Markdown's "**", which opens and closes alike;
+    BBCode's "[b]")."""
     emphasis = emphasis or {}
     tags = {number: [emphasis[number]] if number in emphasis else elements_of(item)
             for number, item in enumerate(protected) if number in emphasis or TAGS_ONLY.fullmatch(item)}

@@ -119,11 +119,26 @@ FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
 FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
+# BBCode's tags (Godot's rich text, forums', Steam's: "Find the [b]key[/b].", "[url=https://example.org]site[/url]"):
+# read, the model got their brackets and words ("[color=red]" whole, "[/b]" as a path), and a URL ran on through "]"
+# into the link's text ("https://example.org]Visit"). In small letters (a catalog's "[I]nstall" marks a key), an
+# opening tag not right after a letter ("file[s]"). Those of elements leave the sentence as HTML's tags do, where
+# the model has alignments (`bbcode_elements`): of 200 held-out sentences with a tag around words, 181 kept their
+# tags whole and in order before, 200 after, their words chrF 46.53 against the references before
+BBCODE_ELEMENTS = ("b|i|u|s|code|color|url|img|center|right|left|fill|indent|font|font_size|size|quote|list|ul|ol|table"
+                   "|cell|p|hint|lang|wave|shake|tornado|rainbow|pulse|fade|bgcolor|fgcolor|outline_size|outline_color"
+                   "|spoiler|noparse|strike|h[1-6]|email")
+BBCODE_TAG = (rf"(?<![^\W\d_])\[(?:{BBCODE_ELEMENTS}|\*|hr)(?:[= \t][^\[\]\n]*)?\]"  # a value, or attributes
+              rf"|\[/(?:{BBCODE_ELEMENTS})\]")
+BBCODE_ELEMENT = re.compile(rf"\[(/?)({BBCODE_ELEMENTS})\b[^\]]*\]")
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
-    r"(?:https?|ftp)://[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",  # URLs, without trailing punctuation
+    BBCODE_TAG,
+    # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
+    # host ("http://[::1]:8080/")
+    r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
     # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
     # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
     r"(?<=\]\()[^\s()<>]+(?=\))",
@@ -239,7 +254,7 @@ CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
 # may leave the sentence, else block-level ones in HTML
 ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
 REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
-TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}")
+TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -1198,6 +1213,13 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
     return marks
 
 
+def bbcode_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
+    """(closing, name) of the items that are a BBCode element's tag alone, by number (take_out_tags pairs them, as it
+    pairs HTML's; "[b]" is named apart from "<b>")."""
+    return {number: (tag.group(1) == "/", f"[{tag.group(2)}]") for number, item in enumerate(protected)
+            if (tag := BBCODE_ELEMENT.fullmatch(item))}
+
+
 def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
     """(closing, mark) of the items that are an emphasis mark alone, by number: one with a word after it opens, one
     with a word before it closes (take_out_tags pairs them, as it pairs tags)."""
@@ -1798,7 +1820,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                     prepared.add(piece)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(
-            prepared.segments, prepared.protected, emphasis_elements(masked, prepared.protected) if emphasis else None)
+            prepared.segments, prepared.protected,
+            bbcode_elements(prepared.protected) | (emphasis_elements(masked, prepared.protected) if emphasis else {}))
     prepared._numbered_per_segment()
     if not html:
         prepared.wraps = [wraps_of(segment) for segment in prepared.segments]
