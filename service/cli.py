@@ -387,7 +387,8 @@ def _text_arguments(parser) -> None:
                         help="texts are HTML: markup is never translated; block-level tags separate sentences; "
                              "outside <pre> a line break is a space")
     parser.add_argument("--no-placeholders", action="store_true",
-                        help="translate placeholders (%%s, {name}), tags, URLs, e-mail addresses, file paths and names, "
+                        help="translate placeholders (%%s, {name}), tags (HTML's, BBCode's), URLs, e-mail addresses, "
+                             "file paths and names, "
                              "dotted names (org.gnome.Settings), "
                              "names like FreeBSD or Zoë, long options, operators (&&, ==), `code`, ``` code blocks, "
                              "front matter, GNU-style `quotes', "
@@ -683,12 +684,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "xcstrings", "stringsdict", "subtitles"),
+                                "resx", "xcstrings", "stringsdict", "csv", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
-                            "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, subtitles when it "
+                            "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
+                            ".csv, subtitles when it "
                             "ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
@@ -725,7 +727,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "(Localizable.stringsdict), each variant of a string's variables (zero, one, other, ...) "
                             "and each format (its %%#@variables@ kept) one item numbered in document order, its keys "
                             "the id (key/variable/one), and the text output the file as it was but for those texts "
-                            "(name it for German: de.lproj/Localizable.stringsdict); "
+                            "(name it for German: de.lproj/Localizable.stringsdict); csv: a translation table "
+                            "(Godot's: keys,en,de), its header row naming each column's language, each row whose "
+                            "English cell has a letter and whose German cell is empty one item numbered by its row, "
+                            "its first cell the id, and the text output the table with its German column (de, added "
+                            "where it has none) filled in; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole)")

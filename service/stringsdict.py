@@ -23,7 +23,7 @@ from typing import Iterator
 
 from service import documents
 
-STRING = re.compile(r"<string\s*(?:/>|>(.*?)</string\s*>)", re.DOTALL)  # in a plist, nothing nests in a <string>
+STRING = re.compile(r"<string\b[^>]*?(?:/>|>(.*?)</string\s*>)", re.DOTALL)  # in a plist, nothing nests in one
 FORMAT = "NSStringLocalizedFormatKey"
 RULE = "NSStringFormatSpecTypeKey"  # a variable's dictionary holds it
 NOT_TEXT = (RULE, "NSStringFormatValueTypeKey")  # the variable's dictionary's values that are not its variants
@@ -46,8 +46,8 @@ class String:
 
 def check(document: str) -> None:
     """NotStringsdict where the document is not well-formed XML, not a property list, or its top object is not a
-    dictionary."""
-    _root(document)
+    dictionary (or its strings cannot be placed: `strings`)."""
+    count(document)
 
 
 def _root(document: str) -> ElementTree.Element:

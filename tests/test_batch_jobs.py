@@ -5,9 +5,11 @@ uninterrupted run; a busy server's refusals are sent again; malformed lines are 
 an unknown model, no server and a full disk are refused or stopped with a message; client memory stays flat on a long
 input (slow test)."""
 
+import csv
 import errno
 import gettext
 import html
+import io
 import json
 import os
 import plistlib
@@ -863,6 +865,44 @@ def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_k
     tricky = STRINGSDICT.replace('PropertyList-1.0.dtd"', 'PropertyList-1.0.dtd?<string>x</string>"')
     assert list(stringsdict.items(tricky)) == list(stringsdict.items(STRINGSDICT))
     assert plistlib.loads(stringsdict.filled(tricky, {1: "Z"}).encode())["%d files"][stringsdict.FORMAT] == "Z"
+
+
+GODOT_CSV = 'keys,en,de,fr\nGREET,"Where is the station, [b]%s[/b]?",,\nBYE,Goodbye.,Tschüss.,Au revoir.\n' \
+            'MULTI,"The apples were cheap.\nI eat ""bread"".",,\nEMPTY,,,\nNUM,42,,\n'
+
+
+def test_a_translation_tables_english_column_fills_its_german_one(server, tmp_path):
+    """Read line by line as text, a CSV translation table went to the model keys, commas and all. A file named *.csv
+    (Godot's translation files, spreadsheets) sends each row's English cell where its German one is empty, its key
+    the id, and writes the table back with the German column filled in (added where it has none); other cells,
+    quoting and line breaks inside cells stay."""
+    texts = ["Where is the station, [b]%s[/b]?", 'The apples were cheap.\nI eat "bread".']
+    with TranslatorClient(server.target) as client:
+        station, cheap = (client.translate([text], max_output_tokens=16).translations[0].text for text in texts)
+    source = tmp_path / "strings.csv"
+    source.write_text(GODOT_CSV, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "strings.de.csv", *SHORT)
+    assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
+    assert "[b]" in station and "[/b]" in station and "%s" in station  # the tiny model moves them, keeps them
+    rows = list(csv.reader(io.StringIO((tmp_path / "strings.de.csv").read_text(encoding="utf-8"), newline="")))
+    expected = list(csv.reader(io.StringIO(GODOT_CSV, newline="")))
+    expected[1][2], expected[3][2] = station, cheap
+    assert rows == expected
+    assert item_ids(source) == ["GREET", "MULTI"]
+
+
+def test_a_translation_tables_header_names_its_languages_as_spreadsheets_do():
+    """Unity's "English(en)" and "German(de)", a semicolon as delimiter, every cell quoted, a byte order mark and
+    Windows line endings are kept; a table without a German column gets "de"; one naming no English column is
+    refused with what to name it."""
+    from service import csv_table
+    unity = '\ufeff"Key";"English(en)";"German(de)"\r\n"menu.start";"Start the game";""\r\n"menu.quit";"Quit";"Beenden"'
+    assert list(csv_table.items(unity)) == [(1, "menu.start", "Start the game")]
+    assert csv_table.filled(unity, {1: "Spiel starten"}) == unity.replace(
+        '"Start the game";""', '"Start the game";"Spiel starten"')
+    assert csv_table.filled("en\nHello.\n\nBye.\n", {1: "Hallo."}) == "en,de\nHello.,Hallo.\n\nBye.\n"
+    with pytest.raises(csv_table.NotTable, match=r"names no English column: name the column to translate en"):
+        csv_table.check("id,text_fr\n1,Bonjour\n")
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
