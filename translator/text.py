@@ -1486,7 +1486,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 # a section header), "=" unspaced or a key spelled as code ("Tolerance = %g", "n = %d" are a message's labels, which
 # catalogs translate); YAML where a key opens a mapping (nothing after its colon, in small letters or quoted, as "en:"
 # does) and a deeper key line follows ("Usage:" or "Options:" above a help text's lines opens none).
-CONFIG_KEY_NAME = r"[A-Za-z_][\w.-]*(?:\[[\w@.-]+\])?"  # "Comment", "a.key", "Name[de]"
+# "Comment", "a.key", "Name[de]", a Java property's escapes ("key\ with\ spaces" was translated, the key lost)
+CONFIG_KEY_NAME = r"(?:[A-Za-z_]|\\.)(?:[\w.-]|\\.)*(?:\[[\w@.-]+\])?"
 ASSIGNMENT = re.compile(rf"^[ \t]*({CONFIG_KEY_NAME})(=|[ \t]+=[ \t]+)(?=[^\s=])", re.MULTILINE)
 SPELLED_AS_CODE = re.compile(r".*[._]|.*[a-z][A-Z]|.*\d")
 SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
