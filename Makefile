@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SYSTEM_TOOLS := promtool prometheus nginx aapt2
+SYSTEM_TOOLS := promtool prometheus nginx aapt2 php
 # $(call apt_install,PACKAGES): the one way a target installs Debian packages it found missing.
 apt_install = $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $(1)
 
@@ -27,10 +27,10 @@ build-deps:  ## a C compiler and Python's headers (pip install compiles service/
 	  $(call apt_install,gcc libc6-dev python3-dev); \
 	fi
 
-system-deps:  ## Debian packages the tests run for real: Prometheus (promtool), nginx and Android's aapt2
+system-deps:  ## Debian packages the tests run for real: Prometheus (promtool), nginx, Android's aapt2 and PHP
 	@for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  $(call apt_install,prometheus nginx-light aapt); \
+	  $(call apt_install,prometheus nginx-light aapt php-cli); \
 	fi
 
 test: $(STAMP) system-deps  ## install what the tests need and run the suite (slow checks excluded)

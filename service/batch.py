@@ -44,8 +44,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, csv_table, documents, json_strings, po, qt_ts, resx, stringsdict, xcstrings,
-                     xliff)
+from service import (android_strings, csv_table, documents, json_strings, php_arrays, po, qt_ts, resx, stringsdict,
+                     xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -82,18 +82,20 @@ NAMED_FORMATS = {
     ".xcstrings": "xcstrings",  # Xcode's String Catalogs
     ".stringsdict": "stringsdict",  # and the plural dictionaries they replace
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
+    ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
 }
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
-             "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table}
+             "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
+             "php": php_arrays}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
-              "csv": "row"}
+              "csv": "row", "php": "string"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 
 

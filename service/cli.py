@@ -684,14 +684,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "xcstrings", "stringsdict", "csv", "subtitles"),
+                                "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
-                            ".csv, subtitles when it "
-                            "ends in .srt or .vtt, paragraphs when it ends in .md, .markdown, .html, .htm or .xhtml "
+                            ".csv, php when it ends in .php, subtitles when it ends in .srt or .vtt, paragraphs when "
+                            "it ends in .md, .markdown, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
@@ -731,7 +731,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "(Godot's: keys,en,de), its header row naming each column's language, each row whose "
                             "English cell has a letter and whose German cell is empty one item numbered by its row, "
                             "its first cell the id, and the text output the table with its German column (de, added "
-                            "where it has none) filled in; "
+                            "where it has none) filled in; php: a PHP translation file (Laravel's <?php return "
+                            "['key' => 'text'];, CodeIgniter's $lang['key'] = 'text';), each string value one item "
+                            "numbered in document order, its keys the id (dotted), and the text output the file as it "
+                            "was but for those strings; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole)")

@@ -905,6 +905,55 @@ def test_a_translation_tables_header_names_its_languages_as_spreadsheets_do():
         csv_table.check("id,text_fr\n1,Bonjour\n")
 
 
+LARAVEL_PHP = """<?php
+
+declare(strict_types=1);
+
+return [
+    /* The messages of the shop */
+    'station' => 'Where is the station, :name?',
+    "cheap" => "The apples were \\"cheap\\".\\n",  // a comment
+    'nested' => array(
+        'quote' => 'I eat the apple\\'s core',
+        'count' => '{0} No apples|[1,*] :count apples',
+        'number' => 42,
+        'hello' => "Hi $name",
+    ),
+    'list' => ['The dog'],
+];
+"""
+
+
+@pytest.mark.skipif(shutil.which("php") is None, reason="php not installed (Debian: php-cli)")
+def test_a_php_translation_files_strings_are_translated_as_php_reads_them(server, tmp_path):
+    """Read line by line as text, a Laravel translation file came back with "return" as "Rückgabe" and its keys
+    translated, and PHP could not parse it (0 of 31 Laravel, BookStack and CodeIgniter files). A file named *.php
+    sends each string value (its keys the id, dotted), and PHP reads the file written back with each translation
+    exactly, keys and all else as they were; a string interpolating a variable is code, not sent."""
+    source = tmp_path / "messages.php"
+    source.write_text(LARAVEL_PHP, encoding="utf-8")
+    assert item_ids(source) == ["station", "cheap", "nested.quote", "nested.count", "list.0"]
+    output = tmp_path / "de.php"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "5 items: 5 translated, 0 failed" in out, err
+    records = tmp_path / "de.jsonl"
+    batch(server.target, source, records, *SHORT)
+    translated = {record["id"]: record["translation"] for record in map(json.loads, records.open(encoding="utf-8"))}
+
+    def read(path: Path) -> dict:  # as PHP reads it
+        run = subprocess.run(["php", "-r", "echo json_encode(include $argv[1]);", str(path)], capture_output=True,
+                             text=True, check=True)
+        return json.loads(run.stdout)
+    expected = read(source)
+    expected["station"], expected["cheap"], expected["list"][0] = (translated[key] for key in ("station", "cheap",
+                                                                                               "list.0"))
+    expected["nested"]["quote"], expected["nested"]["count"] = translated["nested.quote"], translated["nested.count"]
+    assert read(output) == expected
+    (tmp_path / "code.php").write_text("<?php\necho 'Hello';\n", encoding="utf-8")
+    with pytest.raises(JobRefused, match=re.escape("line 2: 'echo' where a PHP translation file has only arrays")):
+        item_ids(tmp_path / "code.php")
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends
