@@ -35,7 +35,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import grpc
 
@@ -84,6 +84,7 @@ NAMED_FORMATS = {
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
+    ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
 }
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
@@ -97,6 +98,11 @@ ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json"
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
+# A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
+# three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all
+DIALOGUE = re.compile(r"Dialogue:[ \t]*(?:[^,\n]*,){9}")
+ASS_LINE_BREAK = "\\N"  # (a soft one, "\\n", shows as a space but where WrapStyle is 2: left as written)
+ASS_HARD_SPACE = "\\h"
 
 
 @dataclass
@@ -111,13 +117,14 @@ class Item:
     refused_since: float = 0.0  # monotonic time of the first such answer
     part: int | None = None  # of a line sent in parts (SplitLine)
     lines: int = 1  # of the input it spans (a paragraph's)
+    written_as: Callable[[str], str] = str  # a translation as the input writes it (SubStation Alpha's: `ass_written`)
     before: str = ""  # of a configuration file's line: kept as written before its text (its key), and after it
     after: str = ""
 
     @property
     def source(self) -> str:
         """The input's text of the item, as recorded: a configuration line's key and value."""
-        return self.before + self.text + self.after
+        return self.before + self.written_as(self.text) + self.after
 
     @property
     def key(self) -> str:
@@ -135,8 +142,8 @@ class Settings:
     # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages),
     # json (a JSON resource file: its string values), xliff (its untranslated units' sources), android (an Android
     # string resource file: its strings), ts (a Qt Linguist file: its untranslated messages), resx (a .NET resource
-    # file: its strings), xcstrings (an Xcode String Catalog: its strings without German) or subtitles (SubRip or
-    # WebVTT: each cue's text)
+    # file: its strings), xcstrings (an Xcode String Catalog: its strings without German), subtitles (SubRip or
+    # WebVTT: each cue's text) or ass (SubStation Alpha: each Dialogue line's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -217,6 +224,11 @@ def subtitle_block(block: str) -> tuple[str, str]:
     return "\n".join(lines[:timing + 1]) + ("\n" if timing + 1 < len(lines) else ""), "\n".join(lines[timing + 1:])
 
 
+def ass_written(translation: str) -> str:
+    """A translation as a SubStation Alpha event's text: a line break as "\\N", a no-break space as "\\h"."""
+    return translation.replace("\n", ASS_LINE_BREAK).replace("\u00a0", ASS_HARD_SPACE)
+
+
 def catalog_lines(path: Path) -> Iterator[tuple[int, str]]:
     for number, line in decoded_lines(path):
         if isinstance(line, Item):
@@ -270,6 +282,11 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
         item.text = line
     elif settings.format == "config":
         item.before, item.text, item.after = config_line(line)
+    elif settings.format == "ass":
+        dialogue = DIALOGUE.match(line)
+        text = line[dialogue.end():] if dialogue else ""
+        item.before, item.written_as = line[:len(line) - len(text)], ass_written
+        item.text = text.replace(ASS_LINE_BREAK, "\n").replace(ASS_HARD_SPACE, "\u00a0")  # read as a break, a space
     elif settings.format == "tsv":
         if "\t" not in line:
             item.error = "a TSV line needs an id, a tab, then the text"
@@ -548,7 +565,7 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
         record["error"] = {"code": status_name(result.error_code), "message": server_message(result)}
     else:
         t = result.translation
-        record |= {"translation": item.before + t.text + item.after, "input_tokens": t.input_tokens,
+        record |= {"translation": item.before + item.written_as(t.text) + item.after, "input_tokens": t.input_tokens,
                    "output_tokens": t.output_tokens,
                    "finish_reason": pb.FinishReason.Name(t.finish_reason).removeprefix("FINISH_REASON_").lower(),
                    "model": result.model, "model_version": result.model_version}

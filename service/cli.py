@@ -684,13 +684,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles"),
+                                "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles", "ass"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
-                            ".csv, php when it ends in .php, subtitles when it ends in .srt or .vtt, paragraphs when "
+                            ".csv, php when it ends in .php, subtitles when it ends in .srt or .vtt, ass when it ends "
+                            "in .ass or .ssa, paragraphs when "
                             "it ends in .md, .markdown, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
@@ -737,7 +738,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "was but for those strings; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
-                            "blocks kept whole)")
+                            "blocks kept whole; ass: SubStation Alpha (.ass, .ssa), each Dialogue line's text one item "
+                            "(its override tags, {\\i1}, kept; \\N a line break), its fields and every other line kept "
+                            "as written)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",

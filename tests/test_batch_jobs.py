@@ -75,6 +75,12 @@ def item_ids(source: Path) -> list[str]:
     return [item.id for item in read_items(source, Settings(format=NAMED_FORMATS[source.suffix]))]
 
 
+def alone(target: str, texts: list[str]) -> list[str]:
+    """Each text's translation when sent alone, as a job's items are (short: the tiny model rarely stops)."""
+    with TranslatorClient(target) as client:
+        return [client.translate([text], max_output_tokens=16).translations[0].text for text in texts]
+
+
 def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
@@ -835,9 +841,7 @@ def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_k
     "NSStringLocalisierterFormatKey", a variable "files" as "Dateien", "one" as "ein"): Apple found none of them. A
     file named *.stringsdict sends each variant's text and each format (its %#@variables@ kept), its keys the id, and
     writes each translation escaped in its <string>; keys, rules, types and comments stay as written."""
-    texts = ["%d apple & the dog", "%d apples", "Where is the station, %#@name@?"]
-    with TranslatorClient(server.target) as client:
-        one, other, station = (client.translate([text], max_output_tokens=16).translations[0].text for text in texts)
+    one, other, station = alone(server.target, ["%d apple & the dog", "%d apples", "Where is the station, %#@name@?"])
     source = tmp_path / "Localizable.stringsdict"
     source.write_text(STRINGSDICT, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "de.stringsdict", *SHORT)
@@ -876,9 +880,7 @@ def test_a_translation_tables_english_column_fills_its_german_one(server, tmp_pa
     (Godot's translation files, spreadsheets) sends each row's English cell where its German one is empty, its key
     the id, and writes the table back with the German column filled in (added where it has none); other cells,
     quoting and line breaks inside cells stay."""
-    texts = ["Where is the station, [b]%s[/b]?", 'The apples were cheap.\nI eat "bread".']
-    with TranslatorClient(server.target) as client:
-        station, cheap = (client.translate([text], max_output_tokens=16).translations[0].text for text in texts)
+    station, cheap = alone(server.target, ["Where is the station, [b]%s[/b]?", 'The apples were cheap.\nI eat "bread".'])
     source = tmp_path / "strings.csv"
     source.write_text(GODOT_CSV, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "strings.de.csv", *SHORT)
@@ -903,6 +905,40 @@ def test_a_translation_tables_header_names_its_languages_as_spreadsheets_do():
     assert csv_table.filled("en\nHello.\n\nBye.\n", {1: "Hallo."}) == "en,de\nHello.,Hallo.\n\nBye.\n"
     with pytest.raises(csv_table.NotTable, match=r"names no English column: name the column to translate en"):
         csv_table.check("id,text_fr\n1,Bonjour\n")
+
+
+SUBSTATION = """[Script Info]
+Title: The station
+ScriptType: v4.00+
+
+[V4+ Styles]
+Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Italic, Alignment, MarginL, MarginR, MarginV, Encoding
+Style: Default,Arial,20,&H00FFFFFF,0,0,2,10,10,10,1
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:01.00,0:00:04.00,Default,,0,0,0,,Where is the station?\\NThe apples were cheap.
+Comment: 0,0:00:05.00,0:00:08.00,Default,,0,0,0,,A note for the translator
+Dialogue: 0,0:00:05.00,0:00:08.00,Default,Roger,0,0,0,,{\\i1}I eat{\\i0} an apple,\\hthe dog eats bread.
+"""
+
+
+def test_a_substation_alpha_files_dialogue_texts_are_translated_and_all_else_kept(server, tmp_path):
+    """Read line by line as text, an .ass file's sections, formats and styles went to the model ("[Events]" came back
+    as "[Erweiterungen]", "Dialogue:" as "Dialog:", its fields shuffled). A file named *.ass or *.ssa sends each
+    Dialogue event's text, its "\\N" a line break and "\\h" a no-break space, its override tags kept; every other
+    line and each event's fields stay as written."""
+    first, second = alone(server.target, ["Where is the station?\nThe apples were cheap.",
+                                          "{\\i1}I eat{\\i0} an apple,\u00a0the dog eats bread."])
+    source = tmp_path / "talk.ass"
+    source.write_text(SUBSTATION, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "talk.de.ass", *SHORT)
+    assert code == 0 and "2 translated, 0 failed" in out, err
+    assert "{\\i1}" in second and "{\\i0}" in second
+    lines = SUBSTATION.splitlines()
+    lines[10] = lines[10][:lines[10].index(",,W") + 2] + first.replace("\n", "\\N")
+    lines[12] = lines[12][:lines[12].index(",,{") + 2] + second.replace("\n", "\\N").replace("\u00a0", "\\h")
+    assert (tmp_path / "talk.de.ass").read_text(encoding="utf-8") == "\n".join(lines) + "\n"
 
 
 LARAVEL_PHP = """<?php

@@ -136,6 +136,8 @@ PLACEHOLDERS = (
     FENCED_CODE,
     r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
     BBCODE_TAG,
+    # Override blocks of SubStation Alpha subtitles ("{\i1}", "{\pos(400,570)\fad(200,0)}"): codes, never words
+    r"\{\\[^{}\n]*\}",
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
