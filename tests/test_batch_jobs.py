@@ -880,7 +880,8 @@ def test_a_translation_tables_english_column_fills_its_german_one(server, tmp_pa
     (Godot's translation files, spreadsheets) sends each row's English cell where its German one is empty, its key
     the id, and writes the table back with the German column filled in (added where it has none); other cells,
     quoting and line breaks inside cells stay."""
-    station, cheap = alone(server.target, ["Where is the station, [b]%s[/b]?", 'The apples were cheap.\nI eat "bread".'])
+    station, cheap = alone(server.target, ["Where is the station, [b]%s[/b]?",
+                                           'The apples were cheap.\nI eat "bread".'])
     source = tmp_path / "strings.csv"
     source.write_text(GODOT_CSV, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "strings.de.csv", *SHORT)
