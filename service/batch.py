@@ -27,6 +27,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import random
@@ -72,7 +73,8 @@ PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) 
 NAMED_FORMATS = {
     ".jsonl": "jsonl", ".tsv": "tsv",
     # YAML, Java properties, INI, desktop entries, Apple strings
-    **dict.fromkeys((".yml", ".yaml", ".properties", ".ini", ".desktop", ".strings"), "config"),
+    **dict.fromkeys((".yml", ".yaml", ".ini", ".desktop", ".strings"), "config"),
+    ".properties": "properties",  # Java's: config, a value continued over lines by a backslash one item
     ".po": "po", ".pot": "po",  # gettext catalogs and templates
     ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included
     ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
@@ -101,6 +103,9 @@ SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all
 DIALOGUE = re.compile(r"Dialogue:[ \t]*(?:[^,\n]*,){9}")
+# A Java property's line that continues on the next: its value ends in an odd number of backslashes (not a comment)
+CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
+PROPERTIES_COMMENT = re.compile(r"[ \t\f]*[#!]")
 ASS_LINE_BREAK = "\\N"  # (a soft one, "\\n", shows as a space but where WrapStyle is 2: left as written)
 ASS_HARD_SPACE = "\\h"
 
@@ -139,11 +144,12 @@ class Item:
 @dataclass(frozen=True)
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
-    # resource file: each line's value translated, its key kept), po (a gettext catalog: its untranslated messages),
-    # json (a JSON resource file: its string values), xliff (its untranslated units' sources), android (an Android
-    # string resource file: its strings), ts (a Qt Linguist file: its untranslated messages), resx (a .NET resource
-    # file: its strings), xcstrings (an Xcode String Catalog: its strings without German), subtitles (SubRip or
-    # WebVTT: each cue's text) or ass (SubStation Alpha: each Dialogue line's text)
+    # resource file: each line's value translated, its key kept), properties (config, a continued value one item), po (a
+    # gettext catalog: its untranslated messages), json (a JSON resource file: its string values), xliff (its
+    # untranslated units' sources), android (an Android string resource file: its strings), ts (a Qt Linguist file: its
+    # untranslated messages), resx (a .NET resource file: its strings), xcstrings (an Xcode String Catalog: its strings
+    # without German), subtitles (SubRip or WebVTT: each cue's text) or ass (SubStation Alpha: each Dialogue line's
+    # text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -164,6 +170,9 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
     if settings.format in ("paragraphs", "subtitles"):
         yield from read_paragraphs(path, settings)
+        return
+    if settings.format == "properties":
+        yield from read_properties(path, settings)
         return
     if settings.format == "po":
         yield from read_catalog(path, settings)
@@ -209,6 +218,44 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
         yield item
+
+
+def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
+    """A Java properties file's lines as config's, but a value continued over lines (each but its last ending in a
+    backslash) one item, its lines joined as Java joins them (the backslash, the line break and the next line's
+    leading white space dropped): line by line, "This is a long text \\" and "that continues here." were translated
+    apart. Its translation is written back over as many lines, each but the last ending in " \\"."""
+    lines = iter(decoded_lines(path))
+    for number, line in lines:
+        run = [line]
+        while isinstance(run[-1], str) and not PROPERTIES_COMMENT.match(run[0]) and CONTINUED.search(run[-1]):
+            following = next(lines, None)
+            if following is None:
+                break
+            run.append(following[1])
+        if len(run) == 1 or not all(isinstance(part, str) for part in run):
+            yield from (part if isinstance(part, Item) else parse_line(number + k, part, settings)
+                        for k, part in enumerate(run))
+            continue
+        joined = run[0][:-1] + "".join(part.lstrip(" \t\f")[:-1] for part in run[1:-1]) + run[-1].lstrip(" \t\f")
+        item = parse_line(number, joined, settings)
+        indent = run[1][:len(run[1]) - len(run[1].lstrip(" \t\f"))]
+        item.lines, item.written_as = len(run), functools.partial(continued_lines, lines=len(run), indent=indent)
+        yield item
+
+
+def continued_lines(text: str, lines: int, indent: str) -> str:
+    """A property's value over `lines` lines, cut at spaces into parts of about equal length, each but the last
+    ending in " \\" and each but the first indented."""
+    words, parts = text.split(" "), []
+    for k in range(lines - 1, 0, -1):  # the parts from the end: each about an equal share of what is left
+        share = len(" ".join(words)) * k // (k + 1)
+        cut = min(range(len(words) + 1), key=lambda i: abs(len(" ".join(words[:i])) - share))
+        parts.insert(0, " ".join(words[cut:]))
+        words = words[:cut]
+    pieces = [" ".join(words), *parts]
+    return "\n".join((indent if k else "") + piece + ("" if k == len(pieces) - 1 else " \\" if piece and any(
+        pieces[k + 1:]) else "\\") for k, piece in enumerate(pieces))  # a space only where words follow
 
 
 def subtitle_block(block: str) -> tuple[str, str]:
@@ -280,7 +327,7 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
     item = Item(number, str(number), "", settings.model, settings.options)
     if settings.format == "text":
         item.text = line
-    elif settings.format == "config":
+    elif settings.format in ("config", "properties"):
         item.before, item.text, item.after = config_line(line)
     elif settings.format == "ass":
         dialogue = DIALOGUE.match(line)
@@ -634,7 +681,7 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "subtitles", "po", *DOCUMENTS)
+        not_by_line = self.settings.format in ("paragraphs", "subtitles", "properties", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
         unit = ITEM_NOUNS.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,

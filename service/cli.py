@@ -683,10 +683,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
                             "or error with code and message)")
     batch.add_argument("--format",
-                       choices=("text", "tsv", "jsonl", "paragraphs", "config", "po", "json", "xliff", "android", "ts",
-                                "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles", "ass"),
+                       choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
+                                "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles", "ass"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
-                            "in .yml, .yaml, .properties, .ini, .desktop or .strings, po when it ends in .po or .pot, "
+                            "in .yml, .yaml, .ini, .desktop or .strings, properties when it ends in .properties, po "
+                            "when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
@@ -696,7 +697,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
-                            "value translated and its key, section header, quotes and comment marks kept; po: a gettext "
+                            "value translated and its key, section header, quotes and comment marks kept; properties: "
+                            "a Java properties file, read as config but a value continued over lines (a backslash "
+                            "at the line's end) one item, written back over as many lines; po: a gettext "
                             "catalog or template (UTF-8), each untranslated message's msgid and msgid_plural one item "
                             "keyed by its line, and the text output the catalog with those messages' msgstr filled in, "
                             "flagged fuzzy, and a template's header filled for German; translated, fuzzy and obsolete "

@@ -29,7 +29,7 @@ import pytest
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           count_lines, read_items, read_paragraphs, split_line, subtitle_block)
+                           continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -220,6 +220,24 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)
     assert code == 0, err
     assert "13 items: 1 translated, 0 failed, 12 done before, 0 empty;" in out
+
+
+def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server, tmp_path):
+    """Line by line, "This is a long text \\" and "that continues here." were translated apart, and a continuation
+    came back without its backslash ("\\n\\" as "\\n\\n"): 3 of 41 Jenkins files and JMeter's loaded in Java with keys
+    that were values ("save?=" translated as a key was not one). A *.properties file sends such a value joined as Java
+    joins it and writes its translation over as many lines; keys with escapes and marks stay keys."""
+    source = tmp_path / "messages.properties"
+    source.write_text("# Messages\nsave?=Where is the station?\nlong=The apples were cheap \\\n    and I eat bread.\n"
+                      "key\\ with\\ spaces = The dog\n", encoding="utf-8")
+    messages, station, apples, dog = alone(server.target, ["Messages", "Where is the station?",
+                                                           "The apples were cheap and I eat bread.", "The dog"])
+    code, out, err = batch(server.target, source, tmp_path / "messages_de.properties", *SHORT)
+    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
+    assert (tmp_path / "messages_de.properties").read_text(encoding="utf-8") == (
+        f"# {messages}\nsave?={station}\nlong={continued_lines(apples, 2, '    ')}\nkey\\ with\\ spaces = {dog}\n")
+    assert continued_lines("Die Äpfel waren billig", 2, "  ") == "Die Äpfel \\\n  waren billig"
+    assert continued_lines("kurz", 3, "  ") == "\\\n  \\\n  kurz"  # no space where no words come before
 
 
 TEMPLATE = r"""# SOME DESCRIPTIVE TITLE.

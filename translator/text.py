@@ -1523,7 +1523,8 @@ def config_keys(text: str) -> Spans:
 
 
 CONFIG_LINE_LEAD = re.compile(r"[ \t]*(?:- |[#;]+[ \t]*|//[ \t]*)?")  # indentation, a YAML list's dash, a comment's mark
-CONFIG_KEY = re.compile(rf"[ \t]*{CONFIG_KEY_NAME}[ \t]*=[ \t]*")  # "key=", "a.key = ", "Name[de]=": any value
+# "key=", "a.key = ", "Name[de]=", a Java property's "save?=" (in a file known to be one: any value; a key's marks too)
+CONFIG_KEY = re.compile(r"[ \t]*(?:[A-Za-z_]|\\.)(?:[^\s=\\]|\\.)*[ \t]*=[ \t]*")
 BLOCK_COMMENT_LINE = re.compile(r"([ \t]*/\*+[ \t]*)(.*?)([ \t]*\*+/[ \t]*)")  # "/* Button */"
 
 
