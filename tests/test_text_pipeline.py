@@ -1278,6 +1278,9 @@ def test_bbcode_tags_are_kept_whole_and_leave_the_sentence_as_html_tags_do():
     assert prepared.restore(["Finde den Schlüssel auf unserer Seite, jetzt!", "XX0X Eins zwei."]).count("[/") == 3
     for text_alone in ("[I]nstall it again", "Delete file[s]?", "Set a[i] to 0"):
         assert protected_items(text_alone) == [], text_alone
+    # SubStation Alpha's toggles are tags too; its other override blocks items
+    subtitle = prepare("{\\i1}Thank you{\\i0} very {\\pos(400,570)}much!", take_out_tags=True)
+    assert subtitle.segments == ["Thank you very XX0Xmuch!"] and subtitle.protected[1:] == ["{\\i0}", "{\\pos(400,570)}"]
     # brackets in a URL only around an IPv6 host
     assert protected_items("Open http://[::1]:8080/x or https://example.org]Visit") == [
         "http://[::1]:8080/x", "https://example.org"]
