@@ -24,6 +24,7 @@ recorded once, when every part has its result: the translations joined with the 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import contextlib
 import dataclasses
@@ -245,15 +246,18 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def continued_lines(text: str, lines: int, indent: str) -> str:
-    """A property's value over `lines` lines, cut at spaces into parts of about equal length, each but the last
-    ending in " \\" and each but the first indented."""
-    words, parts = text.split(" "), []
-    for k in range(lines - 1, 0, -1):  # the parts from the end: each about an equal share of what is left
-        share = len(" ".join(words)) * k // (k + 1)
-        cut = min(range(len(words) + 1), key=lambda i: abs(len(" ".join(words[:i])) - share))
-        parts.insert(0, " ".join(words[cut:]))
-        words = words[:cut]
-    pieces = [" ".join(words), *parts]
+    """A property's value over `lines` lines, cut at the spaces nearest to equal shares of its length (none inside a
+    word: a line without a space left is empty), each but the last ending in " \\" and each but the first indented."""
+    spaces = [at for at, character in enumerate(text) if character == " "]
+    pieces, start = [], 0
+    for line in range(1, lines):
+        share = len(text) * line // lines
+        nearest = bisect.bisect_left(spaces, share)
+        cuts = [spaces[k] for k in (nearest - 1, nearest) if 0 <= k < len(spaces) and spaces[k] >= start]
+        cut = min(cuts, key=lambda at: abs(at - share), default=None)
+        pieces.append(text[start:cut] if cut is not None else "")
+        start = cut + 1 if cut is not None else start
+    pieces.append(text[start:])
     return "\n".join((indent if k else "") + piece + ("" if k == len(pieces) - 1 else " \\" if piece and any(
         pieces[k + 1:]) else "\\") for k, piece in enumerate(pieces))  # a space only where words follow
 
