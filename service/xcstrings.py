@@ -6,12 +6,12 @@ its text, or, where it has none, the key itself. Each string without a German lo
 numbered in document order, its key the record's id; a string with variations (``plural``: ``one``, ``other``;
 ``device``) sends each variation's text, its id the key and the variation (``%lld files/plural.other``); a string
 with substitutions (several plurals in one string: ``%#@files@ in %#@folders@``, each substitution's variations
-holding ``%arg files``) sends its format and each substitution's variations (``%lld files in %lld
-folders/files/plural.one``). Strings marked ``shouldTranslate: false`` are not sent. The catalog
-is written back as Xcode writes it (two spaces' indentation, ``" : "``), every string, comment and localization kept,
-with a German localization (``de``) for each string translated, its state ``needs_review`` (Xcode's mark for a
-translation to review; ``translated`` when the job gives --no-review); one with substitutions is the English one,
-each text translated where it was (its argument numbers and format specifiers as they are).
+holding ``%arg files``) sends its format and each substitution's variations (``.../files/plural.one``). Strings
+marked ``shouldTranslate: false`` are not sent. The catalog is written back as Xcode writes it (two spaces'
+indentation, ``" : "``), every string, comment and localization kept, with a German localization (``de``) for each
+string translated, its state ``needs_review`` (Xcode's mark for a translation to review; ``translated`` when the job
+gives --no-review); one with substitutions is the English one, each text translated where it was (its argument
+numbers and format specifiers as they are).
 """
 
 from __future__ import annotations
