@@ -17,6 +17,7 @@ sent.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -157,12 +158,12 @@ def _translation(element: re.Match, texts: list[str], plural: bool, review: bool
     content = element.group(2) or ""
     if not plural:
         return f"<translation{attributes}>{texts[0]}</translation>"
-    forms = iter(range(len(GERMAN_FORMS)))
-    if NUMERUS_FORM.search(content):  # the forms lupdate wrote, filled in order (the last text for any beyond)
-        content = NUMERUS_FORM.sub(lambda form: f"<numerusform{form.group(1)}>"
-                                                f"{texts[min(next(forms, -1), len(texts) - 1)]}</numerusform>", content)
+    form = itertools.count()  # each numerus form its text, in order (the last text for any beyond)
+    if NUMERUS_FORM.search(content):  # the forms lupdate wrote
+        content = NUMERUS_FORM.sub(lambda written: f"<numerusform{written.group(1)}>"
+                                                   f"{texts[min(next(form), len(texts) - 1)]}</numerusform>", content)
     else:
-        content = "".join(f"<numerusform>{texts[min(k, len(texts) - 1)]}</numerusform>" for k in forms)
+        content = "".join(f"<numerusform>{texts[min(next(form), len(texts) - 1)]}</numerusform>" for _ in GERMAN_FORMS)
     return f"<translation{attributes}>{content}</translation>"
 
 
