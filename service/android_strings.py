@@ -204,11 +204,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     locale = LOCALE.search(document, root.start(1), root.end(1))
     if locale:
         edits.append((locale.start(2), locale.end(2), TARGET_LANGUAGE))
-    pieces, done = [], 0
-    for start, end, text in sorted(edits):
-        pieces += [document[done:start], text]
-        done = end
-    return "".join(pieces) + document[done:]
+    return documents.spliced(document, sorted(edits))
 
 
 def _line_of(document: str, span: tuple[int, int]) -> tuple[int, int]:

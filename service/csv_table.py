@@ -1,14 +1,14 @@
-"""Translation tables in CSV (Godot's translation files, spreadsheets exported for translators: a header row naming
-each column's language, ``keys,en,de``) for batch jobs: which cells to send, and the table written back.
+"""Translation tables in CSV (Godot's translation files, spreadsheets exported for translators: a header row naming each
+column's language, ``keys,en,de``) for batch jobs: which cells to send, and the table written back.
 
-The header names the English column (``en``, ``en_US``, Unity's ``English(en)``, ``English`` or ``source``) and,
-where the table has one, the German column (``de``, ``de_DE``, ``German(de)``, ``German``, ``Deutsch``); a table
-without a German column gets one, ``de``, at its end. Each row whose English cell has a letter and whose German cell
-is empty is sent as an item numbered by its row (the header is row 0), its first cell the record's id where that is
-not the English one (Godot's key), else its row number. The table is written back with the same delimiter (comma,
-semicolon or tab, as the header uses), quoting only the cells that need it (or every cell, where the header's are
-all quoted), each row's German cell filled where it was translated, a byte order mark and line endings as the input has them. CSV has no mark of a translation to
-review.
+The header names the English column (``en``, ``en_US``, Unity's ``English(en)``, ``English`` or ``source``) and, where
+the table has one, the German column (``de``, ``de_DE``, ``German(de)``, ``German``, ``Deutsch``); a table without a
+German column gets one, ``de``, at its end. Each row whose English cell has a letter and whose German cell is empty is
+sent as an item numbered by its row (the header is row 0), its first cell the record's id where that is not the English
+one (Godot's key), else its row number. The table is written back with the same delimiter (comma, semicolon or tab, as
+the header uses), quoting only the cells that need it (or every cell, where the header's are all quoted), each row's
+German cell filled where it was translated, a byte order mark and line endings as the input has them. CSV has no mark of
+a translation to review.
 """
 
 from __future__ import annotations

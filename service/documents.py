@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from typing import Iterable
 
 # What holds no elements: comments, CDATA sections, processing instructions and the document type declaration, whose
 # quoted literals and internal subset may hold any text ("<string>" in a DOCTYPE's system identifier was read as one)
@@ -48,6 +49,16 @@ def attribute(attributes: str, name: str) -> str | None:
     if found is None:
         return None
     return found.group(1) if found.group(1) is not None else found.group(2)
+
+
+def spliced(document: str, edits: Iterable[tuple[int, int, str]]) -> str:
+    """The document with each (start, end) span, given in document order and apart, replaced by its text: every
+    format read whole is written back so, character for character but for what it fills in."""
+    pieces, done = [], 0
+    for start, end, text in edits:
+        pieces += [document[done:start], text]
+        done = end
+    return "".join(pieces) + document[done:]
 
 
 def blanked(document: str) -> str:

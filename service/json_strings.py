@@ -100,7 +100,7 @@ def sent(value: Value) -> bool:
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each value whose number has a translation replaced by it, and ARB's locale set (JSON has
     no mark of a translation to review: `review` changes nothing)."""
-    pieces, done = [], 0
+    edits = []
     for value in values(document):
         if value.locale:
             replacement = TARGET_LANGUAGE
@@ -108,6 +108,5 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
             replacement = translated[value.number]
         else:
             continue
-        pieces += [document[done:value.start], json.dumps(replacement, ensure_ascii=False)]
-        done = value.end
-    return "".join(pieces) + document[done:]
+        edits.append((value.start, value.end, json.dumps(replacement, ensure_ascii=False)))
+    return documents.spliced(document, edits)

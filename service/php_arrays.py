@@ -2,13 +2,13 @@
 ``$lang['key'] = 'text';``) for batch jobs: which strings to send, and the file written back.
 
 The file is read as PHP reads it, but only what such a file holds: ``<?php``, a ``declare(...)``, CodeIgniter's
-``defined('BASEPATH') OR exit(...)``, ``return`` of an array (``[...]`` or ``array(...)``, nested), assignments of strings to a variable's keys, strings (single- or
-double-quoted, joined by ``.``), numbers, ``true``, ``false``, ``null`` and comments; anything else (code) is
-refused. Each string value with a letter is sent as an item numbered in document order, its keys the record's id
-(Laravel's dotted path: ``auth.throttle`` inside ``'auth' => [...]``); keys are never sent, nor a double-quoted
-string that interpolates a variable (``"Hi $name"``: code). Laravel's placeholders (``:seconds``) and plural choices
-(``{0} None|[1,*] :count``) are the text pipeline's. The file is written back character for character as it was but
-for those strings, each escaped for its quotes.
+``defined('BASEPATH') OR exit(...)``, ``return`` of an array (``[...]`` or ``array(...)``, nested), assignments of
+strings to a variable's keys, strings (single- or double-quoted, joined by ``.``), numbers, ``true``, ``false``,
+``null`` and comments; anything else (code) is refused. Each string value with a letter is sent as an item numbered in
+document order, its keys the record's id (Laravel's dotted path: ``auth.throttle`` inside ``'auth' => [...]``); keys are
+never sent, nor a double-quoted string that interpolates a variable (``"Hi $name"``: code). Laravel's placeholders
+(``:seconds``) and plural choices (``{0} None|[1,*] :count``) are the text pipeline's. The file is written back
+character for character as it was but for those strings, each escaped for its quotes.
 """
 
 from __future__ import annotations
@@ -236,9 +236,6 @@ def _written(text: str, double: bool) -> str:
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each sent string whose number has a translation holding it (PHP has no mark of a
     translation to review: `review` changes nothing)."""
-    pieces, done = [], 0
-    for string in strings(document):
-        if string.sent and translated.get(string.number):
-            pieces += [document[done:string.start], _written(translated[string.number], string.double)]
-            done = string.end
-    return "".join(pieces) + document[done:]
+    edits = [(string.start, string.end, _written(translated[string.number], string.double))
+             for string in strings(document) if string.sent and translated.get(string.number)]
+    return documents.spliced(document, edits)

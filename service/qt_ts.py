@@ -133,16 +133,15 @@ def messages(document: str) -> Iterator[Message]:
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each sent message whose number has a translation given it, marked unfinished (with
     `review`; else finished), and the file's language German where it named none or English."""
-    pieces, done = [], 0
+    edits = []
     for message in messages(document):
         texts = [translated.get(number) for number, _, _ in message.items()]
         if not message.sent or not all(texts):  # a plural message's forms go in together
             continue
         element = message.translation
-        pieces += [document[done:element.start()], _translation(element, [escaped(text) for text in texts],
-                                                                 message.plural, review)]
-        done = element.end()
-    return _german("".join(pieces) + document[done:])
+        edits.append((*element.span(), _translation(element, [escaped(text) for text in texts], message.plural,
+                                                    review)))
+    return _german(documents.spliced(document, edits))
 
 
 def escaped(text: str) -> str:

@@ -16,6 +16,7 @@ import html
 import re
 from dataclasses import dataclass
 from typing import Iterator
+from xml.sax.saxutils import escape  # &, <, >: as Visual Studio and Xcode write element content
 
 from service import documents
 
@@ -23,7 +24,6 @@ DATA = re.compile(r"<data\b([^>]*?)(?:/>|>(.*?)</data\s*>)", re.DOTALL)
 VALUE = re.compile(r"<value\b[^>]*?(?:/>|>(.*?)</value\s*>)", re.DOTALL)
 NOT_TEXT = re.compile(r"""\b(?:type|mimetype)\s*=""")  # a typed or serialized object, not a string
 DESIGNER = ">>"  # a WinForms designer's metadata: ">>button1.Name", ">>$this.Type"
-ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}  # in element content, as Visual Studio writes it
 
 
 class NotResx(documents.NotDocument):
@@ -75,9 +75,6 @@ def strings(document: str) -> Iterator[String]:
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each sent string whose number has a translation holding it (.NET has no mark of a
     translation to review: `review` changes nothing)."""
-    pieces, done = [], 0
-    for string in strings(document):
-        if string.sent and translated.get(string.number):
-            pieces += [document[done:string.start], "".join(ESCAPES.get(c, c) for c in translated[string.number])]
-            done = string.end
-    return "".join(pieces) + document[done:]
+    edits = [(string.start, string.end, escape(translated[string.number]))
+             for string in strings(document) if string.sent and translated.get(string.number)]
+    return documents.spliced(document, edits)

@@ -20,6 +20,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
+from xml.sax.saxutils import escape  # &, <, >: as Visual Studio and Xcode write element content
 
 from service import documents
 
@@ -27,7 +28,6 @@ STRING = re.compile(r"<string\b[^>]*?(?:/>|>(.*?)</string\s*>)", re.DOTALL)  # i
 FORMAT = "NSStringLocalizedFormatKey"
 RULE = "NSStringFormatSpecTypeKey"  # a variable's dictionary holds it
 NOT_TEXT = (RULE, "NSStringFormatValueTypeKey")  # the variable's dictionary's values that are not its variants
-ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}  # as Xcode (and plistlib) write them
 
 
 class NotStringsdict(documents.NotDocument):
@@ -113,9 +113,6 @@ def _entries(dictionary: ElementTree.Element) -> Iterator[tuple[str, ElementTree
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each sent string whose number has a translation holding it (a property list has no mark
     of a translation to review: `review` changes nothing)."""
-    pieces, done = [], 0
-    for string in strings(document):
-        if string.sent and translated.get(string.number):
-            pieces += [document[done:string.start], "".join(ESCAPES.get(c, c) for c in translated[string.number])]
-            done = string.end
-    return "".join(pieces) + document[done:]
+    edits = [(string.start, string.end, escape(translated[string.number]))
+             for string in strings(document) if string.sent and translated.get(string.number)]
+    return documents.spliced(document, edits)

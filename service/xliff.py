@@ -114,7 +114,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     """The document with each sent unit whose number has a translation given its target, flagged for review (else
     1.2's target state="translated"; 2.x's segment is "translated" either way), and the target language named where
     it is not."""
-    major, pieces, done, broken = version(document), [], 0, []
+    major, edits, broken = version(document), [], []
     for unit in units(document):
         if not unit.sent or not translated.get(unit.number):
             continue
@@ -122,15 +122,13 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
             broken.append(unit.id or str(unit.number))
             continue
         start = unit.start if major == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
-        pieces += [document[done:start], _with_target(document[start:unit.end], translated[unit.number], major,
-                                                      review)]
-        done = unit.end
+        edits.append((start, unit.end, _with_target(document[start:unit.end], translated[unit.number], major, review)))
     if broken:
         log.warning("%d translations left out, their inline codes not well-formed XML (units %s): a rerun with "
                     "the journal removed translates them again", len(broken), ", ".join(broken[:10]))
-    if not pieces:
+    if not edits:
         return document
-    return _target_language("".join(pieces) + document[done:], major)
+    return _target_language(documents.spliced(document, edits), major)
 
 
 def _well_formed(content: str) -> bool:

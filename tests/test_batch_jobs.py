@@ -22,6 +22,7 @@ import sys
 import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from xml.sax.saxutils import escape  # &, <, >: element content as .NET and Xcode write it
 
 import grpc
 import pytest
@@ -544,9 +545,7 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     without a translation (its source's references undone: rich text as markup, "&File" as a label's marker) and
     writes its translation (each numerus form of a plural) escaped as lupdate writes it, still unfinished (Qt
     Linguist's mark for a translation to review), and the file's language German; all else stays as written."""
-    with TranslatorClient(server.target) as client:
-        station, file, apples = (client.translate([text], max_output_tokens=16).translations[0].text
-                                 for text in ["Where is the station?", "&File", "I eat <b>%n</b> apples."])
+    station, file, apples = alone(server.target, ["Where is the station?", "&File", "I eat <b>%n</b> apples."])
 
     def escaped(text: str) -> str:  # as lupdate writes it
         return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
@@ -626,21 +625,16 @@ def test_a_dotnet_resource_files_strings_are_translated_and_all_else_kept(server
     """Read line by line as text, a .resx file's XML went to the model. A file named *.resx (or UWP's *.resw) sends
     each <data> that holds a string, its name the id, and writes each translation escaped in its <value>; typed data,
     a WinForms designer's ">>" metadata, comments for translators and the schema's own comment stay as written."""
-    with TranslatorClient(server.target) as client:
-        greeting, title = (client.translate([text], max_output_tokens=16).translations[0].text
-                           for text in ["Where is the station, {0}?", "The apples & the dog"])
+    greeting, title = alone(server.target, ["Where is the station, {0}?", "The apples & the dog"])
     source = tmp_path / "Resources.resx"
     source.write_text(RESX, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "Resources.de.resx", *SHORT)
     assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
     assert "{0}" in greeting
-
-    def escaped(text: str) -> str:
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     written = (tmp_path / "Resources.de.resx").read_text(encoding="utf-8")
     assert written == RESX.replace(
-        "<value>Where is the station, {0}?</value>", f"<value>{escaped(greeting)}</value>").replace(
-        "<value>The apples &amp; the dog</value>", f"<value>{escaped(title)}</value>")
+        "<value>Where is the station, {0}?</value>", f"<value>{escape(greeting)}</value>").replace(
+        "<value>The apples &amp; the dog</value>", f"<value>{escape(title)}</value>")
     root = ElementTree.fromstring(written.encode())
     values = {data.get("name"): data.findtext("value") for data in root.iter("data")}
     assert values["Greeting"] == greeting and values["$this.Text"] == title and values[">>button1.Name"] == "button1"
@@ -719,9 +713,8 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
     named *.xcstrings sends each string without German (its English text, or its key where it has none; each plural
     variation alone) and writes the catalog back as Xcode writes it, with a German localization for each, state
     needs_review; strings not to translate, German ones and all else stay."""
-    with TranslatorClient(server.target) as client:
-        one, other, station, cheap = (client.translate([text], max_output_tokens=16).translations[0].text for text in
-                                      ["%lld apple", "%lld apples", "Where is the station?", "The apples were cheap."])
+    one, other, station, cheap = alone(server.target, ["%lld apple", "%lld apples", "Where is the station?",
+                                                       "The apples were cheap."])
     source = tmp_path / "Localizable.xcstrings"
     source.write_text(XCSTRINGS, encoding="utf-8")
     code, out, err = batch(server.target, source, tmp_path / "out.xcstrings", *SHORT)
@@ -865,14 +858,11 @@ def test_a_plural_dictionarys_variants_and_formats_are_translated_and_all_else_k
     code, out, err = batch(server.target, source, tmp_path / "de.stringsdict", *SHORT)
     assert code == 0 and "5 items: 5 translated, 0 failed" in out, err
     assert "%#@name@" in station
-
-    def escaped(text: str) -> str:
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     written = (tmp_path / "de.stringsdict").read_text(encoding="utf-8")  # "%#@files@" and "%lld" come back as sent
     assert written == STRINGSDICT.replace(
-        "<string>%d apple &amp; the dog</string>", f"<string>{escaped(one)}</string>").replace(
-        "<string>%d apples</string>", f"<string>{escaped(other)}</string>").replace(
-        "<string>Where is the station, %#@name@?</string>", f"<string>{escaped(station)}</string>")
+        "<string>%d apple &amp; the dog</string>", f"<string>{escape(one)}</string>").replace(
+        "<string>%d apples</string>", f"<string>{escape(other)}</string>").replace(
+        "<string>Where is the station, %#@name@?</string>", f"<string>{escape(station)}</string>")
     assert plistlib.loads(written.encode())["%d files"]["files"]["one"] == one
     assert item_ids(source) == ["%d files/NSStringLocalizedFormatKey", "%d files/files/one", "%d files/files/other",
                                 "station/NSStringLocalizedFormatKey", "station/name/other"]
