@@ -91,8 +91,8 @@ class Row:
     sent: bool  # an English text with a letter, its German cell empty
 
 
-def rows(document: str) -> Iterator[Row]:
-    table = _table(document)
+def rows(table: Table) -> Iterator[Row]:
+    """Its rows below the header, each with its key, English text and whether it is sent."""
     for number, row in enumerate(table.rows[1:], start=1):
         text = row[table.source] if table.source < len(row) else ""
         german = row[table.target] if table.target < len(row) else ""
@@ -102,7 +102,7 @@ def rows(document: str) -> Iterator[Row]:
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
     """(row number, key, English text) of each row to send."""
-    return ((row.number, row.id, row.text) for row in rows(document) if row.sent)
+    return ((row.number, row.id, row.text) for row in rows(_table(document)) if row.sent)
 
 
 def count(document: str) -> int:
@@ -116,7 +116,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     table = _table(document)
     if table.target == len(table.rows[0]):
         table.rows[0].append(TARGET_LANGUAGE)
-    for row in (row for row in rows(document) if row.sent and translated.get(row.number)):
+    for row in [row for row in rows(table) if row.sent and translated.get(row.number)]:
         cells = table.rows[row.number]
         cells += [""] * (table.target + 1 - len(cells))
         cells[table.target] = translated[row.number]
