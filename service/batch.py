@@ -46,8 +46,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, csv_table, documents, json_strings, php_arrays, po, qt_ts, resx, stringsdict,
-                     xcstrings, xliff)
+from service import (android_strings, csv_table, documents, java_properties, json_strings, php_arrays, po, qt_ts, resx,
+                     stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import config_line, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -73,9 +73,9 @@ PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) 
 # file's code block was translated ("make install" came back as "installieren") and a wrapped sentence was two.
 NAMED_FORMATS = {
     ".jsonl": "jsonl", ".tsv": "tsv",
-    # YAML, Java properties, INI, desktop entries, Apple strings
+    # YAML, INI, desktop entries, Apple strings
     **dict.fromkeys((".yml", ".yaml", ".ini", ".desktop", ".strings"), "config"),
-    ".properties": "properties",  # Java's: config, a value continued over lines by a backslash one item
+    ".properties": "properties",  # Java's: each value as Java reads it, comments kept
     ".po": "po", ".pot": "po",  # gettext catalogs and templates
     ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included
     ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
@@ -104,9 +104,6 @@ SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all
 DIALOGUE = re.compile(r"Dialogue:[ \t]*(?:[^,\n]*,){9}")
-# A Java property's line that continues on the next: its value ends in an odd number of backslashes (not a comment)
-CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
-PROPERTIES_COMMENT = re.compile(r"[ \t\f]*[#!]")
 ASS_LINE_BREAK = "\\N"  # (a soft one, "\\n", shows as a space but where WrapStyle is 2: left as written)
 ASS_HARD_SPACE = "\\h"
 
@@ -145,12 +142,12 @@ class Item:
 @dataclass(frozen=True)
 class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
-    # resource file: each line's value translated, its key kept), properties (config, a continued value one item), po (a
-    # gettext catalog: its untranslated messages), json (a JSON resource file: its string values), xliff (its
-    # untranslated units' sources), android (an Android string resource file: its strings), ts (a Qt Linguist file: its
-    # untranslated messages), resx (a .NET resource file: its strings), xcstrings (an Xcode String Catalog: its strings
-    # without German), subtitles (SubRip or WebVTT: each cue's text) or ass (SubStation Alpha: each Dialogue line's
-    # text)
+    # resource file: each line's value translated, its key kept), properties (a Java properties file: its values,
+    # comments kept), po (a gettext catalog: its untranslated messages), json (a JSON resource file: its string values),
+    # xliff (its untranslated units' sources), android (an Android string resource file: its strings), ts (a Qt Linguist
+    # file: its untranslated messages), resx (a .NET resource file: its strings), xcstrings (an Xcode String Catalog:
+    # its strings without German), subtitles (SubRip or WebVTT: each cue's text) or ass (SubStation Alpha: each
+    # Dialogue line's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams
@@ -222,33 +219,50 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
-    """A Java properties file's lines as config's, but a value continued over lines (each but its last ending in a
-    backslash) one item, its lines joined as Java joins them (the backslash, the line break and the next line's
-    leading white space dropped): line by line, "This is a long text \\" and "that continues here." were translated
-    apart. Its translation is written back over as many lines, each but the last ending in " \\"."""
+    """A Java properties file's values, each as Java reads it (`java_properties`), its key and comments kept as
+    written: a value continued over lines (each but its last ending in a backslash) is one item, its lines joined as
+    Java joins them (the backslash, the line break and the next line's leading white space dropped): line by line,
+    "This is a long text \\" and "that continues here." were translated apart. Its translation is written back over
+    as many lines, each but the last ending in " \\"."""
+    style = java_properties.file_style(path)
     lines = iter(decoded_lines(path))
     for number, line in lines:
         run = [line]
-        while isinstance(run[-1], str) and not PROPERTIES_COMMENT.match(run[0]) and CONTINUED.search(run[-1]):
+        while (isinstance(run[-1], str) and not java_properties.COMMENT.match(run[0])
+               and java_properties.CONTINUED.search(run[-1])):
             following = next(lines, None)
             if following is None:
                 break
             run.append(following[1])
         if len(run) == 1 or not all(isinstance(part, str) for part in run):
-            yield from (part if isinstance(part, Item) else parse_line(number + k, part, settings)
+            yield from (part if isinstance(part, Item) else property_item(number + k, part, settings, style)
                         for k, part in enumerate(run))
             continue
         joined = run[0][:-1] + "".join(part.lstrip(" \t\f")[:-1] for part in run[1:-1]) + run[-1].lstrip(" \t\f")
-        item = parse_line(number, joined, settings)
+        item = property_item(number, joined, settings, style)
         indent = run[1][:len(run[1]) - len(run[1].lstrip(" \t\f"))]
-        item.lines, item.written_as = len(run), functools.partial(continued_lines, lines=len(run), indent=indent)
+        item.lines = len(run)
+        item.written_as = functools.partial(continued_lines, item.written_as, lines=len(run), indent=indent)
         yield item
 
 
-def continued_lines(text: str, lines: int, indent: str) -> str:
-    """A property's value over `lines` lines, cut at the spaces nearest to equal shares of its length (none inside a
-    word: a line without a space left is empty), each but the last ending in " \\" and each but the first indented."""
-    spaces = [at for at, character in enumerate(text) if character == " "]
+def property_item(number: int, line: str, settings: Settings, style: java_properties.FileStyle) -> Item:
+    """A property's line (continuation lines joined) as an item: its value as Java reads it, written back as the
+    file writes values; a value Java would not read goes as written."""
+    before, raw = java_properties.property_line(line)
+    item = Item(number, str(number), raw, settings.model, settings.options, before=before)
+    if (value := java_properties.value(raw, style)) is not None:
+        item.text, item.written_as = value.text, value.written
+    return item
+
+
+def continued_lines(written_as: Callable[[str], str], text: str, lines: int, indent: str) -> str:
+    """A property's value, as `written_as` writes it, over `lines` lines, cut at the spaces nearest to equal shares of
+    its length (none inside a word, none escaped, none before white space, which Java drops at a line's start: a
+    line without such a space left is empty), each but the last ending in " \\" and each but the first indented."""
+    text = written_as(text)
+    spaces = [at for at, character in enumerate(text)
+              if character == " " and text[at - 1:at] != "\\" and not text[at + 1:at + 2].isspace()]
     pieces, start = [], 0
     for line in range(1, lines):
         share = len(text) * line // lines
@@ -331,7 +345,7 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
     item = Item(number, str(number), "", settings.model, settings.options)
     if settings.format == "text":
         item.text = line
-    elif settings.format in ("config", "properties"):
+    elif settings.format == "config":
         item.before, item.text, item.after = config_line(line)
     elif settings.format == "ass":
         dialogue = DIALOGUE.match(line)

@@ -32,6 +32,7 @@ from bench.soak import resident_mb
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
+from service.java_properties import FileStyle, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
 
@@ -227,18 +228,23 @@ def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server,
     """Line by line, "This is a long text \\" and "that continues here." were translated apart, and a continuation
     came back without its backslash ("\\n\\" as "\\n\\n"): 3 of 41 Jenkins files and JMeter's loaded in Java with keys
     that were values ("save?=" translated as a key was not one). A *.properties file sends such a value joined as Java
-    joins it and writes its translation over as many lines; keys with escapes and marks stay keys."""
+    joins it and writes its translation over as many lines; keys with escapes and marks stay keys, comments (license
+    headers, notes) stay as written, and a value goes as Java reads it (`java_properties`), its translation escaped
+    as the value was."""
     source = tmp_path / "messages.properties"
     source.write_text("# Messages\nsave?=Where is the station?\nlong=The apples were cheap \\\n    and I eat bread.\n"
-                      "key\\ with\\ spaces = The dog\n", encoding="utf-8")
-    messages, station, apples, dog = alone(server.target, ["Messages", "Where is the station?",
-                                                           "The apples were cheap and I eat bread.", "The dog"])
+                      "key\\ with\\ spaces = The dog\nplugin=The plugin ''{0}'' is old\\: {1}\n", encoding="utf-8")
+    station, apples, dog, plugin = alone(server.target, ["Where is the station?", "The apples were cheap and I eat bread.",
+                                                         "The dog", "The plugin '{0}' is old: {1}"])
     code, out, err = batch(server.target, source, tmp_path / "messages_de.properties", *SHORT)
-    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
+    assert code == 0 and "5 items: 4 translated, 0 failed, 0 done before, 1 empty" in out, err
+    written = value("The plugin ''{0}'' is old\\: {1}", FileStyle()).written
     assert (tmp_path / "messages_de.properties").read_text(encoding="utf-8") == (
-        f"# {messages}\nsave?={station}\nlong={continued_lines(apples, 2, '    ')}\nkey\\ with\\ spaces = {dog}\n")
-    assert continued_lines("Die Äpfel waren billig", 2, "  ") == "Die Äpfel \\\n  waren billig"
-    assert continued_lines("kurz", 3, "  ") == "\\\n  \\\n  kurz"  # no space where no words come before
+        f"# Messages\nsave?={station}\nlong={continued_lines(str, apples, 2, '    ')}\nkey\\ with\\ spaces = {dog}\n"
+        f"plugin={written(plugin)}\n")
+    assert continued_lines(str, "Die Äpfel waren billig", 2, "  ") == "Die Äpfel \\\n  waren billig"
+    assert continued_lines(str, "kurz", 3, "  ") == "\\\n  \\\n  kurz"  # no space where no words come before
+    assert continued_lines(str, "a\\nb  c d", 2, "") == "a\\nb  \\\nc d"  # Java drops a line's leading spaces
 
 
 TEMPLATE = r"""# SOME DESCRIPTIVE TITLE.
