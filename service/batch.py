@@ -46,10 +46,10 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, csv_table, documents, java_properties, json_strings, php_arrays, po, qt_ts, resx,
-                     stringsdict, xcstrings, xliff)
+from service import (android_strings, config_values, csv_table, documents, java_properties, json_strings, php_arrays,
+                     po, qt_ts, resx, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
-from translator.text import config_line, paragraph_runs
+from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -123,11 +123,12 @@ class Item:
     written_as: Callable[[str], str] = str  # a translation as the input writes it (SubStation Alpha's: `ass_written`)
     before: str = ""  # of a configuration file's line: kept as written before its text (its key), and after it
     after: str = ""
+    as_read: str | None = None  # the input's text, where the item's parts written back differ from it (a locale key)
 
     @property
     def source(self) -> str:
         """The input's text of the item, as recorded: a configuration line's key and value."""
-        return self.before + self.written_as(self.text) + self.after
+        return self.before + self.written_as(self.text) + self.after if self.as_read is None else self.as_read
 
     @property
     def key(self) -> str:
@@ -346,7 +347,9 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
     if settings.format == "text":
         item.text = line
     elif settings.format == "config":
-        item.before, item.text, item.after = config_line(line)
+        value = config_values.config_value(line)
+        item.before, item.text, item.after, item.written_as, item.as_read = (
+            value.before, value.text, value.after, value.written_as, value.as_read)
     elif settings.format == "ass":
         dialogue = DIALOGUE.match(line)
         text = line[dialogue.end():] if dialogue else ""

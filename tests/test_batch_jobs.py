@@ -26,12 +26,14 @@ from xml.sax.saxutils import escape  # &, <, >: element content as .NET and Xcod
 
 import grpc
 import pytest
+import yaml
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
+from service.config_values import config_value
 from service.java_properties import FileStyle, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -195,8 +197,9 @@ def test_a_paragraphs_job_translates_the_lines_between_blank_lines_together_and_
 def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(server, tmp_path):
     """Read line by line as text, "  title: Welcome" reached the server alone and its key was translated with its
     value. A file named as a configuration or resource file (or --format config) sends each line's value: its key,
-    section header, quotes and comment marks stay as written, a line with no value is kept whole, and a rerun on the
-    same file resumes (the record's source is the whole line)."""
+    section header, quotes and comment marks stay as written, a line with no value is kept whole, a YAML or Apple
+    strings value is written as its reader needs it (test_config_values) and a Rails locale's "en:" as "de:" (kept,
+    the German file redefined English), and a rerun on the same file resumes (the record's source is the whole line)."""
     source = tmp_path / "en.yml"
     lines = ["# The shop's strings", "en:", "  welcome:", "    title: Where is the station?", '    body: "The apples',
              '    body: "The apples were cheap."', "  days:", "    - Where is the station?", "", "[General]",
@@ -208,15 +211,22 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     with TranslatorClient(server.target) as client:
         shop, station, unclosed, apples = (client.translate([t], max_output_tokens=16).translations[0].text
                                            for t in values)
+
+    def written(line: str, translation: str) -> str:  # as YAML and Apple strings need it (test_config_values)
+        value = config_value(line)
+        return value.before + value.written_as(translation) + value.after
+
     assert (tmp_path / "de.yml").read_text(encoding="utf-8").split("\n") == [
-        f"# {shop}", "en:", "  welcome:", f"    title: {station}", f"    body: {unclosed}", f'    body: "{apples}"',
-        "  days:", f"    - {station}", "", "[General]", f"Name[de]={apples}", f'"save" = "{station}";',
-        f"/* {station} */", ""]
+        f"# {shop}", "de:", "  welcome:", written(lines[3], station), f"    body: {unclosed}",
+        written(lines[5], apples), "  days:", written(lines[7], station), "", "[General]", f"Name[de]={apples}",
+        written(lines[11], station), f"/* {station} */", ""]
+    german = [(tmp_path / "de.yml").read_text(encoding="utf-8").split("\n")[k] for k in (1, 2, 3, 6, 7)]  # YAML's
+    assert yaml.safe_load("\n".join(german)) == {"de": {"welcome": {"title": station}, "days": [station]}}
     assert "13 items: 8 translated, 0 failed, 0 done before, 5 empty;" in out
     output = tmp_path / "de.jsonl"
     code, _, err = batch(server.target, source, output, "--format", "config", *SHORT)
     assert code == 0, err
-    assert by_line(output)[4]["source"] == lines[3] and by_line(output)[4]["translation"] == f"    title: {station}"
+    assert by_line(output)[4]["source"] == lines[3] and by_line(output)[4]["translation"] == written(lines[3], station)
     kept = [line for line in output.read_text(encoding="utf-8").splitlines() if json.loads(line)["line"] != 4]
     output.write_text("\n".join(kept) + "\n", encoding="utf-8")  # as if stopped before line 4's result
     code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)

@@ -1506,7 +1506,8 @@ SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
 STRINGS_ENTRY = re.compile(r'^[ \t]*("(?:[^"\\\n]|\\.)*"[ \t]*=[ \t]*")(?:[^"\\\n]|\\.)*("[ \t]*;)', re.MULTILINE)
 YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'):(?=[ \t]|$)", re.MULTILINE)
 YAML_OPENER = re.compile(r"[a-z_\"']")
-YAML_QUOTED_VALUE = re.compile(r"[ \t]+([\"'])(?:(?!\1)[^\n])*(\1)[ \t]*$", re.MULTILINE)
+# A YAML value quoted whole: its opening quote, its text (escapes in double quotes, '' in single) and its closing quote
+YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)[ \t]*$""", re.MULTILINE)
 
 
 def config_keys(text: str) -> Spans:
@@ -1527,7 +1528,7 @@ def config_keys(text: str) -> Spans:
     for key in keys:
         spans.append((key.start(2), key.end()))
         if quoted := YAML_QUOTED_VALUE.match(text, key.end()):
-            spans += [quoted.span(1), quoted.span(2)]
+            spans += [quoted.span(1), quoted.span(3)]
     return spans
 
 
@@ -1552,7 +1553,7 @@ def config_line(line: str) -> tuple[str, str, str]:
         return line[:found.end()], line[found.end():], ""
     if found := YAML_KEY.match(line):
         if quoted := YAML_QUOTED_VALUE.match(line, found.end()):
-            return line[:quoted.end(1)], line[quoted.end(1):quoted.start(2)], line[quoted.start(2):]
+            return line[:quoted.end(1)], quoted.group(2), line[quoted.start(3):]
         value_start = len(line) - len(line[found.end():].lstrip(" \t"))
         return line[:value_start], line[value_start:], ""
     lead = CONFIG_LINE_LEAD.match(line).end()

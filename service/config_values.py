@@ -1,0 +1,126 @@
+"""A configuration file's value (`--format config`, a line at a time) as its format reads it, and a translation
+written back as the format needs it.
+
+Read as written, a YAML or Apple strings value reached the model with its escapes (`Click \\"Save\\"`, `Don''t`),
+and a translation went back as the model wrote it: `b: 'Don''t close the window.'` came back as
+`b: 'Don' ist nicht geschlossen.`, and the whole file no longer loaded. Now the model gets the text the program
+shows, and the translation is quoted and escaped again: in YAML's double quotes `\\"`, `\\\\` and `\\n`, in its
+single quotes `''`, a plain value quoted where its translation would not read as plain text (`Hinweis: …`,
+`'Speichern' drücken`, `%{count} Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`. A Rails locale
+file's top-level `en:` is written `de:`: kept, the German file redefined English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from translator.text import STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE, config_line
+
+# YAML's escapes in double quotes (YAML 1.2, 5.7) and Apple strings' (old-style property lists)
+YAML_NAMED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
+              "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
+              "P": "\u2029"}
+YAML_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
+STRINGS_NAMED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'"}
+STRINGS_ESCAPE = re.compile(r"\\([Uu][0-9a-fA-F]{4}|[0-7]{1,3}|.)")
+WRITTEN = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}  # both formats' escapes, as they write them
+# What YAML cannot hold as written (outside its printable set) or reads as a line break, escaped in double quotes
+UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+# A plain YAML value that would not read back as the same text: it starts with an indicator or white space, holds
+# ": " or " #", ends in ":" or white space, or holds what only double quotes can
+NOT_PLAIN = re.compile(r"""[-?:,\[\]{}#&*!|>'"%@`\s]|.*(?::\s|\s#|:$|\s$|[\n\t\r])""", re.DOTALL)
+# A plain YAML value read as another type in YAML 1.1 (Ruby's Psych, PyYAML): a boolean, null, a number (in any
+# base, with "_" or ":"), a date, the merge key; or nothing (null)
+TYPED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|[-+]?\.inf|\.nan)|<<|=|[-+]?[\d.][\w.:+-]*|")
+YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
+# A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
+ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
+
+
+@dataclass(frozen=True)
+class ConfigValue:
+    before: str  # kept as written: the key, "=", an opening quote
+    text: str  # what the model gets
+    after: str = ""  # kept as written: a closing quote, ";"
+    written_as: Callable[[str], str] = str  # a translation as the file writes it between `before` and `after`
+    as_read: str | None = None  # the input's line, where its parts written back differ from it (a locale key)
+
+
+def config_value(line: str) -> ConfigValue:
+    """A configuration file's line as what is kept and what is translated (`translator.text.config_line`), its value
+    read as its format reads it: an Apple strings entry's and a YAML value's escapes undone. A value its format would
+    not read (a broken escape) goes as written."""
+    if ENGLISH_LOCALE.match(line):
+        return ConfigValue(ENGLISH_LOCALE.sub(r"\1de\1:", line, count=1), "", as_read=line)
+    before, text, after = config_line(line)
+    if STRINGS_ENTRY.match(line):
+        read = unescaped(text, STRINGS_ESCAPE, strings_escape)
+        if read is None:
+            return ConfigValue(before, text, after)
+        return ConfigValue(before, read, after, escaped(text, read))
+    start = YAML_KEY.match(line) or YAML_LIST_ITEM.match(line)
+    if start is None or before.rstrip().endswith("="):  # an INI key, a comment, a line of text
+        return ConfigValue(before, text, after)
+    if quoted := YAML_QUOTED_VALUE.match(line, start.end()):
+        written = line[quoted.start(1):quoted.end(3)]
+        read = (quoted.group(2).replace("''", "'") if quoted.group(1) == "'" else
+                unescaped(quoted.group(2), YAML_ESCAPE, yaml_escape))
+        if read is None:
+            return ConfigValue(before, text, after)
+        return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quoted.group(1)))
+    value_start = len(line) - len(line[start.end():].lstrip(" \t"))
+    plain = line[value_start:]
+    if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a block scalar's "|", an anchor, a list, a number: as written
+        return ConfigValue(before, text, after)
+    return ConfigValue(line[:value_start], plain, "", yaml_scalar(plain, plain, ""))
+
+
+def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | None]) -> str | None:
+    """The text of a quoted value; None where an escape is unknown (the file's reader would refuse it)."""
+    if written.count("\\") and not all(meaning(found.group(1)) is not None for found in escape.finditer(written)):
+        return None
+    text = escape.sub(lambda found: meaning(found.group(1)), written)
+    return None if re.search("[\ud800-\udfff]", text) else text  # a lone surrogate: no text to send
+
+
+def yaml_escape(code: str) -> str | None:
+    if code[0] in "xuU" and len(code) > 1:
+        return chr(int(code[1:], 16)) if int(code[1:], 16) <= 0x10FFFF else None
+    return YAML_NAMED.get(code)
+
+
+def strings_escape(code: str) -> str | None:
+    if code[0] in "Uu" and len(code) > 1:
+        return chr(int(code[1:], 16))
+    return chr(int(code, 8)) if code.isdigit() and "8" not in code and "9" not in code else STRINGS_NAMED.get(code)
+
+
+def double_quoted(text: str, apple_strings: bool = False) -> str:
+    """Text as a YAML double-quoted value's inside, or an Apple strings value's: quotes, backslashes and breaks
+    escaped, and what cannot stand as written (YAML's \\x85, Apple's \\U0085)."""
+    def code(found: re.Match) -> str:
+        number = ord(found.group())
+        return f"\\U{number:04x}" if apple_strings else f"\\x{number:02x}" if number < 0x100 else f"\\u{number:04x}"
+    return UNPRINTABLE.sub(code, "".join(WRITTEN.get(character, character) for character in text))
+
+
+def escaped(written: str, text: str) -> Callable[[str], str]:
+    """An Apple strings value's writer: its own text as written, any other escaped."""
+    return lambda translation: written if translation == text else double_quoted(translation, apple_strings=True)
+
+
+def yaml_scalar(written: str, text: str, quote: str) -> Callable[[str], str]:
+    """A YAML value's writer, quotes included: its own text as written; another in the value's quotes, or plain,
+    where that reads back as it (else in double quotes)."""
+    def write(translation: str) -> str:
+        if translation == text:
+            return written
+        if quote == "'" and not UNPRINTABLE.search(translation) and not re.search(r"[\n\t\r]", translation):
+            return "'" + translation.replace("'", "''") + "'"
+        if not quote and not NOT_PLAIN.match(translation) and not UNPRINTABLE.search(translation) and not (
+                TYPED.fullmatch(translation)):
+            return translation
+        return '"' + double_quoted(translation) + '"'
+    return write

@@ -1,0 +1,74 @@
+"""A configuration file's values (service/config_values.py) read as YAML and Apple strings files read them, and a
+translation written back so that the file still reads, as PyYAML (YAML 1.1, as Rails' Psych) reads it, to that
+translation."""
+
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from service.config_values import config_value
+
+YAML_READS = [  # (a line of a YAML file, what the model gets)
+    ('  a: "Click \\"Save\\" to go on."', 'Click "Save" to go on.'),
+    ("  b: 'Don''t close the window.'", "Don't close the window."),
+    ('  c: "First line\\nSecond line\\tx \\u00e9\\x41"', "First line\nSecond line\tx \u00e9A"),
+    ("  d: Press the 'Save' button", "Press the 'Save' button"),
+    ('  e: "%{count} files"', "%{count} files"),
+]
+
+
+@pytest.mark.parametrize("line,text", YAML_READS)
+def test_a_yaml_value_is_sent_as_yaml_reads_it(line, text):
+    assert config_value(line).text == text == next(iter(yaml.safe_load(line.strip()).values()))
+
+
+def test_what_is_not_a_plain_text_value_goes_as_written():
+    """A block scalar's indicator, an anchor, a list, a number and a broken escape are no text to write as YAML."""
+    for line in ("  g: |", "  h: >-", "  i: &name Text", "  j: [One, Two]", "  k: 42", '  l: "bad \\q escape"'):
+        value = config_value(line)
+        assert value.written_as is str and value.before + value.text + value.after == line
+
+
+def test_a_translation_is_quoted_where_plain_yaml_would_not_read_it():
+    """Before, "note: Note the size" came back as "note: Hinweis: …", which no longer loaded."""
+    value = config_value("  note: Note the size")
+    for translation in ("Hinweis: die Größe", "'Speichern' drücken", "%{count} Dateien", "ja", "2024-01-01", "# eins",
+                        "- eins", "eins #zwei", "Text ", ""):
+        line = value.before + value.written_as(translation) + value.after
+        assert yaml.safe_load(line.strip()) == {"note": translation}, line
+    assert value.written_as("Beachten Sie die Größe") == "Beachten Sie die Größe"  # plain where it reads as plain
+    for line in ("  - Note the size", '  - "Note the size"'):  # a list's item, plain or quoted
+        value = config_value(line)
+        assert yaml.safe_load((value.before + value.written_as("Hinweis: x") + value.after).strip()) == ["Hinweis: x"]
+
+
+def test_an_apple_strings_value_is_unescaped_and_escaped_again():
+    value = config_value('"save" = "Click \\"Save\\"\\nnow";')
+    assert value.text == 'Click "Save"\nnow'
+    assert value.before + value.written_as('Klicken Sie „Speichern"\\') + value.after == (
+        '"save" = "Klicken Sie „Speichern\\"\\\\";')
+    assert value.written_as(value.text) == 'Click \\"Save\\"\\nnow'  # as written
+    assert config_value('"a" = "bad \\q";').written_as is str
+
+
+def test_a_rails_locale_files_english_key_becomes_german():
+    for line, written in (("en:", "de:"), ('"en":  # English', '"de":  # English'), ("en-US:", "de:")):
+        value = config_value(line)
+        assert value.before == written and value.text == "" and value.as_read == line
+    assert config_value("  en: English").as_read is None  # not the top level: a key like any other
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
+       line=st.sampled_from(['  k: "The \\"old\\" text"', "  k: 'The ''old'' text'", "  k: The old text"]))
+def test_a_written_yaml_translation_loads_as_that_translation(text, line):
+    value = config_value(line)
+    written = value.before + value.written_as(text) + value.after
+    assert yaml.safe_load("k:" + written.split("k:", 1)[1]) == {"k": text}
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=30))
+def test_a_written_strings_translation_reads_back_as_it(text):
+    value = config_value('"key" = "The \\"old\\" text";')
+    assert config_value(value.before + value.written_as(text) + value.after).text == text
