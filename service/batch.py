@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import codecs
 import collections
 import contextlib
 import dataclasses
@@ -33,6 +34,7 @@ import json
 import os
 import random
 import re
+import tempfile
 import time
 from array import array
 from dataclasses import dataclass, field
@@ -190,11 +192,13 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
-    """(line number, its text), or an Item with `error` set for a line that is not valid UTF-8."""
+    """(line number, its text), or an Item with `error` set for a line that is not valid UTF-8. A byte order mark is
+    no line's text (the job writes it back): before the first line's key, it made that key text to translate."""
     with path.open("rb") as lines:
         for number, raw in enumerate(lines, start=1):
             try:
-                yield number, raw.rstrip(b"\n").removesuffix(b"\r").decode("utf-8")
+                yield number, raw.rstrip(b"\n").removesuffix(b"\r").removeprefix(
+                    codecs.BOM_UTF8 if number == 1 else b"").decode("utf-8")
             except UnicodeDecodeError as error:
                 yield number, Item(number, str(number), "",
                                    error=f"not valid UTF-8 ({error.reason} at byte {error.start})")
@@ -329,6 +333,14 @@ def document(path: Path, settings: Settings) -> str:
         raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
                          "line") from None
     return text
+
+
+def wide_encoding(start: bytes) -> str:
+    """A file's encoding by the byte order mark its first bytes hold: UTF-16 or UTF-32 (little or big endian), else
+    UTF-8 (with a UTF-8 byte order mark or none: either is kept as read)."""
+    marks = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+             (codecs.BOM_UTF16_BE, "utf-16-be"))  # UTF-32's first: its little-endian mark starts as UTF-16's
+    return next((encoding for mark, encoding in marks if start.startswith(mark)), "utf-8")
 
 
 def line_endings(path: Path) -> tuple[str, str]:
@@ -677,26 +689,59 @@ class Job:
         self.part_chars = PART_CHARS  # longer lines are sent in parts of at most this many characters
         self.max_chars = PART_CHARS  # the server's limit (ListModels): a fenced code block up to it goes whole
         self.last_progress = time.monotonic()
+        self.input = source  # what is read: the input, or its UTF-8 copy (_utf8_input)
+        self.encoding = "utf-8"  # of the input, and of a text output
 
     async def run(self) -> Summary:
         check_paths(self.source, self.output, self.journal_path)
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        if self.settings.format in DOCUMENTS:  # items numbered by the file's strings or units, not by lines
-            self.lines = DOCUMENTS[self.settings.format].count(document(self.source, self.settings))
-        else:
-            self.lines = count_lines(self.source)  # the text output's, whatever the items are
-        if self.settings.format == "po":  # a file that is no catalog is refused before anything is written
-            collections.deque(read_items(self.source, self.settings), maxlen=0)
-        await self._ask_server()
-        self.journal = Journal(self.journal_path, self.lines)
-        try:
-            await self._translate()
-        finally:
-            self.journal.close()
+        with tempfile.TemporaryDirectory(prefix="translator-batch-") as scratch:
+            self.input = self._utf8_input(Path(scratch))
+            if self.settings.format in DOCUMENTS:  # items numbered by the file's strings or units, not by lines
+                self.lines = DOCUMENTS[self.settings.format].count(document(self.input, self.settings))
+            else:
+                self.lines = count_lines(self.input)  # the text output's, whatever the items are
+            if self.settings.format == "po":  # a file that is no catalog is refused before anything is written
+                collections.deque(read_items(self.input, self.settings), maxlen=0)
+            await self._ask_server()
+            self.journal = Journal(self.journal_path, self.lines)
+            try:
+                await self._translate()
+            finally:
+                self.journal.close()
         self.summary.seconds = time.monotonic() - started
         return self.summary
+
+    def _utf8_input(self, scratch: Path) -> Path:
+        """The input, or a UTF-8 copy in `scratch` of a line-by-line input in UTF-16 or UTF-32 (by its byte order
+        mark: Xcode's older strings files, Windows' "Unicode" text files), whose output is written back in the
+        input's encoding. Read as UTF-8, such a file's every line came back as characters and NULs. (A catalog or a
+        file read whole is refused as not UTF-8, with what to run.)"""
+        with self.source.open("rb") as start:
+            encoding = wide_encoding(start.read(4))
+        if encoding == "utf-8" or self.settings.format == "po" or self.settings.format in DOCUMENTS:
+            return self.source
+        copy = scratch / self.source.name
+        try:
+            with self.source.open(encoding=encoding, newline="") as wide, copy.open(
+                    "w", encoding="utf-8", newline="") as narrow:
+                for chunk in iter(lambda: wide.read(1 << 20), ""):
+                    narrow.write(chunk)
+        except UnicodeDecodeError as error:
+            raise JobRefused(f"--input {self.source}: not valid {encoding.upper()} as its byte order mark says "
+                             f"({error.reason}); fix it, or convert it to UTF-8 first") from None
+        self.encoding = encoding
+        return copy
+
+    def _byte_order_mark(self) -> str:
+        """What a text output starts with: the byte order mark its input starts with (read line by line, it is no
+        line's; a file read whole keeps its own)."""
+        if self.settings.format in DOCUMENTS:
+            return ""
+        with self.input.open("rb") as start:
+            return "\ufeff" if start.read(3) == codecs.BOM_UTF8 else ""
 
     async def _translate(self) -> None:
         from tqdm import tqdm
@@ -728,7 +773,7 @@ class Job:
                               "it all again")
 
         items, recorded = 0, 0
-        for item in read_items(self.source, self.settings):
+        for item in read_items(self.input, self.settings):
             items += 1
             if (same := self.journal.done.same_text(item.line, item.source)) is None:
                 continue
@@ -759,7 +804,7 @@ class Job:
 
     def _todo(self) -> Iterator[Item]:
         """Items still to send; empty, malformed and (with dedupe) already translated lines are recorded here."""
-        for item in read_items(self.source, self.settings):
+        for item in read_items(self.input, self.settings):
             if item.line in self.journal.done:
                 continue
             if item.error:
@@ -904,11 +949,11 @@ class Job:
                 for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
                     translations[record["line"] + offset] = text
         if self.settings.format in DOCUMENTS:
-            self._write_output([DOCUMENTS[self.settings.format].filled(document(self.source, self.settings),
+            self._write_output([DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),
                                                                        translations, self.settings.review)])
         elif self.settings.format == "po":
-            changes = po.edits(po.read(catalog_lines(self.source)), translations, self.settings.review)
-            self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.source))))
+            changes = po.edits(po.read(catalog_lines(self.input)), translations, self.settings.review)
+            self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.input))))
         else:
             self._write_output(self._ended(translations.get(line, "") for line in range(1, self.lines + 1)))
         if not self.summary.failed:
@@ -916,7 +961,7 @@ class Job:
 
     def _ended(self, lines: Iterator[str]) -> Iterator[str]:
         """The lines, each ending as the input's lines end, the last one as the input's last."""
-        ending, last_ending = line_endings(self.source)
+        ending, last_ending = line_endings(self.input)
         previous = None
         for line in lines:
             if previous is not None:
@@ -927,7 +972,8 @@ class Job:
 
     def _write_output(self, pieces: Iterator[str]) -> None:
         partial = self.output.with_name(self.output.name + ".partial")
-        with writing(partial), partial.open("w", encoding="utf-8", newline="") as out:
+        with writing(partial), partial.open("w", encoding=self.encoding, newline="") as out:
+            out.write(self._byte_order_mark())
             out.writelines(pieces)
         os.replace(partial, self.output)
 

@@ -5,6 +5,7 @@ uninterrupted run; a busy server's refusals are sent again; malformed lines are 
 an unknown model, no server and a full disk are refused or stopped with a message; client memory stays flat on a long
 input (slow test)."""
 
+import codecs
 import csv
 import errno
 import gettext
@@ -33,7 +34,7 @@ from bench.soak import resident_mb
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
-from service.config_values import config_value
+from service.config_values import config_value, double_quoted
 from service.java_properties import FileStyle, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -232,6 +233,31 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)
     assert code == 0, err
     assert "13 items: 1 translated, 0 failed, 12 done before, 0 empty;" in out
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-8"])
+def test_a_file_with_a_byte_order_mark_comes_back_in_its_encoding_and_its_first_key_stays_a_key(server, tmp_path,
+                                                                                                 encoding):
+    """Xcode's older strings files and Windows' "Unicode" text are UTF-16 with a byte order mark: read as UTF-8,
+    every line came back as characters and NULs. And a byte order mark before the first line's key made that key text
+    to translate. Now such a file is read in its encoding, written back in it, mark first, its first key kept."""
+    source = tmp_path / "Localizable.strings"
+    source.write_bytes(("\ufeff" + '"save" = "Where is the station?";\r\n"cancel" = "The dog";\r\n').encode(encoding))
+    station, dog = alone(server.target, ["Where is the station?", "The dog"])
+    output = tmp_path / "de.strings"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
+    station, dog = (double_quoted(text, apple_strings=True) for text in (station, dog))  # escaped as Apple's
+    assert output.read_bytes().decode(encoding) == "\ufeff" + f'"save" = "{station}";\r\n"cancel" = "{dog}";\r\n'
+
+
+
+def test_a_file_its_byte_order_mark_misnames_is_refused_before_anything_is_written(server, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(codecs.BOM_UTF16_LE + "Hi\n".encode("utf-16-le") + b"\x00\xd8")  # half a surrogate pair
+    code, _, err = batch(server.target, source, tmp_path / "out.txt")
+    assert code == 1 and "not valid UTF-16-LE as its byte order mark says" in err, err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.txt"]
 
 
 def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server, tmp_path):
