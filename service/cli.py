@@ -697,7 +697,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
-                            "value translated and its key, section header, quotes and comment marks kept, a YAML or "
+                            "value translated and its key, section header, quotes and comments kept, a YAML or "
                             "Apple strings value read and written (quoted, escaped) as its reader needs, a Rails "
                             "locale's top-level en: written de:; properties: "
                             "a Java properties file, each value one item as Java reads it (escapes undone, a value "

@@ -7,7 +7,7 @@ and a translation went back as the model wrote it: `b: 'Don''t close the window.
 shows, and the translation is quoted and escaped again: in YAML's double quotes `\\"`, `\\\\` and `\\n`, in its
 single quotes `''`, a plain value quoted where its translation would not read as plain text (`Hinweis: …`,
 `'Speichern' drücken`, `%{count} Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`. A Rails locale
-file's top-level `en:` is written `de:`: kept, the German file redefined English.
+file's top-level `en:` is written `de:`: kept, the German file redefined English. Comments are kept as written.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ NOT_PLAIN = re.compile(r"""[-?:,\[\]{}#&*!|>'"%@`\s]|.*(?::\s|\s#|:$|\s$|[\n\t\r
 # A plain YAML value read as another type in YAML 1.1 (Ruby's Psych, PyYAML): a boolean, null, a number (in any
 # base, with "_" or ":"), a date, the merge key; or nothing (null)
 TYPED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|[-+]?\.inf|\.nan)|<<|=|[-+]?[\d.][\w.:+-]*|")
+# A comment's line (YAML's and INI's "#", INI's ";", an Apple strings file's "/*" and "//"): a note to developers, kept
+# as written. The German files of Greenlight, Jenkins and JMeter keep their English files' comments word for word
+# (license headers, "# view: /artist"); read as text, they came back translated.
+COMMENT = re.compile(r"[ \t]*(?:#|;|//|/\*)")
 YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
@@ -52,6 +56,8 @@ def config_value(line: str) -> ConfigValue:
     """A configuration file's line as what is kept and what is translated (`translator.text.config_line`), its value
     read as its format reads it: an Apple strings entry's and a YAML value's escapes undone. A value its format would
     not read (a broken escape) goes as written."""
+    if COMMENT.match(line):
+        return ConfigValue(line, "")
     if ENGLISH_LOCALE.match(line):
         return ConfigValue(ENGLISH_LOCALE.sub(r"\1de\1:", line, count=1), "", as_read=line)
     before, text, after = config_line(line)

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from service.config_values import config_value
+from service.config_values import ConfigValue, config_value
 
 YAML_READS = [  # (a line of a YAML file, what the model gets)
     ('  a: "Click \\"Save\\" to go on."', 'Click "Save" to go on.'),
@@ -49,6 +49,12 @@ def test_an_apple_strings_value_is_unescaped_and_escaped_again():
         '"save" = "Klicken Sie „Speichern\\"\\\\";')
     assert value.written_as(value.text) == 'Click \\"Save\\"\\nnow'  # as written
     assert config_value('"a" = "bad \\q";').written_as is str
+
+
+def test_a_comment_is_kept_as_written():
+    """Notes to developers and license headers: the German files of Greenlight, Jenkins and JMeter keep them."""
+    for line in ("# The MIT License", "  # view: /artist", "; a note", "/* Button title */", "// a note"):
+        assert config_value(line) == ConfigValue(line, "")
 
 
 def test_a_rails_locale_files_english_key_becomes_german():
