@@ -187,8 +187,23 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         for number, name, text in DOCUMENTS[settings.format].items(document(path, settings)):
             yield Item(number, name, text, settings.model, options)
         return
+    if settings.format == "config":
+        yield from read_config(path, settings)
+        return
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else parse_line(number, line, settings)
+
+
+def read_config(path: Path, settings: Settings) -> Iterator[Item]:
+    """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept."""
+    lines = config_values.ConfigLines()
+    for number, line in decoded_lines(path):
+        if isinstance(line, Item):
+            yield line
+            continue
+        value = lines.value(line)
+        yield Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
+                   after=value.after, written_as=value.written_as, as_read=value.as_read)
 
 
 def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
@@ -358,10 +373,6 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
     item = Item(number, str(number), "", settings.model, settings.options)
     if settings.format == "text":
         item.text = line
-    elif settings.format == "config":
-        value = config_values.config_value(line)
-        item.before, item.text, item.after, item.written_as, item.as_read = (
-            value.before, value.text, value.after, value.written_as, value.as_read)
     elif settings.format == "ass":
         dialogue = DIALOGUE.match(line)
         text = line[dialogue.end():] if dialogue else ""

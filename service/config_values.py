@@ -38,6 +38,8 @@ TYPED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|[-+]?\.inf|\.nan)|<
 # as written. The German files of Greenlight, Jenkins and JMeter keep their English files' comments word for word
 # (license headers, "# view: /artist"); read as text, they came back translated.
 COMMENT = re.compile(r"[ \t]*(?:#|;|//|/\*)")
+NOT_TEXT = re.compile(r"[|>*&!]")  # a YAML value that is no text: a block scalar's header, an alias, an anchor, a tag
+BLOCK_INDICATOR = re.compile(r"[|>][-+1-9]*[ \t]*(?:#.*)?")  # "|", ">-", "|2", a comment after it
 YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
@@ -50,6 +52,24 @@ class ConfigValue:
     after: str = ""  # kept as written: a closing quote, ";"
     written_as: Callable[[str], str] = str  # a translation as the file writes it between `before` and `after`
     as_read: str | None = None  # the input's line, where its parts written back differ from it (a locale key)
+    opens_block: bool = False  # a YAML block scalar's "key: |": the lines after it, more indented, are its text
+
+
+class ConfigLines:
+    """A configuration file's lines, in order, each as `config_value` reads it; but a YAML block scalar's lines (after
+    "key: |" or "key: >-", more indented than its key, or blank) are text whole: read alone, a block's "Note: …" was
+    a key and stayed English, its "# 1" a comment."""
+
+    def __init__(self):
+        self.block_indent: int | None = None
+
+    def value(self, line: str) -> ConfigValue:
+        indent = len(line) - len(line.lstrip(" \t"))
+        if self.block_indent is not None and (not line.strip() or indent > self.block_indent):
+            return ConfigValue(line[:indent], line[indent:])
+        value = config_value(line)
+        self.block_indent = indent if value.opens_block else None
+        return value
 
 
 def config_value(line: str) -> ConfigValue:
@@ -78,7 +98,9 @@ def config_value(line: str) -> ConfigValue:
         return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quoted.group(1)))
     value_start = len(line) - len(line[start.end():].lstrip(" \t"))
     plain = line[value_start:]
-    if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a block scalar's "|", an anchor, a list, a number: as written
+    if NOT_TEXT.match(plain):  # a block scalar's "|" (its text on the lines after), an anchor, an alias, a tag
+        return ConfigValue(line, "", opens_block=BLOCK_INDICATOR.fullmatch(plain) is not None)
+    if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a flow list, a number: as written
         return ConfigValue(before, text, after)
     return ConfigValue(line[:value_start], plain, "", yaml_scalar(plain, plain, ""))
 

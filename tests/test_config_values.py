@@ -6,7 +6,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from service.config_values import ConfigValue, config_value
+from service.config_values import ConfigLines, ConfigValue, config_value
 
 YAML_READS = [  # (a line of a YAML file, what the model gets)
     ('  a: "Click \\"Save\\" to go on."', 'Click "Save" to go on.'),
@@ -49,6 +49,18 @@ def test_an_apple_strings_value_is_unescaped_and_escaped_again():
         '"save" = "Klicken Sie „Speichern\\"\\\\";')
     assert value.written_as(value.text) == 'Click \\"Save\\"\\nnow'  # as written
     assert config_value('"a" = "bad \\q";').written_as is str
+
+
+def test_a_block_scalars_lines_are_text_whole():
+    """Read alone, a block's "Note: …" was a key (kept English) and its "# 1" a comment."""
+    lines = ["en:", "  help: |", "    Note: the file is big.", "", "    # 1 step", "  - >-", "    Folded: text",
+             "  after: Done # 2"]
+    reader = ConfigLines()
+    values = [reader.value(line) for line in lines]
+    assert [value.text for value in values] == ["", "", "Note: the file is big.", "", "# 1 step", "", "Folded: text",
+                                                "Done # 2"]
+    written = [value.before + value.written_as(value.text.upper()) + value.after for value in values[:5]]
+    assert yaml.safe_load("\n".join(written) + "\n") == {"de": {"help": "NOTE: THE FILE IS BIG.\n\n# 1 STEP\n"}}
 
 
 def test_a_comment_is_kept_as_written():
