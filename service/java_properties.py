@@ -7,8 +7,9 @@ went out single (`C\\:\\\\Program Files` came back with five backslashes in a ro
 apostrophe went out alone where MessageFormat swallows it and the `{0}` after it. Now the model gets the text a
 Java program shows, and the translation is escaped again: backslashes doubled, line breaks and tabs as `\\n`, `\\t`,
 a leading space as `\\ `, the marks the value escaped (`\\:`, `\\=`, `\\#`, `\\!`) escaped again, apostrophes
-doubled where the value is a MessageFormat pattern, and characters beyond ASCII as `\\uXXXX` where the file writes
-them so (else as UTF-8, which Java 9's ResourceBundle, Spring Boot, Jenkins and JMeter read).
+doubled where the value is a MessageFormat pattern, and characters beyond ASCII as `\\uXXXX`, which every Java
+reader reads (`Properties.load(InputStream)` and Java 8's ResourceBundle read ISO-8859-1: UTF-8's "ü" came out
+"Ã¼"), unless the file holds such characters as UTF-8 itself (as Jenkins' and JMeter's German files do).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class Value:
     text: str  # as Java reads it (MessageFormat's doubled apostrophes single): what the model gets
     marks: str = ""  # of MARKS, those the value escaped
     doubled_quotes: bool = False  # a MessageFormat pattern: an apostrophe is written twice
-    unicode_escapes: bool = False  # the file writes characters beyond ASCII as \uXXXX (lowercase hex if it does)
+    unicode_escapes: bool = False  # characters beyond ASCII are written as \uXXXX (lowercase hex if the file does)
     lowercase_hex: bool = False
 
     def written(self, translation: str) -> str:
@@ -72,18 +73,18 @@ class FileStyle:
 
 
 def file_style(path: Path) -> FileStyle:
-    """Whether a properties file writes characters beyond ASCII as \\uXXXX: it has such an escape and no such
-    character itself (a file with neither, an English one, gets UTF-8); in lowercase hex if its first escape with a
-    letter has it so (else as Properties.store writes them). Read a line at a time."""
-    escapes, raw, lowercase = False, False, None
+    """Whether a properties file's characters beyond ASCII are written as \\uXXXX: unless it holds such characters
+    itself (then it is UTF-8, and so is its translation); in lowercase hex if its first escape with a letter has it
+    so (else as Properties.store writes them). Read a line at a time."""
+    raw, lowercase = False, None
     with path.open("rb") as lines:
         for line in lines:
             raw = raw or not line.isascii()
             for escape in NON_ASCII_ESCAPE.finditer(line):
-                escapes, digits = True, escape.group()[-4:]
+                digits = escape.group()[-4:]
                 if lowercase is None and digits.lower() != digits.upper():
                     lowercase = digits == digits.lower()
-    return FileStyle(escapes and not raw, bool(escapes and not raw and lowercase))
+    return FileStyle(not raw, not raw and bool(lowercase))
 
 
 def property_line(line: str) -> tuple[str, str]:

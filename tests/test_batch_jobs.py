@@ -8,6 +8,7 @@ input (slow test)."""
 import codecs
 import csv
 import errno
+import functools
 import gettext
 import html
 import io
@@ -35,7 +36,7 @@ from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journ
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
 from service.config_values import config_value, double_quoted
-from service.java_properties import FileStyle, value
+from service.java_properties import file_style, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
 
@@ -273,10 +274,15 @@ def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server,
                                                          "The dog", "The plugin '{0}' is old: {1}"])
     code, out, err = batch(server.target, source, tmp_path / "messages_de.properties", *SHORT)
     assert code == 0 and "5 items: 4 translated, 0 failed, 0 done before, 1 empty" in out, err
-    written = value("The plugin ''{0}'' is old\\: {1}", FileStyle()).written
+
+    def written(raw: str, translation: str) -> str:  # escaped as Java needs (test_java_properties): \\uXXXX here
+        return value(raw, file_style(source)).written(translation)
+
+    plugin = written("The plugin ''{0}'' is old\\: {1}", plugin)
     assert (tmp_path / "messages_de.properties").read_text(encoding="utf-8") == (
-        f"# Messages\nsave?={station}\nlong={continued_lines(str, apples, 2, '    ')}\nkey\\ with\\ spaces = {dog}\n"
-        f"plugin={written(plugin)}\n")
+        f"# Messages\nsave?={written('x', station)}\n"
+        f"long={continued_lines(functools.partial(written, 'x'), apples, 2, '    ')}\n"
+        f"key\\ with\\ spaces = {written('x', dog)}\nplugin={plugin}\n")
     assert continued_lines(str, "Die Äpfel waren billig", 2, "  ") == "Die Äpfel \\\n  waren billig"
     assert continued_lines(str, "kurz", 3, "  ") == "\\\n  \\\n  kurz"  # no space where no words come before
     assert continued_lines(str, "a\\nb  c d", 2, "") == "a\\nb  \\\nc d"  # Java drops a line's leading spaces

@@ -65,9 +65,10 @@ def test_a_value_java_would_not_read_goes_as_written():
 
 
 def test_the_file_decides_whether_characters_beyond_ascii_are_escaped(tmp_path):
+    """As \\uXXXX, which every Java reader reads, unless the file holds such characters itself (UTF-8, then)."""
     cases = {"a=Caf\\u00e9\n": FileStyle(True, True), "a=Caf\\u00E9\n": FileStyle(True, False),
-             "a=Café \\u00e9\n": FileStyle(), "a=plain\nb=\\u0041 ascii escape\n": FileStyle(),
-             "a=\\\\u00e9 not an escape\n": FileStyle(), "a=\\u2026 \\u00fc\n": FileStyle(True, True)}
+             "a=Café \\u00e9\n": FileStyle(), "a=plain\nb=\\u0041 ascii escape\n": FileStyle(True),
+             "a=\\\\u00e9 not an escape\n": FileStyle(True), "a=\\u2026 \\u00fc\n": FileStyle(True, True)}
     for number, (text, style) in enumerate(cases.items()):
         path = tmp_path / f"{number}.properties"
         path.write_text(text, encoding="utf-8")
