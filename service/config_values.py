@@ -87,7 +87,7 @@ def config_value(line: str) -> ConfigValue:
             return ConfigValue(before, text, after)
         return ConfigValue(before, read, after, escaped(text, read))
     start = YAML_KEY.match(line) or YAML_LIST_ITEM.match(line)
-    if start is None or before.rstrip().endswith("="):  # an INI key, a comment, a line of text
+    if start is None or before.rstrip().endswith("="):  # an INI key, a line of text
         return ConfigValue(before, text, after)
     if quoted := YAML_QUOTED_VALUE.match(line, start.end()):
         written = line[quoted.start(1):quoted.end(3)]
@@ -95,7 +95,8 @@ def config_value(line: str) -> ConfigValue:
                 unescaped(quoted.group(2), YAML_ESCAPE, yaml_escape))
         if read is None:
             return ConfigValue(before, text, after)
-        return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quoted.group(1)))
+        quote = quoted.group(1)
+        return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quote))
     value_start = len(line) - len(line[start.end():].lstrip(" \t"))
     plain = line[value_start:]
     if NOT_TEXT.match(plain):  # a block scalar's "|" (its text on the lines after), an anchor, an alias, a tag
@@ -107,7 +108,7 @@ def config_value(line: str) -> ConfigValue:
 
 def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | None]) -> str | None:
     """The text of a quoted value; None where an escape is unknown (the file's reader would refuse it)."""
-    if written.count("\\") and not all(meaning(found.group(1)) is not None for found in escape.finditer(written)):
+    if "\\" in written and not all(meaning(found.group(1)) is not None for found in escape.finditer(written)):
         return None
     text = escape.sub(lambda found: meaning(found.group(1)), written)
     return None if re.search("[\ud800-\udfff]", text) else text  # a lone surrogate: no text to send

@@ -32,8 +32,8 @@ def test_what_is_not_a_plain_text_value_goes_as_written():
 def test_a_translation_is_quoted_where_plain_yaml_would_not_read_it():
     """Before, "note: Note the size" came back as "note: Hinweis: …", which no longer loaded."""
     value = config_value("  note: Note the size")
-    for translation in ("Hinweis: die Größe", "'Speichern' drücken", "%{count} Dateien", "ja", "2024-01-01", "# eins",
-                        "- eins", "eins #zwei", "Text ", ""):
+    for translation in ("Hinweis: die Größe", "'Speichern' drücken", "%{count} Dateien", "ja", "2024-01-01",
+                        "# eins", "- eins", "eins #zwei", "Text ", ""):
         line = value.before + value.written_as(translation) + value.after
         assert yaml.safe_load(line.strip()) == {"note": translation}, line
     assert value.written_as("Beachten Sie die Größe") == "Beachten Sie die Größe"  # plain where it reads as plain

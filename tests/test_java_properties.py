@@ -40,7 +40,7 @@ def test_a_message_format_pattern_sends_its_apostrophes_single_and_writes_them_d
     come back doubled; a value with a lone one is no such pattern and is left alone."""
     doubled = value("The plugin ''{0}'' was already disabled", FileStyle())
     assert doubled.text == "The plugin '{0}' was already disabled"
-    assert doubled.written("Das Plugin '{0}' wurde bereits deaktiviert") == "Das Plugin ''{0}'' wurde bereits deaktiviert"
+    assert doubled.written("Das Plugin '{0}' ist alt") == "Das Plugin ''{0}'' ist alt"
     assert value("Deleted {0} files", FileStyle()).written("'{0}' gelöscht") == "''{0}'' gelöscht"
     lone = value("Press '{0}' on your keyboard", FileStyle())
     assert lone.text == "Press '{0}' on your keyboard" and lone.written("Drücken Sie '{0}'") == "Drücken Sie '{0}'"

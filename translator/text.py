@@ -1507,7 +1507,8 @@ STRINGS_ENTRY = re.compile(r'^[ \t]*("(?:[^"\\\n]|\\.)*"[ \t]*=[ \t]*")(?:[^"\\\
 YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'):(?=[ \t]|$)", re.MULTILINE)
 YAML_OPENER = re.compile(r"[a-z_\"']")
 # A YAML value quoted whole: its opening quote, its text (escapes in double quotes, '' in single) and its closing quote
-YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)[ \t]*$""", re.MULTILINE)
+YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)[ \t]*$""",
+                               re.MULTILINE)
 
 
 def config_keys(text: str) -> Spans:
