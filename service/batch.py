@@ -75,8 +75,8 @@ PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) 
 # file's code block was translated ("make install" came back as "installieren") and a wrapped sentence was two.
 NAMED_FORMATS = {
     ".jsonl": "jsonl", ".tsv": "tsv",
-    # YAML, INI, desktop entries, Apple strings
-    **dict.fromkeys((".yml", ".yaml", ".ini", ".desktop", ".strings"), "config"),
+    # YAML, INI, desktop entries, Apple strings, TOML (Hugo's i18n)
+    **dict.fromkeys((".yml", ".yaml", ".ini", ".desktop", ".strings", ".toml"), "config"),
     ".properties": "properties",  # Java's: each value as Java reads it, comments kept
     ".po": "po", ".pot": "po",  # gettext catalogs and templates
     ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included

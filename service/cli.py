@@ -686,7 +686,7 @@ def build_parser() -> argparse.ArgumentParser:
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles", "ass"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
-                            "in .yml, .yaml, .ini, .desktop or .strings, properties when it ends in .properties, po "
+                            "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
@@ -697,7 +697,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output; config: a configuration or resource file, each line's "
-                            "value translated and its key, section header, quotes and comments kept, a YAML or "
+                            "value translated and its key, section header, quotes and comments kept, a YAML, TOML or "
                             "Apple strings value read and written (quoted, escaped) as its reader needs, a Rails "
                             "locale's top-level en: written de:; properties: "
                             "a Java properties file, each value one item as Java reads it (escapes undone, a value "

@@ -1,13 +1,14 @@
 """A configuration file's value (`--format config`, a line at a time) as its format reads it, and a translation
 written back as the format needs it.
 
-Read as written, a YAML or Apple strings value reached the model with its escapes (`Click \\"Save\\"`, `Don''t`),
-and a translation went back as the model wrote it: `b: 'Don''t close the window.'` came back as
-`b: 'Don' ist nicht geschlossen.`, and the whole file no longer loaded. Now the model gets the text the program
-shows, and the translation is quoted and escaped again: in YAML's double quotes `\\"`, `\\\\` and `\\n`, in its
-single quotes `''`, a plain value quoted where its translation would not read as plain text (`Hinweis: …`,
-`'Speichern' drücken`, `%{count} Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`. A Rails locale
-file's top-level `en:` is written `de:`: kept, the German file redefined English. Comments are kept as written.
+Read as written, a YAML, TOML or Apple strings value reached the model with its escapes (`Click \\"Save\\"`,
+`Don''t`), and a translation went back as the model wrote it: `b: 'Don''t close the window.'` came back as `b: 'Don'
+ist nicht geschlossen.`, and the whole file no longer loaded. Now the model gets the text the program shows, and the
+translation is quoted and escaped again: in YAML's double quotes `\\"`, `\\\\` and `\\n`, in its single quotes `''`, a
+plain value quoted where its translation would not read as plain text (`Hinweis: …`, `'Speichern' drücken`, `%{count}
+Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`; in an assignment's value quoted whole (TOML's
+`other = "Home"`) as TOML needs. A Rails locale file's top-level `en:` is written `de:`: kept, the German file
+redefined English. Comments are kept as written.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ from typing import Callable
 
 from translator.text import STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE, config_line
 
-# YAML's escapes in double quotes (YAML 1.2, 5.7) and Apple strings' (old-style property lists)
+# YAML's escapes in double quotes (YAML 1.2, 5.7), Apple strings' (old-style property lists) and TOML's basic strings
 YAML_NAMED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
               "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
               "P": "\u2029"}
 YAML_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
+TOML_ESCAPE = YAML_ESCAPE  # the same forms: \xHH (TOML 1.1), \uXXXX, \UXXXXXXXX, a character
 STRINGS_NAMED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'"}
+TOML_NAMED = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}  # TOML 1.1's
 STRINGS_ESCAPE = re.compile(r"\\([Uu][0-9a-fA-F]{4}|[0-7]{1,3}|.)")
 WRITTEN = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}  # both formats' escapes, as they write them
 # What YAML cannot hold as written (outside its printable set) or reads as a line break, escaped in double quotes
@@ -41,6 +44,9 @@ COMMENT = re.compile(r"[ \t]*(?:#|;|//|/\*)")
 NOT_TEXT = re.compile(r"[|>*&!]")  # a YAML value that is no text: a block scalar's header, an alias, an anchor, a tag
 BLOCK_INDICATOR = re.compile(r"[|>][-+1-9]*[ \t]*(?:#.*)?")  # "|", ">-", "|2", a comment after it
 YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
+# An assignment's value quoted whole ('other = "Home"': TOML's basic or literal string, as Hugo's i18n files write them;
+# an INI file's quoted value), a comment after it
+ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)""")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
 
@@ -86,8 +92,10 @@ def config_value(line: str) -> ConfigValue:
         if read is None:
             return ConfigValue(before, text, after)
         return ConfigValue(before, read, after, escaped(text, read))
+    if before.rstrip().endswith("="):  # an assignment: TOML's, INI's
+        return assigned_value(before, text, after)
     start = YAML_KEY.match(line) or YAML_LIST_ITEM.match(line)
-    if start is None or before.rstrip().endswith("="):  # an INI key, a line of text
+    if start is None:  # a line of text
         return ConfigValue(before, text, after)
     if quoted := YAML_QUOTED_VALUE.match(line, start.end()):
         written = line[quoted.start(1):quoted.end(3)]
@@ -106,6 +114,27 @@ def config_value(line: str) -> ConfigValue:
     return ConfigValue(line[:value_start], plain, "", yaml_scalar(plain, plain, ""))
 
 
+def assigned_value(before: str, text: str, after: str) -> ConfigValue:
+    """An assignment's value: one quoted whole (`other = "Home"`) read as TOML reads it and its translation quoted
+    again, a double-quoted one escaped, a single-quoted one in double quotes where it would need what single quotes
+    cannot hold (TOML's literal strings have no escapes); another as written."""
+    quoted = ASSIGNED_QUOTED.fullmatch(text)
+    if quoted is None:
+        return ConfigValue(before, text, after)
+    written, rest = quoted.groups()
+    read = written[1:-1] if written[0] == "'" else unescaped(written[1:-1], TOML_ESCAPE, toml_escape)
+    if read is None:
+        return ConfigValue(before, text, after)
+
+    def write(translation: str) -> str:
+        if translation == read:
+            return written
+        if written[0] == "'" and "'" not in translation and single_quotable(translation):
+            return "'" + translation + "'"
+        return '"' + double_quoted(translation, "toml") + '"'
+    return ConfigValue(before, read, rest + after, write)
+
+
 def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | None]) -> str | None:
     """The text of a quoted value; None where an escape is unknown (the file's reader would refuse it)."""
     if "\\" in written and not all(meaning(found.group(1)) is not None for found in escape.finditer(written)):
@@ -114,10 +143,21 @@ def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | N
     return None if re.search("[\ud800-\udfff]", text) else text  # a lone surrogate: no text to send
 
 
-def yaml_escape(code: str) -> str | None:
-    if code[0] in "xuU" and len(code) > 1:
-        return chr(int(code[1:], 16)) if int(code[1:], 16) <= 0x10FFFF else None
-    return YAML_NAMED.get(code)
+def escape_reader(named: dict[str, str]) -> Callable[[str], str | None]:
+    """What YAML's or TOML's escape means (its code after the backslash): a character by number, else by name."""
+    def meaning(code: str) -> str | None:
+        if code[0] in "xuU" and len(code) > 1:
+            return chr(int(code[1:], 16)) if int(code[1:], 16) <= 0x10FFFF else None
+        return named.get(code)
+    return meaning
+
+
+yaml_escape, toml_escape = escape_reader(YAML_NAMED), escape_reader(TOML_NAMED)
+
+
+def single_quotable(text: str) -> bool:
+    """Whether text fits in YAML's single quotes or TOML's literal string: no line break, tab or control character."""
+    return not UNPRINTABLE.search(text) and not re.search(r"[\n\t\r]", text)
 
 
 def strings_escape(code: str) -> str | None:
@@ -126,18 +166,20 @@ def strings_escape(code: str) -> str | None:
     return chr(int(code, 8)) if code.isdigit() and "8" not in code and "9" not in code else STRINGS_NAMED.get(code)
 
 
-def double_quoted(text: str, apple_strings: bool = False) -> str:
-    """Text as a YAML double-quoted value's inside, or an Apple strings value's: quotes, backslashes and breaks
-    escaped, and what cannot stand as written (YAML's \\x85, Apple's \\U0085)."""
+def double_quoted(text: str, style: str = "yaml") -> str:
+    """Text as a double-quoted value's inside in `style` (yaml, apple, toml): quotes, backslashes and breaks escaped,
+    and what cannot stand as written (YAML's \\x85, Apple's \\U0085, TOML's \\u0085)."""
     def code(found: re.Match) -> str:
         number = ord(found.group())
-        return f"\\U{number:04x}" if apple_strings else f"\\x{number:02x}" if number < 0x100 else f"\\u{number:04x}"
+        if style == "yaml" and number < 0x100:
+            return f"\\x{number:02x}"
+        return f"\\U{number:04x}" if style == "apple" else f"\\u{number:04x}"
     return UNPRINTABLE.sub(code, "".join(WRITTEN.get(character, character) for character in text))
 
 
 def escaped(written: str, text: str) -> Callable[[str], str]:
     """An Apple strings value's writer: its own text as written, any other escaped."""
-    return lambda translation: written if translation == text else double_quoted(translation, apple_strings=True)
+    return lambda translation: written if translation == text else double_quoted(translation, "apple")
 
 
 def yaml_scalar(written: str, text: str, quote: str) -> Callable[[str], str]:
@@ -146,7 +188,7 @@ def yaml_scalar(written: str, text: str, quote: str) -> Callable[[str], str]:
     def write(translation: str) -> str:
         if translation == text:
             return written
-        if quote == "'" and not UNPRINTABLE.search(translation) and not re.search(r"[\n\t\r]", translation):
+        if quote == "'" and single_quotable(translation):
             return "'" + translation.replace("'", "''") + "'"
         if not quote and not NOT_PLAIN.match(translation) and not UNPRINTABLE.search(translation) and not (
                 TYPED.fullmatch(translation)):

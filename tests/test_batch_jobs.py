@@ -247,7 +247,7 @@ def test_a_file_with_a_byte_order_mark_comes_back_in_its_encoding_and_its_first_
     output = tmp_path / "de.strings"
     code, out, err = batch(server.target, source, output, *SHORT)
     assert code == 0 and "2 items: 2 translated, 0 failed" in out, err
-    station, dog = (double_quoted(text, apple_strings=True) for text in (station, dog))  # escaped as Apple's
+    station, dog = (double_quoted(text, "apple") for text in (station, dog))  # escaped as Apple's
     assert output.read_bytes().decode(encoding) == "\ufeff" + f'"save" = "{station}";\r\n"cancel" = "{dog}";\r\n'
 
 

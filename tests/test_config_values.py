@@ -1,6 +1,8 @@
-"""A configuration file's values (service/config_values.py) read as YAML and Apple strings files read them, and a
-translation written back so that the file still reads, as PyYAML (YAML 1.1, as Rails' Psych) reads it, to that
-translation."""
+"""A configuration file's values (service/config_values.py) read as YAML, TOML and Apple strings files read them,
+and a translation written back so that the file still reads, as PyYAML (YAML 1.1, as Rails' Psych) and Python's
+tomllib read it, to that translation."""
+
+import tomllib
 
 import pytest
 import yaml
@@ -83,6 +85,26 @@ def test_a_written_yaml_translation_loads_as_that_translation(text, line):
     value = config_value(line)
     written = value.before + value.written_as(text) + value.after
     assert yaml.safe_load("k:" + written.split("k:", 1)[1]) == {"k": text}
+
+
+def test_a_toml_value_is_sent_as_toml_reads_it_and_quoted_again():
+    """Hugo's i18n files: 'other = "Home"'. Before, the model read the quotes and escapes of the value."""
+    for line, text in (('other = "Click \\"Save\\" now"', 'Click "Save" now'), ("other = 'C:\\Temp'", "C:\\Temp"),
+                       ('one = "{{ .Count }} word" # Hugo', "{{ .Count }} word")):
+        value = config_value(line)
+        assert value.text == text == tomllib.loads(line)[line.split()[0]]
+        for translation in ('Klicken Sie auf "Speichern"', "Geht's?", "Zeile\nZeile", "C:\\Temp\\neu"):
+            assert tomllib.loads(value.before + value.written_as(translation) + value.after) == {
+                line.split()[0]: translation}
+    assert config_value('other = "bad \\q"').written_as is str and config_value("other = [1, 2]").written_as is str
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
+       line=st.sampled_from(['other = "The \\"old\\" text"', "other = 'The old text'"]))
+def test_a_written_toml_translation_loads_as_that_translation(text, line):
+    value = config_value(line)
+    assert tomllib.loads(value.before + value.written_as(text) + value.after) == {"other": text}
 
 
 @settings(max_examples=300, deadline=None)
