@@ -64,15 +64,21 @@ class ConfigValue:
 class ConfigLines:
     """A configuration file's lines, in order, each as `config_value` reads it; but a YAML block scalar's lines (after
     "key: |" or "key: >-", more indented than its key, or blank) are text whole: read alone, a block's "Note: …" was
-    a key and stayed English, its "# 1" a comment."""
+    a key and stayed English, its "# 1" a comment. And a "/* … */" comment over several lines is kept whole (its
+    lines after the first were sent)."""
 
     def __init__(self):
         self.block_indent: int | None = None
+        self.in_comment = False
 
     def value(self, line: str) -> ConfigValue:
         indent = len(line) - len(line.lstrip(" \t"))
         if self.block_indent is not None and (not line.strip() or indent > self.block_indent):
             return ConfigValue(line[:indent], line[indent:])
+        if self.in_comment or line.lstrip(" \t").startswith("/*"):
+            rest = line if self.in_comment else line[line.index("/*") + 2:]
+            self.in_comment = "*/" not in rest
+            return ConfigValue(line, "")
         value = config_value(line)
         self.block_indent = indent if value.opens_block else None
         return value

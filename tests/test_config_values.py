@@ -69,6 +69,9 @@ def test_a_comment_is_kept_as_written():
     """Notes to developers and license headers: the German files of Greenlight, Jenkins and JMeter keep them."""
     for line in ("# The MIT License", "  # view: /artist", "; a note", "/* Button title */", "// a note"):
         assert config_value(line) == ConfigValue(line, "")
+    reader = ConfigLines()  # a comment over lines, in an Apple strings file
+    assert [reader.value(line).text for line in ("/* The title of", "   the button */", '"save" = "Save";')] == [
+        "", "", "Save"]
 
 
 def test_a_rails_locale_files_english_key_becomes_german():
