@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from translator.model_format import TARGET_LANGUAGE
 from translator.text import STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE, config_line
 
 # YAML's escapes in double quotes (YAML 1.2, 5.7), Apple strings' (old-style property lists) and TOML's basic strings
@@ -91,7 +92,7 @@ def config_value(line: str) -> ConfigValue:
     if COMMENT.match(line):
         return ConfigValue(line, "")
     if ENGLISH_LOCALE.match(line):
-        return ConfigValue(ENGLISH_LOCALE.sub(r"\1de\1:", line, count=1), "", as_read=line)
+        return ConfigValue(ENGLISH_LOCALE.sub(rf"\g<1>{TARGET_LANGUAGE}\g<1>:", line, count=1), "", as_read=line)
     before, text, after = config_line(line)
     if STRINGS_ENTRY.match(line):
         read = unescaped(text, STRINGS_ESCAPE, strings_escape)
