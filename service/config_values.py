@@ -20,16 +20,16 @@ from typing import Callable
 from translator.model_format import TARGET_LANGUAGE
 from translator.text import STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE, config_line
 
-# YAML's escapes in double quotes (YAML 1.2, 5.7), Apple strings' (old-style property lists) and TOML's basic strings
+# YAML's escapes in double quotes (YAML 1.2, 5.7), TOML's in basic strings (1.1) and Apple strings' (old-style
+# property lists): by name, or by number (\xHH, \uXXXX, \UXXXXXXXX; Apple's \UXXXX and octal)
 YAML_NAMED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
               "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
               "P": "\u2029"}
-YAML_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
-TOML_ESCAPE = YAML_ESCAPE  # the same forms: \xHH (TOML 1.1), \uXXXX, \UXXXXXXXX, a character
+TOML_NAMED = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}
 STRINGS_NAMED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'"}
-TOML_NAMED = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}  # TOML 1.1's
+YAML_ESCAPE = TOML_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
 STRINGS_ESCAPE = re.compile(r"\\([Uu][0-9a-fA-F]{4}|[0-7]{1,3}|.)")
-WRITTEN = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}  # both formats' escapes, as they write them
+WRITTEN = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}  # as the three write them
 # What YAML cannot hold as written (outside its printable set) or reads as a line break, escaped in double quotes
 UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 # A plain YAML value that would not read back as the same text: it starts with an indicator or white space, holds
@@ -98,7 +98,7 @@ def config_value(line: str) -> ConfigValue:
         read = unescaped(text, STRINGS_ESCAPE, strings_escape)
         if read is None:
             return ConfigValue(before, text, after)
-        return ConfigValue(before, read, after, escaped(text, read))
+        return ConfigValue(before, read, after, strings_scalar(text, read))
     if before.rstrip().endswith("="):  # an assignment: TOML's, INI's
         return assigned_value(before, text, after)
     start = YAML_KEY.match(line) or YAML_LIST_ITEM.match(line)
@@ -184,7 +184,7 @@ def double_quoted(text: str, style: str = "yaml") -> str:
     return UNPRINTABLE.sub(code, "".join(WRITTEN.get(character, character) for character in text))
 
 
-def escaped(written: str, text: str) -> Callable[[str], str]:
+def strings_scalar(written: str, text: str) -> Callable[[str], str]:
     """An Apple strings value's writer: its own text as written, any other escaped."""
     return lambda translation: written if translation == text else double_quoted(translation, "apple")
 
