@@ -251,7 +251,6 @@ def test_a_file_with_a_byte_order_mark_comes_back_in_its_encoding_and_its_first_
     assert output.read_bytes().decode(encoding) == "\ufeff" + f'"save" = "{station}";\r\n"cancel" = "{dog}";\r\n'
 
 
-
 def test_a_file_its_byte_order_mark_misnames_is_refused_before_anything_is_written(server, tmp_path):
     source = tmp_path / "in.txt"
     source.write_bytes(codecs.BOM_UTF16_LE + "Hi\n".encode("utf-16-le") + b"\x00\xd8")  # half a surrogate pair
@@ -270,19 +269,19 @@ def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server,
     source = tmp_path / "messages.properties"
     source.write_text("# Messages\nsave?=Where is the station?\nlong=The apples were cheap \\\n    and I eat bread.\n"
                       "key\\ with\\ spaces = The dog\nplugin=The plugin ''{0}'' is old\\: {1}\n", encoding="utf-8")
-    station, apples, dog, plugin = alone(server.target, ["Where is the station?", "The apples were cheap and I eat bread.",
-                                                         "The dog", "The plugin '{0}' is old: {1}"])
+    station, apples, dog, plugin = alone(server.target, [
+        "Where is the station?", "The apples were cheap and I eat bread.", "The dog", "The plugin '{0}' is old: {1}"])
     code, out, err = batch(server.target, source, tmp_path / "messages_de.properties", *SHORT)
     assert code == 0 and "5 items: 4 translated, 0 failed, 0 done before, 1 empty" in out, err
 
     def written(raw: str, translation: str) -> str:  # escaped as Java needs (test_java_properties): \\uXXXX here
         return value(raw, file_style(source)).written(translation)
 
+    station, dog = written("Where is the station?", station), written("The dog", dog)
+    apples = continued_lines(functools.partial(written, "The apples were cheap and I eat bread."), apples, 2, "    ")
     plugin = written("The plugin ''{0}'' is old\\: {1}", plugin)
     assert (tmp_path / "messages_de.properties").read_text(encoding="utf-8") == (
-        f"# Messages\nsave?={written('x', station)}\n"
-        f"long={continued_lines(functools.partial(written, 'x'), apples, 2, '    ')}\n"
-        f"key\\ with\\ spaces = {written('x', dog)}\nplugin={plugin}\n")
+        f"# Messages\nsave?={station}\nlong={apples}\nkey\\ with\\ spaces = {dog}\nplugin={plugin}\n")
     assert continued_lines(str, "Die Äpfel waren billig", 2, "  ") == "Die Äpfel \\\n  waren billig"
     assert continued_lines(str, "kurz", 3, "  ") == "\\\n  \\\n  kurz"  # no space where no words come before
     assert continued_lines(str, "a\\nb  c d", 2, "") == "a\\nb  \\\nc d"  # Java drops a line's leading spaces
