@@ -31,7 +31,7 @@ KEY = re.compile(r"[ \t\f]*(?:[^\\=: \t\f]|\\.)*(?:[ \t\f]*[=:]|[ \t\f])?[ \t\f]
 COMMENT = re.compile(r"[ \t\f]*(?:[#!]|$)")
 # A value that goes on on the next line: it ends in an odd number of backslashes
 CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")
-# A \uXXXX escape of a character beyond ASCII (not an escaped backslash before "u"): the file writes them so
+# A \uXXXX escape of a character beyond ASCII (not an escaped backslash before "u"): its hex's case is the file's
 NON_ASCII_ESCAPE = re.compile(
     rb"(?<!\\)(?:\\\\)*\\u(?:00[89a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-fA-F][0-9a-fA-F]{3})")
 
@@ -68,6 +68,7 @@ class Value:
 
 @dataclass(frozen=True)
 class FileStyle:
+    """How a file writes characters beyond ASCII (`file_style`)."""
     unicode_escapes: bool = False
     lowercase_hex: bool = False
 
