@@ -558,6 +558,21 @@ def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentenc
     assert prepare(text, preserve_placeholders=False).protected == []
 
 
+def test_a_java_choice_keeps_its_syntax_and_translates_its_messages():
+    """Jenkins' "{0,choice,0#days|1#day|1<days}": read, "choice" came back as "Koice" or "Kopf", which Java's
+    MessageFormat refuses at run time ("unknown format type"). Its syntax is kept as a plural's, each message a
+    segment, a number's argument in it an item."""
+    days = prepare("{0} {0,choice,0#days|1#day|1<days}")
+    assert days.segments == ["days", "day", "days"]
+    assert days.restore(["Tage", "Tag", "Tage"]) == "{0} {0,choice,0#Tage|1#Tag|1<Tage}"
+    builds = prepare("Failed to stop {0,choice,1#{0,number,integer} build|1<{0,number,integer} builds} of {1}.")
+    assert builds.segments == ["Failed to stop", "XX0X build", "XX0X builds", "of XX0X."]
+    assert builds.restore(["Nicht gestoppt", "XX0X Build", "XX0X Builds", "von XX0X."]) == (
+        "Nicht gestoppt {0,choice,1#{0,number,integer} Build|1<{0,number,integer} Builds} von {1}.")
+    for plain in ("{0,choice,no limit} here", "an open {0,choice,1#a|2#b", "{0,choice,-\u221e#none|0.5<half}"):
+        assert prepare(plain).restore(prepare(plain).segments) == plain
+
+
 def test_a_text_read_as_icu_sentences_streams_its_translation_whole():
     from pathlib import Path
 

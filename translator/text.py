@@ -1572,18 +1572,22 @@ def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
 # plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {# Dateien}}". The
 # syntax is kept and separates segments: each choice's message is translated alone, its "#" (the number) kept.
 ICU_ARGUMENT = re.compile(r"\{\s*(?:[A-Za-z_]\w*|\d+)\s*,\s*"
-                          r"(plural|selectordinal|select|number|date|time|spellout|ordinal|duration)\s*(?=[,}])")
+                          r"(plural|selectordinal|select|number|date|time|spellout|ordinal|duration|choice)\s*(?=[,}])")
 ICU_CHOICES = frozenset(("plural", "selectordinal", "select"))
 ICU_SELECTOR = re.compile(r"\s*(?:offset:\s*\d+\s+)?(?:=\d+|[A-Za-z_][\w-]*)\s*(?=\{)")
+# Java's MessageFormat has choices of its own (Jenkins' messages): "{0,choice,0#no files|1#one file|1<{0} files}", each
+# message after a limit and "#", "<" or "≤", up to a "|". Read, "choice" came back as "Koice" or "Kopf", and Java
+# refused the message at run time ("unknown format type"). Its syntax is kept as a plural's is.
+JAVA_CHOICE_LIMIT = re.compile(r"\s*(?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|-?\u221e)\s*[#<\u2264]")
 ICU_MAX_DEPTH = 8  # arguments nested deeper stay text (a message nests two or three; recursion has a limit)
 
 
 def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
     """(syntax, items, choices): the spans of each plural's or select's syntax (from its "{" to its first message's
-    "{", between its messages, after its last), which separates segments; each "#" in its messages and each number's
-    or date's argument whole, items of their sentences; and the syntax of each plural or select outside any other
-    argument with none inside. Braces are paired once (a stack), so each argument is read in one pass however they
-    nest."""
+    "{", between its messages, after its last; a Java choice's likewise), which separates segments; each "#" in its
+    messages and each number's or date's argument whole, items of their sentences; and the syntax of each plural or
+    select outside any other argument with none inside. Braces are paired once (a stack), so each argument is read in
+    one pass however they nest."""
     if "{" not in text:
         return [], [], []
     pairs: dict[int, int] = {}
@@ -1599,6 +1603,8 @@ def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
         header, end = ICU_ARGUMENT.match(text, start), pairs.get(start)
         if not header or end is None or depth > ICU_MAX_DEPTH:
             return False
+        if header.group(1) == "choice":
+            return java_choice(start, end, header.end(), syntax, numbers, depth)
         if header.group(1) not in ICU_CHOICES:  # a number's or date's: an item in its sentence, as "{count}" is
             numbers.append((start, end + 1))
             return True
@@ -1617,6 +1623,30 @@ def icu_syntax(text: str) -> tuple[Spans, Spans, list[Spans]]:
         syntax += own + [(opening, end + 1)]
         numbers += own_numbers
         return True
+
+    def java_choice(start: int, end: int, position: int, syntax: Spans, numbers: Spans, depth: int) -> bool:
+        """Java's "{0,choice,0#none|1<{0} more}": its syntax (up to the first message, each "|" with the next limit,
+        the closing brace) and its messages' arguments added; False where it is no such choice."""
+        if text[position] != ",":
+            return False
+        own: Spans = []
+        own_numbers: Spans = []
+        opening, position = start, position + 1
+        while limit := JAVA_CHOICE_LIMIT.match(text, position, end):
+            own.append((opening, limit.end()))
+            position = limit.end()
+            while position < end and text[position] != "|":
+                if text[position] == "{" and position in pairs:
+                    argument(position, own, own_numbers, depth + 1)
+                    position = pairs[position] + 1
+                else:
+                    position += 1
+            if position == end:
+                syntax += own + [(end, end + 1)]
+                numbers += own_numbers
+                return True
+            opening, position = position, position + 1
+        return False
 
     def messages(start: int, end: int, syntax: Spans, numbers: Spans, depth: int) -> None:
         position = start
