@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from translator.model_format import TARGET_LANGUAGE
-from translator.text import STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE, config_line
+from translator.text import SECTION, STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE
 
 # YAML's escapes in double quotes (YAML 1.2, 5.7), TOML's in basic strings (1.1) and Apple strings' (old-style
 # property lists): by name, or by number (\xHH, \uXXXX, \UXXXXXXXX; Apple's \UXXXX and octal)
@@ -45,6 +45,9 @@ COMMENT = re.compile(r"[ \t]*(?:#|;|//|/\*)")
 NOT_TEXT = re.compile(r"[|>*&!]")  # a YAML value that is no text: a block scalar's header, an alias, an anchor, a tag
 BLOCK_INDICATOR = re.compile(r"[|>][-+1-9]*[ \t]*(?:#.*)?")  # "|", ">-", "|2", a comment after it
 YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
+LINE_LEAD = re.compile(r"[ \t]*(?:- )?")  # a line's indentation and a YAML list's dash: kept before its text
+# "key=", "a.key = ", "Name[de]=": an assignment's key (its escapes and marks too)
+CONFIG_KEY = re.compile(r"[ \t]*(?:[A-Za-z_]|\\.)(?:[^\s=\\]|\\.)*[ \t]*=[ \t]*")
 # An assignment's value quoted whole ('other = "Home"': TOML's basic or literal string, as Hugo's i18n files write them;
 # an INI file's quoted value), a comment after it
 ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)""")
@@ -86,30 +89,35 @@ class ConfigLines:
 
 
 def config_value(line: str) -> ConfigValue:
-    """A configuration file's line as what is kept and what is translated (`translator.text.config_line`), its value
-    read as its format reads it: an Apple strings entry's and a YAML value's escapes undone. A value its format would
-    not read (a broken escape) goes as written."""
-    if COMMENT.match(line):
+    """A configuration file's line as what is kept and what is translated: a strings file's '"key" = "' and '";', an
+    assignment's key and "=", a YAML key's "key: " and the quotes of a value quoted whole, a section header and a
+    comment whole; else the line's indentation and a list item's dash, the rest to translate. Its value is read as
+    its format reads it: an Apple strings entry's, a TOML string's and a YAML value's escapes undone; a value its
+    format would not read (a broken escape) goes as written."""
+    if COMMENT.match(line) or SECTION.fullmatch(line):
         return ConfigValue(line, "")
     if ENGLISH_LOCALE.match(line):
         return ConfigValue(ENGLISH_LOCALE.sub(rf"\g<1>{TARGET_LANGUAGE}\g<1>:", line, count=1), "", as_read=line)
-    before, text, after = config_line(line)
-    if STRINGS_ENTRY.match(line):
-        read = unescaped(text, STRINGS_ESCAPE, strings_escape)
+    if entry := STRINGS_ENTRY.match(line):
+        before, written, after = line[:entry.end(1)], line[entry.end(1):entry.start(2)], line[entry.start(2):]
+        read = unescaped(written, STRINGS_ESCAPE, strings_escape)
         if read is None:
-            return ConfigValue(before, text, after)
-        return ConfigValue(before, read, after, strings_scalar(text, read))
-    if before.rstrip().endswith("="):  # an assignment: TOML's, INI's
-        return assigned_value(before, text, after)
-    start = YAML_KEY.match(line) or YAML_LIST_ITEM.match(line)
-    if start is None:  # a line of text
-        return ConfigValue(before, text, after)
+            return ConfigValue(before, written, after)
+        return ConfigValue(before, read, after, strings_scalar(written, read))
+    if assignment := CONFIG_KEY.match(line):  # TOML's, INI's
+        return assigned_value(line[:assignment.end()], line[assignment.end():])
+    lead = LINE_LEAD.match(line).end()
+    as_written = ConfigValue(line[:lead], line[lead:])  # a line of text; a list's item YAML would not read as text
+    key = YAML_KEY.match(line)
+    start = key or YAML_LIST_ITEM.match(line)
+    if start is None:
+        return as_written
     if quoted := YAML_QUOTED_VALUE.match(line, start.end()):
         written = line[quoted.start(1):quoted.end(3)]
         read = (quoted.group(2).replace("''", "'") if quoted.group(1) == "'" else
                 unescaped(quoted.group(2), YAML_ESCAPE, yaml_escape))
         if read is None:
-            return ConfigValue(before, text, after)
+            return ConfigValue(line[:quoted.end(1)], quoted.group(2), line[quoted.start(3):]) if key else as_written
         quote = quoted.group(1)
         return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quote))
     value_start = len(line) - len(line[start.end():].lstrip(" \t"))
@@ -117,21 +125,21 @@ def config_value(line: str) -> ConfigValue:
     if NOT_TEXT.match(plain):  # a block scalar's "|" (its text on the lines after), an anchor, an alias, a tag
         return ConfigValue(line, "", opens_block=BLOCK_INDICATOR.fullmatch(plain) is not None)
     if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a flow list, a number: as written
-        return ConfigValue(before, text, after)
+        return ConfigValue(line[:value_start], plain) if key else as_written
     return ConfigValue(line[:value_start], plain, "", yaml_scalar(plain, plain, ""))
 
 
-def assigned_value(before: str, text: str, after: str) -> ConfigValue:
+def assigned_value(before: str, text: str) -> ConfigValue:
     """An assignment's value: one quoted whole (`other = "Home"`) read as TOML reads it and its translation quoted
     again, a double-quoted one escaped, a single-quoted one in double quotes where it would need what single quotes
     cannot hold (TOML's literal strings have no escapes); another as written."""
     quoted = ASSIGNED_QUOTED.fullmatch(text)
     if quoted is None:
-        return ConfigValue(before, text, after)
+        return ConfigValue(before, text)
     written, rest = quoted.groups()
     read = written[1:-1] if written[0] == "'" else unescaped(written[1:-1], TOML_ESCAPE, toml_escape)
     if read is None:
-        return ConfigValue(before, text, after)
+        return ConfigValue(before, text)
 
     def write(translation: str) -> str:
         if translation == read:
@@ -139,7 +147,7 @@ def assigned_value(before: str, text: str, after: str) -> ConfigValue:
         if written[0] == "'" and "'" not in translation and single_quotable(translation):
             return "'" + translation + "'"
         return '"' + double_quoted(translation, "toml") + '"'
-    return ConfigValue(before, read, rest + after, write)
+    return ConfigValue(before, read, rest, write)
 
 
 def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | None]) -> str | None:

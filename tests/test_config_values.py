@@ -24,6 +24,12 @@ def test_a_yaml_value_is_sent_as_yaml_reads_it(line, text):
     assert config_value(line).text == text == next(iter(yaml.safe_load(line.strip()).values()))
 
 
+def test_an_assignments_key_with_escapes_stays_a_key():
+    """Read as text, "key\\ with\\ spaces" came back as "Schlüssel\\ mit\\ Leerzeichen"."""
+    assert config_value("key\\ with\\ spaces = Value with spaces") == ConfigValue("key\\ with\\ spaces = ",
+                                                                                  "Value with spaces")
+
+
 def test_what_is_not_a_plain_text_value_goes_as_written():
     """A block scalar's indicator, an anchor, a list, a number and a broken escape are no text to write as YAML."""
     for line in ("  g: |", "  h: >-", "  i: &name Text", "  j: [One, Two]", "  k: 42", '  l: "bad \\q escape"'):

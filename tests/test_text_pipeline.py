@@ -19,7 +19,7 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG,
-                             Prepared, config_keys, config_line, paragraph_runs, prepare, protected_spans, rewrapped, sentences,
+                             Prepared, config_keys, paragraph_runs, prepare, protected_spans, rewrapped, sentences,
                              whole_words)
 from translator.v1 import translator_pb2 as pb
 
@@ -197,8 +197,6 @@ def test_a_configuration_files_keys_are_kept_and_each_value_is_translated_alone(
         "[Desktop Entry]\nName[de]=Texteditor\nComment=Textdateien bearbeiten\nKeywords=Text;Editor;")
     properties = prepare("button.save = Save changes\nbutton.cancel = Cancel")
     assert properties.segments == ["Save changes", "Cancel"]
-    # a Java property's key with escapes ("key\ with\ spaces" came back as "Schlüssel\ mit\ Leerzeichen")
-    assert config_line("key\\ with\\ spaces = Value with spaces") == ("key\\ with\\ spaces = ", "Value with spaces", "")
     strings = prepare('"welcome_title" = "Welcome to our store";\n"quote" = "Say \\"hi\\"";')  # Apple's
     assert strings.segments == ["Welcome to our store", 'Say \\"hi\\"']  # "Welcome" came back as "Wechsel"
     assert strings.restore(["Willkommen", 'Sag \\"hallo\\"']) == '"welcome_title" = "Willkommen";\n"quote" = "Sag \\"hallo\\"";'

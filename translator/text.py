@@ -1533,34 +1533,6 @@ def config_keys(text: str) -> Spans:
     return spans
 
 
-CONFIG_LINE_LEAD = re.compile(r"[ \t]*(?:- |[#;]+[ \t]*|//[ \t]*)?")  # indentation, a YAML list's dash, a comment's mark
-# "key=", "a.key = ", "Name[de]=", a Java property's "save?=" (in a file known to be one: any value; a key's marks too)
-CONFIG_KEY = re.compile(r"[ \t]*(?:[A-Za-z_]|\\.)(?:[^\s=\\]|\\.)*[ \t]*=[ \t]*")
-BLOCK_COMMENT_LINE = re.compile(r"([ \t]*/\*+[ \t]*)(.*?)([ \t]*\*+/[ \t]*)")  # "/* Button */"
-
-
-def config_line(line: str) -> tuple[str, str, str]:
-    """One line of a configuration or resource file, known to be one (a batch job's --format config), as (what is
-    kept before its value, the value to translate, what is kept after it): a strings file's '"key" = "' and '";', an
-    assignment's key and "=", a YAML key's "key: " and the quotes of a value quoted whole, a section header whole, a
-    comment's marks; else the line's indentation and a list item's dash, the rest to translate."""
-    if found := STRINGS_ENTRY.match(line):
-        return line[:found.end(1)], line[found.end(1):found.start(2)], line[found.start(2):]
-    if SECTION.fullmatch(line):
-        return line, "", ""
-    if found := BLOCK_COMMENT_LINE.fullmatch(line):
-        return found.group(1), found.group(2), found.group(3)
-    if found := CONFIG_KEY.match(line):
-        return line[:found.end()], line[found.end():], ""
-    if found := YAML_KEY.match(line):
-        if quoted := YAML_QUOTED_VALUE.match(line, found.end()):
-            return line[:quoted.end(1)], quoted.group(2), line[quoted.start(3):]
-        value_start = len(line) - len(line[found.end():].lstrip(" \t"))
-        return line[:value_start], line[value_start:], ""
-    lead = CONFIG_LINE_LEAD.match(line).end()
-    return line[:lead], line[lead:], ""
-
-
 def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
     """Whether YAML key line `key` opens a mapping that the key line `after` is in."""
     return (YAML_OPENER.match(key.group(2)) is not None and not text[key.end():after.start()].strip()
