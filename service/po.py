@@ -115,7 +115,7 @@ def messages(lines: Iterator[tuple[int, str]]) -> Iterator[Message]:
         return message
 
     for number, line in lines:
-        text = line.strip().lstrip("\ufeff" if number == 1 else "")  # a byte order mark some editors write
+        text = line.strip()  # (a byte order mark some editors write is no line's: batch.decoded_lines)
         if message.msgstr and (not text or text.startswith("#") or text.startswith(("msgid", "msgctxt"))):
             yield finished()
             message, current = Message(), ""
