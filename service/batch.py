@@ -708,8 +708,8 @@ class Job:
         if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="translator-batch-") as scratch:
-            self.input = self._utf8_input(Path(scratch))
+        with contextlib.ExitStack() as cleanup:
+            self.input = self._utf8_input(cleanup)
             if self.settings.format in DOCUMENTS:  # items numbered by the file's strings or units, not by lines
                 self.lines = DOCUMENTS[self.settings.format].count(document(self.input, self.settings))
             else:
@@ -725,15 +725,17 @@ class Job:
         self.summary.seconds = time.monotonic() - started
         return self.summary
 
-    def _utf8_input(self, scratch: Path) -> Path:
-        """The input, or a UTF-8 copy in `scratch` of a line-by-line input in UTF-16 or UTF-32 (by its byte order
-        mark: Xcode's older strings files, Windows' "Unicode" text files), whose output is written back in the
-        input's encoding. Read as UTF-8, such a file's every line came back as characters and NULs. (A catalog or a
+    def _utf8_input(self, cleanup: contextlib.ExitStack) -> Path:
+        """The input, or a UTF-8 copy (in a temporary directory `cleanup` removes) of a line-by-line input in UTF-16
+        or UTF-32 (by its byte order mark: Xcode's older strings files, Windows' "Unicode" text files), whose output
+        is written back in the input's encoding. Read as UTF-8, such a file's every line came back as characters and NULs. (A catalog or a
         file read whole is refused as not UTF-8, with what to run.)"""
         with self.source.open("rb") as start:
             encoding = wide_encoding(start.read(4))
         if encoding == "utf-8" or self.settings.format == "po" or self.settings.format in DOCUMENTS:
             return self.source
+        # Made only for such an input: a job killed (SIGKILL) leaves its temporary directory behind.
+        scratch = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="translator-batch-")))
         copy = scratch / self.source.name
         try:
             with self.source.open(encoding=encoding, newline="") as wide, copy.open(
