@@ -42,6 +42,9 @@ TYPED = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null|~|[-+]?\.inf|\.nan)|<
 # as written. The German files of Greenlight, Jenkins and JMeter keep their English files' comments word for word
 # (license headers, "# view: /artist"); read as text, they came back translated.
 COMMENT = re.compile(r"[ \t]*(?:#|;|//|/\*)")
+# A comment after a plain YAML value: "#" after white space ends the value (YAML 1.2, 6.6); `title: Welcome  # page top`
+# sent "Welcome  # page top" and came back with the note translated, or its "#" gone and the note part of the value
+PLAIN_COMMENT = re.compile(r"[ \t]+#.*")
 NOT_TEXT = re.compile(r"[|>*&!]")  # a YAML value that is no text: a block scalar's header, an alias, an anchor, a tag
 BLOCK_INDICATOR = re.compile(r"[|>][-+1-9]*[ \t]*(?:#.*)?")  # "|", ">-", "|2", a comment after it
 YAML_LIST_ITEM = re.compile(r"[ \t]*-(?=[ \t])")  # "  - Monday": a list's item
@@ -120,13 +123,16 @@ def config_value(line: str) -> ConfigValue:
             return ConfigValue(line[:quoted.end(1)], quoted.group(2), line[quoted.start(3):]) if key else as_written
         quote = quoted.group(1)
         return ConfigValue(line[:quoted.start(1)], read, line[quoted.end(3):], yaml_scalar(written, read, quote))
-    value_start = len(line) - len(line[start.end():].lstrip(" \t"))
-    plain = line[value_start:]
+    value_end = comment.start() if (comment := PLAIN_COMMENT.search(line, start.end())) else len(line)
+    value_start = value_end - len(line[start.end():value_end].lstrip(" \t"))
+    plain, after = line[value_start:value_end], line[value_end:]
+    if not plain:  # "key:" opening a mapping, a comment alone after it
+        return ConfigValue(line, "")
     if NOT_TEXT.match(plain):  # a block scalar's "|" (its text on the lines after), an anchor, an alias, a tag
-        return ConfigValue(line, "", opens_block=BLOCK_INDICATOR.fullmatch(plain) is not None)
+        return ConfigValue(line, "", opens_block=BLOCK_INDICATOR.fullmatch(plain + after) is not None)
     if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a flow list, a number: as written
-        return ConfigValue(line[:value_start], plain) if key else as_written
-    return ConfigValue(line[:value_start], plain, "", yaml_scalar(plain, plain, ""))
+        return ConfigValue(line[:value_start], plain, after) if key else as_written
+    return ConfigValue(line[:value_start], plain, after, yaml_scalar(plain, plain, ""))
 
 
 def assigned_value(before: str, text: str) -> ConfigValue:

@@ -66,7 +66,7 @@ def test_a_block_scalars_lines_are_text_whole():
     reader = ConfigLines()
     values = [reader.value(line) for line in lines]
     assert [value.text for value in values] == ["", "", "Note: the file is big.", "", "# 1 step", "", "Folded: text",
-                                                "Done # 2"]
+                                                "Done"]
     written = [value.before + value.written_as(value.text.upper()) + value.after for value in values[:5]]
     assert yaml.safe_load("\n".join(written) + "\n") == {"de": {"help": "NOTE: THE FILE IS BIG.\n\n# 1 STEP\n"}}
 
@@ -80,6 +80,21 @@ def test_a_comment_is_kept_as_written():
         "", "", "Save"]
 
 
+def test_a_comment_after_a_value_is_kept_not_sent():
+    """`title: Welcome  # page top` sent the note with the value: it came back translated, or its "#" gone and the
+    note part of the value."""
+    for line, text in (("  title: Welcome  # page top", "Welcome"), ('  one: "1 file" # singular', "1 file"),
+                       ("  - 'Don''t' # a list's", "Don't"), ("  url: http://x.org/#top", "http://x.org/#top"),
+                       ('  k: "a # b"', "a # b"), ("  empty: # nothing yet", "")):
+        value = config_value(line)
+        assert value.text == text and value.before + value.written_as(text) + value.after == line
+        assert yaml.safe_load(line.strip()) in ({line.split(":")[0].strip(): text or None}, [text])
+    value = config_value("  title: Welcome  # page top")
+    assert value.after == "  # page top"
+    assert yaml.safe_load((value.before + value.written_as("Hinweis: #1") + value.after).strip()) == {
+        "title": "Hinweis: #1"}
+
+
 def test_a_rails_locale_files_english_key_becomes_german():
     for line, written in (("en:", "de:"), ('"en":  # English', '"de":  # English'), ("en-US:", "de:")):
         value = config_value(line)
@@ -89,7 +104,8 @@ def test_a_rails_locale_files_english_key_becomes_german():
 
 @settings(max_examples=400, deadline=None)
 @given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
-       line=st.sampled_from(['  k: "The \\"old\\" text"', "  k: 'The ''old'' text'", "  k: The old text"]))
+       line=st.sampled_from(['  k: "The \\"old\\" text"', "  k: 'The ''old'' text'", "  k: The old text",
+                             '  k: "The old text"  # a note', "  k: The old text # a note"]))
 def test_a_written_yaml_translation_loads_as_that_translation(text, line):
     value = config_value(line)
     written = value.before + value.written_as(text) + value.after

@@ -1506,8 +1506,9 @@ SECTION = re.compile(r"^[ \t]*\[[\w .@/:-]+\][ \t]*$", re.MULTILINE)
 STRINGS_ENTRY = re.compile(r'^[ \t]*("(?:[^"\\\n]|\\.)*"[ \t]*=[ \t]*")(?:[^"\\\n]|\\.)*("[ \t]*;)', re.MULTILINE)
 YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'):(?=[ \t]|$)", re.MULTILINE)
 YAML_OPENER = re.compile(r"[a-z_\"']")
-# A YAML value quoted whole: its opening quote, its text (escapes in double quotes, '' in single) and its closing quote
-YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)[ \t]*$""",
+# A YAML value quoted whole: its opening quote, its text (escapes in double quotes, '' in single) and its closing quote;
+# a comment may follow (`one: "1 file"  # singular`)
+YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)(?:[ \t]+#.*|[ \t]*)$""",
                                re.MULTILINE)
 
 
