@@ -126,6 +126,7 @@ class Item:
     before: str = ""  # of a configuration file's line: kept as written before its text (its key), and after it
     after: str = ""
     as_read: str | None = None  # the input's text, where the item's parts written back differ from it (a locale key)
+    added_lines: int = 0  # lines its translation adds after its own (a desktop entry's "Name[de]=")
 
     @property
     def source(self) -> str:
@@ -196,14 +197,16 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
     """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept."""
-    lines = config_values.ConfigLines()
+    lines = config_values.ConfigLines(config_values.desktop_localized(
+        line for _, line in decoded_lines(path) if isinstance(line, str)))
     for number, line in decoded_lines(path):
         if isinstance(line, Item):
             yield line
             continue
         value = lines.value(line)
         yield Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
-                   after=value.after, written_as=value.written_as, as_read=value.as_read)
+                   after=value.after, written_as=value.written_as, as_read=value.as_read,
+                   added_lines=value.added_lines)
 
 
 def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
@@ -660,6 +663,8 @@ def result_record(item: Item, result: pb.BatchResult) -> dict:
                    "output_tokens": t.output_tokens,
                    "finish_reason": pb.FinishReason.Name(t.finish_reason).removeprefix("FINISH_REASON_").lower(),
                    "model": result.model, "model_version": result.model_version}
+        if item.added_lines:
+            record["added_lines"] = item.added_lines
     return record
 
 
@@ -952,6 +957,7 @@ class Job:
         goes with the last failure: while a line failed, a rerun sends it again."""
         translations: dict[int, str] = {}
         by_line = self.settings.format != "po" and self.settings.format not in DOCUMENTS  # else by item
+        line_ending, _ = line_endings(self.input)
         with self.journal_path.open(encoding="utf-8") as records:
             for raw in records:
                 record = json.loads(raw)
@@ -959,7 +965,10 @@ class Job:
                     if "translation" in record:
                         translations[record["line"]] = record["translation"]
                     continue
-                for offset, text in enumerate(spread(record.get("translation", ""), record.get("lines", 1))):
+                lines = record.get("lines", 1)
+                pieces = spread(record.get("translation", ""), lines + record.get("added_lines", 0))
+                pieces[lines - 1:] = [line_ending.join(pieces[lines - 1:])]  # added lines go after the item's last
+                for offset, text in enumerate(pieces):
                     translations[record["line"] + offset] = text
         if self.settings.format in DOCUMENTS:
             self._write_output([DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),

@@ -8,14 +8,15 @@ translation is quoted and escaped again: in YAML's double quotes `\\"`, `\\\\` a
 plain value quoted where its translation would not read as plain text (`Hinweis: …`, `'Speichern' drücken`, `%{count}
 Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`; in an assignment's value quoted whole (TOML's
 `other = "Home"`) as TOML needs. A Rails locale file's top-level `en:` is written `de:`: kept, the German file
-redefined English. Comments are kept as written.
+redefined English. Comments are kept as written. A desktop entry's texts (`Name=`) keep their line and get their
+German on a line after it (`Name[de]=`); its other keys are no text.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from translator.model_format import TARGET_LANGUAGE
 from translator.text import SECTION, STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE
@@ -58,6 +59,19 @@ ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
 
 
+# A desktop entry file's groups (freedesktop.org's Desktop Entry Specification 1.5): its lines are read by its rules
+DESKTOP_GROUP = re.compile(r"\[Desktop (?:Entry|Action [^\]]*)\]")
+# The keys shown to users (its localestrings; Icon names a file): their German is added as "Name[de]=" beside them.
+# Every other key is no text: read as INI, "Type=Application" came back "Type=Anwendung" and "Exec=firefox %u" as
+# "Exec=Firefox %u", and the entry no longer launched; "Name[fr]=" (another language) was sent as English.
+DESKTOP_TEXT_KEY = re.compile(r"(Name|GenericName|Comment|Keywords)[ \t]*=[ \t]*")
+DESKTOP_LOCALIZED_KEY = re.compile(r"(Name|GenericName|Comment|Keywords)\[([^\]]*)\][ \t]*=")
+DESKTOP_ESCAPE = re.compile(r"\\(.)")
+DESKTOP_NAMED = {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\", ";": ";"}
+DESKTOP_WRITTEN = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+DESKTOP_LIST_ITEM = re.compile(r"(?:[^;\\]|\\.)+")  # one of a list's values (Keywords), up to an unescaped ";"
+
+
 @dataclass(frozen=True)
 class ConfigValue:
     before: str  # kept as written: the key, "=", an opening quote
@@ -66,17 +80,21 @@ class ConfigValue:
     written_as: Callable[[str], str] = str  # a translation as the file writes it between `before` and `after`
     as_read: str | None = None  # the input's line, where its parts written back differ from it (a locale key)
     opens_block: bool = False  # a YAML block scalar's "key: |": the lines after it, more indented, are its text
+    added_lines: int = 0  # lines written after the input's (a desktop entry's "Name[de]=" after its "Name=")
 
 
 class ConfigLines:
     """A configuration file's lines, in order, each as `config_value` reads it; but a YAML block scalar's lines (after
     "key: |" or "key: >-", more indented than its key, or blank) are text whole: read alone, a block's "Note: …" was
     a key and stayed English, its "# 1" a comment. And a "/* … */" comment over several lines is kept whole (its
-    lines after the first were sent)."""
+    lines after the first were sent), and a desktop entry file's lines are read by its rules from its first group on
+    (`desktop_value`)."""
 
-    def __init__(self):
+    def __init__(self, localized: frozenset[tuple[str, str]] = frozenset()):
         self.block_indent: int | None = None
         self.in_comment = False
+        self.desktop_group: str | None = None  # the group the lines are in, in a desktop entry file
+        self.localized = localized  # (group, key) of a desktop entry's texts with German already (`desktop_localized`)
 
     def value(self, line: str) -> ConfigValue:
         indent = len(line) - len(line.lstrip(" \t"))
@@ -86,6 +104,10 @@ class ConfigLines:
             rest = line if self.in_comment else line[line.index("/*") + 2:]
             self.in_comment = "*/" not in rest
             return ConfigValue(line, "")
+        if SECTION.fullmatch(line) and (self.desktop_group is not None or DESKTOP_GROUP.fullmatch(line.strip())):
+            self.desktop_group = line.strip()  # from the first on, every group of a desktop entry file
+        if self.desktop_group is not None:
+            return desktop_value(line, self.desktop_group, self.localized)
         value = config_value(line)
         self.block_indent = indent if value.opens_block else None
         return value
@@ -154,6 +176,47 @@ def assigned_value(before: str, text: str) -> ConfigValue:
             return "'" + translation + "'"
         return '"' + double_quoted(translation, "toml") + '"'
     return ConfigValue(before, read, rest, write)
+
+
+def desktop_localized(lines: Iterator[str]) -> frozenset[tuple[str, str]]:
+    """(group, key) of each text of a desktop entry file that has a German line already ("Name[de]="): kept as it
+    is, not translated again (a second "Name[de]=" is an error to the entry's readers)."""
+    group, found = None, set()
+    for line in lines:
+        if SECTION.fullmatch(line):
+            group = line.strip()
+        elif (localized := DESKTOP_LOCALIZED_KEY.match(line)) and localized.group(2) == TARGET_LANGUAGE:
+            found.add((group, localized.group(1)))
+    return frozenset(found)
+
+
+def desktop_value(line: str, group: str, localized: frozenset[tuple[str, str]]) -> ConfigValue:
+    """A desktop entry's line: a text shown to users ("Name=Web Browser") sent as the entry's readers read it (its
+    escapes undone; Keywords' values one per line) and its translation written on a line of its own after it,
+    "Name[de]=Webbrowser", escaped as the entry needs; every other line, and a text with German already, as written."""
+    entry = DESKTOP_TEXT_KEY.match(line)
+    if entry is None or (group, entry.group(1)) in localized or not DESKTOP_GROUP.fullmatch(group):  # an X- group's
+        return ConfigValue(line, "")
+    key, written = entry.group(1), line[entry.end():]
+    is_list = key == "Keywords"
+    parts = DESKTOP_LIST_ITEM.findall(written) if is_list else [written]
+    read = [unescaped(part, DESKTOP_ESCAPE, DESKTOP_NAMED.get) for part in parts]
+    if None in read or not "".join(filter(None, read)).strip():  # an escape the readers refuse, or no text
+        return ConfigValue(line, "")
+
+    def write(translation: str) -> str:
+        if not is_list:
+            return desktop_escaped(translation)
+        values = [value.strip() for value in translation.split("\n") if value.strip()]
+        return "".join(desktop_escaped(value).replace(";", "\\;") + ";" for value in values)
+    return ConfigValue(f"{line}\n{key}[{TARGET_LANGUAGE}]=", "\n".join(read), "", write, as_read=line, added_lines=1)
+
+
+def desktop_escaped(text: str) -> str:
+    """Text as a desktop entry's value: backslashes, line breaks and tabs escaped, and a leading space (readers strip
+    the spaces after "=")."""
+    escaped = "".join(DESKTOP_WRITTEN.get(character, character) for character in text)
+    return "\\s" + escaped[1:] if escaped.startswith(" ") else escaped
 
 
 def unescaped(written: str, escape: re.Pattern, meaning: Callable[[str], str | None]) -> str | None:

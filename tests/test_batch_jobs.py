@@ -35,7 +35,7 @@ from bench.soak import resident_mb
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
-from service.config_values import config_value, double_quoted
+from service.config_values import config_value, desktop_value, double_quoted
 from service.java_properties import file_style, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -233,6 +233,29 @@ def test_a_configuration_files_job_translates_each_value_and_keeps_its_key(serve
     code, out, err = batch(server.target, source, output, "--format", "config", *SHORT)
     assert code == 0, err
     assert "13 items: 1 translated, 0 failed, 12 done before, 0 empty;" in out
+
+
+def test_a_desktop_entrys_texts_get_german_lines_beside_them_and_its_other_keys_stay(server, tmp_path):
+    """Read as INI, "Type=Application" came back "Type=Anwendung", "Exec=gnome-calculator" as "Exec=Gnome-Chrator"
+    and "Terminal=false" as "Terminal=falsch" (of 59 Debian packages' entries none passed desktop-file-validate), and
+    the English was gone. Now a desktop entry's texts (Name, GenericName, Comment, Keywords) keep their line and get
+    their German on a line after it, "Name[de]=", as a desktop reads it; every other key stays, and so does a text
+    with German already (a second "GenericName[de]=" would be an error) or in another language."""
+    source = tmp_path / "app.desktop"
+    lines = ["[Desktop Entry]", "Type=Application", "Name=The dog", "GenericName=The cat", "GenericName[de]=Die Katze",
+             "Comment=Where is the station?", "Keywords=house;dog;", "Exec=dog --new %U", "Terminal=false", "",
+             "[Desktop Action new-window]", "Name=The apples were cheap.", "Name[fr]=Les pommes"]
+    source.write_bytes("\r\n".join(lines).encode() + b"\r\n")
+    output = tmp_path / "de.desktop"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "13 items: 4 translated, 0 failed, 0 done before, 9 empty;" in out, err
+    dog, station, keywords, apples = alone(server.target, ["The dog", "Where is the station?", "house\ndog",
+                                                           "The apples were cheap."])
+    keywords = desktop_value(lines[6], lines[0], frozenset()).written_as(keywords)
+    assert keywords.endswith(";") and keywords.count(";") == 2, keywords  # one German value for each
+    assert output.read_bytes().decode().split("\r\n") == [
+        *lines[:3], f"Name[de]={dog}", *lines[3:6], f"Comment[de]={station}", lines[6], f"Keywords[de]={keywords}",
+        *lines[7:12], f"Name[de]={apples}", lines[12], ""]
 
 
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-8"])

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from service.config_values import ConfigLines, ConfigValue, config_value
+from service.config_values import ConfigLines, ConfigValue, config_value, desktop_localized
 
 YAML_READS = [  # (a line of a YAML file, what the model gets)
     ('  a: "Click \\"Save\\" to go on."', 'Click "Save" to go on.'),
@@ -93,6 +93,28 @@ def test_a_comment_after_a_value_is_kept_not_sent():
     assert value.after == "  # page top"
     assert yaml.safe_load((value.before + value.written_as("Hinweis: #1") + value.after).strip()) == {
         "title": "Hinweis: #1"}
+
+
+def test_a_desktop_entrys_texts_are_read_as_desktops_read_them_and_their_german_goes_on_a_line_of_its_own():
+    """The Desktop Entry Specification's escapes (\\s, \\n, \\t, \\r, \\\\, and \\; in a list) undone for the model
+    and made again; Keywords' values one per line; every key but the four texts kept, and a text with German."""
+    lines = ["[Desktop Entry]", "Name=Files", "Comment=\\sOpen a file\\nor a folder", "Keywords=folder;file\\;dir;",
+             "Exec=nautilus %U", "Type=Application", "Icon=org.gnome.Files", "GenericName[de]=Dateiverwaltung",
+             "GenericName=File Manager", "Name[fr]=Fichiers", "[Desktop Action new-window]", "Name=New Window",
+             "[X-Other]", "Name=Other"]
+    reader = ConfigLines(desktop_localized(lines))
+    values = [reader.value(line) for line in lines]
+    assert [value.text for value in values] == ["", "Files", " Open a file\nor a folder", "folder\nfile;dir", "", "",
+                                                "", "", "", "", "", "New Window", "", ""]
+    written = [value.before + value.written_as(translation) + value.after
+               for value, translation in zip(values[1:4], ["Dateien", " Eine Datei\noder\tein \\ Ordner",
+                                                           "Ordner\n  Datei;Verzeichnis \n\n"])]
+    assert written == ["Name=Files\nName[de]=Dateien", "Comment=\\sOpen a file\\nor a folder\nComment[de]=\\sEine "
+                       "Datei\\noder\\tein \\\\ Ordner", "Keywords=folder;file\\;dir;\nKeywords[de]=Ordner;Datei\\;Verzeichnis;"]
+    assert all(value.added_lines == 1 and value.as_read == line for value, line in zip(values[1:4], lines[1:4]))
+    assert config_value("Name=Other").text == "Other"  # an INI file's key like any other; an X- group's is the app's
+    broken = ConfigLines().value  # an escape desktops refuse: kept as written, not sent
+    assert broken("[Desktop Entry]").text == "" and broken("Name=Bad \\q").text == ""
 
 
 def test_a_rails_locale_files_english_key_becomes_german():
