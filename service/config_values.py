@@ -55,6 +55,9 @@ CONFIG_KEY = re.compile(r"[ \t]*(?:[A-Za-z_]|\\.)(?:[^\s=\\]|\\.)*[ \t]*=[ \t]*"
 # An assignment's value quoted whole ('other = "Home"': TOML's basic or literal string, as Hugo's i18n files write them;
 # an INI file's quoted value), a comment after it
 ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)""")
+# An assignment's unquoted value that is no text: a boolean, null, a number, a date or time, a TOML array or table
+# ("Terminal=false" came back as "Terminal=falsch", "debug = true" as "debug = wahr")
+ASSIGNED_NOT_TEXT = re.compile(r"(?i:true|false|null|none|nil)|[-+]?(?:\d[\w.:+-]*|inf|nan)|[\[{].*")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
 
@@ -160,10 +163,11 @@ def config_value(line: str) -> ConfigValue:
 def assigned_value(before: str, text: str) -> ConfigValue:
     """An assignment's value: one quoted whole (`other = "Home"`) read as TOML reads it and its translation quoted
     again, a double-quoted one escaped, a single-quoted one in double quotes where it would need what single quotes
-    cannot hold (TOML's literal strings have no escapes); another as written."""
+    cannot hold (TOML's literal strings have no escapes); a boolean, number or array kept, not sent; another as
+    written."""
     quoted = ASSIGNED_QUOTED.fullmatch(text)
     if quoted is None:
-        return ConfigValue(before, text)
+        return ConfigValue(before + text, "") if ASSIGNED_NOT_TEXT.fullmatch(text.strip()) else ConfigValue(before, text)
     written, rest = quoted.groups()
     read = written[1:-1] if written[0] == "'" else unescaped(written[1:-1], TOML_ESCAPE, toml_escape)
     if read is None:

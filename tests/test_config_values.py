@@ -37,6 +37,15 @@ def test_what_is_not_a_plain_text_value_goes_as_written():
         assert value.written_as is str and value.before + value.text + value.after == line
 
 
+def test_an_assignments_boolean_number_or_array_is_kept_not_sent():
+    """"Terminal=false" came back as "Terminal=falsch", "debug = true" as "debug = wahr"."""
+    for line in ("Terminal=false", "debug = True", "count = 5", "ratio = -0.5e3", "when = 1979-05-27T07:32:00Z",
+                 'colors = ["red", "green"]', "point = { x = 1 }"):
+        assert config_value(line) == ConfigValue(line, "")
+    for line, text in (("label = No", "No"), ("title = 2 files", "2 files"), ("name=Truecolor", "Truecolor")):
+        assert config_value(line).text == text
+
+
 def test_a_translation_is_quoted_where_plain_yaml_would_not_read_it():
     """Before, "note: Note the size" came back as "note: Hinweis: …", which no longer loaded."""
     value = config_value("  note: Note the size")
