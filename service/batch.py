@@ -30,6 +30,7 @@ import collections
 import contextlib
 import dataclasses
 import functools
+import itertools
 import json
 import os
 import random
@@ -69,6 +70,12 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 # sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
 PART_CHARS = 4096
 PART_SENTENCES = 16
+# A Markdown page's front matter: YAML between "---" lines (Jekyll, Hugo), TOML between "+++" (Hugo), from the first
+# line. Its settings are the site's (sent as one text, kept whole), but its page title and description are the
+# reader's: they stayed English above a German page. And a blank line in it cut it into two texts, neither one kept.
+FRONT_MATTER_MARKS = ("---", "+++")
+FRONT_MATTER_MAX_LINES = 500
+FRONT_MATTER_TEXT = re.compile(r"(?:title|linkTitle|description|summary|subtitle|excerpt)[ \t]*[:=]")
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) where no format is given
 # The format an input is read in where --format is not given, by its name's suffix (else text). Read line by line as
 # text, a configuration file's key alone on its line ("  title: Welcome") was translated with its value, a Markdown
@@ -229,7 +236,13 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     def readable(numbered: tuple[int, str | Item]) -> str | None:
         return None if isinstance(numbered[1], Item) else numbered[1]
 
-    for run in paragraph_runs(decoded_lines(path), readable):
+    lines = decoded_lines(path)
+    if settings.format == "paragraphs":
+        head = list(itertools.islice(lines, FRONT_MATTER_MAX_LINES))
+        matter = front_matter_lines([readable(numbered) for numbered in head])
+        yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
+        lines = itertools.chain(head[matter:], lines)
+    for run in paragraph_runs(lines, readable):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
@@ -239,6 +252,29 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
         yield item
+
+
+def front_matter_lines(head: list[str | None]) -> int:
+    """How many of a file's first lines are its front matter, closing mark included (0: none)."""
+    if not head or head[0] is None or head[0].rstrip() not in FRONT_MATTER_MARKS:
+        return 0
+    mark = head[0].rstrip()
+    for index, line in enumerate(head[1:], start=1):
+        if line is None:
+            return 0
+        if line.rstrip() == mark:
+            return index + 1
+    return 0
+
+
+def front_matter_item(number: int, line: str, settings: Settings) -> Item:
+    """A front matter's line: a page title's or description's value to translate (`title: Welcome`, `title =
+    "Welcome"`, read and written as YAML and TOML need them), every other line kept as written."""
+    if not FRONT_MATTER_TEXT.match(line):
+        return Item(number, str(number), "", before=line)
+    value = config_values.config_value(line)
+    return Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
+                after=value.after, written_as=value.written_as)
 
 
 def read_properties(path: Path, settings: Settings) -> Iterator[Item]:

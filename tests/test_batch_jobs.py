@@ -7,6 +7,7 @@ input (slow test)."""
 
 import codecs
 import csv
+import datetime
 import errno
 import functools
 import gettext
@@ -1107,6 +1108,30 @@ def test_markdown_files_and_web_pages_are_read_as_paragraphs(server, tmp_path):
         as_html = client.translate(["<p>Where is the station?\nThe apples were cheap.</p>"], max_output_tokens=16,
                                    html=True).translations[0].text
     assert code == 0 and records(tmp_path / "page.de.jsonl")[0]["translation"] == as_html, err
+
+
+def test_a_markdown_pages_front_matter_keeps_its_settings_and_translates_its_title(server, tmp_path):
+    """Jekyll's and Hugo's front matter: its settings are the site's, its title and description the reader's, which
+    stayed English above a German page. A blank line in it cut it into two texts: "---", "title: …" and "date: …"
+    went to the model as a paragraph, keys and all, and the site could no longer read it."""
+    source = tmp_path / "post.md"
+    source.write_text('---\ntitle: "Where is the station?"\ndate: 2024-01-01\n\ndescription: The apples were cheap.\n'
+                      "tags: [house, dog]\n---\nThe dog\n", encoding="utf-8")
+    output = tmp_path / "post.de.md"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "8 items: 3 translated, 0 failed, 0 done before, 5 empty;" in out, err
+    station, apples, dog = alone(server.target, ["Where is the station?", "The apples were cheap.", "The dog"])
+    lines = output.read_text(encoding="utf-8").split("\n")
+    assert lines[0] == lines[6] == "---" and lines[2:4] == ["date: 2024-01-01", ""] and lines[5:] == [
+        "tags: [house, dog]", "---", dog, ""]
+    assert yaml.safe_load("\n".join(lines[1:6])) == {"title": station, "date": datetime.date(2024, 1, 1),
+                                                      "description": apples, "tags": ["house", "dog"]}
+    toml = tmp_path / "page.md"  # Hugo's TOML front matter
+    toml.write_text('+++\ntitle = "The dog"\ndraft = false\n+++\n', encoding="utf-8")
+    code, out, err = batch(server.target, toml, tmp_path / "page.de.md", *SHORT)
+    assert code == 0 and "4 items: 1 translated" in out, err
+    assert (tmp_path / "page.de.md").read_text(encoding="utf-8") == (
+        f'+++\ntitle = "{double_quoted(dog, "toml")}"\ndraft = false\n+++\n')
 
 
 def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_all(tmp_path):
