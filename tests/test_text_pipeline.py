@@ -91,6 +91,10 @@ def test_a_templates_expressions_and_tags_are_kept_as_written():
     text = "Hi {{ user.name }}, {{{raw}}} and {{count}} {%- if user %}x{% endif %} {name} {n, number}"
     assert protected_items(text) == sorted(["{{ user.name }}", "{{{raw}}}", "{{count}}", "{%- if user %}", "{% endif %}",
                                             "{name}"])
+    # Hugo's shortcodes, braces inside too: '{{< style "img { height: 1.25rem; }" >}}' came back '{{< Stil "img { Höhe…'
+    text = '{{< style "img { height: 1.25rem; }" >}} See {{< ref "install.md" >}}. {{% notice tip %}}Save.{{% /notice %}}'
+    assert protected_items(text) == sorted(['{{< style "img { height: 1.25rem; }" >}}', '{{< ref "install.md" >}}',
+                                            "{{% notice tip %}}", "{{% /notice %}}"])
 
 
 def test_a_markdown_links_target_is_kept_as_written():

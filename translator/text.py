@@ -209,8 +209,10 @@ PLACEHOLDERS = (
     r"%L?(?:\d{1,2}(?![\d$])|n(?![A-Za-z]))",
     # A template's expression or tag (Mustache's, Handlebars', Angular's, i18next's, Jinja's: "Hello {{name}}", "{{
     # user.name }}", "{% if user %}"). Read, the model got its braces and words ("{{ user.name }}" reached it as "{{
-    # XX0X }}", "{% if user %}Welcome back!{% endif %}" whole); a template's code stays as written.
-    r"\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
+    # XX0X }}", "{% if user %}Welcome back!{% endif %}" whole); a template's code stays as written. Hugo's shortcodes
+    # ("{{< figure src=... >}}", "{{% notice %}}") may hold braces: '{{< style "img { height: 1.25rem; }" >}}' came back
+    # as '{{< Stil "img { Höhe: 1,25rem; }" >}}'.
+    r"\{\{[<%][^\n]{1,1000}?[>%]\}\}|\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
     r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
     # Rails' "%{count}", Fluent's "{ $name }" and "{ -brand }", Laravel's ":attribute" after a space ("The :attribute
     # field is required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as
