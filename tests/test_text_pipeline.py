@@ -267,6 +267,16 @@ def test_a_numbered_items_marker_stays_out_of_its_segment_though_its_number_is_a
         assert prepare(wrapped).segments == [wrapped[3:]]
 
 
+def test_a_markdown_headings_marks_stay_out_of_its_segment():
+    """"###" is an operator's item: "### Emotion" reached the model as "XX0X Emotion" and came back as
+    "XX0X-Ausrichtung" (so "###-Ausrichtung", no heading any more; 4 of a Hugo theme's pages' headings). "# Title"
+    stays one sentence, its mark the model's to keep, as catalogs' "# comment" lines are."""
+    prepared = prepare("### Emotion\n\n#### Block quotes\n\n# Title")
+    assert prepared.segments == ["Emotion", "Block quotes", "# Title"]
+    assert prepared.restore(["Gefühl", "Zitate", "# Titel"]) == "### Gefühl\n\n#### Zitate\n\n# Titel"
+    assert prepare("Press ## twice").segments == ["Press XX0X twice"]  # not at a line's start: no heading
+
+
 def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     """Read with the sentence, ">" cost it its capital: "> I think we should meet" came back as "> ich glaube"."""
     prepared = prepare("> I think we should meet.\n> > Are you sure?")
