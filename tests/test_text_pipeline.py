@@ -495,9 +495,15 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     ("```\nnot closed\n\nto the end", [], ["```\nnot closed\n\nto the end"]),  # as Markdown reads it
     ("```python", [], ["```python"]),  # a fence alone (a text per line)
     ("~~~\na\n```\nb\n~~~", [], ["~~~\na\n```\nb\n~~~"]),  # the other marks do not close it
+    # four marks show Markdown with fences inside: only four or more close them ("````markdown" came back as "``''")
+    ("````markdown\n```sh\nls\n```\n````\nDone.", ["Done."], ["````markdown\n```sh\nls\n```\n````"]),
     ("Type ``` to open a code block.", ["Type ``` to open a code block."], []),  # inside a line: no fence
     ("---\ntitle: Getting started\nlayout: page\ntags:\n  - intro\n---\n# Getting started", ["# Getting started"],
      ["---\ntitle: Getting started\nlayout: page\ntags:\n  - intro\n---"]),  # YAML front matter at the start
+    # keys inside them are code: read as a configuration file's, a TOML example's values came back translated
+    ('Setup:\n\n```toml\nbaseURL = "http://example.org/"\ndefaultContentLanguage = "en"\n```',
+     ["Setup:"], ['```toml\nbaseURL = "http://example.org/"\ndefaultContentLanguage = "en"\n```']),
+    ("---\ntitle: A\nmath:\n  enable: true\n---\nDone.", ["Done."], ["---\ntitle: A\nmath:\n  enable: true\n---"]),
     ("Intro.\n---\ntitle: x\n---", ["Intro.", "title: x"], []),  # not at the start: rules, or a setext heading
     # Windows line breaks: before, the closing fence "```\r" was not read as one, and the block ran to the text's end
     ("Run:\r\n\r\n```\r\nls -l\r\n```\r\n\r\nThen save.", ["Run:", "Then save."], ["```\r\nls -l\r\n```"]),
@@ -741,6 +747,8 @@ def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
     assert list(paragraph_runs(lines, lambda line: line)) == [  # closed by its own marks alone
         ["Intro", "more"], [""], ["```py", "code", "", "```sh", "", "code", "```"], [""], [None],
         ["~~~", "a", "```", "", "b", "~~~~", "end"], [""], ["x"]]
+    nested = ["````md", "```sh", "", "ls", "```", "", "````", "", "Done."]  # only as many marks or more close a fence
+    assert [len(run) for run in paragraph_runs(nested, lambda line: line)] == [7, 1, 1]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
 

@@ -96,8 +96,14 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
-FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*\n(?:.*?\n)?[ ]{0,3}```+|~~~[^\n]*\n(?:.*?\n)?[ ]{0,3}~~~+)"
-               r"[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]{0,3}(?:```[^`\n]*|~~~[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+# A fence of four marks or more shows Markdown with fences inside ("````markdown"): only as many or more close it; read
+# as "```" and a backtick in its info string, it was no fence, and came back as "``''".
+# (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
+FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:"
+               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ ]{{0,3}}{mark}{{{n},}}" if n < 6 else
+                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ ]{{0,3}}{mark}{{6,}}"
+                          for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
+               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]{0,3}(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
@@ -117,8 +123,11 @@ JSON_STRING_LINE = re.compile(rf"[ \t]*{JSON_STRING}[ \t]*,?[ \t]*")
 # backtracked exponentially (20 "a: b" lines took 0.05 s, 40 would not end).
 FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*(?=\r?\n|$)"
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
+FRONT_MATTER_BLOCK = re.compile(FRONT_MATTER)
 FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
-FENCE_MAX_LINES = 500  # a fenced block holds its blank lines up to this many lines (a stray fence: not the whole file)
+# A fenced block holds its blank lines up to this many lines (a stray fence: not the whole file). LoveIt's documentation
+# shows its whole sample configuration in one block of 530 lines: cut at 500, its last lines were translated.
+FENCE_MAX_LINES = 2000
 # BBCode's tags (Godot's rich text, forums', Steam's: "Find the [b]key[/b].", "[url=https://example.org]site[/url]"):
 # read, the model got their brackets and words ("[color=red]" whole, "[/b]" as a path), and a URL ran on through "]"
 # into the link's text ("https://example.org]Visit"). In small letters (a catalog's "[I]nstall" marks a key), an
@@ -1259,15 +1268,15 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None]) -> Itera
     with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~ keeps its blank lines (up to
     FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE, and not cut into paragraphs of code."""
     run: list[T] = []
-    fence = None  # the mark of the open fence: ` or ~
+    fence = None  # the marks of the open fence: ``` or ~~~, or more of them
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
             run.append(line)
             if marks := FENCE.match(content):
                 if fence is None:
-                    fence = marks.group(1)[0]
-                elif marks.group(1)[0] == fence and not marks.group(2).strip():
+                    fence = marks.group(1)
+                elif marks.group(1).startswith(fence) and not marks.group(2).strip():
                     fence = None
             if fence and len(run) >= FENCE_MAX_LINES:
                 fence = None
@@ -1542,6 +1551,15 @@ def config_keys(text: str) -> Spans:
     return spans
 
 
+def code_blocks(text: str) -> Spans:
+    """(start, end) of a Markdown text's front matter and fenced code blocks: the keys written there are code, kept
+    whole with it. Read as a configuration file's, a README's TOML example ("```toml", 'defaultContentLanguage =
+    "en"') had its values translated ("ennen"), its comments too."""
+    if "```" not in text and "~~~" not in text and not text.startswith("---"):
+        return []
+    return sorted(found.span() for pattern in (FRONT_MATTER_BLOCK, FENCED_BLOCK) for found in pattern.finditer(text))
+
+
 def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
     """Whether YAML key line `key` opens a mapping that the key line `after` is in."""
     return (YAML_OPENER.match(key.group(2)) is not None and not text[key.end():after.start()].strip()
@@ -1808,7 +1826,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     # list markers, names and code, as placeholders are
-    keys = config_keys(text) if preserve_placeholders else []
+    keys = apart_from(config_keys(text), code_blocks(text)) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
     code = indented_code(text) if preserve_placeholders and not keys else []
     items = inline_enumerators(text) + code if preserve_placeholders else []
