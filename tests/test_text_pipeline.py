@@ -749,6 +749,8 @@ def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
         ["~~~", "a", "```", "", "b", "~~~~", "end"], [""], ["x"]]
     nested = ["````md", "```sh", "", "ls", "```", "", "````", "", "Done."]  # only as many marks or more close a fence
     assert [len(run) for run in paragraph_runs(nested, lambda line: line)] == [7, 1, 1]
+    pre = ["<p>Run:</p>", "<PRE>", "a=1", "", "b=2", "</pre>", "", "Done."]  # an HTML <pre> keeps its blank lines
+    assert [len(run) for run in paragraph_runs(pre, lambda line: line)] == [6, 1, 1]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
 
@@ -919,25 +921,34 @@ def test_html_mode_keeps_markup_and_splits_at_block_tags():
 def test_runs_of_spaces_separate_columns_kept_exactly():
     """A help text's option and what it does: the model wrote one space between them and dropped words ("  -W,
     --pwprompt            prompt for a password" came back as "-W, --pwprompt anzeigen"). In HTML a run of spaces is
-    a space, except inside <pre>."""
+    a space."""
     text = "  -W, --pwprompt            prompt for a password\n      --reference=RFILE  use RFILE's mode"
     prepared = prepare(text)
     assert prepared.segments == ["-W, XX0X", "prompt for a password", "XX0X=RFILE", "use RFILE's mode"]
     assert prepared.restore(["-W, XX0X", "nach einem Passwort fragen", "XX0X=RFILE", "RFILEs Modus"]) == \
         "  -W, --pwprompt            nach einem Passwort fragen\n      --reference=RFILE  RFILEs Modus"
-    assert prepare("<p>We  offer   products.</p><pre>a    b</pre>", html=True).segments == \
-        ["We  offer   products.", "a", "b"]
+    assert prepare("<p>We  offer   products.</p><pre>a    b</pre>", html=True).segments == ["We  offer   products."]
 
 
 def test_in_html_a_line_break_is_a_space_except_inside_pre():
     """A page's source wraps its lines anywhere: "<p>We offer\n great products.</p>" reached the model as "We offer"
-    and "great products."; a line break in plain text, and inside <pre>, still separates segments."""
-    text = "<p>\n  Welcome. We offer\n  great\tproducts.\n</p>\n<PRE class=x>line one\nline two</PRE>\n<p>A\nb</p>"
+    and "great products."; a line break in plain text, and inside a <pre> not closed in the text (its element whole is
+    code: `test_pre_and_code_elements_are_kept_as_written`), still separates segments."""
+    text = "<p>\n  Welcome. We offer\n  great\tproducts.\n</p>\n<p>A\nb</p>\n<PRE class=x>line one\nline two"
     prepared = prepare(text, html=True)
-    assert prepared.segments == ["Welcome.", "We offer\n  great\tproducts.", "line one", "line two", "A\nb"]
-    assert prepared.restore(["Willkommen.", "Wir bieten tolle Produkte.", "Zeile eins", "Zeile zwei", "A b"]) == \
-        "<p>\n  Willkommen. Wir bieten tolle Produkte.\n</p>\n<PRE class=x>Zeile eins\nZeile zwei</PRE>\n<p>A b</p>"
+    assert prepared.segments == ["Welcome.", "We offer\n  great\tproducts.", "A\nb", "line one", "line two"]
+    assert prepared.restore(["Willkommen.", "Wir bieten tolle Produkte.", "A b", "Zeile eins", "Zeile zwei"]) == \
+        "<p>\n  Willkommen. Wir bieten tolle Produkte.\n</p>\n<p>A b</p>\n<PRE class=x>Zeile eins\nZeile zwei"
     assert prepare("We offer\ngreat products.").segments == ["We offer", "great products."]
+
+
+def test_pre_and_code_elements_are_kept_as_written():
+    """A page's <pre> holds its commands and code (all 9 of Jenkins' 105 English help pages' do): "<pre>sudo apt-get
+    --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk"."""
+    text = "<p>Run:</p>\n<pre>sudo apt-get --yes install openjdk-6-jdk\nwget --no-verbose $url</pre>\n<p>Done.</p>"
+    prepared = prepare(text, html=True)
+    assert prepared.segments == ["Run:", "Done."]
+    assert prepared.restore(["Ausführen:", "Fertig."]) == text.replace("Run:", "Ausführen:").replace("Done.", "Fertig.")
 
 
 def test_character_references_are_read_as_their_characters_and_written_back():

@@ -125,6 +125,10 @@ FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FRONT_MATTER_BLOCK = re.compile(FRONT_MATTER)
 FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
+# An HTML <pre> not closed on its line: its blank lines are its own, not a paragraph's end (cut there, a script's
+# halves went as two texts, neither a whole <pre>, and were translated)
+PRE_OPENS = re.compile(r"<pre\b(?![^\n]*</pre>)", re.IGNORECASE)
+PRE_END = "</pre>"
 # A fenced block holds its blank lines up to this many lines (a stray fence: not the whole file). LoveIt's documentation
 # shows its whole sample configuration in one block of 530 lines: cut at 500, its last lines were translated.
 FENCE_MAX_LINES = 2000
@@ -1131,8 +1135,10 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # Elements whose content is not text to translate: scripts, style sheets, code, and any element marked
 # translate="no" (HTML's own attribute, and XLIFF's and ITS's), translatable="false" (an Android resource's: "<string
 # name="api_key" translatable="false">abc123</string>" came back as "Abc123") or class="notranslate" (the convention
-# of web translators); and Android's <xliff:g>, its resources' mark for text to keep (<xliff:g>Gmail</xliff:g>).
-UNTRANSLATABLE = ("script", "style", "code", "xliff:g")
+# of web translators); and Android's <xliff:g>, its resources' mark for text to keep (<xliff:g>Gmail</xliff:g>). And
+# <pre>, a page's commands and code: every <pre> of Jenkins' 105 English help pages holds code, and "<pre>sudo apt-get
+# --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk".
+UNTRANSLATABLE = ("script", "style", "code", "pre", "xliff:g")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
@@ -1265,19 +1271,22 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
 
 def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None]) -> Iterator[list[T]]:
     """Lines grouped as paragraphs: each run of lines between blank lines one group, each blank line and each line
-    with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~ keeps its blank lines (up to
-    FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE, and not cut into paragraphs of code."""
+    with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~, or an HTML <pre>, keeps its
+    blank lines (up to FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an untranslatable
+    element, and not cut into paragraphs of code."""
     run: list[T] = []
-    fence = None  # the marks of the open fence: ``` or ~~~, or more of them
+    fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or "</pre>"
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
             run.append(line)
-            if marks := FENCE.match(content):
-                if fence is None:
-                    fence = marks.group(1)
-                elif marks.group(1).startswith(fence) and not marks.group(2).strip():
-                    fence = None
+            marks = FENCE.match(content)
+            if fence is None:
+                fence = marks.group(1) if marks else PRE_END if PRE_OPENS.search(content) else None
+            elif fence == PRE_END:
+                fence = None if PRE_END in content.lower() else fence
+            elif marks and marks.group(1).startswith(fence) and not marks.group(2).strip():
+                fence = None
             if fence and len(run) >= FENCE_MAX_LINES:
                 fence = None
             continue
