@@ -1413,6 +1413,12 @@ def test_quotation_marks_the_model_dropped_are_kept():
     assert escaped.segments == ['Click XX0XSaveXX1X or XX2XOpen itXX3X, "not this one."']
     assert escaped.restore(["XX0XSpeichernXX1X oder XX2XÖffnenXX3X, \"nicht dies.\""]) == \
         "&quot;Speichern&quot; oder &#39;Öffnen&#39;, &quot;nicht dies.&quot;"
+    # curly ones too, around anything on a line, a tag beside them or not: read as characters, '<p>&ldquo;Plain
+    # text&rdquo; is the default.</p>' came back as 'Plain-Text&rdquo; ist ...' (an apostrophe stays text)
+    curly = prepare("<p>&ldquo;Plain text&rdquo; is the default; I don&rsquo;t &bdquo;know&ldquo;.</p>", html=True)
+    assert curly.segments == ["XX0XPlain textXX1X is the default; I don’t XX2XknowXX3X."]
+    assert curly.restore(["XX0XKlartextXX1X ist Standard; ich XX2XweißXX3X nicht."]) == (
+        "<p>&ldquo;Klartext&rdquo; ist Standard; ich &bdquo;weiß&ldquo; nicht.</p>")
     assert prepare("Open '%s'", preserve_placeholders=False).segments == ["Open '%s'"]
     # Items that are one token to the model are one item in quotes: "%s: unrecognized option '%s%s'" came back with
     # "Unbekannte Option %s%s", "'%s:%d'" without its marks

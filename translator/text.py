@@ -1993,23 +1993,41 @@ ASCII_QUOTES = frozenset("'\"")
 
 
 def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
-    """Items of ASCII quotation marks written as character references ("&quot;", "&#39;") around a QUOTED_TERM, each
-    paired with the next reference to the same mark as QUOTED pairs marks: read as tokens, as such marks written as
-    characters are items (`quotation_marks`), so that a web page's escaped text is translated as its plain text is."""
+    """Items of quotation marks written as character references, paired as QUOTED pairs marks: ASCII ones ("&quot;",
+    "&#39;") around a QUOTED_TERM, curly ones ("&ldquo;", "&bdquo;", "&laquo;") around anything on one line. Read as
+    tokens, as such marks written as characters are items (`quotation_marks`), so that a web page's escaped text is
+    translated as its plain text is: read as characters, "&ldquo;Plain text&rdquo; is the default" lost its "&ldquo;"."""
     marks = [(token, unescape(protected[int(token.group(1))])) for token in PLACEHOLDER_PATTERN.finditer(masked)
              if ONE_REFERENCE.fullmatch(protected[int(token.group(1))])]
-    marks = [(token, mark) for token, mark in marks if mark in ASCII_QUOTES]
     found: set[int] = set()
-    opened: dict[str, re.Match] = {}
+    opened: dict[str, re.Match] = {}  # by the mark that closes it
     for token, mark in marks:
-        opening = opened.pop(mark, None)
-        if opening is None:
-            if not masked[token.start() - 1:token.start()].isalnum():
-                opened[mark] = token
-        elif (QUOTED_TERM.fullmatch(masked, opening.end(), token.start())
-              and not masked[token.end():token.end() + 1].isalnum()):
+        before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
+        if mark not in ASCII_QUOTES:  # a letter or digit beside a curly mark, not a token's ("<p>&ldquo;")
+            before = "" if TOKEN_BEFORE.search(masked, 0, token.start()) else before
+            after = "" if PLACEHOLDER_PATTERN.match(masked, token.end()) else after
+        if (opening := opened.get(mark)) is not None and _quotes_pair(masked, opening, token, mark, after):
             found |= {int(opening.group(1)), int(token.group(1))}
+            del opened[mark]
+        elif mark in ASCII_QUOTES:
+            opened.pop(mark, None)
+            if not before.isalnum():
+                opened[mark] = token
+        elif mark in CURLY_CLOSING and not before.isalnum():
+            opened[CURLY_CLOSING[mark]] = token
     return found
+
+
+TOKEN_BEFORE = re.compile(r"XX\d+X\Z")
+CURLY_CLOSING = {"“": "”", "‘": "’", "„": "“", "«": "»", "‹": "›"}  # each opening mark's closing one, as QUOTED reads
+
+
+def _quotes_pair(masked: str, opening: re.Match, closing: re.Match, mark: str, after: str) -> bool:
+    """Whether a reference to `mark` closes the quotation a reference `opening` opened (not an apostrophe: "don’t")."""
+    inside = masked[opening.end():closing.start()]
+    if mark in ASCII_QUOTES:
+        return QUOTED_TERM.fullmatch(inside) is not None and not after.isalnum()
+    return 0 < len(inside) <= 200 and "\n" not in inside and not (mark == "’" and after.isalnum())
 
 
 @functools.cache
