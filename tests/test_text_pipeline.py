@@ -1443,6 +1443,10 @@ def test_quotation_marks_the_model_dropped_are_kept():
                               "Use XX0X or XX1X."]
     # Translated as other text where placeholders are: GNU's marks stay, as curly ones do
     assert prepare("Use `exit' or '.'", preserve_placeholders=False).segments == ["Use XX0XexitXX1X or '.'"]
+    # A Markdown code span may hold apostrophes: "`@import 'td/code-dark'`" lost its backticks; GNU's `quotes' stay
+    # quotations where an apostrophe closes one
+    spans = prepare("Add `@import 'td/code-dark'` or `don't`; use `exit' or `a', `b'.")
+    assert spans.protected == ["`@import 'td/code-dark'`", "`don't`", "`exit'", "`a'", "`b'"]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():

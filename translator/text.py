@@ -152,7 +152,9 @@ ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
-    r"`[^`'\n]+`",  # code spans (not GNU-style `quotes')
+    # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
+    # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations)
+    r"`(?:[^`'\n]|'(?![\s,.;:!?)]))+`",
     BBCODE_TAG,
     ASS_OVERRIDE,
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
