@@ -267,7 +267,7 @@ def test_a_numbered_items_marker_stays_out_of_its_segment_though_its_number_is_a
         assert prepare(wrapped).segments == [wrapped[3:]]
 
 
-def test_a_markdown_headings_marks_stay_out_of_its_segment():
+def test_a_markdown_headings_marks_and_bullets_stay_out_of_the_segment():
     """"###" is an operator's item: "### Emotion" reached the model as "XX0X Emotion" and came back as
     "XX0X-Ausrichtung" (so "###-Ausrichtung", no heading any more; 4 of a Hugo theme's pages' headings). "# Title"
     stays one sentence, its mark the model's to keep, as catalogs' "# comment" lines are."""
@@ -275,6 +275,13 @@ def test_a_markdown_headings_marks_stay_out_of_its_segment():
     assert prepared.segments == ["Emotion", "Block quotes", "# Title"]
     assert prepared.restore(["Gefühl", "Zitate", "# Titel"]) == "### Gefühl\n\n#### Zitate\n\n# Titel"
     assert prepare("Press ## twice").segments == ["Press XX0X twice"]  # not at a line's start: no heading
+    # "*", "•" and "#" are outside the shipped model's vocabulary, items: "* caption is optional" reached the model as
+    # "XX0X caption is optional" and came back as "*-Kontakt ist optional"
+    outside = prepare("* caption is optional\n• Second\n# Title\n*emphasis* here", unknown=lambda text: [
+        found.span() for found in re.finditer(r"[*•#]", text)])
+    assert outside.segments == ["caption is optional", "Second", "Title", "XX0XemphasisXX1X here"]
+    assert outside.restore(["Beschriftung ist optional", "Zweite", "Titel", "XX0XBetonungXX1X hier"]) == (
+        "* Beschriftung ist optional\n• Zweite\n# Titel\n*Betonung* hier")
 
 
 def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():

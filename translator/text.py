@@ -282,13 +282,13 @@ BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECA
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 # A list item's number is an item (NUMBER) before the line is read: "1) Open the file." reached the model as "XX0X) Open
-# the file." (a number before "." ends a sentence of its own, and was kept), and so are a Markdown heading's marks from
-# "##" on (an operator's): "### Emotion" reached the model as "XX0X Emotion" and came back as "XX0X-Ausrichtung", no
-# heading any more. Where the token stands for such a number or marks, it is the line's marker. ("# Title" reads as
-# a sentence with its mark, which the model keeps.)
+# the file." (a number before "." ends a sentence of its own, and was kept), and so are a bullet outside the model's
+# vocabulary ("* caption is optional" reached it as "XX0X caption is optional" and came back as "*-Kontakt ist
+# optional") and a Markdown heading's marks ("###" is an operator's, "#" outside the vocabulary: "### Emotion" came back
+# as "###-Ausrichtung", no heading any more). Where the token stands for such a number or marks, it is the line's marker.
 MASKED_MARKER = re.compile(r"\(?XX(\d+)X([.)]?)\s+")
 LIST_NUMBER = re.compile(r"\d{1,3}")
-HEADING_MARKS = re.compile(r"#{2,6}")
+MARKER_ITEM = re.compile(r"#{1,6}|[*•‣◦]")
 
 
 def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.Match | None:
@@ -300,7 +300,7 @@ def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.
         return None
     item = protected[int(marker.group(1))]
     numbered = marker.group(2) or masked.startswith("(", position)
-    return marker if (LIST_NUMBER if numbered else HEADING_MARKS).fullmatch(item) else None
+    return marker if (LIST_NUMBER if numbered else MARKER_ITEM).fullmatch(item) else None
 
 
 LETTER = re.compile(r"[^\W\d_]")
