@@ -502,6 +502,8 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     ("```\nnot closed\n\nto the end", [], ["```\nnot closed\n\nto the end"]),  # as Markdown reads it
     ("```python", [], ["```python"]),  # a fence alone (a text per line)
     ("~~~\na\n```\nb\n~~~", [], ["~~~\na\n```\nb\n~~~"]),  # the other marks do not close it
+    # indented as a list item's text is: Docsy's steps ("    ```sh" ... "cd userguide" came back as "CD-Benutzerguid")
+    ("1. Clone it:\n\n    ```sh\n    cd userguide\n    ```", ["Clone it:"], ["1", "    ```sh\n    cd userguide\n    ```"]),
     # four marks show Markdown with fences inside: only four or more close them ("````markdown" came back as "``''")
     ("````markdown\n```sh\nls\n```\n````\nDone.", ["Done."], ["````markdown\n```sh\nls\n```\n````"]),
     ("Type ``` to open a code block.", ["Type ``` to open a code block."], []),  # inside a line: no fence

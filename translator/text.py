@@ -96,14 +96,16 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
+# Indented as deep as a list item's text is (Docsy's steps: "    ```sh" under "1. Clone the repository:"; read, 103 of
+# the code lines of 21 of its pages came back translated, "cd userguide" as "CD-Benutzerguid"), or not at all.
 # A fence of four marks or more shows Markdown with fences inside ("````markdown"): only as many or more close it; read
 # as "```" and a backtick in its info string, it was no fence, and came back as "``''".
 # (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
-FENCED_CODE = (r"(?:(?<=\n)|^)[ ]{0,3}(?:"
-               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ ]{{0,3}}{mark}{{{n},}}" if n < 6 else
-                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ ]{{0,3}}{mark}{{6,}}"
+FENCED_CODE = (r"(?:(?<=\n)|^)[ ]*(?:"
+               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ ]*{mark}{{{n},}}" if n < 6 else
+                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ ]*{mark}{{6,}}"
                           for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
-               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]{0,3}(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
@@ -124,7 +126,7 @@ JSON_STRING_LINE = re.compile(rf"[ \t]*{JSON_STRING}[ \t]*,?[ \t]*")
 FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*(?=\r?\n|$)"
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FRONT_MATTER_BLOCK = re.compile(FRONT_MATTER)
-FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
+FENCE = re.compile(r"[ ]*(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
 # An HTML <pre> not closed on its line: its blank lines are its own, not a paragraph's end (cut there, a script's
 # halves went as two texts, neither a whole <pre>, and were translated)
 PRE_OPENS = re.compile(r"<pre\b(?![^\n]*</pre>)", re.IGNORECASE)
