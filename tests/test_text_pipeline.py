@@ -296,6 +296,11 @@ def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     assert prepared.restore(prepared.segments) == "> I think we should meet\n> at the main office.\n> > Are you\n> sure?"
     assert prepared.restore(["Ich denke, wir sollten uns im Hauptbüro treffen.", "Bist du", "sicher?"]) == \
         "> Ich denke, wir sollten uns\n> im Hauptbüro treffen.\n> > Bist du\n> sicher?"
+    # too long to be one segment, its lines apart, each line's marks its own: ">" ended the line before, the break
+    # went between that line's last two words and the next line lost its space ("> stack." came back ">Import Stapel.")
+    cut = prepare("> and the rest of the import\n> stack.", short=lambda segment: "\n" not in segment)
+    assert cut.segments == ["and the rest of the import", "stack."]
+    assert cut.restore(["und der Rest des Imports", "Stapel."]) == "> und der Rest des Imports\n> Stapel."
     # a ">" inside a line leads nothing
     assert prepare("  ->, --more   print messages with more than\n               two definitions").segments[-1] == \
         "print messages with more than\n               two definitions"

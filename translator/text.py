@@ -2355,7 +2355,10 @@ def _lines_unless_short(sentence: str, short: Callable[[str], bool]) -> list[str
     it (its lines, as the source wrapped them)."""
     if "\n" not in sentence or short(sentence.strip()):
         return [sentence]
-    cuts = [found.end() for found in LINE_BREAK.finditer(sentence)]
+    # cut before each break: its lead ("> " of a quoted e-mail's line) stays the next line's, which keeps it as a
+    # marker; cut after it, a quoted line's ">" ended the line before, its translation took the break between its
+    # last two words and the next line lost its space ("> stack." came back as ">Import Stapel.")
+    cuts = [found.start() for found in LINE_BREAK.finditer(sentence)]
     return [sentence[start:end] for start, end in zip([0, *cuts], [*cuts, len(sentence)]) if end > start]
 
 
