@@ -769,8 +769,8 @@ class Job:
     def _utf8_input(self, cleanup: contextlib.ExitStack) -> Path:
         """The input, or a UTF-8 copy (in a temporary directory `cleanup` removes) of a line-by-line input in UTF-16
         or UTF-32 (by its byte order mark: Xcode's older strings files, Windows' "Unicode" text files), whose output
-        is written back in the input's encoding. Read as UTF-8, such a file's every line came back as characters and NULs. (A catalog or a
-        file read whole is refused as not UTF-8, with what to run.)"""
+        is written back in the input's encoding. Read as UTF-8, such a file's every line came back as characters and
+        NULs. (A catalog or a file read whole is refused as not UTF-8, with what to run.)"""
         with self.source.open("rb") as start:
             encoding = wide_encoding(start.read(4))
         if encoding == "utf-8" or self.settings.format == "po" or self.settings.format in DOCUMENTS:

@@ -167,7 +167,8 @@ def assigned_value(before: str, text: str) -> ConfigValue:
     written."""
     quoted = ASSIGNED_QUOTED.fullmatch(text)
     if quoted is None:
-        return ConfigValue(before + text, "") if ASSIGNED_NOT_TEXT.fullmatch(text.strip()) else ConfigValue(before, text)
+        typed = ASSIGNED_NOT_TEXT.fullmatch(text.strip())
+        return ConfigValue(before + text, "") if typed else ConfigValue(before, text)
     written, rest = quoted.groups()
     read = written[1:-1] if written[0] == "'" else unescaped(written[1:-1], TOML_ESCAPE, toml_escape)
     if read is None:

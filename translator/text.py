@@ -287,7 +287,8 @@ LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[
 # the file." (a number before "." ends a sentence of its own, and was kept), and so are a bullet outside the model's
 # vocabulary ("* caption is optional" reached it as "XX0X caption is optional" and came back as "*-Kontakt ist
 # optional") and a Markdown heading's marks ("###" is an operator's, "#" outside the vocabulary: "### Emotion" came back
-# as "###-Ausrichtung", no heading any more). Where the token stands for such a number or marks, it is the line's marker.
+# as "###-Ausrichtung", no heading any more). Where the token stands for such a number or marks, it is the line's
+# marker.
 MASKED_MARKER = re.compile(r"\(?XX(\d+)X([.)]?)\s+")
 LIST_NUMBER = re.compile(r"\d{1,3}")
 MARKER_ITEM = re.compile(r"#{1,6}|[*•‣◦]")
@@ -1538,8 +1539,8 @@ YAML_KEY = re.compile(r"^([ \t]*)(?:- )?([A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*'
 YAML_OPENER = re.compile(r"[a-z_\"']")
 # A YAML value quoted whole: its opening quote, its text (escapes in double quotes, '' in single) and its closing quote;
 # a comment may follow (`one: "1 file"  # singular`)
-YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)(?:[ \t]+#.*|[ \t]*)$""",
-                               re.MULTILINE)
+YAML_QUOTED_VALUE = re.compile(r"""[ \t]+(["'])((?<=")(?:[^"\\\n]|\\.)*|(?<=')(?:[^'\n]|'')*)(\1)"""
+                               r"(?:[ \t]+#.*|[ \t]*)$", re.MULTILINE)
 
 
 def config_keys(text: str) -> Spans:
@@ -2000,7 +2001,8 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
     """Items of quotation marks written as character references, paired as QUOTED pairs marks: ASCII ones ("&quot;",
     "&#39;") around a QUOTED_TERM, curly ones ("&ldquo;", "&bdquo;", "&laquo;") around anything on one line. Read as
     tokens, as such marks written as characters are items (`quotation_marks`), so that a web page's escaped text is
-    translated as its plain text is: read as characters, "&ldquo;Plain text&rdquo; is the default" lost its "&ldquo;"."""
+    translated as its plain text is: read as characters, "&ldquo;Plain text&rdquo; is the default" lost its
+    "&ldquo;"."""
     marks = [(token, unescape(protected[int(token.group(1))])) for token in PLACEHOLDER_PATTERN.finditer(masked)
              if ONE_REFERENCE.fullmatch(protected[int(token.group(1))])]
     found: set[int] = set()
@@ -2023,11 +2025,12 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
 
 
 TOKEN_BEFORE = re.compile(r"XX\d+X\Z")
-CURLY_CLOSING = {"“": "”", "‘": "’", "„": "“", "«": "»", "‹": "›"}  # each opening mark's closing one, as QUOTED reads
+CURLY_CLOSING = {"“": "”", "‘": "’", "„": "“", "«": "»", "‹": "›"}  # each opening mark's closing one (QUOTED's)
 
 
 def _quotes_pair(masked: str, opening: re.Match, closing: re.Match, mark: str, after: str) -> bool:
-    """Whether a reference to `mark` closes the quotation a reference `opening` opened (not an apostrophe: "don’t")."""
+    """Whether a reference to `mark` closes the quotation a reference `opening` opened (not an apostrophe:
+    "don’t")."""
     inside = masked[opening.end():closing.start()]
     if mark in ASCII_QUOTES:
         return QUOTED_TERM.fullmatch(inside) is not None and not after.isalnum()
