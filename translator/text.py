@@ -2012,14 +2012,16 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
         if mark not in ASCII_QUOTES:  # a letter or digit beside a curly mark, not a token's ("<p>&ldquo;")
             before = "" if TOKEN_BEFORE.search(masked, 0, token.start()) else before
             after = "" if PLACEHOLDER_PATTERN.match(masked, token.end()) else after
-        if (opening := opened.get(mark)) is not None and _quotes_pair(masked, opening, token, mark, after):
+        if mark in ASCII_QUOTES:  # the same mark opens and closes: the next one closes, or fails to
+            if (opening := opened.pop(mark, None)) is None:
+                if not before.isalnum():
+                    opened[mark] = token
+            elif _quotes_pair(masked, opening, token, mark, after):
+                found |= {int(opening.group(1)), int(token.group(1))}
+        elif (opening := opened.get(mark)) is not None and _quotes_pair(masked, opening, token, mark, after):
             found |= {int(opening.group(1)), int(token.group(1))}
             del opened[mark]
-        elif mark in ASCII_QUOTES:
-            opened.pop(mark, None)
-            if not before.isalnum():
-                opened[mark] = token
-        elif mark in CURLY_CLOSING and not before.isalnum():
+        elif mark in CURLY_CLOSING and not before.isalnum():  # "“" closes "„" (above) or opens
             opened[CURLY_CLOSING[mark]] = token
     return found
 
