@@ -417,6 +417,24 @@ def test_markdown_emphasis_wraps_the_words_that_translate_the_words_it_wrapped(e
     assert note.startswith("**Hinweis:**") and "Server" in note, note
 
 
+def test_a_markdown_links_brackets_come_back_around_words(exported_default):
+    """"skip to the [documentation](/docs/)" came back as "überspringen /docs/.", "review the [breaking
+    changes](#breaking-changes)" as "der [Befehle [Umbruch (#breaking-changes)": each link now comes back as a link
+    around words, its target as written."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["To find out more, read on, or skip to the [documentation](/docs/).",
+             "After upgrading, review the [breaking changes](#breaking-changes) and test your site.",
+             "You can pick one that suits your needs or [design your own](#custom-search).",
+             "- [Add content and customize your site](/docs/content/)",
+             "See the [installation guide][install] or the ![diagram](images/flow.png) below."]
+    for text, translated in zip(texts, Translator(out).translate(texts)):
+        ends = re.findall(r"\]\(.*?\)|\]\[.*?\]", text)
+        assert re.findall(r"\]\(.*?\)|\]\[.*?\]", translated) == ends, translated
+        assert all(re.search(r"\[[^\[\]]*\w[^\[\]]*" + re.escape(end), translated) for end in ends), translated
+
+
 def test_joined_placeholders_and_quoted_literals_come_back_as_written(exported_default):
     """"Could not connect to %s:%d" came back as "Verbindung mit %s konnte nicht hergestellt werden:%d",
     "unrecognized option '%s%s'" without its marks, "invalid number after '.'" as "Ungültige Zahl nach ..", "use

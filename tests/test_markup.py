@@ -123,6 +123,18 @@ def test_a_token_inside_a_word_takes_the_word_along_and_punctuation_follows_the_
     assert got == "<b>Warnung:</b> Platte voll"
 
 
+def test_a_token_glued_to_a_word_stays_outside_an_element_that_does_not_wrap_it():
+    """"[Keep a Changelog](https://keepachangelog.com)[^1]" came back with the footnote inside the link: the model
+    wrote its token glued to the word, as the source had it, and the link took the whole "word". A token the element
+    wraps in the source stays inside ("<b>%ims</b>")."""
+    got = put_back(["<a>", "</a>", "[^1]"], "See XX0XChangelogXX1XXX2X.", ["See", "Changelog", "~XX2X", "~."],
+                   ["Siehe", "Protokoll", "~XX2X", "~."], {0: 0, 1: 1, 2: 2, 3: 3})
+    assert got == "Siehe <a>Protokoll</a>[^1]."
+    got = put_back(["<b>", "%i", "</b>"], "Gap: XX0XXX1XmsXX2X", ["Gap", "~:", "XX1X", "~ms"],
+                   ["Abstand", "~:", "XX1X", "~ms"], {0: 0, 1: 1, 2: 2, 3: 3})
+    assert got == "Abstand: <b>%ims</b>"
+
+
 def test_a_letter_a_hyphen_joins_to_a_word_is_the_words_but_a_compounds_words_are_their_own():
     """'<span>Email address</span> and more' came back as '<span>E</span>-Mail-Adresse und mehr': the element
     wraps "E-Mail" whole; of "PDF-Datei" it wraps the part that stands for its words."""

@@ -97,11 +97,31 @@ def test_a_templates_expressions_and_tags_are_kept_as_written():
                                             "{{% notice tip %}}", "{{% /notice %}}"])
 
 
-def test_a_markdown_links_target_is_kept_as_written():
-    """Read, the model translated an anchor: "[Configuration](#configuration)" came back as
-    "[Konfiguration](#Konfiguration)". The link's text and its title are words."""
+def test_a_markdown_links_brackets_and_target_are_items_and_leave_the_sentence_as_tags_do():
+    """Read, the model translated an anchor ("[Configuration](#configuration)" came back as
+    "[Konfiguration](#Konfiguration)") and lost brackets ("[Navigation and UX](#navigation-and-ux)" came back as
+    "[Navigation und U#navigation-and-ux)", "skip to the [documentation](/docs/)" as "überspringen /docs/."). A link's
+    "[" (an image's "![") and its "](target)" are items, an element's tags where tags may leave the sentence; the
+    link's text and its title are words, a title a text of its own."""
     text = 'See [Configuration](#configuration), ![A shot](images/main.png) or [a guide](https://example.org/a "Guide").'
-    assert protected_items(text) == ["#configuration", "https://example.org/a", "images/main.png"]
+    assert protected_items(text) == ["![", "[", "[", "](#configuration)", '](https://example.org/a "Guide")',
+                                     "](images/main.png)"]
+    prepared = prepare(text, take_out_tags=True)
+    assert prepared.segments == ["See Configuration, A shot or a guide.", "Guide"]
+    assert [(m.before, m.after, prepared.segments[0][m.start:m.end]) for m in prepared.moved[0]] == [
+        (0, 1, "Configuration"), (2, 3, "A shot"), (4, 5, "a guide")]
+    assert prepared.restore(["Siehe XX0XKonfigurationXX1X, XX2XEin BildXX3X oder XX4Xeine AnleitungXX5X.",
+                             'Die „Anleitung"']) == ('Siehe [Konfiguration](#configuration), ![Ein Bild](images/main.png)'
+                                                     ' oder [eine Anleitung](https://example.org/a "Die „Anleitung&quot;").')
+    # a link's text that starts with a BBCode element's name is no BBCode tag; task list boxes and brackets that
+    # close no link are text
+    for linked, words in (("See the [table above](#table).", "See the table above."),
+                          ("- [ ] [Check the pages](#pages).", "[ ] Check the pages."),
+                          ("Press [Enter] to go on.", "Press [Enter] to go on.")):
+        assert prepare(linked, take_out_tags=True).segments == [words], linked
+    assert protected_items("[[BSv5] Row breaks #1466](https://example.org/1466)") == ["](https://example.org/1466)"]
+    for kept in (prepare(text), prepare(text, html=True, take_out_tags=True)):
+        assert "XX1X" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
@@ -110,7 +130,8 @@ def test_a_reference_links_label_and_its_definition_are_kept_as_written():
     A definition's title is words; a line that only starts like a definition is text."""
     text = ("See the [installation guide][install] or the [FAQ][].\n\n[install]: ./INSTALL.md 'The guide'\n"
             "[faq]: <https://example.org/faq>\n[1]: Smith, J. (2020). A book.")
-    assert protected_items(text) == ["[]", "[faq]: <https://example.org/faq>", "[install]", "[install]: ./INSTALL.md"]
+    assert protected_items(text) == ["[", "[", "[faq]: <https://example.org/faq>", "[install]: ./INSTALL.md", "][]",
+                                     "][install]"]
 
 
 def test_a_json_objects_keys_are_kept_as_written():
@@ -546,7 +567,7 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare(text, preserve_placeholders=False).protected == []
     options = "Options:\n\n    -h, --help    Show this help.\n    -v            Print more."
     assert prepare(options).segments == ["Options:", "-h, XX0X", "Show this help.", "-v", "Print more."]
-    assert prepare("[Docs](https://example.org)\n\n    Indented words.").segments == ["[Docs](XX0X)"]
+    assert prepare("[Docs](https://example.org)\n\n    Indented words.").segments == ["XX0XDocsXX1X"]
     assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
     json = '# Data\n\n    {"a": "b"}\n\n{"c": "Save"}'  # a JSON value inside the code is no text (it was cut twice)
     assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2

@@ -264,7 +264,8 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
         tokens = [k for k in tokens if any(c.isalnum() for c in translation[slice(*target_spans[k])])] or tokens
     if not tokens:  # it wraps all of the sentence's words (or, with spans that do not fit the text, none known)
         tokens = visible
-    start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1])
+    start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1],
+                          set(PLACEHOLDER_PATTERN.findall(wrapped)))
     if wrapped[0].isalnum():
         while start < end - 1 and not translation[start].isalnum():
             start += 1
@@ -311,15 +312,20 @@ def _words(sources: list[int], stripped: str, source_spans: Sequence[tuple[int, 
     return wordy or words
 
 
-def _widened(text: str, start: int, end: int) -> tuple[int, int]:
+def _widened(text: str, start: int, end: int, inside: set[str]) -> tuple[int, int]:
     """text[start:end] widened to whole words: a token inside a word ("haus" of "Rothaus") takes the word along,
     and so does a letter that a hyphen joins to one ('<span>Email address</span> and more' came back as
     '<span>E</span>-Mail-Adresse und mehr'). A word here is a run of letters and digits, or one such character and a
     run joined by a hyphen ("E-Mail", "T-Shirt"), so other punctuation between tokens ("Strg+S") stays outside, and
-    so do a compound's words ("<b>PDF</b>-Datei")."""
-    while 0 < start < len(text) and _in_one_word(text, start):
+    so do a compound's words ("<b>PDF</b>-Datei"). The edge of a token the element does not wrap (`inside`: the
+    numbers of those it does) is a word's: "[Keep a Changelog](url)[^1]" came back with the footnote's token inside
+    the link ("[Changelog[^1]](url)"), the model writing it glued to the word as the source had it; "<b>%ims</b>"
+    keeps its "ms"."""
+    edges = {edge for token in PLACEHOLDER_PATTERN.finditer(text) if token.group(1) not in inside
+             for edge in token.span()}
+    while 0 < start < len(text) and start not in edges and _in_one_word(text, start):
         start -= 1
-    while 0 < end < len(text) and _in_one_word(text, end):
+    while 0 < end < len(text) and end not in edges and _in_one_word(text, end):
         end += 1
     return start, end
 

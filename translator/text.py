@@ -143,13 +143,25 @@ FENCE_MAX_LINES = 2000
 BBCODE_ELEMENTS = ("b|i|u|s|code|color|url|img|center|right|left|fill|indent|font|font_size|size|quote|list|ul|ol|table"
                    "|cell|p|hint|lang|wave|shake|tornado|rainbow|pulse|fade|bgcolor|fgcolor|outline_size|outline_color"
                    "|spoiler|noparse|strike|h[1-6]|email")
-BBCODE_TAG = (rf"(?<![^\W\d_])\[(?:{BBCODE_ELEMENTS}|\*|hr)(?:[= \t][^\[\]\n]*)?\]"  # a value, or attributes
+# a value, or attributes ("[img width=32]"; a word after a space is no attribute: "[table above](#table)" is a link)
+BBCODE_TAG = (rf"(?<![^\W\d_])\[(?:{BBCODE_ELEMENTS}|\*|hr)(?:=[^\[\]\n]*|[ \t][^\[\]\n=]*=[^\[\]\n]*)?\]"
               rf"|\[/(?:{BBCODE_ELEMENTS})\]")
 BBCODE_ELEMENT = re.compile(rf"\[(/?)({BBCODE_ELEMENTS})\b[^\]]*\]")
 # Override blocks of SubStation Alpha subtitles ("{\i1}", "{\pos(400,570)\fad(200,0)}"): codes, never words. One
 # that turns italics, bold, underline or strike-out on or off alone is an element's tag, as BBCode's are: of the 200
 # sentences above with "{\i1}...{\i0}" or "{\b1}...{\b0}" around words, their words chrF 48.05 as items, 54.72 so (plain: 54.59)
 ASS_OVERRIDE = r"\{\\[^{}\n]*\}"
+# A Markdown link's or image's end: its target (an URL, a path, an anchor, "<...>") and title in parentheses, or a
+# reference link's label ("][install]", "][]"; never a definition's, "[install]: ./INSTALL.md"); and its start, where
+# such an end follows its text, which may hold an image (a badge: "[![build](badge.svg)](https://ci.example)")
+MARKDOWN_LINK_TARGET = r"\((?:<[^<>\n]*>|[^\s()<>]*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\)"
+MARKDOWN_LINK_CLOSE = rf"\]{MARKDOWN_LINK_TARGET}|\]\[[^\[\]\n]{{0,999}}\](?![(:])"
+MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]\n]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}){{1,999}}"
+                      rf"(?:{MARKDOWN_LINK_CLOSE}))")
+# A footnote's reference ("[^1]", "[^explain-report-format]"): a label, kept as written where its sentence moves it
+MARKDOWN_FOOTNOTE = r"\[\^[\w.*-]{1,99}\]"
+MARKDOWN_LINK_TAG = re.compile(rf"(!?\[)|{MARKDOWN_LINK_CLOSE}")
+LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 PLACEHOLDERS = (
     FRONT_MATTER,
@@ -162,14 +174,16 @@ PLACEHOLDERS = (
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
-    # A Markdown link's or image's target, where no URL: an anchor or a relative path, which the link text's
-    # translation must not touch ("[Configuration](#configuration)" came back as "[Konfiguration](#Konfiguration)")
-    r"(?<=\]\()[^\s()<>]+(?=\))",
-    # A reference link's label, after its text ("[guide][install]", "[guide][]"), and a reference definition's label
-    # with its destination, on a line of its own with at most a title after it ('[install]: ./INSTALL.md "Guide"'): a
-    # document's links are matched by label. Read, "See the [installation guide][install]." came back as "Siehe
-    # [Installationsführer][installation][installation]", its definition's "[install]:" as "[installation]:".
-    r"(?<=\])\[[^\[\]\n]{0,999}\](?![(:])",
+    # A Markdown link's or image's brackets: the "[" ("![") that opens its text, and what closes it, "](target)" or a
+    # reference link's "][label]" (`MARKDOWN_LINK_CLOSE`). Read, the model translated an anchor ("[Configuration]
+    # (#configuration)" came back as "[Konfiguration](#Konfiguration)") and a label ("[installation guide][install]"
+    # as "[Installationsführer][installation][installation]"), and lost brackets: of 1,064 links of 101 Hugo pages
+    # (Docsy's site and LoveIt's examples), 31 came back broken ("[Navigation und U#navigation-and-ux)", "überspringen
+    # /docs/."). As items they are an element's tags where tags may leave the sentence (`link_elements`), put back
+    # around the words the alignments say, as an HTML link's are; a title's words are translated (`shown_values`).
+    MARKDOWN_LINK_OPEN,
+    MARKDOWN_LINK_CLOSE,
+    MARKDOWN_FOOTNOTE,
     r"(?:(?<=\n)|^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
     r"(?=[ \t]*(?:\r?\n|$)|[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?:\r?\n|$))",
     JSON_KEY,
@@ -279,7 +293,7 @@ CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
 # may leave the sentence, else block-level ones in HTML
 ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
 REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
-TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRIDE}")
+TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRIDE}|{MARKDOWN_LINK_TAG.pattern}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -927,7 +941,7 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
 
 # The marks that end a sentence, and the quotes and brackets that may close it after them
 SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*$")
-TOKEN_BEFORE = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}$")
+TOKEN_BEFORE = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}\Z")  # a token right before a position (search's end)
 
 
 def _appended(text: str, tokens: str, before_end: bool = True) -> str:
@@ -1259,6 +1273,18 @@ def bracketed_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
     return elements
 
 
+def _link_tag(token: re.Match, protected: Sequence[str]) -> bool:
+    number = int(PLACEHOLDER_PATTERN.search(token.group()).group(1))
+    return number < len(protected) and MARKDOWN_LINK_TAG.fullmatch(protected[number]) is not None
+
+
+def link_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
+    """(closing, "[]") of the items that are a Markdown link's start or end alone (MARKDOWN_LINK_TAG), by number
+    (take_out_tags pairs them)."""
+    return {number: (tag.group(1) is None, "[]") for number, item in enumerate(protected)
+            if (tag := MARKDOWN_LINK_TAG.fullmatch(item))}
+
+
 def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
     """(closing, mark) of the items that are an emphasis mark alone, by number: one with a word after it opens, one
     with a word before it closes (take_out_tags pairs them, as it pairs tags)."""
@@ -1267,6 +1293,11 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
         number = int(token.group(1))
         if number < len(protected) and protected[number] in EMPHASIS_MARK:
             before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
+            # a link's bracket beside the mark is a mark ("[**Bootstrap 5.2**](url)")
+            if (link := TOKEN_BEFORE.search(masked, 0, token.start())) and _link_tag(link, protected):
+                before = "["
+            if (link := PLACEHOLDER_PATTERN.match(masked, token.end())) and _link_tag(link, protected):
+                after = "]"
             if after and not after.isspace() and not before.isalnum():
                 elements[number] = (False, protected[number])
             elif before and not before.isspace() and not after.isalnum():
@@ -1879,7 +1910,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(
             prepared.segments, prepared.protected,
-            bracketed_elements(prepared.protected) | (emphasis_elements(masked, prepared.protected) if emphasis else {}))
+            bracketed_elements(prepared.protected)
+            | (emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {}))
     prepared._numbered_per_segment()
     if not html:
         prepared.wraps = [wraps_of(segment) for segment in prepared.segments]
@@ -1934,7 +1966,10 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
     letters that its start tags show a reader (SHOWN_ATTRIBUTE) and of each that says their text is English
     (ENGLISH_LANG), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no code, whose words
     are in it too) and neither the tag nor an element around it is not to be translated (`untranslatable_elements`);
-    not in a comment or CDATA section, nor a value with a template's code in it."""
+    not in a comment or CDATA section, nor a value with a template's code in it; and a Markdown link's title."""
+    if MARKDOWN_LINK_TAG.fullmatch(item) and (title := LINK_TITLE.search(item)):
+        group = 1 if title.group(1) is not None else 2
+        return [(*title.span(group), '"' if group == 1 else "'", False)] if LETTER.search(title.group(group)) else []
     if "=" not in item or "<" not in item or not MARKUP_BESIDE_ITEMS.fullmatch(
             EVERYTHING_AND_NUMBERS.sub("", TAG.sub("", item))):
         return []
@@ -2026,7 +2061,6 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
     return found
 
 
-TOKEN_BEFORE = re.compile(r"XX\d+X\Z")
 CURLY_CLOSING = {"“": "”", "‘": "’", "„": "“", "«": "»", "‹": "›"}  # each opening mark's closing one (QUOTED's)
 
 
