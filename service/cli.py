@@ -392,7 +392,8 @@ def _text_arguments(parser) -> None:
                              "dotted names (org.gnome.Settings), "
                              "names like FreeBSD or Zoë, long options, operators (&&, ==), `code`, ``` code blocks, "
                              "front matter, GNU-style `quotes', "
-                             "Markdown link brackets and targets, footnote references, JSON keys, environment "
+                             "Markdown link brackets and targets, footnote references, attribute lists "
+                             "({#install}) and alert types ([!NOTE]), JSON keys, environment "
                              "variables, codes (hashes, UUIDs, IPv6 "
                              "addresses) and numbers like other text "
                              "instead of keeping them exactly")

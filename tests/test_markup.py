@@ -130,6 +130,10 @@ def test_a_token_glued_to_a_word_stays_outside_an_element_that_does_not_wrap_it(
     got = put_back(["<a>", "</a>", "[^1]"], "See XX0XChangelogXX1XXX2X.", ["See", "Changelog", "~XX2X", "~."],
                    ["Siehe", "Protokoll", "~XX2X", "~."], {0: 0, 1: 1, 2: 2, 3: 3})
     assert got == "Siehe <a>Protokoll</a>[^1]."
+    # nor at the span's end where the alignment takes the token along ("[changes.[^1]](#x)")
+    got = put_back(["<a>", "</a>", "[^1]"], "See XX0XchangesXX1X.XX2X", ["See", "changes", "~.", "~XX2X"],
+                   ["Siehe", "Änderungen", "~.", "~XX2X"], {0: 0, 1: 1, 2: 2, 3: 1})
+    assert got == "Siehe <a>Änderungen</a>.[^1]"
     got = put_back(["<b>", "%i", "</b>"], "Gap: XX0XXX1XmsXX2X", ["Gap", "~:", "XX1X", "~ms"],
                    ["Abstand", "~:", "XX1X", "~ms"], {0: 0, 1: 1, 2: 2, 3: 3})
     assert got == "Abstand: <b>%ims</b>"

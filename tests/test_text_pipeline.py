@@ -124,6 +124,22 @@ def test_a_markdown_links_brackets_and_target_are_items_and_leave_the_sentence_a
         assert "XX1X" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
+def test_markdown_attribute_lists_alert_types_and_footnote_references_are_kept_as_written():
+    """Read, "## Installation {#install}" came back as "{#installation}" (every link to the heading broke), "> [!NOTE]"
+    as "[!NEIT]" (GitHub shows it as text), and a footnote's "[^1]" moved into a link's text. A format's braces and
+    ICU's "{# file}" are none of them."""
+    text = ("## v0.15.0 {#v0.15.0}\n\nA table {.td-initial .table-dark} and {: .note} or {#id .c key=\"v\"}.\n\n"
+            "> [!NOTE]\n> Back up first.[^1]\n\n> [!tip]- Folded")
+    assert protected_items(text) == sorted(["{#v0.15.0}", "{.td-initial .table-dark}", "{: .note}", '{#id .c key="v"}',
+                                            "[!NOTE]", "[^1]", "[!tip]-", "##"])
+    assert protected_items("Hi {name}, {n, plural, one {# file} other {# files}} {#}") == ["{name}"]
+    # a link's end and a footnote end a run of 50 characters without a space as a space does (kept whole, the run's
+    # words stayed English)
+    linked = prepare("This release has only [minor breaking changes](#breaking-changes).[^explain-report-format]",
+                     take_out_tags=True)
+    assert linked.segments == ["This release has only minor breaking changes.XX0X"]
+
+
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
     """A document's reference links are matched by label: "See the [installation guide][install]." came back as
     "Siehe [Installationsführer][installation][installation]", the definition's "[install]:" as "[installation]:".

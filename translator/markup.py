@@ -264,19 +264,29 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
         tokens = [k for k in tokens if any(c.isalnum() for c in translation[slice(*target_spans[k])])] or tokens
     if not tokens:  # it wraps all of the sentence's words (or, with spans that do not fit the text, none known)
         tokens = visible
-    start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1],
-                          set(PLACEHOLDER_PATTERN.findall(wrapped)))
-    if wrapped[0].isalnum():
-        while start < end - 1 and not translation[start].isalnum():
-            start += 1
+    inside = set(PLACEHOLDER_PATTERN.findall(wrapped))
+    start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1], inside)
+    if wrapped[0].isalnum():  # no punctuation, nor a token it did not wrap, at its start
+        while start < end - 1 and not translation[start].isalnum() or _token_at(translation, start, end, inside, 0):
+            start = _token_at(translation, start, end, inside, 0) or start + 1
     elif start > 0 and translation[start - 1] == wrapped[0]:  # "(" or a quote the tags wrapped too
         start -= 1
-    if wrapped[-1].isalnum():
-        while end > start + 1 and not translation[end - 1].isalnum():
-            end -= 1
+    if wrapped[-1].isalnum():  # nor at its end ("[changes](#x).[^1]" came back as "[changes.[^1]](#x)")
+        while end > start + 1 and not translation[end - 1].isalnum() or _token_at(translation, start, end, inside, -1):
+            end = _token_at(translation, start, end, inside, -1) or end - 1
     elif translation[end:end + 1] == wrapped[-1]:  # "<b>Warning:</b>": "<b>Warnung:</b>"
         end += 1
     return start, end
+
+
+def _token_at(text: str, start: int, end: int, inside: set[str], edge: int) -> int:
+    """Where text[start:end] goes on without the placeholder token at its start (edge 0) or end (edge -1) that is not
+    one of those `inside` (0: none, or the span is the token alone)."""
+    tokens = list(PLACEHOLDER_PATTERN.finditer(text, start, end))
+    token = tokens[edge] if tokens else None
+    if token is None or token.group(1) in inside or token.span() == (start, end):
+        return 0
+    return token.end() if edge == 0 and token.start() == start else token.start() if edge and token.end() == end else 0
 
 
 def _in_copied_word(item: MovedTags, stripped: str, translation: str) -> tuple[int, int] | None:
