@@ -1498,6 +1498,9 @@ def test_quotation_marks_the_model_dropped_are_kept():
     # quotations where an apostrophe closes one
     spans = prepare("Add `@import 'td/code-dark'` or `don't`; use `exit' or `a', `b'.")
     assert spans.protected == ["`@import 'td/code-dark'`", "`don't`", "`exit'", "`a'", "`b'"]
+    # and a quoted string before punctuation ("`@import 'td/main';`" lost them), but not an apostrophe in a word
+    spans = prepare("Back to `@import 'td/main';` and `grep -rn 'BS mirror:' theme/`; not `don't do it' or `x`.")
+    assert spans.protected == ["`@import 'td/main';`", "`grep -rn 'BS mirror:' theme/`", "`x`"]
 
 
 def test_thousands_of_elements_each_leave_their_sentence():

@@ -175,8 +175,9 @@ PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
     # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
-    # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations)
-    r"`(?:[^`'\n]|'(?![\s,.;:!?)]))+`",
+    # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
+    # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs)
+    r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`",
     BBCODE_TAG,
     ASS_OVERRIDE,
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
