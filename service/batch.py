@@ -97,7 +97,7 @@ NAMED_FORMATS = {
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
-    **dict.fromkeys((".md", ".markdown", *PAGE_SUFFIXES), "paragraphs"),
+    **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
 }
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in

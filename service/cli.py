@@ -695,7 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
                             ".csv, php when it ends in .php, subtitles when it ends in .srt or .vtt, ass when it ends "
                             "in .ass or .ssa, paragraphs when "
-                            "it ends in .md, .markdown, .html, .htm or .xhtml "
+                            "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
                             "the same lines of the text output (a Markdown page's front matter line by line: its "

@@ -140,6 +140,23 @@ def test_markdown_attribute_lists_alert_types_and_footnote_references_are_kept_a
     assert linked.segments == ["This release has only minor breaking changes.XX0X"]
 
 
+def test_admonition_types_and_mdx_statements_are_kept_as_written():
+    """MkDocs' and Docusaurus' admonitions: "!!! note" came back as "!!! Notiz", ":::warning" as "::: Warnung", and
+    "??? tip" lost its type; an MDX page's "import Tabs from '@theme/Tabs';" came back as "Reiter von
+    '@theme/Tabs';". The type is kept, the title translated; a statement is code; prose that starts alike is text."""
+    text = ('!!! note "Before you begin"\n    Back up your data.\n\n???+ tip inline end "Hint"\n    Save it.\n\n'
+            ":::tip[Useful hint]\nRestart it.\n:::\n\n:::warning\nDo not delete it.\n:::\n\n"
+            "import Tabs from '@theme/Tabs';\nimport './styles.css';\n\n"
+            "export const Highlight = ({children}) => (<span>{children}</span>);")
+    items = protected_items(text)
+    assert items[:6] == ["!!! note", ":::", ":::", ":::tip", ":::warning", "???+ tip inline end"], items
+    assert "import Tabs from '@theme/Tabs';" in items and "import './styles.css';" in items
+    assert any(item.startswith("export const Highlight") for item in items)
+    assert "Before you begin" in " ".join(prepare(text).segments)
+    for prose in ("Import the data from the file.", "export default is fine", "Wow!!! note this"):
+        assert protected_items(prose) == [], prose
+
+
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
     """A document's reference links are matched by label: "See the [installation guide][install]." came back as
     "Siehe [Installationsführer][installation][installation]", the definition's "[install]:" as "[installation]:".

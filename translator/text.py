@@ -168,6 +168,15 @@ MARKDOWN_FOOTNOTE = r"\[\^[\w.*-]{1,99}\]"
 MARKDOWN_ATTRIBUTE = r"(?:#[\w.:-]+|\.[\w-]+|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s{}\"']+))"
 MARKDOWN_ATTRIBUTES = rf"\{{(?::[ \t]*{MARKDOWN_ATTRIBUTE}|#[\w.:-]+|\.[\w-]+)(?:[ \t]+{MARKDOWN_ATTRIBUTE})*[ \t]*\}}"
 MARKDOWN_ALERT = r"(?<![^\s>])\[![A-Za-z][\w-]*\][+-]?"
+# An admonition's mark and type, its title is words: MkDocs' ("!!! note", "??? tip", "???+ warning inline end") and
+# Docusaurus' (":::warning", ":::tip[Title]"). Read, "!!! note" came back as "!!! Notiz", ":::warning" as "::: Warnung"
+# and "??? tip" lost its type: the site no longer sees an admonition.
+MARKDOWN_ADMONITION = (r"(?:(?<=\n)|^)[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+inline(?:[ \t]+end)?)?"
+                       r"|:::+[ \t]*[A-Za-z][\w-]*)")
+# An MDX page's (Docusaurus') import and export statements, a line each: code ("import Tabs from '@theme/Tabs';" came
+# back as "Reiter von '@theme/Tabs';", "export const" as "Exportiere Konstruktor")
+MDX_STATEMENT = (r"(?:(?<=\n)|^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\n]*'|\"[^\"\n]*\");?"
+                 r"|export[ \t]+(?:const|let|var|function|class|default)\b[^\n]*[;{}()])(?=[ \t]*(?:\r?\n|$))")
 MARKDOWN_LINK_TAG = re.compile(rf"(!?\[)|{MARKDOWN_LINK_CLOSE}")
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
@@ -195,6 +204,8 @@ PLACEHOLDERS = (
     MARKDOWN_LINK_CLOSE,
     MARKDOWN_FOOTNOTE,
     MARKDOWN_ATTRIBUTES,
+    MARKDOWN_ADMONITION,
+    MDX_STATEMENT,
     r"(?:(?<=\n)|^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
     r"(?=[ \t]*(?:\r?\n|$)|[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?:\r?\n|$))",
     JSON_KEY,
