@@ -314,6 +314,57 @@ def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
         assert reduced(tags) == reduced(source_tags)
 
 
+MARKDOWN_WORDS = st.sampled_from(["word", "Other", "we go", "a.", "%s", "[^1]", "`code`", "5.2"])
+INLINE = st.recursive(MARKDOWN_WORDS, lambda inner: st.builds(lambda parts: "**" + " ".join(parts) + "**",
+                                                               st.lists(inner, min_size=1, max_size=3)), max_leaves=6)
+LINK = st.one_of(  # a link's text holds no link (CommonMark), but emphasis, code, a footnote or an image
+    st.builds(lambda parts, target: "[" + " ".join(parts) + f"]({target})", st.lists(INLINE, min_size=1, max_size=3),
+              st.sampled_from(["#anchor", "https://example.org/a", "docs/x.md \"Title\""])),
+    st.builds(lambda alt, target: f"[![{alt}](badge.svg)]({target})", st.sampled_from(["build", "a b"]),
+              st.sampled_from(["#ci", "https://ci.example"])))
+MARKDOWN = INLINE | LINK | st.builds(lambda link: f"**{link}**", LINK) | st.sampled_from(["[", "]"])
+LINK_TAG = re.compile(r"!?\[(?!\^)|\](\([^()\s]*)[^()]*\)")  # a title is words: the target alone
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(MARKDOWN, max_size=6), st.data())
+def test_any_markdown_with_any_alignment_keeps_every_link_whole(pieces, data):
+    """Random Markdown of links (badges, titles), emphasis, footnotes, code and stray brackets, 'translated' into
+    random words with random attention and restored: every link's end comes back as often as in the text, after a
+    start of its own, and every other item as often."""
+    text = " ".join(pieces)
+    prepared = prepare(text, take_out_tags=True)
+    translations = []
+    for segment, moved in zip(prepared.segments, prepared.moved):
+        source_spans = [m.span() for m in re.finditer(r"\S+", segment)]
+        target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=6))
+        translation, target_spans = joined(target)
+        tokens = [m.group(0) for m in PLACEHOLDER_PATTERN.finditer(segment)]  # what stayed: the model keeps it
+        translation = " ".join([translation] + tokens).strip() if tokens else translation
+        weights = np.array(data.draw(st.lists(st.lists(st.floats(0, 1), min_size=len(source_spans) + 1,
+                                                       max_size=len(source_spans) + 1),
+                                              min_size=len(target), max_size=len(target))), dtype=np.float32)
+        weights = weights.reshape(len(target), len(source_spans) + 1)
+        translations.append(put_back_tags(translation, moved, segment, source_spans, target_spans, weights)
+                            if moved else translation)
+    restored = prepared.restore(translations)
+    for item in ("%s", "[^1]", "`code`", "](#anchor)", "](badge.svg)", "](https://ci.example)"):
+        assert restored.count(item) == text.count(item), (item, text, restored)
+
+    def links(markdown: str) -> list[str]:
+        """The link ends in order, each after the start it closes (an unmatched end: "?")."""
+        opened, ends = 0, []
+        for tag in LINK_TAG.finditer(markdown):
+            if tag.group(1):
+                ends.append(tag.group(1) if opened else "?")
+                opened = max(0, opened - 1)
+            else:
+                opened += 1
+        return ends
+    if "?" not in links(text):
+        assert sorted(links(restored)) == sorted(links(text)), (text, restored)
+
+
 def test_elements_apart_in_the_source_stay_apart_whatever_the_alignment():
     """"<button>Sign in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a>
     signieren</button>": the words of the first element's span held the second's. The one before in the source

@@ -153,13 +153,14 @@ BBCODE_ELEMENT = re.compile(rf"\[(/?)({BBCODE_ELEMENTS})\b[^\]]*\]")
 ASS_OVERRIDE = r"\{\\[^{}\n]*\}"
 # A Markdown link's or image's end: its target (an URL, a path, an anchor, "<...>") and title in parentheses, or a
 # reference link's label ("][install]", "][]"; never a definition's, "[install]: ./INSTALL.md"); and its start, where
-# such an end follows its text, which may hold an image (a badge: "[![build](badge.svg)](https://ci.example)")
+# such an end follows its text, which may hold an image (a badge: "[![build](badge.svg)](https://ci.example)") and a
+# footnote's reference
 MARKDOWN_LINK_TARGET = r"\((?:<[^<>\n]*>|[^\s()<>]*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\)"
 MARKDOWN_LINK_CLOSE = rf"\]{MARKDOWN_LINK_TARGET}|\]\[[^\[\]\n]{{0,999}}\](?![(:])"
-MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]\n]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}){{1,999}}"
-                      rf"(?:{MARKDOWN_LINK_CLOSE}))")
 # A footnote's reference ("[^1]", "[^explain-report-format]"): a label, kept as written where its sentence moves it
 MARKDOWN_FOOTNOTE = r"\[\^[\w.*-]{1,99}\]"
+MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]\n]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}|{MARKDOWN_FOOTNOTE})"
+                      rf"{{1,999}}(?:{MARKDOWN_LINK_CLOSE}))")
 # Markdown's attribute lists: a heading's id and an element's classes ("## Install {#install}", "{.table-dark}",
 # kramdown's "{: .note}", Pandoc's and Hugo's "{#id .class key=value}"); and the type of a GitHub alert or an Obsidian
 # callout at a quotation's start ("> [!NOTE]", "> [!tip]-"). Read, the model translated them ("{#install}" came back as
