@@ -393,7 +393,8 @@ def _text_arguments(parser) -> None:
                              "names like FreeBSD or Zoë, long options, operators (&&, ==), `code`, ``` code blocks, "
                              "front matter, GNU-style `quotes', "
                              "Markdown link brackets and targets, footnote references, attribute lists "
-                             "({#install}) and alert types ([!NOTE]), JSON keys, environment "
+                             "({#install}), alert and admonition types ([!NOTE], !!! note, :::tip), MDX import "
+                             "and export lines, emoji shortcodes (:tada:), JSON keys, environment "
                              "variables, codes (hashes, UUIDs, IPv6 "
                              "addresses) and numbers like other text "
                              "instead of keeping them exactly")

@@ -157,6 +157,17 @@ def test_admonition_types_and_mdx_statements_are_kept_as_written():
         assert protected_items(prose) == [], prose
 
 
+def test_emoji_shortcodes_and_a_fence_indented_by_a_tab_are_kept_as_written():
+    """MkDocs Material's icons (":fontawesome-brands-windows:") and GitHub's emoji (":tada:") came back translated or
+    lost; a fence indented by a tab under a list item ("\t```bash") was no fence, and "wget https://..." came back as
+    "https://... winden". A time, a path's "file:line:" and a label's colon are none."""
+    assert protected_items('=== ":fontawesome-brands-windows: Windows"\nThanks :+1: and :tada:!') == [
+        ":+1:", ":fontawesome-brands-windows:", ":tada:", "==="]
+    assert protected_items("At 10:30:00 see file:line: or Usage: foo: bar") == []
+    steps = "1. Fetch the script.\n\n\t```bash\n\twget https://example.org/setup.sh\n\t```\n\n1. Run it."
+    assert prepare(steps).segments == ["Fetch the script.", "Run it."]
+
+
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
     """A document's reference links are matched by label: "See the [installation guide][install]." came back as
     "Siehe [Installationsführer][installation][installation]", the definition's "[install]:" as "[installation]:".

@@ -97,15 +97,16 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
 # Indented as deep as a list item's text is (Docsy's steps: "    ```sh" under "1. Clone the repository:"; read, 103 of
-# the code lines of 21 of its pages came back translated, "cd userguide" as "CD-Benutzerguid"), or not at all.
+# the code lines of 21 of its pages came back translated, "cd userguide" as "CD-Benutzerguid"), by tabs too (AKS
+# labs' "\t```bash" under "1. Fetch the script": "wget https://..." came back as "... winden"), or not at all.
 # A fence of four marks or more shows Markdown with fences inside ("````markdown"): only as many or more close it; read
 # as "```" and a backtick in its info string, it was no fence, and came back as "``''".
 # (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
-FENCED_CODE = (r"(?:(?<=\n)|^)[ ]*(?:"
-               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ ]*{mark}{{{n},}}" if n < 6 else
-                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ ]*{mark}{{6,}}"
+FENCED_CODE = (r"(?:(?<=\n)|^)[ \t]*(?:"
+               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ \t]*{mark}{{{n},}}" if n < 6 else
+                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ \t]*{mark}{{6,}}"
                           for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
-               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ ]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
@@ -126,7 +127,7 @@ JSON_STRING_LINE = re.compile(rf"[ \t]*{JSON_STRING}[ \t]*,?[ \t]*")
 FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*(?=\r?\n|$)"
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FRONT_MATTER_BLOCK = re.compile(FRONT_MATTER)
-FENCE = re.compile(r"[ ]*(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
+FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
 # An HTML <pre> not closed on its line: its blank lines are its own, not a paragraph's end (cut there, a script's
 # halves went as two texts, neither a whole <pre>, and were translated)
 PRE_OPENS = re.compile(r"<pre\b(?![^\n]*</pre>)", re.IGNORECASE)
@@ -178,6 +179,10 @@ MARKDOWN_ADMONITION = (r"(?:(?<=\n)|^)[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\
 # back as "Reiter von '@theme/Tabs';", "export const" as "Exportiere Konstruktor")
 MDX_STATEMENT = (r"(?:(?<=\n)|^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\n]*'|\"[^\"\n]*\");?"
                  r"|export[ \t]+(?:const|let|var|function|class|default)\b[^\n]*[;{}()])(?=[ \t]*(?:\r?\n|$))")
+# An emoji's or icon's shortcode (GitHub's ":tada:", ":+1:"; MkDocs Material's ":material-link:",
+# ":fontawesome-brands-windows:"): a name, which the model translated or lost (of MkDocs Material's 60 pages, 219 of
+# 298 came back as written)
+EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\w:])"
 MARKDOWN_LINK_TAG = re.compile(rf"(!?\[)|{MARKDOWN_LINK_CLOSE}")
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
@@ -207,6 +212,7 @@ PLACEHOLDERS = (
     MARKDOWN_ATTRIBUTES,
     MARKDOWN_ADMONITION,
     MDX_STATEMENT,
+    EMOJI_SHORTCODE,
     r"(?:(?<=\n)|^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
     r"(?=[ \t]*(?:\r?\n|$)|[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?:\r?\n|$))",
     JSON_KEY,
