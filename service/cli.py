@@ -394,7 +394,7 @@ def _text_arguments(parser) -> None:
                              "front matter, GNU-style `quotes', "
                              "Markdown link brackets and targets, footnote references, attribute lists "
                              "({#install}), alert and admonition types ([!NOTE], !!! note, :::tip), MDX import "
-                             "and export lines, emoji shortcodes (:tada:), JSON keys, environment "
+                             "and export lines, emoji shortcodes (:tada:), TeX math ($x^2$), JSON keys, environment "
                              "variables, codes (hashes, UUIDs, IPv6 "
                              "addresses) and numbers like other text "
                              "instead of keeping them exactly")

@@ -168,6 +168,14 @@ def test_emoji_shortcodes_and_a_fence_indented_by_a_tab_are_kept_as_written():
     assert prepare(steps).segments == ["Fetch the script.", "Run it."]
 
 
+def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
+    """"$$\\sum_{i=1}^n x_i$$" came back as "$\\sum_{i=1}^n x_i$$", no longer math. Displayed and inline math are
+    items; "$5 or $10", "$HOME/$USER" and a shell's "$x" are none."""
+    text = "The energy $E = mc^2$ and $$\\sum_{i=1}^n x_i$$, or \\(x\\) and \\[\ny = f(x)\n\\] here."
+    assert protected_items(text) == sorted(["$E = mc^2$", "$$\\sum_{i=1}^n x_i$$", "\\(x\\)", "\\[\ny = f(x)\n\\]"])
+    assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER"]
+
+
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
     """A document's reference links are matched by label: "See the [installation guide][install]." came back as
     "Siehe [Installationsführer][installation][installation]", the definition's "[install]:" as "[installation]:".

@@ -179,6 +179,12 @@ MARKDOWN_ADMONITION = (r"(?:(?<=\n)|^)[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\
 # back as "Reiter von '@theme/Tabs';", "export const" as "Exportiere Konstruktor")
 MDX_STATEMENT = (r"(?:(?<=\n)|^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\n]*'|\"[^\"\n]*\");?"
                  r"|export[ \t]+(?:const|let|var|function|class|default)\b[^\n]*[;{}()])(?=[ \t]*(?:\r?\n|$))")
+# TeX math in Markdown (KaTeX, MathJax; Jupyter's, Docsy's): "$$...$$" and "\[...\]" displayed, "$...$" and "\(...\)"
+# inline. Read, "$$\sum_{i=1}^n x_i$$" came back as "$\sum_{i=1}^n x_i$$" (no longer math). An inline "$" opens before
+# a character that is no space and closes after one, with no word or "$" outside: "$5 or $10", "$HOME/$USER" and a
+# shell's "$x" are none.
+MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$|(?<![\\$\w])\$(?=[^\s$])[^$\n]{1,500}?(?<=[^\s$\\])\$(?![\w$])"
+        r"|\\\([^\n]{1,500}?\\\)|\\\[(?:.|\n){1,1000}?\\\]")  # bounded: a "\[" never closed is scanned so far
 # An emoji's or icon's shortcode (GitHub's ":tada:", ":+1:"; MkDocs Material's ":material-link:",
 # ":fontawesome-brands-windows:"): a name, which the model translated or lost (of MkDocs Material's 60 pages, 219 of
 # 298 came back as written)
@@ -193,6 +199,7 @@ PLACEHOLDERS = (
     # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
     # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs)
     r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`",
+    MATH,
     BBCODE_TAG,
     ASS_OVERRIDE,
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
