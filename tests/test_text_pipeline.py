@@ -174,6 +174,7 @@ def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
     text = "The energy $E = mc^2$ and $$\\sum_{i=1}^n x_i$$, or \\(x\\) and \\[\ny = f(x)\n\\] here."
     assert protected_items(text) == sorted(["$E = mc^2$", "$$\\sum_{i=1}^n x_i$$", "\\(x\\)", "\\[\ny = f(x)\n\\]"])
     assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER"]
+    assert "$var</b> or <b>$" not in protected_items("Syntax: <b>$var</b> or <b>${var}</b>")  # "or" was kept
 
 
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():

@@ -266,27 +266,33 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
         tokens = visible
     inside = set(PLACEHOLDER_PATTERN.findall(wrapped))
     start, end = _widened(translation, target_spans[min(tokens)][0], target_spans[max(tokens)][1], inside)
-    if wrapped[0].isalnum():  # no punctuation, nor a token it did not wrap, at its start
-        while start < end - 1 and not translation[start].isalnum() or _token_at(translation, start, end, inside, 0):
-            start = _token_at(translation, start, end, inside, 0) or start + 1
+    if wrapped[0].isalnum():
+        start = _edge_trimmed(translation, start, end, inside, at_start=True)
     elif start > 0 and translation[start - 1] == wrapped[0]:  # "(" or a quote the tags wrapped too
         start -= 1
-    if wrapped[-1].isalnum():  # nor at its end ("[changes](#x).[^1]" came back as "[changes.[^1]](#x)")
-        while end > start + 1 and not translation[end - 1].isalnum() or _token_at(translation, start, end, inside, -1):
-            end = _token_at(translation, start, end, inside, -1) or end - 1
+    if wrapped[-1].isalnum():
+        end = _edge_trimmed(translation, start, end, inside, at_start=False)
     elif translation[end:end + 1] == wrapped[-1]:  # "<b>Warning:</b>": "<b>Warnung:</b>"
         end += 1
     return start, end
 
 
-def _token_at(text: str, start: int, end: int, inside: set[str], edge: int) -> int:
-    """Where text[start:end] goes on without the placeholder token at its start (edge 0) or end (edge -1) that is not
-    one of those `inside` (0: none, or the span is the token alone)."""
-    tokens = list(PLACEHOLDER_PATTERN.finditer(text, start, end))
-    token = tokens[edge] if tokens else None
-    if token is None or token.group(1) in inside or token.span() == (start, end):
-        return 0
-    return token.end() if edge == 0 and token.start() == start else token.start() if edge and token.end() == end else 0
+TOKEN_ENDING = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}\Z")  # a token ending where a search ends
+
+
+def _edge_trimmed(text: str, start: int, end: int, inside: set[str], at_start: bool) -> int:
+    """The span's start (`at_start`) or end, moved past the punctuation and the placeholder tokens (but those it
+    wraps, `inside`) at that edge while a character stays: "[changes](#x).[^1]" came back as
+    "[changes.[^1]](#x)"."""
+    while end - start > 1:
+        token = PLACEHOLDER_PATTERN.match(text, start, end) if at_start else TOKEN_ENDING.search(text, start, end)
+        if token and token.group(1) not in inside and token.span() != (start, end):
+            start, end = (token.end(), end) if at_start else (start, token.start())
+        elif not text[start if at_start else end - 1].isalnum():
+            start, end = (start + 1, end) if at_start else (start, end - 1)
+        else:
+            break
+    return start if at_start else end
 
 
 def _in_copied_word(item: MovedTags, stripped: str, translation: str) -> tuple[int, int] | None:

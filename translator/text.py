@@ -181,9 +181,10 @@ MDX_STATEMENT = (r"(?:(?<=\n)|^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(
                  r"|export[ \t]+(?:const|let|var|function|class|default)\b[^\n]*[;{}()])(?=[ \t]*(?:\r?\n|$))")
 # TeX math in Markdown (KaTeX, MathJax; Jupyter's, Docsy's): "$$...$$" and "\[...\]" displayed, "$...$" and "\(...\)"
 # inline. Read, "$$\sum_{i=1}^n x_i$$" came back as "$\sum_{i=1}^n x_i$$" (no longer math). An inline "$" opens before
-# a character that is no space and closes after one, with no word or "$" outside: "$5 or $10", "$HOME/$USER" and a
-# shell's "$x" are none.
-MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$|(?<![\\$\w])\$(?=[^\s$])[^$\n]{1,500}?(?<=[^\s$\\])\$(?![\w$])"
+# a character that is no space and closes after one, with no word or "$" outside and no tag inside: "$5 or $10",
+# "$HOME/$USER", a shell's "$x" and "<b>$var</b> or <b>${var}</b>" are none.
+MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$"
+        r"|(?<![\\$\w])\$(?=[^\s$])(?:(?!</?[A-Za-z][^<>\n]*>)[^$\n]){1,500}?(?<=[^\s$\\])\$(?![\w$])"
         r"|\\\([^\n]{1,500}?\\\)|\\\[(?:.|\n){1,1000}?\\\]")  # bounded: a "\[" never closed is scanned so far
 # An emoji's or icon's shortcode (GitHub's ":tada:", ":+1:"; MkDocs Material's ":material-link:",
 # ":fontawesome-brands-windows:"): a name, which the model translated or lost (of MkDocs Material's 60 pages, 219 of
@@ -1310,7 +1311,8 @@ def bracketed_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
 
 
 def _link_tag(token: re.Match, protected: Sequence[str]) -> bool:
-    number = int(PLACEHOLDER_PATTERN.search(token.group()).group(1))
+    """Whether a placeholder token (PLACEHOLDER_PATTERN's match) stands for a Markdown link's start or end."""
+    number = int(token.group(1))
     return number < len(protected) and MARKDOWN_LINK_TAG.fullmatch(protected[number]) is not None
 
 
