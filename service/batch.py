@@ -49,8 +49,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, config_values, csv_table, documents, java_properties, json_strings, php_arrays,
-                     po, qt_ts, resx, stringsdict, xcstrings, xliff)
+from service import (android_strings, config_values, csv_table, documents, java_properties, json_strings, notebooks,
+                     php_arrays, po, qt_ts, resx, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -95,6 +95,7 @@ NAMED_FORMATS = {
     ".stringsdict": "stringsdict",  # and the plural dictionaries they replace
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
+    ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
@@ -103,12 +104,12 @@ NAMED_FORMATS = {
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
-             "php": php_arrays}
+             "php": php_arrays, "ipynb": notebooks}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
-              "csv": "row", "php": "string"}
+              "csv": "row", "php": "string", "ipynb": "cell"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all

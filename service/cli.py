@@ -687,14 +687,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message)")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
-                                "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "subtitles", "ass"),
+                                "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",
+                                "ass"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
                             "json when it ends in .json or .arb, xliff when it ends in .xlf or .xliff, android when "
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
-                            ".csv, php when it ends in .php, subtitles when it ends in .srt or .vtt, ass when it ends "
+                            ".csv, php when it ends in .php, ipynb when it ends in .ipynb, subtitles when it ends in "
+                            ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, paragraphs when "
                             "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
@@ -750,7 +752,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "where it has none) filled in; php: a PHP translation file (Laravel's <?php return "
                             "['key' => 'text'];, CodeIgniter's $lang['key'] = 'text';), each string value one item "
                             "numbered in document order, its keys the id (dotted), and the text output the file as it "
-                            "was but for those strings; "
+                            "was but for those strings; ipynb: a Jupyter notebook, each Markdown cell with a letter "
+                            "one item numbered by its cell, its cell id the id, code cells, outputs and metadata never "
+                            "sent, and the text output the notebook with those cells' sources translated; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole; ass: SubStation Alpha (.ass, .ssa), each Dialogue line's text one item "

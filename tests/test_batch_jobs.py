@@ -1069,6 +1069,32 @@ def test_a_php_translation_files_strings_are_translated_as_php_reads_them(server
         item_ids(tmp_path / "code.php")
 
 
+def test_a_notebooks_markdown_cells_are_translated_and_its_code_outputs_and_metadata_kept(server, tmp_path):
+    """Read line by line as text, a notebook's JSON and code were translated and it no longer opened. Each Markdown
+    cell with a letter is sent whole (its cell id the record's id); code, outputs, raw cells and metadata stay, and the
+    notebook is written as nbformat writes it, each source in the form it had."""
+    notebook = {"cells": [
+        {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["Where is the station?\n", "\n",
+                                                                             "The apples were cheap."]},
+        {"cell_type": "code", "execution_count": 1, "id": "load", "metadata": {}, "source": ["# The dog\n", "x = 1"],
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["The apples were cheap.\n"]}]},
+        {"cell_type": "markdown", "metadata": {}, "source": "I eat an apple."},
+        {"cell_type": "raw", "metadata": {}, "source": ["The dog"]}, {"cell_type": "markdown", "source": ["---"]}],
+        "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    source = tmp_path / "lesson.ipynb"
+    source.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert item_ids(source) == ["intro", "cells[2]"]
+    code, out, err = batch(server.target, source, tmp_path / "lesson.de.ipynb", *SHORT)
+    assert code == 0 and "2 items: 2 translated, 0 failed, 0 done before, 0 empty;" in out, err
+    intro, apple = alone(server.target, ["Where is the station?\n\nThe apples were cheap.", "I eat an apple."])
+    notebook["cells"][0]["source"], notebook["cells"][2]["source"] = intro.splitlines(keepends=True), apple
+    assert (tmp_path / "lesson.de.ipynb").read_text(encoding="utf-8") == json.dumps(notebook, indent=1,
+                                                                                     ensure_ascii=False) + "\n"
+    (tmp_path / "list.ipynb").write_text('["not", "a", "notebook"]', encoding="utf-8")
+    with pytest.raises(JobRefused, match='not a Jupyter notebook: no "cells" list'):
+        item_ids(tmp_path / "list.ipynb")
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends
