@@ -45,8 +45,9 @@ def _markdown(cell: object) -> str | None:
     if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
         return None
     source = cell.get("source", "")
-    text = "".join(source) if isinstance(source, list) else source
-    return text if isinstance(text, str) and documents.LETTER.search(text) else None
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        source = "".join(source)
+    return source if isinstance(source, str) and documents.LETTER.search(source) else None  # else not nbformat's
 
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:

@@ -1090,6 +1090,11 @@ def test_a_notebooks_markdown_cells_are_translated_and_its_code_outputs_and_meta
     notebook["cells"][0]["source"], notebook["cells"][2]["source"] = intro.splitlines(keepends=True), apple
     assert (tmp_path / "lesson.de.ipynb").read_text(encoding="utf-8") == json.dumps(notebook, indent=1,
                                                                                      ensure_ascii=False) + "\n"
+    # cells nbformat would not write (a source of numbers, a cell that is no object) are not sent, and stay
+    odd = {"cells": [{"cell_type": "markdown", "source": [1, 2]}, "x", {"cell_type": "markdown", "source": {"a": "b"}},
+                     {"cell_type": "markdown", "id": 7, "source": ["The ", "dog"]}], "nbformat": 4}
+    (tmp_path / "odd.ipynb").write_text(json.dumps(odd), encoding="utf-8")
+    assert item_ids(tmp_path / "odd.ipynb") == ["7"]
     (tmp_path / "list.ipynb").write_text('["not", "a", "notebook"]', encoding="utf-8")
     with pytest.raises(JobRefused, match='not a Jupyter notebook: no "cells" list'):
         item_ids(tmp_path / "list.ipynb")
