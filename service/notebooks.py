@@ -25,7 +25,7 @@ class NotNotebook(documents.NotDocument):
 def notebook(document: str) -> dict:
     """The document read as a notebook; NotNotebook with what to fix where it is none."""
     try:
-        read = json.loads(document)
+        read = json.loads(document.removeprefix("\ufeff"))  # a byte order mark an editor wrote: kept (`filled`)
     except json.JSONDecodeError as error:
         raise NotNotebook(f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     except RecursionError:
@@ -70,6 +70,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
         if _markdown(cell) is not None and translated.get(number):
             text = translated[number]
             cell["source"] = text.splitlines(keepends=True) if isinstance(cell["source"], list) else text
-    indent = INDENT.match(document.lstrip("\ufeff"))
+    mark = "\ufeff" if document.startswith("\ufeff") else ""
+    indent = INDENT.match(document, len(mark))
     written = json.dumps(read, indent=indent.group(1) if indent else None, ensure_ascii=False)
-    return written + ("\n" if document.endswith("\n") else "")
+    return mark + written + ("\n" if document.endswith("\n") else "")

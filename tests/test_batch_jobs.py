@@ -1095,6 +1095,10 @@ def test_a_notebooks_markdown_cells_are_translated_and_its_code_outputs_and_meta
                      {"cell_type": "markdown", "id": 7, "source": ["The ", "dog"]}], "nbformat": 4}
     (tmp_path / "odd.ipynb").write_text(json.dumps(odd), encoding="utf-8")
     assert item_ids(tmp_path / "odd.ipynb") == ["7"]
+    marked = tmp_path / "marked.ipynb"  # a byte order mark stopped the job with a traceback: kept, as read
+    marked.write_text("\ufeff" + json.dumps(odd), encoding="utf-8")
+    code, _, err = batch(server.target, marked, tmp_path / "marked.de.ipynb", *SHORT)
+    assert code == 0 and (tmp_path / "marked.de.ipynb").read_text(encoding="utf-8").startswith('\ufeff{"cells"'), err
     (tmp_path / "list.ipynb").write_text('["not", "a", "notebook"]', encoding="utf-8")
     with pytest.raises(JobRefused, match='not a Jupyter notebook: no "cells" list'):
         item_ids(tmp_path / "list.ipynb")
