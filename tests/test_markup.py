@@ -284,20 +284,16 @@ MARKUP = st.recursive(WORDS | STRAYS, lambda inner: st.builds(
     max_leaves=12)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(MARKUP, max_size=8), st.data())
-def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
-    """Random texts of tags, placeholders and words, split, stripped, 'translated' into random tokens with random
-    attention, and restored: no error, every protected item exactly as often as in the text, tags nested."""
-    text = " ".join(pieces)
+def randomly_translated(text: str, data, kept: str) -> str:
+    """The text prepared, split and stripped, each segment 'translated' into random tokens with random attention and
+    what `kept` matches in it (the model keeps it), its elements put back, and restored."""
     prepared = prepare(text, take_out_tags=True)
     translations = []
     for segment, moved in zip(prepared.segments, prepared.moved):
         source_spans = [m.span() for m in re.finditer(r"\S+", segment)]
         target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=6))
         translation, target_spans = joined(target)
-        # what stayed, and the "&" read for "&amp;": the model keeps them
-        tokens = [m.group(0) for m in re.finditer(f"{PLACEHOLDER_PATTERN.pattern}|&", segment)]
+        tokens = [m.group(0) for m in re.finditer(kept, segment)]
         translation = " ".join([translation] + tokens).strip() if tokens else translation
         weights = np.array(data.draw(st.lists(st.lists(st.floats(0, 1), min_size=len(source_spans) + 1,
                                                        max_size=len(source_spans) + 1),
@@ -305,7 +301,17 @@ def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
         weights = weights.reshape(len(target), len(source_spans) + 1)
         translations.append(put_back_tags(translation, moved, segment, source_spans, target_spans, weights)
                             if moved else translation)
-    restored = prepared.restore(translations)
+    return prepared.restore(translations)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(MARKUP, max_size=8), st.data())
+def test_any_markup_with_any_alignment_restores_every_item(pieces, data):
+    """Random texts of tags, placeholders and words, split, stripped, 'translated' into random tokens with random
+    attention, and restored: no error, every protected item exactly as often as in the text, tags nested."""
+    text = " ".join(pieces)
+    # what stayed, and the "&" read for "&amp;": the model keeps them
+    restored = randomly_translated(text, data, kept=f"{PLACEHOLDER_PATTERN.pattern}|&")
     for item in ("%s", "{count}", "&amp;"):
         assert restored.count(item) == text.count(item)
     tags, source_tags = [m.group(0) for m in TAG.finditer(restored)], [m.group(0) for m in TAG.finditer(text)]
@@ -333,21 +339,7 @@ def test_any_markdown_with_any_alignment_keeps_every_link_whole(pieces, data):
     random words with random attention and restored: every link's end comes back as often as in the text, after a
     start of its own, and every other item as often."""
     text = " ".join(pieces)
-    prepared = prepare(text, take_out_tags=True)
-    translations = []
-    for segment, moved in zip(prepared.segments, prepared.moved):
-        source_spans = [m.span() for m in re.finditer(r"\S+", segment)]
-        target = data.draw(st.lists(st.sampled_from(["x", "yy", "~z", "~!"]), max_size=6))
-        translation, target_spans = joined(target)
-        tokens = [m.group(0) for m in PLACEHOLDER_PATTERN.finditer(segment)]  # what stayed: the model keeps it
-        translation = " ".join([translation] + tokens).strip() if tokens else translation
-        weights = np.array(data.draw(st.lists(st.lists(st.floats(0, 1), min_size=len(source_spans) + 1,
-                                                       max_size=len(source_spans) + 1),
-                                              min_size=len(target), max_size=len(target))), dtype=np.float32)
-        weights = weights.reshape(len(target), len(source_spans) + 1)
-        translations.append(put_back_tags(translation, moved, segment, source_spans, target_spans, weights)
-                            if moved else translation)
-    restored = prepared.restore(translations)
+    restored = randomly_translated(text, data, kept=PLACEHOLDER_PATTERN.pattern)  # what stayed: the model keeps it
     for item in ("%s", "[^1]", "`code`", "](#anchor)", "](badge.svg)", "](https://ci.example)"):
         assert restored.count(item) == text.count(item), (item, text, restored)
 
