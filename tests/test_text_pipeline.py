@@ -1594,6 +1594,25 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     assert prepared.protected == ["&nbsp;", "1", "5"] and prepared.segments == ["Page XX0X of XX1X"]
 
 
+def test_a_word_meeting_a_token_with_a_capital_x_is_an_item():
+    """Beside a token an X reads as the token's own ("XX0XXXX1X"), and the model dropped it: the word on that side
+    is kept as an item, whichever side of the token it meets, and a word that only has an X inside is translated."""
+    for text, segments, items in (('Type "X" to quit.', ["Type XX0X to quit."], ['"X"']),
+                                  ('Buy an "Xbox" now.', ["Buy an XX0X now."], ['"Xbox"']),
+                                  ('Press "Ctrl+X" to cut.', ["Press XX0XCtrl+XX1X to cut."], ['"', 'X"']),
+                                  ("Move X%s now", ["Move XX0X now"], ["X%s"]),
+                                  ('Watch "X-Files" now', ["Watch XX0X-FilesXX1X now"], ['"X', '"']),
+                                  ('Set "MAXIMUM" to %d', ["Set XX0XMAXIMUMXX1X to XX2X"], ['"', '"', "%d"])):
+        prepared = prepare(text)
+        assert (prepared.segments, prepared.protected) == (segments, items)
+        assert prepared.restore(prepared.segments) == text
+    for text in ('"X"', "a X%s", "%sXa", "<b>Box X</b>", "Xa_b1X%s", "<i>X</i>"):
+        for take_out_tags in (False, True):
+            masked = re.sub(r"XX\d+X", "\0", " ".join(prepare(text, take_out_tags=take_out_tags).segments))
+            assert "X\0" not in masked and "\0X" not in masked, (text, masked)
+    assert prepare("Select <b>Box X</b> here.", take_out_tags=True).segments == ["Select Box XX0X here."]
+
+
 def test_where_a_sentence_is_cut_is_judged_on_what_the_model_reads():
     """A piece fits or not as the model would read it: escaped characters read as themselves and tokens numbered
     from XX0X, so the same sentence is cut the same escaped in a web page or after forty placeholders (measured

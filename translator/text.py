@@ -1038,7 +1038,9 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     # A span is widened to its word once what the items cover is out of it (the ">" of "<b>station" is no span of
     # symbols inside a word), and never into an item.
     items += uncovered(whole_words(text, uncovered(spans, items)), items)
-    runs = runs_merged(text, digits_joined(text, sorted(items)), apart)
+    items = sorted(items)
+    items = sorted(items + uncovered(x_words(text, items), items))
+    runs = runs_merged(text, digits_joined(text, items), apart)
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
@@ -1091,6 +1093,32 @@ def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, in
             continue
         joined.append((start, end))
     return joined
+
+
+def x_words(text: str, items: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The words (runs of letters, digits and "_") that meet one of the sorted (start, end) items with a capital X on
+    its side. Beside a token the X reads as the token's own ("Type "X" to quit." was masked as "Type XX0XXXX1X to
+    quit."), and the model dropped it: the X came back lost, "Xbox" as "box", "Ctrl+X" as "Strg+", "XL" as "L",
+    "X-Files" as "-Dateien". As items they are kept as written, mostly names and keys."""
+    words: set[tuple[int, int]] = set()
+    floor = 0
+    for start, end in items:
+        if start > floor and text[start - 1] == "X":
+            before = start - 1
+            while before > floor and _word_character(text[before - 1]):
+                before -= 1
+            words.add((before, start))
+        if end < len(text) and text[end] == "X":
+            after = end + 1
+            while after < len(text) and _word_character(text[after]):
+                after += 1
+            words.add((end, after))
+        floor = max(floor, end)
+    return sorted(words)
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 def _tag_or_reference(text: str, start: int, end: int) -> bool:
