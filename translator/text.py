@@ -193,6 +193,19 @@ EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\
 MARKDOWN_LINK_TAG = re.compile(rf"(!?\[)|{MARKDOWN_LINK_CLOSE}")
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
+# A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
+# Read, the model lost and repeated keys: of the 30 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
+# as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S"
+MODIFIER_KEY = r"(?:Ctrl|Control|Strg|Shift|Alt|AltGr|Cmd|Command|Meta|Super|Win|Option|Opt|Fn|Hyper)"
+NAMED_KEY = (r"(?:F\d{1,2}|Enter|Return|Space|Tab|Esc|Escape|Delete|Del|Backspace|Insert|Ins|Home|End|PgUp|PgDn|PageUp"
+             r"|PageDown|Up|Down|Left|Right|Plus|Minus|Print|Pause)")
+KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[a-z0-9])(?!\w)"
+                   rf"|(?:{MODIFIER_KEY} ?\+ ?)+[^\w\s])")
+# Keys in Python Markdown's (MkDocs Material's) syntax, "++ctrl+alt+del++", which the extension names and draws: kept
+# as written (read, "Press ++ctrl+alt+del++ to restart." came back as "Drücken Sie +ctrl+alt+del++Abschalten ...")
+MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
+KEY_COMBINATION_ITEM = re.compile(KEY_COMBINATION)
+CONTROL_KEY = re.compile(r"(?i:ctrl|control)(?= ?[+-])")
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -201,6 +214,8 @@ PLACEHOLDERS = (
     # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs)
     r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`",
     MATH,
+    MARKDOWN_KEYS,
+    KEY_COMBINATION,
     BBCODE_TAG,
     ASS_OVERRIDE,
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
@@ -1098,7 +1113,7 @@ def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, in
 def x_words(text: str, items: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The words (runs of letters, digits and "_") that meet one of the sorted (start, end) items with a capital X on
     its side. Beside a token the X reads as the token's own ("Type "X" to quit." was masked as "Type XX0XXXX1X to
-    quit."), and the model dropped it: the X came back lost, "Xbox" as "box", "Ctrl+X" as "Strg+", "XL" as "L",
+    quit."), and the model dropped it: the X came back lost, "Xbox" as "box", "XL" as "L",
     "X-Files" as "-Dateien". As items they are kept as written, mostly names and keys."""
     words: set[tuple[int, int]] = set()
     floor = 0
@@ -1995,6 +2010,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
             if number in in_code:
                 continue  # kept as written
+        for start, end, name in german_key_names(item) if preserve_placeholders else ():
+            prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
             if language:  # the language an element's text is in: now the translation's (in HTML, where it is markup)
                 if html:
@@ -2059,9 +2076,25 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
     return sorted(found)
 
 
+def german_key_names(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, German name) of each key in the key combinations of an item of them (with placeholders and marks
+    between: "Ctrl+C/Ctrl+V", "%s Ctrl+O"; not in code, "`Ctrl+C`") that German keyboards and catalogs name
+    otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals). Of the software catalogs' 303 training messages
+    with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they mostly keep ("Shift" in 63 of 101
+    with "Shift+"), and so does the item."""
+    if not CONTROL_KEY.search(item) or not MARKUP_BESIDE_ITEMS.fullmatch(EVERYTHING_AND_NUMBERS.sub("", item)):
+        return []  # none, or code holding one, which stays code
+    return [(key.start(), key.end(), "STRG" if key.group().isupper() else "Strg")
+            for part in EVERYTHING_AND_NUMBERS.finditer(item) if KEY_COMBINATION_ITEM.fullmatch(part.group())
+            for key in CONTROL_KEY.finditer(item, *part.span())]
+
+
 def _attribute_safe(value: str, quote: str) -> str:
     """A translated attribute value that cannot end its attribute or open a tag: its quotation mark and "<" written
-    as references (the model writes „…“ mostly, but may write the ASCII mark it read elsewhere)."""
+    as references (the model writes „…“ mostly, but may write the ASCII mark it read elsewhere); a key's name, which
+    no quotation mark encloses (`german_key_names`), as it is."""
+    if not quote:
+        return value
     return value.replace(quote, "&quot;" if quote == '"' else "&#39;").replace("<", "&lt;")
 
 
