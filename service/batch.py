@@ -50,7 +50,7 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, config_values, csv_table, documents, java_properties, json_strings, notebooks,
-                     php_arrays, po, qt_ts, resx, stringsdict, xcstrings, xliff)
+                     php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -96,6 +96,7 @@ NAMED_FORMATS = {
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
+    ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
@@ -107,7 +108,7 @@ DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "
              "php": php_arrays, "ipynb": notebooks}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
-ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "po": "message", "json": "string", "xliff": "unit",
+ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "rst": "item", "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
@@ -178,7 +179,7 @@ class Settings:
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's items, lazily; malformed lines (invalid UTF-8 included) come as items with `error` set.
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
-    if settings.format in ("paragraphs", "subtitles"):
+    if settings.format in ("paragraphs", "subtitles", "rst"):
         yield from read_paragraphs(path, settings)
         return
     if settings.format == "properties":
@@ -243,7 +244,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         matter = front_matter_lines([readable(numbered) for numbered in head])
         yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
         lines = itertools.chain(head[matter:], lines)
-    for run in paragraph_runs(lines, readable):
+    reader = rst.Reader()
+    for run in paragraph_runs(lines, readable, fences=settings.format != "rst"):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
@@ -252,6 +254,10 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
                     lines=len(run))
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
+        elif settings.format == "rst" and item.text.strip():
+            paragraph = reader.paragraph([text for _, text in run])
+            item.as_read, item.text, item.before, item.after, item.written_as = (
+                item.text, paragraph.text, paragraph.before, paragraph.after, paragraph.written_as)
         yield item
 
 
@@ -802,7 +808,7 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "subtitles", "properties", "po", *DOCUMENTS)
+        not_by_line = self.settings.format in ("paragraphs", "subtitles", "rst", "properties", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
         unit = ITEM_NOUNS.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,

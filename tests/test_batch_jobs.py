@@ -1104,6 +1104,78 @@ def test_a_notebooks_markdown_cells_are_translated_and_its_code_outputs_and_meta
         item_ids(tmp_path / "list.ipynb")
 
 
+RST_PAGE = """\
+.. _quickstart:
+
+==========
+Quickstart
+==========
+
+.. module:: requests.models
+
+Begin by importing the module::
+
+    >>> import requests
+
+Make a Request
+~~~~~~~~~~~~~~
+
+.. note::
+   :class: tip
+
+   The apples were cheap.
+
+.. code-block:: python
+
+    house = "The dog"
+
+    print(house)
+
+I eat an apple. ::
+
+  The dog
+
+.. autofunction:: head
+.. autofunction:: get
+
++-------+-----+
+| house | dog |
++-------+-----+
+
+>>> print("The dog")
+
+.. This comment is the house.
+   The dog.
+
+.. [1] Where is the station?
+"""
+
+
+def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(server, tmp_path):
+    """Read as Markdown paragraphs, a Sphinx page came back with ".. _quickstart:" as ".. _Endestart:", ".. module::"
+    as "... Modul:", its literal blocks' code translated and their "::" as ":". A file named *.rst (or --format rst)
+    sends each paragraph's words alone: titles without their lines (written back as long as the translation), a
+    directive's content without its first line and options, a footnote without its label; targets, comments, code
+    directives, literal blocks, tables and doctests are kept as written, a final "::" written back."""
+    source = tmp_path / "quickstart.rst"
+    source.write_text(RST_PAGE, encoding="utf-8")
+    sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".rst"])) if item.text]
+    assert sent == ["Quickstart", "Begin by importing the module:", "Make a Request", "The apples were cheap.",
+                    "I eat an apple.", "Where is the station?"]
+    output = tmp_path / "schnellstart.rst"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "6 translated, 0 failed" in out, err
+    title, begin, request, apples, apple, station = alone(server.target, sent)
+    lines = RST_PAGE.splitlines()
+    lines[2:5] = ["=" * max(10, len(title)), title, "=" * max(10, len(title))]
+    lines[8] = begin + (":" if begin.endswith(":") else "::")
+    lines[12:14] = [request, "~" * max(14, len(request))]
+    lines[18] = "   " + apples
+    lines[26] = apple + " ::"
+    lines[-1] = ".. [1] " + station
+    assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends

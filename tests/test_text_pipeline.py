@@ -1594,6 +1594,29 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     assert prepared.protected == ["&nbsp;", "1", "5"] and prepared.segments == ["Page XX0X of XX1X"]
 
 
+def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated():
+    """Sphinx's inline markup: "``r``" came back as "`r`" and two on a line lost the marks between them; a role, a
+    reference to a target, footnote or substitution by its name stay as written (the name must stay the target's); a
+    hyperlink's "`" and " <target>`_" are a link's tags, around words the model translates. GNU's `quotes' and
+    Markdown's double-backtick code spans are read as before and as code."""
+    for text, segments, items in (
+            ("pass ``key1=value1`` and ``key2`` to ``get``", ["pass XX0X and XX1X to XX2X"],
+             ["``key1=value1``", "``key2``", "``get``"]),
+            ("a :class:`Response <requests.Response>` object", ["a XX0X object"], [":class:`Response <requests.Response>`"]),
+            ("See `Flask`_, [1]_, |version| and requests-oauthlib_.", ["See XX0X, XX1X, XX2X and XX3X."],
+             ["`Flask`_", "[1]_", "|version|", "requests-oauthlib_"]),
+            ("Read `the docs <https://example.org/>`_ first.", ["Read XX0Xthe docsXX1X first."],
+             ["`", " <https://example.org/>`_"]),
+            ("Overwrite `%s' now?", ["Overwrite XX0X now?"], ["`%s'"]),
+            ("Markdown's ``DataFrame``s and `code`", ["Markdown's XX0Xs and XX1X"], ["``DataFrame``", "`code`"])):
+        prepared = prepare(text)
+        assert (prepared.segments, prepared.protected) == (segments, items), text
+    linked = prepare("Read `the docs <https://example.org/>`_ first.", take_out_tags=True)
+    assert linked.segments == ["Read the docs first."] and linked.moved[0][0].start == 5
+    for text in ("| house | dog |", "|Yes|No|", "Use __init__ and a | b | c."):
+        assert prepare(text).protected == [], text
+
+
 def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name_it():
     """The model lost and repeated keys ("Ctrl+Shift+N" came back as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?"): a
     combination is an item, its "Ctrl" written "Strg" as most German catalogs write it, every other key as written;

@@ -190,7 +190,23 @@ MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$"
 # ":fontawesome-brands-windows:"): a name, which the model translated or lost (of MkDocs Material's 60 pages, 219 of
 # 298 came back as written)
 EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\w:])"
-MARKDOWN_LINK_TAG = re.compile(rf"(!?\[)|{MARKDOWN_LINK_CLOSE}")
+# reStructuredText's (Sphinx's) inline markup: a literal ("``r``": read, it came back as "`r`", which reST reads as
+# another thing; two on a line lost their marks between them), a role ("":class:`Response <requests.Response>`",
+# ":ref:`installed <install>`"), a reference to a target, footnote or substitution by its name ("`Flask`_", "[1]_",
+# "|version|"): kept as
+# written, the name must stay the target's. A hyperlink's text is words: its "`" and " <target>`_" are a link's tags,
+# as a Markdown link's are.
+RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)){1,500}?(?<=\S)``(?!`)"
+RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
+RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?!\w)"
+                 r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"  # a substitution's, "|fetch|_"
+                 r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")  # a name's, "requests-oauthlib_"
+RST_LINK_CLOSE = r"[ \t]+<[^<>`\n]{1,999}>`__?(?!\w)"
+RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>\n]{{1,999}}?{RST_LINK_CLOSE})"
+# An item alone that is a link's tag (a lone "`" is one only where take_out_tags pairs it with an end: GNU's `quotes'
+# stay one item with what they quote)
+MARKDOWN_LINK_TAG = re.compile(rf"(!?\[|`)|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}")
+LINK_TAG_APART = rf"!?\[|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}"
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 # A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
@@ -209,10 +225,13 @@ CONTROL_KEY = re.compile(r"(?i:ctrl|control)(?= ?[+-])")
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
+    RST_LITERAL,
+    RST_ROLE,
     # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
     # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
-    # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs)
-    r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`",
+    # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs); not reStructuredText's
+    # references, "`Flask`_"
+    r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`(?!_)",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -231,6 +250,9 @@ PLACEHOLDERS = (
     MARKDOWN_ALERT,
     MARKDOWN_LINK_OPEN,
     MARKDOWN_LINK_CLOSE,
+    RST_REFERENCE,
+    RST_LINK_OPEN,
+    RST_LINK_CLOSE,
     MARKDOWN_FOOTNOTE,
     MARKDOWN_ATTRIBUTES,
     MARKDOWN_ADMONITION,
@@ -303,7 +325,7 @@ PLACEHOLDERS = (
     r"%\{[A-Za-z_]\w*\}|\{ *[$-][A-Za-z_][\w-]* *\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])",
     TOKEN_LIKE,
 )
-CODE = 3  # front matter, code blocks and spans come first: the tags and entities inside them are code too
+CODE = 5  # front matter, code blocks and spans come first: the tags and entities inside them are code too
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
 # (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are
@@ -345,7 +367,7 @@ CLAUSE_SEPARATORS = {";", "—", "|", "·", "•", "¦"}
 # may leave the sentence, else block-level ones in HTML
 ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
 REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
-TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRIDE}|{MARKDOWN_LINK_TAG.pattern}")
+TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRIDE}|{LINK_TAG_APART}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
 LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -1386,17 +1408,20 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
     return elements
 
 
-def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None]) -> Iterator[list[T]]:
+def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: bool = True) -> Iterator[list[T]]:
     """Lines grouped as paragraphs: each run of lines between blank lines one group, each blank line and each line
-    with no `text` (unreadable) a group of its own. A code block fenced by ``` or ~~~, or an HTML <pre>, keeps its
-    blank lines (up to FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an untranslatable
-    element, and not cut into paragraphs of code."""
+    with no `text` (unreadable) a group of its own. With `fences` (Markdown's, HTML's; not reStructuredText's, where
+    "~~~" underlines a title), a code block fenced by ``` or ~~~, or an HTML <pre>, keeps its blank lines (up to
+    FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an untranslatable element, and not cut
+    into paragraphs of code."""
     run: list[T] = []
     fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or "</pre>"
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
             run.append(line)
+            if not fences:
+                continue
             marks = FENCE.match(content)
             if fence is None:
                 fence = marks.group(1) if marks else PRE_END if PRE_OPENS.search(content) else None
