@@ -29,6 +29,7 @@ OPTION = re.compile(r"[ \t]*:[\w-]+(?:[ \t][^:]*)?:(?:[ \t]|$)")  # a directive'
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*")
 TABLE = re.compile(r"[ \t]*(?:\+[-=+]+\+|=+(?:[ \t]+=+)+)[ \t]*")  # a grid table's border, a simple table's
 DOCTEST = re.compile(r"[ \t]*>>>(?:[ \t]|$)")
+LINE_BLOCK = re.compile(r"\|(?:[ \t]|$)")  # "| " (not a substitution, "|project| is ...")
 LITERAL_MARKER = re.compile(r"(?<!:)::[ \t]*\Z")  # a paragraph that ends with "::" opens a literal block
 
 
@@ -66,7 +67,7 @@ class Reader:
             return title
         if ADORNMENT.fullmatch(first) and len(lines) == 1 and len(first.strip()) >= 4:  # a transition
             return Paragraph("", lines[0])
-        if TABLE.fullmatch(lines[0]) or DOCTEST.match(lines[0]) or first.startswith("|"):
+        if TABLE.fullmatch(lines[0]) or DOCTEST.match(lines[0]) or LINE_BLOCK.match(first):
             return Paragraph("", "\n".join(lines))  # a table, a doctest, a line block (its lines are verse)
         return self._text(lines)
 

@@ -33,6 +33,7 @@ import yaml
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
+from service import rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
@@ -1174,6 +1175,8 @@ def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(serve
     lines[26] = apple + " ::"
     lines[-1] = ".. [1] " + station
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+    # a line block's "| " is verse kept as written; a substitution's "|project|" starts words
+    assert [rst.Reader().paragraph([line]).text for line in ("| The dog", "|project| is old.")] == ["", "|project| is old."]
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

@@ -160,7 +160,7 @@ MARKDOWN_LINK_TARGET = r"\((?:<[^<>\n]*>|[^\s()<>]*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^
 MARKDOWN_LINK_CLOSE = rf"\]{MARKDOWN_LINK_TARGET}|\]\[[^\[\]\n]{{0,999}}\](?![(:])"
 # A footnote's reference ("[^1]", "[^explain-report-format]"): a label, kept as written where its sentence moves it
 MARKDOWN_FOOTNOTE = r"\[\^[\w.*-]{1,99}\]"
-MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]\n]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}|{MARKDOWN_FOOTNOTE})"
+MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}|{MARKDOWN_FOOTNOTE})"
                       rf"{{1,999}}(?:{MARKDOWN_LINK_CLOSE}))")
 # Markdown's attribute lists: a heading's id and an element's classes ("## Install {#install}", "{.table-dark}",
 # kramdown's "{: .note}", Pandoc's and Hugo's "{#id .class key=value}"); and the type of a GitHub alert or an Obsidian
@@ -201,8 +201,8 @@ RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(
 RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?!\w)"
                  r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"  # a substitution's, "|fetch|_"
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")  # a name's, "requests-oauthlib_"
-RST_LINK_CLOSE = r"[ \t]+<[^<>`\n]{1,999}>`__?(?!\w)"
-RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>\n]{{1,999}}?{RST_LINK_CLOSE})"
+RST_LINK_CLOSE = r"[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
+RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>]{{1,999}}?{RST_LINK_CLOSE})"
 # An item alone that is a link's tag (a lone "`" is one only where take_out_tags pairs it with an end: GNU's `quotes'
 # stay one item with what they quote)
 MARKDOWN_LINK_TAG = re.compile(rf"(!?\[|`)|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}")
