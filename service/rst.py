@@ -24,6 +24,10 @@ KEPT_DIRECTIVES = {
     "automodule", "autosummary", "program-output", "command-output", "tabularcolumns", "meta",
     "highlightlang", "code-cell", "prompt", "runblock",
 }
+# Directives whose argument is words: a title ("admonition", "topic", "sidebar", "rubric"), or an admonition's first
+# line of content (".. warning:: Do not use this in production.")
+TITLE_DIRECTIVES = {"admonition", "topic", "sidebar", "rubric"}
+ADMONITIONS = {"note", "warning", "tip", "important", "caution", "danger", "attention", "hint", "error", "seealso"}
 OPTION = re.compile(r"[ \t]*:[\w-]+(?:[ \t][^:]*)?:(?:[ \t]|$)")  # a directive's option line (":maxdepth: 2")
 # A section title's under- or overline: one punctuation character repeated (at least twice, and as long as its title)
 ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1+[ \t]*")
@@ -74,8 +78,15 @@ class Reader:
     def _explicit(self, lines: list[str], indent: int) -> Paragraph:
         first = lines[0].lstrip(" \t")
         directive = DIRECTIVE.match(first)
-        if (directive and directive.group(1).split(":")[-1].lower() not in KEPT_DIRECTIVES
-                and all(_indentation(line) > indent for line in lines[1:])):  # else a run of explicit blocks
+        name = directive.group(1).split(":")[-1].lower() if directive else ""
+        if directive and name not in KEPT_DIRECTIVES and all(_indentation(line) > indent for line in lines[1:]):
+            # (else a run of explicit blocks)
+            head, argument = lines[0][:indent + directive.end()], lines[0][indent + directive.end():]
+            if argument.strip() and name in ADMONITIONS:
+                return self._text([argument, *lines[1:]], head)
+            if argument.strip() and name in TITLE_DIRECTIVES and all(OPTION.match(line) for line in lines[1:]):
+                return Paragraph(argument.strip(), head + argument[:_indentation(argument)],
+                                 "".join("\n" + line for line in lines[1:]))
             kept = 1
             while kept < len(lines) and OPTION.match(lines[kept]):
                 kept += 1

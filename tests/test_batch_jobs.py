@@ -1148,6 +1148,11 @@ I eat an apple. ::
 .. This comment is the house.
    The dog.
 
+.. admonition:: The dog
+   :class: tip
+
+.. warning:: I eat an apple.
+
 .. [1] Where is the station?
 """
 
@@ -1156,23 +1161,25 @@ def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(serve
     """Read as Markdown paragraphs, a Sphinx page came back with ".. _quickstart:" as ".. _Endestart:", ".. module::"
     as "... Modul:", its literal blocks' code translated and their "::" as ":". A file named *.rst (or --format rst)
     sends each paragraph's words alone: titles without their lines (written back as long as the translation), a
-    directive's content without its first line and options, a footnote without its label; targets, comments, code
+    directive's content without its first line and options (but an admonition's title and first words there), a
+    footnote without its label; targets, comments, code
     directives, literal blocks, tables and doctests are kept as written, a final "::" written back."""
     source = tmp_path / "quickstart.rst"
     source.write_text(RST_PAGE, encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".rst"])) if item.text]
     assert sent == ["Quickstart", "Begin by importing the module:", "Make a Request", "The apples were cheap.",
-                    "I eat an apple.", "Where is the station?"]
+                    "I eat an apple.", "The dog", "I eat an apple.", "Where is the station?"]
     output = tmp_path / "schnellstart.rst"
     code, out, err = batch(server.target, source, output, *SHORT)
-    assert code == 0 and "6 translated, 0 failed" in out, err
-    title, begin, request, apples, apple, station = alone(server.target, sent)
+    assert code == 0 and "8 translated, 0 failed" in out, err
+    title, begin, request, apples, apple, dog, _, station = alone(server.target, sent)
     lines = RST_PAGE.splitlines()
     lines[2:5] = ["=" * max(10, len(title)), title, "=" * max(10, len(title))]
     lines[8] = begin + (":" if begin.endswith(":") else "::")
     lines[12:14] = [request, "~" * max(14, len(request))]
     lines[18] = "   " + apples
     lines[26] = apple + " ::"
+    lines[-6], lines[-3] = ".. admonition:: " + dog, ".. warning:: " + apple
     lines[-1] = ".. [1] " + station
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
     # a line block's "| " is verse kept as written; a substitution's "|project|" starts words
