@@ -191,11 +191,10 @@ MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$"
 # 298 came back as written)
 EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\w:])"
 # reStructuredText's (Sphinx's) inline markup: a literal ("``r``": read, it came back as "`r`", which reST reads as
-# another thing; two on a line lost their marks between them), a role ("":class:`Response <requests.Response>`",
+# another thing; two on a line lost their marks between them), a role (":class:`Response <requests.Response>`",
 # ":ref:`installed <install>`"), a reference to a target, footnote or substitution by its name ("`Flask`_", "[1]_",
-# "|version|"): kept as
-# written, the name must stay the target's. A hyperlink's text is words: its "`" and " <target>`_" are a link's tags,
-# as a Markdown link's are.
+# "|version|", "requests-oauthlib_"): kept as written, the name must stay the target's. A hyperlink's text is words:
+# its "`" and " <target>`_" are a link's tags, as a Markdown link's are, and may be wrapped over two lines.
 RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)){1,500}?(?<=\S)``(?!`)"
 RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
 RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?!\w)"
@@ -210,7 +209,7 @@ LINK_TAG_APART = rf"!?\[|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}"
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 # A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
-# Read, the model lost and repeated keys: of the 30 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
+# Read, the model lost and repeated keys: of the 58 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
 # as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S"
 MODIFIER_KEY = r"(?:Ctrl|Control|Strg|Shift|Alt|AltGr|Cmd|Command|Meta|Super|Win|Option|Opt|Fn|Hyper)"
 NAMED_KEY = (r"(?:F\d{1,2}|Enter|Return|Space|Tab|Esc|Escape|Delete|Del|Backspace|Insert|Ins|Home|End|PgUp|PgDn|PageUp"
