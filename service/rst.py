@@ -112,17 +112,18 @@ class Reader:
         body = text.rstrip()[:-2]
         if not body.strip():
             return Paragraph("", before + text)
-        spaced = body[-1].isspace()
-        return Paragraph(body.rstrip() if spaced else body + ":", before,
-                         written_as=lambda translation: _literal_opened(translation, spaced))
+        gap = body[len(body.rstrip()):]  # " " of "Example ::", or the line break before a "::" alone on its line
+        return Paragraph(body.rstrip() if gap else body + ":", before,
+                         written_as=lambda translation: _literal_opened(translation, gap))
 
 
-def _literal_opened(translation: str, spaced: bool) -> str:
-    """A translation ended with "::" again: after a space as the source wrote it, else after its colon."""
+def _literal_opened(translation: str, gap: str) -> str:
+    """A translation ended with "::" again: after the space or line break the source had before it, else after its
+    colon."""
     translation = translation.rstrip()
-    if spaced or not translation.endswith(":"):
-        return translation + (" ::" if spaced or not translation else "::")
-    return translation + ":"
+    if gap:  # "Example ::", "Title\n::": the "::" stands apart
+        return translation + gap + "::"
+    return translation + (":" if translation.endswith(":") else "::")
 
 
 def _title(lines: list[str]) -> Paragraph | None:

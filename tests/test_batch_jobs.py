@@ -20,6 +20,7 @@ import re
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import sys
 import time
@@ -30,6 +31,7 @@ from xml.sax.saxutils import escape  # &, <, >: element content as .NET and Xcod
 import grpc
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
@@ -41,6 +43,7 @@ from service.config_values import config_value, desktop_value, double_quoted
 from service.java_properties import file_style, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
+from translator.text import paragraph_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ("--max-output-tokens", str(16))  # the tiny test model rarely stops by itself: keep the long jobs quick
@@ -1184,6 +1187,33 @@ def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(serve
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
     # a line block's "| " is verse kept as written; a substitution's "|project|" starts words
     assert [rst.Reader().paragraph([line]).text for line in ("| The dog", "|project| is old.")] == ["", "|project| is old."]
+
+
+RST_LINES = ["Title", "=====", "-----", "~~~~~~~~~~~~~~~~~~~~", "Where is the station? The apples were cheap.",
+             "a word::", "Example ::", "::", "    >>> import requests", "   code(x)", ".. note::", ".. warning:: The dog.",
+             ".. code-block:: python", ".. admonition:: Cheap", "   :class: tip", ".. _target:", ".. |name| image:: a.png",
+             ".. [1] A note.", ".. a comment", "..", "* an item", "  continued", "#. step", "+-----+", "| cell |",
+             "=====  =====", ">>> 1 + 1", "| verse", "|version| is out", "", "", "\t.. x::", " ", "::::", ".. ::"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(RST_LINES) | st.text(max_size=12), max_size=40))
+def test_any_restructuredtext_page_is_written_back_line_for_line(lines):
+    """Whatever the page (garbage lines too), each paragraph comes back with as many lines as it had, and with its
+    own words for translations, as it was: but an under- or overline shorter than its title, which grows to it, the
+    spaces at a line's end, and those before a final "::", which become one."""
+    reader = rst.Reader()
+    for run in paragraph_runs(lines, lambda line: None if "\n" in line or "\r" in line else line, fences=False):
+        if not run[0].strip() or any(line is None or "\n" in line or "\r" in line for line in run):
+            continue
+        paragraph = reader.paragraph(run)
+        written = paragraph.before + paragraph.written_as(paragraph.text) + paragraph.after
+        assert written.count("\n") == len(run) - 1, (run, written)
+        for before, after in zip(run, written.split("\n")):
+            before, after = (re.sub(r"[ \t]+::$", " ::", line.rstrip()) for line in (before, after))
+            grown = len(set(before)) == 1 and before[0] in string.punctuation and after.startswith(before) and len(
+                set(after)) == 1  # a title's line, as long as the title
+            assert after == before or grown, (run, written)
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
