@@ -108,8 +108,8 @@ DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "
              "php": php_arrays, "ipynb": notebooks}
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
-ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "rst": "item", "po": "message", "json": "string", "xliff": "unit",
-              "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
+ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "rst": "item", "po": "message", "json": "string",
+              "xliff": "unit", "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,

@@ -1592,6 +1592,9 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     assert prepared.protected[:1] == ["<p>"] and len(prepared.segments) == 2
     prepared = prepare("Page&nbsp;1 of 5", html=True)  # the reference is read as a space: no token before the digit
     assert prepared.protected == ["&nbsp;", "1", "5"] and prepared.segments == ["Page XX0X of XX1X"]
+    # nor does an item that stays apart: a link's start (joined, "[5" lost the link its start) or an emphasis mark
+    prepared = prepare("See [5.2](#x) and **5th** items.", take_out_tags=True)
+    assert prepared.protected == ["[", "5.2", "](#x)", "**", "**"] and prepared.segments == ["See XX0X and 5th items."]
 
 
 def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated():

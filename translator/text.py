@@ -198,8 +198,9 @@ EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\
 RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)){1,500}?(?<=\S)``(?!`)"
 RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
 RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?!\w)"
-                 r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"  # a substitution's, "|fetch|_"
-                 r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")  # a name's, "requests-oauthlib_"
+                 # a substitution's ("|fetch|_"), a name's ("requests-oauthlib_")
+                 r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"
+                 r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
 RST_LINK_CLOSE = r"[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
 RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>]{{1,999}}?{RST_LINK_CLOSE})"
 # An item alone that is a link's tag (a lone "`" is one only where take_out_tags pairs it with an end: GNU's `quotes'
@@ -1076,7 +1077,7 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     items += uncovered(whole_words(text, uncovered(spans, items)), items)
     items = sorted(items)
     items = sorted(items + uncovered(x_words(text, items), items))
-    runs = runs_merged(text, digits_joined(text, items), apart)
+    runs = runs_merged(text, digits_joined(text, items, apart), apart)
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
@@ -1114,15 +1115,17 @@ def uncovered(spans: Sequence[tuple[int, int]], items: Sequence[tuple[int, int]]
 DIGITS = re.compile(r"\d+")
 
 
-def digits_joined(text: str, items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def digits_joined(text: str, items: list[tuple[int, int]], apart: Apart | None = None) -> list[tuple[int, int]]:
     """The (start, end) items in order, each but a tag or a character reference with the digits right after it. A
     token followed by a digit ("XX0X1" for "_1", "%%0A", '"1.0K"') reads to the model as another token: it wrote
     "XX0XX1", and what the repair kept of it showed ("Checkbook _1:" came back as "Prüfbuch XX0: _", '-> "1.0K"' as
     "-> XX0.0K"). A tag keeps its own token (it may leave the sentence or separate segments), and so does a reference,
-    which the model may read as its character ("Page&nbsp;1": "Page 1")."""
+    which the model may read as its character ("Page&nbsp;1": "Page 1"), and any item `apart` keeps alone (a Markdown
+    link's "[" before "[5.2](#x)", an emphasis mark before "**5**": joined to the digits, the link lost its start)."""
     joined: list[tuple[int, int]] = []
     for start, end in items:
-        if not _tag_or_reference(text, start, end) and (digits := DIGITS.match(text, end)):
+        if (not _tag_or_reference(text, start, end) and not (apart and apart(text, start, end))
+                and (digits := DIGITS.match(text, end))):
             end = digits.end()
         if joined and start < joined[-1][1]:  # the digits joined to the item before reach into this one
             joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
