@@ -40,7 +40,7 @@ test-slow: $(STAMP)  ## run only the slow checks (real corpus, long parity runs)
 	$(BIN)/python -m pytest -q -m slow
 
 fuzz: $(STAMP)  ## a long fuzzing campaign of every RPC (FUZZ_EXAMPLES per RPC, default 3000)
-	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=explore FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-3000} $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 data: $(STAMP)  ## fetch dict-freedict-eng-deu and write data/{train,valid,test}.tsv
 	$(BIN)/translator data freedict --out data
