@@ -36,7 +36,7 @@ import sentencex
 
 from translator import markup
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
-                               TAG_PATTERN, MovedTags, reduced)
+                               TAG_PATTERN, TOKEN_ENDING, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -1015,7 +1015,6 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
 
 # The marks that end a sentence, and the quotes and brackets that may close it after them
 SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*$")
-TOKEN_BEFORE = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}\Z")  # a token right before a position (search's end)
 
 
 def _appended(text: str, tokens: str, before_end: bool = True) -> str:
@@ -1025,7 +1024,7 @@ def _appended(text: str, tokens: str, before_end: bool = True) -> str:
     text = text.rstrip()
     end = SENTENCE_END.search(text)
     if not before_end or end is None or not text[end.start() - 1:end.start()].isalnum() \
-            or TOKEN_BEFORE.search(text, 0, end.start()):
+            or TOKEN_ENDING.search(text, 0, end.start()):
         return text + tokens
     return text[:end.start()].rstrip() + tokens + text[end.start():]
 
@@ -1399,7 +1398,7 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
         if number < len(protected) and protected[number] in EMPHASIS_MARK:
             before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
             # a link's bracket beside the mark is a mark ("[**Bootstrap 5.2**](url)")
-            if (link := TOKEN_BEFORE.search(masked, 0, token.start())) and _link_tag(link, protected):
+            if (link := TOKEN_ENDING.search(masked, 0, token.start())) and _link_tag(link, protected):
                 before = "["
             if (link := PLACEHOLDER_PATTERN.match(masked, token.end())) and _link_tag(link, protected):
                 after = "]"
@@ -2175,7 +2174,7 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
     for token, mark in marks:
         before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
         if mark not in ASCII_QUOTES:  # a letter or digit beside a curly mark, not a token's ("<p>&ldquo;")
-            before = "" if TOKEN_BEFORE.search(masked, 0, token.start()) else before
+            before = "" if TOKEN_ENDING.search(masked, 0, token.start()) else before
             after = "" if PLACEHOLDER_PATTERN.match(masked, token.end()) else after
         if mark in ASCII_QUOTES:  # the same mark opens and closes: the next one closes, or fails to
             if (opening := opened.pop(mark, None)) is None:
