@@ -49,8 +49,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, config_values, csv_table, documents, java_properties, json_strings, notebooks,
-                     php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
+from service import (android_strings, asciidoc, config_values, csv_table, documents, java_properties, json_strings,
+                     notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -97,6 +97,7 @@ NAMED_FORMATS = {
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
+    ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
@@ -106,10 +107,11 @@ NAMED_FORMATS = {
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks}
+PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc")  # read a run of lines between blank lines at a time
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
-ITEM_NOUNS = {"paragraphs": "item", "subtitles": "item", "rst": "item", "po": "message", "json": "string",
-              "xliff": "unit", "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
+ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
+              "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
@@ -179,7 +181,7 @@ class Settings:
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's items, lazily; malformed lines (invalid UTF-8 included) come as items with `error` set.
     Lines end at "\n" only (a "\r" before it is dropped), so line numbers match `wc -l` and editors."""
-    if settings.format in ("paragraphs", "subtitles", "rst"):
+    if settings.format in PARAGRAPH_FORMATS:
         yield from read_paragraphs(path, settings)
         return
     if settings.format == "properties":
@@ -244,21 +246,32 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         matter = front_matter_lines([readable(numbered) for numbered in head])
         yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
         lines = itertools.chain(head[matter:], lines)
-    reader = rst.Reader()
-    for run in paragraph_runs(lines, readable, fences=settings.format != "rst"):
+    reader, adoc = rst.Reader(), asciidoc.Reader()
+    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc")):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
             continue
-        item = Item(first, str(first), "\n".join(text for _, text in run), settings.model, settings.options,
-                    lines=len(run))
+        texts = [text for _, text in run]
+        if settings.format == "asciidoc":  # a run holds several blocks: each piece of whole lines one item
+            for piece in adoc.read(texts):
+                yield paragraph_item(run[:piece[0]], piece[1], settings)
+                run = run[piece[0]:]
+            continue
+        item = Item(first, str(first), "\n".join(texts), settings.model, settings.options, lines=len(run))
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
         elif settings.format == "rst" and item.text.strip():
-            paragraph = reader.paragraph([text for _, text in run])
-            item.as_read, item.text, item.before, item.after, item.written_as = (
-                item.text, paragraph.text, paragraph.before, paragraph.after, paragraph.written_as)
+            item = paragraph_item(run, reader.paragraph(texts), settings)
         yield item
+
+
+def paragraph_item(run: list[tuple[int, str]], paragraph: rst.Paragraph, settings: Settings) -> Item:
+    """The item of a run of lines read as a paragraph: its words sent, the rest kept as `paragraph` says."""
+    first = run[0][0]
+    return Item(first, str(first), paragraph.text, settings.model, settings.options, lines=len(run),
+                written_as=paragraph.written_as, before=paragraph.before, after=paragraph.after,
+                as_read="\n".join(text for _, text in run))
 
 
 def front_matter_lines(head: list[str | None]) -> int:
@@ -808,7 +821,7 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in ("paragraphs", "subtitles", "rst", "properties", "po", *DOCUMENTS)
+        not_by_line = self.settings.format in (*PARAGRAPH_FORMATS, "properties", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
         unit = ITEM_NOUNS.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,

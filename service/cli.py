@@ -688,7 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",
-                                "ass", "rst"),
+                                "ass", "rst", "asciidoc"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
@@ -697,7 +697,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
-                            "in .ass or .ssa, rst when it ends in .rst or .rest, paragraphs when "
+                            "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
+                            ".asciidoc or .asc, paragraphs when "
                             "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
@@ -763,7 +764,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "item, a title's alone (its under- and overline written as long as the translation), "
                             "directives' first lines and options, targets, comments, tables, doctests and the literal "
                             "blocks after \"::\" (and under code directives) kept as written, a final \"::\" "
-                            "written back)")
+                            "written back; asciidoc: AsciiDoc (Asciidoctor, git's manual pages), read as paragraphs and "
+                            "each cut into its blocks: a paragraph's, a list item's, an admonition's and a description's "
+                            "words one item, a title's and a block title's alone (a two-line title's underline written "
+                            "as long as the translation), list marks, terms before their description, attribute "
+                            "entries and lists, comments, block macros (include::), listings, literal blocks, "
+                            "passthroughs, tables and the blocks styled source, literal or synopsis kept as written)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",

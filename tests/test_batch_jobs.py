@@ -35,7 +35,7 @@ from hypothesis import given, settings, strategies as st
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service import rst
+from service import asciidoc, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
 from service.client import TranslatorClient
@@ -1214,6 +1214,122 @@ def test_any_restructuredtext_page_is_written_back_line_for_line(lines):
             grown = len(set(before)) == 1 and before[0] in string.punctuation and after.startswith(before) and len(
                 set(after)) == 1  # a title's line, as long as the title
             assert after == before or grown, (run, written)
+
+
+ASCIIDOC_PAGE = """\
+= The Dog
+Ann Writer <ann@example.org>
+:toc: left
+:product-name: Dog
+
+The Station
+-----------
+
+// a comment: the dog
+[[intro]]
+Where is the station?
+The apples were cheap.
+
+[source,python]
+----
+print("The dog")
+
+print("The house")
+----
+
+.The dog
+[NOTE]
+====
+I eat an apple.
+====
+
+* The dog
+  is old.
+** I eat an apple.
++
+ $ run the dog
+
+`--quiet`::
+'dcommit'::
+
+\tThe apples were cheap.
+
+The house:: I eat an apple.
+
+WARNING: Where is the station?
+
+[synopsis]
+git stash list [<options>]
+
+////
+The dog.
+
+The house.
+////
+
+include::other.adoc[]
+
+|===
+| The dog | The house
+|===
+
+== The House
+
+ an indented literal line
+"""
+
+
+def test_an_asciidoc_pages_words_are_translated_and_its_markup_kept(server, tmp_path):
+    """Read line by line (a .adoc file's default before), git's manual pages came back with their synopsis, listings
+    and list marks translated and titles whose underline no longer matched; as Markdown paragraphs, much the same. A
+    file named *.adoc (or --format asciidoc) sends each block's words alone: titles without their marks or underline
+    (written back as long as the translation), a list item's and an admonition's words without their marks, a term
+    alone (but a name, "`--quiet`", "'dcommit'") and a description; the header, attribute entries and lists, comments, listings and comment
+    blocks (blank lines in them too), literal paragraphs and those after "+", synopses, block macros and tables are
+    kept as written."""
+    source = tmp_path / "guide.adoc"
+    source.write_text(ASCIIDOC_PAGE, encoding="utf-8")
+    sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".adoc"])) if item.text]
+    assert sent == ["The Dog", "The Station", "Where is the station?\nThe apples were cheap.", "The dog",
+                    "I eat an apple.", "The dog\n  is old.", "I eat an apple.", "The apples were cheap.",
+                    "I eat an apple.", "Where is the station?", "The House"]
+    output = tmp_path / "anleitung.adoc"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "11 translated, 0 failed" in out, err
+    title, station, two, dog, apple, old, _, apples, _, where, house = alone(server.target, sent)
+    lines = ASCIIDOC_PAGE.splitlines()
+    lines[0], lines[5:7] = "= " + title, [station, "-" * len(station)]
+    lines[10:12], lines[20], lines[23] = two.split("\n"), "." + dog, apple
+    lines[26:28], lines[28] = ("* " + old).split("\n"), "** " + apple
+    lines[35], lines[37] = "\t" + apples, "The house:: " + apple
+    lines[39], lines[-3] = "WARNING: " + where, "== " + house
+    assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+
+
+ASCIIDOC_LINES = ["= Title", "Title", "=====", "-----", "----", "....", "====", "--", "|===", "////", "```", "```ruby",
+                  "[source,ruby]", "[synopsis]", "[[anchor]]", "[NOTE]", ":name: value", ":long: a +", "// comment",
+                  "+", "* item", "** item", ". step", "<1> callout", "term::", "term:: text", "'name'::", ";;",
+                  "NOTE: The dog.", ".Block title", "include::a.adoc[]", "'''", " literal", "\tindented", "== Section",
+                  "Where is the station? The apples were cheap.", "", "", "a:: b:: c", "* [x] done"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ASCIIDOC_LINES) | st.text(max_size=12), max_size=40))
+def test_any_asciidoc_page_is_written_back_line_for_line(lines):
+    """Whatever the page (garbage lines too), its pieces cover each run of lines in order, and each comes back with
+    as many lines as it had, and with its own words for translations, as it was: but a two-line title's underline,
+    which is as long as the title, and the spaces at a text's end."""
+    reader = asciidoc.Reader()
+    for run in paragraph_runs(lines, lambda line: None if "\n" in line or "\r" in line else line, fences=False):
+        if any(line is None or "\n" in line or "\r" in line for line in run):
+            continue
+        pieces = reader.read(run)
+        assert sum(count for count, _ in pieces) == len(run) and all(count > 0 for count, _ in pieces)
+        written = "\n".join(p.before + p.written_as(p.text) + p.after for _, p in pieces)
+        assert written.count("\n") == len(run) - 1, (run, written)
+        for before, after in zip(run, written.split("\n")):
+            underline = len(set(before.rstrip())) == 1 and set(after) == set(before.rstrip())
+            assert after.rstrip() == before.rstrip() or underline, (run, written)
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

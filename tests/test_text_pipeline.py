@@ -300,6 +300,47 @@ def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
     assert prepare("PipeWire filters").restore(["XX0XFilter"]) == "PipeWire-Filter"
 
 
+def test_a_segment_after_a_kept_token_keeps_its_space_when_the_model_drops_the_marks_before_it():
+    """A hostile model's case (the property test below): "&nbsp;, && house" without its comma came back as
+    "&nbsp;&& house", the operator glued to the reference; "(reinstall), downgraded" as "(reinstall)downgraded".
+    After an opening mark nothing is added."""
+    prepared = prepare("house  &nbsp;, && house")
+    assert prepared.segments[-1] == ", XX0X house"
+    assert prepared.restore([prepared.segments[0], "XX0X Haus"]) == "house  &nbsp; && Haus"
+    assert prepared.restore([prepared.segments[0], ", XX0X Haus"]) == "house  &nbsp;, && Haus"
+    reinstall = prepare("Install it (reinstall), downgraded or not.")
+    assert reinstall.restore(["Installiere es", "neu", "abgestuft oder nicht."]) == \
+        "Installiere es (neu) abgestuft oder nicht."
+    mouse = prepare("Use the mouse (& Ctrl-key for more)")
+    assert mouse.restore([mouse.segments[0], "Strg-Taste für mehr"]).endswith("(Strg-Taste für mehr)")
+
+
+def test_asciidoc_inline_markup_is_kept_and_a_links_text_translated():
+    """Of git's and Asciidoctor's pages, "linkgit:git-log[1]" came back whole in 181 of 308, "<<reviewing,Responding
+    to Reviews>>" lost its ">>": a macro, an anchor, an index term, a passthrough and an attribute reference with a
+    hyphen are kept as written; a link's, a cross reference's, a footnote's and a button's text is translated (a "]"
+    in it escaped). A Markdown footnote after a colon is no macro."""
+    prepared = prepare("See linkgit:git-log[1] and <<install,the guide>> or https://example.org[our site].")
+    assert prepared.protected == ["linkgit:git-log[1]", "<<install,the guide>>", "https://example.org[our site]"]
+    assert prepared.segments == ["See XX0X and XX1X or XX2X.", "the guide", "our site"]
+    assert prepared.restore(["Siehe XX0X und XX1X oder XX2X.", "die Anleitung", "unsere [Seite]"]) == \
+        "Siehe linkgit:git-log[1] und <<install,die Anleitung>> oder https://example.org[unsere [Seite\\]]."
+    kept = prepare("Press kbd:[Ctrl+T], see image:a.png[A dog] and pass:[<u>x</u>] at [[top]] with (((Dog, old))) "
+                   "for {product-name} and +{x}+.")
+    assert kept.protected == ["kbd:[Ctrl+T]", "image:a.png[A dog]", "pass:[<u>x</u>]", "[[top]]", "(((Dog, old)))",
+                              "{product-name}", "+{x}+"]
+    assert prepare("It is relevant to my dependencies:[^2] here.").protected == ["[^2]"]
+    assert prepare("Use C++ and +1 or the +/- keys, a + b + c.").protected == ["1", "+/-"]
+
+
+def test_a_code_span_that_a_paragraph_wraps_is_one_item_and_a_stray_backtick_pairs_with_none_on_a_later_line():
+    """In 29 of git's manual pages a code span goes on over a line break ("`git\\nbisect`" came back as
+    "`git\\nHalbierung`"); one that opens or closes beside a word ("_`DIR`_ is\\n`themes`") pairs with nothing."""
+    assert prepare("Run `git\nbisect start` now.").protected == ["`git\nbisect start`"]
+    assert prepare("Set _`DIR`_ is\n`themes/docsy`. For a module it is printed.").protected == ["`themes/docsy`"]
+    assert prepare("Run `git\n\nbisect` now.").protected == []  # a blank line ends a paragraph
+
+
 def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     """Read, the model changed or dropped such names, which its training data has few of ("Zoë and François are
     fine." came back as "Zora und Franzois sind fein."); words in small letters ("café") stay text, German spells
@@ -451,7 +492,8 @@ items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>"
                          "https://example.org/a?b=1", "ann@example.com", "&amp;", "&nbsp;", "&#39;", "&shy;", "XX3X",
                          "XX3", "%%", "/etc/fstab", "~/.config/app/", "../lib", "C:\\Users\\ann.txt",
                          "--no-color", "cc_config.xml", "VirtualBox", "&&", "==", '<a title="x > y">', "</a>",
-                         "<!DOCTYPE html>", "\n```\n", "\n~~~ sh\n"])  # fences: always at a line's start
+                         "<!DOCTYPE html>", "\n```\n", "\n~~~ sh\n", "linkgit:git-log[1]", "<<install,the guide>>",
+                         "https://example.org[our site]", "{product-name}", "+{x}+"])  # fences: at a line's start
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.

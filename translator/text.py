@@ -203,6 +203,22 @@ RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
 RST_LINK_CLOSE = r"[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
 RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>]{{1,999}}?{RST_LINK_CLOSE})"
+# AsciiDoc's (Asciidoctor's) inline markup. Read, the model changed or dropped it: of 45 of git's manual pages and 28
+# of Asciidoctor's, a manual page's reference ("linkgit:git-log[1]") came back whole in 181 of 308, a cross reference
+# ("<<reviewing,Responding to Reviews>>") in 13 of 24, its ">>" lost. A link, a cross reference, a footnote and a
+# button are an item each, their text translated (`shown_values`); any other macro ("kbd:[Ctrl+T]",
+# "image:logo.png[Logo]", "pass:[<u>]"; with no target, only Asciidoctor's: "dependencies:[^2]" is Markdown's footnote),
+# an anchor ("[[install]]", "[[[bib]]]"), an index term ("(((Git, stash)))") and a passthrough ("+{not-an-attribute}+",
+# "++<b>++") are kept as written.
+ASCIIDOC_LINK = (r"(?:(?<![\w:\\])(?:(?:link|xref|mailto):[^\s\[\]]+|(?:footnote|btn):[\w-]*)"
+                 r"|(?:https?|ftp|irc)://[^\s\[\]<>\"'`]+)\[(?:[^\[\]\n\\]|\\.){0,500}\]"
+                 r"|<<[\w:#./-]+(?:,[^<>\n]{1,200})?>>")
+ASCIIDOC_LINK_TEXT = re.compile(r"[^\[]*\[(.*?)\^?\]|<<[^,]*,(.*)>>", re.DOTALL)
+ASCIIDOC_MARKUP = (r"(?<![\w:\\])(?:[a-z][\w-]*:(?!//)[^\s\[\]]+"
+                   r"|(?:kbd|pass|stem|latexmath|asciimath|indexterm2?):)\[(?:[^\[\]\n\\]|\\.){0,500}\]"
+                   r"|\[\[\[?[\w:.-]+(?:,[^\[\]\n]{0,200})?\]\]\]?|\({3}[^()\n]{1,200}\){3}"
+                   r"|\+\+\+[^\n]{1,500}?\+\+\+|(?<![\w+\\])\+\+(?=\S)[^\n]{1,500}?(?<=\S)\+\+(?![\w+])"
+                   r"|(?<![\w+\\])\+(?=[^\s+])[^+\n]{1,200}?(?<=[^\s+\\])\+(?![\w+])")
 # An item alone that is a link's tag (a lone "`" is one only where take_out_tags pairs it with an end: GNU's `quotes'
 # stay one item with what they quote)
 MARKDOWN_LINK_TAG = re.compile(rf"(!?\[|`)|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}")
@@ -222,6 +238,7 @@ KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[
 MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
 KEY_COMBINATION_ITEM = re.compile(KEY_COMBINATION)
 CONTROL_KEY = re.compile(r"(?i:ctrl|control)(?= ?[+-])")
+CODE_SPAN_CHARACTER = r"[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)])"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -230,13 +247,18 @@ PLACEHOLDERS = (
     # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
     # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
     # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs); not reStructuredText's
-    # references, "`Flask`_"
-    r"`(?>[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)]))++`(?!_)",
+    # references, "`Flask`_". One that a paragraph wraps ("`git\nbisect start`", in 29 of git's manual pages), where
+    # it opens and closes beside no word or backtick: read, its words were the model's ("`git\nbisect`" came back as
+    # "`git\nHalbierung`"); a stray backtick pairs with none on a later line ("_`DIR`_ is\n`themes/docsy`").
+    rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++"
+    r"(?<=\S)`(?![\w`])",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
     BBCODE_TAG,
     ASS_OVERRIDE,
+    ASCIIDOC_LINK,
+    ASCIIDOC_MARKUP,
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
@@ -318,7 +340,8 @@ PLACEHOLDERS = (
     # ("{{< figure src=... >}}", "{{% notice %}}") may hold braces: '{{< style "img { height: 1.25rem; }" >}}' came back
     # as '{{< Stil "img { Höhe: 1,25rem; }" >}}'.
     r"\{\{[<%][^\n]{1,1000}?[>%]\}\}|\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
-    r"\{[A-Za-z_0-9]*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",  # {}, {0}, {name}, {count:d}
+    # {}, {0}, {name}, {count:d}; AsciiDoc's attribute references, "{product-name}"
+    r"\{[A-Za-z_0-9]*(?:-\w+)*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",
     # Rails' "%{count}", Fluent's "{ $name }" and "{ -brand }", Laravel's ":attribute" after a space ("The :attribute
     # field is required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as
     # "%XX0X" and the others as words
@@ -534,6 +557,7 @@ class Prepared:
         return text.translate({ord(character): reference for character, reference in self.characters.items()})
 
     def _written(self, index: int, text: str) -> str:
+        text = self._spaced_from_glue(index, text)  # first: the model's marks, not the references they are written as
         if self._percent_signs_alone(index):
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
@@ -553,6 +577,17 @@ class Prepared:
         if not self.numbers[index]:
             return text
         return self.unmask(self._joined_as_in_source(index, self._quoted_as_in_source(index, text)), index)
+
+    def _spaced_from_glue(self, index: int, text: str) -> str:
+        """The translation with a space after the kept token before it where the source has marks and a space there
+        and the model dropped the marks: "&nbsp;, && house" came back as "&nbsp;&& house", the operator glued to the
+        reference (and no longer read as an operator), "(reinstall), downgraded" as "(reinstall)downgraded". Not after
+        an opening mark: "(& Ctrl-key" is "(Strg-Taste" without its "&"."""
+        glue, source = self.glue[index] if index < self.own_segments else "", self.segments[index]
+        marks = re.match(r"[^\w\s]+(?=\s)", source)
+        if not glue or glue[-1].isspace() or unicodedata.category(glue[-1]) in ("Ps", "Pi") or not marks:
+            return text
+        return text if text[:1].isspace() or text.startswith(marks.group(0)) else " " + text
 
     def _quoted_as_in_source(self, index: int, text: str) -> str:
         """The translation without the spaces the model put inside a quotation: after an opening mark that a word
@@ -2060,6 +2095,7 @@ SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:lab
 # pronounce the text by it, search engines index it by it). In HTML its value becomes the translation's language.
 ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-9]{1,8})*)(?=[\"'\s/>]|$)",
                           re.IGNORECASE)
+ASCIIDOC_LINK_FULL = re.compile(ASCIIDOC_LINK)
 TEMPLATE_CODE = re.compile(r"\{[{%#]")  # a template's expression or tag ("{{ _('Save') }}", "{% trans %}"): code
 MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
@@ -2080,6 +2116,13 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
     (ENGLISH_LANG), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no code, whose words
     are in it too) and neither the tag nor an element around it is not to be translated (`untranslatable_elements`);
     not in a comment or CDATA section, nor a value with a template's code in it; and a Markdown link's title."""
+    if ASCIIDOC_LINK_FULL.fullmatch(item):  # a link's text, a cross reference's ("<<install>>" has none)
+        if not (text := ASCIIDOC_LINK_TEXT.fullmatch(item)):
+            return []
+        group = 1 if text.group(1) is not None else 2
+        words = text.group(group)
+        return [(*text.span(group), "]" if group == 1 else "", False)] if LETTER.search(words) and "=" not in words \
+            else []
     if MARKDOWN_LINK_TAG.fullmatch(item) and (title := LINK_TITLE.search(item)):
         group = 1 if title.group(1) is not None else 2
         return [(*title.span(group), '"' if group == 1 else "'", False)] if LETTER.search(title.group(group)) else []
@@ -2121,6 +2164,8 @@ def _attribute_safe(value: str, quote: str) -> str:
     no quotation mark encloses (`german_key_names`), as it is."""
     if not quote:
         return value
+    if quote == "]":  # an AsciiDoc link's text, which "]" would end
+        return value.replace("]", "\\]")
     return value.replace(quote, "&quot;" if quote == '"' else "&#39;").replace("<", "&lt;")
 
 

@@ -1,0 +1,188 @@
+"""AsciiDoc (Asciidoctor's documentation pages, git's manual pages) a block at a time: which lines are words to
+translate, and what of each is markup to keep and write back. Read line by line (the default for a .adoc file before)
+or as Markdown paragraphs, a page's markup came back translated or broken: of git's manual pages, a synopsis ("git stash
+list" as "git Stash-Liste"), a listing's code, a list's or a description list's marks, and section titles whose
+underline no longer matched their length, so that Asciidoctor read them as paragraphs (of 73 pages of git's and
+Asciidoctor's documentation, 16 kept their block structure, 46 of 519 listings and literal blocks their text).
+
+The reader follows Asciidoctor's grammar (its parser's rules, lib/asciidoctor/rx.rb) as far as telling blocks apart
+needs: a page is read as runs of lines between blank lines (`paragraph_runs`), and each run cut into pieces of whole
+lines, each one item of the batch job: kept as written, or its words sent with the marks before and after it kept."""
+
+import re
+from dataclasses import dataclass, field
+
+from service.rst import Paragraph
+
+# Delimited blocks whose lines are kept, code or markup (closed by the same line): a listing, a literal block, a
+# passthrough, a comment, a fenced code block; and tables, whose cells are kept (their widths and separators with them)
+VERBATIM_DELIMITER = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|[|,:!]={3,})[ \t]*|(```)[\w+#.-]*[ \t]*")
+# Delimited blocks whose content is blocks like any other (an example, a sidebar, a quotation, an open block)
+COMPOUND_DELIMITER = re.compile(r"(={4,}|\*{4,}|_{4,}|~{4,}|--)[ \t]*")
+# A block's attribute list ("[source,java]", "[NOTE]", "[#id.role]", "[verse, Author]"), an anchor ("[[install]]")
+BLOCK_ATTRIBUTES = re.compile(r"\[(?:|[\w.#%{,\"'].*)\]|\[\[[\w:.-]+(?:,.*)?\]\][ \t]*")
+# Styles that make the next block verbatim (its paragraph, or an open block "--"): code, markup, math, a comment, and
+# git's synopsis (a command's syntax)
+VERBATIM_STYLES = {"source", "listing", "literal", "pass", "stem", "latexmath", "asciimath", "comment", "synopsis"}
+ATTRIBUTE_ENTRY = re.compile(r":!?\w[^:]*:(?:[ \t].*)?")  # ":toc: left", ":experimental:", ":!sectnums:"
+CONTINUED = re.compile(r"[ \t](?:\+|\\)$")  # an attribute entry's value goes on on the next line
+COMMENT_LINE = re.compile(r"//(?!//)")  # "// a comment" ("////" opens a comment block)
+# A block macro ("include::a.adoc[]", "image::b.png[B]", "endif::[]")
+BLOCK_MACRO = re.compile(r"\w[\w-]*::(?:\S|\S.*?\S)?\[.*\][ \t]*")
+BREAK = re.compile(r"(?:'{3,}|<{3,}|---|\*\*\*|- - -|\* \* \*)[ \t]*")  # a thematic or page break
+LIST_CONTINUATION = re.compile(r"\+[ \t]*")
+TITLE = re.compile(r"(={1,6}|#{1,6})([ \t]+)(.*?\S)(?:[ \t]+\1)?[ \t]*")  # "== Install", "= Guide ="
+TWO_LINE_TITLE_LINE = re.compile(r"(?!\.)[^\n]*[^\W_][^\n]*")
+UNDERLINE = re.compile(r"([=\-~^+])\1*[ \t]*")
+BLOCK_TITLE = re.compile(r"\.(?=\.?[^ \t.])")  # ".Example" (not "..", an ordered list's mark, nor "....")
+ADMONITION = re.compile(r"(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(?=\S)")
+# A list item's marks: unordered ("*", "**", "-", "•", a checkbox after them), ordered (".", "..", "1.", "a.", "iv)"),
+# a callout's ("<1>")
+LIST_ITEM = re.compile(r"[ \t]*(?:(?:-|\*{1,5}|•)[ \t]+(?:\[[ x*]\][ \t]+)?|(?:\.{1,5}|\d+\.|[a-zA-Z]\.|[IVXivx]+\))"
+                       r"[ \t]+|<(?:\d+|\.)>[ \t]+)(?=\S)")
+# A description list's term and its marks ("--quiet::", "Working tree:: The files...", "CPU;;"), the description after
+# A term that is one word marked as a whole: a command's or option's name ("'dcommit'::", git's manual pages; "`-q`::"),
+# kept (sent, "'fetch'" came back as "'Abheben'")
+NAME = re.compile(r"(['_*`+#])[^\s'_*`+#]+\1")
+TERM = re.compile(r"(?!//[^/])([ \t]*)([^ \t].*?)(:{2,4}|;;)(?:$|([ \t]+)(?=\S))")
+
+
+@dataclass
+class Reader:
+    """Pieces of each run of lines in document order, told apart by what came before: a delimited block that a
+    blank line does not end, the style an attribute list gave the next block, a description list's term whose
+    description follows, the document's header."""
+    closing: str | None = None  # the line that ends the open verbatim block
+    style: str | None = None  # of the next block, from its attribute list
+    after_term: bool = False  # a term without its description: an indented paragraph is its description, not literal
+    started: bool = False  # a block was read: a "= Title" now is a section's, not the document's
+    pieces: list[tuple[int, Paragraph]] = field(default_factory=list)
+
+    def read(self, lines: list[str]) -> list[tuple[int, Paragraph]]:
+        """The run's pieces: (lines it spans, what of them is sent and kept), covering the run in order."""
+        self.pieces = []
+        if not any(line.strip() for line in lines):  # blank lines: no block, nothing changes
+            return self._kept(lines, 0, len(lines)) and self.pieces
+        start = 0
+        while start < len(lines):
+            start = self._block(lines, start)
+        return self.pieces
+
+    def _kept(self, lines: list[str], start: int, end: int) -> int:
+        self.pieces.append((end - start, Paragraph("", "\n".join(lines[start:end]))))
+        return end
+
+    def _block(self, lines: list[str], start: int) -> int:
+        """Reads the block (or the kept line) starting at `start`; returns where the next one starts."""
+        line = lines[start]
+        if self.closing is not None:  # inside a verbatim block: kept to its closing line
+            end = start
+            while end < len(lines) and lines[end].rstrip() != self.closing:
+                end += 1
+            if end < len(lines):
+                self.closing, end = None, end + 1
+            return self._kept(lines, start, end)
+        if delimiter := VERBATIM_DELIMITER.fullmatch(line):
+            self.closing, self.style = (delimiter.group(2) or delimiter.group(1)), None
+            return self._kept(lines, start, start + 1)
+        if delimiter := COMPOUND_DELIMITER.fullmatch(line):
+            if self.style in VERBATIM_STYLES and delimiter.group(1) == "--":
+                self.closing = "--"
+            self.style = None
+            return self._kept(lines, start, start + 1)
+        if BLOCK_ATTRIBUTES.fullmatch(line):
+            if not line.startswith("[["):
+                self.style = re.split(r"[,#.%]", line[1:-1].strip(), maxsplit=1)[0].strip().lower() or self.style
+            return self._kept(lines, start, start + 1)
+        if ATTRIBUTE_ENTRY.fullmatch(line):  # with the lines its value goes on over (after " +" or " \\")
+            end = start + 1
+            while end < len(lines) and CONTINUED.search(lines[end - 1]):
+                end += 1
+            return self._kept(lines, start, end)
+        if LIST_CONTINUATION.fullmatch(line):  # attaches a block: one offset by a space is literal, as anywhere
+            self.after_term = False
+            return self._kept(lines, start, start + 1)
+        if COMMENT_LINE.match(line) or BLOCK_MACRO.fullmatch(line) or BREAK.fullmatch(line):
+            return self._kept(lines, start, start + 1)
+        if (title := self._two_line_title(lines, start)) is not None:
+            return title
+        style, self.style = self.style, None
+        if style in VERBATIM_STYLES:
+            return self._kept(lines, start, len(lines))
+        if title := TITLE.fullmatch(line):
+            return self._title(lines, start, title)
+        if BLOCK_TITLE.match(line) and not LIST_ITEM.match(line):
+            self.style = style  # a block's title keeps the style for its block
+            return self._text(lines, start, start + 1, ".")
+        after_term, self.after_term = self.after_term, False
+        self.started = True
+        if item := LIST_ITEM.match(line):
+            return self._text(lines, start, self._paragraph_end(lines, start + 1), item.group(0))
+        if term := TERM.match(line):
+            return self._term(lines, start, term)
+        if line[:1] in " \t" and not after_term:  # a literal paragraph: offset by a space
+            return self._kept(lines, start, len(lines))
+        if admonition := ADMONITION.match(line):
+            return self._text(lines, start, self._paragraph_end(lines, start + 1), admonition.group(0))
+        return self._text(lines, start, self._paragraph_end(lines, start + 1))
+
+    def _two_line_title(self, lines: list[str], start: int) -> int | None:
+        """A section title underlined ("NAME" over "----"): its words sent, its underline written as long as the
+        translation (Asciidoctor reads a line longer or shorter by two or more as no title)."""
+        if start + 1 >= len(lines):
+            return None
+        title, underline = lines[start], lines[start + 1].rstrip()
+        if not (UNDERLINE.fullmatch(underline) and TWO_LINE_TITLE_LINE.fullmatch(title)
+                and abs(len(title) - len(underline)) < 2 and not LIST_ITEM.match(title) and title[:1] not in " \t"):
+            return None
+        self.started, self.style = True, None
+        mark = underline[0]
+        self.pieces.append((2, Paragraph(title.strip(), written_as=lambda text: f"{text}\n{mark * len(text)}")))
+        return start + 2
+
+    def _title(self, lines: list[str], start: int, title: re.Match) -> int:
+        """A section title ("== Install"); the document's ("= Guide") is followed by its header: an author's line, a
+        revision's, attribute entries, all kept."""
+        line = lines[start]
+        self.pieces.append((1, Paragraph(title.group(3), line[:title.start(3)], line[title.end(3):])))
+        if self.started or title.group(1) != "=":
+            self.started = True
+            return start + 1
+        self.started = True
+        return self._kept(lines, start + 1, len(lines)) if start + 1 < len(lines) else start + 1
+
+    def _term(self, lines: list[str], start: int, term: re.Match) -> int:
+        """A description list's term: kept with its marks where its description follows on its line (which is sent),
+        else sent alone (but a name), its description the next block."""
+        line = lines[start]
+        if term.group(4) is not None:
+            return self._text(lines, start, self._paragraph_end(lines, start + 1), line[:term.end()])
+        self.after_term = True
+        if NAME.fullmatch(term.group(2)):
+            return self._kept(lines, start, start + 1)
+        self.pieces.append((1, Paragraph(term.group(2), term.group(1), line[term.end(2):])))
+        return start + 1
+
+    def _text(self, lines: list[str], start: int, end: int, before: str = "") -> int:
+        """Words from `before` on to `end`: the first line's indentation kept with its marks."""
+        first = lines[start][len(before):]
+        indent = len(first) - len(first.lstrip(" \t"))
+        text = "\n".join([first[indent:], *lines[start + 1:end]])
+        self.pieces.append((end - start, Paragraph(text.rstrip(" \t"), before + first[:indent],
+                                                   text[len(text.rstrip(" \t")):])))
+        return end
+
+    @staticmethod
+    def _paragraph_end(lines: list[str], start: int) -> int:
+        """Where a paragraph (or a list item's text) that goes on from `start` ends: at the run's end or at a line
+        that starts a block of its own (a list item, a term, a delimiter, an attribute list, a comment, a "+")."""
+        end = start
+        while end < len(lines) and not _starts_block(lines[end]):
+            end += 1
+        return end
+
+
+def _starts_block(line: str) -> bool:
+    return bool(LIST_ITEM.match(line) or TERM.match(line) or VERBATIM_DELIMITER.fullmatch(line)
+                or COMPOUND_DELIMITER.fullmatch(line) or BLOCK_ATTRIBUTES.fullmatch(line) or COMMENT_LINE.match(line)
+                or LIST_CONTINUATION.fullmatch(line) or BLOCK_MACRO.fullmatch(line))
