@@ -2182,6 +2182,13 @@ SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 # split: 56.35 -> 56.43, 33.77 -> 34.05), validation 32, 56.38 -> 57.30; dictionary test and validation 5 and 6,
 # 33.99 -> 28.40 and 36.24 -> 35.97 (their references write „…“ where the items keep '…'). A quoted sentence stays
 # text, which the model localizes ("'What have you done?'": "„Was hast du getan?“").
+# One word in small letters in ASCII quotes: a name (a command's, a value's, a setting's: "Run the 'locate' dialog"
+# came back as "Den Dialog 'Siele ausführen'", "'joe'" as "'Vertreten'", "'sudo'" as "'Sudo'"), kept whole. The
+# held-out catalogs' references keep 139 of 174 such words as written (they translate "'tooltip'", "'files'"): of
+# their 149 messages with one, chrF 55.51 -> 57.36, BLEU 34.70 -> 35.77, such words kept 107 -> 139 of the 139 that
+# their references keep.
+NAME_QUOTED = re.compile(r"[a-z][\w.+-]*")
+JSON_KEY_ITEM = re.compile(JSON_KEY)
 QUOTED_TERM = re.compile(r"[^.!?,;:\s\\]+(?: [^.!?,;:\s\\]+){0,3}")  # no backslash: '\"hi\"' in a string is escaped
 
 
@@ -2192,10 +2199,12 @@ def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True) -> li
     placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
     placeholders are, and ASCII quotes around a QUOTED_TERM are items too."""
     one_item = _joined_items(pattern)
+    names = "'" if JSON_KEY_ITEM.search(text) else "'\""  # a JSON object's strings in double quotes are values
     marks: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
-        if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)):
+        if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)
+                         or text[start] in names and NAME_QUOTED.fullmatch(text, start + 1, end - 1)):
             marks.append((start, end))
         elif (text[start] not in "'\"" or one_item.fullmatch(text, start + 1, end - 1)
               or literals and QUOTED_TERM.fullmatch(text, start + 1, end - 1)):
