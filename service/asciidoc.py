@@ -15,8 +15,14 @@ from dataclasses import dataclass, field
 from service.rst import Paragraph
 
 # Delimited blocks whose lines are kept, code or markup (closed by the same line): a listing, a literal block, a
-# passthrough, a comment, a fenced code block; and tables, whose cells are kept (their widths and separators with them)
+# passthrough, a comment, a fenced code block; and tables (but the cells of a "|===" one, read line by line)
 VERBATIM_DELIMITER = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|[|,:!]={3,})[ \t]*|(```)[\w+#.-]*[ \t]*")
+# A table's cells ("|===", Asciidoctor's PSV): a cell's mark, its style after its span and alignment ("2+|", "h|", "a|"),
+# and an unescaped "|" that starts another cell on the same line; the styles whose cells are code or blocks
+TABLE = "|==="
+CELL = re.compile(r"(?:\d+\*)?(?:\d+(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?([adehlmsv])?\|[ \t]*")
+CELL_SEPARATOR = re.compile(r"(?<!\\)\|")
+KEPT_CELLS = {"a", "l", "m"}
 # Delimited blocks whose content is blocks like any other (an example, a sidebar, a quotation, an open block)
 COMPOUND_DELIMITER = re.compile(r"(={4,}|\*{4,}|_{4,}|~{4,}|--)[ \t]*")
 # A block's attribute list ("[source,java]", "[NOTE]", "[#id.role]", "[verse, Author]"), an anchor ("[[install]]")
@@ -40,10 +46,10 @@ ADMONITION = re.compile(r"(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(?=\S)")
 # a callout's ("<1>")
 LIST_ITEM = re.compile(r"[ \t]*(?:(?:-|\*{1,5}|•)[ \t]+(?:\[[ x*]\][ \t]+)?|(?:\.{1,5}|\d+\.|[a-zA-Z]\.|[IVXivx]+\))"
                        r"[ \t]+|<(?:\d+|\.)>[ \t]+)(?=\S)")
-# A description list's term and its marks ("--quiet::", "Working tree:: The files...", "CPU;;"), the description after
 # A term that is one word marked as a whole: a command's or option's name ("'dcommit'::", git's manual pages; "`-q`::"),
 # kept (sent, "'fetch'" came back as "'Abheben'")
 NAME = re.compile(r"(['_*`+#])[^\s'_*`+#]+\1")
+# A description list's term and its marks ("--quiet::", "Working tree:: The files...", "CPU;;"), the description after
 TERM = re.compile(r"(?!//[^/])([ \t]*)([^ \t].*?)(:{2,4}|;;)(?:$|([ \t]+)(?=\S))")
 
 
@@ -56,13 +62,17 @@ class Reader:
     style: str | None = None  # of the next block, from its attribute list
     after_term: bool = False  # a term without its description: an indented paragraph is its description, not literal
     started: bool = False  # a block was read: a "= Title" now is a section's, not the document's
+    attributes: str = ""  # the last attribute list, as written
+    cells: bool = False  # in a table whose cells are read
+    cell_kept: bool = False  # in a table: the open cell is code or blocks ("a|", "l|", "m|"), kept
     pieces: list[tuple[int, Paragraph]] = field(default_factory=list)
 
     def read(self, lines: list[str]) -> list[tuple[int, Paragraph]]:
         """The run's pieces: (lines it spans, what of them is sent and kept), covering the run in order."""
         self.pieces = []
         if not any(line.strip() for line in lines):  # blank lines: no block, nothing changes
-            return self._kept(lines, 0, len(lines)) and self.pieces
+            self._kept(lines, 0, len(lines))
+            return self.pieces
         start = 0
         while start < len(lines):
             start = self._block(lines, start)
@@ -75,6 +85,8 @@ class Reader:
     def _block(self, lines: list[str], start: int) -> int:
         """Reads the block (or the kept line) starting at `start`; returns where the next one starts."""
         line = lines[start]
+        if self.closing == TABLE and self.cells:
+            return self._table_line(lines, start)
         if self.closing is not None:  # inside a verbatim block: kept to its closing line
             end = start
             while end < len(lines) and lines[end].rstrip() != self.closing:
@@ -83,7 +95,9 @@ class Reader:
                 self.closing, end = None, end + 1
             return self._kept(lines, start, end)
         if delimiter := VERBATIM_DELIMITER.fullmatch(line):
-            self.closing, self.style = (delimiter.group(2) or delimiter.group(1)), None
+            self.closing = delimiter.group(2) or delimiter.group(1)
+            self.cells = self.closing == TABLE and "format=" not in self.attributes  # not CSV's or DSV's: kept
+            self.style, self.attributes, self.cell_kept = None, "", False
             return self._kept(lines, start, start + 1)
         if delimiter := COMPOUND_DELIMITER.fullmatch(line):
             if self.style in VERBATIM_STYLES and delimiter.group(1) == "--":
@@ -91,6 +105,7 @@ class Reader:
             self.style = None
             return self._kept(lines, start, start + 1)
         if BLOCK_ATTRIBUTES.fullmatch(line):
+            self.attributes = line
             if not line.startswith("[["):
                 self.style = re.split(r"[,#.%]", line[1:-1].strip(), maxsplit=1)[0].strip().lower() or self.style
             return self._kept(lines, start, start + 1)
@@ -126,6 +141,29 @@ class Reader:
             return self._text(lines, start, self._paragraph_end(lines, start + 1), admonition.group(0))
         return self._text(lines, start, self._paragraph_end(lines, start + 1))
 
+    def _table_line(self, lines: list[str], start: int) -> int:
+        """A line of a table ("|==="): a cell alone on its line ("|Sets the document type.", "h|Name") sent with
+        the lines it goes on over, its mark kept; a line of several cells, a cell of code or blocks ("a|", "l|",
+        "m|") and what goes on from it, a comment and the closing line kept. (A line of several cells is one item,
+        and one item is one text.)"""
+        line = lines[start]
+        if line.rstrip() == TABLE:
+            self.closing, self.cells = None, False
+            return self._kept(lines, start, start + 1)
+        cell = CELL.match(line)
+        if COMMENT_LINE.match(line) or (cell is None and self.cell_kept) or CELL_SEPARATOR.search(
+                line, cell.end() if cell else 0):
+            return self._kept(lines, start, start + 1)
+        if cell is not None:
+            self.cell_kept = cell.group(1) in KEPT_CELLS
+            if self.cell_kept:
+                return self._kept(lines, start, start + 1)
+        end = start + 1
+        while end < len(lines) and not (CELL.match(lines[end]) or lines[end].rstrip() == TABLE
+                                        or COMMENT_LINE.match(lines[end]) or CELL_SEPARATOR.search(lines[end])):
+            end += 1
+        return self._text(lines, start, end, cell.group(0) if cell else "")
+
     def _two_line_title(self, lines: list[str], start: int) -> int | None:
         """A section title underlined ("NAME" over "----"): its words sent, its underline written as long as the
         translation (Asciidoctor reads a line longer or shorter by two or more as no title)."""
@@ -137,7 +175,7 @@ class Reader:
             return None
         self.started, self.style = True, None
         mark = underline[0]
-        self.pieces.append((2, Paragraph(title.strip(), written_as=lambda text: f"{text}\n{mark * len(text)}")))
+        self.pieces.append((2, Paragraph(title.strip(" \t"), written_as=lambda text: f"{text}\n{mark * len(text)}")))
         return start + 2
 
     def _title(self, lines: list[str], start: int, title: re.Match) -> int:
@@ -145,11 +183,9 @@ class Reader:
         revision's, attribute entries, all kept."""
         line = lines[start]
         self.pieces.append((1, Paragraph(title.group(3), line[:title.start(3)], line[title.end(3):])))
-        if self.started or title.group(1) != "=":
-            self.started = True
-            return start + 1
+        header = not self.started and title.group(1) == "=" and start + 1 < len(lines)
         self.started = True
-        return self._kept(lines, start + 1, len(lines)) if start + 1 < len(lines) else start + 1
+        return self._kept(lines, start + 1, len(lines)) if header else start + 1
 
     def _term(self, lines: list[str], start: int, term: re.Match) -> int:
         """A description list's term: kept with its marks where its description follows on its line (which is sent),

@@ -769,7 +769,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "words one item, a title's and a block title's alone (a two-line title's underline written "
                             "as long as the translation), list marks, terms before their description, attribute "
                             "entries and lists, comments, block macros (include::), listings, literal blocks, "
-                            "passthroughs, tables and the blocks styled source, literal or synopsis kept as written)")
+                            "passthroughs, the blocks styled source, literal or synopsis, and a table's lines of "
+                            "several cells, its cells of blocks or code (a|, l|, m|) and CSV tables kept as written; a "
+                            "table's cell alone on its line is sent)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",
