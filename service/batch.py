@@ -49,8 +49,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, asciidoc, config_values, csv_table, documents, java_properties, json_strings,
-                     notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
+from service import (android_strings, asciidoc, config_values, csv_table, documents, fluent, java_properties,
+                     json_strings, notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -85,6 +85,7 @@ NAMED_FORMATS = {
     # YAML, INI, desktop entries, Apple strings, TOML (Hugo's i18n)
     **dict.fromkeys((".yml", ".yaml", ".ini", ".desktop", ".strings", ".toml"), "config"),
     ".properties": "properties",  # Java's: each value as Java reads it, comments kept
+    ".ftl": "fluent",  # Project Fluent's (Firefox's, Thunderbird's)
     ".po": "po", ".pot": "po",  # gettext catalogs and templates
     ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included
     ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
@@ -199,7 +200,7 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         for number, name, text in DOCUMENTS[settings.format].items(document(path, settings)):
             yield Item(number, name, text, settings.model, options)
         return
-    if settings.format == "config":
+    if settings.format in ("config", "fluent"):
         yield from read_config(path, settings)
         return
     for number, line in decoded_lines(path):
@@ -207,14 +208,15 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
-    """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept."""
-    lines = config_values.ConfigLines(config_values.desktop_localized(
-        line for _, line in decoded_lines(path) if isinstance(line, str)))
+    """A configuration or resource file's lines, each its value (`config_values`, a Fluent file's `fluent`) as one
+    item, its key kept."""
+    read = fluent.FluentLines().value if settings.format == "fluent" else config_values.ConfigLines(config_values.desktop_localized(
+        line for _, line in decoded_lines(path) if isinstance(line, str))).value
     for number, line in decoded_lines(path):
         if isinstance(line, Item):
             yield line
             continue
-        value = lines.value(line)
+        value = read(line)
         yield Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
                    after=value.after, written_as=value.written_as, as_read=value.as_read,
                    added_lines=value.added_lines)

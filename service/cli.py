@@ -688,7 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",
-                                "ass", "rst", "asciidoc"),
+                                "ass", "rst", "asciidoc", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
@@ -698,7 +698,7 @@ def build_parser() -> argparse.ArgumentParser:
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
-                            ".asciidoc or .asc, paragraphs when "
+                            ".asciidoc or .asc, fluent when it ends in .ftl, paragraphs when "
                             "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
@@ -771,7 +771,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "entries and lists, comments, block macros (include::), listings, literal blocks, "
                             "passthroughs, the blocks styled source, literal or synopsis, and a table's lines of "
                             "several cells, its cells of blocks or code (a|, l|, m|) and CSV tables kept as written; a "
-                            "table's cell alone on its line is sent)")
+                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl), a line at a "
+                            "time: a message's, a term's and an attribute's value, a variant's text and the lines a "
+                            "value goes on over one item each, identifiers, attribute names, variant keys, selectors, "
+                            "comments, access and command keys and placeables ({ $count }) kept)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",

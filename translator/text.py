@@ -342,10 +342,13 @@ PLACEHOLDERS = (
     r"\{\{[<%][^\n]{1,1000}?[>%]\}\}|\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
     # {}, {0}, {name}, {count:d}; AsciiDoc's attribute references, "{product-name}"
     r"\{[A-Za-z_0-9]*(?:-\w+)*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",
-    # Rails' "%{count}", Fluent's "{ $name }" and "{ -brand }", Laravel's ":attribute" after a space ("The :attribute
-    # field is required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as
-    # "%XX0X" and the others as words
-    r"%\{[A-Za-z_]\w*\}|\{ *[$-][A-Za-z_][\w-]* *\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])",
+    # Rails' "%{count}", Fluent's placeables ("{ $name }", "{ -brand }", "{ PLATFORM() }", "{ NUMBER($n, style:
+    # "percent") }", "{ message.attr }", '{ "literal" }'), Laravel's ":attribute" after a space ("The :attribute field is
+    # required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as "%XX0X" and
+    # the others as words
+    r"%\{[A-Za-z_]\w*\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])"
+    r"|\{ *(?:[$-][A-Za-z_][\w.-]*(?:\([^{}\n]{0,300}\))?|[A-Z][A-Z0-9_-]*\([^{}\n]{0,300}\)) *\}"
+    r"|\{ +(?:[a-z][\w.-]*|\"[^\"\n]{0,50}\"|\d+) +\}",
     TOKEN_LIKE,
 )
 CODE = 5  # front matter, code blocks and spans come first: the tags and entities inside them are code too
