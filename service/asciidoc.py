@@ -17,8 +17,8 @@ from service.rst import Paragraph
 # Delimited blocks whose lines are kept, code or markup (closed by the same line): a listing, a literal block, a
 # passthrough, a comment, a fenced code block; and tables (but the cells of a "|===" one, read line by line)
 VERBATIM_DELIMITER = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|[|,:!]={3,})[ \t]*|(```)[\w+#.-]*[ \t]*")
-# A table's cells ("|===", Asciidoctor's PSV): a cell's mark, its style after its span and alignment ("2+|", "h|", "a|"),
-# and an unescaped "|" that starts another cell on the same line; the styles whose cells are code or blocks
+# A table's cells ("|===", Asciidoctor's PSV): a cell's mark, its style after its span and alignment ("2+|", "h|",
+# "a|"), and an unescaped "|" that starts another cell on the same line; the styles whose cells are code or blocks
 TABLE = "|==="
 CELL = re.compile(r"(?:\d+\*)?(?:\d+(?:\.\d+)?\+)?[<^>]?(?:\.[<^>])?([adehlmsv])?\|[ \t]*")
 CELL_SEPARATOR = re.compile(r"(?<!\\)\|")

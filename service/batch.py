@@ -210,8 +210,11 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
     """A configuration or resource file's lines, each its value (`config_values`, a Fluent file's `fluent`) as one
     item, its key kept."""
-    read = fluent.FluentLines().value if settings.format == "fluent" else config_values.ConfigLines(config_values.desktop_localized(
-        line for _, line in decoded_lines(path) if isinstance(line, str))).value
+    if settings.format == "fluent":
+        read = fluent.FluentLines().value
+    else:
+        read = config_values.ConfigLines(config_values.desktop_localized(
+            line for _, line in decoded_lines(path) if isinstance(line, str))).value
     for number, line in decoded_lines(path):
         if isinstance(line, Item):
             yield line

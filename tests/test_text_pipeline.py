@@ -1897,7 +1897,8 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("und XX0X", 1)  # there intact: dropped
     quotes = lambda s: [m.span() for m in re.finditer('"', s)]  # noqa: E731
     assert prepare('Start by "Git"', unknown=quotes).restore(['Mit XX0XGitXX1X startenX1X']) == 'Mit "Git" starten'
-    assert prepare('See X1X "Now"', unknown=quotes).restore(['Siehe X1X XX0XJetztXX1X']) == 'Siehe X1X "Jetzt"'  # its own
+    assert prepare('See X1X "Now"', unknown=quotes).restore(['Siehe X1X XX0XJetztXX1X']) == \
+        'Siehe X1X "Jetzt"'  # its own
     assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
     # An X the model wrote after a digit, as a token ends: 'databases "postgres" or "template1"' came back with
     # "template1X", "failed to zero a record" as "0X ist fehlgeschlagen", "setsockopt(%d,IPV6_V6ONLY,1)" with "1X)"

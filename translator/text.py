@@ -343,9 +343,9 @@ PLACEHOLDERS = (
     # {}, {0}, {name}, {count:d}; AsciiDoc's attribute references, "{product-name}"
     r"\{[A-Za-z_0-9]*(?:-\w+)*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",
     # Rails' "%{count}", Fluent's placeables ("{ $name }", "{ -brand }", "{ PLATFORM() }", "{ NUMBER($n, style:
-    # "percent") }", "{ message.attr }", '{ "literal" }'), Laravel's ":attribute" after a space ("The :attribute field is
-    # required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as "%XX0X" and
-    # the others as words
+    # "percent") }", "{ message.attr }", '{ "literal" }'), Laravel's ":attribute" after a space ("The :attribute field
+    # is required."; not "q:quit", "?:help", which catalogs translate): read, "%{count}" reached the model as "%XX0X"
+    # and the others as words
     r"%\{[A-Za-z_]\w*\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])"
     r"|\{ *(?:[$-][A-Za-z_][\w.-]*(?:\([^{}\n]{0,300}\))?|[A-Z][A-Z0-9_-]*\([^{}\n]{0,300}\)) *\}"
     r"|\{ +(?:[a-z][\w.-]*|\"[^\"\n]{0,50}\"|\d+) +\}",
