@@ -12,7 +12,7 @@ lines, each one item of the batch job: kept as written, or its words sent with t
 import re
 from dataclasses import dataclass, field
 
-from service.rst import Paragraph
+from service.rst import Paragraph, indentation
 
 # Delimited blocks whose lines are kept, code or markup (closed by the same line): a listing, a literal block, a
 # passthrough, a comment, a fenced code block; and tables (but the cells of a "|===" one, read line by line)
@@ -202,7 +202,7 @@ class Reader:
     def _text(self, lines: list[str], start: int, end: int, before: str = "") -> int:
         """Words from `before` on to `end`: the first line's indentation kept with its marks."""
         first = lines[start][len(before):]
-        indent = len(first) - len(first.lstrip(" \t"))
+        indent = indentation(first)
         text = "\n".join([first[indent:], *lines[start + 1:end]])
         self.pieces.append((end - start, Paragraph(text.rstrip(" \t"), before + first[:indent],
                                                    text[len(text.rstrip(" \t")):])))

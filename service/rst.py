@@ -47,7 +47,8 @@ class Paragraph:
     written_as: Callable[[str], str] = str
 
 
-def _indentation(line: str) -> int:
+def indentation(line: str) -> int:
+    """How many spaces and tabs start the line."""
     return len(line) - len(line.lstrip(" \t"))
 
 
@@ -59,7 +60,7 @@ class Reader:
         self.kept_under: int | None = None  # the indentation that lines must exceed to stay in a kept block
 
     def paragraph(self, lines: list[str]) -> Paragraph:
-        indent = _indentation(lines[0])
+        indent = indentation(lines[0])
         if self.kept_under is not None:
             if indent > self.kept_under:
                 return Paragraph("", "\n".join(lines))
@@ -79,13 +80,13 @@ class Reader:
         first = lines[0].lstrip(" \t")
         directive = DIRECTIVE.match(first)
         name = directive.group(1).split(":")[-1].lower() if directive else ""
-        if directive and name not in KEPT_DIRECTIVES and all(_indentation(line) > indent for line in lines[1:]):
+        if directive and name not in KEPT_DIRECTIVES and all(indentation(line) > indent for line in lines[1:]):
             # (else a run of explicit blocks)
             head, argument = lines[0][:indent + directive.end()], lines[0][indent + directive.end():]
             if argument.strip() and name in ADMONITIONS:
                 return self._text([argument, *lines[1:]], head)
             if argument.strip() and name in TITLE_DIRECTIVES and all(OPTION.match(line) for line in lines[1:]):
-                return Paragraph(argument.strip(), head + argument[:_indentation(argument)],
+                return Paragraph(argument.strip(), head + argument[:indentation(argument)],
                                  "".join("\n" + line for line in lines[1:]))
             kept = 1
             while kept < len(lines) and OPTION.match(lines[kept]):
@@ -103,7 +104,7 @@ class Reader:
     def _text(self, lines: list[str], before: str = "") -> Paragraph:
         """Words, from the first line's text on; a last "::" opens a literal block, written back after the
         translation ("timeline::" is sent as "timeline:", "Example ::" as "Example")."""
-        indent = _indentation(lines[0])
+        indent = indentation(lines[0])
         before += lines[0][:indent]
         text = "\n".join([lines[0][indent:], *lines[1:]])
         if not LITERAL_MARKER.search(text):
@@ -135,7 +136,7 @@ def _title(lines: list[str]) -> Paragraph | None:
         return Paragraph(lines[0].strip(), written_as=lambda title: f"{title}\n{_adornment(under, title)}")
     if len(lines) == 3 and ADORNMENT.fullmatch(lines[0]) and lines[0].rstrip() == lines[2].rstrip() \
             and not ADORNMENT.fullmatch(lines[1]):
-        line, inset = lines[0].rstrip(), lines[1][:_indentation(lines[1])]
+        line, inset = lines[0].rstrip(), lines[1][:indentation(lines[1])]
         return Paragraph(lines[1].strip(), written_as=lambda title: (
             f"{_adornment(line, inset + title)}\n{inset}{title}\n{_adornment(line, inset + title)}"))
     return None
