@@ -37,10 +37,11 @@ import random
 import re
 import tempfile
 import time
+import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator, TextIO
 
 import grpc
 
@@ -109,6 +110,8 @@ DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks}
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc")  # read a run of lines between blank lines at a time
+# Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
+OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb")
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
@@ -177,6 +180,9 @@ class Settings:
     # each format marks a suggestion (po's fuzzy, XLIFF 1.2's needs-review-translation, Qt's unfinished, Xcode's
     # needs_review)
     review: bool = True
+    # The input's encoding where it is not UTF-8 and has no byte order mark (a legacy one: "cp1252"), and the text
+    # output's; "" reads UTF-8, or UTF-16 or UTF-32 by a byte order mark
+    encoding: str = ""
 
 
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
@@ -225,6 +231,33 @@ def read_config(path: Path, settings: Settings) -> Iterator[Item]:
                    added_lines=value.added_lines)
 
 
+def decode_into(wide: BinaryIO, narrow: TextIO, encoding: str, chunk: int = 1 << 20) -> None:
+    """The text of a file in `encoding`, written on; a UnicodeDecodeError's start is the file's byte (a text file's
+    reader counts from the start of the chunk it was decoding)."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    done = 0
+    for piece in iter(lambda: wide.read(chunk), b""):
+        held = len(decoder.getstate()[0])  # the bytes of a character the last piece ended inside
+        try:
+            narrow.write(decoder.decode(piece))
+        except UnicodeDecodeError as error:
+            error.start += done - held
+            raise
+        done += len(piece)
+    narrow.write(decoder.decode(b"", final=True))
+
+
+NOT_UTF8 = "not valid UTF-8"  # a line's error
+
+
+def not_valid(error: UnicodeError, encoding: str, said_by: str, format: str) -> str:
+    """Why a file is refused as not in the encoding `said_by` names ("" for UTF-8, the default), and what to do."""
+    where = f"{error.reason} at byte {error.start}" if isinstance(error, UnicodeDecodeError) else str(error)
+    if not said_by and format not in OWN_ENCODING:
+        return f"not valid UTF-8 ({where}); give its encoding with --encoding (cp1252, latin-1), or convert it to UTF-8"
+    return f"not valid {encoding.upper()}{said_by} ({where}); fix it, or convert it to UTF-8 first"
+
+
 def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
     """(line number, its text), or an Item with `error` set for a line that is not valid UTF-8. A byte order mark is
     no line's text (the job writes it back): before the first line's key, it made that key text to translate."""
@@ -234,8 +267,7 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
                 yield number, raw.rstrip(b"\n").removesuffix(b"\r").removeprefix(
                     codecs.BOM_UTF8 if number == 1 else b"").decode("utf-8")
             except UnicodeDecodeError as error:
-                yield number, Item(number, str(number), "",
-                                   error=f"not valid UTF-8 ({error.reason} at byte {error.start})")
+                yield number, Item(number, str(number), "", error=f"{NOT_UTF8} ({error.reason} at byte {error.start})")
 
 
 def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
@@ -403,11 +435,12 @@ def document(path: Path, settings: Settings) -> str:
     if settings.format == "android" and path.name == "donottranslate.xml":
         raise JobRefused(f"--input {path}: Android translates no string of a file named donottranslate.xml")
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode(settings.encoding or "utf-8")
         DOCUMENTS[settings.format].check(text.removeprefix("\ufeff"))  # a byte order mark some editors write: kept
-    except UnicodeDecodeError as error:
-        raise JobRefused(f"--input {path}: not valid UTF-8 ({error.reason} at byte {error.start}); convert it to "
-                         "UTF-8 first") from None
+    except UnicodeError as error:
+        said_by = " as --encoding says" if settings.encoding else ""
+        raise JobRefused(f"--input {path}: {not_valid(error, settings.encoding or 'utf-8', said_by, settings.format)}")\
+            from None
     except documents.NotDocument as error:
         raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
                          "line") from None
@@ -420,6 +453,38 @@ def wide_encoding(start: bytes) -> str:
     marks = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF16_LE, "utf-16-le"),
              (codecs.BOM_UTF16_BE, "utf-16-be"))  # UTF-32's first: its little-endian mark starts as UTF-16's
     return next((encoding for mark, encoding in marks if start.startswith(mark)), "utf-8")
+
+
+# Characters a legacy encoding may lack, as iconv's //TRANSLIT writes them: the German quotes and dashes the model
+# writes are not in Latin-1 ("„Datei“"), nor the euro sign
+NEAREST = str.maketrans({"„": '"', "“": '"', "”": '"', "«": '"', "»": '"', "‚": "'", "‘": "'", "’": "'", "‹": "'",
+                         "›": "'", "–": "-", "—": "-", "…": "...", "€": "EUR", "⁄": "/"})
+
+
+def nearest_characters(error: UnicodeError) -> tuple[str, int]:
+    """The "nearest" codec error handler: characters an encoding has none for written as the nearest it has (NEAREST,
+    else the letter without its accents: "ń" as "n"), else "?"."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    stand_ins = []
+    for character in error.object[error.start:error.end]:
+        stand_in = character.translate(NEAREST)
+        if stand_in == character:
+            stand_in = "".join(c for c in unicodedata.normalize("NFKD", character) if not unicodedata.combining(c))
+        stand_ins.append(stand_in if lacking(stand_in, error.encoding) == 0 else "?")
+    return "".join(stand_ins), error.end
+
+
+codecs.register_error("nearest", nearest_characters)
+
+
+def lacking(text: str, encoding: str) -> int:
+    """How many of the text's characters the encoding has none for."""
+    try:
+        text.encode(encoding)
+        return 0
+    except UnicodeEncodeError:
+        return sum(1 for character in text if not character.encode(encoding, "ignore"))
 
 
 def line_endings(path: Path) -> tuple[str, str]:
@@ -742,6 +807,8 @@ class Summary:
     output_tokens: int = 0
     seconds: float = 0.0
     errors: list[str] = field(default_factory=list)  # "line N: CODE: message", the first 100
+    not_utf8: int = 0  # lines failed as not valid UTF-8
+    approximated: int = 0  # characters of the text output its encoding has none for, written as the nearest it has
 
     def __str__(self) -> str:
         rate = self.translated / self.seconds if self.seconds else 0.0
@@ -792,25 +859,32 @@ class Job:
         return self.summary
 
     def _utf8_input(self, cleanup: contextlib.ExitStack) -> Path:
-        """The input, or a UTF-8 copy (in a temporary directory `cleanup` removes) of a line-by-line input in UTF-16
-        or UTF-32 (by its byte order mark: Xcode's older strings files, Windows' "Unicode" text files), whose output
-        is written back in the input's encoding. Read as UTF-8, such a file's every line came back as characters and
-        NULs. (A catalog or a file read whole is refused as not UTF-8, with what to run.)"""
+        """The input, or a UTF-8 copy (in a temporary directory `cleanup` removes) of an input in UTF-16 or UTF-32 (by
+        its byte order mark: Xcode's older strings files, Windows' "Unicode" text files) or in the encoding --encoding
+        names (Windows' cp1252: old subtitles, spreadsheets' CSV), whose text output is written back in that encoding.
+        Read as UTF-8, a UTF-16 file's every line came back as characters and NULs, and a cp1252 one's every line with
+        an "é" or "ü" failed. (A catalog or a JSON or XML file is refused as not UTF-8, with what to run.)"""
+        if self.settings.encoding and self.settings.format in OWN_ENCODING:
+            convert = "msgconv --to-code=UTF-8" if self.settings.format == "po" else "iconv -t UTF-8"
+            raise JobRefused(f"--encoding does not apply to --format {self.settings.format}, whose files this job "
+                             f"reads as UTF-8: convert it first ({convert})")
+        if self.settings.format in (*DOCUMENTS, "po"):  # read whole, as --encoding says (`document`), or UTF-8
+            self.encoding = self.settings.encoding or "utf-8"
+            return self.source
         with self.source.open("rb") as start:
-            encoding = wide_encoding(start.read(4))
-        if encoding == "utf-8" or self.settings.format == "po" or self.settings.format in DOCUMENTS:
+            encoding = self.settings.encoding or wide_encoding(start.read(4))
+        if encoding == "utf-8":
             return self.source
         # Made only for such an input: a job killed (SIGKILL) leaves its temporary directory behind.
         scratch = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="translator-batch-")))
         copy = scratch / self.source.name
         try:
-            with self.source.open(encoding=encoding, newline="") as wide, copy.open(
-                    "w", encoding="utf-8", newline="") as narrow:
-                for chunk in iter(lambda: wide.read(1 << 20), ""):
-                    narrow.write(chunk)
-        except UnicodeDecodeError as error:
-            raise JobRefused(f"--input {self.source}: not valid {encoding.upper()} as its byte order mark says "
-                             f"({error.reason}); fix it, or convert it to UTF-8 first") from None
+            with self.source.open("rb") as wide, copy.open("w", encoding="utf-8", newline="") as narrow:
+                decode_into(wide, narrow, encoding)
+        except UnicodeError as error:  # a UnicodeDecodeError, or UTF-16's "stream does not start with BOM"
+            said_by = " as --encoding says" if self.settings.encoding else " as its byte order mark says"
+            raise JobRefused(f"--input {self.source}: {not_valid(error, encoding, said_by, self.settings.format)}")\
+                from None
         self.encoding = encoding
         return copy
 
@@ -887,6 +961,7 @@ class Job:
             if item.line in self.journal.done:
                 continue
             if item.error:
+                self.summary.not_utf8 += item.error.startswith(NOT_UTF8)
                 self._record(item, pb.BatchResult(error_code=grpc.StatusCode.INVALID_ARGUMENT.value[0],
                                                   error_message=item.error))
             elif not item.text.strip():
@@ -1055,9 +1130,11 @@ class Job:
 
     def _write_output(self, pieces: Iterator[str]) -> None:
         partial = self.output.with_name(self.output.name + ".partial")
-        with writing(partial), partial.open("w", encoding=self.encoding, newline="") as out:
+        with writing(partial), partial.open("w", encoding=self.encoding, errors="nearest", newline="") as out:
             out.write(self._byte_order_mark())
-            out.writelines(pieces)
+            for piece in pieces:
+                self.summary.approximated += lacking(piece, self.encoding)
+                out.write(piece)
         os.replace(partial, self.output)
 
 

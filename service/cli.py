@@ -6,6 +6,7 @@ Each subcommand imports what it needs when it runs, so serving commands never im
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import sys
@@ -57,6 +58,18 @@ def positive_number(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number above 0, not {text}")
     return value
+
+
+def text_encoding(text: str) -> str:
+    """An argparse type: the name of an encoding Python's codecs read and write text in ("cp1252", "latin-1"), as
+    codecs names it; "" for UTF-8, which the batch job reads by default (a byte order mark or none)."""
+    try:
+        name = codecs.lookup(text).name
+        "".encode(name), b"".decode(name)  # "base64" and "rot13" are codecs, not text encodings
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no text encoding Python knows: give one such as cp1252 "
+                                         "(Windows' Western European), latin-1, iso-8859-15, mac-roman or utf-16")
+    return "" if name in ("utf-8", "utf-8-sig") else name
 
 
 def cmd_data_freedict(args) -> int:
@@ -326,7 +339,8 @@ def cmd_batch(args) -> int:
                                    text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
                                    else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
-        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review)
+        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review,
+        encoding=args.encoding or "")
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -353,6 +367,12 @@ def cmd_batch(args) -> int:
         more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
         print(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
               f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
+    if summary.not_utf8:
+        print(f"{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in another "
+              "encoding is read in it with --encoding NAME (Windows' Western European: cp1252)", file=sys.stderr)
+    if summary.approximated:
+        print(f"{summary.approximated} characters of the translations are not in {settings.encoding}: written as "
+              "the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)
     print(summary)
     return 1 if summary.failed else 0
 
@@ -673,7 +693,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
                     "any line failed, and a rerun sends them again (a line fixed since too).")
     batch.add_argument("--input", type=Path, required=True,
-                       help="UTF-8 input: text (one segment per line), TSV (id<TAB>text), JSONL "
+                       help="input (UTF-8, or see --encoding): text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"}) '
                             "paragraphs, a configuration file, a gettext catalog, a JSON resource file, XLIFF or "
                             "subtitles (see --format)")
@@ -788,6 +808,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",
                        help="translate identical segments (same text, model and options) once")
+    batch.add_argument("--encoding", type=text_encoding,
+                       help="the input's encoding where it is not UTF-8: a legacy one such as cp1252 (Windows' Western "
+                            "European: old subtitles, spreadsheets' CSV), latin-1 or iso-8859-15, any Python knows; "
+                            "the text output is written in it too, a character of a translation it has none for as "
+                            "the nearest it has („ as \", – as -; counted in the summary). Not for po, JSON or XML "
+                            "formats (their files are UTF-8). Default: UTF-8, or UTF-16 or UTF-32 by a byte order "
+                            "mark")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "

@@ -5,6 +5,7 @@ uninterrupted run; a busy server's refusals are sent again; malformed lines are 
 an unknown model, no server and a full disk are refused or stopped with a message; client memory stays flat on a long
 input (slow test)."""
 
+import argparse
 import codecs
 import csv
 import datetime
@@ -37,7 +38,9 @@ from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service import asciidoc, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           continued_lines, count_lines, read_items, read_paragraphs, split_line, subtitle_block)
+                           continued_lines, count_lines, lacking, read_items, read_paragraphs, split_line,
+                           subtitle_block)
+from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
 from service.java_properties import file_style, value
@@ -316,6 +319,68 @@ def test_a_file_its_byte_order_mark_misnames_is_refused_before_anything_is_writt
     code, _, err = batch(server.target, source, tmp_path / "out.txt")
     assert code == 1 and "not valid UTF-16-LE as its byte order mark says" in err, err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["in.txt"]
+
+
+def test_a_file_in_a_legacy_encoding_is_read_and_written_in_the_encoding_encoding_names(server, tmp_path):
+    """Old subtitles and spreadsheets' CSV are Windows' cp1252: read as UTF-8, every cue with an "é" or a "’" failed
+    as not UTF-8, and the same command failed again on every rerun. The job says what to give; with --encoding the
+    file is read in it and its output written in it."""
+    cues = ["The café is closed – where is the station?", "Don’t eat the apples.", "The dog"]
+    subtitles = "".join(f"{n}\r\n00:00:0{n},000 --> 00:00:0{n},500\r\n{cue}\r\n\r\n" for n, cue in enumerate(cues, 1))
+    source = tmp_path / "film.srt"
+    source.write_bytes(subtitles.encode("cp1252"))
+    code, out, err = batch(server.target, source, tmp_path / "utf8.srt", *SHORT)
+    assert code == 1 and "3 translated" not in out and "line 3: INVALID_ARGUMENT: not valid UTF-8" in err, err
+    assert "2 lines are not UTF-8: a file in another encoding is read in it with --encoding NAME" in err
+    output = tmp_path / "film.de.srt"
+    code, out, err = batch(server.target, source, output, *SHORT, "--encoding", "cp1252")
+    assert code == 0 and "3 translated, 0 failed" in out, err
+    translations = alone(server.target, cues)
+    assert output.read_bytes() == "".join(f"{n}\r\n00:00:0{n},000 --> 00:00:0{n},500\r\n{text}\r\n\r\n" for n, text in
+                                          enumerate(translations, 1)).encode("cp1252", "nearest")
+    lacked = sum(lacking(text, "cp1252") for text in translations)
+    assert (f"{lacked} characters of the translations are not in cp1252" in err) == (lacked > 0), err
+
+    table = tmp_path / "strings.csv"  # read whole, written back in it
+    table.write_bytes("en;de\r\nThe café;\r\n".encode("cp1252"))
+    code, out, err = batch(server.target, table, tmp_path / "de.csv", *SHORT)
+    assert code == 1 and "not valid UTF-8 (invalid continuation byte at byte 14); give its encoding with --encoding" \
+        in err, err
+    code, out, err = batch(server.target, table, tmp_path / "de.csv", *SHORT, "--encoding", "windows-1252")
+    café, = alone(server.target, ["The café"])
+    assert code == 0 and (tmp_path / "de.csv").read_bytes() == f"en;de\r\nThe café;{café}\r\n".encode(
+        "cp1252", "nearest"), err
+
+
+@pytest.mark.parametrize("extra, expected", [
+    (("--encoding", "cp1252", "--format", "json"), "--encoding does not apply to --format json"),
+    (("--encoding", "utf-16"), "not valid UTF-16 as --encoding says (UTF-16 stream does not start with BOM)"),
+    (("--encoding", "ascii"), "not valid ASCII as --encoding says (ordinal not in range(128) at byte 7)"),
+])
+def test_an_encoding_that_cannot_read_the_input_is_refused_before_anything_is_written(server, tmp_path, extra,
+                                                                                       expected):
+    source = tmp_path / "in.txt"
+    source.write_bytes("The café\n".encode("cp1252"))
+    code, _, err = batch(server.target, source, tmp_path / "out.txt", *extra)
+    assert code in (1, 2) and expected in err, err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.txt"]
+
+
+def test_an_encoding_is_named_as_python_names_it_and_one_it_does_not_know_is_refused_where_it_is_typed():
+    assert [text_encoding(name) for name in ("CP1252", "windows-1252", "Latin1", "utf8", "UTF-8-SIG", "utf-16")] == [
+        "cp1252", "cp1252", "iso8859-1", "", "", "utf-16"]
+    for name in ("klingon", "base64", "rot13"):  # the last two are codecs, not text encodings
+        with pytest.raises(argparse.ArgumentTypeError, match=f"'{name}' is no text encoding Python knows"):
+            text_encoding(name)
+
+
+def test_a_character_an_encoding_lacks_is_written_as_the_nearest_it_has():
+    """German quotes and dashes are not in Latin-1 (cp1252 has them): as iconv's //TRANSLIT writes them; a letter
+    without its accent; else "?"."""
+    text = "„Datei“ ‚a‘ – ń Ω e\u0301 … 5 €"
+    assert text.encode("latin-1", "nearest") == b'"Datei" \'a\' - n ? e ... 5 EUR'
+    assert text.encode("cp1252", "nearest") == "„Datei“ ‚a‘ – n ? e … 5 €".encode("cp1252")
+    assert (lacking(text, "latin-1"), lacking(text, "cp1252"), lacking(text, "utf-16")) == (10, 3, 0)
 
 
 def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server, tmp_path):
