@@ -206,7 +206,10 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         for number, name, text in DOCUMENTS[settings.format].items(document(path, settings)):
             yield Item(number, name, text, settings.model, options)
         return
-    if settings.format in ("config", "fluent"):
+    if settings.format == "fluent":
+        yield from read_fluent(path, settings)
+        return
+    if settings.format == "config":
         yield from read_config(path, settings)
         return
     for number, line in decoded_lines(path):
@@ -214,21 +217,45 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
-    """A configuration or resource file's lines, each its value (`config_values`, a Fluent file's `fluent`) as one
-    item, its key kept."""
-    if settings.format == "fluent":
-        read = fluent.FluentLines().value
-    else:
-        read = config_values.ConfigLines(config_values.desktop_localized(
-            line for _, line in decoded_lines(path) if isinstance(line, str))).value
+    """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept."""
+    read = config_values.ConfigLines(config_values.desktop_localized(
+        line for _, line in decoded_lines(path) if isinstance(line, str))).value
     for number, line in decoded_lines(path):
-        if isinstance(line, Item):
-            yield line
+        yield line if isinstance(line, Item) else value_item(number, read(line), settings)
+
+
+def read_fluent(path: Path, settings: Settings) -> Iterator[Item]:
+    """A Fluent file's lines, each its value (`fluent`) as one item, its identifier kept; but a value that goes on
+    over lines is one item of them all (`fluent.joined`): a line at a time, "See … to learn more about" and "the
+    feature and this page." were translated apart."""
+    reader = fluent.FluentLines()
+    run: list[tuple[int, str, config_values.ConfigValue]] = []  # a value's lines read so far
+
+    def value_of_run() -> Item:
+        number, lines, values = run[0][0], [line for _, line, _ in run], [value for _, _, value in run]
+        item = value_item(number, values[0] if len(run) == 1 else fluent.joined(lines, values), settings)
+        item.lines = len(run)
+        return item
+
+    for number, line in decoded_lines(path):
+        goes_on = run and reader.goes_on and isinstance(line, str)
+        value = reader.value(line) if isinstance(line, str) else None
+        if goes_on and fluent.goes_on(line, value):
+            run.append((number, line, value))
             continue
-        value = read(line)
-        yield Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
-                   after=value.after, written_as=value.written_as, as_read=value.as_read,
-                   added_lines=value.added_lines)
+        if run:
+            yield value_of_run()
+        run = [(number, line, value)] if value is not None else []
+        if value is None:
+            yield line  # not UTF-8
+    if run:
+        yield value_of_run()
+
+
+def value_item(number: int, value: config_values.ConfigValue, settings: Settings) -> Item:
+    """A configuration line's value (or a value's lines') as an item, what is kept around it kept."""
+    return Item(number, str(number), value.text, settings.model, settings.options, before=value.before,
+                after=value.after, written_as=value.written_as, as_read=value.as_read, added_lines=value.added_lines)
 
 
 def decode_into(wide: BinaryIO, narrow: TextIO, encoding: str, chunk: int = 1 << 20) -> None:
@@ -900,7 +927,7 @@ class Job:
         from tqdm import tqdm
 
         self.summary.resumed = len(self.journal.done)
-        not_by_line = self.settings.format in (*PARAGRAPH_FORMATS, "properties", "po", *DOCUMENTS)
+        not_by_line = self.settings.format in (*PARAGRAPH_FORMATS, "properties", "fluent", "po", *DOCUMENTS)
         self.summary.items = self._read_through() if self.journal.done or not_by_line else self.lines
         unit = ITEM_NOUNS.get(self.settings.format, "line")
         self.bar = tqdm(total=self.summary.items, initial=self.summary.resumed, unit=unit, disable=not self.progress,

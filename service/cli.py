@@ -792,10 +792,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "entries and lists, comments, block macros (include::), listings, literal blocks, "
                             "passthroughs, the blocks styled source, literal or synopsis, and a table's lines of "
                             "several cells, its cells of blocks or code (a|, l|, m|) and CSV tables kept as written; a "
-                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl), a line at a "
-                            "time: a message's, a term's and an attribute's value, a variant's text and the lines a "
-                            "value goes on over one item each, identifiers, attribute names, variant keys, selectors, "
-                            "comments, access and command keys and placeables ({ $count }) kept)")
+                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl): a message's, "
+                            "a term's and an attribute's value and a variant's text one item each, with the lines it "
+                            "goes on over (sent without their indentation, written back over them), identifiers, "
+                            "attribute names, variant keys, selectors, comments, access and command keys and "
+                            "placeables ({ $count }) kept)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",

@@ -1,5 +1,5 @@
-"""Project Fluent's localization files (.ftl: Firefox's, Thunderbird's), a line at a time: a message's or term's
-value, an attribute's, a select expression's variant and the lines a value goes on over are text; identifiers,
+"""Project Fluent's localization files (.ftl: Firefox's, Thunderbird's): a message's or term's value, an
+attribute's and a select expression's variant are text, with the lines the value goes on over (`joined`); identifiers,
 attribute names, variant keys, selectors, comments and the placeables' syntax are kept.
 
 Read line by line as text (a .ftl file's default before), a line reached the model whole. Of Firefox 153 ESR's 228
@@ -34,6 +34,7 @@ class FluentLines:
 
     def __init__(self):
         self.open = 0  # braces of a placeable still open after the lines read
+        self.goes_on = False  # whether the next line may go on with the value of the last one read
 
     def value(self, line: str) -> ConfigValue:
         if self.open:
@@ -41,11 +42,29 @@ class FluentLines:
             return ConfigValue(line, "")
         read = value(line)
         depth, unclosed = _braces(read.text)
+        self.goes_on = bool(read.text) and depth <= 0
         if depth > 0:
             self.open = depth
             return ConfigValue(read.before, read.text[:unclosed].rstrip(" \t"),
                                read.text[len(read.text[:unclosed].rstrip(" \t")):] + read.after)
         return read
+
+
+def goes_on(line: str, read: ConfigValue) -> bool:
+    """Whether a line as `value` read it is a value's text going on from the line before (indented text, neither an
+    attribute nor a variant)."""
+    return line[:1] in " \t" and bool(read.text) and not read.before.strip()
+
+
+def joined(lines: list[str], values: list[ConfigValue]) -> ConfigValue:
+    """A value that goes on over lines as one: its lines' texts joined by line breaks, without their indentation
+    (indented, a wrapped sentence's lines reached the model apart: "See … to learn more about\n    the feature"),
+    its translation written back over lines indented as the value's second line."""
+    indent = values[1].before
+    return ConfigValue(values[0].before, "\n".join(read.text for read in values), values[-1].after,
+                       written_as=lambda translation: "\n".join(
+                           (indent + line if k and line else line) for k, line in enumerate(translation.split("\n"))),
+                       as_read="\n".join(lines))
 
 
 def _braces(text: str) -> tuple[int, int]:

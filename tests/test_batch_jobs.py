@@ -38,7 +38,7 @@ from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service import asciidoc, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           continued_lines, count_lines, lacking, read_items, read_paragraphs, split_line,
+                           continued_lines, count_lines, lacking, read_items, read_paragraphs, split_line, spread,
                            subtitle_block)
 from service.cli import text_encoding
 from service.client import TranslatorClient
@@ -247,7 +247,7 @@ FLUENT_LINES = ["### The shop's strings", "", "-brand-name = The dog", "menu-sav
                 "    .title = The apples were cheap.", "    .accesskey = S", "# $count (Number)", "emails =",
                 "    { $count ->", "        [one] I eat an apple.", "       *[other] I eat { $count } apples.", "    }",
                 "updated =", "    The dog: { DATETIME($date,", '        month: "long") }', "long =",
-                "    Where is the station?", "junk line"]
+                "    Where is the station?", "wrapped = The apples were cheap", "    and I eat bread.", "junk line"]
 
 
 def test_a_fluent_files_job_translates_each_text_and_keeps_its_syntax(server, tmp_path):
@@ -256,22 +256,41 @@ def test_a_fluent_files_job_translates_each_text_and_keeps_its_syntax(server, tm
     files, 14 junk entries and 116 values with a placeable, selector or variant key changed. A file named *.ftl (or
     --format fluent) sends a line's text: a message's, term's and attribute's value, a variant's text, a line a
     value goes on over; identifiers, attribute names, access keys, variant keys, selectors, comments, a placeable
-    that goes on over lines and a line Fluent cannot read are kept."""
+    that goes on over lines and a line Fluent cannot read are kept. A value's lines are sent as one text (a line at a
+    time, a sentence wrapped over them was translated in pieces) and its translation fills them."""
     source = tmp_path / "shop.ftl"
     source.write_text("\n".join(FLUENT_LINES) + "\n", encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".ftl"])) if item.text]
     assert sent == ["The dog", "Where is the station? { $name }", "The apples were cheap.", "I eat an apple.",
-                    "I eat { $count } apples.", "The dog:", "Where is the station?"]
+                    "I eat { $count } apples.", "The dog:", "Where is the station?",
+                    "The apples were cheap\nand I eat bread."]
     output = tmp_path / "shop.de.ftl"
     code, out, err = batch(server.target, source, output, *SHORT)
-    assert code == 0 and "18 items: 7 translated, 0 failed" in out, err
-    dog, station, apples, apple, many, dog_colon, where = alone(server.target, sent)
+    assert code == 0 and "19 items: 8 translated, 0 failed" in out, err
+    dog, station, apples, apple, many, dog_colon, where, wrapped = alone(server.target, sent)
     assert "{ $name }" in station and "{ $count }" in many
     lines = list(FLUENT_LINES)
     lines[2], lines[3], lines[4] = "-brand-name = " + dog, "menu-save = " + station, "    .title = " + apples
     lines[9], lines[10] = "        [one] " + apple, "       *[other] " + many
     lines[13], lines[16] = "    " + dog_colon + " { DATETIME($date,", "    " + where
+    first, second = spread(wrapped, 2)
+    lines[17], lines[18] = "wrapped = " + first, "    " + second if second else ""
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+
+
+def test_a_fluent_value_over_lines_is_one_item_sent_without_its_indentation_and_written_back_with_it(tmp_path):
+    """Indented, a wrapped sentence's lines reached the model apart ("See … to learn more about\n    the feature")."""
+    source = tmp_path / "about.ftl"
+    source.write_text("intro =\n    See the guide\n  to learn more.\n    .title = Tabs that\n      go on\n"
+                      "plain = One line\ncount =\n    { $n ->\n       *[other] { $n } tabs that\n           go on\n    }\n",
+                      encoding="utf-8")
+    items = [(item.line, item.lines, item.text, item.source, item.before + item.written_as("Eins\nZwei") + item.after)
+             for item in read_items(source, Settings(format="fluent")) if item.text]
+    assert items == [(2, 2, "See the guide\nto learn more.", "    See the guide\n  to learn more.", "    Eins\n  Zwei"),
+                     (4, 2, "Tabs that\ngo on", "    .title = Tabs that\n      go on", "    .title = Eins\n      Zwei"),
+                     (6, 1, "One line", "plain = One line", "plain = Eins\nZwei"),
+                     (9, 2, "{ $n } tabs that\ngo on", "       *[other] { $n } tabs that\n           go on",
+                      "       *[other] Eins\n           Zwei")]
 
 
 def test_a_desktop_entrys_texts_get_german_lines_beside_them_and_its_other_keys_stay(server, tmp_path):
