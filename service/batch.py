@@ -274,6 +274,16 @@ def decode_into(wide: BinaryIO, narrow: TextIO, encoding: str, chunk: int = 1 <<
     narrow.write(decoder.decode(b"", final=True))
 
 
+def valid_utf8(path: Path) -> bool:
+    """Whether a file is UTF-8 throughout (read a chunk at a time)."""
+    try:
+        with path.open("rb") as wide, open(os.devnull, "w", encoding="utf-8") as nowhere:
+            decode_into(wide, nowhere, "utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 NOT_UTF8 = "not valid UTF-8"  # a line's error
 
 
@@ -367,7 +377,7 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
     Java joins them (the backslash, the line break and the next line's leading white space dropped): line by line,
     "This is a long text \\" and "that continues here." were translated apart. Its translation is written back over
     as many lines, each but the last ending in " \\"."""
-    style = java_properties.file_style(path)
+    style = java_properties.file_style(path, settings.encoding or "utf-8")
     lines = iter(decoded_lines(path))
     for number, line in lines:
         run = [line]
@@ -900,6 +910,12 @@ class Job:
             return self.source
         with self.source.open("rb") as start:
             encoding = self.settings.encoding or wide_encoding(start.read(4))
+        if encoding == "utf-8" and self.settings.format == "properties" and not valid_utf8(self.source):
+            # Java's rule: a properties file that is not UTF-8 is ISO-8859-1 (ResourceBundle reads UTF-8 and falls
+            # back to it; Properties.load(InputStream) reads nothing else). Read as UTF-8, its every line with an
+            # "é" failed.
+            encoding = "iso8859-1"
+            self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8":
             return self.source
         # Made only for such an input: a job killed (SIGKILL) leaves its temporary directory behind.

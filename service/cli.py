@@ -733,8 +733,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "a Java properties file, each value one item as Java reads it (escapes undone, a value "
                             "continued over lines joined, MessageFormat's '' single) and written back escaped as it "
                             "was, over as many lines (\\uXXXX beyond ASCII, or UTF-8 where the file holds such "
-                            "characters), its key "
-                            "and comments kept; po: a gettext "
+                            "characters, ISO-8859-1 where it is not UTF-8), its key and comments kept; po: a gettext "
                             "catalog or template (UTF-8), each untranslated message's msgid and msgid_plural one item "
                             "keyed by its line, and the text output the catalog with those messages' msgstr filled in, "
                             "flagged fuzzy, and a template's header filled for German; translated, fuzzy and obsolete "
@@ -815,7 +814,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "the text output is written in it too, a character of a translation it has none for as "
                             "the nearest it has („ as \", – as -; counted in the summary). Not for po, JSON or XML "
                             "formats (their files are UTF-8). Default: UTF-8, or UTF-16 or UTF-32 by a byte order "
-                            "mark")
+                            "mark; a properties file that is not UTF-8: ISO-8859-1, as Java reads it")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "

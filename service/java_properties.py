@@ -45,6 +45,7 @@ class Value:
     doubled_quotes: bool = False  # a MessageFormat pattern: an apostrophe is written twice
     unicode_escapes: bool = False  # characters beyond ASCII are written as \uXXXX (lowercase hex if the file does)
     lowercase_hex: bool = False
+    encoding: str = "utf-8"  # of the file (`FileStyle.encoding`)
 
     def written(self, translation: str) -> str:
         """A translation as this value would write it (the value itself, as written, for its own text)."""
@@ -59,7 +60,8 @@ class Value:
             return "\\" + character  # a leading space: Java skips the white space before a value
         if character in WRITTEN_NAMED:
             return WRITTEN_NAMED[character]
-        if character < " " or (self.unicode_escapes and character > "~"):
+        if character < " " or character > "~" and (self.unicode_escapes or not character.encode(self.encoding,
+                                                                                                "ignore")):
             units = character.encode("utf-16-be")  # beyond the BMP: two escapes, as Java's UTF-16 strings hold it
             return "".join(f"\\u{int.from_bytes(units[k:k + 2]):04{'x' if self.lowercase_hex else 'X'}}"
                            for k in range(0, len(units), 2))
@@ -71,12 +73,14 @@ class FileStyle:
     """How a file writes characters beyond ASCII (`file_style`)."""
     unicode_escapes: bool = False
     lowercase_hex: bool = False
+    encoding: str = "utf-8"  # of the file: a character it lacks is written as \uXXXX whatever the style
 
 
-def file_style(path: Path) -> FileStyle:
+def file_style(path: Path, encoding: str = "utf-8") -> FileStyle:
     """Whether a properties file's characters beyond ASCII are written as \\uXXXX: unless it holds such characters
-    itself (then it is UTF-8, and so is its translation); in lowercase hex if its first escape with a letter has it
-    so (else as Properties.store writes them). Read a line at a time."""
+    itself (then it is UTF-8 or ISO-8859-1, and so is its translation, but for a character ISO-8859-1 lacks); in
+    lowercase hex if its first escape with a letter has it so (else as Properties.store writes them). Read a line at
+    a time."""
     raw, lowercase = False, None
     with path.open("rb") as lines:
         for line in lines:
@@ -85,7 +89,7 @@ def file_style(path: Path) -> FileStyle:
                 digits = escape.group()[-4:]
                 if lowercase is None and digits.lower() != digits.upper():
                     lowercase = digits == digits.lower()
-    return FileStyle(not raw, not raw and bool(lowercase))
+    return FileStyle(not raw, not raw and bool(lowercase), encoding)
 
 
 def property_line(line: str) -> tuple[str, str]:
@@ -120,4 +124,4 @@ def value(raw: str, style: FileStyle) -> Value | None:
     lone_quotes = "'" in text.replace("''", "")
     doubled = not lone_quotes and ("''" in text or ARGUMENT.search(text) is not None)
     return Value(raw, text.replace("''", "'") if doubled else text, "".join(sorted(marks)), doubled,
-                 style.unicode_escapes, style.lowercase_hex)
+                 style.unicode_escapes, style.lowercase_hex, style.encoding)

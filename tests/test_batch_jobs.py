@@ -430,6 +430,22 @@ def test_a_java_propertys_value_continued_over_lines_is_translated_whole(server,
     assert continued_lines(str, "a\\nb  c d", 2, "") == "a\\nb  \\\nc d"  # Java drops a line's leading spaces
 
 
+def test_a_java_properties_file_that_is_not_utf8_is_read_and_written_in_iso_8859_1_as_java_reads_it(server, tmp_path):
+    """Java reads a properties file as UTF-8 or, where it is not, as ISO-8859-1 (ResourceBundle's fallback,
+    Properties.load(InputStream)'s only encoding): read as UTF-8, a license header's "©" and a value's "é" failed as
+    not UTF-8. Now such a file is ISO-8859-1 without --encoding, its translations written in it, a character it lacks
+    as \\uXXXX."""
+    source = tmp_path / "messages.properties"
+    source.write_bytes("# Copyright © 2024\ncafe=The café is closed\ndog=The dog\n".encode("iso8859-1"))
+    output = tmp_path / "messages_de.properties"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "3 items: 2 translated, 0 failed, 0 done before, 1 empty" in out, err
+    style = file_style(source, "iso8859-1")
+    cafe, dog = (value(raw, style).written(text) for raw, text in
+                 zip(["The café is closed", "The dog"], alone(server.target, ["The café is closed", "The dog"])))
+    assert output.read_bytes() == f"# Copyright © 2024\ncafe={cafe}\ndog={dog}\n".encode("iso8859-1")
+
+
 TEMPLATE = r"""# SOME DESCRIPTIVE TITLE.
 #, fuzzy
 msgid ""

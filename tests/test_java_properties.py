@@ -75,15 +75,23 @@ def test_the_file_decides_whether_characters_beyond_ascii_are_escaped(tmp_path):
         assert file_style(path) == style, text
 
 
+def test_a_file_in_iso_8859_1_writes_as_unicode_escapes_only_what_it_has_no_byte_for():
+    """Java's other encoding of properties files: "é" is its own, German quotes and dashes are not."""
+    source = value("Caf\u00e9", FileStyle(encoding="iso8859-1"))
+    assert source.written("„Café“ – ok") == "\\u201ECafé\\u201C \\u2013 ok"
+
+
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(st.characters(blacklist_categories=("Cs",)), max_size=40), escapes=st.booleans(),
-       pattern=st.booleans(), marks=st.sampled_from(["", ":", "=:#!"]))
-def test_a_written_translation_reads_back_as_it_was(text, escapes, pattern, marks):
-    """Whatever the model answers, the value written for it reads back (as Java would) as that answer."""
+       pattern=st.booleans(), marks=st.sampled_from(["", ":", "=:#!"]),
+       encoding=st.sampled_from(["utf-8", "iso8859-1"]))
+def test_a_written_translation_reads_back_as_it_was(text, escapes, pattern, marks, encoding):
+    """Whatever the model answers, the value written for it reads back (as Java would) as that answer, in the file's
+    encoding."""
     if not pattern and "''" in text:
         text = text.replace("'", "")  # a doubled apostrophe in a value makes it a pattern: its own case
     raw = "".join("\\" + mark for mark in marks) + ("{0}" if pattern else "x")
-    source = value(raw, FileStyle(escapes))
-    written = source.written(text)
+    style = FileStyle(escapes, encoding=encoding)
+    written = value(raw, style).written(text)
     assert "\n" not in written and "\r" not in written and (not escapes or written.isascii())
-    assert value(written, FileStyle(escapes)).text == text
+    assert value(written.encode(encoding).decode(encoding), style).text == text
