@@ -571,7 +571,8 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
                         for name, value in overrides.items():
                             setattr(item.options, name, value)
                     except (TypeError, ValueError):
-                        item.error = "max_output_tokens and min_output_tokens must be whole numbers from 0"
+                        item.error = (f"max_output_tokens and min_output_tokens must be whole numbers from 0 to "
+                                      f"{2 ** 32 - 1}, not {json.dumps(overrides)}")
     return item
 
 

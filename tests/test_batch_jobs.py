@@ -1559,21 +1559,24 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
                        b'{"id": "e", "text": "\xe2\x80\x8b"}\n'
                        b'\n'
                        b'{"id": {"k": 1}, "text": "Where is the station?"}\n'
-                       b'{"id": "z", "text": "Where is the station?", "model": "nosuch"}\n')
+                       b'{"id": "z", "text": "Where is the station?", "model": "nosuch"}\n'
+                       b'{"id": "y", "text": "I eat an apple.", "max_output_tokens": 10000000000}\n')
     code, out, err = batch(server.target, source, tmp_path / "out.jsonl", "--format", "jsonl")
     assert code == 1
     done = by_line(tmp_path / "out.jsonl")
-    assert sorted(done) == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert sorted(done) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert [done[n]["id"] for n in (1, 4, 8)] == ["a", "c", '{"k": 1}'] and done[4]["output_tokens"] <= 2
-    assert {n for n, r in done.items() if "error" in r} == {2, 3, 5, 6, 7, 9}
-    assert all(done[n]["error"]["code"] == "INVALID_ARGUMENT" for n in (2, 3, 5, 6, 7))
-    for number in (2, 3, 5, 6, 7):
+    assert {n for n, r in done.items() if "error" in r} == {2, 3, 5, 6, 7, 9, 10}
+    assert all(done[n]["error"]["code"] == "INVALID_ARGUMENT" for n in (2, 3, 5, 6, 7, 10))
+    for number in (2, 3, 5, 6, 7, 10):
         assert f"line {number}: INVALID_ARGUMENT" in err
     assert done[7]["error"]["message"].startswith("an empty line;")
     # The server names an item by the line key it was sent under; the record has its own line and id instead.
     assert done[9]["error"]["code"] == "NOT_FOUND" and done[9]["error"]["message"].startswith("unknown model 'nosuch'")
     assert not done[6]["error"]["message"].startswith("item ")
-    assert "9 items: 3 translated, 6 failed" in out
+    assert done[10]["error"]["message"] == ("max_output_tokens and min_output_tokens must be whole numbers from 0 to "
+                                            '4294967295, not {"max_output_tokens": 10000000000}')
+    assert "10 items: 3 translated, 7 failed" in out
 
     tsv = tmp_path / "in.tsv"
     tsv.write_text("x1\tWhere is the station?\nno tab here\n", encoding="utf-8")
