@@ -370,6 +370,10 @@ def cmd_batch(args) -> int:
     if summary.not_utf8:
         print(f"{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in another "
               "encoding is read in it with --encoding NAME (Windows' Western European: cp1252)", file=sys.stderr)
+    if settings.format == "text" and summary.wrapped >= 3 and summary.wrapped * 10 >= summary.items:
+        print(f"{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped over "
+              "lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
+              "translates each paragraph whole and wraps it again", file=sys.stderr)
     if summary.approximated:
         print(f"{summary.approximated} characters of the translations are not in {settings.encoding}: written as "
               "the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)

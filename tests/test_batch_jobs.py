@@ -1549,6 +1549,24 @@ def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_
                      (9, "Done.", 1)]
 
 
+def test_a_text_whose_lines_go_on_on_the_next_gets_a_hint_to_read_it_as_paragraphs(server, tmp_path):
+    """A README or an e-mail wrapped at 72 columns, read line by line (the default of a .txt file), had its sentences
+    translated in pieces, and nothing said so."""
+    readme = tmp_path / "README.txt"
+    readme.write_text("This program reads the configuration file from the directory that\n"
+                      "holds the data and writes a report of what it found to the standard\n"
+                      "output, one line for each file that it could not read or that has\n"
+                      "changed since the last time the program was run on the same data.\n", encoding="utf-8")
+    code, out, err = batch(server.target, readme, tmp_path / "README.de.txt", *SHORT)
+    assert code == 0 and "3 of the 4 lines seem to go on on the next" in err and "--format paragraphs" in err, err
+    corpus = tmp_path / "sentences.txt"  # one sentence a line, short or ended
+    corpus.write_text("Where is the station?\nthe apples were cheap\nI eat an apple.\nthe dog\n"
+                      "This program reads the configuration file from the directory.\nand writes a report\n",
+                      encoding="utf-8")
+    code, out, err = batch(server.target, corpus, tmp_path / "sentences.de.txt", *SHORT)
+    assert code == 0 and "seem to go on" not in err, err
+
+
 def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_bytes(b'{"id": "a", "text": "Where is the station?"}\n'
