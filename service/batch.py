@@ -977,8 +977,10 @@ class Job:
         rerun on an input edited since (a line changed, inserted or removed) would keep the old text's translations,
         or put every later line's on the wrong line."""
         def changed(what: str) -> JobRefused:
-            return JobRefused(f"{what}: the input changed since. Restore it, or remove {self.journal_path} to translate "
-                              "it all again")
+            encoding = ("" if self.settings.encoding or valid_utf8(self.input) else " (or it is not UTF-8 and was read "
+                        "with --encoding: give it again)")
+            return JobRefused(f"{what}: the input changed since{encoding}. Restore it, or remove {self.journal_path} to "
+                              "translate it all again")
 
         items, recorded = 0, 0
         for item in read_items(self.input, self.settings):

@@ -359,6 +359,10 @@ def test_a_file_in_a_legacy_encoding_is_read_and_written_in_the_encoding_encodin
                                           enumerate(translations, 1)).encode("cp1252", "nearest")
     lacked = sum(lacking(text, "cp1252") for text in translations)
     assert (f"{lacked} characters of the translations are not in cp1252" in err) == (lacked > 0), err
+    records = tmp_path / "film.jsonl"  # a rerun that forgets --encoding reads another text: refused, saying why
+    assert batch(server.target, source, records, *SHORT, "--encoding", "cp1252")[0] == 0
+    code, out, err = batch(server.target, source, records, *SHORT)
+    assert code == 1 and "(or it is not UTF-8 and was read with --encoding: give it again)" in err, err
 
     table = tmp_path / "strings.csv"  # read whole, written back in it
     table.write_bytes("en;de\r\nThe café;\r\n".encode("cp1252"))
