@@ -238,7 +238,7 @@ def read_fluent(path: Path, settings: Settings) -> Iterator[Item]:
         return item
 
     for number, line in decoded_lines(path):
-        goes_on = run and reader.goes_on and isinstance(line, str)
+        goes_on = bool(run) and reader.goes_on and isinstance(line, str)
         value = reader.value(line) if isinstance(line, str) else None
         if goes_on and fluent.goes_on(line, value):
             run.append((number, line, value))
