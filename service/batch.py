@@ -1174,7 +1174,9 @@ class Job:
             changes = po.edits(po.read(catalog_lines(self.input)), translations, self.settings.review)
             self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.input))))
         else:
-            self._write_output(self._ended(translations.get(line, "") for line in range(1, self.lines + 1)))
+            lines = [translations.get(line, "") for line in range(1, self.lines + 1)]
+            self._write_output(self._ended(fluent.access_keys_in_labels(lines) if self.settings.format == "fluent"
+                                           else iter(lines)))
         if not self.summary.failed:
             self.journal_path.unlink()
 

@@ -799,7 +799,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "a term's and an attribute's value and a variant's text one item each, with the lines it "
                             "goes on over (sent without their indentation, written back over them), identifiers, "
                             "attribute names, variant keys, selectors, comments, access and command keys and "
-                            "placeables ({ $count }) kept)")
+                            "placeables ({ $count }) kept; an access key its translated label lacks is the label's "
+                            "first letter)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",

@@ -22,8 +22,8 @@ ATTRIBUTE = re.compile(r"([ \t]+\.[A-Za-z][\w-]*[ \t]*=[ \t]*)(.*)")  # "    .ti
 VARIANT = re.compile(r"([ \t]+\*?\[[ \t]*[\w.-]+[ \t]*\][ \t]*)(.*)")  # "   *[other] { $count } files"
 # A select expression's start ("{ $count ->", text before it too) and its end ("}"): syntax
 SELECTOR = re.compile(r".*->[ \t]*|[ \t]*\}[ \t]*")
-# Attributes whose value is a key, not words: an access key (a letter of the label, which the translation must hold
-# and a reviewer picks) and a command key ("S", "Ctrl+S")
+# Attributes whose value is a key, not words: an access key (a letter of the label: `access_keys_in_labels` picks one
+# of the translation's where it lacks the English) and a command key ("S", "Ctrl+S")
 KEY_ATTRIBUTES = re.compile(r"[ \t]+\.(?:accesskey|commandkey|key|shortcut)\b", re.IGNORECASE)
 
 
@@ -65,6 +65,36 @@ def joined(lines: list[str], values: list[ConfigValue]) -> ConfigValue:
                        written_as=lambda translation: "\n".join(
                            (indent + line if k and line else line) for k, line in enumerate(translation.split("\n"))),
                        as_read="\n".join(lines))
+
+
+ACCESS_KEY = re.compile(r"([ \t]+\.accesskey[ \t]*=[ \t]*)(\S)([ \t]*)")
+LABEL = re.compile(r"[ \t]+\.label[ \t]*=[ \t]*(.*)")
+PLACEABLE = re.compile(r"\{[^{}]*\}")
+
+
+def access_keys_in_labels(lines: list[str]) -> list[str]:
+    """A translated file's lines, each access key its message's label lacks (its `.label`, else its value) replaced by
+    the label's first letter or digit. Kept as written, an English key fit 539 of the 846 German labels of Firefox's
+    messages with one (the "O" of "Open" is not in "Öffnen"): a key the label lacks is shown in brackets after it, and
+    a reader looks for it in vain. Where the label has the key, it is kept (translators choose keys apart from those
+    of the labels beside it)."""
+    fixed = list(lines)
+    start = 0
+    for end in range(1, len(lines) + 1):
+        if end == len(lines) or lines[end][:1] not in (" ", "\t") or not lines[end].strip():  # a message's lines end
+            _access_key_in_label(fixed, start, end)
+            start = end
+    return fixed
+
+
+def _access_key_in_label(lines: list[str], start: int, end: int) -> None:
+    entry = ENTRY.fullmatch(lines[start])
+    labels = [found.group(1) for line in lines[start:end] if (found := LABEL.fullmatch(line))]
+    label = PLACEABLE.sub("", labels[0] if labels else entry.group(2) if entry else "")
+    first = re.search(r"[^\W_]", label)
+    for k in range(start, end):
+        if (key := ACCESS_KEY.fullmatch(lines[k])) and first and key.group(2).casefold() not in label.casefold():
+            lines[k] = key.group(1) + first.group() + key.group(3)
 
 
 def _braces(text: str) -> tuple[int, int]:

@@ -43,6 +43,7 @@ from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journ
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
+from service.fluent import access_keys_in_labels
 from service.java_properties import file_style, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
@@ -275,7 +276,22 @@ def test_a_fluent_files_job_translates_each_text_and_keeps_its_syntax(server, tm
     lines[13], lines[16] = "    " + dog_colon + " { DATETIME($date,", "    " + where
     first, second = spread(wrapped, 2)
     lines[17], lines[18] = "wrapped = " + first, "    " + second if second else ""
-    assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+    assert output.read_text(encoding="utf-8") == "\n".join(access_keys_in_labels(lines)) + "\n"
+
+
+def test_an_access_key_the_translated_label_lacks_becomes_one_of_its_letters():
+    """Kept, the English key was no letter of 296 of the 846 German labels of Firefox's messages with one ("O" of
+    "Open" in "Öffnen"): Firefox shows such a key in brackets after the label. A key the label has is kept."""
+    lines = ["open =", "    .label = Öffnen { -brand }", "    .accesskey = O", "save = Speichern",
+             "    .accesskey = s", "help = { -brand } Hilfe", "    .accesskey = X", "brand =", "    .label = { -brand }",
+             "    .accesskey = B", "", "# .accesskey = Q", "new = Neu", "    .title = Ein neues Fenster",
+             "    .accesskey = w  "]
+    fixed = access_keys_in_labels(lines)
+    assert [fixed[k].strip() for k in (2, 4, 6, 9, 11, 14)] == [
+        ".accesskey = Ö", ".accesskey = s", ".accesskey = H", ".accesskey = B", "# .accesskey = Q", ".accesskey = N"]
+    assert fixed[14] == "    .accesskey = N  "
+    assert [line for k, line in enumerate(fixed) if k not in (2, 6, 14)] == [
+        line for k, line in enumerate(lines) if k not in (2, 6, 14)]
 
 
 def test_a_fluent_value_over_lines_is_one_item_sent_without_its_indentation_and_written_back_with_it(tmp_path):
