@@ -91,7 +91,7 @@ def _access_key_in_label(lines: list[str], start: int, end: int) -> None:
     entry = ENTRY.fullmatch(lines[start])
     labels = [found.group(1) for line in lines[start:end] if (found := LABEL.fullmatch(line))]
     label = PLACEABLE.sub("", labels[0] if labels else entry.group(2) if entry else "")
-    first = re.search(r"[^\W_]", label)
+    first = re.search(r"[^\W_]", label) if "{" not in label else None  # not a selector's start: its text is below
     for k in range(start, end):
         if (key := ACCESS_KEY.fullmatch(lines[k])) and first and key.group(2).casefold() not in label.casefold():
             lines[k] = key.group(1) + first.group() + key.group(3)
