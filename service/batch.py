@@ -1174,9 +1174,10 @@ class Job:
             changes = po.edits(po.read(catalog_lines(self.input)), translations, self.settings.review)
             self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.input))))
         else:
-            lines = [translations.get(line, "") for line in range(1, self.lines + 1)]
-            self._write_output(self._ended(fluent.access_keys_in_labels(lines) if self.settings.format == "fluent"
-                                           else iter(lines)))
+            lines = (translations.get(line, "") for line in range(1, self.lines + 1))
+            if self.settings.format == "fluent":
+                lines = iter(fluent.access_keys_in_labels(list(lines)))
+            self._write_output(self._ended(lines))
         if not self.summary.failed:
             self.journal_path.unlink()
 

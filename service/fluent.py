@@ -74,9 +74,9 @@ PLACEABLE = re.compile(r"\{[^{}]*\}")
 
 def access_keys_in_labels(lines: list[str]) -> list[str]:
     """A translated file's lines, each access key its message's label lacks (its `.label`, else its value) replaced by
-    the label's first letter or digit. Kept as written, an English key fit 539 of the 846 German labels of Firefox's
-    messages with one (the "O" of "Open" is not in "Öffnen"): a key the label lacks is shown in brackets after it, and
-    a reader looks for it in vain. Where the label has the key, it is kept (translators choose keys apart from those
+    the label's first letter or digit. Kept as written, an English key was a letter of 539 of the 846 German labels
+    of Firefox's language pack with one, and of 550 of the model's (the "O" of "Open" is not in "Öffnen"): a key the
+    label lacks is shown in brackets after it, and a reader looks for it in vain. Where the label has the key, it is kept (translators choose keys apart from those
     of the labels beside it)."""
     fixed = list(lines)
     start = 0
