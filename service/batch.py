@@ -238,9 +238,9 @@ def read_fluent(path: Path, settings: Settings) -> Iterator[Item]:
         return item
 
     for number, line in decoded_lines(path):
-        goes_on = bool(run) and reader.goes_on and isinstance(line, str)
         value = reader.value(line) if isinstance(line, str) else None
-        if goes_on and fluent.goes_on(line, value):
+        # (a line after one that opened a placeable is read as kept: it has no text, and goes on from nothing)
+        if run and run[-1][2].text and value is not None and fluent.goes_on(line, value):
             run.append((number, line, value))
             continue
         if run:
@@ -338,9 +338,9 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
             continue
         texts = [text for _, text in run]
         if settings.format == "asciidoc":  # a run holds several blocks: each piece of whole lines one item
-            for piece in adoc.read(texts):
-                yield paragraph_item(run[:piece[0]], piece[1], settings)
-                run = run[piece[0]:]
+            for spanned, paragraph in adoc.read(texts):
+                yield paragraph_item(run[:spanned], paragraph, settings)
+                run = run[spanned:]
             continue
         item = Item(first, str(first), "\n".join(texts), settings.model, settings.options, lines=len(run))
         if settings.format == "subtitles":
@@ -1196,8 +1196,9 @@ class Job:
         partial = self.output.with_name(self.output.name + ".partial")
         with writing(partial), partial.open("w", encoding=self.encoding, errors="nearest", newline="") as out:
             out.write(self._byte_order_mark())
+            holds_all = codecs.lookup(self.encoding).name.startswith("utf")  # else some characters may be lacking
             for piece in pieces:
-                self.summary.approximated += lacking(piece, self.encoding)
+                self.summary.approximated += 0 if holds_all else lacking(piece, self.encoding)
                 out.write(piece)
         os.replace(partial, self.output)
 

@@ -34,7 +34,6 @@ class FluentLines:
 
     def __init__(self):
         self.open = 0  # braces of a placeable still open after the lines read
-        self.goes_on = False  # whether the next line may go on with the value of the last one read
 
     def value(self, line: str) -> ConfigValue:
         if self.open:
@@ -42,7 +41,6 @@ class FluentLines:
             return ConfigValue(line, "")
         read = value(line)
         depth, unclosed = _braces(read.text)
-        self.goes_on = bool(read.text) and depth <= 0
         if depth > 0:
             self.open = depth
             return ConfigValue(read.before, read.text[:unclosed].rstrip(" \t"),
