@@ -49,6 +49,14 @@ HOSTILE = [
     ("JSON keys opening values that never close", '"ab": "', False),
     ("strings in one JSON array", '"b", ', False, '"a": ['),
     ("links beside each other, a space between", '<a href="/">a</a> ', True),  # each a text of its own
+    # each searched for the token before it from the text's start
+    ("character references between commas", "&amp;,", False),
+    ("AsciiDoc macro names in one word", "a:!", False),  # each tried to the word's end
+    ("words joined by hyphens", "a-", False),  # the same macro pattern, its name
+    ("a token-like XX0X beside a letter outside ASCII", "XX0Xä", False),  # each its X's word rescanned
+    ("spaces and tabs", " \t", False),  # reStructuredText's link end tried from every space
+    ("one line of tildes", "~", False),  # a code fence's marks given back one by one
+    ("comments that never close, between attributes", '<!--="', False),  # tags looked for in such an item
 ]
 
 

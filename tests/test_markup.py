@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
-from translator.markup import TAG, MovedTags, put_back_tags, reduced, take_out_tags
+from translator.markup import TAG, MovedTags, put_back_tags, reduced, take_out_tags, token_ending_at
 from translator.text import PLACEHOLDER_PATTERN, prepare
 from translator.v1 import translator_pb2 as pb
 
@@ -186,6 +186,18 @@ def test_an_element_around_the_whole_sentence_wraps_the_whole_translation():
     got = put_back(["<i>", "</i>"], "XX0XNo service selected.XX1X", ["No", "service", "selected", "~."],
                    ["Kein", "Dienst", "ist", "gewählt", "~."], {0: 0, 1: 1, 2: 1, 3: 2, 4: 3})
     assert got == "<i>Kein Dienst ist gewählt.</i>"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["XX", "X", "1", "20", "٣", "a", " "]), max_size=10).map("".join), st.data())
+def test_the_token_ending_at_a_position_is_what_a_search_up_to_it_finds(text, data):
+    """token_ending_at reads a token back from its end (a search from the text's start for every token was
+    quadratic); it finds what that search finds, also with a start bound and with a non-ASCII digit ("٣")."""
+    end = data.draw(st.integers(0, len(text)))
+    start = data.draw(st.integers(0, end))
+    expected = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}\Z").search(text, start, end)
+    found = token_ending_at(text, end, start)
+    assert (found and (found.span(), found.group(1))) == (expected and (expected.span(), expected.group(1)))
 
 
 @settings(max_examples=300, deadline=None)

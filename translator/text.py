@@ -36,7 +36,7 @@ import sentencex
 
 from translator import markup
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
-                               TAG_PATTERN, TOKEN_ENDING, MovedTags, reduced)
+                               TAG_PATTERN, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -102,9 +102,11 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # A fence of four marks or more shows Markdown with fences inside ("````markdown"): only as many or more close it; read
 # as "```" and a backtick in its info string, it was no fence, and came back as "``''".
 # (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
+# Six marks or more possessive: given back one by one, a line of 32,768 "~" had its rest scanned as an info string
+# 32,768 times (0.7 s).
 FENCED_CODE = (r"(?:(?<=\n)|^)[ \t]*(?:"
                + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ \t]*{mark}{{{n},}}" if n < 6 else
-                          rf"{mark}{{6,}}{info}\n(?:.*?\n)?[ \t]*{mark}{{6,}}"
+                          rf"{mark}{{6,}}+{info}\n(?:.*?\n)?[ \t]*{mark}{{6,}}"
                           for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
                + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
@@ -201,8 +203,14 @@ RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w
                  # a substitution's ("|fetch|_"), a name's ("requests-oauthlib_")
                  r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
-RST_LINK_CLOSE = r"[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
+# From a run of spaces' start only: tried at each of its spaces, a search scanned the run to its end every time
+# (32,768 characters of " \t" took 1.8 s)
+RST_LINK_CLOSE = r"(?<![ \t\n])[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
 RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>]{{1,999}}?{RST_LINK_CLOSE})"
+# A macro's name is at most 40 characters and its target 1,000 (the longest of git's and Asciidoctor's docs have 11
+# and 104): unbounded, a search tried at every start in a long word scanned to its end ("a:!" * 11,000 took 2.2 s,
+# "a-" * 16,384 2.9 s).
+ASCIIDOC_NAME, ASCIIDOC_TARGET_LENGTH = r"[a-z][\w-]{0,39}", "{1,1000}"
 # AsciiDoc's (Asciidoctor's) inline markup. Read, the model changed or dropped it: of 45 of git's manual pages and 28
 # of Asciidoctor's, a manual page's reference ("linkgit:git-log[1]") came back whole in 181 of 308, a cross reference
 # ("<<reviewing,Responding to Reviews>>") in 13 of 24, its ">>" lost. A link, a cross reference, a footnote and a
@@ -210,11 +218,11 @@ RST_LINK_OPEN = rf"(?<![\w`])`(?=[^`<>]{{1,999}}?{RST_LINK_CLOSE})"
 # "image:logo.png[Logo]", "pass:[<u>]"; with no target, only Asciidoctor's: "dependencies:[^2]" is Markdown's footnote),
 # an anchor ("[[install]]", "[[[bib]]]"), an index term ("(((Git, stash)))") and a passthrough ("+{not-an-attribute}+",
 # "++<b>++") are kept as written.
-ASCIIDOC_LINK = (r"(?:(?<![\w:\\])(?:(?:link|xref|mailto):[^\s\[\]]+|(?:footnote|btn):[\w-]*)"
-                 r"|(?:https?|ftp|irc)://[^\s\[\]<>\"'`]+)\[(?:[^\[\]\n\\]|\\.){0,500}\]"
+ASCIIDOC_LINK = (rf"(?:(?<![\w:\\])(?:(?:link|xref|mailto):[^\s\[\]]{ASCIIDOC_TARGET_LENGTH}|(?:footnote|btn):[\w-]*)"
+                 rf"|(?:https?|ftp|irc)://[^\s\[\]<>\"'`]{ASCIIDOC_TARGET_LENGTH})\[(?:[^\[\]\n\\]|\\.){{0,500}}\]"
                  r"|<<[\w:#./-]+(?:,[^<>\n]{1,200})?>>")
 ASCIIDOC_LINK_TEXT = re.compile(r"[^\[]*\[(.*?)\^?\]|<<[^,]*,(.*)>>", re.DOTALL)
-ASCIIDOC_MARKUP = (r"(?<![\w:\\])(?:[a-z][\w-]*:(?!//)[^\s\[\]]+"
+ASCIIDOC_MARKUP = (rf"(?<![\w:\\])(?:{ASCIIDOC_NAME}:(?!//)[^\s\[\]]{ASCIIDOC_TARGET_LENGTH}"
                    r"|(?:kbd|pass|stem|latexmath|asciimath|indexterm2?):)\[(?:[^\[\]\n\\]|\\.){0,500}\]"
                    r"|\[\[\[?[\w:.-]+(?:,[^\[\]\n]{0,200})?\]\]\]?|\({3}[^()\n]{1,200}\){3}"
                    r"|\+\+\+[^\n]{1,500}?\+\+\+|(?<![\w+\\])\+\+(?=\S)[^\n]{1,500}?(?<=\S)\+\+(?![\w+])"
@@ -1062,7 +1070,7 @@ def _appended(text: str, tokens: str, before_end: bool = True) -> str:
     text = text.rstrip()
     end = SENTENCE_END.search(text)
     if not before_end or end is None or not text[end.start() - 1:end.start()].isalnum() \
-            or TOKEN_ENDING.search(text, 0, end.start()):
+            or token_ending_at(text, end.start()):
         return text + tokens
     return text[:end.start()].rstrip() + tokens + text[end.start():]
 
@@ -1178,6 +1186,7 @@ def x_words(text: str, items: Sequence[tuple[int, int]]) -> list[tuple[int, int]
     "X-Files" as "-Dateien". As items they are kept as written, mostly names and keys."""
     words: set[tuple[int, int]] = set()
     floor = 0
+    run = (0, 0)  # the last run of word characters scanned forward: a run from inside it ends where it ends
     for start, end in items:
         if start > floor and text[start - 1] == "X":
             before = start - 1
@@ -1185,10 +1194,12 @@ def x_words(text: str, items: Sequence[tuple[int, int]]) -> list[tuple[int, int]
                 before -= 1
             words.add((before, start))
         if end < len(text) and text[end] == "X":
-            after = end + 1
-            while after < len(text) and _word_character(text[after]):
-                after += 1
-            words.add((end, after))
+            if not run[0] <= end + 1 <= run[1]:  # scanned again, 16,384 characters of "XX0Xä" took 2 s
+                after = end + 1
+                while after < len(text) and _word_character(text[after]):
+                    after += 1
+                run = (end + 1, after)
+            words.add((end, run[1]))
         floor = max(floor, end)
     return sorted(words)
 
@@ -1436,7 +1447,7 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
         if number < len(protected) and protected[number] in EMPHASIS_MARK:
             before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
             # a link's bracket beside the mark is a mark ("[**Bootstrap 5.2**](url)")
-            if (link := TOKEN_ENDING.search(masked, 0, token.start())) and _link_tag(link, protected):
+            if (link := token_ending_at(masked, token.start())) and _link_tag(link, protected):
                 before = "["
             if (link := PLACEHOLDER_PATTERN.match(masked, token.end())) and _link_tag(link, protected):
                 after = "]"
@@ -2231,7 +2242,7 @@ def quoting_references(masked: str, protected: Sequence[str]) -> set[int]:
     for token, mark in marks:
         before, after = masked[token.start() - 1:token.start()], masked[token.end():token.end() + 1]
         if mark not in ASCII_QUOTES:  # a letter or digit beside a curly mark, not a token's ("<p>&ldquo;")
-            before = "" if TOKEN_ENDING.search(masked, 0, token.start()) else before
+            before = "" if token_ending_at(masked, token.start()) else before
             after = "" if PLACEHOLDER_PATTERN.match(masked, token.end()) else after
         if mark in ASCII_QUOTES:  # the same mark opens and closes: the next one closes, or fails to
             if (opening := opened.pop(mark, None)) is None:
