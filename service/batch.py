@@ -494,12 +494,12 @@ def document(path: Path, settings: Settings) -> str:
     return text
 
 
-def wide_encoding(start: bytes) -> str:
-    """A file's encoding by the byte order mark its first bytes hold: UTF-16 or UTF-32 (little or big endian), else
-    UTF-8 (with a UTF-8 byte order mark or none: either is kept as read)."""
+def marked_encoding(start: bytes) -> str:
+    """A file's encoding by the byte order mark its first bytes hold: UTF-8, or UTF-16 or UTF-32 (little or big
+    endian); "" where they hold none. UTF-32's marks are looked for first: its little-endian one starts as UTF-16's."""
     marks = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-             (codecs.BOM_UTF16_BE, "utf-16-be"))  # UTF-32's first: its little-endian mark starts as UTF-16's
-    return next((encoding for mark, encoding in marks if start.startswith(mark)), "utf-8")
+             (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF8, "utf-8"))
+    return next((encoding for mark, encoding in marks if start.startswith(mark)), "")
 
 
 # Characters a legacy encoding may lack, as iconv's //TRANSLIT writes them: the German quotes and dashes the model
@@ -917,11 +917,17 @@ class Job:
             convert = "msgconv --to-code=UTF-8" if self.settings.format == "po" else "iconv -t UTF-8"
             raise JobRefused(f"--encoding does not apply to --format {self.settings.format}, whose files this job "
                              f"reads as UTF-8: convert it first ({convert})")
+        with self.source.open("rb") as start:
+            marked = marked_encoding(start.read(4))
+        # A mark says the encoding (read as cp1252, a UTF-8 file's every line began "ï»¿" and its "é" was "Ã©")
+        if self.settings.encoding and marked and not self.settings.encoding.startswith(marked[:6]):
+            raise JobRefused(f"--input {self.source} starts with a {marked[:6].upper()} byte order mark: it is "
+                             f"{marked[:6].upper()}, not {self.settings.encoding.upper()}; leave out --encoding, "
+                             "this job reads a marked file's encoding from its mark")
         if self.settings.format in (*DOCUMENTS, "po"):  # read whole, as --encoding says (`document`), or UTF-8
             self.encoding = self.settings.encoding or "utf-8"
             return self.source
-        with self.source.open("rb") as start:
-            encoding = self.settings.encoding or wide_encoding(start.read(4))
+        encoding = self.settings.encoding or marked or "utf-8"
         if encoding == "utf-8" and self.settings.format == "properties" and not valid_utf8(self.source):
             # Java's rule: a properties file that is not UTF-8 is ISO-8859-1 (ResourceBundle reads UTF-8 and falls
             # back to it; Properties.load(InputStream) reads nothing else). Read as UTF-8, its every line with an

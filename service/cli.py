@@ -819,7 +819,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "the text output is written in it too, a character of a translation it has none for as "
                             "the nearest it has („ as \", – as -; counted in the summary). Not for po, JSON or XML "
                             "formats (their files are UTF-8). Default: UTF-8, or UTF-16 or UTF-32 by a byte order "
-                            "mark; a properties file that is not UTF-8: ISO-8859-1, as Java reads it")
+                            "mark (a file whose mark says another encoding than --encoding is refused); a properties file "
+                            "that is not UTF-8: ISO-8859-1, as Java reads it")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "

@@ -407,6 +407,25 @@ def test_an_encoding_that_cannot_read_the_input_is_refused_before_anything_is_wr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["in.txt"]
 
 
+@pytest.mark.parametrize("name, data, encoding, marked", [
+    ("in.txt", "\ufeffThe café\n".encode("utf-8"), "cp1252", "UTF-8"),
+    ("in.csv", "\ufeffen;de\nThe café;\n".encode("utf-8"), "cp1252", "UTF-8"),  # a file read whole
+    ("in.srt", "\ufeff1\n00:00:01,000 --> 00:00:02,000\nThe café\n".encode("utf-16-le"), "latin-1", "UTF-16"),
+])
+def test_a_file_whose_byte_order_mark_says_another_encoding_than_encoding_is_refused(server, tmp_path, name, data,
+                                                                                     encoding, marked):
+    """Read as --encoding says, a marked file's first line began with the mark's bytes as characters ("ï»¿") and
+    every "é" was two characters: the mark says what the file is."""
+    source = tmp_path / name
+    source.write_bytes(data)
+    code, _, err = batch(server.target, source, tmp_path / "out", "--encoding", encoding)
+    assert code == 1 and f"starts with a {marked} byte order mark: it is {marked}, not " in err, err
+    assert "leave out --encoding" in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == [name]
+    code, out, err = batch(server.target, source, tmp_path / "out", "--encoding", marked.lower())  # its own: read
+    assert code == 0, err
+
+
 def test_an_encoding_is_named_as_python_names_it_and_one_it_does_not_know_is_refused_where_it_is_typed():
     assert [text_encoding(name) for name in ("CP1252", "windows-1252", "Latin1", "utf8", "UTF-8-SIG", "utf-16")] == [
         "cp1252", "cp1252", "iso8859-1", "", "", "utf-16"]
