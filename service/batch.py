@@ -923,10 +923,10 @@ class Job:
         with self.source.open("rb") as start:
             marked = marked_encoding(start.read(4))
         # A mark says the encoding (read as cp1252, a UTF-8 file's every line began "ï»¿" and its "é" was "Ã©")
-        if self.settings.encoding and marked and not self.settings.encoding.startswith(marked[:6]):
-            raise JobRefused(f"--input {self.source} starts with a {marked[:6].upper()} byte order mark: it is "
-                             f"{marked[:6].upper()}, not {self.settings.encoding.upper()}; leave out --encoding, "
-                             "this job reads a marked file's encoding from its mark")
+        if self.settings.encoding and marked and self.settings.encoding not in (marked, marked[:6]):  # or "utf-16"
+            raise JobRefused(f"--input {self.source} starts with a {marked.upper()} byte order mark: it is "
+                             f"{marked.upper()}, not {self.settings.encoding.upper()}; leave out --encoding, this "
+                             "job reads a marked file's encoding from its mark")
         if self.settings.format in (*DOCUMENTS, "po"):  # read whole, as --encoding says (`document`), or UTF-8
             self.encoding = self.settings.encoding or "utf-8"
             return self.source

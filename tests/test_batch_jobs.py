@@ -410,7 +410,8 @@ def test_an_encoding_that_cannot_read_the_input_is_refused_before_anything_is_wr
 @pytest.mark.parametrize("name, data, encoding, marked", [
     ("in.txt", "\ufeffThe café\n".encode("utf-8"), "cp1252", "UTF-8"),
     ("in.csv", "\ufeffen;de\nThe café;\n".encode("utf-8"), "cp1252", "UTF-8"),  # a file read whole
-    ("in.srt", "\ufeff1\n00:00:01,000 --> 00:00:02,000\nThe café\n".encode("utf-16-le"), "latin-1", "UTF-16"),
+    ("in.srt", "\ufeff1\n00:00:01,000 --> 00:00:02,000\nThe café\n".encode("utf-16-le"), "latin-1", "UTF-16-LE"),
+    ("in.txt", "\ufeffThe café\n".encode("utf-16-le"), "utf-16-be", "UTF-16-LE"),  # the other byte order
 ])
 def test_a_file_whose_byte_order_mark_says_another_encoding_than_encoding_is_refused(server, tmp_path, name, data,
                                                                                      encoding, marked):
