@@ -1674,6 +1674,13 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
         assert (prepared.segments, prepared.protected) == (segments, items), text
     linked = prepare("Read `the docs <https://example.org/>`_ first.", take_out_tags=True)
     assert linked.segments == ["Read the docs first."] and linked.moved[0][0].start == 5
+    # a cross reference's own text is words, a text of its own (kept whole, the 31 of Flask's and Requests' pages
+    # stayed English inside German sentences: ":doc:`app context </appcontext>`"); written back, a "`" or "<" of the
+    # translation cannot end the role or start a target
+    crossed = prepare("This needs an :doc:`app context </appcontext>` and :ref:`install`.")
+    assert crossed.segments == ["This needs an XX0X and XX1X.", "app context"]
+    assert crossed.restore(["Das braucht einen XX0X und XX1X.", "Anwendungs`kontext <x>"]) == (
+        r"Das braucht einen :doc:`Anwendungs\`kontext \<x> </appcontext>` und :ref:`install`.")
     # a link wrapped over two lines, as 79-column pages wrap them (reST's 5 of 147 in Requests' and Flask's pages; this
     # is Flask's): its tags taken out, put back around words
     for start, end in (("`Sentry", "\n<https://sentry.io/>`_"), ("`Sentry\nserver", " <https://sentry.io/>`_"),

@@ -199,6 +199,10 @@ EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\
 # its "`" and " <target>`_" are a link's tags, as a Markdown link's are, and may be wrapped over two lines.
 RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)){1,500}?(?<=\S)``(?!`)"
 RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
+# A cross reference's own text, which Sphinx shows in the target's place (":doc:`request context </appcontext>`",
+# ":ref:`installed <install>`"): words, translated as a link's text is (`shown_values`); a reference without one
+# shows the target's title, and another role's text is code (":class:`Response <requests.Response>`")
+RST_ROLE_TEXT = re.compile(r"(?::std)?:(?:ref|doc|term):`([^`<>\n]*[^\s`<>])\s+<[^<>`\n]+>`")
 RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_(?!\w)"
                  # a substitution's ("|fetch|_"), a name's ("requests-oauthlib_")
                  r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"
@@ -2129,7 +2133,8 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
     letters that its start tags show a reader (SHOWN_ATTRIBUTE) and of each that says their text is English
     (ENGLISH_LANG), where the item is markup beside placeholders and numbers ("0 <img alt=...>": no code, whose words
     are in it too) and neither the tag nor an element around it is not to be translated (`untranslatable_elements`);
-    not in a comment or CDATA section, nor a value with a template's code in it; and a Markdown link's title."""
+    not in a comment or CDATA section, nor a value with a template's code in it; a Markdown link's title; and a
+    reStructuredText cross reference's text (RST_ROLE_TEXT)."""
     if ASCIIDOC_LINK_FULL.fullmatch(item):  # a link's text, a cross reference's ("<<install>>" has none)
         if not (text := ASCIIDOC_LINK_TEXT.fullmatch(item)):
             return []
@@ -2137,6 +2142,8 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
         words = text.group(group)
         return [(*text.span(group), "]" if group == 1 else "", False)] if LETTER.search(words) and "=" not in words \
             else []
+    if (role := RST_ROLE_TEXT.fullmatch(item)) and LETTER.search(role.group(1)):
+        return [(*role.span(1), "`", False)]
     if MARKDOWN_LINK_TAG.fullmatch(item) and (title := LINK_TITLE.search(item)):
         group = 1 if title.group(1) is not None else 2
         return [(*title.span(group), '"' if group == 1 else "'", False)] if LETTER.search(title.group(group)) else []
@@ -2180,6 +2187,8 @@ def _attribute_safe(value: str, quote: str) -> str:
         return value
     if quote == "]":  # an AsciiDoc link's text, which "]" would end
         return value.replace("]", "\\]")
+    if quote == "`":  # a reStructuredText role's, which "`" would end and " <" give a target
+        return value.replace("`", "\\`").replace("<", "\\<")
     return value.replace(quote, "&quot;" if quote == '"' else "&#39;").replace("<", "&lt;")
 
 
