@@ -922,8 +922,9 @@ class Job:
                              f"reads as UTF-8: convert it first ({convert})")
         with self.source.open("rb") as start:
             marked = marked_encoding(start.read(4))
-        # A mark says the encoding (read as cp1252, a UTF-8 file's every line began "ï»¿" and its "é" was "Ã©")
-        if self.settings.encoding and marked and self.settings.encoding not in (marked, marked[:6]):  # or "utf-16"
+        # A mark says the encoding (read as cp1252, a UTF-8 file's first line began "ï»¿" and each "é" was "Ã©"):
+        # --encoding may name it or its family ("utf-16" reads either byte order)
+        if self.settings.encoding and marked and self.settings.encoding not in (marked, marked[:6]):
             raise JobRefused(f"--input {self.source} starts with a {marked.upper()} byte order mark: it is "
                              f"{marked.upper()}, not {self.settings.encoding.upper()}; leave out --encoding, this "
                              "job reads a marked file's encoding from its mark")
