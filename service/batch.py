@@ -989,8 +989,8 @@ class Job:
         def changed(what: str) -> JobRefused:
             encoding = ("" if self.settings.encoding or valid_utf8(self.input) else " (or it is not UTF-8 and was read "
                         "with --encoding: give it again)")
-            return JobRefused(f"{what}: the input changed since{encoding}. Restore it, or remove {self.journal_path} to "
-                              "translate it all again")
+            return JobRefused(f"{what}: the input changed since{encoding}. Restore it, or remove "
+                              f"{self.journal_path} to translate it all again")
 
         items, recorded = 0, 0
         for item in read_items(self.input, self.settings):
@@ -1186,7 +1186,7 @@ class Job:
         else:
             lines = (translations.get(line, "") for line in range(1, self.lines + 1))
             if self.settings.format == "fluent":
-                lines = iter(fluent.access_keys_in_labels(list(lines)))
+                lines = iter(fluent.access_keys_in_labels(lines))
             self._write_output(self._ended(lines))
         if not self.summary.failed:
             self.journal_path.unlink()

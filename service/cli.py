@@ -795,12 +795,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "entries and lists, comments, block macros (include::), listings, literal blocks, "
                             "passthroughs, the blocks styled source, literal or synopsis, and a table's lines of "
                             "several cells, its cells of blocks or code (a|, l|, m|) and CSV tables kept as written; a "
-                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl): a message's, "
-                            "a term's and an attribute's value and a variant's text one item each, with the lines it "
-                            "goes on over (sent without their indentation, written back over them), identifiers, "
-                            "attribute names, variant keys, selectors, comments, access and command keys and "
-                            "placeables ({ $count }) kept; an access key its translated label lacks is the label's "
-                            "first letter)")
+                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl): a "
+                            "message's, a term's and an attribute's value and a variant's text one item each, with "
+                            "the lines it goes on over (sent without their indentation, written back over them), "
+                            "identifiers, attribute names, variant keys, selectors, comments, access and command keys "
+                            "and placeables ({ $count }) kept; an access key its translated label lacks is the "
+                            "label's first letter)")
     batch.add_argument("--output-format", choices=("text", "jsonl"),
                        help="default: jsonl when OUTPUT ends in .jsonl, else text")
     batch.add_argument("--no-review", "--no-fuzzy", dest="no_review", action="store_true",
@@ -819,8 +819,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "the text output is written in it too, a character of a translation it has none for as "
                             "the nearest it has („ as \", – as -; counted in the summary). Not for po, JSON or XML "
                             "formats (their files are UTF-8). Default: UTF-8, or UTF-16 or UTF-32 by a byte order "
-                            "mark (a file whose mark says another encoding than --encoding is refused); a properties file "
-                            "that is not UTF-8: ISO-8859-1, as Java reads it")
+                            "mark (a file whose mark says another encoding than --encoding is refused); a properties "
+                            "file that is not UTF-8: ISO-8859-1, as Java reads it")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "

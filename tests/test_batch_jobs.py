@@ -283,9 +283,9 @@ def test_an_access_key_the_translated_label_lacks_becomes_one_of_its_letters():
     """Kept, the English key was no letter of 296 of the 846 German labels of Firefox's messages with one ("O" of
     "Open" in "Öffnen"): Firefox shows such a key in brackets after the label. A key the label has is kept."""
     lines = ["open =", "    .label = Öffnen { -brand }", "    .accesskey = O", "save = Speichern",
-             "    .accesskey = s", "help = { -brand } Hilfe", "    .accesskey = X", "brand =", "    .label = { -brand }",
-             "    .accesskey = B", "", "# .accesskey = Q", "new = Neu", "    .title = Ein neues Fenster",
-             "    .accesskey = w  "]
+             "    .accesskey = s", "help = { -brand } Hilfe", "    .accesskey = X", "brand =",
+             "    .label = { -brand }", "    .accesskey = B", "", "# .accesskey = Q", "new = Neu",
+             "    .title = Ein neues Fenster", "    .accesskey = w  "]
     fixed = access_keys_in_labels(lines)
     assert [fixed[k].strip() for k in (2, 4, 6, 9, 11, 14)] == [
         ".accesskey = Ö", ".accesskey = s", ".accesskey = H", ".accesskey = B", "# .accesskey = Q", ".accesskey = N"]
@@ -300,8 +300,8 @@ def test_a_fluent_value_over_lines_is_one_item_sent_without_its_indentation_and_
     """Indented, a wrapped sentence's lines reached the model apart ("See … to learn more about\n    the feature")."""
     source = tmp_path / "about.ftl"
     source.write_text("intro =\n    See the guide\n  to learn more.\n    .title = Tabs that\n      go on\n"
-                      "plain = One line\ncount =\n    { $n ->\n       *[other] { $n } tabs that\n           go on\n    }\n",
-                      encoding="utf-8")
+                      "plain = One line\ncount =\n    { $n ->\n       *[other] { $n } tabs that\n           go on\n"
+                      "    }\n", encoding="utf-8")
     items = [(item.line, item.lines, item.text, item.source, item.before + item.written_as("Eins\nZwei") + item.after)
              for item in read_items(source, Settings(format="fluent")) if item.text]
     assert items == [(2, 2, "See the guide\nto learn more.", "    See the guide\n  to learn more.", "    Eins\n  Zwei"),
