@@ -57,6 +57,9 @@ HOSTILE = [
     ("spaces and tabs", " \t", False),  # reStructuredText's link end tried from every space
     ("one line of tildes", "~", False),  # a code fence's marks given back one by one
     ("comments that never close, between attributes", '<!--="', False),  # tags looked for in such an item
+    # backtracked exponentially: a run of marks read as runs of one to three, a span read by two alternatives
+    ("lines of dashes in elements with attributes", '<code x="1">' + "-" * 24 + " x</code> ", False),
+    ("quotations of code spans between marks", "'" + "-`" * 20 + "a' ", False),
 ]
 
 

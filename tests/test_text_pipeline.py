@@ -6,6 +6,7 @@ import html
 import os
 import random
 import re
+import string
 from typing import Callable
 
 import grpc
@@ -13,14 +14,15 @@ import pytest
 import sentencex
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
-from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ONE_REFERENCE, SPLITTER_MAX_WINDOW, TAG,
-                             Prepared, config_keys, paragraph_runs, prepare, protected_spans, rewrapped, sentences,
-                             whole_words)
+from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
+                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, paragraph_runs, prepare, protected_spans,
+                             rewrapped, sentences, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -862,9 +864,10 @@ def test_a_list_inside_a_line_is_cut_at_its_markers_which_are_kept():
 
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
-    0.05 s, 40 never ended); a function call's pattern was tried after every colon ("a:" * 16,000: 1.9 s, so 200,000
-    would take ~5 min; linear, 0.1 s). In a child process, so that a regression fails here instead of hanging the
-    suite."""
+    0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80
+    never ended) and a quotation of code spans between marks (40 "-`" took 4.5 s); a function call's pattern was
+    tried after every colon ("a:" * 16,000: 1.9 s, so 200,000 would take ~5 min; linear, 0.1 s). In a child process,
+    so that a regression fails here instead of hanging the suite."""
     import subprocess
     import sys
 
@@ -875,8 +878,11 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             '\"a\": [\\n' + '  \"b\",\\n' * 20_000, 'a {n, plural, one {x} other {y}} ' * 10_000,\n"
               "             '# A\\n\\n' + 'See <img alt=\"A b\">\\n\\n    <img alt=\"c\">\\n\\n' * 8_000,\n"
               "             'k=v\\n' * 20_000 + 'en:\\n' + '  a:\\n    b: \"c\"\\n' * 10_000,\n"
-              "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000):\n"
-              "    prepare(text)\n")
+              "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000,\n"
+              "             'Run <code x=\"1\">Ctrl+C ' + '-' * 80 + ' x</code>.',\n"
+              "             \"Say '\" + '-`' * 99 + \"a' now.\"):\n"
+              "    prepare(text)\n"
+              "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50
     assert prepare("---\n" + lines + "Done.").protected == [] and prepare("---\n" + lines + "---").segments == []
@@ -1269,6 +1275,42 @@ def test_comments_are_protected_as_the_first_markup_that_begins():
     }
     for text, items in cases.items():
         assert protected_items(text) == sorted(items), text
+
+
+# What ITEM_HINT takes for prose: a text of these characters only holds an item where one of its other hints is
+PROSE = string.ascii_letters + " ,.?!'\""
+
+
+def _prose_alternatives() -> list[str]:
+    """The item patterns (and NUMBER) that can match a text of PROSE alone, as far as hypothesis can generate one
+    (the others need a character outside it, which is a hint by itself)."""
+    possible = []
+    for alternative in ITEMS + (NUMBER,):
+        try:
+            st.from_regex(re.compile(alternative, re.DOTALL), alphabet=PROSE).validate()
+        except InvalidArgument:
+            continue
+        possible.append(alternative)
+    return possible
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.characters().filter(lambda character: character not in PROSE))
+def test_every_character_outside_prose_is_an_item_hint(character):
+    assert ITEM_HINT.fullmatch(character)
+
+
+@pytest.mark.parametrize("alternative", _prose_alternatives())
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_an_item_in_prose_holds_a_hint_and_is_found(alternative, data):
+    """protected_spans skips a search where ITEM_HINT finds nothing: an item of only PROSE characters (a CamelCase
+    name, file.txt, a.b.c, "!!", "??? note", "import 'x'") must hold one of its hints from its start on, or it would
+    be lost."""
+    text = data.draw(st.from_regex(re.compile(alternative, re.DOTALL), alphabet=PROSE))
+    for item in re.finditer(alternative, text, re.DOTALL):
+        assert ITEM_HINT.search(text, item.start()), (text, item)
+    assert protected_spans(text, EVERYTHING_AND_NUMBERS) == [m.span() for m in EVERYTHING_AND_NUMBERS.finditer(text)]
 
 
 def test_markup_without_spaces_is_words_between_tags_not_one_long_run():

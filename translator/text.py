@@ -364,7 +364,8 @@ PLACEHOLDERS = (
     TOKEN_LIKE,
 )
 CODE = 5  # front matter, code blocks and spans come first: the tags and entities inside them are code too
-EVERYTHING = re.compile("|".join(f"(?:{p})" for p in PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]), re.DOTALL)
+ITEMS = PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]  # EVERYTHING's alternatives, in the order they are tried
+EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
 # (x86, 8.2p1, 2nd); a slash and a word may follow ("$19.99/month" came back as "$19.9/month"). Served, they are
 # placeholders: the model changed the numbers of 160 of 874 catalog messages that have one ("umask 077" came back as
@@ -389,6 +390,14 @@ QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]
 # Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
 MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_LIKE,)), re.DOTALL)
 ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
+# What every item of these patterns and every section (SECTIONS) holds: a character other than an ASCII letter, a space
+# or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
+# a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
+# or "import" (an MDX statement). Most sentences are prose with none of it, and searching them for EVERYTHING's ~55
+# alternatives at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
+ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|import")
+# (a tuple: `in` finds a pattern by identity, where a set hashed the whole pattern, 8 µs for EVERYTHING's)
+HINTED = (EVERYTHING_AND_NUMBERS, EVERYTHING, MARKUP_AND_TOKEN_LIKE, ONLY_TOKEN_LIKE)
 SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
 # Tags that end a sentence: block-level elements, and those a page shows as texts of their own (a figure's caption
@@ -1232,11 +1241,13 @@ def protected_spans(text: str, pattern: re.Pattern = EVERYTHING, start: int = 0,
     end = len(text) if end is None else end
     unsearched, exhausted = (-1, -1), (end + 1, end + 1)  # exhausted: nothing (more) of that kind up to the end
     items: list[tuple[int, int]] = []
+    hinted = ITEM_HINT if pattern in HINTED else None  # no item ahead where no hint is
     position, match = start, unsearched
     sections = [(unsearched, -1) for _ in SECTIONS]  # per kind: the first from the scan's position on, and its close
     while position < end:
         if match[0] < position:  # the first match from an earlier position is the first from here when it lies ahead
-            found = pattern.search(text, position, end)
+            hint = hinted is None or hinted.search(text, position, end)
+            found = pattern.search(text, position, end) if hint else None
             match = found.span() if found else exhausted
         for kind, (opens, closes) in enumerate(SECTIONS):
             section, close = sections[kind]
@@ -1272,7 +1283,8 @@ def swapped(text: str, spans: Sequence[tuple[int, int]], replacements: Sequence[
 # Marks that join two items into one thing with no space around them: "%s:%d" (host and port), "%d/%d", "%s@%s",
 # "%d.%d", "{key}={value}". As two tokens the model moved one alone ("Could not connect to %s:%d" came back as
 # "Verbindung mit %s konnte nicht hergestellt werden:%d").
-JOINING_MARKS = re.compile(r"[:/.@=#+-]{1,3}")
+JOINING_MARK = r"[:/.@=#+-]"
+JOINING_MARKS = re.compile(rf"{JOINING_MARK}{{1,3}}")
 
 
 Apart = Callable[[str, int, int], object]  # whether the item text[start:end] stays alone (a pattern's fullmatch)
@@ -2115,7 +2127,9 @@ ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-
                           re.IGNORECASE)
 ASCIIDOC_LINK_FULL = re.compile(ASCIIDOC_LINK)
 TEMPLATE_CODE = re.compile(r"\{[{%#]")  # a template's expression or tag ("{{ _('Save') }}", "{% trans %}"): code
-MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARKS.pattern})*")  # what is left of it without its items
+# What is left of it without its items: spaces and marks, one at a time (as runs of marks, "{1,3}" under "*", a line of
+# 28 dashes in a <pre> with attributes, as Valgrind's manual has, took 2.6 s to find not to be such, 80 would not end)
+MARKUP_BESIDE_ITEMS = re.compile(rf"(?:\s|{JOINING_MARK})*")
 BUTTON_TYPE = re.compile(r"(?<=\s)type\s*=\s*[\"']?(?:submit|button|reset)\b", re.IGNORECASE)
 
 
@@ -2221,7 +2235,7 @@ def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True) -> li
     spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served with
     placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
     placeholders are, and ASCII quotes around a QUOTED_TERM are items too."""
-    one_item = _joined_items(pattern)
+    one_item = _joined_items(pattern.pattern, pattern.flags)  # keyed by the source, whose hash a str keeps
     names = "'" if JSON_KEY_ITEM.search(text) else "'\""  # a JSON object's strings in double quotes are values
     marks: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
@@ -2280,13 +2294,16 @@ def _quotes_pair(masked: str, opening: re.Match, closing: re.Match, mark: str, a
 
 
 @functools.cache
-def _joined_items(pattern: re.Pattern) -> re.Pattern:
+def _joined_items(pattern: str, flags: int) -> re.Pattern:
     """Items `pattern` matches, one or several with spaces or JOINING_MARKS between them, and JOINING_MARKS before
     or after them: an option, an extension, a key ("'--%s'", "'-%c'", "'.%s'", "'%s='"), whose quotes the model
     dropped in 27 of 98 held-out and catalog messages ("Invalid option '--%s'" came back as "Ungültige Option
-    --%s"); unquoted, a sentence split inside one ("expected '.%s' here": "expected '.%s" and "' here")."""
-    item, marks = f"(?:{pattern.pattern})", f"(?:{JOINING_MARKS.pattern})?"
-    return re.compile(rf"{marks}{item}(?:(?: *|{JOINING_MARKS.pattern}){item})*{marks}", pattern.flags)
+    --%s"); unquoted, a sentence split inside one ("expected '.%s' here": "expected '.%s" and "' here"). Each item is
+    read as the masking scan reads it (atomic: the first alternative that matches, its first match), never two ways:
+    where two alternatives matched one span (a code span's two), each further item doubled the work of a failed match
+    (quoted, "-`" * 25 + "a" took 22 ms, 40 took 4.5 s; of 160,063 quotations in real texts 2 read otherwise now)."""
+    item, marks = f"(?>{pattern})", f"(?:{JOINING_MARKS.pattern})?"
+    return re.compile(rf"{marks}{item}(?:(?: *|{JOINING_MARKS.pattern}){item})*{marks}", flags)
 
 
 def items_over(masked: str, protected: Sequence[str], spans: Spans) -> set[int]:
