@@ -1,0 +1,79 @@
+"""No regular expression of the text pipeline, the markup module, the tokenizer or the batch job's readers backtracks
+exponentially. Python's `re` holds the GIL while it matches, so one such match froze the whole server: a paragraph
+of Valgrind's HTML manual (a <pre class="screen"> table under a line of 80 dashes) left every request, a one-sentence
+one too, at DEADLINE_EXCEEDED while the process burnt CPU. Each pattern meets every unit of two of 45 characters
+repeated 40 times, after a tag, a quote or nothing and before a mark, a letter or a line break (where an exponential
+match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a second."""
+
+import contextlib
+import importlib
+import itertools
+import pkgutil
+import re
+import signal
+
+import pytest
+
+import service
+from translator import text
+
+MODULES = ["translator.text", "translator.markup", "translator.tokenizer",
+           *(f"service.{m.name}" for m in pkgutil.iter_modules(service.__path__) if not m.name.startswith("_"))]
+CHARACTERS = list(" \t\n-=:/.@#+*_~`'\"<>[](){}!?%$&|\\^,;aA1xX") + ["é"]
+UNITS = ["".join(pair) for pair in itertools.product(CHARACTERS, repeat=2)]
+LEADS, TAILS = ["", '<a x="1">', "'"], ["!", "a", "\n"]
+REPEATS, LIMIT_SECONDS = 40, 1.0
+
+
+class TooSlow(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def interrupted_after(seconds: float):
+    """Raise TooSlow in the block after `seconds` (`re` checks for signals while it matches)."""
+    def interrupt(*_):
+        raise TooSlow
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def patterns() -> list[tuple[str, re.Pattern]]:
+    """Every compiled pattern of those modules, and those built at run time from them."""
+    found = {}
+    for name in MODULES:
+        for attribute, value in vars(importlib.import_module(name)).items():
+            if isinstance(value, re.Pattern) and isinstance(value.pattern, str) and value.pattern:
+                found.setdefault(value, f"{name}.{attribute}")
+    found[text._joined_items(text.EVERYTHING_AND_NUMBERS.pattern, text.EVERYTHING_AND_NUMBERS.flags)] = "_joined_items"
+    found[text.symbols_outside_ascii()] = "symbols_outside_ascii()"
+    return [(name, pattern) for pattern, name in found.items()]
+
+
+@pytest.mark.slow
+def test_no_pattern_backtracks_exponentially():
+    slow = []
+    for name, pattern in patterns():
+        for unit, lead, tail in itertools.product(UNITS, LEADS, TAILS):
+            probe = lead + unit * REPEATS + tail
+            for method in (pattern.search, pattern.fullmatch):
+                try:
+                    with interrupted_after(LIMIT_SECONDS):
+                        method(probe)
+                except TooSlow:
+                    slow.append(f"{name}.{method.__name__}({probe!r})")
+    assert not slow, f"{len(slow)} probes took over {LIMIT_SECONDS} s: {slow[:10]}"
+
+
+def test_the_probe_interrupts_an_exponential_pattern():
+    """The probe on a pattern that backtracks exponentially (runs of one to three marks under a star, as
+    MARKUP_BESIDE_ITEMS was) is interrupted within its second: the scan above can fail."""
+    exponential = re.compile(r"(?:\s|[:/.@=#+-]{1,3})*")
+    with pytest.raises(TooSlow), interrupted_after(LIMIT_SECONDS):
+        exponential.fullmatch("-" * REPEATS + "a")
