@@ -2,8 +2,10 @@
 exponentially. Python's `re` holds the GIL while it matches, so one such match froze the whole server: a paragraph
 of Valgrind's HTML manual (a <pre class="screen"> table under a line of 80 dashes) left every request, a one-sentence
 one too, at DEADLINE_EXCEEDED while the process burnt CPU. Each pattern meets every unit of two of 45 characters
-repeated 40 times, after a tag, a quote or nothing and before a mark, a letter or a line break (where an exponential
-match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a second."""
+repeated 40 times after a tag, a quote or nothing, and every character (alone, or with a line break, a space or a
+letter) repeated 40 times after what opens a construct, each before a mark, a letter or a line break (where an
+exponential match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a
+second."""
 
 import contextlib
 import importlib
@@ -20,8 +22,17 @@ from translator import text
 MODULES = ["translator.text", "translator.markup", "translator.tokenizer",
            *(f"service.{m.name}" for m in pkgutil.iter_modules(service.__path__) if not m.name.startswith("_"))]
 CHARACTERS = list(" \t\n-=:/.@#+*_~`'\"<>[](){}!?%$&|\\^,;aA1xX") + ["é"]
-UNITS = ["".join(pair) for pair in itertools.product(CHARACTERS, repeat=2)]
-LEADS, TAILS = ["", '<a x="1">', "'"], ["!", "a", "\n"]
+PAIRS = ["".join(pair) for pair in itertools.product(CHARACTERS, repeat=2)]
+# What opens a construct that is then scanned for its end: each before every character, alone or with a line break,
+# a space or a letter (a Markdown "\[" before lines of text found math's "(?:.|\n)", two ways to read a line break)
+OPENERS = ["\\[", "\\(", "$", "$$", "`", "``", "```", "~~~", "[", "![", "](", "{", "{{", "{{<", "{%", "<!--",
+           "<![CDATA[", "---\n", "+++", "++", "+", ":", "::", "%", "%{", "&", "(((", "[[", "<<", "http://", "@", "~/",
+           "C:\\", "--", '"a": ', ":a:", "<a ", "<", "*", "**", "_", "|", "[!", "[^", "{#", "{:", "import ",
+           "export const ", "!!! ", ":::", "linkgit:", "kbd:[", "footnote:[", ".. ", "`a <", ":ref:`", "a.", "#", '"',
+           "'a"]
+SHORT_UNITS = CHARACTERS + [c + after for c in CHARACTERS for after in ("\n", " ", "a")] + ["a" + c for c in CHARACTERS]
+PROBES = [*itertools.product(["", '<a x="1">', "'"], PAIRS), *itertools.product(OPENERS, SHORT_UNITS)]
+TAILS = ["!", "a", "\n"]
 REPEATS, LIMIT_SECONDS = 40, 1.0
 
 
@@ -60,7 +71,7 @@ def patterns() -> list[tuple[str, re.Pattern]]:
 def test_no_pattern_backtracks_exponentially():
     slow = []
     for name, pattern in patterns():
-        for unit, lead, tail in itertools.product(UNITS, LEADS, TAILS):
+        for (lead, unit), tail in itertools.product(PROBES, TAILS):
             probe = lead + unit * REPEATS + tail
             for method in (pattern.search, pattern.fullmatch):
                 try:

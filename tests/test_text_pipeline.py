@@ -865,8 +865,8 @@ def test_a_list_inside_a_line_is_cut_at_its_markers_which_are_kept():
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80
-    never ended) and a quotation of code spans between marks (40 "-`" took 4.5 s) or of a run of "+" (60: 48 ms, each
-    10 more 5x); a function call's pattern was
+    never ended), a quotation of code spans between marks (40 "-`" took 4.5 s) or of a run of "+" (60: 48 ms, each
+    10 more 5x) and lines after a Markdown "\\[" (20: 63 ms, each 2 more 4x); a function call's pattern was
     tried after every colon ("a:" * 16,000: 1.9 s, so 200,000 would take ~5 min; linear, 0.1 s). In a child process,
     so that a regression fails here instead of hanging the suite."""
     import subprocess
@@ -881,7 +881,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             'k=v\\n' * 20_000 + 'en:\\n' + '  a:\\n    b: \"c\"\\n' * 10_000,\n"
               "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000,\n"
               "             'Run <code x=\"1\">Ctrl+C ' + '-' * 80 + ' x</code>.',\n"
-              "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\"):\n"
+              "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\",\n"
+              "             '\\\\[' + 'a line\\n' * 60):\n"
               "    prepare(text)\n"
               "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
