@@ -395,8 +395,8 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 # What every item of these patterns and every section (SECTIONS) holds: a character other than an ASCII letter, a space
 # or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
 # a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
-# or "import" (an MDX statement). Most sentences are prose with none of it, and searching them for EVERYTHING's ~55
-# alternatives at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
+# or "import" (an MDX statement). Most sentences are prose with none of it, and searching them for the 52 alternatives
+# at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
 ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|import")
 # (a tuple: `in` finds a pattern by identity, where a set hashed the whole pattern, 8 µs for EVERYTHING's)
 HINTED = (EVERYTHING_AND_NUMBERS, EVERYTHING, MARKUP_AND_TOKEN_LIKE, ONLY_TOKEN_LIKE)
