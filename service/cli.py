@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import io
 import json
 import os
 import sys
@@ -157,7 +158,7 @@ def cmd_translate(args) -> int:
               "--n-best or --scores (one line per hypothesis)", file=sys.stderr)
         return 2
     try:
-        texts = utf8_arguments(args.text) or stdin_texts(sys.stdin.buffer, args.paragraphs)
+        texts = utf8_arguments(args.text) or stdin_texts(sys.stdin.buffer, args.paragraphs, sys.stdout)
     except ValueError as error:  # before, a traceback where the request was built
         print(f"error: {error}: convert it first, e.g. with iconv -f latin1 -t utf-8", file=sys.stderr)
         return 2
@@ -228,12 +229,16 @@ def utf8_lines(lines: Iterable[bytes]) -> Iterator[str]:
             raise ValueError(f"stdin line {number} is not valid UTF-8 ({error.reason} at byte {error.start})") from None
 
 
-def stdin_texts(lines: Iterable[bytes], paragraphs: bool) -> list[str]:
+def stdin_texts(lines: Iterable[bytes], paragraphs: bool, output: io.TextIOWrapper | None = None) -> list[str]:
     """Stdin's texts: each line, or with --paragraphs each run of lines between blank lines (its sentences wrapped
     over lines are translated whole, a fenced code block kept whole); a blank line is a text of its own, printed back
-    blank, so that the output lines up with the input."""
+    blank, so that the output lines up with the input. Where stdin's first line ends in CRLF (a Windows file), the
+    `output` writes CRLF too (it wrote LF: a Windows file came back with Unix line ends)."""
     from translator.text import paragraph_runs
 
+    lines = list(lines)
+    if output is not None and lines and lines[0].endswith(b"\r\n"):
+        output.reconfigure(newline="\r\n")
     if not paragraphs:
         return list(utf8_lines(lines))
     return ["\n".join(run) for run in paragraph_runs(utf8_lines(lines), lambda line: line)]
@@ -650,7 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     description="Send texts (arguments, or stdin lines or paragraphs) to a running "
                                                 "server; with --model-dir or --checkpoint translate in this process "
                                                 "instead.")
-    translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is printed back blank)")
+    translate.add_argument("text", nargs="*", help="texts to translate; when none, every stdin line (a blank one is "
+                           "printed back blank; lines that end in CRLF are answered in CRLF)")
     translate.add_argument("--paragraphs", action="store_true",
                            help="read stdin a paragraph at a time (the lines between blank lines are one text, so a "
                                 "sentence wrapped over lines is translated whole and wrapped again) instead of a line "

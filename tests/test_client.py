@@ -96,6 +96,12 @@ def test_the_translate_command_reads_stdin_a_paragraph_at_a_time(running, export
                                 capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, result.stderr
         assert result.stdout == "\n".join(expected) + "\n"
+    for ending in ("\r\n", "\n"):  # a Windows file's line ends come back as they went in
+        lines = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--server", running.target],
+                               input=f"Where is the station?{ending}{ending}Good night.{ending}".encode(),
+                               capture_output=True, timeout=300)
+        assert lines.returncode == 0 and lines.stdout.count(ending.encode()) == 3, lines
+        assert ending == "\r\n" or b"\r" not in lines.stdout
     refused = subprocess.run([sys.executable, "-m", "service.cli", "translate", "--paragraphs", "Hi."],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "--paragraphs reads stdin" in refused.stderr
