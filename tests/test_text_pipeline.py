@@ -1302,7 +1302,7 @@ def test_every_character_outside_prose_is_an_item_hint(character):
     assert ITEM_HINT.fullmatch(character)
 
 
-@pytest.mark.parametrize("alternative", _prose_alternatives())
+@pytest.mark.parametrize("alternative", _prose_alternatives(), ids=lambda alternative: alternative[:40])
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_an_item_in_prose_holds_a_hint_and_is_found(alternative, data):
