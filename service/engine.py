@@ -20,7 +20,6 @@ import logging
 import multiprocessing
 import multiprocessing.util  # noqa: F401 - registers its exit handler before ours (below)
 import os
-import signal
 import sys
 import threading
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import AsyncIterator, Callable, Iterator
 
 from service.decoding import DecodingOptions, FinishReason
+from service.processes import leave_process_group
 from service.runtime import Model, Runtime, ServedModel
 from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput, StepOutput, decode
 from translator.model_format import ModelMeta
@@ -385,16 +385,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
     to a busy process finds no sleeping reader to wake: on this VM a pipe write that wakes a reader costs the
     server's event loop ~50 µs more than one that does not. Each step goes back as one message: its events by
     request id, the results of the requests it finished, its counts and its queue."""
-    # Shutdown is the server's: it drains, then sends "stop". A signal sent to the server's whole process group (a
-    # terminal's Ctrl-C, timeout(1), kill -- -PGID, a supervisor stopping a group) must not end the worker under
-    # requests still draining: a SIGTERM to the group failed 15 of 16 calls in flight with INTERNAL. So the worker
-    # leaves the group, ignoring a Ctrl-C that comes before it has left, and SIGTTOU, which stops a background
-    # group that writes to a terminal set to `tostop`. SIGTERM sent to the worker itself keeps its default:
-    # multiprocessing ends daemon children with it when the server's interpreter exits. If the server dies, the
-    # pipe closes and the loop below ends.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-    os.setpgrp()
+    leave_process_group()  # if the server dies, the pipe closes and the loop below ends
     os.nice(WORKER_NICENESS)
     try:
         runtime = spec.runtime()

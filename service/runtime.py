@@ -298,8 +298,7 @@ class Model:
             raise ValueError(f"{self.model_dir} was exported in format {self.meta.format}; this runtime reads format "
                              f"{FORMAT_VERSION} (self-attention over in-place buffers): export it again with `translator export --out "
                              f"{self.model_dir}` (`make serve` does so for the default model)")
-        cfg = self.meta.model
-        self.special = SpecialIds(pad=cfg["pad_id"], unk=cfg["unk_id"], bos=cfg["bos_id"], eos=cfg["eos_id"])
+        self.special = SpecialIds.of(self.meta.model)
         self.tokenizer = Tokenizer.from_dir(self.model_dir, self.special)
         self.limits = self.meta.limits
 

@@ -21,6 +21,7 @@ from service.config import MAX_STREAM_INTERVAL_MS, ServerConfig, host_port
 from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
+from service.preparing import Preparer, TooSlow
 from service.runtime import Model
 from service.scheduler import QueueFull
 from service.texts import Texts
@@ -42,7 +43,6 @@ FAILURES = {  # finish reasons that end an RPC with an error
 # A text must contain something other than whitespace, control and invisible format characters (zero-width
 # spaces and joiners, direction marks, soft hyphens, byte-order marks).
 VISIBLE = re.compile(r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-LARGE_REQUEST_CHARS = 4096  # requests with more text are tokenized off the event loop
 # HTTP/2 keepalive. gRPC's server default answers a client that pings more often than every 5 minutes while no
 # call is open with GOAWAY "too_many_pings" and drops the connection; clients commonly ping every 10-60 s (grpc-go
 # allows 10 s at least), so pings from every 10 s are accepted, with or without calls. The server pings an idle
@@ -263,6 +263,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         self.metrics = metrics
         self.draining = asyncio.Event()  # set on SIGTERM: new calls are refused, batch streams stop reading
         self.streamed_texts = 0  # texts of the TranslateStream calls in progress: stream_interval shares its budget among them
+        self.preparer = Preparer()  # splits and tokenizes the requests' texts within a bound
 
     # -- validation, shared by every RPC ---------------------------------------------------------
     async def admit(self, model: str, texts: list[str], options: pb.DecodingOptions, identifier: tuple[str, str],
@@ -301,10 +302,17 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         if options.text_format not in pb.TextFormat.values():
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"options.text_format {options.text_format} is not one of {sorted(pb.TextFormat.values())}")
-        if sum(map(len, texts)) > LARGE_REQUEST_CHARS:  # keep the event loop free for every other RPC
-            segmented = await asyncio.to_thread(self.segment, model, texts, options)
-        else:
-            segmented = self.segment(model, texts, options)
+        keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
+        html = options.text_format == pb.TEXT_FORMAT_HTML
+        try:
+            segmented = Texts.of(await self.preparer.prepare(model, texts, keep, html), options)
+        except TooSlow as stopped:
+            chars = sum(map(len, texts))
+            log.error("preparing a request (characters: %d, texts: %d) took over %.1f s and was stopped; no pattern "
+                      "should take this long (tests/test_patterns.py)", chars, len(texts), stopped.seconds)
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{field} took over {stopped.seconds:.1f} s to split into sentences (the bound for "
+                               f"{chars:,} characters): send smaller parts") from None
         if len(segmented.sources) > self.config.max_queue_size:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "
@@ -315,13 +323,6 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         return DecodingCapabilities(max_output_tokens=model.limits.max_output_tokens, vocab_size=model.vocab_size,
                                     max_beam_size=min(self.config.max_beam_size, self.config.max_num_seqs),
                                     alignments=model.has_alignments)
-
-    @staticmethod
-    def segment(model: Model, texts: list[str], options: pb.DecodingOptions) -> Texts:
-        """Texts split into sentences that fit the model (longer ones cut at a clause or word), tokenized."""
-        keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
-        return Texts.segmented(model, texts, options, preserve_placeholders=keep,
-                               html=options.text_format == pb.TEXT_FORMAT_HTML)
 
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()
@@ -617,6 +618,7 @@ class Server:
         await self.grpc.stop(max(0.0, deadline - loop.time()))
         for engine in self.engines.values():
             engine.stop()
+        self.servicer.preparer.stop()
         self.metrics.stop()
         self._stopped.set()
 

@@ -46,9 +46,13 @@ class Texts:
         or word), tokenized; inline elements' tags taken out, to go back by alignment, where the model has
         alignments. `options` (DecodingOptions or the proto's) say whether translations carry an n-best list and
         alignments; `limits` replace the model's own (`translator bench segments` tries other segment lengths)."""
-        return cls(*segment_texts(texts, model.tokenizer, limits or model.limits, preserve_placeholders, html,
-                                  take_out_tags=model.has_alignments),
-                   n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
+        return cls.of(segment_texts(texts, model.tokenizer, limits or model.limits, preserve_placeholders, html,
+                                    take_out_tags=model.has_alignments), options)
+
+    @classmethod
+    def of(cls, segmented: tuple[list[Prepared], list[list[int]]], options) -> Texts:
+        """What segment_texts returned, for a request with these options (see `segmented`)."""
+        return cls(*segmented, n_best=options.num_hypotheses > 1, alignments=options.return_alignments)
 
     def decoding_options(self, options: DecodingOptions) -> DecodingOptions:
         """The options to decode with: the caller's, with alignments where tags were taken out of a segment (they

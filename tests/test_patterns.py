@@ -7,17 +7,16 @@ letter) repeated 40 times after what opens a construct, each before a mark, a le
 exponential match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a
 second."""
 
-import contextlib
 import importlib
 import itertools
 import pkgutil
 import re
-import signal
 from typing import Callable
 
 import pytest
 
 import service
+from service.preparing import TooSlow, within
 from translator import text
 
 MODULES = ["translator.text", "translator.markup", "translator.tokenizer",
@@ -37,33 +36,12 @@ TAILS = ["!", "a", "\n"]
 REPEATS, LIMIT_SECONDS = 40, 1.0
 
 
-class TooSlow(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def alarms_raise_too_slow():
-    """In the block, SIGALRM raises TooSlow (`re` checks for signals while it matches)."""
-    def interrupt(*_):
-        raise TooSlow
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def over_limit(match: Callable[[str], object], probe: str) -> bool:
-    """Whether match(probe) takes over LIMIT_SECONDS (inside alarms_raise_too_slow); it is stopped there."""
-    signal.setitimer(signal.ITIMER_REAL, LIMIT_SECONDS)
+    """Whether match(probe) takes over LIMIT_SECONDS; it is stopped there (as the server stops its preparation)."""
     try:
-        match(probe)
+        within(LIMIT_SECONDS, match, probe)
     except TooSlow:
         return True
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
     return False
 
 
@@ -82,12 +60,11 @@ def patterns() -> list[tuple[str, re.Pattern]]:
 @pytest.mark.slow
 def test_no_pattern_backtracks_exponentially():
     slow = []
-    with alarms_raise_too_slow():  # installed once: the scan makes some 24 million calls
-        for name, pattern in patterns():
-            for (lead, unit), tail in itertools.product(PROBES, TAILS):
-                probe = lead + unit * REPEATS + tail
-                slow += [f"{name}.{method.__name__}({probe!r})" for method in (pattern.search, pattern.fullmatch)
-                         if over_limit(method, probe)]
+    for name, pattern in patterns():
+        for (lead, unit), tail in itertools.product(PROBES, TAILS):
+            probe = lead + unit * REPEATS + tail
+            slow += [f"{name}.{method.__name__}({probe!r})" for method in (pattern.search, pattern.fullmatch)
+                     if over_limit(method, probe)]
     assert not slow, f"{len(slow)} probes took over {LIMIT_SECONDS} s: {slow[:10]}"
 
 
@@ -95,6 +72,5 @@ def test_the_probe_interrupts_an_exponential_pattern():
     """The probe on a pattern that backtracks exponentially (runs of one to three marks under a star, as
     MARKUP_BESIDE_ITEMS was) is interrupted within its second: the scan above can fail."""
     exponential = re.compile(r"(?:\s|[:/.@=#+-]{1,3})*")
-    with alarms_raise_too_slow():
-        assert over_limit(exponential.fullmatch, "-" * REPEATS + "a")
-        assert not over_limit(exponential.fullmatch, "-" * REPEATS)
+    assert over_limit(exponential.fullmatch, "-" * REPEATS + "a")
+    assert not over_limit(exponential.fullmatch, "-" * REPEATS)

@@ -46,6 +46,11 @@ class SpecialIds:
     bos: int = BOS_ID
     eos: int = EOS_ID
 
+    @classmethod
+    def of(cls, config: dict) -> "SpecialIds":
+        """The ids a model's config records (an export's ``config.json`` "model")."""
+        return cls(pad=config["pad_id"], unk=config["unk_id"], bos=config["bos_id"], eos=config["eos_id"])
+
 
 class Tokenizer:
     """Text ↔ ids. Source ids end with EOS; target ids are produced by the model.
