@@ -52,6 +52,7 @@ class TooSlow(Exception):
 
 
 _bound: float | None = None  # while the main thread's work is bounded (`within`): its bound, which SIGALRM ends
+_handling_alarms = False  # whether `within` has installed its SIGALRM handler (asking signal.getsignal costs ~2 µs)
 
 
 def _on_alarm(signum, frame) -> None:
@@ -61,14 +62,15 @@ def _on_alarm(signum, frame) -> None:
 
 def within(seconds: float, work: Callable[..., T], *args) -> T:
     """work(*args), stopped by TooSlow once it has run `seconds` (wall clock). Only the main thread can be
-    interrupted (Python runs signal handlers there); elsewhere the work runs unbounded. The handler stays installed
-    once set: put back between calls, an alarm already on its way would meet the default action, which ends the
-    process."""
-    global _bound
+    interrupted (Python runs signal handlers there); elsewhere the work runs unbounded. The process's SIGALRM is
+    this function's: its handler stays installed once set, since put back between calls, an alarm already on its way
+    would meet the default action, which ends the process."""
+    global _bound, _handling_alarms
     if threading.current_thread() is not threading.main_thread():
         return work(*args)
-    if signal.getsignal(signal.SIGALRM) is not _on_alarm:
+    if not _handling_alarms:
         signal.signal(signal.SIGALRM, _on_alarm)
+        _handling_alarms = True
     _bound = seconds
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
