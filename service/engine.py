@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import AsyncIterator, Callable, Iterator
 
 from service.decoding import DecodingOptions, FinishReason
-from service.processes import leave_process_group
+from service.processes import detach_from_server
 from service.runtime import Model, Runtime, ServedModel
 from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput, StepOutput, decode
 from translator.model_format import ModelMeta
@@ -346,11 +346,6 @@ atexit.register(_EXITING.set)
 # instead of waiting for their deadlines, or forever.
 STALL_SECONDS = 60.0
 RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "scheduled_time", "first_token_time", "finish_time")
-# Worker processes run at a lower priority than the server's event loop: every request passes through the loop
-# twice, so when the cores are oversubscribed (engines, loop and, on a small box, clients) the loop must not queue
-# behind engine work (2 cores, 64 unary clients, two workers, one run each: mean decoder batch 15 -> 26 rows and
-# 5,335 -> 5,479 tok/s with it).
-WORKER_NICENESS = 5
 # Worker processes ask glibc to back its large blocks (ONNX Runtime's weights and buffers: ~90 MB of each worker of
 # the shipped model) with transparent huge pages where the kernel's THP mode is `madvise` (a common default;
 # `always` needs nothing, `never` ignores it, and so does a glibc older than 2.35): a decoder step then misses the
@@ -385,8 +380,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
     to a busy process finds no sleeping reader to wake: on this VM a pipe write that wakes a reader costs the
     server's event loop ~50 µs more than one that does not. Each step goes back as one message: its events by
     request id, the results of the requests it finished, its counts and its queue."""
-    leave_process_group()  # if the server dies, the pipe closes and the loop below ends
-    os.nice(WORKER_NICENESS)
+    detach_from_server()  # if the server dies, the pipe closes and the loop below ends
     try:
         runtime = spec.runtime()
     except Exception as error:

@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
-from service.processes import leave_process_group
+from service.processes import detach_from_server
 from translator.model_format import Limits, ModelMeta
 from translator.text import Prepared, segment_texts
 from translator.tokenizer import SpecialIds, Tokenizer
@@ -97,7 +97,7 @@ def segment_in_process(model_dir: Path, texts: list[str], preserve_placeholders:
 
 def _serve(conn) -> None:
     """The preparer process: runs each job it receives and sends back its result, or the traceback of its failure."""
-    leave_process_group()  # as an engine worker: the server's shutdown ends it
+    detach_from_server()
     conn.send("ready")
     try:
         while True:
