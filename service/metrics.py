@@ -52,6 +52,10 @@ class Metrics:
                                        "Engine worker processes replaced: exited (killed by the OOM killer, a crash in "
                                        "native code) or stalled (held sequences and sent nothing for 60 s)",
                                        ["model", "reason"], registry=registry)
+        self.preparations_stopped = Counter("translator_text_preparations_stopped_total",
+                                            "Requests whose texts took longer than their bound to split into sentences "
+                                            "and tokenize, stopped and refused INVALID_ARGUMENT (a pattern of the text "
+                                            "pipeline backtracks on some text)", ["model"], registry=registry)
         self.placeholder_repairs = Counter("translator_placeholder_repairs_total",
                                            "Placeholder tokens the model lost, repeated or reordered, repaired",
                                            ["model"], registry=registry)
@@ -81,8 +85,9 @@ class Metrics:
 
     def model_loaded(self, info) -> None:
         self.model_info.labels(info.name, info.version, info.provider, info.precision).set(1)
-        for reason in ("exited", "stalled"):  # at 0 from the start: increase() sees the first restart
+        for reason in ("exited", "stalled"):  # at 0 from the start: increase() sees the first one
             self._labeled(self.worker_restarts, info.name, reason)
+        self._labeled(self.preparations_stopped, info.name)
 
     def observe_step(self, stats: StepOutput, engine) -> None:
         """Called by an engine worker's thread after every decoder step."""
@@ -112,6 +117,9 @@ class Metrics:
         self._labeled(self.segments, model).observe(segments)
         if repairs:
             self._labeled(self.placeholder_repairs, model).inc(repairs)
+
+    def observe_preparation_stopped(self, model: str) -> None:
+        self._labeled(self.preparations_stopped, model).inc()
 
     def observe_rpc(self, method: str, model: str, code: str, seconds: float | None) -> None:
         """Count a call under its final status; seconds is None for a call that never reached its handler."""

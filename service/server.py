@@ -307,6 +307,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         try:
             segmented = Texts.of(await self.preparer.prepare(model, texts, keep, html), options)
         except TooSlow as stopped:
+            self.metrics.observe_preparation_stopped(engine.name)
             chars = sum(map(len, texts))
             log.error("preparing a request (characters: %d, texts: %d) took over %.1f s and was stopped; no pattern "
                       "should take this long (tests/test_patterns.py)", chars, len(texts), stopped.seconds)

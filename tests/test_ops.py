@@ -90,7 +90,7 @@ def test_scrape_has_every_documented_metric(live):
                  "translator_generated_tokens_total", "translator_queue_depth", "translator_queue_capacity",
                  "translator_active_sequences", "translator_kv_cache_bytes", "translator_model_info",
                  "translator_sequences_finished_total", "translator_stream_interval_seconds", "process_resident_memory_bytes",
-                 "translator_engine_worker_restarts_total"):
+                 "translator_engine_worker_restarts_total", "translator_text_preparations_stopped_total"):
         assert re.search(rf"^{name}[{{ ]", text, re.M), name
     assert re.search(r'^translator_requests_total\{code="OK",method="Translate",model="tiny"\} 7\.0', text, re.M)
     assert re.search(r'^translator_requests_total\{code="INVALID_ARGUMENT",method="Translate",model="tiny"\} 1\.0', text, re.M)
@@ -167,7 +167,8 @@ def test_every_dashboard_and_alert_expression_evaluates(prometheus):
         assert answer["status"] == "success", (expression, answer)
     rules = json.loads(get(f"{prometheus}/rules"))["data"]["groups"][0]["rules"]
     assert {r["name"] for r in rules} == {"TranslatorHighErrorRatio", "TranslatorP99LatencyHigh", "TranslatorQueueSaturated",
-                                          "TranslatorTargetDown", "TranslatorEngineWorkerRestarting"}
+                                          "TranslatorTargetDown", "TranslatorEngineWorkerRestarting",
+                                          "TranslatorTextPreparationStopped"}
     assert all(r["health"] == "ok" for r in rules)
 
 

@@ -108,6 +108,8 @@ def test_a_request_past_its_bound_is_invalid_argument_counted_and_the_server_ser
     assert refused.details() == (f"texts took over 0.5 s to split into sentences (the bound for {chars:,} "
                                  "characters): send smaller parts")
     assert wait_until(lambda: server.requests_counted("Translate", "INVALID_ARGUMENT") == 1)
+    assert server.server.metrics.registry.get_sample_value(  # what TranslatorTextPreparationStopped alerts on
+        "translator_text_preparations_stopped_total", {"model": "tiny"}) == 1
     assert "took over 0.5 s and was stopped" in caplog.text
     server.server.servicer.preparer.job = segment_in_process
     with TranslatorClient(server.target) as client:
