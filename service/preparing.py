@@ -151,7 +151,10 @@ class Preparer:
         return value
 
     async def _started(self):
-        """The preparer process's end of the pipe, after starting the process if none runs."""
+        """The preparer process's end of the pipe, after starting the process if none runs (or it died while idle:
+        the OOM killer may pick it)."""
+        if self._process is not None and not self._process.is_alive():
+            self.stop()
         if self._process is None:
             context = multiprocessing.get_context("spawn")  # no gRPC or event-loop state crosses
             self._conn, child = context.Pipe()

@@ -53,10 +53,16 @@ def test_the_preparer_process_prepares_as_the_event_loop_does(exported_tiny):
     assert (prepared, sources) == (expected, expected_sources)
 
 
-def test_a_large_request_past_its_bound_kills_the_preparer_process_and_the_next_one_is_prepared(exported_tiny,
-                                                                                                   monkeypatch):
+def short_bound(monkeypatch) -> None:
+    """A bound of 0.5 s whatever the length, for jobs that never finish (a real one, in a process just started,
+    reads its tokenizer first: under load that took longer)."""
     monkeypatch.setattr(preparing, "BOUND_SECONDS", 0.5)
     monkeypatch.setattr(preparing, "BOUND_SECONDS_PER_CHAR", 0.0)
+
+
+def test_a_large_request_past_its_bound_kills_the_preparer_process_and_the_next_one_is_prepared(exported_tiny,
+                                                                                                   monkeypatch):
+    short_bound(monkeypatch)
     model = ServedModel(exported_tiny, None, True)
     preparer = Preparer(never_finishes)
 
@@ -64,6 +70,7 @@ def test_a_large_request_past_its_bound_kills_the_preparer_process_and_the_next_
         with pytest.raises(TooSlow):
             await preparer.prepare(model, large_texts(), True, False)
         assert preparer._process is None  # killed
+        monkeypatch.undo()
         preparer.job = segment_in_process
         return await preparer.prepare(model, large_texts(), True, False)
 
@@ -75,9 +82,7 @@ def test_a_large_request_past_its_bound_kills_the_preparer_process_and_the_next_
 
 
 @pytest.fixture
-def server(exported_tiny, monkeypatch):
-    monkeypatch.setattr(preparing, "BOUND_SECONDS", 0.5)
-    monkeypatch.setattr(preparing, "BOUND_SECONDS_PER_CHAR", 0.0)
+def server(exported_tiny):
     running = RunningServer(config_for(exported_tiny))
     yield running
     running.stop()
@@ -95,7 +100,9 @@ def large_request_refused(server, timeout: float, while_prepared: Callable[[], N
     return refused.value
 
 
-def test_a_request_past_its_bound_is_invalid_argument_counted_and_the_server_serves_on(server, caplog):
+def test_a_request_past_its_bound_is_invalid_argument_counted_and_the_server_serves_on(server, caplog, monkeypatch):
+    short_bound(monkeypatch)
+
     def small_request_answered_meanwhile():
         time.sleep(0.1)
         with TranslatorClient(server.target) as client:
@@ -111,6 +118,7 @@ def test_a_request_past_its_bound_is_invalid_argument_counted_and_the_server_ser
     assert server.server.metrics.registry.get_sample_value(  # what TranslatorTextPreparationStopped alerts on
         "translator_text_preparations_stopped_total", {"model": "tiny"}) == 1
     assert "took over 0.5 s and was stopped" in caplog.text
+    monkeypatch.undo()
     server.server.servicer.preparer.job = segment_in_process
     with TranslatorClient(server.target) as client:
         assert all(t.text for t in client.translate(large_texts()).translations)
@@ -130,3 +138,13 @@ def test_a_call_that_ends_while_the_preparer_process_starts_leaves_none_half_sta
     assert expired.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     with TranslatorClient(server.target, timeout=30) as client:
         assert all(t.text for t in client.translate(large_texts()).translations)
+
+
+def test_a_preparer_process_that_died_while_idle_is_replaced_before_the_next_request(server):
+    with TranslatorClient(server.target, timeout=30) as client:
+        assert all(t.text for t in client.translate(large_texts()).translations)
+        ended = server.server.servicer.preparer._process
+        ended.kill()  # as the OOM killer would
+        ended.join(5)
+        assert all(t.text for t in client.translate(large_texts()).translations)
+    assert server.server.servicer.preparer._process is not ended
