@@ -1750,7 +1750,9 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
             ("Find (Ctrl+Alt+?) or Alt+F4", ["Find (XX0X) or XX1X"], "Find (Strg+Alt+?) or Alt+F4"),
             ("Type `Ctrl+C` or ++ctrl+c++ now", ["Type XX0X or XX1X now"], "Type `Ctrl+C` or ++ctrl+c++ now"),
             ("<kbd>Ctrl+S</kbd> saves", ["XX0X saves"], "<kbd>Strg+S</kbd> saves"),
-            ("Ctrl+Shift+Alt+M", [], "Strg+Shift+Alt+M")):
+            ("Ctrl+Shift+Alt+M", [], "Strg+Shift+Alt+M"),
+            # xkeyboard-config's: the second "Ctrl" stayed English where Menu was no key
+            ("Right Ctrl+Menu; Shift+CapsLock", ["Right XX0X; XX1X"], "Right Strg+Menu; Shift+CapsLock")):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore(prepared.segments) == restored

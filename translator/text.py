@@ -244,7 +244,8 @@ ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 # as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S"
 MODIFIER_KEY = r"(?:Ctrl|Control|Strg|Shift|Alt|AltGr|Cmd|Command|Meta|Super|Win|Option|Opt|Fn|Hyper)"
 NAMED_KEY = (r"(?:F\d{1,2}|Enter|Return|Space|Tab|Esc|Escape|Delete|Del|Backspace|Insert|Ins|Home|End|PgUp|PgDn|PageUp"
-             r"|PageDown|Up|Down|Left|Right|Plus|Minus|Print|Pause)")
+             r"|PageDown|Up|Down|Left|Right|Plus|Minus|Print|Pause|Menu|CapsLock|NumLock|ScrollLock|PrtSc|PrintScreen"
+             r"|SysRq)")
 KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[a-z0-9])(?!\w)"
                    rf"|(?:{MODIFIER_KEY} ?\+ ?)+[^\w\s])")
 # Keys in Python Markdown's (MkDocs Material's) syntax, "++ctrl+alt+del++", which the extension names and draws: kept
