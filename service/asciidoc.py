@@ -51,6 +51,12 @@ LIST_ITEM = re.compile(r"[ \t]*(?:(?:-|\*{1,5}|•)[ \t]+(?:\[[ x*]\][ \t]+)?|(?
 NAME = re.compile(r"(['_*`+#])[^\s'_*`+#]+\1")
 # A description list's term and its marks ("--quiet::", "Working tree:: The files...", "CPU;;"), the description after
 TERM = re.compile(r"(?!//[^/])([ \t]*)([^ \t].*?)(:{2,4}|;;)(?:$|([ \t]+)(?=\S))")
+TERM_APART = "\n\n"  # between a term and its description sent as one text (`Reader._described`)
+# A term of words before its description on its line: a capitalized word or several words ("CPU:: The brain ...",
+# "Hard drive:: Permanent storage ..."). Of git's manual pages' 31 terms with a description on their line, 30 are
+# values or code, kept as written ("true;;", "none;;", "checkout;;", "H;;", "<value>;;", "`+`;;"); "custom command;;"
+# is words.
+WORDS_TERM = re.compile(r"[A-Z][A-Za-z]+(?:[ -][A-Za-z]+)*|[A-Za-z]+(?:[ -][A-Za-z]+)+")
 
 
 @dataclass
@@ -188,16 +194,36 @@ class Reader:
         return self._kept(lines, start + 1, len(lines)) if header else start + 1
 
     def _term(self, lines: list[str], start: int, term: re.Match) -> int:
-        """A description list's term: kept with its marks where its description follows on its line (which is sent),
-        else sent alone (but a name), its description the next block."""
+        """A description list's term: sent alone (but a name, kept), its description the next block; or, where the
+        description follows on its line, sent with it if it is words (`_described`), else kept with its marks."""
         line = lines[start]
         if term.group(4) is not None:
+            if WORDS_TERM.fullmatch(term.group(2)):
+                return self._described(lines, start, term)
             return self._text(lines, start, self._paragraph_end(lines, start + 1), line[:term.end()])
         self.after_term = True
         if NAME.fullmatch(term.group(2)):
             return self._kept(lines, start, start + 1)
         self.pieces.append((1, Paragraph(term.group(2), term.group(1), line[term.end(2):])))
         return start + 1
+
+    def _described(self, lines: list[str], start: int, term: re.Match) -> int:
+        """A term and its description on one line ("Hard drive:: Permanent storage ..."), the description going on
+        over the paragraph's lines: one text, the term a paragraph of its own before the description (a blank line
+        between, which the text pipeline keeps as written), written back with the marks between. Kept with its
+        marks, the term stayed English."""
+        end = self._paragraph_end(lines, start + 1)
+        description = "\n".join([lines[start][term.end():], *lines[start + 1:end]])
+        words = description.rstrip(" \t")
+        marks = term.group(3) + term.group(4)
+
+        def written(translation: str) -> str:
+            name, _, described = translation.partition(TERM_APART)
+            return f"{name}{marks}{described}"
+
+        self.pieces.append((end - start, Paragraph(f"{term.group(2)}{TERM_APART}{words}", term.group(1),
+                                                   description[len(words):], written)))
+        return end
 
     def _text(self, lines: list[str], start: int, end: int, before: str = "") -> int:
         """Words from `before` on to `end`: the first line's indentation kept with its marks."""

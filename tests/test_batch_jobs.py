@@ -1465,25 +1465,28 @@ def test_an_asciidoc_pages_words_are_translated_and_its_markup_kept(server, tmp_
     and list marks translated and titles whose underline no longer matched; as Markdown paragraphs, much the same. A
     file named *.adoc (or --format asciidoc) sends each block's words alone: titles without their marks or underline
     (written back as long as the translation), a list item's and an admonition's words without their marks, a term
-    alone (but a name, "`--quiet`", "'dcommit'") and a description, a table's cell alone on its line; the header,
-    attribute entries and lists, comments, listings and comment blocks (blank lines in them too), literal paragraphs
-    and those after "+", synopses, block macros, a table's lines of several cells, its cells of blocks ("a|") and
-    CSV tables are kept as written."""
+    alone (but a name, "`--quiet`", "'dcommit'") and a description, a term of words and the description on its line
+    as one text with a blank line between (kept with its marks, the term stayed English), a table's cell alone on its
+    line; the header, attribute entries and lists, comments, listings and comment blocks (blank lines in them too),
+    literal paragraphs and those after "+", synopses, block macros, a table's lines of several cells, its cells of
+    blocks ("a|") and CSV tables are kept as written."""
     source = tmp_path / "guide.adoc"
     source.write_text(ASCIIDOC_PAGE, encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".adoc"])) if item.text]
     assert sent == ["The Dog", "The Station", "Where is the station?\nThe apples were cheap.", "The dog",
                     "I eat an apple.", "The dog\n  is old.", "I eat an apple.", "The apples were cheap.",
-                    "I eat an apple.", "Where is the station?", "I eat an apple.", "The House"]
+                    "The house\n\nI eat an apple.", "Where is the station?", "I eat an apple.", "The House"]
     output = tmp_path / "anleitung.adoc"
     code, out, err = batch(server.target, source, output, *SHORT)
     assert code == 0 and "12 translated, 0 failed" in out, err
-    title, station, two, dog, apple, old, _, apples, _, where, _, house = alone(server.target, sent)
+    title, station, two, dog, apple, old, _, apples, described, where, _, house = alone(server.target, sent)
     lines = ASCIIDOC_PAGE.splitlines()
     lines[0], lines[5:7] = "= " + title, [station, "-" * len(station)]
     lines[10:12], lines[20], lines[23] = two.split("\n"), "." + dog, apple
     lines[26:28], lines[28] = ("* " + old).split("\n"), "** " + apple
-    lines[35], lines[37] = "\t" + apples, "The house:: " + apple
+    term, blank_line, words = described.partition("\n\n")
+    assert blank_line and term and words
+    lines[35], lines[37] = "\t" + apples, f"{term}:: {words}"
     lines[39], lines[-3] = "WARNING: " + where, "== " + house
     lines[lines.index("|I eat an apple.")] = "|" + apple
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
