@@ -52,11 +52,11 @@ NAME = re.compile(r"(['_*`+#])[^\s'_*`+#]+\1")
 # A description list's term and its marks ("--quiet::", "Working tree:: The files...", "CPU;;"), the description after
 TERM = re.compile(r"(?!//[^/])([ \t]*)([^ \t].*?)(:{2,4}|;;)(?:$|([ \t]+)(?=\S))")
 TERM_APART = "\n\n"  # between a term and its description sent as one text (`Reader._described`)
-# A term of words before its description on its line: a capitalized word or several words ("CPU:: The brain ...",
-# "Hard drive:: Permanent storage ..."). Of git's manual pages' 31 terms with a description on their line, 30 are
-# values or code, kept as written ("true;;", "none;;", "checkout;;", "H;;", "<value>;;", "`+`;;"); "custom command;;"
-# is words.
-WORDS_TERM = re.compile(r"[A-Z][A-Za-z]+(?:[ -][A-Za-z]+)*|[A-Za-z]+(?:[ -][A-Za-z]+)+")
+# A term of words before its description on its line: a capitalized word or several words, apart by spaces ("CPU::
+# The brain ...", "Hard drive:: Permanent storage ..."). Of git's manual pages' 31 terms with a description on their
+# line, 30 are values or code, kept as written ("true;;", "none;;", "checkout;;", "H;;", "<value>;;", "`+`;;");
+# "custom command;;" is words. A name in small letters joined by hyphens ("export-ignore") is code.
+WORDS_TERM = re.compile(r"[A-Z][A-Za-z-]*[A-Za-z](?: [A-Za-z-]+)*|[A-Za-z-]+(?: [A-Za-z-]+)+")
 
 
 @dataclass

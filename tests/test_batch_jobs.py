@@ -1492,6 +1492,22 @@ def test_an_asciidoc_pages_words_are_translated_and_its_markup_kept(server, tmp_
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
 
 
+def test_an_asciidoc_term_of_words_goes_with_the_description_on_its_line_and_a_value_stays(tmp_path):
+    """Kept with its marks, "Hard drive:: ..." kept its term in English; git's terms before a description on their
+    line are values or code ("true;;", "export-ignore::"), which stay as written while their descriptions are sent."""
+    source = tmp_path / "terms.adoc"
+    source.write_text("Hard drive:: Permanent storage.\ntrue;; Boolean true.\nexport-ignore:: Files not exported.\n"
+                      "Main memory::: Temporary storage\nfor programs.\n", encoding="utf-8")
+    items = [item for item in read_items(source, Settings(format="asciidoc")) if item.text]
+    assert [item.text for item in items] == ["Hard drive\n\nPermanent storage.", "Boolean true.", "Files not exported.",
+                                             "Main memory\n\nTemporary storage\nfor programs."]
+    assert [item.before + item.written_as(translation) + item.after for item, translation in zip(items, [
+        "Festplatte\n\nDauerhafter Speicher.", "Boolescher Wert wahr.", "Nicht exportierte Dateien.",
+        "Hauptspeicher\n\nFlüchtiger Speicher\nfür Programme."])] == [
+        "Festplatte:: Dauerhafter Speicher.", "true;; Boolescher Wert wahr.",
+        "export-ignore:: Nicht exportierte Dateien.", "Hauptspeicher::: Flüchtiger Speicher\nfür Programme."]
+
+
 ASCIIDOC_LINES = ["= Title", "Title", "=====", "-----", "----", "....", "====", "--", "|===", "////", "```", "```ruby",
                   "[source,ruby]", "[synopsis]", "[[anchor]]", "[NOTE]", ":name: value", ":long: a +", "// comment",
                   "+", "* item", "** item", ". step", "<1> callout", "term::", "term:: text", "'name'::", ";;",
