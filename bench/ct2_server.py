@@ -90,7 +90,7 @@ def tokenizer_and_pieces(model_dir: Path) -> tuple[ModelMeta, Tokenizer, list[st
     """Our exported model's metadata, tokenizer, and the piece of every id (CTranslate2 speaks pieces)."""
     meta = ModelMeta.read(model_dir)
     cfg = meta.model
-    tokenizer = Tokenizer.from_dir(model_dir, SpecialIds(cfg["pad_id"], cfg["unk_id"], cfg["bos_id"], cfg["eos_id"]))
+    tokenizer = Tokenizer.from_dir(model_dir, SpecialIds.of(cfg))
     if tokenizer.pieces:  # a Marian vocabulary; ids it skips still need a token for CTranslate2
         pieces = [tokenizer.pieces.get(i, f"<unused_{i}>") for i in range(cfg["vocab_size"])]
     else:
