@@ -1018,7 +1018,7 @@ def cmd_bench_batch(args) -> int:
 def cmd_bench_text(args) -> int:
     from bench import text
     from bench.common import write_results
-    from service.runtime import Model
+    from service.model import Model
 
     short, long = args.lengths
     if short >= long:  # both are at least 1 (argparse)

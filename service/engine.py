@@ -29,7 +29,8 @@ from typing import AsyncIterator, Callable, Iterator
 
 from service.decoding import DecodingOptions, FinishReason
 from service.processes import detach_from_server
-from service.runtime import Model, Runtime, ServedModel
+from service.model import Model, ServedModel
+from service.runtime import Runtime
 from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput, StepOutput, decode
 from translator.model_format import ModelMeta
 

@@ -17,15 +17,11 @@ import signal
 import threading
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import Callable, TypeVar
 
+from service.model import Model
 from service.processes import detach_from_server
-from translator.model_format import Limits, ModelMeta
 from translator.text import Prepared, segment_texts
-from translator.tokenizer import SpecialIds, Tokenizer
-
-if TYPE_CHECKING:
-    from service.runtime import Model
 
 T = TypeVar("T")
 
@@ -81,18 +77,16 @@ def within(seconds: float, work: Callable[..., T], *args) -> T:
 
 
 @functools.cache
-def _tokenizer_and_limits(model_dir: Path) -> tuple[Tokenizer, Limits]:
-    """In the preparer process: a model's tokenizer and limits, read once (as Model reads them; the process loads
-    no ONNX Runtime)."""
-    meta = ModelMeta.read(model_dir)
-    return Tokenizer.from_dir(model_dir, SpecialIds.of(meta.model)), meta.limits
+def _model(model_dir: Path) -> Model:
+    """In the preparer process: a served model's tokenizer and limits, read once."""
+    return Model(model_dir)
 
 
 def segment_in_process(model_dir: Path, texts: list[str], preserve_placeholders: bool, html: bool,
                        take_out_tags: bool) -> tuple[list[Prepared], list[list[int]]]:
     """segment_texts for a model of the server's, as the preparer process runs it."""
-    tokenizer, limits = _tokenizer_and_limits(model_dir)
-    return segment_texts(texts, tokenizer, limits, preserve_placeholders, html, take_out_tags)
+    model = _model(model_dir)
+    return segment_texts(texts, model.tokenizer, model.limits, preserve_placeholders, html, take_out_tags)
 
 
 def _serve(conn) -> None:

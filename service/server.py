@@ -22,7 +22,7 @@ from service.decoding import DecodingCapabilities, DecodingOptions, FinishReason
 from service.engine import Engine, SchedulerLimits, WorkerSpec
 from service.metrics import Metrics
 from service.preparing import Preparer, TooSlow
-from service.runtime import Model
+from service.model import Model
 from service.scheduler import QueueFull
 from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials

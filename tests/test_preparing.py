@@ -14,7 +14,7 @@ import pytest
 from service import preparing
 from service.client import TranslatorClient
 from service.preparing import LARGE_REQUEST_CHARS, Preparer, TooSlow, segment_in_process, within
-from service.runtime import ServedModel
+from service.model import ServedModel
 from tests.grpc_server import RunningServer, wait_until
 from tests.test_server import config_for
 from translator.text import segment_texts

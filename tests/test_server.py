@@ -23,7 +23,8 @@ import service.engine
 from service.client import TranslatorClient
 from service.client import request as client_request
 from service.config import ServerConfig
-from service.runtime import Runtime, ServedModel
+from service.model import ServedModel
+from service.runtime import Runtime
 from service.translator import Translator
 from service.server import REFUSING_BEFORE_STOP_SECONDS, SHUTTING_DOWN
 from translator.v1 import translator_pb2 as pb
