@@ -57,6 +57,15 @@ TERM_APART = "\n\n"  # between a term and its description sent as one text (`Rea
 # line, 30 are values or code, kept as written ("true;;", "none;;", "checkout;;", "H;;", "<value>;;", "`+`;;");
 # "custom command;;" is words. A name in small letters joined by hyphens ("export-ignore") is code.
 WORDS_TERM = re.compile(r"[A-Z][A-Za-z-]*[A-Za-z](?: [A-Za-z-]+)*|[A-Za-z-]+(?: [A-Za-z-]+)+")
+# A term on a line of its own is sent when it is words (`is_words`): a term of words, or a heading or question from a
+# capital ("Why do I have a file that's always modified?", "Set to string value "lf""), an anchor before it and
+# emphasis around it aside ("[[def_blob_object]]blob object"). Otherwise it is a value, a command or code, kept as
+# written: of the 1,285 distinct terms on lines of their own in git's manual pages, 151 are one word in small letters
+# (values and subcommands: "none::", "upstream::", "start::"; sent, "upstream" came back as "Aufwärtsstrom") and most
+# of the others code ("pull <repository> <remote-ref>::" came back as "<repository> <remote-ref> ziehen::",
+# "incremental-repack::" as "Inkremental-Repack::"); 56 are terms of words.
+SENTENCE_TERM = re.compile(r"[A-Z]\S* \S.*")
+TERM_WRAPPING = re.compile(r"(?:\[\[[\w:.-]+(?:,[^\]]*)?\]\])?([*_]{0,2})(.*?)\1")
 
 
 @dataclass
@@ -194,15 +203,16 @@ class Reader:
         return self._kept(lines, start + 1, len(lines)) if header else start + 1
 
     def _term(self, lines: list[str], start: int, term: re.Match) -> int:
-        """A description list's term: sent alone (but a name, kept), its description the next block; or, where the
-        description follows on its line, sent with it if it is words (`_described`), else kept with its marks."""
+        """A description list's term: sent alone if it is words (`is_words`; a name, a value or code kept), its
+        description the next block; or, where the description follows on its line, sent with it if it is a term of
+        words (`_described`), else kept with its marks."""
         line = lines[start]
         if term.group(4) is not None:
             if WORDS_TERM.fullmatch(term.group(2)):
                 return self._described(lines, start, term)
             return self._text(lines, start, self._paragraph_end(lines, start + 1), line[:term.end()])
         self.after_term = True
-        if NAME.fullmatch(term.group(2)):
+        if NAME.fullmatch(term.group(2)) or not is_words(term.group(2)):
             return self._kept(lines, start, start + 1)
         self.pieces.append((1, Paragraph(term.group(2), term.group(1), line[term.end(2):])))
         return start + 1
@@ -242,6 +252,12 @@ class Reader:
         while end < len(lines) and not _starts_block(lines[end]):
             end += 1
         return end
+
+
+def is_words(term: str) -> bool:
+    """Whether a term on a line of its own is words to translate (SENTENCE_TERM's comment)."""
+    core = TERM_WRAPPING.fullmatch(term).group(2)
+    return bool(WORDS_TERM.fullmatch(core) or SENTENCE_TERM.fullmatch(core))
 
 
 def _starts_block(line: str) -> bool:

@@ -1465,11 +1465,11 @@ def test_an_asciidoc_pages_words_are_translated_and_its_markup_kept(server, tmp_
     and list marks translated and titles whose underline no longer matched; as Markdown paragraphs, much the same. A
     file named *.adoc (or --format asciidoc) sends each block's words alone: titles without their marks or underline
     (written back as long as the translation), a list item's and an admonition's words without their marks, a term
-    alone (but a name, "`--quiet`", "'dcommit'") and a description, a term of words and the description on its line
-    as one text with a blank line between (kept with its marks, the term stayed English), a table's cell alone on its
-    line; the header, attribute entries and lists, comments, listings and comment blocks (blank lines in them too),
-    literal paragraphs and those after "+", synopses, block macros, a table's lines of several cells, its cells of
-    blocks ("a|") and CSV tables are kept as written."""
+    of words alone (but a name, "`--quiet`", "'dcommit'") and a description, a term of words and the description on
+    its line as one text with a blank line between (kept with its marks, the term stayed English), a table's cell
+    alone on its line; the header, attribute entries and lists, comments, listings and comment blocks (blank lines in
+    them too), literal paragraphs and those after "+", synopses, block macros, a table's lines of several cells, its
+    cells of blocks ("a|") and CSV tables are kept as written."""
     source = tmp_path / "guide.adoc"
     source.write_text(ASCIIDOC_PAGE, encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".adoc"])) if item.text]
@@ -1506,6 +1506,21 @@ def test_an_asciidoc_term_of_words_goes_with_the_description_on_its_line_and_a_v
         "Hauptspeicher\n\nFlüchtiger Speicher\nfür Programme."])] == [
         "Festplatte:: Dauerhafter Speicher.", "true;; Boolescher Wert wahr.",
         "export-ignore:: Nicht exportierte Dateien.", "Hauptspeicher::: Flüchtiger Speicher\nfür Programme."]
+
+
+def test_an_asciidoc_term_on_its_own_line_is_sent_only_if_it_is_words(tmp_path):
+    """Sent alone, git's values and subcommands came back translated ("upstream::" as "Aufwärtsstrom::", "pull
+    <repository> <remote-ref>::" as "<repository> <remote-ref> ziehen::"). A term on a line of its own is sent when it
+    is words (capitalized, several words, a question), an anchor before it or emphasis around it aside; a value, a
+    command or code stays as written, and each description is sent."""
+    terms = {"Local directory": True, "Why do I have a file that's always modified?": True, "select by numbers": True,
+             "[[def_blob_object]]blob object": True, "*Hard drive*": True, "HEAD": True, "upstream": False,
+             "none": False, "pull <repository> <remote-ref>": False, "incremental-repack": False,
+             "trailer.ifexists": False, "-v, --verbose": False, "`path`": False, "GIT_DIR": False}
+    source = tmp_path / "terms.adoc"
+    source.write_text("".join(f"{term}::\n\tThe dog.\n\n" for term in terms), encoding="utf-8")
+    sent = [item.text for item in read_items(source, Settings(format="asciidoc")) if item.text]
+    assert sent == [text for term, words in terms.items() for text in ([term] if words else []) + ["The dog."]]
 
 
 ASCIIDOC_LINES = ["= Title", "Title", "=====", "-----", "----", "....", "====", "--", "|===", "////", "```", "```ruby",
