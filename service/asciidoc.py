@@ -30,6 +30,10 @@ BLOCK_ATTRIBUTES = re.compile(r"\[(?:|[\w.#%{,\"'].*)\]|\[\[[\w:.-]+(?:,.*)?\]\]
 # Styles that make the next block verbatim (its paragraph, or an open block "--"): code, markup, math, a comment, and
 # git's synopsis (a command's syntax)
 VERBATIM_STYLES = {"source", "listing", "literal", "pass", "stem", "latexmath", "asciimath", "comment", "synopsis"}
+# A manual page's synopsis before git 2.45 named it `synopsis`: a verse (174 of the 174 in git 2.39's manual pages;
+# sent, "'git push' [--all | --tags]" came back as "'Größe' [--all | --tags]"). Elsewhere a verse is a poem's or a
+# quotation's lines, and a synopsis section's paragraph may be words ("Used by linkgit:...").
+SYNOPSIS_TITLE = re.compile(r"(?i:synopsis)(?:\[\[[\w:.-]+\]\])?")
 ATTRIBUTE_ENTRY = re.compile(r":!?\w[^:]*:(?:[ \t].*)?")  # ":toc: left", ":experimental:", ":!sectnums:"
 CONTINUED = re.compile(r"[ \t](?:\+|\\)$")  # an attribute entry's value goes on on the next line
 COMMENT_LINE = re.compile(r"//(?!//)")  # "// a comment" ("////" opens a comment block)
@@ -80,6 +84,7 @@ class Reader:
     attributes: str = ""  # the last attribute list, as written
     cells: bool = False  # in a table whose cells are read
     cell_kept: bool = False  # in a table: the open cell is code or blocks ("a|", "l|", "m|"), kept
+    synopsis: bool = False  # in a section titled SYNOPSIS, where a verse is a command's syntax
     pieces: list[tuple[int, Paragraph]] = field(default_factory=list)
 
     def read(self, lines: list[str]) -> list[tuple[int, Paragraph]]:
@@ -115,7 +120,7 @@ class Reader:
             self.style, self.attributes, self.cell_kept = None, "", False
             return self._kept(lines, start, start + 1)
         if delimiter := COMPOUND_DELIMITER.fullmatch(line):
-            if self.style in VERBATIM_STYLES and delimiter.group(1) == "--":
+            if self._verbatim(self.style) and delimiter.group(1) == "--":
                 self.closing = "--"
             self.style = None
             return self._kept(lines, start, start + 1)
@@ -137,7 +142,7 @@ class Reader:
         if (title := self._two_line_title(lines, start)) is not None:
             return title
         style, self.style = self.style, None
-        if style in VERBATIM_STYLES:
+        if self._verbatim(style):
             return self._kept(lines, start, len(lines))
         if title := TITLE.fullmatch(line):
             return self._title(lines, start, title)
@@ -155,6 +160,10 @@ class Reader:
         if admonition := ADMONITION.match(line):
             return self._text(lines, start, self._paragraph_end(lines, start + 1), admonition.group(0))
         return self._text(lines, start, self._paragraph_end(lines, start + 1))
+
+    def _verbatim(self, style: str | None) -> bool:
+        """Whether a block of this style is kept as written (VERBATIM_STYLES, and SYNOPSIS_TITLE's verse)."""
+        return style in VERBATIM_STYLES or (style == "verse" and self.synopsis)
 
     def _table_line(self, lines: list[str], start: int) -> int:
         """A line of a table ("|==="): a cell alone on its line ("|Sets the document type.", "h|Name") sent with
@@ -188,7 +197,7 @@ class Reader:
         if not (UNDERLINE.fullmatch(underline) and TWO_LINE_TITLE_LINE.fullmatch(title)
                 and abs(len(title) - len(underline)) < 2 and not LIST_ITEM.match(title) and title[:1] not in " \t"):
             return None
-        self.started, self.style = True, None
+        self.started, self.style, self.synopsis = True, None, bool(SYNOPSIS_TITLE.fullmatch(title.strip(" \t")))
         mark = underline[0]
         self.pieces.append((2, Paragraph(title.strip(" \t"), written_as=lambda text: f"{text}\n{mark * len(text)}")))
         return start + 2
@@ -197,6 +206,7 @@ class Reader:
         """A section title ("== Install"); the document's ("= Guide") is followed by its header: an author's line, a
         revision's, attribute entries, all kept."""
         line = lines[start]
+        self.synopsis = bool(SYNOPSIS_TITLE.fullmatch(title.group(3)))
         self.pieces.append((1, Paragraph(title.group(3), line[:title.start(3)], line[title.end(3):])))
         header = not self.started and title.group(1) == "=" and start + 1 < len(lines)
         self.started = True

@@ -1523,6 +1523,18 @@ def test_an_asciidoc_term_on_its_own_line_is_sent_only_if_it_is_words(tmp_path):
     assert sent == [text for term, words in terms.items() for text in ([term] if words else []) + ["The dog."]]
 
 
+def test_an_asciidoc_verse_in_a_synopsis_section_stays_and_one_elsewhere_is_sent(tmp_path):
+    """git's manual pages before 2.45 write their synopsis as a verse, which was sent ("'git push' [--all]" came back
+    as "'Größe' [--all]"); in a section titled SYNOPSIS (underlined, or "== Synopsis") a verse stays as written, a
+    paragraph there and a verse elsewhere (a poem's lines) are sent."""
+    source = tmp_path / "git-push.adoc"
+    source.write_text("SYNOPSIS\n--------\n[verse]\n'git push' [--all | --tags]\n\t   [<repository>]\n\n"
+                      "Used by git.\n\nDESCRIPTION\n-----------\n[verse]\nThe dog.\nThe house.\n\n"
+                      "== Synopsis\n\n[verse]\n'git pull'\n", encoding="utf-8")
+    sent = [item.text for item in read_items(source, Settings(format="asciidoc")) if item.text]
+    assert sent == ["SYNOPSIS", "Used by git.", "DESCRIPTION", "The dog.\nThe house.", "Synopsis"]
+
+
 ASCIIDOC_LINES = ["= Title", "Title", "=====", "-----", "----", "....", "====", "--", "|===", "////", "```", "```ruby",
                   "[source,ruby]", "[synopsis]", "[[anchor]]", "[NOTE]", ":name: value", ":long: a +", "// comment",
                   "+", "* item", "** item", ". step", "<1> callout", "term::", "term:: text", "'name'::", ";;",
