@@ -85,13 +85,15 @@ class Texts:
         prepared = self.prepared[text]
         moved, stripped = prepared.moved[segment], prepared.segments[segment]
         if not moved:
-            return lambda hypothesis: tokenizer.decode(hypothesis.token_ids)
+            return lambda hypothesis: prepared.without_cut_annotation(segment, tokenizer.decode(hypothesis.token_ids))
         source_spans = tokenizer.source_spans(stripped)
 
         def text_of(hypothesis: Hypothesis) -> str:
             if hypothesis.alignments is None:  # left to repair: the tokens go at the end
-                return tokenizer.decode(hypothesis.token_ids)
+                return prepared.without_cut_annotation(segment, tokenizer.decode(hypothesis.token_ids))
             decoded, target_spans = tokenizer.decode_with_spans(hypothesis.token_ids)
+            decoded = prepared.without_cut_annotation(segment, decoded)  # a prefix: its tokens' spans end in it
+            target_spans = [(min(start, len(decoded)), min(end, len(decoded))) for start, end in target_spans]
             return put_back_tags(decoded, moved, stripped, source_spans, target_spans, hypothesis.alignments)
         return text_of
 
@@ -154,6 +156,7 @@ class Streamer:
         self.collector = Collector(texts)
         self.detokenizers = [IncrementalDetokenizer(tokenizer) for _ in texts.sources]
         self.held: list[list[str]] = [[] for _ in texts.sources]  # pieces not yet sent, per sequence
+        self.unsure = [""] * len(texts.sources)  # per sequence: its text's end that may still go (`Prepared.settled`)
         self.finished: list[str | None] = [None] * len(texts.sources)  # restored text of finished segments
         self.current = [0] * len(texts.prepared)  # per text: the segment being streamed
         self.glued: set[tuple[int, int]] = set()  # segments whose glue has been sent
@@ -183,7 +186,10 @@ class Streamer:
         prepared = self.texts.prepared[text]
         if not prepared.streams(segment):
             return []  # placeholders are restored once the segment is complete
-        piece = prepared.written(segment, self.detokenizers[sequence].push(*tokens))
+        decoded = self.unsure[sequence] + self.detokenizers[sequence].push(*tokens)
+        settled = prepared.settled(segment, decoded)
+        self.unsure[sequence] = decoded[settled:]
+        piece = prepared.written(segment, decoded[:settled])
         if not piece:
             return []
         if segment != self.current[text]:
@@ -199,8 +205,8 @@ class Streamer:
             final = self.collector.add(sequence, translation)
             return [(text, final.text, final)] if final is not None else []
         if prepared.streams(segment):  # nothing from the model: the segment as the source has it, as restore() does
-            tail = prepared.written(segment, self.detokenizers[sequence].finish(
-                translation.text or prepared.segments[segment]))
+            sent = self.detokenizers[sequence].emitted_chars - len(self.unsure[sequence])
+            tail = prepared.written(segment, (translation.text or prepared.segments[segment])[sent:])
         else:
             tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail

@@ -2010,6 +2010,38 @@ def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence
     assert prepare("Use && or %s now.").restore(["Verwende oder jetzt."]) == "Verwende oder jetzt. && %s"
 
 
+def test_a_cut_dictionary_annotation_at_a_translations_end_goes_whole_and_streamed():
+    """The model ends some single words with a dictionary annotation cut open ("pull" came back as "ziehen <v", from
+    training pairs once cut inside "<v, intr>"). Where the segment has no "<" such an end goes, with the space before
+    it, from the whole translation and the streamed pieces alike (the stream holds back what could start one until
+    the next piece or the end decides); any other "<", and any where the source has one, stays."""
+    from pathlib import Path
+
+    from service.decoding import DecodingOptions, FinishReason, Hypothesis
+    from service.scheduler import Request
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    cases = [("pull", "ziehen <v", "ziehen"), ("harvestman", "Ernte <masc", "Ernte"), ("Pull it.", "Zieh <v es.",
+             "Zieh <v es."), ("pull", "ziehen <= x", "ziehen <= x"), ("a < b", "a <b", "a <b")]
+    for source, model_wrote, expected in cases:
+        texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
+        ids = tokenizer.encode(model_wrote)
+        request = Request("0", texts.sources[0], DecodingOptions())
+        request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]
+        request.finish_reason = FinishReason.EOS
+        translation = texts.translation(0, request, tokenizer)
+        assert translation.text == expected, source
+        streamer = texts.streamer(tokenizer)
+        pieces = [piece for token in ids for _, piece, _ in streamer.push(0, [token])]
+        finished = streamer.finish(0, translation)
+        assert "".join(pieces) + finished[-1][1] == finished[-1][2].text == expected, (source, pieces)
+        assert "".join(pieces) == expected[:len("".join(pieces))]  # nothing sent that goes later
+
+
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
     """The shipped model translates "a" alone to nothing (end of sentence first): a text must not lose a sentence,
     so such a segment stays as the source has it, in a whole translation and in the streamed pieces alike."""
