@@ -4,6 +4,7 @@ sequence is which segment of which text, and how finished segments become each t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -154,9 +155,10 @@ class Streamer:
     def __init__(self, texts: Texts, tokenizer):
         self.texts = texts
         self.collector = Collector(texts)
-        self.detokenizers = [IncrementalDetokenizer(tokenizer) for _ in texts.sources]
+        # each holds back the end of its text that may still go (`Prepared.settled`)
+        self.detokenizers = [IncrementalDetokenizer(tokenizer, functools.partial(texts.prepared[text].settled, segment))
+                             for text, segment in texts.owner]
         self.held: list[list[str]] = [[] for _ in texts.sources]  # pieces not yet sent, per sequence
-        self.unsure = [""] * len(texts.sources)  # per sequence: its text's end that may still go (`Prepared.settled`)
         self.finished: list[str | None] = [None] * len(texts.sources)  # restored text of finished segments
         self.current = [0] * len(texts.prepared)  # per text: the segment being streamed
         self.glued: set[tuple[int, int]] = set()  # segments whose glue has been sent
@@ -186,10 +188,7 @@ class Streamer:
         prepared = self.texts.prepared[text]
         if not prepared.streams(segment):
             return []  # placeholders are restored once the segment is complete
-        decoded = self.unsure[sequence] + self.detokenizers[sequence].push(*tokens)
-        settled = prepared.settled(segment, decoded)
-        self.unsure[sequence] = decoded[settled:]
-        piece = prepared.written(segment, decoded[:settled])
+        piece = prepared.written(segment, self.detokenizers[sequence].push(*tokens))
         if not piece:
             return []
         if segment != self.current[text]:
@@ -205,8 +204,8 @@ class Streamer:
             final = self.collector.add(sequence, translation)
             return [(text, final.text, final)] if final is not None else []
         if prepared.streams(segment):  # nothing from the model: the segment as the source has it, as restore() does
-            sent = self.detokenizers[sequence].emitted_chars - len(self.unsure[sequence])
-            tail = prepared.written(segment, (translation.text or prepared.segments[segment])[sent:])
+            tail = prepared.written(segment, self.detokenizers[sequence].finish(
+                translation.text or prepared.segments[segment]))
         else:
             tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail

@@ -155,11 +155,14 @@ def test_multibyte_characters_split_across_tokens_stream_as_whole_characters(byt
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(4, 319), max_size=40), st.lists(st.integers(1, 6), min_size=1, max_size=40))
-def test_tokens_pushed_in_batches_stream_the_same_text(byte_tokenizer, ids, sizes):
-    """A stream pushes a message's worth of tokens at once: the pieces still join to the final text."""
+@given(st.lists(st.integers(4, 319), max_size=40), st.lists(st.integers(1, 6), min_size=1, max_size=40), st.booleans())
+def test_tokens_pushed_in_batches_stream_the_same_text(byte_tokenizer, ids, sizes, hold_whitespace):
+    """A stream pushes a message's worth of tokens at once: the pieces still join to the final text, also when the
+    text's trailing whitespace waits for what follows it (`settled`, as a translation's stream holds it back)."""
     ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
-    detokenizer, final, pieces, start = IncrementalDetokenizer(byte_tokenizer), byte_tokenizer.decode(ids), [], 0
+    settled = (lambda text: len(text.rstrip())) if hold_whitespace else len
+    detokenizer, final = IncrementalDetokenizer(byte_tokenizer, settled), byte_tokenizer.decode(ids)
+    pieces, start = [], 0
     for size in itertools.cycle(sizes):
         if start >= len(ids):
             break

@@ -13,6 +13,8 @@ import shutil
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
 import sentencepiece as spm
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
@@ -224,31 +226,37 @@ class IncrementalDetokenizer:
     """Text pieces of a growing token sequence: valid UTF-8 that concatenates to the final text, at O(1)
     amortised cost per token.
 
-    Only a short window of ids is decoded: the text of ``ids[prefix:read]`` was already sent, and
-    ``decode(ids[prefix:])`` minus it is the new piece. Both decodes start at the same token, which has
+    Only a short window of ids is decoded: the text of ``ids[prefix:read]`` was already decoded, and
+    ``decode(ids[prefix:])`` minus it is the new text. Both decodes start at the same token, which has
     visible text: SentencePiece drops all the whitespace a decode starts with, so a window starting with
     whitespace-only pieces would lose as many spaces as it has more of them than ``ids[prefix:read]``. A piece
-    ending in an incomplete UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive.
+    ending in an incomplete UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive, and so
+    is what `settled(text)` says of the text so far may still change (the final text may lack it).
     """
 
-    def __init__(self, tokenizer: Tokenizer):
+    def __init__(self, tokenizer: Tokenizer, settled: Callable[[str], int] = len):
         self.tokenizer = tokenizer
+        self.settled = settled  # how much of the text decoded so far is sure to stay
         self.ids: list[int] = []
         self.prefix = 0  # window start
-        self.read = 0  # ids[:read] are sent
+        self.read = 0  # ids[:read] are decoded
+        self.unsure = ""  # decoded, not sent
         self.emitted_chars = 0
 
     def push(self, *tokens: int) -> str:
-        """The new text that these tokens complete ("" while it is only whitespace or an incomplete character).
-        Pushing a stream's tokens in batches, one per message sent, decodes once per batch instead of per token."""
+        """The new text that these tokens complete and `settled` lets go ("" while it is only whitespace, an
+        incomplete character or unsettled). Pushing a stream's tokens in batches, one per message sent, decodes once
+        per batch instead of per token."""
         self.ids.extend(tokens)
         window = self.ids[self.prefix:]
-        sent = self.tokenizer.decode(self.ids[self.prefix:self.read])
+        decoded = self.tokenizer.decode(self.ids[self.prefix:self.read])
         text = self.tokenizer.decode(window)
-        if len(text) <= len(sent) or text.endswith("\ufffd") or not text.startswith(sent):
+        if len(text) <= len(decoded) or text.endswith("\ufffd") or not text.startswith(decoded):
             return ""
-        piece = text[len(sent):]
+        pending = self.unsure + text[len(decoded):]
         self.prefix, self.read = self._anchored(self.read), len(self.ids)
+        settled = self.settled(pending)
+        piece, self.unsure = pending[:settled], pending[settled:]
         self.emitted_chars += len(piece)
         return piece
 
