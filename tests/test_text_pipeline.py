@@ -1315,6 +1315,15 @@ def test_an_item_in_prose_holds_a_hint_and_is_found(alternative, data):
     assert protected_spans(text, EVERYTHING_AND_NUMBERS) == [m.span() for m in EVERYTHING_AND_NUMBERS.finditer(text)]
 
 
+def test_the_local_hosts_name_is_kept_as_written():
+    """Read, the model lost "localhost" or made it German ("The server runs on localhost." came back as "... auf dem
+    lokalenhost.", "Connect to localhost on port 22." as "Mit dem Port 22 verbinden."): the name, with a port or not
+    and in any case, is an item, also in a sentence of prose characters alone; a longer word holding it is not."""
+    assert protected_items("Open localhost:8080 or Localhost, not mylocalhost or localhost-x.") == [
+        "Localhost", "localhost:8080"]
+    assert prepare("The server runs on localhost.").segments == ["The server runs on XX0X."]
+
+
 def test_markup_without_spaces_is_words_between_tags_not_one_long_run():
     """Minified HTML has no space in 50 characters; kept as one run, as a hash or blob is, its words were never
     translated. Tags end a run as a space does; a run between them is still kept, and so is one without markup."""

@@ -93,6 +93,7 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # digit and followed by a word; none glued in their references). German's "2.4er Kernel" (948 numbers followed by a
 # word in the corpora's English, 5 glued in their German, 3 of them by "er") stays glued, and so does a token after it.
 GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
+LOCALHOST = r"(?<![\w.-])(?i:localhost)(?::\d{1,5})?(?![\w-]|\.\w)"
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
@@ -277,6 +278,10 @@ PLACEHOLDERS = (
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
+    # The local host's name, with a port or not: read, the model lost it or made it German ("The server runs on
+    # localhost." came back as "... auf dem lokalenhost.", "Open localhost:8080" as "Lokalhost:8080 öffnen", "Connect
+    # to localhost on port 22." as "Mit dem Port 22 verbinden."); catalogs keep it.
+    LOCALHOST,
     # A Markdown link's or image's brackets: the "[" ("![") that opens its text, and what closes it, "](target)" or a
     # reference link's "][label]" (`MARKDOWN_LINK_CLOSE`). Read, the model translated an anchor ("[Configuration]
     # (#configuration)" came back as "[Konfiguration](#Konfiguration)") and a label ("[installation guide][install]"
@@ -396,9 +401,9 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 # What every item of these patterns and every section (SECTIONS) holds: a character other than an ASCII letter, a space
 # or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
 # a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
-# or "import" (an MDX statement). Most sentences are prose with none of it, and searching them for the 52 alternatives
-# at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
-ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|import")
+# or "import" (an MDX statement), "localhost". Most sentences are prose with none of it, and searching them for the 52
+# alternatives at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
+ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|import|(?i:localhost)")
 # (a tuple: `in` finds a pattern by identity, where a set hashed the whole pattern, 8 µs for EVERYTHING's)
 HINTED = (EVERYTHING_AND_NUMBERS, EVERYTHING, MARKUP_AND_TOKEN_LIKE, ONLY_TOKEN_LIKE)
 SPACES = re.compile(" *")
