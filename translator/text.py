@@ -93,7 +93,6 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # digit and followed by a word; none glued in their references). German's "2.4er Kernel" (948 numbers followed by a
 # word in the corpora's English, 5 glued in their German, 3 of them by "er") stays glued, and so does a token after it.
 GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
-LOCALHOST = r"(?<![\w.-])(?i:localhost)(?::\d{1,5})?(?![\w-]|\.\w)"
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
@@ -281,7 +280,7 @@ PLACEHOLDERS = (
     # The local host's name, with a port or not: read, the model lost it or made it German ("The server runs on
     # localhost." came back as "... auf dem lokalenhost.", "Open localhost:8080" as "Lokalhost:8080 öffnen", "Connect
     # to localhost on port 22." as "Mit dem Port 22 verbinden."); catalogs keep it.
-    LOCALHOST,
+    r"(?<![\w.-])(?i:localhost)(?::\d{1,5})?(?![\w-]|\.\w)",
     # A Markdown link's or image's brackets: the "[" ("![") that opens its text, and what closes it, "](target)" or a
     # reference link's "][label]" (`MARKDOWN_LINK_CLOSE`). Read, the model translated an anchor ("[Configuration]
     # (#configuration)" came back as "[Konfiguration](#Konfiguration)") and a label ("[installation guide][install]"
