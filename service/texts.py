@@ -85,13 +85,17 @@ class Texts:
         text, segment = self.owner[sequence]
         prepared = self.prepared[text]
         moved, stripped = prepared.moved[segment], prepared.segments[segment]
+
+        def decoded_alone(hypothesis: Hypothesis) -> str:
+            return prepared.without_cut_annotation(segment, tokenizer.decode(hypothesis.token_ids))
+
         if not moved:
-            return lambda hypothesis: prepared.without_cut_annotation(segment, tokenizer.decode(hypothesis.token_ids))
+            return decoded_alone
         source_spans = tokenizer.source_spans(stripped)
 
         def text_of(hypothesis: Hypothesis) -> str:
             if hypothesis.alignments is None:  # left to repair: the tokens go at the end
-                return prepared.without_cut_annotation(segment, tokenizer.decode(hypothesis.token_ids))
+                return decoded_alone(hypothesis)
             decoded, target_spans = tokenizer.decode_with_spans(hypothesis.token_ids)
             decoded = prepared.without_cut_annotation(segment, decoded)  # a prefix: its tokens' spans end in it
             target_spans = [(min(start, len(decoded)), min(end, len(decoded))) for start, end in target_spans]

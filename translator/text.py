@@ -436,15 +436,6 @@ LIST_NUMBER = re.compile(r"\d{1,3}")
 MARKER_ITEM = re.compile(r"#{1,6}|[*•‣◦]")
 
 
-def _before_end(text: str, ending: re.Pattern) -> int:
-    """Where the text's end (from its last "<", if `ending` matches there to the end) and the whitespace before it
-    start; len(text) if it has no such end."""
-    at = text.rfind("<")
-    if at < 0 or not ending.fullmatch(text, at):
-        return len(text)
-    return len(text[:at].rstrip())
-
-
 def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.Match | None:
     """The LIST_MARKER at `position` of a masked text, its number or heading marks written or as the token of its
     item."""
@@ -477,6 +468,15 @@ DOUBLED_PERCENT = re.compile("%{2,}")  # `_percent_signs_alone`
 # no text of the source's: it goes (`Prepared.without_cut_annotation`), and a stream holds back what could start one.
 CUT_ANNOTATION = re.compile(r"<[a-z]+")
 CUT_ANNOTATION_START = re.compile(r"<[a-z]*")
+
+
+def _before_end(text: str, ending: re.Pattern) -> int:
+    """Where the text's end (from its last "<", if `ending` matches there to the end) and the whitespace before it
+    start; len(text) if it has no such end."""
+    at = text.rfind("<")
+    if at < 0 or not ending.fullmatch(text, at):
+        return len(text)
+    return len(text[:at].rstrip())
 
 
 @dataclass
