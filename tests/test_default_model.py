@@ -420,7 +420,7 @@ def test_markdown_emphasis_wraps_the_words_that_translate_the_words_it_wrapped(e
 def test_a_markdown_links_brackets_come_back_around_words(exported_default):
     """"skip to the [documentation](/docs/)" came back as "überspringen /docs/.", "review the [breaking
     changes](#breaking-changes)" as "der [Befehle [Umbruch (#breaking-changes)": each link now comes back as a link
-    around words, its target as written."""
+    around words, its target as written; one whose text names its target, whole."""
     from service.translator import Translator
 
     out, _ = exported_default
@@ -428,11 +428,14 @@ def test_a_markdown_links_brackets_come_back_around_words(exported_default):
              "After upgrading, review the [breaking changes](#breaking-changes) and test your site.",
              "You can pick one that suits your needs or [design your own](#custom-search).",
              "- [Add content and customize your site](/docs/content/)",
-             "See the [installation guide][install] or the ![diagram](images/flow.png) below."]
-    for text, translated in zip(texts, Translator(out).translate(texts)):
+             "See the [installation guide][install] or the ![diagram](images/flow.png) below.",
+             "We use [chardet](https://github.com/chardet/chardet) to detect encodings."]  # "[Zeichensatz]" before
+    translations = Translator(out).translate(texts)
+    for text, translated in zip(texts, translations):
         ends = re.findall(r"\]\(.*?\)|\]\[.*?\]", text)
         assert re.findall(r"\]\(.*?\)|\]\[.*?\]", translated) == ends, translated
         assert all(re.search(r"\[[^\[\]]*\w[^\[\]]*" + re.escape(end), translated) for end in ends), translated
+    assert "[chardet](https://github.com/chardet/chardet)" in translations[-1], translations[-1]
 
 
 def test_joined_placeholders_and_quoted_literals_come_back_as_written(exported_default):

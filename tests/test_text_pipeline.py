@@ -126,6 +126,34 @@ def test_a_markdown_links_brackets_and_target_are_items_and_leave_the_sentence_a
         assert "XX1X" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
+def test_a_link_whose_text_names_its_target_is_kept_as_written():
+    """Read, the model translated a project's, a package's or a person's name in a link to it ("[chardet]" came back
+    as "[Zeichensatz]", "[black]" as "[schwarz]", "[Clive Li]" as "[Liste trennen]"). A link whose text is its
+    target's host or last path segment (case, separators and an extension aside) is one item, in Markdown,
+    reStructuredText and HTML; words only where the target runs them together. A title's slug, a wiki's page, a
+    generic host label, a link with a title and a relative target keep their words translated."""
+    named = ("Use [black](https://github.com/psf/black), [Keybase](https://keybase.io), [Clive Li](https://github.com/"
+             "cliveli), [rbenv](https://github.com/rbenv/rbenv.git), `requests <https://pypi.org/project/requests/>`_ "
+             'and <a class="x" href="https://www.npmjs.com/package/remark-frontmatter">remark-frontmatter</a>.')
+    prepared = prepare(named, take_out_tags=True)
+    assert prepared.protected == ["[black](https://github.com/psf/black)", "[Keybase](https://keybase.io)",
+                                  "[Clive Li](https://github.com/cliveli)",
+                                  "[rbenv](https://github.com/rbenv/rbenv.git)",
+                                  "`requests <https://pypi.org/project/requests/>`_",
+                                  '<a class="x" href="https://www.npmjs.com/package/remark-frontmatter">'
+                                  "remark-frontmatter</a>"]
+    assert prepared.segments == ["Use XX0X, XX1X, XX2X, XX3X, XX4X and XX5X."]
+    assert prepared.restore(["Verwende XX0X, XX1X, XX2X, XX3X, XX4X und XX5X."]) == named.replace(
+        "Use", "Verwende").replace(" and <a", " und <a")
+    for worded in ("[Common Build Problems](https://github.com/pyenv/pyenv/wiki/Common-build-problems)",
+                   "[Getting Started](https://example.org/getting-started)",
+                   "[escalade](https://en.wikipedia.org/wiki/Escalade)", "[docs](https://docs.example.org/x)",
+                   '[black](https://github.com/psf/black "The formatter")', "[Configuration](configuration.md)",
+                   "[Configuration](https://example.org/setup)"):
+        words = worded[1:worded.index("]")]
+        assert prepare(worded, take_out_tags=True).segments[0] == words, worded
+
+
 def test_markdown_attribute_lists_alert_types_and_footnote_references_are_kept_as_written():
     """Read, "## Installation {#install}" came back as "{#installation}" (every link to the heading broke), "> [!NOTE]"
     as "[!NEIT]" (GitHub shows it as text), and a footnote's "[^1]" moved into a link's text. A format's braces and

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from html import unescape
 from itertools import accumulate
 from typing import Callable, Container, Iterable, Iterator, Sequence, TypeVar
+from urllib.parse import unquote
 
 import sentencex
 
@@ -1717,6 +1718,53 @@ def inline_enumerators(text: str) -> list[tuple[int, int]]:
     return [found[i].span() for i in sorted(in_sequence) if found[i].start() not in line_starts]
 
 
+# A link whose text names its target: a project, a package, a commit, a person, a site ("[virtualenv](https://pypi.org/
+# project/virtualenv/)", "[Keybase](https://keybase.io)", "[Clive Li](https://github.com/cliveli)"), in Markdown,
+# reStructuredText ("`requests <https://pypi.org/project/requests/>`_") and HTML. Read, the model translated the name
+# ("[chardet]" came back as "[Zeichensatz]", "[black]" as "[schwarz]", "[Clive Li]" as "[Liste trennen]"): of 103 such
+# links in 195 Markdown pages (packages' READMEs, Node.js' and npm's manuals), 54 came back changed. Such a link is one
+# item, kept as written: its text is, case and separators aside, a label of the target's host (but its TLD and a
+# generic one, GENERIC_HOST_LABELS) or its path's last segment (an extension aside); words only where the target runs
+# them together (a handle, "sindresorhus", or a host), as a slug that keeps them apart is a title ("[Common Build
+# Problems](.../wiki/Common-build-problems)"); a wiki's page is titled in words ("[escalade](https://en.wikipedia.org/
+# wiki/Escalade)"). A Markdown link with a title is left to the tags' way, which translates the title.
+NAMED_LINK = re.compile(
+    r"(?<![\w\\!])\[(?P<markdown>[^\[\]\n]{1,100})\]\((?P<markdown_target>https?://[^\s()<>]{1,2000})\)"
+    r"|(?<![\w`])`(?P<rst>[^`<>\n]{1,100}?)[ \t]+<(?P<rst_target>https?://[^\s<>`]{1,2000})>`__?(?!\w)"
+    r"|<[aA]\s[^<>]{0,1000}?\b[hH][rR][eE][fF]=[\"'](?P<html_target>https?://[^\"'\s<>]{1,2000})[\"'][^<>]{0,1000}>"
+    r"(?P<html>[^<>\n]{1,100})</[aA]>")
+GENERIC_HOST_LABELS = frozenset("www m docs doc api blog wiki help support dev developer developers en de app get "
+                                "download downloads forum news git code mail web static cdn store shop my co com org "
+                                "net".split())
+NAME_SEPARATORS = re.compile(r"[\s._-]+")
+EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}\Z")
+
+
+def named_links(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each link whose text names its absolute target (NAMED_LINK)."""
+    if "://" not in text:
+        return []
+    return [link.span() for link in NAMED_LINK.finditer(text)
+            if _names(*next((link.group(kind), link.group(f"{kind}_target")) for kind in ("markdown", "rst", "html")
+                            if link.group(kind) is not None))]
+
+
+def _names(name: str, target: str) -> bool:
+    """Whether a link's text names its target (NAMED_LINK)."""
+    key = NAME_SEPARATORS.sub("", name).casefold()
+    if len(key) < 2 or not any(character.isalpha() for character in key):
+        return False
+    host, _, path = target.split("://", 1)[1].partition("/")
+    segments = [unquote(segment) for segment in path.split("?", 1)[0].split("#", 1)[0].split("/") if segment]
+    if "wiki" in (segment.casefold() for segment in segments):
+        return False
+    labels = [label for label in host.split(":", 1)[0].split(".")[:-1] if label.casefold() not in GENERIC_HOST_LABELS]
+    candidates = labels + ([segments[-1], EXTENSION.sub("", segments[-1])] if segments else [])
+    words = len(name.split()) > 1
+    return any(NAME_SEPARATORS.sub("", candidate).casefold() == key
+               and not (words and NAME_SEPARATORS.search(candidate)) for candidate in candidates)
+
+
 # A text is Markdown where it has a heading, a code fence or a link ("[text](target)", "[text][label]"); there a block
 # of lines indented by four columns after a blank line is code, as CommonMark reads it. Read, "Run:\n\n    pip install
 # translator" came back as "...\n\n    Rohrisolator", "    cd build\n    make" as "    CD-Bildbau\n    treffen <v".
@@ -2056,10 +2104,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
     (`names_outside_ascii`), the markers of lists inside a line (`inline_enumerators`, which separate segments as
-    marks between clauses do), a Markdown text's indented code (`indented_code`) and ICU MessageFormat's syntax
-    (`icu_syntax`, which separates segments), and always what the model cannot
-    translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn
-    into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
+    marks between clauses do), a Markdown text's indented code (`indented_code`), links whose text names their target
+    (`named_links`) and ICU MessageFormat's syntax (`icu_syntax`, which separates segments), and always what the model
+    cannot translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only
+    turn into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
     `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that wrap a sentence
     short enough to be one segment, `_wrap_end`), in HTML block-level tags, marks between clauses the model cannot
     read (`clauses`) and parentheses around words (`parentheticals`) separate segments. `fits(segment)` says whether
@@ -2083,6 +2131,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # list markers, names and code, as placeholders are
     keys = apart_from(config_keys(text), code_blocks(text)) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
+    links = apart_from(named_links(text), syntax) if preserve_placeholders else []  # kept as written
     code = indented_code(text) if preserve_placeholders and not keys else []
     items = inline_enumerators(text) + code if preserve_placeholders else []
     if not text.isascii():
@@ -2096,7 +2145,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
     if marks or syntax:  # an ICU argument's or a file's syntax separates segments: a placeholder beside it stays
         apart = _also_apart(apart, set(marks + syntax))  # with its words
-    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact=sorted(syntax + icu_numbers))
+    exact = sorted(syntax + icu_numbers + links)
+    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
