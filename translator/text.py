@@ -60,10 +60,11 @@ MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
 TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a path: ".config", "zypp.conf"
 # File and host names with an extension ("cc_config.xml", "climateprediction.net" came back as "Klimapredig.net"): a
-# name from a letter, an extension of small letters and digits, not digits alone ("e.g.", "i.e.", "v2.0", "X.509" and
-# "ASP.NET" stay text). Extensions of up to 24 (5 until a later session): host names under newer domains and settings'
-# keys ("mastodon.social" came back as "mastodon.sozial", git's "core.worktree" as "Kern.worktree"; the 38 held-out
-# and catalog messages this changed, chrF 64.54 -> 67.38 in the catalogs', 71.12 -> 73.48 in the held-out)
+# name from a letter, an extension of small letters and digits, not digits alone ("e.g.", "i.e.", "X.509" and
+# "ASP.NET" stay text; "v2.0" is a version). Extensions of up to 24 (5 until a later session): host names under newer
+# domains and settings' keys ("mastodon.social" came back as "mastodon.sozial", git's "core.worktree" as
+# "Kern.worktree"; the 38 held-out and catalog messages this changed, chrF 64.54 -> 67.38 in the catalogs', 71.12 ->
+# 73.48 in the held-out)
 FILE_NAME = r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\.(?=[0-9]*[a-z])[a-z0-9]{2,24}(?!\w|\.\w)"
 # Words with a capital inside ("FreeBSD" came back as "FreieBSD", "VirtualBox" as "VirtuelleBox"): names of products
 # and identifiers, which catalogs keep
@@ -331,6 +332,10 @@ PLACEHOLDERS = (
     # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
     # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
     r"(?<![\w./\\-])[a-z][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?![\w-]|\.\w)",
+    # A version after a "v" ("v0.1.25", "v16.x", "v1.0.1t", "v1.3.0-beta.1"), which no training pair has. Read, the
+    # model changed it in 29 of 114 lines of Node.js' changelogs and manuals with one ("v11.0.0" came back as
+    # "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111"); bare ones ("2.3.1") are numbers
+    r"(?<![\w.-])[vV]\d+(?:\.(?:\d+|x))+[a-z]?(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w-]|\.\w)",
     FILE_NAME,
     CAMEL_CASE,
     CODE_WORD,
@@ -1852,12 +1857,27 @@ def config_keys(text: str) -> Spans:
 
 
 def code_blocks(text: str) -> Spans:
-    """(start, end) of a Markdown text's front matter and fenced code blocks: the keys written there are code, kept
-    whole with it. Read as a configuration file's, a README's TOML example ("```toml", 'defaultContentLanguage =
-    "en"') had its values translated ("ennen"), its comments too."""
-    if "```" not in text and "~~~" not in text and not text.startswith("---"):
-        return []
-    return sorted(found.span() for pattern in (FRONT_MATTER_BLOCK, FENCED_BLOCK) for found in pattern.finditer(text))
+    """(start, end) of a Markdown text's front matter and fenced code blocks, and of each comment or CDATA section
+    (SECTIONS): the keys written there are kept whole with them. Read as a configuration file's, a README's TOML
+    example ("```toml", 'defaultContentLanguage = "en"') had its values translated ("ennen"), its comments too; and so
+    had the YAML in the comments before each of Node.js' API sections ("<!-- YAML\nadded: v0.1.25" came back as
+    "added: v0,1,25", a change's description translated)."""
+    blocks = sections_in(text) if "<!" in text else []
+    if "```" in text or "~~~" in text or text.startswith("---"):
+        blocks += [found.span() for pattern in (FRONT_MATTER_BLOCK, FENCED_BLOCK) for found in pattern.finditer(text)]
+    return sorted(blocks)
+
+
+def sections_in(text: str) -> Spans:
+    """(start, end) of each section (SECTIONS: "<!--" to the first "-->" after it), in order; none from one that
+    never closes on."""
+    found = []
+    for opens, closes in SECTIONS:
+        start = text.find(opens)
+        while start >= 0 and (end := text.find(closes, start + len(opens))) >= 0:
+            found.append((start, end + len(closes)))
+            start = text.find(opens, end + len(closes))
+    return sorted(found)
 
 
 def _opens_a_mapping(text: str, key: re.Match, after: re.Match) -> bool:
