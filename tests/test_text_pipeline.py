@@ -217,6 +217,23 @@ def test_a_reference_links_label_and_its_definition_are_kept_as_written():
                                      "][install]"]
 
 
+def test_a_collapsed_reference_links_end_takes_its_label_and_a_link_around_code_stays_whole():
+    """A collapsed reference's text is its label: "[encoding][]" came back as "[Kodierung][]", a link to no definition
+    (897 with words on Node.js' API pages). Its end is written with the source's label, a full reference to the same
+    definition; where its text has no words (code, a placeholder) or cannot be a label on one line, it stays "][]". A
+    link around code alone is one item ("[`async_hooks`][]" came back as "[zu][] ... `async_hooks`")."""
+    text = "See the [encoding][] and the [Permission Model][] or [%s][], [a\nwrapped][] and [`async_hooks`][]."
+    for take_out_tags in (True, False):
+        prepared = prepare(text, take_out_tags=take_out_tags)
+        ends = [item for item in prepared.protected if item.startswith("][")]
+        assert ends[:2] == ["][encoding]", "][Permission Model]"] and set(ends[2:]) == {"][]"}, take_out_tags
+        assert "[`async_hooks`][]" in prepared.protected
+    prepared = prepare("See the [encoding][] section.")
+    assert prepared.restore(["Siehe den Abschnitt XX0XKodierungXX1X."]) == "Siehe den Abschnitt [Kodierung][encoding]."
+    assert prepare("Use [`path.sep`](#pathsep) or [`x`](y 'Title').", take_out_tags=True).protected == [
+        "[`path.sep`](#pathsep)", "[", "`x`", "](y 'Title')"]  # a title is translated the tags' way
+
+
 def test_a_json_objects_keys_are_kept_as_written():
     """Read, the model translated them: '{"title": "Open file"}' came back as '{"Titel": ...}'."""
     assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']

@@ -1745,13 +1745,21 @@ NAME_SEPARATORS = re.compile(r"[\s._-]+")
 EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}\Z")
 
 
-def named_links(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each link whose text names its absolute target (NAMED_LINK)."""
-    if "://" not in text:
-        return []
-    return [link.span() for link in NAMED_LINK.finditer(text)
-            if _names(*next((link.group(kind), link.group(f"{kind}_target")) for kind in ("markdown", "rst", "html")
-                            if link.group(kind) is not None))]
+# A Markdown link whose text is a code span ("[`vm.Script`][]", "[`path.sep`](#pathsep)") is kept whole too: its tags
+# put back around the code by alignment, 4 of 238 on 4 of Node.js' API pages came back around another word
+# ("[zu][] zu finden, die `async_hooks`").
+CODE_LINK = re.compile(r"(?<![\w\\!])\[`[^`\n]{1,500}`\](?:\((?:<[^<>\n]*>|[^\s()<>]*)\)|\[[^\[\]\n]{0,999}\](?![(:]))")
+
+
+def whole_links(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each link kept whole: one whose text names its absolute target (NAMED_LINK), one whose text is
+    code (CODE_LINK)."""
+    links = [link.span() for link in CODE_LINK.finditer(text)] if "[`" in text else []
+    if "://" in text:
+        links += [link.span() for link in NAMED_LINK.finditer(text)
+                  if _names(*next((link.group(kind), link.group(f"{kind}_target"))
+                                  for kind in ("markdown", "rst", "html") if link.group(kind) is not None))]
+    return sorted(links)
 
 
 def _names(name: str, target: str) -> bool:
@@ -1768,6 +1776,34 @@ def _names(name: str, target: str) -> bool:
     words = len(name.split()) > 1
     return any(NAME_SEPARATORS.sub("", candidate).casefold() == key
                and not (words and NAME_SEPARATORS.search(candidate)) for candidate in candidates)
+
+
+# A collapsed reference link's end ("[encoding][]"): its text is its label, which a definition elsewhere in the
+# document matches ("[encoding]: url"). Translated, the link broke ("[Kodierung][]" is shown as written): Node.js' API
+# pages hold 897 of them with words. Its end is written with the source's label ("[Kodierung][encoding]", a full
+# reference to the same definition), where the text has words.
+COLLAPSED_REFERENCE = "][]"
+LABEL_BREAKER = re.compile(r"[\[\]\n]")  # what a label on one line (MARKDOWN_LINK_CLOSE's) cannot hold
+
+
+def _collapsed_references_labelled(masked: str, prepared: Prepared) -> None:
+    """Each collapsed reference's end item (COLLAPSED_REFERENCE) in the masked text given its label: the link's text
+    as the source writes it, where that has words and fits a label on one line."""
+    tokens = list(PLACEHOLDER_PATTERN.finditer(masked))
+    for index, token in enumerate(tokens):
+        if prepared.protected[int(token.group(1))] != COLLAPSED_REFERENCE:
+            continue
+        depth = 0  # links inside the text (an image's) between its start and its end
+        for opening in reversed(tokens[:index]):
+            tag = MARKDOWN_LINK_TAG.fullmatch(prepared.protected[int(opening.group(1))])
+            if tag and not tag.group(1):
+                depth += 1
+            elif tag and tag.group(1) in ("[", "![") and (depth := depth - 1) < 0:
+                text = masked[opening.end():token.start()]
+                label = prepared.unmask(text)
+                if any(c.isalpha() for c in PLACEHOLDER_PATTERN.sub("", text)) and not LABEL_BREAKER.search(label):
+                    prepared.protected[int(token.group(1))] = f"][{label}]"
+                break
 
 
 # A text is Markdown where it has a heading, a code fence or a link ("[text](target)", "[text][label]"); there a block
@@ -2125,19 +2161,19 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
     (`names_outside_ascii`), the markers of lists inside a line (`inline_enumerators`, which separate segments as
     marks between clauses do), a Markdown text's indented code (`indented_code`), links whose text names their target
-    (`named_links`) and ICU MessageFormat's syntax (`icu_syntax`, which separates segments), and always what the model
-    cannot translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which it could only
-    turn into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped:
-    `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that wrap a sentence
-    short enough to be one segment, `_wrap_end`), in HTML block-level tags, marks between clauses the model cannot
-    read (`clauses`) and parentheses around words (`parentheticals`) separate segments. `fits(segment)` says whether
-    a segment is within the model's source limit; longer ones are split at the clause or word boundary nearest their
-    middle, as are those that fit but are not `short(segment)` (longer than the model translates well), where they
-    have one. A segment reads the character references it can as their characters
-    (`characters_read`), in capitals, sentence-cased (`_shouted`), and a label without a mnemonic marker inside a
-    word (`_accelerator`). With take_out_tags, items of tags alone leave
-    the segments (translator.markup), to be put back by alignment. Each segment numbers its tokens from XX0X
-    (`Prepared.numbers`)."""
+    or is code (`whole_links`) and ICU MessageFormat's syntax (`icu_syntax`, which separates segments), and always
+    what the model cannot translate: the spans `unknown(text)` names, characters the model's vocabulary lacks, which
+    it could only turn into "⁇" but copies as placeholders, LONG_RUN characters without a space, and quotation marks,
+    which it dropped: `quotation_marks`), so no sentence or line break falls inside one. Line breaks (but those that
+    wrap a sentence short enough to be one segment, `_wrap_end`), in HTML block-level tags, marks between clauses the
+    model cannot read (`clauses`) and parentheses around words (`parentheticals`) separate segments. `fits(segment)`
+    says whether a segment is within the model's source limit; longer ones are split at the clause or word boundary
+    nearest their middle, as are those that fit but are not `short(segment)` (longer than the model translates well),
+    where they have one. A segment reads the character references it can as their characters (`characters_read`), in
+    capitals, sentence-cased (`_shouted`), and a label without a mnemonic marker inside a word (`_accelerator`). With
+    take_out_tags, items of tags alone leave the segments (translator.markup), to be put back by alignment. A
+    collapsed reference link's end takes its label (`_collapsed_references_labelled`). Each segment numbers its
+    tokens from XX0X (`Prepared.numbers`)."""
     icu, icu_numbers, choices = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     whole_sentences = icu_sentences(text, choices) if choices else None
     prepared = Prepared([], [""], html=html, icu_expanded=whole_sentences is not None)
@@ -2151,7 +2187,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # list markers, names and code, as placeholders are
     keys = apart_from(config_keys(text), code_blocks(text)) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
-    links = apart_from(named_links(text), syntax) if preserve_placeholders else []  # kept as written
+    links = apart_from(whole_links(text), syntax) if preserve_placeholders else []  # kept as written
     code = indented_code(text) if preserve_placeholders and not keys else []
     items = inline_enumerators(text) + code if preserve_placeholders else []
     if not text.isascii():
@@ -2167,6 +2203,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         apart = _also_apart(apart, set(marks + syntax))  # with its words
     exact = sorted(syntax + icu_numbers + links)
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
+    if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
+        _collapsed_references_labelled(masked, prepared)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
