@@ -234,6 +234,14 @@ def test_a_collapsed_reference_links_end_takes_its_label_and_a_link_around_code_
         "[`path.sep`](#pathsep)", "[", "`x`", "](y 'Title')"]  # a title is translated the tags' way
 
 
+def test_a_type_in_braces_is_kept_as_written():
+    """Node.js' API pages and JSDoc write a parameter's type in braces: "{string|Buffer}" came back as
+    "{Zeichenfolge|Buffer}". Types joined by "|", an array's, a generic's are items; words in braces are not."""
+    text = "* `data` {string|Buffer|DataView} or {string\\[]}, {Array<string>}, {number | undefined}; {brotli options}."
+    assert protected_items(text) == ["`data`", "{Array<string>}", "{number | undefined}", "{string\\[]}",
+                                     "{string|Buffer|DataView}"]
+
+
 def test_a_json_objects_keys_are_kept_as_written():
     """Read, the model translated them: '{"title": "Open file"}' came back as '{"Titel": ...}'."""
     assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']
