@@ -242,6 +242,13 @@ def test_a_type_in_braces_is_kept_as_written():
                                      "{string|Buffer|DataView}"]
 
 
+def test_an_identifier_with_escaped_underscores_is_kept_as_written():
+    """Markdown escapes an identifier's underscores ("total\\_heap\\_size"), and the model translated its words
+    ("Gesamt\\_heap\\_size"); an escaped underscore beside no word is text."""
+    text = "The total\\_heap\\_size in node\\_modules and ESM\\_FILE\\_FORMAT, not a\\_ or \\_b."
+    assert protected_items(text) == ["ESM\\_FILE\\_FORMAT", "node\\_modules", "total\\_heap\\_size"]
+
+
 def test_a_json_objects_keys_are_kept_as_written():
     """Read, the model translated them: '{"title": "Open file"}' came back as '{"Titel": ...}'."""
     assert protected_items('{"title": "Open file", "error.code" : 3}') == ['"error.code"', '"title"']

@@ -337,6 +337,10 @@ PLACEHOLDERS = (
     # model changed it in 29 of 114 lines of Node.js' changelogs and manuals with one ("v11.0.0" came back as
     # "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111"); bare ones ("2.3.1") are numbers
     r"(?<![\w.-])[vV]\d+(?:\.(?:\d+|x))+[a-z]?(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w-]|\.\w)",
+    # An identifier whose underscores Markdown escapes ("total\_heap\_size", "node\_modules"): read, the model
+    # translated its words (of 64 on 16 of Node.js' API pages, 40 came back changed, "total\_heap\_size" as
+    # "Gesamt\_heap\_size"); written plainly ("total_heap_size") it copies one
+    r"(?<![\w\\])[A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)+(?!\w)",
     FILE_NAME,
     CAMEL_CASE,
     CODE_WORD,
