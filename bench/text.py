@@ -60,6 +60,8 @@ HOSTILE = [
     # backtracked exponentially: a run of marks read as runs of one to three, a span read by two alternatives
     ("lines of dashes in elements with attributes", '<code x="1">' + "-" * 24 + " x</code> ", False),
     ("quotations of code spans between marks", "'" + "-`" * 20 + "a' ", False),
+    # each looked back over every item before it for the link's start
+    ("collapsed reference links' ends without a start", "x][] ", False),
 ]
 
 

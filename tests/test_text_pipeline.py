@@ -948,7 +948,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80
     never ended), a quotation of code spans between marks (40 "-`" took 4.5 s) or of a run of "+" (60: 48 ms, each
-    10 more 5x) and lines after a Markdown "\\[" (20: 63 ms, each 2 more 4x); a function call's pattern was
+    10 more 5x) and lines after a Markdown "\\[" (20: 63 ms, each 2 more 4x); a collapsed reference link's end
+    looked back for its start over every item before it ("x][] " * 4,000: 3.5 s); a function call's pattern was
     tried after every colon ("a:" * 16,000: 1.9 s, so 200,000 would take ~5 min; linear, 0.1 s). In a child process,
     so that a regression fails here instead of hanging the suite."""
     import subprocess
@@ -964,7 +965,7 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000,\n"
               "             'Run <code x=\"1\">Ctrl+C ' + '-' * 80 + ' x</code>.',\n"
               "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\",\n"
-              "             '\\\\[' + 'a line\\n' * 60):\n"
+              "             '\\\\[' + 'a line\\n' * 60, 'x][] ' * 40_000):\n"
               "    prepare(text)\n"
               "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)

@@ -1797,22 +1797,20 @@ LABEL_BREAKER = re.compile(r"[\[\]\n]")  # what a label on one line (MARKDOWN_LI
 
 def _collapsed_references_labelled(masked: str, prepared: Prepared) -> None:
     """Each collapsed reference's end item (COLLAPSED_REFERENCE) in the masked text given its label: the link's text
-    as the source writes it, where that has words and fits a label on one line."""
-    tokens = list(PLACEHOLDER_PATTERN.finditer(masked))
-    for index, token in enumerate(tokens):
-        if prepared.protected[int(token.group(1))] != COLLAPSED_REFERENCE:
+    as the source writes it, where that has words and fits a label on one line. One pass: each link's end closes the
+    latest start still open (an image's inside the text closes first)."""
+    starts: list[re.Match] = []
+    for token in PLACEHOLDER_PATTERN.finditer(masked):
+        item = prepared.protected[int(token.group(1))]
+        if item in ("[", "!["):
+            starts.append(token)
+        if not (item.startswith("]") and starts and MARKDOWN_LINK_TAG.fullmatch(item)):
             continue
-        depth = 0  # links inside the text (an image's) between its start and its end
-        for opening in reversed(tokens[:index]):
-            tag = MARKDOWN_LINK_TAG.fullmatch(prepared.protected[int(opening.group(1))])
-            if tag and not tag.group(1):
-                depth += 1
-            elif tag and tag.group(1) in ("[", "![") and (depth := depth - 1) < 0:
-                text = masked[opening.end():token.start()]
-                label = prepared.unmask(text)
-                if any(c.isalpha() for c in PLACEHOLDER_PATTERN.sub("", text)) and not LABEL_BREAKER.search(label):
-                    prepared.protected[int(token.group(1))] = f"][{label}]"
-                break
+        start = starts.pop()
+        text = masked[start.end():token.start()]
+        if item == COLLAPSED_REFERENCE and any(c.isalpha() for c in PLACEHOLDER_PATTERN.sub("", text)):
+            if not LABEL_BREAKER.search(label := prepared.unmask(text)):
+                prepared.protected[int(token.group(1))] = f"][{label}]"
 
 
 # A text is Markdown where it has a heading, a code fence or a link ("[text](target)", "[text][label]"); there a block
