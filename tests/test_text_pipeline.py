@@ -983,6 +983,11 @@ def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
     assert [len(run) for run in paragraph_runs(nested, lambda line: line)] == [7, 1, 1]
     pre = ["<p>Run:</p>", "<PRE>", "a=1", "", "b=2", "</pre>", "", "Done."]  # an HTML <pre> keeps its blank lines
     assert [len(run) for run in paragraph_runs(pre, lambda line: line)] == [6, 1, 1]
+    # and so does a script (mdBook's pages: cut at its blank lines, its code was translated), where it opens a line or
+    # follows a tag; a mention in prose opens nothing
+    script = ["  <!-- c --> <script>", "  try {", "", "  } catch (e) { }", "  </script>", "",
+              "Use the <script> tag.", "", "Done."]
+    assert [len(run) for run in paragraph_runs(script, lambda line: line)] == [5, 1, 1, 1, 1]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
 
@@ -1829,6 +1834,15 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
         assert wrapped.protected == [start[0], end] and not any("XX" in segment for segment in wrapped.segments)
     for text in ("| house | dog |", "|Yes|No|", "Use __init__ and a | b | c."):
         assert prepare(text).protected == [], text
+
+
+def test_a_one_character_key_is_kept_whole_in_its_kbd_element():
+    """mdBook's help: "Press <kbd>S</kbd> or <kbd>/</kbd> to search" came back as "Drücken Sie drücken <kbd>oder</kbd>
+    <kbd>/</kbd>", the key lost. A <kbd> of one character is one item; a named key's tags stay tags."""
+    prepared = prepare("<p>Press <kbd>S</kbd> or <kbd>/</kbd> to search, <kbd>Esc</kbd> to hide.</p>", html=True,
+                       take_out_tags=True)
+    assert prepared.protected == ["<p>", "<kbd>S</kbd>", "<kbd>/</kbd>", "<kbd>", "</kbd>", "</p>"]
+    assert prepared.segments == ["Press XX0X or XX1X to search, Esc to hide."]
 
 
 def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name_it():

@@ -132,10 +132,11 @@ FRONT_MATTER = r"^---[ \t]*\r?\n(?:\w[\w-]*:[^\n]*\n|[ \t#-][^\n]*\n)*?---[ \t]*
 FENCED_BLOCK = re.compile(FENCED_CODE, re.DOTALL)
 FRONT_MATTER_BLOCK = re.compile(FRONT_MATTER)
 FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")  # a line that opens such a block, or closes it: its marks alone
-# An HTML <pre> not closed on its line: its blank lines are its own, not a paragraph's end (cut there, a script's
-# halves went as two texts, neither a whole <pre>, and were translated)
-PRE_OPENS = re.compile(r"<pre\b(?![^\n]*</pre>)", re.IGNORECASE)
-PRE_END = "</pre>"
+# An HTML <pre>, <script>, <style> or <textarea> not closed on its line: its blank lines are its own, not a
+# paragraph's end (cut there, a script's halves went as two texts, neither a whole element, and were translated: of
+# the 5 pages of the Rust book's HTML this session read, every one had mdBook's scripts come back as "Versuch {
+# lassen das Thema = ..."). One that opens a line or follows a tag (not a mention in prose, "the <script> tag").
+RAW_BLOCK_OPENS = re.compile(r"(?:^|>)[ \t]*<(pre|script|style|textarea)\b(?![^\n]*</\1\s*>)", re.IGNORECASE)
 # A fenced block holds its blank lines up to this many lines (a stray fence: not the whole file). LoveIt's documentation
 # shows its whole sample configuration in one block of 530 lines: cut at 500, its last lines were translated.
 FENCE_MAX_LINES = 2000
@@ -270,6 +271,11 @@ PLACEHOLDERS = (
     # "`git\nHalbierung`"); a stray backtick pairs with none on a later line ("_`DIR`_ is\n`themes/docsy`").
     rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++"
     r"(?<=\S)`(?![\w`])",
+    # A key of one character in an HTML <kbd> ("Press <kbd>S</kbd> or <kbd>/</kbd> to search"): its tags, put back by
+    # alignment, came around another word and the key was lost ("Drücken Sie drücken <kbd>oder</kbd> <kbd>/</kbd>",
+    # on each of the 5 pages of the Rust book's HTML read); one item, as written. A named key's tags stay tags, so
+    # that "<kbd>Ctrl</kbd>" may become "<kbd>Strg</kbd>".
+    r"<kbd\b[^<>]*>[^\s<>]</kbd>",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -385,7 +391,7 @@ PLACEHOLDERS = (
     r"|\{ +(?:[a-z][\w.-]*|\"[^\"\n]{0,50}\"|\d+) +\}",
     TOKEN_LIKE,
 )
-CODE = 5  # front matter, code blocks and spans come first: the tags and entities inside them are code too
+CODE = 6  # front matter, code blocks and spans, a key: first, as the tags and entities inside them are code too
 ITEMS = PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]  # EVERYTHING's alternatives, in the order they are tried
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
@@ -1526,11 +1532,11 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
 def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: bool = True) -> Iterator[list[T]]:
     """Lines grouped as paragraphs: each run of lines between blank lines one group, each blank line and each line
     with no `text` (unreadable) a group of its own. With `fences` (Markdown's, HTML's; not reStructuredText's, where
-    "~~~" underlines a title), a code block fenced by ``` or ~~~, or an HTML <pre>, keeps its blank lines (up to
-    FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an untranslatable element, and not cut
-    into paragraphs of code."""
+    "~~~" underlines a title), a code block fenced by ``` or ~~~, or an HTML <pre> or <script> (RAW_BLOCK_OPENS),
+    keeps its blank lines (up to FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an
+    untranslatable element, and not cut into paragraphs of code."""
     run: list[T] = []
-    fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or "</pre>"
+    fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or an end tag ("</pre>")
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
@@ -1539,9 +1545,10 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
                 continue
             marks = FENCE.match(content)
             if fence is None:
-                fence = marks.group(1) if marks else PRE_END if PRE_OPENS.search(content) else None
-            elif fence == PRE_END:
-                fence = None if PRE_END in content.lower() else fence
+                raw = None if marks else RAW_BLOCK_OPENS.search(content)
+                fence = marks.group(1) if marks else f"</{raw.group(1).lower()}>" if raw else None
+            elif fence.startswith("</"):
+                fence = None if fence in content.lower() else fence
             elif marks and marks.group(1).startswith(fence) and not marks.group(2).strip():
                 fence = None
             if fence and len(run) >= FENCE_MAX_LINES:
