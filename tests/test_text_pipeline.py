@@ -1845,6 +1845,18 @@ def test_a_one_character_key_is_kept_whole_in_its_kbd_element():
     assert prepared.segments == ["Press XX0X or XX1X to search, Esc to hide."]
 
 
+def test_an_empty_anchor_or_icon_is_one_item():
+    """Rust's release notes end a link's line with an anchor: '[...](https://...)<a id="1.95-Rustdoc"></a>' came back
+    as '[...<a id="1.95-Rustdoc">](https://...)</a>', the anchor's tags put back inside the link around no word."""
+    prepared = prepare('- [Add a setting](https://example.org/1)<a id="x"></a>', take_out_tags=True)
+    assert prepared.protected == ["[", "](https://example.org/1)", '<a id="x"></a>']
+    assert prepared.segments == ["Add a settingXX0X"]
+    prepared = prepare('<p>Star <i class="fa fa-star"></i> it, <span></span> or <b></b>.</p>', html=True,
+                       take_out_tags=True)
+    assert '<i class="fa fa-star"></i>' in prepared.protected and "<span></span>" in prepared.protected
+    assert "<b>" in prepared.protected  # an empty element of other names keeps its tags
+
+
 def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name_it():
     """The model lost and repeated keys ("Ctrl+Shift+N" came back as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?"): a
     combination is an item, its "Ctrl" written "Strg" as most German catalogs write it, every other key as written;
