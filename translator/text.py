@@ -276,7 +276,7 @@ PLACEHOLDERS = (
     # on each of the 5 pages of the Rust book's HTML read); one item, as written. A named key's tags stay tags, so
     # that "<kbd>Ctrl</kbd>" may become "<kbd>Strg</kbd>".
     r"<kbd\b[^<>]*>[^\s<>]</kbd>",
-    # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 654 of the former and 41 of
+    # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
     r"<(a|span|i)\b[^<>]*></\1\s*>",
