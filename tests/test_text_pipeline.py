@@ -1797,6 +1797,18 @@ def test_an_item_takes_the_digits_right_after_it_except_a_tag():
     assert prepared.protected == ["[", "5.2", "](#x)", "**", "**"] and prepared.segments == ["See XX0X and 5th items."]
 
 
+def test_a_restructuredtext_fields_name_and_a_type_fields_line_are_kept_as_written():
+    """Sphinx matches a docstring's field names to the signature: ":param data:" came back as ":param Daten:",
+    ":param out:" as ":param:", ":rtype: requests.Response" as ":rtype: Anfragen.Antwort". A name in small letters
+    with its argument is an item, a type field's line too; a capitalized field's name, a role and a label are not."""
+    text = (":param url: URL for the new request.\n   :raises ValueError: if it is bad.\n:returns: A response.\n"
+            "   :rtype: requests.Response\n:type url: str or None\n:Issue tracker: GitHub\nSee :func:`get`. Note: it.")
+    assert protected_items(text) == sorted([":param url:", "   :raises ValueError:", ":returns:",
+                                            "   :rtype: requests.Response", ":type url: str or None", ":func:`get`",
+                                            "GitHub"])
+    assert prepare(text).segments[:2] == ["XX0X URL for the new request.", "XX0X if it is bad."]
+
+
 def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated():
     """Sphinx's inline markup: "``r``" came back as "`r`" and two on a line lost the marks between them; a role, a
     reference to a target, footnote or substitution by its name stay as written (the name must stay the target's); a
