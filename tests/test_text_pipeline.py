@@ -145,6 +145,10 @@ def test_a_link_whose_text_names_its_target_is_kept_as_written():
     assert prepared.segments == ["Use XX0X, XX1X, XX2X, XX3X, XX4X and XX5X."]
     assert prepared.restore(["Verwende XX0X, XX1X, XX2X, XX3X, XX4X und XX5X."]) == named.replace(
         "Use", "Verwende").replace(" and <a", " und <a")
+    # inside code it stays code, whole with it
+    for code in ("```md\nSee [black](https://github.com/psf/black) here\n```",
+                 "`[black](https://github.com/psf/black)`"):
+        assert prepare(code, take_out_tags=True).protected == [code]
     for worded in ("[Common Build Problems](https://github.com/pyenv/pyenv/wiki/Common-build-problems)",
                    "[Getting Started](https://example.org/getting-started)",
                    "[escalade](https://en.wikipedia.org/wiki/Escalade)", "[docs](https://docs.example.org/x)",

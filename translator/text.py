@@ -259,20 +259,21 @@ MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
 KEY_COMBINATION_ITEM = re.compile(KEY_COMBINATION)
 CONTROL_KEY = re.compile(r"(?i:ctrl|control)(?= ?[+-])")
 CODE_SPAN_CHARACTER = r"[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)])"
+# Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
+# 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
+# space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs); not reStructuredText's
+# references, "`Flask`_". One that a paragraph wraps ("`git\nbisect start`", in 29 of git's manual pages), where
+# it opens and closes beside no word or backtick: read, its words were the model's ("`git\nbisect`" came back as
+# "`git\nHalbierung`"); a stray backtick pairs with none on a later line ("_`DIR`_ is\n`themes/docsy`").
+CODE_SPAN = (rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)"
+             rf"|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++(?<=\S)`(?![\w`])")
 TYPE_NAME = r"[A-Za-z_$][\w.$]*(?:<[^{}<>\n]{1,200}>)?(?:\\?\[\\?\])*"  # "string", "Array<string>", "string\[]"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
     RST_LITERAL,
     RST_ROLE,
-    # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
-    # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
-    # space or mark ("`@import 'td/main';`" and "`grep -rn 'BS mirror:' theme/`" lost theirs); not reStructuredText's
-    # references, "`Flask`_". One that a paragraph wraps ("`git\nbisect start`", in 29 of git's manual pages), where
-    # it opens and closes beside no word or backtick: read, its words were the model's ("`git\nbisect`" came back as
-    # "`git\nHalbierung`"); a stray backtick pairs with none on a later line ("_`DIR`_ is\n`themes/docsy`").
-    rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++"
-    r"(?<=\S)`(?![\w`])",
+    CODE_SPAN,
     # A key of one character in an HTML <kbd> ("Press <kbd>S</kbd> or <kbd>/</kbd> to search"): its tags, put back by
     # alignment, came around another word and the key was lost ("Drücken Sie drücken <kbd>oder</kbd> <kbd>/</kbd>",
     # on each of the 5 pages of the Rust book's HTML read); one item, as written. A named key's tags stay tags, so
@@ -1777,18 +1778,25 @@ EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,5}\Z")
 # A Markdown link whose text is a code span ("[`vm.Script`][]", "[`path.sep`](#pathsep)") is kept whole too: its tags
 # put back around the code by alignment, 4 of 238 on 4 of Node.js' API pages came back around another word
 # ("[zu][] zu finden, die `async_hooks`").
+IN_CODE = re.compile(f"{RST_LITERAL}|{CODE_SPAN}")
 CODE_LINK = re.compile(r"(?<![\w\\!])\[`[^`\n]{1,500}`\](?:\((?:<[^<>\n]*>|[^\s()<>]*)\)|\[[^\[\]\n]{0,999}\](?![(:]))")
 
 
 def whole_links(text: str) -> list[tuple[int, int]]:
     """(start, end) of each link kept whole: one whose text names its absolute target (NAMED_LINK), one whose text is
-    code (CODE_LINK)."""
+    code (CODE_LINK); none inside code (a fence, a code span, a literal, a comment), which stays whole."""
     links = [link.span() for link in CODE_LINK.finditer(text)] if "[`" in text else []
     if "://" in text:
         links += [link.span() for link in NAMED_LINK.finditer(text)
                   if _names(*next((link.group(kind), link.group(f"{kind}_target"))
                                   for kind in ("markdown", "rst", "html") if link.group(kind) is not None))]
-    return sorted(links)
+    if not links:
+        return []
+    links.sort()
+    starts = [start for start, _ in links]
+    code = [span for span in sorted(code_blocks(text) + [found.span() for found in IN_CODE.finditer(text)])
+            if (link := bisect_right(starts, span[0]) - 1) < 0 or links[link][1] < span[1]]  # not a link's own
+    return apart_from(links, code)
 
 
 def _names(name: str, target: str) -> bool:
@@ -2214,7 +2222,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # list markers, names and code, as placeholders are
     keys = apart_from(config_keys(text), code_blocks(text)) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
-    links = apart_from(whole_links(text), syntax) if preserve_placeholders else []  # kept as written
+    links = apart_from(whole_links(text), sorted(syntax + icu_numbers)) if preserve_placeholders else []  # as written
     code = indented_code(text) if preserve_placeholders and not keys else []
     items = inline_enumerators(text) + code if preserve_placeholders else []
     if not text.isascii():
