@@ -1782,9 +1782,9 @@ IN_CODE = re.compile(f"{RST_LITERAL}|{CODE_SPAN}")
 CODE_LINK = re.compile(r"(?<![\w\\!])\[`[^`\n]{1,500}`\](?:\((?:<[^<>\n]*>|[^\s()<>]*)\)|\[[^\[\]\n]{0,999}\](?![(:]))")
 
 
-def whole_links(text: str) -> list[tuple[int, int]]:
+def whole_links(text: str, blocks: Spans) -> list[tuple[int, int]]:
     """(start, end) of each link kept whole: one whose text names its absolute target (NAMED_LINK), one whose text is
-    code (CODE_LINK); none inside code (a fence, a code span, a literal, a comment), which stays whole."""
+    code (CODE_LINK); none inside code (the text's `code_blocks`, a code span, a literal), which stays whole."""
     links = [link.span() for link in CODE_LINK.finditer(text)] if "[`" in text else []
     if "://" in text:
         links += [link.span() for link in NAMED_LINK.finditer(text)
@@ -1794,7 +1794,7 @@ def whole_links(text: str) -> list[tuple[int, int]]:
         return []
     links.sort()
     starts = [start for start, _ in links]
-    code = [span for span in sorted(code_blocks(text) + [found.span() for found in IN_CODE.finditer(text)])
+    code = [span for span in sorted(blocks + [found.span() for found in IN_CODE.finditer(text)])
             if (link := bisect_right(starts, span[0]) - 1) < 0 or links[link][1] < span[1]]  # not a link's own
     return apart_from(links, code)
 
@@ -2220,9 +2220,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     marks = emphasis_marks(text) if emphasis else []
     # A long run is a word of its own (whitespace bounds it); protect widens the unknown spans inside it to it.
     # list markers, names and code, as placeholders are
-    keys = apart_from(config_keys(text), code_blocks(text)) if preserve_placeholders else []
+    blocks = code_blocks(text) if preserve_placeholders else []
+    keys = apart_from(config_keys(text), blocks) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
-    links = apart_from(whole_links(text), sorted(syntax + icu_numbers)) if preserve_placeholders else []  # as written
+    written = sorted(syntax + icu_numbers)  # kept as written
+    links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
     items = inline_enumerators(text) + code if preserve_placeholders else []
     if not text.isascii():
@@ -2236,7 +2238,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
     if marks or syntax:  # an ICU argument's or a file's syntax separates segments: a placeholder beside it stays
         apart = _also_apart(apart, set(marks + syntax))  # with its words
-    exact = sorted(syntax + icu_numbers + links)
+    exact = sorted(written + links)
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
