@@ -9,7 +9,7 @@ SYSTEM_TOOLS := promtool prometheus nginx aapt2 php
 # $(call apt_install,PACKAGES): the one way a target installs Debian packages it found missing.
 apt_install = $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $(1)
 
-.PHONY: help build-deps system-deps test test-slow fuzz data train evaluate export serve proto docs clean
+.PHONY: help build-deps system-deps test test-slow fuzz data lexicon train evaluate export serve proto docs clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -44,6 +44,9 @@ fuzz: $(STAMP)  ## a long fuzzing campaign of every RPC (FUZZ_EXAMPLES per RPC, 
 
 data: $(STAMP)  ## fetch dict-freedict-eng-deu and write data/{train,valid,test}.tsv
 	$(BIN)/translator data freedict --out data
+
+lexicon: $(STAMP) data/train.tsv  ## rebuild translator/wordlists from the training pairs (and data/software's)
+	$(BIN)/translator data lexicon --data data --extra-data data/software
 
 train: $(STAMP) data/train.tsv  ## train the default architecture into runs/default (resumes)
 	$(BIN)/translator train --data data --out runs/default

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER, DeviceUnavailable
+from translator.lexicon import DIRECTORY as WORDLISTS
 
 
 UINT32_MAX = 2**32 - 1  # the proto's uint32 fields (token limits, beams, top-k)
@@ -89,6 +90,25 @@ def cmd_data_gettext(args) -> int:
     print(json.dumps(stats["counts"] | {"splits": stats["splits"]}, indent=2, ensure_ascii=False))
     print(f"wrote {', '.join(f'{args.out}/{n}.tsv' for n in stats['splits'])}, {args.out}/stats.json "
           f"(with licenses) and {args.out}/packages.json")
+    return 0
+
+
+def cmd_data_lexicon(args) -> int:
+    from tqdm import tqdm
+
+    from model.data import read_tsv
+    from translator import lexicon
+
+    splits = [directory / "train.tsv" for directory in [args.data, *args.extra_data]]
+    if missing := [str(split) for split in splits if not split.is_file()]:
+        print(f"error: {', '.join(missing)} missing: prepare the corpus first (translator data freedict|gettext)",
+              file=sys.stderr)
+        return 2
+    pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
+    built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True))
+    written = lexicon.write(built, args.out)
+    print(f"{len(pairs):,} pairs: {len(built.words):,} English words (capitalized ones German translates among them), "
+          f"{len(built.names):,} names German keeps; wrote {' and '.join(map(str, written))}")
     return 0
 
 
@@ -588,6 +608,21 @@ def build_parser() -> argparse.ArgumentParser:
     gettext.add_argument("--mirror", help="Debian mirror URL (default: the first one apt is configured with)")
     gettext.add_argument("--suite", help="Debian suite, e.g. bookworm (default: apt's configured suite)")
     gettext.set_defaults(func=cmd_data_gettext)
+    words = data.add_parser("lexicon", help="the word lists that tell names from English words (translator/wordlists/)",
+                            description="Read the English side of the training splits (DATA/train.tsv and each "
+                                        "--extra-data DIR/train.tsv) and write english_words.txt.gz (every word in "
+                                        "small letters, and the capitalized words German translates) and names.txt.gz "
+                                        "(capitalized words German keeps as written). The text pipeline keeps a "
+                                        "capitalized word neither list knows as written: a name the model never "
+                                        "learned.")
+    words.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                       help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
+    words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
+                       help="another corpus directory whose train.tsv the model was trained on too, e.g. "
+                            "data/software; repeatable")
+    words.add_argument("--out", type=Path, default=WORDLISTS,
+                       help=f"output directory (default: {WORDLISTS}, the one the package ships and reads)")
+    words.set_defaults(func=cmd_data_lexicon)
 
     train = commands.add_parser("train", help="train a Transformer checkpoint", description="Train on DATA/train.tsv, validate on "
                                 "DATA/valid.tsv, keep the best checkpoint in OUT, resume from OUT/last.pt when present.")

@@ -21,6 +21,7 @@ from typing import Callable, TypeVar
 
 from service.model import Model
 from service.processes import detach_from_server
+from translator import lexicon
 from translator.text import Prepared, segment_texts
 
 T = TypeVar("T")
@@ -92,6 +93,7 @@ def segment_in_process(model_dir: Path, texts: list[str], preserve_placeholders:
 def _serve(conn) -> None:
     """The preparer process: runs each job it receives and sends back its result, or the traceback of its failure."""
     detach_from_server()
+    lexicon.load()  # the word lists `ascii_names` reads (0.1 s): before the first job, whose bound they would spend
     conn.send("ready")
     try:
         while True:

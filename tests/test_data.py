@@ -1,7 +1,7 @@
 from conftest import write_dictd
 
 from model.data import (Pair, build_corpus, clean, decode_b64_number, is_broken, parse_entry, read_dictd, read_tsv, split_of,
-                        split_pairs)
+                        split_pairs, write_tsv)
 
 
 def test_b64_offsets_decode():
@@ -87,3 +87,21 @@ def test_reverse_dictionary_adds_to_train_only(dictd_dir, tmp_path):
     counts = stats["counts"]
     assert counts["deu-eng: kept new English"] == 1 and counts["deu-eng: kept another German rendering"] == 1
     assert counts["deu-eng: duplicate of eng-deu"] == 1 and counts["deu-eng: dropped: held-out English"] == 1
+
+
+def test_the_lexicon_command_writes_the_word_lists_of_every_corpus_or_says_what_is_missing(tmp_path, capsys):
+    from service.cli import main
+    from translator import lexicon
+
+    for corpus, pairs in (("dictionary", [Pair("Monday", "Montag", "entry"), Pair("ask Anna", "frag Anna", "example")]),
+                          ("software", [Pair("Open Grafana", "Grafana öffnen", "software")])):
+        (tmp_path / corpus).mkdir()
+        write_tsv(tmp_path / corpus / "train.tsv", pairs)
+    out = tmp_path / "wordlists"
+    assert main(["data", "lexicon", "--data", str(tmp_path / "dictionary"), "--extra-data", str(tmp_path / "software"),
+                 "--out", str(out)]) == 0
+    assert "3 pairs: 3 English words" in capsys.readouterr().out
+    assert lexicon.load(out) == lexicon.Lexicon(words=frozenset({"ask", "Monday", "Open"}),
+                                                names=frozenset({"Anna", "Grafana"}))
+    assert main(["data", "lexicon", "--data", str(tmp_path / "nowhere"), "--out", str(out)]) == 2
+    assert "nowhere/train.tsv missing: prepare the corpus first" in capsys.readouterr().err

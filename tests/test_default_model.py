@@ -269,6 +269,19 @@ def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
     assert "5&nbsp;&euro;" in html
 
 
+def test_names_the_model_never_learned_come_back_as_written(exported_default):
+    """Before, each of these came back changed: "Kubernet", "redissgestern", "ehrbaren", "Tinkscape", "Hannnah"."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = {"Kubernetes": "The update for Kubernetes is ready.", "Redis": "I sent the report to Redis yesterday.",
+             "Ansible": "This feature works with Ansible and other tools.",
+             "Inkscape": "The update for Inkscape is ready.",
+             "Hannah": "Please ask Hannah before you change the settings."}
+    for name, translation in zip(texts, Translator(out).translate(list(texts.values()))):
+        assert name in translation, (texts[name], translation)
+
+
 def test_codes_come_back_as_written(exported_default):
     """Hashes, UUIDs, IBANs, tracking numbers, hex colors and IPv6 addresses the model miscopied ("...-a456-426614174000"
     came back as "...-a456174000", "#ff0000" as "#ff00", "2001:db8::1" as "2001:db8:1"): all 8 of these before."""

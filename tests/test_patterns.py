@@ -1,10 +1,10 @@
-"""No regular expression of the text pipeline, the markup module, the tokenizer or the batch job's readers backtracks
-exponentially. Python's `re` holds the GIL while it matches, so one such match froze the whole server: a paragraph
-of Valgrind's HTML manual (a <pre class="screen"> table under a line of 80 dashes) left every request, a one-sentence
-one too, at DEADLINE_EXCEEDED while the process burnt CPU. Each pattern meets every unit of two of 45 characters
-repeated 40 times after a tag, a quote or nothing, and every character (alone, or with a line break, a space or a
-letter) repeated 40 times after what opens a construct, each before a mark, a letter or a line break (where an
-exponential match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a
+"""No regular expression of the text pipeline, its word lists, the markup module, the tokenizer or the batch job's
+readers backtracks exponentially. Python's `re` holds the GIL while it matches, so one such match froze the whole
+server: a paragraph of Valgrind's HTML manual (a <pre class="screen"> table under a line of 80 dashes) left every
+request, a one-sentence one too, at DEADLINE_EXCEEDED while the process burnt CPU. Each pattern meets every unit of two
+of 45 characters repeated 40 times after a tag, a quote or nothing, and every character (alone, or with a line break, a
+space or a letter) repeated 40 times after what opens a construct, each before a mark, a letter or a line break (where
+an exponential match doubles with each unit, 40 of them take minutes; any other takes microseconds): none may take a
 second."""
 
 import importlib
@@ -19,7 +19,7 @@ import service
 from service.preparing import TooSlow, within
 from translator import text
 
-MODULES = ["translator.text", "translator.markup", "translator.tokenizer",
+MODULES = ["translator.text", "translator.lexicon", "translator.markup", "translator.tokenizer",
            *(f"service.{m.name}" for m in pkgutil.iter_modules(service.__path__) if not m.name.startswith("_"))]
 CHARACTERS = list(" \t\n-=:/.@#+*_~`'\"<>[](){}!?%$&|\\^,;aA1xX") + ["é"]
 PAIRS = ["".join(pair) for pair in itertools.product(CHARACTERS, repeat=2)]

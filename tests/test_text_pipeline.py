@@ -440,6 +440,52 @@ def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     assert prepare("Ask Renée about it.", preserve_placeholders=False).segments == ["Ask Renée about it."]
 
 
+def test_a_name_the_model_never_learned_is_kept_as_written():
+    """Read, the model changed or dropped names it had not learned ("The update for Kubernetes is ready." came back
+    as "... für Kubernet ...", "Ansible" as "ehrbaren"). A run of capitalized words none of which the shipped word
+    lists know is an item after a word, a number or a comma; at a sentence's start only where each word is a name
+    German keeps, since every English sentence starts with a capital. Words German translates stay text: English
+    ones ("Save", "Windows", "New York") and capitalized ones ("Monday", "German")."""
+    from translator.text import ascii_names
+
+    def names(text):
+        return [text[start:end] for start, end in ascii_names(text)]
+
+    assert names("The update for Kubernetes is ready.") == ["Kubernetes"]
+    assert names("We deploy it with Ansible, Terraform and Jenkins.") == ["Ansible", "Terraform", "Jenkins"]
+    assert names("She looks like Romy Schneider in 1970.") == ["Romy Schneider"]
+    assert names("Drivers for the Hewlett-Packard Omnibook 500") == ["Hewlett-Packard Omnibook"]
+    assert names("Anna works with Hannah.") == ["Anna", "Hannah"]  # a name German keeps may start a sentence
+    assert names("Kubernetes runs it. Activatable items are listed.") == []  # so may any word
+    assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
+    assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["Jean-Luc"]
+    # As items: kept in the translation; with placeholders off, text.
+    assert prepare("The update for Kubernetes is ready.").segments == ["The update for XX0X is ready."]
+    assert prepare("The update for Kubernetes is ready.", preserve_placeholders=False).segments == [
+        "The update for Kubernetes is ready."]
+
+
+def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path):
+    """A capitalized word is English to translate where its headword's German differs ("Monday": "Montag") or where
+    German keeps it in fewer than a quarter of its pairs; a name where German keeps it and English never writes it
+    in small letters; the files are the same bytes for the same pairs."""
+    from translator import lexicon
+
+    pairs = [("Monday", "Montag"), ("on Monday", "am Montag"), ("Anna is here", "Anna ist hier"),
+             ("ask Anna", "frag Anna"), ("Windows", "Windows"), ("open the windows", "die Fenster öffnen"),
+             ("John Doe", "Otto Normalverbraucher"), ("ask John", "frag Hans"), ("John Smith", "Max Mustermann"),
+             ("dear John", "lieber Hans"), ("John Lennon", "John Lennon"), ("Andy's hobby", "Andys Hobby")]
+    built = lexicon.build(pairs)
+    assert {"on", "is", "here", "ask", "open", "the", "windows", "dear", "hobby"} <= built.words
+    assert {"Monday", "John", "Doe", "Smith"} <= built.words  # translated: a headword, kept in 1 of 5 pairs
+    assert built.names == {"Anna", "Andy", "Lennon"}  # "Andys Hobby" keeps "Andy"; "Windows" is English
+    assert built.knows("Windows") and built.knows("John") and not built.knows("Anna")
+    written = lexicon.write(built, tmp_path / "one")
+    assert lexicon.write(lexicon.build(pairs), tmp_path / "two") and all(
+        path.read_bytes() == (tmp_path / "two" / path.name).read_bytes() for path in written)
+    assert lexicon.load(tmp_path / "one") == built
+
+
 def test_long_command_line_options_are_kept_as_written_but_their_values_names_are_read():
     """Read, the model changed a long option in 11 of the 50 held-out test messages that have one ("--ignore-errors"
     came back as "--ignore-errore-Fehler-Fehler"); catalogs translate the name of its value ("--new-file=DATEI")."""
@@ -844,12 +890,12 @@ def test_a_translated_pages_language_says_german():
     engines index it by it). In HTML every lang or xml:lang saying English says German, known before translating:
     streamed pieces carry it, and the text still streams sentence by sentence. Another language, an element not to
     be translated, hreflang and plain text keep theirs."""
-    text = ('<html lang="en-US"><p xml:lang=\'en\'>Hello world.</p><p lang="fr">Bonjour.</p>'
+    text = ('<html lang="en-US"><p xml:lang=\'en\'>Hello world.</p><p lang="fr">Merci beaucoup.</p>'
             '<code lang="en">x = 1</code><a hreflang="en" href="/en">Home</a></html>')
     prepared = prepare(text, html=True)
-    assert not prepared.whole and prepared.segments == ["Hello world.", "Bonjour.", "XX0XHomeXX1X"]
-    assert prepared.restore(["Hallo Welt.", "Bonjour.", "XX0XStartXX1X"]) == (
-        '<html lang="de"><p xml:lang=\'de\'>Hallo Welt.</p><p lang="fr">Bonjour.</p><code lang="en">x = 1</code>'
+    assert not prepared.whole and prepared.segments == ["Hello world.", "Merci beaucoup.", "XX0XHomeXX1X"]
+    assert prepared.restore(["Hallo Welt.", "Merci beaucoup.", "XX0XStartXX1X"]) == (
+        '<html lang="de"><p xml:lang=\'de\'>Hallo Welt.</p><p lang="fr">Merci beaucoup.</p><code lang="en">x = 1</code>'
         '<a hreflang="en" href="/en">Start</a></html>')
     assert prepared.unmask(prepared.glue[0]) == '<html lang="de"><p xml:lang=\'de\'>'
     with_title = prepare('<p lang="en-GB" title="A cat">Hello world.</p>', html=True)

@@ -1,0 +1,90 @@
+"""What the training data's English side says about capitalized words: which are names to keep as written, which
+the model translates. Built by `translator data lexicon` from the training splits; read by the text pipeline
+(`translator.text.ascii_names`). No torch.
+
+    translator/wordlists/
+        english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
+                               capitalized words the German side translates (`Monday`, `German`, `Vietnamese`)
+        names.txt.gz           capitalized words the German side keeps as written and the English side never
+                               writes in small letters (`Anna`, `Chicago`, `Nginx`)
+
+Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL): see
+model/default/MODEL_CARD.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+DIRECTORY = Path(__file__).with_name("wordlists")
+WORDS_FILE = "english_words.txt.gz"
+NAMES_FILE = "names.txt.gz"
+# A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
+# dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
+# "FreeBSD", "VirtualBox"; `names_outside_ascii`: "Zoë").
+CAPITALIZED = r"[A-Z][a-z]+"
+STARTS_A_WORD = r"(?<![\w'’.+-])"
+ENDS_A_WORD = r"(?![\w+-])"
+CAPITALIZED_WORD = re.compile(STARTS_A_WORD + CAPITALIZED + ENDS_A_WORD)
+SMALL_WORD = re.compile(r"(?<![A-Za-z])[a-z]+(?![A-Za-z])")
+# A capitalized word the German side writes as it is in fewer than this share of the pairs holding it is translated:
+# "John" (5 of 29 dictionary pairs: "John Doe", "John Bull") and "Canadian" (1 of 15) are, "Paris" (5 of 17) is kept.
+KEPT_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    words: frozenset[str]  # English words in small letters, and the capitalized ones German translates
+    names: frozenset[str]  # capitalized words German keeps, never English in small letters
+
+    def knows(self, word: str) -> bool:
+        """Whether the model learned word as English to translate: itself, or in small letters."""
+        return word in self.words or word.lower() in self.words
+
+
+def build(pairs: Iterable[tuple[str, str]]) -> Lexicon:
+    """The lexicon of (English, German) training pairs. A capitalized word is translated where a pair of it alone
+    (a dictionary headword) has another German side ("Monday": "Montag"; "Vietnamese": "vietnamesisch" as well as
+    "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows")."""
+    small: set[str] = set()
+    pairs_with, kept_in = Counter(), Counter()
+    headword_translations: defaultdict[str, set[str]] = defaultdict(set)
+    for english, german in pairs:
+        small.update(SMALL_WORD.findall(english))
+        if re.fullmatch(CAPITALIZED, english):
+            headword_translations[english].add(german)
+        for word in set(CAPITALIZED_WORD.findall(english)):
+            pairs_with[word] += 1
+            kept_in[word] += re.search(rf"(?<![^\W\d_]){word}", german) is not None  # "Andys Hobby" keeps "Andy"
+    translated = {word for word, germans in headword_translations.items() if germans != {word}}
+    translated |= {word for word, count in pairs_with.items() if kept_in[word] < KEPT_SHARE * count}
+    return Lexicon(words=frozenset(small | {word for word in translated if word.lower() not in small}),
+                   names=frozenset(word for word in pairs_with
+                                   if word not in translated and word.lower() not in small))
+
+
+def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
+    """The lexicon's two files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
+    same bytes)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names)):
+        path = directory / name
+        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
+            out.write("".join(f"{word}\n" for word in sorted(words)).encode())
+        written.append(path)
+    return written
+
+
+@functools.cache
+def load(directory: Path = DIRECTORY) -> Lexicon:
+    """The lexicon a directory holds (by default, the one shipped with the package), read once per process."""
+    words, names = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
+                    for name in (WORDS_FILE, NAMES_FILE))
+    return Lexicon(words=words, names=names)
