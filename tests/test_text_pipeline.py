@@ -445,7 +445,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     as "... für Kubernet ...", "Ansible" as "ehrbaren"). A run of capitalized words none of which the shipped word
     lists know is an item after a word, a number or a comma; at a sentence's start only where each word is a name
     German keeps, since every English sentence starts with a capital. Words German translates stay text: English
-    ones ("Save", "Windows", "New York") and capitalized ones ("Monday", "German")."""
+    ones ("Save", "Windows", "New York") and capitalized ones ("Monday", "German"). The model dropped titles and the
+    names after them ("Ask Mr. Brown about the invoice." came back as "Nachfragen Sie über die Rechnung.")."""
     from translator.text import ascii_names
 
     def names(text):
@@ -459,6 +460,10 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Kubernetes runs it. Activatable items are listed.") == []  # so may any word
     assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
     assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["Jean-Luc"]
+    # A name after a title, whatever its words ("brown" is English), with its title; not one glued to it
+    assert names("Ask Mr. Brown and Mrs. Smith-Jones, Dr. Who and Prof. Young.") == [
+        "Mr. Brown", "Mrs. Smith-Jones", "Dr. Who", "Prof. Young"]
+    assert names("Mr.Brown and St. John") == []
     # As items: kept in the translation; with placeholders off, text.
     assert prepare("The update for Kubernetes is ready.").segments == ["The update for XX0X is ready."]
     assert prepare("The update for Kubernetes is ready.", preserve_placeholders=False).segments == [
