@@ -1729,16 +1729,15 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of capitalized ASCII words that is a name the model has not learned to translate, and
     of each name after a title (TITLED_NAME) with its title."""
     known = lexicon.load()
-    names = [titled.span() for titled in TITLED_NAME.finditer(text)]
+    names = []
     for run in ASCII_NAME_RUN.finditer(text):
-        if names and any(start <= run.start() < end for start, end in names):
-            continue  # a titled name's, or its title
         words = NAME_RUN_WORDS.split(run.group())
         if any(known.knows(word) for word in words):
             continue
         if INSIDE_A_SENTENCE.match(text, max(0, run.start() - 2)) or all(word in known.names for word in words):
             names.append(run.span())
-    return sorted(names)
+    titled = [name.span() for name in TITLED_NAME.finditer(text)]
+    return sorted(titled + apart_from(names, titled)) if titled else names
 
 
 def names_outside_ascii(text: str) -> list[tuple[int, int]]:
