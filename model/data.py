@@ -31,6 +31,7 @@ PACKAGE = "dict-freedict-eng-deu"
 DICT_NAME = "freedict-eng-deu"
 REVERSE_PACKAGE = "dict-freedict-deu-eng"
 REVERSE_DICT_NAME = "freedict-deu-eng"
+WORD_LIST_PACKAGE = "wamerican"  # proper nouns for translator.lexicon's names
 SPLITS = ("train", "valid", "test")
 HELD_OUT_PERCENT = 4  # per held-out split, of the example pairs (~2,200 each)
 
@@ -276,9 +277,9 @@ def apt_get(command: list[str], cwd: Path | None = None, check: bool = True) -> 
     return result.stdout
 
 
-def fetch_deb(directory: Path, package: str = PACKAGE) -> Path:
-    """Download the Debian package with apt-get into directory."""
-    flag = "--source" if package == PACKAGE else "--reverse-source"
+def fetch_deb(directory: Path, package: str = PACKAGE, flag: str | None = None) -> Path:
+    """Download the Debian package with apt-get into directory (flag: the option that names one instead)."""
+    flag = flag or ("--source" if package == PACKAGE else "--reverse-source")
     try:
         apt_get(["apt-get", "download", package], cwd=directory)
     except RuntimeError as error:
@@ -289,6 +290,14 @@ def fetch_deb(directory: Path, package: str = PACKAGE) -> Path:
 def extract_deb(deb: Path, directory: Path) -> Path:
     subprocess.run(["dpkg-deb", "-x", str(deb), str(directory)], check=True)
     return directory
+
+
+def fetch_word_list(directory: Path) -> tuple[Path, Path]:
+    """Debian's wamerican (SCOWL's American English word list, permissive license) downloaded into directory: the
+    list (one word per line, proper nouns capitalized) and its copyright file, which must go with what is made of it."""
+    extracted = extract_deb(fetch_deb(directory, WORD_LIST_PACKAGE, "--proper-nouns"), directory / "extracted")
+    return (extracted / "usr" / "share" / "dict" / "american-english",
+            extracted / "usr" / "share" / "doc" / WORD_LIST_PACKAGE / "copyright")
 
 
 def build_corpus(out_dir: Path, source: Path | None = None, reverse_source: Path | None = None) -> dict:

@@ -94,9 +94,12 @@ def cmd_data_gettext(args) -> int:
 
 
 def cmd_data_lexicon(args) -> int:
+    import shutil
+    import tempfile
+
     from tqdm import tqdm
 
-    from model.data import read_tsv
+    from model.data import fetch_word_list, read_tsv
     from translator import lexicon
 
     splits = [directory / "train.tsv" for directory in [args.data, *args.extra_data]]
@@ -104,11 +107,17 @@ def cmd_data_lexicon(args) -> int:
         print(f"error: {', '.join(missing)} missing: prepare the corpus first (translator data freedict|gettext)",
               file=sys.stderr)
         return 2
-    pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
-    built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True))
-    written = lexicon.write(built, args.out)
-    print(f"{len(pairs):,} pairs: {len(built.words):,} English words (capitalized ones German translates among them), "
-          f"{len(built.names):,} names German keeps; wrote {' and '.join(map(str, written))}")
+    with tempfile.TemporaryDirectory() as tmp:
+        word_list, notice = (args.proper_nouns, None) if args.proper_nouns else fetch_word_list(Path(tmp))
+        proper_nouns = word_list.read_text(encoding="utf-8").split()
+        pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
+        built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns)
+        written = lexicon.write(built, args.out)
+        if notice:
+            written.append(Path(shutil.copyfile(notice, args.out / lexicon.PROPER_NOUNS_NOTICE)))
+    print(f"{len(pairs):,} pairs and {len(proper_nouns):,} words of {word_list.name}: {len(built.words):,} English "
+          f"words (capitalized ones German translates among them), {len(built.names):,} names; wrote "
+          f"{', '.join(map(str, written))}")
     return 0
 
 
@@ -612,14 +621,18 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Read the English side of the training splits (DATA/train.tsv and each "
                                         "--extra-data DIR/train.tsv) and write english_words.txt.gz (every word in "
                                         "small letters, and the capitalized words German translates) and names.txt.gz "
-                                        "(capitalized words German keeps as written). The text pipeline keeps a "
-                                        "capitalized word neither list knows as written: a name the model never "
-                                        "learned.")
+                                        "(capitalized words German keeps as written, and a word list's proper nouns "
+                                        "the pairs lack). The text pipeline keeps as written a capitalized word "
+                                        "english_words lacks inside a sentence, and one names holds at its start.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
                        help="another corpus directory whose train.tsv the model was trained on too, e.g. "
                             "data/software; repeatable")
+    words.add_argument("--proper-nouns", type=Path, metavar="WORD_LIST",
+                       help="a word list (one word per line) whose capitalized words the training pairs lack are "
+                            "names too (default: Debian's wamerican, SCOWL's American English list, downloaded with "
+                            "apt-get; its copyright file is written beside the lists)")
     words.add_argument("--out", type=Path, default=WORDLISTS,
                        help=f"output directory (default: {WORDLISTS}, the one the package ships and reads)")
     words.set_defaults(func=cmd_data_lexicon)

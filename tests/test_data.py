@@ -97,11 +97,12 @@ def test_the_lexicon_command_writes_the_word_lists_of_every_corpus_or_says_what_
                           ("software", [Pair("Open Grafana", "Grafana öffnen", "software")])):
         (tmp_path / corpus).mkdir()
         write_tsv(tmp_path / corpus / "train.tsv", pairs)
+    (tmp_path / "words").write_text("Linda\nMonday\nask\nAsk\nO'Neil\n", encoding="utf-8")
     out = tmp_path / "wordlists"
     assert main(["data", "lexicon", "--data", str(tmp_path / "dictionary"), "--extra-data", str(tmp_path / "software"),
-                 "--out", str(out)]) == 0
-    assert "3 pairs: 3 English words" in capsys.readouterr().out
+                 "--proper-nouns", str(tmp_path / "words"), "--out", str(out)]) == 0
+    assert "3 pairs and 5 words of words: 3 English words" in capsys.readouterr().out
     assert lexicon.load(out) == lexicon.Lexicon(words=frozenset({"ask", "Monday", "Open"}),
-                                                names=frozenset({"Anna", "Grafana"}))
+                                                names=frozenset({"Anna", "Grafana", "Linda"}))
     assert main(["data", "lexicon", "--data", str(tmp_path / "nowhere"), "--out", str(out)]) == 2
     assert "nowhere/train.tsv missing: prepare the corpus first" in capsys.readouterr().err

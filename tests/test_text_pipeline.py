@@ -456,7 +456,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("We deploy it with Ansible, Terraform and Jenkins.") == ["Ansible", "Terraform", "Jenkins"]
     assert names("She looks like Romy Schneider in 1970.") == ["Romy Schneider"]
     assert names("Drivers for the Hewlett-Packard Omnibook 500") == ["Hewlett-Packard Omnibook"]
-    assert names("Anna works with Hannah.") == ["Anna", "Hannah"]  # a name German keeps may start a sentence
+    assert names("Anna works with Hannah.") == ["Anna", "Hannah"]  # a name German keeps may start a sentence,
+    assert names("Linda fixed it. Redis supports it.") == ["Linda", "Redis"]  # and a proper noun SCOWL lists
     assert names("Kubernetes runs it. Activatable items are listed.") == []  # so may any word
     assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
     assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["Jean-Luc"]
@@ -485,6 +486,8 @@ def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path
     assert {"Monday", "John", "Doe", "Smith"} <= built.words  # translated: a headword, kept in 1 of 5 pairs
     assert built.names == {"Anna", "Andy", "Lennon"}  # "Andys Hobby" keeps "Andy"; "Windows" is English
     assert built.knows("Windows") and built.knows("John") and not built.knows("Anna")
+    listed = lexicon.build(pairs, proper_nouns=["Linda", "Monday", "Windows", "John", "Anna", "McDonald", "linda"])
+    assert listed.names == built.names | {"Linda"} and listed.words == built.words  # the pairs' words stay theirs
     written = lexicon.write(built, tmp_path / "one")
     assert lexicon.write(lexicon.build(pairs), tmp_path / "two") and all(
         path.read_bytes() == (tmp_path / "two" / path.name).read_bytes() for path in written)

@@ -6,10 +6,12 @@ the model translates. Built by `translator data lexicon` from the training split
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
                                capitalized words the German side translates (`Monday`, `German`, `Vietnamese`)
         names.txt.gz           capitalized words the German side keeps as written and the English side never
-                               writes in small letters (`Anna`, `Chicago`, `Nginx`)
+                               writes in small letters (`Anna`, `Chicago`, `Nginx`), and a word list's proper nouns
+                               the training data lacks (`Linda`, `Redis`)
+        SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
-Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL): see
-model/default/MODEL_CARD.md.
+Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see
+model/default/MODEL_CARD.md, and from SCOWL's American English word list.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 DIRECTORY = Path(__file__).with_name("wordlists")
 WORDS_FILE = "english_words.txt.gz"
 NAMES_FILE = "names.txt.gz"
+PROPER_NOUNS_NOTICE = "SCOWL-COPYRIGHT"
 # A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
 # dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
 # "FreeBSD", "VirtualBox"; `names_outside_ascii`: "Zoë").
@@ -48,10 +51,11 @@ class Lexicon:
         return word in self.words or word.lower() in self.words
 
 
-def build(pairs: Iterable[tuple[str, str]]) -> Lexicon:
+def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) -> Lexicon:
     """The lexicon of (English, German) training pairs. A capitalized word is translated where a pair of it alone
     (a dictionary headword) has another German side ("Monday": "Montag"; "Vietnamese": "vietnamesisch" as well as
-    "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows")."""
+    "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows").
+    The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too."""
     small: set[str] = set()
     pairs_with, kept_in = Counter(), Counter()
     headword_translations: defaultdict[str, set[str]] = defaultdict(set)
@@ -64,9 +68,11 @@ def build(pairs: Iterable[tuple[str, str]]) -> Lexicon:
             kept_in[word] += re.search(rf"(?<![^\W\d_]){word}", german) is not None  # "Andys Hobby" keeps "Andy"
     translated = {word for word, germans in headword_translations.items() if germans != {word}}
     translated |= {word for word, count in pairs_with.items() if kept_in[word] < KEPT_SHARE * count}
-    return Lexicon(words=frozenset(small | {word for word in translated if word.lower() not in small}),
-                   names=frozenset(word for word in pairs_with
-                                   if word not in translated and word.lower() not in small))
+    words = frozenset(small | {word for word in translated if word.lower() not in small})
+    kept = {word for word in pairs_with if word not in translated and word.lower() not in small}
+    unknown = {word for word in proper_nouns if re.fullmatch(CAPITALIZED, word) and word not in pairs_with
+               and word.lower() not in small}
+    return Lexicon(words=words, names=frozenset(kept | unknown))
 
 
 def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
