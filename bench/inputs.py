@@ -11,8 +11,8 @@ test split by default) and software messages (the held-out software split, else 
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
 - **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, ASCII
-  single quotes, or GNU's `quotes'). Reported: the share whose translation has as many quotations (in any of those marks, „…“
-  included) as the source, and chrF.
+  single quotes, or GNU's `quotes'). Reported: the share whose translation has as many quotations (in any of those
+  marks, „…“ included, or in »…«, as the pipeline writes curly ones) as the source, and chrF.
 - **Capitals.** The split's sentences of two words or more and messages of letters and punctuation only, in capitals.
   Reported: chrF against the references in capitals, beside the sentences as written translated and capitalized
   (what reading them as words can reach)."""
@@ -26,6 +26,8 @@ from collections import Counter
 
 from bench.common import share
 from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED
+
+GERMAN_QUOTED = re.compile(r"»[^»«\n]{1,200}?«")  # translator.text.german_quotation_marks' (QUOTED reads «…» only)
 
 CLAUSE_MARK = re.compile(f"[{''.join(sorted(CLAUSE_SEPARATORS))}]\\s")
 
@@ -76,7 +78,8 @@ def run(translator, chosen: dict) -> dict:
         english, german = zip(*pairs)
         translated = translator.translate(list(english))
         results["quotations"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)), "kept": share(
-            len(QUOTED.findall(t)) == len(QUOTED.findall(e)) for e, t in zip(english, translated))}
+            len(QUOTED.findall(t)) + len(GERMAN_QUOTED.findall(t)) == len(QUOTED.findall(e))
+            for e, t in zip(english, translated))}
     if pairs := chosen["capitals"]:
         english, german = zip(*pairs)
         references = [g.upper() for g in german]

@@ -381,16 +381,18 @@ def test_a_help_texts_columns_come_back_as_laid_out(exported_default):
 
 def test_quotation_marks_come_back(exported_default):
     """Of 600 catalog messages with quoted text, the shipped model kept the marks in 349: "could not open directory
-    '%s'" came back as "Konnte Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'."""
+    '%s'" came back as "Konnte Verzeichnis %s nicht öffnen", 'Enable “Slow Keys”' as 'Slow-Schlüssel” aktivieren'.
+    Curly ones come back as German writes them, »…«."""
     from service.translator import Translator
 
     out, _ = exported_default
-    messages = {"could not open directory '%s'": "'%s'", "failed to add packfile '%s'": "'%s'",
-                "Parsed value “%s” is not a valid D-Bus signature": "“%s”", "'%s' value missing": "'%s'",
-                "loading control file '%s' for package '%s'": "'%s'", "Enable “Slow Keys”": "“",
-                "The active dwell click mode. Possible values are “window” and “gesture”.": "“"}
-    for (message, quoted), translation in zip(messages.items(), Translator(out).translate(list(messages))):
-        assert translation.count(quoted) == message.count(quoted), (message, translation)
+    messages = {"could not open directory '%s'": ("'%s'", "'%s'"), "failed to add packfile '%s'": ("'%s'", "'%s'"),
+                "Parsed value “%s” is not a valid D-Bus signature": ("“%s”", "»%s«"),
+                "'%s' value missing": ("'%s'", "'%s'"),
+                "loading control file '%s' for package '%s'": ("'%s'", "'%s'"), "Enable “Slow Keys”": ("“", "»"),
+                "The active dwell click mode. Possible values are “window” and “gesture”.": ("“", "»")}
+    for (message, (quoted, german)), translation in zip(messages.items(), Translator(out).translate(list(messages))):
+        assert translation.count(german) == message.count(quoted), (message, translation)  # curly: as German writes
 
 
 def test_minified_html_declarations_quoted_attributes_and_operators_come_back(exported_default):

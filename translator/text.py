@@ -2317,13 +2317,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     else:
         prepared.wraps = [[] for _ in prepared.segments]
     in_code: set[int] | None = None  # the items in a Markdown text's indented code, found once one has values
+    quotation_marks_written = german_quotation_marks(prepared.protected) if preserve_placeholders else {}
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item)
         if values and code:
             in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
             if number in in_code:
                 continue  # kept as written
-        for start, end, name in german_key_names(item) if preserve_placeholders else ():
+        german = german_key_names(item) + quotation_marks_written.get(number, []) if preserve_placeholders else []
+        for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
             if language:  # the language an element's text is in: now the translation's (in HTML, where it is markup)
@@ -2413,6 +2415,27 @@ def german_key_names(item: str) -> list[tuple[int, int, str]]:
     return [(key.start(), key.end(), "STRG" if key.group().isupper() else "Strg")
             for part in EVERYTHING_AND_NUMBERS.finditer(item) if KEY_COMBINATION_ITEM.fullmatch(part.group())
             for key in CONTROL_KEY.finditer(item, *part.span())]
+
+
+# German quotes “…” and ‘…’ its own way: of the 2,555 training catalog messages with “…”, 2,355 write »…« (122 „…“,
+# 15 keep “…”, whose “ closes a German quotation), of the 327 with ‘…’ 317 do. The marks are items (`quotation_marks`),
+# so the translation had them as the English wrote them.
+GERMAN_QUOTATION_MARKS = {"“": "»", "”": "«", "‘": "»", "’": "«"}
+CURLY_QUOTATION = re.compile(r"“.*”|‘.*’", re.DOTALL)
+
+
+def german_quotation_marks(items: Sequence[str]) -> dict[int, list[tuple[int, int, str]]]:
+    """By item number, (start, end, German mark) of each curly quotation mark of the items that are one ("“") or quote
+    the rest of theirs ("“%s”"); none where as many marks would not open as close (an item "Ctrl+“" holds one)."""
+    marks: dict[int, list[tuple[int, int, str]]] = {}
+    for number, item in enumerate(items):
+        if item in GERMAN_QUOTATION_MARKS:
+            marks[number] = [(0, 1, GERMAN_QUOTATION_MARKS[item])]
+        elif CURLY_QUOTATION.fullmatch(item):
+            marks[number] = [(0, 1, GERMAN_QUOTATION_MARKS[item[0]]),
+                             (len(item) - 1, len(item), GERMAN_QUOTATION_MARKS[item[-1]])]
+    opened = sum(mark == "»" for found in marks.values() for _, _, mark in found)
+    return marks if 2 * opened == sum(map(len, marks.values())) else {}
 
 
 def _attribute_safe(value: str, quote: str) -> str:
