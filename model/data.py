@@ -277,13 +277,14 @@ def apt_get(command: list[str], cwd: Path | None = None, check: bool = True) -> 
     return result.stdout
 
 
-def fetch_deb(directory: Path, package: str = PACKAGE, flag: str | None = None) -> Path:
-    """Download the Debian package with apt-get into directory (flag: the option that names one instead)."""
-    flag = flag or ("--source" if package == PACKAGE else "--reverse-source")
+def fetch_deb(directory: Path, package: str = PACKAGE, instead: str | None = None) -> Path:
+    """Download the Debian package with apt-get into directory (instead: what the error says to pass otherwise)."""
+    flag = "--source" if package == PACKAGE else "--reverse-source"
     try:
         apt_get(["apt-get", "download", package], cwd=directory)
     except RuntimeError as error:
-        raise RuntimeError(f"{error}; pass {flag} with a path to the {package} .deb or dictd files") from None
+        raise RuntimeError(f"{error}; {instead or f'pass {flag} with a path to the {package} .deb or dictd files'}") \
+            from None
     return next(directory.glob(f"{package}_*.deb"))
 
 
@@ -295,7 +296,8 @@ def extract_deb(deb: Path, directory: Path) -> Path:
 def fetch_word_list(directory: Path) -> tuple[Path, Path]:
     """Debian's wamerican (SCOWL's American English word list, permissive license) downloaded into directory: the
     list (one word per line, proper nouns capitalized) and its copyright file, which must go with what is made of it."""
-    extracted = extract_deb(fetch_deb(directory, WORD_LIST_PACKAGE, "--proper-nouns"), directory / "extracted")
+    deb = fetch_deb(directory, WORD_LIST_PACKAGE, "pass --proper-nouns with a word list, one word per line")
+    extracted = extract_deb(deb, directory / "extracted")
     return (extracted / "usr" / "share" / "dict" / "american-english",
             extracted / "usr" / "share" / "doc" / WORD_LIST_PACKAGE / "copyright")
 

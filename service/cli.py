@@ -108,7 +108,11 @@ def cmd_data_lexicon(args) -> int:
               file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
-        word_list, notice = (args.proper_nouns, None) if args.proper_nouns else fetch_word_list(Path(tmp))
+        try:
+            word_list, notice = (args.proper_nouns, None) if args.proper_nouns else fetch_word_list(Path(tmp))
+        except RuntimeError as error:  # no apt, no network: the message says what to pass instead
+            print(f"error: {error}", file=sys.stderr)
+            return 1
         proper_nouns = word_list.read_text(encoding="utf-8").split()
         pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
         built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns)
