@@ -1726,22 +1726,9 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 TITLED_NAME = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
 
 
-# A name's possessive goes with it, to be written as German writes it ("Spearman's rho": "Spearmans rho", as the
-# references do; "Kubernetes' setting": "Kubernetes' Einstellung"): the model read "XX0X's report" as words ("We read
-# Linda's report yesterday." came back as "Wir lesen Linda des Berichts."). Not where the "'s" is "is" or "has" (the
-# word after it one that follows those: "Hannah's not here", "Linda's been there").
-POSSESSIVE = re.compile(r"['’]s(?![\w'’])")
-WORD_AFTER = re.compile(r" ([A-Za-z]+)")
-AFTER_IS_OR_HAS = frozenset(
-    "a an the no not all just still always never already also only even ever been got gotten going gone coming done "
-    "here there now then in on at up out over off back about into to from with by for of as so too very quite really "
-    "more most less my your his her its our their this that these those what who it he she we they you i nothing "
-    "something everything anything".split())
-
-
 def ascii_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of capitalized ASCII words that is a name the model has not learned to translate, and
-    of each name after a title (TITLED_NAME) with its title; each with its possessive "'s" (POSSESSIVE)."""
+    of each name after a title (TITLED_NAME) with its title."""
     known = lexicon.load()
     names = []
     for run in ASCII_NAME_RUN.finditer(text):
@@ -1751,24 +1738,7 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
         if INSIDE_A_SENTENCE.match(text, max(0, run.start() - 2)) or all(word in known.names for word in words):
             names.append(run.span())
     titled = [name.span() for name in TITLED_NAME.finditer(text)]
-    return [_with_possessive(text, *span) for span in (sorted(titled + apart_from(names, titled)) if titled else names)]
-
-
-def german_possessive(item: str) -> list[tuple[int, int, str]]:
-    """(start, end, German ending) of a name's possessive "'s" in an item of a name and one: "s" ("Spearmans"), "'"
-    after s, x, z ("Jenkins'")."""
-    name = item[:-2]
-    if not (POSSESSIVE.fullmatch(item, len(name)) and (ASCII_NAME_RUN.fullmatch(name) or TITLED_NAME.fullmatch(name))):
-        return []
-    return [(len(name), len(item), "'" if name[-1] in "sxz" else "s")]
-
-
-def _with_possessive(text: str, start: int, end: int) -> tuple[int, int]:
-    """A name's span, with the possessive after it where there is one."""
-    if not (possessive := POSSESSIVE.match(text, end)):
-        return start, end
-    after = WORD_AFTER.match(text, possessive.end())
-    return (start, possessive.end()) if after and after.group(1).lower() not in AFTER_IS_OR_HAS else (start, end)
+    return sorted(titled + apart_from(names, titled)) if titled else names
 
 
 def names_outside_ascii(text: str) -> list[tuple[int, int]]:
@@ -2354,8 +2324,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
             if number in in_code:
                 continue  # kept as written
-        german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_possessive(item)
-                  if preserve_placeholders else [])
+        german = german_key_names(item) + quotation_marks_written.get(number, []) if preserve_placeholders else []
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
