@@ -1751,6 +1751,8 @@ def test_curly_quotation_marks_come_back_as_german_writes_them():
     beside = prepare("For example: “Angela’s Files” or “Backup”.")  # a name and its mark are one item
     assert beside.restore(["Zum Beispiel: XX0X’s Dateien XX1X oder XX2XBackupXX3X."]) == (
         "Zum Beispiel: »Angela’s Dateien« oder »Backup«.")
+    indented = prepare("# Usage\n\nRun this:\n\n    echo “hi”\n\nThen “look” at it.")  # Markdown's indented code
+    assert indented.restore(indented.segments) == "# Usage\n\nRun this:\n\n    echo “hi”\n\nThen »look« at it."
     unbalanced = prepare("Press Ctrl+“S” now.")
     assert "“" in unbalanced.restore(unbalanced.segments) and "»" not in unbalanced.restore(unbalanced.segments)
     plain = prepare("Enable “Slow Keys” now.", preserve_placeholders=False)

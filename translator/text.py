@@ -2316,14 +2316,14 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments = [_blanked(segment) for segment in prepared.segments]
     else:
         prepared.wraps = [[] for _ in prepared.segments]
-    in_code: set[int] | None = None  # the items in a Markdown text's indented code, found once one has values
-    quotation_marks_written = german_quotation_marks(prepared.protected) if preserve_placeholders else {}
+    in_code = items_over(masked, prepared.protected, code) if code else set()  # a Markdown text's indented code's
+    quotation_marks_written = german_quotation_marks(
+        ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
+    ) if preserve_placeholders else {}
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item)
-        if values and code:
-            in_code = items_over(masked, prepared.protected, code) if in_code is None else in_code
-            if number in in_code:
-                continue  # kept as written
+        if values and number in in_code:
+            continue  # kept as written
         german = german_key_names(item) + quotation_marks_written.get(number, []) if preserve_placeholders else []
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
@@ -2420,7 +2420,7 @@ def german_key_names(item: str) -> list[tuple[int, int, str]]:
 # German quotes “…” and ‘…’ its own way: of the 2,555 training catalog messages with “…”, 2,355 write »…« (122 „…“,
 # 15 keep “…”, whose “ closes a German quotation), of the 327 with ‘…’ 317 do. The marks are items (`quotation_marks`),
 # so the translation had them as the English wrote them.
-OPENING_QUOTATION_MARKS = "“‘"
+OPENING_QUOTATION_MARKS = ("“", "‘")
 
 
 def german_quotation_marks(items: Sequence[str]) -> dict[int, list[tuple[int, int, str]]]:
@@ -2429,7 +2429,7 @@ def german_quotation_marks(items: Sequence[str]) -> dict[int, list[tuple[int, in
     apostrophe ends "James’"). None where as many marks would not open as close (an item "Ctrl+“" holds one)."""
     marks: dict[int, list[tuple[int, int, str]]] = {}
     for number, item in enumerate(items):
-        found = [(0, 1, "»")] if item[:1] in OPENING_QUOTATION_MARKS else []
+        found = [(0, 1, "»")] if item.startswith(OPENING_QUOTATION_MARKS) else []
         if item[-1:] == "”" or item[-1:] == "’" and (item == "’" or item[0] == "‘"):
             found.append((len(item) - 1, len(item), "«"))
         if found:
