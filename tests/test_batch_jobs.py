@@ -1777,23 +1777,23 @@ def test_a_line_of_more_sentences_than_the_queue_holds_is_translated_in_parts(ex
 
 
 def test_items_a_busy_server_refuses_are_sent_again_until_it_takes_them(exported_tiny, tmp_path):
-    """A queue of 8 sequences, decoded one at a time, and 260 items of 8 sentences in flight: items are refused
+    """A queue of 8 sequences, decoded one at a time, and 200 items of 8 sentences in flight: items are refused
     RESOURCE_EXHAUSTED for longer than the 8 attempts that were all an item had (~16 s of backoff: 32 of 400 such
-    lines failed; of these 260, 31 fail with --give-up-seconds 16). Each is sent again until the server takes it, or
+    lines failed; of these 200, 13 fail with --give-up-seconds 16). Each is sent again until the server takes it, or
     for --give-up-seconds."""
     process = ServerProcess("batch-busy", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name,
                                                         workers=1, threads=1, max_num_seqs=1, max_queue_size=8))
     try:
         source = tmp_path / "in.txt"
-        source.write_text("".join(" ".join(sentence(8 * i + k) for k in range(8)) + "\n" for i in range(260)),
+        source.write_text("".join(" ".join(sentence(8 * i + k) for k in range(8)) + "\n" for i in range(200)),
                           encoding="utf-8")
         started = time.monotonic()
-        # (a give-up time far beyond the ~70 s this takes on 2 cores: a busier machine only makes it slower)
-        code, out, err = batch(process.target, source, tmp_path / "out.jsonl", "--concurrency", "260",
+        # (a give-up time far beyond the ~30 s this takes on 2 cores: a busier machine only makes it slower)
+        code, out, err = batch(process.target, source, tmp_path / "out.jsonl", "--concurrency", "200",
                                "--min-output-tokens", "64", "--max-output-tokens", "64", "--give-up-seconds", "600")
-        print(f"260 items through a queue of 8 in {time.monotonic() - started:.1f} s: {out.strip()}")
+        print(f"200 items through a queue of 8 in {time.monotonic() - started:.1f} s: {out.strip()}")
         assert code == 0, err
-        assert "260 items: 260 translated, 0 failed" in out
+        assert "200 items: 200 translated, 0 failed" in out
     finally:
         process.stop()
 

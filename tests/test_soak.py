@@ -8,7 +8,7 @@ from bench.soak import format_report, passed, soak
 
 
 def test_soak_mixed_traffic_then_sigterm_under_load(exported_tiny):
-    minutes = float(os.environ.get("SOAK_MINUTES", "0.5"))  # ~5,000 calls here, every kind of call hundreds of times
+    minutes = float(os.environ.get("SOAK_MINUTES", "0.3"))  # ~3,000 calls here, every kind of call hundreds of times
     report = soak(serve_command(exported_tiny.parent.parent, exported_tiny.parent.name, max_queue_size=4096), minutes,
                   clients=8)
     print(format_report(report))
