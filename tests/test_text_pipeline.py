@@ -465,6 +465,20 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Ask Mr. Brown and Mrs. Smith-Jones, Dr. Who and Prof. Young.") == [
         "Mr. Brown", "Mrs. Smith-Jones", "Dr. Who", "Prof. Young"]
     assert names("Mr.Brown and St. John") == []
+    # A possessive goes with its name, written as German writes it; not where "'s" is "is" or "has"
+    assert names("We read Linda's report and Mr. Brown's notes. Linda's not here.") == [
+        "Linda's", "Mr. Brown's", "Linda"]
+    assert names("Linda's working on it. Anna's meeting starts. Oliver's finished the report.") == [
+        "Linda", "Anna's", "Oliver"]  # a word in -ing or -ed: "is" and "has" where a word after "is" follows
+    possessive = prepare("We read Linda's report, Kendall's tau and Kubernetes’s notes.")
+    assert possessive.segments == ["We read XX0X report, XX1X tau and XX2X notes."]
+    assert possessive.restore(["Wir lasen XX0X Bericht, XX1X Tau und XX2X Notizen."]) == (
+        "Wir lasen Lindas Bericht, Kendalls Tau und Kubernetes’ Notizen.")
+    # and so does one whose apostrophe a web page escapes: one item, as in the plain text
+    page = prepare("We read Linda&#x27;s report and Kubernetes&#39;s notes.", html=True)
+    assert page.segments == ["We read XX0X report and XX1X notes."]
+    assert page.restore(["Wir lasen XX0X Bericht und XX1X Notizen."]) == (
+        "Wir lasen Lindas Bericht und Kubernetes&#39; Notizen.")
     # As items: kept in the translation; with placeholders off, text.
     assert prepare("The update for Kubernetes is ready.").segments == ["The update for XX0X is ready."]
     assert prepare("The update for Kubernetes is ready.", preserve_placeholders=False).segments == [
@@ -1749,7 +1763,7 @@ def test_curly_quotation_marks_come_back_as_german_writes_them():
     assert code.restore([code.segments[0].replace("Run", "Führe").replace("now", "jetzt aus")]) == (
         "Führe `echo “hi”` jetzt aus.")
     beside = prepare("For example: “Angela’s Files” or “Backup”.")  # a name and its mark are one item
-    assert beside.restore(["Zum Beispiel: XX0X’s Dateien XX1X oder XX2XBackupXX3X."]) == (
+    assert beside.restore(["Zum Beispiel: XX0X Dateien XX1X oder XX2XBackupXX3X."]) == (
         "Zum Beispiel: »Angela’s Dateien« oder »Backup«.")
     indented = prepare("# Usage\n\nRun this:\n\n    echo “hi”\n\nThen “look” at it.")  # Markdown's indented code
     assert indented.restore(indented.segments) == "# Usage\n\nRun this:\n\n    echo “hi”\n\nThen »look« at it."

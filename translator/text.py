@@ -1724,11 +1724,25 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # Lee kam spät.": of 10 such sentences the name came back in 4, now in 10. The title stays English: German's own
 # ("Herr", "Herrn", "Frau") depends on the name's case, which an item cannot follow.
 TITLED_NAME = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
+# A name's possessive goes into its item, to be written as German writes it ("Spearman's rho": "Spearmans Rho", as the
+# references do; "Jenkins's job": "Jenkins' Job"): the model read "XX0X's report" as words ("We read Linda's report
+# yesterday." came back as "Wir lesen Linda des Berichts."). Its apostrophe as a web page escapes it too, so that a
+# page translates as its plain text does. Not where the "'s" is "is" or "has" (the word after it one that follows
+# those: "Hannah's not here", "Linda's been there").
+APOSTROPHE = r"(?:['’]|&#x27;|&#39;|&apos;|&rsquo;|&#8217;)"
+POSSESSIVE = re.compile(rf"{APOSTROPHE}s(?![\w'’])")
+NAME_AND_POSSESSIVE = re.compile(rf"(.+?)({APOSTROPHE})s")
+WORD_AFTER = re.compile(r" ([A-Za-z]+)")
+AFTER_IS_OR_HAS = frozenset(
+    "a an the no not all just still always never already also only even ever been got gotten going gone coming done "
+    "here there now then in on at up out over off back about into to from with by for of as so too very quite really "
+    "more most less my your his her its our their this that these those what who it he she we they you i nothing "
+    "something everything anything".split())
 
 
 def ascii_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of capitalized ASCII words that is a name the model has not learned to translate, and
-    of each name after a title (TITLED_NAME) with its title."""
+    of each name after a title (TITLED_NAME) with its title; each with its possessive "'s" (POSSESSIVE)."""
     known = lexicon.load()
     names = []
     for run in ASCII_NAME_RUN.finditer(text):
@@ -1738,7 +1752,35 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
         if INSIDE_A_SENTENCE.match(text, max(0, run.start() - 2)) or all(word in known.names for word in words):
             names.append(run.span())
     titled = [name.span() for name in TITLED_NAME.finditer(text)]
-    return sorted(titled + apart_from(names, titled)) if titled else names
+    return [_with_possessive(text, *span) for span in (sorted(titled + apart_from(names, titled)) if titled else names)]
+
+
+def _with_possessive(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name's span, with the possessive after it where there is one."""
+    if (possessive := POSSESSIVE.match(text, end)) and _owns(text, possessive.end()):
+        return start, possessive.end()
+    return start, end
+
+
+def _owns(text: str, end: int) -> bool:
+    """Whether an "'s" ending at end is a possessive: a word follows that does not follow "is" or "has", and a word
+    in -ing or -ed only where one such follows it too ("Oliver's meeting starts", "Anna's shared folder"; "Linda's
+    working on it", "Oliver's finished the report" are "is" and "has")."""
+    after = WORD_AFTER.match(text, end)
+    if not after or after.group(1).lower() in AFTER_IS_OR_HAS:
+        return False
+    return not after.group(1).endswith(("ing", "ed")) or _owns(text, after.end())
+
+
+def german_possessive(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, German ending) of a name's possessive in an item of a name and one: "s" ("Spearmans"), after s, x
+    or z the apostrophe as written ("Jenkins'", "Jenkins&#x27;" in a page)."""
+    if not (whole := NAME_AND_POSSESSIVE.fullmatch(item)):
+        return []
+    name, apostrophe = whole.groups()
+    if not (ASCII_NAME_RUN.fullmatch(name) or TITLED_NAME.fullmatch(name)):
+        return []
+    return [(len(name), len(item), apostrophe if name[-1] in "sxz" else "s")]
 
 
 def names_outside_ascii(text: str) -> list[tuple[int, int]]:
@@ -2269,7 +2311,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
-    items = inline_enumerators(text) + code + ascii_names(text) if preserve_placeholders else []
+    names = ascii_names(text) if preserve_placeholders else []
+    escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
+    items = inline_enumerators(text) + code + (apart_from(names, escaped) if escaped else names)
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
@@ -2282,6 +2326,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     if marks or syntax:  # an ICU argument's or a file's syntax separates segments: a placeholder beside it stays
         apart = _also_apart(apart, set(marks + syntax))  # with its words
     exact = sorted(written + links)
+    exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
@@ -2324,7 +2369,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         values = shown_values(item)
         if values and number in in_code:
             continue  # kept as written
-        german = german_key_names(item) + quotation_marks_written.get(number, []) if preserve_placeholders else []
+        german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_possessive(item)
+                  if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
