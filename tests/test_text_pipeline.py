@@ -458,7 +458,9 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Drivers for the Hewlett-Packard Omnibook 500") == ["Hewlett-Packard Omnibook"]
     assert names("Anna works with Hannah.") == ["Anna", "Hannah"]  # a name German keeps may start a sentence,
     assert names("Linda fixed it. Redis supports it.") == ["Linda", "Redis"]  # and a proper noun SCOWL lists
-    assert names("Kubernetes runs it. Activatable items are listed.") == []  # so may any word
+    assert names("Kubernetes runs it. Activatable items are listed.") == []  # so may any word,
+    assert names("Install Kubernetes now. Use Ansible. Open New York.") == ["Kubernetes", "Ansible"]  # and the rest
+    # of the run after an English word that starts the sentence follows a word
     assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
     assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["Jean-Luc"]
     # A name after a title, whatever its words ("brown" is English), with its title; not one glued to it
