@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -93,6 +94,37 @@ def tiny_checkpoint(tmp_path_factory, corpus_dir) -> Path:
     torch.manual_seed(0)
     save_checkpoint(Transformer(TransformerConfig(**TINY)).eval(), directory)
     return directory
+
+
+@pytest.fixture(scope="session", autouse=True)
+def onnx_exports_reused(tmp_path_factory):
+    """torch.onnx.export takes ~6 s a model on 2 cores, and a dozen tests export the same tiny weights: a model of
+    the same configuration and weights is exported once a session and its graphs copied after that. A test that
+    changes the weights or the configuration exports its own."""
+    import dataclasses
+    import hashlib
+    import shutil
+
+    from export import repository
+
+    export_onnx, exported = repository.export_onnx, {}
+    cache = tmp_path_factory.mktemp("onnx-exports")
+
+    def export_once(model, out_dir: Path, **options) -> dict:
+        digest = hashlib.sha256(repr((dataclasses.asdict(model.cfg), options)).encode())
+        for tensor in model.state_dict().values():
+            digest.update(tensor.detach().contiguous().numpy().tobytes())
+        key = digest.hexdigest()
+        if key not in exported:
+            (cache / key).mkdir()
+            exported[key] = export_onnx(model, cache / key, **options)
+        for graph in exported[key]:
+            shutil.copy(cache / key / graph, out_dir / graph)
+        return copy.deepcopy(exported[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(repository, "export_onnx", export_once)
+        yield
 
 
 @pytest.fixture(scope="session")
