@@ -6,8 +6,8 @@ test split by default) and software messages (the held-out software split, else 
   translated as HTML. Reported: the share whose translation, unescaped, equals the plain sentence's, and chrF of
   both against the references.
 - **Numbers.** Sentences and single-line messages with a number (translator.text.NUMBER). Reported: the share whose
-  translation has the same numbers as the source, the same share for the references (human translations localize
-  some: 8,000 as 8.000), and chrF.
+  translation has the source's numbers, those grouped in thousands as German groups them (8,000 as 8.000:
+  translator.text.german_number), the same share for the references, and chrF.
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
 - **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, ASCII
@@ -25,7 +25,7 @@ import re
 from collections import Counter
 
 from bench.common import share
-from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED
+from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED, german_number
 
 GERMAN_QUOTED = re.compile(r"»[^»«\n]{1,200}?«")  # translator.text.german_quotation_marks' (QUOTED reads «…» only)
 
@@ -69,8 +69,9 @@ def run(translator, chosen: dict) -> dict:
         english, german = zip(*pairs)
         translated = translator.translate(list(english))
         results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
-                              "numbers_kept": share(_numbers(t) == _numbers(e) for e, t in zip(english, translated)),
-                              "numbers_kept_by_references": share(_numbers(g) == _numbers(e) for e, g in pairs)}
+                              "numbers_kept": share(_numbers(t) == _german_numbers(e)
+                                                    for e, t in zip(english, translated)),
+                              "numbers_kept_by_references": share(_numbers(g) == _german_numbers(e) for e, g in pairs)}
     if pairs := chosen["clauses"]:
         english, german = zip(*pairs)
         results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}
@@ -94,6 +95,12 @@ def run(translator, chosen: dict) -> dict:
 
 def _numbers(text: str) -> Counter:
     return Counter(re.findall(NUMBER, text))
+
+
+def _german_numbers(english: str) -> Counter:
+    """The numbers a translation of english has: those grouped in thousands as German groups them."""
+    return Counter(german[0][2] if (german := german_number(number)) else number
+                   for number in re.findall(NUMBER, english))
 
 
 def report(results: dict) -> str:
