@@ -6,8 +6,8 @@ test split by default) and software messages (the held-out software split, else 
   translated as HTML. Reported: the share whose translation, unescaped, equals the plain sentence's, and chrF of
   both against the references.
 - **Numbers.** Sentences and single-line messages with a number (translator.text.NUMBER). Reported: the share whose
-  translation has the source's numbers, those grouped in thousands as German groups them (8,000 as 8.000:
-  translator.text.german_number), the same share for the references, and chrF.
+  translation has the source's numbers, those grouped in thousands and quantities as German writes them (8,000 as
+  8.000, 2.5 GB as 2,5 GB: translator.text.german_number), the same share for the references, and chrF.
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
 - **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, ASCII
@@ -25,7 +25,7 @@ import re
 from collections import Counter
 
 from bench.common import share
-from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED, german_number
+from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED, decimal_quantities, german_number
 
 GERMAN_QUOTED = re.compile(r"»[^»«\n]{1,200}?«")  # translator.text.german_quotation_marks' (QUOTED reads «…» only)
 
@@ -98,9 +98,10 @@ def _numbers(text: str) -> Counter:
 
 
 def _german_numbers(english: str) -> Counter:
-    """The numbers a translation of english has: those grouped in thousands as German groups them."""
-    return Counter(german[0][2] if (german := german_number(number)) else number
-                   for number in re.findall(NUMBER, english))
+    """The numbers a translation of english has: those grouped in thousands and quantities as German writes them."""
+    quantities = set(decimal_quantities(english))
+    return Counter(german[0][2] if (german := german_number(number.group(), number.span() in quantities))
+                   else number.group() for number in re.finditer(NUMBER, english))
 
 
 def report(results: dict) -> str:

@@ -1003,7 +1003,7 @@ def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""
     prepared = prepare("It grew by 2.5% last year.")
-    assert prepared.restore(["Es wuchs um XX0X%% im letzten Jahr."]) == "Es wuchs um 2.5% im letzten Jahr."
+    assert prepared.restore(["Es wuchs um XX0X%% im letzten Jahr."]) == "Es wuchs um 2,5% im letzten Jahr."
     assert not prepared.streams(0)  # a piece could end between the two
     assert prepare("50%% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50%% fertig"
     assert prepare("50% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50% fertig"
@@ -1405,12 +1405,16 @@ def test_numbers_are_kept_exactly():
 
 def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
     """German groups thousands with "." and writes decimals after "," (of 73 such numbers in the dictionary and the
-    held-out catalogs, the German writes 60 so); a number without a group may be a version and stays as written, and so
-    does a range's "[001,366]" and a number in code."""
+    held-out catalogs, the German writes 60 so); a decimal number that is no quantity may be a version and stays as
+    written, and so does a range's "[001,366]" and a number in code."""
     grouped = prepare("It costs $1,234.50, about 8,000 points or 1,000,000 cents (version 2.5, days [001,366]).")
     assert grouped.protected == ["1,234.50", "8,000", "1,000,000", "2.5", "001,366"]
     assert grouped.restore(grouped.segments) == (
         "It costs $1.234,50, about 8.000 points or 1.000.000 cents (version 2.5, days [001,366]).")
+    # and a decimal number where it is a quantity: before a unit, after a currency (the dictionary's "7,5 km")
+    quantities = prepare("It has 2.5 GB, costs $19.99 or 1.5% more and is 2.0 times faster than OAuth 2.0 in 3.1.4 s.")
+    assert quantities.restore(quantities.segments) == (
+        "It has 2,5 GB, costs $19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
     code = prepare("Run `seq 1,000` now.")
     assert code.restore(code.segments) == "Run `seq 1,000` now."
     assert prepare("8,000 points", preserve_placeholders=False).segments == ["8,000 points"]

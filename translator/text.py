@@ -2371,12 +2371,13 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quotation_marks_written = german_quotation_marks(
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
+    quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if preserve_placeholders else set()
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item)
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_possessive(item)
-                  + german_number(item) if preserve_placeholders else [])
+                  + german_number(item, number in quantities) if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
@@ -2471,15 +2472,32 @@ def german_key_names(item: str) -> list[tuple[int, int, str]]:
 
 # German groups a number's thousands with "." and writes its decimals after ",": in the dictionary and the held-out
 # catalog messages, of 73 numbers grouped with "," ("8,000 points") the German writes 60 so ("8.000 Punkte"), 2 as
-# the English does. A number is an item (NUMBER), so it came back as written. A number without a group is left as it
-# is: "2.5" is a version as often as a quantity (68 of 91 such numbers are kept as written).
+# the English does. A number is an item (NUMBER), so it came back as written. A decimal number without a group is a
+# version as often as a quantity (68 of 91 such numbers are kept as written: "OAuth 2.0", "mtPaint 3.40"): only one
+# before a unit or after a currency is a quantity ("7.5 km", "1.5%", "$19.99": of the dictionary's 12 such, the German
+# writes 10 with a decimal comma, "7,5 km", and 2 otherwise, "eineinviertel Millionen"; the held-out splits have none).
 GROUPED_NUMBER = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")  # not "[001,366]", a range
+DECIMAL_NUMBER = re.compile(r"\d+\.\d+")
+UNITS = (r"%(?![\w(])|°|(?:percent|km|m|cm|mm|kg|g|mg|l|ml|litres?|liters?|[KMGTP]i?B|kB|[kMG]?Hz|kW|billion|"
+         "million|thousand|bn|miles?|metres?|meters?|kilometres?|kilometers?|kilos?|kilograms?|grams?|tons?|tonnes?|"
+         "points?|euros?|dollars?|pounds?|cents?|hours?|h|minutes?|min|seconds?|s|ms|days?|weeks?|months?|years?|"
+         r"inch(?:es)?|feet|ft|degrees?|times)\b")
+DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=[ \xa0]?(?:{UNITS}))"
+                              rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
 
 
-def german_number(item: str) -> list[tuple[int, int, str]]:
-    """(start, end, German number) of an item that is a number grouped in thousands: "1,234.5" as "1.234,5"."""
-    return [(0, len(item), item.translate(GERMAN_SEPARATORS))] if GROUPED_NUMBER.fullmatch(item) else []
+def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, German number) of an item that is a number grouped in thousands ("1,234.5" as "1.234,5") or, where
+    it is a quantity (`decimal_quantities`), a decimal one ("2.5" as "2,5")."""
+    if GROUPED_NUMBER.fullmatch(item) or quantity and DECIMAL_NUMBER.fullmatch(item):
+        return [(0, len(item), item.translate(GERMAN_SEPARATORS))]
+    return []
+
+
+def decimal_quantities(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each decimal number before a unit or after a currency ("2.5 GB", "1.5%", "$19.99")."""
+    return [quantity.span(1) if quantity.group(1) else quantity.span(2) for quantity in DECIMAL_QUANTITY.finditer(text)]
 
 
 # German quotes “…” and ‘…’ its own way: of the 2,555 training catalog messages with “…”, 2,355 write »…« (122 „…“,
