@@ -7,7 +7,7 @@ test split by default) and software messages (the held-out software split, else 
   both against the references.
 - **Numbers.** Sentences and single-line messages with a number (translator.text.NUMBER). Reported: the share whose
   translation has the source's numbers, those grouped in thousands and quantities as German writes them (8,000 as
-  8.000, 2.5 GB as 2,5 GB: translator.text.german_number), the same share for the references, and chrF.
+  8.000, 2.5 GB as 2,5 GB: translator.text.numbers_in_german), the same share for the references, and chrF.
 - **Clauses.** Sentences and single-line messages with a mark between clauses (translator.text.CLAUSE_SEPARATORS:
   ; — | and others) before whitespace. Reported: chrF.
 - **Quotations.** Sentences and single-line messages with a quotation (translator.text.QUOTED: curly marks, ASCII
@@ -25,7 +25,7 @@ import re
 from collections import Counter
 
 from bench.common import share
-from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED, decimal_quantities, german_number
+from translator.text import CLAUSE_SEPARATORS, NUMBER, QUOTED, numbers_in_german
 
 GERMAN_QUOTED = re.compile(r"»[^»«\n]{1,200}?«")  # translator.text.german_quotation_marks' (QUOTED reads «…» only)
 
@@ -69,9 +69,10 @@ def run(translator, chosen: dict) -> dict:
         english, german = zip(*pairs)
         translated = translator.translate(list(english))
         results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
-                              "numbers_kept": share(_numbers(t) == _german_numbers(e)
+                              "numbers_kept": share(_numbers(t) == Counter(numbers_in_german(e))
                                                     for e, t in zip(english, translated)),
-                              "numbers_kept_by_references": share(_numbers(g) == _german_numbers(e) for e, g in pairs)}
+                              "numbers_kept_by_references": share(_numbers(g) == Counter(numbers_in_german(e))
+                                                                  for e, g in pairs)}
     if pairs := chosen["clauses"]:
         english, german = zip(*pairs)
         results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}
@@ -97,11 +98,6 @@ def _numbers(text: str) -> Counter:
     return Counter(re.findall(NUMBER, text))
 
 
-def _german_numbers(english: str) -> Counter:
-    """The numbers a translation of english has: those grouped in thousands and quantities as German writes them."""
-    quantities = set(decimal_quantities(english))
-    return Counter(german[0][2] if (german := german_number(number.group(), number.span() in quantities))
-                   else number.group() for number in re.finditer(NUMBER, english))
 
 
 def report(results: dict) -> str:

@@ -472,6 +472,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
         "Linda's", "Mr. Brown's", "Linda"]
     assert names("Linda's working on it. Anna's meeting starts. Oliver's finished the report.") == [
         "Linda", "Anna's", "Oliver"]  # a word in -ing or -ed: "is" and "has" where a word after "is" follows
+    assert names("We read Zorblex's " + "seeing " * 3000 + "now.") == ["Zorblex's"]  # (a recursion over the
+    # words after it would have ended in RecursionError)
     possessive = prepare("We read Linda's report, Kendall's tau and Kubernetes’s notes.")
     assert possessive.segments == ["We read XX0X report, XX1X tau and XX2X notes."]
     assert possessive.restore(["Wir lasen XX0X Bericht, XX1X Tau und XX2X Notizen."]) == (

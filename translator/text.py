@@ -1775,7 +1775,10 @@ def _owns(text: str, end: int) -> bool:
     after = WORD_AFTER.match(text, end)
     if not after or after.group(1).lower() in AFTER_IS_OR_HAS:
         return False
-    return not after.group(1).endswith(("ing", "ed")) or _owns(text, after.end())
+    if not after.group(1).endswith(("ing", "ed")):
+        return True
+    following = WORD_AFTER.match(text, after.end())
+    return bool(following) and following.group(1).lower() not in AFTER_IS_OR_HAS
 
 
 def german_possessive(item: str) -> list[tuple[int, int, str]]:
@@ -2498,6 +2501,13 @@ def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str
 def decimal_quantities(text: str) -> list[tuple[int, int]]:
     """(start, end) of each decimal number before a unit or after a currency ("2.5 GB", "1.5%", "$19.99")."""
     return [quantity.span(1) if quantity.group(1) else quantity.span(2) for quantity in DECIMAL_QUANTITY.finditer(text)]
+
+
+def numbers_in_german(english: str) -> list[str]:
+    """The numbers (NUMBER) of an English text as its translation writes them (`german_number`)."""
+    quantities = set(decimal_quantities(english))
+    return [german[0][2] if (german := german_number(number.group(), number.span() in quantities)) else number.group()
+            for number in re.finditer(NUMBER, english)]
 
 
 # German quotes “…” and ‘…’ its own way: of the 2,555 training catalog messages with “…”, 2,355 write »…« (122 „…“,
