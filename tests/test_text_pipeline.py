@@ -467,6 +467,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Ask Mr. Brown and Mrs. Smith-Jones, Dr. Who and Prof. Young.") == [
         "Mr. Brown", "Mrs. Smith-Jones", "Dr. Who", "Prof. Young"]
     assert names("Mr.Brown and St. John") == []
+    titled = prepare("Ask Mr. Brown, Mrs. Lee and Ms. Mack's team.")  # "Mrs." and "Ms." as German's "Frau"
+    assert titled.restore(titled.segments) == "Ask Mr. Brown, Frau Lee and Frau Macks team."
     # A possessive goes with its name, written as German writes it; not where "'s" is "is" or "has"
     assert names("We read Linda's report and Mr. Brown's notes. Linda's not here.") == [
         "Linda's", "Mr. Brown's", "Linda"]

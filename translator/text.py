@@ -1723,9 +1723,11 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # model dropped the title and mangled the name ("Ask Mr. Brown about the invoice." came back as "Nachfragen Sie über
 # die Rechnung.", "Mr. Johnson and Mrs. Lee arrived late." as "Johnson und Mrs. Ich kam spät zu spät.", "Prof. Young
 # teaches physics." as "Prof. Sie haben Physik."); now "Mr. Brown über die Rechnung fragen.", "Mr. Johnson und Mrs.
-# Lee kam spät.": of 10 such sentences the name came back in 4, now in 10. The title stays English: German's own
-# ("Herr", "Herrn", "Frau") depends on the name's case, which an item cannot follow.
+# Lee kam spät.": of 10 such sentences the name came back in 4, now in 10. "Mrs." and "Ms." come back as German's
+# "Frau", the same in every case (the dictionary's "Please ask Ms. X to come up.": "Bitten Sie Frau X herauf."); "Mr."
+# stays English: German's "Herr" or "Herrn" follows the name's case, which an item cannot.
 TITLED_NAME = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
+WOMANS_TITLE = re.compile(r"(?:Mrs|Ms)\.(?= )")
 # A name's possessive goes into its item, to be written as German writes it ("Spearman's rho": "Spearmans Rho", as the
 # references do; "Jenkins's job": "Jenkins' Job"): the model read "XX0X's report" as words ("We read Linda's report
 # yesterday." came back as "Wir lesen Linda des Berichts."). Its apostrophe as a web page escapes it too, so that a
@@ -1779,6 +1781,12 @@ def _owns(text: str, end: int) -> bool:
         return True
     following = WORD_AFTER.match(text, after.end())
     return bool(following) and following.group(1).lower() not in AFTER_IS_OR_HAS
+
+
+def german_title(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, German title) of a woman's title ("Mrs.", "Ms.") that starts an item of a titled name: "Frau"."""
+    title = WOMANS_TITLE.match(item)
+    return [(0, title.end(), "Frau")] if title and TITLED_NAME.match(item) else []
 
 
 def german_possessive(item: str) -> list[tuple[int, int, str]]:
@@ -2379,8 +2387,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         values = shown_values(item)
         if values and number in in_code:
             continue  # kept as written
-        german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_possessive(item)
-                  + german_number(item, number in quantities) if preserve_placeholders else [])
+        german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_title(item)
+                  + german_possessive(item) + german_number(item, number in quantities) if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
