@@ -98,8 +98,6 @@ def _numbers(text: str) -> Counter:
     return Counter(re.findall(NUMBER, text))
 
 
-
-
 def report(results: dict) -> str:
     lines = []
     if escaped := results.get("escaped"):
