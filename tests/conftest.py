@@ -116,7 +116,7 @@ def onnx_exports_reused(tmp_path_factory):
             digest.update(tensor.detach().contiguous().numpy().tobytes())
         key = digest.hexdigest()
         if key not in exported:
-            (cache / key).mkdir()
+            (cache / key).mkdir(exist_ok=True)  # (an export that failed left it)
             exported[key] = export_onnx(model, cache / key, **options)
         for graph in exported[key]:
             shutil.copy(cache / key / graph, out_dir / graph)
