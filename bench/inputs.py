@@ -68,11 +68,10 @@ def run(translator, chosen: dict) -> dict:
     if pairs := chosen["numbers"]:
         english, german = zip(*pairs)
         translated = translator.translate(list(english))
+        expected = [Counter(numbers_in_german(e)) for e in english]
         results["numbers"] = {"sentences": len(pairs), "chrf": chrf(translated, list(german)),
-                              "numbers_kept": share(_numbers(t) == Counter(numbers_in_german(e))
-                                                    for e, t in zip(english, translated)),
-                              "numbers_kept_by_references": share(_numbers(g) == Counter(numbers_in_german(e))
-                                                                  for e, g in pairs)}
+                              "numbers_kept": share(_numbers(t) == n for n, t in zip(expected, translated)),
+                              "numbers_kept_by_references": share(_numbers(g) == n for n, g in zip(expected, german))}
     if pairs := chosen["clauses"]:
         english, german = zip(*pairs)
         results["clauses"] = {"sentences": len(pairs), "chrf": chrf(translator.translate(list(english)), list(german))}

@@ -2382,13 +2382,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quotation_marks_written = german_quotation_marks(
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
-    quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if preserve_placeholders else set()
+    decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
+    quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
+    # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item)
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_title(item)
-                  + german_possessive(item) + german_number(item, number in quantities) if preserve_placeholders else [])
+                  + german_possessive(item) + german_number(item, number in quantities)
+                  if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
