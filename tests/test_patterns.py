@@ -46,12 +46,13 @@ def over_limit(match: Callable[[str], object], probe: str) -> bool:
 
 
 def patterns() -> list[tuple[str, re.Pattern]]:
-    """Every compiled pattern of those modules, and those built at run time from them."""
+    """Every compiled pattern of those modules (alone or in a tuple), and those built at run time from them."""
     found = {}
     for name in MODULES:
         for attribute, value in vars(importlib.import_module(name)).items():
-            if isinstance(value, re.Pattern) and isinstance(value.pattern, str) and value.pattern:
-                found.setdefault(value, f"{name}.{attribute}")
+            for index, member in enumerate(value if isinstance(value, tuple) else [value]):  # and those of a tuple
+                if isinstance(member, re.Pattern) and isinstance(member.pattern, str) and member.pattern:
+                    found.setdefault(member, f"{name}.{attribute}" + (f"[{index}]" if member is not value else ""))
     found[text._joined_items(text.EVERYTHING_AND_NUMBERS.pattern, text.EVERYTHING_AND_NUMBERS.flags)] = "_joined_items"
     found[text.symbols_outside_ascii()] = "symbols_outside_ascii()"
     return [(name, pattern) for pattern, name in found.items()]

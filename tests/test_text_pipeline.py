@@ -1403,25 +1403,68 @@ def test_numbers_are_kept_exactly():
                                  "2nd, SE-XX9X, XX10X, XX11X%."]
     assert prepared.restore(prepared.segments) == text.replace("8,000", "8.000")  # grouped as German groups it
     assert prepare(text, preserve_placeholders=False).segments == [text]
-    # before a slash and a word, a rate's number is still one ("$19.99/month" came back as "$19.9/month")
-    assert prepare("Price: $19.99/month").protected == ["19.99"]
+    # before a slash and a word, a rate's amount is still one ("$19.99/month" came back as "$19.9/month")
+    rate = prepare("Price: $19.99/month")
+    assert rate.protected == ["$19.99"]
+    assert rate.restore(rate.segments) == "Price: 19,99 $/month"
 
 
 def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
     """German groups thousands with "." and writes decimals after "," (of 73 such numbers in the dictionary and the
     held-out catalogs, the German writes 60 so); a decimal number that is no quantity may be a version and stays as
     written, and so does a range's "[001,366]" and a number in code."""
-    grouped = prepare("It costs $1,234.50, about 8,000 points or 1,000,000 cents (version 2.5, days [001,366]).")
-    assert grouped.protected == ["1,234.50", "8,000", "1,000,000", "2.5", "001,366"]
+    grouped = prepare("It costs £1,234.50, about 8,000 points or 1,000,000 cents (version 2.5, days [001,366]).")
+    assert grouped.protected == ["£1,234.50", "8,000", "1,000,000", "2.5", "001,366"]
     assert grouped.restore(grouped.segments) == (
-        "It costs $1.234,50, about 8.000 points or 1.000.000 cents (version 2.5, days [001,366]).")
+        "It costs 1.234,50 £, about 8.000 points or 1.000.000 cents (version 2.5, days [001,366]).")
     # and a decimal number where it is a quantity: before a unit, after a currency (the dictionary's "7,5 km")
-    quantities = prepare("It has 2.5 GB, costs $19.99 or 1.5% more and is 2.0 times faster than OAuth 2.0 in 3.1.4 s.")
+    quantities = prepare("It has 2.5 GB, costs USD 19.99 or 1.5% more and is 2.0 times faster than OAuth 2.0 in 3.1.4 "
+                         "s.")
     assert quantities.restore(quantities.segments) == (
-        "It has 2,5 GB, costs $19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
+        "It has 2,5 GB, costs USD 19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
     code = prepare("Run `seq 1,000` now.")
     assert code.restore(code.segments) == "Run `seq 1,000` now."
     assert prepare("8,000 points", preserve_placeholders=False).segments == ["8,000 points"]
+
+
+def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
+    """The dictionary's references write every "a.m."/"p.m." time on the 24-hour clock with "Uhr", every date in words
+    day first and every currency after its amount; as numbers and words the model kept the English ("The meeting
+    starts at 5 p.m. on Monday." came back as "Die Sitzung beginnt am 5 p.m."), and a day after a preposition came
+    back as "auf Sonnntag". Each is an item, with its preposition, written as German writes it."""
+    cases = {
+        "The meeting starts at 5 p.m. on Monday.": ("The meeting starts XX0X.", "um 17 Uhr am Montag"),
+        "We close at 6 p.m.": ("We close XX0X.", "um 18 Uhr"),  # the dot is the sentence's
+        "around 11 a.m.": ("around XX0X", "11 Uhr"),  # a fragment: its dot is the time's
+        "Open from 9:30 a.m. to 5 p.m. daily.": ("Open XX0X daily.", "von 9:30 Uhr bis 17 Uhr"),
+        "closed from 1 to 3 p.m.": ("closed XX0X", "von 13 bis 15 Uhr"),
+        "Lunch is 11-1 pm.": ("Lunch is XX0X.", "11–13 Uhr"),
+        "At 12 a.m. the day ends.": ("XX0X the day ends.", "Um 0 Uhr"),
+        "I'll be there by 7 o'clock.": ("I'll be there XX0X.", "bis 7 Uhr"),
+        "The invoice is due on December 24, 2025.": ("The invoice is due XX0X.", "am 24. Dezember 2025"),
+        "Pay by 12/24/2025 or 24/12/2025.": ("Pay XX0X or XX1X.", "bis zum 24.12.2025", "24.12.2025"),
+        "Released 3rd March 2024, updated Sept. 9.": ("Released XX0X, updated XX1X.", "3. März 2024", "9. September"),
+        "It costs $19.99, €5 or £2,000.": ("It costs XX0X, XX1X or XX2X.", "19,99 $", "5 €", "2.000 £"),
+        "The store is closed on Sunday.": ("The store is closed XX0X.", "am Sonntag"),
+        "On Mondays we work from Monday to Friday, on Friday at 5 p.m.": (
+            "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
+    }
+    for text, (segment, *german) in cases.items():
+        prepared = prepare(text)
+        assert prepared.segments == [segment], text
+        expected = segment
+        for number, value in enumerate(german):
+            expected = expected.replace(f"XX{number}X", value)
+        assert prepared.restore(prepared.segments) == expected, text
+    # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "$5 million"
+    # ("5 Millionen $"), a date either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day
+    # without a preposition or before a time of day ("Montagnachmittag").
+    for text in ("Use $1 and $2 here.", "It raised $5 million.", "Due 03/04/2025.", "Run `at 5pm` now.",
+                 "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b", "Monday is fine.",
+                 "See you on Monday afternoon.", "Open by Fridays."):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+    assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]
 
 
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():

@@ -2328,9 +2328,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
-    names = ascii_names(text) if preserve_placeholders else []
+    localized = german_forms(text) if preserve_placeholders else []
+    names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
-    items = inline_enumerators(text) + code + (apart_from(names, escaped) if escaped else names)
+    items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
@@ -2390,7 +2391,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_title(item)
-                  + german_possessive(item) + german_number(item, number in quantities)
+                  + german_possessive(item) + german_number(item, number in quantities) + german_form(item)
                   if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
@@ -2515,10 +2516,180 @@ def decimal_quantities(text: str) -> list[tuple[int, int]]:
 
 
 def numbers_in_german(english: str) -> list[str]:
-    """The numbers (NUMBER) of an English text as its translation writes them (`german_number`)."""
+    """The numbers (NUMBER) of an English text as its translation writes them (`german_form`, `german_number`):
+    "at 5 p.m." has 17, "8,000" is 8.000."""
+    for start, end, german in reversed(_forms(english)):
+        english = english[:start] + german + english[end:]
     quantities = set(decimal_quantities(english))
     return [german[0][2] if (german := german_number(number.group(), number.span() in quantities)) else number.group()
             for number in re.finditer(NUMBER, english)]
+
+
+# Clock times, dates and amounts of money German writes its own way, each an item written as German writes it: the
+# dictionary's references turn every time with "a.m."/"p.m." into a 24-hour "Uhr" (13 of 13: "by 5 p.m.": "bis 17 Uhr",
+# "at 6:00 p.m.": "um 18 Uhr"), every date in words into day, dot and month ("May 5th, 2000": "5. Mai 2000", 18 of
+# 18) and put the currency after the amount ("$30": "30 $", 11 of 14; 2 write the word, "10 Euro"). As items of
+# numbers and words the model wrote them in English order or broke them ("The meeting starts at 5 p.m. on Monday."
+# came back as "Die Sitzung beginnt am 5 p.m.", "9:30 a.m." as "9:30.m.", "December 24, 2025" as "Dezember 24, 2025").
+# A "$" before a single digit stays as it was: "$1" is as often a shell's or a pattern's argument as a price.
+# A preposition before one goes into its item too, as German chooses its own by what follows ("at XX0X" came back as
+# "am 17 Uhr", "on XX0X" as "auf 24. Dezember"); "to" only after a time or a date ("8 a.m. to 5 p.m."): "bis".
+PREPOSITION = (r"(?:(?P<preposition>[Aa]t|[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween"
+               r"|to)[ \xa0])?")
+CLOCK_TIME = re.compile(
+    rf"(?<![\w.,:/$€£]){PREPOSITION}(?P<hour>1[0-2]|0?[1-9])(?::(?P<minutes>[0-5]\d))?"
+    r"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])"  # a range: "9-11 a.m.", "1 to 3 p.m."
+    r"(?P<to_hour>1[0-2]|0?[1-9])(?::(?P<to_minutes>[0-5]\d))?)?"
+    r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))|(?P<oclock> o['’]clock)(?!\w))")
+MONTHS = {"January": "Januar", "February": "Februar", "March": "März", "April": "April", "May": "Mai",
+          "June": "Juni", "July": "Juli", "August": "August", "September": "September", "October": "Oktober",
+          "November": "November", "December": "Dezember"}
+MONTHS |= {english[:3]: german for english, german in MONTHS.items()} | {"Sept": "September"}  # "Dec. 31"
+MONTH = rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})(?:(?<=\b[A-Z][a-z]{{2}})\.|(?<=Sept)\.)?"
+DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+YEAR = r"(?:,?[ \xa0](?P<year>\d{4}))?(?![\w,.]?\d)"
+DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{MONTH}[ \xa0]{DAY}{YEAR}(?!\w)"),  # "December 24, 2025"
+         re.compile(rf"(?<![\w.,:/$€£]){PREPOSITION}{DAY}[ \xa0]{MONTH}(?!\w){YEAR}(?!\w)"))  # "24 December 2025"
+# "12/24/2025" and "24/12/2025" as "24.12.2025"; not "03/04/2025", which is March or April as the writer's country
+# has it.
+SLASH_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITION}(?P<first>[12]\d|3[01]|0?[1-9])"
+                        r"/(?P<second>[12]\d|3[01]|0?[1-9])/(?P<slash_year>\d{4})(?![\w/]|[.,-]\d)")
+# A day of the week after a preposition ("on Friday": "am Freitag", "on Fridays": "freitags"; the model wrote "auf
+# Freitag", "im Freitag" or dropped it, "Sonnntag"); not before a time of day, which German joins to it ("on Monday
+# afternoon": "am Montagnachmittag").
+WEEKDAYS = {"Monday": "Montag", "Tuesday": "Dienstag", "Wednesday": "Mittwoch", "Thursday": "Donnerstag",
+            "Friday": "Freitag", "Saturday": "Samstag", "Sunday": "Sonntag"}
+WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITION.removesuffix('?')}(?P<weekday>{'|'.join(WEEKDAYS)})(?P<plural>s)?"
+                     r"(?![\w'’-])(?![ \xa0](?:morning|afternoon|evening|night)s?\b)")
+MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
+AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
+                    r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": "5 Millionen $"
+# German prepositions before a time and before a date; "from" is "von"/"vom" where a range's end follows in the
+# item ("from 9 a.m. to 5 p.m.", "from 1 to 3 p.m."), else "ab".
+BEFORE_TIME = {"at": "um", "by": "bis", "until": "bis", "till": "bis", "to": "bis", "before": "vor", "after": "nach",
+               "since": "seit", "from": "ab", "between": "zwischen"}
+BEFORE_DATE = {"on": "am", "by": "bis zum", "until": "bis zum", "till": "bis zum", "to": "bis zum", "before": "vor dem",
+               "after": "nach dem", "since": "seit dem", "from": "ab dem", "between": "zwischen dem"}
+BEFORE_WEEKDAY = {"on": "am", "by": "bis", "until": "bis", "till": "bis", "to": "bis", "before": "vor", "after": "nach",
+                  "since": "seit", "from": "ab", "between": "zwischen"}
+RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "and": " und "}
+RANGE_FROM = {"ab": "von", "ab dem": "vom"}
+RANGE_TO = frozenset({"to", "until", "till"})
+SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", whose dot is then the sentence's
+# What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", a month, a slash between
+# digits, a currency sign.
+FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
+                       r"|\d/\d|[$€£¥][ \xa0]?\d")
+FIRST_LETTER = re.compile(r"[^\W\d_]")
+# What else an item of forms may hold: spaces, quotation marks, brackets, dashes, slashes and numbers ("'12 May 1690'",
+# "3rd April 33 A.D." with its year an item of its own).
+BESIDE_FORMS = re.compile(rf"(?:[\s'\"“”‘’«»()\[\]/–-]|{NUMBER})*")
+
+
+def german_forms(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each clock time, date in words and amount of money in the text, with the preposition before
+    it (`_forms`)."""
+    return [(start, end) for start, end, _ in _forms(text)]
+
+
+def german_form(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, German form) of each clock time ("at 5 p.m.": "um 17 Uhr", "9:30 a.m.": "9:30 Uhr"), date ("on
+    December 24, 2025": "am 24. Dezember 2025") and amount of money ("$1,234.50": "1.234,50 $") of an item made of
+    them and what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'"); none for any other item."""
+    whole = item + "." if item.endswith((".m", ".M")) else item  # a time whose last dot stayed out
+    forms = _forms(whole, sentence=False)
+    if not forms or not all(BESIDE_FORMS.fullmatch(whole, end, start) for (_, end, _), (start, _, _)
+                            in zip([(0, 0, "")] + forms, forms + [(len(whole), 0, "")])):
+        return []
+    return [(start, min(end, len(item)), german) for start, end, german in forms]
+
+
+def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
+    """(start, end, German form) of each of the text's clock times, dates in words and amounts of money, the first of
+    overlapping ones; in a sentence (a text whose first letter is a capital) a time's last dot stays out where it
+    ends the sentence too ("We close at 6 p.m."), as the German time does not take it; a preposition German would not
+    write stays out ("on 5 p.m."; "to" but after a time or date)."""
+    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text):  # the patterns take 22 µs of a
+        return []  # catalog message with a digit, these 1.7
+    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY)
+                    for form in pattern.finditer(text)
+                    if pattern is not SLASH_DATE or _slash_date_day(form)),
+                   key=lambda form: (form.start(), -form.end()))
+    forms: list[tuple[int, int, re.Match]] = []
+    sentence = sentence and bool(letter := FIRST_LETTER.search(text)) and letter.group().isupper()
+    for form in found:
+        start, end = form.span()
+        if forms and start < forms[-1][1]:
+            continue
+        if preposition := form.groupdict().get("preposition"):
+            if preposition.lower() not in _prepositions(form) or preposition == "to" and not (
+                    forms and _kind(forms[-1][2]) == _kind(form) and SPACES.fullmatch(text, forms[-1][1], start)):
+                start = form.start("preposition") + len(preposition) + 1
+        if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
+            continue  # a day alone is a word the model knows; only "on" goes with every Monday
+        if sentence and text[end - 1] == "." and form.re is CLOCK_TIME and not SENTENCE_GOES_ON.match(text, end):
+            end -= 1
+        forms.append((start, end, form))
+    return [(start, end, _german(text[start:end], form, next_form[2] if next_form and SPACES.fullmatch(
+        text, end, next_form[0]) else None)) for (start, end, form), next_form in zip(forms, forms[1:] + [None])]
+
+
+def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
+    """A form as German writes it, its preposition too where the English has one; next_form: the form after it,
+    where only spaces lie between."""
+    if form.re is AMOUNT:
+        return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
+    if form.re is WEEKDAY:
+        day = WEEKDAYS[form["weekday"]]
+        if form["plural"]:  # "on Mondays": "montags"
+            return f"{day}s" if form["preposition"][0].isupper() else f"{day.lower()}s"
+        german = day
+    elif form.re is CLOCK_TIME:
+        german = _german_time(form)
+    elif form.re is SLASH_DATE:
+        day, month = (form["first"], form["second"]) if _slash_date_day(form) == 1 else (form["second"], form["first"])
+        german = f"{int(day):02}.{int(month):02}.{form['slash_year']}"
+    else:
+        german = f"{int(form['day'])}. {MONTHS[form['month']]}" + (f" {form['year']}" if form["year"] else "")
+    if not (preposition := form["preposition"]) or not english.startswith(preposition):  # none, or it stayed out
+        return german
+    word = _prepositions(form)[preposition.lower()]
+    if form.groupdict().get("to_hour") or next_form and (next_form.groupdict().get("preposition") or "") in RANGE_TO:
+        word = RANGE_FROM.get(word, word)
+    return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}"
+
+
+def _prepositions(form: re.Match) -> dict[str, str]:
+    """The German of the prepositions a form may have."""
+    return BEFORE_TIME if form.re is CLOCK_TIME else BEFORE_WEEKDAY if form.re is WEEKDAY else BEFORE_DATE
+
+
+def _kind(form: re.Match) -> re.Pattern:
+    """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
+    return DATES[0] if form.re in DATES or form.re is SLASH_DATE else form.re
+
+
+def _slash_date_day(date: re.Match) -> int:
+    """Which of a SLASH_DATE's numbers is the day, 1 or 2, or 0 where either could be (or neither: "13/13/2025")."""
+    first, second = int(date["first"]), int(date["second"])
+    return 1 if first > 12 >= second else 2 if second > 12 >= first else 0
+
+
+def _german_time(time: re.Match) -> str:
+    """A CLOCK_TIME match on the 24-hour clock: "5 p.m." as "17 Uhr", "9:30 a.m." as "9:30 Uhr", "12 a.m." as
+    "0 Uhr"; in a range the first hour before noon where it is later than the second ("11-1 p.m.": "11–13 Uhr")."""
+    half = (time["half"] or time["half_undotted"] or "a").lower()
+    hour, to_hour = int(time["hour"]) % 12, time["to_hour"] and int(time["to_hour"]) % 12
+    after_noon = 12 if half == "p" else 0
+    first = hour + (after_noon if to_hour is None or hour <= to_hour else 12 - after_noon)
+    clock = _hour_minutes(first, time["minutes"])
+    if to_hour is not None:
+        clock += RANGE_WORDS[time["range"].strip()] + _hour_minutes(to_hour + after_noon, time["to_minutes"])
+    return f"{clock} Uhr"
+
+
+def _hour_minutes(hour: int, minutes: str | None) -> str:
+    return f"{hour}:{minutes}" if minutes and minutes != "00" else str(hour)
 
 
 # German quotes “…” and ‘…’ its own way: of the 2,555 training catalog messages with “…”, 2,355 write »…« (122 „…“,
