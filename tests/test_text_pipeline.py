@@ -1446,6 +1446,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "Released 3rd March 2024, updated Sept. 9.": ("Released XX0X, updated XX1X.", "3. März 2024", "9. September"),
         "It costs $19.99, €5 or £2,000.": ("It costs XX0X, XX1X or XX2X.", "19,99 $", "5 €", "2.000 £"),
         "The store is closed on Sunday.": ("The store is closed XX0X.", "am Sonntag"),
+        "Meet us **on Friday** at 5 p.m.": ("Meet us **XX0X** XX1X.", "am Freitag", "um 17 Uhr"),
+        "Meet <b>on Friday</b> at 5 p.m.": ("Meet XX0X.", "<b>am Freitag</b> um 17 Uhr"),  # an item with tags
         "On Mondays we work from Monday to Friday, on Friday at 5 p.m.": (
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
     }

@@ -2581,9 +2581,10 @@ SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", 
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
                        r"|\d/\d|[$€£¥][ \xa0]?\d")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
-# What else an item of forms may hold: spaces, quotation marks, brackets, dashes, slashes and numbers ("'12 May 1690'",
-# "3rd April 33 A.D." with its year an item of its own).
-BESIDE_FORMS = re.compile(rf"(?:[\s'\"“”‘’«»()\[\]/–-]|{NUMBER})*")
+# What else an item of forms may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd April 33 A.D."
+# with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word, which may
+# be code's.
+BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 
 
 def german_forms(text: str) -> list[tuple[int, int]]:
