@@ -2534,8 +2534,9 @@ def numbers_in_german(english: str) -> list[str]:
 # A "$" before a single digit stays as it was: "$1" is as often a shell's or a pattern's argument as a price.
 # A preposition before one goes into its item too, as German chooses its own by what follows ("at XX0X" came back as
 # "am 17 Uhr", "on XX0X" as "auf 24. Dezember"); "to" only after a time or a date ("8 a.m. to 5 p.m."): "bis".
-PREPOSITION = (r"(?:(?P<preposition>[Aa]t|[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween"
-               r"|to)[ \xa0])?")
+PREPOSITIONS = r"(?P<preposition>[Aa]t|[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween|to)"
+PREPOSITION = rf"(?:{PREPOSITIONS}[ \xa0])?"
+PREPOSITION_AND_ARTICLE = rf"(?:{PREPOSITIONS}[ \xa0](?:the[ \xa0])?)?"  # "on the 5th of May": German's "am" holds it
 CLOCK_TIME = re.compile(
     rf"(?<![\w.,:/$€£]){PREPOSITION}(?P<hour>1[0-2]|0?[1-9])(?::(?P<minutes>[0-5]\d))?"
     r"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])"  # a range: "9-11 a.m.", "1 to 3 p.m."
@@ -2545,11 +2546,13 @@ MONTHS = {"January": "Januar", "February": "Februar", "March": "März", "April":
           "June": "Juni", "July": "Juli", "August": "August", "September": "September", "October": "Oktober",
           "November": "November", "December": "Dezember"}
 MONTHS |= {english[:3]: german for english, german in MONTHS.items()} | {"Sept": "September"}  # "Dec. 31"
-MONTH = rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})(?:(?<=\b[A-Z][a-z]{{2}})\.|(?<=Sept)\.)?"
+MONTH = (rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})"
+         r"(?:(?<=\b(?!May)[A-Z][a-z]{2})\.|(?<=Sept)\.)?")  # an abbreviation's dot, "Dec."
 DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 YEAR = r"(?:,?[ \xa0](?P<year>\d{4}))?(?![\w,.]?\d)"
 DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{MONTH}[ \xa0]{DAY}{YEAR}(?!\w)"),  # "December 24, 2025"
-         re.compile(rf"(?<![\w.,:/$€£]){PREPOSITION}{DAY}[ \xa0]{MONTH}(?!\w){YEAR}(?!\w)"))  # "24 December 2025"
+         # "24 December 2025", "on the 28th of August"
+         re.compile(rf"(?<![\w.,:/$€£]){PREPOSITION_AND_ARTICLE}{DAY}[ \xa0](?:of[ \xa0])?{MONTH}(?!\w){YEAR}(?!\w)"))
 # "12/24/2025" and "24/12/2025" as "24.12.2025"; not "03/04/2025", which is March or April as the writer's country
 # has it.
 SLASH_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITION}(?P<first>[12]\d|3[01]|0?[1-9])"
@@ -2559,7 +2562,7 @@ SLASH_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITION}(?P<first>[12]\d|3[0
 # afternoon": "am Montagnachmittag").
 WEEKDAYS = {"Monday": "Montag", "Tuesday": "Dienstag", "Wednesday": "Mittwoch", "Thursday": "Donnerstag",
             "Friday": "Freitag", "Saturday": "Samstag", "Sunday": "Sonntag"}
-WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITION.removesuffix('?')}(?P<weekday>{'|'.join(WEEKDAYS)})(?P<plural>s)?"
+WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<weekday>{'|'.join(WEEKDAYS)})(?P<plural>s)?"
                      r"(?![\w'’-])(?![ \xa0](?:morning|afternoon|evening|night)s?\b)")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
@@ -2626,6 +2629,7 @@ def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
             if preposition.lower() not in _prepositions(form) or preposition == "to" and not (
                     forms and _kind(forms[-1][2]) == _kind(form) and SPACES.fullmatch(text, forms[-1][1], start)):
                 start = form.start("preposition") + len(preposition) + 1
+                start += 4 if text.startswith("the", start) else 0
         if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
             continue  # a day alone is a word the model knows; only "on" goes with every Monday
         if sentence and text[end - 1] == "." and form.re is CLOCK_TIME and not SENTENCE_GOES_ON.match(text, end):
