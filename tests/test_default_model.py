@@ -280,8 +280,8 @@ def test_names_the_model_never_learned_come_back_as_written(exported_default):
              "Ansible": "This feature works with Ansible and other tools.",
              "Inkscape": "The update for Inkscape is ready.",
              "Hannah": "Please ask Hannah before you change the settings.",
-             "Mr. Brown": "Ask Mr. Brown about the invoice.",
-             "Frau Miller": "I spoke with Ms. Miller yesterday."}  # "Ms." as German's "Frau"
+             "Herrn Brown": "Ask Mr. Brown about the invoice.",  # "Mr." and "Ms." as German's "Herrn" and "Frau"
+             "Frau Miller": "I spoke with Ms. Miller yesterday."}
     for name, translation in zip(texts, Translator(out).translate(list(texts.values()))):
         assert name in translation, (texts[name], translation)
 

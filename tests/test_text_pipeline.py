@@ -468,7 +468,17 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
         "Mr. Brown", "Mrs. Smith-Jones", "Dr. Who", "Prof. Young"]
     assert names("Mr.Brown and St. John") == []
     titled = prepare("Ask Mr. Brown, Mrs. Lee and Ms. Mack's team.")  # "Mrs." and "Ms." as German's "Frau"
-    assert titled.restore(titled.segments) == "Ask Mr. Brown, Frau Lee and Frau Macks team."
+    assert titled.restore(titled.segments) == "Ask Herrn Brown, Frau Lee and Frau Macks team."
+    # "Mr." as "Herr" where the name is a subject or addressed, else as "Herrn" (the dictionary's 8 such pairs)
+    for text, german in {"Mr. Smith will call. Is Mr. Lee here? This is Mr. Brown.": ["Herr"] * 3,
+                         "Dear Mr. Brown, thank you, Mr. Lee. Dear Ms. Lee,": [
+                             "Sehr geehrter Herr", "Herr", "Sehr geehrte Frau"],  # a letter's salutation
+                         "Mrs. Lee and Mr. Brown came. I met Mr. Lee and Mr. Brown.": [
+                             "Frau", "Herr", "Herrn", "Herrn"],
+                         "May I introduce Mr. Brown to you? Mr. Brown's notes": ["Herrn", "Herrn"]}.items():
+        prepared = prepare(text)
+        assert [value.value.glue[0] for value in prepared.shown if value.value.glue[0] in (
+            "Herr", "Herrn", "Frau", "Sehr geehrter Herr", "Sehr geehrte Frau")] == german, text
     # A possessive goes with its name, written as German writes it; not where "'s" is "is" or "has"
     assert names("We read Linda's report and Mr. Brown's notes. Linda's not here.") == [
         "Linda's", "Mr. Brown's", "Linda"]

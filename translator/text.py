@@ -1725,9 +1725,18 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # teaches physics." as "Prof. Sie haben Physik."); now "Mr. Brown über die Rechnung fragen.", "Mr. Johnson und Mrs.
 # Lee kam spät.": of 10 such sentences the name came back in 4, now in 10. "Mrs." and "Ms." come back as German's
 # "Frau", the same in every case (the dictionary's "Please ask Ms. X to come up.": "Bitten Sie Frau X herauf."); "Mr."
-# stays English: German's "Herr" or "Herrn" follows the name's case, which an item cannot.
-TITLED_NAME = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
-WOMANS_TITLE = re.compile(r"(?:Mrs|Ms)\.(?= )")
+# as "Herr" where the name is the sentence's subject, is addressed or follows "is" ("Mr. Fischer, you will remember":
+# "Herr Fischer hat, wie Sie wissen"), else as "Herrn", the object's ("May I introduce Mr. Brown to you?": "Darf ich
+# Ihnen Herrn Brown vorstellen?"), as the dictionary's 8 such pairs write them.
+# A letter's salutation is German's own: "Dear Mr. Miller," as "Sehr geehrter Herr Miller," (the model wrote "Klein
+# Herr Miller,").
+TITLED_NAME = re.compile(r"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
+WOMANS_TITLE = re.compile(r"(Dear )?(?:Mrs|Ms)\.(?= )")
+MANS_TITLE = re.compile(r"(Dear )?Mr\.(?= )")
+# The words after which a name is the subject or addressed: "Dear Mr. Brown", "Is Mr. Brown here?", "This is Mr. Brown."
+BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did will would can could shall should may "
+                             "might must has have had".split())
+WORDS_BEFORE = re.compile(r"(\S+)\s+(\S+)\s*\Z|(\S+)\s*\Z")
 # A name's possessive goes into its item, to be written as German writes it ("Spearman's rho": "Spearmans Rho", as the
 # references do; "Jenkins's job": "Jenkins' Job"): the model read "XX0X's report" as words ("We read Linda's report
 # yesterday." came back as "Wir lesen Linda des Berichts."). Its apostrophe as a web page escapes it too, so that a
@@ -1783,10 +1792,41 @@ def _owns(text: str, end: int) -> bool:
     return bool(following) and following.group(1).lower() not in AFTER_IS_OR_HAS
 
 
-def german_title(item: str) -> list[tuple[int, int, str]]:
-    """(start, end, German title) of a woman's title ("Mrs.", "Ms.") that starts an item of a titled name: "Frau"."""
-    title = WOMANS_TITLE.match(item)
-    return [(0, title.end(), "Frau")] if title and TITLED_NAME.match(item) else []
+def german_title(item: str, before: str) -> list[tuple[int, int, str]]:
+    """(start, end, German title) of the title that starts an item of a titled name, what precedes the item in its
+    text given (masked): "Frau" for "Mrs." or "Ms.", "Herr" or "Herrn" for "Mr." (`_named_as_subject`; "Herrn" with a
+    possessive, the genitive's); after "Dear" "Sehr geehrte Frau" and "Sehr geehrter Herr"."""
+    if not TITLED_NAME.match(item):
+        return []
+    if title := WOMANS_TITLE.match(item):
+        return [(0, title.end(), "Sehr geehrte Frau" if title.group(1) else "Frau")]
+    if title := MANS_TITLE.match(item):  # a possessive's is the genitive's: "Herrn Browns Notizen"
+        if title.group(1):
+            return [(0, title.end(), "Sehr geehrter Herr")]
+        return [(0, title.end(), "Herr" if _named_as_subject(before) and not POSSESSIVE.search(item) else "Herrn")]
+    return []
+
+
+def _title_contexts(masked: str, items: list[str]) -> dict[int, str]:
+    """By item number, the masked text's 80 characters before each item that starts with "Mr." (`german_title`): one
+    pass over the tokens (sliced from the start for each, 60,000 such items took minutes)."""
+    numbers = {number for number, item in enumerate(items) if item.startswith("Mr. ")}
+    return {int(token.group(1)): masked[max(0, token.start() - 80):token.start()]
+            for token in PLACEHOLDER_PATTERN.finditer(masked) if int(token.group(1)) in numbers} if numbers else {}
+
+
+def _named_as_subject(before: str) -> bool:
+    """Whether a name after this masked text starts a sentence or a clause after a comma, is addressed or follows a
+    word in BEFORE_A_SUBJECT; after "and" or "or" whether the item before it is ("Mr. Lee and Mr. Brown came")."""
+    words = WORDS_BEFORE.search(before)
+    if not words:
+        return True
+    *_, last = (word for word in words.groups() if word)
+    if last[-1] in ",.!?:;(" or last.lower() in BEFORE_A_SUBJECT:
+        return True
+    if last.lower() in ("and", "or") and words.group(1) and PLACEHOLDER_PATTERN.fullmatch(words.group(1)):
+        return _named_as_subject(before[:words.start(1)])
+    return False
 
 
 def german_possessive(item: str) -> list[tuple[int, int, str]]:
@@ -2383,6 +2423,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quotation_marks_written = german_quotation_marks(
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
+    title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
     decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
@@ -2390,7 +2431,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         values = shown_values(item)
         if values and number in in_code:
             continue  # kept as written
-        german = (german_key_names(item) + quotation_marks_written.get(number, []) + german_title(item)
+        german = (german_key_names(item) + quotation_marks_written.get(number, [])
+                  + german_title(item, title_contexts.get(number, ""))
                   + german_possessive(item) + german_number(item, number in quantities) + german_form(item)
                   if preserve_placeholders else [])
         for start, end, name in sorted(german):
