@@ -122,16 +122,16 @@ def prepare(name: str, checkpoint: Path, workdir: Path, data_dir: Path, model_di
     """Export (fp32 + int8) unless model_dir already holds both, current, and build the CTranslate2 models. A
     workdir's export is reused while its checkpoint and int8 recipe are the current ones."""
     from export.quantize import quantize_int8
-    from export.repository import INT8_ACTIVATION_SCALES, export_model, is_stale
+    from export.repository import INT8_RECIPE, export_model, is_stale
 
     if model_dir is None or is_stale(model_dir, checkpoint) or not (model_dir / "decoder.int8.onnx").exists():
         model_dir = workdir / "repository" / name / "1"
         if is_stale(model_dir, checkpoint):
             export_model(checkpoint, model_dir, data_dir, batches=32, sentences=64)
         recipe = model_dir / "int8_recipe.txt"  # the export's report records it; this int8 is made here
-        if not recipe.exists() or recipe.read_text() != INT8_ACTIVATION_SCALES:
+        if not recipe.exists() or recipe.read_text() != json.dumps(INT8_RECIPE):
             quantize_int8(model_dir, [pair.en for pair in read_tsv(data_dir / "valid.tsv")])  # calibrated as the export
-            recipe.write_text(INT8_ACTIVATION_SCALES)
+            recipe.write_text(json.dumps(INT8_RECIPE))
     model, tokenizer = load_checkpoint(checkpoint)
     pieces = _pieces(checkpoint, model.cfg.vocab_size)
     ct2_dirs = build_ct2(model, pieces, workdir, name)

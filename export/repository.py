@@ -21,15 +21,16 @@ from translator.tokenizer import copy_tokenizer
 from export.onnx import export_onnx
 from export.optimize import fusion_report
 from export import parity
-from export.quantize import convert_fp16, quantize_int8
+from export.quantize import WEIGHT_LEVELS, convert_fp16, quantize_int8
 from service.config import DeviceUnavailable
 from service.runtime import Runtime
 from translator.model_format import (CONFIG_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, REPORT_FILE,
                                      Limits, ModelMeta, segment_tokens)
 
 MAX_INT8_CHRF_DROP = 1.0
-# export.quantize's recipe; int8 graphs of an earlier recipe (per batch, per row) are re-exported
-INT8_ACTIVATION_SCALES = "calibrated per tensor"
+# export.quantize's recipe; int8 graphs of an earlier recipe (activation scales per batch or per row, weights in 127
+# levels) are re-exported
+INT8_RECIPE = {"activation_scales": "calibrated per tensor", "weight_levels": WEIGHT_LEVELS}
 MAX_TOKENS = 256
 
 
@@ -122,7 +123,7 @@ def quantize_within_gate(model_dir: Path, data_dir: Path, sentences: int) -> dic
         quantize_int8(model_dir, calibration, per_channel=per_channel)
         result["int8"] = score(Translator(model_dir, precision="int8"))
         result["weight_scales"] = "per output channel" if per_channel else "per tensor"
-        result["activation_scales"] = INT8_ACTIVATION_SCALES
+        result |= INT8_RECIPE
         result["chrf_drop"] = round(result["fp32"]["chrf"] - result["int8"]["chrf"], 2)
         result["bleu_drop"] = round(result["fp32"]["bleu"] - result["int8"]["bleu"], 2)
         result["passed"] = result["chrf_drop"] <= MAX_INT8_CHRF_DROP
@@ -198,7 +199,7 @@ def validate(model_dir: Path, checkpoint: Path | None, data_dir: Path, batches: 
 def is_stale(model_dir: Path, checkpoint: Path) -> bool:
     """True when model_dir lacks ONNX files, was exported from other weights than checkpoint's, in an older format or
     with other limits than it would have now (another segment length in its SERVING_FILE), or holds int8 graphs
-    quantized by an earlier recipe (one activation scale per batch: batch-dependent output)."""
+    quantized by an earlier recipe (INT8_RECIPE; one activation scale per batch gave batch-dependent output)."""
     if not all((model_dir / f).exists() for f in (ENCODER_FILE, DECODER_FILE, REPORT_FILE, CONFIG_FILE)):
         return True
     meta = ModelMeta.read(model_dir)
@@ -207,4 +208,4 @@ def is_stale(model_dir: Path, checkpoint: Path) -> bool:
     if meta.limits != serving_limits(checkpoint, meta.model["max_positions"]):
         return True
     int8 = json.loads((model_dir / REPORT_FILE).read_text()).get("int8")
-    return int8 is not None and int8.get("activation_scales") != INT8_ACTIVATION_SCALES
+    return int8 is not None and any(int8.get(key) != value for key, value in INT8_RECIPE.items())

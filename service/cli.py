@@ -584,6 +584,7 @@ def format_parity(report: dict) -> str:
     if "int8" in report:
         q = report["int8"]
         lines.append(f"int8 ({q.get('weight_scales', 'per output channel')} weight scales, "
+                     f"{q.get('weight_levels', 127)} weight levels, "
                      f"{q.get('activation_scales', 'per batch')} activation scales) vs fp32 on {q['test_pairs']} test "
                      f"pairs: BLEU {q['int8']['bleu']} vs {q['fp32']['bleu']} "
                      f"(drop {q['bleu_drop']}), chrF {q['int8']['chrf']} vs {q['fp32']['chrf']} (drop {q['chrf_drop']})")

@@ -404,14 +404,16 @@ def test_int8_rewrites_every_matmul_and_gemm_by_a_constant_weight(tmp_path, per_
 
 def test_an_int8_export_of_an_earlier_recipe_is_stale(exported_tiny, tiny_checkpoint, tmp_path):
     """`make export` (--if-stale) re-exports int8 graphs of an earlier recipe: one activation scale per batch
-    (batch-dependent output) or per row (computed at run time)."""
+    (batch-dependent output) or per row (computed at run time), weights in 127 levels (saturated on CPUs without
+    VNNI)."""
     model_dir = tmp_path / "1"
     shutil.copytree(exported_tiny, model_dir)
     report_file = model_dir / "parity_report.json"
     report = json.loads(report_file.read_text())
     assert not repository.is_stale(model_dir, tiny_checkpoint)  # no int8: nothing to re-quantize
-    for int8, stale in (({"weight_scales": "per tensor"}, True), ({"activation_scales": "per row"}, True),
-                        ({"activation_scales": repository.INT8_ACTIVATION_SCALES}, False)):
+    current = repository.INT8_RECIPE
+    for int8, stale in (({"weight_scales": "per tensor"}, True), (current | {"activation_scales": "per row"}, True),
+                        (current | {"weight_levels": 127}, True), (current, False)):
         report_file.write_text(json.dumps(report | {"int8": int8}))
         assert repository.is_stale(model_dir, tiny_checkpoint) is stale
 
