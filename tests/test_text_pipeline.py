@@ -1459,6 +1459,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "The store is closed on Sunday.": ("The store is closed XX0X.", "am Sonntag"),
         "Meet us **on Friday** at 5 p.m.": ("Meet us **XX0X** XX1X.", "am Freitag", "um 17 Uhr"),
         "Meet <b>on Friday</b> at 5 p.m.": ("Meet XX0X.", "<b>am Freitag</b> um 17 Uhr"),  # an item with tags
+        "Hello, how are you?": ("XX0X, how are you?", "Hallo"),  # a greeting opening a sentence, a mark after it
+        "Hi there, sorry, it failed.": ("XX0X, sorry, it failed.", "Hallo"),
         "On Mondays we work from Monday to Friday, on Friday at 5 p.m.": (
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
     }
@@ -1474,7 +1476,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
     # without a preposition or before a time of day ("Montagnachmittag").
     for text in ("Use $1 and $2 here.", "It raised $5 million.", "Due 03/04/2025.", "Run `at 5pm` now.",
                  "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b", "Monday is fine.",
-                 "See you on Monday afternoon.", "Open by Fridays."):
+                 "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

@@ -2567,10 +2567,10 @@ def numbers_in_german(english: str) -> list[str]:
             for number in re.finditer(NUMBER, english)]
 
 
-# Clock times, dates and amounts of money German writes its own way, each an item written as German writes it: the
-# dictionary's references turn every time with "a.m."/"p.m." into a 24-hour "Uhr" (13 of 13: "by 5 p.m.": "bis 17 Uhr",
-# "at 6:00 p.m.": "um 18 Uhr"), every date in words into day, dot and month ("May 5th, 2000": "5. Mai 2000", 18 of
-# 18) and put the currency after the amount ("$30": "30 $", 11 of 14; 2 write the word, "10 Euro"). As items of
+# Clock times, dates, days, amounts of money and greetings German writes its own way, each an item written as German
+# writes it: the dictionary's references turn every time with "a.m."/"p.m." into a 24-hour "Uhr" (13 of 13: "by 5
+# p.m.": "bis 17 Uhr", "at 6:00 p.m.": "um 18 Uhr"), every date in words into day, dot and month ("May 5th, 2000": "5.
+# Mai 2000", 18 of 18) and put the currency after the amount ("$30": "30 $", 11 of 14; 2 write the word). As items of
 # numbers and words the model wrote them in English order or broke them ("The meeting starts at 5 p.m. on Monday."
 # came back as "Die Sitzung beginnt am 5 p.m.", "9:30 a.m." as "9:30.m.", "December 24, 2025" as "Dezember 24, 2025").
 # A "$" before a single digit stays as it was: "$1" is as often a shell's or a pattern's argument as a price.
@@ -2606,6 +2606,16 @@ WEEKDAYS = {"Monday": "Montag", "Tuesday": "Dienstag", "Wednesday": "Mittwoch", 
             "Friday": "Freitag", "Saturday": "Samstag", "Sunday": "Sonntag"}
 WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<weekday>{'|'.join(WEEKDAYS)})(?P<plural>s)?"
                      r"(?![\w'’-])(?![ \xa0](?:morning|afternoon|evening|night)s?\b)")
+# A greeting, a thanks or an apology that opens a sentence and a mark ends: the model left "Hello" English ("Hello, how
+# are you?": "Hello, wie kennst du?"), made "Hi there!" "Da bisher!" and dropped "Sorry," before a sentence.
+GREETINGS = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi there": "Hallo", "Hey": "Hallo",
+             "Hey there": "Hallo", "Good morning": "Guten Morgen", "Good afternoon": "Guten Tag",
+             "Good evening": "Guten Abend", "Good night": "Gute Nacht", "Goodbye": "Auf Wiedersehen", "Bye": "Tschüss",
+             "Thanks": "Danke", "Thank you": "Danke", "Many thanks": "Vielen Dank", "Thanks a lot": "Vielen Dank",
+             "Thank you very much": "Vielen Dank", "Welcome": "Willkommen", "Welcome back": "Willkommen zurück",
+             "Sorry": "Entschuldigung", "Congratulations": "Herzlichen Glückwunsch"}
+GREETING = re.compile(rf"(?:(?<![^\n])|(?<=[.!?] ))(?P<greeting>{'|'.join(sorted(GREETINGS, key=len, reverse=True))})"
+                      r"(?=[,!.?]|\s*$)")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
                     r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": "5 Millionen $"
@@ -2633,8 +2643,8 @@ BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 
 
 def german_forms(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each clock time, date in words and amount of money in the text, with the preposition before
-    it (`_forms`)."""
+    """(start, end) of each clock time, date, day, amount of money and greeting in the text German writes its own way,
+    with the preposition before it (`_forms`)."""
     return [(start, end) for start, end, _ in _forms(text)]
 
 
@@ -2651,13 +2661,13 @@ def german_form(item: str) -> list[tuple[int, int, str]]:
 
 
 def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
-    """(start, end, German form) of each of the text's clock times, dates in words and amounts of money, the first of
-    overlapping ones; in a sentence (a text whose first letter is a capital) a time's last dot stays out where it
-    ends the sentence too ("We close at 6 p.m."), as the German time does not take it; a preposition German would not
-    write stays out ("on 5 p.m."; "to" but after a time or date)."""
-    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text):  # the patterns take 22 µs of a
-        return []  # catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY)
+    """(start, end, German form) of each of the text's clock times, dates, days, amounts of money and greetings, the
+    first of overlapping ones; in a sentence (a text whose first letter is a capital) a time's last dot stays out
+    where it ends the sentence too ("We close at 6 p.m."), as the German time does not take it; a preposition German
+    would not write stays out ("on 5 p.m."; "to" but after a time or date)."""
+    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)):  # the
+        return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
+    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY, GREETING)
                     for form in pattern.finditer(text)
                     if pattern is not SLASH_DATE or _slash_date_day(form)),
                    key=lambda form: (form.start(), -form.end()))
@@ -2686,6 +2696,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
     where only spaces lie between."""
     if form.re is AMOUNT:
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
+    if form.re is GREETING:
+        return GREETINGS[form["greeting"]]
     if form.re is WEEKDAY:
         day = WEEKDAYS[form["weekday"]]
         if form["plural"]:  # "on Mondays": "montags"
