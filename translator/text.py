@@ -1736,7 +1736,6 @@ MANS_TITLE = re.compile(r"(Dear )?Mr\.(?= )")
 # The words after which a name is the subject or addressed: "Dear Mr. Brown", "Is Mr. Brown here?", "This is Mr. Brown."
 BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did will would can could shall should may "
                              "might must has have had".split())
-WORDS_BEFORE = re.compile(r"(\S+)\s+(\S+)\s*\Z|(\S+)\s*\Z")
 # A name's possessive goes into its item, to be written as German writes it ("Spearman's rho": "Spearmans Rho", as the
 # references do; "Jenkins's job": "Jenkins' Job"): the model read "XX0X's report" as words ("We read Linda's report
 # yesterday." came back as "Wir lesen Linda des Berichts."). Its apostrophe as a web page escapes it too, so that a
@@ -1818,14 +1817,11 @@ def _title_contexts(masked: str, items: list[str]) -> dict[int, str]:
 def _named_as_subject(before: str) -> bool:
     """Whether a name after this masked text starts a sentence or a clause after a comma, is addressed or follows a
     word in BEFORE_A_SUBJECT; after "and" or "or" whether the item before it is ("Mr. Lee and Mr. Brown came")."""
-    words = WORDS_BEFORE.search(before)
-    if not words:
+    words = before.split()
+    if not words or words[-1][-1] in ",.!?:;(" or words[-1].lower() in BEFORE_A_SUBJECT:
         return True
-    *_, last = (word for word in words.groups() if word)
-    if last[-1] in ",.!?:;(" or last.lower() in BEFORE_A_SUBJECT:
-        return True
-    if last.lower() in ("and", "or") and words.group(1) and PLACEHOLDER_PATTERN.fullmatch(words.group(1)):
-        return _named_as_subject(before[:words.start(1)])
+    if words[-1].lower() in ("and", "or") and len(words) > 1 and PLACEHOLDER_PATTERN.fullmatch(words[-2]):
+        return _named_as_subject(before[:before.rindex(words[-2])])
     return False
 
 
