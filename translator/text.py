@@ -2646,8 +2646,9 @@ def german_forms(text: str) -> list[tuple[int, int]]:
 
 def german_form(item: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each clock time ("at 5 p.m.": "um 17 Uhr", "9:30 a.m.": "9:30 Uhr"), date ("on
-    December 24, 2025": "am 24. Dezember 2025") and amount of money ("$1,234.50": "1.234,50 $") of an item made of
-    them and what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'"); none for any other item."""
+    December 24, 2025": "am 24. Dezember 2025"), day ("on Friday": "am Freitag"), amount of money ("$1,234.50":
+    "1.234,50 $") and greeting ("Hello": "Hallo") of an item made of them and what BESIDE_FORMS allows ("from 9 a.m.
+    to 5 p.m.", "'12 May 1690'"); none for any other item."""
     whole = item + "." if item.endswith((".m", ".M")) else item  # a time whose last dot stayed out
     forms = _forms(whole, sentence=False)
     if not forms or not all(BESIDE_FORMS.fullmatch(whole, end, start) for (_, end, _), (start, _, _)
