@@ -19,12 +19,12 @@ from translator.model_format import DECODER_FILE, ENCODER_FILE, graph_files
 
 
 PEAK_OUTPUT = "{}__peak"
-# Weights take 63 levels each side of 0, not 127: on an x86 CPU without VNNI (AVX2 alone: AMD EPYC Milan, Intel
-# before Cascade Lake) ONNX Runtime's u8×s8 kernel adds two products into a saturating 16-bit sum (VPMADDUBSW), and
-# 2 × 255 × 127 = 64,770 passes its 32,767 where 2 × 255 × 63 = 32,130 does not. With 127 levels such a CPU's served
-# graph computed other values than the unfused graph (up to 15% of a test tensor's scale, 0.86 of 5.67), differently
-# from a VNNI CPU's. The shipped model on 2,000 test pairs, on the EPYC: 63 levels BLEU 12.41 / chrF 40.97, 127
-# levels 12.67 / 40.90, fp32 12.44 / 41.12. ONNX Runtime's own quantizer calls this reduce_range.
+# Weights take 63 levels each side of 0, not 127: on an x86 CPU without VNNI (AVX2 alone, as AMD's EPYC Milan; VNNI came
+# with Intel's Cascade Lake and AMD's Zen 4) ONNX Runtime's u8×s8 kernel adds two products into a saturating 16-bit sum
+# (VPMADDUBSW), and 2 × 255 × 127 = 64,770 passes its 32,767 where 2 × 255 × 63 = 32,130 does not. With 127 levels such
+# a CPU's served graph computed other values than the unfused graph (up to 15% of a test tensor's scale, 0.86 of 5.67),
+# differently from a VNNI CPU's. The shipped model on 2,000 test pairs, on the EPYC: 63 levels BLEU 12.41 / chrF 40.97,
+# 127 levels 12.67 / 40.90, fp32 12.44 / 41.12. ONNX Runtime's own quantizer calls this reduce_range.
 WEIGHT_LEVELS = 63
 
 
@@ -39,10 +39,11 @@ def quantize_int8(model_dir: Path, calibration: list[str], per_channel: bool = F
     not pay: with 1.1, 1.25 or 1.5 times the peak, fewer test translations matched fp32's and chrF did not rise
     (docs/performance.md, "int8 activations: one calibrated scale per tensor").
 
-    Weights: WEIGHT_LEVELS each side of 0, one scale per matrix by default, the faster kernel; per_channel=True (one per output column) is the
-    finer grain for weights with outlier channels, the export's fallback when the per-matrix model fails the
-    quality gate. ONNX Runtime's pre-processing (constant folding) runs first: the tied output projection is a
-    Transpose of the embedding table in the exported graph, quantizable only once folded into a weight.
+    Weights: WEIGHT_LEVELS each side of 0, one scale per matrix by default, the faster kernel; per_channel=True (one
+    per output column) is the finer grain for weights with outlier channels, the export's fallback when the
+    per-matrix model fails the quality gate. ONNX Runtime's pre-processing (constant folding) runs first: the tied
+    output projection is a Transpose of the embedding table in the exported graph, quantizable only once folded
+    into a weight.
     """
     with tempfile.TemporaryDirectory() as tmp:
         folded = {}

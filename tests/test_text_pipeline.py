@@ -1454,7 +1454,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "The invoice is due on December 24, 2025.": ("The invoice is due XX0X.", "am 24. Dezember 2025"),
         "Pay by 12/24/2025 or 24/12/2025.": ("Pay XX0X or XX1X.", "bis zum 24.12.2025", "24.12.2025"),
         "Released 3rd March 2024, updated Sept. 9.": ("Released XX0X, updated XX1X.", "3. März 2024", "9. September"),
-        "We meet on the 3rd of June, not at the 5th of May.": ("We meet XX0X, not at the XX1X.", "am 3. Juni", "5. Mai"),
+        "We meet on the 3rd of June, not at the 5th of May.": (
+            "We meet XX0X, not at the XX1X.", "am 3. Juni", "5. Mai"),
         "It costs $19.99, €5 or £2,000.": ("It costs XX0X, XX1X or XX2X.", "19,99 $", "5 €", "2.000 £"),
         "The store is closed on Sunday.": ("The store is closed XX0X.", "am Sonntag"),
         "Meet us **on Friday** at 5 p.m.": ("Meet us **XX0X** XX1X.", "am Freitag", "um 17 Uhr"),
