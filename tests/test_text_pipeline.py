@@ -1473,11 +1473,12 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             expected = expected.replace(f"XX{number}X", value)
         assert prepared.restore(prepared.segments) == expected, text
     # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "$5 million"
-    # ("5 Millionen $"), a date either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day
-    # without a preposition or before a time of day ("Montagnachmittag").
-    for text in ("Use $1 and $2 here.", "It raised $5 million.", "Due 03/04/2025.", "Run `at 5pm` now.",
-                 "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b", "Monday is fine.",
-                 "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello."):
+    # ("5 Millionen $"; "€5", an item of its own, was written "5 € million" when its item was read alone), a date
+    # either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day without a preposition or before
+    # a time of day ("Montagnachmittag").
+    for text in ("Use $1 and $2 here.", "It raised $5 million.", "It raised €5 million, £2.5bn.", "Due 03/04/2025.",
+                 "Run `at 5pm` now.", "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b",
+                 "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

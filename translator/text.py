@@ -2364,7 +2364,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
-    localized = german_forms(text) if preserve_placeholders else []
+    forms = german_forms(text) if preserve_placeholders else []
+    localized = [(start, end) for start, end, _ in forms]
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
@@ -2420,6 +2421,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
     title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
+    forms_of_items = _forms_by_item(masked, prepared.protected, forms) if forms else {}
     decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
@@ -2429,7 +2431,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, [])
                   + german_title(item, title_contexts.get(number, ""))
-                  + german_possessive(item) + german_number(item, number in quantities) + german_form(item)
+                  + german_possessive(item) + german_number(item, number in quantities)
+                  + forms_of_items.get(number, [])
                   if preserve_placeholders else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
@@ -2554,9 +2557,9 @@ def decimal_quantities(text: str) -> list[tuple[int, int]]:
 
 
 def numbers_in_german(english: str) -> list[str]:
-    """The numbers (NUMBER) of an English text as its translation writes them (`german_form`, `german_number`):
+    """The numbers (NUMBER) of an English text as its translation writes them (`german_forms`, `german_number`):
     "at 5 p.m." has 17, "8,000" is 8.000."""
-    for start, end, german in reversed(_forms(english)):
+    for start, end, german in reversed(german_forms(english)):
         english = english[:start] + german + english[end:]
     quantities = set(decimal_quantities(english))
     return [german[0][2] if (german := german_number(number.group(), number.span() in quantities)) else number.group()
@@ -2638,30 +2641,13 @@ FIRST_LETTER = re.compile(r"[^\W\d_]")
 BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 
 
-def german_forms(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each clock time, date, day, amount of money and greeting in the text German writes its own way,
-    with the preposition before it (`_forms`)."""
-    return [(start, end) for start, end, _ in _forms(text)]
-
-
-def german_form(item: str) -> list[tuple[int, int, str]]:
-    """(start, end, German form) of each clock time ("at 5 p.m.": "um 17 Uhr", "9:30 a.m.": "9:30 Uhr"), date ("on
-    December 24, 2025": "am 24. Dezember 2025"), day ("on Friday": "am Freitag"), amount of money ("$1,234.50":
-    "1.234,50 $") and greeting ("Hello": "Hallo") of an item made of them and what BESIDE_FORMS allows ("from 9 a.m.
-    to 5 p.m.", "'12 May 1690'"); none for any other item."""
-    whole = item + "." if item.endswith((".m", ".M")) else item  # a time whose last dot stayed out
-    forms = _forms(whole, sentence=False)
-    if not forms or not all(BESIDE_FORMS.fullmatch(whole, end, start) for (_, end, _), (start, _, _)
-                            in zip([(0, 0, "")] + forms, forms + [(len(whole), 0, "")])):
-        return []
-    return [(start, min(end, len(item)), german) for start, end, german in forms]
-
-
-def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
-    """(start, end, German form) of each of the text's clock times, dates, days, amounts of money and greetings, the
-    first of overlapping ones; in a sentence (a text whose first letter is a capital) a time's last dot stays out
-    where it ends the sentence too ("We close at 6 p.m."), as the German time does not take it; a preposition German
-    would not write stays out ("on 5 p.m."; "to" but after a time or date)."""
+def german_forms(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr"), dates ("on December 24,
+    2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), amounts of money ("$1,234.50": "1.234,50 $")
+    and greetings ("Hello": "Hallo"), with the preposition before it, the first of overlapping ones; in a sentence (a
+    text whose first letter is a capital) a time's last dot stays out where it ends the sentence too ("We close at 6
+    p.m."), as the German time does not take it; a preposition German would not write stays out ("on 5 p.m."; "to"
+    but after a time or date)."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)):  # the
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY, GREETING)
@@ -2669,7 +2655,7 @@ def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
                     if pattern is not SLASH_DATE or _slash_date_day(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
-    sentence = sentence and bool(letter := FIRST_LETTER.search(text)) and letter.group().isupper()
+    sentence = bool(letter := FIRST_LETTER.search(text)) and letter.group().isupper()
     for form in found:
         start, end = form.span()
         if forms and start < forms[-1][1]:
@@ -2686,6 +2672,24 @@ def _forms(text: str, sentence: bool = True) -> list[tuple[int, int, str]]:
         forms.append((start, end, form))
     return [(start, end, _german(text[start:end], form, next_form[2] if next_form and SPACES.fullmatch(
         text, end, next_form[0]) else None)) for (start, end, form), next_form in zip(forms, forms[1:] + [None])]
+
+
+def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]]
+                   ) -> dict[int, list[tuple[int, int, str]]]:
+    """By item number, (start, end, German form) in the item of each of the text's forms (`german_forms`) it holds,
+    for the items made of forms and what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'"); none for an
+    item that holds words beside them (a code span's "`at 5pm`") or a form's part ("£2" of "£2.5bn")."""
+    _, tokens, starts = as_written(masked, protected)
+    by_item = {}
+    for token, item_start in zip(tokens, starts):
+        number = int(token.group(1))
+        item = protected[number]
+        inside = [(start - item_start, end - item_start, german) for start, end, german in forms
+                  if item_start <= start and end <= item_start + len(item)]
+        if inside and all(BESIDE_FORMS.fullmatch(item, end, start) for (_, end, _), (start, _, _)
+                          in zip([(0, 0, "")] + inside, inside + [(len(item), 0, "")])):
+            by_item[number] = inside
+    return by_item
 
 
 def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
