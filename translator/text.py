@@ -1731,8 +1731,8 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # A letter's salutation is German's own: "Dear Mr. Miller," as "Sehr geehrter Herr Miller," (the model wrote "Klein
 # Herr Miller,").
 TITLED_NAME = re.compile(r"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
-WOMANS_TITLE = re.compile(r"(Dear )?(?:Mrs|Ms)\.(?= )")
-MANS_TITLE = re.compile(r"(Dear )?Mr\.(?= )")
+SPOKEN_TITLE = re.compile(r"(Dear )?(Mrs|Ms|Mr)\.(?= )")
+GERMAN_TITLES = {"Mrs": "Frau", "Ms": "Frau", "Mr": "Herr"}
 # The words after which a name is the subject or addressed: "Dear Mr. Brown", "Is Mr. Brown here?", "This is Mr. Brown."
 BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did will would can could shall should may "
                              "might must has have had".split())
@@ -1795,15 +1795,14 @@ def german_title(item: str, before: str) -> list[tuple[int, int, str]]:
     """(start, end, German title) of the title that starts an item of a titled name, what precedes the item in its
     text given (masked): "Frau" for "Mrs." or "Ms.", "Herr" or "Herrn" for "Mr." (`_named_as_subject`; "Herrn" with a
     possessive, the genitive's); after "Dear" "Sehr geehrte Frau" and "Sehr geehrter Herr"."""
-    if not TITLED_NAME.match(item):
+    if not (title := SPOKEN_TITLE.match(item)) or not TITLED_NAME.match(item):
         return []
-    if title := WOMANS_TITLE.match(item):
-        return [(0, title.end(), "Sehr geehrte Frau" if title.group(1) else "Frau")]
-    if title := MANS_TITLE.match(item):  # a possessive's is the genitive's: "Herrn Browns Notizen"
-        if title.group(1):
-            return [(0, title.end(), "Sehr geehrter Herr")]
-        return [(0, title.end(), "Herr" if _named_as_subject(before) and not POSSESSIVE.search(item) else "Herrn")]
-    return []
+    german = GERMAN_TITLES[title.group(2)]
+    if title.group(1):
+        german = f"Sehr geehrter {german}" if german == "Herr" else f"Sehr geehrte {german}"
+    elif german == "Herr" and (not _named_as_subject(before) or POSSESSIVE.search(item)):
+        german = "Herrn"  # the object's, and a possessive's, the genitive's: "Herrn Browns Notizen"
+    return [(0, title.end(), german)]
 
 
 def _title_contexts(masked: str, items: list[str]) -> dict[int, str]:
