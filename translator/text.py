@@ -2623,8 +2623,7 @@ BEFORE_TIME = {"at": "um", "by": "bis", "until": "bis", "till": "bis", "to": "bi
                "since": "seit", "from": "ab", "between": "zwischen"}
 BEFORE_DATE = {"on": "am", "by": "bis zum", "until": "bis zum", "till": "bis zum", "to": "bis zum", "before": "vor dem",
                "after": "nach dem", "since": "seit dem", "from": "ab dem", "between": "zwischen dem"}
-BEFORE_WEEKDAY = {"on": "am", "by": "bis", "until": "bis", "till": "bis", "to": "bis", "before": "vor", "after": "nach",
-                  "since": "seit", "from": "ab", "between": "zwischen"}
+BEFORE_WEEKDAY = {"on": "am"} | {word: german for word, german in BEFORE_TIME.items() if word != "at"}  # a time's
 RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "and": " und "}
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
