@@ -1193,16 +1193,45 @@ def test_symbols_the_model_cannot_read_stay_at_the_edges_of_a_sentence():
     assert escaped.segments == ["Open the file."] and escaped.restore(["A."]) == "&#128512;A.&nbsp;"
 
 
+def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
+    """Read inside its sentence, a quoted sentence kept its first word English ('He said: "We will be there
+    tomorrow."' came back 'Er sagte: "We wird morgen da sein."'): a quotation that is a sentence, at the text's start
+    or after a mark, is translated alone, its ASCII marks written „ and “, a comma ending it after the closing mark.
+    A quotation after a word names a label and stays in its sentence; in JSON or a configuration file it is syntax."""
+    cases = {
+        'He said: "We will be there tomorrow."': (
+            ["He said:", "We will be there tomorrow."], ["Er sagte:", "Wir werden morgen da sein."],
+            "Er sagte: „Wir werden morgen da sein.“"),
+        '"I will call you tonight," she said.': (
+            ["I will call you tonight", "she said."], ["Ich rufe dich heute Abend an", "sagte sie."],
+            "„Ich rufe dich heute Abend an“, sagte sie."),
+        "'Stop!' he shouted. 'The bridge is closed.'": (
+            ["Stop!", "he shouted.", "The bridge is closed."], ["Halt!", "rief er.", "Die Brücke ist zu."],
+            "„Halt!“ rief er. „Die Brücke ist zu.“"),
+        "She said: “I love this city.”": (  # curly marks are written as German prints them
+            ["She said:", "I love this city."], ["Sie sagte:", "Ich liebe diese Stadt."],
+            "Sie sagte: »Ich liebe diese Stadt.«"),
+    }
+    for text, (segments, german, translation) in cases.items():
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.restore(german) == translation
+    for text in ('Press the "How does this work?" link.', 'Select "Open With..." from the menu.',
+                 'Type "yes" to continue.', '{"body": "Please sign in."}'):
+        assert len(prepare(text).segments) == 1, text
+    assert prepare('He said: "I am tired."', preserve_placeholders=False).segments == ['He said: "I am tired."']
+
+
 def test_a_masked_closing_quote_stays_with_its_sentence_and_the_space_after_it_survives():
     """The shipped vocabulary lacks the ASCII '"', so it is masked; the segmenter then read the closing quote's token
     as the next sentence's start, and the translation lost the space after the quote ('morgen."%s Dateien')."""
-    text = 'He said: "I will come tomorrow." Delete %s files? Done.%s'
+    text = 'He wrote "I will come tomorrow." Delete %s files? Done.%s'  # after a word: a title, not speech
     quotes = [(i, i + 1) for i, c in enumerate(text) if c == '"']
     prepared = prepare(text, unknown=lambda t: quotes)
-    assert prepared.segments == ["He said: XX0XI will come tomorrow.XX1X", "Delete XX0X files?", "Done.XX0X"]
+    assert prepared.segments == ["He wrote XX0XI will come tomorrow.XX1X", "Delete XX0X files?", "Done.XX0X"]
     assert prepared.glue == ["", " ", " ", ""]
-    assert prepared.restore(["Er sagte: XX0XIch komme morgen.XX1X", "XX0X Dateien löschen?", "Fertig.XX0X"]) == \
-        'Er sagte: "Ich komme morgen." %s Dateien löschen? Fertig.%s'
+    assert prepared.restore(["Er schrieb XX0XIch komme morgen.XX1X", "XX0X Dateien löschen?", "Fertig.XX0X"]) == \
+        'Er schrieb "Ich komme morgen." %s Dateien löschen? Fertig.%s'
 
 
 def test_a_run_of_fifty_characters_without_a_space_is_kept_as_it_is():

@@ -2371,14 +2371,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
-    untranslatable = sorted(unknown(text) + items + long_runs(text)
-                            + quotation_marks(text, pattern, literals=preserve_placeholders) + marks)
+    quoting, speeches = quotation_marks(text, pattern, literals=preserve_placeholders, speech=not keys)
+    speech = [mark for start, end in apart_from(speeches, blocks) for mark in ((start, start + 1), (end - 1, end))]
+    untranslatable = sorted(unknown(text) + items + long_runs(text) + quoting + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
     # segments); references and marks between clauses do.
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
-    if marks or syntax:  # an ICU argument's or a file's syntax separates segments: a placeholder beside it stays
-        apart = _also_apart(apart, set(marks + syntax))  # with its words
+    if marks or syntax or speech:  # an ICU argument's or a file's syntax and direct speech's marks separate segments:
+        apart = _also_apart(apart, set(marks + syntax + speech))  # a placeholder beside them stays with its words
     exact = sorted(written + links)
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
@@ -2392,6 +2393,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
+    spoken_marks = speech_marks(masked, prepared.protected, speech) if speech else {}
     for block in _blocks(masked, prepared.protected, html, items_over(masked, prepared.protected, syntax)):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
@@ -2399,8 +2401,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         parts = json_values(block, prepared.protected) if json else [block]
         for sentence in (whole for part in parts for whole in closing_tokens_kept(sentences(part))):
             lines = [sentence] if html else _lines_unless_short(sentence, lambda s: (short or fits)(as_read(s)))
-            for clause in (inner for line in lines for whole in clauses(line, separators)
-                           for inner in parentheticals(whole)):
+            for clause in (spoken for line in lines for whole in clauses(line, separators)
+                           for inner in parentheticals(whole) for spoken in quotations(inner, spoken_marks)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
@@ -2429,6 +2431,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, [])
+                  + (german_speech_mark(item, spoken_marks[number]) if number in spoken_marks else [])
                   + german_title(item, title_contexts.get(number, ""))
                   + german_possessive(item) + german_number(item, number in quantities)
                   + forms_of_items.get(number, [])
@@ -2805,26 +2808,54 @@ SYMBOLS_ONLY = re.compile(r"[^\w\s]+")
 NAME_QUOTED = re.compile(r"[a-z][\w.+-]*")
 JSON_KEY_ITEM = re.compile(JSON_KEY)
 QUOTED_TERM = re.compile(r"[^.!?,;:\s\\]+(?: [^.!?,;:\s\\]+){0,3}")  # no backslash: '\"hi\"' in a string is escaped
+# What a quotation of direct speech holds: words from a capital to a sentence's mark ("We will be there tomorrow.",
+# "I will come," he said). Read inside its sentence, the model (which met quotations only as the labels and values
+# of software messages) kept the first word English: 'He said: "We will be there tomorrow."' came back 'Er sagte: "We
+# wird morgen da sein."', '"I am tired."' as '"I gültig."'. Its marks separate segments (`quotations`). Not a label
+# that ends in an ellipsis, a menu's ("the 'Open With...' dialog").
+DIRECT_SPEECH = re.compile(r"[A-ZÀ-ÖØ-Þ]\S*(?: \S+)*(?<![.…])[.!?,]")
+# Where direct speech starts: the text's start, or after a mark ('the "How does this work?" link' names a link)
+SPEECH_FOLLOWS = ("", ":", ",", ".", "!", "?", "\n")
 
 
-def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True) -> list[tuple[int, int]]:
+def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True,
+                    speech: bool = True) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks or GNU's `quotes', or in
     ASCII single or double quotes around what is one item to the model, items `pattern` matches with nothing but
     spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served with
     placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
-    placeholders are, and ASCII quotes around a QUOTED_TERM are items too."""
+    placeholders are, and ASCII quotes around a QUOTED_TERM or, with `speech` (not in a configuration file, whose
+    quotes are syntax), DIRECT_SPEECH are items too. Second, (start, end) of each quotation of DIRECT_SPEECH."""
     one_item = _joined_items(pattern.pattern, pattern.flags)  # keyed by the source, whose hash a str keeps
     names = "'" if JSON_KEY_ITEM.search(text) else "'\""  # a JSON object's strings in double quotes are values
     marks: list[tuple[int, int]] = []
+    speeches: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
         if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)
                          or text[start] in names and NAME_QUOTED.fullmatch(text, start + 1, end - 1)):
             marks.append((start, end))
-        elif (text[start] not in "'\"" or one_item.fullmatch(text, start + 1, end - 1)
-              or literals and QUOTED_TERM.fullmatch(text, start + 1, end - 1)):
+            continue
+        spoken = literals and speech and _spoken(text, start, end, names)
+        if (spoken or text[start] not in "'\"" or one_item.fullmatch(text, start + 1, end - 1)
+                or literals and QUOTED_TERM.fullmatch(text, start + 1, end - 1)):
             marks += [(start, start + 1), (end - 1, end)]
-    return marks
+            speeches += [(start, end)] if spoken else []
+    return marks, speeches
+
+
+def _spoken(text: str, start: int, end: int, names: str) -> bool:
+    """Whether the quotation text[start:end] is DIRECT_SPEECH at the text's start or after a mark (SPEECH_FOLLOWS),
+    in marks that quote (`names`: in JSON, ASCII double quotes enclose values)."""
+    return ((text[start] in names or text[start] not in "'\"") and _mark_before(text, start) in SPEECH_FOLLOWS
+            and bool(DIRECT_SPEECH.fullmatch(text, start + 1, end - 1)))
+
+
+def _mark_before(text: str, position: int) -> str:
+    """The character before position and the spaces and Markdown emphasis before it ("" at the text's start)."""
+    while position and text[position - 1] in " *_":
+        position -= 1
+    return text[position - 1:position]
 
 
 ASCII_QUOTES = frozenset("'\"")
@@ -2956,6 +2987,37 @@ def clauses(sentence: str, separators: set[int]) -> list[str]:
     return cut_around(sentence, [token.span() for token in PLACEHOLDER_PATTERN.finditer(sentence)
                                  if int(token.group(1)) in separators
                                  and (token.end() == len(sentence) or sentence[token.end()].isspace())])
+
+
+def speech_marks(masked: str, protected: Sequence[str], speech: list[tuple[int, int]]) -> dict[int, bool]:
+    """By item number, whether each of direct speech's quotation marks (`speech`: in pairs, opening and closing)
+    closes its quotation."""
+    opening = items_over(masked, protected, speech[0::2])
+    return {number: number not in opening for number in opening | items_over(masked, protected, speech[1::2])}
+
+
+def german_speech_mark(item: str, closes: bool) -> list[tuple[int, int, str]]:
+    """(start, end, German mark) of an ASCII quotation mark of direct speech: „ and “, as the dictionary's references
+    write 87 of 103 quotations of speech (the model wrote them; it no longer reads the marks). A curly one is as
+    `german_quotation_marks` writes it."""
+    return [(0, 1, "“" if closes else "„")] if item in ASCII_QUOTES else []
+
+
+def quotations(clause: str, marks: dict[int, bool]) -> list[str]:
+    """The clause cut around each placeholder token of `marks` (direct speech's quotation marks, `speech_marks`): the
+    words before, the opening mark, the speech, the closing mark, the rest (marks alone are glue, not translated). A
+    comma that ends the speech follows its closing mark, where German writes it ('"Ich komme morgen", sagte er'):
+    read at the segment's end, the model repeated words before it ("I will be there tomorrow," came back "Ich werde
+    morgen sein, morgen")."""
+    if not marks:
+        return [clause]
+    parts = cut_around(clause, [token.span() for token in PLACEHOLDER_PATTERN.finditer(clause)
+                                if int(token.group(1)) in marks])
+    for k in range(1, len(parts)):
+        token = PLACEHOLDER_PATTERN.fullmatch(parts[k])
+        if token and marks.get(int(token.group(1))) and parts[k - 1].endswith(","):  # a closing mark
+            parts[k - 1], parts[k] = parts[k - 1][:-1], parts[k] + ","
+    return [part for part in parts if part]
 
 
 def cut_around(text: str, spans: list[tuple[int, int]]) -> list[str]:
