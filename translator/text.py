@@ -3399,14 +3399,23 @@ def split_to_fit(sentence: str, fits: Callable[[str], bool], short: Callable[[st
 def _cut_nearest_middle(sentence: str, inside_words: bool = True) -> int | None:
     """After the clause mark nearest the middle, else after the space; in one enormous word (if `inside_words`), the
     middle, or the nearer end of the placeholder token around it (never inside one); None where no cut leaves two
-    parts."""
-    middle = len(sentence) // 2
+    parts. Between words the middle is the words': a placeholder token measures as "XX0X" whatever its number, as
+    `as_read` reads it, and whitespace at the ends not at all. A line's tokens are numbered across its text until it
+    is cut, and the line break before it is its own in a text: either moved the middle of a line past another space
+    than alone ("...the throne XX3X | in order to" alone, "\nXX19X...the throne | XX22X in order to" in a text)."""
     cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in SPACES_RUN.finditer(sentence)]
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
     if cuts:
-        return min(cuts, key=lambda cut: abs(cut - middle))
+        extra = [(token.end(), len(token.group(1)) - 1) for token in PLACEHOLDER_PATTERN.finditer(sentence)]
+
+        def measured(position: int) -> int:  # the position with each token before it as long as "XX0X"
+            return position - sum(digits for end, digits in extra if end <= position)
+
+        middle = (measured(len(sentence) - len(sentence.lstrip())) + measured(len(sentence.rstrip()))) / 2
+        return min(cuts, key=lambda cut: abs(measured(cut) - middle))
     if not inside_words:
         return None
+    middle = len(sentence) // 2
     if token := _token_across(sentence, middle):
         ends = [cut for cut in token.span() if 0 < cut < len(sentence)]
         return min(ends, key=lambda cut: abs(cut - middle)) if ends else None
