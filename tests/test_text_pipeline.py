@@ -1493,6 +1493,12 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "Hi there, sorry, it failed.": ("XX0X, sorry, it failed.", "Hallo"),
         "On Mondays we work from Monday to Friday, on Friday at 5 p.m.": (
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
+        "The law was passed in March 2024.": ("The law was passed XX0X.", "im März 2024"),  # was "in March 2024"
+        "We move in June, open from March to May.": ("We move XX0X, open XX1X.", "im Juni", "von März bis Mai"),
+        "The store opened in 1998.": ("The store opened XX0X.", "1998"),  # German writes the year alone
+        "In 1920 Poland was at war, but not since 2015.": (
+            "XX0X Poland was at war, but not XX1X.", "1920", "seit 2015"),
+        "It was built between 1990 and 1995.": ("It was built XX0X.", "zwischen 1990 und 1995"),  # was "1990 1995"
     }
     for text, (segment, *german) in cases.items():
         prepared = prepare(text)
@@ -1504,10 +1510,12 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
     # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "$5 million"
     # ("5 Millionen $"; "€5", an item of its own, was written "5 € million" when its item was read alone), a date
     # either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day without a preposition or before
-    # a time of day ("Montagnachmittag").
+    # a time of day ("Montagnachmittag"), a count after "in", a name after a month's preposition, a month alone.
     for text in ("Use $1 and $2 here.", "It raised $5 million.", "It raised €5 million, £2.5bn.", "Due 03/04/2025.",
                  "Run `at 5pm` now.", "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b",
-                 "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello."):
+                 "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello.",
+                 "Split it in 1024 MB chunks.", "Found in 2048 files.", "Ask by Jan or by August Strindberg.",
+                 "The March of Time", "It must be between 1582 and 19999."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

@@ -2588,6 +2588,7 @@ CLOCK_TIME = re.compile(
 MONTHS = {"January": "Januar", "February": "Februar", "March": "März", "April": "April", "May": "Mai",
           "June": "Juni", "July": "Juli", "August": "August", "September": "September", "October": "Oktober",
           "November": "November", "December": "Dezember"}
+MONTH_NAMES = tuple(MONTHS)  # in full: "by Jan" names a person
 MONTHS |= {english[:3]: german for english, german in MONTHS.items()} | {"Sept": "September"}  # "Dec. 31"
 MONTH = (rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})"
          r"(?:(?<=\b(?!May)[A-Z][a-z]{2})\.|(?<=Sept)\.)?")  # an abbreviation's dot, "Dec."
@@ -2617,6 +2618,26 @@ GREETINGS = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi there"
              "Sorry": "Entschuldigung", "Congratulations": "Herzlichen Glückwunsch"}
 GREETING = re.compile(rf"(?:(?<![^\n])|(?<=[.!?] ))(?P<greeting>{'|'.join(sorted(GREETINGS, key=len, reverse=True))})"
                       r"(?=[,!.?]|\s*$)")
+# A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
+# passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
+# in June bewegen."); the dictionary's references write "im März" (12 of 14). Not a month before a day, a date's, or
+# before a capitalized word, a name's ("by August Strindberg").
+BEFORE_MONTH_WORDS = r"(?P<preposition>[Ii]n|[Dd]uring|[Ss]ince|[Uu]ntil|[Tt]ill|[Bb]y|[Bb]efore|[Aa]fter|[Ff]rom|to)"
+MONTH_PERIOD = re.compile(rf"(?<![\w.,$€£])(?:{BEFORE_MONTH_WORDS}[ \xa0])?(?P<month>{'|'.join(MONTH_NAMES)})"
+                          r"(?:,?[ \xa0](?P<year>1\d{3}|20\d\d))?(?![\w'’-]|[.,]?\d|[ \xa0]\d|[ \xa0][A-Z][a-z])")
+MONTH_NAME = re.compile("|".join(MONTH_NAMES))
+# A year after a preposition: German writes "in 1998" as the year alone (the dictionary's references 50 of 50: "The
+# company was founded in 1954.", "Das Unternehmen wurde 1954 gegründet."; the catalogs' 10 of 14), "between 1990 and
+# 1995" as "zwischen 1990 und 1995"; the model wrote "in 1998" and dropped a range's words ("1990 1995"). Only where a
+# year is what the number can be: a mark, the end or a word no count goes with follows it ("in 1024 MB", "in 2048
+# files" stay); a capital only after "In", a sentence's start ("In 1920 Poland and Russia were still at war.").
+YEAR_NUMBER = r"1\d{3}|20\d\d"
+YEAR_PERIOD = re.compile(
+    rf"(?<![\w.])(?P<preposition>[Ii]n|[Ss]ince|[Uu]ntil|[Bb]y|[Bb]efore|[Aa]fter|[Ff]rom|[Bb]etween)[ \xa0]"
+    rf"(?P<period_year>{YEAR_NUMBER})(?:(?P<range>[-–]|[ \xa0](?:to|until|and)[ \xa0])(?P<to_year>{YEAR_NUMBER}))?"
+    r"(?![\w%])(?=[ \xa0]*(?:[.,;:!?)\]]|$)|[ \xa0](?:the|a|an|he|she|it|we|they|I|you|and|or|but|when|while|after"
+    r"|before|until|to|by|at|on|in|for|with|was|were|is|are|had|has|have|this|that|there|as|its|his|her|their|our|my"
+    r"|so|then|because|if)\b|(?<=In[ \xa0]\d{4})[ \xa0][A-Z])")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
                     r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": "5 Millionen $"
@@ -2627,14 +2648,18 @@ BEFORE_TIME = {"at": "um", "by": "bis", "until": "bis", "till": "bis", "to": "bi
 BEFORE_DATE = {"on": "am", "by": "bis zum", "until": "bis zum", "till": "bis zum", "to": "bis zum", "before": "vor dem",
                "after": "nach dem", "since": "seit dem", "from": "ab dem", "between": "zwischen dem"}
 BEFORE_WEEKDAY = {"on": "am"} | {word: german for word, german in BEFORE_TIME.items() if word != "at"}  # a time's
+BEFORE_MONTH = {"in": "im", "during": "im", "since": "seit", "until": "bis", "till": "bis", "by": "bis",
+                "before": "vor", "after": "nach", "from": "ab", "to": "bis"}
+BEFORE_YEAR = {"in": "", "since": "seit", "until": "bis", "by": "bis", "before": "vor", "after": "nach", "from": "von",
+               "between": "zwischen"}  # "in 1998": "1998"; "a painting from 1521": "von 1521"
 RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "and": " und "}
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", whose dot is then the sentence's
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", a month, a slash between
-# digits, a currency sign.
+# digits, a currency sign, a year after a space (a month without a year: MONTH_NAME).
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
-                       r"|\d/\d|[$€£¥][ \xa0]?\d")
+                       r"|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
 # What else an item of forms may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd April 33 A.D."
 # with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word, which may
@@ -2644,16 +2669,17 @@ BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr"), dates ("on December 24,
-    2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), amounts of money ("$1,234.50": "1.234,50 $")
-    and greetings ("Hello": "Hallo"), with the preposition before it, the first of overlapping ones; in a sentence (a
-    text whose first letter is a capital) a time's last dot stays out where it ends the sentence too ("We close at 6
-    p.m."), as the German time does not take it; a preposition German would not write stays out ("on 5 p.m."; "to"
-    but after a time or date)."""
-    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)):  # the
+    2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), months and years ("in March 2024": "im März
+    2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $") and greetings ("Hello": "Hallo"), with
+    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
+    time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as the German time does not take
+    it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month)."""
+    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)  # the
+            or MONTH_NAME.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY, GREETING)
-                    for form in pattern.finditer(text)
-                    if pattern is not SLASH_DATE or _slash_date_day(form)),
+    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY, GREETING, MONTH_PERIOD,
+                                         YEAR_PERIOD)
+                    for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
     sentence = bool(letter := FIRST_LETTER.search(text)) and letter.group().isupper()
@@ -2673,6 +2699,18 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         forms.append((start, end, form))
     return [(start, end, _german(text[start:end], form, next_form[2] if next_form and SPACES.fullmatch(
         text, end, next_form[0]) else None)) for (start, end, form), next_form in zip(forms, forms[1:] + [None])]
+
+
+def _complete(form: re.Match) -> bool:
+    """Whether a match is a form: a slash date whose day is clear, a month with a preposition or a year, a year after
+    "between" with its range's end."""
+    if form.re is SLASH_DATE:
+        return bool(_slash_date_day(form))
+    if form.re is MONTH_PERIOD:
+        return bool(form["preposition"] or form["year"])
+    if form.re is YEAR_PERIOD:
+        return form["preposition"].lower() != "between" or bool(form["to_year"])
+    return True
 
 
 def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]]
@@ -2707,6 +2745,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         german = day
     elif form.re is CLOCK_TIME:
         german = _german_time(form)
+    elif form.re is MONTH_PERIOD:
+        german = MONTHS[form["month"]] + (f" {form['year']}" if form["year"] else "")
+    elif form.re is YEAR_PERIOD:
+        german = form["period_year"] + (RANGE_WORDS[form["range"].strip()] + form["to_year"] if form["to_year"] else "")
     elif form.re is SLASH_DATE:
         day, month = (form["first"], form["second"]) if _slash_date_day(form) == 1 else (form["second"], form["first"])
         german = f"{int(day):02}.{int(month):02}.{form['slash_year']}"
@@ -2715,14 +2757,16 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
     if not (preposition := form["preposition"]) or not english.startswith(preposition):  # none, or it stayed out
         return german
     word = _prepositions(form)[preposition.lower()]
-    if form.groupdict().get("to_hour") or next_form and (next_form.groupdict().get("preposition") or "") in RANGE_TO:
+    ranged = form.groupdict().get("to_hour") or form.groupdict().get("to_year")
+    if ranged or next_form and (next_form.groupdict().get("preposition") or "") in RANGE_TO:
         word = RANGE_FROM.get(word, word)
-    return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}"
+    return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}" if word else german
 
 
 def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
-    return BEFORE_TIME if form.re is CLOCK_TIME else BEFORE_WEEKDAY if form.re is WEEKDAY else BEFORE_DATE
+    return {CLOCK_TIME: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY, MONTH_PERIOD: BEFORE_MONTH,
+            YEAR_PERIOD: BEFORE_YEAR}.get(form.re, BEFORE_DATE)
 
 
 def _kind(form: re.Match) -> re.Pattern:
