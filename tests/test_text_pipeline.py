@@ -479,6 +479,12 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
         prepared = prepare(text)
         assert [value.value.glue[0] for value in prepared.shown if value.value.glue[0] in (
             "Herr", "Herrn", "Frau", "Sehr geehrter Herr", "Sehr geehrte Frau")] == german, text
+    # A couple, one item ("Mr." alone came back "Herr Herr und Frau Smith"), each addressed in a letter
+    for text, german in {"Mr. and Mrs. Smith came.": "Herr und Frau Smith came.",
+                         "I met Mr. and Mrs. Smith.": "I met Herrn und Frau Smith.",
+                         "Dear Mr. and Mrs. Smith,": "Sehr geehrter Herr Smith, sehr geehrte Frau Smith,"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german
     # A possessive goes with its name, written as German writes it; not where "'s" is "is" or "has"
     assert names("We read Linda's report and Mr. Brown's notes. Linda's not here.") == [
         "Linda's", "Mr. Brown's", "Linda"]

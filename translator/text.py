@@ -1730,8 +1730,10 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # Ihnen Herrn Brown vorstellen?"), as the dictionary's 8 such pairs write them.
 # A letter's salutation is German's own: "Dear Mr. Miller," as "Sehr geehrter Herr Miller," (the model wrote "Klein
 # Herr Miller,").
-TITLED_NAME = re.compile(r"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. " + ASCII_NAME_RUN.pattern)
+TITLED_NAME = re.compile(r"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. (?:and (?:Mr|Mrs|Ms)\. )?"
+                         + ASCII_NAME_RUN.pattern)  # a couple's too: "Mr. and Mrs. Smith"
 SPOKEN_TITLE = re.compile(r"(Dear )?(Mrs|Ms|Mr)\.(?= )")
+COUPLES_TITLE = re.compile(r" and (Mrs|Ms|Mr)\.(?= )")  # read alone, "Mr." came back "Herr Herr und Frau Smith"
 GERMAN_TITLES = {"Mrs": "Frau", "Ms": "Frau", "Mr": "Herr"}
 # The words after which a name is the subject or addressed: "Dear Mr. Brown", "Is Mr. Brown here?", "This is Mr. Brown."
 BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did will would can could shall should may "
@@ -1794,15 +1796,27 @@ def _owns(text: str, end: int) -> bool:
 def german_title(item: str, before: str) -> list[tuple[int, int, str]]:
     """(start, end, German title) of the title that starts an item of a titled name, what precedes the item in its
     text given (masked): "Frau" for "Mrs." or "Ms.", "Herr" or "Herrn" for "Mr." (`_named_as_subject`; "Herrn" with a
-    possessive, the genitive's); after "Dear" "Sehr geehrte Frau" and "Sehr geehrter Herr"."""
+    possessive, the genitive's); after "Dear" "Sehr geehrte Frau" and "Sehr geehrter Herr"; a couple's "Herr und Frau
+    Smith", addressed each with the name ("Sehr geehrter Herr Smith, sehr geehrte Frau Smith")."""
     if not (title := SPOKEN_TITLE.match(item)) or not TITLED_NAME.match(item):
         return []
     german = GERMAN_TITLES[title.group(2)]
+    second = COUPLES_TITLE.match(item, title.end())
+    if title.group(1) and second:
+        name = item[second.end() + 1:]
+        return [(0, len(item), f"{_dear(german)} {name}, s{_dear(GERMAN_TITLES[second.group(1)])[1:]} {name}")]
     if title.group(1):
-        german = f"Sehr geehrter {german}" if german == "Herr" else f"Sehr geehrte {german}"
+        german = _dear(german)
     elif german == "Herr" and (not _named_as_subject(before) or POSSESSIVE.search(item)):
         german = "Herrn"  # the object's, and a possessive's, the genitive's: "Herrn Browns Notizen"
+    if second:
+        return [(0, title.end(), german), (second.start(), second.end(), f" und {GERMAN_TITLES[second.group(1)]}")]
     return [(0, title.end(), german)]
+
+
+def _dear(title: str) -> str:
+    """A letter's salutation of "Herr" or "Frau"."""
+    return f"Sehr geehrter {title}" if title == "Herr" else f"Sehr geehrte {title}"
 
 
 def _title_contexts(masked: str, items: list[str]) -> dict[int, str]:
