@@ -1505,6 +1505,10 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "In 1920 Poland was at war, but not since 2015.": (
             "XX0X Poland was at war, but not XX1X.", "1920", "seit 2015"),
         "It was built between 1990 and 1995.": ("It was built XX0X.", "zwischen 1990 und 1995"),  # was "1990 1995"
+        "It earned 2 billion dollars, $2.5 billion.": (  # was "2 Dokumente", "$2,5"
+            "It earned XX0X, XX1X.", "2 Milliarden Dollar", "2,5 Milliarden $"),
+        "It raised €5 million, £2.5bn, 1 million euros.": (
+            "It raised XX0X, XX1X, XX2X.", "5 Millionen €", "2,5 Mrd. £", "1 Million Euro"),
     }
     for text, (segment, *german) in cases.items():
         prepared = prepare(text)
@@ -1513,11 +1517,10 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         for number, value in enumerate(german):
             expected = expected.replace(f"XX{number}X", value)
         assert prepared.restore(prepared.segments) == expected, text
-    # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "$5 million"
-    # ("5 Millionen $"; "€5", an item of its own, was written "5 € million" when its item was read alone), a date
+    # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "15mn" (minutes), a date
     # either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day without a preposition or before
     # a time of day ("Montagnachmittag"), a count after "in", a name after a month's preposition, a month alone.
-    for text in ("Use $1 and $2 here.", "It raised $5 million.", "It raised €5 million, £2.5bn.", "Due 03/04/2025.",
+    for text in ("Use $1 and $2 here.", "Due 03/04/2025.", "Wait 15mn.",
                  "Run `at 5pm` now.", "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b",
                  "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello.",
                  "Split it in 1024 MB chunks.", "Found in 2048 files.", "Ask by Jan or by August Strindberg.",

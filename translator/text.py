@@ -2654,7 +2654,18 @@ YEAR_PERIOD = re.compile(
     r"|so|then|because|if)\b|(?<=In[ \xa0]\d{4})[ \xa0][A-Z])")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
-                    r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": "5 Millionen $"
+                    r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": SCALED_AMOUNT
+# A number of millions, billions or trillions, with its currency sign or word: the model broke them ("2 billion
+# dollars" came back as "2 Dokumente", "1.5 billion euros" as "1,5 Anwendungsergebnisse", "$2.5 billion" as "$2,5",
+# "$5 million" as "$5 Millionen"); German writes "Millionen", "Milliarden" (a billion is a thousand millions),
+# "Billionen", singular after 1, the currency after them ("2 Millionen Pfund", "1,5 Milliarden", the dictionary's).
+SCALES = {"million": ("Million", "Millionen"), "billion": ("Milliarde", "Milliarden"),
+          "trillion": ("Billion", "Billionen"), "bn": ("Mrd.", "Mrd.")}  # not "mn", minutes as often ("15mn")
+CURRENCY_WORDS = {"dollars": "Dollar", "euros": "Euro", "pounds": "Pfund"}
+SCALED_AMOUNT = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?P<currency>[$€£¥])[ \xa0]?)?(?P<amount>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    rf"(?:[ \xa0](?=[mbt]r?illion)|(?=bn\b))(?P<scale>{'|'.join(SCALES)})s?(?!\w)"
+    rf"(?:[ \xa0](?P<currency_word>{'|'.join(CURRENCY_WORDS)})(?!\w))?")
 # German prepositions before a time and before a date; "from" is "von"/"vom" where a range's end follows in the
 # item ("from 9 a.m. to 5 p.m.", "from 1 to 3 p.m."), else "ab".
 BEFORE_TIME = {"at": "um", "by": "bis", "until": "bis", "till": "bis", "to": "bis", "before": "vor", "after": "nach",
@@ -2671,9 +2682,9 @@ RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", whose dot is then the sentence's
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", a month, a slash between
-# digits, a currency sign, a year after a space (a month without a year: MONTH_NAME).
+# digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
-                       r"|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)")
+                       r"|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)|\d[ \xa0]?(?:[mbt]r?illion|bn\b)")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
 # What else an item of forms may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd April 33 A.D."
 # with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word, which may
@@ -2684,15 +2695,16 @@ BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr"), dates ("on December 24,
     2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), months and years ("in March 2024": "im März
-    2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $") and greetings ("Hello": "Hallo"), with
+    2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion":
+    "2,5 Milliarden $") and greetings ("Hello": "Hallo"), with
     the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
     time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as the German time does not take
     it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month)."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)  # the
             or MONTH_NAME.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, WEEKDAY, GREETING, MONTH_PERIOD,
-                                         YEAR_PERIOD)
+    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, SCALED_AMOUNT, WEEKDAY, GREETING,
+                                         MONTH_PERIOD, YEAR_PERIOD)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -2748,6 +2760,11 @@ def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int,
 def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
     """A form as German writes it, its preposition too where the English has one; next_form: the form after it,
     where only spaces lie between."""
+    if form.re is SCALED_AMOUNT:
+        singular, plural = SCALES[form["scale"]]
+        german = f"{form['amount'].translate(GERMAN_SEPARATORS)} {singular if form['amount'] == '1' else plural}"
+        currency = form["currency"] or CURRENCY_WORDS.get(form["currency_word"] or "")
+        return f"{german} {currency}" if currency else german
     if form.re is AMOUNT:
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
     if form.re is GREETING:
