@@ -1530,6 +1530,21 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]
 
 
+def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
+    """The model broke an e-mail's opening and closing and dropped names beside them ("Hi John," came back as "Hins,",
+    "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,")."""
+    for text, german in {"Dear John,": "Hallo John,", "Hi Anna and Tom, welcome.": "Hallo Anna und Tom, welcome.",
+                         "Dear Sir or Madam,": "Sehr geehrte Damen und Herren,", "Hi everyone!": "Hallo zusammen!",
+                         "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
+                         "Thanks.\nBest regards,\nJohn": "Danke.\nViele Grüße,\nJohn",
+                         "Sincerely, Peter": "Mit freundlichen Grüßen, Peter"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother."):  # no name, no closing
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
     """Their content is no text to translate (a translated script breaks the page, an Android resource marked
     translatable="false" is a key, not words): each element is protected whole

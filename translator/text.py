@@ -2630,8 +2630,27 @@ GREETINGS = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi there"
              "Thanks": "Danke", "Thank you": "Danke", "Many thanks": "Vielen Dank", "Thanks a lot": "Vielen Dank",
              "Thank you very much": "Vielen Dank", "Welcome": "Willkommen", "Welcome back": "Willkommen zurück",
              "Sorry": "Entschuldigung", "Congratulations": "Herzlichen Glückwunsch"}
-GREETING = re.compile(rf"(?:(?<![^\n])|(?<=[.!?] ))(?P<greeting>{'|'.join(sorted(GREETINGS, key=len, reverse=True))})"
-                      r"(?=[,!.?]|\s*$)")
+# A letter's or an e-mail's salutation and closing, which the model broke ("Dear colleagues," came back as "Kleine
+# Kollegen,", "Dear Sir or Madam," as "Dear Sir oder Madam,", "Hi everyone," as "Hinweise alle,", "Kind regards," as
+# "Vorlieben,", "Sincerely," as "Seitrmal,"); a greeting before a name is SALUTED_NAME's.
+GREETINGS |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs": "Sehr geehrte Damen und Herren",
+              "Dear all": "Hallo zusammen", "Hi all": "Hallo zusammen", "Hello all": "Hallo zusammen",
+              "Hi everyone": "Hallo zusammen", "Hello everyone": "Hallo zusammen", "Hi everybody": "Hallo zusammen",
+              "Dear colleagues": "Liebe Kolleginnen und Kollegen", "Dear team": "Liebes Team", "Hi team": "Hallo Team",
+              "Hello team": "Hallo Team", "Best regards": "Viele Grüße", "Kind regards": "Freundliche Grüße",
+              "Warm regards": "Herzliche Grüße", "Regards": "Grüße", "Best wishes": "Alles Gute",
+              "With best regards": "Mit freundlichen Grüßen", "With kind regards": "Mit freundlichen Grüßen",
+              "Sincerely": "Mit freundlichen Grüßen", "Yours sincerely": "Mit freundlichen Grüßen",
+              "Sincerely yours": "Mit freundlichen Grüßen", "Yours faithfully": "Mit freundlichen Grüßen"}
+# Where a greeting is one: a line's or a sentence's start
+OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
+GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
+GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})")
+# A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,"): the model dropped or changed the name ("Hi
+# John," came back as "Hins,", "Dear John," as "Kleiner John,"). Not "Hello World!" (no comma).
+SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening)"
+                          r" (?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)(?=,)")
+OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:Dear|Hi|Hello|Hey|Good) [A-Z])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
 # in June bewegen."); the dictionary's references write "im März" (12 of 14). Not a month before a day, a date's, or
@@ -2700,11 +2719,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
     time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as the German time does not take
     it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month)."""
-    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or GREETING.search(text)  # the
+    if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, SCALED_AMOUNT, WEEKDAY, GREETING,
-                                         MONTH_PERIOD, YEAR_PERIOD)
+                                         SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -2769,6 +2788,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
     if form.re is GREETING:
         return GREETINGS[form["greeting"]]
+    if form.re is SALUTED_NAME:  # "Dear John": "Hallo John", whose "Lieber" or "Liebe" the name alone cannot tell
+        return f"{GREETINGS.get(form['salutation'], 'Hallo')} {form['name'].replace(' and ', ' und ')}"
     if form.re is WEEKDAY:
         day = WEEKDAYS[form["weekday"]]
         if form["plural"]:  # "on Mondays": "montags"
