@@ -1202,15 +1202,16 @@ def test_symbols_the_model_cannot_read_stay_at_the_edges_of_a_sentence():
 def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
     """Read inside its sentence, a quoted sentence kept its first word English ('He said: "We will be there
     tomorrow."' came back 'Er sagte: "We wird morgen da sein."'): a quotation that is a sentence, at the text's start
-    or after a mark, is translated alone, its ASCII marks written „ and “, a comma ending it after the closing mark.
+    or after a mark, is translated alone, its ASCII marks written „ and “, a comma ending it after the closing mark,
+    a tag of a pronoun and a verb after it verb first ("sie sagte." came back where German writes "sagte sie.").
     A quotation after a word names a label and stays in its sentence; in JSON or a configuration file it is syntax."""
     cases = {
         'He said: "We will be there tomorrow."': (
             ["He said:", "We will be there tomorrow."], ["Er sagte:", "Wir werden morgen da sein."],
             "Er sagte: „Wir werden morgen da sein.“"),
-        '"I will call you tonight," she said.': (
-            ["I will call you tonight", "she said."], ["Ich rufe dich heute Abend an", "sagte sie."],
-            "„Ich rufe dich heute Abend an“, sagte sie."),
+        '"I will call you tonight," she said.': (  # a tag of a pronoun and a verb: verb first, as German writes it
+            ["I will call you tonight", "she said."], ["ich rufe dich heute Abend an", "Sie sagte."],
+            "„Ich rufe dich heute Abend an“, sagte sie."),  # and the speech from a capital, as its source
         "'Stop!' he shouted. 'The bridge is closed.'": (
             ["Stop!", "he shouted.", "The bridge is closed."], ["Halt!", "rief er.", "Die Brücke ist zu."],
             "„Halt!“ rief er. „Die Brücke ist zu.“"),
@@ -2198,7 +2199,8 @@ def test_a_paragraph_is_its_sentences_translated_once_in_order(server, count):
 
 def test_streamed_pieces_concatenate_to_the_final_text_segment_after_segment(server):
     texts = ["Hello, %s! You have {count} new messages.\nLine two. Line three.", "One. Two.", "42",
-             "I went to the market\nyesterday morning. The apples were cheap."]
+             "I went to the market\nyesterday morning. The apples were cheap.",
+             '"I will call you tonight," she said. He said: "we are here."']  # speech: written once whole
     with TranslatorClient(server.target) as client:
         whole = client.translate(texts, max_output_tokens=12)
         chunks = list(client.stream(texts, max_output_tokens=12))

@@ -545,6 +545,10 @@ class Prepared:
     icu_expanded: bool = False
     # Attribute values a reader sees (`shown_values`), each a text of its own whose segments follow the text's own
     shown: list["ShownValue"] = field(default_factory=list)
+    # Direct speech's segments (`speech_segments`): those that open a quotation from a capital, written from one, and
+    # its tags of a pronoun and a verb, written verb first; each streams whole
+    speech_starts: set[int] = field(default_factory=set)
+    speech_tags: set[int] = field(default_factory=set)
     _items: list[str] | None = field(default=None, repr=False)  # while restoring: the items, values translated
     _relabelled: list[str] | None = field(default=None, repr=False)  # `_with_known_values`, set once prepared
     _tags: set | None = field(default=None, repr=False)  # while preparing: (closing, name) of every item's tags
@@ -620,7 +624,7 @@ class Prepared:
         translation's length)."""
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
-                    or self._percent_signs_alone(index))
+                    or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags)
 
     def without_cut_annotation(self, index: int, text: str) -> str:
         """The model's text for segment `index` without a cut dictionary annotation at its end (CUT_ANNOTATION) and
@@ -651,6 +655,11 @@ class Prepared:
 
     def _written(self, index: int, text: str) -> str:
         text = self._spaced_from_glue(index, text)  # first: the model's marks, not the references they are written as
+        if index in self.speech_tags:  # "sie sagte.": "sagte sie."
+            text = GERMAN_SPEECH_TAG.sub(lambda tag: f"{tag['verb'].lower()} {tag['pronoun'].lower()}{tag['end']}",
+                                         text)
+        elif index in self.speech_starts and text[:1].islower():  # the model wrote "„ich werde zurückkommen“"
+            text = text[0].upper() + text[1:]
         if self._percent_signs_alone(index):
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
@@ -2420,6 +2429,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
+    if spoken_marks:
+        prepared.speech_starts, prepared.speech_tags = speech_segments(prepared, spoken_marks)
     if take_out_tags and prepared.protected:
         prepared.segments, prepared.moved = markup.take_out_tags(
             prepared.segments, prepared.protected,
@@ -3083,6 +3094,27 @@ def clauses(sentence: str, separators: set[int]) -> list[str]:
     return cut_around(sentence, [token.span() for token in PLACEHOLDER_PATTERN.finditer(sentence)
                                  if int(token.group(1)) in separators
                                  and (token.end() == len(sentence) or sentence[token.end()].isspace())])
+
+
+# A speech's tag after its quotation, a pronoun and a verb ("she said."), and its German as the model writes it ("sie
+# sagte."), which German writes verb first ("„Ich komme“, sagte sie.").
+SPEECH_TAG = re.compile(r"(?:he|she|it|I|we|they) [a-z]+[.!?]?")
+GERMAN_SPEECH_TAG = re.compile(r"^(?P<pronoun>er|sie|es|ich|wir)[ \xa0](?P<verb>[a-zäöüß]+)(?P<end>[.!?]?)$",
+                               re.IGNORECASE)
+LAST_TOKEN = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}[,!?]?\s*$")  # a glue's last mark, and a comma after it
+
+
+def speech_segments(prepared: Prepared, marks: dict[int, bool]) -> tuple[set[int], set[int]]:
+    """The segments that direct speech's opening marks (`speech_marks`) precede and that start from a capital, and
+    those after its closing marks that are a tag (SPEECH_TAG)."""
+    starts, tags = set(), set()
+    for index, segment in enumerate(prepared.segments):
+        if (mark := LAST_TOKEN.search(prepared.glue[index])) and (number := int(mark.group(1))) in marks:
+            if not marks[number] and segment[:1].isupper():
+                starts.add(index)
+            elif marks[number] and SPEECH_TAG.fullmatch(segment):
+                tags.add(index)
+    return starts, tags
 
 
 def speech_marks(masked: str, protected: Sequence[str], speech: list[tuple[int, int]]) -> dict[int, bool]:
