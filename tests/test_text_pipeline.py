@@ -1051,7 +1051,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     looked back for its start over every item before it ("x][] " * 4,000: 3.5 s); a function call's pattern was
     tried after every colon ("a:" * 16,000: 1.9 s, so 200,000 would take ~5 min; linear, 0.1 s); each capitalized
     run was checked against every titled name before it ("Mr. Zorb met Zorb " * 4,000: 1.2 s, * 60,000 would take
-    ~4 min; linear, 1.2 s). In a child process, so that a regression fails here instead of hanging the suite."""
+    ~4 min; linear, 1.2 s); every item was searched for forms in all the text's forms ("on Friday, " * 10,000: 3.6
+    s; linear, 0.5 s). In a child process, so that a regression fails here instead of hanging the suite."""
     import subprocess
     import sys
 
@@ -1065,7 +1066,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000,\n"
               "             'Run <code x=\"1\">Ctrl+C ' + '-' * 80 + ' x</code>.',\n"
               "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\",\n"
-              "             '\\\\[' + 'a line\\n' * 60, 'x][] ' * 40_000, 'a ' + 'Mr. Zorb met Zorb ' * 60_000):\n"
+              "             '\\\\[' + 'a line\\n' * 60, 'x][] ' * 40_000, 'a ' + 'Mr. Zorb met Zorb ' * 60_000,\n"
+              "             'on Friday, in 1998, ' * 20_000, '\"I will come,\" she said. ' * 10_000):\n"
               "    prepare(text)\n"
               "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)

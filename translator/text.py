@@ -2726,10 +2726,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr"), dates ("on December 24,
     2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), months and years ("in March 2024": "im März
     2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion":
-    "2,5 Milliarden $") and greetings ("Hello": "Hallo"), with
-    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
-    time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as the German time does not take
-    it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month)."""
+    "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John",
+    "Kind regards": "Freundliche Grüße"), with the preposition before it, the first of overlapping ones; in a
+    sentence (a text whose first letter is a capital) a time's last dot stays out where it ends the sentence too ("We
+    close at 6 p.m."), as the German time does not take it; a preposition German would not write stays out ("on 5
+    p.m."; "to" but after a time, a date or a month)."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
@@ -2775,12 +2776,17 @@ def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int,
     for the items made of forms and what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'"); none for an
     item that holds words beside them (a code span's "`at 5pm`") or a form's part ("£2" of "£2.5bn")."""
     _, tokens, starts = as_written(masked, protected)
+    form_starts = [start for start, _, _ in forms]  # in order, apart
     by_item = {}
     for token, item_start in zip(tokens, starts):
         number = int(token.group(1))
         item = protected[number]
-        inside = [(start - item_start, end - item_start, german) for start, end, german in forms
-                  if item_start <= start and end <= item_start + len(item)]
+        item_end, k = item_start + len(item), bisect_left(form_starts, item_start)
+        inside = []
+        while k < len(forms) and forms[k][0] < item_end:  # those that start in it (each form looked at once)
+            start, end, german = forms[k]
+            inside += [(start - item_start, end - item_start, german)] if end <= item_end else []
+            k += 1
         if inside and all(BESIDE_FORMS.fullmatch(item, end, start) for (_, end, _), (start, _, _)
                           in zip([(0, 0, "")] + inside, inside + [(len(item), 0, "")])):
             by_item[number] = inside
@@ -3530,14 +3536,16 @@ def _cut_nearest_middle(sentence: str, inside_words: bool = True) -> int | None:
     parts. Between words the middle is the words': a placeholder token measures as "XX0X" whatever its number, as
     `as_read` reads it, and whitespace at the ends not at all. A line's tokens are numbered across its text until it
     is cut, and the line break before it is its own in a text: either moved the middle of a line past another space
-    than alone ("...the throne XX3X | in order to" alone, "\nXX19X...the throne | XX22X in order to" in a text)."""
+    than alone ("...the throne XX3X | in order to" alone; a line break, "XX19X...the throne | XX22X in order to" in a
+    text)."""
     cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in SPACES_RUN.finditer(sentence)]
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
     if cuts:
-        extra = [(token.end(), len(token.group(1)) - 1) for token in PLACEHOLDER_PATTERN.finditer(sentence)]
+        tokens = list(PLACEHOLDER_PATTERN.finditer(sentence))
+        ends, extra = [token.end() for token in tokens], [0, *accumulate(len(token[1]) - 1 for token in tokens)]
 
         def measured(position: int) -> int:  # the position with each token before it as long as "XX0X"
-            return position - sum(digits for end, digits in extra if end <= position)
+            return position - extra[bisect_right(ends, position)]
 
         middle = (measured(len(sentence) - len(sentence.lstrip())) + measured(len(sentence.rstrip()))) / 2
         return min(cuts, key=lambda cut: abs(measured(cut) - middle))
