@@ -1540,10 +1540,12 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Dear Sir or Madam,": "Sehr geehrte Damen und Herren,", "Hi everyone!": "Hallo zusammen!",
                          "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
                          "Thanks.\nBest regards,\nJohn": "Danke.\nViele Grüße,\nJohn",
-                         "Sincerely, Peter": "Mit freundlichen Grüßen, Peter"}.items():
+                         "Sincerely, Peter": "Mit freundlichen Grüßen, Peter",
+                         "Dear Dr. Smith,": "Guten Tag Dr. Smith,", "Dear customers,": "Liebe Kundinnen und Kunden,",
+                         "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören."}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
-    for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother."):  # no name, no closing
+    for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,"):  # no name
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

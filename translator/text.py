@@ -2652,15 +2652,33 @@ GREETINGS |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs":
               "Warm regards": "Herzliche Grüße", "Regards": "Grüße", "Best wishes": "Alles Gute",
               "With best regards": "Mit freundlichen Grüßen", "With kind regards": "Mit freundlichen Grüßen",
               "Sincerely": "Mit freundlichen Grüßen", "Yours sincerely": "Mit freundlichen Grüßen",
-              "Sincerely yours": "Mit freundlichen Grüßen", "Yours faithfully": "Mit freundlichen Grüßen"}
+              "Sincerely yours": "Mit freundlichen Grüßen", "Yours faithfully": "Mit freundlichen Grüßen",
+              "Dear Sir": "Sehr geehrter Herr", "Dear Madam": "Sehr geehrte Frau",  # not "Best", a label's as often
+              "Dear Customer": "Liebe Kundin, lieber Kunde", "Dear customer": "Liebe Kundin, lieber Kunde",
+              "Dear customers": "Liebe Kundinnen und Kunden", "Dear Customers": "Liebe Kundinnen und Kunden",
+              "Dear friends": "Liebe Freunde", "Hi guys": "Hallo zusammen",
+              "Good morning everyone": "Guten Morgen zusammen", "Good morning all": "Guten Morgen zusammen",
+              "Thanks again": "Nochmals danke",
+              "Thanks in advance": "Danke im Voraus", "Thank you in advance": "Vielen Dank im Voraus",
+              "Have a nice day": "Einen schönen Tag noch", "Have a nice weekend": "Schönes Wochenende",
+              "Have a great weekend": "Schönes Wochenende",
+              "I look forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
+              "Looking forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
+              "I look forward to your reply": "Ich freue mich auf Ihre Antwort",
+              "Looking forward to your reply": "Ich freue mich auf Ihre Antwort"}
 # Where a greeting is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
 GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})")
-# A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,"): the model dropped or changed the name ("Hi
-# John," came back as "Hins,", "Dear John," as "Kleiner John,"). Not "Hello World!" (no comma).
+# A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,", "Dear Dr. Smith,"): the model dropped or
+# changed the name ("Hi John," came back as "Hins,", "Dear John," as "Kleiner John,", "Dear Dr. Smith," as "Erde Dr.
+# Smith,"). Not "Hello World!" (no comma), not a word for the people addressed ("Dear User,", "Hi Folks,").
+ADDRESSEES = ("User", "Users", "Member", "Members", "Friend", "Friends", "Folks", "Guest", "Guests", "Reader",
+              "Readers", "Client", "Clients", "Partner", "Partners", "Colleague", "Team", "All", "Everyone", "World",
+              "There")
 SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening)"
-                          r" (?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)(?=,)")
+                          rf" (?P<title>(?:Dr|Prof)\. |Professor )?(?!(?:{'|'.join(ADDRESSEES)}),)"
+                          r"(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)(?=,)")
 OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:Dear|Hi|Hello|Hey|Good) [A-Z])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
@@ -2805,8 +2823,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
     if form.re is GREETING:
         return GREETINGS[form["greeting"]]
-    if form.re is SALUTED_NAME:  # "Dear John": "Hallo John", whose "Lieber" or "Liebe" the name alone cannot tell
-        return f"{GREETINGS.get(form['salutation'], 'Hallo')} {form['name'].replace(' and ', ' und ')}"
+    if form.re is SALUTED_NAME:  # "Dear John": "Hallo John", whose "Lieber" or "Liebe" the name alone cannot tell;
+        # "Dear Dr. Smith": "Guten Tag Dr. Smith", whose "Sehr geehrte" or "Sehr geehrter" neither can
+        greeting = GREETINGS.get(form["salutation"], "Guten Tag" if form["title"] else "Hallo")
+        return f"{greeting} {form['title'] or ''}{form['name'].replace(' and ', ' und ')}"
     if form.re is WEEKDAY:
         day = WEEKDAYS[form["weekday"]]
         if form["plural"]:  # "on Mondays": "montags"
