@@ -1535,11 +1535,13 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
 
 def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
     """The model broke an e-mail's opening and closing and dropped names beside them ("Hi John," came back as "Hins,",
-    "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,")."""
+    "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,") and
+    translated the signature after them ("Tom Baker" as "Tom-Befehl"). A closing before a line break takes no comma."""
     for text, german in {"Dear John,": "Hallo John,", "Hi Anna and Tom, welcome.": "Hallo Anna und Tom, welcome.",
                          "Dear Sir or Madam,": "Sehr geehrte Damen und Herren,", "Hi everyone!": "Hallo zusammen!",
                          "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
-                         "Thanks.\nBest regards,\nJohn": "Danke.\nViele Grüße,\nJohn",
+                         "Thanks.\nBest regards,\nTom Baker": "Danke.\nViele Grüße\nTom Baker",  # a signature
+                         "Kind regards, Mark": "Freundliche Grüße, Mark",  # "Mark" came back as "Markieren"
                          "Sincerely, Peter": "Mit freundlichen Grüßen, Peter",
                          "Dear Dr. Smith,": "Guten Tag Dr. Smith,", "Dear customers,": "Liebe Kundinnen und Kunden,",
                          "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören."}.items():

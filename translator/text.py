@@ -2669,7 +2669,14 @@ GREETINGS |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs":
 # Where a greeting is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
-GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})")
+# A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
+# line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
+# "Tom-Befehl", "Mark" as "Markieren").
+CLOSINGS = frozenset({"Best regards", "Kind regards", "Warm regards", "Regards", "Best wishes", "With best regards",
+                      "With kind regards", "Sincerely", "Yours sincerely", "Sincerely yours", "Yours faithfully"})
+SIGNATURE = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?=[ \t]*(?:\n|$))"
+GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})"
+                      rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n))?")
 # A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,", "Dear Dr. Smith,"): the model dropped or
 # changed the name ("Hi John," came back as "Hins,", "Dear John," as "Kleiner John,", "Dear Dr. Smith," as "Erde Dr.
 # Smith,"). Not "Hello World!" (no comma), not a word for the people addressed ("Dear User,", "Hi Folks,").
@@ -2822,7 +2829,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
     if form.re is AMOUNT:
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
     if form.re is GREETING:
-        return GREETINGS[form["greeting"]]
+        signed = form["signed"] or ""
+        line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
+        comma = "" if form["greeting"] in CLOSINGS and line_ends else "," if signed or form["before_a_line"] else ""
+        return GREETINGS[form["greeting"]] + comma + signed
     if form.re is SALUTED_NAME:  # "Dear John": "Hallo John", whose "Lieber" or "Liebe" the name alone cannot tell;
         # "Dear Dr. Smith": "Guten Tag Dr. Smith", whose "Sehr geehrte" or "Sehr geehrter" neither can
         greeting = GREETINGS.get(form["salutation"], "Guten Tag" if form["title"] else "Hallo")
