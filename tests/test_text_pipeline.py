@@ -1541,7 +1541,7 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Dear Sir or Madam,": "Sehr geehrte Damen und Herren,", "Hi everyone!": "Hallo zusammen!",
                          "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
                          "Thanks.\nBest regards,\nTom Baker": "Danke.\nViele Grüße\nTom Baker",  # a signature
-                         "Kind regards, Mark": "Freundliche Grüße, Mark",  # "Mark" came back as "Markieren"
+                         "Kind regards, Mark": "Freundliche Grüße, Mark",  # a name after the comma
                          "Sincerely, Peter": "Mit freundlichen Grüßen, Peter",
                          "Dear Dr. Smith,": "Guten Tag Dr. Smith,", "Dear customers,": "Liebe Kundinnen und Kunden,",
                          "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören."}.items():
