@@ -1739,11 +1739,12 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # Ihnen Herrn Brown vorstellen?"), as the dictionary's 8 such pairs write them.
 # A letter's salutation is German's own: "Dear Mr. Miller," as "Sehr geehrter Herr Miller," (the model wrote "Klein
 # Herr Miller,").
-TITLED_NAME = re.compile(r"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:Mr|Mrs|Ms|Mx|Dr|Prof)\. (?:and (?:Mr|Mrs|Ms)\. )?"
-                         + ASCII_NAME_RUN.pattern)  # a couple's too: "Mr. and Mrs. Smith"
-SPOKEN_TITLE = re.compile(r"(Dear )?(Mrs|Ms|Mr)\.(?= )")
-COUPLES_TITLE = re.compile(r" and (Mrs|Ms|Mr)\.(?= )")  # read alone, "Mr." came back "Herr Herr und Frau Smith"
 GERMAN_TITLES = {"Mrs": "Frau", "Ms": "Frau", "Mr": "Herr"}
+SPOKEN_TITLES = "|".join(GERMAN_TITLES)  # the titles German says otherwise, one list for the patterns below
+TITLED_NAME = re.compile(rf"(?<![\w.])(?:Dear (?=Mr?s?\. ))?(?:{SPOKEN_TITLES}|Mx|Dr|Prof)\. "
+                         rf"(?:and (?:{SPOKEN_TITLES})\. )?{ASCII_NAME_RUN.pattern}")  # a couple's too: "Mr. and Mrs."
+SPOKEN_TITLE = re.compile(rf"(Dear )?({SPOKEN_TITLES})\.(?= )")
+COUPLES_TITLE = re.compile(rf" and ({SPOKEN_TITLES})\.(?= )")  # read alone, "Mr." came back "Herr Herr und Frau Smith"
 # The words after which a name is the subject or addressed: "Dear Mr. Brown", "Is Mr. Brown here?", "This is Mr. Brown."
 BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did will would can could shall should may "
                              "might must has have had".split())
@@ -2653,7 +2654,8 @@ GREETINGS |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs":
               "With best regards": "Mit freundlichen Grüßen", "With kind regards": "Mit freundlichen Grüßen",
               "Sincerely": "Mit freundlichen Grüßen", "Yours sincerely": "Mit freundlichen Grüßen",
               "Sincerely yours": "Mit freundlichen Grüßen", "Yours faithfully": "Mit freundlichen Grüßen",
-              "Dear Sir": "Sehr geehrter Herr", "Dear Madam": "Sehr geehrte Frau",  # not "Best", a label's as often
+              # not "Best" alone, a label's as often ("Am besten")
+              "Dear Sir": "Sehr geehrter Herr", "Dear Madam": "Sehr geehrte Frau",
               "Dear Customer": "Liebe Kundin, lieber Kunde", "Dear customer": "Liebe Kundin, lieber Kunde",
               "Dear customers": "Liebe Kundinnen und Kunden", "Dear Customers": "Liebe Kundinnen und Kunden",
               "Dear friends": "Liebe Freunde", "Hi guys": "Hallo zusammen",
@@ -2683,10 +2685,11 @@ GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})"
 ADDRESSEES = ("User", "Users", "Member", "Members", "Friend", "Friends", "Folks", "Guest", "Guests", "Reader",
               "Readers", "Client", "Clients", "Partner", "Partners", "Colleague", "Team", "All", "Everyone", "World",
               "There")
-SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening)"
+SALUTATIONS = "Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening"
+SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>{SALUTATIONS})"
                           rf" (?P<title>(?:Dr|Prof)\. |Professor )?(?!(?:{'|'.join(ADDRESSEES)}),)"
                           r"(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)(?=,)")
-OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:Dear|Hi|Hello|Hey|Good) [A-Z])")  # one pass for both
+OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:{SALUTATIONS}) [A-Z])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
 # in June bewegen."); the dictionary's references write "im März" (12 of 14). Not a month before a day, a date's, or
