@@ -1163,7 +1163,7 @@ def test_codes_are_items_and_short_ones_stay_text():
                                   "#ff0000", "v1.2.3-rc.1", "Windows10"]  # a version: test_a_version_after_a_v_...
     assert prepare("a1b2c3d4-based").protected == ["a1b2c3d4-based"]  # one word: a code does not stop at a dash
     assert prepare("A music123 stream").segments == ["A XX0X stream"]
-    assert prepare("Ping 2001:db8::1 or ::1, not std::vector at 10:30.").protected == ["2001:db8::1", "::1", "10:30"]
+    assert prepare("Ping 2001:db8::1 or ::1, not std::vector at 10:30.").protected == ["2001:db8::1", "::1", "at 10:30"]
 
 
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
@@ -1443,12 +1443,13 @@ def test_words_in_parentheses_are_translated_apart_from_their_sentence():
 def test_numbers_are_kept_exactly():
     """The model changed numbers ("umask 077" came back as "0777777", "0 to 240" as "240 auf 240"): a number is a
     placeholder, with the separators between its digits; one inside a word or an identifier is the word's."""
-    text = "umask 077, 0 to 240, 1-64, -1, 8,000 or 3.5, at 10:30 on 12/05/2024; x86, 8.2p1+, 2nd, SE-22, v2.0.1, 50%."
+    text = "umask 077, 0 to 240, 1-64, -1, 8,000 or 3.5, ratio 10:30 on 12/05/2024; x86, 8.2p1+, 2nd, SE-22, v2.0.1, 50%."
+    # (a time after "at" would be a form: "um 10:30 Uhr")
     prepared = prepare(text)
     assert prepared.protected == ["077", "0", "240", "1-64", "1", "8,000", "3.5", "10:30", "12/05/2024", "22",
                                   "v2.0.1", "50"]
-    assert prepared.segments == ["umask XX0X, XX1X to XX2X, XX3X, -XX4X, XX5X or XX6X, at XX7X on XX8X; x86, 8.2p1+, "
-                                 "2nd, SE-XX9X, XX10X, XX11X%."]
+    assert prepared.segments == ["umask XX0X, XX1X to XX2X, XX3X, -XX4X, XX5X or XX6X, ratio XX7X on XX8X; x86, "
+                                 "8.2p1+, 2nd, SE-XX9X, XX10X, XX11X%."]
     assert prepared.restore(prepared.segments) == text.replace("8,000", "8.000")  # grouped as German groups it
     assert prepare(text, preserve_placeholders=False).segments == [text]
     # before a slash and a word, a rate's amount is still one ("$19.99/month" came back as "$19.9/month")
@@ -1489,6 +1490,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "Lunch is 11-1 pm.": ("Lunch is XX0X.", "11–13 Uhr"),
         "At 12 a.m. the day ends.": ("XX0X the day ends.", "Um 0 Uhr"),
         "I'll be there by 7 o'clock.": ("I'll be there XX0X.", "bis 7 Uhr"),
+        "The train leaves at 10:30.": ("The train leaves XX0X.", "um 10:30 Uhr"),  # was "an 10:30"
+        "Open from 9:00 to 17:00, not between 0:00 and 24:00.": (
+            "Open XX0X, not XX1X.", "von 9:00 bis 17:00 Uhr", "zwischen 0:00 und 24:00 Uhr"),
         "The invoice is due on December 24, 2025.": ("The invoice is due XX0X.", "am 24. Dezember 2025"),
         "Pay by 12/24/2025 or 24/12/2025.": ("Pay XX0X or XX1X.", "bis zum 24.12.2025", "24.12.2025"),
         "Released 3rd March 2024, updated Sept. 9.": ("Released XX0X, updated XX1X.", "3. März 2024", "9. September"),
@@ -1512,6 +1516,11 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "It earned XX0X, XX1X.", "2 Milliarden Dollar", "2,5 Milliarden $"),
         "It raised €5 million, £2.5bn, 1 million euros.": (
             "It raised XX0X, XX1X, XX2X.", "5 Millionen €", "2,5 Mrd. £", "1 Million Euro"),
+        # a form in one item with a name or a placeholder before it (was "besuchte Berlin on Tuesday")
+        "He visited Berlin on Tuesday.": ("He visited XX0X.", "Berlin am Dienstag"),
+        "Zoë left Microsoft in 1975.": ("XX0X left XX1X.", "Zoë", "Microsoft 1975"),
+        "Meet %s on Friday, {event} at 5 p.m.": ("Meet XX0X, XX1X.", "%s am Freitag", "{event} um 17 Uhr"),
+        "See https://example.com on Friday.": ("See XX0X.", "https://example.com am Freitag"),
     }
     for text, (segment, *german) in cases.items():
         prepared = prepare(text)
@@ -1521,13 +1530,17 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             expected = expected.replace(f"XX{number}X", value)
         assert prepared.restore(prepared.segments) == expected, text
     # What could be something else stays as written: "$1" (a shell's or a pattern's argument), "15mn" (minutes), a date
-    # either way round, a time in code or without "a.m."/"p.m.", a modal "May", a day without a preposition or before
-    # a time of day ("Montagnachmittag"), a count after "in", a name after a month's preposition, a month alone.
+    # either way round, a time in code, with seconds or without "a.m."/"p.m." or a preposition, a modal "May", a day
+    # without a preposition or before a time of day ("Montagnachmittag"), a count after "in", a name after a month's
+    # preposition, a month alone, forms in code.
     for text in ("Use $1 and $2 here.", "Due 03/04/2025.", "Wait 15mn.",
-                 "Run `at 5pm` now.", "The train leaves at 10:30.", "May I have 2 more?", "Page 5 a b",
+                 "Run `at 5pm` now.", "It ran 10:30.", "Stop at 10:30:15.", "Skip to 1:30 hours.",
+                 "Not between 10:00.",
+                 "May I have 2 more?", "Page 5 a b",
                  "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello.",
                  "Split it in 1024 MB chunks.", "Found in 2048 files.", "Ask by Jan or by August Strindberg.",
-                 "The March of Time", "It must be between 1582 and 19999."):
+                 "The March of Time", "It must be between 1582 and 19999.", "Run <code>at 5 p.m.</code> now.",
+                 "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

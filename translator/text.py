@@ -2449,6 +2449,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     ) if preserve_placeholders else {}
     title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
     forms_of_items = _forms_by_item(masked, prepared.protected, forms) if forms else {}
+    for number in in_code & forms_of_items.keys():  # code keeps its "at 5pm"
+        del forms_of_items[number]
     decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
@@ -2611,6 +2613,15 @@ CLOCK_TIME = re.compile(
     r"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])"  # a range: "9-11 a.m.", "1 to 3 p.m."
     r"(?P<to_hour>1[0-2]|0?[1-9])(?::(?P<to_minutes>[0-5]\d))?)?"
     r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))|(?P<oclock> o['’]clock)(?!\w))")
+# A time on the 24-hour clock after a preposition ("at 10:30", "from 9:00 to 17:00"): the model wrote "an 10:30", "auf
+# 8:15"; the dictionary's references write "um 10:30 Uhr". Hours and minutes, not before seconds, "a.m."/"p.m."
+# (CLOCK_TIME's) or a unit ("at 1:30 hours"); without a preposition a number as any other.
+HOUR_OF_DAY = r"[01]?\d|2[0-4]"  # "24:00", a day's end
+DIGITAL_TIME = re.compile(
+    r"(?<![\w.,:/$€£])(?P<preposition>[Aa]t|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween)"
+    rf"[ \xa0](?P<hour>{HOUR_OF_DAY}):(?P<minutes>[0-5]\d)"
+    rf"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])(?P<to_hour>{HOUR_OF_DAY}):(?P<to_minutes>[0-5]\d))?"
+    r"(?![\w:]|[.,]\d|[ \xa0]?(?:[AaPp]\.?[Mm](?!\w)|o['’]clock|[Hh](?:ours?|rs?)?(?!\w)|min|sec|Uhr))")
 MONTHS = {"January": "Januar", "February": "Februar", "March": "März", "April": "April", "May": "Mai",
           "June": "Juni", "July": "Juli", "August": "August", "September": "September", "October": "Oktober",
           "November": "November", "December": "Dezember"}
@@ -2739,19 +2750,27 @@ RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till"
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", whose dot is then the sentence's
-# What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", a month, a slash between
-# digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
+# What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", hours and minutes, a month,
+# a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
-                       r"|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)|\d[ \xa0]?(?:[mbt]r?illion|bn\b)")
+                       r"|\d:[0-5]\d|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)"
+                       r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
 # What else an item of forms may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd April 33 A.D."
-# with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word, which may
-# be code's.
+# with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word in small
+# letters, which may be code's.
 BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
+# And the items a form's item was merged with (`runs_merged`): a name before it ("visited Berlin on Tuesday",
+# "founded Microsoft in 1975", "Call Anna on Friday") or a placeholder ("Meeting with %s on Friday", "{event} at 5
+# p.m."), which the model read as one token with it, and which left the form English ("besuchte Berlin on Tuesday").
+# Each is kept as written; they stand for a space in what BESIDE_FORMS checks. Not code (a code span, a code element).
+MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
+    rf"(?<![\w'’.+-])[A-Z][^\W_]*(?:{APOSTROPHE}s)?(?![\w+-])", *PLACEHOLDERS[CODE:])), re.DOTALL)
 
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr"), dates ("on December 24,
+    """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
+    Uhr"), dates ("on December 24,
     2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), months and years ("in March 2024": "im März
     2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion":
     "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John",
@@ -2762,8 +2781,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, *DATES, SLASH_DATE, AMOUNT, SCALED_AMOUNT, WEEKDAY, GREETING,
-                                         SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD)
+    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, *DATES, SLASH_DATE, AMOUNT, SCALED_AMOUNT, WEEKDAY,
+                                         GREETING, SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -2787,22 +2806,24 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
 
 
 def _complete(form: re.Match) -> bool:
-    """Whether a match is a form: a slash date whose day is clear, a month with a preposition or a year, a year after
-    "between" with its range's end."""
+    """Whether a match is a form: a slash date whose day is clear, a month with a preposition or a year, a year or a
+    time after "between" with its range's end."""
     if form.re is SLASH_DATE:
         return bool(_slash_date_day(form))
     if form.re is MONTH_PERIOD:
         return bool(form["preposition"] or form["year"])
-    if form.re is YEAR_PERIOD:
-        return form["preposition"].lower() != "between" or bool(form["to_year"])
+    if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
+        range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
+        return form["preposition"].lower() != "between" or bool(range_end)
     return True
 
 
 def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]]
                    ) -> dict[int, list[tuple[int, int, str]]]:
     """By item number, (start, end, German form) in the item of each of the text's forms (`german_forms`) it holds,
-    for the items made of forms and what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'"); none for an
-    item that holds words beside them (a code span's "`at 5pm`") or a form's part ("£2" of "£2.5bn")."""
+    for the items made of forms, what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'") and the items
+    merged with them (MERGED_WITH_FORMS: "Berlin on Tuesday"); none for an item that holds other words beside them (a
+    code span's "`at 5pm`"), a code element or a form's part ("£2" of "£2.5bn")."""
     _, tokens, starts = as_written(masked, protected)
     form_starts = [start for start, _, _ in forms]  # in order, apart
     by_item = {}
@@ -2815,10 +2836,16 @@ def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int,
             start, end, german = forms[k]
             inside += [(start - item_start, end - item_start, german)] if end <= item_end else []
             k += 1
-        if inside and all(BESIDE_FORMS.fullmatch(item, end, start) for (_, end, _), (start, _, _)
-                          in zip([(0, 0, "")] + inside, inside + [(len(item), 0, "")])):
+        if inside and all(_beside_forms(item[end:start]) for (_, end, _), (start, _, _)
+                          in zip([(0, 0, "")] + inside, inside + [(len(item), 0, "")])) and not (
+                "<" in item and untranslatable_elements(item)):
             by_item[number] = inside
     return by_item
+
+
+def _beside_forms(part: str) -> bool:
+    """Whether this part of an item beside its forms may stand there (BESIDE_FORMS, MERGED_WITH_FORMS)."""
+    return bool(BESIDE_FORMS.fullmatch(part) or BESIDE_FORMS.fullmatch(MERGED_WITH_FORMS.sub(" ", part)))
 
 
 def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
@@ -2845,7 +2872,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         if form["plural"]:  # "on Mondays": "montags"
             return f"{day}s" if form["preposition"][0].isupper() else f"{day.lower()}s"
         german = day
-    elif form.re is CLOCK_TIME:
+    elif form.re is CLOCK_TIME or form.re is DIGITAL_TIME:
         german = _german_time(form)
     elif form.re is MONTH_PERIOD:
         german = MONTHS[form["month"]] + (f" {form['year']}" if form["year"] else "")
@@ -2867,13 +2894,15 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
 
 def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
-    return {CLOCK_TIME: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY, MONTH_PERIOD: BEFORE_MONTH,
+    return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY, MONTH_PERIOD: BEFORE_MONTH,
             YEAR_PERIOD: BEFORE_YEAR}.get(form.re, BEFORE_DATE)
 
 
 def _kind(form: re.Match) -> re.Pattern:
     """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
-    return DATES[0] if form.re in DATES or form.re is SLASH_DATE else form.re
+    if form.re in DATES or form.re is SLASH_DATE:
+        return DATES[0]
+    return CLOCK_TIME if form.re is DIGITAL_TIME else form.re
 
 
 def _slash_date_day(date: re.Match) -> int:
@@ -2883,8 +2912,14 @@ def _slash_date_day(date: re.Match) -> int:
 
 
 def _german_time(time: re.Match) -> str:
-    """A CLOCK_TIME match on the 24-hour clock: "5 p.m." as "17 Uhr", "9:30 a.m." as "9:30 Uhr", "12 a.m." as
-    "0 Uhr"; in a range the first hour before noon where it is later than the second ("11-1 p.m.": "11–13 Uhr")."""
+    """A CLOCK_TIME or DIGITAL_TIME match on the 24-hour clock: "5 p.m." as "17 Uhr", "9:30 a.m." as "9:30 Uhr", "12
+    a.m." as "0 Uhr", "17:00" as "17:00 Uhr"; in a range the first hour before noon where it is later than the second
+    ("11-1 p.m.": "11–13 Uhr")."""
+    if time.re is DIGITAL_TIME:  # its digits as written ("0:00 and 24:00" may be a value's bounds)
+        clock = f"{time['hour']}:{time['minutes']}"
+        if time["to_hour"]:
+            clock += f"{RANGE_WORDS[time['range'].strip()]}{time['to_hour']}:{time['to_minutes']}"
+        return f"{clock} Uhr"
     half = (time["half"] or time["half_undotted"] or "a").lower()
     hour, to_hour = int(time["hour"]) % 12, time["to_hour"] and int(time["to_hour"]) % 12
     after_noon = 12 if half == "p" else 0
