@@ -2645,6 +2645,16 @@ WEEKDAYS = {"Monday": "Montag", "Tuesday": "Dienstag", "Wednesday": "Mittwoch", 
             "Friday": "Freitag", "Saturday": "Samstag", "Sunday": "Sonntag"}
 WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<weekday>{'|'.join(WEEKDAYS)})(?P<plural>s)?"
                      r"(?![\w'’-])(?![ \xa0](?:morning|afternoon|evening|night)s?\b)")
+# Days from one to another without a preposition ("Open Tuesday to Sunday", "Monday through Saturday",
+# "Monday-Friday"): the model wrote "heute heute", "Montag über Sättung", "Montag-Friday"; German: "Dienstag bis
+# Sonntag".
+WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{'|'.join(WEEKDAYS)})"
+                           r"(?P<range>[ \xa0](?:to|through|thru|till|until)[ \xa0]|[-–])"
+                           rf"(?P<to_weekday>{'|'.join(WEEKDAYS)})(?![\w'’-])")
+# Noon and midnight after a preposition: the model wrote "at noon" as "auf Noon" and dropped "at midnight"; the
+# dictionary's references write "mittags", "um Mitternacht", "bis Mittag".
+NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
+NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.join(NOON_WORDS)})(?![\w'’-])")
 # A greeting, a thanks or an apology that opens a sentence and a mark ends: the model left "Hello" English ("Hello, how
 # are you?": "Hello, wie kennst du?"), made "Hi there!" "Da bisher!" and dropped "Sorry," before a sentence.
 GREETINGS = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi there": "Hallo", "Hey": "Hallo",
@@ -2679,6 +2689,18 @@ GREETINGS |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs":
               "Looking forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
               "I look forward to your reply": "Ich freue mich auf Ihre Antwort",
               "Looking forward to your reply": "Ich freue mich auf Ihre Antwort"}
+# And the set phrases of leave-taking, wishes and courtesy, which the model broke even where it had learned them ("See
+# you soon!" came back as "Sie haben bald!", "Get well soon!" as "Gute so gut!", "Enjoy your meal!" as "Lass deines
+# Essen!", "You're welcome." as "Du willst ebenkommen."); German as the dictionary's references write them. Not "Take
+# care", a warning as often ("Take care, the floor is wet"), nor "Excuse me", which the model wrote well ("Entschuldigen
+# Sie, ...") and which a rule took from the sentence that goes on after it.
+GREETINGS |= {"See you": "Bis dann", "See you soon": "Bis bald", "See you later": "Bis später",
+              "See you tomorrow": "Bis morgen", "Happy birthday": "Alles Gute zum Geburtstag",
+              "Merry Christmas": "Frohe Weihnachten", "Happy New Year": "Frohes neues Jahr",
+              "Happy holidays": "Frohe Feiertage", "You're welcome": "Gern geschehen",
+              "No problem": "Kein Problem", "Get well soon": "Gute Besserung", "Well done": "Gut gemacht",
+              "Good job": "Gut gemacht", "Nice to meet you": "Freut mich", "Enjoy your meal": "Guten Appetit",
+              "Good luck": "Viel Glück", "Have a good trip": "Gute Reise", "Have a nice trip": "Gute Reise"}
 # Where a greeting is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
@@ -2746,10 +2768,11 @@ BEFORE_MONTH = {"in": "im", "during": "im", "since": "seit", "until": "bis", "ti
                 "before": "vor", "after": "nach", "from": "ab", "to": "bis"}
 BEFORE_YEAR = {"in": "", "since": "seit", "until": "bis", "by": "bis", "before": "vor", "after": "nach", "from": "von",
                "between": "zwischen"}  # "in 1998": "1998"; "a painting from 1521": "von 1521"
-RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "and": " und "}
+RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "through": " bis ",
+               "thru": " bis ", "and": " und "}
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
-SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:]")  # after a time's "p.m.", whose dot is then the sentence's
+SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]")  # after a time's "p.m.", whose dot is then the sentence's
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", hours and minutes, a month,
 # a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
@@ -2770,19 +2793,20 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr"), dates ("on December 24,
-    2025": "am 24. Dezember 2025"), days ("on Friday": "am Freitag"), months and years ("in March 2024": "im März
-    2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion":
-    "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John",
-    "Kind regards": "Freundliche Grüße"), with the preposition before it, the first of overlapping ones; in a
-    sentence (a text whose first letter is a capital) a time's last dot stays out where it ends the sentence too ("We
-    close at 6 p.m."), as the German time does not take it; a preposition German would not write stays out ("on 5
-    p.m."; "to" but after a time, a date or a month)."""
+    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025"), days ("on Friday":
+    "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998":
+    "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
+    greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
+    "Freundliche Grüße"), with the preposition before it, the first of overlapping ones; in a sentence (a text whose
+    first letter is a capital) a time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as
+    the German time does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a
+    time, a date or a month)."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
-            or MONTH_NAME.search(text)):
+            or MONTH_NAME.search(text) or "noon" in text or "midnight" in text):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, *DATES, SLASH_DATE, AMOUNT, SCALED_AMOUNT, WEEKDAY,
-                                         GREETING, SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD)
+    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
+                                         SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
+                                         YEAR_PERIOD)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -2867,6 +2891,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         # "Dear Dr. Smith": "Guten Tag Dr. Smith", whose "Sehr geehrte" or "Sehr geehrter" neither can
         greeting = GREETINGS.get(form["salutation"], "Guten Tag" if form["title"] else "Hallo")
         return f"{greeting} {form['title'] or ''}{form['name'].replace(' and ', ' und ')}"
+    if form.re is NOON_OR_MIDNIGHT and form["noon"] != "midnight" and english[:3].lower() == "at ":
+        return "Mittags" if english[0] == "A" else "mittags"  # "at noon", as the dictionary's references write it
+    if form.re is WEEKDAY_RANGE:
+        return WEEKDAYS[form["weekday"]] + RANGE_WORDS[form["range"].strip()] + WEEKDAYS[form["to_weekday"]]
     if form.re is WEEKDAY:
         day = WEEKDAYS[form["weekday"]]
         if form["plural"]:  # "on Mondays": "montags"
@@ -2874,6 +2902,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
         german = day
     elif form.re is CLOCK_TIME or form.re is DIGITAL_TIME:
         german = _german_time(form)
+    elif form.re is NOON_OR_MIDNIGHT:
+        german = NOON_WORDS[form["noon"]]
     elif form.re is MONTH_PERIOD:
         german = MONTHS[form["month"]] + (f" {form['year']}" if form["year"] else "")
     elif form.re is YEAR_PERIOD:
@@ -2894,15 +2924,15 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
 
 def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
-    return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY, MONTH_PERIOD: BEFORE_MONTH,
-            YEAR_PERIOD: BEFORE_YEAR}.get(form.re, BEFORE_DATE)
+    return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, NOON_OR_MIDNIGHT: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY,
+            MONTH_PERIOD: BEFORE_MONTH, YEAR_PERIOD: BEFORE_YEAR}.get(form.re, BEFORE_DATE)
 
 
 def _kind(form: re.Match) -> re.Pattern:
     """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
     if form.re in DATES or form.re is SLASH_DATE:
         return DATES[0]
-    return CLOCK_TIME if form.re is DIGITAL_TIME else form.re
+    return CLOCK_TIME if form.re is DIGITAL_TIME or form.re is NOON_OR_MIDNIGHT else form.re
 
 
 def _slash_date_day(date: re.Match) -> int:
