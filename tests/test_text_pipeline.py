@@ -1792,10 +1792,30 @@ def test_in_plain_text_block_elements_that_open_and_close_separate_sentences():
         assert prepared.restore(prepared.segments) == text
 
 
+def test_a_menu_path_is_an_item_whose_labels_are_translated_each_alone():
+    """Read as words, the model repeated a menu path's labels without end ("in Settings > General > Language" came
+    back as "in Einstellungen > General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as
+    "Datei öffnen unter."): the path is one item, each label a text of its own; an instruction's verb stays the
+    sentence's, and what is no path (a comparison of numbers, words in small letters) stays as it was."""
+    cases = {"You can change the language in Settings > General > Language.": (
+                 ["You can change the language in XX0X.", "Settings", "General", "Language"],
+                 "YOU CAN CHANGE THE LANGUAGE IN SETTINGS > GENERAL > LANGUAGE."),
+             "Open File → Save As... and Privacy & Security > Clear Data.": (
+                 ["Open XX0X and XX1X.", "File", "Save As...", "Privacy & Security", "Clear Data"],
+                 "OPEN FILE → SAVE AS... AND PRIVACY & SECURITY > CLEAR DATA.")}
+    for text, (segments, translated) in cases.items():
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.restore([segment.upper() for segment in segments]) == translated, text
+    for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X"):
+        prepared = prepare(text)
+        assert not prepared.shown and prepared.restore(prepared.segments) == text, text
+
+
 def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():
     """The model wrote "==" as "=" and "&&" as "&"; catalogs keep them. A dash between clauses stays text (as a
     token the model lost the words around it), and marks inside a word ("**Bold**", "a->b") are the word's."""
-    for text, items in (("if x == y && z != a", ["==", "&&", "!="]), ("Settings -> Privacy", ["->"]),
+    for text, items in (("if x == y && z != a", ["==", "&&", "!="]), ("step -> next", ["->"]),
                         ("Rating >= a || b <= c", [">=", "||", "<="]), ("Use << and >> to move.", ["<<", ">>"]),
                         ("This file -- it is old --- and ---- gone", []), ("**Bold** and a->b", [])):
         prepared = prepare(text)

@@ -1764,6 +1764,33 @@ AFTER_IS_OR_HAS = frozenset(
     "something everything anything".split())
 
 
+# A menu path ("Settings > General > Language", "File → Save As..."): read as words, the model repeated its labels
+# without end ("You can change the language in Settings > General > Language." came back as "... in Einstellungen >
+# General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as "Datei öffnen unter.");
+# alone, a label comes back as the catalogs write it ("Einstellungen", "Speichern unter"). A path is an item, its labels
+# translated each alone (`menu_labels`). A label is up to four capitalized words ("Privacy & Security"); an
+# instruction's verb before it is not one ("Open Settings > Privacy").
+MENU_VERBS = "Open|Click|Go|Select|Choose|Tap|Navigate|Press|Use|See|Visit|Under|In|From|Check|Then|Now|Find"
+MENU_LABEL = (rf"(?!(?:{MENU_VERBS})[ \xa0]|XX\d)[A-Z][\w'’&+-]+"  # not a letter alone ("A > B"), nor a token
+              r"(?:[ \xa0](?:(?:and|of|for|as|with|&)[ \xa0])?[A-Z][\w'’&+-]*){0,3}(?:\.\.\.|…)?")
+MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›)[ \xa0]")
+MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})+(?![\w'’&+-])")
+
+
+def menu_labels(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) of each menu path of the text (MENU_PATH), and of each of their labels."""
+    if not MENU_SEPARATOR.search(text):
+        return [], []
+    paths = [path.span() for path in MENU_PATH.finditer(text)]
+    labels = []
+    for start, end in paths:
+        for separator in MENU_SEPARATOR.finditer(text, start, end):
+            labels.append((start, separator.start()))
+            start = separator.end()
+        labels.append((start, end))
+    return paths, labels
+
+
 def ascii_names(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of capitalized ASCII words that is a name the model has not learned to translate, and
     of each name after a title (TITLED_NAME) with its title; each with its possessive "'s" (POSSESSIVE)."""
@@ -2389,6 +2416,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     code = indented_code(text) if preserve_placeholders and not keys else []
     forms = german_forms(text) if preserve_placeholders else []
     localized = [(start, end) for start, end, _ in forms]
+    menus, labels = menu_labels(text) if preserve_placeholders else ([], [])
+    localized = sorted(localized + apart_from(menus, localized)) if menus else localized
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
@@ -2451,11 +2480,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     forms_of_items = _forms_by_item(masked, prepared.protected, forms) if forms else {}
     for number in in_code & forms_of_items.keys():  # code keeps its "at 5pm"
         del forms_of_items[number]
+    labels_of_items = spans_by_item(masked, prepared.protected, labels) if labels else {}
     decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
-        values = shown_values(item)
+        values = shown_values(item) or [(start, end, "", False) for _, start, end in labels_of_items.get(number, [])]
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, [])
@@ -2463,7 +2493,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   + german_title(item, title_contexts.get(number, ""))
                   + german_possessive(item) + german_number(item, number in quantities)
                   + forms_of_items.get(number, [])
-                  if preserve_placeholders else [])
+                  if preserve_placeholders and number not in labels_of_items else [])
         for start, end, name in sorted(german):
             prepared.add_shown(ShownValue(number, start, end, "", Prepared([], [name])))
         for start, end, quote, language in values:
@@ -2842,28 +2872,38 @@ def _complete(form: re.Match) -> bool:
     return True
 
 
+def spans_by_item(masked: str, protected: Sequence[str], spans: Sequence[tuple[int, int]]
+                  ) -> dict[int, list[tuple[int, int, int]]]:
+    """By item number, (index, start, end) in the item of each of the text's (start, end) spans (sorted, apart) that
+    lies in it whole."""
+    _, tokens, starts = as_written(masked, protected)
+    span_starts = [start for start, _ in spans]
+    by_item: dict[int, list[tuple[int, int, int]]] = {}
+    for token, item_start in zip(tokens, starts):
+        item_end, k = item_start + len(protected[int(token.group(1))]), bisect_left(span_starts, item_start)
+        inside = []
+        while k < len(spans) and spans[k][0] < item_end:  # those that start in it (each span looked at once)
+            start, end = spans[k]
+            inside += [(k, start - item_start, end - item_start)] if end <= item_end else []
+            k += 1
+        if inside:
+            by_item[int(token.group(1))] = inside
+    return by_item
+
+
 def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]]
                    ) -> dict[int, list[tuple[int, int, str]]]:
     """By item number, (start, end, German form) in the item of each of the text's forms (`german_forms`) it holds,
     for the items made of forms, what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'") and the items
     merged with them (MERGED_WITH_FORMS: "Berlin on Tuesday"); none for an item that holds other words beside them (a
     code span's "`at 5pm`"), a code element or a form's part ("£2" of "£2.5bn")."""
-    _, tokens, starts = as_written(masked, protected)
-    form_starts = [start for start, _, _ in forms]  # in order, apart
     by_item = {}
-    for token, item_start in zip(tokens, starts):
-        number = int(token.group(1))
+    for number, inside in spans_by_item(masked, protected, [(start, end) for start, end, _ in forms]).items():
         item = protected[number]
-        item_end, k = item_start + len(item), bisect_left(form_starts, item_start)
-        inside = []
-        while k < len(forms) and forms[k][0] < item_end:  # those that start in it (each form looked at once)
-            start, end, german = forms[k]
-            inside += [(start - item_start, end - item_start, german)] if end <= item_end else []
-            k += 1
-        if inside and all(_beside_forms(item[end:start]) for (_, end, _), (start, _, _)
-                          in zip([(0, 0, "")] + inside, inside + [(len(item), 0, "")])) and not (
+        if all(_beside_forms(item[end:start]) for (_, _, end), (_, start, _)
+               in zip([(0, 0, 0)] + inside, inside + [(0, len(item), 0)])) and not (
                 "<" in item and untranslatable_elements(item)):
-            by_item[number] = inside
+            by_item[number] = [(start, end, forms[k][2]) for k, start, end in inside]
     return by_item
 
 
