@@ -1227,7 +1227,7 @@ def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
         assert prepared.restore(german) == translation
     for text in ('Press the "How does this work?" link.', 'Select "Open With..." from the menu.',
                  'Type "yes" to continue.', '{"body": "Please sign in."}'):
-        assert len(prepare(text).segments) == 1, text
+        assert prepare(text).own_segments == 1, text  # (a label is a segment of its own after them: `ui_labels`)
     assert prepare('He said: "I am tired."', preserve_placeholders=False).segments == ['He said: "I am tired."']
 
 
@@ -1792,11 +1792,13 @@ def test_in_plain_text_block_elements_that_open_and_close_separate_sentences():
         assert prepared.restore(prepared.segments) == text
 
 
-def test_a_menu_path_is_an_item_whose_labels_are_translated_each_alone():
+def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_each_alone():
     """Read as words, the model repeated a menu path's labels without end ("in Settings > General > Language" came
     back as "in Einstellungen > General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as
-    "Datei öffnen unter."): the path is one item, each label a text of its own; an instruction's verb stays the
-    sentence's, and what is no path (a comparison of numbers, words in small letters) stays as it was."""
+    "Datei öffnen unter."), and wrote a quoted label as a word of the sentence ('Click "Save"': '"Speicher"'): the path
+    or the quotation is one item, each label a text of its own; an instruction's verb stays the sentence's, and what
+    is no path (a comparison of numbers, words in small letters) or no label (a search's words, a sentence) stays as it
+    was."""
     cases = {"You can change the language in Settings > General > Language.": (
                  ["You can change the language in XX0X.", "Settings", "General", "Language"],
                  "YOU CAN CHANGE THE LANGUAGE IN SETTINGS > GENERAL > LANGUAGE."),
@@ -1807,7 +1809,23 @@ def test_a_menu_path_is_an_item_whose_labels_are_translated_each_alone():
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == translated, text
-    for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X"):
+    # so is a quoted label after the verb that works it or before the control's name (the model wrote '"Speicher"')
+    for text, (segments, translated) in {
+            'Click "Save", then the “Cancel” button.': (
+                ["Click XX0X, then the XX1X button.", "Save", "Cancel"], 'CLICK "SAVE", THEN THE »CANCEL« BUTTON.'),
+            "Select 'Edit > Copy'.": (["Select XX0X.", "Edit", "Copy"], "SELECT 'EDIT > COPY'.")}.items():
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.restore([segment.upper() for segment in segments]) == translated, text
+    # "klicken" takes "auf" before a label, which the model left out reading the label as a token
+    prepared = prepare('Click "Cancel" to stop.')
+    for german, restored in (("Klicken Sie XX0X, um zu stoppen.", 'Klicken Sie auf "Abbrechen", um zu stoppen.'),
+                             ("Um zu stoppen, XX0X klicken.", 'Um zu stoppen, auf "Abbrechen" klicken.'),
+                             ("Klicke auf XX0X.", 'Klicke auf "Abbrechen".'), ("Wähle XX0X.", 'Wähle "Abbrechen".')):
+        assert prepared.restore([german, "Abbrechen"]) == restored
+    for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X",
+                 'No results for "translator".', 'Click "Save." and "Done!" buttons', "Click 'em all.",
+                 "Run the 'find' dialog, press 'space'."):
         prepared = prepare(text)
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text
 
