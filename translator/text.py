@@ -1786,10 +1786,15 @@ AFTER_IS_OR_HAS = frozenset(
 # translated each alone (`ui_labels`). A label is up to four capitalized words ("Privacy & Security"); an
 # instruction's verb before it is not one ("Open Settings > Privacy").
 MENU_VERBS = "Open|Click|Go|Select|Choose|Tap|Navigate|Press|Use|See|Visit|Under|In|From|Check|Then|Now|Find"
-MENU_LABEL = (rf"(?!(?:{MENU_VERBS})[ \xa0]|XX\d)[A-Z][\w'’&+-]+"  # not a letter alone ("A > B"), nor a token
-              r"(?:[ \xa0](?:(?:and|of|for|as|with|&)[ \xa0])?[A-Z][\w'’&+-]*){0,3}(?:\.\.\.|…)?")
+# A label has a small letter (not "A > B", "ARG1 > ARG2", a token); the longest one is taken, and a path whose last
+# label a word in small letters follows is none: that label goes on in small letters ("Tools > Import IMAP settings",
+# "See Help > Debug messages for more details"), or the path is a comparison.
+MENU_LABEL = (rf"(?!(?:{MENU_VERBS})[ \xa0])(?=[A-Z][\w'’&+-]*[a-z])[A-Z][\w'’&+-]+"
+              r"(?:[ \xa0](?:(?:and|of|for|as|with|&)[ \xa0])?[A-Z][\w'’&+-]*){0,3}+(?:\.\.\.|…)?+")
 MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›)[ \xa0]")
-MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})+(?![\w'’&+-])")
+AFTER_A_PATH = "and|or|to|then|for|in|on|at|from|with|under|menu|tab|option|dialog|window|page|button|section|item"
+MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})++(?![\w'’&+-])"
+                       rf"(?![ \xa0](?!(?:{AFTER_A_PATH})\b)[a-z])")
 
 
 CLICK = r"\b(?:[Dd]oppel)?(?:[Kk]lick|[Tt]ipp)(?:en(?: Sie)?|e|t|st)\b"  # German's verbs that take "auf" a label
