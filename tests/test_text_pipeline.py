@@ -1825,7 +1825,8 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
         assert prepared.restore([german, "Abbrechen"]) == restored
     for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X",
                  'No results for "translator".', 'Click "Save." and "Done!" buttons', "Click 'em all.",
-                 "Run the 'find' dialog, press 'space'.", "Tools > Import IMAP settings", "MTR > Under"):
+                 "Run the 'find' dialog, press 'space'.", "Tools > Import IMAP settings", "MTR > Under",
+                 'Press "Enter" or "Esc".'):
         prepared = prepare(text)
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text
 
