@@ -1564,6 +1564,8 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören.",
                          # set phrases the model broke ("See you soon!": "Sie haben bald!")
                          "See you soon!": "Bis bald!", "You're welcome.": "Gern geschehen.",
+                         "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
+
                          "Thanks. Get well soon!": "Danke. Gute Besserung!"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text

@@ -2791,10 +2791,13 @@ ADDRESSEES = ("User", "Users", "Member", "Members", "Friend", "Friends", "Folks"
               "Readers", "Client", "Clients", "Partner", "Partners", "Colleague", "Team", "All", "Everyone", "World",
               "There")
 SALUTATIONS = "Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening"
+# Or a template's placeholder for the name ("Hello {name},", "Dear %s,": the model kept "Hello").
+NAME_PLACEHOLDER = r"\{[A-Za-z_]\w*\}|\{\{ ?[A-Za-z_][\w.]* ?\}\}|\$\{[A-Za-z_]\w*\}|%(?:\d+\$)?s|%\([A-Za-z_]\w*\)s"
 SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>{SALUTATIONS})"
                           rf" (?P<title>(?:Dr|Prof)\. |Professor )?(?!(?:{'|'.join(ADDRESSEES)}),)"
-                          r"(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?)(?=,)")
-OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:{SALUTATIONS}) [A-Z])")  # one pass for both
+                          r"(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?(?=,)"
+                          rf"|(?:{NAME_PLACEHOLDER})(?=[,!]))")
+OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:{SALUTATIONS}) [A-Z{{%$])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
 # in June bewegen."); the dictionary's references write "im März" (12 of 14). Not a month before a day, a date's, or
