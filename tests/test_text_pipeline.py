@@ -1815,7 +1815,8 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
     for text, (segments, translated) in {
             'Click "Save", then the “Cancel” button.': (
                 ["Click XX0X, then the XX1X button.", "Save", "Cancel"], 'CLICK "SAVE", THEN THE »CANCEL« BUTTON.'),
-            "Select 'Edit > Copy'.": (["Select XX0X.", "Edit", "Copy"], "SELECT 'EDIT > COPY'.")}.items():
+            "Select 'Edit > Copy'.": (["Select XX0X.", "Edit", "Copy"], "SELECT 'EDIT > COPY'."),
+            'Click "Save" on Friday.': (["Click XX0X.", "Save"], 'CLICK "SAVE" am Freitag.')}.items():  # and a form
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == translated, text
@@ -1828,7 +1829,7 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
     for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X",
                  'No results for "translator".', 'Click "Save." and "Done!" buttons', "Click 'em all.",
                  "Run the 'find' dialog, press 'space'.", "Tools > Import IMAP settings", "MTR > Under",
-                 'Press "Enter" or "Esc".'):
+                 'Press "Enter" or "Esc".', "Run `Settings > General` or `click 'Save'`."):
         prepared = prepare(text)
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text
 

@@ -1814,13 +1814,13 @@ KEY_LABEL = rf"(?:Enter|Return|Esc|Escape|Tab|Space|Backspace|F\d{{1,2}}|{MODIFI
 LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;]*(?:\.\.\.|…))")
 
 
-def ui_labels(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start, end) of each menu path (MENU_PATH) and quoted label (QUOTED_LABEL) of the text, sorted and apart, and
-    of each of their labels."""
+def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start, end) of each menu path (MENU_PATH) and quoted label (QUOTED_LABEL) of the text apart from the `taken`
+    spans (sorted, apart), sorted, and of each of their labels."""
     quoted = [quotation for found in (QUOTED_LABEL.finditer(text) if LABEL_MARK.search(text) else ())
               if LABEL_WORDS.fullmatch(text, (quotation := found.span(found.lastgroup))[0] + 1, quotation[1] - 1)]
     paths = [path.span() for path in MENU_PATH.finditer(text)] if MENU_SEPARATOR.search(text) else []
-    paths = apart_from(paths, quoted) if quoted else paths
+    quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     labels = [(start + 1, end - 1) for start, end in quoted]
     for start, end in paths:
         for separator in MENU_SEPARATOR.finditer(text, start, end):
@@ -2454,9 +2454,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
     forms = german_forms(text) if preserve_placeholders else []
-    localized = [(start, end) for start, end, _ in forms]
-    labelled, labels = ui_labels(text) if preserve_placeholders else ([], [])  # menu paths, quoted labels
-    localized = sorted(localized + apart_from(labelled, localized)) if labelled else localized
+    form_spans = [(start, end) for start, end, _ in forms]
+    labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
+    localized = sorted(form_spans + labelled) if labelled else form_spans
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
@@ -2516,16 +2516,13 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
     title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
-    forms_of_items = _forms_by_item(masked, prepared.protected, forms) if forms else {}
-    for number in in_code & forms_of_items.keys():  # code keeps its "at 5pm"
-        del forms_of_items[number]
-    labels_of_items = spans_by_item(masked, prepared.protected, labels) if labels else {}
+    forms_of_items, labels_of_items = _forms_and_labels_by_item(masked, prepared.protected, forms, labels, in_code)
     prepared.labelled = set(labels_of_items)
     decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) for item in prepared.protected)
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
-        values = shown_values(item) or [(start, end, "", False) for _, start, end in labels_of_items.get(number, [])]
+        values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
         if values and number in in_code:
             continue  # kept as written
         german = (german_key_names(item) + quotation_marks_written.get(number, [])
@@ -2854,9 +2851,9 @@ FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(so
                        r"|\d:[0-5]\d|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)"
                        r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
-# What else an item of forms may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd April 33 A.D."
-# with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>"); no word in small
-# letters, which may be code's.
+# What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
+# April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
+# path's " > "); no word in small letters, which may be code's.
 BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
 # And the items a form's item was merged with (`runs_merged`): a name before it ("visited Berlin on Tuesday",
 # "founded Microsoft in 1975", "Call Anna on Friday") or a placeholder ("Meeting with %s on Friday", "{event} at 5
@@ -2917,43 +2914,51 @@ def _complete(form: re.Match) -> bool:
     return True
 
 
-def spans_by_item(masked: str, protected: Sequence[str], spans: Sequence[tuple[int, int]]
+def spans_by_item(masked: str, protected: Sequence[str], spans: Sequence[tuple[int, int]], skipped: set[int]
                   ) -> dict[int, list[tuple[int, int, int]]]:
-    """By item number, (index, start, end) in the item of each of the text's (start, end) spans (sorted, apart) that
-    lies in it whole."""
+    """By item number, (index, start, end) in the item of each of the text's (start, end) spans (sorted, apart) it
+    holds, for the items made of such spans, what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'",
+    "Settings > General") and the items merged with them (MERGED_WITH_FORMS: "Berlin on Tuesday"); none for the
+    `skipped` items (code), an item that holds other words beside them (a code span's "`at 5pm`"), a code element or
+    a span's part ("£2" of "£2.5bn")."""
     _, tokens, starts = as_written(masked, protected)
     span_starts = [start for start, _ in spans]
     by_item: dict[int, list[tuple[int, int, int]]] = {}
     for token, item_start in zip(tokens, starts):
-        item_end, k = item_start + len(protected[int(token.group(1))]), bisect_left(span_starts, item_start)
+        number = int(token.group(1))
+        item = protected[number]
+        item_end, k = item_start + len(item), bisect_left(span_starts, item_start)
         inside = []
         while k < len(spans) and spans[k][0] < item_end:  # those that start in it (each span looked at once)
             start, end = spans[k]
             inside += [(k, start - item_start, end - item_start)] if end <= item_end else []
             k += 1
-        if inside:
-            by_item[int(token.group(1))] = inside
-    return by_item
-
-
-def _forms_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]]
-                   ) -> dict[int, list[tuple[int, int, str]]]:
-    """By item number, (start, end, German form) in the item of each of the text's forms (`german_forms`) it holds,
-    for the items made of forms, what BESIDE_FORMS allows ("from 9 a.m. to 5 p.m.", "'12 May 1690'") and the items
-    merged with them (MERGED_WITH_FORMS: "Berlin on Tuesday"); none for an item that holds other words beside them (a
-    code span's "`at 5pm`"), a code element or a form's part ("£2" of "£2.5bn")."""
-    by_item = {}
-    for number, inside in spans_by_item(masked, protected, [(start, end) for start, end, _ in forms]).items():
-        item = protected[number]
-        if all(_beside_forms(item[end:start]) for (_, _, end), (_, start, _)
-               in zip([(0, 0, 0)] + inside, inside + [(0, len(item), 0)])) and not (
+        if inside and number not in skipped and all(
+                _beside_spans(item[end:start]) for (_, _, end), (_, start, _)
+                in zip([(0, 0, 0)] + inside, inside + [(0, len(item), 0)])) and not (
                 "<" in item and untranslatable_elements(item)):
-            by_item[number] = [(start, end, forms[k][2]) for k, start, end in inside]
+            by_item[number] = inside
     return by_item
 
 
-def _beside_forms(part: str) -> bool:
-    """Whether this part of an item beside its forms may stand there (BESIDE_FORMS, MERGED_WITH_FORMS)."""
+def _forms_and_labels_by_item(masked: str, protected: Sequence[str], forms: list[tuple[int, int, str]],
+                              labels: list[tuple[int, int]], code: set[int]
+                              ) -> tuple[dict[int, list[tuple[int, int, str]]], dict[int, list[tuple[int, int]]]]:
+    """By item number, (start, end, German) in the item of each of the text's forms (`german_forms`), and (start,
+    end) of each of its labels (`ui_labels`), where `spans_by_item` says they stand alone in it. One pass for both:
+    an item may hold both ('"Save" on Friday')."""
+    spans = sorted(forms + [(start, end, None) for start, end in labels], key=lambda span: span[0])  # apart
+    forms_of_items, labels_of_items = {}, {}
+    for number, inside in spans_by_item(masked, protected, [(start, end) for start, end, _ in spans], code).items():
+        if found := [(start, end, spans[k][2]) for k, start, end in inside if spans[k][2] is not None]:
+            forms_of_items[number] = found
+        if found := [(start, end) for k, start, end in inside if spans[k][2] is None]:
+            labels_of_items[number] = found
+    return forms_of_items, labels_of_items
+
+
+def _beside_spans(part: str) -> bool:
+    """Whether this part of an item beside its forms or labels may stand there (BESIDE_FORMS, MERGED_WITH_FORMS)."""
     return bool(BESIDE_FORMS.fullmatch(part) or BESIDE_FORMS.fullmatch(MERGED_WITH_FORMS.sub(" ", part)))
 
 
