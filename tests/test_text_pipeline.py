@@ -1508,6 +1508,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
         "Open Tuesday to Sunday, Monday-Friday 9 a.m. - 5 p.m.": (  # was "heute heute", "9 Uhr. - 17 Uhr."
             "Open XX0X, XX1X - XX2X.", "Dienstag bis Sonntag", "Montag–Freitag 9 Uhr", "17 Uhr"),
+        "Your letter of March 3 arrived.": ("Your letter XX0X arrived.", "vom 3. März"),  # was "von 3. März"
+        "Call us (8 a.m. to 6 p.m.).": ("Call us (XX0X).", "8 Uhr bis 18 Uhr"),  # was "18 Uhr.)."
+        "The evening of May 5 was warm.": ("The evening of XX0X was warm.", "5. Mai"),  # "des 5. Mai", not "vom"
         "Open from 9 a.m. to noon, at noon and until midnight.": (  # was "auf Noon"
             "Open XX0X, XX1X and XX2X.", "von 9 Uhr bis Mittag", "mittags", "bis Mitternacht"),
         "The law was passed in March 2024.": ("The law was passed XX0X.", "im März 2024"),  # was "in March 2024"

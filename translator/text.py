@@ -2674,7 +2674,13 @@ def numbers_in_german(english: str) -> list[str]:
 # A "$" before a single digit stays as it was: "$1" is as often a shell's or a pattern's argument as a price.
 # A preposition before one goes into its item too, as German chooses its own by what follows ("at XX0X" came back as
 # "am 17 Uhr", "on XX0X" as "auf 24. Dezember"); "to" only after a time or a date ("8 a.m. to 5 p.m."): "bis".
-PREPOSITIONS = r"(?P<preposition>[Aa]t|[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween|to)"
+PREPOSITIONS = (r"(?P<preposition>[Aa]t|[Oo]n|[Bb]y|[Uu]ntil|[Tt]ill|[Bb]efore|[Aa]fter|[Ss]ince|[Ff]rom|[Bb]etween|to"
+                r"|of)")
+# "of" before a date after a letter's or a record's name: "your inquiry of March 3" came back as "Ihre Anfrage von 3.
+# März", German's "vom 3. März"; not after a time's ("the evening of May 5": "am Abend des 5. Mai")
+DATED_BY_OF = re.compile(r"\b(?:letter|e-?mail|message|inquiry|enquiry|request|order|invoice|application|offer|"
+                         r"statement|decision|meeting|call|report|notice|contract|agreement|minutes|note|reply|"
+                         r"answer|update|version|release|edition|law|act|decree|regulation)s? $", re.IGNORECASE)
 PREPOSITION = rf"(?:{PREPOSITIONS}[ \xa0])?"
 PREPOSITION_AND_ARTICLE = rf"(?:{PREPOSITIONS}[ \xa0](?:the[ \xa0])?)?"  # "on the 5th of May": German's "am" holds it
 CLOCK_TIME = re.compile(
@@ -2833,8 +2839,9 @@ SCALED_AMOUNT = re.compile(
 # item ("from 9 a.m. to 5 p.m.", "from 1 to 3 p.m."), else "ab".
 BEFORE_TIME = {"at": "um", "by": "bis", "until": "bis", "till": "bis", "to": "bis", "before": "vor", "after": "nach",
                "since": "seit", "from": "ab", "between": "zwischen"}
-BEFORE_DATE = {"on": "am", "by": "bis zum", "until": "bis zum", "till": "bis zum", "to": "bis zum", "before": "vor dem",
-               "after": "nach dem", "since": "seit dem", "from": "ab dem", "between": "zwischen dem"}
+BEFORE_DATE = {"of": "vom", "on": "am", "by": "bis zum", "until": "bis zum", "till": "bis zum", "to": "bis zum",
+               "before": "vor dem", "after": "nach dem", "since": "seit dem", "from": "ab dem",
+               "between": "zwischen dem"}
 BEFORE_WEEKDAY = {"on": "am"} | {word: german for word, german in BEFORE_TIME.items() if word != "at"}  # a time's
 BEFORE_MONTH = {"in": "im", "during": "im", "since": "seit", "until": "bis", "till": "bis", "by": "bis",
                 "before": "vor", "after": "nach", "from": "ab", "to": "bis"}
@@ -2844,7 +2851,9 @@ RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till"
                "thru": " bis ", "and": " und "}
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
-SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]")  # after a time's "p.m.", whose dot is then the sentence's
+# After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
+# to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
+SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", hours and minutes, a month,
 # a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
@@ -2889,7 +2898,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             continue
         if preposition := form.groupdict().get("preposition"):
             if preposition.lower() not in _prepositions(form) or preposition == "to" and not (
-                    forms and _kind(forms[-1][2]) == _kind(form) and SPACES.fullmatch(text, forms[-1][1], start)):
+                    forms and _kind(forms[-1][2]) == _kind(form) and SPACES.fullmatch(text, forms[-1][1], start)
+            ) or preposition == "of" and not DATED_BY_OF.search(text, max(0, start - 30), form.start("preposition")):
                 start = form.start("preposition") + len(preposition) + 1
                 start += 4 if text.startswith("the", start) else 0
         if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
