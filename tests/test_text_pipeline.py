@@ -1508,6 +1508,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
         "Open Tuesday to Sunday, Monday-Friday 9 a.m. - 5 p.m.": (  # was "heute heute", "9 Uhr. - 17 Uhr."
             "Open XX0X, XX1X - XX2X.", "Dienstag bis Sonntag", "Montag–Freitag 9 Uhr", "17 Uhr"),
+        "It moved from Tuesday to Thursday, not from 3 p.m. to 4 p.m.": (  # was "von Dienstag bis Donnerstag"
+            "It moved XX0X, not XX1X.", "von Dienstag auf Donnerstag", "von 15 Uhr bis 16 Uhr"),
+        "It was postponed from 3 p.m. to 4 p.m.": ("It was postponed XX0X.", "von 15 Uhr auf 16 Uhr"),
         "Your letter of March 3 arrived.": ("Your letter XX0X arrived.", "vom 3. März"),  # was "von 3. März"
         "Call us (8 a.m. to 6 p.m.).": ("Call us (XX0X).", "8 Uhr bis 18 Uhr"),  # was "18 Uhr.)."
         "The evening of May 5 was warm.": ("The evening of XX0X was warm.", "5. Mai"),  # "des 5. Mai", not "vom"

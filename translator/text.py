@@ -2851,6 +2851,11 @@ RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till"
                "thru": " bis ", "and": " und "}
 RANGE_FROM = {"ab": "von", "ab dem": "vom"}
 RANGE_TO = frozenset({"to", "until", "till"})
+# A thing moved from one time to another ("The meeting has been moved from Tuesday to Thursday."): German's "von ...
+# auf" (the model's range "von Dienstag bis Donnerstag" says it lasts)
+MOVED = re.compile(r"\b(?:moved|postponed|changed|rescheduled|shifted|delayed|pushed(?: back)?|brought forward|put off"
+                   r"|rearranged|switched)(?: [a-z]+){0,3} $", re.IGNORECASE)  # "moved the event from"
+MOVED_TO = {"bis": "auf", "bis zum": "auf den"}
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
@@ -2907,8 +2912,14 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         if sentence and text[end - 1] == "." and form.re is CLOCK_TIME and not SENTENCE_GOES_ON.match(text, end):
             end -= 1
         forms.append((start, end, form))
-    return [(start, end, _german(text[start:end], form, next_form[2] if next_form and SPACES.fullmatch(
-        text, end, next_form[0]) else None)) for (start, end, form), next_form in zip(forms, forms[1:] + [None])]
+    german = []
+    for k, (start, end, form) in enumerate(forms):
+        before = forms[k - 1] if k and SPACES.fullmatch(text, forms[k - 1][1], start) else None
+        after = forms[k + 1][2] if k + 1 < len(forms) and SPACES.fullmatch(text, end, forms[k + 1][0]) else None
+        moved = bool(before and (before[2].groupdict().get("preposition") or "").lower() == "from"
+                     and MOVED.search(text, max(0, before[0] - 40), before[0]))
+        german.append((start, end, _german(text[start:end], form, after, moved)))
+    return german
 
 
 def _complete(form: re.Match) -> bool:
@@ -2972,9 +2983,10 @@ def _beside_spans(part: str) -> bool:
     return bool(BESIDE_FORMS.fullmatch(part) or BESIDE_FORMS.fullmatch(MERGED_WITH_FORMS.sub(" ", part)))
 
 
-def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
+def _german(english: str, form: re.Match, next_form: re.Match | None, moved: bool = False) -> str:
     """A form as German writes it, its preposition too where the English has one; next_form: the form after it,
-    where only spaces lie between."""
+    where only spaces lie between; moved: the form is where a thing moved to ("moved from Tuesday to Thursday": "auf
+    Donnerstag", not a range's "bis")."""
     if form.re is SCALED_AMOUNT:
         singular, plural = SCALES[form["scale"]]
         german = f"{form['amount'].translate(GERMAN_SEPARATORS)} {singular if form['amount'] == '1' else plural}"
@@ -3019,6 +3031,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None) -> str:
     ranged = form.groupdict().get("to_hour") or form.groupdict().get("to_year")
     if ranged or next_form and (next_form.groupdict().get("preposition") or "") in RANGE_TO:
         word = RANGE_FROM.get(word, word)
+    word = MOVED_TO.get(word, word) if moved else word
     return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}" if word else german
 
 
