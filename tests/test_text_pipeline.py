@@ -1800,6 +1800,24 @@ def test_in_plain_text_block_elements_that_open_and_close_separate_sentences():
         assert prepared.restore(prepared.segments) == text
 
 
+def test_a_command_line_where_one_is_expected_is_kept_as_written():
+    """Read as words, the model broke a command ("Install it with: pip install requests" came back as "...: Rohr
+    installieren", "docker compose up -d" as "Docker-Kompose -d"): at a line's start or after a colon, a tool's name,
+    one of its subcommands and its arguments to the line's end are one item, as code; a sentence's last dot stays out.
+    A tool's name before words of a sentence is no command."""
+    for text, (segments, protected) in {
+            "Install it with: pip install requests": (["Install it with: XX0X"], ["pip install requests"]),
+            "Then run:\nsudo docker compose up -d\nDone.": (["Then run:", "Done."],  # a line of its own: glue
+                                                           ["sudo docker compose up -d"]),
+            "apt-get install perl.": ([], ["apt-get install perl"])}.items():  # nothing to translate
+        prepared = prepare(text)
+        assert (prepared.segments, prepared.protected) == (segments, protected), text
+        assert prepared.restore(prepared.segments) == text
+    for text in ("git svn clone failed", "go down one line", "make up the bed", "npm is a package manager.",
+                 "Run npm install to update it. Then restart."):
+        assert not any(" " in item for item in prepare(text).protected), text
+
+
 def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_each_alone():
     """Read as words, the model repeated a menu path's labels without end ("in Settings > General > Language" came
     back as "in Einstellungen > General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as

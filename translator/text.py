@@ -2074,6 +2074,19 @@ MARKDOWN = re.compile(r"(?:^|\n)(?:#{1,6}[ \t]+\S|[ ]{0,3}(?:```|~~~))|\]\(|\]\[
 CODE_INDENT = 4
 
 
+# A command line where one is expected, at a line's start or after a colon ("Install it with: pip install requests",
+# "Then run: docker compose up -d"): read as words, the model translated and broke it ("Rohr installieren",
+# "Docker-Kompose -d", "npm installieren: npm installieren"). A package manager's or a tool's name, one of its
+# subcommands, its arguments to the line's end; kept as written, as code. Not a tool's name alone or before words of a
+# sentence ("git svn clone failed": no subcommand after "git"; "go down one line", "make up the bed": not tools here).
+COMMAND_TOOLS = ("npm|npx|yarn|pnpm|pip|pip3|pipx|apt|apt-get|brew|docker|podman|kubectl|git|cargo|gem|conda|poetry"
+                 "|helm|dnf|yum|snap|flatpak|uv")
+SUBCOMMANDS = ("install|i|add|remove|uninstall|update|upgrade|run|build|start|clone|pull|push|init|test|exec|apply|get"
+               "|create|compose|ci|publish|checkout|fetch|login|logs|ps|check|clean|sync")
+COMMAND_LINE = re.compile(rf"(?:(?<![^\n])|(?<=: ))[ \t]*(?:\$ )?(?:sudo )?(?:{COMMAND_TOOLS}) (?:{SUBCOMMANDS})"
+                          r"(?: (?!\S*\.\s)\S*[^\s.])*(?=\.?[ \t]*(?:\n|$))")  # a sentence's last dot stays out
+
+
 def indented_code(text: str) -> list[tuple[int, int]]:
     """(start, end) of each indented code block of a Markdown text (MARKDOWN), from its first line's start to its last
     line's end: lines indented by CODE_INDENT columns or more (blank ones between them included) after a blank line
@@ -2453,6 +2466,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = indented_code(text) if preserve_placeholders and not keys else []
+    code = sorted(code + apart_from([line.span() for line in COMMAND_LINE.finditer(text)], code)) if (
+        preserve_placeholders and not keys and " " in text) else code
     forms = german_forms(text) if preserve_placeholders else []
     form_spans = [(start, end) for start, end, _ in forms]
     labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
