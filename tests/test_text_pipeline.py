@@ -1571,7 +1571,6 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          # set phrases the model broke ("See you soon!": "Sie haben bald!")
                          "See you soon!": "Bis bald!", "You're welcome.": "Gern geschehen.",
                          "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
-
                          "Thanks. Get well soon!": "Danke. Gute Besserung!"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
