@@ -1452,10 +1452,11 @@ def test_numbers_are_kept_exactly():
                                  "8.2p1+, 2nd, SE-XX9X, XX10X, XX11X%."]
     assert prepared.restore(prepared.segments) == text.replace("8,000", "8.000")  # grouped as German groups it
     assert prepare(text, preserve_placeholders=False).segments == [text]
-    # before a slash and a word, a rate's amount is still one ("$19.99/month" came back as "$19.9/month")
-    rate = prepare("Price: $19.99/month")
+    # before a slash and a word, a rate's amount is still one ("$19.99/month" came back as "$19.9/month"; a period
+    # after it is the amount's form's: "19,99 $/Monat")
+    rate = prepare("Price: $19.99/seat")
     assert rate.protected == ["$19.99"]
-    assert rate.restore(rate.segments) == "Price: 19,99 $/month"
+    assert rate.restore(rate.segments) == "Price: 19,99 $/seat"
 
 
 def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
@@ -1499,6 +1500,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "We meet on the 3rd of June, not at the 5th of May.": (
             "We meet XX0X, not at the XX1X.", "am 3. Juni", "5. Mai"),
         "It costs $19.99, €5 or £2,000.": ("It costs XX0X, XX1X or XX2X.", "19,99 $", "5 €", "2.000 £"),
+        "It costs $10/mo or €100/year.": ("It costs XX0X or XX1X.", "10 $/Monat", "100 €/Jahr"),  # was "/mo"
         "The store is closed on Sunday.": ("The store is closed XX0X.", "am Sonntag"),
         "Meet us **on Friday** at 5 p.m.": ("Meet us **XX0X** XX1X.", "am Freitag", "um 17 Uhr"),
         "Meet <b>on Friday</b> at 5 p.m.": ("Meet XX0X.", "<b>am Freitag</b> um 17 Uhr"),  # an item with tags

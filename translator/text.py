@@ -2837,8 +2837,12 @@ YEAR_PERIOD = re.compile(
     r"|before|until|to|by|at|on|in|for|with|was|were|is|are|had|has|have|this|that|there|as|its|his|her|their|our|my"
     r"|so|then|because|if)\b|(?<=In[ \xa0]\d{4})[ \xa0][A-Z])")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
+# A price's period after a slash is German's too ("$19.99/month" came back as "19,99 $/month"): "19,99 $/Monat"
+PER_PERIOD = {"month": "Monat", "mo": "Monat", "year": "Jahr", "yr": "Jahr", "week": "Woche", "day": "Tag",
+              "hour": "Stunde", "hr": "Stunde", "person": "Person", "user": "Nutzer"}
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
-                    r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))")  # "$5 million": SCALED_AMOUNT
+                    r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))"  # "$5 million": SCALED_AMOUNT
+                    rf"(?:/(?P<per>{'|'.join(PER_PERIOD)})(?![\w/]))?")
 # A number of millions, billions or trillions, with its currency sign or word: the model broke them ("2 billion
 # dollars" came back as "2 Dokumente", "1.5 billion euros" as "1,5 Anwendungsergebnisse", "$2.5 billion" as "$2,5",
 # "$5 million" as "$5 Millionen"); German writes "Millionen", "Milliarden" (a billion is a thousand millions),
@@ -3008,7 +3012,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         currency = form["currency"] or CURRENCY_WORDS.get(form["currency_word"] or "")
         return f"{german} {currency}" if currency else german
     if form.re is AMOUNT:
-        return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}"
+        per = f"/{PER_PERIOD[form['per']]}" if form["per"] else ""
+        return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}{per}"
     if form.re is GREETING:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
