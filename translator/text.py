@@ -2087,6 +2087,14 @@ COMMAND_LINE = re.compile(rf"(?:(?<![^\n])|(?<=: ))[ \t]*(?:\$ )?(?:sudo )?(?:{C
                           r"(?: (?!\S*\.\s)\S*[^\s.])*(?=\.?[ \t]*(?:\n|$))")  # a sentence's last dot stays out
 
 
+def code_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`) and
+    command lines (COMMAND_LINE), sorted and apart."""
+    blocks = indented_code(text)
+    commands = [line.span() for line in COMMAND_LINE.finditer(text)]
+    return sorted(blocks + apart_from(commands, blocks)) if commands else blocks
+
+
 def indented_code(text: str) -> list[tuple[int, int]]:
     """(start, end) of each indented code block of a Markdown text (MARKDOWN), from its first line's start to its last
     line's end: lines indented by CODE_INDENT columns or more (blank ones between them included) after a blank line
@@ -2435,12 +2443,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
     (`names_outside_ascii`) and names the model has not learned (`ascii_names`), the markers of lists inside a line
-    (`inline_enumerators`, which separate segments as marks between clauses do), a Markdown text's indented code
-    (`indented_code`), links whose text names their target or is code (`whole_links`) and ICU MessageFormat's syntax
-    (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans `unknown(text)`
-    names, characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as placeholders,
-    LONG_RUN characters without a space, and quotation marks, which it dropped: `quotation_marks`), so no sentence or
-    line break falls inside one. Line breaks (but those that wrap a sentence short enough to be one segment,
+    (`inline_enumerators`, which separate segments as marks between clauses do), a Markdown text's indented code and
+    command lines (`code_lines`), links whose text names their target or is code (`whole_links`) and ICU MessageFormat's
+    syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
+    `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as
+    placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped: `quotation_marks`), so no
+    sentence or line break falls inside one. Line breaks (but those that wrap a sentence short enough to be one segment,
     `_wrap_end`), in HTML block-level tags, marks between clauses the model cannot read (`clauses`) and parentheses
     around words (`parentheticals`) separate segments. `fits(segment)` says whether a segment is within the model's
     source limit; longer ones are split at the clause or word boundary nearest their middle, as are those that fit but
@@ -2465,9 +2473,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
-    code = indented_code(text) if preserve_placeholders and not keys else []
-    code = sorted(code + apart_from([line.span() for line in COMMAND_LINE.finditer(text)], code)) if (
-        preserve_placeholders and not keys and " " in text) else code
+    code = code_lines(text) if preserve_placeholders and not keys else []
     forms = german_forms(text) if preserve_placeholders else []
     form_spans = [(start, end) for start, end, _ in forms]
     labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
