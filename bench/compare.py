@@ -232,7 +232,7 @@ def _our_runners(prepared: dict, batch_sizes, tokens: int, thread_counts) -> lis
 
             def run(batch, scheduler=scheduler, timer=timer):
                 sources = prepared["tokenizer"].encode_batch(batch_of(batch))
-                translate = lambda: scheduler.run([Request(str(i), ids, DecodingOptions(tokens, tokens))  # noqa: E731
+                translate = lambda: scheduler.run([Request(str(i), ids, DecodingOptions.forced(tokens))  # noqa: E731
                                                    for i, ids in enumerate(sources)])
                 return _timed(translate, lambda out: sum(len(r.output_ids) for r in out), tokens, timer)
             runners.append((f"ours onnx {precision}", threads, run))
@@ -284,7 +284,8 @@ def agreement(prepared: dict, texts: list[str], max_tokens: int = 32) -> float:
 
     tokenizer, pieces = prepared["tokenizer"], prepared["pieces"]
     sources = tokenizer.encode_batch(texts)
-    ours = [r.output_ids for r in decode(Runtime(prepared["model_dir"]), sources, DecodingOptions(max_tokens))]
+    ours = [r.output_ids for r in decode(Runtime(prepared["model_dir"]), sources,
+                                       DecodingOptions(max_tokens, suppress_repeats=False))]
     translator = ctranslate2.Translator(str(prepared["ct2"]["float32"]), device="cpu", compute_type="float32")
     theirs = translator.translate_batch([[pieces[i] for i in s] for s in sources], beam_size=1, max_decoding_length=max_tokens)
     index = {piece: i for i, piece in enumerate(pieces)}

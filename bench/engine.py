@@ -33,7 +33,7 @@ def engines(checkpoint: Path, model_dir: Path, threads: int, batch_sizes) -> dic
         scheduler = Scheduler(runtime, max_num_seqs=max(batch_sizes))  # kept, as the server keeps its pool
 
         def decode(texts, tokens):
-            options = DecodingOptions(tokens, tokens)
+            options = DecodingOptions.forced(tokens)
             return scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(runtime.tokenizer.encode_batch(texts))])
         return decode, timer
 
@@ -143,7 +143,7 @@ def alignment_cost(model_dir: Path, threads: int, batch_sizes=(1, 32), tokens: i
         sources = runtime.tokenizer.encode_batch(batch_of(batch))
         loop = {}
         for asked in (False, True):
-            options = DecodingOptions(tokens, tokens, return_alignments=asked)
+            options = DecodingOptions.forced(tokens, return_alignments=asked)
             loop[asked] = 1000 * best_time(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(sources)]),
                                            repeats)[0] / tokens
         results[batch] = {"graph_ms_with": graph["with"], "graph_ms_without": graph["without"],

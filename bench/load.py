@@ -223,7 +223,7 @@ def raw_cpu_ms_per_token(engine: dict, batch: int, output_tokens: int, min_secon
     runtime = Runtime(engine["model_dir"], precision=engine["precision"], threads=engine["threads"])
     scheduler = Scheduler(runtime, max_num_seqs=max(batch, 1))
     batches = rotating_batches(runtime.tokenizer.encode_batch(SENTENCES), batch)
-    options = DecodingOptions(output_tokens, output_tokens)
+    options = DecodingOptions.forced(output_tokens)
     return _cpu_ms_per_token(lambda: scheduler.run([Request(str(i), ids, options) for i, ids in enumerate(next(batches))]),
                              batch * output_tokens, min_seconds)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from model.catalogs import read_mo
 from model.data import read_tsv
 from bench.tags import nested_as
+from service.decoding import DecodingOptions
 from translator.text import LETTER, protected_spans
 
 CATALOGS = Path("/usr/share/locale/de/LC_MESSAGES")
@@ -62,12 +63,12 @@ def has_words(text: str) -> bool:
     return LETTER.search("".join(outside) + text[done:]) is not None
 
 
-def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
+def run(translator, pairs: list[tuple[str, str]], source: Path, options: DecodingOptions = DecodingOptions()) -> dict:
     import sacrebleu
 
     texts, references = [english for english, _ in pairs], [german for _, german in pairs]
-    segmented = translator.segment(texts)
-    translated = [t.text for t in translator.translate_segmented(segmented)]
+    segmented = translator.segment(texts, options=options)
+    translated = [t.text for t in translator.translate_segmented(segmented, options=options)]
     prepared = segmented.prepared
     unknown = translator.runtime.tokenizer.unknown_spans
     source_spans = [unknown(t) for t in texts]
@@ -86,7 +87,7 @@ def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
         "tags_nested_as_in_source": sum(nested_as(r, t) for t, r in zip(texts, translated)) / n,
         "words_lost": sum(has_words(t) and not has_words(r) for t, r in zip(texts, translated)) / n,
         "chrf": round(sacrebleu.corpus_chrf(translated, [references]).score, 2),
-        "as_alone_in_texts": as_alone_in_texts(translator, translated, texts) / n,
+        "as_alone_in_texts": as_alone_in_texts(translator, translated, texts, options) / n,
         "examples": [{"source": t, "translation": r, "reference": g}
                      for t, r, g in list(zip(texts, translated, references))[:5]],
     }
@@ -95,10 +96,10 @@ def run(translator, pairs: list[tuple[str, str]], source: Path) -> dict:
 LINES_PER_TEXT = 5
 
 
-def as_alone_in_texts(translator, alone: list[str], texts: list[str]) -> int:
+def as_alone_in_texts(translator, alone: list[str], texts: list[str], options: DecodingOptions) -> int:
     """How many of the single-line texts come back as they did alone where they are the lines of longer texts."""
     starts = range(0, len(texts), LINES_PER_TEXT)
-    joined = translator.translate(["\n".join(texts[i:i + LINES_PER_TEXT]) for i in starts])
+    joined = translator.translate(["\n".join(texts[i:i + LINES_PER_TEXT]) for i in starts], options=options)
     same = 0
     for start, text in zip(starts, joined):
         lines, expected = text.split("\n"), alone[start:start + LINES_PER_TEXT]

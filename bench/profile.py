@@ -22,7 +22,7 @@ def timed_steps(runtime: Runtime, batch: int, tokens: int = 64, repeats: int = 5
     """(ms per decoder step, of which outside ONNX Runtime, a decode() that runs the same loop once): the fastest
     of `repeats` greedy decodes of `batch` sentences forced to `tokens` tokens, the encoder amortised."""
     sources = runtime.tokenizer.encode_batch(batch_of(batch))
-    options = DecodingOptions(tokens, tokens)
+    options = DecodingOptions.forced(tokens)
     timer = GraphTimer().instrument(runtime)
     # One scheduler kept across runs, as a server keeps its slot pool (a fresh pool would time its growth).
     scheduler = Scheduler(runtime, max_num_seqs=batch, max_queue_size=batch)

@@ -34,7 +34,7 @@ import torch
 from model.checkpoint import pad_batch
 from model.greedy import greedy
 from model.transformer import Transformer
-from service.decoding import DecodingOptions
+from service.decoding import MAX_REPEAT_PERIOD, DecodingOptions
 from service.runtime import Runtime
 from service.scheduler import decode
 from translator.model_format import ENCODER_INPUTS, position_major
@@ -180,7 +180,7 @@ def sequence_parity(model: Transformer, runtime: Runtime, texts: list[str], boun
         chunk_sources = [sources[i] for i in chunk]
         limit = min(2 * max(map(len, chunk_sources)) + 10, runtime.limits.max_output_tokens)
         src, src_mask = pad_batch(chunk_sources, model.cfg.pad_id)
-        reference = greedy(model, src, src_mask, limit)
+        reference = greedy(model, src, src_mask, limit, repeat_period=MAX_REPEAT_PERIOD)
         ours = [r.output_ids for r in decode(runtime, chunk_sources, DecodingOptions(max_output_tokens=limit))]
         for i, a, b in zip(chunk, reference, ours):
             if a == b:

@@ -92,7 +92,7 @@ def activation_peaks(model_dir: Path, graphs: dict[str, Path], texts: list[str])
         sources = [ids for ids in runtime.tokenizer.encode_batch(texts) if len(ids) <= limit]
         if not sources:
             raise ValueError("int8 calibration needs texts that fit the model's positions; none did")
-        decode(runtime, sources, DecodingOptions(runtime.limits.max_output_tokens))
+        decode(runtime, sources, DecodingOptions(runtime.limits.max_output_tokens, suppress_repeats=False))
     return runtime.peaks
 
 

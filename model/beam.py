@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import torch
 
+from model.greedy import suppress_repeats
 from model.transformer import Cache, Transformer
 
 
@@ -26,9 +27,11 @@ class BeamHypothesis(NamedTuple):
 
 @torch.inference_mode()
 def beam_search(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tensor, beam_size: int, max_len: int,
-                length_penalty: float = 1.0, num_hypotheses: int = 1, min_len: int = 0) -> list[list[BeamHypothesis]]:
-    """The num_hypotheses best hypotheses of every source row, best first."""
+                length_penalty: float = 1.0, num_hypotheses: int = 1, min_len: int = 0,
+                repeat_period: int = 0) -> list[list[BeamHypothesis]]:
+    """The num_hypotheses best hypotheses of every source row, best first (repeat_period: as model.greedy's)."""
     cfg, k = model.cfg, beam_size
+    sources = [ids[mask].tolist() for ids, mask in zip(src_ids, src_mask) for _ in range(k)]
     batch = src_ids.size(0)
     rows_mask = src_mask.repeat_interleave(k, dim=0)
     cache = model.init_cache(model.encode(src_ids, src_mask).repeat_interleave(k, dim=0), rows_mask)
@@ -50,6 +53,8 @@ def beam_search(model: Transformer, src_ids: torch.Tensor, src_mask: torch.Tenso
         logits = logits[:, -1].float()
         if step < min_len:  # blocked before normalising, as the served engine does
             logits[:, cfg.eos_id] = float("-inf")
+        if repeat_period:
+            suppress_repeats(logits, history.tolist(), sources, repeat_period)
         logprobs = logits.log_softmax(dim=-1)
         vocab = logprobs.size(-1)
         candidates = (scores.reshape(-1, 1) + logprobs.double()).reshape(batch, k * vocab)

@@ -222,6 +222,31 @@ static PyObject *RowKernel_prepare(RowKernel *self, PyObject *const *args, Py_ss
     return PyLong_FromUnsignedLong(present);
 }
 
+/* (row, period) for each of rows 0..n-1 with a `bit` feature whose generated tokens end in two copies of one block
+   of `period` <= max_period tokens (the shortest such block): its next token must not start a third copy. */
+static PyObject *RowKernel_repeats(RowKernel *self, PyObject *const *args, Py_ssize_t nargs) {
+    Py_ssize_t n, bit, max_period;
+    if (arity("repeats", nargs, 3) < 0 || int_arg(args, 0, "n", 0, self->slots, &n) < 0 ||
+        int_arg(args, 1, "bit", 0, 255, &bit) < 0 ||
+        int_arg(args, 2, "max_period", 1, self->max_output_tokens, &max_period) < 0)
+        return NULL;
+    PyObject *rows = PyList_New(0);
+    for (Py_ssize_t row = 0; rows && row < n; row++) {
+        if (!(FEATURES(self)[row] & bit)) continue;
+        int64_t before = LENGTHS(self)[row] - 1; /* tokens generated before this step's */
+        if (before > self->max_output_tokens) before = self->max_output_tokens;
+        const int64_t *end = (const int64_t *)self->output.buf + row * self->max_output_tokens + before;
+        for (Py_ssize_t period = 1; period <= max_period && 2 * period <= before; period++)
+            if (end[-1] == end[-1 - period] && !memcmp(end - 2 * period, end - period, period * sizeof *end)) {
+                PyObject *item = Py_BuildValue("(nn)", row, period);
+                if (!item || PyList_Append(rows, item) < 0) Py_CLEAR(rows);
+                Py_XDECREF(item);
+                break;
+            }
+    }
+    return rows;
+}
+
 static PyObject *RowKernel_choose(RowKernel *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_ssize_t n, eos, skipped, given, streaming;
     if (arity("choose", nargs, 5) < 0 || int_arg(args, 0, "n", 0, self->slots, &n) < 0 ||
@@ -266,6 +291,9 @@ static PyMethodDef RowKernel_methods[] = {
     {"prepare", (PyCFunction)(void (*)(void))RowKernel_prepare, METH_FASTCALL,
      "prepare(n, eos) -> the bitwise OR of rows 0..n-1's features. First writes -inf into the eos logit of every row\n"
      "that has not generated more than its min_tokens, so that no choice (greedy, sampled, beam) can end it."},
+    {"repeats", (PyCFunction)(void (*)(void))RowKernel_repeats, METH_FASTCALL,
+     "repeats(n, bit, max_period) -> [(row, period)] for each of rows 0..n-1 with a `bit` feature whose generated\n"
+     "tokens end in two copies of one block of period <= max_period tokens (the shortest such block)."},
     {"choose", (PyCFunction)(void (*)(void))RowKernel_choose, METH_FASTCALL,
      "choose(n, eos, skipped, given, streaming) -> (finished rows, [(row, token) streamed]).\n"
      "For each of rows 0..n-1 without a `skipped` feature bit: its token is the argmax of its logits (or, with a\n"

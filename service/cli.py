@@ -207,7 +207,7 @@ def cmd_translate(args) -> int:
         return 2
     if args.checkpoint:
         if any(value != DECODING_DEFAULTS.get(name) for name, value in decoding_arguments(args).items()
-               if name != "beam_size"):
+               if name not in ("beam_size", "suppress_repeats")):
             print("error: with --checkpoint (PyTorch) only --beam applies; use --model-dir or a server for "
                   "n-best, scores, sampling and alignments", file=sys.stderr)
             return 2
@@ -293,6 +293,8 @@ def decoding_arguments(args) -> dict:
                        sampling_topk=args.top_k, sampling_topp=args.top_p)
     if args.seed is not None:
         options["seed"] = args.seed
+    if args.allow_repeats:
+        options["suppress_repeats"] = False
     return options
 
 
@@ -732,6 +734,9 @@ def build_parser() -> argparse.ArgumentParser:
     decoding.add_argument("--top-k", type=whole_number(0), default=0, help="sample among the K most likely tokens (implies --sample; default 0: all)")
     decoding.add_argument("--top-p", type=float, default=1.0, help="sample within the nucleus of mass P (implies --sample; default 1: all)")
     decoding.add_argument("--seed", type=whole_number(0, UINT64_MAX), help="sampling seed: the same seed gives the same translation")
+    decoding.add_argument("--allow-repeats", action="store_true",
+                          help="let the model write a word or a few a third time in a row (default: suppressed unless "
+                               "the source has the same tokens; --checkpoint never suppresses them)")
     decoding.add_argument("--attention", type=Path, metavar="PNG",
                           help="draw the first text's alignments (cross-attention per sentence) into this PNG")
     decoding.add_argument("--alignment-layer", type=int, default=-1,

@@ -19,6 +19,8 @@ MAX_TEMPERATURE = 100.0
 # there instead of at the model's limit ("Scream Tracker 3 audio", 11 source tokens, generated 117 of "S S S" before
 # its end-of-sentence; now 42).
 SOURCE_LENGTH_FACTOR, SOURCE_LENGTH_SLACK = 2, 20
+# suppress_repeats: the longest block of tokens (a word or a few) whose third copy in a row is suppressed.
+MAX_REPEAT_PERIOD = 8
 
 
 class FinishReason(enum.Enum):
@@ -54,6 +56,13 @@ class DecodingOptions:
     sampling_topp: float = 1.0  # ... within the smallest set whose probability reaches p (1 = all)
     seed: int | None = None  # sampling's random seed; None = a fresh one per request
     return_alignments: bool = False
+    suppress_repeats: bool = True  # no third copy in a row of a block of <= MAX_REPEAT_PERIOD tokens the source lacks
+
+    @classmethod
+    def forced(cls, tokens: int, **options) -> "DecodingOptions":
+        """Exactly `tokens` tokens per sentence, each as the model ranks it: a benchmark's fixed work, alike in
+        every engine (forced past its end, a sentence repeats itself, which suppress_repeats would steer)."""
+        return cls(tokens, tokens, suppress_repeats=False, **options)
 
     @property
     def sampling(self) -> bool:

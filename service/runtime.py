@@ -30,7 +30,7 @@ CACHE_CHUNK = 8  # cache lengths (self and source positions) are multiples of th
 CPU_RUN_COST_POSITIONS = 6
 # What a row asks of a step beyond a greedy token (bits of SlotPool.features). A step checks which of them any row
 # has (one reduction) and skips the work of the others: the plain greedy batch pays for none.
-STREAMING, SAMPLED, SCORED, ALIGNED, BEAM = 1, 2, 4, 8, 16
+STREAMING, SAMPLED, SCORED, ALIGNED, BEAM, UNREPEATED = 1, 2, 4, 8, 16, 32
 
 
 def session_options(threads: int | None, spinning: bool) -> ort.SessionOptions:
@@ -153,7 +153,7 @@ class SlotPool:
         self.min_tokens = np.zeros(slots, dtype=np.int64)
         self.output = np.zeros((slots, max_output_tokens), dtype=np.int64)  # generated ids, read when a row finishes
         self.deadlines = np.full(slots, np.inf)  # time.monotonic() by which each row must finish
-        self.features = np.zeros(slots, dtype=np.uint8)  # STREAMING | SAMPLED | SCORED | ALIGNED | BEAM
+        self.features = np.zeros(slots, dtype=np.uint8)  # STREAMING | SAMPLED | SCORED | ALIGNED | BEAM | UNREPEATED
         self.logprobs = np.zeros((slots, max_output_tokens), dtype=np.float32)  # of the generated ids (scored rows)
         self.scores = np.zeros(slots)  # cumulative log-probability of each beam
         self.beam_index = np.zeros(slots, dtype=np.int64)  # a beam row's place among its request's rows

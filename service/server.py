@@ -512,7 +512,8 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
         num_hypotheses=options.num_hypotheses, return_scores=options.return_scores,
         sampling_temperature=options.sampling_temperature, sampling_topk=options.sampling_topk,
         sampling_topp=options.sampling_topp, seed=options.seed if options.HasField("seed") else None,
-        return_alignments=options.return_alignments)
+        return_alignments=options.return_alignments,
+        suppress_repeats=options.suppress_repeats if options.HasField("suppress_repeats") else True)
 
 
 def started_engines(config: ServerConfig, metrics: Metrics) -> Iterator[tuple[str, Engine]]:

@@ -12,9 +12,10 @@ from model.beam import beam_search, sequence_logprobs
 from model.checkpoint import load_checkpoint, pad_batch
 from model.greedy import greedy
 from service.client import TranslatorClient
-from service.decoding import DecodingCapabilities, DecodingOptions
+from service.decoding import MAX_REPEAT_PERIOD, DecodingCapabilities, DecodingOptions
 from service.runtime import Runtime
 from service.scheduler import Request, Scheduler, decode
+from service.translator import Translator
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.v1 import translator_pb2 as pb
@@ -46,8 +47,8 @@ def run_alone(runtime, source, opts):
 def test_beam_size_one_is_greedy_in_both_engines(runtime, model):
     sources = runtime.tokenizer.encode_batch(SENTENCES)
     src, mask = pad_batch(sources, model.cfg.pad_id)
-    reference = beam_search(model, src, mask, beam_size=1, max_len=10)
-    assert [h[0].token_ids for h in reference] == greedy(model, src, mask, 10)
+    reference = beam_search(model, src, mask, beam_size=1, max_len=10, repeat_period=MAX_REPEAT_PERIOD)
+    assert [h[0].token_ids for h in reference] == greedy(model, src, mask, 10, repeat_period=MAX_REPEAT_PERIOD)
     ours = decode(runtime, sources, options(beam_size=1))
     assert [r.output_ids for r in ours] == [h[0].token_ids for h in reference]
 
@@ -57,7 +58,7 @@ def test_beam_search_equals_the_pytorch_reference(runtime, model, beam_size, len
     sources = runtime.tokenizer.encode_batch(SENTENCES)
     src, mask = pad_batch(sources, model.cfg.pad_id)
     reference = beam_search(model, src, mask, beam_size, 10, length_penalty=length_penalty, num_hypotheses=beam_size,
-                            min_len=min_tokens)
+                            min_len=min_tokens, repeat_period=MAX_REPEAT_PERIOD)
     ours = decode(runtime, sources, options(beam_size=beam_size, num_hypotheses=beam_size, length_penalty=length_penalty,
                                             min_output_tokens=min_tokens, return_scores=True))
     for mine, theirs in zip(ours, reference):
@@ -69,9 +70,11 @@ def test_beam_search_equals_the_pytorch_reference(runtime, model, beam_size, len
 
 
 def test_scores_match_a_rescoring_by_pytorch(runtime, model):
+    """Where no token was suppressed (as repeats are, before normalising, like EOS below the minimum)."""
     sources = runtime.tokenizer.encode_batch(SENTENCES[:4])
-    for opts in (options(return_scores=True), options(beam_size=3, num_hypotheses=3, return_scores=True),
-                 options(sampling_temperature=1.0, seed=3, return_scores=True)):
+    model_alone = dict(return_scores=True, suppress_repeats=False)
+    for opts in (options(**model_alone), options(beam_size=3, num_hypotheses=3, **model_alone),
+                 options(sampling_temperature=1.0, seed=3, **model_alone)):
         for request in decode(runtime, sources, opts):
             for hypothesis in request.hypotheses:
                 ended = hypothesis.finish_reason.value == "eos"
@@ -163,6 +166,18 @@ def test_the_server_returns_n_best_scores_and_alignments(client, runtime):
             assert alignment.source_tokens[-1] == "</s>"
     info = client.list_models().models[0]
     assert info.max_beam_size == 4 and info.alignments
+
+
+def test_the_server_suppresses_repeats_unless_a_request_turns_it_off(client, exported_tiny):
+    """suppress_repeats unset means true: the server answers as Translator does with the same options, and the tiny
+    model, which repeats itself, comes back otherwise with it off."""
+    local = Translator(exported_tiny, threads=1)
+    suppressed = local.translate(SENTENCES)
+    as_ranked = local.translate(SENTENCES, options=DecodingOptions(suppress_repeats=False))
+    assert any(a != b for a, b in zip(suppressed, as_ranked))
+    assert [t.text for t in client.translate(SENTENCES).translations] == suppressed
+    assert [t.text for t in client.translate(SENTENCES, suppress_repeats=True).translations] == suppressed
+    assert [t.text for t in client.translate(SENTENCES, suppress_repeats=False).translations] == as_ranked
 
 
 def test_a_text_with_nothing_to_translate_is_its_own_one_hypothesis(client):

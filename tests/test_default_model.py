@@ -55,7 +55,7 @@ def test_beam_search_equals_pytorch_on_200_test_sentences(exported_default):
     from model.beam import beam_search
     from model.checkpoint import load_checkpoint, pad_batch
     from model.data import read_tsv
-    from service.decoding import DecodingOptions
+    from service.decoding import MAX_REPEAT_PERIOD, DecodingOptions
     from service.runtime import Runtime
     from service.scheduler import decode
 
@@ -67,7 +67,7 @@ def test_beam_search_equals_pytorch_on_200_test_sentences(exported_default):
     identical = 0
     for start in range(0, len(sources), 25):
         src, mask = pad_batch(sources[start : start + 25], model.cfg.pad_id)
-        reference = beam_search(model, src, mask, 4, 48, num_hypotheses=2)
+        reference = beam_search(model, src, mask, 4, 48, num_hypotheses=2, repeat_period=MAX_REPEAT_PERIOD)
         for mine, theirs in zip(ours[start : start + 25], reference):
             identical += [h.token_ids for h in mine.hypotheses] == [h.token_ids for h in theirs]
             assert abs(mine.hypotheses[0].score - theirs[0].score) <= 1e-4

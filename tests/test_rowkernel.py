@@ -79,6 +79,28 @@ def test_prepare_blocks_eos_below_the_minimum_and_reports_every_feature_present(
     assert not np.isneginf(arrays["logits"][:, :EOS]).any() and not np.isneginf(arrays["logits"][3:]).any()
 
 
+def repeated_block(tokens: list[int], max_period: int) -> int | None:
+    """The shortest period p <= max_period with tokens ending in two copies of a block of p tokens."""
+    periods = range(1, min(max_period, len(tokens) // 2) + 1)
+    return next((p for p in periods if tokens[-2 * p : -p] == tokens[-p:]), None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.lists(st.integers(0, 2), max_size=8), st.booleans()), min_size=1, max_size=6),
+       max_period=st.integers(1, 8))
+def test_repeats_finds_each_flagged_rows_shortest_doubled_block(rows, max_period):
+    """Over two or three token values, tokens often end in two copies of a block (and often of several)."""
+    arrays = pool_arrays(slots=len(rows))
+    kernel = RowKernel(**arrays)
+    for row, (tokens, flagged) in enumerate(rows):
+        arrays["output"][row, : len(tokens)] = tokens
+        arrays["lengths"][row] = len(tokens) + 1  # positions cached: the tokens before this step's, and the start
+        arrays["features"][row] = SAMPLED | (BEAM if flagged else 0)
+    expected = [(row, repeated_block(tokens, max_period)) for row, (tokens, flagged) in enumerate(rows) if flagged]
+    assert kernel.repeats(len(rows), BEAM, max_period) == [(row, p) for row, p in expected if p is not None]
+    assert kernel.repeats(len(rows) - 1, STREAMING, max_period) == []  # no row has that bit
+
+
 def test_longest_advance_and_expired_see_only_the_running_rows():
     arrays = pool_arrays()
     kernel = RowKernel(**arrays)
@@ -108,6 +130,8 @@ def test_rows_out_of_range_are_refused_not_written():
         kernel.advance(7)
     with pytest.raises(ValueError, match="eos=40 must be between 0 and 39"):
         kernel.prepare(1, 40)
+    with pytest.raises(ValueError, match="max_period=9 must be between 1 and 8"):
+        kernel.repeats(1, BEAM, 9)
     with pytest.raises(IndexError, match="row 0 has generated 0 tokens"):  # choose before advance: no position
         kernel.choose(1, EOS, 0, 0, 0)
     arrays["lengths"][0] = 9

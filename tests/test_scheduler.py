@@ -220,6 +220,31 @@ def test_max_and_min_output_tokens():
     assert len(longer[0].output_ids) == 3  # EOS suppressed twice; the fake then emits other tokens
 
 
+class LoopingRuntime(ScriptedRuntime):
+    """Every row's most likely token is always 20; the next best is 30 + the tokens it has generated."""
+
+    def step(self, pool):
+        n = pool.size
+        logits = pool.logits[:n]
+        logits[:] = 0.0
+        logits[:, 20] = 2.0
+        logits[np.arange(n), 30 + pool.lengths[:n]] = 1.0
+        pool.kernel.advance(n)
+        return logits, None
+
+
+def test_a_third_copy_in_a_row_is_suppressed_unless_the_source_has_that_run():
+    scheduler = Scheduler(LoopingRuntime())
+    sources = [[7, 8], [5, 20, 20, 20, 6], [7, 8]]
+    options = [DecodingOptions(max_output_tokens=9), DecodingOptions(max_output_tokens=9),
+               DecodingOptions(max_output_tokens=9, suppress_repeats=False)]
+    requests = [Request(f"r{i}", source, option) for i, (source, option) in enumerate(zip(sources, options))]
+    scheduler.add_request(requests)
+    run(scheduler)
+    assert requests[0].output_ids == [20, 20, 32, 20, 20, 35, 20, 20, 38]  # its next best token at each third copy
+    assert requests[1].output_ids == requests[2].output_ids == [20] * 9
+
+
 def test_failed_step_finishes_running_and_admitted_sequences_with_error():
     runtime = ScriptedRuntime()
     scheduler = Scheduler(runtime)
