@@ -2842,6 +2842,88 @@ YEAR_PERIOD = re.compile(
     r"(?![\w%])(?=[ \xa0]*(?:[.,;:!?)\]]|$)|[ \xa0](?:the|a|an|he|she|it|we|they|I|you|and|or|but|when|while|after"
     r"|before|until|to|by|at|on|in|for|with|was|were|is|are|had|has|have|this|that|there|as|its|his|her|their|our|my"
     r"|so|then|because|if)\b|(?<=In[ \xa0]\d{4})[ \xa0][A-Z])")
+# Countries, regions and cities, with the preposition before one: German names many otherwise, and the model chose the
+# preposition badly ("The train to Munich was late." came back as "Der Zug zum Munich war später.", "We spent a week
+# in Vienna" as "... im Wiesen ...", "She comes from France." as "Sie kommt von Frankreich.", "We are flying to
+# Canada." as "Wir fliegen auf Kanada.", "Welcome to Berlin!" as "Willkommen zu Berlin!"). Each is an item written as
+# German writes it: "nach München", "aus Frankreich", "in der Schweiz"; German's names from the dictionary's entries.
+# A place German names alike, or only with an article, is one only after a preposition: alone there is nothing to
+# change, or the sentence around it is the model's ("Switzerland is"); so is a first name ("Florence").
+PLACES = {
+    "Germany": "Deutschland", "Austria": "Österreich", "Switzerland": "Schweiz", "France": "Frankreich",
+    "Italy": "Italien", "Spain": "Spanien", "Portugal": "Portugal", "Poland": "Polen", "Belgium": "Belgien",
+    "Netherlands": "Niederlande", "Luxembourg": "Luxemburg", "Denmark": "Dänemark", "Sweden": "Schweden",
+    "Norway": "Norwegen", "Finland": "Finnland", "Iceland": "Island", "Ireland": "Irland", "Scotland": "Schottland",
+    "England": "England", "Wales": "Wales", "Britain": "Großbritannien", "Great Britain": "Großbritannien",
+    "Greece": "Griechenland", "Turkey": "Türkei", "Russia": "Russland", "Ukraine": "Ukraine", "Hungary": "Ungarn",
+    "Czech Republic": "Tschechien", "Czechia": "Tschechien", "Slovakia": "Slowakei", "Slovenia": "Slowenien",
+    "Croatia": "Kroatien", "Serbia": "Serbien", "Romania": "Rumänien", "Bulgaria": "Bulgarien", "Estonia": "Estland",
+    "Latvia": "Lettland", "Lithuania": "Litauen", "Cyprus": "Zypern", "Malta": "Malta", "United States": "USA",
+    "Canada": "Kanada", "Mexico": "Mexiko", "Brazil": "Brasilien", "Argentina": "Argentinien", "Chile": "Chile",
+    "Colombia": "Kolumbien", "Peru": "Peru", "Cuba": "Kuba", "China": "China", "Japan": "Japan", "India": "Indien",
+    "Korea": "Korea", "South Korea": "Südkorea", "Vietnam": "Vietnam", "Thailand": "Thailand",
+    "Indonesia": "Indonesien", "Singapore": "Singapur", "Australia": "Australien", "New Zealand": "Neuseeland",
+    "Egypt": "Ägypten", "Morocco": "Marokko", "Tunisia": "Tunesien", "Kenya": "Kenia", "South Africa": "Südafrika",
+    "Nigeria": "Nigeria", "Ethiopia": "Äthiopien", "Israel": "Israel", "Syria": "Syrien", "Iran": "Iran",
+    "Iraq": "Irak", "Saudi Arabia": "Saudi-Arabien", "Europe": "Europa", "Africa": "Afrika", "Asia": "Asien",
+    "America": "Amerika", "North America": "Nordamerika", "South America": "Südamerika",
+    "Latin America": "Lateinamerika", "Bavaria": "Bayern", "Saxony": "Sachsen", "Lower Saxony": "Niedersachsen",
+    "Thuringia": "Thüringen", "Hesse": "Hessen", "Swabia": "Schwaben", "Franconia": "Franken",
+    "Westphalia": "Westfalen", "Prussia": "Preußen", "Bohemia": "Böhmen", "Silesia": "Schlesien", "Tyrol": "Tirol",
+    "Sicily": "Sizilien", "Sardinia": "Sardinien", "Corsica": "Korsika", "Crete": "Kreta", "Tuscany": "Toskana",
+    "Catalonia": "Katalonien", "Andalusia": "Andalusien", "Scandinavia": "Skandinavien", "Siberia": "Sibirien",
+    "Munich": "München", "Vienna": "Wien", "Cologne": "Köln", "Nuremberg": "Nürnberg", "Hanover": "Hannover",
+    "Zurich": "Zürich", "Geneva": "Genf", "Lucerne": "Luzern", "Rome": "Rom", "Milan": "Mailand", "Venice": "Venedig",
+    "Florence": "Florenz", "Naples": "Neapel", "Genoa": "Genua", "Turin": "Turin", "Warsaw": "Warschau",
+    "Prague": "Prag", "Moscow": "Moskau", "Brussels": "Brüssel", "Antwerp": "Antwerpen", "Bruges": "Brügge",
+    "Lisbon": "Lissabon", "Copenhagen": "Kopenhagen", "Athens": "Athen", "Belgrade": "Belgrad",
+    "Bucharest": "Bukarest", "Strasbourg": "Straßburg", "Seville": "Sevilla", "Gothenburg": "Göteborg",
+    "Beijing": "Peking", "Tokyo": "Tokio", "Cairo": "Kairo", "Damascus": "Damaskus", "Tehran": "Teheran",
+    "Mexico City": "Mexiko-Stadt", "Berlin": "Berlin", "Hamburg": "Hamburg", "Frankfurt": "Frankfurt",
+    "Stuttgart": "Stuttgart", "Dresden": "Dresden", "Leipzig": "Leipzig", "Bonn": "Bonn", "Bremen": "Bremen",
+    "Salzburg": "Salzburg", "Basel": "Basel", "Bern": "Bern", "London": "London", "Paris": "Paris",
+    "Madrid": "Madrid", "Barcelona": "Barcelona", "Amsterdam": "Amsterdam", "Stockholm": "Stockholm",
+    "Oslo": "Oslo", "Helsinki": "Helsinki", "Dublin": "Dublin", "Edinburgh": "Edinburgh", "Budapest": "Budapest",
+    "Istanbul": "Istanbul", "New York": "New York", "Washington": "Washington", "Chicago": "Chicago",
+    "Boston": "Boston", "San Francisco": "San Francisco", "Los Angeles": "Los Angeles", "Toronto": "Toronto",
+    "Sydney": "Sydney", "Hong Kong": "Hongkong", "Shanghai": "Schanghai", "Delhi": "Delhi", "New Delhi": "Neu-Delhi",
+}
+PLACE_ARTICLES = {"Schweiz": "f", "Niederlande": "pl", "Türkei": "f", "Ukraine": "f", "Slowakei": "f", "USA": "pl",
+                  "Iran": "m", "Irak": "m", "Toskana": "f"}
+PLACE_NEEDS_PREPOSITION = frozenset({"Florence", "Turkey", "Washington", "Sydney", "Chile"})
+PLACES_AFTER_THE = frozenset({"Netherlands", "United States", "Czech Republic"})  # "in the Netherlands"
+BEFORE_PLACE = {"in": "in", "to": "nach", "from": "aus", "near": "bei", "via": "über"}
+ARTICLED = {"in": {"f": "in der", "m": "im", "pl": "in den"}, "nach": {"f": "in die", "m": "in den", "pl": "in die"},
+            "aus": {"f": "aus der", "m": "aus dem", "pl": "aus den"},
+            "bei": {"f": "bei der", "m": "beim", "pl": "bei den"},
+            "über": {"f": "über die", "m": "über den", "pl": "über die"},
+            "von": {"f": "von der", "m": "vom", "pl": "von den"}}
+# A capitalized word, or a name of PLACES in several; not part of a longer name ("Munich Airport", "Paris Hilton", "New
+# Mexico", "East Germany": PLACE_AFTER_NAME), nor of a file or an address ("Berlin.txt", "@Paris").
+PLACE = re.compile(r"(?<![\w.'’&/@-])"
+                   r"(?:(?P<preposition>[Ii]n|[Tt]o|[Ff]rom|[Nn]ear|[Vv]ia)[ \xa0](?P<the>the[ \xa0])?)?"
+                   rf"(?P<place>{'|'.join(sorted((name for name in PLACES if ' ' in name), key=len, reverse=True))}"
+                   r"|[A-Z][a-z]+)(?![\w'’&/@-]|[ \xa0-]?[A-Z]|\.\w)")
+PLACE_AFTER_NAME = re.compile(r"(?P<word>[A-Z][a-z]*|[Ss]t\.)[ \xa0]$")
+NAME_BEFORE_PLACE = re.compile(r"New|North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower"
+                               r"|Greater|Old|Little|Saint|St\.|San|Santa|Los|Las|Fort|Port|Mount|Lake|Cape|Bad")
+SENTENCE_START = re.compile(r"(?:^|[.!?:][ \xa0\n]+|\n)$")
+# What may follow a place without a preposition: a mark, the end, or a word a place's name goes with as a noun; not a
+# noun it describes, which German joins to it ("the Warsaw ghetto": "das Warschauer Ghetto", "the Cairo surface").
+PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has|had|have|will|would|can|could|may"
+                        r"|might|must|should|and|or|but|nor|in|on|at|for|with|by|from|to|of|as|than|where|which|that"
+                        r"|who|when|while|since|because|after|before|during|until|remains|became|becomes|lies|won|lost"
+                        r"|beat|offers|hosts|announced|said|says|does|did)\b")
+PLACE_WORDS = frozenset(name.split()[0] for name in PLACES)
+CAPITALIZED_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+# Where the word before it makes "to" or "from" no place's: the preposition stays the model's ("next to Munich",
+# "far from Rome"); "Welcome to Berlin!" and "I have been to Rome." are "in".
+NOT_OF_PLACE = re.compile(r"(?:\b(?:next|close|according|compared|thanks|due|similar|far|away|apart|different|prior"
+                          r"|relative|contrary|opposite|belongs?|talk|talked|speak|spoke|write|wrote)[ \xa0]\w+"
+                          # a setting's value ("Set the region to France"): "auf"
+                          r"|\b(?:set|change[sd]?|switch(?:e[sd])?)\b[^.!?;:]{0,30}[ \xa0]to)"
+                          r"[ \xa0](?:the[ \xa0])?$", re.I)
+WELCOMED = re.compile(r"\b(?:[Ww]elcome|been)[ \xa0]$")
 MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 # A price's period after a slash is German's too ("$19.99/month" came back as "19,99 $/month"): "19,99 $/Monat"
 PER_PERIOD = {"month": "Monat", "mo": "Monat", "year": "Jahr", "yr": "Jahr", "week": "Woche", "day": "Tag",
@@ -2874,7 +2956,7 @@ BEFORE_YEAR = {"in": "", "since": "seit", "until": "bis", "by": "bis", "before":
                "between": "zwischen"}  # "in 1998": "1998"; "a painting from 1521": "von 1521"
 RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "through": " bis ",
                "thru": " bis ", "and": " und "}
-RANGE_FROM = {"ab": "von", "ab dem": "vom"}
+RANGE_FROM = {"ab": "von", "ab dem": "vom", "aus": "von"}  # "from Rome to Warsaw": "von Rom nach Warschau"
 RANGE_TO = frozenset({"to", "until", "till"})
 # A thing moved from one time to another ("The meeting has been moved from Tuesday to Thursday."): German's "von ...
 # auf" (the model's range "von Dienstag bis Donnerstag" says it lasts)
@@ -2913,11 +2995,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     the German time does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a
     time, a date or a month)."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
-            or MONTH_NAME.search(text) or "noon" in text or "midnight" in text):
+            or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
                                          SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD)
+                                         YEAR_PERIOD, PLACE)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -2927,9 +3009,10 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         if forms and start < forms[-1][1]:
             continue
         if preposition := form.groupdict().get("preposition"):
-            if preposition.lower() not in _prepositions(form) or preposition == "to" and not (
+            if preposition.lower() not in _prepositions(form) or preposition == "to" and form.re is not PLACE and not (
                     forms and _kind(forms[-1][2]) == _kind(form) and SPACES.fullmatch(text, forms[-1][1], start)
-            ) or preposition == "of" and not DATED_BY_OF.search(text, max(0, start - 30), form.start("preposition")):
+            ) or preposition == "of" and not DATED_BY_OF.search(text, max(0, start - 30), form.start("preposition")
+            ) or form.re is PLACE and NOT_OF_PLACE.search(text, max(0, start - 40), form.start("place")):
                 start = form.start("preposition") + len(preposition) + 1
                 start += 4 if text.startswith("the", start) else 0
         if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
@@ -2954,6 +3037,15 @@ def _complete(form: re.Match) -> bool:
         return bool(_slash_date_day(form))
     if form.re is MONTH_PERIOD:
         return bool(form["preposition"] or form["year"])
+    if form.re is PLACE:
+        english = form["place"]
+        if english not in PLACES or form["the"] and english not in PLACES_AFTER_THE:
+            return False
+        german = PLACES[english]
+        return bool(form["preposition"]) or not (german == english or german in PLACE_ARTICLES
+                                                 or english in PLACE_NEEDS_PREPOSITION
+                                                 or not PLACE_ENDS.match(form.string, form.end())
+                                                 or _after_a_name(form.string, form.start()))
     if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
         range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
         return form["preposition"].lower() != "between" or bool(range_end)
@@ -3044,6 +3136,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = NOON_WORDS[form["noon"]]
     elif form.re is MONTH_PERIOD:
         german = MONTHS[form["month"]] + (f" {form['year']}" if form["year"] else "")
+    elif form.re is PLACE:
+        german = PLACES[form["place"]]
     elif form.re is YEAR_PERIOD:
         german = form["period_year"] + (RANGE_WORDS[form["range"].strip()] + form["to_year"] if form["to_year"] else "")
     elif form.re is SLASH_DATE:
@@ -3058,13 +3152,32 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if ranged or next_form and (next_form.groupdict().get("preposition") or "") in RANGE_TO:
         word = RANGE_FROM.get(word, word)
     word = MOVED_TO.get(word, word) if moved else word
+    if form.re is PLACE:
+        word = "in" if word == "nach" and WELCOMED.search(form.string, 0, form.start()) else word
+        if gender := PLACE_ARTICLES.get(german):
+            german += "n" if gender == "pl" and word not in ("nach", "über") and german.endswith("e") else ""  # dative
+            word = ARTICLED[word][gender]
     return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}" if word else german
 
 
 def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
     return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, NOON_OR_MIDNIGHT: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY,
-            MONTH_PERIOD: BEFORE_MONTH, YEAR_PERIOD: BEFORE_YEAR}.get(form.re, BEFORE_DATE)
+            MONTH_PERIOD: BEFORE_MONTH, YEAR_PERIOD: BEFORE_YEAR, PLACE: BEFORE_PLACE}.get(form.re, BEFORE_DATE)
+
+
+def _after_a_name(text: str, start: int) -> bool:
+    """Whether a capitalized word stands right before `start` that is not a sentence's first ("Our Munich office"), or
+    that is the start of a name ("New Mexico", "East Germany")."""
+    name = PLACE_AFTER_NAME.search(text, max(0, start - 20), start)
+    if not name:
+        return False
+    return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not SENTENCE_START.search(text, 0, name.start())
+
+
+def _names_a_place(text: str) -> bool:
+    """Whether a capitalized word of the text starts one of PLACES (before looking for them)."""
+    return not PLACE_WORDS.isdisjoint(CAPITALIZED_WORD.findall(text))
 
 
 def _kind(form: re.Match) -> re.Pattern:
