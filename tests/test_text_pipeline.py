@@ -1574,6 +1574,8 @@ def test_places_come_back_with_their_german_names_and_prepositions():
             "Munich is beautiful.": "München is beautiful.", "Arabic (Syria)": "Arabic (Syrien)",
             "go to New York or Mexico City": "go nach New York or Mexiko-Stadt",
             # "to" of another word, or before a setting's value ("auf"), stays the model's
+            "I moved to the U.S. last year, she to the UK.": "I moved in die USA last year, she nach Großbritannien.",
+            "She lives in the US. It rains.": "She lives in den USA. It rains.",  # its dot stays the sentence's
             "It is next to Munich.": "It is next to München.",
             "Set the region to France.": "Set the region to Frankreich."}.items():
         prepared = prepare(text)
@@ -1582,7 +1584,8 @@ def test_places_come_back_with_their_german_names_and_prepositions():
     # noun (German joins them: "Warschauer"); part of a longer name, a file's or an address.
     for text in ("Berlin is big.", "Switzerland is nice.", "Florence said no.", "The Warsaw ghetto.",
                  "Our Vienna office is open.", "New Mexico is hot.", "East Germany ended.", "Meet at Munich Airport.",
-                 "Call Paris Hilton.", "Open Berlin.txt or @Rome.", "the Munich-based firm"):
+                 "Call Paris Hilton.", "Open Berlin.txt or @Rome.", "the Munich-based firm", "Sold to US customers.",
+                 "The UK voted.", "The Czech Republic is small."):  # "the" of a name without a preposition
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

@@ -2887,11 +2887,15 @@ PLACES = {
     "Istanbul": "Istanbul", "New York": "New York", "Washington": "Washington", "Chicago": "Chicago",
     "Boston": "Boston", "San Francisco": "San Francisco", "Los Angeles": "Los Angeles", "Toronto": "Toronto",
     "Sydney": "Sydney", "Hong Kong": "Hongkong", "Shanghai": "Schanghai", "Delhi": "Delhi", "New Delhi": "Neu-Delhi",
+    "U.S.": "USA", "U.S.A.": "USA", "US": "USA", "USA": "USA", "United Kingdom": "Großbritannien",
+    "UK": "Großbritannien", "U.K.": "Großbritannien",
 }
 PLACE_ARTICLES = {"Schweiz": "f", "Niederlande": "pl", "Türkei": "f", "Ukraine": "f", "Slowakei": "f", "USA": "pl",
                   "Iran": "m", "Irak": "m", "Toskana": "f"}
 PLACE_NEEDS_PREPOSITION = frozenset({"Florence", "Turkey", "Washington", "Sydney", "Chile"})
-PLACES_AFTER_THE = frozenset({"Netherlands", "United States", "Czech Republic"})  # "in the Netherlands"
+# Names English writes with "the" ("in the Netherlands", "in the U.S."): without a preposition "the" is the model's.
+PLACES_AFTER_THE = frozenset({"Netherlands", "United States", "Czech Republic", "United Kingdom", "U.S.", "U.S.A.",
+                              "US", "USA", "UK", "U.K."})
 BEFORE_PLACE = {"in": "in", "to": "nach", "from": "aus", "near": "bei", "via": "über"}
 ARTICLED = {"in": {"f": "in der", "m": "im", "pl": "in den"}, "nach": {"f": "in die", "m": "in den", "pl": "in die"},
             "aus": {"f": "aus der", "m": "aus dem", "pl": "aus den"},
@@ -2903,7 +2907,7 @@ ARTICLED = {"in": {"f": "in der", "m": "im", "pl": "in den"}, "nach": {"f": "in 
 PLACE = re.compile(r"(?<![\w.'’&/@-])"
                    r"(?:(?P<preposition>[Ii]n|[Tt]o|[Ff]rom|[Nn]ear|[Vv]ia)[ \xa0](?P<the>the[ \xa0])?)?"
                    rf"(?P<place>{'|'.join(sorted((name for name in PLACES if ' ' in name), key=len, reverse=True))}"
-                   r"|[A-Z][a-z]+)(?![\w'’&/@-]|[ \xa0-]?[A-Z]|\.\w)")
+                   r"|U\.S\.(?:A\.)?|U\.K\.|USA|US|UK|[A-Z][a-z]+)(?![\w'’&/@-]|[ \xa0-]?[A-Z]|\.\w)")
 PLACE_AFTER_NAME = re.compile(r"(?P<word>[A-Z][a-z]*|[Ss]t\.)[ \xa0]$")
 NAME_BEFORE_PLACE = re.compile(r"New|North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower"
                                r"|Greater|Old|Little|Saint|St\.|San|Santa|Los|Las|Fort|Port|Mount|Lake|Cape|Bad")
@@ -2913,9 +2917,10 @@ SENTENCE_START = re.compile(r"(?:^|[.!?:][ \xa0\n]+|\n)$")
 PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has|had|have|will|would|can|could|may"
                         r"|might|must|should|and|or|but|nor|in|on|at|for|with|by|from|to|of|as|than|where|which|that"
                         r"|who|when|while|since|because|after|before|during|until|remains|became|becomes|lies|won|lost"
-                        r"|beat|offers|hosts|announced|said|says|does|did)\b")
-PLACE_WORDS = frozenset(name.split()[0] for name in PLACES)
-CAPITALIZED_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+                        r"|beat|offers|hosts|announced|said|says|does|did|last|next|this|yesterday|today|tomorrow"
+                        r"|now|again|soon|recently|already)\b")
+PLACE_WORDS = frozenset(name.split()[0].rstrip(".") for name in PLACES)
+CAPITALIZED_WORD = re.compile(r"\b[A-Z][a-z]+\b|\b(?:U\.S|U\.K|USA|US|UK)\b")
 # Where the word before it makes "to" or "from" no place's: the preposition stays the model's ("next to Munich",
 # "far from Rome"); "Welcome to Berlin!" and "I have been to Rome." are "in".
 NOT_OF_PLACE = re.compile(r"(?:\b(?:next|close|according|compared|thanks|due|similar|far|away|apart|different|prior"
@@ -2990,10 +2995,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998":
     "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
     greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), with the preposition before it, the first of overlapping ones; in a sentence (a text whose
-    first letter is a capital) a time's last dot stays out where it ends the sentence too ("We close at 6 p.m."), as
-    the German time does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a
-    time, a date or a month)."""
+    "Freundliche Grüße"), places ("to Munich": "nach München"), with the preposition before it, the first of
+    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
+    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a
+    preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a
+    place; "next to Munich")."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
@@ -3017,7 +3023,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
                 start += 4 if text.startswith("the", start) else 0
         if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
             continue  # a day alone is a word the model knows; only "on" goes with every Monday
-        if sentence and text[end - 1] == "." and form.re is CLOCK_TIME and not SENTENCE_GOES_ON.match(text, end):
+        if (sentence and text[end - 1] == "." and form.re in (CLOCK_TIME, PLACE)
+                and not SENTENCE_GOES_ON.match(text, end)):
             end -= 1
         forms.append((start, end, form))
     german = []
@@ -3041,11 +3048,11 @@ def _complete(form: re.Match) -> bool:
         english = form["place"]
         if english not in PLACES or form["the"] and english not in PLACES_AFTER_THE:
             return False
-        german = PLACES[english]
-        return bool(form["preposition"]) or not (german == english or german in PLACE_ARTICLES
-                                                 or english in PLACE_NEEDS_PREPOSITION
-                                                 or not PLACE_ENDS.match(form.string, form.end())
-                                                 or _after_a_name(form.string, form.start()))
+        german, ends = PLACES[english], PLACE_ENDS.match(form.string, form.end())
+        if form["preposition"]:  # an abbreviation describes a noun as often ("to US customers")
+            return bool(ends) or not english[1].isupper()
+        return not (german == english or german in PLACE_ARTICLES or english in PLACE_NEEDS_PREPOSITION
+                    or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
         range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
         return form["preposition"].lower() != "between" or bool(range_end)
