@@ -2911,7 +2911,7 @@ PLACE = re.compile(r"(?<![\w.'’&/@-])"
 PLACE_AFTER_NAME = re.compile(r"(?P<word>[A-Z][a-z]*|[Ss]t\.)[ \xa0]$")
 NAME_BEFORE_PLACE = re.compile(r"New|North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower"
                                r"|Greater|Old|Little|Saint|St\.|San|Santa|Los|Las|Fort|Port|Mount|Lake|Cape|Bad")
-SENTENCE_START = re.compile(r"(?:^|[.!?:][ \xa0\n]+|\n)$")
+SENTENCE_START = re.compile(r"(?:^|[.!?:][ \xa0\n]{1,3}|\n)$")  # searched in the few characters before a word
 # What may follow a place without a preposition: a mark, the end, or a word a place's name goes with as a noun; not a
 # noun it describes, which German joins to it ("the Warsaw ghetto": "das Warschauer Ghetto", "the Cairo surface").
 PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has|had|have|will|would|can|could|may"
@@ -3160,7 +3160,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         word = RANGE_FROM.get(word, word)
     word = MOVED_TO.get(word, word) if moved else word
     if form.re is PLACE:
-        word = "in" if word == "nach" and WELCOMED.search(form.string, 0, form.start()) else word
+        word = "in" if word == "nach" and WELCOMED.search(form.string, max(0, form.start() - 9), form.start()) else word
         if gender := PLACE_ARTICLES.get(german):
             german += "n" if gender == "pl" and word not in ("nach", "über") and german.endswith("e") else ""  # dative
             word = ARTICLED[word][gender]
@@ -3179,7 +3179,8 @@ def _after_a_name(text: str, start: int) -> bool:
     name = PLACE_AFTER_NAME.search(text, max(0, start - 20), start)
     if not name:
         return False
-    return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not SENTENCE_START.search(text, 0, name.start())
+    sentence_start = SENTENCE_START.search(text, max(0, name.start() - 4), name.start())
+    return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not sentence_start
 
 
 def _names_a_place(text: str) -> bool:
