@@ -1585,6 +1585,7 @@ def test_places_come_back_with_their_german_names_and_prepositions():
     for text in ("Berlin is big.", "Switzerland is nice.", "Florence said no.", "The Warsaw ghetto.",
                  "Our Vienna office is open.", "New Mexico is hot.", "East Germany ended.", "Meet at Munich Airport.",
                  "Call Paris Hilton.", "Open Berlin.txt or @Rome.", "the Munich-based firm", "Sold to US customers.",
+                 "Sold to U.S. customers.",
                  "The UK voted.", "The Czech Republic is small."):  # "the" of a name without a preposition
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text

@@ -2846,7 +2846,8 @@ YEAR_PERIOD = re.compile(
 # preposition badly ("The train to Munich was late." came back as "Der Zug zum Munich war später.", "We spent a week
 # in Vienna" as "... im Wiesen ...", "She comes from France." as "Sie kommt von Frankreich.", "We are flying to
 # Canada." as "Wir fliegen auf Kanada.", "Welcome to Berlin!" as "Willkommen zu Berlin!"). Each is an item written as
-# German writes it: "nach München", "aus Frankreich", "in der Schweiz"; German's names from the dictionary's entries.
+# German writes it: "nach München", "aus Frankreich", "in der Schweiz"; German's names as the dictionary's entries
+# give them, where it has them (150 of 170).
 # A place German names alike, or only with an article, is one only after a preposition: alone there is nothing to
 # change, or the sentence around it is the model's ("Switzerland is"); so is a first name ("Florence").
 PLACES = {
@@ -3050,7 +3051,7 @@ def _complete(form: re.Match) -> bool:
             return False
         german, ends = PLACES[english], PLACE_ENDS.match(form.string, form.end())
         if form["preposition"]:  # an abbreviation describes a noun as often ("to US customers")
-            return bool(ends) or not english[1].isupper()
+            return bool(ends) or not english.isupper()
         return not (german == english or german in PLACE_ARTICLES or english in PLACE_NEEDS_PREPOSITION
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
@@ -3174,8 +3175,8 @@ def _prepositions(form: re.Match) -> dict[str, str]:
 
 
 def _after_a_name(text: str, start: int) -> bool:
-    """Whether a capitalized word stands right before `start` that is not a sentence's first ("Our Munich office"), or
-    that is the start of a name ("New Mexico", "East Germany")."""
+    """Whether a capitalized word stands right before `start` that is not a sentence's first ("Visit Munich." counts
+    not), or that starts a name ("New Mexico", "East Germany")."""
     name = PLACE_AFTER_NAME.search(text, max(0, start - 20), start)
     if not name:
         return False
