@@ -1576,7 +1576,7 @@ def test_places_come_back_with_their_german_names_and_prepositions():
             # "to" of another word, or before a setting's value ("auf"), stays the model's
             "I moved to the U.S. last year, she to the UK.": "I moved in die USA last year, she nach Großbritannien.",
             "She lives in the US. It rains.": "She lives in den USA. It rains.",  # its dot stays the sentence's
-            "It is next to Munich.": "It is next to München.",
+            "It is next to Munich.": "It is next to München.", "It applies to Italy.": "It applies to Italien.",
             "Set the region to France.": "Set the region to Frankreich."}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text

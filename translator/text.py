@@ -2923,9 +2923,11 @@ PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has
 PLACE_WORDS = frozenset(name.split()[0].rstrip(".") for name in PLACES)
 CAPITALIZED_WORD = re.compile(r"\b[A-Z][a-z]+\b|\b(?:U\.S|U\.K|USA|US|UK)\b")
 # Where the word before it makes "to" or "from" no place's: the preposition stays the model's ("next to Munich",
-# "far from Rome"); "Welcome to Berlin!" and "I have been to Rome." are "in".
+# "far from Rome", "This applies to Germany"); "Welcome to Berlin!" and "I have been to Rome." are "in".
 NOT_OF_PLACE = re.compile(r"(?:\b(?:next|close|according|compared|thanks|due|similar|far|away|apart|different|prior"
-                          r"|relative|contrary|opposite|belongs?|talk|talked|speak|spoke|write|wrote)[ \xa0]\w+"
+                          r"|relative|contrary|opposite|belongs?|talk|talked|speak|spoke|write|wrote"
+                          r"|appl(?:y|ies|ied)|refer(?:s|red)?|relat(?:e|es|ed)|point(?:s|ed)?|repl(?:y|ies|ied)"
+                          r"|respond(?:s|ed)?|limited|restricted|specific|unique|native)[ \xa0]\w+"
                           # a setting's value ("Set the region to France"): "auf"
                           r"|\b(?:set|change[sd]?|switch(?:e[sd])?)\b[^.!?;:]{0,30}[ \xa0]to)"
                           r"[ \xa0](?:the[ \xa0])?$", re.I)
