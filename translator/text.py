@@ -2905,10 +2905,12 @@ ARTICLED = {"in": {"f": "in der", "m": "im", "pl": "in den"}, "nach": {"f": "in 
             "von": {"f": "von der", "m": "vom", "pl": "von den"}}
 # A capitalized word, or a name of PLACES in several; not part of a longer name ("Munich Airport", "Paris Hilton", "New
 # Mexico", "East Germany": PLACE_AFTER_NAME), nor of a file or an address ("Berlin.txt", "@Paris").
+ABBREVIATED_PLACES = sorted((name for name in PLACES if name.isupper()), key=len, reverse=True)  # "U.S.A." first
 PLACE = re.compile(r"(?<![\w.'’&/@-])"
                    r"(?:(?P<preposition>[Ii]n|[Tt]o|[Ff]rom|[Nn]ear|[Vv]ia)[ \xa0](?P<the>the[ \xa0])?)?"
                    rf"(?P<place>{'|'.join(sorted((name for name in PLACES if ' ' in name), key=len, reverse=True))}"
-                   r"|U\.S\.(?:A\.)?|U\.K\.|USA|US|UK|[A-Z][a-z]+)(?![\w'’&/@-]|[ \xa0-]?[A-Z]|\.\w)")
+                   rf"|{'|'.join(map(re.escape, ABBREVIATED_PLACES))}|[A-Z][a-z]+)"
+                   r"(?![\w'’&/@-]|[ \xa0-]?[A-Z]|\.\w)")
 PLACE_AFTER_NAME = re.compile(r"(?P<word>[A-Z][a-z]*|[Ss]t\.)[ \xa0]$")
 NAME_BEFORE_PLACE = re.compile(r"New|North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower"
                                r"|Greater|Old|Little|Saint|St\.|San|Santa|Los|Las|Fort|Port|Mount|Lake|Cape|Bad")
@@ -2921,7 +2923,8 @@ PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has
                         r"|beat|offers|hosts|announced|said|says|does|did|last|next|this|yesterday|today|tomorrow"
                         r"|now|again|soon|recently|already)\b")
 PLACE_WORDS = frozenset(name.split()[0].rstrip(".") for name in PLACES)
-CAPITALIZED_WORD = re.compile(r"\b[A-Z][a-z]+\b|\b(?:U\.S|U\.K|USA|US|UK)\b")
+CAPITALIZED_WORD = re.compile(  # an abbreviation without its last dot, after which no word boundary lies
+    rf"\b(?:[A-Z][a-z]+|{'|'.join(re.escape(name.rstrip('.')) for name in ABBREVIATED_PLACES)})\b")
 # Where the word before it makes "to" or "from" no place's: the preposition stays the model's ("next to Munich",
 # "far from Rome", "This applies to Germany"); "Welcome to Berlin!" and "I have been to Rome." are "in".
 NOT_OF_PLACE = re.compile(r"(?:\b(?:next|close|according|compared|thanks|due|similar|far|away|apart|different|prior"
