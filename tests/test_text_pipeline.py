@@ -1591,6 +1591,25 @@ def test_places_come_back_with_their_german_names_and_prepositions():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_latin_abbreviations_come_back_as_german_writes_them():
+    """The model kept "e.g." and "approx." English and lost "i.e." with the rest of its sentence ("Enter your email
+    address, i.e. the one you used to register." came back as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ...").
+    Each is an item as German writes it, its comma gone, a capital only where a sentence starts, and an item of its
+    own beside another item, which would otherwise keep both English."""
+    for text, german in {"E.g. this works.": "Z.B. this works.", "Enter a name, i.e. the file name.":
+                         "Enter a name, d.h. the file name.", "Approx. 3 hours remaining.": "Ca. 3 hours remaining.",
+                         "Select a format (e.g., PNG or JPEG).": "Select a format (z.B. PNG or JPEG).",
+                         "Pick one (E.g. PNG). I.e. this": "Pick one (z.B. PNG). D.h. this",
+                         'Use a tag (e.g. "math") here.': 'Use a tag (z.B. "math") here.',
+                         "1 byte (approx. %d%%)": "1 byte (ca. %d%%)"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']
+    for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo."):
+        prepared = prepare(text)  # code, part of a name, no abbreviation, no sentence going on after it
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
     """The model broke an e-mail's opening and closing and dropped names beside them ("Hi John," came back as "Hins,",
     "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,") and
