@@ -2523,6 +2523,9 @@ def test_repair_survives_model_output_that_glues_into_new_placeholders():
     assert prepare("%s: cannot create: %s").restore(["XX0X: XX1X kann nicht erstellt werden: XX1X"]) == \
         "%s: %s kann nicht erstellt werden:"
     assert repair(" XX0X Datei  XX0X", [0], [False]) == Repaired("XX0X Datei", 1)
+    # nor before a mark ("Es wurde XX0X Tage seit der letzten Sicherung XX0X." was "... Sicherung .")
+    assert repair("Vor XX0X Tagen gesichert XX0X.", [0], [False]).text == "Vor XX0X Tagen gesichert."
+    assert repair("mit XX0X, XX1X und XX0X, XX1X", [0, 1], [False] * 2).text == "mit XX0X, XX1X und,"
 
 
 def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence():

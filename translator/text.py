@@ -53,6 +53,10 @@ STRAY_X = re.compile(rf"(XX\d+X)|X{{2,}}(?!X*\d)|{BROKEN_TOKEN}|{DIGIT_X}")
 # A source with such text of its own ("X1X", "4X") is not repaired by STRAY_X
 OWN_TOKEN_DEBRIS = re.compile(f"{BROKEN_TOKEN}|{DIGIT_X}")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
+# A token with the spaces before it: a repeated token dropped before a mark takes them along ("Ein neues Absatz mit
+# XX0X innerhalb von XX0X." was "... innerhalb von .")
+SPACED_TOKEN = re.compile(r"(?<![ \t])([ \t]*)XX(\d+)X")  # from a run's first space: linear in a run without one
+MARK_AFTER_A_WORD = frozenset(".,;:!?)]")
 
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
 REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
@@ -1128,14 +1132,14 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
 
     def keep_first(match: re.Match) -> str:
         nonlocal count
-        number = int(match.group(1))
+        number = int(match.group(2))
         if number in wanted and number not in seen:
             seen.add(number)
             return match.group(0)
         count += 1
-        return ""
+        return "" if match.string[match.end():match.end() + 1] in MARK_AFTER_A_WORD else match.group(1)
 
-    text = PLACEHOLDER_PATTERN.sub(keep_first, text)
+    text = SPACED_TOKEN.sub(keep_first, text)
     missing = [number for number in owned if number not in seen]
     if missing:
         count += len(missing)
