@@ -82,6 +82,8 @@ def write_model_card(checkpoint: Path, report: dict, corpora: dict[str, dict], p
                        f"{r['dictionary_baseline']['bleu']} | {r['dictionary_baseline']['chrf']} |"
                        for name, r in report["sources"].items())
     beam_header = (f" beam {beam} BLEU | beam {beam} chrF |", "---:|---:|") if beam else ("", "")
+    decoded = ("; as served, no third copy in a row of a block of tokens the source lacks"
+               if report.get("repeat_period") else "")
     examples = "\n".join(f"| {e['source']} | {e['reference']} | {e['model']} |"
                          for r in report["sources"].values() for e in r["examples"][:6])
     curve = ", ".join(f"{step:,}: {chrf:.1f}" for step, chrf in train["curve"])
@@ -137,7 +139,7 @@ the corpora) and loss {train['best_valid_loss']:.3f}, at step {train['best_step'
 
 Validation chrF by step (learning curve): {curve}.
 
-## Evaluation (test splits, sacreBLEU; the service decodes greedily unless a request asks for a beam)
+## Evaluation (test splits, sacreBLEU; the service decodes greedily unless a request asks for a beam{decoded})
 
 | test split | pairs | greedy BLEU | greedy chrF |{beam_header[0]} dictionary baseline BLEU | dictionary baseline chrF |
 |---|---:|---:|---:|{beam_header[1]}---:|---:|

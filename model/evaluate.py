@@ -43,28 +43,32 @@ def source_name(data_dir: Path) -> str:
     return (json.loads(stats.read_text()).get("name") if stats.exists() else None) or Path(data_dir).name
 
 
-def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None, beam_size: int = 4) -> dict:
+def evaluate(checkpoint: Path, data_dirs: list[Path], limit: int | None = None, beam_size: int = 4,
+             repeat_period: int = 0) -> dict:
     """Scores of the model (greedy, and beam search with beam_size > 1) and of the dictionary baseline (built
-    from the first corpus's train split) on each corpus's test.tsv, plus sample translations."""
+    from the first corpus's train split) on each corpus's test.tsv, plus sample translations; repeat_period > 0
+    suppresses repeats as the service does (model.greedy)."""
     from model.checkpoint import load_checkpoint
     from model.train import translate
     from model.transformer import num_parameters
 
     model, tokenizer = load_checkpoint(checkpoint)
     baseline = DictionaryBaseline(read_tsv(data_dirs[0] / "train.tsv"))
-    report = {"parameters": num_parameters(model), "beam_size": beam_size if beam_size > 1 else 0, "sources": {}}
+    report = {"parameters": num_parameters(model), "beam_size": beam_size if beam_size > 1 else 0,
+              "repeat_period": repeat_period, "sources": {}}
     for data_dir in data_dirs:
         test = read_tsv(data_dir / "test.tsv")[:limit]
         sources, references = [p.en for p in test], [p.de for p in test]
         started = time.monotonic()
         name = source_name(data_dir)
-        hypotheses = translate(model, tokenizer, sources, progress=f"{name}: greedy")
+        hypotheses = translate(model, tokenizer, sources, progress=f"{name}: greedy", repeat_period=repeat_period)
         seconds = time.monotonic() - started
         baseline_hypotheses = [baseline.translate(s) for s in sources]
         beam = {}
         if beam_size > 1:
             started = time.monotonic()
-            beam_hypotheses = translate(model, tokenizer, sources, beam_size=beam_size, progress=f"{name}: beam {beam_size}")
+            beam_hypotheses = translate(model, tokenizer, sources, beam_size=beam_size,
+                                        progress=f"{name}: beam {beam_size}", repeat_period=repeat_period)
             beam = {"beam": scores(beam_hypotheses, references) | {"seconds": round(time.monotonic() - started, 1)}}
         report["sources"][name] = {
             "test_pairs": len(test),

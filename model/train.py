@@ -131,9 +131,11 @@ def validate(model, valid_pairs, valid_encoded, tokenizer, opts: TrainOptions) -
 
 
 def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_size: int = 64, max_len: int = 128,
-              device: str = "cpu", beam_size: int = 1, progress: str | None = None) -> list[str]:
+              device: str = "cpu", beam_size: int = 1, progress: str | None = None,
+              repeat_period: int = 0) -> list[str]:
     """Greedy (beam_size 1) or beam-search translations (PyTorch path), batched by length; with a progress
-    bar labelled `progress` if given."""
+    bar labelled `progress` if given; repeat_period: as model.greedy's (service.decoding.MAX_REPEAT_PERIOD decodes as
+    the service does; 0 as the model ranks)."""
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out = [""] * len(texts)
     batch_size = max(1, batch_size // beam_size)
@@ -144,9 +146,10 @@ def translate(model: Transformer, tokenizer: Tokenizer, texts: list[str], batch_
         src, src_mask = src.to(device), src_mask.to(device)
         limit = min(max_len, 2 * src.size(1) + 10, model.cfg.max_positions)
         if beam_size > 1:
-            outputs = [best.token_ids for best, *_ in beam_search(model, src, src_mask, beam_size, limit)]
+            outputs = [best.token_ids for best, *_ in beam_search(model, src, src_mask, beam_size, limit,
+                                                                  repeat_period=repeat_period)]
         else:
-            outputs = greedy(model, src, src_mask, limit)
+            outputs = greedy(model, src, src_mask, limit, repeat_period=repeat_period)
         for i, ids in zip(rows, outputs):
             out[i] = tokenizer.decode(ids)
     return out

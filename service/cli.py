@@ -166,7 +166,10 @@ def torch_cuda_available() -> bool:
 def cmd_evaluate(args) -> int:
     from model.evaluate import evaluate, format_table
 
-    report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit, beam_size=args.beam)
+    from service.decoding import MAX_REPEAT_PERIOD
+
+    report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit, beam_size=args.beam,
+                      repeat_period=0 if args.allow_repeats else MAX_REPEAT_PERIOD)
     print(format_table(report))
     out = args.out or args.checkpoint / "eval.json"
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -213,9 +216,11 @@ def cmd_translate(args) -> int:
             return 2
         from model.checkpoint import load_checkpoint
         from model.train import translate
+        from service.decoding import MAX_REPEAT_PERIOD
 
         model, tokenizer = load_checkpoint(args.checkpoint)
-        translated = iter(translate(model, tokenizer, [text for text in texts if text.strip()], beam_size=args.beam))
+        translated = iter(translate(model, tokenizer, [text for text in texts if text.strip()], beam_size=args.beam,
+                                    repeat_period=0 if args.allow_repeats else MAX_REPEAT_PERIOD))
         for text in texts:
             print(next(translated) if text.strip() else text)
         return 0
@@ -702,6 +707,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also score beam search with K beams beside greedy (default 4; 1: greedy only)")
     evaluate.add_argument("--out", type=Path, help="JSON report path (default: CHECKPOINT/eval.json)")
     evaluate.add_argument("--card", action="store_true", help="also write CHECKPOINT/MODEL_CARD.md")
+    evaluate.add_argument("--allow-repeats", action="store_true",
+                          help="decode as the model ranks: no suppression of a block of tokens written a third time in "
+                               "a row (default: suppressed, as the service decodes)")
     evaluate.add_argument("--train-command", default="translator train --data data --out runs/default",
                           help="the training command recorded in the model card")
     evaluate.set_defaults(func=cmd_evaluate)
@@ -736,7 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
     decoding.add_argument("--seed", type=whole_number(0, UINT64_MAX), help="sampling seed: the same seed gives the same translation")
     decoding.add_argument("--allow-repeats", action="store_true",
                           help="let the model write a word or a few a third time in a row (default: suppressed unless "
-                               "the source has the same tokens; --checkpoint never suppresses them)")
+                               "the source has the same tokens)")
     decoding.add_argument("--attention", type=Path, metavar="PNG",
                           help="draw the first text's alignments (cross-attention per sentence) into this PNG")
     decoding.add_argument("--alignment-layer", type=int, default=-1,

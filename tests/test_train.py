@@ -9,8 +9,9 @@ from model.checkpoint import load_checkpoint, pad_batch
 from model.data import build_corpus
 from model.evaluate import DictionaryBaseline, evaluate
 from model.data import Pair
-from model.train import TrainOptions, inverse_sqrt, make_batches, train, write_average
-from model.transformer import TransformerConfig
+from model.train import TrainOptions, inverse_sqrt, make_batches, train, translate, write_average
+from model.transformer import Transformer, TransformerConfig
+from service.decoding import MAX_REPEAT_PERIOD
 
 TINY = TransformerConfig(vocab_size=80, d_model=32, n_heads=2, d_ff=64, encoder_layers=2, decoder_layers=1)
 
@@ -65,6 +66,15 @@ def test_train_writes_checkpoint_and_resumes(dictd_dir, tmp_path):
     report = evaluate(out, [data])
     result = report["sources"]["Ding dictionary examples"]
     assert set(result["model"]) >= {"bleu", "chrf"} and result["test_pairs"] > 0
+    # Decoded as served (evaluate's and `translate --checkpoint`'s default), an untrained model's loops are cut
+    # short (the export's parity check holds the rule against the served engine)
+    torch.manual_seed(0)
+    untrained = Transformer(model.cfg).eval()
+    sources = [example["source"] for example in result["examples"]]
+    for beam_size in (1, 2):
+        served = translate(untrained, tokenizer, sources, beam_size=beam_size, repeat_period=MAX_REPEAT_PERIOD)
+        assert served != translate(untrained, tokenizer, sources, beam_size=beam_size)
+    assert evaluate(out, [data], beam_size=1, repeat_period=MAX_REPEAT_PERIOD)["repeat_period"] == MAX_REPEAT_PERIOD
 
 
 @pytest.mark.gpu
