@@ -165,7 +165,6 @@ def torch_cuda_available() -> bool:
 
 def cmd_evaluate(args) -> int:
     from model.evaluate import evaluate, format_table
-
     from service.decoding import MAX_REPEAT_PERIOD
 
     report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit, beam_size=args.beam,

@@ -2987,7 +2987,7 @@ MOVED_TO = {"bis": "auf", "bis zum": "auf den"}
 # "Approx. 3 hours remaining." as "Approx. 3 Stunden verbleibend."), as the catalogs' references write them ("z.B."
 # 396 times, "z. B." 147); the comma after one goes, as German writes none. Only inside a sentence (a space follows).
 LATIN_ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca."}
-LATIN_ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.)(?P<comma>,)?(?=[ \xa0])")
+LATIN_ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.),?(?=[ \xa0])")
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
@@ -3015,7 +3015,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998":
     "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
     greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), places ("to Munich": "nach München"), Latin abbreviations ("e.g.": "z.B."), with the
+    "Freundliche Grüße"), Latin abbreviations ("e.g.": "z.B."), places ("to Munich": "nach München"), with the
     preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
     time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the
     German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date
