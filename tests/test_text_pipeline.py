@@ -1597,22 +1597,26 @@ def test_places_come_back_with_their_german_names_and_prepositions():
         assert prepared.restore(prepared.segments) == text, text
 
 
-def test_latin_abbreviations_come_back_as_german_writes_them():
+def test_abbreviations_come_back_as_german_writes_them():
     """The model kept "e.g." and "approx." English and lost "i.e." with the rest of its sentence ("Enter your email
-    address, i.e. the one you used to register." came back as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ...").
-    Each is an item as German writes it, its comma gone, a capital only where a sentence starts, and an item of its
-    own beside another item, which would otherwise keep both English."""
+    address, i.e. the one you used to register." came back as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ..."),
+    and a number's "No." ("Invoice No. 12345" as "Rechnungsart 12345"). Each is an item as German writes it, a Latin
+    one's comma gone, a capital only where a sentence starts, and an item of its own beside another item, which would
+    otherwise keep both English."""
     for text, german in {"E.g. this works.": "Z.B. this works.", "Enter a name, i.e. the file name.":
                          "Enter a name, d.h. the file name.", "Approx. 3 hours remaining.": "Ca. 3 hours remaining.",
                          "Select a format (e.g., PNG or JPEG).": "Select a format (z.B. PNG or JPEG).",
                          "Pick one (E.g. PNG). I.e. this": "Pick one (z.B. PNG). D.h. this",
                          'Use a tag (e.g. "math") here.': 'Use a tag (z.B. "math") here.',
-                         "1 byte (approx. %d%%)": "1 byte (ca. %d%%)"}.items():
+                         "1 byte (approx. %d%%)": "1 byte (ca. %d%%)", "Invoice No. 12345": "Invoice Nr. 12345",
+                         "Latin alphabet no.1": "Latin alphabet Nr. 1", "see p. 12": "see S. 12",
+                         "See pp. 2-4 and Fig. 3.": "See S. 2-4 and Abb. 3."}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']
-    for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo."):
-        prepared = prepare(text)  # code, part of a name, no abbreviation, no sentence going on after it
+    for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo.", "No. of files",
+                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times"):  # code, part of a name, no abbreviation, no sentence
+        prepared = prepare(text)  # going on after it, no number after it; a volume, a channel or seconds
         assert prepared.restore(prepared.segments) == text, text
 
 

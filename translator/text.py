@@ -2496,11 +2496,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # segments); references and marks between clauses do.
     apart = (TAGS_APART if take_out_tags else BLOCK_TAGS_APART if html else REFERENCES_AND_SEPARATORS_APART).fullmatch
     # An ICU argument's or a file's syntax and direct speech's marks separate segments: a placeholder beside them
-    # stays with its words. A Latin abbreviation stays alone too: as one item with what is beside it, it would stay
-    # English ('(e.g. "math")' is kept as written).
-    latin = [(start, end) for start, end, _ in forms if text[start:end].rstrip(",").lower() in LATIN_ABBREVIATIONS]
-    if marks or syntax or speech or latin:
-        apart = _also_apart(apart, set(marks + syntax + speech + latin))
+    # stays with its words. An abbreviation stays alone too: as one item with what is beside it, it would stay English
+    # ('(e.g. "math")' is kept as written).
+    abbreviations = [(start, end) for start, end, _ in forms if text[start:end].rstrip(",").lower() in ABBREVIATIONS]
+    if marks or syntax or speech or abbreviations:
+        apart = _also_apart(apart, set(marks + syntax + speech + abbreviations))
     exact = sorted(written + links)
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
@@ -2982,20 +2982,26 @@ RANGE_TO = frozenset({"to", "until", "till"})
 MOVED = re.compile(r"\b(?:moved|postponed|changed|rescheduled|shifted|delayed|pushed(?: back)?|brought forward|put off"
                    r"|rearranged|switched)(?: [a-z]+){0,3} $", re.IGNORECASE)  # "moved the event from"
 MOVED_TO = {"bis": "auf", "bis zum": "auf den"}
-# Latin abbreviations German writes otherwise ("E.g. this works." came back as "E.g. dieser Arbeit.", "Enter your
-# email address, i.e. the one you used to register." as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ...",
+# Abbreviations German writes otherwise. Latin ones ("E.g. this works." came back as "E.g. dieser Arbeit.", "Enter
+# your email address, i.e. the one you used to register." as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ...",
 # "Approx. 3 hours remaining." as "Approx. 3 Stunden verbleibend."), as the catalogs' references write them ("z.B."
-# 396 times, "z. B." 147); the comma after one goes, as German writes none. Only inside a sentence (a space follows).
-LATIN_ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca."}
-LATIN_ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.),?(?=[ \xa0])")
+# 396 times, "z. B." 147), the comma after one gone, as German writes none; only inside a sentence (a space follows).
+# And a number's ("Invoice No. 12345" came back as "Rechnungsart 12345", "Room No. 5 is free." as "Room No. 5 ist
+# frei.", "See p. 12." as "Siehe p. 12."), only before its number; not "Vol.", "Ch." or "Sec.", in software as often a
+# volume, a channel or seconds.
+ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca.",
+                 "no.": "Nr.", "fig.": "Abb.", "p.": "S.", "pp.": "S."}
+ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?:(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.),?(?=[ \xa0])"
+                          r"|(?P<numbered>[Nn]o\.|[Ff]ig\.|pp?\.)(?=[ \xa0]?\d))")
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", hours and minutes, a month,
-# a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions.
+# a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions, a
+# number's abbreviation (ABBREVIATION).
 FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
                        r"|\d:[0-5]\d|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)"
-                       r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)")
+                       r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)|[ogp]\.[ \xa0]?\d")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
 # What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
 # April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
@@ -3015,18 +3021,18 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998":
     "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
     greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), Latin abbreviations ("e.g.": "z.B."), places ("to Munich": "nach München"), with the
-    preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
+    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), with
+    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
     time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the
     German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date
     or a month, or before a place; "next to Munich")."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)
-            or (".g." in text or ".e." in text or "prox." in text) and LATIN_ABBREVIATION.search(text)):
+            or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
                                          SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD, PLACE, LATIN_ABBREVIATION)
+                                         YEAR_PERIOD, PLACE, ABBREVIATION)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3140,8 +3146,11 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if form.re is AMOUNT:
         per = f"/{PER_PERIOD[form['per']]}" if form["per"] else ""
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}{per}"
-    if form.re is LATIN_ABBREVIATION:  # a capital where a sentence starts, not inside one ("(E.g. PNG)": "(z.B. PNG)")
-        german = LATIN_ABBREVIATIONS[form["latin"].lower()]
+    if form.re is ABBREVIATION:  # a noun's is a capital; a Latin one where a sentence starts ("(E.g. PNG)": "(z.B.")
+        if form["numbered"]:  # and a space before its number ("no.1": "Nr. 1", as the references write it)
+            glued = form.string[form.end():form.end() + 1].isdigit()
+            return ABBREVIATIONS[form["numbered"].lower()] + (" " if glued else "")
+        german = ABBREVIATIONS[form["latin"].lower()]
         before = form.string[max(0, form.start() - 8):form.start()].rstrip(" \xa0")
         starts = form["latin"][0].isupper() and before[-1:] in ("", *".!?:\n")
         return german[0].upper() + german[1:] if starts else german
