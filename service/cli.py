@@ -165,10 +165,9 @@ def torch_cuda_available() -> bool:
 
 def cmd_evaluate(args) -> int:
     from model.evaluate import evaluate, format_table
-    from service.decoding import MAX_REPEAT_PERIOD
 
     report = evaluate(args.checkpoint, [args.data, *args.extra_data], limit=args.limit, beam_size=args.beam,
-                      repeat_period=0 if args.allow_repeats else MAX_REPEAT_PERIOD)
+                      repeat_period=repeat_period(args))
     print(format_table(report))
     out = args.out or args.checkpoint / "eval.json"
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
@@ -181,6 +180,13 @@ def cmd_evaluate(args) -> int:
         corpora = {source_name(d): json.loads((d / "stats.json").read_text()) for d in (args.data, *args.extra_data)}
         print(f"wrote {write_model_card(args.checkpoint, report, corpora, report['parameters'], args.train_command)}")
     return 0
+
+
+def repeat_period(args) -> int:
+    """The PyTorch path's repeat_period (model.greedy): the served engine's, unless --allow-repeats."""
+    from service.decoding import MAX_REPEAT_PERIOD
+
+    return 0 if args.allow_repeats else MAX_REPEAT_PERIOD
 
 
 # Texts go to the server in requests of at most this many: under its default limit of 64 per request.
@@ -215,11 +221,10 @@ def cmd_translate(args) -> int:
             return 2
         from model.checkpoint import load_checkpoint
         from model.train import translate
-        from service.decoding import MAX_REPEAT_PERIOD
 
         model, tokenizer = load_checkpoint(args.checkpoint)
         translated = iter(translate(model, tokenizer, [text for text in texts if text.strip()], beam_size=args.beam,
-                                    repeat_period=0 if args.allow_repeats else MAX_REPEAT_PERIOD))
+                                    repeat_period=repeat_period(args)))
         for text in texts:
             print(next(translated) if text.strip() else text)
         return 0
