@@ -1583,7 +1583,9 @@ def test_places_come_back_with_their_german_names_and_prepositions():
             "I moved to the U.S. last year, she to the UK.": "I moved in die USA last year, she nach Großbritannien.",
             "She lives in the US. It rains.": "She lives in den USA. It rains.",  # its dot stays the sentence's
             "It is next to Munich.": "It is next to München.", "It applies to Italy.": "It applies to Italien.",
-            "Set the region to France.": "Set the region to Frankreich."}.items():
+            "Set the region to France.": "Set the region to Frankreich.",
+            # a list item's first word starts a sentence, not a name ("Visit Munich" is no "New Mexico")
+            "Trips:\n  - Visit Munich.\n  2) Visit Rome.": "Trips:\n  - Visit München.\n  2) Visit Rom."}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     # A place German names alike, or with an article, without a preposition; a first name; a place that describes a
@@ -1610,7 +1612,10 @@ def test_abbreviations_come_back_as_german_writes_them():
                          'Use a tag (e.g. "math") here.': 'Use a tag (z.B. "math") here.',
                          "1 byte (approx. %d%%)": "1 byte (ca. %d%%)", "Invoice No. 12345": "Invoice Nr. 12345",
                          "Latin alphabet no.1": "Latin alphabet Nr. 1", "see p. 12": "see S. 12",
-                         "See pp. 2-4 and Fig. 3.": "See S. 2-4 and Abb. 3."}.items():
+                         "See pp. 2-4 and Fig. 3.": "See S. 2-4 and Abb. 3.",
+                         # a sentence starts a list item, indented or not; spaces alone start none
+                         "Formats:\n  - E.g. PNG\n    E.g. GIF": "Formats:\n  - Z.B. PNG\n    Z.B. GIF",
+                         "PNG          E.g. GIF": "PNG          z.B. GIF"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']

@@ -2922,7 +2922,9 @@ PLACE = re.compile(r"(?<![\w.'’&/@-])"
 PLACE_AFTER_NAME = re.compile(r"(?P<word>[A-Z][a-z]*|[Ss]t\.)[ \xa0]$")
 NAME_BEFORE_PLACE = re.compile(r"New|North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower"
                                r"|Greater|Old|Little|Saint|St\.|San|Santa|Los|Las|Fort|Port|Mount|Lake|Cape|Bad")
-SENTENCE_START = re.compile(r"(?:^|[.!?:][ \xa0\n]{1,3}|\n)$")  # searched in the few characters before a word
+# Where a sentence starts: the text's start, a line's (indented or not) or its list item's ("- ", "2) "), or
+# after a sentence's mark and a space
+SENTENCE_START = re.compile(r"(?:(?:^|\n)[ \xa0]*(?:[-*+•][ \xa0]|\d{1,3}[.)][ \xa0])?|[.!?:][ \xa0\n])[ \xa0]*\Z")
 # What may follow a place without a preposition: a mark, the end, or a word a place's name goes with as a noun; not a
 # noun it describes, which German joins to it ("the Warsaw ghetto": "das Warschauer Ghetto", "the Cairo surface").
 PLACE_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0](?:is|was|are|were|has|had|have|will|would|can|could|may"
@@ -3151,8 +3153,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
             glued = form.string[form.end():form.end() + 1].isdigit()
             return ABBREVIATIONS[form["numbered"].lower()] + (" " if glued else "")
         german = ABBREVIATIONS[form["latin"].lower()]
-        before = form.string[max(0, form.start() - 8):form.start()].rstrip(" \xa0")
-        starts = form["latin"][0].isupper() and before[-1:] in ("", *".!?:\n")
+        starts = form["latin"][0].isupper() and _starts_a_sentence(form.string, form.start())
         return german[0].upper() + german[1:] if starts else german
     if form.re is GREETING:
         signed = form["signed"] or ""
@@ -3214,8 +3215,12 @@ def _after_a_name(text: str, start: int) -> bool:
     name = PLACE_AFTER_NAME.search(text, max(0, start - 20), start)
     if not name:
         return False
-    sentence_start = SENTENCE_START.search(text, max(0, name.start() - 4), name.start())
-    return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not sentence_start
+    return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not _starts_a_sentence(text, name.start())
+
+
+def _starts_a_sentence(text: str, start: int) -> bool:
+    """Whether a sentence starts at `start` (SENTENCE_START, searched in the few characters before it)."""
+    return bool(SENTENCE_START.search(text, max(0, start - 16), start))
 
 
 def _names_a_place(text: str) -> bool:
