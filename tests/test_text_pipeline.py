@@ -311,6 +311,23 @@ def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
     assert prepare("Open %s Files").restore(["XX0X Dateien öffnen"]) == "%s Dateien öffnen"
 
 
+def test_a_name_of_words_joined_by_n_is_kept_as_written():
+    """Read, the model broke "D'n'D" ("... before D'n'D is triggered?" came back as "... bevor D ausgelöst wird?") and
+    "Drag'n'Drop" ("&Drag'Drop"); German writes them alike and joins them to a noun. Not words in small letters, often
+    a verb ("drag'n'drop files"), nor "Drag'n'drop" where a sentence starts."""
+    prepared = prepare("Enable D'n'D support and Plug’n’Play.")
+    assert prepared.segments == ["Enable XX0X support and XX1X."]
+    assert prepared.restore(["XX0X Unterstützung und XX1X aktivieren."]) == (
+        "D'n'D-Unterstützung und Plug’n’Play aktivieren.")
+    for text in ("You can drag'n'drop files.", "Drag'n'drop is off.", "Rock'n'roll", "Don't rock'n roll"):
+        assert prepare(text).protected == [], text
+    # beside a date, the date comes back as German writes it, as beside any name
+    for text, german in {"Reply to D'Souza before Friday.": "Reply to D'Souza vor Freitag.",
+                         "Call D'n'D on Friday": "Call D'n'D am Freitag"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+
+
 
 def test_each_string_value_of_a_json_object_is_translated_alone():
     """Read with the keys' tokens and the quotes, values came back worse than alone ('{"save": "Save", "open": "Open
@@ -462,7 +479,11 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Install Kubernetes now. Use Ansible. Open New York.") == ["Kubernetes", "Ansible"]  # and the rest
     # of the run after an English word that starts the sentence follows a word
     assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
-    assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["Jean-Luc"]
+    assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["O'Brien's", "Jean-Luc"]
+    # An Irish or French name's "O'" or "D'" is part of it, a name at a sentence's start too ("The O'Reilly book is
+    # open." came back as "Das Osso ist widerlich geöffnet."); "O'Clock" is none
+    assert names("O'Neill called. The O'Reilly book and Sean O'Hara's note. D'Angelo left at 12 O'Clock.") == [
+        "O'Neill", "O'Reilly", "Sean O'Hara's", "D'Angelo"]
     # A name after a title, whatever its words ("brown" is English), with its title; not one glued to it
     assert names("Ask Mr. Brown and Mrs. Smith-Jones, Dr. Who and Prof. Young.") == [
         "Mr. Brown", "Mrs. Smith-Jones", "Dr. Who", "Prof. Young"]
