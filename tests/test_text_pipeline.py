@@ -1646,6 +1646,36 @@ def test_abbreviations_come_back_as_german_writes_them():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_a_time_ago_comes_back_as_german_writes_it():
+    """Read in a sentence, the model dropped or moved the "vor" ("Last updated: 2 hours ago" came back as "Zuletzt
+    aktualisiert: 2 Stunden", "Since %d days ago" as "Vor %d Tage"). A time ago is "vor" and the dative, "since" one
+    "seit"; a capital where the English has one, or where a number starts a sentence that goes on."""
+    for text, german in {"Last updated: 2 hours ago": "Last updated: vor 2 Stunden", "5 minutes ago": "vor 5 Minuten",
+                         "Since %d days ago": "Seit %d Tagen",
+                         "Edited {count} minutes ago": "Edited vor {count} Minuten",
+                         "Modified %s ago": "Modified vor %s", "An hour ago, it broke.": "Vor einer Stunde, it broke.",
+                         "2 days ago, we met.": "Vor 2 Tagen, we met.", "a few years ago": "vor einigen Jahren",
+                         "Opened over a month ago": "Opened vor über einem Monat", "1 day ago": "vor 1 Tag",
+                         "only three weeks ago": "erst vor drei Wochen", "About 2 hours ago": "Vor etwa 2 Stunden",
+                         "a decade ago": "vor einem Jahrzehnt"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
+def test_an_item_written_in_german_that_the_model_moved_to_the_start_takes_a_capital():
+    """ "Updated 2 days ago." came back as "vor 2 Tagen aktualisiert." (German starts a sentence with a capital); an
+    item kept as written keeps its letter, and so does a text whose source starts with one in small letters."""
+    for text, translation, german in (("Updated 2 days ago.", "XX0X aktualisiert.", "Vor 2 Tagen aktualisiert."),
+                                      ("Configure e.g. an Editor", "XX0X einen Editor einrichten",
+                                       "Z.B. einen Editor einrichten"),
+                                      ("Run npm.install now", "XX0X jetzt ausführen", "npm.install jetzt ausführen"),
+                                      ("updated 2 days ago", "XX0X aktualisiert", "vor 2 Tagen aktualisiert")):
+        assert prepare(text).restore([translation]) == german, text
+
+
 def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
     """The model broke an e-mail's opening and closing and dropped names beside them ("Hi John," came back as "Hins,",
     "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,") and

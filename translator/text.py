@@ -55,6 +55,7 @@ OWN_TOKEN_DEBRIS = re.compile(f"{BROKEN_TOKEN}|{DIGIT_X}")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 # A token with the spaces before it: a repeated token dropped before a mark takes them along ("Ein neues Absatz mit
 # XX0X innerhalb von XX0X." was "... innerhalb von .")
+LEADING_TOKEN = re.compile(r"\s*XX(\d+)X")
 SPACED_TOKEN = re.compile(r"(?<![ \t])([ \t]*)XX(\d+)X")  # from a run's first space: linear in a run without one
 MARK_AFTER_A_WORD = frozenset(".,;:!?)]")
 
@@ -693,7 +694,23 @@ class Prepared:
             return text
         if self.labelled:
             text = self._clicked_on(index, text)
-        return self.unmask(self._joined_as_in_source(index, self._quoted_as_in_source(index, text)), index)
+        masked = self._joined_as_in_source(index, self._quoted_as_in_source(index, text))
+        return self._capital_kept(index, masked, self.unmask(masked, index))
+
+    def _capital_kept(self, index: int, masked: str, text: str) -> str:
+        """The translation with a capital where the model moved an item written in German to its start and the source
+        starts with a capital ("Updated 2 days ago." came back as "vor 2 Tagen aktualisiert.", "Configure e.g. an
+        Editor" as "z.B. ein Editor einrichten"): German starts a sentence with one. Not an item kept as written
+        ("npm install ausführen")."""
+        source = self.segments[index].lstrip()
+        token, lead = LEADING_TOKEN.match(masked), len(text) - len(text.lstrip())
+        if not (token and text[lead:lead + 1].islower() and source[:1].isupper()
+                and not PLACEHOLDER_PATTERN.match(source)):
+            return text
+        number = int(token.group(1))
+        if number >= len(self.numbers[index]) or self.protected[self.numbers[index][number]].startswith(text[lead]):
+            return text
+        return text[:lead] + text[lead].upper() + text[lead + 1:]
 
     def _clicked_on(self, index: int, text: str) -> str:
         """The translation with "auf" before a label where "klicken" or "tippen" takes it and the model left it out:
@@ -3009,6 +3026,35 @@ ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca.",
                  "no.": "Nr.", "fig.": "Abb.", "p.": "S.", "pp.": "S."}
 ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?:(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.),?(?=[ \xa0])"
                           r"|(?P<numbered>[Nn]o\.|[Ff]ig\.|pp?\.)(?=[ \xa0]?\d))")
+# A time ago: German's "vor" goes before it, the count and the unit in the dative ("5 minutes ago": "vor 5 Minuten", "%d
+# days ago": "vor %d Tagen", "an hour ago": "vor einer Stunde", "%s ago": "vor %s"), and "since" is "seit" without it
+# ("Since %d days ago": "Seit %d Tagen", as the catalogs write it). Read in a sentence, the model dropped the "vor" or
+# moved it ("Last updated: 2 hours ago" came back as "Zuletzt aktualisiert: 2 Stunden", "Since %d days ago" as "Vor
+# %d Tage", "We got divorced 2 years ago." as "Vor dem 2 Jahr wurden ..."). Of the 1,006,103 held-out and training
+# texts 192 changed, chrF 65.27 -> 72.20, BLEU 39.62 -> 51.39 (fp32; 86 translations changed, 66 closer to the
+# reference, 20 further: "It expired three weeks ago." came back as "Es ist abgelaufen vor drei Wochen.", the item
+# where English has it, before as "Es ist vor drei Wochen abgelaufen.").
+AGO_UNITS = {"second": ("Sekunde", "Sekunden", "einer"), "sec": ("Sekunde", "Sekunden", "einer"),
+             "minute": ("Minute", "Minuten", "einer"), "min": ("Minute", "Minuten", "einer"),
+             "hour": ("Stunde", "Stunden", "einer"), "hr": ("Stunde", "Stunden", "einer"),
+             "day": ("Tag", "Tagen", "einem"), "week": ("Woche", "Wochen", "einer"),
+             "month": ("Monat", "Monaten", "einem"), "year": ("Jahr", "Jahren", "einem"),
+             "decade": ("Jahrzehnt", "Jahrzehnten", "einem")}
+AGO_COUNTS = {"two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "six": "sechs", "seven": "sieben",
+              "eight": "acht", "nine": "neun", "ten": "zehn", "eleven": "elf", "twelve": "zwölf", "fifteen": "fünfzehn",
+              "twenty": "zwanzig", "thirty": "dreißig", "a few": "einigen", "a couple of": "ein paar",
+              "several": "mehreren"}
+# A count's qualifier, after "vor" ("about 2 hours ago": "vor etwa 2 Stunden"), and "only" before it ("erst vor")
+AGO_QUALIFIERS = {"about": "etwa", "around": "etwa", "approximately": "etwa", "roughly": "etwa", "almost": "fast",
+                  "nearly": "fast", "over": "über", "more than": "mehr als", "less than": "weniger als"}
+AGO_PLACEHOLDER = r"%(?:\d+\$)?[ds]|%L?\d|%\{[A-Za-z_]\w*\}|\{[A-Za-z_]?\w*\}|\{\{ ?[A-Za-z_]\w* ?\}\}|" + TOKEN_LIKE
+AGO_FROM_A_NUMBER = re.compile(rf"\d|{AGO_PLACEHOLDER}")  # (its case is no sentence's)
+WORD_GOES_ON = re.compile(r"[ \xa0]*,?[ \xa0]*[^\W\d_]")
+AGO = re.compile(
+    rf"(?<![\w.,%{{}}~])(?<![Hh]alf[ \xa0])(?:(?P<since>[Ss]ince)[ \xa0]|(?P<only>[Oo]nly|[Jj]ust)[ \xa0])?"
+    rf"(?:(?P<qualifier>(?i:{'|'.join(AGO_QUALIFIERS)}))[ \xa0])?"
+    rf"(?:(?P<count>\d+|{AGO_PLACEHOLDER}|(?i:an?|one|{'|'.join(AGO_COUNTS)}))[ \xa0]"
+    rf"(?P<unit>{'|'.join(AGO_UNITS)})(?P<plural>s)?|(?P<duration>{AGO_PLACEHOLDER}))[ \xa0]ago(?![\w'’-])")
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
@@ -3046,11 +3092,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     or a month, or before a place; "next to Munich")."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)
-            or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text)):
+            or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text) or " ago" in text):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
                                          SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD, PLACE, ABBREVIATION)
+                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3171,6 +3217,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = ABBREVIATIONS[form["latin"].lower()]
         starts = form["latin"][0].isupper() and _starts_a_sentence(form.string, form.start())
         return german[0].upper() + german[1:] if starts else german
+    if form.re is AGO:
+        return _german_ago(form)
     if form.re is GREETING:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
@@ -3217,6 +3265,27 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
             german += "n" if gender == "pl" and word not in ("nach", "über") and german.endswith("e") else ""  # dative
             word = ARTICLED[word][gender]
     return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}" if word else german
+
+
+def _german_ago(form: re.Match) -> str:
+    """A time ago as German writes it (AGO): "vor" and the dative, or "seit" and the dative; a capital where the
+    English has one ("An hour ago"), or, from a number, where it starts a sentence that goes on ("2 days ago we met";
+    alone, as a label, "vor 2 Tagen", as most catalogs write it)."""
+    if form["duration"]:
+        time = form["duration"]
+    else:
+        singular, plural, article = AGO_UNITS[form["unit"]]
+        count = form["count"].lower()
+        time = (f"{article} {singular}" if count in ("a", "an", "one")
+                else f"{AGO_COUNTS.get(count, form['count'])} {plural if form['plural'] else singular}")
+    if form["qualifier"]:
+        time = f"{AGO_QUALIFIERS[form['qualifier'].lower()]} {time}"
+    german = f"seit {time}" if form["since"] else f"erst vor {time}" if form["only"] else f"vor {time}"
+    if not AGO_FROM_A_NUMBER.match(form.group()):
+        capital = form.group()[0].isupper()
+    else:
+        capital = _starts_a_sentence(form.string, form.start()) and bool(WORD_GOES_ON.match(form.string, form.end()))
+    return german[0].upper() + german[1:] if capital else german
 
 
 def _prepositions(form: re.Match) -> dict[str, str]:
