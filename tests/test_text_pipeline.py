@@ -1665,6 +1665,18 @@ def test_a_time_ago_comes_back_as_german_writes_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_a_limits_up_to_comes_back_as_german_writes_it():
+    """The model wrote a limit's "up to" as "auf" ("Up to 5 users can join." came back as "Auf 5 Benutzer können
+    betreten."): before a number it is "bis zu"; not after a verb "up" goes with, nor without a number."""
+    for text, german in {"Up to 5 users can join.": "Bis zu 5 users can join.",
+                         "Enter up to %d characters": "Enter bis zu %d characters"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("Add up to 100 items.", "It is up to you.", "Scroll up to line 5", "Round it up to 2 digits"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_an_item_written_in_german_that_the_model_moved_to_the_start_takes_a_capital():
     """ "Updated 2 days ago." came back as "vor 2 Tagen aktualisiert." (German starts a sentence with a capital); an
     item kept as written keeps its letter, and so does a text whose source starts with one in small letters."""

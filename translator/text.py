@@ -3055,6 +3055,17 @@ AGO = re.compile(
     rf"(?:(?P<qualifier>(?i:{'|'.join(AGO_QUALIFIERS)}))[ \xa0])?"
     rf"(?:(?P<count>\d+|{AGO_PLACEHOLDER}|(?i:an?|one|{'|'.join(AGO_COUNTS)}))[ \xa0]"
     rf"(?P<unit>{'|'.join(AGO_UNITS)})(?P<plural>s)?|(?P<duration>{AGO_PLACEHOLDER}))[ \xa0]ago(?![\w'’-])")
+# A limit's "up to" before a number ("Up to 5 users can join.", "up to %d characters"): German's "bis zu", which the
+# model wrote as "auf" ("Auf 5 Benutzer können betreten.", "The storage tank holds up to 20 litres" as "... fällt auf
+# 20 Liter"). Not after a verb "up" goes with ("add up to 100", "round up to 2 decimals", "scroll up to line 5"). Of
+# the 1,006,103 held-out and training texts 67 changed, chrF 48.56 -> 51.75, BLEU 22.07 -> 30.16 (fp32; 57 translations
+# changed, 44 closer to the reference, 13 further: "up to 2106" as "bis zu 2106", a year's "bis").
+UP_TO = re.compile(rf"(?<![\w.'’-])(?P<up>[Uu]p)[ \xa0]to(?=[ \xa0](?:\d|{AGO_PLACEHOLDER}))")
+VERB_BEFORE_UP = re.compile(r"\b(?:(?:add|sum|count|round|scroll|speed|zoom|jump|level|step|total|ramp|climb"
+                            r"|catch|match|stack|sign|fill|warm|heat|back|look|bump|end|turn|roll|build|cool)"
+                            r"(?:s|es|ed|ing|med|ped|led)?|(?:mov|scal|edg|ris|pil|com)(?:e|es|ed|ing)|go|goes|going"
+                            r"|went|gone|came|rose|caught|built)(?:[ \xa0](?:it|them|this|that|these|all))?[ \xa0]$",
+                            re.IGNORECASE)  # "round it up to 2 digits"
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
@@ -3092,11 +3103,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     or a month, or before a place; "next to Munich")."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)
-            or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text) or " ago" in text):
+            or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text) or " ago" in text
+            or "p to" in text):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
                                          SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO)
+                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO, UP_TO)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3144,6 +3156,8 @@ def _complete(form: re.Match) -> bool:
             return bool(ends) or not english.isupper()
         return not (german == english or german in PLACE_ARTICLES or english in PLACE_NEEDS_PREPOSITION
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
+    if form.re is UP_TO:
+        return not VERB_BEFORE_UP.search(form.string, max(0, form.start() - 24), form.start())
     if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
         range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
         return form["preposition"].lower() != "between" or bool(range_end)
@@ -3219,6 +3233,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return german[0].upper() + german[1:] if starts else german
     if form.re is AGO:
         return _german_ago(form)
+    if form.re is UP_TO:
+        return "Bis zu" if form["up"] == "Up" else "bis zu"
     if form.re is GREETING:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
