@@ -1677,6 +1677,18 @@ def test_a_limits_up_to_comes_back_as_german_writes_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_how_often_comes_back_as_german_writes_it():
+    """The model wrote "once a week" word by word ("einmal eine Woche", "twice a day" as "zweimal ein Tag")."""
+    for text, german in {"Backups run once a day.": "Backups run einmal am Tag.", "Twice a month": "Zweimal im Monat",
+                         "Retry 3 times per hour": "Retry 3-mal pro Stunde", "%d times a week": "%d-mal pro Woche",
+                         "once per month": "einmal pro Monat"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("once a while", "at times a day is long", "Once upon a time"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_an_item_written_in_german_that_the_model_moved_to_the_start_takes_a_capital():
     """ "Updated 2 days ago." came back as "vor 2 Tagen aktualisiert." (German starts a sentence with a capital); an
     item kept as written keeps its letter, and so does a text whose source starts with one in small letters."""

@@ -3066,6 +3066,18 @@ VERB_BEFORE_UP = re.compile(r"\b(?:(?:add|sum|count|round|scroll|speed|zoom|jump
                             r"(?:s|es|ed|ing|med|ped|led)?|(?:mov|scal|edg|ris|pil|com)(?:e|es|ed|ing)|go|goes|going"
                             r"|went|gone|came|rose|caught|built)(?:[ \xa0](?:it|them|this|that|these|all))?[ \xa0]$",
                             re.IGNORECASE)  # "round it up to 2 digits"
+# How often ("once a day", "twice a week", "3 times per month"): German's "einmal am Tag", "zweimal pro Woche", "3-mal
+# im Monat", which the model wrote word by word ("Check once a week" as "... einmal eine Woche", "twice a day" as
+# "zweimal ein Tag", "The club assembles once a month." as "Der Club sammelt einmal einen Monat."). Of the 1,006,103
+# held-out and training texts 42 changed, chrF 45.23 -> 46.98, BLEU 16.65 -> 21.60 (fp32; 34 translations changed, 19
+# closer to the reference, 15 further, most of them its wording: "once a week" as "einmal pro Woche", the reference's
+# "einmal in der Woche").
+FREQUENCY_UNITS = {"second": "pro Sekunde", "minute": "pro Minute", "hour": "pro Stunde", "day": "am Tag",
+                   "week": "pro Woche", "month": "im Monat", "year": "im Jahr"}
+FREQUENCY_COUNTS = {"once": "einmal", "twice": "zweimal", "three times": "dreimal", "four times": "viermal",
+                    "five times": "fünfmal", "ten times": "zehnmal"}
+FREQUENCY = re.compile(rf"(?<![\w.'’-])(?P<count>(?i:{'|'.join(FREQUENCY_COUNTS)})|(?P<number>\d+|{AGO_PLACEHOLDER})"
+                       rf"[ \xa0]times)[ \xa0](?P<per>an?|per)[ \xa0](?P<unit>{'|'.join(FREQUENCY_UNITS)})(?![\w'’-])")
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
@@ -3104,11 +3116,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)
             or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text) or " ago" in text
-            or "p to" in text):
+            or "p to " in text and UP_TO.search(text) or ("nce " in text or "wice " in text or "times " in text)
+            and FREQUENCY.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
                                          SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO, UP_TO)
+                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO, UP_TO, FREQUENCY)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3235,6 +3248,12 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _german_ago(form)
     if form.re is UP_TO:
         return "Bis zu" if form["up"] == "Up" else "bis zu"
+    if form.re is FREQUENCY:
+        count = f"{form['number']}-mal" if form["number"] else FREQUENCY_COUNTS[form["count"].lower()]
+        per = FREQUENCY_UNITS[form["unit"]]
+        per = "pro " + per.split()[-1] if form["per"] == "per" else per  # "once per month": "einmal pro Monat"
+        german = f"{count} {per}"
+        return german[0].upper() + german[1:] if form["count"][0].isupper() else german
     if form.re is GREETING:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
