@@ -1695,6 +1695,7 @@ def test_an_item_written_in_german_that_the_model_moved_to_the_start_takes_a_cap
     for text, translation, german in (("Updated 2 days ago.", "XX0X aktualisiert.", "Vor 2 Tagen aktualisiert."),
                                       ("Configure e.g. an Editor", "XX0X einen Editor einrichten",
                                        "Z.B. einen Editor einrichten"),
+                                      ("I live in Berlin.", "XX0X wohne ich.", "In Berlin wohne ich."),
                                       ("Run npm.install now", "XX0X jetzt ausführen", "npm.install jetzt ausführen"),
                                       ("updated 2 days ago", "XX0X aktualisiert", "vor 2 Tagen aktualisiert")):
         assert prepare(text).restore([translation]) == german, text

@@ -700,16 +700,18 @@ class Prepared:
     def _capital_kept(self, index: int, masked: str, text: str) -> str:
         """The translation with a capital where the model moved an item written in German to its start and the source
         starts with a capital ("Updated 2 days ago." came back as "vor 2 Tagen aktualisiert.", "Configure e.g. an
-        Editor" as "z.B. ein Editor einrichten"): German starts a sentence with one. Not an item kept as written
-        ("npm install ausführen")."""
+        Editor" as "z.B. ein Editor einrichten", "I live in Berlin." as "in Berlin wohne ich."): German starts a
+        sentence with one. Not an item kept as written ("npm.install jetzt ausführen")."""
         source = self.segments[index].lstrip()
         token, lead = LEADING_TOKEN.match(masked), len(text) - len(text.lstrip())
         if not (token and text[lead:lead + 1].islower() and source[:1].isupper()
                 and not PLACEHOLDER_PATTERN.match(source)):
             return text
-        number = int(token.group(1))
-        if number >= len(self.numbers[index]) or self.protected[self.numbers[index][number]].startswith(text[lead]):
+        if (number := int(token.group(1))) >= len(self.numbers[index]):
             return text
+        item = self.numbers[index][number]
+        if not any(shown.item == item and not shown.value.segments for shown in self.shown):
+            return text  # kept as written
         return text[:lead] + text[lead].upper() + text[lead + 1:]
 
     def _clicked_on(self, index: int, text: str) -> str:
