@@ -53,9 +53,9 @@ STRAY_X = re.compile(rf"(XX\d+X)|X{{2,}}(?!X*\d)|{BROKEN_TOKEN}|{DIGIT_X}")
 # A source with such text of its own ("X1X", "4X") is not repaired by STRAY_X
 OWN_TOKEN_DEBRIS = re.compile(f"{BROKEN_TOKEN}|{DIGIT_X}")
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
+LEADING_TOKEN = re.compile(r"\s*XX(\d+)X")  # a translation's first token (`Prepared._capital_kept`)
 # A token with the spaces before it: a repeated token dropped before a mark takes them along ("Ein neues Absatz mit
 # XX0X innerhalb von XX0X." was "... innerhalb von .")
-LEADING_TOKEN = re.compile(r"\s*XX(\d+)X")
 SPACED_TOKEN = re.compile(r"(?<![ \t])([ \t]*)XX(\d+)X")  # from a run's first space: linear in a run without one
 MARK_AFTER_A_WORD = frozenset(".,;:!?)]")
 
@@ -77,8 +77,8 @@ CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
 # A name of words joined by "'n'" ("D'n'D", "Drag'n'Drop", "Rock'n'Roll"), which German writes alike: read, the model
 # broke it ("How far should the mouse move before D'n'D is triggered?" came back as "... bevor D ausgelöst wird?",
 # "Configure &Drag'n'Drop" as "&Drag'Drop einrichten"). Not one in small letters, often a verb ("You can drag'n'drop
-# files" as an item came back as "Sie können drag'n'drop-Dateien ...", read as "... Dateien oder Text ziehen ..."),
-# nor one a sentence starts ("Drag'n'drop from other applications ...").
+# files" as an item came back as "Sie können drag'n'drop-Dateien ...", read as "... Dateien oder Text ziehen ..."):
+# its last word has a capital too, which "Drag'n'drop" at a sentence's start has not.
 N_JOINED = r"(?<![\w'’])[A-Z][A-Za-z]*['’]n['’][A-Z][A-Za-z]*(?![\w'’])"
 # Codes: a run of eight letters and digits or more with both in it (no word has digits), with the parts joined to it
 # by dashes, colons, dots, slashes or pluses and base64's padding (hashes, UUIDs, IBANs, tracking numbers), and hex
@@ -3110,11 +3110,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998":
     "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
     greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), with
-    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a
-    time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the
-    German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date
-    or a month, or before a place; "next to Munich")."""
+    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times
+    ago ("2 hours ago": "vor 2 Stunden"), a limit's "up to" ("bis zu") and how often ("once a week": "einmal pro
+    Woche"), with the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is
+    a capital) a time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the
+    U.S."), as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after
+    a time, a date or a month, or before a place; "next to Munich")."""
     if not (DIGITS.search(text) and FORM_HINT.search(text) or "day" in text or OPENS_A_LINE.search(text)  # the
             or MONTH_NAME.search(text) or "noon" in text or "midnight" in text or _names_a_place(text)
             or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text) or " ago" in text
