@@ -480,6 +480,11 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     # of the run after an English word that starts the sentence follows a word
     assert names("Click Save to open Windows on Monday in New York, German Bundesliga.") == []
     assert names("Press Ctrl+Alt, see O'Brien's e-Mail and ask Jean-Luc.") == ["O'Brien's", "Jean-Luc"]
+    # A given name and a surname, whatever the surname's word ("Kevin White joined the team." came back as "Kevin Weiß
+    # hat ..."), also after a word that addresses a person; not a product's name and a noun, nor a day
+    assert names("Kevin White joined. Contact Mary Brown or ask Robert King.") == ["Kevin White", "Mary Brown",
+                                                                                   "Robert King"]
+    assert names("Gantt Chart. Open Kevin Settings. Prince Edward Island. Thomas Sunday") == []
     # An Irish or French name's "O'" or "D'" is part of it, a name at a sentence's start too ("The O'Reilly book is
     # open." came back as "Das Osso ist widerlich geöffnet."); "O'Clock" is none
     assert names("O'Neill called. The O'Reilly book and Sean O'Hara's note. D'Angelo left at 12 O'Clock.") == [
