@@ -1711,6 +1711,8 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
     "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,") and
     translated the signature after them ("Tom Baker" as "Tom-Befehl"). A closing before a line break takes no comma."""
     for text, german in {"Dear John,": "Hallo John,", "Hi Anna and Tom, welcome.": "Hallo Anna und Tom, welcome.",
+                         "Hi Kevin White, welcome.": "Hallo Kevin White, welcome.",  # a given name and a surname
+                         "Dear Valued Customer, thanks.": "Dear Valued Customer, thanks.",  # two words are none
                          "Dear Sir or Madam,": "Sehr geehrte Damen und Herren,", "Hi everyone!": "Hallo zusammen!",
                          "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
                          "Thanks.\nBest regards,\nTom Baker": "Danke.\nViele Grüße\nTom Baker",  # a signature

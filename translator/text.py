@@ -2885,7 +2885,9 @@ GREETING = re.compile(rf"{OPENING}(?P<greeting>{GREETING_WORDS})"
                       rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n))?")
 # A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,", "Dear Dr. Smith,"): the model dropped or
 # changed the name ("Hi John," came back as "Hins,", "Dear John," as "Kleiner John,", "Dear Dr. Smith," as "Erde Dr.
-# Smith,"). Not "Hello World!" (no comma), not a word for the people addressed ("Dear User,", "Hi Folks,").
+# Smith,"). Not "Hello World!" (no comma), not a word for the people addressed ("Dear User,", "Hi Folks,"). A given
+# name and a surname too ("Hi Kevin White," came back as "Hinweis Kevin White,"), not any two words ("Dear Valued
+# Customer,").
 ADDRESSEES = ("User", "Users", "Member", "Members", "Friend", "Friends", "Folks", "Guest", "Guests", "Reader",
               "Readers", "Client", "Clients", "Partner", "Partners", "Colleague", "Team", "All", "Everyone", "World",
               "There")
@@ -2894,7 +2896,8 @@ SALUTATIONS = "Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening"
 NAME_PLACEHOLDER = r"\{[A-Za-z_]\w*\}|\{\{ ?[A-Za-z_][\w.]* ?\}\}|\$\{[A-Za-z_]\w*\}|%(?:\d+\$)?s|%\([A-Za-z_]\w*\)s"
 SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>{SALUTATIONS})"
                           rf" (?P<title>(?:Dr|Prof)\. |Professor )?(?!(?:{'|'.join(ADDRESSEES)}),)"
-                          r"(?P<name>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?(?=,)"
+                          rf"(?P<name>(?:{'|'.join(sorted(GIVEN_NAMES))}) [A-Z][a-z]+(?:-[A-Z][a-z]+)?(?=,)"
+                          r"|[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?(?=,)"
                           rf"|(?:{NAME_PLACEHOLDER})(?=[,!]))")
 OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:{SALUTATIONS}) [A-Z{{%$])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
