@@ -1778,14 +1778,14 @@ APOSTROPHE_NAME = re.compile(r"(?!O['’]Clock)[OD]['’](?=[A-Z])")
 NAME_WORD = rf"(?:{APOSTROPHE_NAME.pattern})?{lexicon.CAPITALIZED}"
 ASCII_NAME_RUN = re.compile(lexicon.STARTS_A_WORD + rf"{NAME_WORD}(?:[- ]{NAME_WORD})*" + lexicon.ENDS_A_WORD)
 NAME_RUN_WORDS = re.compile("[- ]")
-# Common English given names (among the US Social Security Administration's most frequent) that are no English word
-# ("Mark", "Frank", "Grace", "Bill" are): before a capitalized word, the two are a first name and a surname, whatever
-# the surname's word. Read, the model translated surnames that are English words ("Kevin White joined the team." came
-# back as "Kevin Weiß hat ...", "Anna Black" as "Anna Schwarz") or dropped them ("Call Robert King tomorrow." as
-# "Aufruf morgen."). Not the word lists' names: those hold products, which take a noun ("Gantt Chart": "Gantt-Diagramm";
-# as names, 1,366 texts changed, chrF 61.99 -> 56.30). Of the 1,006,103 held-out and training texts 101 changed, chrF
-# 58.00 -> 59.29, BLEU 36.27 -> 38.41 (fp32; their 115 such names came back in 69, now 112); of 12 sentences naming a
-# person, the whole name came back in 6, now 12.
+# Common English given names (among the US Social Security Administration's most frequent) that are seldom words
+# ("Mark", "Frank", "Grace", "Bill" are left out): before a capitalized word, the two are a first name and a surname,
+# whatever the surname's word. Read, the model translated surnames that are English words ("Kevin White joined the
+# team." came back as "Kevin Weiß hat ...", "Anna Black" as "Anna Schwarz") or dropped them ("Call Robert King
+# tomorrow." as "Aufruf morgen."). Not the word lists' names: those hold products, which take a noun ("Gantt Chart":
+# "Gantt-Diagramm"; as names, 1,366 texts changed, chrF 61.99 -> 56.30). Of the 1,006,103 held-out and training texts
+# 101 changed, chrF 58.00 -> 59.29, BLEU 36.27 -> 38.41 (fp32; their 115 such names came back in 69, now 112); of 12
+# sentences naming a person, the whole name came back in 6, now 12.
 GIVEN_NAMES = frozenset(
     "James John Robert Michael William David Richard Joseph Thomas Charles Christopher Daniel Matthew Anthony Donald "
     "Steven Paul Andrew Joshua Kenneth Kevin Brian George Timothy Ronald Edward Jason Jeffrey Ryan Jacob Gary "
