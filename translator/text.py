@@ -3283,8 +3283,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
             glued = form.string[form.end():form.end() + 1].isdigit()
             return ABBREVIATIONS[form["numbered"].lower()] + (" " if glued else "")
         german = ABBREVIATIONS[form["latin"].lower()]
-        starts = form["latin"][0].isupper() and _starts_a_sentence(form.string, form.start())
-        return german[0].upper() + german[1:] if starts else german
+        return _capitalized(german, form["latin"][0].isupper() and _starts_a_sentence(form.string, form.start()))
     if form.re is AGO:
         return _german_ago(form)
     if form.re is UP_TO:
@@ -3293,8 +3292,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         count = f"{form['number']}-mal" if form["number"] else FREQUENCY_COUNTS[form["count"].lower()]
         per = FREQUENCY_UNITS[form["unit"]]
         per = "pro " + per.split()[-1] if form["per"] == "per" else per  # "once per month": "einmal pro Monat"
-        german = f"{count} {per}"
-        return german[0].upper() + german[1:] if form["count"][0].isupper() else german
+        return _capitalized(f"{count} {per}", form["count"][0].isupper())
     if form.re is GREETING:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
@@ -3361,6 +3359,12 @@ def _german_ago(form: re.Match) -> str:
         capital = form.group()[0].isupper()
     else:
         capital = _starts_a_sentence(form.string, form.start()) and bool(WORD_GOES_ON.match(form.string, form.end()))
+    return _capitalized(german, capital)
+
+
+def _capitalized(german: str, capital: bool) -> str:
+    """A form's German with a capital first letter where `capital` says so (where the English has one or a sentence
+    starts with it)."""
     return german[0].upper() + german[1:] if capital else german
 
 
