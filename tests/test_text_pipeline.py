@@ -1530,6 +1530,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "Open XX0X, not XX1X.", "von 9:00 bis 17:00 Uhr", "zwischen 0:00 und 24:00 Uhr"),
         "The invoice is due on December 24, 2025.": ("The invoice is due XX0X.", "am 24. Dezember 2025"),
         "Pay by 12/24/2025 or 24/12/2025.": ("Pay XX0X or XX1X.", "bis zum 24.12.2025", "24.12.2025"),
+        # ISO 8601 after a preposition (was "auf 2024-05-01"); alone a value as often
+        "Paid on 2024-05-01, valid until 2025-12-31, date 2024-05-01.": (
+            "Paid XX0X, valid XX1X, date XX2X.", "am 01.05.2024", "bis zum 31.12.2025", "2024-05-01"),
         "Released 3rd March 2024, updated Sept. 9.": ("Released XX0X, updated XX1X.", "3. März 2024", "9. September"),
         "We meet on the 3rd of June, not at the 5th of May.": (
             "We meet XX0X, not at the XX1X.", "am 3. Juni", "5. Mai"),
@@ -1586,7 +1589,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
                  "Monday is fine.", "See you on Monday afternoon.", "Open by Fridays.", "Hello World!", "Say hello.",
                  "Split it in 1024 MB chunks.", "Found in 2048 files.", "Ask by Jan or by August Strindberg.",
                  "The March of Time", "It must be between 1582 and 19999.", "Run <code>at 5 p.m.</code> now.",
-                 "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone."):
+                 "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone.",
+                 "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

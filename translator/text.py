@@ -2827,6 +2827,11 @@ DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{MONTH}[ \xa0]{DAY}{YEAR}(?
 # has it.
 SLASH_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITION}(?P<first>[12]\d|3[01]|0?[1-9])"
                         r"/(?P<second>[12]\d|3[01]|0?[1-9])/(?P<slash_year>\d{4})(?![\w/]|[.,-]\d)")
+# A date as ISO 8601 writes it after a preposition ("Released on 2024-05-01.", "created before 2004-08-13"): the model
+# wrote "auf 2024-05-01"; the references write German's "am 01.05.2024", "vor dem 13.08.2004" (3 of 3). Without a
+# preposition it is a value as often (a field's, a file name's) and stays as written.
+ISO_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITIONS}[ \xa0](?P<iso_year>\d{{4}})-(?P<iso_month>0[1-9]|1[0-2])"
+                      r"-(?P<iso_day>0[1-9]|[12]\d|3[01])(?![\w/-]|[.:]\d)")
 # A day of the week after a preposition ("on Friday": "am Freitag", "on Fridays": "freitags"; the model wrote "auf
 # Freitag", "im Freitag" or dropped it, "Sonnntag"); not before a time of day, which German joins to it ("on Monday
 # afternoon": "am Montagnachmittag").
@@ -3184,26 +3189,26 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025"), days ("on
-    Friday": "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024",
-    "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5
-    Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John",
-    "Kind regards": "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich":
-    "nach München"), times ago ("2 hours ago": "vor 2 Stunden"), a word bounding or rounding a number ("up to": "bis
-    zu", "about": "etwa") and how often ("once a week": "einmal pro Woche"), with the preposition before it, the
-    first of overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot
-    stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it;
-    a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before
-    a place; "next to Munich")."""
+    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01":
+    "am 01.05.2024"), days ("on Friday": "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in
+    March 2024": "im März 2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and
+    billions ("$2.5 billion": "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings
+    ("Hi John": "Hallo John", "Kind regards": "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr.
+    5"), places ("to Munich": "nach München"), times ago ("2 hours ago": "vor 2 Stunden"), a word bounding or
+    rounding a number ("up to": "bis zu", "about": "etwa") and how often ("once a week": "einmal pro Woche"), with
+    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital)
+    a time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."),
+    as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a
+    time, a date or a month, or before a place; "next to Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text)
             or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and QUANTIFIER.search(text)
             or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, AMOUNT,
-                                         SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME, MONTH_PERIOD,
-                                         YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER, FREQUENCY)
+    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
+                                         AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME,
+                                         MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER, FREQUENCY)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3240,6 +3245,8 @@ def _complete(form: re.Match) -> bool:
     time after "between" with its range's end."""
     if form.re is SLASH_DATE:
         return bool(_slash_date_day(form))
+    if form.re is ISO_DATE:  # only after a preposition German has a word for
+        return form["preposition"].lower() in BEFORE_DATE
     if form.re is MONTH_PERIOD:
         return bool(form["preposition"] or form["year"])
     if form.re is PLACE:
@@ -3382,6 +3389,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = PLACES[form["place"]]
     elif form.re is YEAR_PERIOD:
         german = form["period_year"] + (RANGE_WORDS[form["range"].strip()] + form["to_year"] if form["to_year"] else "")
+    elif form.re is ISO_DATE:
+        german = f"{form['iso_day']}.{form['iso_month']}.{form['iso_year']}"
     elif form.re is SLASH_DATE:
         day, month = (form["first"], form["second"]) if _slash_date_day(form) == 1 else (form["second"], form["first"])
         german = f"{int(day):02}.{int(month):02}.{form['slash_year']}"
@@ -3456,7 +3465,7 @@ def _names_a_place(text: str) -> bool:
 
 def _kind(form: re.Match) -> re.Pattern:
     """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
-    if form.re in DATES or form.re is SLASH_DATE:
+    if form.re in DATES or form.re is SLASH_DATE or form.re is ISO_DATE:
         return DATES[0]
     return CLOCK_TIME if form.re is DIGITAL_TIME or form.re is NOON_OR_MIDNIGHT else form.re
 
