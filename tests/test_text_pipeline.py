@@ -1530,6 +1530,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "Open XX0X, not XX1X.", "von 9:00 bis 17:00 Uhr", "zwischen 0:00 und 24:00 Uhr"),
         "The invoice is due on December 24, 2025.": ("The invoice is due XX0X.", "am 24. Dezember 2025"),
         "Pay by 12/24/2025 or 24/12/2025.": ("Pay XX0X or XX1X.", "bis zum 24.12.2025", "24.12.2025"),
+        # a template's placeholder named for a date or a time (was "auf {date}", "am {time}")
+        "Arrives on {date} at {start_time}, valid until %(expiry_date)s.": (
+            "Arrives XX0X, valid XX1X.", "am {date} um {start_time}", "bis zum %(expiry_date)s"),
         # ISO 8601 after a preposition (was "auf 2024-05-01"); alone a value as often
         "Paid on 2024-05-01, valid until 2025-12-31, date 2024-05-01.": (
             "Paid XX0X, valid XX1X, date XX2X.", "am 01.05.2024", "bis zum 31.12.2025", "2024-05-01"),
@@ -1590,7 +1593,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
                  "Split it in 1024 MB chunks.", "Found in 2048 files.", "Ask by Jan or by August Strindberg.",
                  "The March of Time", "It must be between 1582 and 19999.", "Run <code>at 5 p.m.</code> now.",
                  "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone.",
-                 "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01."):
+                 "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01.", "Delivered on %s.",
+                 "Run at {timeout}, meet at {place}, not of {date}."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

@@ -2849,6 +2849,16 @@ WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{'|'.join(WEEKDAYS)})"
 # dictionary's references write "mittags", "um Mitternacht", "bis Mittag".
 NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
 NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.join(NOON_WORDS)})(?![\w'’-])")
+# A template's placeholder named for a date or a time after a preposition ("arrives on {date}", "starts at
+# {start_time}", "until %(expiry_date)s"): the model chose the preposition as for any word ("auf {date}", "am {time}",
+# "an %(time)s", "bis {expiry_date}") or dropped it ("Please pay by {due_date}." came back as "Bitte zahlen Sie
+# {due_date}."); German's "am {date}", "um {time}", "bis zum {expiry_date}", as for a date or a time written out. Only a
+# name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything.
+PLACEHOLDER_NAMED = (r"\{\{ ?(?P<name1>[A-Za-z_]\w*) ?\}\}|\{(?P<name2>[A-Za-z_]\w*)\}|%\((?P<name3>[A-Za-z_]\w*)\)[sd]"
+                     r"|[%$]\{(?P<name4>[A-Za-z_]\w*)\}")
+DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)|date|day")
+TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time|time")
+NAMED_PLACEHOLDER = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<placeholder>{PLACEHOLDER_NAMED})")
 # A greeting, a thanks or an apology that opens a sentence and a mark ends: the model left "Hello" English ("Hello, how
 # are you?": "Hello, wie kennst du?"), made "Hi there!" "Da bisher!" and dropped "Sorry," before a sentence.
 GREETINGS = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi there": "Hallo", "Hey": "Hallo",
@@ -3190,25 +3200,28 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
     Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01":
-    "am 01.05.2024"), days ("on Friday": "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in
-    March 2024": "im März 2024", "in 1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and
-    billions ("$2.5 billion": "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings
-    ("Hi John": "Hallo John", "Kind regards": "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr.
-    5"), places ("to Munich": "nach München"), times ago ("2 hours ago": "vor 2 Stunden"), a word bounding or
-    rounding a number ("up to": "bis zu", "about": "etwa") and how often ("once a week": "einmal pro Woche"), with
-    the preposition before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital)
-    a time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."),
-    as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a
-    time, a date or a month, or before a place; "next to Munich")."""
+    "am 01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag",
+    "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998"),
+    amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
+    greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
+    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"),
+    times ago ("2 hours ago": "vor 2 Stunden"), a word bounding or rounding a number ("up to": "bis zu", "about":
+    "etwa") and how often ("once a week": "einmal pro Woche"), with the preposition before it, the first of
+    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays
+    out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a
+    preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a
+    place; "next to Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text)
             or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and QUANTIFIER.search(text)
-            or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)):
+            or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)
+            or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
-                                         AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING, SALUTED_NAME,
-                                         MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER, FREQUENCY)
+                                         NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, GREETING,
+                                         SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER,
+                                         FREQUENCY)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3245,8 +3258,9 @@ def _complete(form: re.Match) -> bool:
     time after "between" with its range's end."""
     if form.re is SLASH_DATE:
         return bool(_slash_date_day(form))
-    if form.re is ISO_DATE:  # only after a preposition German has a word for
-        return form["preposition"].lower() in BEFORE_DATE
+    if form.re is ISO_DATE or form.re is NAMED_PLACEHOLDER:  # only after a preposition German has a word for
+        return (form.re is ISO_DATE or _kind(form) is not NAMED_PLACEHOLDER) and (
+            form["preposition"].lower() in _prepositions(form))
     if form.re is MONTH_PERIOD:
         return bool(form["preposition"] or form["year"])
     if form.re is PLACE:
@@ -3389,6 +3403,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = PLACES[form["place"]]
     elif form.re is YEAR_PERIOD:
         german = form["period_year"] + (RANGE_WORDS[form["range"].strip()] + form["to_year"] if form["to_year"] else "")
+    elif form.re is NAMED_PLACEHOLDER:
+        german = form["placeholder"]
     elif form.re is ISO_DATE:
         german = f"{form['iso_day']}.{form['iso_month']}.{form['iso_year']}"
     elif form.re is SLASH_DATE:
@@ -3440,6 +3456,8 @@ def _capitalized(german: str, capital: bool) -> str:
 
 def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
+    if form.re is NAMED_PLACEHOLDER:
+        return BEFORE_TIME if _kind(form) is CLOCK_TIME else BEFORE_DATE
     return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, NOON_OR_MIDNIGHT: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY,
             MONTH_PERIOD: BEFORE_MONTH, YEAR_PERIOD: BEFORE_YEAR, PLACE: BEFORE_PLACE}.get(form.re, BEFORE_DATE)
 
@@ -3465,6 +3483,9 @@ def _names_a_place(text: str) -> bool:
 
 def _kind(form: re.Match) -> re.Pattern:
     """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
+    if form.re is NAMED_PLACEHOLDER:  # by its name: a date's, a time's or neither
+        name = next(name for name in form.group("name1", "name2", "name3", "name4") if name)
+        return DATES[0] if DATE_NAME.fullmatch(name) else CLOCK_TIME if TIME_NAME.fullmatch(name) else form.re
     if form.re in DATES or form.re is SLASH_DATE or form.re is ISO_DATE:
         return DATES[0]
     return CLOCK_TIME if form.re is DIGITAL_TIME or form.re is NOON_OR_MIDNIGHT else form.re
