@@ -1649,6 +1649,7 @@ def test_abbreviations_come_back_as_german_writes_them():
                          "1 byte (approx. %d%%)": "1 byte (ca. %d%%)", "Invoice No. 12345": "Invoice Nr. 12345",
                          "Latin alphabet no.1": "Latin alphabet Nr. 1", "see p. 12": "see S. 12",
                          "See pp. 2-4 and Fig. 3.": "See S. 2-4 and Abb. 3.",
+                         "Price incl. VAT, shipping excl. tax": "Price inkl. VAT, shipping exkl. tax",
                          # a sentence starts a list item, indented or not; spaces alone start none
                          "Formats:\n  - E.g. PNG\n    E.g. GIF": "Formats:\n  - Z.B. PNG\n    Z.B. GIF",
                          "PNG          E.g. GIF": "PNG          z.B. GIF"}.items():
@@ -1656,7 +1657,7 @@ def test_abbreviations_come_back_as_german_writes_them():
         assert prepared.restore(prepared.segments) == german, text
     assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']
     for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo.", "No. of files",
-                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times"):  # code, part of a name, no abbreviation, no sentence
+                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times", "Total (incl.)"):  # code, part of a name, no abbreviation, no sentence
         prepared = prepare(text)  # going on after it, no number after it; a volume, a channel or seconds
         assert prepared.restore(prepared.segments) == text, text
 

@@ -3089,15 +3089,16 @@ MOVED = re.compile(r"\b(?:moved|postponed|changed|rescheduled|shifted|delayed|pu
 MOVED_TO = {"bis": "auf", "bis zum": "auf den"}
 # Abbreviations German writes otherwise. Latin ones ("E.g. this works." came back as "E.g. dieser Arbeit.", "Enter
 # your email address, i.e. the one you used to register." as "Geben Sie Ihre E-Mail-Adresse ein, .. Sie haben ...",
-# "Approx. 3 hours remaining." as "Approx. 3 Stunden verbleibend."), as the catalogs' references write them ("z.B."
-# 396 times, "z. B." 147), the comma after one gone, as German writes none; only inside a sentence (a space follows).
+# "Approx. 3 hours remaining." as "Approx. 3 Stunden verbleibend.", "Price incl. VAT" as "Preis incl. VAT", "excl.
+# VAT" as "setzt. VAT"), as the catalogs' references write them ("z.B." 396 times, "z. B." 147; "inkl." 2 of 4), the
+# comma after one gone, as German writes none; only inside a sentence (a space follows).
 # And a number's ("Invoice No. 12345" came back as "Rechnungsart 12345", "Room No. 5 is free." as "Room No. 5 ist
 # frei.", "See p. 12." as "Siehe p. 12."), only before its number; not "Vol.", "Ch." or "Sec.", in software as often a
 # volume, a channel or seconds.
-ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca.",
+ABBREVIATIONS = {"e.g.": "z.B.", "i.e.": "d.h.", "approx.": "ca.", "incl.": "inkl.", "excl.": "exkl.",
                  "no.": "Nr.", "fig.": "Abb.", "p.": "S.", "pp.": "S."}
-ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?:(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.),?(?=[ \xa0])"
-                          r"|(?P<numbered>[Nn]o\.|[Ff]ig\.|pp?\.)(?=[ \xa0]?\d))")
+ABBREVIATION = re.compile(r"(?<![\w.'’&/@-])(?:(?P<latin>[Ee]\.g\.|[Ii]\.e\.|[Aa]pprox\.|[Ii]ncl\.|[Ee]xcl\.),?"
+                          r"(?=[ \xa0])|(?P<numbered>[Nn]o\.|[Ff]ig\.|pp?\.)(?=[ \xa0]?\d))")
 # A time ago: German's "vor" goes before it, the count and the unit in the dative ("5 minutes ago": "vor 5 Minuten", "%d
 # days ago": "vor %d Tagen", "an hour ago": "vor einer Stunde", "%s ago": "vor %s"), and "since" is "seit" without it
 # ("Since %d days ago": "Seit %d Tagen", as the catalogs write it). Read in a sentence, the model dropped the "vor" or
@@ -3213,7 +3214,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     place; "next to Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
-            or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text) and ABBREVIATION.search(text)
+            or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
             or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and QUANTIFIER.search(text)
             or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)
             or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)):
