@@ -485,6 +485,11 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Kevin White joined. Contact Mary Brown or ask Robert King.") == ["Kevin White", "Mary Brown",
                                                                                    "Robert King"]
     assert names("Gantt Chart. Open Kevin Settings. Prince Edward Island. Thomas Sunday") == []
+    # A street's name after a house number or a preposition, or of names alone ("Our office is at 123 Main Street."
+    # came back as "... auf 123 Hauptstadt ..."); not a label or a description of English words
+    assert names("At 123 Main Street, turn onto Oak Road. Visit Dundas Street, near Park Lane.") == [
+        "Main Street", "Oak Road", "Dundas Street", "Park Lane"]
+    assert names("Add Street. Winding Road. Home Address Street") == []
     # An Irish or French name's "O'" or "D'" is part of it, a name at a sentence's start too ("The O'Reilly book is
     # open." came back as "Das Osso ist widerlich geöffnet."); "O'Clock" is none
     assert names("O'Neill called. The O'Reilly book and Sean O'Hara's note. D'Angelo left at 12 O'Clock.") == [

@@ -1797,6 +1797,15 @@ GIVEN_NAMES = frozenset(
     "Angela Shirley Anna Ann Brenda Pamela Nicole Helen Samantha Katherine Christine Rachel Carolyn Janet Catherine "
     "Maria Diane Julie Joyce Kelly Lauren Christina Joan Evelyn Judith Megan Andrea Cheryl Hannah Jacqueline Martha "
     "Gloria Teresa Frances Kathryn Janice Jean Alice Judy Natalie Diana Julia Lucy Priya Fiona".split())
+# A street's name, whatever its words ("Main Street", "Park Lane", "Oak Road"): read, the model translated them ("Our
+# office is located at 123 Main Street." came back as "... auf 123 Hauptstadt gefunden.", "We live at 10 Park Lane."
+# as "... in 10 Parkplatzplatz.", "Turn left onto Oak Road." as "Zur links aufrufen."); German keeps them. Only after a
+# house number or a preposition of place, or of names alone ("Dundas Street"): a label or a description of English
+# words is German's ("Add Street": "Straße hinzufügen", "Winding Road": "Kurvige Straße"). Not "Drive" or "Way", a
+# product's or a phrase's as often ("Google Drive", "No Way").
+STREET_WORDS = frozenset({"Street", "Avenue", "Road", "Boulevard", "Lane"})
+STREET_BEFORE = re.compile(r"(?:\d[\dA-Za-z-]*|\b(?:at|on|in|onto|into|along|down|up|off|from|to|via|near|of|and))"
+                           r"[ \xa0]$", re.IGNORECASE)
 # The words that start a sentence by addressing a person, before a first name and a surname ("Contact Mary Brown")
 TO_A_PERSON = frozenset("Ask Call Contact Email Invite Meet Message Tell Thank Thanks Welcome Remind Notify Add Remove "
                         "Block Follow Mention Assign Congratulate Hi Hello Dear Text Ping".split())
@@ -1898,6 +1907,12 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
         inside = INSIDE_A_SENTENCE.match(text, max(0, start - 2))
         if _first_and_last_name(text[start:run.end()], words):
             names.append((start, run.end()))  # "Kevin White joined": a surname may be an English word
+            continue
+        if len(words) > 1 and words[-1] in STREET_WORDS:  # at a sentence's start after its verb ("Visit ...")
+            if not inside and len(words) > 2 and known.knows(words[0]):
+                start, words = start + len(words[0]) + 1, words[1:]
+            if STREET_BEFORE.search(text, max(0, start - 8), start) or not any(map(known.knows, words[:-1])):
+                names.append((start, run.end()))
             continue
         if not inside and len(words) > 1 and known.knows(words[0]) and run.group()[len(words[0])] == " ":
             # an English word that starts the sentence ("Open Inkscape", "Ask Jenkins"): the name follows a word
