@@ -2923,6 +2923,13 @@ GREETINGS |= {"See you": "Bis dann", "See you soon": "Bis bald", "See you later"
               "No problem": "Kein Problem", "Get well soon": "Gute Besserung", "Well done": "Gut gemacht",
               "Good job": "Gut gemacht", "Nice to meet you": "Freut mich", "Enjoy your meal": "Guten Appetit",
               "Good luck": "Viel Glück", "Have a good trip": "Gute Reise", "Have a nice trip": "Gute Reise"}
+# And an app's exclamations of praise and assent, which the model broke ("Great!" came back as "Alles!", "Awesome!" as
+# "Zufällig!", "Got it!" as "Hol es Gott!", "Almost there!" as "Ach auch!", "Never mind." as "Niemals verstanden.");
+# not "Cheers", a toast, a thanks or a goodbye, nor "Done", whose "Fertig." the model writes.
+GREETINGS |= {"Great": "Super", "Awesome": "Super", "Excellent": "Hervorragend", "Perfect": "Perfekt",
+              "Got it": "Verstanden", "All set": "Alles bereit", "Almost there": "Fast geschafft",
+              "Never mind": "Schon gut", "Welcome aboard": "Willkommen an Bord", "Yay": "Juhu",
+              "Be right back": "Bin gleich zurück"}
 # Where a greeting is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
