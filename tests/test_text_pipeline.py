@@ -1704,7 +1704,9 @@ def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
                          "It is about 7.5 km long.": "It is etwa 7,5 km long.",
                          "Less than 1 minute": "Weniger als 1 minute",
                          "We arrive around 5 p.m.": "We arrive gegen 17 Uhr.",
-                         "(roughly {n} steps)": "(etwa {n} steps)", "about 2 hours ago": "vor etwa 2 Stunden"}.items():
+                         "(roughly {n} steps)": "(etwa {n} steps)", "about 2 hours ago": "vor etwa 2 Stunden",
+                         "Up To 5 Users, At Most 3 Less Than 2 Days": "Bis zu 5 Users, Höchstens 3 Weniger als 2 Days"
+                         }.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Add up to 100 items.", "It is up to you.", "Scroll up to line 5", "Round it up to 2 digits",

@@ -3240,7 +3240,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
-            or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and QUANTIFIER.search(text)
+            or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
             or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)
             or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
@@ -3304,6 +3304,14 @@ def _complete(form: re.Match) -> bool:
         range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
         return form["preposition"].lower() != "between" or bool(range_end)
     return True
+
+
+def _may_quantify(text: str) -> bool:
+    """Whether the text holds a QUANTIFIER: a part of each of its words first, as it is written in a sentence and in
+    a title ("ly": "nearly", "Roughly", "approximately"; "han": "than", "Than"), which costs a third of the search
+    where most texts have a digit or a placeholder."""
+    return (("han" in text or "ost" in text or "bout" in text or "round" in text or "ly" in text or "p to" in text
+             or "p To" in text or "p\xa0to" in text) and QUANTIFIER.search(text) is not None)
 
 
 def _before_a_clock_time(form: re.Match) -> bool:
