@@ -1664,7 +1664,8 @@ def test_abbreviations_come_back_as_german_writes_them():
         assert prepared.restore(prepared.segments) == german, text
     assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']
     for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo.", "No. of files",
-                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times", "Total (incl.)"):  # code, part of a name, no abbreviation, no sentence
+                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times",
+                 "Total (incl.)"):  # code, part of a name, no abbreviation, no sentence
         prepared = prepare(text)  # going on after it, no number after it; a volume, a channel or seconds
         assert prepared.restore(prepared.segments) == text, text
 

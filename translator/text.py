@@ -2871,8 +2871,8 @@ NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.jo
 # name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything.
 PLACEHOLDER_NAMED = (r"\{\{ ?(?P<name1>[A-Za-z_]\w*) ?\}\}|\{(?P<name2>[A-Za-z_]\w*)\}|%\((?P<name3>[A-Za-z_]\w*)\)[sd]"
                      r"|[%$]\{(?P<name4>[A-Za-z_]\w*)\}")
-DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)|date|day")
-TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time|time")
+DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)")
+TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time")
 NAMED_PLACEHOLDER = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<placeholder>{PLACEHOLDER_NAMED})")
 # A greeting, a thanks or an apology that opens a sentence and a mark ends: the model left "Hello" English ("Hello, how
 # are you?": "Hello, wie kennst du?"), made "Hi there!" "Da bisher!", "Oops!" "Hör!" and dropped "Sorry," before a
@@ -3145,7 +3145,8 @@ AGO_COUNTS = {"two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "
 # A count's qualifier, after "vor" ("about 2 hours ago": "vor etwa 2 Stunden"), and "only" before it ("erst vor")
 AGO_QUALIFIERS = {"about": "etwa", "around": "etwa", "approximately": "etwa", "roughly": "etwa", "almost": "fast",
                   "nearly": "fast", "over": "über", "more than": "mehr als", "less than": "weniger als"}
-# A placeholder for a number or a duration ("%d", "%1", "{count}", "%{n}", "{{ n }}"): in AGO, UP_TO and FREQUENCY
+# A placeholder for a number or a duration ("%d", "%1", "{count}", "%{n}", "{{ n }}"): in AGO, QUANTIFIER and
+# FREQUENCY
 NUMBER_PLACEHOLDER = r"%(?:\d+\$)?[ds]|%L?\d|%\{[A-Za-z_]\w*\}|\{[A-Za-z_]?\w*\}|\{\{ ?[A-Za-z_]\w* ?\}\}|" + TOKEN_LIKE
 AGO_FROM_A_NUMBER = re.compile(rf"\d|{NUMBER_PLACEHOLDER}")  # (its case is no sentence's)
 WORD_GOES_ON = re.compile(r"[ \xa0]*,?[ \xa0]*[^\W\d_]")
@@ -3239,8 +3240,9 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     place; "next to Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
-            or _names_a_place(text) or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
-            or " ago" in text or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
+            or _names_a_place(text) or " ago" in text
+            or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
+            or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
             or ("nce " in text or "wice " in text or "times " in text) and FREQUENCY.search(text)
             or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
@@ -3284,9 +3286,10 @@ def _complete(form: re.Match) -> bool:
     time after "between" with its range's end."""
     if form.re is SLASH_DATE:
         return bool(_slash_date_day(form))
+    if form.re is NAMED_PLACEHOLDER and _kind(form) is NAMED_PLACEHOLDER:
+        return False  # a name that says no date or time ("on {name}")
     if form.re is ISO_DATE or form.re is NAMED_PLACEHOLDER:  # only after a preposition German has a word for
-        return (form.re is ISO_DATE or _kind(form) is not NAMED_PLACEHOLDER) and (
-            form["preposition"].lower() in _prepositions(form))
+        return form["preposition"].lower() in _prepositions(form)
     if form.re is MONTH_PERIOD:
         return bool(form["preposition"] or form["year"])
     if form.re is PLACE:
