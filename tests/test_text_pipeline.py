@@ -1567,6 +1567,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "Open XX0X, XX1X and XX2X.", "von 9 Uhr bis Mittag", "mittags", "bis Mitternacht"),
         "The law was passed in March 2024.": ("The law was passed XX0X.", "im März 2024"),  # was "in March 2024"
         "We move in June, open from March to May.": ("We move XX0X, open XX1X.", "im Juni", "von März bis Mai"),
+        "The invoice for March is due.": ("The invoice XX0X is due.", "für März"),  # was "für March"
         "The store opened in 1998.": ("The store opened XX0X.", "1998"),  # German writes the year alone
         "In 1920 Poland was at war, but not since 2015.": (
             "XX0X was at war, but not XX1X.", "1920 Polen", "seit 2015"),

@@ -2960,9 +2960,10 @@ SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>{SALUTATIONS})"
 OPENS_A_LINE = re.compile(rf"{OPENING}(?:{GREETING_WORDS}|(?:{SALUTATIONS}) [A-Z{{%$])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
-# in June bewegen."); the dictionary's references write "im März" (12 of 14). Not a month before a day, a date's, or
-# before a capitalized word, a name's ("by August Strindberg").
-BEFORE_MONTH_WORDS = r"(?P<preposition>[Ii]n|[Dd]uring|[Ss]ince|[Uu]ntil|[Tt]ill|[Bb]y|[Bb]efore|[Aa]fter|[Ff]rom|to)"
+# in June bewegen.", "the invoice for March" as "die Rechnung für March"); the dictionary's references write "im März"
+# (12 of 14). Not a month before a day, a date's, or before a capitalized word, a name's ("by August Strindberg").
+BEFORE_MONTH_WORDS = (r"(?P<preposition>[Ii]n|[Dd]uring|[Ss]ince|[Uu]ntil|[Tt]ill|[Bb]y|[Bb]efore|[Aa]fter|[Ff]rom|to"
+                      r"|[Ff]or)")
 MONTH_PERIOD = re.compile(rf"(?<![\w.,$€£])(?:{BEFORE_MONTH_WORDS}[ \xa0])?(?P<month>{'|'.join(MONTH_NAMES)})"
                           r"(?:,?[ \xa0](?P<year>1\d{3}|20\d\d))?(?![\w'’-]|[.,]?\d|[ \xa0]\d|[ \xa0][A-Z][a-z])")
 MONTH_NAME = re.compile("|".join(MONTH_NAMES))
@@ -3100,7 +3101,7 @@ BEFORE_DATE = {"of": "vom", "on": "am", "by": "bis zum", "until": "bis zum", "ti
                "between": "zwischen dem"}
 BEFORE_WEEKDAY = {"on": "am"} | {word: german for word, german in BEFORE_TIME.items() if word != "at"}  # a time's
 BEFORE_MONTH = {"in": "im", "during": "im", "since": "seit", "until": "bis", "till": "bis", "by": "bis",
-                "before": "vor", "after": "nach", "from": "ab", "to": "bis"}
+                "before": "vor", "after": "nach", "from": "ab", "to": "bis", "for": "für"}
 BEFORE_YEAR = {"in": "", "since": "seit", "until": "bis", "by": "bis", "before": "vor", "after": "nach", "from": "von",
                "between": "zwischen"}  # "in 1998": "1998"; "a painting from 1521": "von 1521"
 RANGE_WORDS = {"-": "–", "–": "–", "to": " bis ", "until": " bis ", "till": " bis ", "through": " bis ",
