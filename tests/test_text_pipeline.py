@@ -1759,11 +1759,16 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          # set phrases the model broke ("See you soon!": "Sie haben bald!")
                          "See you soon!": "Bis bald!", "You're welcome.": "Gern geschehen.",
                          "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
-                         "Thanks. Get well soon!": "Danke. Gute Besserung!"}.items():
+                         "Thanks. Get well soon!": "Danke. Gute Besserung!",
+                         # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")
+                         "Hi Anna,\nI hope you are doing well. Feel free to contact me.\nKind regards,\nTom":
+                         "Hallo Anna,\nIch hoffe, es geht Ihnen gut. Sie können mich gerne kontaktieren.\n"
+                         "Freundliche Grüße\nTom"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,",  # no name
-                 "Take care, the floor is wet.", "Good luck with that."):
+                 "Take care, the floor is wet.", "Good luck with that.",
+                 "Let me know if you have any questions about it."):  # a set sentence that goes on is none
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

@@ -2930,6 +2930,27 @@ GREETINGS |= {"Great": "Super", "Awesome": "Super", "Excellent": "Hervorragend",
               "Got it": "Verstanden", "All set": "Alles bereit", "Almost there": "Fast geschafft",
               "Never mind": "Schon gut", "Welcome aboard": "Willkommen an Bord", "Yay": "Juhu",
               "Be right back": "Bin gleich zurück"}
+# And an e-mail's set sentences, which the model broke ("I hope you are doing well." came back as "Ich hoffe, du bist
+# gut.", "Let me know if you have any questions." as "Ich weiß, wenn du irgendein Fragen haben.", "Feel free to contact
+# me." as "Freier Speicherplatz, mich zu kontaktieren."), addressed formally as the closings above are.
+GREETINGS |= {"I hope this email finds you well": "Ich hoffe, es geht Ihnen gut",
+              "I hope you are well": "Ich hoffe, es geht Ihnen gut",
+              "I hope you're well": "Ich hoffe, es geht Ihnen gut",
+              "I hope you are doing well": "Ich hoffe, es geht Ihnen gut",
+              "I hope you're doing well": "Ich hoffe, es geht Ihnen gut",
+              "Please let me know if you have any questions": "Bitte melden Sie sich bei Fragen",
+              "Let me know if you have any questions": "Melden Sie sich bei Fragen",
+              "If you have any questions, please let me know": "Bei Fragen melden Sie sich bitte",
+              "If you have any questions, please contact us": "Bei Fragen wenden Sie sich bitte an uns",
+              "Please do not hesitate to contact me": "Bitte zögern Sie nicht, mich zu kontaktieren",
+              "Please do not hesitate to contact us": "Bitte zögern Sie nicht, uns zu kontaktieren",
+              "Feel free to contact me": "Sie können mich gerne kontaktieren",
+              "Feel free to contact us": "Sie können uns gerne kontaktieren",
+              "I look forward to working with you": "Ich freue mich auf die Zusammenarbeit",
+              "Sorry for the late reply": "Entschuldigen Sie die späte Antwort",
+              "Sorry for the inconvenience": "Entschuldigen Sie die Unannehmlichkeiten",
+              "We apologize for the inconvenience": "Wir entschuldigen uns für die Unannehmlichkeiten",
+              "Please see below": "Siehe unten"}
 # Where a greeting is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 GREETING_WORDS = rf"(?:{'|'.join(sorted(GREETINGS, key=len, reverse=True))})(?=[,!.?]|\s*$)"
