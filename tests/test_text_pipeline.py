@@ -1553,6 +1553,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "Hi there, sorry, it failed.": ("XX0X, sorry, it failed.", "Hallo"),
         "Oops! Oh no, it failed.": ("XX0X, it failed.", "Hoppla! Oh nein"),  # was "Hör!", "Ohne"
         "Great! Never mind, it works.": ("XX0X, it works.", "Super! Schon gut"),  # was "Alles!"
+        "Of course, it works.": ("XX0X, it works.", "Natürlich"),  # was "Ohne Katze"
         "On Mondays we work from Monday to Friday, on Friday at 5 p.m.": (
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
         "Open Tuesday to Sunday, Monday-Friday 9 a.m. - 5 p.m.": (  # was "heute heute", "9 Uhr. - 17 Uhr."
