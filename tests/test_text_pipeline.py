@@ -1425,6 +1425,22 @@ def test_a_sentence_in_capitals_is_read_sentence_cased_and_written_in_capitals()
     assert prepare("XXL SIZE %s").restore(["Größe xxl XX0X"]) == "GRÖSSE XXL %s"  # the source's own "XX" is no token
 
 
+def test_a_word_in_capitals_for_emphasis_is_read_in_small_letters_and_its_german_written_in_capitals():
+    """The model read "NOT" in a sentence as letters ("Do NOT turn off your computer." came back as "Keine KEINENT
+    ausschalten."): it reads the word in small letters, and its German comes back in capitals, as the catalogs write
+    it; the segment is restored whole, not streamed. Not an operator's name, an acronym, a word joined to another or a
+    sentence without small letters."""
+    prepared = prepare("Do NOT turn off your computer. NEVER share ALL files.")
+    assert prepared.segments == ["Do not turn off your computer.", "Never share all files."]
+    assert prepared.emphasized == [["NOT"], ["NEVER", "ALL"]] and not prepared.streams(0)
+    assert prepared.restore(["Schalten Sie den Computer nicht aus.", "Niemals alle Dateien teilen."]) == (
+        "Schalten Sie den Computer NICHT aus. NIEMALS ALLE Dateien teilen.")
+    assert prepared.restore(["Den Computer ausschalten.", "Teilen."]) == "Den Computer ausschalten. Teilen."
+    for text in ("the logical NOT operator", "NOT(true) returns false", "the NOT-relay", "Open the USB drive.",
+                 "ALL", "DO NOT TOUCH"):
+        assert not any(prepare(text).emphasized), text
+
+
 def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
     """The model's normalization reads "…" as "...", which it writes ("Loading…" came back as "Laden ..."); German
     catalogs keep the "…". A segment that has "..." of its own keeps the model's dots, and so does a longer run."""

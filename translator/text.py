@@ -545,6 +545,7 @@ class Prepared:
     quoting_references: set[int] = field(default_factory=set)  # items read as tokens though in `characters`
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
+    emphasized: list[list[str]] = field(default_factory=list)  # per segment: its words in capitals (`_emphasis_read`)
     # per segment: a label's mnemonic marker and the word it was in (`_accelerator`)
     accelerators: list["Accelerator | None"] = field(default_factory=list)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
@@ -617,8 +618,8 @@ class Prepared:
         """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
         value = shown.value
         self.shown.append(shown)
-        for name in ("segments", "numbers", "moved", "spaces", "shouted", "accelerators", "ellipses", "broken_dots",
-                     "wraps"):
+        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "accelerators", "ellipses",
+                     "broken_dots", "wraps"):
             getattr(self, name).extend(getattr(value, name))
 
     @property
@@ -638,7 +639,8 @@ class Prepared:
         translation's length)."""
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
-                    or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags)
+                    or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
+                    or self.emphasized[index])
 
     def without_cut_annotation(self, index: int, text: str) -> str:
         """The model's text for segment `index` without a cut dictionary annotation at its end (CUT_ANNOTATION) and
@@ -669,6 +671,8 @@ class Prepared:
 
     def _written(self, index: int, text: str) -> str:
         text = self._spaced_from_glue(index, text)  # first: the model's marks, not the references they are written as
+        if self.emphasized[index]:
+            text = emphasis_restored(text, self.emphasized[index])
         if index in self.speech_tags:  # "sie sagte.": "sagte sie."
             text = GERMAN_SPEECH_TAG.sub(lambda tag: f"{tag['verb'].lower()} {tag['pronoun'].lower()}{tag['end']}",
                                          text)
@@ -835,6 +839,7 @@ class Prepared:
             self.glue[-1] += piece  # a list number, a bullet, a bare placeholder: kept as it is
             return
         lead, core, trail, spaces, shouted = self._read(piece)
+        core, emphasized = _emphasis_read(core) if not shouted else (core, [])
         core, accelerator = _accelerator(core) if not self.html else (core, None)
         self.glue[-1] += lead
         self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
@@ -842,6 +847,7 @@ class Prepared:
         self.moved.append([])
         self.spaces.append(spaces)
         self.shouted.append(shouted)
+        self.emphasized.append(emphasized)
         self.accelerators.append(accelerator)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
         self.broken_dots.append(bool(THREE_DOTS.search(core) or ELLIPSIS in core) and not TWO_DOTS.search(core))
@@ -986,6 +992,51 @@ def _shouted(segment: str) -> bool:
     acronym, which sentence-cased is another word ("USA" read as "Usa" came back as "Verwendung")."""
     text = PLACEHOLDER_PATTERN.sub(" ", segment)
     return text.isupper() and len(CASED_WORD.findall(text)) >= 2
+
+
+# A word in capitals for emphasis inside a sentence in small letters ("Do NOT turn off your computer.", "NEVER share
+# your password."): the model read it as letters and lost the word's meaning ("Keine KEINENT ausschalten.", "NEVER Ihres
+# Passwort teilen."). It is read in small letters, and its German in the translation written in capitals again, as the
+# catalogs' references do ("will NOT be installed": "wird NICHT installiert", "NO WARRANTY": "KEINE GARANTIE"); where
+# the model wrote none of its German words, the emphasis goes, the meaning stays. Only words that are no acronym's and
+# no value's ("NONE", "ANY", "NOW" are options and keys as often), not joined to another ("NOT-relay"), not an
+# operator's ("logical NOT", "NOT(x)", "the NOT operator"), in a segment with a word in small letters.
+EMPHASIS_WORDS = {"NOT": ("nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines"),
+                  "NEVER": ("nie", "niemals"), "ALWAYS": ("immer",), "ONLY": ("nur",), "VERY": ("sehr",),
+                  "ALL": ("alle", "alles", "allen", "aller", "allem"), "MUST": ("muss", "müssen", "musst", "müsst"),
+                  "NO": ("kein", "keine", "keinen", "keinem", "keiner", "keines", "nein"), "CANNOT": ("nicht",),
+                  "CAN'T": ("nicht",), "WON'T": ("nicht",), "DON'T": ("nicht",), "DO NOT": ("nicht",)}
+EMPHASIZED = re.compile(rf"(?<![\w'’-])(?<!(?i:logical|bitwise|boolean) )"
+                        rf"(?:{'|'.join(sorted(EMPHASIS_WORDS, key=len, reverse=True))})(?![\w'’(-])"
+                        r"(?! (?i:operator|gate|expression)s?\b)")  # an operator's name: "logical NOT", "NOT(x)"
+SMALL_LETTER_WORD = re.compile(r"\b[a-z]{2,}\b")
+
+
+def _emphasis_read(segment: str) -> tuple[str, list[str]]:
+    """The segment with its words in capitals for emphasis (EMPHASIS_WORDS) in small letters (a capital where the
+    segment starts with one), and those words."""
+    if not SMALL_LETTER_WORD.search(segment) or not (found := list(EMPHASIZED.finditer(segment))):
+        return segment, []
+    pieces, done = [], 0
+    for word in found:
+        small = word.group().lower()
+        if not segment[:word.start()].strip(" \t\"'“‘(¡¿"):
+            small = small[0].upper() + small[1:]
+        pieces += [segment[done:word.start()], small]
+        done = word.end()
+    return "".join(pieces) + segment[done:], [word.group() for word in found]
+
+
+def emphasis_restored(translation: str, emphasized: list[str]) -> str:
+    """The translation with the German of each emphasized word (EMPHASIS_WORDS) in capitals: the first of its words not
+    yet in capitals."""
+    for english in emphasized:
+        german = re.compile(rf"\b(?:{'|'.join(EMPHASIS_WORDS[english])})\b", re.IGNORECASE)
+        for word in german.finditer(translation):
+            if not word.group().isupper():
+                translation = translation[:word.start()] + word.group().upper() + translation[word.end():]
+                break
+    return translation
 
 
 def _sentence_cased(segment: str) -> str:
