@@ -672,7 +672,7 @@ class Prepared:
     def _written(self, index: int, text: str) -> str:
         text = self._spaced_from_glue(index, text)  # first: the model's marks, not the references they are written as
         if self.emphasized[index]:
-            text = emphasis_restored(text, self.emphasized[index])
+            text = _emphasis_restored(text, self.emphasized[index])
         if index in self.speech_tags:  # "sie sagte.": "sagte sie."
             text = GERMAN_SPEECH_TAG.sub(lambda tag: f"{tag['verb'].lower()} {tag['pronoun'].lower()}{tag['end']}",
                                          text)
@@ -1009,6 +1009,8 @@ EMPHASIS_WORDS = {"NOT": ("nicht", "kein", "keine", "keinen", "keinem", "keiner"
 EMPHASIZED = re.compile(rf"(?<![\w'’-])(?<!(?i:logical|bitwise|boolean) )"
                         rf"(?:{'|'.join(sorted(EMPHASIS_WORDS, key=len, reverse=True))})(?![\w'’(-])"
                         r"(?! (?i:operator|gate|expression)s?\b)")  # an operator's name: "logical NOT", "NOT(x)"
+EMPHASIS_IN_GERMAN = {english: re.compile(rf"\b(?:{'|'.join(german)})\b", re.IGNORECASE)
+                      for english, german in EMPHASIS_WORDS.items()}
 SMALL_LETTER_WORD = re.compile(r"\b[a-z]{2,}\b")
 
 
@@ -1017,22 +1019,20 @@ def _emphasis_read(segment: str) -> tuple[str, list[str]]:
     segment starts with one), and those words."""
     if not SMALL_LETTER_WORD.search(segment) or not (found := list(EMPHASIZED.finditer(segment))):
         return segment, []
+    opens = not segment[:found[0].start()].strip(" \t\"'“‘(¡¿")  # the first word starts the segment
     pieces, done = [], 0
     for word in found:
         small = word.group().lower()
-        if not segment[:word.start()].strip(" \t\"'“‘(¡¿"):
-            small = small[0].upper() + small[1:]
-        pieces += [segment[done:word.start()], small]
+        pieces += [segment[done:word.start()], small[0].upper() + small[1:] if opens and word is found[0] else small]
         done = word.end()
     return "".join(pieces) + segment[done:], [word.group() for word in found]
 
 
-def emphasis_restored(translation: str, emphasized: list[str]) -> str:
-    """The translation with the German of each emphasized word (EMPHASIS_WORDS) in capitals: the first of its words not
-    yet in capitals."""
+def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
+    """The translation with the German of each emphasized word (EMPHASIS_IN_GERMAN) in capitals: the first of its
+    words not yet in capitals."""
     for english in emphasized:
-        german = re.compile(rf"\b(?:{'|'.join(EMPHASIS_WORDS[english])})\b", re.IGNORECASE)
-        for word in german.finditer(translation):
+        for word in EMPHASIS_IN_GERMAN[english].finditer(translation):
             if not word.group().isupper():
                 translation = translation[:word.start()] + word.group().upper() + translation[word.end():]
                 break
