@@ -2920,8 +2920,8 @@ NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.jo
 # "an %(time)s", "bis {expiry_date}") or dropped it ("Please pay by {due_date}." came back as "Bitte zahlen Sie
 # {due_date}."); German's "am {date}", "um {time}", "bis zum {expiry_date}", as for a date or a time written out. Only a
 # name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything.
-PLACEHOLDER_NAMED = (r"\{\{ ?(?P<name1>[A-Za-z_]\w*) ?\}\}|\{(?P<name2>[A-Za-z_]\w*)\}|%\((?P<name3>[A-Za-z_]\w*)\)[sd]"
-                     r"|[%$]\{(?P<name4>[A-Za-z_]\w*)\}")
+PLACEHOLDER_NAMED = r"\{\{ ?[A-Za-z_]\w* ?\}\}|\{[A-Za-z_]\w*\}|%\([A-Za-z_]\w*\)[sd]|[%$]\{[A-Za-z_]\w*\}"
+PLACEHOLDERS_NAME = re.compile(r"[A-Za-z_]\w*")  # the first word in one of those is its name
 DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)")
 TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time")
 NAMED_PLACEHOLDER = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<placeholder>{PLACEHOLDER_NAMED})")
@@ -3230,9 +3230,11 @@ AGO_COUNTS = {"two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "
               "eight": "acht", "nine": "neun", "ten": "zehn", "eleven": "elf", "twelve": "zwölf", "fifteen": "fünfzehn",
               "twenty": "zwanzig", "thirty": "dreißig", "a few": "einigen", "a couple of": "ein paar",
               "several": "mehreren"}
+# Words that round a count or bound it from below, German's the same in a time ago and before any number
+ROUNDING_WORDS = {"about": "etwa", "around": "etwa", "approximately": "etwa", "roughly": "etwa", "almost": "fast",
+                  "nearly": "fast", "less than": "weniger als"}
 # A count's qualifier, after "vor" ("about 2 hours ago": "vor etwa 2 Stunden"), and "only" before it ("erst vor")
-AGO_QUALIFIERS = {"about": "etwa", "around": "etwa", "approximately": "etwa", "roughly": "etwa", "almost": "fast",
-                  "nearly": "fast", "over": "über", "more than": "mehr als", "less than": "weniger als"}
+AGO_QUALIFIERS = ROUNDING_WORDS | {"over": "über", "more than": "mehr als"}
 # A placeholder for a number or a duration ("%d", "%1", "{count}", "%{n}", "{{ n }}"): in AGO, QUANTIFIER and
 # FREQUENCY
 NUMBER_PLACEHOLDER = r"%(?:\d+\$)?[ds]|%L?\d|%\{[A-Za-z_]\w*\}|\{[A-Za-z_]?\w*\}|\{\{ ?[A-Za-z_]\w* ?\}\}|" + TOKEN_LIKE
@@ -3253,9 +3255,8 @@ AGO = re.compile(
 # 0": "kleiner als"). The number after it goes into its item in German too ("nearly 90,000": "fast 90.000"). Of the
 # held-out and training texts 178 changed, chrF 55.19 -> 57.37, BLEU 29.65 -> 32.99 (fp32; 137 translations changed,
 # 73 closer to the reference, 62 further: "This hiking trail is well signposted" came back as "... gut signiert").
-QUANTIFIERS = {"up to": "bis zu", "at most": "höchstens", "no more than": "höchstens", "about": "etwa",
-               "approximately": "etwa", "around": "etwa", "roughly": "etwa", "nearly": "fast", "almost": "fast",
-               "less than": "weniger als", "fewer than": "weniger als"}
+QUANTIFIERS = {"up to": "bis zu", "at most": "höchstens", "no more than": "höchstens", "fewer than": "weniger als"
+               } | ROUNDING_WORDS
 QUANTIFIER_WORDS = "|".join(word.replace(" ", "[ \xa0]") for word in QUANTIFIERS)
 QUANTIFIER = re.compile(rf"(?<![\w.'’-])(?P<quantifier>(?i:{QUANTIFIER_WORDS}))"
                         rf"(?=[ \xa0](?:[$€£¥]?\d|{NUMBER_PLACEHOLDER}))")
@@ -3410,12 +3411,17 @@ def _before_a_clock_time(form: re.Match) -> bool:
     return bool(CLOCK_TIME.match(form.string, form.end() + 1))
 
 
+def _quantifier(form: re.Match) -> str:
+    """A QUANTIFIER match's key in QUANTIFIERS: its words in small letters, a space between them."""
+    return form["quantifier"].lower().replace("\xa0", " ")
+
+
 def _bounds_a_number(form: re.Match) -> bool:
     """Whether a QUANTIFIER bounds or rounds the number after it: "up to" not after a verb "up" goes with, "about",
     "around" and "less than" only before what ROUNDED_NUMBER allows and not after a topic's word (TOPIC_BEFORE)."""
     before = form.string[max(0, form.start() - 24):form.start()]
-    word = form["quantifier"].lower()
-    if word.startswith("up"):
+    word = _quantifier(form)
+    if word == "up to":
         return not VERB_BEFORE_UP.search(before)
     if word in ("about", "around") or word.endswith("than"):
         return bool(ROUNDED_NUMBER.match(form.string, form.end()) or _before_a_clock_time(form)
@@ -3492,7 +3498,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if form.re is AGO:
         return _german_ago(form)
     if form.re is QUANTIFIER:
-        word = form["quantifier"].lower().replace("\xa0", " ")
+        word = _quantifier(form)
         rounded = word in ("about", "around") and _before_a_clock_time(form)
         return _capitalized("gegen" if rounded else QUANTIFIERS[word], form["quantifier"][0].isupper())
     if form.re is FREQUENCY:
@@ -3531,10 +3537,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     elif form.re is NAMED_PLACEHOLDER:
         german = form["placeholder"]
     elif form.re is ISO_DATE:
-        german = f"{form['iso_day']}.{form['iso_month']}.{form['iso_year']}"
+        german = _numeric_date(form["iso_day"], form["iso_month"], form["iso_year"])
     elif form.re is SLASH_DATE:
         day, month = (form["first"], form["second"]) if _slash_date_day(form) == 1 else (form["second"], form["first"])
-        german = f"{int(day):02}.{int(month):02}.{form['slash_year']}"
+        german = _numeric_date(day, month, form["slash_year"])
     else:
         german = f"{int(form['day'])}. {MONTHS[form['month']]}" + (f" {form['year']}" if form["year"] else "")
     if not (preposition := form["preposition"]) or not english.startswith(preposition):  # none, or it stayed out
@@ -3573,6 +3579,11 @@ def _german_ago(form: re.Match) -> str:
     return _capitalized(german, capital)
 
 
+def _numeric_date(day: str, month: str, year: str) -> str:
+    """A date in digits as German writes it: "24.12.2025", "01.05.2024"."""
+    return f"{int(day):02}.{int(month):02}.{year}"
+
+
 def _capitalized(german: str, capital: bool) -> str:
     """A form's German with a capital first letter where `capital` says so (where the English has one or a sentence
     starts with it)."""
@@ -3609,7 +3620,7 @@ def _names_a_place(text: str) -> bool:
 def _kind(form: re.Match) -> re.Pattern:
     """A form's kind: after a time, a date or a day "to" goes on a range of its kind."""
     if form.re is NAMED_PLACEHOLDER:  # by its name: a date's, a time's or neither
-        name = next(name for name in form.group("name1", "name2", "name3", "name4") if name)
+        name = PLACEHOLDERS_NAME.search(form["placeholder"]).group()
         return DATES[0] if DATE_NAME.fullmatch(name) else CLOCK_TIME if TIME_NAME.fullmatch(name) else form.re
     if form.re in DATES or form.re is SLASH_DATE or form.re is ISO_DATE:
         return DATES[0]
