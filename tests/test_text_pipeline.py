@@ -2441,6 +2441,26 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
     assert prepared.restore(prepared.segments) == "Press Ctrl+C to copy."
 
 
+def test_a_dates_format_is_an_item_with_its_fields_in_germans_letters():
+    """The model broke a date's format ("Use the format MM/DD/YYYY." came back as "... MM/DD/YYYYYYY ...", "Date
+    (YYYY-MM-DD)" as "Datum (JYY-MM-DD)"): it is an item, its year and day written as German names them (Jahr, Tag)
+    in the case it has, a time's letters and the marks as written; a pattern in both cases is a program's and stays
+    as it is, and so does one in code."""
+    for text, segments, restored in (
+            ("Use the format MM/DD/YYYY.", ["Use the format XX0X."], "Use the format MM/TT/JJJJ."),
+            ("Date of birth (dd.mm.yyyy)", ["Date of birth (XX0X)"], "Date of birth (tt.mm.jjjj)"),
+            ("Expires (MM/YY)", ["Expires (XX0X)"], "Expires (MM/JJ)"),
+            ("Format: YYYY-MM-DDTHH:MM:SS", ["Format: XX0X"], "Format: JJJJ-MM-TTTHH:MM:SS"),
+            ("Enter 'DD/MM/YYYY hh:mm' or HH:MM", ["Enter XX0X or XX1X"], "Enter 'TT/MM/JJJJ hh:mm' or HH:MM"),
+            ("The pattern yyyy-MM-dd is Java's.", ["The pattern XX0X is Java's."], "The pattern yyyy-MM-dd is Java's."),
+            ("Run `date +%Y` or `YYYY-MM-DD`", ["Run XX0X or XX1X"], "Run `date +%Y` or `YYYY-MM-DD`")):
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.restore(prepared.segments) == restored, text
+    for text in ("MM and DD-Dance", "Dr. M/D", "mm/s and km/h", "YY", "2024-05-01", "the DD/MMX code"):
+        assert not any("M" in item or "m" in item for item in prepare(text).protected), text
+
+
 def test_a_word_meeting_a_token_with_a_capital_x_is_an_item():
     """Beside a token an X reads as the token's own ("XX0XXXX1X"), and the model dropped it: the word on that side
     is kept as an item, whichever side of the token it meets, and a word that only has an X inside is translated."""

@@ -279,6 +279,14 @@ CODE_SPAN_CHARACTER = r"[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)])"
 CODE_SPAN = (rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)"
              rf"|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++(?<=\S)`(?![\w`])")
 TYPE_NAME = r"[A-Za-z_$][\w.$]*(?:<[^{}<>\n]{1,200}>)?(?:\\?\[\\?\])*"  # "string", "Array<string>", "string\[]"
+# A date's format: two or three fields of a year, a month or a day, a mark between them, and a time's after a space
+# or ISO 8601's "T"; or a time's alone. Not a field of one letter ("M/D/YYYY"): "M.D." is a doctor
+DATE_FIELD = r"(?:Y{4}|Y{2}|M{2}|D{2})"
+DATE_FIELDS = re.compile(rf"(?i:{DATE_FIELD}(?:[/.-]{DATE_FIELD}){{1,2}})")
+TIME_FIELDS = r"H{1,2}:M{2}(?::S{2})?"
+DATE_FORMAT = (rf"(?<![\w/.:%-])(?i:{DATE_FIELDS.pattern}(?:[ T]{TIME_FIELDS})?|{TIME_FIELDS})"
+               r"(?![\w/]|[.:-]\w)")
+DATE_FORMAT_ITEM = re.compile(DATE_FORMAT)
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -360,6 +368,11 @@ PLACEHOLDERS = (
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()"), tried only
     # where a run of name characters starts: tried after each colon too, "a:" * 16,000 took 1.9 s
     r"(?<![\w.:])[A-Za-z_][\w.:]*\(\)",
+    # A date's or a time's format as a form asks for it ("DD/MM/YYYY", "YYYY-MM-DD HH:MM:SS", "hh:mm"), before dotted
+    # names, which "dd.mm.yyyy" looks like: read, the model broke its letters ("Use the format MM/DD/YYYY." came back as
+    # "... MM/DD/YYYYYYY ...", "Date (YYYY-MM-DD)" as "Datum (JYY-MM-DD)", "yyyy/mm/dd hh:mm:ss" as "Yyy/mm/d ...").
+    # German names a date's fields otherwise (`german_date_format`)
+    DATE_FORMAT,
     # Dotted names of three parts or more from a small letter: a reverse domain name, a setting's key, a D-Bus
     # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
     # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
@@ -438,6 +451,7 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # written. ASCII double quotes
 # around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
 QUOTATION_MARKS = frozenset("'\"“”„‘’«»‹›`")
+QUOTES = "".join(sorted(QUOTATION_MARKS))
 QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
                     r"|\"[^\"\n]{1,200}?\"(?!\w)|„[^„“\n]{1,200}?“"
                     r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^`'\n]{1,200}?'(?!\w))")
@@ -2689,7 +2703,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
         if values and number in in_code:
             continue  # kept as written
-        german = (german_key_names(item) + quotation_marks_written.get(number, [])
+        german = (german_key_names(item) + german_date_format(item) + quotation_marks_written.get(number, [])
                   + (german_speech_mark(item, spoken_marks[number]) if number in spoken_marks else [])
                   + german_title(item, title_contexts.get(number, ""))
                   + german_possessive(item) + german_number(item, number in quantities)
@@ -2776,17 +2790,41 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
     return sorted(found)
 
 
+# German's letters for a date's fields: "TT.MM.JJJJ" (Tag, Jahr). Of the 104 training and held-out texts with a
+# format (DATE_FORMAT), the references write German's letters in most, as the source's case has them ("dd/mm/yyyy":
+# "tt/mm/jjjj") or in capitals; a time's they keep ("HH:MM", "hh:mm:ss"), and so does a format in both cases
+# ("yyyy-MM-dd", a program's pattern, where the case is the meaning).
+GERMAN_DATE_LETTERS = str.maketrans("YyDd", "JjTt")
+
+
 def german_key_names(item: str) -> list[tuple[int, int, str]]:
     """(start, end, German name) of each key in the key combinations of an item of them (with placeholders and marks
     between: "Ctrl+C/Ctrl+V", "%s Ctrl+O"; not in code, "`Ctrl+C`") that German keyboards and catalogs name
     otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals). Of the software catalogs' 303 training messages
     with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they mostly keep ("Shift" in 63 of 101
     with "Shift+"), and so does the item."""
-    if not CONTROL_KEY.search(item) or not MARKUP_BESIDE_ITEMS.fullmatch(EVERYTHING_AND_NUMBERS.sub("", item)):
-        return []  # none, or code holding one, which stays code
+    if not CONTROL_KEY.search(item):
+        return []
     return [(key.start(), key.end(), "STRG" if key.group().isupper() else "Strg")
-            for part in EVERYTHING_AND_NUMBERS.finditer(item) if KEY_COMBINATION_ITEM.fullmatch(part.group())
-            for key in CONTROL_KEY.finditer(item, *part.span())]
+            for part in _parts_of_items(item, KEY_COMBINATION_ITEM) for key in CONTROL_KEY.finditer(item, *part.span())]
+
+
+def german_date_format(item: str) -> list[tuple[int, int, str]]:
+    """(start, end, German) of the date's fields of each date's format in an item of them, in one case ("DD/MM/YYYY":
+    "TT/MM/JJJJ", "'yyyy-mm-dd hh:mm'": "'jjjj-mm-tt hh:mm'"); none of a time's format alone or one in both cases."""
+    if not DATE_FORMAT_ITEM.search(item):
+        return []
+    dates = (DATE_FIELDS.match(item, part.start()) for part in _parts_of_items(item, DATE_FORMAT_ITEM))
+    return [(*date.span(), date.group().translate(GERMAN_DATE_LETTERS)) for date in dates
+            if date and (date.group().isupper() or date.group().islower())]
+
+
+def _parts_of_items(item: str, kind: re.Pattern) -> list[re.Match]:
+    """The items of a kind in an item of items and marks between them ("Ctrl+C/Ctrl+V"), quoted or not ("'YYYY-MM-DD
+    HH:MM'"); none in an item of another kind, which holds one as code does ("`Ctrl+C`")."""
+    if not MARKUP_BESIDE_ITEMS.fullmatch(EVERYTHING_AND_NUMBERS.sub("", item).strip(QUOTES)):
+        return []
+    return [part for part in EVERYTHING_AND_NUMBERS.finditer(item) if kind.fullmatch(part.group())]
 
 
 # German groups a number's thousands with "." and writes its decimals after ",": in the dictionary and the held-out
@@ -2804,6 +2842,8 @@ UNITS = (r"%(?![\w(])|°|(?:percent|km|m|cm|mm|kg|g|mg|l|ml|litres?|liters?|[KMG
 DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=[ \xa0]?(?:{UNITS}))"
                               rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
+
+
 
 
 def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str]]:
