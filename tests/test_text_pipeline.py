@@ -2067,6 +2067,25 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text
 
 
+def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
+    """Without quotation marks the model wrote a label as a word of the sentence ("Click Cancel to go back." came back
+    as "Klicken Sie ab, um zurückzugehen."): after "click", "tap" or "press" in a sentence it is an item translated
+    alone, "auf" before it where "klicken" takes it; not a key, nor after "select", nor in a menu's entry."""
+    for text, segments in (("Click Cancel to go back.", ["Click XX0X to go back.", "Cancel"]),
+                           ("Press the Stop button to end it", ["Press the XX0X button to end it", "Stop"]),
+                           ("Fill it in, then click on Save As.", ["Fill it in, then click on XX0X.", "Save As"]),
+                           ("Tap OK, then Next.", ["Tap XX0X, then Next.", "OK"])):
+        prepared = prepare(text)
+        assert prepared.segments == segments, text
+        assert prepared.restore([segment.upper() for segment in segments]) == text.upper(), text
+    prepared = prepare("Click Cancel to go back.")
+    assert prepared.restore(["Klicken Sie XX0X, um zurückzugehen.", "Abbrechen"]) == (
+        "Klicken Sie auf Abbrechen, um zurückzugehen.")
+    for text in ("Press Enter to continue.", "Press Ctrl to select more.", "Select Contacts to merge",
+                 "Click Here To Continue", "Press Start", "Press START to play.", "Click the button to go on."):
+        assert not prepare(text).shown, text
+
+
 def test_operators_standing_alone_are_kept_as_written_but_not_dashes_between_clauses():
     """The model wrote "==" as "=" and "&&" as "&"; catalogs keep them. A dash between clauses stays text (as a
     token the model lost the words around it), and marks inside a word ("**Bold**", "a->b") are the word's."""

@@ -1942,24 +1942,46 @@ QUOTED_LABEL = re.compile(rf"(?<![\w-]){UI_VERB}[ \xa0](?:the[ \xa0])?(?P<quoted
 LABEL_MARK = re.compile("[\"“‘']")  # in each quoted label; 1,655 of 17,140 held-out texts (the search: 2.3 µs)
 # A label starts with a capital ("Save", "Open With..."); not a command's or a key's name ("the 'find' dialog", "Press
 # 'space'", "press “Enter”", which came back "'Fundament'", "'Raum'", "»Eingeben«"), nor a sentence ("Done!")
-KEY_LABEL = rf"(?:Enter|Return|Esc|Escape|Tab|Space|Backspace|F\d{{1,2}}|{MODIFIER_KEY})$"
+KEY_NAME = rf"(?:Enter|Return|Esc|Escape|Tab|Space|Backspace|F\d{{1,2}}|{MODIFIER_KEY})"
+KEY_LABEL = rf"{KEY_NAME}$"
 LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;]*(?:\.\.\.|…))")
 
 
+# A label without quotation marks after the verb that clicks it, in a sentence ("Click Save to keep your changes.",
+# "Press the Stop button"): read, the model wrote it as a word of the sentence ("Klicken Sie auf den Speichern",
+# "Click Cancel to go back." came back as "Klicken Sie ab, um zurückzugehen."). Words from a capital and a small
+# letter, up to three, or "OK", before a word that goes on the sentence, "button" or a mark; not a key's name, not
+# after "select" or "choose", whose object is a list's entry or a title's words as often ("Select Contacts to merge"
+# came back as "Wählen Sie Kontakte zum Zusammenführen"), nor in a text with no other word in small letters (a
+# menu's entry, "Press Start"). Of the 975 held-out and training texts with one, 127 translations change: chrF 59.79 ->
+# 61.19, BLEU 21.92 -> 23.66 (93 closer to the reference, 32 further; with "select" and "choose", 61.07 and 23.90, 52
+# further).
+BARE_UI_VERB = r"(?<![\w-])(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
+BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?(?P<bare>(?!{KEY_NAME}\b)"
+                        r"(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){0,2}))"
+                        r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
+                        r"|[.,;!)](?!\.)|$)")
+SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
+
+
 def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start, end) of each menu path (MENU_PATH) and quoted label (QUOTED_LABEL) of the text apart from the `taken`
-    spans (sorted, apart), sorted, and of each of their labels."""
+    """(start, end) of each menu path (MENU_PATH), quoted label (QUOTED_LABEL) and label after its verb (BARE_LABEL)
+    of the text apart from the `taken` spans (sorted, apart), sorted, and of each of their labels."""
     quoted = [quotation for found in (QUOTED_LABEL.finditer(text) if LABEL_MARK.search(text) else ())
               if LABEL_WORDS.fullmatch(text, (quotation := found.span(found.lastgroup))[0] + 1, quotation[1] - 1)]
     paths = [path.span() for path in MENU_PATH.finditer(text)] if MENU_SEPARATOR.search(text) else []
+    verbs = "lick" in text or "ress" in text or "ap" in text  # a part of each verb: a quarter of the search's 1.2 µs
+    bare = [label.span("bare") for label in (BARE_LABEL.finditer(text) if verbs else ())
+            if SENTENCE_WORD.search(text, label.end()) or SENTENCE_WORD.search(text, 0, label.start())]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
-    labels = [(start + 1, end - 1) for start, end in quoted]
+    bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
+    labels = [(start + 1, end - 1) for start, end in quoted] + bare
     for start, end in paths:
         for separator in MENU_SEPARATOR.finditer(text, start, end):
             labels.append((start, separator.start()))
             start = separator.end()
         labels.append((start, end))
-    return sorted(quoted + paths), sorted(labels)
+    return sorted(quoted + paths + bare), sorted(labels)
 
 
 def ascii_names(text: str) -> list[tuple[int, int]]:
