@@ -455,6 +455,11 @@ def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     assert items("ZOË AND FRANÇOIS ARE HERE.") == ["FRANÇOIS", "ZOË"]
     assert items("The café serves a naïve crème brûlée.") == []
     assert prepare("Ask Renée about it.", preserve_placeholders=False).segments == ["Ask Renée about it."]
+    # and a letter alone or a word of another script ("Characters: ñ, ç, ø, å." came back as "Zeichen: „Quoten“,
+    # Scheck, ø, Scheck."); not French's "à" nor a letter a hyphen joins, which the dictionary translates
+    assert items("Type ñ, ç or ß; the angles α and β; привет and λόγος; µ.") == [
+        "µ", "ß", "ç", "ñ", "α", "β", "λόγος", "привет"]
+    assert items("A vis-à-vis, à la carte, a tête-à-tête.") == []
 
 
 def test_a_name_the_model_never_learned_is_kept_as_written():

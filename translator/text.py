@@ -2097,9 +2097,24 @@ def german_possessive(item: str) -> list[tuple[int, int, str]]:
     return [(len(name), len(item), apostrophe if name[-1] in "sxz" else "s")]
 
 
+# So is a letter alone ("ñ", "ß", "α"; "Characters: ñ, ç, ø, å." came back as "Zeichen: „Quoten“, Scheck, ø, Scheck.")
+# and a word in a script other than Latin ("привет", "λόγος", "ありがとう"; "The angles α and β" came back as "Die
+# Winkeln-Poly-Poo und β", "Use µ for micro." as "Benutze μ für Mikro.", Greek's mu for the micro sign).
+LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]")
+
+
 def names_outside_ascii(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each word with a letter outside ASCII that starts with a capital."""
-    return [word.span() for word in WORD_OUTSIDE_ASCII.finditer(text) if word.group()[0].isupper()]
+    """(start, end) of each word with a letter outside ASCII that starts with a capital, has no Latin letter, or is
+    one alone."""
+    return [word.span() for word in WORD_OUTSIDE_ASCII.finditer(text)
+            if word.group()[0].isupper() or not LATIN_LETTER.search(word.group()) or _latin_letter_alone(word)]
+
+
+def _latin_letter_alone(word: re.Match) -> bool:
+    """Whether a word is a Latin letter alone: not French's "à" ("à la carte", "vis-à-vis"), nor one a hyphen joins to
+    a word ("tête-à-tête"), which the dictionary translates."""
+    text, start, end = word.string, word.start(), word.end()
+    return (end - start == 1 and word.group() != "à" and text[start - 1:start] != "-" and text[end:end + 1] != "-")
 
 
 # The markers of a list written inside a line ("a) open the file b) save it c) close it"). Read whole, the model lost
