@@ -1506,11 +1506,12 @@ def test_numbers_are_kept_exactly():
     text = "umask 077, 0 to 240, 1-64, -1, 8,000 or 3.5, ratio 10:30 on 12/05/2024; x86, 8.2p1+, 2nd, SE-22, v2.0.1, 50%."
     # (a time after "at" would be a form: "um 10:30 Uhr")
     prepared = prepare(text)
-    assert prepared.protected == ["077", "0", "240", "1-64", "1", "8,000", "3.5", "10:30", "12/05/2024", "22",
+    assert prepared.protected == ["077", "0 to 240", "1-64", "1", "8,000", "3.5", "10:30", "12/05/2024", "22",
                                   "v2.0.1", "50"]
-    assert prepared.segments == ["umask XX0X, XX1X to XX2X, XX3X, -XX4X, XX5X or XX6X, ratio XX7X on XX8X; x86, "
-                                 "8.2p1+, 2nd, SE-XX9X, XX10X, XX11X%."]
-    assert prepared.restore(prepared.segments) == text.replace("8,000", "8.000")  # grouped as German groups it
+    assert prepared.segments == ["umask XX0X, XX1X, XX2X, -XX3X, XX4X or XX5X, ratio XX6X on XX7X; x86, "
+                                 "8.2p1+, 2nd, SE-XX8X, XX9X, XX10X%."]
+    # grouped as German groups it, a range with German's "bis"
+    assert prepared.restore(prepared.segments) == text.replace("8,000", "8.000").replace("0 to", "0 bis")
     assert prepare(text, preserve_placeholders=False).segments == [text]
     # before a slash and a word, a rate's amount is still one ("$19.99/month" came back as "$19.9/month"; a period
     # after it is the amount's form's: "19,99 $/Monat")
@@ -1738,6 +1739,23 @@ def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
                  "less than a minute", "about us"):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
+
+
+def test_a_range_of_numbers_comes_back_with_germans_bis():
+    """The model wrote a range's "to" as "an", "auf" or "nach" ("Enter a value from 1 to 100." came back as "... von
+    1 an 100 ein."); a quantity that changes goes "von ... auf". Not a score, a ratio, a sum or days of a month."""
+    for text, german in {"Enter a value from 1 to 100.": "Enter a value von 1 bis 100.",
+                         "It takes 2 to 3 weeks.": "It takes 2 bis 3 weeks.",
+                         "Temperature: -5°C to +3°C": "Temperature: -5°C bis +3°C",
+                         "From 1 to 10 MB": "Von 1 bis 10 MB",
+                         "Reduce the size from 10 MB to 5 MB.": "Reduce the size von 10 MB auf 5 MB.",
+                         "Users rose from 1,000 to 2,500.": "Users rose von 1.000 auf 2.500."}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("We won 3 to 1.", "a ratio of 16 to 9", "Add 2 to 3.", "1 to 1 mapping", "from 6 to 7 May",
+                 "from %d to %d"):
+        prepared = prepare(text)
+        assert " to " in prepared.restore(prepared.segments), text  # "from 6 to 7. Mai": a date's
 
 
 def test_how_often_comes_back_as_german_writes_it():
