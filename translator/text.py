@@ -3369,9 +3369,9 @@ FREQUENCY = re.compile(rf"(?<![\w.'’-])(?P<count>(?i:{'|'.join(FREQUENCY_COUNT
 # A range of numbers ("8 to 64 characters", "from 1 to 100", "-5°C to +3°C"): the model wrote its "to" as "an",
 # "auf", "nach" ("Enter a value from 1 to 100." came back as "... von 1 an 100 ein.", "It takes 2 to 3 weeks." as "Es
 # nimmt 2 auf 3 Wochen."); the references write "bis" (199 of 269 held-out and training texts with a number, "to" and
-# a number; "und" 27, "auf" 8). A quantity that changes from one to the other ("Reduce the size from 10 MB to 5 MB", "rose from 5 to 7")
-# goes "von ... auf" (CHANGED). Not a score, a ratio or a sum ("won 3 to 1", "a ratio of 16 to 9", "add 2 to 3", "1
-# to 1"), nor days before a month's name ("from 6 to 7 May": DATES).
+# a number; "und" 27, "auf" 8). A quantity that changes from one to the other ("Reduce the size from 10 MB to 5 MB",
+# "rose from 5 to 7") goes "von ... auf" (CHANGED). Not a score, a ratio or a sum ("won 3 to 1", "a ratio of 16 to
+# 9", "add 2 to 3", "1 to 1"), nor days before a month's name ("from 6 to 7 May": DATES).
 # Of the 255 held-out and training texts with one, 109 translations change: chrF 56.16 -> 57.30, BLEU 34.67 -> 37.71
 # (68 closer to the reference, 40 further, mostly by another word of the sentence: "Addition: 0 to 5" came back as
 # "Erweiterung: 0 bis 5").
@@ -3382,8 +3382,8 @@ NUMBER_RANGE = re.compile(rf"(?<![\w.,:/$€£¥%-])(?:(?P<from_word>[Ff]rom)[ \
 NOT_A_RANGE = re.compile(r"\b(?:ratio|odds|scores?|scored|won|wins?|lost|loses?|beat|beats|led|leads?|adds?|added|"
                          r"adding|multipl\w*|divid\w*|maps?|mapped|mapping|convert\w*|compar\w*)\b[^.!?]{0,30}$",
                          re.IGNORECASE)
-CHANGED = re.compile(r"\b(?:(?:increas|decreas|reduc|rais|chang|upgrad|updat|mov|resiz)(?:e[ds]?|ing)|rose|risen|rising|"
-                     r"fell|fallen|falling|dropped|grew|grown|growing|shr[au]nk|extended|expanded|lowered|boosted|"
+CHANGED = re.compile(r"\b(?:(?:increas|decreas|reduc|rais|chang|upgrad|updat|mov|resiz)(?:e[ds]?|ing)|rose|risen|"
+                     r"rising|fell|fallen|falling|dropped|grew|grown|growing|shr[au]nk|extended|expanded|lowered|boosted|"
                      r"jumped|went)(?: [a-z]+){0,3} $", re.IGNORECASE)
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
