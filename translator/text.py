@@ -3383,8 +3383,8 @@ NOT_A_RANGE = re.compile(r"\b(?:ratio|odds|scores?|scored|won|wins?|lost|loses?|
                          r"adding|multipl\w*|divid\w*|maps?|mapped|mapping|convert\w*|compar\w*)\b[^.!?]{0,30}$",
                          re.IGNORECASE)
 CHANGED = re.compile(r"\b(?:(?:increas|decreas|reduc|rais|chang|upgrad|updat|mov|resiz)(?:e[ds]?|ing)|rose|risen|"
-                     r"rising|fell|fallen|falling|dropped|grew|grown|growing|shr[au]nk|extended|expanded|lowered|boosted|"
-                     r"jumped|went)(?: [a-z]+){0,3} $", re.IGNORECASE)
+                     r"rising|fell|fallen|falling|dropped|grew|grown|growing|shr[au]nk|extended|expanded|lowered|"
+                     r"boosted|jumped|went)(?: [a-z]+){0,3} $", re.IGNORECASE)
 # After a time's "p.m.", whose dot is else the sentence's: a word in small letters, a mark, a closing bracket ("(8 a.m.
 # to 6 p.m.)." came back as "(8 Uhr bis 18 Uhr.).")
 SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
