@@ -1803,11 +1803,14 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")
                          "Hi Anna,\nI hope you are doing well. Feel free to contact me.\nKind regards,\nTom":
                          "Hallo Anna,\nIch hoffe, es geht Ihnen gut. Sie können mich gerne kontaktieren.\n"
-                         "Freundliche Grüße\nTom"}.items():
+                         "Freundliche Grüße\nTom",
+                         # closings that are one only before the name's line ("Cheers,\nTom": "Cheere,")
+                         "Hope you are well.\nCheers,\nTom": "Ich hoffe, es geht Ihnen gut.\nViele Grüße\nTom",
+                         "All the best!": "Alles Gute!", "Best,\nJoe Miller": "Beste Grüße\nJoe Miller"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,",  # no name
-                 "Take care, the floor is wet.", "Good luck with that.",
+                 "Take care, the floor is wet.", "Good luck with that.", "Cheers!", "Best, worst and average",
                  "Let me know if you have any questions about it."):  # a set sentence that goes on is none
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text

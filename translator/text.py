@@ -3040,7 +3040,14 @@ SET_PHRASES |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs
                 "I look forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
                 "Looking forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
                 "I look forward to your reply": "Ich freue mich auf Ihre Antwort",
-                "Looking forward to your reply": "Ich freue mich auf Ihre Antwort"}
+                "Looking forward to your reply": "Ich freue mich auf Ihre Antwort",
+                # "Hope you are well." came back as "Hoffen Sie gut.", "I hope this helps." as "Ich hoffe, diese Hilfe.",
+                # "All the best,\nMaria" as "Alles am besten,"
+                "I hope you are well": "Ich hoffe, es geht Ihnen gut", "Hope you are well": "Ich hoffe, es geht Ihnen gut",
+                "I hope you're well": "Ich hoffe, es geht Ihnen gut", "Hope you're well": "Ich hoffe, es geht Ihnen gut",
+                "I hope this email finds you well": "Ich hoffe, es geht Ihnen gut",
+                "I hope this helps": "Ich hoffe, das hilft", "Hope this helps": "Ich hoffe, das hilft",
+                "All the best": "Alles Gute"}
 # And the set phrases of leave-taking, wishes and courtesy, which the model broke even where it had learned them ("See
 # you soon!" came back as "Sie haben bald!", "Get well soon!" as "Gute so gut!", "Enjoy your meal!" as "Lass deines
 # Essen!", "You're welcome." as "Du willst ebenkommen."); German as the dictionary's references write them. Not "Take
@@ -3095,13 +3102,19 @@ SET_PHRASES |= {"As discussed": "Wie besprochen", "By the way": "Übrigens", "Ho
                 "In other words": "Mit anderen Worten", "Therefore": "Deshalb", "Finally": "Schließlich",
                 "Meanwhile": "Inzwischen"}
 # Where a set phrase is one: a line's or a sentence's start
+# Closings that are one only where the name's line follows ("Cheers,\nTom" came back as "Cheere,\nTom", "All the
+# best,\nMaria" as "Alles am besten,", "Take care,\nJohn" as "Sorgfalt ,"); elsewhere a toast, a label, a warning
+# ("Cheers!", "Best", "Take care, the floor is wet"): the e-mail's German
+LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care": "Alles Gute", "Warmly": "Herzliche Grüße"}
+SET_PHRASES |= LINE_CLOSINGS
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 SET_PHRASE_WORDS = rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})(?=[,!.?]|\s*$)"
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
 # line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
 # "Tom-Befehl", "Mark" as "Markieren").
 CLOSINGS = frozenset({"Best regards", "Kind regards", "Warm regards", "Regards", "Best wishes", "With best regards",
-                      "With kind regards", "Sincerely", "Yours sincerely", "Sincerely yours", "Yours faithfully"})
+                      "With kind regards", "Sincerely", "Yours sincerely", "Sincerely yours", "Yours faithfully",
+                      "All the best", *LINE_CLOSINGS})
 SIGNATURE = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?=[ \t]*(?:\n|$))"
 SET_PHRASE = re.compile(rf"{OPENING}(?P<phrase>{SET_PHRASE_WORDS})"
                         rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n))?")
@@ -3489,6 +3502,8 @@ def _complete(form: re.Match) -> bool:
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
+    if form.re is SET_PHRASE and form["phrase"] in LINE_CLOSINGS:
+        return bool(form["before_a_line"]) or "\n" in (form["signed"] or "")
     if form.re is NUMBER_RANGE:  # "1 to 1" maps or compares
         return form["low"] != form["high"] and not NOT_A_RANGE.search(form.string, max(0, form.start() - 40),
                                                                        form.start())
