@@ -3041,10 +3041,12 @@ SET_PHRASES |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs
                 "Looking forward to hearing from you": "Ich freue mich darauf, von Ihnen zu hören",
                 "I look forward to your reply": "Ich freue mich auf Ihre Antwort",
                 "Looking forward to your reply": "Ich freue mich auf Ihre Antwort",
-                # "Hope you are well." came back as "Hoffen Sie gut.", "I hope this helps." as "Ich hoffe, diese Hilfe.",
-                # "All the best,\nMaria" as "Alles am besten,"
-                "I hope you are well": "Ich hoffe, es geht Ihnen gut", "Hope you are well": "Ich hoffe, es geht Ihnen gut",
-                "I hope you're well": "Ich hoffe, es geht Ihnen gut", "Hope you're well": "Ich hoffe, es geht Ihnen gut",
+                # "Hope you are well." came back as "Hoffen Sie gut.", "I hope this helps." as "Ich hoffe, diese
+                # Hilfe.", "All the best,\nMaria" as "Alles am besten,"
+                "I hope you are well": "Ich hoffe, es geht Ihnen gut",
+                "Hope you are well": "Ich hoffe, es geht Ihnen gut",
+                "I hope you're well": "Ich hoffe, es geht Ihnen gut",
+                "Hope you're well": "Ich hoffe, es geht Ihnen gut",
                 "I hope this email finds you well": "Ich hoffe, es geht Ihnen gut",
                 "I hope this helps": "Ich hoffe, das hilft", "Hope this helps": "Ich hoffe, das hilft",
                 "All the best": "Alles Gute"}
