@@ -1688,7 +1688,7 @@ def test_abbreviations_come_back_as_german_writes_them():
         assert prepared.restore(prepared.segments) == german, text
     assert prepare('Use a tag (e.g. "math") here.').protected == ["e.g.", '"math"']
     for text in ("Use `e.g. x` here.", "file.e.g. x", "ie. done", "e.g.", "She said i.e.\nNo.", "No. of files",
-                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 times",
+                 "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 more",
                  "Total (incl.)"):  # code, part of a name, no abbreviation, no sentence
         prepared = prepare(text)  # going on after it, no number after it; a volume, a channel or seconds
         assert prepared.restore(prepared.segments) == text, text
@@ -1759,13 +1759,17 @@ def test_a_range_of_numbers_comes_back_with_germans_bis():
 
 
 def test_how_often_comes_back_as_german_writes_it():
-    """The model wrote "once a week" word by word ("einmal eine Woche", "twice a day" as "zweimal ein Tag")."""
+    """The model wrote "once a week" word by word ("einmal eine Woche", "twice a day" as "zweimal ein Tag") and a
+    count of times as "Zeiten" ("Retry 3 times before giving up." came back as "3 Zeiten vor dem Abbruch.")."""
     for text, german in {"Backups run once a day.": "Backups run einmal am Tag.", "Twice a month": "Zweimal im Monat",
                          "Retry 3 times per hour": "Retry 3-mal pro Stunde", "%d times a week": "%d-mal pro Woche",
-                         "once per month": "einmal pro Monat"}.items():
+                         "once per month": "einmal pro Monat", "Retry 3 times.": "Retry 3 Mal.",
+                         "It failed 1,000 times": "It failed 1.000 Mal", "Three times faster": "Dreimal faster",
+                         "(%d times)": "(%d Mal)"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
-    for text in ("once a while", "at times a day is long", "Once upon a time"):
+    for text in ("once a while", "at times a day is long", "Once upon a time", "10 times the dose", "2 times 3",
+                 "{a} times {b}", "four times over", "3 times a session", "once", "The Times"):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 
