@@ -371,7 +371,7 @@ def test_a_configuration_files_keys_are_kept_and_each_value_is_translated_alone(
     assert strings.segments == ["Welcome to our store", 'Say \\"hi\\"']  # "Welcome" came back as "Wechsel"
     assert strings.restore(["Willkommen", 'Sag \\"hallo\\"']) == '"welcome_title" = "Willkommen";\n"quote" = "Sag \\"hallo\\"";'
     yaml = prepare('# Strings of the shop.\n\nen:\n  welcome:\n        title: Welcome\n        body: "Please sign in."')
-    assert yaml.segments == ["# Strings of the shop.", "Welcome", "Please sign in."]  # indented: no Markdown code
+    assert yaml.segments == ["# Strings of the shop.", "Welcome", "Please log in."]  # indented: no Markdown code
     assert yaml.restore(["# Zeichenketten.", "Willkommen", "Bitte anmelden."]) == (
         '# Zeichenketten.\n\nen:\n  welcome:\n        title: Willkommen\n        body: "Bitte anmelden."')
     for message in ("Tolerance = %g\nBandwidth = %g", "idmap=user", "title: Welcome\nbody: Hello",
@@ -1995,8 +1995,8 @@ def test_sibling_elements_with_nothing_between_are_texts_of_their_own():
     </a> signieren</button>")."""
     for text, segments in (('<nav><a href="/">Home</a><a href="/about">About us</a></nav>', ["Home", "About us"]),
                            ('<a href="/">Home</a>\n  <a href="/about">About us</a>', ["Home", "About us"]),
-                           ('<button>Sign in</button> <a href="/f">Forgot your password?</a>',
-                            ["Sign in", "Forgot your password?"]),
+                           ('<button>Log in</button> <a href="/f">Forgot your password?</a>',
+                            ["Log in", "Forgot your password?"]),
                            ('<label for="n">Your name</label> <input id="n"> <button>Send</button>',
                             ["Your name", "Send"]),  # a field between them
                            ('<p>Read <a href="/1">this</a> and <a href="/2">that</a>.</p>', ["Read this and that."]),
@@ -2095,6 +2095,21 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
                  'Press "Enter" or "Esc".', "Run `Settings > General` or `click 'Save'`."):
         prepared = prepare(text)
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text
+
+
+def test_signing_in_up_and_out_is_read_as_the_words_the_model_learned():
+    """The model wrote "Sign in" as "Signieren ein", "Sign up" as "Signieren", "Signed in as:" as "Signiert als:", and
+    "Log in", "Register", "Logged in as:" as German does: a verb's "sign in", "sign up", "sign out" is read so; a noun
+    and a headword in small letters stay as written."""
+    for text, read in (("Sign in", "Log in"), ("Sign up for free!", "Register for free!"), ("Sign out", "Log out"),
+                       ("Please sign in to continue.", "Please log in to continue."),
+                       ("Stay signed in", "Stay logged in"), ("You are signed in as XX0X.", "You are logged in as XX0X."),
+                       ("Signing up...", "Registering..."),
+                       ("You can sign out at any time.", "You can log out at any time.")):
+        assert prepare(text, preserve_placeholders=False).segments == [read], text
+    for text in ("There is a sign in the window.", "Size of the charge sign in pixels.", "sign up",
+                 "The treaty was signed in 1990 by both.", "Put a sign up on the door."):
+        assert prepare(text, preserve_placeholders=False).segments == [text], text
 
 
 def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
