@@ -2103,8 +2103,8 @@ def test_signing_in_up_and_out_is_read_as_the_words_the_model_learned():
     and a headword in small letters stay as written."""
     for text, read in (("Sign in", "Log in"), ("Sign up for free!", "Register for free!"), ("Sign out", "Log out"),
                        ("Please sign in to continue.", "Please log in to continue."),
-                       ("Stay signed in", "Stay logged in"), ("You are signed in as XX0X.", "You are logged in as XX0X."),
-                       ("Signing up...", "Registering..."),
+                       ("Stay signed in", "Stay logged in"), ("Signing up...", "Registering..."),
+                       ("You are signed in as XX0X.", "You are logged in as XX0X."),
                        ("You can sign out at any time.", "You can log out at any time.")):
         assert prepare(text, preserve_placeholders=False).segments == [read], text
     for text in ("There is a sign in the window.", "Size of the charge sign in pixels.", "sign up",
