@@ -280,7 +280,7 @@ CODE_SPAN = (rf"`(?>{CODE_SPAN_CHARACTER})++`(?!_)"
              rf"|(?<![\w`])`(?=[^\s`])(?>{CODE_SPAN_CHARACTER}|\n(?![ \t]*(?:\n|$)))++(?<=\S)`(?![\w`])")
 TYPE_NAME = r"[A-Za-z_$][\w.$]*(?:<[^{}<>\n]{1,200}>)?(?:\\?\[\\?\])*"  # "string", "Array<string>", "string\[]"
 # A date's format: two or three fields of a year, a month or a day, a mark between them, and a time's after a space
-# or ISO 8601's "T"; or a time's alone. Not a field of one letter ("M/D/YYYY"): "M.D." is a doctor
+# or ISO 8601's "T"; or a time's alone. Not a field of one letter ("M/D/YYYY"): "M.D." is a doctor.
 DATE_FIELD = r"(?:Y{4}|Y{2}|M{2}|D{2})"
 DATE_FIELDS = re.compile(rf"(?i:{DATE_FIELD}(?:[/.-]{DATE_FIELD}){{1,2}})")
 TIME_FIELDS = r"H{1,2}:M{2}(?::S{2})?"
@@ -1058,7 +1058,6 @@ SIGNING = re.compile(r"\b(?P<verb>[Ss]ign(?P<ending>ed|ing)?) (?P<particle>in|up
 BEFORE_A_VERB = re.compile(r"(?:^|[.!?:]\s+|\n|(?<![\w'’])(?:to|please|can|can't|cannot|must|will|won't|should|"
                            r"could|may|might|you|we|they|I|and|or|then|now|first|not|never|also|just)[ \xa0])$",
                            re.IGNORECASE)
-SIGNED_AS = {"in": "logg", "out": "logg", "up": "register"}
 
 
 def _signing_read(segment: str) -> str:
@@ -2917,8 +2916,6 @@ DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=[ \xa0
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
 
 
-
-
 def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, German number) of an item that is a number grouped in thousands ("1,234.5" as "1.234,5") or, where
     it is a quantity (`decimal_quantities`), a decimal one ("2.5" as "2,5")."""
@@ -3134,12 +3131,12 @@ SET_PHRASES |= {"As discussed": "Wie besprochen", "By the way": "Übrigens", "Ho
                 "Of course": "Natürlich", "For example": "Zum Beispiel", "In addition": "Außerdem",
                 "In other words": "Mit anderen Worten", "Therefore": "Deshalb", "Finally": "Schließlich",
                 "Meanwhile": "Inzwischen"}
-# Where a set phrase is one: a line's or a sentence's start
-# Closings that are one only where the name's line follows ("Cheers,\nTom" came back as "Cheere,\nTom", "All the
-# best,\nMaria" as "Alles am besten,", "Take care,\nJohn" as "Sorgfalt ,"); elsewhere a toast, a label, a warning
-# ("Cheers!", "Best", "Take care, the floor is wet"): the e-mail's German
+# Closings that are one only where the name's line follows ("Cheers,\nTom" came back as "Cheere,\nTom", "Take
+# care,\nJohn" as "Sorgfalt ,"); elsewhere a toast, a label, a warning ("Cheers!", "Best", "Take care, the floor is
+# wet"): the e-mail's German
 LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care": "Alles Gute", "Warmly": "Herzliche Grüße"}
 SET_PHRASES |= LINE_CLOSINGS
+# Where a set phrase is one: a line's or a sentence's start
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
 SET_PHRASE_WORDS = rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})(?=[,!.?]|\s*$)"
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
@@ -3665,7 +3662,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         per = "pro " + per.split()[-1] if form["per"] == "per" else per  # "once per month": "einmal pro Monat"
         return _capitalized(f"{count} {per}", form["count"][0].isupper())
     if form.re is NUMBER_RANGE:
-        return _german_range(english, form)
+        return _german_range(form)
     if form.re is SET_PHRASE:
         signed = form["signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
@@ -3718,7 +3715,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     return f"{word[0].upper() + word[1:] if preposition[0].isupper() else word} {german}" if word else german
 
 
-def _german_range(english: str, form: re.Match) -> str:
+def _german_range(form: re.Match) -> str:
     """A range of numbers as German writes it (NUMBER_RANGE): "bis" between them, "von" for "from"; "von ... auf"
     where the quantity changes from one to the other (CHANGED)."""
     low, high = _grouped_in_german(form["low"]), _grouped_in_german(form["high"])
