@@ -736,12 +736,11 @@ class Prepared:
         """The translation with "auf" before a label where "klicken" or "tippen" takes it and the model left it out:
         read as a token, a quoted label lost it ('Click "Cancel" to stop.' came back as 'Klicken Sie "Abbrechen", um
         ...' in 13 of the held-out catalogs' 26 such messages, against 4 as words)."""
-        for k, number in enumerate(self.numbers[index]):
-            if number in self.labelled:
-                token = PLACEHOLDER.format(k)
-                text = re.sub(rf"{CLICK} (?={token})", r"\g<0>auf ", text)  # "Klicken Sie XX0X"
-                text = re.sub(rf"(?<!\bauf )(?={token} {CLICK})", "auf ", text)  # "XX0X klicken"
-        return text
+        labels = {k for k, number in enumerate(self.numbers[index]) if number in self.labelled}
+        if not labels:
+            return text
+        text = CLICKED_TOKEN.sub(lambda m: m[0] + "auf " if int(m[1]) in labels else m[0], text)  # "Klicken Sie XX0X"
+        return TOKEN_CLICKED.sub(lambda m: "auf " if int(m[1]) in labels else "", text)  # "XX0X klicken"
 
     def _spaced_from_glue(self, index: int, text: str) -> str:
         """The translation with a space after the kept token before it where the source has marks and a space there
@@ -1066,7 +1065,8 @@ def _signing_read(segment: str) -> str:
     for found in SIGNING.finditer(segment):
         verb, ending, particle = found["verb"], found["ending"] or "", found["particle"]
         if verb[0] == "s" and not segment[:found.start()].strip() or not (
-                found["after"] is not None if ending else BEFORE_A_VERB.search(segment, 0, found.start())):
+                found["after"] is not None if ending
+                else BEFORE_A_VERB.search(segment, max(0, found.start() - 12), found.start())):
             continue  # in small letters alone, a dictionary's headword ("sign up": "sich anmelden"); a noun's
         if particle == "up":
             read = "register" + ending
@@ -1965,6 +1965,8 @@ MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MEN
 
 
 CLICK = r"\b(?:[Dd]oppel)?(?:[Kk]lick|[Tt]ipp)(?:en(?: Sie)?|e|t|st)\b"  # German's verbs that take "auf" a label
+CLICKED_TOKEN = re.compile(rf"{CLICK} (?=XX(\d+)X)")  # one pass over a translation for all its labels' tokens
+TOKEN_CLICKED = re.compile(rf"(?<!\bauf )(?=XX(\d+)X {CLICK})")
 # A quoted label after the verb that works it or before the control's name ('Click "Save"', 'Select "Delete" from the
 # menu', 'the "Cancel" button'): read inside the sentence, the model wrote it as a word of the sentence ('"Speicher"',
 # '"Auswahl"', '"Signieren in"'); alone, as the catalogs write a label ("Speichern", "Löschen", "Anmelden"). The
