@@ -1061,10 +1061,10 @@ BEFORE_A_VERB = re.compile(r"(?:^|[.!?:]\s+|\n|(?<![\w'’])(?:to|please|can|can
 
 def _signing_read(segment: str) -> str:
     """The segment with "sign in", "sign up" and "sign out" as a verb read as "log in", "register", "log out"."""
-    pieces, done = [], 0
+    pieces, done, lead = [], 0, len(segment) - len(segment.lstrip())
     for found in SIGNING.finditer(segment):
         verb, ending, particle = found["verb"], found["ending"] or "", found["particle"]
-        if verb[0] == "s" and not segment[:found.start()].strip() or not (
+        if verb[0] == "s" and found.start() == lead or not (
                 found["after"] is not None if ending
                 else BEFORE_A_VERB.search(segment, max(0, found.start() - 12), found.start())):
             continue  # in small letters alone, a dictionary's headword ("sign up": "sich anmelden"); a noun's
@@ -2008,8 +2008,10 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
               if LABEL_WORDS.fullmatch(text, (quotation := found.span(found.lastgroup))[0] + 1, quotation[1] - 1)]
     paths = [path.span() for path in MENU_PATH.finditer(text)] if MENU_SEPARATOR.search(text) else []
     verbs = "lick" in text or "ress" in text or "ap " in text or "ap\xa0" in text  # a part of each verb, before it
-    bare = [label.span("bare") for label in (BARE_LABEL.finditer(text) if verbs else ())
-            if SENTENCE_WORD.search(text, label.end()) or SENTENCE_WORD.search(text, 0, label.start())]
+    found = list(BARE_LABEL.finditer(text)) if verbs else []
+    words = [word.span() for word in SENTENCE_WORD.finditer(text)] if found else []  # once: per label, quadratic
+    bare = [label.span("bare") for label in found  # a word in small letters after the label or before its verb
+            if words and (words[-1][0] >= label.end() or words[0][1] <= label.start())]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
