@@ -2113,6 +2113,26 @@ def test_signing_in_up_and_out_is_read_as_the_words_the_model_learned():
         assert prepare(text, preserve_placeholders=False).segments == [text], text
 
 
+def test_an_instructions_tap_is_read_as_click_and_written_as_tippen():
+    """The model wrote "Tap anywhere to continue." as "Bitte schließen Sie es weiter." and "Click anywhere to
+    continue." as "Klicken Sie irgendwo, um fortzufahren.": an instruction's "tap" is read as "click", and the German
+    for clicking written as tapping; a noun, a headword in small letters, a menu entry and a text that clicks too stay
+    as written."""
+    for text, read in (("Tap anywhere to continue.", "Click anywhere to continue."),
+                       ("Double-tap to zoom in.", "Double-click to zoom in."),
+                       ("Please tap the screen twice.", "Please click the screen twice."),
+                       ("Open it and tap Done.", "Open it and click Done."),
+                       ("  Tap here to retry", "Click here to retry")):
+        assert prepare(text, preserve_placeholders=False).segments == [read], text
+    for text in ("Tap water is safe to drink.", "tap the wire", "Tap Time", "The tap is dripping.",
+                 "Click or tap the icon.", "I felt a tap on the shoulder.", "Tap"):
+        assert prepare(text, preserve_placeholders=False).segments == [text], text
+    prepared = prepare("Tap and hold to drag, double-tap to open.", preserve_placeholders=False)
+    assert prepared.segments == ["Click and hold to drag, double-click to open."]
+    assert (prepared.restore(["Klicken und halten zum Ziehen, Doppelklick zum Öffnen."])
+            == "Tippen und halten zum Ziehen, Doppeltipp zum Öffnen.")
+
+
 def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     """Without quotation marks the model wrote a label as a word of the sentence ("Click Cancel to go back." came back
     as "Klicken Sie ab, um zurückzugehen."): after "click", "tap" or "press" in a sentence it is an item translated
@@ -2120,7 +2140,7 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     for text, segments in (("Click Cancel to go back.", ["Click XX0X to go back.", "Cancel"]),
                            ("Press the Stop button to end it", ["Press the XX0X button to end it", "Stop"]),
                            ("Fill it in, then click on Save As.", ["Fill it in, then click on XX0X.", "Save As"]),
-                           ("Tap OK, then Next.", ["Tap XX0X, then Next.", "OK"])):
+                           ("Press OK, then Next.", ["Press XX0X, then Next.", "OK"])):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == text.upper(), text
@@ -2296,10 +2316,10 @@ def test_quotation_marks_the_model_dropped_are_kept():
     as "Klicken Sie Speichern, um fortzufahren.". Curly marks, and ASCII quotes around a protected item or a term (up to
     four words, no punctuation), are items; ASCII quotes around a sentence (the model writes 'Villa, he said.' as
     „Villa, sagte er.“), and an apostrophe, stay text."""
-    prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'Old' one. Tap «%1» or “Slow Keys”.")
+    prepared = prepare("Could not open '%s' or “{name}”: it's the users' 'Old' one. Press «%1» or “Slow Keys”.")
     assert prepared.protected == ["'%s'", "“{name}”", "'", "'", "«%1»", "“", "”"]
     assert prepared.segments == ["Could not open XX0X or XX1X: it's the users' XX2XOldXX3X one.",
-                                 "Tap XX0X or XX1XSlow KeysXX2X."]
+                                 "Press XX0X or XX1XSlow KeysXX2X."]
     assert prepared.restore(["XX0X oder XX1X: das XX2X alte XX3X.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
         "'%s' oder »{name}«: das 'alte'. «%1» oder »Langsame Tasten« tippen."  # no space inside the marks
     assert prepare("He said 'Go home, now.' twice.").protected == []
