@@ -2127,6 +2127,7 @@ def test_an_instructions_tap_is_read_as_click_and_written_as_tippen():
     for text in ("Tap water is safe to drink.", "tap the wire", "Tap Time", "The tap is dripping.",
                  "Click or tap the icon.", "I felt a tap on the shoulder.", "Tap"):
         assert prepare(text, preserve_placeholders=False).segments == [text], text
+    assert prepare("Tap Settings.").segments == ["Click XX0X.", "Settings"]  # an instruction: a label to tap
     prepared = prepare("Tap and hold to drag, double-tap to open.", preserve_placeholders=False)
     assert prepared.segments == ["Click and hold to drag, double-click to open."]
     assert (prepared.restore(["Klicken und halten zum Ziehen, Doppelklick zum Öffnen."])
@@ -2136,11 +2137,13 @@ def test_an_instructions_tap_is_read_as_click_and_written_as_tippen():
 def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     """Without quotation marks the model wrote a label as a word of the sentence ("Click Cancel to go back." came back
     as "Klicken Sie ab, um zurückzugehen."): after "click", "tap" or "press" in a sentence it is an item translated
-    alone, "auf" before it where "klicken" takes it; not a key, nor after "select", nor in a menu's entry."""
+    alone, "auf" before it where "klicken" takes it, also where it ends the sentence ("Click Next." came back as
+    "Nächste Klicken."); not a key, nor after "select", nor in a menu's entry ("Click Mode")."""
     for text, segments in (("Click Cancel to go back.", ["Click XX0X to go back.", "Cancel"]),
                            ("Press the Stop button to end it", ["Press the XX0X button to end it", "Stop"]),
                            ("Fill it in, then click on Save As.", ["Fill it in, then click on XX0X.", "Save As"]),
-                           ("Press OK, then Next.", ["Press XX0X, then Next.", "OK"])):
+                           ("Press OK, then Next.", ["Press XX0X, then Next.", "OK"]),
+                           ("Then press Record.", ["Then press XX0X.", "Record"])):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == text.upper(), text
@@ -2148,7 +2151,8 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     assert prepared.restore(["Klicken Sie XX0X, um zurückzugehen.", "Abbrechen"]) == (
         "Klicken Sie auf Abbrechen, um zurückzugehen.")
     for text in ("Press Enter to continue.", "Press Ctrl to select more.", "Select Contacts to merge",
-                 "Click Here To Continue", "Press Start", "Press START to play.", "Click the button to go on."):
+                 "Click Here To Continue", "Press Start", "Press START to play.", "Click the button to go on.",
+                 "Click Mode", "Press Release.txt to read it"):
         assert not prepare(text).shown, text
 
 

@@ -1088,8 +1088,8 @@ def _signing_read(segment: str) -> str:
 # "click", "Klicken Sie irgendwo, um fortzufahren.", which takes "Tippen" for "Klicken" (CLICKING). Only an
 # instruction's "tap": where a segment starts with "Tap", or a comma or an instruction's word, subject or modal goes
 # before it (BEFORE_A_VERB), before what is tapped or how ("the", "here", "twice", a label), in a segment with another
-# word in small letters (not a menu entry, "Tap Time", "Tap BPM") and no "click" of its own; not "Tap water", a
-# small-letter headword ("tap the wire").
+# word in small letters or before a label's token (not a menu entry, "Tap Time", "Tap BPM") and no "click" of its own;
+# not "Tap water", a small-letter headword ("tap the wire").
 TAPPING = re.compile(r"(?<![\w-])(?:[Dd]ouble-)?[Tt]ap(?=[ \xa0](?:on|the|a|an|and|or|to|here|there|anywhere|twice|once"
                      r"|it|them|this|that|your|any|again)\b|[ \xa0](?:XX\d+X|[A-Z+\"'“‘„«])|[.!,]?\s*$)")
 CLICKING = re.compile(r"[Kk]lick")
@@ -1097,11 +1097,14 @@ CLICKING = re.compile(r"[Kk]lick")
 
 def _tapping_read(segment: str) -> tuple[str, bool]:
     """The segment with an instruction's "tap" (TAPPING) read as "click", and whether it had one."""
-    if "lick" in segment or all(word == "tap" for word in SMALL_LETTER_WORD.findall(segment)):
+    if "lick" in segment:
         return segment, False
+    worded = any(word != "tap" for word in SMALL_LETTER_WORD.findall(segment))
     pieces, done, lead = [], 0, len(segment) - len(segment.lstrip())
     for found in TAPPING.finditer(segment):
         tap = found.group()
+        if not worded and not PLACEHOLDER_PATTERN.match(segment, found.end() + 1):
+            continue  # a menu's entry ("Tap Time"), not an instruction to tap a label ("Tap XX0X.")
         if found.start() == lead and tap[0].islower() or found.start() > lead and not (
                 segment.endswith(", ", 0, found.start())
                 or BEFORE_A_VERB.search(segment, max(0, found.start() - 12), found.start())):
@@ -2019,20 +2022,22 @@ LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;
 
 
 # A label without quotation marks after the verb that clicks it, in a sentence ("Click Save to keep your changes.",
-# "Press the Stop button"): read, the model wrote it as a word of the sentence ("Klicken Sie auf den Speichern",
-# "Click Cancel to go back." came back as "Klicken Sie ab, um zurückzugehen."). Words from a capital and a small
-# letter, up to three, or "OK", before a word that goes on the sentence, "button" or a mark; not a key's name, not
-# after "select" or "choose", whose object is a list's entry or a title's words as often ("Select Contacts to merge"
-# came back as "Wählen Sie Kontakte zum Zusammenführen"), nor in a text with no other word in small letters (a
-# menu's entry, "Press Start"). Of the 975 held-out and training texts with one, 127 translations change: chrF 59.79 ->
-# 61.19, BLEU 21.92 -> 23.66 (93 closer to the reference, 32 further; with "select" and "choose", 61.07 and 23.90, 52
-# further).
+# "Press the Stop button"): read, the model wrote it as a word of the sentence ("Klicken Sie auf den Speichern", "Click
+# Cancel to go back." came back as "Klicken Sie ab, um zurückzugehen."). Words from a capital and a small letter, up to
+# three, or "OK", before a word that goes on the sentence, "button" or a mark; not a key's name, not after "select" or
+# "choose", whose object is a list's entry or a title's words as often ("Select Contacts to merge" came back as "Wählen
+# Sie Kontakte zum Zusammenführen"), nor in a text with no other word in small letters (a menu's entry, "Press Start")
+# unless the label ends a sentence ("Click Next." came back as "Nächste Klicken.", now "Klicken Sie auf Nächstes."; 1 of
+# the corpus's texts, "Then press Record."). Of the 975 held-out and training texts with one, 127 translations change:
+# chrF 59.79 -> 61.19, BLEU 21.92 -> 23.66 (93 closer to the reference, 32 further; with "select" and "choose", 61.07
+# and 23.90, 52 further).
 BARE_UI_VERB = r"(?<![\w-])(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
 BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?(?P<bare>(?!{KEY_NAME}\b)"
                         r"(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){0,2}))"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
+LABEL_ENDS_A_SENTENCE = re.compile(r"\.(?:\s|$)")  # "Click Next.": an instruction, not a menu's entry ("Click Mode")
 
 
 def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -2045,7 +2050,8 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
     found = list(BARE_LABEL.finditer(text)) if verbs else []
     words = [word.span() for word in SENTENCE_WORD.finditer(text)] if found else []  # once: per label, quadratic
     bare = [label.span("bare") for label in found  # a word in small letters after the label or before its verb
-            if words and (words[-1][0] >= label.end() or words[0][1] <= label.start())]
+            if words and (words[-1][0] >= label.end() or words[0][1] <= label.start())
+            or LABEL_ENDS_A_SENTENCE.match(text, label.end())]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
