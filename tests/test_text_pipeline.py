@@ -1534,6 +1534,8 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                          "s.")
     assert quantities.restore(quantities.segments) == (
         "It has 2,5 GB, costs USD 19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
+    rating = prepare("Rated 4.5 out of 10 (3.7 stars) since version 4.5 out now.")  # a rating's is one too
+    assert rating.restore(rating.segments) == "Rated 4,5 out of 10 (3,7 stars) since version 4.5 out now."
     code = prepare("Run `seq 1,000` now.")
     assert code.restore(code.segments) == "Run `seq 1,000` now."
     assert prepare("8,000 points", preserve_placeholders=False).segments == ["8,000 points"]

@@ -2948,13 +2948,14 @@ def _parts_of_items(item: str, kind: re.Pattern) -> list[re.Match]:
 # the English does. A number is an item (NUMBER), so it came back as written. A decimal number without a group is a
 # version as often as a quantity (68 of 91 such numbers are kept as written: "OAuth 2.0", "mtPaint 3.40"): only one
 # before a unit or after a currency is a quantity ("7.5 km", "1.5%", "$19.99": of the dictionary's 12 such, the German
-# writes 10 with a decimal comma, "7,5 km", and 2 otherwise, "eineinviertel Millionen"; the held-out splits have none).
+# writes 10 with a decimal comma, "7,5 km", and 2 otherwise, "eineinviertel Millionen"; the held-out splits have none),
+# and so is a rating ("Rated 4.5 out of 5" came back as "4.5 von 5", "3.7 stars" as "3.7 Sterne"; the corpus has none).
 GROUPED_NUMBER = re.compile(r"[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")  # not "[001,366]", a range
 DECIMAL_NUMBER = re.compile(r"\d+\.\d+")
 UNITS = (r"%(?![\w(])|°|(?:percent|km|m|cm|mm|kg|g|mg|l|ml|litres?|liters?|[KMGTP]i?B|kB|[kMG]?Hz|kW|billion|"
          "million|thousand|bn|miles?|metres?|meters?|kilometres?|kilometers?|kilos?|kilograms?|grams?|tons?|tonnes?|"
          "points?|euros?|dollars?|pounds?|cents?|hours?|h|minutes?|min|seconds?|s|ms|days?|weeks?|months?|years?|"
-         r"inch(?:es)?|feet|ft|degrees?|times)\b")
+         r"inch(?:es)?|feet|ft|degrees?|times|stars?|out of \d+)\b")
 DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=[ \xa0]?(?:{UNITS}))"
                               rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
