@@ -1913,6 +1913,14 @@ def test_the_local_hosts_name_is_kept_as_written():
     assert prepare("The server runs on localhost.").segments == ["The server runs on XX0X."]
 
 
+def test_a_wiki_link_to_a_page_by_its_name_is_kept_as_written():
+    """Read, the model translated a wiki page's name and lost a bracket ("[[Main Page]] was edited." came back as
+    "[[Main Seite] wurde bearbeitet."): a link to a page by its name is an item; one with its own text after "|" and a
+    shell's test are read."""
+    assert protected_items("[[Main Page]] and [[Help:Contents]] were edited.") == ["[[Help:Contents]]", "[[Main Page]]"]
+    assert protected_items("Please [[Manual|read the manual]] or run [[ -f file ]].") == []
+
+
 def test_markup_without_spaces_is_words_between_tags_not_one_long_run():
     """Minified HTML has no space in 50 characters; kept as one run, as a hash or blob is, its words were never
     translated. Tags end a run as a space does; a run between them is still kept, and so is one without markup."""

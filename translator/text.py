@@ -309,6 +309,11 @@ PLACEHOLDERS = (
     ASS_OVERRIDE,
     ASCIIDOC_LINK,
     ASCIIDOC_MARKUP,
+    # A wiki's link to a page by its name ("[[Main Page]]", "[[Help:Contents]]"): read, the model translated the name,
+    # which then links to no page, and lost a bracket ("[[Main Page]] was edited." came back as "[[Main Seite] wurde
+    # bearbeitet."); one item, as written. Not one with a link's text after "|", whose words are read, nor a shell's
+    # test ("[[ -f file ]]")
+    r"\[\[(?=[^\s\[\]])[^\[\]|\n]{1,200}(?<=\S)\]\](?!\])",
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
