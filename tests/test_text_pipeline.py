@@ -204,10 +204,10 @@ def test_emoji_shortcodes_and_a_fence_indented_by_a_tab_are_kept_as_written():
 
 def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
     """"$$\\sum_{i=1}^n x_i$$" came back as "$\\sum_{i=1}^n x_i$$", no longer math. Displayed and inline math are
-    items; "$5 or $10", "$HOME/$USER" and a shell's "$x" are none."""
+    items; "$5 or $10", "$HOME/$USER" and a shell's "$x" are no math (the variables are items of their own)."""
     text = "The energy $E = mc^2$ and $$\\sum_{i=1}^n x_i$$, or \\(x\\) and \\[\ny = f(x)\n\\] here."
     assert protected_items(text) == sorted(["$E = mc^2$", "$$\\sum_{i=1}^n x_i$$", "\\(x\\)", "\\[\ny = f(x)\n\\]"])
-    assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER"]
+    assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER", "$x", "$y"]
     assert "$var</b> or <b>$" not in protected_items("Syntax: <b>$var</b> or <b>${var}</b>")  # "or" was kept
 
 
@@ -259,9 +259,10 @@ def test_a_json_objects_keys_are_kept_as_written():
 
 
 def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_theirs():
-    """Read, the model changed "%APPDATA%" to "%APDATA%"."""
-    text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A."
-    assert protected_items(text) == ["$HOME", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
+    """Read, the model changed "%APPDATA%" to "%APDATA%" and lost a variable in small letters ("Hi $name," came back as
+    "Hinname,"); one is an item with the path that goes on from it."""
+    text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A, for $name."
+    assert protected_items(text) == ["$HOME/bin", "$name", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
     # gettext's ISO C 99 conversions: their "%" was lost ("hash id %<PRIu32>" came back as "nicht unterstützt
     # <PRIu32>", which msgfmt --check-format refuses)
     assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]
@@ -1806,6 +1807,8 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          # set phrases the model broke ("See you soon!": "Sie haben bald!")
                          "See you soon!": "Bis bald!", "You're welcome.": "Gern geschehen.",
                          "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
+                         "Hi %1, hi.": "Hallo %1, hi.", "Hello %{name}, hi.": "Hallo %{name}, hi.",
+                         "Hi $name, hi.": "Hallo $name, hi.", "Hello :name, hi.": "Hallo :name, hi.",
                          "Thanks. Get well soon!": "Danke. Gute Besserung!",
                          # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")
                          "Hi Anna,\nI hope you are doing well. Feel free to contact me.\nKind regards,\nTom":
@@ -1911,6 +1914,16 @@ def test_the_local_hosts_name_is_kept_as_written():
     assert protected_items("Open localhost:8080 or Localhost, not mylocalhost or localhost-x.") == [
         "Localhost", "localhost:8080"]
     assert prepare("The server runs on localhost.").segments == ["The server runs on XX0X."]
+
+
+def test_numbered_tags_of_rich_text_are_tags():
+    """i18next and react-intl number a message's elements ("Click <0>here</0>."): read as numbers between marks, the
+    model kept the words inside ("Klicken Sie auf <0>here</0>"); they are tags, taken out around their words."""
+    prepared = prepare("Click <0>here</0> to see <1>{{count}}</1> new messages.")
+    assert prepared.segments == ["Click XX0XhereXX1X to see XX2X new messages."]
+    assert prepared.protected == ["<0>", "</0>", "<1>{{count}}</1>"]
+    assert prepared.restore(["Klicken Sie XX0XhierXX1X, um XX2X neue Nachrichten zu sehen."]) == (
+        "Klicken Sie <0>hier</0>, um <1>{{count}}</1> neue Nachrichten zu sehen.")
 
 
 def test_a_wiki_link_to_a_page_by_its_name_is_kept_as_written():

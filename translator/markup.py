@@ -34,7 +34,10 @@ PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
 # of the tag reached the model as words: '<a title="x >y">'). Possessive, and no part of it crosses a "<": a tag that
 # never closes is scanned once, up to the next "<".
 ATTRIBUTES = r"""(?>"[^"<]*"|'[^'<]*'|[^<>])*+"""
-TAG_PATTERN = rf"</?[A-Za-z][\w:.-]*(?:\s{ATTRIBUTES})?/?>"
+# A tag's name, or a number: i18next's and react-intl's rich text numbers the elements a message holds ("Click <0>here
+# </0>."); read as a number and marks, the model kept the words inside ("Klicken Sie auf <0>here</0>")
+TAG_NAME = r"(?:[A-Za-z][\w:.-]*|\d{1,2})"
+TAG_PATTERN = rf"</?{TAG_NAME}(?:\s{ATTRIBUTES})?/?>"
 # Comments and CDATA sections: never content (text.SECTIONS). Not over another one's opening (a comment holding
 # "<!--" is a parse error in HTML, XML has none): each opening that never closes scanned to the text's end, 32,768
 # characters of '<!--="' took 0.7 s.
@@ -44,7 +47,7 @@ COMMENT_PATTERN = r"<!--(?:(?!<!--).)*?-->|<!\[CDATA\[(?:(?!<!\[CDATA\[).)*?\]\]
 DECLARATION_PATTERN = r"<[!?][A-Za-z][^<>]*>"
 TAG = re.compile(f"{TAG_PATTERN}|{COMMENT_PATTERN}|{DECLARATION_PATTERN}", re.DOTALL)  # does an item hold markup
 TAGS_ONLY = re.compile(rf"(?:\s*{TAG_PATTERN})+\s*", re.DOTALL)
-TAG_PARTS = re.compile(rf"<(/?)([A-Za-z][\w:.-]*)({ATTRIBUTES})>")
+TAG_PARTS = re.compile(rf"<(/?)({TAG_NAME})({ATTRIBUTES})>")
 COMMENT = re.compile(COMMENT_PATTERN, re.DOTALL)
 # Elements are taken out of a sentence with at most this many (else theirs stay tokens): placing them costs the
 # square of their number, and a sentence with more is markup with a few words, not text with a few tags.
