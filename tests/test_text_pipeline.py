@@ -2103,6 +2103,8 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
             'Click "Save", then the “Cancel” button.': (
                 ["Click XX0X, then the XX1X button.", "Save", "Cancel"], 'CLICK "SAVE", THEN THE »CANCEL« BUTTON.'),
             "Select 'Edit > Copy'.": (["Select XX0X.", "Edit", "Copy"], "SELECT 'EDIT > COPY'."),
+            'By clicking "Accept", you agree.': (  # any form of the verb ('"Aktktuell"')
+                ["By clicking XX0X, you agree.", "Accept"], 'BY CLICKING "ACCEPT", YOU AGREE.'),
             'Click "Save" on Friday.': (["Click XX0X.", "Save"], 'CLICK "SAVE" am Freitag.')}.items():  # and a form
         prepared = prepare(text)
         assert prepared.segments == segments, text

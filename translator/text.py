@@ -2016,7 +2016,11 @@ TOKEN_CLICKED = re.compile(rf"(?<!\bauf )(?=XX(\d+)X {CLICK})")
 # '"Auswahl"', '"Signieren in"'); alone, as the catalogs write a label ("Speichern", "Löschen", "Anmelden"). The
 # quotation is an item, its label translated alone, like a menu path's.
 LABEL_QUOTATION = r"“[^“”\n]{1,40}”|\"[^\"\n]{1,40}\"|‘[^‘’\n]{1,40}’|'[^'\n]{1,40}'(?!\w)"
-UI_VERB = r"(?i:click|tap|press|select|choose|hit|pick|check|uncheck|enable|disable|toggle)(?:[ \xa0]on)?"
+# The verb in any form: 'By clicking "Accept", you agree.' came back as 'Durch Klicken von "Aktktuell", ...'; of the 100
+# held-out and training texts with a form not the imperative's, 38 change: chrF 47.46 -> 48.10, BLEU 16.99 -> 17.14 (24
+# closer, 14 further)
+UI_VERB = (r"(?i:(?:click|press|select|pick|check|uncheck)(?:s|ed|ing)?|tap(?:s|ped|ping)?|hit(?:s|ting)?"
+           r"|choos(?:e|es|ing)|chose|(?:enabl|disabl|toggl)(?:e|es|ed|ing))(?:[ \xa0]on)?")
 UI_CONTROL = r"(?:button|menu|tab|link|option|field|check ?box|dialog|icon|item|page|section|window|box|setting)s?"
 QUOTED_LABEL = re.compile(rf"(?<![\w-]){UI_VERB}[ \xa0](?:the[ \xa0])?(?P<quoted>{LABEL_QUOTATION})"
                           rf"|(?P<named>{LABEL_QUOTATION})(?=[ \xa0]{UI_CONTROL}(?!\w))")
