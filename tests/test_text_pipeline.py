@@ -1535,6 +1535,15 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                          "s.")
     assert quantities.restore(quantities.segments) == (
         "It has 2,5 GB, costs USD 19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
+    # a duration glued to its unit after a word that takes one ("Retrying in 5s..." came back as "Erneut in 5...")
+    for text, german in {"Retrying in 5s...": "Retrying in 5 Sekunden...", "Show it for 1s, every 2h.":
+                         "Show it for 1 Sekunde, every 2 Stunden.", "Done within 10min.": "Done within 10 Minuten."
+                         }.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("In the 1980s.", "He is in his 30s.", "Use separator for 1000s", "Hour in 24h format", "It is 5km."):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
     rating = prepare("Rated 4.5 out of 10 (3.7 stars) since version 4.5 out now.")  # a rating's is one too
     assert rating.restore(rating.segments) == "Rated 4,5 out of 10 (3,7 stars) since version 4.5 out now."
     code = prepare("Run `seq 1,000` now.")
