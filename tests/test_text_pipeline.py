@@ -1718,7 +1718,8 @@ def test_a_time_ago_comes_back_as_german_writes_it():
                          "2 days ago, we met.": "Vor 2 Tagen, we met.", "a few years ago": "vor einigen Jahren",
                          "Opened over a month ago": "Opened vor über einem Monat", "1 day ago": "vor 1 Tag",
                          "only three weeks ago": "erst vor drei Wochen", "About 2 hours ago": "Vor etwa 2 Stunden",
-                         "a decade ago": "vor einem Jahrzehnt"}.items():
+                         "a decade ago": "vor einem Jahrzehnt", "Seen 5 min ago": "Seen vor 5 Minuten",  # no "s"
+                         "1 min ago": "vor 1 Minute", "%d hr ago": "vor %d Stunden"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"):

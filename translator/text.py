@@ -3810,8 +3810,9 @@ def _german_ago(form: re.Match) -> str:
     else:
         singular, plural, article = AGO_UNITS[form["unit"]]
         count = form["count"].lower()
+        many = form["plural"] or form["unit"] in ("sec", "min", "hr") and count != "1"  # "5 min ago": "vor 5 Minuten"
         time = (f"{article} {singular}" if count in ("a", "an", "one")
-                else f"{AGO_COUNTS.get(count, form['count'])} {plural if form['plural'] else singular}")
+                else f"{AGO_COUNTS.get(count, form['count'])} {plural if many else singular}")
     if form["qualifier"]:
         time = f"{AGO_QUALIFIERS[form['qualifier'].lower()]} {time}"
     german = f"seit {time}" if form["since"] else f"erst vor {time}" if form["only"] else f"vor {time}"
