@@ -1936,6 +1936,15 @@ def test_numbered_tags_of_rich_text_are_tags():
         "Klicken Sie <0>hier</0>, um <1>{{count}}</1> neue Nachrichten zu sehen.")
 
 
+def test_a_key_of_one_mark_after_its_verb_is_kept_as_written():
+    """Read, the model lost "?" in "Press ? to see all shortcuts." and wrote "Press A to attack." as "Drücken Sie eine
+    eine Angriffe.": a mark, "A" or "I" after "press" or "hit" is an item; an article and another capital are none."""
+    assert protected_items("Press ? to see them, press / to search, hit A or press I to go on, or press +.") == [
+        "+", "/", "?", "A", "I"]
+    assert protected_items("Press a key to continue, or press B to break it.") == []
+    assert prepare("Press ? to see all shortcuts.").segments == ["Press XX0X to see all shortcuts."]
+
+
 def test_a_wiki_link_to_a_page_by_its_name_is_kept_as_written():
     """Read, the model translated a wiki page's name and lost a bracket ("[[Main Page]] was edited." came back as
     "[[Main Seite] wurde bearbeitet."): a link to a page by its name is an item; one with its own text after "|" and a
