@@ -412,7 +412,7 @@ PLACEHOLDERS = (
     # conversions, which "%A" is; a shell's, Perl's or PHP's variable in small letters ("Hi $name," came back as
     # "Hinname,"; of 202 held-out and training texts with one or a salutation's placeholder, 15 came back with one
     # lost or changed, "$compress" as "$compressor", now none); with the path that goes on from it ("$srcdir/Makefile")
-    r"%[A-Z_][A-Z0-9_]+%|(?:\$\{[A-Za-z_]\w*\}|(?<![\w$\\])\$[A-Za-z_]\w*\b)(?:/[\w.-]*[\w-])*",
+    r"%[A-Z_][A-Z0-9_]+%|(?:\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]+\b|(?<![\w$\\])\$[A-Za-z_]\w*\b)(?:/[\w.-]*[\w-])*",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]",  # Python %(name)s
     r"%%",  # an escaped percent sign, before it can pass for a printf conversion
     # Apple's plural variables (.stringsdict, String Catalogs' substitutions), "%#@files@", "%1$#@files@", before
