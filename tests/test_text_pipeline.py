@@ -2528,13 +2528,18 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
         assert prepare(text).protected == [], text
 
 
-def test_a_one_character_key_is_kept_whole_in_its_kbd_element():
+def test_a_one_character_or_named_key_is_kept_whole_in_its_kbd_element():
     """mdBook's help: "Press <kbd>S</kbd> or <kbd>/</kbd> to search" came back as "Drücken Sie drücken <kbd>oder</kbd>
-    <kbd>/</kbd>", the key lost. A <kbd> of one character is one item; a named key's tags stay tags."""
+    <kbd>/</kbd>", the key lost, and "<kbd>Enter</kbd>" as "<kbd>Entter</kbd>". A <kbd> of one character or a named
+    key is one item, "Ctrl" written "Strg"; a <kbd> of words keeps its tags."""
     prepared = prepare("<p>Press <kbd>S</kbd> or <kbd>/</kbd> to search, <kbd>Esc</kbd> to hide.</p>", html=True,
                        take_out_tags=True)
-    assert prepared.protected == ["<p>", "<kbd>S</kbd>", "<kbd>/</kbd>", "<kbd>", "</kbd>", "</p>"]
-    assert prepared.segments == ["Press XX0X or XX1X to search, Esc to hide."]
+    assert prepared.protected == ["<p>", "<kbd>S</kbd>", "<kbd>/</kbd>", "<kbd>Esc</kbd>", "</p>"]
+    assert prepared.segments == ["Press XX0X or XX1X to search, XX2X to hide."]
+    keys = prepare("Press <kbd>Ctrl</kbd>+<kbd>ENTER</kbd> or <kbd>CTRL</kbd>, not <kbd>Page Up</kbd>.")
+    assert keys.segments == ["Press XX0X+XX1X or XX2X, not XX3XPage UpXX4X."]
+    assert keys.restore(keys.segments) == (
+        "Press <kbd>Strg</kbd>+<kbd>ENTER</kbd> or <kbd>STRG</kbd>, not <kbd>Page Up</kbd>.")
 
 
 def test_an_empty_anchor_or_icon_is_one_item():

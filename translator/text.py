@@ -268,6 +268,8 @@ KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[
 # as written (read, "Press ++ctrl+alt+del++ to restart." came back as "Drücken Sie +ctrl+alt+del++Abschalten ...")
 MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
 KEY_COMBINATION_ITEM = re.compile(KEY_COMBINATION)
+KBD_KEY = rf"<kbd\b[^<>]*>(?:[^\s<>]|(?i:{NAMED_KEY}|{MODIFIER_KEY}))</kbd>"
+KBD_CONTROL_KEY = re.compile(r"<kbd\b[^<>]*>((?i:ctrl|control))</kbd>")
 # A key of one mark after the verb that presses it, before what it does or the sentence's end ("Press ? to see all
 # shortcuts.", "Press / to search."), or "A" or "I", which are words too: read, the model lost it or wrote it as a word
 # ("Drücken Sie alle Tastenkombinationen.", "Drücken Sie/Abrufen.", "Press A to attack." as "Drücken Sie eine eine
@@ -303,9 +305,10 @@ PLACEHOLDERS = (
     CODE_SPAN,
     # A key of one character in an HTML <kbd> ("Press <kbd>S</kbd> or <kbd>/</kbd> to search"): its tags, put back by
     # alignment, came around another word and the key was lost ("Drücken Sie drücken <kbd>oder</kbd> <kbd>/</kbd>",
-    # on each of the 5 pages of the Rust book's HTML read); one item, as written. A named key's tags stay tags, so
-    # that "<kbd>Ctrl</kbd>" may become "<kbd>Strg</kbd>".
-    r"<kbd\b[^<>]*>[^\s<>]</kbd>",
+    # on each of the 5 pages of the Rust book's HTML read); one item, as written, and so is a named key, which
+    # catalogs keep and the model broke ("<kbd>Enter</kbd>" came back as "<kbd>Entter</kbd>", "<kbd>Shift</kbd>" put
+    # around another word), but "Ctrl", which is "Strg" (`german_key_names`)
+    KBD_KEY,
     # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
@@ -2940,7 +2943,9 @@ def german_key_names(item: str) -> list[tuple[int, int, str]]:
     between: "Ctrl+C/Ctrl+V", "%s Ctrl+O"; not in code, "`Ctrl+C`") that German keyboards and catalogs name
     otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals). Of the software catalogs' 303 training messages
     with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they mostly keep ("Shift" in 63 of 101
-    with "Shift+"), and so does the item."""
+    with "Shift+"), and so does the item; and in an HTML <kbd> alone ("<kbd>Ctrl</kbd>")."""
+    if kbd := KBD_CONTROL_KEY.fullmatch(item):  # "<kbd>Ctrl</kbd>"
+        return [(*kbd.span(1), "STRG" if kbd[1].isupper() else "Strg")]
     if not CONTROL_KEY.search(item):
         return []
     return [(key.start(), key.end(), "STRG" if key.group().isupper() else "Strg")
