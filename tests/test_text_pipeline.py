@@ -1819,6 +1819,7 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
                          "Hi %1, hi.": "Hallo %1, hi.", "Hello %{name}, hi.": "Hallo %{name}, hi.",
                          "Hi $name, hi.": "Hallo $name, hi.", "Hello :name, hi.": "Hallo :name, hi.",
+                         "<h1>Hello, {name}!</h1>": "<h1>Hallo, {name}!</h1>",  # an element's start
                          "Thanks. Get well soon!": "Danke. Gute Besserung!",
                          # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")
                          "Hi Anna,\nI hope you are doing well. Feel free to contact me.\nKind regards,\nTom":
@@ -1847,14 +1848,14 @@ def test_scripts_styles_code_and_translate_no_elements_are_never_translated():
                  '<img translate="no" alt="Hello."/>', '<string name="key" translatable="false">Hello.</string>',
                  '<trans-unit id="7" its:translate="no"><source>Good morning.</source></trans-unit>']
     text = ("<p>Hello world.</p>" + " Good day. ".join(untouched)
-            + " <i data-translate=no class=notranslated translatable=true>Bye.</i>")
+            + " <i data-translate=no class=notranslated translatable=true>Read on.</i>")
     for html in (True, False):
         prepared = prepare(text, preserve_placeholders=not html, html=html)
         assert [element for item in prepared.protected for element in untouched if element in item] == untouched
         assert not any("Hello." in segment or "morning" in segment for segment in prepared.segments)
-        assert "Bye." in " ".join(prepared.segments)  # data-translate and "notranslated" are other attributes
+        assert "Read on." in " ".join(prepared.segments)  # data-translate and "notranslated" are other attributes
         restored = prepared.restore([s.upper() for s in prepared.segments])
-        assert all(element in restored for element in untouched) and "BYE." in restored
+        assert all(element in restored for element in untouched) and "READ ON." in restored
     unclosed = prepare("<code>Hello world.", html=True)
     assert unclosed.segments == ["XX0XHello world."]  # never closed: only its tag is protected
 

@@ -3208,8 +3208,8 @@ SET_PHRASES |= {"As discussed": "Wie besprochen", "By the way": "Übrigens", "Ho
 # wet"): the e-mail's German
 LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care": "Alles Gute", "Warmly": "Herzliche Grüße"}
 SET_PHRASES |= LINE_CLOSINGS
-# Where a set phrase is one: a line's or a sentence's start
-OPENING = r"(?:(?<![^\n])|(?<=[.!?] ))"
+# Where a set phrase is one: a line's, a sentence's or an element's start ("<h1>Hello, {name}!</h1>" kept "Hello")
+OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>))"
 SET_PHRASE_WORDS = rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})(?=[,!.?]|\s*$)"
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
 # line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
