@@ -1820,6 +1820,7 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Hi %1, hi.": "Hallo %1, hi.", "Hello %{name}, hi.": "Hallo %{name}, hi.",
                          "Hi $name, hi.": "Hallo $name, hi.", "Hello :name, hi.": "Hallo :name, hi.",
                          "<h1>Hello, {name}!</h1>": "<h1>Hallo, {name}!</h1>",  # an element's start
+                         "<li>Hello</li>": "<li>Hallo</li>", "<b>Thanks</b> for that": "<b>Thanks</b> for that",
                          "Thanks. Get well soon!": "Danke. Gute Besserung!",
                          # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")
                          "Hi Anna,\nI hope you are doing well. Feel free to contact me.\nKind regards,\nTom":

@@ -3210,7 +3210,8 @@ LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care"
 SET_PHRASES |= LINE_CLOSINGS
 # Where a set phrase is one: a line's, a sentence's or an element's start ("<h1>Hello, {name}!</h1>" kept "Hello")
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>))"
-SET_PHRASE_WORDS = rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})(?=[,!.?]|\s*$)"
+SET_PHRASE_WORDS = (rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})"
+                    r"(?=[,!.?]|\s*$|</(?:p|li|h[1-6]|td|th|div|button|label|option|title)>)")  # "<li>Hello</li>"
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
 # line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
 # "Tom-Befehl", "Mark" as "Markieren").
