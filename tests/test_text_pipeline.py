@@ -445,6 +445,13 @@ def test_fluents_placeables_are_items():
     assert prepare('{ "save": "Save the file" }').segments == ["Save the file"]  # a JSON object is none
 
 
+def test_swifts_interpolations_are_items():
+    """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
+    no longer exists); an interpolation, with a call's brackets inside, is an item."""
+    assert protected_items("Hello \\(name), you have \\(items.count) of \\(max(a, b)).") == [
+        "\\(items.count)", "\\(max(a, b))", "\\(name)"]
+
+
 def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
     """Read, the model changed or dropped such names, which its training data has few of ("Zoë and François are
     fine." came back as "Zora und Franzois sind fein."); words in small letters ("café") stay text, German spells
@@ -1820,6 +1827,9 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Hi %1, hi.": "Hallo %1, hi.", "Hello %{name}, hi.": "Hallo %{name}, hi.",
                          "Hi $name, hi.": "Hallo $name, hi.", "Hello :name, hi.": "Hallo :name, hi.",
                          "<h1>Hello, {name}!</h1>": "<h1>Hallo, {name}!</h1>",  # an element's start
+                         "Hi {{ .Name }}, hi.": "Hallo {{ .Name }}, hi.", "Hello #{name}, hi.": "Hallo #{name}, hi.",
+                         "Hello \\(name), hi.": "Hallo \\(name), hi.", "Hi <%= user.name %>, hi.":
+                         "Hallo <%= user.name %>, hi.",
                          "<li>Hello</li>": "<li>Hallo</li>", "<b>Thanks</b> for that": "<b>Thanks</b> for that",
                          "Thanks. Get well soon!": "Danke. Gute Besserung!",
                          # an e-mail's set sentences ("Feel free to contact me.": "Freier Speicherplatz, ...")

@@ -447,6 +447,8 @@ PLACEHOLDERS = (
     r"%\{[A-Za-z_]\w*\}|(?<!\S):[a-z_][a-z0-9_]*(?![\w:/])"
     r"|\{ *(?:[$-][A-Za-z_][\w.-]*(?:\([^{}\n]{0,300}\))?|[A-Z][A-Z0-9_-]*\([^{}\n]{0,300}\)) *\}"
     r"|\{ +(?:[a-z][\w.-]*|\"[^\"\n]{0,50}\"|\d+) +\}",
+    # Swift's interpolation, "\(name)", "\(items.count)", "\(f(x))": read, "Hello \(name)" came back as "Hello \(Name)"
+    r"\\\((?:[^()\\\n]|\([^()\n]{0,100}\)){1,100}\)",
     TOKEN_LIKE,
 )
 CODE = 7  # front matter, code blocks and spans, a key, an empty anchor: first, as their tags are no element's
@@ -3232,14 +3234,15 @@ ADDRESSEES = ("User", "Users", "Member", "Members", "Friend", "Friends", "Folks"
 SALUTATIONS = "Dear|Hi|Hello|Hey|Good morning|Good afternoon|Good evening"
 # Or a template's placeholder for the name ("Hello {name},", "Dear %s,", "Hi %1,", "Hello %{name},", "Hi $name,": the
 # model kept "Hello" and lost "Hi").
-NAME_PLACEHOLDER = (r"\{[A-Za-z_0-9]\w*\}|\{\{ ?[A-Za-z_][\w.]* ?\}\}|\$\{[A-Za-z_]\w*\}|%(?:\d+\$)?[s@]|%\d{1,2}"
-                    r"|%\([A-Za-z_]\w*\)s|%\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|:[a-z_]\w*")
+NAME_PLACEHOLDER = (r"\{[A-Za-z_0-9]\w*\}|\{\{ ?\.?[A-Za-z_][\w.]* ?\}\}|[$#]\{[A-Za-z_][\w.]*\}|%(?:\d+\$)?[s@]"
+                    r"|%\d{1,2}|%\([A-Za-z_]\w*\)s|%\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*|:[a-z_]\w*|\\\([A-Za-z_][\w.]*\)"
+                    r"|<%= ?[A-Za-z_][\w.]* ?%>")
 SALUTED_NAME = re.compile(rf"{OPENING}(?P<salutation>{SALUTATIONS})"
                           rf" (?P<title>(?:Dr|Prof)\. |Professor )?(?!(?:{'|'.join(ADDRESSEES)}),)"
                           rf"(?P<name>(?:{'|'.join(sorted(GIVEN_NAMES))}) [A-Z][a-z]+(?:-[A-Z][a-z]+)?(?=,)"
                           r"|[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: and [A-Z][a-z]+)?(?=,)"
                           rf"|(?:{NAME_PLACEHOLDER})(?=[,!]))")
-OPENS_A_LINE = re.compile(rf"{OPENING}(?:{SET_PHRASE_WORDS}|(?:{SALUTATIONS}) [A-Z{{%$:])")  # one pass for both
+OPENS_A_LINE = re.compile(rf"{OPENING}(?:{SET_PHRASE_WORDS}|(?:{SALUTATIONS}) [A-Z{{%$:#\\<])")  # one pass for both
 # A month with a year or after a preposition ("in March 2024", "since June"): the model kept it English ("The law was
 # passed in March 2024." came back as "Das Gesetz wurde in March 2024 übergeben.", "We will move in June." as "...
 # in June bewegen.", "the invoice for March" as "die Rechnung für March"); the dictionary's references write "im März"
