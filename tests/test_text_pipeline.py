@@ -1838,12 +1838,16 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Freundliche Grüße\nTom",
                          # closings that are one only before the name's line ("Cheers,\nTom": "Cheere,")
                          "Hope you are well.\nCheers,\nTom": "Ich hoffe, es geht Ihnen gut.\nViele Grüße\nTom",
-                         "All the best!": "Alles Gute!", "Best,\nJoe Miller": "Beste Grüße\nJoe Miller"}.items():
+                         "All the best!": "Alles Gute!", "Best,\nJoe Miller": "Beste Grüße\nJoe Miller",
+                         # a closing alone on its line, without its comma, and a line's closing on the last line
+                         "Best regards\nAnna Weber": "Viele Grüße\nAnna Weber", "Hey team!\nGo.\nCheers":
+                         "Hallo Team!\nGo.\nViele Grüße"}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,",  # no name
                  "Take care, the floor is wet.", "Good luck with that.", "Cheers!", "Best, worst and average",
-                 "Let me know if you have any questions about it."):  # a set sentence that goes on is none
+                 "Let me know if you have any questions about it.",  # a set sentence that goes on is none
+                 "The list:\nThanks\nSorry", "Cheers\nto you"):  # a list's words, a toast
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

@@ -3128,7 +3128,8 @@ SET_PHRASES |= {"Dear Sir or Madam": "Sehr geehrte Damen und Herren", "Dear Sirs
                 "Dear all": "Hallo zusammen", "Hi all": "Hallo zusammen", "Hello all": "Hallo zusammen",
                 "Hi everyone": "Hallo zusammen", "Hello everyone": "Hallo zusammen", "Hi everybody": "Hallo zusammen",
                 "Dear colleagues": "Liebe Kolleginnen und Kollegen", "Dear team": "Liebes Team",
-                "Hi team": "Hallo Team",
+                "Hi team": "Hallo Team", "Hey team": "Hallo Team", "Hey everyone": "Hallo zusammen",
+                "Hey all": "Hallo zusammen", "Hey guys": "Hallo zusammen", "Hello everybody": "Hallo zusammen",
                 "Hello team": "Hallo Team", "Best regards": "Viele Grüße", "Kind regards": "Freundliche Grüße",
                 "Warm regards": "Herzliche Grüße", "Regards": "Grüße", "Best wishes": "Alles Gute",
                 "With best regards": "Mit freundlichen Grüßen", "With kind regards": "Mit freundlichen Grüßen",
@@ -3212,17 +3213,21 @@ LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care"
 SET_PHRASES |= LINE_CLOSINGS
 # Where a set phrase is one: a line's, a sentence's or an element's start ("<h1>Hello, {name}!</h1>" kept "Hello")
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>))"
-SET_PHRASE_WORDS = (rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})"
-                    r"(?=[,!.?]|\s*$|</(?:p|li|h[1-6]|td|th|div|button|label|option|title)>)")  # "<li>Hello</li>"
+SET_PHRASE_WORDS = (rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})"  # an element's too, "<li>Hi</li>"
+                    r"(?=[,!.?]|\s*$|[ \t]*\n|</(?:p|li|h[1-6]|td|th|div|button|label|option|title)>)")
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
 # line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
-# "Tom-Befehl", "Mark" as "Markieren").
+# "Tom-Befehl", "Mark" as "Markieren"). Written without the comma, the closing alone on its line is one too ("Best
+# regards\nAnna Weber" came back as "höchste Grüße"), and so is a line's closing on the text's last line ("...\nCheers"
+# came back as "Cheere"); another set phrase alone on its line is none (a list's, a menu's word).
 CLOSINGS = frozenset({"Best regards", "Kind regards", "Warm regards", "Regards", "Best wishes", "With best regards",
                       "With kind regards", "Sincerely", "Yours sincerely", "Sincerely yours", "Yours faithfully",
                       "All the best", *LINE_CLOSINGS})
 SIGNATURE = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?=[ \t]*(?:\n|$))"
 SET_PHRASE = re.compile(rf"{OPENING}(?P<phrase>{SET_PHRASE_WORDS})"
-                        rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n))?")
+                        rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n)"
+                        rf"|(?P<line_signed>[ \t]*\n\s*{SIGNATURE})|(?P<alone_on_a_line>(?=[ \t]*\n\s*\S)))?")
+LAST_LINE_END = re.compile(r"[,!]?\s*$")
 # A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,", "Dear Dr. Smith,"): the model dropped or
 # changed the name ("Hi John," came back as "Hins,", "Dear John," as "Kleiner John,", "Dear Dr. Smith," as "Erde Dr.
 # Smith,"). Not "Hello World!" (no comma), not a word for the people addressed ("Dear User,", "Hi Folks,"). A given
@@ -3626,8 +3631,12 @@ def _complete(form: re.Match) -> bool:
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
+    if form.re is SET_PHRASE and form["phrase"] not in CLOSINGS:
+        return form["line_signed"] is None and form["alone_on_a_line"] is None
     if form.re is SET_PHRASE and form["phrase"] in LINE_CLOSINGS:
-        return bool(form["before_a_line"]) or "\n" in (form["signed"] or "")
+        return (form["before_a_line"] is not None or "\n" in (form["signed"] or form["line_signed"] or "")
+                or form.start() > 0 and form.string[form.start() - 1] == "\n"
+                and LAST_LINE_END.match(form.string, form.end()) is not None)
     if form.re is NUMBER_RANGE:  # "1 to 1" maps or compares
         return form["low"] != form["high"] and not NOT_A_RANGE.search(form.string, max(0, form.start() - 40),
                                                                        form.start())
@@ -3754,7 +3763,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if form.re is GLUED_DURATION:  # "in 5s": "in 5 Sekunden"
         return f"{form['count']} {GLUED_TIMES[form['unit']][form['count'] != '1']}"
     if form.re is SET_PHRASE:
-        signed = form["signed"] or ""
+        signed = form["signed"] or form["line_signed"] or ""
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
         comma = "" if form["phrase"] in CLOSINGS and line_ends else "," if signed or form["before_a_line"] else ""
         return SET_PHRASES[form["phrase"]] + comma + signed
