@@ -445,6 +445,12 @@ def test_fluents_placeables_are_items():
     assert prepare('{ "save": "Save the file" }').segments == ["Save the file"]  # a JSON object is none
 
 
+def test_an_iso_timestamp_is_kept_as_written():
+    """No item held "2025-12-25T10:00:00Z", and the model lost its seconds ("Zeitstempel: 2025-12-25T10:00Z")."""
+    assert protected_items("Timestamp: 2025-12-25T10:00:00Z, or 2025-12-25T10:00:00.123+02:00 and 2025-01-02T03:04.") \
+        == ["2025-01-02T03:04", "2025-12-25T10:00:00.123+02:00", "2025-12-25T10:00:00Z"]
+
+
 def test_swifts_interpolations_are_items():
     """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
     no longer exists); an interpolation, with a call's brackets inside, is an item."""

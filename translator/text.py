@@ -390,6 +390,9 @@ PLACEHOLDERS = (
     # "... MM/DD/YYYYYYY ...", "Date (YYYY-MM-DD)" as "Datum (JYY-MM-DD)", "yyyy/mm/dd hh:mm:ss" as "Yyy/mm/d ...").
     # German names a date's fields otherwise (`german_date_format`)
     DATE_FORMAT,
+    # An ISO 8601 timestamp ("2025-12-25T10:00:00Z", "2025-12-25T10:00:00.123+02:00"): no item held it, and the model
+    # lost its seconds ("Timestamp: 2025-12-25T10:00:00Z" came back as "Zeitstempel: 2025-12-25T10:00Z"); as written
+    r"(?<![\w.:-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?![\w:])",
     # Dotted names of three parts or more from a small letter: a reverse domain name, a setting's key, a D-Bus
     # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
     # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
