@@ -451,6 +451,12 @@ def test_an_iso_timestamp_is_kept_as_written():
         == ["2025-01-02T03:04", "2025-12-25T10:00:00.123+02:00", "2025-12-25T10:00:00Z"]
 
 
+def test_a_commits_hash_is_kept_as_written():
+    """Read, "Commit a1b2c3d fixed the bug." came back as "Einen1b2c3d den Fehler beheben."; a run of hex digits and
+    letters is an item; a word of hex letters alone ("defaced") is none, digits alone a number."""
+    assert protected_items("Commit a1b2c3d fixed it, see 9fceb02; not defaced or 1234567.") == ["9fceb02", "a1b2c3d"]
+
+
 def test_swifts_interpolations_are_items():
     """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
     no longer exists); an interpolation, with a call's brackets inside, is an item."""
