@@ -457,6 +457,13 @@ def test_a_commits_hash_is_kept_as_written():
     assert protected_items("Commit a1b2c3d fixed it, see 9fceb02; not defaced or 1234567.") == ["9fceb02", "a1b2c3d"]
 
 
+def test_a_name_of_small_letters_and_digits_is_kept_as_written_in_a_text_of_more():
+    """Read, "The script pip3 is installed." came back as "Das Skript-Pipe ...", "magic8 corrupted" as "magisch8
+    beschädigt"; such a name is an item, but alone (a label's, "window1", which catalogs translate)."""
+    assert protected_items("The script pip3 needs base64 and uint32, not x86 or 3d.") == ["base64", "pip3", "uint32"]
+    assert protected_items("window1") == [] and protected_items("Open window1 now.") == ["window1"]
+
+
 def test_swifts_interpolations_are_items():
     """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
     no longer exists); an interpolation, with a call's brackets inside, is an item."""
