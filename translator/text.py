@@ -410,10 +410,11 @@ PLACEHOLDERS = (
     # as "Einen1b2c3d den Fehler beheben."; the corpus has none
     r"(?<![\w-])(?=[0-9a-f]{0,39}\d)(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])",
     # A program's, format's or type's name of small letters and digits ("pip3", "base64", "uint32", "magic8") in a text
-    # of more; alone, a label's name ("window1", "ivory4"), which catalogs translate. Read, "The script pip3 is ..." came
-    # back as "Das Skript-Pipe ...", "magic8 corrupted" as "magisch8 beschädigt": of the 1,103 held-out and training
-    # texts with one, 279 lost or changed one (not counting one alone), now none; chrF 60.28 -> 60.77, BLEU 38.24 ->
-    # 38.32 (626 changed, 320 closer, 296 further: references that write "Datei1" for "file1" or "MD5" for "md5")
+    # of more; alone, a label's name ("window1", "ivory4"), which catalogs translate. Read, "The script pip3 is ..."
+    # came back as "Das Skript-Pipe ...", "magic8 corrupted" as "magisch8 beschädigt": of the 1,103 held-out and
+    # training texts with one, 279 lost or changed one (not counting one alone), now none; chrF 60.28 -> 60.77, BLEU
+    # 38.24 -> 38.32 (626 changed, 320 closer, 296 further: references that write "Datei1" for "file1" or "MD5" for
+    # "md5")
     r"(?<![\w.-])(?:(?<=[\s\S])|(?=[a-z]{2,}\d+[a-z\d]*[\s\S]))[a-z]{2,}\d+[a-z\d]*(?![\w.-])",
     CAMEL_CASE,
     N_JOINED,
