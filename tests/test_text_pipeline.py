@@ -2185,10 +2185,13 @@ def test_signing_in_up_and_out_is_read_as_the_words_the_model_learned():
                        ("Please sign in to continue.", "Please log in to continue."),
                        ("Stay signed in", "Stay logged in"), ("Signing up...", "Registering..."),
                        ("You are signed in as XX0X.", "You are logged in as XX0X."),
-                       ("You can sign out at any time.", "You can log out at any time.")):
+                       ("You can sign out at any time.", "You can log out at any time."),
+                       # a noun ("a sign-in from a new device": "ein Vorzeichen")
+                       ("We noticed a sign-in on the Sign-Up page.", "We noticed a login on the Registration page."),
+                       ("Sign-out failed.", "Logout failed.")):
         assert prepare(text, preserve_placeholders=False).segments == [read], text
     for text in ("There is a sign in the window.", "Size of the charge sign in pixels.", "sign up",
-                 "The treaty was signed in 1990 by both.", "Put a sign up on the door."):
+                 "The treaty was signed in 1990 by both.", "Put a sign up on the door.", "Use single sign-on."):
         assert prepare(text, preserve_placeholders=False).segments == [text], text
 
 

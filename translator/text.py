@@ -1095,13 +1095,20 @@ def _emphasis_read(segment: str) -> tuple[str, list[str]]:
 # sentence came back as "Protokoll" as often; with headwords too, 48.28 and 25 further).
 SIGNING = re.compile(r"\b(?P<verb>[Ss]ign(?P<ending>ed|ing)?) (?P<particle>in|up|out)\b"
                      r"(?P<after>(?=\s*$|[.,;:!?)]| (?:as|to|with|using|via|again|for|automatically|first)\b))?")
+# Hyphenated, a noun or what describes one ("We noticed a sign-in from a new device." came back as "... ein Vorzeichen
+# ...", "Go to the sign-in page." as "Zum Signieren der Seite gehen."); not "sign-on", single sign-on's, which the
+# catalogs write as it is ("Single Sign-On") or as "Einmalanmeldung"
+SIGNING_NOUN = re.compile(r"(?<![\w-])([Ss])ign-((?i:in|up|out))(?![\w-])")
+SIGNING_NOUNS = {"in": "login", "up": "registration", "out": "logout"}
 BEFORE_A_VERB = re.compile(r"(?:^|[.!?:]\s+|\n|(?<![\w'’])(?:to|please|can|can't|cannot|must|will|won't|should|"
                            r"could|may|might|you|we|they|I|and|or|then|now|first|not|never|also|just)[ \xa0])$",
                            re.IGNORECASE)
 
 
 def _signing_read(segment: str) -> str:
-    """The segment with "sign in", "sign up" and "sign out" as a verb read as "log in", "register", "log out"."""
+    """The segment with "sign in", "sign up" and "sign out" as a verb read as "log in", "register", "log out", and as
+    a noun, "sign-in", "sign-up", "sign-out", as "login", "registration", "logout"."""
+    segment = SIGNING_NOUN.sub(lambda noun: _capitalized(SIGNING_NOUNS[noun[2].lower()], noun[1] == "S"), segment)
     pieces, done, lead = [], 0, len(segment) - len(segment.lstrip())
     for found in SIGNING.finditer(segment):
         verb, ending, particle = found["verb"], found["ending"] or "", found["particle"]
