@@ -1140,11 +1140,12 @@ CLICKING = re.compile(r"[Kk]lick")
 
 def _tapping_read(segment: str) -> tuple[str, bool]:
     """The segment with an instruction's "tap" (TAPPING) read as "click", and whether it had one."""
-    if "lick" in segment:
+    taps = list(TAPPING.finditer(segment)) if "lick" not in segment else []
+    if not taps:  # most segments with "ap" ("application", "map"): no word search
         return segment, False
     worded = any(word != "tap" for word in SMALL_LETTER_WORD.findall(segment))
     pieces, done, lead = [], 0, len(segment) - len(segment.lstrip())
-    for found in TAPPING.finditer(segment):
+    for found in taps:
         tap = found.group()
         if not worded and not PLACEHOLDER_PATTERN.match(segment, found.end() + 1):
             continue  # a menu's entry ("Tap Time"), not an instruction to tap a label ("Tap XX0X.")
