@@ -2216,6 +2216,26 @@ def test_an_instructions_tap_is_read_as_click_and_written_as_tippen():
             == "Tippen und halten zum Ziehen, Doppeltipp zum Öffnen.")
 
 
+def test_a_run_of_marks_ending_a_sentence_is_read_as_one_and_written_back():
+    """The model learnt one closing mark ("How are you???" came back as "Wie sind Sie?", "Great job!!" as "Große
+    Job!"): a sentence's closing run of "!" and "?" is read as its first mark, and the translation's closing mark,
+    or a missing one after its last word, is written as the run; the segment streams whole."""
+    for text, read, translation, restored in (
+            ("How are you???", "How are you?", "Wie geht's?", "Wie geht's???"),
+            ("Wait... what?!", "Wait... what?", "Warten...?", "Warten...?!"),
+            ("Couldn't find menu!?", "Couldn't find menu!", "Menü nicht gefunden.", "Menü nicht gefunden!?"),
+            ('He shouted "Stop!!"', 'He shouted "Stop!"', 'Er rief „Halt“', 'Er rief „Halt!!“'),
+            ("You won!!!", "You won!", "Du hast gewonnen!!!!!!", "Du hast gewonnen!!!")):
+        prepared = prepare(text, preserve_placeholders=False)
+        assert prepared.segments == [read], text
+        assert not prepared.streams(0)
+        assert prepared.restore([translation]) == restored, text
+    for text in ("Really?", "Stop!", "Wait... what? No!", "Which one?! I see"):
+        prepared = prepare(text, preserve_placeholders=False)
+        assert prepared.restore(prepared.segments) == text, text
+    assert prepare("Go!!", preserve_placeholders=False).restore(["Los..."]) == "Los..."  # an ellipsis stays
+
+
 def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     """Without quotation marks the model wrote a label as a word of the sentence ("Click Cancel to go back." came back
     as "Klicken Sie ab, um zurückzugehen."): after "click", "tap" or "press" in a sentence it is an item translated

@@ -597,6 +597,8 @@ class Prepared:
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     emphasized: list[list[str]] = field(default_factory=list)  # per segment: its words in capitals (`_emphasis_read`)
     tapped: list[bool] = field(default_factory=list)  # per segment: "tap" read as "click" (`_tapping_read`)
+    # per segment: the run of "!" and "?" that ends its sentence ("???", "?!"), read as its first mark (`_marks_read`)
+    end_marks: list[str] = field(default_factory=list)
     # per segment: a label's mnemonic marker and the word it was in (`_accelerator`)
     accelerators: list["Accelerator | None"] = field(default_factory=list)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
@@ -669,7 +671,8 @@ class Prepared:
         """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
         value = shown.value
         self.shown.append(shown)
-        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "accelerators",
+        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "end_marks",
+                     "accelerators",
                      "ellipses", "broken_dots", "wraps"):
             getattr(self, name).extend(getattr(value, name))
 
@@ -691,7 +694,7 @@ class Prepared:
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
                     or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
-                    or self.emphasized[index] or self.tapped[index])
+                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index])
 
     def without_cut_annotation(self, index: int, text: str) -> str:
         """The model's text for segment `index` without a cut dictionary annotation at its end (CUT_ANNOTATION) and
@@ -726,6 +729,8 @@ class Prepared:
             text = _emphasis_restored(text, self.emphasized[index])
         if self.tapped[index]:
             text = CLICKING.sub(lambda verb: "Tipp" if verb[0][0] == "K" else "tipp", text)
+        if self.end_marks[index]:
+            text = _marks_restored(text, self.end_marks[index])
         if index in self.speech_tags:  # "sie sagte.": "sagte sie."
             text = GERMAN_SPEECH_TAG.sub(lambda tag: f"{tag['verb'].lower()} {tag['pronoun'].lower()}{tag['end']}",
                                          text)
@@ -894,6 +899,7 @@ class Prepared:
         core, emphasized = _emphasis_read(core) if not shouted else (core, [])
         core = _signing_read(core) if "ign" in core else core
         core, tapped = _tapping_read(core) if "ap" in core else (core, False)
+        core, end_marks = _marks_read(core) if "!!" in core or "?" in core else (core, "")
         core, accelerator = _accelerator(core) if not self.html else (core, None)
         self.glue[-1] += lead
         self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
@@ -903,6 +909,7 @@ class Prepared:
         self.shouted.append(shouted)
         self.emphasized.append(emphasized)
         self.tapped.append(tapped)
+        self.end_marks.append(end_marks)
         self.accelerators.append(accelerator)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
         self.broken_dots.append(bool(THREE_DOTS.search(core) or ELLIPSIS in core) and not TWO_DOTS.search(core))
@@ -1162,6 +1169,25 @@ def _tapping_read(segment: str) -> tuple[str, bool]:
         pieces += [segment[done:found.start()], tap[:-3] + ("C" if tap[-3] == "T" else "c") + "lick"]
         done = found.end()
     return ("".join(pieces) + segment[done:], True) if pieces else (segment, False)
+
+
+# A run of "!" and "?" ending a sentence, before its closing quotes and brackets. The model learnt one mark ("How are
+# you???" came back as "Wie sind Sie?", "Great job!!" as "Große Job!"); it reads the run's first and the run goes back.
+MARK_RUN = re.compile(r"(?<![!?])[!?]{2,}(?=[\"'”’“»)\]]*$)")
+TRANSLATION_END = re.compile(r"(?:(?<![!?])[!?]+|(?<!\.)\.)(?=[\"'”’“»)\]]*$)|(?<=\w)(?=[\"'”’“»)\]]*$)")
+
+
+def _marks_read(segment: str) -> tuple[str, str]:
+    """The segment with its sentence's closing run of marks (MARK_RUN) read as the run's first, and the run ("")."""
+    if not (run := MARK_RUN.search(segment)):
+        return segment, ""
+    return segment[:run.start()] + run.group()[0] + segment[run.end():], run.group()
+
+
+def _marks_restored(translation: str, run: str) -> str:
+    """The translation with its closing mark, or a missing one after its last word, written as the source's run."""
+    end = TRANSLATION_END.search(translation)
+    return translation[:end.start()] + run + translation[end.end():] if end else translation
 
 
 def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
