@@ -1619,6 +1619,10 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
             "XX0X we work XX1X, XX2X.", "Montags", "von Montag bis Freitag", "am Freitag um 17 Uhr"),
         "Open Tuesday to Sunday, Monday-Friday 9 a.m. - 5 p.m.": (  # was "heute heute", "9 Uhr. - 17 Uhr."
             "Open XX0X, XX1X - XX2X.", "Dienstag bis Sonntag", "Montag–Freitag 9 Uhr", "17 Uhr"),
+        # a day abbreviated before a date or in a range (was "Frei, 3. Januar", "Mon. - Freund.")
+        "Due: Fri, Jan 3, shipped Tue., 5 March 2026.": (
+            "Due: XX0X, shipped XX1X.", "Fr., 3. Januar", "Di., 5. März 2026"),
+        "Open Mon. - Fri. and Sat-Sun.": ("Open XX0X and XX1X.", "Mo.–Fr.", "Sa.–So"),  # the dot: the sentence's
         "It moved from Tuesday to Thursday, not from 3 p.m. to 4 p.m.": (  # was "von Dienstag bis Donnerstag"
             "It moved XX0X, not XX1X.", "von Dienstag auf Donnerstag", "von 15 Uhr bis 16 Uhr"),
         "It was postponed from 3 p.m. to 4 p.m.": ("It was postponed XX0X.", "von 15 Uhr auf 16 Uhr"),
@@ -1664,7 +1668,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
                  "The March of Time", "It must be between 1582 and 19999.", "Run <code>at 5 p.m.</code> now.",
                  "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone.",
                  "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01.", "Delivered on %s.",
-                 "Run at {timeout}, meet at {place}, not of {date}."):
+                 "Run at {timeout}, meet at {place}, not of {date}.", "Mon-Khmer and the Sun, Mon and Sat.",
+                 "Date: Sat, 12 Apr 2025 10:00:00 GMT", "At 14 Aug 2006 02:34:56 -0600."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

@@ -297,6 +297,7 @@ TIME_FIELDS = r"H{1,2}:M{2}(?::S{2})?"
 DATE_FORMAT = (rf"(?<![\w/.:%-])(?i:{DATE_FIELDS.pattern}(?:[ T]{TIME_FIELDS})?|{TIME_FIELDS})"
                r"(?![\w/]|[.:-]\w)")
 DATE_FORMAT_ITEM = re.compile(DATE_FORMAT)
+ZONED_TIME = r"\d{2}:\d{2}(?::\d{2})? (?:[+-]\d{4}|GMT|UTC?|[ECMP][SD]T|Z)(?![\w:])"  # RFC 5322's, "10:00:00 GMT"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -393,6 +394,10 @@ PLACEHOLDERS = (
     # An ISO 8601 timestamp ("2025-12-25T10:00:00Z", "2025-12-25T10:00:00.123+02:00"): no item held it, and the model
     # lost its seconds ("Timestamp: 2025-12-25T10:00:00Z" came back as "Zeitstempel: 2025-12-25T10:00Z"); as written
     r"(?<![\w.:-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?(?![\w:])",
+    # An e-mail's or HTTP's date and time (RFC 5322: "Sat, 12 Apr 2025 10:00:00 GMT", "14 Aug 2006 02:34:56 -0600"):
+    # read, its day and month were written in German ("Sat, 12. April 2025 10:00:00 GMT"); as written
+    r"(?<![\w.:-])(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+    r" \d{4} " + ZONED_TIME,
     # Dotted names of three parts or more from a small letter: a reverse domain name, a setting's key, a D-Bus
     # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
     # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
@@ -3123,9 +3128,17 @@ MONTH = (rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})"
          r"(?:(?<=\b(?!May)[A-Z][a-z]{2})\.|(?<=Sept)\.)?")  # an abbreviation's dot, "Dec."
 DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 YEAR = r"(?:,?[ \xa0](?P<year>\d{4}))?(?![\w,.]?\d)"
-DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{MONTH}[ \xa0]{DAY}{YEAR}(?!\w)"),  # "December 24, 2025"
+# Days abbreviated, which the model kept or read as a word ("Due: Fri, Jan 3" came back as "Fälligkeit: Frei, 3.
+# Januar", "Open Mon-Fri" as "Mon-Fri öffnen"): German's "Fr., 3. Januar", "Mo.–Fr.". Only before a date (DATES) or
+# in a range (WEEKDAY_RANGE): alone, "Sun", "Sat" and "Mon" name a company, a satellite, a people.
+WEEKDAY_ABBREVIATIONS = {"Mon": "Mo.", "Tue": "Di.", "Tues": "Di.", "Wed": "Mi.", "Thu": "Do.", "Thur": "Do.",
+                         "Thurs": "Do.", "Fri": "Fr.", "Sat": "Sa.", "Sun": "So."}
+ABBREVIATED_DAY = rf"(?:{'|'.join(sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True))})"
+DAY_BEFORE_A_DATE = rf"(?:(?P<day_name>{ABBREVIATED_DAY})\.?,[ \xa0])?"  # "Tue, Dec 8", "Sat., 12 April"
+DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{DAY_BEFORE_A_DATE}{MONTH}[ \xa0]{DAY}{YEAR}(?!\w)"),  # "December 24"
          # "24 December 2025", "on the 28th of August"
-         re.compile(rf"(?<![\w.,:/$€£]){PREPOSITION_AND_ARTICLE}{DAY}[ \xa0](?:of[ \xa0])?{MONTH}(?!\w){YEAR}(?!\w)"))
+         re.compile(rf"(?<![\w.,:/$€£]){PREPOSITION_AND_ARTICLE}{DAY_BEFORE_A_DATE}{DAY}[ \xa0](?:of[ \xa0])?{MONTH}"
+                    rf"(?!\w){YEAR}(?!\w|(?: \d{{4}})? {ZONED_TIME})"))  # not an e-mail's date and time: an item
 # "12/24/2025" and "24/12/2025" as "24.12.2025"; not "03/04/2025", which is March or April as the writer's country
 # has it.
 SLASH_DATE = re.compile(rf"(?<![\w.,:/$€£-]){PREPOSITION}(?P<first>[12]\d|3[01]|0?[1-9])"
@@ -3145,9 +3158,11 @@ WEEKDAY = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<weekday>{'|'.join(WEE
 # Days from one to another without a preposition ("Open Tuesday to Sunday", "Monday through Saturday",
 # "Monday-Friday"): the model wrote "heute heute", "Montag über Sättung", "Montag-Friday"; German: "Dienstag bis
 # Sonntag".
-WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{'|'.join(WEEKDAYS)})"
-                           r"(?P<range>[ \xa0](?:to|through|thru|till|until)[ \xa0]|[-–])"
-                           rf"(?P<to_weekday>{'|'.join(WEEKDAYS)})(?![\w'’-])")
+# An abbreviation's dot is kept with it: every day's name in full ends in "y".
+RANGED_DAY = rf"(?:{'|'.join(WEEKDAYS)}|{ABBREVIATED_DAY})(?:(?<!y)\.)?"
+WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{RANGED_DAY})"
+                           r"(?P<range>[ \xa0](?:to|through|thru|till|until)[ \xa0]|[ \xa0]?[-–][ \xa0]?)"
+                           rf"(?P<to_weekday>{RANGED_DAY})(?![\w'’-])")
 # Noon and midnight after a preposition: the model wrote "at noon" as "auf Noon" and dropped "at midnight"; the
 # dictionary's references write "mittags", "um Mitternacht", "bis Mittag".
 NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
@@ -3625,7 +3640,9 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
-            or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)):
+            or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)
+            or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
+                or "Sun" in text) and WEEKDAY_RANGE.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
                                          NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, SET_PHRASE,
@@ -3648,7 +3665,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
                 start += 4 if text.startswith("the", start) else 0
         if form.re is WEEKDAY and (start != form.start() or form["plural"] and preposition.lower() != "on"):
             continue  # a day alone is a word the model knows; only "on" goes with every Monday
-        if (sentence and text[end - 1] == "." and form.re in (CLOCK_TIME, PLACE)
+        if (sentence and text[end - 1] == "." and form.re in (CLOCK_TIME, PLACE, WEEKDAY_RANGE)
                 and not SENTENCE_GOES_ON.match(text, end)):
             end -= 1
         forms.append((start, end, form))
@@ -3828,7 +3845,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if form.re is NOON_OR_MIDNIGHT and form["noon"] != "midnight" and english[:3].lower() == "at ":
         return "Mittags" if english[0] == "A" else "mittags"  # "at noon", as the dictionary's references write it
     if form.re is WEEKDAY_RANGE:
-        return WEEKDAYS[form["weekday"]] + RANGE_WORDS[form["range"].strip()] + WEEKDAYS[form["to_weekday"]]
+        german = _german_day(form["weekday"]) + RANGE_WORDS[form["range"].strip()] + _german_day(form["to_weekday"])
+        return german[:-1] if form.group().endswith(".") and not english.endswith(".") else german  # the sentence's
     if form.re is WEEKDAY:
         day = WEEKDAYS[form["weekday"]]
         if form["plural"]:  # "on Mondays": "montags"
@@ -3853,6 +3871,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = _numeric_date(day, month, form["slash_year"])
     else:
         german = f"{int(form['day'])}. {MONTHS[form['month']]}" + (f" {form['year']}" if form["year"] else "")
+        german = f"{WEEKDAY_ABBREVIATIONS[form['day_name']]}, {german}" if form["day_name"] else german
     if not (preposition := form["preposition"]) or not english.startswith(preposition):  # none, or it stayed out
         return german
     word = _prepositions(form)[preposition.lower()]
@@ -3882,6 +3901,11 @@ def _german_range(form: re.Match) -> str:
 def _grouped_in_german(number: str) -> str:
     """A number grouped in thousands as German groups it ("1,000": "1.000"); any other as written (`german_number`)."""
     return number.translate(GERMAN_SEPARATORS) if GROUPED_NUMBER.fullmatch(number) else number
+
+
+def _german_day(name: str) -> str:
+    """A day's German name: in full for a name in full ("Montag"), abbreviated for an abbreviation ("Mo.")."""
+    return WEEKDAYS.get(name) or WEEKDAY_ABBREVIATIONS[name.rstrip(".")]
 
 
 def _german_ago(form: re.Match) -> str:
