@@ -1064,6 +1064,38 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
     assert [piece for _, piece, _ in pieces] == ['Schau. <img alt="Eine Katze"> Schön.']
 
 
+def test_a_clause_after_a_semicolon_or_a_dash_goes_on_in_small_letters():
+    """Marks between clauses are items, so the model read each clause alone and started it with a capital ("It
+    failed; please try again." came back as "Es ist fehlgeschlagen; Bitte versuchen Sie es erneut."): a first word
+    that is never a noun goes back to small letters where the source's is in them, streamed whole; a noun, the polite
+    "Sie", a clause from a capital and a menu's "|" keep theirs."""
+    from pathlib import Path
+
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    cases = {"It failed; please try again.": (["Es ist fehlgeschlagen", "Bitte versuchen Sie es erneut."],
+                                              "Es ist fehlgeschlagen; bitte versuchen Sie es erneut."),
+             "It is down — the file is gone.": (["Es ist aus", "Die Datei ist weg."],
+                                                "Es ist aus — die Datei ist weg."),
+             "It failed; data is lost; you may retry.": (
+                 ["Es ist fehlgeschlagen", "Daten sind verloren", "Sie können es erneut versuchen."],
+                 "Es ist fehlgeschlagen; Daten sind verloren; Sie können es erneut versuchen."),
+             "It failed; The file is gone.": (["Es ist fehlgeschlagen", "Die Datei ist weg."],
+                                              "Es ist fehlgeschlagen; Die Datei ist weg."),
+             "Home | the shop": (["Start", "Der Laden"], "Start | Der Laden")}
+    for text, (translations, restored) in cases.items():
+        texts = Texts(*segment_texts([text], tokenizer, Limits(256, 256, 24)))
+        assert len(texts.prepared[0].segments) == len(translations), text
+        streamer = texts.streamer(tokenizer)
+        pieces = [piece for sequence, german in enumerate(translations)
+                  for piece in streamer.finish(sequence, pb.Translation(text=german))]
+        assert "".join(piece for _, piece, _ in pieces) == restored == texts.prepared[0].restore(translations), text
+
+
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt", "Copy &Username" as
     "& Benutzername kopieren" (the training data drops the markers). One at a word's start is read; one inside a word

@@ -699,7 +699,14 @@ class Prepared:
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
                     or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
-                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index])
+                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index]
+                    or self._goes_on_after_a_clause(index))
+
+    def _goes_on_after_a_clause(self, index: int) -> bool:
+        """Whether a segment goes on with a sentence after a mark between clauses (CLAUSES_GO_ON_AFTER), from a small
+        letter."""
+        return (0 < index < self.own_segments and self.segments[index][:1].islower()
+                and self.unmask(self.glue[index]).rstrip().endswith(CLAUSES_GO_ON_AFTER))
 
     def without_cut_annotation(self, index: int, text: str) -> str:
         """The model's text for segment `index` without a cut dictionary annotation at its end (CUT_ANNOTATION) and
@@ -752,6 +759,8 @@ class Prepared:
         # Before `written`, which spells a marker read from "&amp;" as the reference
         if (accelerator := self.accelerators[index]) and not _marks_a_letter(text, accelerator[0]):
             text = accelerated(_stray_marker_dropped(text, accelerator[0]), *accelerator)
+        if self._goes_on_after_a_clause(index):
+            text = CLAUSE_OPENER.sub(lambda word: word.group().lower(), text)
         text = self.written(index, text)
         if self.spaces[index]:
             text = spaces_put_back(text, self.spaces[index], lambda word: self.written(index, word))
@@ -1193,6 +1202,16 @@ def _marks_restored(translation: str, run: str) -> str:
     """The translation with its closing mark, or a missing one after its last word, written as the source's run."""
     end = TRANSLATION_END.search(translation)
     return translation[:end.start()] + run + translation[end.end():] if end else translation
+
+
+# German goes on in small letters after a semicolon or a dash but for nouns and the polite "Sie". Marks between
+# clauses are items, so the model reads each clause as a segment and starts it with a capital ("It failed; please try
+# again." came back as "Es ist fehlgeschlagen; Bitte versuchen Sie es erneut.", "...; the file is missing." as "...;
+# Die Datei fehlt."): a first word that is never a noun goes back to small letters where the source's is in them.
+CLAUSES_GO_ON_AFTER = (";", "—")
+CLAUSE_OPENER = re.compile(r"^(?:Bitte|Es|Er|Ich|Wir|Man|Der|Die|Das|Dies|Diese[mnrs]?|Ein|Eine[mnrs]?|Kein"
+                           r"|Keine[mnrs]?|Dann|Aber|Und|Oder|Nicht|Nichts|Alle|Auch|Nur|Sonst|Daher|Deshalb|Jedoch"
+                           r"|Also)\b")
 
 
 def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
