@@ -1064,6 +1064,31 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
     assert [piece for _, piece, _ in pieces] == ['Schau. <img alt="Eine Katze"> Schön.']
 
 
+def test_a_steps_order_is_read_apart_and_placed_as_german_places_it():
+    """Read with the adverb that orders it, the model lost a step's words ("After that, enter your password." came back
+    as "Nach dem", "First, close all windows." as "Erste Fenster."). The step is read alone, streamed whole, and its
+    adverb goes after a polite imperative and its pronoun, else before the step; not before what is no verb, in a
+    question, or without its comma ("Next step"; "Then click Save." came back well)."""
+    for text, read, translation, restored in (
+            ("First, open the menu.", "Open the menu.", "Öffnen Sie das Menü.", "Öffnen Sie zuerst das Menü."),
+            ("Then, try again.", "Try again.", "Versuchen Sie es erneut.", "Versuchen Sie es dann erneut."),
+            ("Then, click Save.", "Click Save.", "Speichern klicken.", "Dann Speichern klicken."),
+            ("Next, connect it.", "Connect it.", "Das Kabel verbinden.", "Als Nächstes das Kabel verbinden."),
+            ("After that, remove it.", "Remove it.", "Entferne die Datei.", "Danach entferne die Datei."),
+            ("Finally, log in.", "Log in.", "An Ihrem Konto anmelden.", "Schließlich an Ihrem Konto anmelden.")):
+        prepared = prepare(text, preserve_placeholders=False)
+        assert prepared.segments == [read], text
+        assert not prepared.streams(0)
+        assert prepared.restore([translation]) == restored, text
+    for text in ("First, we open the menu.", "Then the file opens.", "Next step", "Now, what is it?",
+                 "First time here", "Finally, the update failed.", "Now, let's go.", "Then click Save.",
+                 "Now, exiting the app.", "Finally, four pages."):
+        prepared = prepare(text, preserve_placeholders=False)
+        assert prepared.segments == [text] and prepared.restore(prepared.segments) == text, text
+    assert prepare("Finally, click Save.").segments == ["Click XX0X.", "Save"]  # not the set phrase "Finally,"
+    assert prepare("Finally, the update failed.").segments == ["XX0X, the update failed."]
+
+
 def test_a_clause_after_a_semicolon_or_a_dash_goes_on_in_small_letters():
     """Marks between clauses are items, so the model read each clause alone and started it with a capital ("It
     failed; please try again." came back as "Es ist fehlgeschlagen; Bitte versuchen Sie es erneut."): a first word

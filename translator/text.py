@@ -604,6 +604,8 @@ class Prepared:
     tapped: list[bool] = field(default_factory=list)  # per segment: "tap" read as "click" (`_tapping_read`)
     # per segment: the run of "!" and "?" that ends its sentence ("???", "?!"), read as its first mark (`_marks_read`)
     end_marks: list[str] = field(default_factory=list)
+    # per segment: the German adverb of a step's order, read without it (`_step_read`: "First, open ...": "zuerst")
+    steps: list[str] = field(default_factory=list)
     # per segment: a label's mnemonic marker and the word it was in (`_accelerator`)
     accelerators: list["Accelerator | None"] = field(default_factory=list)
     ellipses: list[bool] = field(default_factory=list)  # per segment: "…" to write for the model's "..." (ELLIPSIS)
@@ -677,7 +679,7 @@ class Prepared:
         value = shown.value
         self.shown.append(shown)
         for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "end_marks",
-                     "accelerators",
+                     "steps", "accelerators",
                      "ellipses", "broken_dots", "wraps"):
             getattr(self, name).extend(getattr(value, name))
 
@@ -699,7 +701,7 @@ class Prepared:
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
                     or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
-                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index]
+                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index] or self.steps[index]
                     or self._goes_on_after_a_clause(index))
 
     def _goes_on_after_a_clause(self, index: int) -> bool:
@@ -743,6 +745,8 @@ class Prepared:
             text = CLICKING.sub(lambda verb: "Tipp" if verb[0][0] == "K" else "tipp", text)
         if self.end_marks[index]:
             text = _marks_restored(text, self.end_marks[index])
+        if self.steps[index]:
+            text = _step_placed(text, self.steps[index])
         if index in self.speech_tags:  # "sie sagte.": "sagte sie."
             text = GERMAN_SPEECH_TAG.sub(lambda tag: f"{tag['verb'].lower()} {tag['pronoun'].lower()}{tag['end']}",
                                          text)
@@ -911,6 +915,7 @@ class Prepared:
             return
         lead, core, trail, spaces, shouted = self._read(piece)
         core, emphasized = _emphasis_read(core) if not shouted else (core, [])
+        core, step = _step_read(core)
         core = _signing_read(core) if "ign" in core else core
         core, tapped = _tapping_read(core) if "ap" in core else (core, False)
         core, end_marks = _marks_read(core) if "!!" in core or "?" in core else (core, "")
@@ -924,6 +929,7 @@ class Prepared:
         self.emphasized.append(emphasized)
         self.tapped.append(tapped)
         self.end_marks.append(end_marks)
+        self.steps.append(step)
         self.accelerators.append(accelerator)
         self.ellipses.append(ELLIPSIS in core and "..." not in core)
         self.broken_dots.append(bool(THREE_DOTS.search(core) or ELLIPSIS in core) and not TWO_DOTS.search(core))
@@ -1204,6 +1210,47 @@ def _marks_restored(translation: str, run: str) -> str:
     return translation[:end.start()] + run + translation[end.end():] if end else translation
 
 
+# Adverbs that order the steps of instructions ("First, open the settings menu. Then, select ..."). Read with them,
+# the model lost words or the whole step ("After that, enter your password." came back as "Nach dem", "First, close
+# all windows." as "Erste Fenster.", "Then, select ..." as "Dann, wählen Sie ..."), and alone it writes the
+# instruction well: the step is read without its adverb, which German puts after the polite imperative ("Öffnen Sie
+# zuerst das Einstellungsmenü.", "Versuchen Sie es dann erneut."), else before the instruction ("Zuerst das Kabel
+# verbinden.", "Zuerst öffne den ..."). Only with its comma and before a verb ("First, we ...", "Now, exiting ..." stay
+# the model's): without one, "Then click Save." came back well ("Dann klicken Sie auf Speichern."), "Next step" is none.
+STEP_ADVERBS = {"First": "zuerst", "Then": "dann", "Next": "als Nächstes", "Finally": "schließlich",
+                "Lastly": "zuletzt", "Now": "jetzt", "After that": "danach", "Afterwards": "danach"}
+NOT_A_VERB = frozenset({"the", "a", "an", "this", "that", "these", "those", "it", "its", "we", "you", "they", "he",
+                        "she", "i", "there", "here", "our", "your", "their", "my", "his", "her", "all", "some", "any",
+                        "no", "each", "every", "if", "when", "while", "in", "on", "at", "for", "to", "with", "by",
+                        "after", "before", "once", "as", "because", "since", "although", "so", "not", "only", "one",
+                        "is", "are", "was", "were", "will", "can", "may", "and", "or", "but", "of", "from", "what",
+                        "which", "who", "how", "why", "where", "let's", "both", "either", "neither", "more", "most",
+                        "also", "everyone", "everything", "someone", "something", "nobody", "nothing", "two", "three",
+                        "four", "five", "six", "seven", "eight", "nine", "ten", "many", "few", "several"})
+STEP = re.compile(rf"(?P<adverb>{'|'.join(STEP_ADVERBS)}), (?P<verb>[a-z]+(?<!ing)(?:['’]s)?)(?= )")
+POLITE_IMPERATIVE = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+ Sie(?: (?:es|sich|uns|mich|ihn|sie|ihm|ihr|ihnen))?(?= )")
+
+
+def _step(text: str, start: int = 0) -> re.Match | None:
+    """The adverb of a step's order and the verb after it (STEP) at `start`, if there are."""
+    return step if (step := STEP.match(text, start)) and step["verb"].lower() not in NOT_A_VERB else None
+
+
+def _step_read(segment: str) -> tuple[str, str]:
+    """The segment without the adverb that opens it before a verb (`_step`), the verb capitalized, and the adverb's
+    German (""); not a question's."""
+    if not (step := _step(segment)) or segment.rstrip().endswith("?"):
+        return segment, ""
+    return _capitalized(segment[step.start("verb"):], True), STEP_ADVERBS[step["adverb"]]
+
+
+def _step_placed(translation: str, adverb: str) -> str:
+    """The translation of a step with its adverb: after a polite imperative and its pronoun, else before it all."""
+    if polite := POLITE_IMPERATIVE.match(translation):
+        return f"{translation[:polite.end()]} {adverb}{translation[polite.end():]}"
+    return f"{_capitalized(adverb, True)} {CLAUSE_OPENER.sub(lambda word: word.group().lower(), translation)}"
+
+
 # German goes on in small letters after a semicolon or a dash but for nouns and the polite "Sie". Marks between
 # clauses are items, so the model reads each clause as a segment and starts it with a capital ("It failed; please try
 # again." came back as "Es ist fehlgeschlagen; Bitte versuchen Sie es erneut.", "...; the file is missing." as "...;
@@ -1211,7 +1258,9 @@ def _marks_restored(translation: str, run: str) -> str:
 CLAUSES_GO_ON_AFTER = (";", "—")
 CLAUSE_OPENER = re.compile(r"^(?:Bitte|Es|Er|Ich|Wir|Man|Der|Die|Das|Dies|Diese[mnrs]?|Ein|Eine[mnrs]?|Kein"
                            r"|Keine[mnrs]?|Dann|Aber|Und|Oder|Nicht|Nichts|Alle|Auch|Nur|Sonst|Daher|Deshalb|Jedoch"
-                           r"|Also)\b")
+                           r"|Also|An|Auf|Aus|Bei|Durch|Für|Im|In|Mit|Nach|Über|Unter|Von|Vom|Zu|Zum|Zur)\b"
+                           # after an adverb, a verb's second person ("Öffne den ...")
+                           r"|^[A-ZÄÖÜ][a-zäöüß]+e(?= (?:den|die|das|dem|ein|eine|einen|einem|alle) )")
 
 
 def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
@@ -3721,6 +3770,8 @@ def _complete(form: re.Match) -> bool:
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
     if form.re is SET_PHRASE:  # alone on its line, only a closing; a line's closing only before or on a line's end
+        if form["phrase"] in STEP_ADVERBS and _step(form.string, form.start()):
+            return False  # a step's order, read apart from the step (`_step_read`)
         if form["phrase"] not in CLOSINGS:
             return form["line_signed"] is None and form["alone_on_a_line"] is None
         return form["phrase"] not in LINE_CLOSINGS or (
