@@ -1679,6 +1679,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         # a day abbreviated before a date or in a range (was "Frei, 3. Januar", "Mon. - Freund.")
         "Due: Fri, Jan 3, shipped Tue., 5 March 2026.": (
             "Due: XX0X, shipped XX1X.", "Fr., 3. Januar", "Di., 5. März 2026"),
+        "Q: How do I log in?": ("XX0X: How do I log in?", "F"),  # was "Q:"
         "Open Mon. - Fri. and Sat-Sun.": ("Open XX0X and XX1X.", "Mo.–Fr.", "Sa.–So"),  # the dot: the sentence's
         "It moved from Tuesday to Thursday, not from 3 p.m. to 4 p.m.": (  # was "von Dienstag bis Donnerstag"
             "It moved XX0X, not XX1X.", "von Dienstag auf Donnerstag", "von 15 Uhr bis 16 Uhr"),
@@ -1726,10 +1727,13 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
                  "Run `Berlin on Friday` now.", "# Run\n\nRun this:\n\n    at 5pm\n    Berlin on Friday\n\nDone.",
                  "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01.", "Delivered on %s.",
                  "Run at {timeout}, meet at {place}, not of {date}.", "Mon-Khmer and the Sun, Mon and Sat.",
-                 "Date: Sat, 12 Apr 2025 10:00:00 GMT", "At 14 Aug 2006 02:34:56 -0600."):
+                 "Date: Sat, 12 Apr 2025 10:00:00 GMT", "At 14 Aug 2006 02:34:56 -0600.", "Copy Q: to D:.",
+                 "Q:", "See Pros: below."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]
+    assert prepare("Pros:\n- Fast\nCons:\n- Slow").restore(["Schnell", "Langsam"]) == (
+        "Vorteile:\n- Schnell\nNachteile:\n- Langsam")  # was "Konsum:"
 
 
 def test_places_come_back_with_their_german_names_and_prepositions():
@@ -2302,7 +2306,7 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     """Without quotation marks the model wrote a label as a word of the sentence ("Click Cancel to go back." came back
     as "Klicken Sie ab, um zurückzugehen."): after "click", "tap" or "press" in a sentence it is an item translated
     alone, "auf" before it where "klicken" takes it, also where it ends the sentence ("Click Next." came back as
-    "Nächste Klicken."); not a key, nor after "select", nor in a menu's entry ("Click Mode")."""
+    "Nächste Klicken.") or is emphasized; not a key, nor after "select", nor in a menu's entry ("Click Mode")."""
     for text, segments in (("Click Cancel to go back.", ["Click XX0X to go back.", "Cancel"]),
                            ("Press the Stop button to end it", ["Press the XX0X button to end it", "Stop"]),
                            ("Fill it in, then click on Save As.", ["Fill it in, then click on XX0X.", "Save As"]),
@@ -2314,6 +2318,17 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     prepared = prepare("Click Cancel to go back.")
     assert prepared.restore(["Klicken Sie XX0X, um zurückzugehen.", "Abbrechen"]) == (
         "Klicken Sie auf Abbrechen, um zurückzugehen.")
+    # emphasized, as Markdown and HTML write a label (the model dropped it: "Click **Save** to continue." came back as
+    # "Klicken Sie **zum** Fortfahren."); "auf" also before the tags around it
+    prepared = prepare("Click **Save** to continue.", take_out_tags=True)
+    assert prepared.segments == ["Click XX0X to continue.", "Save"]
+    assert prepared.restore(["Klicken Sie XX0X, um fortzufahren.", "Speichern"]) == (
+        "Klicken Sie auf **Speichern**, um fortzufahren.")
+    prepared = prepare("Click <b>Save</b> to continue.", take_out_tags=True)  # the tags placed by alignments
+    assert prepared.segments == ["Click XX0X to continue.", "Save"] and prepared.protected == ["<b>", "Save", "</b>"]
+    assert prepared.restore(["Klicken Sie XX1XXX0XXX2X, um fortzufahren.", "Speichern"]) == (
+        "Klicken Sie auf <b>Speichern</b>, um fortzufahren.")
+    assert prepared.restore(["Dann XX1XXX0XXX2X klicken.", "Speichern"]) == "Dann auf <b>Speichern</b> klicken."
     for text in ("Press Enter to continue.", "Press Ctrl to select more.", "Select Contacts to merge",
                  "Click Here To Continue", "Press Start", "Press START to play.", "Click the button to go on.",
                  "Click Mode", "Press Release.txt to read it"):

@@ -801,8 +801,11 @@ class Prepared:
         labels = {k for k, number in enumerate(self.numbers[index]) if number in self.labelled}
         if not labels:
             return text
-        text = CLICKED_TOKEN.sub(lambda m: m[0] + "auf " if int(m[1]) in labels else m[0], text)  # "Klicken Sie XX0X"
-        return TOKEN_CLICKED.sub(lambda m: "auf " if int(m[1]) in labels else "", text)  # "XX0X klicken"
+        def labelled(tokens: str) -> bool:
+            return any(int(token[1]) in labels for token in PLACEHOLDER_PATTERN.finditer(tokens))
+
+        text = CLICKED_TOKEN.sub(lambda m: m[0] + "auf " if labelled(m[1]) else m[0], text)  # "Klicken Sie XX0X"
+        return TOKEN_CLICKED.sub(lambda m: "auf " if labelled(m[1]) else "", text)  # "XX0X klicken"
 
     def _spaced_from_glue(self, index: int, text: str) -> str:
         """The translation with a space after the kept token before it where the source has marks and a space there
@@ -2151,8 +2154,9 @@ MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MEN
 
 
 CLICK = r"\b(?:[Dd]oppel)?(?:[Kk]lick|[Tt]ipp)(?:en(?: Sie)?|e|t|st)\b"  # German's verbs that take "auf" a label
-CLICKED_TOKEN = re.compile(rf"{CLICK} (?=XX(\d+)X)")  # one pass over a translation for all its labels' tokens
-TOKEN_CLICKED = re.compile(rf"(?<!\bauf )(?=XX(\d+)X {CLICK})")
+# One pass over a translation for all its labels' tokens, with the tags around one ("Klicken Sie XX1XXX0XXX2X")
+CLICKED_TOKEN = re.compile(rf"{CLICK} (?=((?:XX\d+X)+))")
+TOKEN_CLICKED = re.compile(rf"(?<!\bauf )(?<!X)(?=((?:XX\d+X)+) {CLICK})")
 # A quoted label after the verb that works it or before the control's name ('Click "Save"', 'Select "Delete" from the
 # menu', 'the "Cancel" button'): read inside the sentence, the model wrote it as a word of the sentence ('"Speicher"',
 # '"Auswahl"', '"Signieren in"'); alone, as the catalogs write a label ("Speichern", "Löschen", "Anmelden"). The
@@ -2185,8 +2189,10 @@ LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;
 # chrF 59.79 -> 61.19, BLEU 21.92 -> 23.66 (93 closer to the reference, 32 further; with "select" and "choose", 61.07
 # and 23.90, 52 further).
 BARE_UI_VERB = r"(?<![\w-])(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
-BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?(?P<bare>(?!{KEY_NAME}\b)"
+BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?(?P<emphasis>\*\*?|<(?:b|strong|em|i)>)?"
+                        rf"(?P<bare>(?!{KEY_NAME}\b)"
                         r"(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){0,2}))"
+                        r"(?(emphasis)(?:\*\*?|</(?:b|strong|em|i)>))"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
@@ -3234,6 +3240,10 @@ WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{RANGED_DAY})"
 # Noon and midnight after a preposition: the model wrote "at noon" as "auf Noon" and dropped "at midnight"; the
 # dictionary's references write "mittags", "um Mitternacht", "bis Mittag".
 NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
+# A FAQ's and a review's line labels ("Q: How do I ...?", "Pros:\n- Fast"): the model kept "Q" and wrote "Cons:" as
+# "Konsum:"; German's "F:" (Frage), "Vorteile:", "Nachteile:". Only at a line's start before a sentence or a line.
+LINE_LABELS = {"Q": "F", "Pros": "Vorteile", "Cons": "Nachteile"}
+LINE_LABEL = re.compile(r"(?<![^\n])(?P<label>Q|Pros|Cons)(?=:(?:[ \t]+[A-Z\"'“„]|[ \t]*\n))")
 NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.join(NOON_WORDS)})(?![\w'’-])")
 # A template's placeholder named for a date or a time after a preposition ("arrives on {date}", "starts at
 # {start_time}", "until %(expiry_date)s"): the model chose the preposition as for any word ("auf {date}", "am {time}",
@@ -3689,18 +3699,18 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01":
-    "am 01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag",
-    "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998"),
-    amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"),
-    greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"),
-    times ago ("2 hours ago": "vor 2 Stunden"), a word bounding or rounding a number ("up to": "bis zu", "about":
-    "etwa") and how often ("once a week": "einmal pro Woche"), with the preposition before it, the first of
-    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays
-    out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a
-    preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a
-    place; "next to Munich")."""
+    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am
+    01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag",
+    "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998"), amounts
+    of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"), greetings
+    ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards": "Freundliche
+    Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times ago ("2 hours
+    ago": "vor 2 Stunden"), a word bounding or rounding a number ("up to": "bis zu", "about": "etwa"), how often ("once
+    a week": "einmal pro Woche") and a FAQ's line labels ("Q:": "F:"), with the preposition before it, the first of
+    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
+    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition
+    German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to
+    Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or " ago" in text
@@ -3709,13 +3719,14 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
             or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)
+            or ("Q:" in text or "ros:" in text or "ons:" in text) and LINE_LABEL.search(text)
             or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
                 or "Sun" in text) and WEEKDAY_RANGE.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
                                          NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, SET_PHRASE,
                                          SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER,
-                                         FREQUENCY, NUMBER_RANGE, GLUED_DURATION)
+                                         FREQUENCY, NUMBER_RANGE, GLUED_DURATION, LINE_LABEL)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -3908,6 +3919,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         line_ends = bool(form["before_a_line"]) or "\n" in signed  # a closing's comma goes
         comma = "" if form["phrase"] in CLOSINGS and line_ends else "," if signed or form["before_a_line"] else ""
         return SET_PHRASES[form["phrase"]] + comma + signed
+    if form.re is LINE_LABEL:
+        return LINE_LABELS[form["label"]]
     if form.re is SALUTED_NAME:  # "Dear John": "Hallo John", whose "Lieber" or "Liebe" the name alone cannot tell;
         # "Dear Dr. Smith": "Guten Tag Dr. Smith", whose "Sehr geehrte" or "Sehr geehrter" neither can
         greeting = SET_PHRASES.get(form["salutation"], "Guten Tag" if form["title"] else "Hallo")
