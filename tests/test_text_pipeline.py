@@ -464,6 +464,14 @@ def test_a_name_of_small_letters_and_digits_is_kept_as_written_in_a_text_of_more
     assert protected_items("window1") == [] and protected_items("Open window1 now.") == ["window1"]
 
 
+def test_a_code_of_capitals_and_its_number_is_kept_as_written():
+    """Read, the model dropped or changed the code ("Flight LH 454 departs" came back as "HIN 454 trennt", "reduced to
+    EUR 800" as "auf 800 reduziert"); two or three capitals and a number are an item; not a number's part of a range,
+    a decimal or a word."""
+    assert protected_items("Flight LH 454, EUR 800 or GTK 4; not ISO 8859-1, EUR 5,000, ABCD 5 or AB 12x.") == [
+        "EUR 800", "GTK 4", "LH 454"]
+
+
 def test_swifts_interpolations_are_items():
     """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
     no longer exists); an interpolation, with a call's brackets inside, is an item."""

@@ -411,6 +411,11 @@ PLACEHOLDERS = (
     # "Gesamt\_heap\_size"); written plainly ("total_heap_size") it copies one
     r"(?<![\w\\])[A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)+(?!\w)",
     FILE_NAME,
+    # A code of two or three capitals and its number ("LH 454", "EUR 800", "GTK 4", "ISO 9660"): read, the model
+    # dropped or changed the code ("Flight LH 454 departs" came back as "HIN 454 trennt", "reduced to EUR 800" as "auf
+    # 800 reduziert", "FX 1" as "F1"); of the 685 held-out and training texts with one, 14 lost one, now none; chrF
+    # 59.13 -> 59.21, BLEU 40.17 -> 40.29 (273 changed, 153 closer, 111 further)
+    r"(?<![\w.-])[A-Z]{2,3}[ \xa0]\d{1,5}(?![\w-]|[.,]\d)",
     # A commit's hash, hex digits and letters ("a1b2c3d", "9fceb02"): read, "Commit a1b2c3d fixed the bug." came back
     # as "Einen1b2c3d den Fehler beheben."; the corpus has none
     r"(?<![\w-])(?=[0-9a-f]{0,39}\d)(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])",
