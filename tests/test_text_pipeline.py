@@ -472,6 +472,15 @@ def test_a_code_of_capitals_and_its_number_is_kept_as_written():
         "EUR 800", "GTK 4", "LH 454"]
 
 
+def test_a_products_name_with_its_lines_word_is_kept_as_written():
+    """Read, the model dropped the word or translated it ("The iPhone 15 Pro costs" came back as "Die iPhone 15
+    kosten", "MacBook Air" as "MacBook-Luft"); a name with a capital inside or a model number, and the line's word,
+    are an item; not a word alone ("the Pro version") nor after a plain word ("Go Pro")."""
+    assert protected_items("The iPhone 15 Pro Max, MacBook Air, Galaxy S24 Ultra and Windows 11 Pro; the Pro "
+                           "version, Go Pro.") == ["Galaxy S24 Ultra", "MacBook Air", "Windows 11 Pro",
+                                                   "iPhone 15 Pro Max"]
+
+
 def test_swifts_interpolations_are_items():
     """Read, "Hello \\(name), welcome back!" came back as "Hello \\(Name), ..." (the name a Swift string reads from
     no longer exists); an interpolation, with a call's brackets inside, is an item."""
@@ -1688,6 +1697,9 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "Due: Fri, Jan 3, shipped Tue., 5 March 2026.": (
             "Due: XX0X, shipped XX1X.", "Fr., 3. Januar", "Di., 5. März 2026"),
         "Q: How do I log in?": ("XX0X: How do I log in?", "F"),  # was "Q:"
+        # a day after a time goes before it (the model dropped "tomorrow": "Die Sitzung ist um 15 Uhr.")
+        "The meeting is at 3 p.m. tomorrow.": ("The meeting is XX0X.", "morgen um 15 Uhr"),
+        "At 9 a.m. today, open until 6:00 tonight.": ("XX0X, open XX1X.", "Heute um 9 Uhr", "heute bis 6:00 Uhr"),
         "Open Mon. - Fri. and Sat-Sun.": ("Open XX0X and XX1X.", "Mo.–Fr.", "Sa.–So"),  # the dot: the sentence's
         "It moved from Tuesday to Thursday, not from 3 p.m. to 4 p.m.": (  # was "von Dienstag bis Donnerstag"
             "It moved XX0X, not XX1X.", "von Dienstag auf Donnerstag", "von 15 Uhr bis 16 Uhr"),
@@ -1736,7 +1748,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
                  "Open log-2024-05-01.txt at 2024-05-01.", "Not on 2024-13-01.", "Delivered on %s.",
                  "Run at {timeout}, meet at {place}, not of {date}.", "Mon-Khmer and the Sun, Mon and Sat.",
                  "Date: Sat, 12 Apr 2025 10:00:00 GMT", "At 14 Aug 2006 02:34:56 -0600.", "Copy Q: to D:.",
-                 "Q:", "See Pros: below."):
+                 "Q:", "See Pros: below.", "Meet at 10:30:15 today."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("at 5 p.m.", preserve_placeholders=False).segments == ["at 5 p.m."]

@@ -416,6 +416,12 @@ PLACEHOLDERS = (
     # 800 reduziert", "FX 1" as "F1"); of the 685 held-out and training texts with one, 14 lost one, now none; chrF
     # 59.13 -> 59.21, BLEU 40.17 -> 40.29 (273 changed, 153 closer, 111 further)
     r"(?<![\w.-])[A-Z]{2,3}[ \xa0]\d{1,5}(?![\w-]|[.,]\d)",
+    # A product's name with its line's word ("iPhone 15 Pro", "MacBook Air", "Galaxy S24 Ultra", "Windows 11 Pro"):
+    # read, the model dropped the word or translated it ("The iPhone 15 Pro costs" came back as "Die iPhone 15 kosten",
+    # "MacBook Air" as "MacBook-Luft", "Pixel 8 Pro reviews" as "Pixel 8 Prozeduren"). A name with a capital inside
+    # or a model number before it; the corpus has none
+    r"(?<![\w.-])(?:[A-Za-z][a-z]*(?<=[a-z])[A-Z][A-Za-z]*|[A-Z][a-z]+(?= [A-Z]?\d))(?: [A-Z]?\d+[a-z]?)?"
+    r" (?:Pro|Max|Plus|Ultra|Mini|Air|Lite|SE)(?: (?:Max|Plus|Ultra))?(?![\w-])",
     # A commit's hash, hex digits and letters ("a1b2c3d", "9fceb02"): read, "Commit a1b2c3d fixed the bug." came back
     # as "Einen1b2c3d den Fehler beheben."; the corpus has none
     r"(?<![\w-])(?=[0-9a-f]{0,39}\d)(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])",
@@ -683,9 +689,8 @@ class Prepared:
         """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
         value = shown.value
         self.shown.append(shown)
-        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "end_marks",
-                     "steps", "accelerators",
-                     "ellipses", "broken_dots", "wraps"):
+        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "end_marks", "steps",
+                     "accelerators", "ellipses", "broken_dots", "wraps"):
             getattr(self, name).extend(getattr(value, name))
 
     @property
@@ -806,11 +811,12 @@ class Prepared:
         labels = {k for k, number in enumerate(self.numbers[index]) if number in self.labelled}
         if not labels:
             return text
-        def labelled(tokens: str) -> bool:
+
+        def holds_a_label(tokens: str) -> bool:  # a label's token, or one with its tags
             return any(int(token[1]) in labels for token in PLACEHOLDER_PATTERN.finditer(tokens))
 
-        text = CLICKED_TOKEN.sub(lambda m: m[0] + "auf " if labelled(m[1]) else m[0], text)  # "Klicken Sie XX0X"
-        return TOKEN_CLICKED.sub(lambda m: "auf " if labelled(m[1]) else "", text)  # "XX0X klicken"
+        text = CLICKED_TOKEN.sub(lambda m: m[0] + "auf " if holds_a_label(m[1]) else m[0], text)  # "Klicken Sie XX0X"
+        return TOKEN_CLICKED.sub(lambda m: "auf " if holds_a_label(m[1]) else "", text)  # "XX0X klicken"
 
     def _spaced_from_glue(self, index: int, text: str) -> str:
         """The translation with a space after the kept token before it where the source has marks and a space there
@@ -3242,6 +3248,12 @@ RANGED_DAY = rf"(?:{'|'.join(WEEKDAYS)}|{ABBREVIATED_DAY})(?:(?<!y)\.)?"
 WEEKDAY_RANGE = re.compile(rf"(?<![\w.-])(?P<weekday>{RANGED_DAY})"
                            r"(?P<range>[ \xa0](?:to|through|thru|till|until)[ \xa0]|[ \xa0]?[-–][ \xa0]?)"
                            rf"(?P<to_weekday>{RANGED_DAY})(?![\w'’-])")
+# A day after a time ("at 3 p.m. tomorrow", "until 6:00 tonight"): the model dropped it ("The meeting is at 3 p.m.
+# tomorrow." came back as "Die Sitzung ist um 15 Uhr.") or broke it ("zu heute"); German writes it first, as the
+# references do ("heute bis 18 Uhr", "morgen um 03:00 Uhr"): one item with the time.
+RELATIVE_DAYS = {"today": "heute", "tonight": "heute", "tomorrow": "morgen", "yesterday": "gestern"}
+RELATIVE_DAY = re.compile(rf"[ \xa0](?P<day>{'|'.join(RELATIVE_DAYS)})(?![\w'’-])"
+                          r"(?![ \xa0](?:morning|afternoon|evening|night)\b)")  # "morgen früh": the model's
 # Noon and midnight after a preposition: the model wrote "at noon" as "auf Noon" and dropped "at midnight"; the
 # dictionary's references write "mittags", "um Mitternacht", "bis Mittag".
 NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
@@ -3752,6 +3764,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         if (sentence and text[end - 1] == "." and form.re in (CLOCK_TIME, PLACE, WEEKDAY_RANGE)
                 and not SENTENCE_GOES_ON.match(text, end)):
             end -= 1
+        if form.re in (CLOCK_TIME, DIGITAL_TIME) and (day := RELATIVE_DAY.match(text, end)):
+            end = day.end()  # German writes the day first (`_day_first`)
         forms.append((start, end, form))
     german = []
     for k, (start, end, form) in enumerate(forms):
@@ -3759,7 +3773,10 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         after = forms[k + 1][2] if k + 1 < len(forms) and SPACES.fullmatch(text, end, forms[k + 1][0]) else None
         moved = bool(before and (before[2].groupdict().get("preposition") or "").lower() == "from"
                      and MOVED.search(text, max(0, before[0] - 40), before[0]))
-        german.append((start, end, _german(text[start:end], form, after, moved)))
+        written = _german(text[start:end], form, after, moved)
+        if end > form.end() and (day := RELATIVE_DAY.match(text, form.end())):
+            written = _day_first(written, day["day"])
+        german.append((start, end, written))
     return german
 
 
@@ -3989,6 +4006,15 @@ def _german_range(form: re.Match) -> str:
 def _grouped_in_german(number: str) -> str:
     """A number grouped in thousands as German groups it ("1,000": "1.000"); any other as written (`german_number`)."""
     return number.translate(GERMAN_SEPARATORS) if GROUPED_NUMBER.fullmatch(number) else number
+
+
+def _day_first(german: str, day: str) -> str:
+    """A time's German with the day it is on before it ("um 15 Uhr", "tomorrow": "morgen um 15 Uhr"), the capital
+    where the time had one."""
+    word = RELATIVE_DAYS[day]
+    if german[:1].isupper():  # "Um 9 Uhr" opened the sentence: "Heute um 9 Uhr"
+        return f"{word[0].upper()}{word[1:]} {german[0].lower()}{german[1:]}"
+    return f"{word} {german}"
 
 
 def _german_day(name: str) -> str:
