@@ -2331,7 +2331,10 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
                            ("Press the Stop button to end it", ["Press the XX0X button to end it", "Stop"]),
                            ("Fill it in, then click on Save As.", ["Fill it in, then click on XX0X.", "Save As"]),
                            ("Press OK, then Next.", ["Press XX0X, then Next.", "OK"]),
-                           ("Then press Record.", ["Then press XX0X.", "Record"])):
+                           ("Then press Record.", ["Then press XX0X.", "Record"]),
+                           # and another (was "Klicken und Schließen schließen.")
+                           ("Click Save and Close.", ["Click XX0X and XX1X.", "Save", "Close"]),
+                           ("Press OK or Cancel to continue.", ["Press XX0X or XX1X to continue.", "OK", "Cancel"])):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == text.upper(), text

@@ -2200,10 +2200,14 @@ LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;
 # chrF 59.79 -> 61.19, BLEU 21.92 -> 23.66 (93 closer to the reference, 32 further; with "select" and "choose", 61.07
 # and 23.90, 52 further).
 BARE_UI_VERB = r"(?<![\w-])(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
-BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?(?P<emphasis>\*\*?|<(?:b|strong|em|i)>)?"
-                        rf"(?P<bare>(?!{KEY_NAME}\b)"
-                        r"(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){0,2}))"
-                        r"(?(emphasis)(?:\*\*?|</(?:b|strong|em|i)>))"
+LABEL_TEXT = rf"(?!{KEY_NAME}\b)(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){{0,2}})"
+# A label emphasized ("**Save**", "<b>Save</b>"): Markdown's marks or HTML's tags before it and after it
+EMPHASIS_OPENS, EMPHASIS_CLOSES = r"\*\*?|<(?:b|strong|em|i)>", r"\*\*?|</(?:b|strong|em|i)>"
+BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
+                        rf"(?P<emphasis>{EMPHASIS_OPENS})?(?P<bare>{LABEL_TEXT})(?(emphasis)(?:{EMPHASIS_CLOSES}))"
+                        # and another ("Click Save and Close.", which came back as "Klicken und Schließen schließen.")
+                        rf"(?:[ \xa0](?:and|or)[ \xa0](?P<other_emphasis>{EMPHASIS_OPENS})?(?P<other>{LABEL_TEXT})"
+                        rf"(?(other_emphasis)(?:{EMPHASIS_CLOSES})))?"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
@@ -2219,9 +2223,10 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
     verbs = "lick" in text or "ress" in text or "ap " in text or "ap\xa0" in text  # a part of each verb, before it
     found = list(BARE_LABEL.finditer(text)) if verbs else []
     words = [word.span() for word in SENTENCE_WORD.finditer(text)] if found else []  # once: per label, quadratic
-    bare = [label.span("bare") for label in found  # a word in small letters after the label or before its verb
+    bare = [span for label in found  # a word in small letters after the label or before its verb
             if words and (words[-1][0] >= label.end() or words[0][1] <= label.start())
-            or LABEL_ENDS_A_SENTENCE.match(text, label.end())]
+            or LABEL_ENDS_A_SENTENCE.match(text, label.end())
+            for span in (label.span("bare"), label.span("other")) if span[0] >= 0]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
