@@ -2334,13 +2334,17 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
                            ("Then press Record.", ["Then press XX0X.", "Record"]),
                            # and another (was "Klicken und Schließen schließen.")
                            ("Click Save and Close.", ["Click XX0X and XX1X.", "Save", "Close"]),
-                           ("Press OK or Cancel to continue.", ["Press XX0X or XX1X to continue.", "OK", "Cancel"])):
+                           ("Press OK or Cancel to continue.", ["Press XX0X or XX1X to continue.", "OK", "Cancel"]),
+                           ("Right-click Desktop to change it.", ["Right-click XX0X to change it.", "Desktop"])):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == text.upper(), text
     prepared = prepare("Click Cancel to go back.")
     assert prepared.restore(["Klicken Sie XX0X, um zurückzugehen.", "Abbrechen"]) == (
         "Klicken Sie auf Abbrechen, um zurückzugehen.")
+    prepared = prepare("Double-click Setup to install it.")  # was "Doppelklicke ich ihn"; German's noun takes "auf"
+    assert prepared.restore(["Doppelklick XX0X zum Installieren.", "Setup"]) == (
+        "Doppelklick auf Setup zum Installieren.")
     # emphasized, as Markdown and HTML write a label (the model dropped it: "Click **Save** to continue." came back as
     # "Klicken Sie **zum** Fortfahren."); "auf" also before the tags around it
     prepared = prepare("Click **Save** to continue.", take_out_tags=True)
