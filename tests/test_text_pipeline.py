@@ -775,6 +775,13 @@ def kept_exactly(text: str) -> list[str]:
                   if not ONE_REFERENCE.fullmatch(text, start, end))
 
 
+def read_whole_and_restored(text: str, translation: str, **options) -> tuple[list[str], bool, str]:
+    """A one-segment text as prepared: its segments, whether its segment streams piecewise, and the text restored
+    from the translation."""
+    prepared = prepare(text, **options)
+    return prepared.segments, prepared.streams(0), prepared.restore([translation])
+
+
 def bare_characters(text: str) -> set[str]:
     """The characters of a text outside its character references."""
     return set(ONE_REFERENCE.sub("", text))
@@ -1093,10 +1100,8 @@ def test_a_steps_order_is_read_apart_and_placed_as_german_places_it():
             ("Next, connect it.", "Connect it.", "Das Kabel verbinden.", "Als Nächstes das Kabel verbinden."),
             ("After that, remove it.", "Remove it.", "Entferne die Datei.", "Danach entferne die Datei."),
             ("Finally, log in.", "Log in.", "An Ihrem Konto anmelden.", "Schließlich an Ihrem Konto anmelden.")):
-        prepared = prepare(text, preserve_placeholders=False)
-        assert prepared.segments == [read], text
-        assert not prepared.streams(0)
-        assert prepared.restore([translation]) == restored, text
+        prepared = read_whole_and_restored(text, translation, preserve_placeholders=False)
+        assert prepared == ([read], False, restored), text
     for text in ("First, we open the menu.", "Then the file opens.", "Next step", "Now, what is it?",
                  "First time here", "Finally, the update failed.", "Now, let's go.", "Then click Save.",
                  "Now, exiting the app.", "Finally, four pages."):
@@ -1153,9 +1158,7 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     # a marker the model wrote before a space marks no letter: it goes where one would have gone without it
     cases["Copy &Username"] = ("Copy &Username", "& Benutzername kopieren", "Ben&utzername kopieren")
     for text, (segment, translation, restored) in cases.items():
-        prepared = prepare(text)
-        assert prepared.segments == [segment] and not prepared.streams(0), text
-        assert prepared.restore([translation]) == restored, text
+        assert read_whole_and_restored(text, translation) == ([segment], False, restored), text
     for text in ("Drag&Drop files", "AT&T", "R&D", "Set http_proxy", "Tom & Jerry", "&Open & close", "a && b",
                  "One &two three four five six seven eight nine"):
         assert prepare(text).accelerators == [None], text
@@ -2312,10 +2315,8 @@ def test_a_run_of_marks_ending_a_sentence_is_read_as_one_and_written_back():
             ("Couldn't find menu!?", "Couldn't find menu!", "Menü nicht gefunden.", "Menü nicht gefunden!?"),
             ('He shouted "Stop!!"', 'He shouted "Stop!"', 'Er rief „Halt“', 'Er rief „Halt!!“'),
             ("You won!!!", "You won!", "Du hast gewonnen!!!!!!", "Du hast gewonnen!!!")):
-        prepared = prepare(text, preserve_placeholders=False)
-        assert prepared.segments == [read], text
-        assert not prepared.streams(0)
-        assert prepared.restore([translation]) == restored, text
+        prepared = read_whole_and_restored(text, translation, preserve_placeholders=False)
+        assert prepared == ([read], False, restored), text
     for text in ("Really?", "Stop!", "Wait... what? No!", "Which one?! I see"):
         prepared = prepare(text, preserve_placeholders=False)
         assert prepared.restore(prepared.segments) == text, text

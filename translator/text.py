@@ -774,7 +774,7 @@ class Prepared:
         if (accelerator := self.accelerators[index]) and not _marks_a_letter(text, accelerator[0]):
             text = accelerated(_stray_marker_dropped(text, accelerator[0]), *accelerator)
         if self._goes_on_after_a_clause(index):
-            text = CLAUSE_OPENER.sub(lambda word: word.group().lower(), text)
+            text = _opener_in_small_letters(text)
         text = self.written(index, text)
         if self.spaces[index]:
             text = spaces_put_back(text, self.spaces[index], lambda word: self.written(index, word))
@@ -1200,7 +1200,7 @@ def _tapping_read(segment: str) -> tuple[str, bool]:
                 segment.endswith(", ", 0, found.start())
                 or _after_a_verbs_opener(segment, found.start())):
             continue  # a headword in small letters; a noun ("the tap", "a tap on the shoulder")
-        pieces += [segment[done:found.start()], tap[:-3] + ("C" if tap[-3] == "T" else "c") + "lick"]
+        pieces += [segment[done:found.start()], tap[:-3] + _capitalized("click", tap[-3] == "T")]
         done = found.end()
     return ("".join(pieces) + segment[done:], True) if pieces else (segment, False)
 
@@ -1262,7 +1262,7 @@ def _step_placed(translation: str, adverb: str) -> str:
     """The translation of a step with its adverb: after a polite imperative and its pronoun, else before it all."""
     if polite := POLITE_IMPERATIVE.match(translation):
         return f"{translation[:polite.end()]} {adverb}{translation[polite.end():]}"
-    return f"{_capitalized(adverb, True)} {CLAUSE_OPENER.sub(lambda word: word.group().lower(), translation)}"
+    return f"{_capitalized(adverb, True)} {_opener_in_small_letters(translation)}"
 
 
 # German goes on in small letters after a semicolon or a dash but for nouns and the polite "Sie". Marks between
@@ -1275,6 +1275,11 @@ CLAUSE_OPENER = re.compile(r"^(?:Bitte|Es|Er|Ich|Wir|Man|Der|Die|Das|Dies|Diese[
                            r"|Also|An|Auf|Aus|Bei|Durch|Für|Im|In|Mit|Nach|Über|Unter|Von|Vom|Zu|Zum|Zur)\b"
                            # after an adverb, a verb's second person ("Öffne den ...")
                            r"|^[A-ZÄÖÜ][a-zäöüß]+e(?= (?:den|die|das|dem|ein|eine|einen|einem|alle) )")
+
+
+def _opener_in_small_letters(german: str) -> str:
+    """The German with its first word in small letters where that word is never a noun (CLAUSE_OPENER)."""
+    return CLAUSE_OPENER.sub(lambda word: word.group().lower(), german)
 
 
 def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
@@ -4017,10 +4022,8 @@ def _grouped_in_german(number: str) -> str:
 def _day_first(german: str, day: str) -> str:
     """A time's German with the day it is on before it ("um 15 Uhr", "tomorrow": "morgen um 15 Uhr"), the capital
     where the time had one."""
-    word = RELATIVE_DAYS[day]
-    if german[:1].isupper():  # "Um 9 Uhr" opened the sentence: "Heute um 9 Uhr"
-        return f"{word[0].upper()}{word[1:]} {german[0].lower()}{german[1:]}"
-    return f"{word} {german}"
+    capital = german[:1].isupper()  # "Um 9 Uhr" opened the sentence: "Heute um 9 Uhr"
+    return f"{_capitalized(RELATIVE_DAYS[day], capital)} {german[0].lower() + german[1:] if capital else german}"
 
 
 def _german_day(name: str) -> str:
