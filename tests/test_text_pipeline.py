@@ -2072,9 +2072,11 @@ def test_a_key_of_one_mark_after_its_verb_is_kept_as_written():
 def test_a_wiki_link_to_a_page_by_its_name_is_kept_as_written():
     """Read, the model translated a wiki page's name and lost a bracket ("[[Main Page]] was edited." came back as
     "[[Main Seite] wurde bearbeitet."): a link to a page by its name is an item; one with its own text after "|" and a
-    shell's test are read."""
+    shell's test are read, and so is a Markdown link's text in brackets."""
     assert protected_items("[[Main Page]] and [[Help:Contents]] were edited.") == ["[[Help:Contents]]", "[[Main Page]]"]
     assert protected_items("Please [[Manual|read the manual]] or run [[ -f file ]].") == []
+    # a Markdown link whose text is a footnote's reference: its target stays the link's, not words the model reads
+    assert prepare("See [[^1]](#notes).", take_out_tags=True).protected == ["[", "[^1]", "](#notes)"]
 
 
 def test_markup_without_spaces_is_words_between_tags_not_one_long_run():

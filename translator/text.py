@@ -325,8 +325,8 @@ PLACEHOLDERS = (
     # A wiki's link to a page by its name ("[[Main Page]]", "[[Help:Contents]]"): read, the model translated the name,
     # which then links to no page, and lost a bracket ("[[Main Page]] was edited." came back as "[[Main Seite] wurde
     # bearbeitet."); one item, as written. Not one with a link's text after "|", whose words are read, nor a shell's
-    # test ("[[ -f file ]]")
-    r"\[\[(?=[^\s\[\]])[^\[\]|\n]{1,200}(?<=\S)\]\](?!\])",
+    # test ("[[ -f file ]]"), nor a Markdown link whose text is in brackets ("[[^1]](#notes)": its target was read)
+    r"\[\[(?=[^\s\[\]^])[^\[\]|\n]{1,200}(?<=\S)\]\](?![\]\(])",
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
