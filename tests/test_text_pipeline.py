@@ -733,6 +733,16 @@ def test_a_wrapped_sentence_too_long_for_one_segment_is_translated_line_by_line(
     assert prepare("\n".join(lines), short=short).segments == lines
     assert prepare("It provides command-line tools\nfor searching packages", short=short).segments == [
         "It provides command-line tools\nfor searching packages"]
+    # A parenthesis across a line break is cut around first: cut into lines, each held one of its marks, which the
+    # model dropped ("(i.e. groups that have NoSymbol in" and "all symbol positions) are ignored." came back without
+    # the closing one); the words inside are short enough to be one segment, wrapped again.
+    text = ("It provides command-line tools for searching, managing and querying packages (as well as low-level\n"
+            "access to all features of the package manager) on every system")
+    prepared = prepare(text, short=short)
+    assert prepared.segments == ["It provides command-line tools for searching, managing and querying packages",
+                                 "as well as low-level\naccess to all features of the package manager",
+                                 "on every system"]
+    assert prepared.glue == ["", " (", ") ", ""] and prepared.restore(prepared.segments) == text
 
 
 def test_line_breaks_go_back_between_words_in_order_and_never_vanish():

@@ -2964,10 +2964,13 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             prepared.glue[-1] += block.text
             continue
         parts = json_values(block, prepared.protected) if json else [block]
-        for sentence in (whole for part in parts for whole in closing_tokens_kept(sentences(part))):
-            lines = [sentence] if html else _lines_unless_short(sentence, lambda s: (short or fits)(as_read(s)))
+        # cut around parentheses before cutting a long sentence into lines: across a line break, each line held
+        # one of the marks, which the model dropped
+        for inner in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
+                      for inner in parentheticals(whole)):
+            lines = [inner] if html else _lines_unless_short(inner, lambda s: (short or fits)(as_read(s)))
             for clause in (spoken for line in lines for whole in clauses(line, separators)
-                           for inner in parentheticals(whole) for spoken in quotations(inner, spoken_marks)):
+                           for spoken in quotations(whole, spoken_marks)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
                                           short and (lambda candidate: short(as_read(candidate)))):
                     prepared.add(piece)
