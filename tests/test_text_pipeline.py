@@ -2244,6 +2244,23 @@ def test_a_command_line_where_one_is_expected_is_kept_as_written():
         assert not any(" " in item for item in prepare(text).protected), text
 
 
+def test_a_programs_statement_on_a_line_of_its_own_is_kept_as_written():
+    """Read, a statement outside a code block had its keywords and names translated and a bracket lost ("const crypto =
+    require('node:crypto');" came back as "konstrukt-Krypto = erforderlich;"): a line that ends in ";" or "{" with a
+    call, a block's keyword, an assignment or a comparison, or one after ">>> ", is an item; its comments are read.
+    A sentence that ends in ";" (five words in a row outside string literals, a plural's "(s)") stays read."""
+    text = ("// Print the value in hex:\nconsole.log(buf.readUInt32LE(0).toString(16));\nif (status != ok) {\n"
+            "  return status;\n}\n>>> sorted(cookbook.recipes)")
+    prepared = prepare(text)
+    assert prepared.segments == ["XX0X Print the value in hex:"]
+    assert prepared.protected == ["//", "console.log(buf.readUInt32LE(0).toString(16));", "if (status != ok) {",
+                                      "  return status;", ">>> sorted(cookbook.recipes)"]
+    assert prepared.restore(prepared.segments) == text
+    for prose in ("   and strlen() was a way to measure the width of a string;", "-r, %s run command(s) at startup;",
+                  "It failed; please try again.", "Thanks for everything;"):
+        assert prepare(prose).segments, prose
+
+
 def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_each_alone():
     """Read as words, the model repeated a menu path's labels without end ("in Settings > General > Language" came
     back as "in Einstellungen > General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as
