@@ -930,6 +930,9 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     # Windows line breaks: before, the closing fence "```\r" was not read as one, and the block ran to the text's end
     ("Run:\r\n\r\n```\r\nls -l\r\n```\r\n\r\nThen save.", ["Run:", "Then save."], ["```\r\nls -l\r\n```"]),
     ("---\r\ntitle: x\r\n---\r\n# Hello", ["# Hello"], ["---\r\ntitle: x\r\n---"]),
+    # an element it shows is code too: cut at "<script>...</script>", the block's rest and the text after it were kept
+    ("Add:\n\n```html\n<script src=\"app.js\"></script>\n<p>Hi</p>\n```\n\nDone.", ["Add:", "Done."],
+     ["```html\n<script src=\"app.js\"></script>\n<p>Hi</p>\n```"]),
 ])
 def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments, protected):
     """Before, a code block's lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {",
