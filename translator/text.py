@@ -212,8 +212,9 @@ EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\
 # another thing; two on a line lost their marks between them), a role (":class:`Response <requests.Response>`",
 # ":ref:`installed <install>`"), a reference to a target, footnote or substitution by its name ("`Flask`_", "[1]_",
 # "|version|", "requests-oauthlib_"): kept as written, the name must stay the target's. A hyperlink's text is words:
-# its "`" and " <target>`_" are a link's tags, as a Markdown link's are, and may be wrapped over two lines.
-RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)){1,500}?(?<=\S)``(?!`)"
+# its "`" and " <target>`_" are a link's tags, as a Markdown link's are, and may be wrapped over two lines; so may a
+# literal ("``git commit\n--no-verify``": read, its marks were lost and "git commit" came back as "git Commit").
+RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*(?:\n|$))){1,500}?(?<=\S)``(?!`)"
 RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
 # A cross reference's own text, which Sphinx shows in the target's place (":doc:`request context </appcontext>`",
 # ":ref:`installed <install>`"): words, translated as a link's text is (`shown_values`); a reference without one
