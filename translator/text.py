@@ -1560,7 +1560,8 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     if pattern:
         # not one inside a code block, which shows it ("```html\n<script>...</script>\n```" was cut at the element,
         # and the block's rest and the text after it, read as a block never closed, were kept untranslated)
-        elements = apart_from(untranslatable_elements(text), code_blocks(text))
+        if elements := untranslatable_elements(text):
+            elements = apart_from(elements, code_blocks(text))
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
             items += protected_spans(text, pattern, start, bound[0]) + [bound]
