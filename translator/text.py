@@ -2631,6 +2631,11 @@ def config_keys(text: str) -> Spans:
         return entries
     assignments = [found for found in ASSIGNMENT.finditer(text)
                    if found.group(2) == "=" or SPELLED_AS_CODE.match(found.group(1))]
+    if assignments and "<" in text:  # not a tag's attributes, one to a line ('<BODY\nCLASS="BOOK"\nTEXT="#000"\n>')
+        tags = [tag.span() for tag in TAG_PARTS.finditer(text)]  # in order, apart
+        starts = [start for start, _ in tags]
+        assignments = [found for found in assignments
+                       if not (k := bisect_left(starts, found.start(1))) or tags[k - 1][1] <= found.start(1)]
     sections = [found.span() for found in SECTION.finditer(text)]
     if len(assignments) >= 2 or assignments and sections:
         return sorted([(found.start(1), found.end(2)) for found in assignments] + sections)
