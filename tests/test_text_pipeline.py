@@ -69,6 +69,9 @@ def test_file_and_host_names_are_kept_as_written_but_not_abbreviations():
     assert protected_items(text) == ["cc_config.xml", "climateprediction.net", "jquery.min.js", "song.mp3", "v2.0"]
     text = "Join mastodon.social or icosahedron.website; set core.worktree. It ends.Then a typo."
     assert protected_items(text) == ["core.worktree", "icosahedron.website", "mastodon.social"]
+    # a C program's files and libraries ("read zlib.h" came back as "zlib gelesen haben.h"), not "a.m." nor "sb.'s"
+    text = "Read zlib.h, main.c and libc.a, not fd.o; bend sb.s' ear at 5 a.m. or 6 p.m."
+    assert protected_items(text) == ["fd.o", "libc.a", "main.c", "zlib.h"]
 
 
 def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_stay_whole():
