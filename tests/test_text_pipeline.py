@@ -54,6 +54,9 @@ def test_segmentation_edge_cases(text, expected):
     ("Run C:\\Program Files\\App\\setup.exe or look in C:\\Program Files now", [
         "C:\\Program Files\\App\\setup.exe", "C:\\Program"]),
     ("and/or km/h TCP/IP 12/05/2024 [Gmail]/Drafts /Image/Mode wait.../etc", []),  # words, a date, menu paths
+    # relative to a file with an extension ("docs/index.md" came back as "dadizierte d.md"); not words between slashes
+    ("Edit docs/index.md and app/views/show.html.erb; cut/copy/paste, sb./sth.lightly.", [
+        "app/views/show.html.erb", "docs/index.md"]),
 ])
 def test_file_paths_are_kept_as_written(text, paths):
     """Read, the model changed a path in 30 of the 66 held-out test messages that have one ("/etc/crypttab" came back
