@@ -460,6 +460,14 @@ def test_an_iso_timestamp_is_kept_as_written():
         == ["2025-01-02T03:04", "2025-12-25T10:00:00.123+02:00", "2025-12-25T10:00:00Z"]
 
 
+def test_a_terminals_control_sequences_are_kept_as_written():
+    """A manual page or a log rendered with colours: "\x1b[1mkill \x1b[22mis a good example" came back with
+    "\x1b[2m" (the model read "[22m" and dropped a digit); each sequence is an item, the words around it read."""
+    prepared = prepare("\x1b[1mkill \x1b[22mis a good example. \x1b[38;5;196mError:\x1b[0m disk full.")
+    assert prepared.protected == ["\x1b[1m", "\x1b[22m", "\x1b[38;5;196m", "\x1b[0m"]
+    assert prepared.segments == ["XX0Xkill XX1Xis a good example.", "XX0XError:XX1X disk full."]
+
+
 def test_a_commits_hash_is_kept_as_written():
     """Read, "Commit a1b2c3d fixed the bug." came back as "Einen1b2c3d den Fehler beheben."; a run of hex digits and
     letters is an item; a word of hex letters alone ("defaced") is none, digits alone a number."""

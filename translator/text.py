@@ -491,6 +491,9 @@ PLACEHOLDERS = (
     r"|\{ +(?:[a-z][\w.-]*|\"[^\"\n]{0,50}\"|\d+) +\}",
     # Swift's interpolation, "\(name)", "\(items.count)", "\(f(x))": read, "Hello \(name)" came back as "Hello \(Name)"
     r"\\\((?:[^()\\\n]|\([^()\n]{0,100}\)){1,100}\)",
+    # A terminal's control sequence (a manual page or a log rendered with colours: "\x1b[1mkill \x1b[22mis"): the
+    # model read "[22m" and dropped a digit ("\x1b[2m", which stops nothing)
+    r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]",
     TOKEN_LIKE,
 )
 CODE = 7  # front matter, code blocks and spans, a key, an empty anchor: first, as their tags are no element's
