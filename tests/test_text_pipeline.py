@@ -460,6 +460,17 @@ def test_an_iso_timestamp_is_kept_as_written():
         == ["2025-01-02T03:04", "2025-12-25T10:00:00.123+02:00", "2025-12-25T10:00:00Z"]
 
 
+def test_a_companys_name_with_its_legal_form_is_kept_as_written():
+    """Read, "Acme Inc. was founded in 1990." came back as "Der Akkriminanz. wurde ...", "Example Inc." as
+    "Beispiel-Inc.": the name and its legal form are an item, with its dot where the sentence goes on (else the dot
+    ends the sentence); not an article before the name."""
+    assert prepare("Acme Inc. was founded in 1990. It makes tools.").protected[0] == "Acme Inc."
+    copyright = prepare("Copyright © 2024 Example Inc. All rights reserved.")
+    assert copyright.segments == ["Copyright XX0X.", "All rights reserved."]
+    assert protected_items("Made by Cisco Systems Inc., The Assassination Bureau Ltd and Collabora Ltd.") == [
+        "Assassination Bureau Ltd", "Cisco Systems Inc.", "Collabora Ltd"]
+
+
 def test_a_terminals_control_sequences_are_kept_as_written():
     """A manual page or a log rendered with colours: "\x1b[1mkill \x1b[22mis a good example" came back with
     "\x1b[2m" (the model read "[22m" and dropped a digit); each sequence is an item, the words around it read."""
