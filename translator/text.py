@@ -534,8 +534,8 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 # or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
 # a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
 # "'n'" (N_JOINED) or "import" (an MDX statement), "localhost", a company's legal form ("Inc"), a capital or mark alone
-# after "press" or "hit" (PRESSED_KEY). Most sentences are prose with none of it, and searching them for the 52 alternatives at every position
-# was 40% of preparing one (44 of 112 µs for the load's sentences).
+# after "press" or "hit" (PRESSED_KEY). Most sentences are prose with none of it, and searching them for the
+# alternatives (52 then) at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
 ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|'n'|import|(?i:localhost)"
                        r"| (?:Inc|Ltd|LLC|Corp|GmbH|PLC)\b"
                        r"|(?<=ss |it )[AI.,?!](?![^ .,;!])")  # "Press A", "Press ?": a key (PRESSED_KEY)
