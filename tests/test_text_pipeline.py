@@ -2502,6 +2502,9 @@ def test_bbcode_tags_are_kept_whole_and_leave_the_sentence_as_html_tags_do():
     # brackets in a URL only around an IPv6 host
     assert protected_items("Open http://[::1]:8080/x or https://example.org]Visit") == [
         "http://[::1]:8080/x", "https://example.org"]
+    # without its scheme from "www." with a path ("www.example.org/files" came back as "www.example.org/Dateien")
+    assert protected_items("Get it from www.example.org/files, not www.example.org.") == [
+        "www.example.org", "www.example.org/files"]
 
 
 def test_no_sentence_ends_where_no_space_follows_but_before_a_capital():

@@ -333,6 +333,9 @@ PLACEHOLDERS = (
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
+    # and one without its scheme from "www." with a path ("www.example.org/files" came back as
+    # "www.example.org/Dateien"); the corpus has none
+    r"(?<![\w.@/:-])www\.[\w-]+(?:\.[\w-]+)+/(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?",
     # The local host's name, with a port or not: read, the model lost it or made it German ("The server runs on
     # localhost." came back as "... auf dem lokalenhost.", "Open localhost:8080" as "Lokalhost:8080 öffnen", "Connect
     # to localhost on port 22." as "Mit dem Port 22 verbinden."); catalogs keep it.
