@@ -460,6 +460,15 @@ def test_an_iso_timestamp_is_kept_as_written():
         == ["2025-01-02T03:04", "2025-12-25T10:00:00.123+02:00", "2025-12-25T10:00:00Z"]
 
 
+def test_a_hashtag_or_a_channel_after_a_space_is_kept_as_written():
+    """Read, "Ping me at #general." came back as "... #Gegeneral.", "#photography" as "#photografie": after a space,
+    a hashtag, a channel or a directive is an item; a label that opens a text or a usage's ("#Open", "<#chan>"),
+    which catalogs translate, a number, a colour and a heading stay as they were."""
+    assert protected_items("Ping me at #general, tag #SummerSale and use #pragma once.") == [
+        "#SummerSale", "#general", "#pragma"]
+    assert protected_items("#Open the <#chan> #1 # Title") == []
+
+
 def test_a_companys_name_with_its_legal_form_is_kept_as_written():
     """Read, "Acme Inc. was founded in 1990." came back as "Der Akkriminanz. wurde ...", "Example Inc." as
     "Beispiel-Inc.": the name and its legal form are an item, with its dot where the sentence goes on (else the dot
