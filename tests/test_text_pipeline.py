@@ -441,6 +441,9 @@ def test_a_code_span_that_a_paragraph_wraps_is_one_item_and_a_stray_backtick_pai
     assert prepare("Run `git\nbisect start` now.").protected == ["`git\nbisect start`"]
     assert prepare("Set _`DIR`_ is\n`themes/docsy`. For a module it is printed.").protected == ["`themes/docsy`"]
     assert prepare("Run `git\n\nbisect` now.").protected == []  # a blank line ends a paragraph
+    # an element it shows is code too ("`<style>body{}</style>`", protected first, lost its backticks)
+    assert prepare("Add `<style>body{}</style>` to <script>go()</script> it.").protected == [
+        "`<style>body{}</style>`", "<script>go()</script>"]
 
 
 def test_fluents_placeables_are_items():

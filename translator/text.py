@@ -1583,10 +1583,13 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     (`runs_merged`), except those `apart` matches. `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
-        # not one inside a code block, which shows it ("```html\n<script>...</script>\n```" was cut at the element,
-        # and the block's rest and the text after it, read as a block never closed, were kept untranslated)
+        # not one inside code, which shows it ("```html\n<script>...</script>\n```" was cut at the element, and the
+        # block's rest and the text after it, read as a block never closed, were kept untranslated; "`<style>...
+        # </style>`" lost its backticks)
         if elements := untranslatable_elements(text):
-            elements = apart_from(elements, code_blocks(text))
+            blocks = code_blocks(text)
+            spans = [found.span() for found in IN_CODE.finditer(text)] if "`" in text else []
+            elements = apart_from(elements, sorted(blocks + apart_from(spans, blocks)) if spans else blocks)
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
             items += protected_spans(text, pattern, start, bound[0]) + [bound]
