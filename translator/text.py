@@ -3025,9 +3025,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         parts = json_values(block, prepared.protected) if json else [block]
         # cut around parentheses before cutting a long sentence into lines: across a line break, each line held
         # one of the marks, which the model dropped
-        for inner in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
-                      for inner in parentheticals(whole)):
-            lines = [inner] if html else _lines_unless_short(inner, lambda s: (short or fits)(as_read(s)))
+        for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
+                        for inner in parentheticals(whole)):
+            lines = [portion] if html else _lines_unless_short(portion, lambda s: (short or fits)(as_read(s)))
             for clause in (spoken for line in lines for whole in clauses(line, separators)
                            for spoken in quotations(whole, spoken_marks)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
