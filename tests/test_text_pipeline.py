@@ -1979,7 +1979,8 @@ def test_an_item_written_in_german_that_the_model_moved_to_the_start_takes_a_cap
 def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
     """The model broke an e-mail's opening and closing and dropped names beside them ("Hi John," came back as "Hins,",
     "Dear colleagues," as "Kleine Kollegen,", "Best regards, John" as "Beste Grüße", "Sincerely," as "Seitrmal,") and
-    translated the signature after them ("Tom Baker" as "Tom-Befehl"). A closing before a line break takes no comma."""
+    translated the signature after them ("Tom Baker" as "Tom-Befehl"). A closing before a line break or at the text's
+    end takes no comma."""
     for text, german in {"Dear John,": "Hallo John,", "Hi Anna and Tom, welcome.": "Hallo Anna und Tom, welcome.",
                          "Hi Kevin White, welcome.": "Hallo Kevin White, welcome.",  # a given name and a surname
                          "Dear Valued Customer, thanks.": "Dear Valued Customer, thanks.",  # two words are none
@@ -1987,6 +1988,8 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "Dear colleagues,": "Liebe Kolleginnen und Kollegen,",
                          "Thanks.\nBest regards,\nTom Baker": "Danke.\nViele Grüße\nTom Baker",  # a signature
                          "Kind regards, Mark": "Freundliche Grüße, Mark",  # a name after the comma
+                         # nor at the text's end ("Kind regards," came back as "Freundliche Grüße,")
+                         "Thanks for your help.\n\nKind regards,": "Thanks for your help.\n\nFreundliche Grüße",
                          "Sincerely, Peter": "Mit freundlichen Grüßen, Peter",
                          "Dear Dr. Smith,": "Guten Tag Dr. Smith,", "Dear customers,": "Liebe Kundinnen und Kunden,",
                          "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören.",

@@ -3451,7 +3451,8 @@ SET_PHRASES |= LINE_CLOSINGS
 OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>))"
 SET_PHRASE_WORDS = (rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})"  # an element's too, "<li>Hi</li>"
                     r"(?=[,!.?]|\s*$|[ \t]*\n|</(?:p|li|h[1-6]|td|th|div|button|label|option|title)>)")
-# A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna"); that
+# A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna") or at the
+# text's end ("Kind regards," came back as "Freundliche Grüße,"; the corpus's "Yours sincerely," has none); that
 # line, or a name after the comma, is the signature, kept as written (the model translated it: "Tom Baker" as
 # "Tom-Befehl", "Mark" as "Markieren"). Written without the comma, the closing alone on its line is one too ("Best
 # regards\nAnna Weber" came back as "höchste Grüße"), and so is a line's closing on the text's last line ("...\nCheers"
@@ -3461,7 +3462,7 @@ CLOSINGS = frozenset({"Best regards", "Kind regards", "Warm regards", "Regards",
                       "All the best", *LINE_CLOSINGS})
 SIGNATURE = r"[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?=[ \t]*(?:\n|$))"
 SET_PHRASE = re.compile(rf"{OPENING}(?P<phrase>{SET_PHRASE_WORDS})"
-                        rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*\n)"
+                        rf"(?:,(?P<signed>(?:[ \t]*\n\s*|[ \t]+){SIGNATURE})|(?P<before_a_line>,)(?=[ \t]*(?:\n|$))"
                         rf"|(?P<line_signed>[ \t]*\n\s*{SIGNATURE})|(?P<alone_on_a_line>(?=[ \t]*\n\s*\S)))?")
 LAST_LINE_END = re.compile(r"[,!]?\s*$")
 # A greeting before a name and a comma ("Hi John,", "Dear Anna and Tom,", "Dear Dr. Smith,"): the model dropped or
