@@ -1995,6 +1995,8 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "I look forward to hearing from you.": "Ich freue mich darauf, von Ihnen zu hören.",
                          # set phrases the model broke ("See you soon!": "Sie haben bald!")
                          "See you soon!": "Bis bald!", "You're welcome.": "Gern geschehen.",
+                         # a chat's greetings in small letters ("hello" came back as "Hölle", "hi" as "mieten")
+                         "hello": "Hallo", "hi, all good?": "Hallo, all good?", "bye!": "Tschüss!",
                          "Hello {name}, hi.": "Hallo {name}, hi.", "Dear %s,": "Hallo %s,",  # a template's name
                          "Hi %1, hi.": "Hallo %1, hi.", "Hello %{name}, hi.": "Hallo %{name}, hi.",
                          "Hi $name, hi.": "Hallo $name, hi.", "Hello :name, hi.": "Hallo :name, hi.",
@@ -2017,6 +2019,7 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,",  # no name
+                 "great", "say hello to her",  # a headword in small letters, a greeting inside a sentence
                  "Take care, the floor is wet.", "Good luck with that.", "Cheers!", "Best, worst and average",
                  "Let me know if you have any questions about it.",  # a set sentence that goes on is none
                  "The list:\nThanks\nSorry", "Cheers\nto you"):  # a list's words, a toast
