@@ -2334,7 +2334,10 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
             "Select 'Edit > Copy'.": (["Select XX0X.", "Edit", "Copy"], "SELECT 'EDIT > COPY'."),
             'By clicking "Accept", you agree.': (  # any form of the verb ('"Aktktuell"')
                 ["By clicking XX0X, you agree.", "Accept"], 'BY CLICKING "ACCEPT", YOU AGREE.'),
-            'Click "Save" on Friday.': (["Click XX0X.", "Save"], 'CLICK "SAVE" am Freitag.')}.items():  # and a form
+            'Click "Save" on Friday.': (["Click XX0X.", "Save"], 'CLICK "SAVE" am Freitag.'),  # and a form
+            # or words each from a capital after "to", "in", "from", "as" ('... to "Untitled Document"' lost a word)
+            'Save changes to "Untitled Document"?': (["Save changes to XX0X?", "Untitled Document"],
+                                                     'SAVE CHANGES TO "UNTITLED DOCUMENT"?')}.items():
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == translated, text
@@ -2346,6 +2349,7 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
         assert prepared.restore([german, "Abbrechen"]) == restored
     for text in ("If x > 5 then stop.", "if a > b and c > d", "step -> next", "If A > B, stop.", "XX0X > XX1X",
                  'No results for "translator".', 'Click "Save." and "Done!" buttons', "Click 'em all.",
+                 'He went to "the Shop" and in "New York city".',  # not each word from a capital
                  "Run the 'find' dialog, press 'space'.", "Tools > Import IMAP settings", "MTR > Under",
                  'Press "Enter" or "Esc".', "Run `Settings > General` or `click 'Save'`."):
         prepared = prepare(text)
