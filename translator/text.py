@@ -3363,8 +3363,9 @@ SET_PHRASES = {"Hello": "Hallo", "Hello there": "Hallo", "Hi": "Hallo", "Hi ther
                "Thank you very much": "Vielen Dank", "Welcome": "Willkommen", "Welcome back": "Willkommen zurück",
                "Sorry": "Entschuldigung", "Congratulations": "Herzlichen Glückwunsch", "Oops": "Hoppla",
                "Whoops": "Hoppla", "Oh no": "Oh nein"}
-# A chat's greetings and thanks in small letters too: "hello" came back as "Hölle", "hi" as "Hinweis", "bye" as
-# "Freilos". Not other set phrases in small letters, a dictionary's headwords as often ("great": "groß").
+# A chat's greetings and thanks in small letters too: "hello" came back as "Hölle", "hi" as "mieten", "bye" as
+# "Vorzeichen", "goodbye" as "gut". Not other set phrases in small letters, a dictionary's headwords as often ("great":
+# "groß").
 SET_PHRASES |= {"hello": "Hallo", "hi": "Hallo", "hey": "Hallo", "thanks": "Danke", "thank you": "Danke",
                 "bye": "Tschüss", "goodbye": "Auf Wiedersehen"}
 # A letter's or an e-mail's salutation and closing, which the model broke ("Dear colleagues," came back as "Kleine
