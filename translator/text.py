@@ -3859,8 +3859,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         moved = bool(before and (before[2].groupdict().get("preposition") or "").lower() == "from"
                      and MOVED.search(text, max(0, before[0] - 40), before[0]))
         written = _german(text[start:end], form, after, moved)
-        if end > form.end() and (day := RELATIVE_DAY.match(text, form.end())):
-            written = _day_first(written, day["day"])
+        if end > form.end():  # only a day after a time takes the form past its match (above): " tomorrow"
+            written = _day_first(written, text[form.end():end].strip())
         german.append((start, end, written))
     return german
 
