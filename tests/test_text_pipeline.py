@@ -3147,6 +3147,41 @@ def test_a_cut_dictionary_annotation_at_a_translations_end_goes_whole_and_stream
         assert "".join(pieces) == expected[:len("".join(pieces))]  # nothing sent that goes later
 
 
+def test_groups_in_parentheses_the_model_made_up_go_whole_and_streamed():
+    """The model writes words in parentheses its segment has none of (learnt from catalogs that add the English
+    term): each such group goes with the space before it, closed, cut open at the end or a lone ")" left, from the
+    whole translation and the streamed pieces alike (a stream holds back a group it opened until it closes). One that
+    holds an item stays, and so does every parenthesis where the segment has one."""
+    from pathlib import Path
+
+    from service.decoding import DecodingOptions, FinishReason, Hypothesis
+    from service.scheduler import Request
+    from service.texts import Texts
+    from translator.model_format import Limits
+    from translator.text import segment_texts
+    from translator.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    cases = [("Set the label", "Beschriftung (Anzeige) festlegen", "Beschriftung festlegen"),
+             ("Small tremors are precursors.", "Kleine Beben sind Vorboten (z.B.", "Kleine Beben sind Vorboten"),
+             ("It is needed by GSettings.", "Es wird (GSettings) von (ihm benötigt).", "Es wird von."),
+             ("Saved as %s", "Gespeichert (XX0X)", "Gespeichert (%s)"),
+             ("Press 1) now", "Drücken Sie XX0X) jetzt (sofort)", "Drücken Sie 1) jetzt (sofort)")]
+    for source, model_wrote, expected in cases:
+        texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
+        ids = tokenizer.encode(model_wrote)
+        request = Request("0", texts.sources[0], DecodingOptions())
+        request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]
+        request.finish_reason = FinishReason.EOS
+        translation = texts.translation(0, request, tokenizer)
+        assert texts.merge(0, [translation]).text == expected, source
+        streamer = texts.streamer(tokenizer)
+        pieces = [piece for token in ids for _, piece, _ in streamer.push(0, [token])]
+        finished = streamer.finish(0, translation)
+        assert "".join(pieces) + finished[-1][1] == finished[-1][2].text == expected, (source, pieces)
+        assert "".join(pieces) == expected[:len("".join(pieces))]  # nothing sent that goes later
+
+
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
     """The shipped model translates "a" alone to nothing (end of sentence first): a text must not lose a sentence,
     so such a segment stays as the source has it, in a whole translation and in the streamed pieces alike."""
