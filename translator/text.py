@@ -613,12 +613,12 @@ DOUBLED_PERCENT = re.compile("%{2,}")  # `_percent_signs_alone`
 CUT_ANNOTATION = re.compile(r"<[a-z]+")
 CUT_ANNOTATION_START = re.compile(r"<[a-z]*")
 # The model writes words in parentheses that the segment it read has none of ("Skript (Skript)", "Koordinaten
-# (Punkt)", "Beschriftung (Anzeige).", "möglicherweise (z.B." cut open at the end, "(GSettings) erforderlich)."
-# with one more to close): learnt from catalogs whose
-# translators add the English term or a hint ("Mitschnitte (Logs)"; 3,459 of the 972,422 training pairs whose source
-# has no parenthesis). No reference of the 43 held-out texts it did that for has one; without them BLEU 13.37 -> 18.04
-# and chrF 40.80 -> 40.99 on the 41 that change (24 closer, 17 further), and documents keep the brackets their source
-# has. A group that holds a token (an item the model put in parentheses) stays.
+# (Punkt)", "Beschriftung (Anzeige).", "möglicherweise (z.B." cut open at the end, "(GSettings) erforderlich)." with
+# one more to close): learnt from catalogs whose translators add the English term or a hint ("Mitschnitte (Logs)";
+# 3,459 of the 972,422 training pairs whose source has no parenthesis). No reference of the 43 held-out texts it did
+# that for has one; without them BLEU 13.37 -> 18.04 and chrF 40.80 -> 40.99 on the 41 that change (24 closer, 17
+# further), and documents keep the brackets their source has. A group that holds a token (an item the model put in
+# parentheses) stays.
 MODEL_GROUP = re.compile(r"\s*\(([^()]*)(?:\)|$)|\s*\)")
 BRACKETED = re.compile(r"[()]")
 
