@@ -2626,6 +2626,9 @@ def test_quotation_marks_the_model_dropped_are_kept():
                                  "Press XX0X or XX1XSlow KeysXX2X."]
     assert prepared.restore(["XX0X oder XX1X: das XX2X alte XX3X.", "XX0X oder XX1XLangsame TastenXX2X tippen."]) == \
         "'%s' oder »{name}«: das 'alte'. «%1» oder »Langsame Tasten« tippen."  # no space inside the marks
+    # nor the marks the model put around them: 'around "untracked cache"' came back as 'um „"untracked Cache"“'
+    around = prepare('Fix bugs around "untracked cache" now.')
+    assert around.restore(['Fehler um „XX0Xuntracked CacheXX1X“ beheben.']) == 'Fehler um "untracked Cache" beheben.'
     assert prepare("He said 'Go home, now.' twice.").protected == []
     # escaped as a web page does, such marks are items too: the page's text is translated as the plain text is
     escaped = prepare("Click &quot;Save&quot; or &#39;Open it&#39;, &quot;not this one.&quot;", html=True)

@@ -532,6 +532,7 @@ EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOT
 # around marks alone or an item ('Type "?" for help.' came back as '" eingeben?" für Hilfe.') pair as single ones do.
 QUOTATION_MARKS = frozenset("'\"“”„‘’«»‹›`")
 QUOTES = "".join(sorted(QUOTATION_MARKS))
+MODEL_QUOTES = "\"„“”»«‚‘"  # the marks the model writes around a quotation (not apostrophes)
 QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
                     r"|\"[^\"\n]{1,200}?\"(?!\w)|„[^„“\n]{1,200}?“"
                     r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^`'\n]{1,200}?'(?!\w))")
@@ -890,7 +891,8 @@ class Prepared:
     def _quoted_as_in_source(self, index: int, text: str) -> str:
         """The translation without the spaces the model put inside a quotation: after an opening mark that a word
         follows in the source, before a closing one that follows a word ("The word 'cat'" came back as "Das Wort
-        'Kontakt '"; 11 of the 408 catalog messages with quoted terms had one)."""
+        'Kontakt '"; 11 of the 408 catalog messages with quoted terms had one); and without the marks it put around
+        such marks ('around "untracked cache" feature' came back as 'Fehler „"untracked Cache"“')."""
         source = self.segments[index]
         for k, number in enumerate(self.numbers[index]):
             if self.protected[number] not in QUOTATION_MARKS:
@@ -898,8 +900,10 @@ class Prepared:
             token = PLACEHOLDER.format(k)
             if re.search(f"(?<!\\S){token}\\S", source):
                 text = re.sub(f"{token}\\s+(?=\\S)", token, text)
+                text = re.sub(f"[{MODEL_QUOTES}]{token}", token, text)
             elif re.search(f"\\S{token}(?!\\w)", source):
                 text = re.sub(f"(?<=\\S)\\s+{token}", token, text)
+                text = re.sub(f"{token}[{MODEL_QUOTES}]", token, text)
         return text
 
     def _joined_as_in_source(self, index: int, text: str) -> str:
