@@ -2748,6 +2748,22 @@ def test_a_restructuredtext_fields_name_and_a_type_fields_line_are_kept_as_writt
     assert prepare(text).segments[:2] == ["XX0X URL for the new request.", "XX0X if it is bad."]
 
 
+def test_a_docstrings_parameter_with_its_type_is_kept_as_written():
+    """A docstring's parameter and its type, Google's style and numpy's, are code the signature names: "func
+    (function)" came back as "lustig (Funktion)", "q (torch.Tensor)" as "q (Fackel)". One item each, as written, the
+    description translated; not words in parentheses before a colon ("unlink (temporary file):"), a traceback's
+    heading, nor a numpy-like line whose next line is not indented."""
+    text = ("Args:\n    q (`torch.Tensor`): The query tensor.\n    **kwargs (dict, optional): More options.\n"
+            "    nodes (List[Node]): The nodes.\n\nParameters\n----------\nlocation : Vector\n    Where it is.\n"
+            "max_iter, tol : int, optional\n    Maximum number of iterations.\n\nTraceback (most recent call last):\n"
+            "unlink (temporary file): failed\nsize : int\nThe end.")
+    assert protected_items(text) == sorted(["    q (`torch.Tensor`):", "    **kwargs (dict, optional):",
+                                            "    nodes (List[Node]):", "location : Vector",
+                                            "max_iter, tol : int, optional"])
+    assert prepare(text).segments[:6] == ["Args:", "XX0X The query tensor.", "XX0X More options.", "XX0X The nodes.",
+                                          "Parameters", "Where it is."]
+
+
 def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated():
     """Sphinx's inline markup: "``r``" came back as "`r`" and two on a line lost the marks between them; a role, a
     reference to a target, footnote or substitution by its name stay as written (the name must stay the target's); a
