@@ -2748,14 +2748,30 @@ def test_a_restructuredtext_fields_name_and_a_type_fields_line_are_kept_as_writt
     assert prepare(text).segments[:2] == ["XX0X URL for the new request.", "XX0X if it is bad."]
 
 
+def test_a_python_traceback_is_kept_as_written():
+    """A traceback a bug report quotes is a program's output: "Traceback (most recent call last):" came back as
+    "Rückruf (jüngstes Aufruf zuletzt):", a frame's code line "return f(x, None," as "Rückgabe f(x, Keine,". The
+    heading, the frames with their code and the exception's line are one item; the words around it are translated,
+    and so are the words after a heading without frames or exception line."""
+    text = ("It fails:\n\nTraceback (most recent call last):\n  File \"/usr/lib/python3.11/runpy.py\", line 198, in "
+            "_run_module_as_main\n    return _run_code(code, main_globals, None,\n  File \"app.py\", line 12, in "
+            "<module>\n    main()\n    ^^^^^^\nValueError: invalid literal for int() with base 10: 'abc'\n\nHow do I "
+            "fix it?\n\n>>> int('x')\nTraceback (most recent call last):\n  ...\nValueError: bad\nDone.")
+    traceback = text[text.index("Traceback"):text.index("\n\nHow")]
+    doctest = text[text.index("Traceback", len(traceback) + 20):text.index("\nDone")]
+    prepared = prepare(text)
+    assert prepared.protected == [traceback, ">>> int('x')", doctest]
+    assert prepared.segments == ["It fails:", "How do I fix it?", "Done."]
+
+
 def test_a_docstrings_parameter_with_its_type_is_kept_as_written():
     """A docstring's parameter and its type, Google's style and numpy's, are code the signature names: "func
     (function)" came back as "lustig (Funktion)", "q (torch.Tensor)" as "q (Fackel)". One item each, as written, the
-    description translated; not words in parentheses before a colon ("unlink (temporary file):"), a traceback's
-    heading, nor a numpy-like line whose next line is not indented."""
+    description translated; not words in parentheses before a colon ("unlink (temporary file):"), a capitalized
+    word's, nor a numpy-like line whose next line is not indented."""
     text = ("Args:\n    q (`torch.Tensor`): The query tensor.\n    **kwargs (dict, optional): More options.\n"
             "    nodes (List[Node]): The nodes.\n\nParameters\n----------\nlocation : Vector\n    Where it is.\n"
-            "max_iter, tol : int, optional\n    Maximum number of iterations.\n\nTraceback (most recent call last):\n"
+            "max_iter, tol : int, optional\n    Maximum number of iterations.\n\nNote (int or str):\n"
             "unlink (temporary file): failed\nsize : int\nThe end.")
     assert protected_items(text) == sorted(["    q (`torch.Tensor`):", "    **kwargs (dict, optional):",
                                             "    nodes (List[Node]):", "location : Vector",

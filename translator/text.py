@@ -228,6 +228,15 @@ RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
 RST_FIELD = (r"(?:(?<=\n)|^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,100}):[^\n]*"
              r"|:[a-z][\w.-]*(?:[ \t]+[^:\n`\s][^:\n`]{0,99})?:(?=[ \t]|\n|$))")
+# A Python traceback as Python prints it: its heading, each frame's file and line ("  File "app.py", line 12, in
+# <module>") with up to four lines of its code, and the exception's line ('ValueError: invalid literal for int() with
+# base 10: 'abc''); a doctest's ("  ..." for its frames). A program's output, which a bug report quotes: read, the
+# model translated it ("Rückruf (jüngstes Aufruf zuletzt):", "Datei "app.py", Zeile 12", the code line "return
+# _run_code(code, main_globals, None," as "Rückgabe _run_code(code, main_globals, Keine,"). One item, as written; the
+# corpus has none.
+TRACEBACK = (r"(?:(?<=\n)|^)Traceback \(most recent call last\):"
+             r"(?:\n  (?:File \"[^\"\n]{1,1000}\", line \d+[^\n]*|\.\.\.[ \t]*)(?:\n {4}[^\n]*){0,4})*"
+             r"(?:\n[A-Za-z_][\w.]{0,200}(?=:|\n|$)[^\n]*)?")
 # What a docstring's parameter's type starts with: a code span, a type's name ("int", "str, optional", "Tensor or
 # sequence of Tensor", "List[Node]"), a dotted or camel-cased name ("torch.Tensor", "CoordSys3D"), a bracket
 DOCSTRING_TYPE = (r"(?=`|\[|[^()\n]*\boptional\b|[A-Za-z_]\w*\.[A-Za-z_]|[A-Z][a-z]+[A-Z]|[A-Z]\w*\["
@@ -335,6 +344,7 @@ PLACEHOLDERS = (
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
     r"<(a|span|i)\b[^<>]*></\1\s*>",
+    TRACEBACK,
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -529,7 +539,8 @@ PLACEHOLDERS = (
     r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]",
     TOKEN_LIKE,
 )
-CODE = 7  # front matter, code blocks and spans, a key, an empty anchor: first, as their tags are no element's
+CODE = 8  # front matter, code blocks and spans, a key, an empty anchor, a traceback: first, as their tags are
+# no element's
 ITEMS = PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]  # EVERYTHING's alternatives, in the order they are tried
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
