@@ -2764,6 +2764,19 @@ def test_a_python_traceback_is_kept_as_written():
     assert prepared.segments == ["It fails:", "How do I fix it?", "Done."]
 
 
+def test_a_programs_log_line_is_kept_as_written():
+    """A log line a bug report quotes, from its timestamp and level or syslog's to its end, is one item: "ERROR [main]"
+    came back as "FEHLER [Min]", "[worker-2]" as "[Zertifikat:2]". Not a line that starts with a date and time alone,
+    nor a level word inside a sentence."""
+    logs = ["2024-05-01 12:00:03,114 ERROR [main] Connection refused (errno=111)",
+            "[2024-05-01T12:00:04Z] WARNING: Retrying in 5 seconds",
+            "Dec  3 14:02:11 host sshd[1234]: Failed password for invalid user admin from 10.0.0.5 port 22 ssh2"]
+    prepared = prepare("The logs show:\n\n" + "\n".join(logs) + "\n\nAny idea? 2024-05-01 12:00:03 ERROR here.")
+    assert prepared.protected[:3] == logs
+    assert prepared.segments[0] == "The logs show:" and prepared.segments[1:3] == ["Any idea?", "XX0X ERROR here."]
+    assert prepare("2024-05-01 12:00:03 Meeting with the team").segments == ["XX0X Meeting with the team"]
+
+
 def test_a_docstrings_parameter_with_its_type_is_kept_as_written():
     """A docstring's parameter and its type, Google's style and numpy's, are code the signature names: "func
     (function)" came back as "lustig (Funktion)", "q (torch.Tensor)" as "q (Fackel)". One item each, as written, the

@@ -237,6 +237,15 @@ RST_FIELD = (r"(?:(?<=\n)|^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,10
 TRACEBACK = (r"(?:(?<=\n)|^)Traceback \(most recent call last\):"
              r"(?:\n  (?:File \"[^\"\n]{1,1000}\", line \d+[^\n]*|\.\.\.[ \t]*)(?:\n {4}[^\n]*){0,4})*"
              r"(?:\n[A-Za-z_][\w.]{0,200}(?=:|\n|$)[^\n]*)?")
+# A program's log line: from a timestamp at a line's start (ISO 8601's date and time, "[" around it or not) with a
+# level in capitals ("2024-05-01 12:00:03,114 ERROR [main] Connection refused"), or syslog's ("Dec  3 14:02:11 host
+# sshd[1234]: Failed password ..."), to the line's end. A bug report quotes it as the program wrote it; read, its level
+# and fields were translated ("ERROR [main]" came back as "FEHLER [Min]", "[worker-2]" as "[Zertifikat:2]", "host" as
+# "Host"). Not a line that starts with a date alone ("2024-05-01 12:00 Meeting"), which is text. The corpus has none.
+LOG_LINE = (r"(?:(?<=\n)|^)(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+            r"(?=[^\n]{0,100}?\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|SEVERE)\b)"
+            r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]{1,100} "
+            r"[\w./-]{1,100}(?:\[\d{1,10}\])?:)[^\n]*")
 # What a docstring's parameter's type starts with: a code span, a type's name ("int", "str, optional", "Tensor or
 # sequence of Tensor", "List[Node]"), a dotted or camel-cased name ("torch.Tensor", "CoordSys3D"), a bracket
 DOCSTRING_TYPE = (r"(?=`|\[|[^()\n]*\boptional\b|[A-Za-z_]\w*\.[A-Za-z_]|[A-Z][a-z]+[A-Z]|[A-Z]\w*\["
@@ -345,6 +354,7 @@ PLACEHOLDERS = (
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
     r"<(a|span|i)\b[^<>]*></\1\s*>",
     TRACEBACK,
+    LOG_LINE,
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -539,8 +549,8 @@ PLACEHOLDERS = (
     r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]",
     TOKEN_LIKE,
 )
-CODE = 8  # front matter, code blocks and spans, a key, an empty anchor, a traceback: first, as their tags are
-# no element's
+CODE = 9  # front matter, code blocks and spans, a key, an empty anchor, a traceback, a log line: first, as their
+# tags are no element's
 ITEMS = PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]  # EVERYTHING's alternatives, in the order they are tried
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
