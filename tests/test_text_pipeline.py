@@ -1250,6 +1250,22 @@ def test_a_list_inside_a_line_is_cut_at_its_markers_which_are_kept():
     assert prepare("1) open the file\n2) save it").protected == ["1", "2"]  # numbers: the lines' markers
 
 
+def test_a_number_in_small_roman_numerals_is_a_list_marker_or_an_enumerator():
+    """A license's "ii." and "(iv)" were read as words: " ii. moral rights" came back as " Ii. moralische Rechte",
+    "iii." as "Iiii.", "clause (ii) above" as "wie beschrieben (i).". At a line's start such a number is the line's
+    marker, in a sequence inside a line an enumerator as letters and digits are, in parentheses an item; not a word
+    that ends a sentence ("at ii."), nor letters in sequence ("(h) ... (i)")."""
+    licence = prepare("  i. the right;\n ii. moral rights;\niii. publicity;\n iv. fair competition;\n ix. data.")
+    assert licence.segments == ["the right;", "moral rights;", "publicity;", "fair competition;", "data."]
+    assert licence.glue[:3] == ["  i. ", "\n ii. ", "\niii. "]
+    inline = prepare("You must (i) keep the notice, (ii) state the changes and (iii) include the license.")
+    assert inline.segments == ["You must", "keep the notice,", "state the changes and", "include the license."]
+    assert inline.protected == ["(i)", "(ii)", "(iii)"]
+    assert prepare("See clause (ii) above.").protected == ["(ii)"]
+    assert prepare("He was at ii. Then left.").segments == ["He was at ii.", "Then left."]
+    assert prepare("Use (h) or (i) here.").protected == ["(h)", "(i)"]  # letters, as before
+
+
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80

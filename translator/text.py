@@ -337,6 +337,8 @@ DATE_FORMAT = (rf"(?<![\w/.:%-])(?i:{DATE_FIELDS.pattern}(?:[ T]{TIME_FIELDS})?|
                r"(?![\w/]|[.:-]\w)")
 DATE_FORMAT_ITEM = re.compile(DATE_FORMAT)
 ZONED_TIME = r"\d{2}:\d{2}(?::\d{2})? (?:[+-]\d{4}|GMT|UTC?|[ECMP][SD]T|Z)(?![\w:])"  # RFC 5322's, "10:00:00 GMT"
+# A number in small Roman numerals ("iv"; `LIST_MARKER`, `ENUMERATOR_ITEM`)
+ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -496,6 +498,9 @@ PLACEHOLDERS = (
     # A manual page's name and section ("crypt(3)", "git-rev-list(1)", "write(2)"): read, the model translated the name
     # ("Crypt(3)", "Öffnen(2)") or lost it; the references keep it as written in 92 of the 102 corpus texts with one
     r"(?<![\w.-])[a-z_][\w.+-]*\([1-9][a-z]?\)(?![\w(])",
+    # A number in small Roman numerals in parentheses, a clause's or a list item's ("clause (ii) above", "(iv)"): read,
+    # "as described in clause (ii) above" came back as "wie beschrieben (i).", "(iii)" alone as "(Iiii)"
+    rf"(?<![\w(])\((?=[ivx]{{2}}){ROMAN}\)(?![\w)])",
     # A hexadecimal number ("0x1c", "0xA001", "0x00007f4d7c1d3e30"): the model dropped digits ("tid=0x007f4d7c1d30")
     r"(?<![\w.-])0[xX][0-9A-Fa-f]+(?![\w-])",
     CAMEL_CASE,
@@ -608,8 +613,10 @@ ALWAYS_APART = f"{REFERENCE}|[{''.join(sorted(CLAUSE_SEPARATORS))}]"
 REFERENCES_AND_SEPARATORS_APART = re.compile(ALWAYS_APART)
 TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRIDE}|{LINK_TAG_APART}")
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
-# A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube")
-LIST_MARKER = re.compile(r"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
+# A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube");
+# a number in small Roman numerals too, a license's "ii." or "(iv)": read, "ii." came back as "Ii.", "iii." as "Iiii.",
+# "iv." as "eiv."
+LIST_MARKER = re.compile(rf"(?:[-*•‣◦–]|>(?:[ \t]*>)*|\(?\d{{1,3}}[.)]|\(?(?:[a-z]|{ROMAN})[.)])\s+")
 # A list item's number is an item (NUMBER) before the line is read: "1) Open the file." reached the model as "XX0X) Open
 # the file." (a number before "." ends a sentence of its own, and was kept), and so are a bullet outside the model's
 # vocabulary ("* caption is optional" reached it as "XX0X caption is optional" and came back as "*-Kontakt ist
@@ -2092,6 +2099,7 @@ QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|r
 ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:sb|sth|hrs|mins|yrs|wk|eds?|refs|contd|abbr|dev|var|cum|coeff)\.$",
                                  re.IGNORECASE)
 AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
+ROMAN_MARKER = re.compile(rf"[ \t]*\(?{ROMAN}[.)]\s+")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
 
 
@@ -2104,11 +2112,15 @@ def _rejoined(parts: list[str]) -> list[str]:
       window.Specify 0"), a tag's token between sentences ("Save.XX1XQuit."), and after marks alone ("...but this
       definition");
     - after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION): "std.
-      deviation", "rel. cum.", "sth. in chorus". Not after any word's full stop before a small letter: in text
-      written in small letters that is a sentence's end ("i went home. then i slept." came back, as one segment, as
-      "i ging nach Hause.")."""
+      deviation", "rel. cum.", "sth. in chorus";
+    - after a list item's number in small Roman numerals that starts the line ("ii. moral rights": `LIST_MARKER`).
+    Not after any word's full stop before a small letter: in text written in small letters that is a sentence's end
+    ("i went home. then i slept." came back, as one segment, as "i ging nach Hause.")."""
     runs: list[list[str]] = []
     for part in parts:
+        if len(runs) == 1 and len(runs[0]) == 1 and ROMAN_MARKER.fullmatch(runs[0][0]):  # "ii. " starts an item
+            runs[-1].append(part)
+            continue
         if runs:
             before = runs[-1][-1]
             end = before.rstrip()[-12:]  # the longest abbreviation and what precedes it
@@ -2498,7 +2510,10 @@ def _latin_letter_alone(word: re.Match) -> bool:
 # markers or more in sequence (a, b; 1, 2), as a marker alone ("plan b) works") is text. No held-out text has such a
 # list; of the 979,945 training pairs 9 (7 lists, 2 values: "details (1) and column (2) views"), chrF 53.08 -> 52.71,
 # BLEU 38.12 -> 38.24 ("(0) Linear (1) Smooth": "(0) Zeile (1) Smodus", now "(0) Linear (1) Weich").
-ENUMERATOR_ITEM = re.compile(r"\(?([A-Za-z]|\d{1,2})\)")  # one as an item: a label in parentheses, or before one
+ENUMERATOR_ITEM = re.compile(rf"\(?([A-Za-z]|\d{{1,2}}|{ROMAN})\)")  # one as an item: a label in parentheses, or
+# before one; small Roman numerals too ("(i) keep the notice, (ii) state the changes": "(ii)" came back as "(Iiii)")
+ROMAN_NUMBER = re.compile(ROMAN)
+ROMAN_VALUES = {"i": 1, "v": 5, "x": 10}
 ENUMERATOR = re.compile(rf"(?<!\S){ENUMERATOR_ITEM.pattern}(?=\s)")
 LINE_START = re.compile(r"^[^\S\n]*(?=\S)", re.MULTILINE)
 PARENTHESIS_OR_LINE_BREAK = re.compile(r"[()\n]")
@@ -2518,9 +2533,17 @@ def _closing_parentheses(text: str, markers: list[re.Match]) -> set[int]:
 
 
 def _follows(label: str, previous: str) -> bool:
+    if ROMAN_NUMBER.fullmatch(label) and ROMAN_NUMBER.fullmatch(previous):  # "(iv) (v)"; not "(h) (i)"
+        return _roman(label) == _roman(previous) + 1
     if label.isdigit() or previous.isdigit():
         return label.isdigit() and previous.isdigit() and int(label) == int(previous) + 1
     return ord(label) == ord(previous) + 1
+
+
+def _roman(numeral: str) -> int:
+    """A small Roman numeral's value ("iv": 4)."""
+    values = [ROMAN_VALUES[digit] for digit in numeral]
+    return sum(-value if value < after else value for value, after in zip(values, values[1:] + [0]))
 
 
 def inline_enumerators(text: str) -> list[tuple[int, int]]:
