@@ -21,8 +21,8 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
-                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, paragraph_runs, prepare, protected_spans,
-                             rewrapped, sentences, whole_words)
+                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, paragraph_runs, prepare,
+                             protected_spans, rewrapped, sentences, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -2762,6 +2762,21 @@ def test_a_restructuredtext_fields_name_and_a_type_fields_line_are_kept_as_writt
                                             "   :rtype: requests.Response", ":type url: str or None", ":func:`get`",
                                             "GitHub"])
     assert prepare(text).segments[:2] == ["XX0X URL for the new request.", "XX0X if it is bad."]
+
+
+def test_a_word_hyphenated_at_a_line_break_is_read_whole():
+    """Text from a PDF or a manual page that nroff set hyphenates words at a line's end: read as two pieces, "the
+    configu-\nration file" came back as "die Konfigurationsdatei\nDie Datei". The word is read whole (without its
+    hyphen where the lexicon knows the word, with it otherwise), the line break moved after it, where it wraps the
+    sentence and goes back into the translation; or before it, where the line goes on without a space."""
+    wrapped = prepare("Please make sure that the documentation of the configu-\nration is up to date.")
+    assert wrapped.segments == ["Please make sure that the documentation of the configuration\nis up to date."]
+    assert wrapped.restore(["Bitte stellen Sie sicher, dass die Dokumentation der Konfiguration aktuell ist."]) == (
+        "Bitte stellen Sie sicher, dass die Dokumentation der Konfiguration\naktuell ist.")
+    assert prepare("It is a small but complete and entirely self-\ncontained unit.").segments == [
+        "It is a small but complete and entirely self-contained\nunit."]
+    assert dehyphenated("Read the docu-\nmentation.\nx = foo-\n    Bar") == "Read the\ndocumentation.\nx = foo-\n    Bar"
+    assert prepare("Use the --dry-\nrun flag").segments == ["Use the XX0X-", "run flag"]  # an item's: as before
 
 
 def test_a_python_traceback_is_kept_as_written():

@@ -3107,6 +3107,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     exact = sorted(written + links)
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
+    if not html and "-\n" in masked:
+        masked = dehyphenated(masked)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
@@ -4801,6 +4803,31 @@ class _Layout:
                 longest = max(worded[first:line], default=0)
                 self.longest[first:line] = [longest] * (line - first)
                 first = line + blank
+
+
+# A word hyphenated at a line's end ("configu-\nration", text taken from a PDF or a manual page that nroff set): read
+# as two pieces, it came back as two ("The program reads the configu-\nration file" as "Das Programm liest die
+# Konfigurationsdatei\nDie Datei ..."). The word is written whole, without its hyphen where the lexicon knows it so
+# ("configuration") and with it otherwise ("self-contained"), and the line break moved after it (or before it, where
+# the line goes on with no space after it), where it wraps the sentence as any other; with neither, it goes.
+HYPHENATED_AT_A_BREAK = re.compile(r"(?P<before>[ \t]?)(?<![\w-])(?P<head>[a-z]{1,40})-(?P<line_break>\r?\n[ \t]*)"
+                                   r"(?P<tail>[a-z]{1,40})(?![\w-])(?P<after>[ \t]{1,100}(?=\S))?")
+
+
+def dehyphenated(masked: str) -> str:
+    """The masked text with each word hyphenated at a line's end (HYPHENATED_AT_A_BREAK) whole."""
+    words = lexicon.load().words
+
+    def whole(found: re.Match) -> str:
+        joined = found["head"] + found["tail"]
+        word = joined if joined in words else f"{found['head']}-{found['tail']}"
+        if found["after"]:
+            return found["before"] + word + found["line_break"]
+        if found["before"]:
+            return found["line_break"] + word
+        return word
+
+    return HYPHENATED_AT_A_BREAK.sub(whole, masked)
 
 
 def _blanked(segment: str) -> str:
