@@ -2031,14 +2031,19 @@ def test_a_letters_salutation_and_closing_come_back_as_german_writes_them():
                          "All the best!": "Alles Gute!", "Best,\nJoe Miller": "Beste Grüße\nJoe Miller",
                          # a closing alone on its line, without its comma, and a line's closing on the last line
                          "Best regards\nAnna Weber": "Viele Grüße\nAnna Weber", "Hey team!\nGo.\nCheers":
-                         "Hallo Team!\nGo.\nViele Grüße"}.items():
+                         "Hallo Team!\nGo.\nViele Grüße",
+                         # a quotation's start ('"Hello," she said.' came back as '„Hello“, sagte sie.'), its marks
+                         # German's each
+                         '"Hello," she said.': "„Hallo“, she said.", 'He left. "Thanks!" she said.':
+                         "He left. „Danke!“ she said."}.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
     for text in ("Hello World!", "Dear reader, welcome.", "Best regards to your mother.", "Dear User,",  # no name
                  "great", "say hello to her",  # a headword in small letters, a greeting inside a sentence
                  "Take care, the floor is wet.", "Good luck with that.", "Cheers!", "Best, worst and average",
                  "Let me know if you have any questions about it.",  # a set sentence that goes on is none
-                 "The list:\nThanks\nSorry", "Cheers\nto you"):  # a list's words, a toast
+                 "The list:\nThanks\nSorry", "Cheers\nto you",  # a list's words, a toast
+                 'He said "thanks" and left.'):  # a quotation inside a sentence
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

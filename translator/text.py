@@ -1931,11 +1931,18 @@ def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, 
                 start -= 1
             while end < len(text) and _in_word(text[end]):
                 end += 1
-        if widened and start <= widened[-1][1]:
+        if widened and start <= widened[-1][1] and not _a_quotation_mark_beside(text, widened[-1], (start, end)):
             widened[-1] = (widened[-1][0], max(end, widened[-1][1]))
         else:
             widened.append((start, end))
     return widened
+
+
+def _a_quotation_mark_beside(text: str, before: tuple[int, int], after: tuple[int, int]) -> bool:
+    """Whether of two spans that touch one is a quotation mark alone: it stays an item of its own, which German's
+    marks replace ('"Hello," she said.': the mark and the greeting's German form were one item, '"Hallo')."""
+    return before[1] == after[0] and (text[before[0]:before[1]] in QUOTATION_MARKS
+                                      or text[after[0]:after[1]] in QUOTATION_MARKS)
 
 
 def _inside_word(text: str, start: int, end: int) -> bool:
@@ -3554,8 +3561,9 @@ SET_PHRASES |= {"As discussed": "Wie besprochen", "By the way": "Übrigens", "Ho
 # wet"): the e-mail's German
 LINE_CLOSINGS = {"Cheers": "Viele Grüße", "Best": "Beste Grüße", "Take care": "Alles Gute", "Warmly": "Herzliche Grüße"}
 SET_PHRASES |= LINE_CLOSINGS
-# Where a set phrase is one: a line's, a sentence's or an element's start ("<h1>Hello, {name}!</h1>" kept "Hello")
-OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>))"
+# Where a set phrase is one: a line's, a sentence's or an element's start ("<h1>Hello, {name}!</h1>" kept "Hello"),
+# and a quotation's there ('"Hello," she said.' came back as '„Hello“, sagte sie.')
+OPENING = r"(?:(?<![^\n])|(?<=[.!?] )|(?<=>)|(?<=[\"“„«])(?<![^\n][\"“„«])|(?<=[.!?] [\"“„«]))"
 SET_PHRASE_WORDS = (rf"(?:{'|'.join(sorted(SET_PHRASES, key=len, reverse=True))})"  # an element's too, "<li>Hi</li>"
                     r"(?=[,!.?]|\s*$|[ \t]*\n|</(?:p|li|h[1-6]|td|th|div|button|label|option|title)>)")
 # A letter's closing takes no comma in German before the line of the name ("Mit freundlichen Grüßen\nAnna") or at the
