@@ -2781,6 +2781,7 @@ def test_a_word_hyphenated_at_a_line_break_is_read_whole():
     assert prepare("It is a small but complete and entirely self-\ncontained unit.").segments == [
         "It is a small but complete and entirely self-contained\nunit."]
     assert dehyphenated("Read the docu-\nmentation.\nx = foo-\n    Bar") == "Read the\ndocumentation.\nx = foo-\n    Bar"
+    assert dehyphenated("both pre-\nand post-processing") == "both pre-\nand post-processing"  # "pre- and post-"
     assert prepare("Use the --dry-\nrun flag").segments == ["Use the XX0X-", "run flag"]  # an item's: as before
 
 

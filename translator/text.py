@@ -4817,9 +4817,10 @@ class _Layout:
 # as two pieces, it came back as two ("The program reads the configu-\nration file" as "Das Programm liest die
 # Konfigurationsdatei\nDie Datei ..."). The word is written whole, without its hyphen where the lexicon knows it so
 # ("configuration") and with it otherwise ("self-contained"), and the line break moved after it (or before it, where
-# the line goes on with no space after it), where it wraps the sentence as any other; with neither, it goes.
+# the line goes on with no space after it), where it wraps the sentence as any other; with neither, it goes. Not a
+# hyphen a conjunction follows ("pre-\nand post-processing").
 HYPHENATED_AT_A_BREAK = re.compile(r"(?P<before>[ \t]?)(?<![\w-])(?P<head>[a-z]{1,40})-(?P<line_break>\r?\n[ \t]*)"
-                                   r"(?P<tail>[a-z]{1,40})(?![\w-])(?P<after>[ \t]{1,100}(?=\S))?")
+                                   r"(?!(?:and|or|nor|to)\b)(?P<tail>[a-z]{1,40})(?![\w-])(?P<after>[ \t]{1,100}(?=\S))?")
 
 
 def dehyphenated(masked: str) -> str:
