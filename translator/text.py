@@ -4820,7 +4820,8 @@ class _Layout:
 # the line goes on with no space after it), where it wraps the sentence as any other; with neither, it goes. Not a
 # hyphen a conjunction follows ("pre-\nand post-processing").
 HYPHENATED_AT_A_BREAK = re.compile(r"(?P<before>[ \t]?)(?<![\w-])(?P<head>[a-z]{1,40})-(?P<line_break>\r?\n[ \t]*)"
-                                   r"(?!(?:and|or|nor|to)\b)(?P<tail>[a-z]{1,40})(?![\w-])(?P<after>[ \t]{1,100}(?=\S))?")
+                                   r"(?!(?:and|or|nor|to)\b)(?P<tail>[a-z]{1,40})(?![\w-])"
+                                   r"(?P<after>[ \t]{1,100}(?=\S))?")
 
 
 def dehyphenated(masked: str) -> str:
