@@ -385,7 +385,8 @@ def cmd_batch(args) -> int:
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
-                                   beam_size=args.beam, text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
+                                   beam_size=args.beam,
+                                   text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
                                    else pb.TEXT_FORMAT_PLAIN,
                                    preserve_placeholders=not args.no_placeholders),
         dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review,

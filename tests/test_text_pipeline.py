@@ -2649,7 +2649,8 @@ def test_quotation_marks_the_model_dropped_are_kept():
         "'%s' oder »{name}«: das 'alte'. «%1» oder »Langsame Tasten« tippen."  # no space inside the marks
     # nor the marks the model put around them: 'around "untracked cache"' came back as 'um „"untracked Cache"“'
     around = prepare('Fix bugs around "untracked cache" now.')
-    assert around.restore(['Fehler um „XX0Xuntracked CacheXX1X“ beheben.']) == 'Fehler um "untracked Cache" beheben.'
+    assert around.restore(['Fehler um „XX0Xuntracked CacheXX1X“ beheben.']) == (
+        'Fehler um "untracked Cache" beheben.')
     assert prepare("He said 'Go home, now.' twice.").protected == []
     # escaped as a web page does, such marks are items too: the page's text is translated as the plain text is
     escaped = prepare("Click &quot;Save&quot; or &#39;Open it&#39;, &quot;not this one.&quot;", html=True)
@@ -2780,7 +2781,8 @@ def test_a_word_hyphenated_at_a_line_break_is_read_whole():
         "Bitte stellen Sie sicher, dass die Dokumentation der Konfiguration\naktuell ist.")
     assert prepare("It is a small but complete and entirely self-\ncontained unit.").segments == [
         "It is a small but complete and entirely self-contained\nunit."]
-    assert dehyphenated("Read the docu-\nmentation.\nx = foo-\n    Bar") == "Read the\ndocumentation.\nx = foo-\n    Bar"
+    assert dehyphenated("Read the docu-\nmentation.\nx = foo-\n    Bar") == (
+        "Read the\ndocumentation.\nx = foo-\n    Bar")
     assert dehyphenated("both pre-\nand post-processing") == "both pre-\nand post-processing"  # "pre- and post-"
     assert prepare("Use the --dry-\nrun flag").segments == ["Use the XX0X-", "run flag"]  # an item's: as before
 
