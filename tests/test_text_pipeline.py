@@ -3202,11 +3202,9 @@ def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence
     assert prepare("Use && or %s now.").restore(["Verwende oder jetzt."]) == "Verwende oder jetzt. && %s"
 
 
-def test_a_cut_dictionary_annotation_at_a_translations_end_goes_whole_and_streamed():
-    """The model ends some single words with a dictionary annotation cut open ("pull" came back as "ziehen <v", from
-    training pairs once cut inside "<v, intr>"). Where the segment has no "<" such an end goes, with the space before
-    it, from the whole translation and the streamed pieces alike (the stream holds back what could start one until
-    the next piece or the end decides); any other "<", and any where the source has one, stays."""
+def whole_and_streamed(source: str, model_wrote: str) -> tuple[str, str]:
+    """What the service makes of a one-segment text whose model wrote `model_wrote`: the whole translation and its
+    stream's pieces joined (asserting that no piece sent goes later: the pieces so far are the start of the whole)."""
     from pathlib import Path
 
     from service.decoding import DecodingOptions, FinishReason, Hypothesis
@@ -3217,21 +3215,30 @@ def test_a_cut_dictionary_annotation_at_a_translations_end_goes_whole_and_stream
     from translator.tokenizer import Tokenizer
 
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
-    cases = [("pull", "ziehen <v", "ziehen"), ("harvestman", "Ernte <masc", "Ernte"), ("Pull it.", "Zieh <v es.",
-             "Zieh <v es."), ("pull", "ziehen <= x", "ziehen <= x"), ("a < b", "a <b", "a <b")]
-    for source, model_wrote, expected in cases:
-        texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
-        ids = tokenizer.encode(model_wrote)
-        request = Request("0", texts.sources[0], DecodingOptions())
-        request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]
-        request.finish_reason = FinishReason.EOS
-        translation = texts.translation(0, request, tokenizer)
-        assert translation.text == expected, source
-        streamer = texts.streamer(tokenizer)
-        pieces = [piece for token in ids for _, piece, _ in streamer.push(0, [token])]
-        finished = streamer.finish(0, translation)
-        assert "".join(pieces) + finished[-1][1] == finished[-1][2].text == expected, (source, pieces)
-        assert "".join(pieces) == expected[:len("".join(pieces))]  # nothing sent that goes later
+    texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
+    ids = tokenizer.encode(model_wrote)
+    request = Request("0", texts.sources[0], DecodingOptions())
+    request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]
+    request.finish_reason = FinishReason.EOS
+    translation = texts.translation(0, request, tokenizer)
+    whole = texts.merge(0, [translation]).text
+    streamer = texts.streamer(tokenizer)
+    sent = "".join(piece for token in ids for _, piece, _ in streamer.push(0, [token]))
+    assert whole.startswith(sent), (source, sent)
+    finished = streamer.finish(0, translation)
+    assert finished[-1][2].text == whole
+    return whole, sent + finished[-1][1]
+
+
+def test_a_cut_dictionary_annotation_at_a_translations_end_goes_whole_and_streamed():
+    """The model ends some single words with a dictionary annotation cut open ("pull" came back as "ziehen <v", from
+    training pairs once cut inside "<v, intr>"). Where the segment has no "<" such an end goes, with the space before
+    it, from the whole translation and the streamed pieces alike (the stream holds back what could start one until
+    the next piece or the end decides); any other "<", and any where the source has one, stays."""
+    for source, model_wrote, expected in [("pull", "ziehen <v", "ziehen"), ("harvestman", "Ernte <masc", "Ernte"),
+                                          ("Pull it.", "Zieh <v es.", "Zieh <v es."),
+                                          ("pull", "ziehen <= x", "ziehen <= x"), ("a < b", "a <b", "a <b")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected), source
 
 
 def test_groups_in_parentheses_the_model_made_up_go_whole_and_streamed():
@@ -3239,34 +3246,13 @@ def test_groups_in_parentheses_the_model_made_up_go_whole_and_streamed():
     term): each such group goes with the space before it, closed, cut open at the end or a lone ")" left, from the
     whole translation and the streamed pieces alike (a stream holds back a group it opened until it closes). One that
     holds an item stays, and so does every parenthesis where the segment has one."""
-    from pathlib import Path
-
-    from service.decoding import DecodingOptions, FinishReason, Hypothesis
-    from service.scheduler import Request
-    from service.texts import Texts
-    from translator.model_format import Limits
-    from translator.text import segment_texts
-    from translator.tokenizer import Tokenizer
-
-    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
-    cases = [("Set the label", "Beschriftung (Anzeige) festlegen", "Beschriftung festlegen"),
-             ("Small tremors are precursors.", "Kleine Beben sind Vorboten (z.B.", "Kleine Beben sind Vorboten"),
-             ("It is needed by GSettings.", "Es wird (GSettings) von (ihm benötigt).", "Es wird von."),
-             ("Saved as %s", "Gespeichert (XX0X)", "Gespeichert (%s)"),
-             ("Press 1) now", "Drücken Sie XX0X) jetzt (sofort)", "Drücken Sie 1) jetzt (sofort)")]
-    for source, model_wrote, expected in cases:
-        texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
-        ids = tokenizer.encode(model_wrote)
-        request = Request("0", texts.sources[0], DecodingOptions())
-        request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]
-        request.finish_reason = FinishReason.EOS
-        translation = texts.translation(0, request, tokenizer)
-        assert texts.merge(0, [translation]).text == expected, source
-        streamer = texts.streamer(tokenizer)
-        pieces = [piece for token in ids for _, piece, _ in streamer.push(0, [token])]
-        finished = streamer.finish(0, translation)
-        assert "".join(pieces) + finished[-1][1] == finished[-1][2].text == expected, (source, pieces)
-        assert "".join(pieces) == expected[:len("".join(pieces))]  # nothing sent that goes later
+    for source, model_wrote, expected in [
+            ("Set the label", "Beschriftung (Anzeige) festlegen", "Beschriftung festlegen"),
+            ("Small tremors are precursors.", "Kleine Beben sind Vorboten (z.B.", "Kleine Beben sind Vorboten"),
+            ("It is needed by GSettings.", "Es wird (GSettings) von (ihm benötigt).", "Es wird von."),
+            ("Saved as %s", "Gespeichert (XX0X)", "Gespeichert (%s)"),
+            ("Press 1) now", "Drücken Sie XX0X) jetzt (sofort)", "Drücken Sie 1) jetzt (sofort)")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected), source
 
 
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
