@@ -2784,6 +2784,8 @@ def test_a_word_hyphenated_at_a_line_break_is_read_whole():
     assert dehyphenated("Read the docu-\nmentation.\nx = foo-\n    Bar") == (
         "Read the\ndocumentation.\nx = foo-\n    Bar")
     assert dehyphenated("both pre-\nand post-processing") == "both pre-\nand post-processing"  # "pre- and post-"
+    assert prepare("Please make sure that the documentation of the configu-\r\nration is up to date.").segments == [
+        "Please make sure that the documentation of the configuration\r\nis up to date."]  # Windows' line ends
     assert prepare("Use the --dry-\nrun flag").segments == ["Use the XX0X-", "run flag"]  # an item's: as before
 
 

@@ -3114,7 +3114,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     exact = sorted(written + links)
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
-    if not html and "-\n" in masked:
+    if not html and ("-\n" in masked or "-\r\n" in masked):
         masked = dehyphenated(masked)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
