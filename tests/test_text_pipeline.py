@@ -1431,7 +1431,8 @@ def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
     """Read inside its sentence, a quoted sentence kept its first word English ('He said: "We will be there
     tomorrow."' came back 'Er sagte: "We wird morgen da sein."'): a quotation that is a sentence, at the text's start
     or after a mark, is translated alone, its ASCII marks written „ and “, a comma ending it after the closing mark,
-    a tag of a pronoun and a verb after it verb first ("sie sagte." came back where German writes "sagte sie.").
+    a tag of a pronoun and a verb after it verb first ("sie sagte." came back where German writes "sagte sie."), a
+    comma before it a colon ("Sie sagte, „Ich komme.“" is "Sie sagte: „Ich komme.“").
     A quotation after a word names a label and stays in its sentence; in JSON or a configuration file it is syntax."""
     cases = {
         'He said: "We will be there tomorrow."': (
@@ -1446,6 +1447,15 @@ def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
         "She said: “I love this city.”": (  # curly marks are written as German prints them
             ["She said:", "I love this city."], ["Sie sagte:", "Ich liebe diese Stadt."],
             "Sie sagte: »Ich liebe diese Stadt.«"),
+        # the comma before it is German's colon, where the model kept it or dropped it ("Er bat „Wo ist ...?“")
+        'She said, "I will come." He asked, "Where is it?"': (
+            ["She said,", "I will come.", "He asked,", "Where is it?"],
+            ["Sie sagte,", "Ich komme.", "Er fragte", "Wo ist es?"],
+            "Sie sagte: „Ich komme.“ Er fragte: „Wo ist es?“"),
+        # but for a tag inside an interrupted quotation
+        "'Stop,' he said, 'I hear something.'": (
+            ["Stop", "he said,", "I hear something."], ["Halt", "sagte er,", "Ich höre etwas."],
+            "„Halt“, sagte er, „Ich höre etwas.“"),
     }
     for text, (segments, german, translation) in cases.items():
         prepared = prepare(text)

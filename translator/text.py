@@ -799,8 +799,19 @@ class Prepared:
         return not (self.whole or self.numbers[index] or self.spaces[index] or self.ellipses[index]
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
                     or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
+                    or self._introduces_speech(index)
                     or self.emphasized[index] or self.tapped[index] or self.end_marks[index] or self.steps[index]
                     or self._goes_on_after_a_clause(index))
+
+    def _introduces_speech(self, index: int) -> bool:
+        """Whether a segment ends in a comma before direct speech ('She said, "I will come."'): German closes it with a
+        colon ("Sie sagte: „Ich komme.“"), where the model kept the comma or dropped it ("Er bat „Wo ist ...?“"). Not
+        a tag inside an interrupted quotation, in small letters after its first part ("'Stop,' he said, 'I can hear
+        something.'": "„Halt“, sagte er, „ich höre etwas“")."""
+        segment = self.segments[index]
+        return (index + 1 in self.speech_starts and segment.rstrip().endswith(",")
+                and not self.unmask(self.glue[index + 1]).strip(" " + QUOTES)
+                and not (segment[:1].islower() and set(self.unmask(self.glue[index])) & QUOTATION_MARKS))
 
     def _goes_on_after_a_clause(self, index: int) -> bool:
         """Whether a segment goes on with a sentence after a mark between clauses (CLAUSES_GO_ON_AFTER), from a small
@@ -868,6 +879,8 @@ class Prepared:
                                          text)
         elif index in self.speech_starts and text[:1].islower():  # the model wrote "„ich werde zurückkommen“"
             text = text[0].upper() + text[1:]
+        if self._introduces_speech(index):  # "She said," before the speech: "Sie sagte:"
+            text = text.rstrip().removesuffix(",") + ":"
         if self._percent_signs_alone(index):
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
