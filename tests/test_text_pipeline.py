@@ -1450,7 +1450,7 @@ def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
         # the comma before it is German's colon, where the model kept it or dropped it ("Er bat „Wo ist ...?“")
         'She said, "I will come." He asked, "Where is it?"': (
             ["She said,", "I will come.", "He asked,", "Where is it?"],
-            ["Sie sagte,", "Ich komme.", "Er fragte", "Wo ist es?"],
+            ["Sie sagte,", "Ich komme.", "Er fragte:", "Wo ist es?"],
             "Sie sagte: „Ich komme.“ Er fragte: „Wo ist es?“"),
         # but for a tag inside an interrupted quotation
         "'Stop,' he said, 'I hear something.'": (
@@ -1461,6 +1461,7 @@ def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore(german) == translation
+    assert prepare('He asked, "Where is it?"').restore(["Er bat", "Wo ist es?"]) == "Er bat: „Wo ist es?“"
     for text in ('Press the "How does this work?" link.', 'Select "Open With..." from the menu.',
                  'Type "yes" to continue.', '{"body": "Please sign in."}'):
         assert prepare(text).own_segments == 1, text  # (a label is a segment of its own after them: `ui_labels`)

@@ -880,7 +880,7 @@ class Prepared:
         elif index in self.speech_starts and text[:1].islower():  # the model wrote "„ich werde zurückkommen“"
             text = text[0].upper() + text[1:]
         if self._introduces_speech(index):  # "She said," before the speech: "Sie sagte:"
-            text = text.rstrip().removesuffix(",") + ":"
+            text = text.rstrip().rstrip(",:") + ":"  # the model's own colon once
         if self._percent_signs_alone(index):
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
