@@ -1019,11 +1019,11 @@ class Job:
         if self.settings.model and self.settings.model not in names:
             raise JobRefused(f"the server has no model {self.settings.model!r}, only {', '.join(names)}: choose one "
                              "with --model")
-        used = [m for m in models if m.name == self.settings.model or not self.settings.model and m.default]
-        beams = self.settings.options.beam_size
-        if any(0 < model.max_beam_size < beams for model in used):  # else every line would fail INVALID_ARGUMENT
-            raise JobRefused(f"model {used[0].name!r} searches with at most {used[0].max_beam_size} beams: choose "
-                             f"--beam {used[0].max_beam_size} or fewer")
+        wanted = self.settings.model
+        model = next((m for m in models if m.name == wanted or not wanted and m.default), None)
+        if model and 0 < model.max_beam_size < self.settings.options.beam_size:  # else every line: INVALID_ARGUMENT
+            raise JobRefused(f"model {model.name!r} searches with at most {model.max_beam_size} beams: choose "
+                             f"--beam {model.max_beam_size} or fewer")
         self.max_chars = min((m.max_text_chars for m in models), default=0) or PART_CHARS
         self.part_chars = min(PART_CHARS, self.max_chars)
 

@@ -260,10 +260,10 @@ DOCSTRING_NAME = r"(?:\*{1,2}|(?=[a-z_]))\w{1,100}"  # "q", "max_iter", "**kwarg
 # "Form : Tupel"): in 1,500 docstrings of this machine's Python packages, 341 of 1,620 such names in Google's style
 # and 100 of 245 in numpy's. No text of the corpus, the documentation paragraphs or the Markdown pages has one; one
 # item, as written, the description after it translated.
-DOCSTRING_PARAMETER = (rf"(?:(?<=\n)|^)[ \t]*{DOCSTRING_NAME}[ \t]?\({DOCSTRING_TYPE}"
-                       r"(?:[^()\n]|\([^()\n]{0,100}\)){1,200}\):(?=[ \t]|\n|$)"
-                       rf"|(?:(?<=\n)|^)[ \t]*{DOCSTRING_NAME}(?:[ \t]*,[ \t]*\*{{0,2}}[a-z_]\w{{0,100}}){{0,10}}"
-                       rf"[ \t]+:[ \t]+{DOCSTRING_TYPE}[^\n]{{1,200}}(?=\n[ \t]+\S)")
+DOCSTRING_PARAMETER = (rf"(?:(?<=\n)|^)[ \t]*{DOCSTRING_NAME}"
+                       rf"(?:[ \t]?\({DOCSTRING_TYPE}(?:[^()\n]|\([^()\n]{{0,100}}\)){{1,200}}\):(?=[ \t]|\n|$)"
+                       r"|(?:[ \t]*,[ \t]*\*{0,2}[a-z_]\w{0,100}){0,10}"
+                       rf"[ \t]+:[ \t]+{DOCSTRING_TYPE}[^\n]{{1,200}}(?=\n[ \t]+\S))")
 # From a run of spaces' start only: tried at each of its spaces, a search scanned the run to its end every time
 # (32,768 characters of " \t" took 1.8 s)
 RST_LINK_CLOSE = r"(?<![ \t\n])[ \t\n]+<[^<>`\n]{1,999}>`__?(?!\w)"
@@ -554,8 +554,8 @@ PLACEHOLDERS = (
     r"\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]",
     TOKEN_LIKE,
 )
-CODE = 9  # front matter, code blocks and spans, a key, an empty anchor, a traceback, a log line: first, as their
-# tags are no element's
+CODE = PLACEHOLDERS.index(MATH)  # front matter, code blocks and spans, a key, an empty anchor, a traceback, a log
+# line: the items before MATH, tried first, as their tags are no element's
 ITEMS = PLACEHOLDERS[:CODE] + MARKUP + PLACEHOLDERS[CODE:]  # EVERYTHING's alternatives, in the order they are tried
 EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # Numbers, with . , : / - between digits (8,000, 2.0.1, 10:30, 12/05/2024, 1-64), not inside a word or an identifier
@@ -851,10 +851,10 @@ class Prepared:
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece a stream sends (`settled` keeps a group the model
-        opened in one piece): without the groups it made up, `spelled`."""
-        return self.spelled(index, self._without_model_groups(index, text))
+        opened in one piece): without the groups it made up, `_spelled`."""
+        return self._spelled(index, self._without_model_groups(index, text))
 
-    def spelled(self, index: int, text: str) -> str:
+    def _spelled(self, index: int, text: str) -> str:
         """The model's text for segment `index`: in capitals where the source was, each character the model read for
         a reference spelled as that reference again."""
         if self.shouted[index]:
@@ -894,9 +894,9 @@ class Prepared:
             text = accelerated(_stray_marker_dropped(text, accelerator[0]), *accelerator)
         if self._goes_on_after_a_clause(index):
             text = _opener_in_small_letters(text)
-        text = self.spelled(index, text)
+        text = self._spelled(index, text)
         if self.spaces[index]:
-            text = spaces_put_back(text, self.spaces[index], lambda word: self.spelled(index, word))
+            text = spaces_put_back(text, self.spaces[index], lambda word: self._spelled(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
         if not self.numbers[index]:
