@@ -63,6 +63,8 @@ RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
 # (client.status_lost), or from a fault of the server's (retry, and report it). --give-up-seconds bounds it.
 STREAM_BREAKS = (*RETRYABLE, grpc.StatusCode.INTERNAL)
 STREAM_WINDOW = 64  # items in flight per stream: the server's default --batch-inflight
+# A JSONL record's own decoding options, over the job's (--max-output-tokens, --beam); all whole numbers
+RECORD_OPTIONS = ("max_output_tokens", "min_output_tokens", "beam_size")
 DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used dropped beyond)
 # A line sent in parts: each part at most this many characters and sentences, so that it is an ordinary request. The
 # server translates sentence by sentence anyway, so the cuts between sentences change nothing in the translation, but
@@ -576,7 +578,7 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
                 item.id = given if isinstance(given, str) else json.dumps(given)  # 5 as "5", {"k": 1} as JSON
                 item.text = record["text"]
                 item.model = str(record.get("model", item.model))
-                overrides = {k: record[k] for k in ("max_output_tokens", "min_output_tokens") if k in record}
+                overrides = {k: record[k] for k in RECORD_OPTIONS if k in record}
                 if overrides:
                     item.options = pb.DecodingOptions()
                     item.options.CopyFrom(settings.options)
@@ -584,8 +586,8 @@ def parse_line(number: int, line: str, settings: Settings) -> Item:
                         for name, value in overrides.items():
                             setattr(item.options, name, value)
                     except (TypeError, ValueError):
-                        item.error = (f"max_output_tokens and min_output_tokens must be whole numbers from 0 to "
-                                      f"{2 ** 32 - 1}, not {json.dumps(overrides)}")
+                        item.error = (f"{', '.join(RECORD_OPTIONS[:-1])} and {RECORD_OPTIONS[-1]} must be whole "
+                                      f"numbers from 0 to {2 ** 32 - 1}, not {json.dumps(overrides)}")
     return item
 
 

@@ -775,7 +775,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "any line failed, and a rerun sends them again (a line fixed since too).")
     batch.add_argument("--input", type=Path, required=True,
                        help="input (UTF-8, or see --encoding): text (one segment per line), TSV (id<TAB>text), JSONL "
-                            '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens"}) '
+                            '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens", '
+                            '"beam_size", each over the job\'s flag), '
                             "paragraphs, a configuration file, a gettext catalog, a JSON resource file, XLIFF or "
                             "subtitles (see --format)")
     batch.add_argument("--output", type=Path, required=True,

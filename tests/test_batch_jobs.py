@@ -1680,8 +1680,8 @@ def test_malformed_lines_are_reported_by_number_and_the_job_goes_on(server, tmp_
     # The server names an item by the line key it was sent under; the record has its own line and id instead.
     assert done[9]["error"]["code"] == "NOT_FOUND" and done[9]["error"]["message"].startswith("unknown model 'nosuch'")
     assert not done[6]["error"]["message"].startswith("item ")
-    assert done[10]["error"]["message"] == ("max_output_tokens and min_output_tokens must be whole numbers from 0 to "
-                                            '4294967295, not {"max_output_tokens": 10000000000}')
+    assert done[10]["error"]["message"] == ("max_output_tokens, min_output_tokens and beam_size must be whole numbers "
+                                            'from 0 to 4294967295, not {"max_output_tokens": 10000000000}')
     assert "10 items: 3 translated, 7 failed" in out
 
     tsv = tmp_path / "in.tsv"
@@ -1974,6 +1974,19 @@ def test_a_job_with_beam_search_translates_as_the_same_beams_do_alone_and_too_ma
     code, out, err = batch(server.target, source, tmp_path / "more.txt", "--beam", "9")
     assert code == 1 and err == "error: model 'tiny' searches with at most 8 beams: choose --beam 8 or fewer\n", err
     assert not (tmp_path / "more.txt").exists()
+
+    # A JSONL record's beam_size is its text's, over the job's --beam; too many fail that record alone.
+    records = tmp_path / "in.jsonl"
+    records.write_text("".join(json.dumps(record) + "\n" for record in (
+        {"id": "greedy", "text": TEXTS[0]}, {"id": "beams", "text": TEXTS[1], "beam_size": 4},
+        {"id": "greedy too", "text": TEXTS[0], "beam_size": 1}, {"id": "many", "text": TEXTS[0], "beam_size": 9},
+        {"id": "not a number", "text": TEXTS[0], "beam_size": True})), encoding="utf-8")
+    code, out, err = batch(server.target, records, tmp_path / "out.jsonl", "--beam", "4", "--dedupe")
+    assert code == 1
+    done = by_line(tmp_path / "out.jsonl")
+    assert [done[n].get("translation") for n in (1, 2, 3)] == [alone[0], alone[1], greedy[0]]
+    assert done[4]["error"]["code"] == "INVALID_ARGUMENT" and "beam" in done[4]["error"]["message"]
+    assert done[5]["error"]["message"].endswith('not {"beam_size": true}')
 
 
 def test_inputs_that_cannot_be_resumed_and_outputs_that_would_overwrite_the_input_are_refused(tmp_path):
