@@ -1751,6 +1751,8 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         "The meeting starts at 5 p.m. on Monday.": ("The meeting starts XX0X.", "um 17 Uhr am Montag"),
         "We close at 6 p.m.": ("We close XX0X.", "um 18 Uhr"),  # the dot is the sentence's
         "open 11 a.m.": ("open XX0X", "11 Uhr"),  # a fragment: its dot is the time's
+        "Reply by 5 p.m. CET.": ("Reply XX0X.", "bis 17 Uhr CET"),  # was "bis 17 Uhr. CET.": the zone a sentence
+        "At 9 a.m. UTC+1 we start.": ("XX0X we start.", "Um 9 Uhr UTC+1"),
         "Open from 9:30 a.m. to 5 p.m. daily.": ("Open XX0X daily.", "von 9:30 Uhr bis 17 Uhr"),
         "closed from 1 to 3 p.m.": ("closed XX0X", "von 13 bis 15 Uhr"),
         "Lunch is 11-1 pm.": ("Lunch is XX0X.", "11–13 Uhr"),

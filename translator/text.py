@@ -2119,6 +2119,11 @@ QUALIFYING_ABBREVIATION = re.compile(r"(?<!\w)(?:approx|incl|excl|max|avg|misc|r
 ENDING_ABBREVIATION = re.compile(r"(?<!\w)(?:sb|sth|hrs|mins|yrs|wk|eds?|refs|contd|abbr|dev|var|cum|coeff)\.$",
                                  re.IGNORECASE)
 AFTER_AN_ABBREVIATION = re.compile(r"[a-z\d]|XX\d")
+# A time zone after "a.m."/"p.m." goes with the time: the splitter ended the sentence before it ("Reply by 5 p.m. CET."
+# came back as "Antworten bis 17 Uhr. CET.")
+CLOCK_SUFFIX = re.compile(r"(?<!\w)[AaPp]\.[Mm]\.$")
+TIME_ZONE = re.compile(r"(?:UTC|GMT|[ECMP][SD]?T|[CEW]ES?T|BST|IST|MSK|AK[SD]T|HST|[JK]ST|A[CEW][SD]T|NZ[SD]T)"
+                       r"(?:[+-]\d{1,2}(?::?\d{2})?)?(?![\w:+-])")
 ROMAN_MARKER = re.compile(rf"[ \t]*\(?{ROMAN}[.)]\s+")
 ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
 
@@ -2132,7 +2137,7 @@ def _rejoined(parts: list[str]) -> list[str]:
       window.Specify 0"), a tag's token between sentences ("Save.XX1XQuit."), and after marks alone ("...but this
       definition");
     - after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION): "std.
-      deviation", "rel. cum.", "sth. in chorus";
+      deviation", "rel. cum.", "sth. in chorus"; and before a time zone after a clock's "p.m." ("5 p.m. CET");
     - after a list item's number in small Roman numerals that starts the line ("ii. moral rights": `LIST_MARKER`).
     Not after any word's full stop before a small letter: in text written in small letters that is a sentence's end
     ("i went home. then i slept." came back, as one segment, as "i ging nach Hause.")."""
@@ -2148,7 +2153,8 @@ def _rejoined(parts: list[str]) -> list[str]:
                  and (not part[0].isalpha() or part[0].islower() and not SYMBOLS_ONLY.fullmatch(before)
                       or ACRONYM.match(part)))
                     or QUALIFYING_ABBREVIATION.search(end)
-                    or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)):
+                    or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)
+                    or CLOCK_SUFFIX.search(end) and TIME_ZONE.match(part)):
                 runs[-1].append(part)
                 continue
         runs.append([part])
@@ -3389,7 +3395,8 @@ CLOCK_TIME = re.compile(
     rf"(?<![\w.,:/$€£]){PREPOSITION}(?P<hour>1[0-2]|0?[1-9])(?::(?P<minutes>[0-5]\d))?"
     r"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])"  # a range: "9-11 a.m.", "1 to 3 p.m."
     r"(?P<to_hour>1[0-2]|0?[1-9])(?::(?P<to_minutes>[0-5]\d))?)?"
-    r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))|(?P<oclock> o['’]clock)(?!\w))")
+    r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))|(?P<oclock> o['’]clock)(?!\w))"
+    rf"(?:[ \xa0](?P<zone>{TIME_ZONE.pattern}))?")  # "5 p.m. CET": "17 Uhr CET"
 # A time on the 24-hour clock after a preposition ("at 10:30", "from 9:00 to 17:00"): the model wrote "an 10:30", "auf
 # 8:15"; the dictionary's references write "um 10:30 Uhr". Hours and minutes, not before seconds, "a.m."/"p.m."
 # (CLOCK_TIME's) or a unit ("at 1:30 hours"); without a preposition a number as any other.
@@ -4314,7 +4321,7 @@ def _german_time(time: re.Match) -> str:
     clock = _hour_minutes(first, time["minutes"])
     if to_hour is not None:
         clock += RANGE_WORDS[time["range"].strip()] + _hour_minutes(to_hour + after_noon, time["to_minutes"])
-    return f"{clock} Uhr"
+    return f"{clock} Uhr {time['zone']}" if time["zone"] else f"{clock} Uhr"
 
 
 def _hour_minutes(hour: int, minutes: str | None) -> str:
