@@ -119,11 +119,11 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
 # Six marks or more possessive: given back one by one, a line of 32,768 "~" had its rest scanned as an info string
 # 32,768 times (0.7 s).
-FENCED_CODE = (r"(?:(?<=\n)|^)[ \t]*(?:"
+FENCED_CODE = (r"(?m:^)[ \t]*(?:"
                + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ \t]*{mark}{{{n},}}" if n < 6 else
                           rf"{mark}{{6,}}+{info}\n(?:.*?\n)?[ \t]*{mark}{{6,}}"
                           for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
-               + r")[ \t]*(?=\r?\n|$)|(?:(?<=\n)|^)[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+               + r")[ \t]*(?=\r?\n|$)|(?m:^)[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
@@ -191,11 +191,11 @@ MARKDOWN_ALERT = r"(?<![^\s>])\[![A-Za-z][\w-]*\][+-]?"
 # An admonition's mark and type, its title is words: MkDocs' ("!!! note", "??? tip", "???+ warning inline end") and
 # Docusaurus' (":::warning", ":::tip[Title]"). Read, "!!! note" came back as "!!! Notiz", ":::warning" as "::: Warnung"
 # and "??? tip" lost its type: the site no longer sees an admonition.
-MARKDOWN_ADMONITION = (r"(?:(?<=\n)|^)[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+inline(?:[ \t]+end)?)?"
+MARKDOWN_ADMONITION = (r"(?m:^)[ \t]*(?:(?:!!!|\?\?\?\+?)[ \t]+[A-Za-z][\w-]*(?:[ \t]+inline(?:[ \t]+end)?)?"
                        r"|:::+[ \t]*[A-Za-z][\w-]*)")
 # An MDX page's (Docusaurus') import and export statements, a line each: code ("import Tabs from '@theme/Tabs';" came
 # back as "Reiter von '@theme/Tabs';", "export const" as "Exportiere Konstruktor")
-MDX_STATEMENT = (r"(?:(?<=\n)|^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\n]*'|\"[^\"\n]*\");?"
+MDX_STATEMENT = (r"(?m:^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\n]*'|\"[^\"\n]*\");?"
                  r"|export[ \t]+(?:const|let|var|function|class|default)\b[^\n]*[;{}()])(?=[ \t]*(?:\r?\n|$))")
 # TeX math in Markdown (KaTeX, MathJax; Jupyter's, Docsy's): "$$...$$" and "\[...\]" displayed, "$...$" and "\(...\)"
 # inline. Read, "$$\sum_{i=1}^n x_i$$" came back as "$\sum_{i=1}^n x_i$$" (no longer math). An inline "$" opens before
@@ -226,7 +226,7 @@ RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w
                  # a substitution's ("|fetch|_"), a name's ("requests-oauthlib_")
                  r"|(?<=[ \t(])\|[A-Za-z0-9](?:[^|\n]{0,58}[^\s|])?\|(?:__?)?(?![\w|])"
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
-RST_FIELD = (r"(?:(?<=\n)|^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,100}):[^\n]*"
+RST_FIELD = (r"(?m:^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,100}):[^\n]*"
              r"|:[a-z][\w.-]*(?:[ \t]+[^:\n`\s][^:\n`]{0,99})?:(?=[ \t]|\n|$))")
 # A Python traceback as Python prints it: its heading, each frame's file and line ("  File "app.py", line 12, in
 # <module>") with up to four lines of its code, and the exception's line ('ValueError: invalid literal for int() with
@@ -234,7 +234,7 @@ RST_FIELD = (r"(?:(?<=\n)|^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,10
 # model translated it ("Rückruf (jüngstes Aufruf zuletzt):", "Datei "app.py", Zeile 12", the code line "return
 # _run_code(code, main_globals, None," as "Rückgabe _run_code(code, main_globals, Keine,"). One item, as written; the
 # corpus has none.
-TRACEBACK = (r"(?:(?<=\n)|^)Traceback \(most recent call last\):"
+TRACEBACK = (r"(?m:^)Traceback \(most recent call last\):"
              r"(?:\n  (?:File \"[^\"\n]{1,1000}\", line \d+[^\n]*|\.\.\.[ \t]*)(?:\n {4}[^\n]*){0,4})*"
              r"(?:\n[A-Za-z_][\w.]{0,200}(?=:|\n|$)[^\n]*)?")
 # A program's log line: from a timestamp at a line's start (ISO 8601's date and time, "[" around it or not) with a
@@ -242,7 +242,7 @@ TRACEBACK = (r"(?:(?<=\n)|^)Traceback \(most recent call last\):"
 # sshd[1234]: Failed password ..."), to the line's end. A bug report quotes it as the program wrote it; read, its level
 # and fields were translated ("ERROR [main]" came back as "FEHLER [Min]", "[worker-2]" as "[Zertifikat:2]", "host" as
 # "Host"). Not a line that starts with a date alone ("2024-05-01 12:00 Meeting"), which is text. The corpus has none.
-LOG_LINE = (r"(?:(?<=\n)|^)(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+LOG_LINE = (r"(?m:^)(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?"
             r"(?=[^\n]{0,100}?\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|SEVERE)\b)"
             r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]{1,100} "
             r"[\w./-]{1,100}(?:\[\d{1,10}\])?:)[^\n]*")
@@ -260,7 +260,7 @@ DOCSTRING_NAME = r"(?:\*{1,2}|(?=[a-z_]))\w{1,100}"  # "q", "max_iter", "**kwarg
 # "Form : Tupel"): in 1,500 docstrings of this machine's Python packages, 341 of 1,620 such names in Google's style
 # and 100 of 245 in numpy's. No text of the corpus, the documentation paragraphs or the Markdown pages has one; one
 # item, as written, the description after it translated.
-DOCSTRING_PARAMETER = (rf"(?:(?<=\n)|^)[ \t]*{DOCSTRING_NAME}"
+DOCSTRING_PARAMETER = (rf"(?m:^)[ \t]*{DOCSTRING_NAME}"
                        rf"(?:[ \t]?\({DOCSTRING_TYPE}(?:[^()\n]|\([^()\n]{{0,100}}\)){{1,200}}\):(?=[ \t]|\n|$)"
                        r"|(?:[ \t]*,[ \t]*\*{0,2}[a-z_]\w{0,100}){0,10}"
                        rf"[ \t]+:[ \t]+{DOCSTRING_TYPE}[^\n]{{1,200}}(?=\n[ \t]+\S))")
@@ -406,7 +406,7 @@ PLACEHOLDERS = (
     MARKDOWN_ADMONITION,
     MDX_STATEMENT,
     EMOJI_SHORTCODE,
-    r"(?:(?<=\n)|^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
+    r"(?m:^)[ ]{0,3}\[[^\[\]\n]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"
     r"(?=[ \t]*(?:\r?\n|$)|[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?:\r?\n|$))",
     JSON_KEY,
     # e-mail addresses (before file names and words with capitals, which their parts look like); a local part has at
