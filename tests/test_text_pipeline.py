@@ -750,6 +750,12 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
         "**apt-get** for retrieval of packages|  from authenticated sources", "-m, XX0X",
         "move contents of the home directory to the|                    new location", "use only with -d"]
     assert prepared.restore(prepared.segments) == text
+    # a number may open the next line ("over\n20 years" was cut into "... with over" and "20 years of development.");
+    # a label or a placeholder there stays a line of its own (below)
+    wrapped = prepare("Perl is a feature-rich programming language with over\n20 years of development.")
+    assert wrapped.segments == ["Perl is a feature-rich programming language with over\nXX0X years of development."]
+    assert prepare("Args:\n    config: the model's configuration\n    embed (Embedding): an embedding").segments == [
+        "Args:", "config: the model's configuration", "XX0X an embedding"]
     # a subtitle's number and times are no line of text: they set no paragraph's width
     subtitle = "1\n00:00:01,000 --> 00:00:04,000\nI told you never to\ncome back here.\n"
     assert prepare(subtitle).segments == ["I told you never to\ncome back here."]
@@ -774,6 +780,7 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
     # a list of messages: the next line's first word would have fit on the line within the paragraph's width
     "Lag order %*d\nas the default command for files of type %s?",
     "Couldn't open '%s'\ncreating directory %s failed: no space left",
+    "Deleted the files of this folder\n%d files in total",  # a placeholder opens a line of its own
 ])
 def test_lines_that_do_not_wrap_a_sentence_stay_segments_of_their_own(text):
     prepared = prepare(text)

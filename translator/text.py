@@ -4765,7 +4765,11 @@ def _wrap_end(masked: str, found: re.Match, part_start: int, wrapping: bool, lay
     if end <= part_start or not (last.isalnum() or last in WRAPPING_END):
         return 0
     start = LINE_LEAD.match(masked, found.end()).end()
-    if not masked[start:start + 1].islower() or not CONTINUATION.match(masked, start):
+    words = start  # where the next line's words start: after a number that opens it ("over\n20 years of")
+    if ((token := PLACEHOLDER_PATTERN.match(masked, start)) and masked[token.end():token.end() + 1] == " "
+            and layout.item(token)[:1].isdecimal()):
+        words = token.end() + 1
+    if not masked[words:words + 1].islower() or not CONTINUATION.match(masked, words):
         return 0
     if not wrapping and len(masked[part_start:end].split(maxsplit=3)) < 3:
         return 0
@@ -4792,6 +4796,10 @@ class _Layout:
         self.starts: list[int] = []  # each line's start
         self.widths: list[int] = []  # each line's width
         self.longest: list[int] = []  # each line's paragraph's longest line
+
+    def item(self, token: re.Match) -> str:
+        number = int(token.group(1))
+        return self.protected[number] if number < len(self.protected) else ""
 
     def written_width(self, start: int, end: int) -> int:
         return end - start + sum(len(self.protected[number]) - len(token.group())
