@@ -1743,6 +1743,12 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                          "s.")
     assert quantities.restore(quantities.segments) == (
         "It has 2,5 GB, costs USD 19,99 or 1,5% more and is 2,0 times faster than OAuth 2.0 in 3.1.4 s.")
+    # and so is each number of a range or a pair before their unit ("1.5 to 2.5 GB" came back as "1.5 bis 2.5 GB",
+    # "1.5 and 2.5 times" as "1.5 und 2,5 Mal"); versions are not
+    ranges = prepare("It needs 1.5 to 2.5 GB, weighs 1.5-2.5 kg, runs 1.5 and 2.5 times and 1.27–2.42x as fast; "
+                     "versions 1.5-2.5 and 3.1 or 3.2 work.")
+    assert ranges.restore(ranges.segments) == ("It needs 1,5 bis 2,5 GB, weighs 1,5-2,5 kg, runs 1,5 and 2,5 times and "
+                                               "1,27–2.42x as fast; versions 1.5-2.5 and 3.1 or 3.2 work.")
     # a duration glued to its unit after a word that takes one ("Retrying in 5s..." came back as "Erneut in 5...")
     for text, german in {"Retrying in 5s...": "Retrying in 5 Sekunden...", "Show it for 1s, every 2h.":
                          "Show it for 1 Sekunde, every 2 Stunden.", "Done within 10min.": "Done within 10 Minuten."

@@ -3190,7 +3190,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
     forms_of_items, labels_of_items = _forms_and_labels_by_item(masked, prepared.protected, forms, labels, in_code)
     prepared.labelled = set(labels_of_items)
-    decimals = preserve_placeholders and any(DECIMAL_NUMBER.fullmatch(item) or number in forms_of_items
+    decimals = preserve_placeholders and any(DECIMALS.fullmatch(item) and "." in item or number in forms_of_items
                                              and DECIMAL_NUMBER.search(item)
                                              for number, item in enumerate(prepared.protected))
     quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
@@ -3337,16 +3337,22 @@ DECIMAL_NUMBER = re.compile(r"\d+\.\d+")
 UNITS = (r"%(?![\w(])|°|(?:percent|km|m|cm|mm|kg|g|mg|l|ml|litres?|liters?|[KMGTP]i?B|kB|[kMG]?Hz|kW|billion|"
          "million|thousand|bn|miles?|metres?|meters?|kilometres?|kilometers?|kilos?|kilograms?|grams?|tons?|tonnes?|"
          "points?|euros?|dollars?|pounds?|cents?|hours?|h|minutes?|min|seconds?|s|ms|days?|weeks?|months?|years?|"
-         r"inch(?:es)?|feet|ft|degrees?|times|stars?|out of \d+)\b")
-DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=[ \xa0]?(?:{UNITS}))"
+         r"inch(?:es)?|feet|ft|degrees?|times|x|stars?|out of \d+)\b")
+# The first of two numbers before their unit is a quantity too ("1.5 and 2.5 times" came back as "1.5 und 2,5 Mal",
+# "1.26–1.54x" as "1.26–1,54x")
+BEFORE_A_SECOND_NUMBER = r"(?:[ \xa0]?[-–][ \xa0]?|[ \xa0](?:to|and|or)[ \xa0])\d+(?:\.\d+)?"
+UNIT_AFTER = re.compile(rf"[ \xa0]?(?:{UNITS})")
+DECIMALS = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")  # "2.5", a range "1.5-2.5" (`german_number`)
+DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})(?=(?:{BEFORE_A_SECOND_NUMBER})?[ \xa0]?(?:{UNITS}))"
                               rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
 
 
 def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, German number) of an item that is a number grouped in thousands ("1,234.5" as "1.234,5") or, where
-    it is a quantity (`decimal_quantities`), a decimal one ("2.5" as "2,5")."""
-    if GROUPED_NUMBER.fullmatch(item) or quantity and DECIMAL_NUMBER.fullmatch(item):
+    it is a quantity (`decimal_quantities`), a decimal one or a range of them ("2.5" as "2,5", "1.5-2.5" as
+    "1,5-2,5")."""
+    if GROUPED_NUMBER.fullmatch(item) or quantity and DECIMALS.fullmatch(item):
         return [(0, len(item), item.translate(GERMAN_SEPARATORS))]
     return []
 
@@ -4142,7 +4148,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         rounded = word in ("about", "around") and _before_a_clock_time(form)
         return _capitalized("gegen" if rounded else QUANTIFIERS[word], form["quantifier"][0].isupper())
     if form.re is FREQUENCY:
-        number = _grouped_in_german(form["number"] or "")
+        number = german[0][2] if (german := german_number(form["number"] or "")) else form["number"] or ""
         if not form["unit"]:  # "tried 3 times": "3 Mal", as the references write it most (18 of 65; "mal" 17)
             count = f"{number} Mal" if number else FREQUENCY_COUNTS[form["count"].lower()]
             return _capitalized(count, form["count"][0].isupper())
@@ -4213,17 +4219,14 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
 def _german_range(form: re.Match) -> str:
     """A range of numbers as German writes it (NUMBER_RANGE): "bis" between them, "von" for "from"; "von ... auf"
     where the quantity changes from one to the other (CHANGED)."""
-    low, high = _grouped_in_german(form["low"]), _grouped_in_german(form["high"])
+    quantity = bool(UNIT_AFTER.match(form.string, form.end()))  # "1.5 to 2.5 GB": "1,5 bis 2,5 GB"
+    low, high = (german[0][2] if (german := german_number(number, quantity)) else number
+                 for number in (form["low"], form["high"]))
     low += form.string[form.end("low"):form.start("high") - len(" to ")]  # its unit
     if not form["from_word"]:
         return f"{low} bis {high}"
     changed = CHANGED.search(form.string, max(0, form.start() - 40), form.start())
     return f"{'V' if form['from_word'][0] == 'F' else 'v'}on {low} {'auf' if changed else 'bis'} {high}"
-
-
-def _grouped_in_german(number: str) -> str:
-    """A number grouped in thousands as German groups it ("1,000": "1.000"); any other as written (`german_number`)."""
-    return number.translate(GERMAN_SEPARATORS) if GROUPED_NUMBER.fullmatch(number) else number
 
 
 def _day_first(german: str, day: str) -> str:
