@@ -299,12 +299,12 @@ def test_a_version_after_a_v_is_kept_as_written():
 
 def test_pre_releases_cve_identifiers_and_component_bug_numbers_are_kept_as_written():
     """The NEWS files and changelogs installed here: "1.5.5beta06" came back as "1,5.5beta06", "([CVE-2014-3470])" as
-    "([Abschnitt 2014-3470)", GCC's "PR target/44862" as "PR-Ziel/4862". Not an amount ("1.5b dollars") or a unit
-    ("2.5mm"), nor a word and a short number ("year/100")."""
-    text = ("Version 1.5.5beta06 fixes CVE-2014-3470 (PR target/44862); 2.0.1rc2, 1.6.0-rc2, 3.13.0a1 and 1.0.1t "
-            "too, not 1.5b dollars, 2.5mm, year/100 or CVE-14-1.")
-    assert protected_items(text) == ["1.0.1t", "1.5.5beta06", "1.6.0-rc2", "2.0.1rc2", "3.13.0a1", "CVE-2014-3470",
-                                     "PR target/44862"]
+    "([Abschnitt 2014-3470)", GCC's "PR target/44862" as "PR-Ziel/4862", "0.11.x" as "0.1.x". Not an amount ("1.5b
+    dollars") or a unit ("2.5mm"), nor a word and a short number ("year/100")."""
+    text = ("Version 1.5.5beta06 fixes CVE-2014-3470 (PR target/44862); 2.0.1rc2, 1.6.0-rc2, 3.13.0a1, 1.0.1t, 2.x "
+            "and 0.11.x too, not 1.5b dollars, 2.5mm, year/100, 5a1 or CVE-14-1.")
+    assert protected_items(text) == ["0.11.x", "1.0.1t", "1.5.5beta06", "1.6.0-rc2", "2.0.1rc2", "2.x", "3.13.0a1",
+                                     "CVE-2014-3470", "PR target/44862"]
 
 
 def test_function_calls_are_kept_as_written():

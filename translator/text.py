@@ -466,9 +466,12 @@ PLACEHOLDERS = (
     # A bare version with a pre-release's mark ("1.5.5beta06", "2.0.1rc2", "1.6.0-rc2", "3.13.0a1") or a letter after
     # three numbers ("1.0.1t"), and a CVE's identifier ("CVE-2014-3470"): no item held them, and in 1,500 paragraphs of
     # the NEWS files and changelogs installed here the model changed 4 of 22 ("1.5.5beta06" came back as "1,5.5beta06",
-    # "([CVE-2014-3470])" as "([Abschnitt 2014-3470)")
-    r"(?<![\w.-])\d+(?:\.\d+)+(?:(?:a|b|rc)\d+|(?:alpha|beta|pre|dev|post)\d*|-(?:alpha|beta|rc|pre|dev)[0-9A-Za-z.]*)"
-    r"(?![\w-]|\.\w)|(?<![\w.-])\d+\.\d+\.\d+[a-z](?![\w-]|\.\w)|(?<![\w-])CVE-\d{4}-\d{4,}(?![\w-])",
+    # "([CVE-2014-3470])" as "([Abschnitt 2014-3470)"). And a series, "2.x", "0.11.x" ("h11 0.11.x" came back as "h11
+    # 0.1.x", "Node.js 18.x" as "18.x.x"): of the 39 corpus texts that prepare otherwise, chrF 58.22 -> 59.44, BLEU
+    # 35.01 -> 39.71; in the doc texts 31 of 31 kept, 29 before
+    r"(?<![\w.-])\d+(?:\.\d+)*(?:\.x|(?<=\.\d)(?:(?:a|b|rc)\d+|(?:alpha|beta|pre|dev|post)\d*"
+    r"|-(?:alpha|beta|rc|pre|dev)[0-9A-Za-z.]*))(?![\w-]|\.\w)"
+    r"|(?<![\w.-])\d+\.\d+\.\d+[a-z](?![\w-]|\.\w)|(?<![\w-])CVE-\d{4}-\d{4,}(?![\w-])",
     # A bug's number under its component, GCC's and binutils' ChangeLogs' "PR target/44862": read, the model changed
     # 15 of the 15 in those paragraphs ("PR-Ziel/4862", "PR-Bootstrap/182222")
     r"(?<![\w./-])(?:PR[ \xa0])?[a-z][\w+-]*/\d{4,}(?![\w/.-])",
