@@ -307,6 +307,17 @@ def test_pre_releases_cve_identifiers_and_component_bug_numbers_are_kept_as_writ
                                      "CVE-2014-3470", "PR target/44862"]
 
 
+def test_a_changelog_entrys_component_in_brackets_is_kept_as_written():
+    """"- [COLRv1] Update to latest draft" came back as "- [Adresse in letzter Entwurf", "[Docs] Better" as "[Dokument":
+    at a list item's start a bracketed name is the component the entry is about. Not a task list's box, a link or
+    brackets inside a sentence; the item's hanging lines still wrap its sentence."""
+    entry = prepare("- [subset/instancer] Fixed AttributeError when\n  instantiating a VF.\n  * [Docs] Better docs.")
+    assert entry.segments == ["XX0X Fixed XX1X when\n  instantiating a VF.", "XX0X Better docs."]
+    assert entry.protected == ["[subset/instancer]", "AttributeError", "[Docs]"]
+    for text in ("- [x] Done", "- [ ] Todo", "- [Docs](https://example.org) are here", "See [Docs] for more."):
+        assert not any(re.fullmatch(r"\[[^\[\]]*\]", item) for item in prepare(text).protected), text
+
+
 def test_function_calls_are_kept_as_written():
     """Read, the model changed "isnull()" to "istnull()" and "exists()" to "existen()"; "item(s)" is a word."""
     text = "obsolete function isnull(): please use !exists() or Gtk::Widget::show() for item(s)"

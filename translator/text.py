@@ -337,6 +337,7 @@ DATE_FORMAT = (rf"(?<![\w/.:%-])(?i:{DATE_FIELDS.pattern}(?:[ T]{TIME_FIELDS})?|
                r"(?![\w/]|[.:-]\w)")
 DATE_FORMAT_ITEM = re.compile(DATE_FORMAT)
 ZONED_TIME = r"\d{2}:\d{2}(?::\d{2})? (?:[+-]\d{4}|GMT|UTC?|[ECMP][SD]T|Z)(?![\w:])"  # RFC 5322's, "10:00:00 GMT"
+CHANGELOG_ENTRY = "|".join(rf"(?<=(?m:^){' ' * indent}[-*+] )" for indent in (0, 2, 4))  # a list item's start
 # A number in small Roman numerals ("iv"; `LIST_MARKER`, `ENUMERATOR_ITEM`)
 ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
 PLACEHOLDERS = (
@@ -475,6 +476,10 @@ PLACEHOLDERS = (
     # A bug's number under its component, GCC's and binutils' ChangeLogs' "PR target/44862": read, the model changed
     # 15 of the 15 in those paragraphs ("PR-Ziel/4862", "PR-Bootstrap/182222")
     r"(?<![\w./-])(?:PR[ \xa0])?[a-z][\w+-]*/\d{4,}(?![\w/.-])",
+    # A changelog entry's component in brackets ("- [subset] Fixed ...", "* [COLRv1] Update ..."): read, the model
+    # changed or lost 34 of the 247 in the installed packages' NEWS files and descriptions ("[COLRv1] Update" came back
+    # as "[Adresse in", "[Docs] Better" as "[Dokument"); a list item's, its marker at the line's start or indented
+    rf"(?:{CHANGELOG_ENTRY})\[(?=[^\[\]\s]*[A-Za-z])[^\[\]\s]{{2,40}}\](?=[ \t]+\S)",
     # An identifier whose underscores Markdown escapes ("total\_heap\_size", "node\_modules"): read, the model
     # translated its words (of 64 on 16 of Node.js' API pages, 40 came back changed, "total\_heap\_size" as
     # "Gesamt\_heap\_size"); written plainly ("total_heap_size") it copies one
