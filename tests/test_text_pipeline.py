@@ -1044,6 +1044,17 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2
 
 
+def test_an_indented_block_of_python_sent_alone_is_kept_as_written():
+    """A reStructuredText literal block after its "::", which a batch job's paragraphs send alone: read, "if __name__
+    == '__main__':" came back as "wenn __Name__ == '__Min__':", "print(hello)" as "Druck(Hallo)". Half of its lines or
+    more are Python; indented prose, a docstring's parameters and a line that starts like a statement are not."""
+    code = "    # a comment\n    from tqdm import tqdm\n    if __name__ == '__main__':\n        print(hello)\n"
+    assert prepare(code).protected == [code.strip()] and prepare(code).segments == []
+    for prose in ("    These functions were not unlocking the display in all\n    return paths.",
+                  "    for more information see:\n    the manual", "    x (int): the value\n    y (int): the other"):
+        assert prepare(prose).segments, prose
+
+
 def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentence():
     """Read, "{count, plural, one {# file} other {# files}}" came back as "{Konto, Plural, eine {# Datei} andere {#
     Dateien}}", which the app's message formatter cannot read. An argument's syntax (plural, select, selectordinal)

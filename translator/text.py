@@ -2726,12 +2726,19 @@ STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?:>>>[ \t][^\n]*|(?=return\b|\}?[
                             r"[^\n]*[;{][ \t]*(?://[^\n]*)?(?![^\n]))")
 STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 PROSE = re.compile(r"(?:[A-Za-z]+ ){4}[A-Za-z]+")
+# A line of Python: an import, a definition, a decorator, a block's opening, an assignment or a call
+PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*"
+                         r"|(?:async )?def \w+\(.*|class \w+(?:\(.*\))?:|@[\w.]+(?:\(.*\))?"
+                         r"|for \w+(?:, \w+)* in .+:|(?:if|elif|while) .*[=<>()\[\].].*:|with .+ as \w+:"
+                         r"|(?:else|try|finally):|except\b.*:"
+                         r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
+                         r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
 
 
 def code_lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`), command
-    lines (COMMAND_LINE) and statements (STATEMENT_LINE), sorted and apart."""
-    blocks = indented_code(text)
+    """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
+    `indented_python`), command lines (COMMAND_LINE) and statements (STATEMENT_LINE), sorted and apart."""
+    blocks = indented_code(text) or indented_python(text)
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
     if ";" in text or "{" in text or ">>>" in text:
         lines += [line.span() for line in STATEMENT_LINE.finditer(text)
@@ -2768,6 +2775,20 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     if start is not None:
         blocks.append((start, end))
     return blocks
+
+
+def indented_python(text: str) -> list[tuple[int, int]]:
+    """The whole text, where it is a block of Python indented by CODE_INDENT columns or more: a reStructuredText
+    literal block after its "::", which a batch job's paragraphs (and Markdown's indented code without Markdown
+    around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn __Name__ ==
+    '__Min__':", "print(...)" as "Druck(..."). At least half of its lines, comments aside, are Python (PYTHON_LINE)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or any(len(line.expandtabs(CODE_INDENT)) - len(line.expandtabs(CODE_INDENT).lstrip()) < CODE_INDENT
+                        for line in lines):
+        return []
+    statements = [line.strip() for line in lines if not line.strip().startswith("#")]
+    python = sum(bool(PYTHON_LINE.fullmatch(line)) for line in statements)
+    return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if python and 2 * python >= len(statements) else []
 
 
 # A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value" lines
