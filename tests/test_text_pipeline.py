@@ -1050,6 +1050,7 @@ def test_an_indented_block_of_python_sent_alone_is_kept_as_written():
     more are Python; indented prose, a docstring's parameters and a line that starts like a statement are not."""
     code = "    # a comment\n    from tqdm import tqdm\n    if __name__ == '__main__':\n        print(hello)\n"
     assert prepare(code).protected == [code.strip()] and prepare(code).segments == []
+    assert prepare("    f(" + ")#" * 16_000).segments  # a line longer than code's is no code (and no backtracking)
     for prose in ("    These functions were not unlocking the display in all\n    return paths.",
                   "    for more information see:\n    the manual", "    x (int): the value\n    y (int): the other"):
         assert prepare(prose).segments, prose

@@ -2733,6 +2733,7 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
                          r"|(?:else|try|finally):|except\b.*:"
                          r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
                          r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
+PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
 
 
 def code_lines(text: str) -> list[tuple[int, int]]:
@@ -2783,8 +2784,8 @@ def indented_python(text: str) -> list[tuple[int, int]]:
     around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn __Name__ ==
     '__Min__':", "print(...)" as "Druck(..."). At least half of its lines, comments aside, are Python (PYTHON_LINE)."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if not lines or any(len(line.expandtabs(CODE_INDENT)) - len(line.expandtabs(CODE_INDENT).lstrip()) < CODE_INDENT
-                        for line in lines):
+    if not lines or any(len(line) > PYTHON_LINE_LIMIT or INDENTATION.match(line.expandtabs(CODE_INDENT)).end()
+                        < CODE_INDENT for line in lines):
         return []
     statements = [line.strip() for line in lines if not line.strip().startswith("#")]
     python = sum(bool(PYTHON_LINE.fullmatch(line)) for line in statements)
