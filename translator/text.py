@@ -3388,6 +3388,11 @@ def german_number(item: str, quantity: bool = False) -> list[tuple[int, int, str
     return []
 
 
+def in_german(number: str, quantity: bool = False) -> str:
+    """A number as German writes it (`german_number`), else as written."""
+    return german[0][2] if (german := german_number(number, quantity)) else number
+
+
 def _forms_and_their_numbers(item: str, forms: list[tuple[int, int, str]], quantity: bool
                              ) -> list[tuple[int, int, str]]:
     """An item's forms (`german_forms`) and the numbers beside them in German (`german_number`): "nearly 90,000" is
@@ -3415,8 +3420,7 @@ def numbers_in_german(english: str) -> list[str]:
     for start, end, german in reversed(german_forms(english)):
         english = english[:start] + german + english[end:]
     quantities = set(decimal_quantities(english))
-    return [german[0][2] if (german := german_number(number.group(), number.span() in quantities)) else number.group()
-            for number in re.finditer(NUMBER, english)]
+    return [in_german(number.group(), number.span() in quantities) for number in re.finditer(NUMBER, english)]
 
 
 # Clock times, dates, days, amounts of money and greetings German writes its own way, each an item written as German
@@ -4179,7 +4183,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         rounded = word in ("about", "around") and _before_a_clock_time(form)
         return _capitalized("gegen" if rounded else QUANTIFIERS[word], form["quantifier"][0].isupper())
     if form.re is FREQUENCY:
-        number = german[0][2] if (german := german_number(form["number"] or "")) else form["number"] or ""
+        number = in_german(form["number"] or "")
         if not form["unit"]:  # "tried 3 times": "3 Mal", as the references write it most (18 of 65; "mal" 17)
             count = f"{number} Mal" if number else FREQUENCY_COUNTS[form["count"].lower()]
             return _capitalized(count, form["count"][0].isupper())
@@ -4251,8 +4255,7 @@ def _german_range(form: re.Match) -> str:
     """A range of numbers as German writes it (NUMBER_RANGE): "bis" between them, "von" for "from"; "von ... auf"
     where the quantity changes from one to the other (CHANGED)."""
     quantity = bool(UNIT_AFTER.match(form.string, form.end()))  # "1.5 to 2.5 GB": "1,5 bis 2,5 GB"
-    low, high = (german[0][2] if (german := german_number(number, quantity)) else number
-                 for number in (form["low"], form["high"]))
+    low, high = in_german(form["low"], quantity), in_german(form["high"], quantity)
     low += form.string[form.end("low"):form.start("high") - len(" to ")]  # its unit
     if not form["from_word"]:
         return f"{low} bis {high}"
