@@ -63,7 +63,8 @@ RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
 # (client.status_lost), or from a fault of the server's (retry, and report it). --give-up-seconds bounds it.
 STREAM_BREAKS = (*RETRYABLE, grpc.StatusCode.INTERNAL)
 STREAM_WINDOW = 64  # items in flight per stream: the server's default --batch-inflight
-# A JSONL record's own decoding options, over the job's (--max-output-tokens, --beam); all whole numbers
+# A JSONL record's own decoding options, over the job's --max-output-tokens, --min-output-tokens and --beam; all whole
+# numbers
 RECORD_OPTIONS = ("max_output_tokens", "min_output_tokens", "beam_size")
 DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used dropped beyond)
 # A line sent in parts: each part at most this many characters and sentences, so that it is an ordinary request. The
