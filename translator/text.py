@@ -3374,7 +3374,7 @@ BEFORE_A_SECOND_NUMBER = r"(?:[ \xa0]?[-–][ \xa0]?|[ \xa0](?:to|and|or)[ \xa0]
 UNIT_AFTER = re.compile(rf"[ \xa0]?(?:{UNITS})")
 DECIMALS = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")  # "2.5", a range "1.5-2.5" (`german_number`)
 DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})"
-                              rf"(?=(?:{BEFORE_A_SECOND_NUMBER})?[ \xa0]?(?:{UNITS}))"
+                              rf"(?=(?:{BEFORE_A_SECOND_NUMBER})?{UNIT_AFTER.pattern})"
                               rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
 
