@@ -69,7 +69,8 @@ def test_file_and_host_names_are_kept_as_written_but_not_abbreviations():
     """Read, the model changed "climateprediction.net" to "Klimapredig.net", "named.deb" to "Namen als root.deb",
     "mastodon.social" to "mastodon.sozial" and "core.worktree" to "Kern.worktree"."""
     text = "Edit cc_config.xml, jquery.min.js or song.mp3 at climateprediction.net. E.g. v2.0, i.e. X.509 and ASP.NET."
-    assert protected_items(text) == ["cc_config.xml", "climateprediction.net", "jquery.min.js", "song.mp3", "v2.0"]
+    assert protected_items(text) == ["ASP.NET", "cc_config.xml", "climateprediction.net", "jquery.min.js", "song.mp3",
+                                     "v2.0"]
     text = "Join mastodon.social or icosahedron.website; set core.worktree. It ends.Then a typo."
     assert protected_items(text) == ["core.worktree", "icosahedron.website", "mastodon.social"]
     # a C program's files and libraries ("read zlib.h" came back as "zlib gelesen haben.h"), not "a.m." nor "sb.'s"
@@ -287,6 +288,22 @@ def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():
     assert protected_items(text) == ["gi.repository.Gda", "org.gnome.OnlineAccounts", "v1.2"]
     assert len(prepare(text).segments) == 1
 
+
+
+def test_a_dotted_name_with_a_capital_or_an_underscore_after_its_dot_is_kept_whole():
+    """A package's type or function, a namespace: the splitter ended a sentence at the dot, and the model translated
+    the halves ("implements the io.Writer interface." came back as "implementiert denio.Arbeitsoberfläche."). Two
+    sentences that a missing space joins stay apart, and initials, an abbreviation and a VDR message's context stay
+    text."""
+    text = "It implements io.Writer with time.Time, System.Xml.Linq and pytz.common_timezones; see README.Debian."
+    assert protected_items(text) == ["README.Debian", "System.Xml.Linq", "io.Writer", "pytz.common_timezones",
+                                     "time.Time"]
+    assert len(prepare(text).segments) == 1
+    assert prepare("Could not open the file.Please try again.").segments == ["Could not open the file.",
+                                                                               "Please try again."]
+    for text in ("Written by T.W. Lam for X.Org.", "She has a Ph.D. degree.", "Setup.OSD$Language",
+                 "Saved as XX0X.vXX1X"):
+        assert not any("." in item for item in protected_items(text)), text
 
 def test_a_version_after_a_v_is_kept_as_written():
     """No training pair has one, and the model changed it in 29 of 114 lines of Node.js' changelogs and manuals with
