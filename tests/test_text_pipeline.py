@@ -305,6 +305,13 @@ def test_a_dotted_name_with_a_capital_or_an_underscore_after_its_dot_is_kept_who
                  "Saved as XX0X.vXX1X"):
         assert not any("." in item for item in protected_items(text)), text
 
+def test_a_name_scoped_by_double_colons_is_kept_whole():
+    """A Perl module, a C++ or Rust path: read, "use Module::Build::Tiny" came back as "Modul:Build::Zeit::Tiny".
+    Not an IPv6 address (an item of its own), a reStructuredText literal block's "::" or a label's colons."""
+    text = "Use Module::Build::Tiny, XML::Parser or std::io::Write; not fe80::1, Example:: or Note:: this."
+    assert protected_items(text) == ["Module::Build::Tiny", "XML::Parser", "fe80::1", "std::io::Write"]
+
+
 def test_a_version_after_a_v_is_kept_as_written():
     """No training pair has one, and the model changed it in 29 of 114 lines of Node.js' changelogs and manuals with
     one: "v11.0.0" came back as "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111". A sentence's full stop
@@ -1446,7 +1453,9 @@ def test_codes_are_items_and_short_ones_stay_text():
                                   "#ff0000", "v1.2.3-rc.1", "Windows10"]  # a version: test_a_version_after_a_v_...
     assert prepare("a1b2c3d4-based").protected == ["a1b2c3d4-based"]  # one word: a code does not stop at a dash
     assert prepare("A music123 stream").segments == ["A XX0X stream"]
-    assert prepare("Ping 2001:db8::1 or ::1, not std::vector at 10:30.").protected == ["2001:db8::1", "::1", "at 10:30"]
+    # a C++ name is no IPv6 address (test_a_name_scoped_by_double_colons_is_kept_whole), nor a clock's time
+    assert prepare("Ping 2001:db8::1 or ::1, not std::vector, at 10:30.").protected == ["2001:db8::1", "::1",
+                                                                                       "std::vector", "at 10:30"]
 
 
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
