@@ -480,9 +480,9 @@ PLACEHOLDERS = (
     rf"(?<![\w./\\-])(?!{TOKEN_LIKE})[A-Za-z_][\w-]+\.(?!{SENTENCE_OPENER}|{TOKEN_LIKE})"
     r"(?=[A-Z]|[a-z\d]*[_A-Z])[A-Za-z_][\w-]+(?:\.[A-Za-z_][\w-]*)*(?![\w$-]|\.\w)",
     # Names scoped by "::": a Perl module, a C++ or Rust path ("XML::Parser", "Module::Build::Tiny", "std::io::Write").
-    # Read, the model lost colons and translated parts ("use Module::Build::Tiny" came back as "Modul:Build::Zeit::Tiny"):
-    # of 464 in 300 paragraphs of Debian's package descriptions 207 were kept, now 463; the 203 corpus texts that
-    # change, chrF 65.44 -> 67.60, BLEU 54.14 -> 58.02
+    # Read, the model lost colons and translated parts ("use Module::Build::Tiny" came back as
+    # "Modul:Build::Zeit::Tiny"): of 464 in 300 paragraphs of Debian's package descriptions 207 were kept, now 463;
+    # the 203 corpus texts that change, chrF 65.44 -> 67.60, BLEU 54.14 -> 58.02
     r"(?<![\w:])[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?!\w|::)",
     # A version after a "v" ("v0.1.25", "v16.x", "v1.0.1t", "v1.3.0-beta.1"), which no training pair has. Read, the
     # model changed it in 29 of 114 lines of Node.js' changelogs and manuals with one ("v11.0.0" came back as
