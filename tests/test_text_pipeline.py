@@ -312,6 +312,14 @@ def test_a_name_scoped_by_double_colons_is_kept_whole():
     assert protected_items(text) == ["Module::Build::Tiny", "XML::Parser", "fe80::1", "std::io::Write"]
 
 
+def test_dois_and_arxiv_identifiers_are_kept_as_written():
+    """Read, a DOI's numbers were written as German decimals ("<doi:10.18637/jss.v005.i08>" came back as
+    "<doi:10,18637/jss.v005.i08>"), and a bare arXiv identifier reached the model as a name and a number. A sentence's
+    full stop after one stays text."""
+    text = "See Ord (1975) <doi:10.1080/01621459.1975.10480272>, DOI: 10.1000/182 and arXiv:1805.01407v2."
+    assert protected_items(text) == ["DOI: 10.1000/182", "arXiv:1805.01407v2", "doi:10.1080/01621459.1975.10480272"]
+
+
 def test_a_version_after_a_v_is_kept_as_written():
     """No training pair has one, and the model changed it in 29 of 114 lines of Node.js' changelogs and manuals with
     one: "v11.0.0" came back as "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111". A sentence's full stop
