@@ -869,6 +869,21 @@ def test_line_breaks_go_back_between_words_in_order_and_never_vanish():
         "one two\nthree four\n  five six\r\nseven eight"
     assert rewrapped("eins zwei", wraps) == "eins\nzwei\n\r\n"  # one space: the others end the text
     assert rewrapped("eins", [(0.5, "\n   ")]) == rewrapped("eins", [(0.5, "\n> ")]) == "eins\n"
+    # where a blank precedes the words, the breaks they have no space for go before them, each with its lead
+    assert rewrapped("eins zwei", wraps, before=True) == "\n\n  eins\r\nzwei"
+
+
+def test_a_wrapped_sentence_translated_as_one_word_keeps_its_line_break_inside_the_text():
+    """"(and others) at the\nsame time." came back as "(und andere) gleichzeitig.\n": the break the one word had no
+    space for ended the paragraph, which gained a blank line; it takes the blank before the word instead."""
+    text = "Install both (and others) at the\nsame time."
+    prepared = prepare(text)
+    assert prepared.segments == ["Install both", "and others", "at the\nsame time."]
+    assert prepared.restore(["Beide installieren", "und andere", "gleichzeitig."]) == \
+        "Beide installieren (und andere)\ngleichzeitig."
+    # at the text's start nothing precedes it: it ends the word, and the blank after goes
+    prepared = prepare("We install it at the\nsame time (really).")
+    assert prepared.restore(["Gleichzeitig", "wirklich"]) == "Gleichzeitig\n(wirklich)."
 
 
 words = st.sampled_from(["house", "the", "green", "Dr.", "3.5", "a", "I", "ran", "is", "end.", "Yes!", "why?"])

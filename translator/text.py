@@ -787,7 +787,12 @@ class Prepared:
             for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
                 repaired = self._repaired(index, translation)
                 self.repairs += repaired.count
-                pieces += [self._written(index, repaired.text), self.unmask(glue)]
+                written, glue = self._written(index, repaired.text), self.unmask(glue)
+                if written[:1] in LINE_BREAKS:  # a wrap `rewrapped` put before the words: it takes the blanks before
+                    pieces[-1] = pieces[-1].rstrip(" \t")
+                if written[-1:] in LINE_BREAKS:  # one it ended the words with: the blanks after it go
+                    glue = glue.lstrip(" \t")
+                pieces += [written, glue]
         finally:
             self._items = None
         self.repairs += sum(shown.value.repairs for shown in self.shown)
@@ -933,7 +938,7 @@ class Prepared:
         if self._percent_signs_alone(index):
             text = DOUBLED_PERCENT.sub("%", text)
         if self.wraps[index]:  # first: the shares are of the text as the model reads it and writes it
-            text = rewrapped(text, self.wraps[index])
+            text = rewrapped(text, self.wraps[index], before=self.glue[index][-1:] in (" ", "\t"))
         if self.broken_dots[index]:
             text = TWO_DOTS.sub("...", text)
         if self.ellipses[index]:  # before `written`, which spells a "…" read from "&hellip;" as the reference again
@@ -4976,13 +4981,17 @@ def _lines_unless_short(sentence: str, short: Callable[[str], bool]) -> list[str
 
 
 WHITESPACE_BETWEEN_WORDS = re.compile(r"(?<=\S)\s+(?=\S)")
+LINE_BREAKS = ("\n", "\r")  # the characters a line break starts with
 
 
-def rewrapped(translation: str, wraps: Sequence[tuple[float, str]]) -> str:
+def rewrapped(translation: str, wraps: Sequence[tuple[float, str]], before: bool = False) -> str:
     """The translation with each line break that wraps its source sentence in place of the whitespace between words
-    nearest the same share of its length, in order, one to a space; those a translation has no space left for end
-    it (its line breaks are as many as the source's)."""
+    nearest the same share of its length, in order, one to a space; those a translation has no space left for go
+    before it where `before` (the text before it ends in a blank, which `Prepared.restore` lets the break take), else
+    end it: its line breaks are as many as the source's."""
     spaces = list(WHITESPACE_BETWEEN_WORDS.finditer(translation))
+    ahead = max(0, len(wraps) - len(spaces)) if before else 0
+    leading, wraps = "".join(line_break for _, line_break in wraps[:ahead]), wraps[ahead:]  # a line follows: its lead
     taken = [0, *accumulate(len(space.group()) - 1 for space in spaces)]  # as `wraps_of` reads: each run one space
     starts = [space.start() - taken[k] for k, space in enumerate(spaces)]
     placed, first = [], 0
@@ -4994,7 +5003,7 @@ def rewrapped(translation: str, wraps: Sequence[tuple[float, str]]) -> str:
             nearest -= 1
         placed.append((spaces[nearest], line_break))
         first = nearest + 1
-    pieces, done = [], 0
+    pieces, done = [leading], 0
     for space, line_break in placed:
         pieces += [translation[done:space.start()], line_break]
         done = space.end()
