@@ -320,6 +320,14 @@ def test_dois_and_arxiv_identifiers_are_kept_as_written():
     assert protected_items(text) == ["DOI: 10.1000/182", "arXiv:1805.01407v2", "doi:10.1080/01621459.1975.10480272"]
 
 
+def test_options_of_one_dash_are_kept_as_written():
+    """Read, "-shared" came back as "-shart", find's "-empty" as "-fety" and "chown -hR root" as "chown -hR-Wurzel".
+    Not a word a dash joins, nor a suffix that a dictionary lists alone."""
+    text = "Use -m mod, chown -hR root, gcc [-shared] or find -empty|-prune; an e-mail, a 3'-end."
+    assert protected_items(text) == ["-empty", "-hR", "-m", "-prune", "-shared"]
+    assert protected_items("-based") == []
+
+
 def test_a_version_after_a_v_is_kept_as_written():
     """No training pair has one, and the model changed it in 29 of 114 lines of Node.js' changelogs and manuals with
     one: "v11.0.0" came back as "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111". A sentence's full stop
@@ -800,8 +808,8 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
     prepared = prepare(text)
     assert [segment.replace("\n", "|") for segment in prepared.segments] == [
         "It provides command-line tools for|searching and managing packages.",
-        "**apt-get** for retrieval of packages|  from authenticated sources", "-m, XX0X",
-        "move contents of the home directory to the|                    new location", "use only with -d"]
+        "**apt-get** for retrieval of packages|  from authenticated sources",
+        "move contents of the home directory to the|                    new location", "use only with XX0X"]
     assert prepared.restore(prepared.segments) == text
     # a number may open the next line ("over\n20 years" was cut into "... with over" and "20 years of development.");
     # a label or a placeholder there stays a line of its own (below)
@@ -813,8 +821,8 @@ def test_a_sentence_wrapped_over_lines_is_one_segment_and_wrapped_again():
     subtitle = "1\n00:00:01,000 --> 00:00:04,000\nI told you never to\ncome back here.\n"
     assert prepare(subtitle).segments == ["I told you never to\ncome back here."]
     translated = prepared.restore(["Es stellt Befehlszeilenwerkzeuge zum Suchen und Verwalten von Paketen bereit.",
-                                   "**apt-get** zum Abrufen von Paketen aus beglaubigten Quellen", "-m, XX0X",
-                                   "Inhalt des Home-Verzeichnisses an den neuen Ort verschieben", "nur mit -d"])
+                                   "**apt-get** zum Abrufen von Paketen aus beglaubigten Quellen",
+                                   "Inhalt des Home-Verzeichnisses an den neuen Ort verschieben", "nur mit XX0X"])
     assert translated == ("Es stellt Befehlszeilenwerkzeuge zum\nSuchen und Verwalten von Paketen bereit.\n\n"
                           "* **apt-get** zum Abrufen von Paketen\n  aus beglaubigten Quellen\n\n"
                           "  -m, --move-home   Inhalt des Home-Verzeichnisses an den neuen Ort\n"
@@ -1094,7 +1102,7 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepared.restore(prepared.segments) == text
     assert prepare(text, preserve_placeholders=False).protected == []
     options = "Options:\n\n    -h, --help    Show this help.\n    -v            Print more."
-    assert prepare(options).segments == ["Options:", "-h, XX0X", "Show this help.", "-v", "Print more."]
+    assert prepare(options).segments == ["Options:", "Show this help.", "Print more."]
     assert prepare("[Docs](https://example.org)\n\n    Indented words.").segments == ["XX0XDocsXX1X"]
     assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
     json = '# Data\n\n    {"a": "b"}\n\n{"c": "Save"}'  # a JSON value inside the code is no text (it was cut twice)
@@ -1629,8 +1637,8 @@ def test_runs_of_spaces_separate_columns_kept_exactly():
     a space."""
     text = "  -W, --pwprompt            prompt for a password\n      --reference=RFILE  use RFILE's mode"
     prepared = prepare(text)
-    assert prepared.segments == ["-W, XX0X", "prompt for a password", "XX0X=RFILE", "use RFILE's mode"]
-    assert prepared.restore(["-W, XX0X", "nach einem Passwort fragen", "XX0X=RFILE", "RFILEs Modus"]) == \
+    assert prepared.segments == ["prompt for a password", "XX0X=RFILE", "use RFILE's mode"]
+    assert prepared.restore(["nach einem Passwort fragen", "XX0X=RFILE", "RFILEs Modus"]) == \
         "  -W, --pwprompt            nach einem Passwort fragen\n      --reference=RFILE  RFILEs Modus"
     assert prepare("<p>We  offer   products.</p><pre>a    b</pre>", html=True).segments == ["We  offer   products."]
 
@@ -1786,9 +1794,9 @@ def test_words_in_parentheses_are_translated_apart_from_their_sentence():
     names:" came back as "Wie (eine neue Namen:"). A word's own parenthesis and one around items alone stay read."""
     prepared = prepare("Dereference links (look at what is linked to, not the link). Implies -noleaf (%s) or file(s).")
     assert prepared.segments == ["Dereference links", "look at what is linked to, not the link",
-                                 "Implies -noleaf (XX0X) or file(s)."]
+                                 "Implies XX0X (XX1X) or file(s)."]
     assert prepared.glue == ["", " (", "). ", ""]
-    assert prepared.restore(["A", "B", "C (XX0X) D."]) == "A (B). C (%s) D."
+    assert prepared.restore(["A", "B", "C XX0X (XX1X) D."]) == "A (B). C -noleaf (%s) D."
     assert prepare("(Deprecated) Port number").segments == ["Deprecated", "Port number"]
 
 
@@ -2280,7 +2288,7 @@ def test_a_wiki_link_to_a_page_by_its_name_is_kept_as_written():
     "[[Main Seite] wurde bearbeitet."): a link to a page by its name is an item; one with its own text after "|" and a
     shell's test are read, and so is a Markdown link's text in brackets."""
     assert protected_items("[[Main Page]] and [[Help:Contents]] were edited.") == ["[[Help:Contents]]", "[[Main Page]]"]
-    assert protected_items("Please [[Manual|read the manual]] or run [[ -f file ]].") == []
+    assert protected_items("Please [[Manual|read the manual]] or run [[ -f file ]].") == ["-f"]  # an option
     # a Markdown link whose text is a footnote's reference: its target stays the link's, not words the model reads
     assert prepare("See [[^1]](#notes).", take_out_tags=True).protected == ["[", "[^1]", "](#notes)"]
 

@@ -455,6 +455,12 @@ PLACEHOLDERS = (
     # Read, the model changed one in 11 of the 50 held-out test messages that have one ("--ignore-errors" came back as
     # "--ignore-errore-Fehler-Fehler", "--root" was lost).
     r"(?<![\w-])--[A-Za-z](?:[\w-]*\w)?",
+    # Options of one dash too, a letter or a word ("-m", "-hR", "-shared", find's "-empty"), after a blank, "[", "("
+    # or "|". Read, the model changed them ("-shared" came back as "-shart", "-empty" as "-fety", "chown -hR root" as
+    # "chown -hR-Wurzel"): 33 programs' --help texts lost 15 options, now 2; of 1,200 sampled corpus texts that
+    # prepare otherwise, 620 translate otherwise, chrF 56.12 -> 56.85, BLEU 39.00 -> 39.87. Not a word a dash joins
+    # ("e-mail", "3'-dichloro") nor a suffix alone ("-based")
+    r"(?<=[ \t\[(|])-(?!XX\d)[A-Za-z](?:[\w-]*\w)?(?![\w'’-])",
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()"), tried only
     # where a run of name characters starts: tried after each colon too, "a:" * 16,000 took 1.9 s
     r"(?<![\w.:])[A-Za-z_][\w.:]*\(\)",
