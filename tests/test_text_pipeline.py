@@ -320,6 +320,17 @@ def test_dois_and_arxiv_identifiers_are_kept_as_written():
     assert protected_items(text) == ["DOI: 10.1000/182", "arXiv:1805.01407v2", "doi:10.1080/01621459.1975.10480272"]
 
 
+def test_a_command_line_before_a_shell_comment_is_code_and_its_comment_text():
+    """A help text's examples: "  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar." came
+    back as "Tar -cf archive.tar-Schrift-Schrift  # ...". Not a sentence with an option and a "#" in it."""
+    text = "Examples:\n  tar -cf archive.tar foo bar  # Create it from foo and bar.\n  tar -xf archive.tar  # Extract."
+    prepared = prepare(text)
+    assert prepared.segments == ["Examples:", "# Create it from foo and bar.", "# Extract."]
+    assert prepared.restore(["Beispiele:", "# Aus foo und bar erstellen.", "# Entpacken."]) == (
+        "Beispiele:\n  tar -cf archive.tar foo bar  # Aus foo und bar erstellen.\n  tar -xf archive.tar  # Entpacken.")
+    assert prepare("Use the -v option # twice").segments == ["Use the XX0X option # twice"]
+
+
 def test_options_of_one_dash_are_kept_as_written():
     """Read, "-shared" came back as "-shart", find's "-empty" as "-fety" and "chown -hR root" as "chown -hR-Wurzel".
     Not a word a dash joins, nor a suffix that a dictionary lists alone."""

@@ -2755,6 +2755,11 @@ SUBCOMMANDS = ("install|i|add|remove|uninstall|update|upgrade|run|build|start|cl
                "|create|compose|ci|publish|checkout|fetch|login|logs|ps|check|clean|sync")
 COMMAND_LINE = re.compile(rf"(?:(?<![^\n])|(?<=: ))[ \t]*(?:\$ )?(?:sudo )?(?:{COMMAND_TOOLS}) (?:{SUBCOMMANDS})"
                           r"(?: (?!\S*\.\s)\S*[^\s.])*(?=\.?[ \t]*(?:\n|$))")  # a sentence's last dot stays out
+# And any program's line with an option before a shell comment, the comment being the line's text (a help text's
+# examples: "  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar." came back as "Tar -cf
+# archive.tar-Schrift-Schrift  # ..."); at most 20 words on either side of the option, which bounds the search
+COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*){0,20}? +-[^\s#]\S*"
+                               r"(?: +[^\s#]\S*){0,20}(?=[ \t]+#[ \t])")
 
 # A statement of a program on a line of its own outside a code block (a README's example left unfenced, a changelog's, a
 # plain-text manual's): read, its keywords and names were translated and its brackets lost ("const crypto =
@@ -2781,9 +2786,12 @@ PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer on
 
 def code_lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
-    `indented_python`), command lines (COMMAND_LINE) and statements (STATEMENT_LINE), sorted and apart."""
+    `indented_python`), command lines (COMMAND_LINE, COMMENTED_COMMAND) and statements (STATEMENT_LINE), sorted and
+    apart."""
     blocks = indented_code(text) or indented_python(text)
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
+    if "#" in text:
+        lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
     if ";" in text or "{" in text or ">>>" in text:
         lines += [line.span() for line in STATEMENT_LINE.finditer(text)
                   if not PROSE.search(STRING_LITERAL.sub("", line.group()))]
