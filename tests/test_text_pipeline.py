@@ -317,7 +317,11 @@ def test_dois_and_arxiv_identifiers_are_kept_as_written():
     "<doi:10,18637/jss.v005.i08>"), and a bare arXiv identifier reached the model as a name and a number. A sentence's
     full stop after one stays text."""
     text = "See Ord (1975) <doi:10.1080/01621459.1975.10480272>, DOI: 10.1000/182 and arXiv:1805.01407v2."
-    assert protected_items(text) == ["DOI: 10.1000/182", "arXiv:1805.01407v2", "doi:10.1080/01621459.1975.10480272"]
+    assert protected_items(text) == ["<doi:10.1080/01621459.1975.10480272>", "DOI: 10.1000/182", "arXiv:1805.01407v2"]
+    # in angle brackets, the brackets go with it: around the item alone the model dropped them
+    text = "Models <doi:10.1002/sim.6016>, <https://example.org/a> and <URL:http://example.org/>; not <http://a.b c>."
+    assert protected_items(text) == ["<URL:http://example.org/>", "<doi:10.1002/sim.6016>", "<https://example.org/a>",
+                                     "http://a.b"]
 
 
 def test_a_command_line_before_a_shell_comment_is_code_and_its_comment_text():

@@ -379,6 +379,10 @@ PLACEHOLDERS = (
     # bearbeitet."); one item, as written. Not one with a link's text after "|", whose words are read, nor a shell's
     # test ("[[ -f file ]]"), nor a Markdown link whose text is in brackets ("[[^1]](#notes)": its target was read)
     r"\[\[(?=[^\s\[\]^])[^\[\]|\n]{1,200}(?<=\S)\]\](?![\]\(])",
+    # A URL or a DOI in angle brackets, the brackets included ("<https://example.org/a>", RFC 1738's "<URL:http://...>",
+    # "<doi:10.1002/sim.6016>"): around the URL's item alone, the model dropped them ("models <doi:10.1002/sim.6016>,
+    # and" came back as "... und doi:10.1002/sim.6016 ..."; 2 of 97 package descriptions with one)
+    r"<(?:URL:)?(?:(?:https?|ftp|file)://|(?i:doi):[ \t]?10\.\d{4,9}/)[^\s<>]*>",
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
