@@ -346,9 +346,9 @@ def test_options_of_one_dash_are_kept_as_written():
 def test_a_version_after_a_v_is_kept_as_written():
     """No training pair has one, and the model changed it in 29 of 114 lines of Node.js' changelogs and manuals with
     one: "v11.0.0" came back as "v11.0,0", "v16.17.1" as "v16.17.17.17", "v0.11" as "v0.111". A sentence's full stop
-    stays out; a word that ends in "v" and digits is none."""
+    stays out; a word that ends in "v" and digits is none (but a name of small letters and digits, with its version)."""
     text = "Added in v0.1.25. Use v16.x, v1.0.1t or v1.3.0-beta.1, not kv1.2 or dev1.2 or v1."
-    assert protected_items(text) == ["v0.1.25", "v1.0.1t", "v1.3.0-beta.1", "v16.x"]
+    assert protected_items(text) == ["dev1.2", "kv1.2", "v0.1.25", "v1.0.1t", "v1.3.0-beta.1", "v16.x"]
     assert len(prepare(text).segments) == 2
 
 
@@ -586,6 +586,8 @@ def test_a_name_of_small_letters_and_digits_is_kept_as_written_in_a_text_of_more
     beschädigt"; such a name is an item, but alone (a label's, "window1", which catalogs translate)."""
     assert protected_items("The script pip3 needs base64 and uint32, not x86 or 3d.") == ["base64", "pip3", "uint32"]
     assert protected_items("window1") == [] and protected_items("Open window1 now.") == ["window1"]
+    # with a version ("plink1.9" was lost), and before a sentence's full stop
+    assert protected_items("Renamed to plink1.9, not valid utf8. Read file1.txt.") == ["file1.txt", "plink1.9", "utf8"]
 
 
 def test_a_code_of_capitals_and_its_number_is_kept_as_written():
