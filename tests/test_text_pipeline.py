@@ -588,6 +588,9 @@ def test_a_name_of_small_letters_and_digits_is_kept_as_written_in_a_text_of_more
     assert protected_items("window1") == [] and protected_items("Open window1 now.") == ["window1"]
     # with a version ("plink1.9" was lost), and before a sentence's full stop
     assert protected_items("Renamed to plink1.9, not valid utf8. Read file1.txt.") == ["file1.txt", "plink1.9", "utf8"]
+    # in parts a dash joins, a package's or a target's, but not a compound whose number stands alone
+    text = "Install python3-dev, libcolord-gtk4 and gir1.2-gtk-3.0 on x86-64; a tier-1 bank in the mid-1980s, utf-8."
+    assert protected_items(text) == ["gir1.2-gtk-3.0", "libcolord-gtk4", "python3-dev", "x86-64"]
 
 
 def test_a_code_of_capitals_and_its_number_is_kept_as_written():
