@@ -63,6 +63,12 @@ HOSTILE = [
     # each looked back over every item before it for the link's start
     ("collapsed reference links' ends without a start", "x][] ", False),
     ("a place after its preposition in every clause", "to Munich, ", False),  # each looked for "Welcome" before it
+    # the identifiers' patterns of this machine's package descriptions, each with a word and a start in every unit
+    ("dotted names with a capital after every dot", "a.B", False),
+    ("names scoped by colons", "a::", False),
+    ("options of one dash between spaces", " -a", False),
+    ("names with digits joined by dashes", "a1-", False),
+    ("a shell comment after options on every line", "a -b # c\n", False),
 ]
 
 
