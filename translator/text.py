@@ -339,8 +339,8 @@ DATE_FORMAT_ITEM = re.compile(DATE_FORMAT)
 ZONED_TIME = r"\d{2}:\d{2}(?::\d{2})? (?:[+-]\d{4}|GMT|UTC?|[ECMP][SD]T|Z)(?![\w:])"  # RFC 5322's, "10:00:00 GMT"
 CHANGELOG_ENTRY = "|".join(rf"(?<=(?m:^){' ' * indent}[-*+] )" for indent in (0, 2, 4))  # a list item's start
 # Words that open a sentence: after a full stop with no space ("the file.Please try again") they tell a missing space
-# from a dotted name's capitalized part ("io.Writer"). Of the 371 corpus texts with such a dot, ~35 join two sentences,
-# and these words open 27 of them ("device.This", "saved.Please", "time.Otherwise")
+# from a dotted name's capitalized part ("io.Writer"). Of the corpus's 371 such dots, 34 join two sentences, and these
+# words open 27 of them ("device.This", "saved.Please", "time.Otherwise"; not "jobs.Idle", "failed.Deleting")
 SENTENCE_OPENER = (r"(?:A|An|The|This|That|These|Those|There|Then|It|Its|I|We|You|Your|He|She|They|If|In|On|At|As|To"
                    r"|For|From|By|With|When|While|Where|What|Which|Who|Why|How|After|Before|Also|And|But|Or|So"
                    r"|Otherwise|However|Therefore|Thus|Hence|Furthermore|Moreover|Instead|Finally|Perhaps|Please"
