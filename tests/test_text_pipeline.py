@@ -305,6 +305,7 @@ def test_a_dotted_name_with_a_capital_or_an_underscore_after_its_dot_is_kept_who
                  "Saved as XX0X.vXX1X"):
         assert not any("." in item for item in protected_items(text)), text
 
+
 def test_a_name_scoped_by_double_colons_is_kept_whole():
     """A Perl module, a C++ or Rust path: read, "use Module::Build::Tiny" came back as "Modul:Build::Zeit::Tiny".
     Not an IPv6 address (an item of its own), a reStructuredText literal block's "::" or a label's colons."""
