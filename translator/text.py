@@ -346,6 +346,8 @@ SENTENCE_OPENER = (r"(?:A|An|The|This|That|These|Those|There|Then|It|Its|I|We|Yo
                    r"|Otherwise|However|Therefore|Thus|Hence|Furthermore|Moreover|Instead|Finally|Perhaps|Please"
                    r"|Do|Does|Is|Are|Was|Were|Can|Could|Would|Should|Will|Must|May|No|Not|Now|Only|Note|See|Try|Use"
                    r"|Check|Click|Select|Choose|Specify|Enter|Press|Make|Each|Every|All|Some)(?![\w-])")
+DOI_PREFIX = r"10\.\d{4,9}/"  # a DOI's start: the directory's "10." and its registrant's number
+DOI_LABEL = r"(?i:doi):[ \t]?"  # "doi:" or "DOI: " before one
 # A number in small Roman numerals ("iv"; `LIST_MARKER`, `ENUMERATOR_ITEM`)
 ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
 PLACEHOLDERS = (
@@ -382,7 +384,7 @@ PLACEHOLDERS = (
     # A URL or a DOI in angle brackets, the brackets included ("<https://example.org/a>", RFC 1738's "<URL:http://...>",
     # "<doi:10.1002/sim.6016>"): around the URL's item alone, the model dropped them ("models <doi:10.1002/sim.6016>,
     # and" came back as "... und doi:10.1002/sim.6016 ..."; 2 of 97 package descriptions with one)
-    r"<(?:URL:)?(?:(?:https?|ftp|file)://|(?i:doi):[ \t]?10\.\d{4,9}/)[^\s<>]*>",
+    rf"<(?:URL:)?(?:(?:https?|ftp|file)://|{DOI_LABEL}{DOI_PREFIX})[^\s<>]*>",
     # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
     # host ("http://[::1]:8080/")
     r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
@@ -393,7 +395,7 @@ PLACEHOLDERS = (
     # "10.1000/182", "arXiv:1805.01407v2"): read, its numbers were written as German decimals ("<doi:10.18637/jss.v005>"
     # came back as "<doi:10,18637/jss.v005>") or the identifier cut ("arXiv:1805.01407" reached the model as "XX0X:"
     # and a number). In the 85 paragraphs of Debian's package descriptions with one, 35 of 138 were kept, now all
-    r"(?<![\w./-])(?:(?i:doi):[ \t]?)?10\.\d{4,9}/[^\s<>\"]*[\w/]"
+    rf"(?<![\w./-])(?:{DOI_LABEL})?{DOI_PREFIX}[^\s<>\"]*[\w/]"
     r"|(?<![\w.-])(?i:arxiv):\d{4}\.\d{4,5}(?:v\d+)?(?!\w|\.\d)",
     # The local host's name, with a port or not: read, the model lost it or made it German ("The server runs on
     # localhost." came back as "... auf dem lokalenhost.", "Open localhost:8080" as "Lokalhost:8080 öffnen", "Connect
