@@ -466,7 +466,7 @@ PLACEHOLDERS = (
     # "chown -hR-Wurzel"): 33 programs' --help texts lost 15 options, now 2; of 1,200 sampled corpus texts that
     # prepare otherwise, 620 translate otherwise, chrF 56.12 -> 56.85, BLEU 39.00 -> 39.87. Not a word a dash joins
     # ("e-mail", "3'-dichloro") nor a suffix alone ("-based")
-    r"(?<=[ \t\[(|])-(?!XX\d)[A-Za-z](?:[\w-]*\w)?(?![\w'’-])",
+    rf"(?<=[ \t\[(|])-(?!{TOKEN_LIKE})[A-Za-z](?:[\w-]*\w)?(?![\w'’-])",
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()"), tried only
     # where a run of name characters starts: tried after each colon too, "a:" * 16,000 took 1.9 s
     r"(?<![\w.:])[A-Za-z_][\w.:]*\(\)",
@@ -2200,7 +2200,7 @@ CLOCK_SUFFIX = re.compile(r"(?<!\w)[AaPp]\.[Mm]\.$")
 TIME_ZONE = re.compile(r"(?:UTC|GMT|[ECMP][SD]?T|[CEW]ES?T|BST|IST|MSK|AK[SD]T|HST|[JK]ST|A[CEW][SD]T|NZ[SD]T)"
                        r"(?:[+-]\d{1,2}(?::?\d{2})?)?(?![\w:+-])")
 ROMAN_MARKER = re.compile(rf"[ \t]*\(?{ROMAN}[.)]\s+")
-ACRONYM = re.compile(r"(?!XX\d)[A-Z]{2,}(?![a-z])")  # not a placeholder token
+ACRONYM = re.compile(rf"(?!{TOKEN_LIKE})[A-Z]{{2,}}(?![a-z])")  # not a placeholder token
 
 
 def _rejoined(parts: list[str]) -> list[str]:
