@@ -21,7 +21,7 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
-                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, indented_python,
+                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, indented_program,
                              paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
 from translator.v1 import translator_pb2 as pb
 
@@ -76,6 +76,10 @@ def test_file_and_host_names_are_kept_as_written_but_not_abbreviations():
     # a C program's files and libraries ("read zlib.h" came back as "zlib gelesen haben.h"), not "a.m." nor "sb.'s"
     text = "Read zlib.h, main.c and libc.a, not fd.o; bend sb.s' ear at 5 a.m. or 6 p.m."
     assert protected_items(text) == ["fd.o", "libc.a", "main.c", "zlib.h"]
+    # a configuration's directory ("policy-rc.d" came back as "Politikerc."); a manual page's name with its section
+    text = "Ask policy-rc.d, edit rc.d and /etc/apt/sources.list.d, read update-rc.d(8) and sources.list(5). Do it."
+    assert protected_items(text) == ["/etc/apt/sources.list.d", "policy-rc.d", "rc.d", "sources.list(5)",
+                                     "update-rc.d(8)"]
 
 
 def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_stay_whole():
@@ -1130,15 +1134,28 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2
 
 
-def test_an_indented_block_of_python_sent_alone_is_kept_as_written():
-    """A reStructuredText literal block after its "::", which a batch job's paragraphs send alone: read, "if __name__
-    == '__main__':" came back as "wenn __Name__ == '__Min__':", "print(hello)" as "Druck(Hallo)". Half of its lines or
-    more are Python; indented prose, a docstring's parameters and a line that starts like a statement are not."""
+def test_an_indented_program_sent_alone_is_kept_as_written():
+    """A reStructuredText literal block after its "::", a plain-text manual's example, which a batch job's paragraphs
+    send alone: read, "if __name__ == '__main__':" came back as "wenn __Name__ == '__Min__':", "print(hello)" as
+    "Druck(Hallo)", S-Lang's "define echo (text)" as "definieren (Text)" and "if (qualifier_exists (...))" lost a ")".
+    Half of its lines or more, comments aside, are Python or of a language with braces; indented prose, a docstring's
+    parameters, a list whose items end in ";" and a line that starts like a statement are not."""
     code = "    # a comment\n    from tqdm import tqdm\n    if __name__ == '__main__':\n        print(hello)\n"
     assert prepare(code).protected == [code.strip()] and prepare(code).segments == []
-    assert indented_python("    f(" + ")#" * 100) == []  # a line longer than code's is none (nor backtracking)
+    assert indented_program("    f(" + ")#" * 100) == []  # a line longer than code's is none (nor backtracking)
+    s_lang = ("    define echo (text)\n    {\n       variable fp = stdout;\n"
+              "       if (qualifier_exists (\"use_stderr\"))\n         fp = stderr;\n       () = fputs (text, fp);\n"
+              "    }\n    echo (\"hello\"; use_stderr);  % to stderr")
+    c = ("    /* the entry point */\n    int main(int argc, char *argv[])\n    {\n        struct jpeg_error_mgr jerr;\n"
+         "        FILE *fp;\n        if (argc < 2)\n            return 1;\n        else\n            do {\n"
+         "            } while (0);\n    }")
+    for program in (s_lang, c):
+        assert prepare(program).protected == [program.strip()] and prepare(program).segments == [], program
     for prose in ("    These functions were not unlocking the display in all\n    return paths.",
-                  "    for more information see:\n    the manual", "    x (int): the value\n    y (int): the other"):
+                  "    for more information see:\n    the manual", "    x (int): the value\n    y (int): the other",
+                  "    the exact version of GCC;\n    the system type;\n    the options given;",
+                  "    if (and only if) you agree\n    to the terms;", "    {see below}\n    for details",
+                  "    do\n    it now"):
         assert prepare(prose).segments, prose
 
 
@@ -2692,6 +2709,10 @@ def test_bbcode_tags_are_kept_whole_and_leave_the_sentence_as_html_tags_do():
     # brackets in a URL only around an IPv6 host
     assert protected_items("Open http://[::1]:8080/x or https://example.org]Visit") == [
         "http://[::1]:8080/x", "https://example.org"]
+    # of any scheme ("git://github.com/x.git" came back as "git://git.com/x.git")
+    text = "Clone git://github.com/a/b.git or svn+ssh://host/repo; mount smb://server/share, use alsa://hw:0, x-y://z."
+    assert protected_items(text) == ["alsa://hw:0", "git://github.com/a/b.git", "smb://server/share",
+                                     "svn+ssh://host/repo", "x-y://z"]
     # without its scheme from "www." with a path ("www.example.org/files" came back as "www.example.org/Dateien")
     assert protected_items("Get it from www.example.org/files, not www.example.org.") == [
         "www.example.org", "www.example.org/files"]

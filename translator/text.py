@@ -70,9 +70,11 @@ PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a
 # under newer domains and settings' keys ("mastodon.social" came back as "mastodon.sozial", git's "core.worktree" as
 # "Kern.worktree"; the 38 held-out and catalog messages this changed, chrF 64.54 -> 67.38 in the catalogs', 71.12 ->
 # 73.48 in the held-out). A C program's files and libraries too ("zlib.h", "main.c", "fd.o", "libc.a": read, "read
-# zlib.h" came back as "zlib gelesen haben.h"), from a name of two characters or more, not a possessive ("sb.'s")
+# zlib.h" came back as "zlib gelesen haben.h"), from a name of two characters or more, not a possessive ("sb.'s"),
+# and a configuration's directory ("policy-rc.d" came back as "Politikerc.", "rc.d" split a sentence); not a manual
+# page's name, which its section follows ("update-rc.d(8)", "sources.list(5)": one item with it)
 FILE_NAME = (r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\."
-             r"(?:(?=[0-9]*[a-z])[a-z0-9]{2,24}|(?<=[\w-]{2}\.)[chosayl](?!['’]))(?!\w|\.\w)")
+             r"(?:(?=[0-9]*[a-z])[a-z0-9]{2,24}|(?<=[\w-]{2}\.)[chosayld](?!['’]))(?!\w|\.\w|\([1-9][a-z]?\))")
 # Words with a capital inside ("FreeBSD" came back as "FreieBSD", "VirtualBox" as "VirtuelleBox"): names of products
 # and identifiers, which catalogs keep
 CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
@@ -385,9 +387,10 @@ PLACEHOLDERS = (
     # "<doi:10.1002/sim.6016>"): around the URL's item alone, the model dropped them ("models <doi:10.1002/sim.6016>,
     # and" came back as "... und doi:10.1002/sim.6016 ..."; 2 of 97 package descriptions with one)
     rf"<(?:URL:)?(?:(?:https?|ftp|file)://|{DOI_LABEL}{DOI_PREFIX})[^\s<>]*>",
-    # URLs (and Godot's resource paths, "res://icon.png"), without trailing punctuation, brackets only around an IPv6
-    # host ("http://[::1]:8080/")
-    r"(?:https?|ftp|file|res|user)://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
+    # URLs of any scheme ("git://", "svn+ssh://", "smb://", Godot's resource paths "res://icon.png"; before, only
+    # http(s), ftp and file: "git://github.com/x.git" came back as "git://git.com/x.git"), without trailing
+    # punctuation, brackets only around an IPv6 host ("http://[::1]:8080/")
+    r"(?<![\w+.-])[A-Za-z][\w+.-]{0,20}://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
     # and one without its scheme from "www." with a path ("www.example.org/files" came back as
     # "www.example.org/Dateien"); the corpus has none
     r"(?<![\w.@/:-])www\.[\w-]+(?:\.[\w-]+)+/(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?",
@@ -2797,13 +2800,23 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
                          r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
                          r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
+# A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
+# take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a declaration of a C type or one
+# whose name has "_" ("struct jpeg_error_mgr jerr;", "FILE *fp;", "int main(int argc, char *argv[])"; not "the system
+# type;", a list's item).
+C_TYPE = (r"(?:(?:const|static|unsigned|signed|extern|inline|public|private) )*"
+          r"(?:(?:struct|enum|union) \w+|int|char|long|short|float|double|void|bool|boolean|size_t|FILE|\w*_\w*)")
+C_DECLARATION = rf"{C_TYPE}(?: ?\*+ ?| )\w+(?:\[\w*\])*(?: ?\([^()]*\)?[,;{{]?| ?=.*;| ?\)?[;,{{])?(?: *(?://|/\*).*)?"
+C_FAMILY_LINE = re.compile(r"[{}()\[\];, ]*[{}][{}()\[\];, ]*|\}? ?(?:else )?(?:if|while|for|switch|foreach) ?\(.*\)"
+                           rf"|\}}? ?else|do ?\{{|{C_DECLARATION}")
+CODE_COMMENT = re.compile(r"#|//|/?\*")  # a line that opens so is a comment of Python, C or the shell
 
 
 def code_lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
-    `indented_python`), command lines (COMMAND_LINE, COMMENTED_COMMAND) and statements (STATEMENT_LINE), sorted and
+    `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND) and statements (STATEMENT_LINE), sorted and
     apart."""
-    blocks = indented_code(text) or indented_python(text)
+    blocks = indented_code(text) or indented_program(text)
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
     if "#" in text:
         lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
@@ -2844,18 +2857,22 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
-def indented_python(text: str) -> list[tuple[int, int]]:
-    """The whole text, where it is a block of Python indented by CODE_INDENT columns or more: a reStructuredText
-    literal block after its "::", which a batch job's paragraphs (and Markdown's indented code without Markdown
-    around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn __Name__ ==
-    '__Min__':", "print(...)" as "Druck(..."). At least half of its lines, comments aside, are Python (PYTHON_LINE)."""
+def indented_program(text: str) -> list[tuple[int, int]]:
+    """The whole text, where it is a program indented by CODE_INDENT columns or more: a reStructuredText literal block
+    after its "::", a plain-text manual's example, which a batch job's paragraphs (and Markdown's indented code
+    without Markdown around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn
+    __Name__ == '__Min__':", "print(...)" as "Druck(...", S-Lang's "if (-1 == f ())" as "wenn (-1 == f ()", a ")"
+    lost). At least half of its lines, comments aside, are Python (PYTHON_LINE) or of a language with braces
+    (C_FAMILY_LINE, STATEMENT_LINE outside prose)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or any(len(line) > PYTHON_LINE_LIMIT or INDENTATION.match(line.expandtabs(CODE_INDENT)).end()
                         < CODE_INDENT for line in lines):
         return []
-    statements = [line.strip() for line in lines if not line.strip().startswith("#")]
-    python = sum(bool(PYTHON_LINE.fullmatch(line)) for line in statements)
-    return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if python and 2 * python >= len(statements) else []
+    statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
+    code = sum(bool(PYTHON_LINE.fullmatch(line) or C_FAMILY_LINE.fullmatch(line)
+                    or STATEMENT_LINE.fullmatch(line) and not PROSE.search(STRING_LITERAL.sub("", line)))
+               for line in statements)
+    return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if code and 2 * code >= len(statements) else []
 
 
 # A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value" lines
