@@ -584,6 +584,9 @@ def test_a_manual_pages_name_and_a_hexadecimal_number_are_kept_as_written():
     each is an item. A word's own parenthesis ("file(s)") and a call's arguments ("f(x)") stay read."""
     assert protected_items("See open(2) and git-rev-list(1), not file(s) or f(x); seek to 0x1c, tag 0xA001.") == [
         "0x1c", "0xA001", "git-rev-list(1)", "open(2)"]
+    # and a Unicode code point or a range of them ("U+0222-U+0223" came back as "U+022-U+0223"), not after a word
+    assert protected_items("Use U+00E9, U+0222-U+0223 and U+03E2-03EF, not AU+0041 or U+41.") == [
+        "U+00E9", "U+0222-U+0223", "U+03E2-03EF"]
 
 
 def test_a_name_of_small_letters_and_digits_is_kept_as_written_in_a_text_of_more():

@@ -574,6 +574,10 @@ PLACEHOLDERS = (
     rf"(?<![\w(])\((?=[ivx]{{2}}){ROMAN}\)(?![\w)])",
     # A hexadecimal number ("0x1c", "0xA001", "0x00007f4d7c1d3e30"): the model dropped digits ("tid=0x007f4d7c1d30")
     r"(?<![\w.-])0[xX][0-9A-Fa-f]+(?![\w-])",
+    # A Unicode code point or a range of them ("U+00E9", "U+0222-U+0223", "U+03E2-03EF"): the model dropped or
+    # changed digits ("U+0222-U+0223" came back as "U+022-U+0223", a font's README), and "U+0220" reached it as
+    # "u+XX0X"
+    r"(?<![\w+.-])U\+[0-9A-Fa-f]{4,6}(?:-(?:U\+)?[0-9A-Fa-f]{4,6})?(?![\w+-])",
     CAMEL_CASE,
     N_JOINED,
     CODE_WORD,
