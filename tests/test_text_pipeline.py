@@ -1152,7 +1152,10 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
     c = ("    /* the entry point */\n    int main(int argc, char *argv[])\n    {\n        struct jpeg_error_mgr jerr;\n"
          "        FILE *fp;\n        if (argc < 2)\n            return 1;\n        else\n            do {\n"
          "            } while (0);\n    }")
-    for program in (s_lang, c):
+    calls = ("    if (png_get_bKGD(png_ptr, info_ptr, &bg))\n       png_set_background(png_ptr, bg,\n"
+             "           PNG_GAMMA_FILE, 1/*expand*/, 1);\n    else\n       png_set_background(png_ptr, &mine,\n"
+             "           PNG_GAMMA_SCREEN, 0/*do not expand*/, 1);")  # a call over lines
+    for program in (s_lang, c, calls):
         assert prepare(program).protected == [program.strip()] and prepare(program).segments == [], program
     for prose in ("    These functions were not unlocking the display in all\n    return paths.",
                   "    for more information see:\n    the manual", "    x (int): the value\n    y (int): the other",

@@ -2805,14 +2805,15 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
                          r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
 # A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
-# take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a declaration of a C type or one
+# take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a call's first line and its last
+# ("png_set_background(png_ptr, bg,", "    0, 1);"), a declaration of a C type or one
 # whose name has "_" ("struct jpeg_error_mgr jerr;", "FILE *fp;", "int main(int argc, char *argv[])"; not "the system
 # type;", a list's item).
 C_TYPE = (r"(?:(?:const|static|unsigned|signed|extern|inline|public|private) )*"
           r"(?:(?:struct|enum|union) \w+|int|char|long|short|float|double|void|bool|boolean|size_t|FILE|\w*_\w*)")
 C_DECLARATION = rf"{C_TYPE}(?: ?\*+ ?| )\w+(?:\[\w*\])*(?: ?\([^()]*\)?[,;{{]?| ?=.*;| ?\)?[;,{{])?(?: *(?://|/\*).*)?"
 C_FAMILY_LINE = re.compile(r"[{}()\[\];, ]*[{}][{}()\[\];, ]*|\}? ?(?:else )?(?:if|while|for|switch|foreach) ?\(.*\)"
-                           rf"|\}}? ?else|do ?\{{|{C_DECLARATION}")
+                           rf"|\}}? ?else|do ?\{{|[A-Za-z_][\w.>-]* ?\(.*,|.*\);|{C_DECLARATION}")
 CODE_COMMENT = re.compile(r"#|//|/?\*")  # a line that opens so is a comment of Python, C or the shell
 
 
@@ -2873,9 +2874,8 @@ def indented_program(text: str) -> list[tuple[int, int]]:
                         < CODE_INDENT for line in lines):
         return []
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
-    code = sum(bool(PYTHON_LINE.fullmatch(line) or C_FAMILY_LINE.fullmatch(line)
-                    or STATEMENT_LINE.fullmatch(line) and not PROSE.search(STRING_LITERAL.sub("", line)))
-               for line in statements)
+    code = sum(bool(PYTHON_LINE.fullmatch(line) or (C_FAMILY_LINE.fullmatch(line) or STATEMENT_LINE.fullmatch(line))
+                    and not PROSE.search(STRING_LITERAL.sub("", line))) for line in statements)
     return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if code and 2 * code >= len(statements) else []
 
 
