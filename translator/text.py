@@ -8,9 +8,10 @@ that are restored afterwards. Each segment numbers its tokens from XX0X, as the 
     result = prepared.restore(translations)   # whitespace, line breaks and every protected item kept
 
 Segmentation uses sentencex (maintained, 38x faster than pysbd here and as accurate on real paragraphs: see
-the README). A segment with no letters (a list number, a bullet, a bare placeholder) is not translated. Numbers are
-placeholders too when served; character references reach the model as their characters and come back spelled as
-the text spelled them; a sentence in capitals is read sentence-cased and written in capitals.
+the README). A segment with no letters (a list number, a bullet, a bare placeholder) or of one letter (a table's
+variable) is not translated. Numbers are placeholders too when served; character references reach the model as
+their characters and come back spelled as the text spelled them; a sentence in capitals is read sentence-cased and
+written in capitals.
 Every protected item appears in the result exactly as often as in the text: the model's output is repaired
 deterministically when it lost or repeated a placeholder token (missing ones appended in source order,
 extra ones dropped), and tags stay well-formed: in the model's order where it nests the elements as the source
@@ -718,6 +719,9 @@ def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.
 
 
 LETTER = re.compile(r"[^\W\d_]")
+# A letter alone, a table's cell or a variable ("p", "n"): read, the model wrote another ("p" came back as "m", "b" as
+# "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich").
+LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 WHITESPACE = re.compile(r"\s*")
 # The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
@@ -1128,8 +1132,9 @@ class Prepared:
     def add(self, piece: str) -> None:
         """Append a piece of the masked text: a segment to translate, or glue when it has nothing to translate."""
         core = piece.strip()
-        if not LETTER.search(PLACEHOLDER_PATTERN.sub("", core) if self.protected else core):
-            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder: kept as it is
+        letters = PLACEHOLDER_PATTERN.sub("", core) if self.protected else core
+        if not LETTER.search(letters) or LONE_LETTER.fullmatch(core):
+            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable: kept as it is
             return
         lead, core, trail, spaces, shouted = self._read(piece)
         core, emphasized = _emphasis_read(core) if not shouted else (core, [])
@@ -4046,6 +4051,9 @@ FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(so
                        r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)|[ogp]\.[ \xa0]?\d"
                        r"|\d(?:s|h|min)\b")
 FIRST_LETTER = re.compile(r"[^\W\d_]")
+# A letter alone, a table's cell or a variable ("p", "n"): read, the model wrote another ("p" came back as "m", "b" as
+# "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich").
+LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
 # What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
 # April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
 # path's " > "); no word in small letters, which may be code's.
