@@ -2811,9 +2811,8 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
 # A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
 # take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a call's first line and its last
-# ("png_set_background(png_ptr, bg,", "    0, 1);"), a declaration of a C type or one
-# whose name has "_" ("struct jpeg_error_mgr jerr;", "FILE *fp;", "int main(int argc, char *argv[])"; not "the system
-# type;", a list's item).
+# ("png_set_background(png_ptr, bg,", "0, 1);"), a declaration of a C type or of one whose name has "_" ("struct
+# jpeg_error_mgr jerr;", "FILE *fp;", "int main(int argc, char *argv[])"; not "the system type;", a list's item).
 C_TYPE = (r"(?:(?:const|static|unsigned|signed|extern|inline|public|private) )*"
           r"(?:(?:struct|enum|union) \w+|int|char|long|short|float|double|void|bool|boolean|size_t|FILE|\w*_\w*)")
 C_DECLARATION = rf"{C_TYPE}(?: ?\*+ ?| )\w+(?:\[\w*\])*(?: ?\([^()]*\)?[,;{{]?| ?=.*;| ?\)?[;,{{])?(?: *(?://|/\*).*)?"
@@ -4050,10 +4049,6 @@ FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(so
                        r"|\d:[0-5]\d|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)"
                        r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)|[ogp]\.[ \xa0]?\d"
                        r"|\d(?:s|h|min)\b")
-FIRST_LETTER = re.compile(r"[^\W\d_]")
-# A letter alone, a table's cell or a variable ("p", "n"): read, the model wrote another ("p" came back as "m", "b" as
-# "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich").
-LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
 # What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
 # April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
 # path's " > "); no word in small letters, which may be code's.
@@ -4101,7 +4096,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
-    sentence = bool(letter := FIRST_LETTER.search(text)) and letter.group().isupper()
+    sentence = bool(letter := LETTER.search(text)) and letter.group().isupper()
     for form in found:
         start, end = form.span()
         if forms and start < forms[-1][1]:
