@@ -2973,6 +2973,11 @@ def test_a_word_hyphenated_at_a_line_break_is_read_whole():
     assert prepare("Please make sure that the documentation of the configu-\r\nration is up to date.").segments == [
         "Please make sure that the documentation of the configuration\r\nis up to date."]  # Windows' line ends
     assert prepare("Use the --dry-\nrun flag").segments == ["Use the XX0X-", "run flag"]  # an item's: as before
+    # nroff's UTF-8 hyphen (U+2010), which the model cannot read ("transforma‐\ntion" came back "Transformationen‐")
+    unknown = lambda text: [(m.start(), m.end()) for m in re.finditer("\u2010", text)]  # as the tokenizer says
+    manual = prepare("       for the block sorting transforma\u2010\n       tion and the coder", unknown=unknown)
+    assert manual.segments == ["for the block sorting transformation\n       and the coder"] and not manual.protected
+    assert prepare("a well\u2010known name", unknown=unknown).protected == ["well\u2010known"]  # in a line: kept
 
 
 def test_a_python_traceback_is_kept_as_written():
