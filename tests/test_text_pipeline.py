@@ -2494,6 +2494,13 @@ def test_a_command_line_where_one_is_expected_is_kept_as_written():
     for text in ("git svn clone failed", "go down one line", "make up the bed", "npm is a package manager.",
                  "Run npm install to update it. Then restart."):
         assert not any(" " in item for item in prepare(text).protected), text
+    # any command after a shell's prompt, with the lines its backslashes continue ("$ gcloud alpha compute ..." came
+    # back as "$ gcloud Alpha-Instanzen ..."); not a catalog's one-line key or format ("$ last page"), nor money
+    manual = "To add it, run:\n\n  $ gcloud alpha compute instances add \\\n      my-instance --zone=ZONE\n\nDone."
+    assert prepare(manual).segments == ["To add it, run:", "Done."]
+    assert prepare(manual).protected == ["  $ gcloud alpha compute instances add \\\n      my-instance --zone=ZONE"]
+    for text in ("$ last page", "$ matches the end", "It costs\n$ 5 a month."):
+        assert not any("$" in item for item in prepare(text).protected), text
 
 
 def test_a_programs_statement_on_a_line_of_its_own_is_kept_as_written():
