@@ -22,7 +22,7 @@ from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
                              SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, indented_program,
-                             paragraph_runs, prepare, protected_spans, rewrapped, sentences, whole_words)
+                             paragraph_runs, prepare, protected_spans, rewrapped, sentences, unjustified, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -1135,6 +1135,23 @@ def test_an_indented_code_block_of_a_markdown_text_is_kept_as_written():
     assert prepare("A paragraph\n    wrapped, not code.\n\n# Title").protected == []  # no blank line before
     json = '# Data\n\n    {"a": "b"}\n\n{"c": "Save"}'  # a JSON value inside the code is no text (it was cut twice)
     assert prepare(json).segments == ["# Data", "Save"] and prepare(json).restore(["# Daten", "Sichern"]).count("{") == 2
+
+
+def test_a_paragraph_justified_to_both_margins_is_read_as_its_sentences():
+    """nroff justifies a manual page's paragraphs with runs of spaces between words, which separated segments as a
+    help text's columns do: "the  structured  coding  model" reached the model word by word. In a paragraph whose
+    lines but the last are all as long, runs of two or three spaces are one space; a table's aligned columns, lines
+    that spaces pad to one width and a table drawn with rules stay as written."""
+    manual = ("       Michael  Burrows  and  David Wheeler (for the block sorting) and\n"
+              "       Peter Fenwick (for the  structured  coding  model  in  the  bzip\n       tool) helped.")
+    assert prepare(manual).segments == ["XX0X and XX1X", "for the block sorting", "and",
+                                        "for the structured coding model in the bzip\n       tool", "helped."]
+    for table in ("ByteOrderMask     (1 << 0)\nBitOrderMask      (1 << 1)\nScanlinePadMask   (1 << 3)\n"
+                  "ScanlineUnitMask  (1 << 4)",
+                  "CARD8:  8-bit unsigned integer   \nCARD16: 16-bit unsigned integer  \nCARD32: 32-bit integer",
+                  "│Detail        │Control   │\n│AXN_SKPress   │SlowKeys  │\n"
+                  "│AXN_SKAccept  │SlowKeys  │"):
+        assert unjustified(table) == table, table
 
 
 def test_a_letter_alone_is_kept_as_written():

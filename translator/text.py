@@ -28,6 +28,7 @@ import os
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from html import unescape
 from itertools import accumulate
@@ -3238,6 +3239,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         icu, icu_numbers, _ = icu_syntax(text)
     if not html and "\u2010" in text:
         text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
+    if not html and "  " in text and "\n" in text:
+        text = unjustified(text)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
@@ -4987,6 +4990,33 @@ class _Layout:
                 longest = max(worded[first:line], default=0)
                 self.longest[first:line] = [longest] * (line - first)
                 first = line + blank
+
+
+# A paragraph justified to both margins, as nroff sets a manual page: the runs of spaces it spreads between words
+# ("Michael  Burrows  and  David Wheeler") separated segments, as a help text's columns do, and the model translated
+# words alone ("structured", "coding"). In a paragraph of three lines or more all as long as its longest but the
+# last, runs of two or three spaces between words are one space; a help text's columns (lines of many lengths, wider
+# gaps), a table's (gaps that end at one column on three lines and half or more) and one drawn with rules ("│") stay.
+JUSTIFIED_GAP = re.compile(r"(?<=[\w,.;:!?)\]\"'’]) {2,3}(?=[\w(\[\"'‘])")
+COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+
+
+def unjustified(text: str) -> str:
+    """The text with the runs of spaces that justify its paragraphs' lines (JUSTIFIED_GAP) one space."""
+    paragraphs = re.split(r"(\n[ \t]*\n)", text)
+    for index in range(0, len(paragraphs), 2):
+        lines = paragraphs[index].split("\n")
+        width = max(len(line.rstrip()) for line in lines)
+        if len(lines) < 3 or any(len(line.rstrip()) != width for line in lines[:-1]):
+            continue  # a table's lines that spaces pad to one width are not justified
+        columns = Counter(gap.end() for line in lines for gap in COLUMN_GAP.finditer(line))
+        if columns and (aligned := columns.most_common(1)[0][1]) >= 3 and 2 * aligned >= len(lines):
+            continue  # a table: its columns start where half its lines' gaps end (three or more)
+        for k, line in enumerate(lines):
+            if "│" not in line and "|" not in line:
+                lines[k] = JUSTIFIED_GAP.sub(" ", line)
+        paragraphs[index] = "\n".join(lines)
+    return "".join(paragraphs)
 
 
 # A word hyphenated at a line's end ("configu-\nration", text taken from a PDF or a manual page that nroff set): read
