@@ -3230,7 +3230,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     references it can as their characters (`characters_read`), in capitals, sentence-cased (`_shouted`), and a label
     without a mnemonic marker inside a word (`_accelerator`). With take_out_tags, items of tags alone leave the segments
     (translator.markup), to be put back by alignment. A collapsed reference link's end takes its label
-    (`_collapsed_references_labelled`). Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
+    (`_collapsed_references_labelled`). A manual page's justified spacing and nroff's hyphens at line ends are read
+    as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
     icu, icu_numbers, choices = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     whole_sentences = icu_sentences(text, choices) if choices else None
     prepared = Prepared([], [""], html=html, icu_expanded=whole_sentences is not None)
@@ -5008,7 +5009,7 @@ def unjustified(text: str) -> str:
         lines = paragraphs[index].split("\n")
         width = max(len(line.rstrip()) for line in lines)
         if len(lines) < 3 or any(len(line.rstrip()) != width for line in lines[:-1]):
-            continue  # a table's lines that spaces pad to one width are not justified
+            continue  # lines of many lengths (trailing spaces, a table's padding, aside): not justified
         columns = Counter(gap.end() for line in lines for gap in COLUMN_GAP.finditer(line))
         if columns and (aligned := columns.most_common(1)[0][1]) >= 3 and 2 * aligned >= len(lines):
             continue  # a table: its columns start where half its lines' gaps end (three or more)
