@@ -2791,7 +2791,7 @@ COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*
 
 # Any command after a shell's prompt, with the lines a backslash at a line's end continues ("$ gcloud alpha compute
 # instances add-iam-policy-binding \\"): read, it was translated ("$ gcloud Alpha-Instanzen add-iam-policy-binding",
-# "my-instance" as "mein-Instanz"; 207 of 1,342 paragraphs of 81 rendered manual pages have such a line). A command's
+# "my-instance" as "mein-Instanz"; 207 of 1,342 paragraphs of 80 rendered manual pages have such a line). A command's
 # name in small letters after "$ " at a line's start, in a text of lines or indented; not "$ 5", nor a text of one line
 # that a catalog's key or format starts ("$ last page", "$ matches the end", "$ descriptor at %L": 8 catalog messages).
 PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ [a-z][\w.+-]*(?![^\s\\])[^\n]*(?:(?<=\\)\n[^\n]*)*")
@@ -5026,7 +5026,7 @@ def unjustified(text: str) -> str:
 # ("configuration") and with it otherwise ("self-contained"), and the line break moved after it (or before it, where
 # the line goes on with no space after it), where it wraps the sentence as any other; with neither, it goes. Not a
 # hyphen a conjunction follows ("pre-\nand post-processing"). nroff's UTF-8 output hyphenates with U+2010, which the
-# model cannot read ("speci‐\nfied", "transforma‐\ntion": 268 of 1,342 paragraphs of 81 rendered manual pages have
+# model cannot read ("speci‐\nfied", "transforma‐\ntion": 268 of 1,342 paragraphs of 80 rendered manual pages have
 # one; "transforma‐\ntion" came back as "Transformationen‐"): read as an ASCII one (NROFF_HYPHEN).
 NROFF_HYPHEN = re.compile(r"(?<=[a-z])\u2010(?=\r?\n[ \t]*[a-z])")
 HYPHENATED_AT_A_BREAK = re.compile(r"(?P<before>[ \t]?)(?<![\w-])(?P<head>[a-z]{1,40})-(?P<line_break>\r?\n[ \t]*)"
