@@ -75,8 +75,9 @@ PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a
 # zlib.h" came back as "zlib gelesen haben.h"), from a name of two characters or more, not a possessive ("sb.'s"),
 # and a configuration's directory ("policy-rc.d" came back as "Politikerc.", "rc.d" split a sentence); not a manual
 # page's name, which its section follows ("update-rc.d(8)", "sources.list(5)": one item with it)
+MANUAL_SECTION = r"\([1-9][a-z]?\)"  # a manual page's section after its name: "(3)", "(3p)"
 FILE_NAME = (r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\."
-             r"(?:(?=[0-9]*[a-z])[a-z0-9]{2,24}|(?<=[\w-]{2}\.)[chosayld](?!['’]))(?!\w|\.\w|\([1-9][a-z]?\))")
+             rf"(?:(?=[0-9]*[a-z])[a-z0-9]{{2,24}}|(?<=[\w-]{{2}}\.)[chosayld](?!['’]))(?!\w|\.\w|{MANUAL_SECTION})")
 # Words with a capital inside ("FreeBSD" came back as "FreieBSD", "VirtualBox" as "VirtuelleBox"): names of products
 # and identifiers, which catalogs keep
 CAMEL_CASE = r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[A-Z]\w*"
@@ -570,7 +571,7 @@ PLACEHOLDERS = (
     r"(?<![\w.-])(?=[a-z0-9.+]*-)(?=[a-z0-9.+-]*[a-z]\d)[a-z][a-z0-9+]*(?:[-.][a-z0-9+]+)+(?![\w-]|\.\w)",
     # A manual page's name and section ("crypt(3)", "git-rev-list(1)", "write(2)"): read, the model translated the name
     # ("Crypt(3)", "Öffnen(2)") or lost it; the references keep it as written in 92 of the 102 corpus texts with one
-    r"(?<![\w.-])[a-z_][\w.+-]*\([1-9][a-z]?\)(?![\w(])",
+    rf"(?<![\w.-])[a-z_][\w.+-]*{MANUAL_SECTION}(?![\w(])",
     # A number in small Roman numerals in parentheses, a clause's or a list item's ("clause (ii) above", "(iv)"): read,
     # "as described in clause (ii) above" came back as "wie beschrieben (i).", "(iii)" alone as "(Iiii)"
     rf"(?<![\w(])\((?=[ivx]{{2}}){ROMAN}\)(?![\w)])",
@@ -2829,6 +2830,11 @@ C_FAMILY_LINE = re.compile(r"[{}()\[\];, ]*[{}][{}()\[\];, ]*|\}? ?(?:else )?(?:
 CODE_COMMENT = re.compile(r"#|//|/?\*")  # a line that opens so is a comment of Python, C or the shell
 
 
+def _prose(line: str) -> bool:
+    """Whether a line that looks like a statement is a sentence: five words in a row outside its string literals."""
+    return bool(PROSE.search(STRING_LITERAL.sub("", line)))
+
+
 def code_lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
     `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND) and statements (STATEMENT_LINE), sorted and
@@ -2838,8 +2844,7 @@ def code_lines(text: str) -> list[tuple[int, int]]:
     if "#" in text:
         lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
     if ";" in text or "{" in text or ">>>" in text:
-        lines += [line.span() for line in STATEMENT_LINE.finditer(text)
-                  if not PROSE.search(STRING_LITERAL.sub("", line.group()))]
+        lines += [line.span() for line in STATEMENT_LINE.finditer(text) if not _prose(line.group())]
     if "$ " in text and ("\n" in text or text[:1] in " \t"):  # a prompt's command takes its lines whole
         prompts = [line.span() for line in PROMPT_LINE.finditer(text)]
         lines = prompts + apart_from(sorted(lines), prompts)
@@ -2890,7 +2895,7 @@ def indented_program(text: str) -> list[tuple[int, int]]:
         return []
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
     code = sum(bool(PYTHON_LINE.fullmatch(line) or (C_FAMILY_LINE.fullmatch(line) or STATEMENT_LINE.fullmatch(line))
-                    and not PROSE.search(STRING_LITERAL.sub("", line))) for line in statements)
+                    and not _prose(line)) for line in statements)
     return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if code and 2 * code >= len(statements) else []
 
 
@@ -3232,16 +3237,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     (translator.markup), to be put back by alignment. A collapsed reference link's end takes its label
     (`_collapsed_references_labelled`). A manual page's justified spacing and nroff's hyphens at line ends are read
     as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
+    if not html and "\u2010" in text:  # first: every span below is of the text as read
+        text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
+    if not html and "  " in text and "\n" in text:
+        text = unjustified(text)
     icu, icu_numbers, choices = icu_syntax(text) if preserve_placeholders else ([], [], [])  # exact: the syntax
     whole_sentences = icu_sentences(text, choices) if choices else None
     prepared = Prepared([], [""], html=html, icu_expanded=whole_sentences is not None)
     if whole_sentences:
         text = whole_sentences
         icu, icu_numbers, _ = icu_syntax(text)
-    if not html and "\u2010" in text:
-        text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
-    if not html and "  " in text and "\n" in text:
-        text = unjustified(text)
     pattern = EVERYTHING_AND_NUMBERS if preserve_placeholders else MARKUP_AND_TOKEN_LIKE if html else ONLY_TOKEN_LIKE
     emphasis = take_out_tags and preserve_placeholders and not html  # Markdown's, read as tags where they may leave
     marks = emphasis_marks(text) if emphasis else []
