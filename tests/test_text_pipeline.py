@@ -3002,6 +3002,12 @@ def test_a_word_hyphenated_at_a_line_break_is_read_whole():
     manual = prepare("       for the block sorting transforma\u2010\n       tion and the coder", unknown=unknown)
     assert manual.segments == ["for the block sorting transformation\n       and the coder"] and not manual.protected
     assert prepare("a well\u2010known name", unknown=unknown).protected == ["well\u2010known"]  # in a line: kept
+    # the text after a joined word is shorter than it was; its numbers are still found in German ("about 2.5" stayed)
+    joined = prepare("Files of less than about one hun-\ndred bytes grow, and a file of about 2.5 GB is\nread at around "
+                     "0.5 GB a second.")
+    assert joined.protected == ["about 2.5", "around 0.5"]
+    assert "etwa 2,5 GB" in joined.restore(["Dateien von weniger als hundert Bytes wachsen, und eine Datei von XX0X GB "
+                                            "wird mit XX1X GB pro Sekunde gelesen."])
 
 
 def test_a_python_traceback_is_kept_as_written():

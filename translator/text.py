@@ -3284,6 +3284,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     exact = sorted(written + links)
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
+    # With its items in place this is the text, so the text's spans find their items in it (`items_over`); the text
+    # as read, dehyphenated, is shorter after each joined word ("about 8.05" after "hun-\ndred" lost its "etwa")
+    as_in_text = masked
     if not html and ("-\n" in masked or "-\r\n" in masked):
         masked = dehyphenated(masked)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
@@ -3296,8 +3299,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
-    spoken_marks = speech_marks(masked, prepared.protected, speech) if speech else {}
-    for block in _blocks(masked, prepared.protected, html, items_over(masked, prepared.protected, syntax)):
+    spoken_marks = speech_marks(as_in_text, prepared.protected, speech) if speech else {}
+    for block in _blocks(masked, prepared.protected, html, items_over(as_in_text, prepared.protected, syntax)):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
             continue
@@ -3325,17 +3328,17 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         prepared.segments = [_blanked(segment) for segment in prepared.segments]
     else:
         prepared.wraps = [[] for _ in prepared.segments]
-    in_code = items_over(masked, prepared.protected, code) if code else set()  # a Markdown text's indented code's
+    in_code = items_over(as_in_text, prepared.protected, code) if code else set()  # a Markdown text's indented code's
     quotation_marks_written = german_quotation_marks(
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
     title_contexts = _title_contexts(masked, prepared.protected) if preserve_placeholders else {}
-    forms_of_items, labels_of_items = _forms_and_labels_by_item(masked, prepared.protected, forms, labels, in_code)
+    forms_of_items, labels_of_items = _forms_and_labels_by_item(as_in_text, prepared.protected, forms, labels, in_code)
     prepared.labelled = set(labels_of_items)
     decimals = preserve_placeholders and any(DECIMALS.fullmatch(item) and "." in item or number in forms_of_items
                                              and DECIMAL_NUMBER.search(item)
                                              for number, item in enumerate(prepared.protected))
-    quantities = items_over(masked, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
+    quantities = items_over(as_in_text, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
     for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
         values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
