@@ -233,6 +233,14 @@ RST_REFERENCE = (r"(?<![\w`])`[^`<>\n]{1,200}`__?(?!\w)|(?<![\w\]])\[(?:\d+|#[\w
                  r"|(?<![\w`|.+-])[A-Za-z0-9](?:[\w.+-]{0,98}[A-Za-z0-9])?__?(?![\w+-])")
 RST_FIELD = (r"(?m:^)[ \t]*(?::(?:rtype|(?:kw|var)?type[ \t]+[^:\n`]{1,100}):[^\n]*"
              r"|:[a-z][\w.-]*(?:[ \t]+[^:\n`\s][^:\n`]{0,99})?:(?=[ \t]|\n|$))")
+# A reStructuredText directive's marker and name (".. note::", ".. versionadded::", ".. |logo| image::"), with the
+# rest of its line where that is no text (".. code-block:: bash", ".. image:: https://..."), and a hyperlink target's
+# line (".. _Jansson: http://..."): read, the model wrote them as words (".. Bild:", "..C-block: Bash": of 67 such lines
+# in 40 texts of installed documentation and docstrings, 39). An admonition's or a version note's text is translated.
+RST_TEXT_DIRECTIVES = ("note|warning|tip|hint|important|caution|danger|attention|error|admonition|seealso|deprecated|"
+                       "versionadded|versionchanged|versionremoved|topic|rubric|sidebar")
+RST_DIRECTIVE = (rf"(?m:^)[ \t]*\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?(?:(?:{RST_TEXT_DIRECTIVES})::"
+                 r"|[A-Za-z][\w:+-]*::[^\n]*|_[^:\n]+:[^\n]*)")
 # A Python traceback as Python prints it: its heading, each frame's file and line ("  File "app.py", line 12, in
 # <module>") with up to four lines of its code, and the exception's line ('ValueError: invalid literal for int() with
 # base 10: 'abc''); a doctest's ("  ..." for its frames). A program's output, which a bug report quotes: read, the
@@ -425,6 +433,7 @@ PLACEHOLDERS = (
     # such names in 12 of this machine's reST pages, 9 changed, and 9 of 9 type fields). A capitalized one is a
     # document's own field, its name words (":Issue tracker:")
     RST_FIELD,
+    RST_DIRECTIVE,
     DOCSTRING_PARAMETER,
     RST_LINK_OPEN,
     RST_LINK_CLOSE,
@@ -693,10 +702,10 @@ TAGS_APART = re.compile(f"{ALWAYS_APART}|{TAG_PATTERN}|{BBCODE_TAG}|{ASS_OVERRID
 BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECASE)
 # A list item's bullet or number, or an e-mail's quotation marks ("> I think we should" came back as "> ich glaube");
 # plain text's "o" bullet too (of 178 in Debian's package descriptions the model lost or translated 63: "o Integrated
-# level editor" came back as "Editor für o-Geräte");
-# a number in small Roman numerals too, a license's "ii." or "(iv)": read, "ii." came back as "Ii.", "iii." as "Iiii.",
-# "iv." as "eiv."
-LIST_MARKER = re.compile(rf"(?:[-*•‣◦–]|o(?=[ \t])|>(?:[ \t]*>)*|\(?\d{{1,3}}[.)]|\(?(?:[a-z]|{ROMAN})[.)])\s+")
+# level editor" came back as "Editor für o-Geräte"), and an em dash, as gcloud's manual pages mark their choices ("—
+# provide the argument ..."); a number in small Roman numerals too, a license's "ii." or "(iv)": read, "ii." came back
+# as "Ii.", "iii." as "Iiii.", "iv." as "eiv."
+LIST_MARKER = re.compile(rf"(?:[-*•‣◦–—]|o(?=[ \t])|>(?:[ \t]*>)*|\(?\d{{1,3}}[.)]|\(?(?:[a-z]|{ROMAN})[.)])\s+")
 # A list item's number is an item (NUMBER) before the line is read: "1) Open the file." reached the model as "XX0X) Open
 # the file." (a number before "." ends a sentence of its own, and was kept), and so are a bullet outside the model's
 # vocabulary ("* caption is optional" reached it as "XX0X caption is optional" and came back as "*-Kontakt ist
@@ -2929,6 +2938,8 @@ def config_keys(text: str) -> Spans:
     needs as written."""
     if entries := [span for entry in STRINGS_ENTRY.finditer(text) for span in (entry.span(1), entry.span(2))]:
         return entries
+    if text[:1] in " \t" and indented_program(text):  # its assignments are code ("a = np.arange(4)" came back as
+        return []  # "ein = np.arange(4)", "for method in lines:" as "für Methode in Zeilen:")
     assignments = [found for found in ASSIGNMENT.finditer(text)
                    if found.group(2) == "=" or SPELLED_AS_CODE.match(found.group(1))]
     if assignments and "<" in text:  # not a tag's attributes, one to a line ('<BODY\nCLASS="BOOK"\nTEXT="#000"\n>')
@@ -3286,9 +3297,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
     # With its items in place this is the text, so the text's spans find their items in it (`items_over`); the text
     # as read, dehyphenated, is shorter after each joined word ("about 8.05" after "hun-\ndred" lost its "etwa")
-    as_in_text = masked
+    as_in_text, joined_breaks = masked, set()
     if not html and ("-\n" in masked or "-\r\n" in masked):
-        masked = dehyphenated(masked)
+        masked, joined_breaks = dehyphenated(masked)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
@@ -3300,7 +3311,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
     spoken_marks = speech_marks(as_in_text, prepared.protected, speech) if speech else {}
-    for block in _blocks(masked, prepared.protected, html, items_over(as_in_text, prepared.protected, syntax)):
+    layout = _Layout(masked, prepared.protected, as_in_text, joined_breaks)
+    for block in _blocks(layout, html, items_over(as_in_text, prepared.protected, syntax)):
         if not isinstance(block, str):  # a separator: glue between segments
             prepared.glue[-1] += block.text
             continue
@@ -4864,16 +4876,16 @@ LINE_LEAD = re.compile(r"[ \t]*(?:>[ \t]*)*")  # indentation, and an e-mail's qu
 LINE_BREAK = re.compile(rf" ?(?:\r\n|\n){LINE_LEAD.pattern}")
 
 
-def _blocks(masked: str, protected: list[str], html: bool, breaks: set[int]) -> list[str | Separator]:
-    """The masked text cut at BREAKS and at the placeholders of block-level tags (one pattern for every token,
-    not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab or run
-    of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n great
-    products.</p>" reached the model as "We offer" and "great products."."""
+def _blocks(layout: "_Layout", html: bool, breaks: set[int]) -> list[str | Separator]:
+    """The layout's masked text cut at BREAKS and at the placeholders of block-level tags (one pattern for every
+    token, not an alternative per block tag: thousands of "<p>" made the split quadratic). In HTML a line break, tab
+    or run of spaces is a space except inside <pre>: a page's source wraps its lines anywhere, and "<p>We offer\n
+    great products.</p>" reached the model as "We offer" and "great products."."""
+    masked, protected = layout.masked, layout.protected
     blocks = _block_tags(protected, html) | _siblings_apart(masked, protected) | breaks
     pre = {i: -1 if item[1] == "/" else 1 for i, item in enumerate(protected) if html and PRE_TAG.fullmatch(item)}
     parts: list[str | Separator] = []
     done, in_pre, wrapped = 0, 0, 0  # wrapped: where the lead of the line after the last line break that wraps ends
-    layout = _Layout(masked, protected)
     for found in BREAK_OR_TOKEN.finditer(masked):
         if found.start() < wrapped:
             continue
@@ -4911,6 +4923,8 @@ def _wrap_end(masked: str, found: re.Match, part_start: int, wrapping: bool, lay
     part runs from `part_start`, `wrapping` if a line break in it wraps already."""
     if found.group() not in ("\n", "\r\n"):
         return 0
+    if found.start() in layout.joined:
+        return LINE_LEAD.match(masked, found.end()).end()
     end = found.start() - (masked[found.start() - 1:found.start()] == " ")  # one space may end the line
     last = masked[end - 1:end]
     if end <= part_start or not (last.isalnum() or last in WRAPPING_END):
@@ -4939,10 +4953,12 @@ BLANK = re.compile(r"[ \t\r]*")
 class _Layout:
     """The masked text's lines as written (each token as wide as its item), read once, where a line break might
     wrap: each line's width, its paragraph's longest line (a paragraph ends at a blank line and where a list item
-    starts), and a part's lead."""
+    starts), and a part's lead. Widths are of `written`, the masked text before words hyphenated at a line's end
+    were joined (`dehyphenated`), where its lines are the same: the width they were wrapped to (a joined word widened
+    its line and narrowed the next); `joined`: where the line breaks it moved start."""
 
-    def __init__(self, masked: str, protected: list[str]):
-        self.masked, self.protected = masked, protected
+    def __init__(self, masked: str, protected: list[str], written: str = "", joined: set[int] = frozenset()):
+        self.masked, self.protected, self.written, self.joined = masked, protected, written or masked, joined
         self.leads: dict[int, tuple[int, int]] = {}  # a part's start -> `lead` (it reads back to its line's start)
         self.starts: list[int] = []  # each line's start
         self.widths: list[int] = []  # each line's width
@@ -4952,9 +4968,9 @@ class _Layout:
         number = int(token.group(1))
         return self.protected[number] if number < len(self.protected) else ""
 
-    def written_width(self, start: int, end: int) -> int:
+    def written_width(self, start: int, end: int, masked: str = "") -> int:
         return end - start + sum(len(self.protected[number]) - len(token.group())
-                                 for token in PLACEHOLDER_PATTERN.finditer(self.masked, start, end)
+                                 for token in PLACEHOLDER_PATTERN.finditer(masked or self.masked, start, end)
                                  if (number := int(token.group(1))) < len(self.protected))
 
     def lead(self, part_start: int) -> tuple[int, int]:
@@ -4976,38 +4992,52 @@ class _Layout:
         line = bisect_right(self.starts, position) - 1
         return self.widths[line], self.longest[line]
 
-    def _starts_an_item(self, line_start: int) -> bool:
-        """Whether a line starts a list item (an e-mail's quotation marks start none)."""
-        marker = list_marker(self.masked, self.protected, INDENTATION.match(self.masked, line_start).end())
+    def _starts_an_item(self, masked: str, line_start: int) -> bool:
+        """Whether a line of a masked text starts a list item (an e-mail's quotation marks start none)."""
+        marker = list_marker(masked, self.protected, INDENTATION.match(masked, line_start).end())
         return marker is not None and not marker.group().startswith(">")
 
     def _read(self) -> None:
-        masked = self.masked
-        self.starts = [0, *(found.end() for found in re.finditer("\n", masked))]
-        ends = [start - 1 for start in self.starts[1:]] + [len(masked)]
-        self.widths = [self.written_width(start, end - (masked[end - 1:end] == "\r"))
-                       for start, end in zip(self.starts, ends)]
+        self.starts, self.widths, paragraphs = self._lines(self.masked)
+        if self.written is not self.masked and len((wrapped := self._lines(self.written))[0]) == len(self.starts):
+            _, self.widths, paragraphs = wrapped  # as written, where joining a word moved a line's words
+        self.longest = [0] * len(self.starts)
+        for first, end, longest in paragraphs:
+            self.longest[first:end] = [longest] * (end - first)
+
+    def _lines(self, masked: str) -> tuple[list[int], list[int], list[tuple[int, int, int]]]:
+        """Each line's start and width in a masked text, and each paragraph's first line, the line after its last
+        and its longest line's width."""
+        starts = [0, *(found.end() for found in re.finditer("\n", masked))]
+        ends = [start - 1 for start in starts[1:]] + [len(masked)]
+        widths = [self.written_width(start, end - (masked[end - 1:end] == "\r"), masked)
+                  for start, end in zip(starts, ends)]
         # Lines without a letter set no width: a subtitle's number and times ("00:00:01,000 --> 00:00:04,000") are
         # wider than its two lines of text
         worded = [width if LETTER.search(PLACEHOLDER_PATTERN.sub("", masked[start:end])) else 0
-                  for width, start, end in zip(self.widths, self.starts, ends)]
-        self.longest = [0] * len(self.starts)
-        first = 0  # the paragraph's first line
-        for line, (start, end) in enumerate(zip([*self.starts, len(masked)], [*ends, len(masked)])):
-            blank = line == len(self.starts) or BLANK.match(masked, start).end() == end
-            if blank or self._starts_an_item(start):
-                longest = max(worded[first:line], default=0)
-                self.longest[first:line] = [longest] * (line - first)
+                  for width, start, end in zip(widths, starts, ends)]
+        paragraphs, first = [], 0  # first: the paragraph's first line
+        for line, (start, end) in enumerate(zip([*starts, len(masked)], [*ends, len(masked)])):
+            blank = line == len(starts) or BLANK.match(masked, start).end() == end
+            if blank or self._starts_an_item(masked, start):
+                paragraphs.append((first, line, max(worded[first:line], default=0)))
                 first = line + blank
+        return starts, widths, paragraphs
 
 
 # A paragraph justified to both margins, as nroff sets a manual page: the runs of spaces it spreads between words
 # ("Michael  Burrows  and  David Wheeler") separated segments, as a help text's columns do, and the model translated
 # words alone ("structured", "coding"). In a paragraph of three lines or more all as long as its longest but the
-# last, runs of two or three spaces between words are one space; a help text's columns (lines of many lengths, wider
-# gaps), a table's (gaps that end at one column on three lines and half or more) and one drawn with rules ("│") stay.
+# last (or of two, the first as wide as a page's text, the last spread nowhere and under the first's text: 180 of
+# the 1,342 paragraphs of 80 rendered manual pages), runs of two or three spaces between words are one space; a help
+# text's columns (lines of many lengths, wider gaps), a table's (gaps that end at one column on three lines and half
+# or more) and one drawn with rules ("│") stay.
 JUSTIFIED_GAP = re.compile(r"(?<=[\w,.;:!?)\]\"'’]) {2,3}(?=[\w(\[\"'‘])")
+# Inside a sentence: where two spaces end one (typewriter's spacing) or follow a label ("Debian:   http://...") or a
+# list item's marker ("o  References"), nothing says the line is justified
+SPREAD_GAP = re.compile(r"(?<=[\w,;)\]\"'’]) {2,3}(?=[\w(\[\"'‘])")
 COLUMN_GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+JUSTIFIED_WIDTH = 60  # a justified paragraph's lines of two: the first as wide as a page's text (nroff's: 78 on 80)
 
 
 def unjustified(text: str) -> str:
@@ -5016,16 +5046,35 @@ def unjustified(text: str) -> str:
     for index in range(0, len(paragraphs), 2):
         lines = paragraphs[index].split("\n")
         width = max(len(line.rstrip()) for line in lines)
-        if len(lines) < 3 or any(len(line.rstrip()) != width for line in lines[:-1]):
+        if len(lines) < 2 or any(len(line.rstrip()) != width for line in lines[:-1]):
             continue  # lines of many lengths (trailing spaces, a table's padding, aside): not justified
+        if len(lines) == 2 and not _justified_above_its_last(*lines):
+            continue
         columns = Counter(gap.end() for line in lines for gap in COLUMN_GAP.finditer(line))
         if columns and (aligned := columns.most_common(1)[0][1]) >= 3 and 2 * aligned >= len(lines):
             continue  # a table: its columns start where half its lines' gaps end (three or more)
         for k, line in enumerate(lines):
             if "│" not in line and "|" not in line:
-                lines[k] = JUSTIFIED_GAP.sub(" ", line)
+                text = _text_start(line)  # a list item's marker keeps its spaces ("(1)   Create")
+                lines[k] = line[:text] + JUSTIFIED_GAP.sub(" ", line[text:])
         paragraphs[index] = "\n".join(lines)
     return "".join(paragraphs)
+
+
+def _text_start(line: str) -> int:
+    """Where a line's text starts: after its indentation and a list item's marker."""
+    text = INDENTATION.match(line).end()
+    return marker.end() if (marker := list_marker(line, (), text)) else text
+
+
+def _justified_above_its_last(line: str, last: str) -> bool:
+    """Whether one line, of two, is justified: as wide as a page's text (JUSTIFIED_WIDTH) and spread, above a last
+    line of words spread nowhere that starts where its text does, as nroff sets a paragraph's last line (a help
+    text's description goes on under its column, its options have columns on both lines; a heading's rule has no
+    words)."""
+    text = _text_start(line)
+    return (len(line.rstrip()) >= JUSTIFIED_WIDTH and bool(SPREAD_GAP.search(line, text)) and bool(LETTER.search(last))
+            and INDENTATION.match(last).end() == text and not COLUMN_GAP.search(last.strip()))
 
 
 # A word hyphenated at a line's end ("configu-\nration", text taken from a PDF or a manual page that nroff set): read
@@ -5042,20 +5091,23 @@ HYPHENATED_AT_A_BREAK = re.compile(r"(?P<before>[ \t]?)(?<![\w-])(?P<head>[a-z]{
                                    r"(?P<after>[ \t]{1,100}(?=\S))?")
 
 
-def dehyphenated(masked: str) -> str:
-    """The masked text with each word hyphenated at a line's end (HYPHENATED_AT_A_BREAK) whole."""
+def dehyphenated(masked: str) -> tuple[str, set[int]]:
+    """The masked text with each word hyphenated at a line's end (HYPHENATED_AT_A_BREAK) whole, and where each line
+    break it moved starts now (each wraps a sentence: it was inside a word)."""
     words = lexicon.load().words
-
-    def whole(found: re.Match) -> str:
+    pieces, moved, length, done = [], set(), 0, 0
+    for found in HYPHENATED_AT_A_BREAK.finditer(masked):
         joined = found["head"] + found["tail"]
         word = joined if joined in words else f"{found['head']}-{found['tail']}"
-        if found["after"]:
-            return found["before"] + word + found["line_break"]
-        if found["before"]:
-            return found["line_break"] + word
-        return word
-
-    return HYPHENATED_AT_A_BREAK.sub(whole, masked)
+        before, after = (found["before"] + word, "") if found["after"] else ("", word)
+        line_break = found["line_break"] if found["after"] or found["before"] else ""  # with neither, it goes
+        pieces += [masked[done:found.start()], before, line_break, after]
+        length += len(pieces[-4]) + len(before)
+        if line_break:
+            moved.add(length)
+        length += len(line_break) + len(after)
+        done = found.end()
+    return "".join(pieces) + masked[done:], moved
 
 
 def _blanked(segment: str) -> str:
