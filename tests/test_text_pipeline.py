@@ -2809,6 +2809,10 @@ def test_no_sentence_ends_after_an_abbreviation_before_a_small_letter_or_a_numbe
                  "i went home. then i slept."):  # as one segment the model dropped the second
         assert len(sentences(line)) == 2, line
     assert sentences("say sth. in chorus") == ["say sth. in chorus"]
+    # nor before a label that closes a parenthesis the sentence opened (the splitter read "x)" as a list's label)
+    assert sentences("raised to the power degree(f, x) - degree(g, x) + 1.") == [
+        "raised to the power degree(f, x) - degree(g, x) + 1."]
+    assert prepare("Choose a) the first b) the second.").segments == ["Choose", "the first", "the second."]  # a list
 
 
 def test_every_letter_of_one_long_word_the_model_cannot_read_makes_one_span():
@@ -3054,12 +3058,30 @@ def test_a_python_traceback_is_kept_as_written():
     text = ("It fails:\n\nTraceback (most recent call last):\n  File \"/usr/lib/python3.11/runpy.py\", line 198, in "
             "_run_module_as_main\n    return _run_code(code, main_globals, None,\n  File \"app.py\", line 12, in "
             "<module>\n    main()\n    ^^^^^^\nValueError: invalid literal for int() with base 10: 'abc'\n\nHow do I "
-            "fix it?\n\n>>> int('x')\nTraceback (most recent call last):\n  ...\nValueError: bad\nDone.")
+            "fix it?\n\n>>> int('x')\nTraceback (most recent call last):\n  ...\nValueError: bad\n\nDone.")
     traceback = text[text.index("Traceback"):text.index("\n\nHow")]
-    doctest = text[text.index("Traceback", len(traceback) + 20):text.index("\nDone")]
+    doctest = text[text.index(">>>"):text.index("\n\nDone")]  # a doctest's session: its interpreter's line too
     prepared = prepare(text)
-    assert prepared.protected == [traceback, ">>> int('x')", doctest]
+    assert prepared.protected == [traceback, doctest]
     assert prepared.segments == ["It fails:", "How do I fix it?", "Done."]
+
+
+def test_a_doctests_session_is_kept_as_written():
+    """A docstring's examples: read, only the ">>>" lines were kept, the values printed came back as words
+    ("[False,  True]]" as "[False,  Wahr]", "Product(i*j**2, (i, a, b))" a ")" short), and printed "key=value" lines
+    made the text a configuration file's (">>> import numpy.ma as ma" came back as ">>> numpy.ma als Maus
+    importieren"). The interpreter's lines, their continuations and what they printed, to a blank line, are one item;
+    an e-mail quoted at three levels is read."""
+    session = (">>> import numpy.ma as ma\n>>> x = ma.arange(4).reshape((2,2))\n>>> x\nmasked_array(\n"
+               "  data=[[0, 1],\n        [2, --]],\n  mask=[[False, False],\n        [False,  True]],\n"
+               "  fill_value=999999)")
+    prepared = prepare(f"Examples\n--------\n{session}\n\nThe mask is kept.")
+    assert prepared.protected == [session] and prepared.segments == ["Examples", "The mask is kept."]
+    comments = "    >>> # Remove the named result\n    >>> # (note that it stays in the list)\n    ...     pass"
+    assert prepare(comments).protected == [comments]
+    assert prepare(">>> print([i for i in range(3)])\n[0, 1, 2]").segments == []
+    assert prepare(">>> I think we should go there\n>>> and do it now, as we said").segments  # an e-mail's quotation
+    assert prepare(">>>%s<<< Conversion program").segments == [">>>XX0X<<< Conversion program"]  # no interpreter
 
 
 def test_a_programs_log_line_is_kept_as_written():
@@ -3082,11 +3104,11 @@ def test_a_docstrings_parameter_with_its_type_is_kept_as_written():
     word's, nor a numpy-like line whose next line is not indented."""
     text = ("Args:\n    q (`torch.Tensor`): The query tensor.\n    **kwargs (dict, optional): More options.\n"
             "    nodes (List[Node]): The nodes.\n\nParameters\n----------\nlocation : Vector\n    Where it is.\n"
-            "max_iter, tol : int, optional\n    Maximum number of iterations.\n\nNote (int or str):\n"
-            "unlink (temporary file): failed\nsize : int\nThe end.")
+            "max_iter, tol : int, optional\n    Maximum number of iterations.\npoint : (float, float)\n    The point."
+            "\n\nNote (int or str):\nunlink (temporary file): failed\nsize : int\nThe end.")
     assert protected_items(text) == sorted(["    q (`torch.Tensor`):", "    **kwargs (dict, optional):",
                                             "    nodes (List[Node]):", "location : Vector",
-                                            "max_iter, tol : int, optional"])
+                                            "max_iter, tol : int, optional", "point : (float, float)"])
     assert prepare(text).segments[:6] == ["Args:", "XX0X The query tensor.", "XX0X More options.", "XX0X The nodes.",
                                           "Parameters", "Where it is."]
 

@@ -260,9 +260,10 @@ LOG_LINE = (r"(?m:^)(?:\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
             r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]{1,100} "
             r"[\w./-]{1,100}(?:\[\d{1,10}\])?:)[^\n]*")
 # What a docstring's parameter's type starts with: a code span, a type's name ("int", "str, optional", "Tensor or
-# sequence of Tensor", "List[Node]"), a dotted or camel-cased name ("torch.Tensor", "CoordSys3D"), a bracket
+# sequence of Tensor", "List[Node]", a tuple's "(float, float)"), a dotted or camel-cased name ("torch.Tensor",
+# "CoordSys3D"), a bracket
 DOCSTRING_TYPE = (r"(?=`|\[|[^()\n]*\boptional\b|[A-Za-z_]\w*\.[A-Za-z_]|[A-Z][a-z]+[A-Z]|[A-Z]\w*\["
-                  r"|(?:int|float|str|bool|bytes|dict|list|tuple|set|callable|function|object|Any|iterable|sequence"
+                  r"|\(?(?:int|float|str|bool|bytes|dict|list|tuple|set|callable|function|object|Any|iterable|sequence"
                   r"|array(?:_like)?|ndarray|tensor|number|string|integer|boolean)\b"
                   r"|(?:[A-Z][a-z]+|complex|double)(?=\)|,| or |\n))")
 DOCSTRING_NAME = r"(?:\*{1,2}|(?=[a-z_]))\w{1,100}"  # "q", "max_iter", "**kwargs"; not "Traceback (most recent ...):"
@@ -2236,7 +2237,9 @@ def _rejoined(parts: list[str]) -> list[str]:
       definition");
     - after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION): "std.
       deviation", "rel. cum.", "sth. in chorus"; and before a time zone after a clock's "p.m." ("5 p.m. CET");
-    - after a list item's number in small Roman numerals that starts the line ("ii. moral rights": `LIST_MARKER`).
+    - after a list item's number in small Roman numerals that starts the line ("ii. moral rights": `LIST_MARKER`);
+    - before a label that closes a parenthesis the sentence opened ("degree(f, x) - degree(g, x)" was cut before
+      each "x)", read as a list's "a) ... b)", and the "x)" lost).
     Not after any word's full stop before a small letter: in text written in small letters that is a sentence's end
     ("i went home. then i slept." came back, as one segment, as "i ging nach Hause.")."""
     runs: list[list[str]] = []
@@ -2252,11 +2255,19 @@ def _rejoined(parts: list[str]) -> list[str]:
                       or ACRONYM.match(part)))
                     or QUALIFYING_ABBREVIATION.search(end)
                     or ENDING_ABBREVIATION.search(end) and AFTER_AN_ABBREVIATION.match(part)
-                    or CLOCK_SUFFIX.search(end) and TIME_ZONE.match(part)):
+                    or CLOCK_SUFFIX.search(end) and TIME_ZONE.match(part)
+                    or CLOSING_LABEL.match(part) and _opens_more_than_it_closes(runs[-1])):
                 runs[-1].append(part)
                 continue
         runs.append([part])
     return ["".join(run) for run in runs]
+
+
+CLOSING_LABEL = re.compile(r"\w{1,3}\)")  # what the splitter reads as a list's label ("b)"), but "(b)"
+
+
+def _opens_more_than_it_closes(run: list[str]) -> bool:
+    return sum(part.count("(") for part in run) > sum(part.count(")") for part in run)
 
 
 def _token_across(text: str, position: int) -> re.Match | None:
@@ -2805,18 +2816,26 @@ COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*
 # name in small letters after "$ " at a line's start, in a text of lines or indented; not "$ 5", nor a text of one line
 # that a catalog's key or format starts ("$ last page", "$ matches the end", "$ descriptor at %L": 8 catalog messages).
 PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ [a-z][\w.+-]*(?![^\s\\])[^\n]*(?:(?<=\\)\n[^\n]*)*")
-
+# A doctest's session, as a docstring's examples show it: an interpreter's lines (">>> ", Python: not an e-mail's
+# quotation at three levels), their continuations ("... ") and what it printed, to the next blank line.
+# Read, only its ">>>" lines were kept: the printed values came back as words ("Product(i*j**2, (i, a, b))" as
+# "Produkt(...", a ")" lost; "[False,  True]]" as "[False,  Wahr]"), and where a printed value had "key=value" lines
+# ("data=[[0, 1],") the text was a configuration file's, ">>> import numpy.ma as ma" came back as ">>> numpy.ma als
+# Maus importieren".
+DOCTEST = re.compile(r"(?<![^\n])[ \t]*>>>(?![^ \t\n])[^\n]*(?:\n(?![ \t]*(?:\n|$))[^\n]*)*")
+INTERPRETER_LINE = re.compile(r"(?<![^\n])[ \t]*>>>[ \t]*([^\n#]*?)[ \t]*(?:#[^\n]*)?(?![^\n])")  # code, no comment
+PYTHON_EXPRESSION = re.compile(r"[A-Za-z_][\w.]*(?:[(\[][^\n]*)?")  # a name, or a call or subscript of one
 # A statement of a program on a line of its own outside a code block (a README's example left unfenced, a changelog's, a
 # plain-text manual's): read, its keywords and names were translated and its brackets lost ("const crypto =
 # require('node:crypto');" came back as "konstrukt-Krypto = erforderlich;", "console.log(buf.readUInt32LE(0)
 # .toString(16));" lost a ")"). One that ends in ";" or opens a block with "{" (a comment may follow) and has a call, a
-# block's keyword, an assignment or a comparison, or one after an interpreter's prompt (">>> "). Not a sentence that
+# block's keyword, an assignment or a comparison (an interpreter's lines are a doctest's: DOCTEST). Not a sentence that
 # ends in ";": five words in a row outside its string literals are prose ("and strlen() was a way to measure the width
 # of a string;"), and "(s)" is a plural's ("run command(s) after startup;"). Of 3,000 paragraphs of installed
 # documentation, 200 such lines; of the corpus's 1,033,617 texts, one ("W_mech:rhs(%);").
-STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?:>>>[ \t][^\n]*|(?=return\b|\}?[ \t]*else\b|[^\n]*(?:\w\((?!e?s\))"
+STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?=return\b|\}?[ \t]*else\b|[^\n]*(?:\w\((?!e?s\))"
                             r"|\b(?:if|for|while|switch|catch)[ \t]\(|[=!<>]=|=>|\w \+?= |::|\+\+))"
-                            r"[^\n]*[;{][ \t]*(?://[^\n]*)?(?![^\n]))")
+                            r"[^\n]*[;{][ \t]*(?://[^\n]*)?(?![^\n])")
 STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 PROSE = re.compile(r"(?:[A-Za-z]+ ){4}[A-Za-z]+")
 # A line of Python: an import, a definition, a decorator, a block's opening, an assignment or a call
@@ -2852,12 +2871,23 @@ def code_lines(text: str) -> list[tuple[int, int]]:
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
     if "#" in text:
         lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
-    if ";" in text or "{" in text or ">>>" in text:
+    if ";" in text or "{" in text:
         lines += [line.span() for line in STATEMENT_LINE.finditer(text) if not _prose(line.group())]
     if "$ " in text and ("\n" in text or text[:1] in " \t"):  # a prompt's command takes its lines whole
         prompts = [line.span() for line in PROMPT_LINE.finditer(text)]
         lines = prompts + apart_from(sorted(lines), prompts)
+    if ">>>" in text:
+        sessions = doctests(text)
+        lines = sessions + apart_from(sorted(lines), sessions)
     return sorted(blocks + apart_from(sorted(lines), blocks)) if lines else blocks
+
+
+def doctests(text: str) -> Spans:
+    """(start, end) of each doctest's session (DOCTEST) whose first interpreter's line with code is Python
+    (PYTHON_LINE, PYTHON_EXPRESSION), not an e-mail's words quoted at three levels."""
+    return [found.span() for found in DOCTEST.finditer(text)
+            if (code := next(filter(None, INTERPRETER_LINE.findall(found.group())), None)) is None
+            or len(code) <= PYTHON_LINE_LIMIT and PYTHON_LINE.fullmatch(code) or PYTHON_EXPRESSION.fullmatch(code)]
 
 
 def indented_code(text: str) -> list[tuple[int, int]]:
@@ -2970,6 +3000,9 @@ def code_blocks(text: str) -> Spans:
     blocks = sections_in(text) if "<!" in text else []
     if "```" in text or "~~~" in text or text.startswith("---"):
         blocks += [found.span() for pattern in (FRONT_MATTER_BLOCK, FENCED_BLOCK) for found in pattern.finditer(text)]
+    if ">>>" in text:  # and a doctest's session, whose printed values may hold "key=value" lines
+        blocks = sorted(blocks)
+        blocks += apart_from(doctests(text), blocks)
     return sorted(blocks)
 
 
