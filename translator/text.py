@@ -5003,7 +5003,7 @@ class _Layout:
     were joined (`dehyphenated`), where its lines are the same: the width they were wrapped to (a joined word widened
     its line and narrowed the next); `joined`: where the line breaks it moved start."""
 
-    def __init__(self, masked: str, protected: list[str], written: str = "", joined: set[int] = frozenset()):
+    def __init__(self, masked: str, protected: list[str], written: str = "", joined: Container[int] = frozenset()):
         self.masked, self.protected, self.written, self.joined = masked, protected, written or masked, joined
         self.leads: dict[int, tuple[int, int]] = {}  # a part's start -> `lead` (it reads back to its line's start)
         self.starts: list[int] = []  # each line's start
@@ -5101,8 +5101,8 @@ def unjustified(text: str) -> str:
             continue  # a table: its columns start where half its lines' gaps end (three or more)
         for k, line in enumerate(lines):
             if "│" not in line and "|" not in line:
-                text = _text_start(line)  # a list item's marker keeps its spaces ("(1)   Create")
-                lines[k] = line[:text] + JUSTIFIED_GAP.sub(" ", line[text:])
+                start = _text_start(line)  # a list item's marker keeps its spaces ("(1)   Create")
+                lines[k] = line[:start] + JUSTIFIED_GAP.sub(" ", line[start:])
         paragraphs[index] = "\n".join(lines)
     return "".join(paragraphs)
 
