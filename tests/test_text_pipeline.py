@@ -577,6 +577,8 @@ def test_a_terminals_control_sequences_are_kept_as_written():
     prepared = prepare("\x1b[1mkill \x1b[22mis a good example. \x1b[38;5;196mError:\x1b[0m disk full.")
     assert prepared.protected == ["\x1b[1m", "\x1b[22m", "\x1b[38;5;196m", "\x1b[0m"]
     assert prepared.segments == ["XX0Xkill XX1Xis a good example.", "XX0XError:XX1X disk full."]
+    # and a path underlined so ("\x1b[4m/usr/share/man\x1b[0m" came back as "/usr/Share/Meute"): one item with them
+    assert prepare("See \x1b[4m/usr/share/man/de\x1b[0m here.").protected == ["\x1b[4m/usr/share/man/de\x1b[0m"]
 
 
 def test_a_commits_hash_is_kept_as_written():
@@ -596,6 +598,9 @@ def test_a_manual_pages_name_and_a_hexadecimal_number_are_kept_as_written():
     assert protected_items("BZIP2(1)    General Commands Manual    BZIP2(1)\nSee ssl(7ssl).\n3.0.19    2026-01-27    "
                            "OPENSSL-CMDS(1SSL)\nInterpret any REAL(4) as a REAL(8).") == [
         "BZIP2(1)", "BZIP2(1)", "OPENSSL-CMDS(1SSL)", "ssl(7ssl)"]
+    # and the X protocol's "#x0200" (sent alone, "#x0400" came back as "#x0Xx00"), not a character reference's
+    assert protected_items("     #x0400    XkbAccessXNotify, &#x20; or #x1F") == [
+        "#x0400", "#x1F", "&#x20;", "XkbAccessXNotify"]
     # and a Unicode code point or a range of them ("U+0222-U+0223" came back as "U+022-U+0223"), not after a word
     assert protected_items("Use U+00E9, U+0222-U+0223 and U+03E2-03EF, not AU+0041 or U+41.") == [
         "U+00E9", "U+0222-U+0223", "U+03E2-03EF"]

@@ -466,7 +466,8 @@ PLACEHOLDERS = (
     # the home directory or relative ("~/.config", "../lib"); Windows ones from a drive. Dots only inside a name, so
     # a sentence's full stop is not taken along. A Windows directory's name may hold spaces, up to three, where a
     # backslash follows it ("C:\Program Files\App" came back as "C:\Program\Anwendungen").
-    rf"(?<![\w/.~\\-])(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
+    # (after a terminal's control sequence too: "\x1b[4m/usr/share/man\x1b[0m" came back as "/usr/Share/Meute")
+    rf"(?:(?<![\w/.~\\-])|(?<=\x1b\[\dm)|(?<=\x1b\[\d\dm))(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
     rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
     rf"(?<![\w\\])[A-Za-z]:\\(?:{PATH_NAME}(?: {PATH_NAME}){{0,3}}\\)*(?:{PATH_NAME})?",
     # And a relative one to a file with an extension ("docs/index.md" came back as "dadizierte d.md",
@@ -591,8 +592,9 @@ PLACEHOLDERS = (
     # A number in small Roman numerals in parentheses, a clause's or a list item's ("clause (ii) above", "(iv)"): read,
     # "as described in clause (ii) above" came back as "wie beschrieben (i).", "(iii)" alone as "(Iiii)"
     rf"(?<![\w(])\((?=[ivx]{{2}}){ROMAN}\)(?![\w)])",
-    # A hexadecimal number ("0x1c", "0xA001", "0x00007f4d7c1d3e30"): the model dropped digits ("tid=0x007f4d7c1d30")
-    r"(?<![\w.-])0[xX][0-9A-Fa-f]+(?![\w-])",
+    # A hexadecimal number ("0x1c", "0xA001", "0x00007f4d7c1d3e30"; the X protocol's "#x0200"): the model dropped
+    # digits ("tid=0x007f4d7c1d30"; sent alone, "#x0400" came back as "#x0Xx00")
+    r"(?<![\w.-])0[xX][0-9A-Fa-f]+(?![\w-])|(?<![\w.&#-])#x[0-9A-Fa-f]+(?![\w;-])",
     # A Unicode code point or a range of them ("U+00E9", "U+0222-U+0223", "U+03E2-03EF"): the model dropped or
     # changed digits ("U+0222-U+0223" came back as "U+022-U+0223", a font's README), and "U+0220" reached it as
     # "u+XX0X"
