@@ -76,6 +76,7 @@ PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a
 # and a configuration's directory ("policy-rc.d" came back as "Politikerc.", "rc.d" split a sentence); not a manual
 # page's name, which its section follows ("update-rc.d(8)", "sources.list(5)": one item with it)
 MANUAL_SECTION = r"\([1-9](?:[a-z]{1,4}|SSL)?\)"  # a manual page's section after its name: "(3)", "(3p)", "(1ssl)"
+MANUAL_PAGE_IN_CAPITALS = rf"[A-Z][A-Z0-9_.+-]*{MANUAL_SECTION}"  # as its header and footer name it: "BZIP2(1)"
 FILE_NAME = (r"(?<![\w./\\-])[A-Za-z_][\w-]*(?:\.[\w-]+)*\."
              rf"(?:(?=[0-9]*[a-z])[a-z0-9]{{2,24}}|(?<=[\w-]{{2}}\.)[chosayld](?!['’]))(?!\w|\.\w|{MANUAL_SECTION})")
 # Words with a capital inside ("FreeBSD" came back as "FreieBSD", "VirtualBox" as "VirtuelleBox"): names of products
@@ -587,8 +588,7 @@ PLACEHOLDERS = (
     # and in capitals at either end of its header's or footer's line ("OPENSSL-CMDS(1SSL)" came back as "ÖFFNE
     # SL-CMDSL"); not in a sentence, where the model keeps a type's "REAL(4)", "LR(1)" (as items, 10 of 13 such
     # catalog messages came back further from their references)
-    rf"(?m:^)[A-Z][A-Z0-9_.+-]*{MANUAL_SECTION}(?=[ \t]{{2}})"
-    rf"|(?<=[ \t]{{2}})[A-Z][A-Z0-9_.+-]*{MANUAL_SECTION}(?=[ \t]*(?![^\n]))",
+    rf"(?m:^){MANUAL_PAGE_IN_CAPITALS}(?=[ \t]{{2}})|(?<=[ \t]{{2}}){MANUAL_PAGE_IN_CAPITALS}(?=[ \t]*(?![^\n]))",
     # A number in small Roman numerals in parentheses, a clause's or a list item's ("clause (ii) above", "(iv)"): read,
     # "as described in clause (ii) above" came back as "wie beschrieben (i).", "(iii)" alone as "(Iiii)"
     rf"(?<![\w(])\((?=[ivx]{{2}}){ROMAN}\)(?![\w)])",
@@ -5025,9 +5025,7 @@ class _Layout:
         """The column where a part's text starts on its line, after its indentation and any list item's marker, and
         how many quotation marks of an e-mail lead the line."""
         if part_start not in self.leads:
-            text = INDENTATION.match(self.masked, part_start).end()
-            if marker := list_marker(self.masked, self.protected, text):
-                text = marker.end()
+            text = _text_start(self.masked, part_start, self.protected)
             line_start = self.masked.rfind("\n", 0, part_start) + 1
             self.leads[part_start] = (self.written_width(line_start, text),
                                       LINE_LEAD.match(self.masked, line_start).group().count(">"))
@@ -5046,17 +5044,18 @@ class _Layout:
         return marker is not None and not marker.group().startswith(">")
 
     def _read(self) -> None:
-        self.starts, self.widths, paragraphs = self._lines(self.masked)
-        if self.written is not self.masked and len((wrapped := self._lines(self.written))[0]) == len(self.starts):
-            _, self.widths, paragraphs = wrapped  # as written, where joining a word moved a line's words
+        self.starts = _line_starts(self.masked)
+        # as written, where joining a word moved a line's words (its lines are the same unless a break went with it)
+        written = self.written if self.written.count("\n") == len(self.starts) - 1 else self.masked
+        self.widths, paragraphs = self._lines(written)
         self.longest = [0] * len(self.starts)
         for first, end, longest in paragraphs:
             self.longest[first:end] = [longest] * (end - first)
 
-    def _lines(self, masked: str) -> tuple[list[int], list[int], list[tuple[int, int, int]]]:
-        """Each line's start and width in a masked text, and each paragraph's first line, the line after its last
-        and its longest line's width."""
-        starts = [0, *(found.end() for found in re.finditer("\n", masked))]
+    def _lines(self, masked: str) -> tuple[list[int], list[tuple[int, int, int]]]:
+        """Each line's width in a masked text, and each paragraph's first line, the line after its last and its
+        longest line's width."""
+        starts = _line_starts(masked)
         ends = [start - 1 for start in starts[1:]] + [len(masked)]
         widths = [self.written_width(start, end - (masked[end - 1:end] == "\r"), masked)
                   for start, end in zip(starts, ends)]
@@ -5070,7 +5069,11 @@ class _Layout:
             if blank or self._starts_an_item(masked, start):
                 paragraphs.append((first, line, max(worded[first:line], default=0)))
                 first = line + blank
-        return starts, widths, paragraphs
+        return widths, paragraphs
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(found.end() for found in re.finditer("\n", text))]
 
 
 # A paragraph justified to both margins, as nroff sets a manual page: the runs of spaces it spreads between words
@@ -5109,10 +5112,10 @@ def unjustified(text: str) -> str:
     return "".join(paragraphs)
 
 
-def _text_start(line: str) -> int:
-    """Where a line's text starts: after its indentation and a list item's marker."""
-    text = INDENTATION.match(line).end()
-    return marker.end() if (marker := list_marker(line, (), text)) else text
+def _text_start(masked: str, position: int = 0, protected: Sequence[str] = ()) -> int:
+    """Where the text of the line from `position` starts: after its indentation and a list item's marker."""
+    text = INDENTATION.match(masked, position).end()
+    return marker.end() if (marker := list_marker(masked, protected, text)) else text
 
 
 def _justified_above_its_last(line: str, last: str) -> bool:
