@@ -2,6 +2,7 @@
 (translator/markup.py), through every RPC."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,9 @@ from service.client import TranslatorClient
 from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import TAG, MovedTags, put_back_tags, reduced, take_out_tags, token_ending_at
-from translator.text import PLACEHOLDER_PATTERN, prepare
+from translator.model_format import Limits
+from translator.text import PLACEHOLDER_PATTERN, prepare, segment_texts
+from translator.tokenizer import Tokenizer
 from translator.v1 import translator_pb2 as pb
 
 
@@ -51,6 +54,37 @@ def test_an_element_over_several_sentences_wraps_the_rest_of_its_first_and_the_s
     # an item that opens two elements, closed one here and one in the next sentence
     assert take_out_tags(["XX0XA bXX1X c.", "D eXX2X f."], ["<b><i>", "</i>", "</b>"]) == (
         ["A b c.", "D e f."], [[MovedTags(0, None, 0, 6), MovedTags(None, 1, 0, 3)], [MovedTags(None, 2, 0, 3)]])
+
+
+@pytest.mark.parametrize("tagged, html", [
+    ("See [Draft 2020](https://a.example/x), [Draft 7](b) and [Draft 3](c).", False),
+    ("See `Draft 2020 <https://a.example/x>`_, `Draft 7 <https://b.example>`_ and `Draft 3 <https://c.example>`_.",
+     False),
+    ("See <b>Draft 2020</b>, <i>Draft 7</i> and <b>Draft 3</b>.", False),
+    ('See <a href="/x">the draft</a>, <a href="/y">the guide</a> and <a href="/z">the manual</a>.', True),
+    ("Read **the draft**, **the guide** and **the manual** before you install the package on a new machine.", False),
+])
+def test_tags_that_leave_a_sentence_do_not_make_it_long_enough_to_cut(tagged, html):
+    """Tags taken out cost the model no tokens, so they do not count toward the length a sentence is cut at: three
+    links (six tokens of ~4 pieces) cut 'See [Draft 2020](a), [Draft 7](b) and [Draft 3](c).' into three pieces, each
+    translated without the others' words, and a README's paragraphs with links came back in other words than
+    without them (5 of 210 as without, now 129). A sentence too long without its tags is still cut."""
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    limits = Limits(256, 256, 32)  # the shipped model's segment length
+    (prepared,), _ = segment_texts([tagged], tokenizer, limits, html=html, take_out_tags=True)
+    (untagged,), _ = segment_texts([untag(tagged)], tokenizer, limits)
+    assert len(prepared.segments) == 1 and [PLACEHOLDER_PATTERN.sub("", s) for s in prepared.segments] == [
+        PLACEHOLDER_PATTERN.sub("", s) for s in untagged.segments]
+    longer = tagged.replace(" and ", ", and once the package has been installed on every machine of the office "
+                                     "network and checked by its administrators, ")
+    (cut,), _ = segment_texts([longer], tokenizer, limits, html=html, take_out_tags=True)
+    assert len(cut.segments) > 1
+
+
+def untag(text: str) -> str:
+    """The text without its links' and emphasis' markup (their words kept)."""
+    text = re.sub(r"`([^`<>]+?) <[^<>`]+>`_", r"\1", text)
+    return re.sub(r"\]\([^()]*\)|</?[a-z][^<>]*>|\*\*|\[", "", text)
 
 
 def test_a_tag_beside_another_item_is_its_own_token_when_tags_leave_the_sentence():

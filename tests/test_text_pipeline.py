@@ -1114,6 +1114,9 @@ FENCED = "```python\nif x > 0:\n\n    print('hello world')  # <b> is code\n```"
     # an element it shows is code too: cut at "<script>...</script>", the block's rest and the text after it were kept
     ("Add:\n\n```html\n<script src=\"app.js\"></script>\n<p>Hi</p>\n```\n\nDone.", ["Add:", "Done."],
      ["```html\n<script src=\"app.js\"></script>\n<p>Hi</p>\n```"]),
+    # inside a quotation (GitHub's alerts): "> pip install 'numpy<2'" came back as "> Pip-Installation 'Numpy<2'"
+    ("> If you see an error, run:\n> ```\n> pip install 'numpy<2'\n> ```", ["If you see an error, run:"],
+     ["> ```\n> pip install 'numpy<2'\n> ```"]),
 ])
 def test_a_fenced_code_block_and_front_matter_are_kept_as_written(text, segments, protected):
     """Before, a code block's lines were translated one by one: "if (x > 0) {" came back as "wenn (x > 0) {",
@@ -1622,6 +1625,10 @@ def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     # the quotes pair around a term: items (the closing one in a run with the emoji after it); a file name: one item
     assert prepared.segments == ['XX0X Nam, XX1X and XX2XSaveXX3Xok XX4X in XX5X of XX6X.']
     assert prepared.restore(prepared.segments) == text
+    # a span of a symbol and a letter, both unknown, widens on its letter's side only: "microseconds" is a word of
+    # its own, and was kept untranslated with "µs"
+    units = "microsecond;microseconds;µs;us"
+    assert [units[a:b] for a, b in whole_words(units, [(11, 12), (24, 26), (27, 28)])] == [";", ";µs;"]
 
 
 def test_a_symbol_inside_a_word_is_widened_to_the_word_but_never_into_markup():

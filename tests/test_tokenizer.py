@@ -92,6 +92,21 @@ def test_forms_the_normalization_changes_in_meaning_are_unknown(tokenizer, tmp_p
     assert Tokenizer.from_dir(tmp_path).unknown_spans(text) == []
 
 
+def test_a_character_the_normalization_writes_as_another_is_unknown(tmp_path):
+    """NFKC writes the micro sign as Greek mu: read, "30 µs" came back as "30 μs", another character that looks the
+    same. Unknown, it passes through as written; the Greek letter itself is read, and so are ASCII's compatibility
+    forms (full-width letters)."""
+    import sentencepiece as spm
+
+    spm.SentencePieceTrainer.train(sentence_iterator=iter((TEXTS + ["Es dauert 30 μs, Ω, A."]) * 50),
+                                   model_prefix=str(tmp_path / "spm"), vocab_size=70, pad_id=PAD_ID, unk_id=UNK_ID,
+                                   bos_id=BOS_ID, eos_id=EOS_ID, minloglevel=2)
+    tokenizer = Tokenizer.from_dir(tmp_path)
+    text = "Es dauert 30 µs, 30 μs, 12 \u2126 und \uff21."
+    assert tokenizer.special.unk not in tokenizer.encode(text)
+    assert [text[start:end] for start, end in tokenizer.unknown_spans(text)] == ["µ", "\u2126"]
+
+
 @pytest.fixture(scope="module")
 def byte_tokenizer(tmp_path_factory):
     """A model with byte fallback: characters it has not seen become UTF-8 byte pieces, split across tokens."""

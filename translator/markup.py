@@ -79,9 +79,7 @@ def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mappi
     of the last (and all of those between, which keep no token of it). `emphasis`: items that open or close an
     element of another markup, (closing, name) by item number (Markdown's "**", which opens and closes alike;
     BBCode's "[b]")."""
-    emphasis = emphasis or {}
-    tags = {number: [emphasis[number]] if number in emphasis else elements_of(item)
-            for number, item in enumerate(protected) if number in emphasis or TAGS_ONLY.fullmatch(item)}
+    tags = tag_items(protected, emphasis)
     items = [(index, int(t.group(1)), t.span()) for index, segment in enumerate(segments)
              for t in PLACEHOLDER_PATTERN.finditer(segment) if int(t.group(1)) in tags]
     taken = _matched(segments, items, tags)
@@ -105,6 +103,15 @@ def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mappi
         offsets.append({number: min(offset, len(text)) for number, offset in positions.items()})
     moved = _spans(stripped, offsets, tags)
     return stripped, [[_trimmed(m, text, apart) for m in segment] for segment, text in zip(moved, stripped)]
+
+
+def tag_items(protected: Sequence[str], emphasis: Mapping[int, tuple[bool, str]] | None = None
+              ) -> dict[int, list[tuple[bool, str]]]:
+    """The items take_out_tags may take out, by number: (closing, name) of each element they open or close (tags
+    alone, and the `emphasis` items of another markup)."""
+    emphasis = emphasis or {}
+    return {number: [emphasis[number]] if number in emphasis else elements_of(item)
+            for number, item in enumerate(protected) if number in emphasis or TAGS_ONLY.fullmatch(item)}
 
 
 def _trimmed(moved: MovedTags, text: str, apart: set[int]) -> MovedTags:

@@ -126,11 +126,15 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # (Each length its own alternative: the pattern is part of others, where a group's name or number would repeat.)
 # Six marks or more possessive: given back one by one, a line of 32,768 "~" had its rest scanned as an info string
 # 32,768 times (0.7 s).
-FENCED_CODE = (r"(?m:^)[ \t]*(?:"
-               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?[ \t]*{mark}{{{n},}}" if n < 6 else
-                          rf"{mark}{{6,}}+{info}\n(?:.*?\n)?[ \t]*{mark}{{6,}}"
+# Inside a quotation too ("> ```" under GitHub's "> [!NOTE]": "> pip install 'numpy<2'" came back as "> Pip-Installation
+# 'Numpy<2'"), its lines each behind the quotation's marks.
+FENCE_LEAD = r"[ \t]*+(?:>[ \t]*+)*+"
+FENCED_CODE = (rf"(?m:^){FENCE_LEAD}(?:"
+               + "|".join(rf"{mark}{{{n}}}(?!{mark}){info}\n(?:.*?\n)?{FENCE_LEAD}{mark}{{{n},}}" if n < 6 else
+                          rf"{mark}{{6,}}+{info}\n(?:.*?\n)?{FENCE_LEAD}{mark}{{6,}}"
                           for mark, info in (("`", r"[^`\n]*"), ("~", r"[^\n]*")) for n in range(3, 7))
-               + r")[ \t]*(?=\r?\n|$)|(?m:^)[ \t]*(?:`{3,}[^`\n]*|~{3,}[^\n]*)(?:\n.*)?$")  # lines may end in \r\n
+               # lines may end in \r\n
+               + rf")[ \t]*(?=\r?\n|$)|(?m:^){FENCE_LEAD}(?:`{{3,}}[^`\n]*|~{{3,}}[^\n]*)(?:\n.*)?$")
 # A JSON object's key: a quoted identifier before a colon ('{"title": "Open file"}' came back as '{"Titel": ...').
 JSON_KEY_NAME = re.compile(r'"[A-Za-z_][\w.-]*"')
 JSON_KEY = rf"{JSON_KEY_NAME.pattern}(?=[ \t]*:)"
@@ -1200,11 +1204,15 @@ class Prepared:
         shouted = _shouted(core)
         return lead, _sentence_cased(core) if shouted else core, trail, spaces, shouted
 
-    def as_read(self, piece: str) -> str:
+    def as_read(self, piece: str, leaving: Container[int] = ()) -> str:
         """The segment a piece of the masked text would be, its tokens numbered from XX0X: what the model reads of
         it, whichever items come before it in the text. Whether a piece fits is judged on it, so a sentence is cut
-        the same alone, as the 40th line of a text or escaped in a web page."""
+        the same alone, as the 40th line of a text or escaped in a web page. Without the tokens of the items
+        `leaving` (tags that take_out_tags may take out), spaces around them collapsed."""
         core = self._read(piece)[1]
+        if leaving:
+            core = " ".join(PLACEHOLDER_PATTERN.sub(
+                lambda token: " " if int(token.group(1)) in leaving else token.group(0), core).split())
         read = [int(token.group(1)) for token in PLACEHOLDER_PATTERN.finditer(core)]
         return renumbered(core, {item: k for k, item in enumerate(read)})[0]
 
@@ -2052,11 +2060,14 @@ def whole_words(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, 
     for start, end in spans:
         if widened and end <= widened[-1][1]:
             continue  # inside a word already widened: scanning it again for each span was quadratic ("漢a" * 16000)
-        if any(character.isalnum() for character in text[start:end]) or _inside_word(text, start, end):
+        inside = _inside_word(text, start, end)
+        if inside or any(character.isalnum() for character in text[start:end]):
+            # a span that starts or ends with symbols stops there (";µ" of "microseconds;µs", the vocabulary lacking
+            # both: the word before the ";" is another word, and was kept untranslated with "µs")
             floor = widened[-1][1] if widened else 0  # what lies before is covered: the span joins it below
-            while start > floor and _in_word(text[start - 1]):
+            while start > floor and (inside or _in_word(text[start])) and _in_word(text[start - 1]):
                 start -= 1
-            while end < len(text) and _in_word(text[end]):
+            while end < len(text) and (inside or _in_word(text[end - 1])) and _in_word(text[end]):
                 end += 1
         if widened and start <= widened[-1][1] and not _a_quotation_mark_beside(text, widened[-1], (start, end)):
             widened[-1] = (widened[-1][0], max(end, widened[-1][1]))
@@ -3357,6 +3368,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     separators = {number for number, item in enumerate(prepared.protected)
                   if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
+    # Tags that leave the segments to go back by alignment cost the model no tokens: a sentence with three links (six
+    # tokens of ~4 pieces each) is not cut for its length into pieces that each lose the others' words
+    elements = {}
+    if take_out_tags and prepared.protected:
+        elements = bracketed_elements(prepared.protected) | (
+            emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {})
+    leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
+    read_short = functools.cache(lambda piece: prepared.as_read(piece, leaving)) if leaving else as_read
+    short_read = (lambda piece: short(read_short(piece))) if short else None
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
     spoken_marks = speech_marks(as_in_text, prepared.protected, speech) if speech else {}
     layout = _Layout(masked, prepared.protected, as_in_text, joined_breaks)
@@ -3369,19 +3389,15 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         # one of the marks, which the model dropped
         for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
                         for inner in parentheticals(whole)):
-            lines = [portion] if html else _lines_unless_short(portion, lambda s: (short or fits)(as_read(s)))
+            lines = [portion] if html else _lines_unless_short(portion, short_read or (lambda s: fits(as_read(s))))
             for clause in (spoken for line in lines for whole in clauses(line, separators)
                            for spoken in quotations(whole, spoken_marks)):
-                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
-                                          short and (lambda candidate: short(as_read(candidate)))):
+                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)), short_read):
                     prepared.add(piece)
     if spoken_marks:
         prepared.speech_starts, prepared.speech_tags = speech_segments(prepared, spoken_marks)
     if take_out_tags and prepared.protected:
-        prepared.segments, prepared.moved = markup.take_out_tags(
-            prepared.segments, prepared.protected,
-            bracketed_elements(prepared.protected)
-            | (emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {}))
+        prepared.segments, prepared.moved = markup.take_out_tags(prepared.segments, prepared.protected, elements)
     prepared._numbered_per_segment()
     if not html:
         prepared.wraps = [wraps_of(segment) for segment in prepared.segments]

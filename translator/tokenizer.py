@@ -131,10 +131,14 @@ class Tokenizer:
     def _normalization_loses(self, character: str) -> bool:
         """Whether the model would not read the character (with its combining marks): its normalization deletes it
         (SentencePiece's NFKC rules drop U+FFFD, the byte order mark, zero-width spaces and joiners and the
-        left-to-right and right-to-left marks, so a translation lost them), or writes a LOSSY_FORMS one as something
-        else. Never asked of whitespace, which normalizes to nothing at a text's edges."""
-        normal = self.source.normalize(character)
-        return not normal or (is_lossy_form(character[0]) and character not in normal)
+        left-to-right and right-to-left marks, so a translation lost them), writes a LOSSY_FORMS one as something
+        else, or writes one character as another outside ASCII (the micro sign "µ" as Greek "μ", the ohm sign as an
+        omega, "￡" as "£": "30 µs" came back as "30 μs", which looks the same and is not what a search finds). Never
+        asked of whitespace, which normalizes to nothing at a text's edges."""
+        normal = self.source.normalize(character).removeprefix(SPACE_PIECE)
+        return not normal or (is_lossy_form(character[0]) and character not in normal) or (
+            len(character) == len(normal) == 1 and normal != character and not normal.isascii()
+            and not unicodedata.combining(normal))
 
     def _normalization_loses_any(self, text: str) -> bool:
         """Judged per distinct character (ASCII loses none but control characters: CONTROL), which a text without
