@@ -666,7 +666,9 @@ EVERYTHING = re.compile("|".join(f"(?:{p})" for p in ITEMS), re.DOTALL)
 # placeholders: the model changed the numbers of 160 of 874 catalog messages that have one ("umask 077" came back as
 # "0777777", "0 to 240" as "240 auf 240"), as tokens 11. They stay out of EVERYTHING, the items whose count the model
 # never changes: it may write numbers of its own ("two" as "2"), and the training data keeps them as text.
-NUMBER = r"(?<![\w.,:/])(?<!\d-)\d+(?:(?:[.,:/-]|\.\.\.?)\d+)*(?!\w|[.,:-]\w)"  # and a range "1..12", "0...4294967295"
+# And a range ("1..12", "0...4294967295"), and an exponent ("1e23", "6.02E-23": as a quotation mark and its "1", with
+# "e23" text after it, the model wrote a token's fragment, '"1e23X1:').
+NUMBER = r"(?<![\w.,:/])(?<!\d-)\d+(?:(?:[.,:/-]|\.\.\.?)\d+)*(?:[eE][+-]?\d+)?(?!\w|[.,:-]\w)"
 EVERYTHING_AND_NUMBERS = re.compile(f"{EVERYTHING.pattern}|(?:{NUMBER})", re.DOTALL)
 # Quotation marks the model dropped. It wrote no opening “ (German closes with it): 'Enable “Slow Keys”' came back as
 # 'Slow-Schlüssel” aktivieren', in 80 of 298 catalog messages with “…” (after this: 0, chrF 47.75 → 47.86). Around a
@@ -834,6 +836,7 @@ class Prepared:
     _items: list[str] | None = field(default=None, repr=False)  # while restoring: the items, values translated
     _relabelled: list[str] | None = field(default=None, repr=False)  # `_with_known_values`, set once prepared
     _tags: set | None = field(default=None, repr=False)  # while preparing: (closing, name) of every item's tags
+    _leaving: frozenset[int] = field(default=frozenset(), repr=False)  # while preparing: items take_out_tags may take
 
     def restore(self, translations: list[str]) -> str:
         """The translated text: segments' translations with their placeholders restored, glued as the source.
@@ -1238,8 +1241,10 @@ class Prepared:
     def _stays_at_edge(self, token: re.Match, opening: bool) -> bool:
         number = int(token.group(1))
         item = self.protected[number]
-        return only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item) or (
-            self.html and markup.void_only(item)) or self._lone_tag(number, opening)
+        # (not a mark that leaves the segment with its pair: kept at the edge of a sentence cut before it, the "`" of
+        # "`Draft 7 <url>`_" went to the glue, and its end, now unpaired, to the model)
+        return (only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item) and number not in self._leaving
+                or self.html and markup.void_only(item) or self._lone_tag(number, opening))
 
     def _lone_tag(self, number: int, opening: bool) -> bool:
         """Whether an item is WebVTT cue spans (CUE_SPANS) that only open (at a segment's start; only close, at its
@@ -3375,6 +3380,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         elements = bracketed_elements(prepared.protected) | (
             emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {})
     leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
+    prepared._leaving = leaving
     read_short = functools.cache(lambda piece: prepared.as_read(piece, leaving)) if leaving else as_read
     short_read = (lambda piece: short(read_short(piece))) if short else None
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
