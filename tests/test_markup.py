@@ -81,11 +81,13 @@ def test_tags_that_leave_a_sentence_do_not_make_it_long_enough_to_cut(tagged, ht
     assert len(cut.segments) > 1
 
 
-@pytest.mark.parametrize("link", ["`Draft {} <https://a.example/{}>`_", "[Draft {}](#{})"])
+@pytest.mark.parametrize("link", ["`Draft {} <https://a.example/{}>`_", "[Draft {}](#{})",
+                                  "`Draft {} <https://python-jsonschema.readthedocs.io/en/latest/validators/#v{}>`_"])
 def test_a_sentence_cut_before_a_link_keeps_the_links_opening_with_its_words(link):
     """A reStructuredText link's "`" is a symbol, which stays at a segment's edge (glue): cut before one, a sentence
     lost its opening there, and its end, unpaired, stayed a token ('Draft XX0XXX1X'; the link came back as "`7
-    <https://a.example/3>`_ entziehen"). Markdown's "[" is punctuation, and always went with its words."""
+    <https://a.example/3>`_ entziehen"). Markdown's "[" is punctuation, and always went with its words. After a long
+    target the comma was the rest of a long run (`long_runs`), an item with the next link's start: ', `'."""
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
     links = ", ".join(link.format(n, n) for n in (2020, 2019, 7, 6, 4, 3))
     (prepared,), _ = segment_texts([f"Full support for {links}."], tokenizer, Limits(256, 256, 32), take_out_tags=True)

@@ -1613,6 +1613,16 @@ def test_codes_are_items_and_short_ones_stay_text():
                                                                                        "std::vector", "at 10:30"]
 
 
+def test_an_acute_accent_typed_as_a_contractions_apostrophe_is_read_as_one():
+    """A German keyboard's "´" in "don´t" is a symbol, which took its word along as an item: "I don´t know where the
+    file is." came back as "Ich weiß, wo die Datei ist don´t." (negation lost). The model reads an apostrophe: of 728
+    held-out sentences with a contraction, typed so, 0 came back as with the apostrophe, now 717, and none with a "´".
+    Elsewhere it stays a symbol, kept as written."""
+    prepared = prepare("I don´t know, it´s late and we´ll see.")
+    assert prepared.segments == ["I don't know, it's late and we'll see."] and prepared.protected == []
+    assert prepare("Click ´Save´ or type ´ alone, ´til then.").protected == ["´", "´", "´", "´"]
+
+
 def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     """"ViXX0Xt" reads to the model as a fragment ("ViX0Xt Name ist ..."): a span holding a letter or digit, or
     lying inside a word ("cc_config", "Open\u200bOffice"), is widened to its word; symbols at a word's edge (quotes,
@@ -2697,10 +2707,15 @@ def test_a_run_of_marks_ending_a_sentence_is_read_as_one_and_written_back():
             ("Wait... what?!", "Wait... what?", "Warten...?", "Warten...?!"),
             ("Couldn't find menu!?", "Couldn't find menu!", "Menü nicht gefunden.", "Menü nicht gefunden!?"),
             ('He shouted "Stop!!"', 'He shouted "Stop!"', 'Er rief „Halt“', 'Er rief „Halt!!“'),
-            ("You won!!!", "You won!", "Du hast gewonnen!!!!!!", "Du hast gewonnen!!!")):
+            ("You won!!!", "You won!", "Du hast gewonnen!!!!!!", "Du hast gewonnen!!!"),
+            # reStructuredText's "::" before a literal block ("... license::" came back with one ":"; of 46 texts with a
+            # line that ends so among the catalogs, documentation and READMEs here, 10 kept them all, now 46)
+            ("Released under the BSD license::", "Released under the BSD license:", "Veröffentlicht unter BSD:",
+             "Veröffentlicht unter BSD::"),
+            ("Running it gets us::", "Running it gets us:", "Ausgeführt erhalten wir", "Ausgeführt erhalten wir::")):
         prepared = read_whole_and_restored(text, translation, preserve_placeholders=False)
         assert prepared == ([read], False, restored), text
-    for text in ("Really?", "Stop!", "Wait... what? No!", "Which one?! I see"):
+    for text in ("Really?", "Stop!", "Wait... what? No!", "Which one?! I see", "The list:::", "Use std:: here."):
         prepared = prepare(text, preserve_placeholders=False)
         assert prepared.restore(prepared.segments) == text, text
     assert prepare("Go!!", preserve_placeholders=False).restore(["Los..."]) == "Los..."  # an ellipsis stays
@@ -3292,6 +3307,16 @@ def test_a_word_meeting_a_token_with_a_capital_x_is_an_item():
             masked = re.sub(r"XX\d+X", "\0", " ".join(prepare(text, take_out_tags=take_out_tags).segments))
             assert "X\0" not in masked and "\0X" not in masked, (text, masked)
     assert prepare("Select <b>Box X</b> here.", take_out_tags=True).segments == ["Select Box XX0X here."]
+    # a word that ends in X before a token, spaces between, is one item with it ("ONNX 1.5" came back lost, "AIX 3.2"
+    # as "AI 3.2", "JIS X 0201" as "JIS 0201"; of 30 catalog messages with references chrF 71.49 -> 73.02); one that
+    # starts with X after a token is read ("Visio XML File Format" kept its hyphen: "XML-Dateiformat")
+    for text, segments, items in (("Export it to ONNX 1.5 first.", ["Export it to XX0X first."], ["ONNX 1.5"]),
+                                  ("Use JIS X 0201 Katakana", ["Use JIS XX0X Katakana"], ["X 0201"]),
+                                  ("Like the X %s request.", ["Like the XX0X request."], ["X %s"]),
+                                  ("Export %s XML files", ["Export XX0X XML files"], ["%s"])):
+        prepared = prepare(text)
+        assert (prepared.segments, prepared.protected) == (segments, items)
+        assert prepared.restore(prepared.segments) == text
 
 
 def test_where_a_sentence_is_cut_is_judged_on_what_the_model_reads():
@@ -3469,8 +3494,8 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("und XX0X", 1)  # there intact: dropped
     quotes = lambda s: [m.span() for m in re.finditer('"', s)]  # noqa: E731
     assert prepare('Start by "Git"', unknown=quotes).restore(['Mit XX0XGitXX1X startenX1X']) == 'Mit "Git" starten'
-    assert prepare('See X1X "Now"', unknown=quotes).restore(['Siehe X1X XX0XJetztXX1X']) == \
-        'Siehe X1X "Jetzt"'  # its own
+    assert prepare('See X1X, "Now"', unknown=quotes).restore(['Siehe X1X, XX0XJetztXX1X']) == \
+        'Siehe X1X, "Jetzt"'  # its own (before a token with a space between it is the token's item: `x_words`)
     assert repair("AnwendungX0Xname", [0], [False]).text == "AnwendungX0Xname XX0X"  # the source has "XX": unsure
     # An X the model wrote after a digit, as a token ends: 'databases "postgres" or "template1"' came back with
     # "template1X", "failed to zero a record" as "0X ist fehlgeschlagen", "setsockopt(%d,IPV6_V6ONLY,1)" with "1X)"
@@ -3478,7 +3503,8 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert prepare('or "Db1" now', unknown=quotes).restore(['oder XX0XDb1X jetzt XX1X']) == 'oder "Db1 jetzt"'
     assert repair("XX0X: 0X ist fehlgeschlagen: XX12X", [0, 12], [False, False], stray_x=True) == \
         Repaired("XX0X: 0 ist fehlgeschlagen: XX12X", 1)
-    assert prepare("Zoom 4X %s").restore(["Zoom 4X XX0X"]) == "Zoom 4X %s"  # the source's own "4X" stays
+    assert prepare("Zoom 4X %s").restore(["Zoom XX0X"]) == "Zoom 4X %s"  # the source's own "4X" stays (with its item)
+    assert prepare("Zoom 4X, %s").restore(["Zoom 4X, XX0X"]) == "Zoom 4X, %s"
 
 
 def test_repair_survives_model_output_that_glues_into_new_placeholders():

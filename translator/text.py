@@ -1175,7 +1175,7 @@ class Prepared:
         core, step = _step_read(core)
         core = _signing_read(core) if "ign" in core else core
         core, tapped = _tapping_read(core) if "ap" in core else (core, False)
-        core, end_marks = _marks_read(core) if "!!" in core or "?" in core else (core, "")
+        core, end_marks = _marks_read(core) if "!!" in core or "?" in core or core.endswith("::") else (core, "")
         core, accelerator = _accelerator(core) if not self.html else (core, None)
         self.glue[-1] += lead
         self.numbers.append([int(m.group(1)) for m in PLACEHOLDER_PATTERN.finditer(core)] if self.protected else [])
@@ -1197,6 +1197,7 @@ class Prepared:
         the piece is in capitals, what stays after it, its references read as spaces, whether it is in capitals)."""
         core = piece.strip()
         lead, trail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
+        core = ACUTE_APOSTROPHE.sub("'", core) if "´" in core else core
         if bullet := list_marker(core, self.protected):  # kept, not translated
             lead, core = lead + bullet.group(0), core[bullet.end():]
         spaces: list[SpaceReference] = []
@@ -1456,8 +1457,10 @@ def _tapping_read(segment: str) -> tuple[str, bool]:
 
 # A run of "!" and "?" ending a sentence, before its closing quotes and brackets. The model learnt one mark ("How are
 # you???" came back as "Wie sind Sie?", "Great job!!" as "Große Job!"); it reads the run's first and the run goes back.
-MARK_RUN = re.compile(r"(?<![!?])[!?]{2,}(?=[\"'”’“»)\]]*$)")
-TRANSLATION_END = re.compile(r"(?:(?<![!?])[!?]+|(?<!\.)\.)(?=[\"'”’“»)\]]*$)|(?<=\w)(?=[\"'”’“»)\]]*$)")
+# So does reStructuredText's "::" that ends a paragraph before a literal block ("Released under the BSD license::" came
+# back with one ":", and the block after it was no longer one).
+MARK_RUN = re.compile(r"(?<![!?])[!?]{2,}(?=[\"'”’“»)\]]*$)|(?<!:)::$")
+TRANSLATION_END = re.compile(r"(?:(?<![!?])[!?]+|(?<!\.)\.|(?<!:):)(?=[\"'”’“»)\]]*$)|(?<=\w)(?=[\"'”’“»)\]]*$)")
 
 
 def _marks_read(segment: str) -> tuple[str, str]:
@@ -1877,18 +1880,25 @@ def digits_joined(text: str, items: list[tuple[int, int]], apart: Apart | None =
 
 def x_words(text: str, items: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The words (runs of letters, digits and "_") that meet one of the sorted (start, end) items with a capital X on
-    its side. Beside a token the X reads as the token's own ("Type "X" to quit." was masked as "Type XX0XXXX1X to
-    quit."), and the model dropped it: the X came back lost, "Xbox" as "box", "XL" as "L",
-    "X-Files" as "-Dateien". As items they are kept as written, mostly names and keys."""
+    its side, and those that end in X before one with only spaces between. Beside a token the X reads as the token's
+    own ("Type "X" to quit." was masked as "Type XX0XXXX1X to quit."), and the model dropped it: the X came back lost,
+    "Xbox" as "box", "XL" as "L", "X-Files" as "-Dateien"; a space before the token did not keep them apart ("ONNX
+    1.5" read as "ONNX XX0X" came back lost, "AIX 3.2" as "AI 3.2", "JIS X 0212" as "JIS 0212", "the X ClearArea
+    request" without its "X"), one after it did ("Visio XML File Format": read, "XML-Dateiformat"; with the item, its
+    hyphen was lost). As items they are kept as written, mostly names and keys, and the spaces join them to the item
+    (`runs_merged`)."""
     words: set[tuple[int, int]] = set()
     floor = 0
     run = (0, 0)  # the last run of word characters scanned forward: a run from inside it ends where it ends
     for start, end in items:
-        if start > floor and text[start - 1] == "X":
-            before = start - 1
+        left = start
+        while left > floor and text[left - 1] in " \t":
+            left -= 1
+        if left > floor and text[left - 1] == "X":
+            before = left - 1
             while before > floor and _word_character(text[before - 1]):
                 before -= 1
-            words.add((before, start))
+            words.add((before, left))
         if end < len(text) and text[end] == "X":
             if not run[0] <= end + 1 <= run[1]:  # scanned again, 16,384 characters of "XX0Xä" took 2 s
                 after = end + 1
@@ -2315,6 +2325,7 @@ def _token_across(text: str, position: int) -> re.Match | None:
 # "Aaaa..."), so it is kept as it is. Tried only where a run starts: scanned once.
 LONG_RUN = re.compile(r"(?<!\S)\S{50,}")
 MARKDOWN_LINK_ENDS = re.compile(f"{MARKDOWN_LINK_CLOSE}|{MARKDOWN_FOOTNOTE}")
+RST_LINK_END = re.compile(RST_LINK_CLOSE)
 ANY_MARKUP = re.compile(f"{TAG_PATTERN}|{DECLARATION_PATTERN}")
 
 
@@ -2324,17 +2335,24 @@ ANY_MARKUP = re.compile(f"{TAG_PATTERN}|{DECLARATION_PATTERN}")
 # as "1 glücklich2" (in 8 sentences each €, £, ®, ´ and ⁄ were kept 0 times). So they are items. Not the degree sign,
 # which the model kept in 8 of 8 and reads with its unit, while a token glued to the unit cost it ("-5 °C overnight"
 # came back as "-5 °Die Übernachtung"); nor ASCII's ($ + < = >), which the model carries and which join words it must
-# still read ("Ctrl+C": "Strg+C"). A trademark sign keeps the name it follows: "Windows®" came back as "Fenster®".
+# still read ("Ctrl+C": "Strg+C"). A trademark sign keeps the name it follows: "Windows®" came back as "Fenster®". Nor
+# an acute accent typed as an English contraction's apostrophe (ACUTE_APOSTROPHE, read as one).
 @functools.cache
 def symbols_outside_ascii() -> re.Pattern:
     """Runs of characters of Unicode's symbol categories (S*) outside ASCII, but the degree sign (all of them lie in
-    planes 0 and 1), and a trademark sign with the name before it. Built on first use (~10 ms, and only a text with
-    characters outside ASCII needs it), not at import."""
-    symbol = [unicodedata.category(c)[0] == "S" and c != "°" for c in map(chr, range(0x80, 0x20000))]
+    planes 0 and 1) and a contraction's acute accent, and a trademark sign with the name before it. Built on first
+    use (~10 ms, and only a text with characters outside ASCII needs it), not at import."""
+    symbol = [unicodedata.category(c)[0] == "S" and c not in "°´" for c in map(chr, range(0x80, 0x20000))]
     starts = [i for i, s in enumerate(symbol) if s and not (i and symbol[i - 1])]
     ends = [i for i, s in enumerate(symbol) if s and not (i + 1 < len(symbol) and symbol[i + 1])]
     runs = "".join(f"{chr(0x80 + a)}-{chr(0x80 + b)}" for a, b in zip(starts, ends))
-    return re.compile(rf"(?<!\w)\w+[®™℠]|[{runs}]+")
+    return re.compile(rf"(?<!\w)\w+[®™℠]|(?:[{runs}]|(?!{ACUTE_APOSTROPHE.pattern})´)+")
+
+
+# An acute accent between the letters of an English contraction, where a German keyboard put it ("don´t", "it´s"):
+# as a symbol it took its word along as an item, and "I don´t know where the file is." came back as "Ich weiß, wo die
+# Datei ist don´t." (the negation lost). The model reads it as the apostrophe it stands for.
+ACUTE_APOSTROPHE = re.compile(r"(?<=[A-Za-z])´(?=(?:t|s|m|d|ll|re|ve)\b)")
 
 
 # Names spelled with letters outside ASCII ("Zoë", "François", "São Paulo", "Kraków"): the training data has few (593
@@ -3282,8 +3300,9 @@ def long_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of each LONG_RUN, markup ending a run as a space does: minified HTML ("<ul><li>Home</li><li>About
     us</li>...", no space in 50 characters) is words between tags, which kept as one run were never translated; and
     a Markdown link's end and a footnote's reference ("[breaking changes](#breaking-changes).[^explain-format]" kept
-    "changes" English)."""
-    for markup, pattern in (("<", ANY_MARKUP), ("]", MARKDOWN_LINK_ENDS)):
+    "changes" English), and a reStructuredText link's end (its comma after a long target, a run's rest, was an item:
+    ', `' with the next link's start, which no longer went back by alignment)."""
+    for markup, pattern in (("<", ANY_MARKUP), ("]", MARKDOWN_LINK_ENDS), ("`_", RST_LINK_END)):
         if markup in text:
             markup_spans = protected_spans(text, pattern)  # comments and CDATA sections too
             text = swapped(text, markup_spans, [" " * (end - start) for start, end in markup_spans])
