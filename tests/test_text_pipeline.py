@@ -1639,6 +1639,7 @@ def test_a_letter_the_model_cannot_read_takes_its_whole_word_along():
     # its own, and was kept untranslated with "µs"
     units = "microsecond;microseconds;µs;us"
     assert [units[a:b] for a, b in whole_words(units, [(11, 12), (24, 26), (27, 28)])] == [";", ";µs;"]
+    assert prepare("ISO 8859-1 (Latin alphabet no.1)").protected == ["8859-1", "no.1"]  # a form's word: to its end
 
 
 def test_a_symbol_inside_a_word_is_widened_to_the_word_but_never_into_markup():
