@@ -1611,7 +1611,7 @@ def test_codes_are_items_and_short_ones_stay_text():
     # a C++ name is no IPv6 address (test_a_name_scoped_by_double_colons_is_kept_whole), nor a clock's time
     assert prepare("Ping 2001:db8::1 or ::1, not std::vector, at 10:30.").protected == ["2001:db8::1", "::1",
                                                                                        "std::vector", "at 10:30"]
-    # an OpenPGP fingerprint in groups of four (4 of 6 here came back changed, "ABB2" as "AB2"); not words of hex letters
+    # an OpenPGP fingerprint in groups of four (4 of 6 here came back changed, "ABB2" as "AB2"); no hex letters' words
     key = "8657 ABB2 60F0 56B1 E519  0839 D9C4 D26D 0E60 4491"
     assert prepare(f"Signing key:\n{key}").protected == [key]
     assert prepare("CAFE BABE DEAD BEEF is magic, and so is dead beef cafe face.").protected == []
