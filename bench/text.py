@@ -69,6 +69,7 @@ HOSTILE = [
     ("options of one dash between spaces", " -a", False),
     ("names with digits joined by dashes", "a1-", False),
     ("a shell comment after options on every line", "a -b # c\n", False),
+    ("a tag's name that never ends", "b", False, "x <"),  # its letters given back one by one to the attributes
 ]
 
 
