@@ -3403,10 +3403,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     if take_out_tags and prepared.protected:
         elements = bracketed_elements(prepared.protected) | (
             emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {})
-    leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
-    prepared._leaving = leaving
-    read_short = functools.cache(lambda piece: prepared.as_read(piece, leaving)) if leaving else as_read
-    short_read = (lambda piece: short(read_short(piece))) if short else None
+    prepared._leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
+    read_without_tags = (functools.cache(lambda piece: prepared.as_read(piece, prepared._leaving))
+                         if prepared._leaving else as_read)
+    short_enough = (lambda piece: short(read_without_tags(piece))) if short else None
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
     spoken_marks = speech_marks(as_in_text, prepared.protected, speech) if speech else {}
     layout = _Layout(masked, prepared.protected, as_in_text, joined_breaks)
@@ -3419,10 +3419,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         # one of the marks, which the model dropped
         for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
                         for inner in parentheticals(whole)):
-            lines = [portion] if html else _lines_unless_short(portion, short_read or (lambda s: fits(as_read(s))))
+            lines = [portion] if html else _lines_unless_short(portion, short_enough or (lambda s: fits(as_read(s))))
             for clause in (spoken for line in lines for whole in clauses(line, separators)
                            for spoken in quotations(whole, spoken_marks)):
-                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)), short_read):
+                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)), short_enough):
                     prepared.add(piece)
     if spoken_marks:
         prepared.speech_starts, prepared.speech_tags = speech_segments(prepared, spoken_marks)
