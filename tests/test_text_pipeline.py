@@ -391,6 +391,32 @@ def test_function_calls_are_kept_as_written():
     assert protected_items(text) == ["Gtk::Widget::show()", "exists()", "isnull()"]
 
 
+def test_calls_with_names_for_arguments_are_kept_as_written():
+    """A docstring's calls: read, "splitdrive(p)" came back as "Teildrive(p)", "process_request(request,
+    client_address)" as "process_request(erfragen, client_address)". A call of a name in small letters or CamelCase
+    with names or numbers for arguments is one item; not a label ("Length(m)", "log(Size)"), a spreadsheet's function
+    ("HOUR(time)"), a plural ("file(s)"), a word's key letter ("do(n)'t"), a placeholder's argument, nor a call whose
+    arguments do not end."""
+    text = ("Call splitdrive(p), os.path.join(dirpath, name) or NewType(name, tp) with type(None) and "
+            "suppress(FileNotFoundError), isinstance(x, T), range(10) and tokenize(f.readline).")
+    assert protected_items(text) == sorted(["splitdrive(p)", "os.path.join(dirpath, name)", "NewType(name, tp)",
+                                            "type(None)", "suppress(FileNotFoundError)", "isinstance(x, T)",
+                                            "range(10)", "tokenize(f.readline)"])
+    for prose in ("Length(m)", "log(Size)", "p(LR)", "HOUR(time)", "Remove(%s)", "The file(s) went.", "or do(n)'t sort",
+                  "ne(w) count", "chdir(%s)", "sum(a, ", "sum(a, )", "x(a.)"):
+        assert not any("(" in item for item in protected_items(prose)), prose
+
+
+def test_a_name_with_two_underscores_on_either_side_is_kept_as_written():
+    """Read, "__path__" came back as "__paths__", "__doc__" as "__Dokument__". The name is one item; a file's name or
+    a call it starts is the item ("__init__.py", "__init__(self, x)"); a word Markdown emphasizes so is read."""
+    assert protected_items("See the __doc__ and __VA_ARGS__ of __init_subclass__.") == [
+        "__VA_ARGS__", "__doc__", "__init_subclass__"]
+    assert protected_items("Edit __init__.py and call __init__(self, x).") == ["__init__(self, x)", "__init__.py"]
+    assert protected_items("__ alone, __half or half__init") == []
+    assert protected_items("__Zstandard__ is __not__ slow") == []  # Markdown's strong emphasis
+
+
 def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
     """German writes "PipeWire-Filter" and "pg_hba.conf-Eintrag"; reading the name as a token, the model wrote a space.
     Only where the translation has a capitalized word after the name, and the source a word in small letters or a
@@ -1198,8 +1224,8 @@ def test_a_letter_alone_is_kept_as_written():
     changed, now 8. "I" alone is still read ("ich")."""
     table = "Reply\n     n     STRING8          name\n     p                unused, p=pad(n)"
     prepared = prepare(table)
-    assert prepared.segments == ["Reply", "STRING8", "name", "unused, p=pad(n)"]
-    assert prepared.restore(["Antwort", "STRING8", "Name", "unbenutzt, p=pad(n)"]) == (
+    assert prepared.segments == ["Reply", "STRING8", "name", "unused, p=XX0X"]  # a call: "pad(n)"
+    assert prepared.restore(["Antwort", "STRING8", "Name", "unbenutzt, p=XX0X"]) == (
         "Antwort\n     n     STRING8          Name\n     p                unbenutzt, p=pad(n)")
     assert prepare("g").segments == [] and prepare("I").segments == ["I"]
 
@@ -3147,6 +3173,8 @@ def test_a_doctests_session_is_kept_as_written():
     comments = "    >>> # Remove the named result\n    >>> # (note that it stays in the list)\n    ...     pass"
     assert prepare(comments).protected == [comments]
     assert prepare(">>> print([i for i in range(3)])\n[0, 1, 2]").segments == []
+    statement = ">>> for line in unified_diff('one two'.split(),\n...     'zero one'.split()):\n...     print(line)"
+    assert prepare(statement).protected == [statement]  # "for line in" opens no line of Python alone
     assert prepare(">>> I think we should go there\n>>> and do it now, as we said").segments  # an e-mail's quotation
     assert prepare(">>>%s<<< Conversion program").segments == [">>>XX0X<<< Conversion program"]  # no interpreter
 
@@ -3221,7 +3249,7 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
         wrapped = prepare(page, take_out_tags=True)
         assert wrapped.protected == [start[0], end] and not any("XX" in segment for segment in wrapped.segments)
     for text in ("| house | dog |", "|Yes|No|", "Use __init__ and a | b | c."):
-        assert prepare(text).protected == [], text
+        assert prepare(text).protected == ["__init__"] * ("__" in text), text
 
 
 def test_a_one_character_or_named_key_is_kept_whole_in_its_kbd_element():

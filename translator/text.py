@@ -375,6 +375,10 @@ SENTENCE_OPENER = (r"(?:A|An|The|This|That|These|Those|There|Then|It|Its|I|We|Yo
 DOI_PREFIX = r"10\.\d{4,9}/"  # a DOI's start: the directory's "10." and its registrant's number
 DOI_LABEL = r"(?i:doi):[ \t]?"  # "doi:" or "DOI: " before one
 # A number in small Roman numerals ("iv"; `LIST_MARKER`, `ENUMERATOR_ITEM`)
+# A call's argument (`PLACEHOLDERS`): a name, dotted or not, or a number; not a placeholder's token
+CALL_ARGUMENT = r"(?!XX\d+X\b)(?:[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)*+|\d++(?:\.\d+)?)"
+CALL_ONE_ARGUMENT = (r"(?!XX\d+X\b)(?:[a-z_]\w*+(?:\.[A-Za-z_]\w*+)*+|[A-Z][A-Z\d_]*+[a-z][a-z\d_]*+[A-Z]\w*+"
+                     r"|None|True|False|\d++(?:\.\d+)?)")
 ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
 PLACEHOLDERS = (
     FRONT_MATTER,
@@ -499,6 +503,22 @@ PLACEHOLDERS = (
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()"), tried only
     # where a run of name characters starts: tried after each colon too, "a:" * 16,000 took 1.9 s
     r"(?<![\w.:])[A-Za-z_][\w.:]*\(\)",
+    # A name with two underscores on either side (Python's "__doc__", "__init_subclass__", C's "__VA_ARGS__"), not the
+    # start of a file's name or of a call: read, the model changed it ("__path__" came back as "__paths__", "__doc__"
+    # as "__Dokument__"; 53 of the 143 in 4,015 paragraphs of this machine's Python docstrings). Not a capitalized word
+    # nor a word of emphasis, which Markdown's strong emphasis spells so ("__Zstandard__ is fast", "it is __not__ a
+    # good idea", which the model wrote "__nicht__")
+    r"(?<![\w.])__(?!(?:not|never|always|only|very|must|no|cannot)__)(?:[a-z][a-z0-9]*|[A-Z][A-Z0-9]*)"
+    r"(?:_[A-Za-z0-9]+)*__(?!\w|\.\w|\((?!\())",
+    # Function calls with arguments that are names or numbers: read, the model changed 167 of the 378 in those
+    # docstrings ("splitdrive(p)" came back as "Teildrive(p)", "type(obj)" as "Typ(obj)", "process_request(request,
+    # client_address)" as "process_request(erfragen, client_address)"). A function's name in small letters or in
+    # CamelCase; not a capitalized word's, a label's ("Length(m)", "Remove(%s)": catalogs translate them), nor one in
+    # capitals, a spreadsheet's function, whose arguments catalogs translate ("HOUR(time)" as "HOUR(Zeit)"); not a
+    # plural's ending ("file(s)") nor a word's letter marked as its key ("do(n)'t", "ne(w)"). A lone argument in small
+    # letters or CamelCase: "log(Size)", "p(LR)" are labels too
+    rf"(?<![\w.:])(?![a-z]{{1,2}}\([a-z]\))(?:[a-z_]\w*+|[A-Z][a-z\d]++[A-Z]\w*+)(?:\.[A-Za-z_]\w*+)*+\((?!e?s\))"
+    rf"(?:{CALL_ONE_ARGUMENT}|{CALL_ARGUMENT}(?:, ?{CALL_ARGUMENT})+)\)(?![\w'’(])",
     # A date's or a time's format as a form asks for it ("DD/MM/YYYY", "YYYY-MM-DD HH:MM:SS", "hh:mm"), before dotted
     # names, which "dd.mm.yyyy" looks like: read, the model broke its letters ("Use the format MM/DD/YYYY." came back as
     # "... MM/DD/YYYYYYY ...", "Date (YYYY-MM-DD)" as "Datum (JYY-MM-DD)", "yyyy/mm/dd hh:mm:ss" as "Yyy/mm/d ...").
@@ -2879,6 +2899,7 @@ PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ [a-z][\w.+-]*(?![^\s\\])[^\n]*(?:(
 DOCTEST = re.compile(r"(?<![^\n])[ \t]*>>>(?![^ \t\n])[^\n]*(?:\n(?![ \t]*(?:\n|$))[^\n]*)*")
 INTERPRETER_LINE = re.compile(r"(?<![^\n])[ \t]*>>>[ \t]*([^\n#]*?)[ \t]*(?:#[^\n]*)?(?![^\n])")  # code, no comment
 PYTHON_EXPRESSION = re.compile(r"[A-Za-z_][\w.]*(?:[(\[][^\n]*)?")  # a name, or a call or subscript of one
+CONTINUATION_LINE = re.compile(r"\n[ \t]*\.\.\.(?:[ \t]|$)", re.MULTILINE)  # the interpreter's "... "
 # A statement of a program on a line of its own outside a code block (a README's example left unfenced, a changelog's, a
 # plain-text manual's): read, its keywords and names were translated and its brackets lost ("const crypto =
 # require('node:crypto');" came back as "konstrukt-Krypto = erforderlich;", "console.log(buf.readUInt32LE(0)
@@ -2938,10 +2959,12 @@ def code_lines(text: str) -> list[tuple[int, int]]:
 
 def doctests(text: str) -> Spans:
     """(start, end) of each doctest's session (DOCTEST) whose first interpreter's line with code is Python
-    (PYTHON_LINE, PYTHON_EXPRESSION), not an e-mail's words quoted at three levels."""
+    (PYTHON_LINE, PYTHON_EXPRESSION) or goes on in a line of the interpreter's own (CONTINUATION_LINE: "for line in
+    unified_diff(a," was read, "für Zeile in unified_diff("), not an e-mail's words quoted at three levels."""
     return [found.span() for found in DOCTEST.finditer(text)
             if (code := next(filter(None, INTERPRETER_LINE.findall(found.group())), None)) is None
-            or len(code) <= PYTHON_LINE_LIMIT and PYTHON_LINE.fullmatch(code) or PYTHON_EXPRESSION.fullmatch(code)]
+            or len(code) <= PYTHON_LINE_LIMIT and PYTHON_LINE.fullmatch(code) or PYTHON_EXPRESSION.fullmatch(code)
+            or CONTINUATION_LINE.search(found.group())]
 
 
 def indented_code(text: str) -> list[tuple[int, int]]:
