@@ -1235,7 +1235,9 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
     send alone: read, "if __name__ == '__main__':" came back as "wenn __Name__ == '__Min__':", "print(hello)" as
     "Druck(Hallo)", S-Lang's "define echo (text)" as "definieren (Text)" and "if (qualifier_exists (...))" lost a ")".
     Half of its lines or more, comments aside, are Python or of a language with braces; indented prose, a docstring's
-    parameters, a list whose items end in ";" and a line that starts like a statement are not."""
+    parameters, a list whose items end in ";" and a line that starts like a statement are not. A program that opens a
+    Python block or imports may start at the first column (a stripped paragraph: "import os" came back as
+    "Einfuhrstutzen")."""
     code = "    # a comment\n    from tqdm import tqdm\n    if __name__ == '__main__':\n        print(hello)\n"
     assert prepare(code).protected == [code.strip()] and prepare(code).segments == []
     assert indented_program("    f(" + ")#" * 100) == []  # a line longer than code's is none (nor backtracking)
@@ -1259,6 +1261,13 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
                   "    if (and only if) you agree\n    to the terms;", "    {see below}\n    for details",
                   "    do\n    it now"):
         assert prepare(prose).segments, prose
+    stripped = "import os\nfor root, dirs, files in os.walk(top):\n    print(root, 'consumes')"  # a paragraph's example
+    decorated = "@dataclass\n  class C:\n      x: int"
+    for program in (stripped, decorated):
+        assert prepare(program).protected == [program] and prepare(program).segments == [], program
+    for prose in ("remove_option(section, option)\n    Remove the given option.", "import datetime",
+                  "if you want it:\nrun make install", "with care:\nthe file is read."):
+        assert prepare(prose).segments, prose  # a call's description, one line, prose opening as a block does
 
 
 def test_icu_message_syntax_is_kept_and_each_choice_is_translated_as_its_sentence():

@@ -2920,6 +2920,10 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
                          r"|(?:else|try|finally):|except\b.*:"
                          r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
                          r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
+# A line that opens a Python program: an import, a decorator, or a definition's or a block's head ("for root, dirs, files
+# in os.walk(top):")
+PYTHON_OPENER = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*|@[\w.]+(?:\(.*\))?"
+                           r"|(?:(?:async )?def|class|for|while|if|with|try|match)\b.*:)[ \t]*(?:#.*)?")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
 # A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
 # take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a call's first line and its last
@@ -3004,12 +3008,16 @@ def indented_program(text: str) -> list[tuple[int, int]]:
     without Markdown around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn
     __Name__ == '__Min__':", "print(...)" as "Druck(...", S-Lang's "if (-1 == f ())" as "wenn (-1 == f ()", a ")"
     lost). At least half of its lines, comments aside, are Python (PYTHON_LINE) or of a language with braces
-    (C_FAMILY_LINE, STATEMENT_LINE outside prose)."""
+    (C_FAMILY_LINE, STATEMENT_LINE outside prose). A program of two statements or more that opens a Python block or
+    imports (PYTHON_OPENER) may start at any column: a client that strips a paragraph sends a docstring's example so
+    ("import os" came back as "Einfuhrstutzen", "def run(self):" as "def-Roll(self):")."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if not lines or any(len(line) > PYTHON_LINE_LIMIT or INDENTATION.match(line.expandtabs(CODE_INDENT)).end()
-                        < CODE_INDENT for line in lines):
+    if not lines or any(len(line) > PYTHON_LINE_LIMIT for line in lines):
         return []
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
+    opens = len(statements) > 1 and PYTHON_OPENER.fullmatch(lines[0].strip())
+    if not opens and any(INDENTATION.match(line.expandtabs(CODE_INDENT)).end() < CODE_INDENT for line in lines):
+        return []
     code = sum(bool(PYTHON_LINE.fullmatch(line) or (C_FAMILY_LINE.fullmatch(line) or STATEMENT_LINE.fullmatch(line))
                     and not _prose(line)) for line in statements)
     return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if code and 2 * code >= len(statements) else []
