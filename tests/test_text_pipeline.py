@@ -394,16 +394,19 @@ def test_function_calls_are_kept_as_written():
 def test_calls_with_names_for_arguments_are_kept_as_written():
     """A docstring's calls: read, "splitdrive(p)" came back as "Teildrive(p)", "process_request(request,
     client_address)" as "process_request(erfragen, client_address)". A call of a name in small letters or CamelCase
-    with names or numbers for arguments is one item; not a label ("Length(m)", "log(Size)"), a spreadsheet's function
+    with names, numbers or strings without spaces for arguments, by keyword or not, is one item, and so is a keyword
+    set to True, False or None; not a label ("Length(m)", "log(Size)"), a spreadsheet's function
     ("HOUR(time)"), a plural ("file(s)"), a word's key letter ("do(n)'t"), a placeholder's argument, nor a call whose
     arguments do not end."""
     text = ("Call splitdrive(p), os.path.join(dirpath, name) or NewType(name, tp) with type(None) and "
-            "suppress(FileNotFoundError), isinstance(x, T), range(10) and tokenize(f.readline).")
+            "suppress(FileNotFoundError), isinstance(x, T), range(10), tokenize(f.readline), str(object=''), "
+            "open(name, 'rb') and field(init=False), verbose=False.")
     assert protected_items(text) == sorted(["splitdrive(p)", "os.path.join(dirpath, name)", "NewType(name, tp)",
                                             "type(None)", "suppress(FileNotFoundError)", "isinstance(x, T)",
-                                            "range(10)", "tokenize(f.readline)"])
+                                            "range(10)", "tokenize(f.readline)", "str(object='')",
+                                            "open(name, 'rb')", "field(init=False)", "verbose=False"])
     for prose in ("Length(m)", "log(Size)", "p(LR)", "HOUR(time)", "Remove(%s)", "The file(s) went.", "or do(n)'t sort",
-                  "ne(w) count", "chdir(%s)", "sum(a, ", "sum(a, )", "x(a.)"):
+                  "ne(w) count", "chdir(%s)", "sum(a, ", "sum(a, )", "x(a.)", 'say("hello world")', "f(a=)"):
         assert not any("(" in item for item in protected_items(prose)), prose
 
 
