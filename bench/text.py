@@ -70,6 +70,10 @@ HOSTILE = [
     ("names with digits joined by dashes", "a1-", False),
     ("a shell comment after options on every line", "a -b # c\n", False),
     ("a tag's name that never ends", "b", False, "x <"),  # its letters given back one by one to the attributes
+    # LaTeX: each opening looks for its "}", each code environment for its end
+    ("LaTeX formatting commands that never close", "\\emph{a ", False),
+    ("LaTeX code environments that never end", "\\begin{verbatim}", False),
+    ("calls with keyword arguments", "f(a=1, 'b') ", False),
 ]
 
 

@@ -2856,6 +2856,33 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
         assert "**" in kept.segments[0] and not any(kept.moved), kept.segments
 
 
+def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
+    """LaTeX: read, "\\textbf{faster}" and "\\emph{very}" came back as written (the braces were a placeholder's), half a
+    footnote was translated and a section's title ran into the sentence after it. A formatting command and its "}"
+    are an element's tags, which leave the sentence; a title's (a section's, a caption's, a footnote's) separate it
+    from the words around; every other command, a comment and a code environment are kept as written, mathematics
+    as MATH keeps it. Not in a text without LaTeX's commands ("\\n" and "{name}" stay what they were)."""
+    text = ("\\section{Introduction} This is \\emph{very} important, see \\cite{smith2020} and Table~\\ref{tab:x}."
+            "\nThe \\LaTeX\\ team uses $x \\in \\mathbb{R}$ here.% a comment\n"
+            "\\begin{verbatim}\nKeep \\emph{this}.\n\\end{verbatim}")
+    prepared = prepare(text, take_out_tags=True)
+    assert prepared.segments == ["Introduction", "This is very important, see XX0X and Table~XX1X.",
+                                 "The XX0Xteam uses XX1X here.XX2X"]
+    assert prepared.protected == ["\\section{", "}", "\\emph{", "}", "\\cite{smith2020}", "\\ref{tab:x}", "\\LaTeX\\ ",
+                                  "$x \\in \\mathbb{R}$", "% a comment",
+                                  "\\begin{verbatim}\nKeep \\emph{this}.\n\\end{verbatim}"]
+    assert prepared.moved[1] == [MovedTags(2, 3, 8, 12)]  # "\\emph{" and its "}" around "very"
+    restored = prepared.restore(["Einleitung", "Das ist XX2XsehrXX3X wichtig, siehe XX0X und Tabelle~XX1X.",
+                                 "Das XX0XTeam nimmt XX1X hier.XX2X"])
+    assert restored.startswith("\\section{Einleitung} Das ist \\emph{sehr} wichtig, siehe \\cite{smith2020} und "
+                               "Tabelle~\\ref{tab:x}.\nDas \\LaTeX\\ Team nimmt $x \\in \\mathbb{R}$ hier.% a "
+                               "comment\n")
+    nested = prepare("A \\footnote{See \\textbf{the \\cs{par} list}.} b", take_out_tags=True)
+    assert nested.protected[:2] == ["\\footnote{", "\\textbf{"] and "See the XX0X list." in nested.segments
+    assert prepare("Use \\n or {name} here.").protected == ["{name}"]  # no LaTeX
+    assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
+
+
 def test_bbcode_tags_are_kept_whole_and_leave_the_sentence_as_html_tags_do():
     """Godot's rich text, forums' and Steam's markup: the model got "[color=red]" whole and "[/b]" as a path, and a
     URL ran on through "]" into the link's text ("https://example.org]Visit"). Each tag is an item; an element's

@@ -2164,6 +2164,91 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
     return marks
 
 
+# LaTeX's markup, in a text that has a command with an argument, "\LaTeX", "\TeX" or "\item" (`LATEX_HINT`). Read,
+# the model kept a formatted word English ("\textbf{faster}" and "\emph{very}" came back as written, the braces a
+# placeholder's), translated half a footnote ("\footnote{The Fußnote-Text ist hier.}") and a section's title ran into
+# the sentence after it. A command that formats words (`LATEX_TEXT`) opens an element its matching "}" closes: both
+# tags leave the sentence and go back around the words (`latex_elements`). A sectioning command, a caption or a
+# footnote (`LATEX_HEADING`) separates its title from what is around it, which is translated alone. Every other
+# command, with its options and arguments, is kept as written ("\cite{smith2020}", "\pkg{hyperref}", "\cs{par}",
+# "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics between "$"
+# is MATH's.
+LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?![A-Za-z])|item(?![A-Za-z]))")
+LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote"  # "\\textsf{hyperref}", "\\mbox{}" hold names
+LATEX_HEADING = r"part|chapter|(?:sub){0,2}section|(?:sub)?paragraph|caption|footnote|title"
+LATEX_VERBATIM = r"verbatim|lstlisting|minted|comment|equation|align|eqnarray|displaymath|gather|multline|math"
+LATEX_ENVIRONMENT = re.compile(rf"\\(begin|end)\{{({LATEX_VERBATIM})\*?\}}")
+LATEX_MARKUP = re.compile(
+    rf"\\(?P<text>{LATEX_TEXT})\{{|\\(?P<heading>{LATEX_HEADING})\*?(?:\[[^\[\]\n]{{0,200}}\])?\{{"
+    r"|\\(?:verb\*?(?P<delimiter>[^\sA-Za-z*])[^\n]{0,500}?(?P=delimiter)|[A-Za-z]++\*?(?:\[[^\[\]\n]{0,200}\])*+"
+    r"(?:\{(?:[^{}\n]|\{[^{}\n]{0,200}\}){0,200}\})*+|[^A-Za-z\n])|(?<!\\)%[^\n]*")
+LATEX_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+@dataclass
+class LatexMarkup:
+    """A LaTeX text's markup (`latex_markup`): (start, end) of the items kept as written, of the tags of elements
+    that format words, and of the tags around a title, which separate segments."""
+
+    items: Spans
+    tags: Spans
+    separators: Spans
+
+
+def latex_markup(text: str) -> LatexMarkup:
+    """LaTeX's code environments (LATEX_ENVIRONMENT, each to its end) and, outside them and mathematics (MATH), its
+    commands and comments (LATEX_MARKUP), each formatting command's and title's opening with the "}" that closes it
+    (`matching_braces`); in time linear in the text's length."""
+    markup = LatexMarkup(latex_environments(text), [], [])
+    hidden = sorted(markup.items + apart_from([found.span() for found in re.finditer(MATH, text)], markup.items))
+    scanned = swapped(text, hidden, [" " * (end - start) for start, end in hidden])
+    closing = matching_braces(scanned)
+    for found in LATEX_MARKUP.finditer(scanned):
+        kind = markup.tags if found.group("text") else markup.separators if found.group("heading") else None
+        if kind is None or found.end() - 1 not in closing:
+            markup.items.append(found.span())
+        else:
+            end = closing[found.end() - 1]
+            kind += [found.span(), (end, end + 1)]
+    for spans in (markup.items, markup.tags, markup.separators):
+        spans.sort()
+    return markup
+
+
+def latex_environments(text: str) -> Spans:
+    """(start, end) of each environment whose body is code or mathematics (LATEX_ENVIRONMENT), from its "\\begin" to
+    its "\\end"; one never ended is none."""
+    spans, opened = [], {}
+    for found in LATEX_ENVIRONMENT.finditer(text):
+        name = found.group(2)
+        if found.group(1) == "begin":
+            opened.setdefault(name, found.start())
+        elif name in opened:
+            start = opened.pop(name)
+            if not spans or spans[-1][1] <= start:
+                spans.append((start, found.end()))
+    return spans
+
+
+def matching_braces(text: str) -> dict[int, int]:
+    """Where each "{" of the text is closed, by where it opens (escaped braces are none)."""
+    opened, closing = [], {}
+    for found in LATEX_BRACE.finditer(text):
+        if found.group() == "{":
+            opened.append(found.start())
+        elif found.group() == "}" and opened:
+            closing[opened.pop()] = found.start()
+    return closing
+
+
+def latex_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
+    """(closing, "\\{}") of the items that are a LaTeX formatting command's opening or its "}" alone, by number
+    (take_out_tags pairs them)."""
+    opening = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
+    return {number: (item == "}", "\\{}") for number, item in enumerate(protected)
+            if item == "}" or opening.fullmatch(item)}
+
+
 def bracketed_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
     """(closing, name) of the items that are a BBCode element's tag alone or a SubStation Alpha toggle alone, by
     number (take_out_tags pairs them, as it pairs HTML's; "[b]" and "{\\b1}" are named apart from "<b>")."""
@@ -3392,6 +3477,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     blocks = code_blocks(text) if preserve_placeholders else []
     keys = apart_from(config_keys(text), blocks) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
+    latex = latex_markup(text) if preserve_placeholders and not html and LATEX_HINT.search(text) else None
+    if latex:
+        syntax = sorted(syntax + apart_from(latex.separators, syntax))
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = code_lines(text) if preserve_placeholders and not keys else []
@@ -3416,9 +3504,12 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # stays with its words. An abbreviation stays alone too: as one item with what is beside it, it would stay English
     # ('(e.g. "math")' is kept as written).
     abbreviations = [(start, end) for start, end, _ in forms if text[start:end].rstrip(",").lower() in ABBREVIATIONS]
-    if marks or syntax or speech or abbreviations:
-        apart = _also_apart(apart, set(marks + syntax + speech + abbreviations))
+    latex_tags = latex.tags if latex else []
+    if marks or syntax or speech or abbreviations or latex_tags:
+        apart = _also_apart(apart, set(marks + syntax + speech + abbreviations + latex_tags))
     exact = sorted(written + links)
+    if latex:
+        exact = sorted(exact + apart_from(sorted(latex.items + latex_tags), exact))
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
     # With its items in place this is the text, so the text's spans find their items in it (`items_over`); the text
@@ -3440,7 +3531,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     elements = {}
     if take_out_tags and prepared.protected:
         elements = bracketed_elements(prepared.protected) | (
-            emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {})
+            emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {}) | (
+            latex_elements(prepared.protected) if latex_tags else {})
     prepared._leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
     read_without_tags = (functools.cache(lambda piece: prepared.as_read(piece, prepared._leaving))
                          if prepared._leaving else as_read)
