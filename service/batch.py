@@ -51,7 +51,7 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, fluent, java_properties,
-                     json_strings, notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
+                     json_strings, latex, notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -103,6 +103,7 @@ NAMED_FORMATS = {
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
+    ".tex": "latex", ".ltx": "latex",  # LaTeX documents
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
@@ -112,7 +113,7 @@ NAMED_FORMATS = {
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks}
-PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc")  # read a run of lines between blank lines at a time
+PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex")  # read a run of lines between blank lines at a time
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
 OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb")
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
@@ -333,8 +334,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         matter = front_matter_lines([readable(numbered) for numbered in head])
         yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
         lines = itertools.chain(head[matter:], lines)
-    reader, adoc = rst.Reader(), asciidoc.Reader()
-    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc")):
+    reader, adoc, tex = rst.Reader(), asciidoc.Reader(), latex.Reader()
+    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex")):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
@@ -351,8 +352,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         item = Item(first, str(first), "\n".join(texts), settings.model, settings.options, lines=len(run))
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
-        elif settings.format == "rst" and item.text.strip():
-            item = paragraph_item(run, reader.paragraph(texts), settings)
+        elif settings.format in ("rst", "latex") and item.text.strip():
+            item = paragraph_item(run, (reader if settings.format == "rst" else tex).paragraph(texts), settings)
         yield item
 
 

@@ -790,7 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",
-                                "ass", "rst", "asciidoc", "fluent"),
+                                "ass", "rst", "asciidoc", "latex", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
@@ -800,7 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
-                            ".asciidoc or .asc, fluent when it ends in .ftl, paragraphs when "
+                            ".asciidoc or .asc, latex when it ends in .tex or .ltx, fluent when it ends in .ftl, "
+                            "paragraphs when "
                             "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
                             "paragraphs: each run of lines between blank lines is one item, so a sentence wrapped over lines is translated whole, and its translation fills "
@@ -874,7 +875,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "entries and lists, comments, block macros (include::), listings, literal blocks, "
                             "passthroughs, the blocks styled source, literal or synopsis, and a table's lines of "
                             "several cells, its cells of blocks or code (a|, l|, m|) and CSV tables kept as written; a "
-                            "table's cell alone on its line is sent; fluent: a Project Fluent file (.ftl): a "
+                            "table's cell alone on its line is sent; latex: a LaTeX document, read as paragraphs, each "
+                            "paragraph's words one item (formatted words and titles translated, other commands, "
+                            "comments and mathematics kept), its preamble (\\documentclass to \\begin{document}), "
+                            "its code and mathematics environments (verbatim, lstlisting, equation, ...) over blank "
+                            "lines and what follows \\end{document} kept as written; fluent: a Project Fluent file (.ftl): a "
                             "message's, a term's and an attribute's value and a variant's text one item each, with "
                             "the lines it goes on over (sent without their indentation, written back over them), "
                             "identifiers, attribute names, variant keys, selectors, comments, access and command keys "

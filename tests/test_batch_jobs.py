@@ -36,7 +36,7 @@ from hypothesis import given, settings, strategies as st
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service import asciidoc, rst
+from service import asciidoc, latex, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, lacking, read_items, read_paragraphs, split_line, spread,
                            subtitle_block)
@@ -1360,6 +1360,54 @@ def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(serve
     assert output.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
     # a line block's "| " is verse kept as written; a substitution's "|project|" starts words
     assert [rst.Reader().paragraph([line]).text for line in ("| The dog", "|project| is old.")] == ["", "|project| is old."]
+
+
+LATEX_DOCUMENT = """\\documentclass{article}
+\\usepackage[english]{babel}
+\\begin{document}
+
+\\section{The dog} The apples were cheap.
+
+\\begin{verbatim}
+Where is the station?
+
+I eat an apple.
+\\end{verbatim}
+
+I eat an \\emph{apple} % here
+\\end{document}
+The dog.
+"""
+
+
+def test_a_latex_documents_words_are_translated_and_its_markup_kept(server, tmp_path):
+    """Read as plain paragraphs, a LaTeX document's preamble was sent ("\\usepackage[english]{babel}") and a verbatim
+    block with a blank line inside was cut in two, its halves translated. A file named *.tex (or --format latex) sends
+    each paragraph of its body (its commands and comments the pipeline's items); its preamble, code environments and
+    what follows \\end{document} are kept as written."""
+    source = tmp_path / "guide.tex"
+    source.write_text(LATEX_DOCUMENT, encoding="utf-8")
+    sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".tex"])) if item.text]
+    assert sent == ["\\section{The dog} The apples were cheap.", "I eat an \\emph{apple} % here"]
+    output = tmp_path / "anleitung.tex"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "2 translated, 0 failed" in out, err
+    section, apple = alone(server.target, sent)
+    assert output.read_text(encoding="utf-8") == LATEX_DOCUMENT.replace(sent[0], section).replace(sent[1], apple)
+    assert section.startswith("\\section{") and "\\emph{" in apple and apple.endswith("% here")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["\\documentclass{book}", "\\begin{document}", "\\end{document}",
+                                          "\\begin{verbatim}", "\\end{verbatim}", "\\begin{equation}", "Words.",
+                                          "\\section{A}", " ", "\\end{equation}"]) | st.text(max_size=8),
+                         min_size=1, max_size=5), max_size=12))
+def test_any_latex_document_is_read_back_as_it_was(paragraphs):
+    """Whatever the paragraphs, each comes back as what it kept and what it sends, in order."""
+    reader = latex.Reader()
+    for lines in paragraphs:
+        paragraph = reader.paragraph(lines)
+        assert paragraph.before + paragraph.text + paragraph.after == "\n".join(lines)
 
 
 RST_LINES = ["Title", "=====", "-----", "~~~~~~~~~~~~~~~~~~~~", "Where is the station? The apples were cheap.",

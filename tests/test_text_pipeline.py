@@ -2879,6 +2879,8 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
                                "comment\n")
     nested = prepare("A \\footnote{See \\textbf{the \\cs{par} list}.} b", take_out_tags=True)
     assert nested.protected[:2] == ["\\footnote{", "\\textbf{"] and "See the XX0X list." in nested.segments
+    shown = "\\begin{verbatim}\n\\begin{equation}\na=b\n\\end{equation}\n\\end{verbatim}"  # one inside another
+    assert prepare(f"\\LaTeX\\ shows {shown} here.").protected == ["\\LaTeX\\ ", shown]
     assert prepare("Use \\n or {name} here.").protected == ["{name}"]  # no LaTeX
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 

@@ -2217,14 +2217,18 @@ def latex_markup(text: str) -> LatexMarkup:
 
 def latex_environments(text: str) -> Spans:
     """(start, end) of each environment whose body is code or mathematics (LATEX_ENVIRONMENT), from its "\\begin" to
-    its "\\end"; one never ended is none."""
-    spans, opened = [], {}
+    its "\\end", and of none inside another; one never ended is none."""
+    spans: list[tuple[int, int]] = []
+    opened: dict[str, int] = {}
     for found in LATEX_ENVIRONMENT.finditer(text):
         name = found.group(2)
         if found.group(1) == "begin":
             opened.setdefault(name, found.start())
-        elif name in opened:
+        elif name in opened:  # it takes what began inside it ("\begin{equation}" shown in a verbatim block)
             start = opened.pop(name)
+            opened = {inner: at for inner, at in opened.items() if at < start}
+            while spans and spans[-1][0] >= start:
+                spans.pop()
             if not spans or spans[-1][1] <= start:
                 spans.append((start, found.end()))
     return spans
