@@ -2175,6 +2175,7 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
 # is MATH's.
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?![A-Za-z])|item(?![A-Za-z]))")
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote"  # "\\textsf{hyperref}", "\\mbox{}" hold names
+LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
 LATEX_HEADING = r"part|chapter|(?:sub){0,2}section|(?:sub)?paragraph|caption|footnote|title"
 LATEX_VERBATIM = r"verbatim|lstlisting|minted|comment|equation|align|eqnarray|displaymath|gather|multline|math"
 LATEX_ENVIRONMENT = re.compile(rf"\\(begin|end)\{{({LATEX_VERBATIM})\*?\}}")
@@ -2248,9 +2249,8 @@ def matching_braces(text: str) -> dict[int, int]:
 def latex_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
     """(closing, "\\{}") of the items that are a LaTeX formatting command's opening or its "}" alone, by number
     (take_out_tags pairs them)."""
-    opening = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
     return {number: (item == "}", "\\{}") for number, item in enumerate(protected)
-            if item == "}" or opening.fullmatch(item)}
+            if item == "}" or LATEX_TEXT_OPENING.fullmatch(item)}
 
 
 def bracketed_elements(protected: Sequence[str]) -> dict[int, tuple[bool, str]]:
