@@ -410,6 +410,15 @@ def test_calls_with_names_for_arguments_are_kept_as_written():
         assert not any("(" in item for item in protected_items(prose)), prose
 
 
+def test_escape_sequences_are_kept_as_written_with_their_quotes():
+    """Read, "change newline '\\n' into" came back with "\\n" unquoted. A run of escape sequences is one item, and its
+    quotes stay with it; not a word's backslash, a Windows path's, nor a UNC path's "\\\\"."""
+    assert prepare("Change newline '\\n' or '\\r\\n' into \\t, \\x1b or \\u2192.").protected == [
+        "'\\n'", "'\\r\\n'", "\\t", "\\x1b", "\\u2192"]
+    for text in ("C:\\Users\\name and \\\\server\\share", "a\\nb", "\\newline"):
+        assert not any(item.startswith("\\n") or item.startswith("\\\\") for item in prepare(text).protected), text
+
+
 def test_a_name_with_two_underscores_on_either_side_is_kept_as_written():
     """Read, "__path__" came back as "__paths__", "__doc__" as "__Dokument__". The name is one item; a file's name or
     a call it starts is the item ("__init__.py", "__init__(self, x)"); a word Markdown emphasizes so is read."""
@@ -2861,7 +2870,7 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     footnote was translated and a section's title ran into the sentence after it. A formatting command and its "}"
     are an element's tags, which leave the sentence; a title's (a section's, a caption's, a footnote's) separate it
     from the words around; every other command, a comment and a code environment are kept as written, mathematics
-    as MATH keeps it. Not in a text without LaTeX's commands ("\\n" and "{name}" stay what they were)."""
+    as MATH keeps it. Not in a text without LaTeX's commands ("\\emph" alone, "{name}" stay what they were)."""
     text = ("\\section{Introduction} This is \\emph{very} important, see \\cite{smith2020} and Table~\\ref{tab:x}."
             "\nThe \\LaTeX\\ team uses $x \\in \\mathbb{R}$ here.% a comment\n"
             "\\begin{verbatim}\nKeep \\emph{this}.\n\\end{verbatim}")
@@ -2881,7 +2890,7 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     assert nested.protected[:2] == ["\\footnote{", "\\textbf{"] and "See the XX0X list." in nested.segments
     shown = "\\begin{verbatim}\n\\begin{equation}\na=b\n\\end{equation}\n\\end{verbatim}"  # one inside another
     assert prepare(f"\\LaTeX\\ shows {shown} here.").protected == ["\\LaTeX\\ ", shown]
-    assert prepare("Use \\n or {name} here.").protected == ["{name}"]  # no LaTeX
+    assert prepare("Use \\emph or {name} here.").protected == ["{name}"]  # no LaTeX
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 
 
