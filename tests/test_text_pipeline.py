@@ -2886,6 +2886,8 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     assert restored.startswith("\\section{Einleitung} Das ist \\emph{sehr} wichtig, siehe \\cite{smith2020} und "
                                "Tabelle~\\ref{tab:x}.\nDas \\LaTeX\\ Team nimmt $x \\in \\mathbb{R}$ hier.% a "
                                "comment\n")
+    link = prepare("Visit \\href{https://example.org/a}{our site} today.", take_out_tags=True)
+    assert link.segments == ["Visit our site today."] and link.protected == ["\\href{https://example.org/a}{", "}"]
     nested = prepare("A \\footnote{See \\textbf{the \\cs{par} list}.} b", take_out_tags=True)
     assert nested.protected[:2] == ["\\footnote{", "\\textbf{"] and "See the XX0X list." in nested.segments
     shown = "\\begin{verbatim}\n\\begin{equation}\na=b\n\\end{equation}\n\\end{verbatim}"  # one inside another

@@ -2179,7 +2179,8 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
 # "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics between "$"
 # is MATH's.
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?![A-Za-z])|item(?![A-Za-z]))")
-LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote"  # "\\textsf{hyperref}", "\\mbox{}" hold names
+# (and a link's text after its target; "\\textsf{hyperref}", "\\mbox{}" hold names)
+LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
 LATEX_HEADING = r"part|chapter|(?:sub){0,2}section|(?:sub)?paragraph|caption|footnote|title"
 LATEX_VERBATIM = r"verbatim|lstlisting|minted|comment|equation|align|eqnarray|displaymath|gather|multline|math"
