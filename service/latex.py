@@ -6,12 +6,13 @@ translator.text's (`latex_markup`)."""
 import re
 
 from service.rst import Paragraph
-from translator.text import LATEX_ENVIRONMENT
+from translator.text import LATEX_ENVIRONMENT, matching_braces
 
 DOCUMENT_CLASS = re.compile(r"(?m:^)[ \t]*\\documentclass\b")  # a document's preamble starts with it
 # What may come before it: comments and the commands a file opens with ("\NeedsTeXFormat{LaTeX2e}", "\def\mydate")
 BEFORE_CLASS = re.compile(r"[ \t]*(?:%.*|\\(?:NeedsTeXFormat|RequirePackage|PassOptionsToPackage|documentclass|def|let|"
                           r"(?:re)?newcommand|providecommand|input|makeatletter|makeatother)\b.*|)")
+TITLE = re.compile(r"\\title[ \t]*(?:\[[^\[\]\n]*\])?\{")  # the preamble's one line of words
 BEGIN_DOCUMENT = re.compile(r"\\begin\{document\}")
 END_DOCUMENT = re.compile(r"\\end\{document\}")
 
@@ -20,7 +21,8 @@ class Reader:
     """Paragraphs in document order (runs of non-blank lines), each told apart by what came before: the lines before
     "\\documentclass" (comments, "\\NeedsTeXFormat": BEFORE_CLASS) and the preamble after it (to "\\begin{document}"),
     a code or mathematics environment's lines to its end (LATEX_ENVIRONMENT: verbatim, lstlisting, equation, ...) and
-    what follows "\\end{document}" are kept as written. A file without "\\documentclass" is a document's body."""
+    what follows "\\end{document}" are kept as written, but the title ("\\title{...}") of a paragraph of the preamble
+    without "\\begin{document}". A file without "\\documentclass" is a document's body."""
 
     def __init__(self):
         self.preamble: bool | None = None  # unknown until the first paragraph
@@ -35,7 +37,7 @@ class Reader:
             self.preamble = DOCUMENT_CLASS.search(text) is not None
         if self.preamble:
             if not (begun := BEGIN_DOCUMENT.search(text)):
-                return Paragraph("", text)
+                return _title(text)
             self.preamble = False
             begun_at = begun.end() + len(text[begun.end():]) - len(text[begun.end():].lstrip())
             before, text = text[:begun_at], text[begun_at:]
@@ -57,3 +59,12 @@ class Reader:
                 self.open_environment = found.group(2)
             elif found.group(1) == "end" and found.group(2) == self.open_environment:
                 self.open_environment = None
+
+
+def _title(preamble: str) -> Paragraph:
+    """A paragraph of the preamble: kept, but the words of its "\\title{...}" (TITLE), where it has one that closes."""
+    found = TITLE.search(preamble)
+    end = matching_braces(preamble).get(found.end() - 1) if found else None
+    if end is None:
+        return Paragraph("", preamble)
+    return Paragraph(preamble[found.end():end], preamble[:found.end()], preamble[end:])

@@ -1364,6 +1364,8 @@ def test_a_restructuredtext_pages_words_are_translated_and_its_markup_kept(serve
 
 LATEX_DOCUMENT = """\\documentclass{article}
 \\usepackage[english]{babel}
+\\title{He crossed the street!}
+
 \\begin{document}
 
 \\section{The dog} The apples were cheap.
@@ -1383,17 +1385,18 @@ The dog.
 def test_a_latex_documents_words_are_translated_and_its_markup_kept(server, tmp_path):
     """Read as plain paragraphs, a LaTeX document's preamble was sent ("\\usepackage[english]{babel}") and a verbatim
     block with a blank line inside was cut in two, its halves translated. A file named *.tex (or --format latex) sends
-    each paragraph of its body (its commands and comments the pipeline's items); its preamble, code environments and
-    what follows \\end{document} are kept as written."""
+    each paragraph of its body (its commands and comments the pipeline's items) and its title; the rest of its
+    preamble, its code environments and what follows \\end{document} are kept as written."""
     source = tmp_path / "guide.tex"
     source.write_text(LATEX_DOCUMENT, encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".tex"])) if item.text]
-    assert sent == ["\\section{The dog} The apples were cheap.", "I eat an \\emph{apple} % here"]
+    assert sent == ["He crossed the street!", "\\section{The dog} The apples were cheap.", "I eat an \\emph{apple} % here"]
     output = tmp_path / "anleitung.tex"
     code, out, err = batch(server.target, source, output, *SHORT)
-    assert code == 0 and "2 translated, 0 failed" in out, err
-    section, apple = alone(server.target, sent)
-    assert output.read_text(encoding="utf-8") == LATEX_DOCUMENT.replace(sent[0], section).replace(sent[1], apple)
+    assert code == 0 and "3 translated, 0 failed" in out, err
+    title, section, apple = alone(server.target, sent)
+    assert output.read_text(encoding="utf-8") == LATEX_DOCUMENT.replace(sent[0], title).replace(
+        sent[1], section).replace(sent[2], apple)
     assert section.startswith("\\section{") and "\\emph{" in apple and apple.endswith("% here")
 
 
