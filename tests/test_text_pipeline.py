@@ -1052,7 +1052,9 @@ def test_every_protected_item_survives_whatever_the_model_does(parts, rnd):
 mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "why?", "10", "8,000", "1-64", "x86", "%s",
                          "{0}", "<b>", "</b>", "<br/>", "<p>", "&amp;", "&nbsp;", "&#39;", "&eacute;", "&shy;", "&copy;",
                          ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»", "&&", "->",
-                         "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**", "\n```\n"])
+                         "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**", "\n```\n",
+                         "\\emph{", "}", "\\section{", "\\LaTeX", "~", "\\ref{x}", "%", "$x$", "\\begin{verbatim}",
+                         "\\end{verbatim}", "f(x)", "__doc__", "\\n", "'\\n'", "\\href{a}{"])  # LaTeX, code
 
 
 # Opening and closing quotation marks alike, whichever the language: German writes “…” and ‘…’ as »…«
