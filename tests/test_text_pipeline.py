@@ -2894,6 +2894,7 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     assert nested.protected[:2] == ["\\footnote{", "\\textbf{"] and "See the XX0X list." in nested.segments
     shown = "\\begin{verbatim}\n\\begin{equation}\na=b\n\\end{equation}\n\\end{verbatim}"  # one inside another
     assert prepare(f"\\LaTeX\\ shows {shown} here.").protected == ["\\LaTeX\\ ", shown]
+    assert prepare("Use \\verb|\\ref| or \\verb+\\label+ here.").protected == ["\\verb|\\ref|", "\\verb+\\label+"]
     assert prepare("Use \\emph or {name} here.").protected == ["{name}"]  # no LaTeX
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 

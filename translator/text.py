@@ -2169,7 +2169,8 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
     return marks
 
 
-# LaTeX's markup, in a text that has a command with an argument, "\LaTeX", "\TeX" or "\item" (`LATEX_HINT`). Read,
+# LaTeX's markup, in a text that has a command with an argument, "\LaTeX", "\TeX", "\item" or "\verb|...|"
+# (`LATEX_HINT`; not a pattern's "\d{3}": LaTeX reads a "%" as a comment's start, other text as a percentage). Read,
 # the model kept a formatted word English ("\textbf{faster}" and "\emph{very}" came back as written, the braces a
 # placeholder's), translated half a footnote ("\footnote{The Fußnote-Text ist hier.}") and a section's title ran into
 # the sentence after it. A command that formats words (`LATEX_TEXT`) opens an element its matching "}" closes: both
@@ -2178,8 +2179,9 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
 # command, with its options and arguments, is kept as written ("\cite{smith2020}", "\pkg{hyperref}", "\cs{par}",
 # "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics between "$"
 # is MATH's.
-LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?![A-Za-z])|item(?![A-Za-z]))")
-# (and a link's text after its target; "\\textsf{hyperref}", "\\mbox{}" hold names)
+LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])|item(?![A-Za-z])"
+                        r"|verb\*?([^\sA-Za-z*])[^\n]{0,500}?\1)")
+# (and a link's text after its target; "\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
 LATEX_HEADING = r"part|chapter|(?:sub){0,2}section|(?:sub)?paragraph|caption|footnote|title"
