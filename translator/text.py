@@ -2179,8 +2179,8 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
 # command, with its options and arguments, is kept as written ("\cite{smith2020}", "\pkg{hyperref}", "\cs{par}",
 # "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics between "$"
 # is MATH's.
-LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])|item(?![A-Za-z])"
-                        r"|verb\*?([^\sA-Za-z*])[^\n]{0,500}?\1)")
+LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])"
+                        r"|item(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{0,500}?\1)")
 # (and a link's text after its target; "\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
