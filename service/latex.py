@@ -1,7 +1,7 @@
 """LaTeX documents, a paragraph at a time: which paragraphs are words to translate and which are kept as written.
-Read as plain paragraphs, a document's preamble came back translated ("\\title{A Short Guide}" is a title, but
-"\\usepackage[english]{babel}" is not words), and a verbatim block with a blank line inside was cut in two, its
-halves no longer a block the pipeline keeps. The words' own markup (commands, comments, mathematics) is
+Read as plain paragraphs, a document's preamble was translated ("\\usepackage[english]{babel}" is no words: only
+its "\\title{...}" is), and a verbatim block with a blank line inside was cut in two, its halves no longer a block
+the pipeline keeps. The words' own markup (commands, comments, mathematics) is
 translator.text's (`latex_markup`)."""
 import re
 
@@ -39,8 +39,8 @@ class Reader:
             if not (begun := BEGIN_DOCUMENT.search(text)):
                 return _title(text)
             self.preamble = False
-            begun_at = begun.end() + len(text[begun.end():]) - len(text[begun.end():].lstrip())
-            before, text = text[:begun_at], text[begun_at:]
+            body = text[begun.end():].lstrip()  # its blanks after "\\begin{document}" kept with it
+            before, text = text[:len(text) - len(body)], body
         was_open = self.open_environment
         self._follow_environments(text)
         if self.ended or was_open or self.open_environment:
