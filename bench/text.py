@@ -74,6 +74,7 @@ HOSTILE = [
     ("LaTeX formatting commands that never close", "\\emph{a ", False),
     ("LaTeX code environments that never end", "\\begin{verbatim}", False),
     ("calls with keyword arguments", "f(a=1, 'b') ", False),
+    ("a manual page's bold that never returns to roman", "\\fBa ", False),
 ]
 
 

@@ -419,6 +419,16 @@ def test_escape_sequences_are_kept_as_written_with_their_quotes():
         assert not any(item.startswith("\\n") or item.startswith("\\\\") for item in prepare(text).protected), text
 
 
+def test_a_manual_pages_font_spans_are_kept_as_written():
+    """roff's bold and italic mark what is typed and its placeholders: read, "\\fB\\-\\-sort\\fR" came back as
+    "\\fB\\-sort\\fR", "\\fIfile\\fP" changed. A span from a font other than roman back to roman (or the previous
+    font) is one item; not across a line, nor one never ended."""
+    text = "If none of \\fB\\-\\-sort\\fR nor \\f5gcloud beta\\fR is set, read \\fIfile\\fP and \\f(CWx\\f[]."
+    assert protected_items(text) == sorted(["\\fB\\-\\-sort\\fR", "\\f5gcloud beta\\fR", "\\fIfile\\fP",
+                                            "\\f(CWx\\f[]"])
+    assert not any("\\f" in item for item in protected_items("A \\fBbold\nline\\fR and \\fBnever ended"))
+
+
 def test_a_name_with_two_underscores_on_either_side_is_kept_as_written():
     """Read, "__path__" came back as "__paths__", "__doc__" as "__Dokument__". The name is one item; a file's name or
     a call it starts is the item ("__init__.py", "__init__(self, x)"); a word Markdown emphasizes so is read."""
