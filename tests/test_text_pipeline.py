@@ -1064,7 +1064,7 @@ mixed = st.sampled_from(["house", "THE", "GREEN", "Dr.", "a", "RAN", "END.", "wh
                          ";", "—", "|", "😀", "XX3X", "`c`", "&", "'", "“", "”", "'%s'", "«{0}»", "&&", "->",
                          "<i title='a > b'>", "</i>", "**", "*", "*it*", "**Note:**", "\n```\n",
                          "\\emph{", "}", "\\section{", "\\LaTeX", "~", "\\ref{x}", "%", "$x$", "\\begin{verbatim}",
-                         "\\end{verbatim}", "f(x)", "__doc__", "\\n", "'\\n'", "\\href{a}{"])  # LaTeX, code
+                         "\\end{verbatim}", "f(x)", "__doc__", "\\n", "'\\n'", "\\href{a}{", "\\fB\\-x\\fR"])
 
 
 # Opening and closing quotation marks alike, whichever the language: German writes “…” and ‘…’ as »…«
