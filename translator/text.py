@@ -2187,7 +2187,7 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
 # is MATH's.
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])"
                         r"|item(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{0,500}?\1)")
-# (and a link's text after its target; "\textsf{hyperref}", "\mbox{}" hold names)
+# Commands whose argument is words, and a link's text after its target ("\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
 LATEX_HEADING = r"part|chapter|(?:sub){0,2}section|(?:sub)?paragraph|caption|footnote|title"
