@@ -113,7 +113,8 @@ NAMED_FORMATS = {
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks}
-PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex")  # read a run of lines between blank lines at a time
+# Formats read a run of lines between blank lines at a time
+PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
 OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb")
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>

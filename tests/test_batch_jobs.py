@@ -1390,7 +1390,8 @@ def test_a_latex_documents_words_are_translated_and_its_markup_kept(server, tmp_
     source = tmp_path / "guide.tex"
     source.write_text(LATEX_DOCUMENT, encoding="utf-8")
     sent = [item.text for item in read_items(source, Settings(format=NAMED_FORMATS[".tex"])) if item.text]
-    assert sent == ["He crossed the street!", "\\section{The dog} The apples were cheap.", "I eat an \\emph{apple} % here"]
+    assert sent == ["He crossed the street!", "\\section{The dog} The apples were cheap.",
+                    "I eat an \\emph{apple} % here"]
     output = tmp_path / "anleitung.tex"
     code, out, err = batch(server.target, source, output, *SHORT)
     assert code == 0 and "3 translated, 0 failed" in out, err

@@ -3030,8 +3030,8 @@ PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as 
                          r"|(?:else|try|finally):|except\b.*:"
                          r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
                          r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
-# A line that opens a Python program: an import, a decorator, or a definition's or a block's head ("for root, dirs, files
-# in os.walk(top):")
+# A line that opens a Python program: an import, a decorator, or a definition's or a block's head ("for root, dirs,
+# files in os.walk(top):")
 PYTHON_OPENER = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*|@[\w.]+(?:\(.*\))?"
                            r"|(?:(?:async )?def|class|for|while|if|with|try|match)\b.*:)[ \t]*(?:#.*)?")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
