@@ -335,7 +335,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         matter = front_matter_lines([readable(numbered) for numbered in head])
         yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
         lines = itertools.chain(head[matter:], lines)
-    reader, adoc, tex = rst.Reader(), asciidoc.Reader(), latex.Reader()
+    adoc = asciidoc.Reader()
+    readers = {"rst": rst.Reader(), "latex": latex.Reader()}  # a paragraph's words and what is kept around them
     for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex")):
         first, line = run[0]
         if isinstance(line, Item):
@@ -353,8 +354,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         item = Item(first, str(first), "\n".join(texts), settings.model, settings.options, lines=len(run))
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
-        elif settings.format in ("rst", "latex") and item.text.strip():
-            item = paragraph_item(run, (reader if settings.format == "rst" else tex).paragraph(texts), settings)
+        elif settings.format in readers and item.text.strip():
+            item = paragraph_item(run, readers[settings.format].paragraph(texts), settings)
         yield item
 
 

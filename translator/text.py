@@ -3023,17 +3023,20 @@ STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?=return\b|\}?[ \t]*else\b|[^\n]*
                             r"[^\n]*[;{][ \t]*(?://[^\n]*)?(?![^\n])")
 STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 PROSE = re.compile(r"(?:[A-Za-z]+ ){4}[A-Za-z]+")
+# A line of Python that imports or decorates, and what may follow any line of Python: a comment
+PYTHON_IMPORT_OR_DECORATOR = r"from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*|@[\w.]+(?:\(.*\))?"
+PYTHON_LINE_END = r"[ \t]*(?:#.*)?"
 # A line of Python: an import, a definition, a decorator, a block's opening, an assignment or a call
-PYTHON_LINE = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*"
-                         r"|(?:async )?def \w+\(.*|class \w+(?:\(.*\))?:|@[\w.]+(?:\(.*\))?"
+PYTHON_LINE = re.compile(rf"(?:{PYTHON_IMPORT_OR_DECORATOR}"
+                         r"|(?:async )?def \w+\(.*|class \w+(?:\(.*\))?:"
                          r"|for \w+(?:, \w+)* in .+:|(?:if|elif|while) .*[=<>()\[\].].*:|with .+ as \w+:"
                          r"|(?:else|try|finally):|except\b.*:"
                          r"|[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?(?:, ?[A-Za-z_]\w*)* ?[-+*/%|&]?=(?!=) ?\S.*"
-                         r"|[A-Za-z_][\w.]*\(.*\))[ \t]*(?:#.*)?")
+                         rf"|[A-Za-z_][\w.]*\(.*\)){PYTHON_LINE_END}")
 # A line that opens a Python program: an import, a decorator, or a definition's or a block's head ("for root, dirs,
 # files in os.walk(top):")
-PYTHON_OPENER = re.compile(r"(?:from [\w.]+ import [\w, *()]+|import [\w.]+(?: as \w+)?(?:, [\w.]+)*|@[\w.]+(?:\(.*\))?"
-                           r"|(?:(?:async )?def|class|for|while|if|with|try|match)\b.*:)[ \t]*(?:#.*)?")
+PYTHON_OPENER = re.compile(rf"(?:{PYTHON_IMPORT_OR_DECORATOR}"
+                           rf"|(?:(?:async )?def|class|for|while|if|with|try|match)\b.*:){PYTHON_LINE_END}")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
 # A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
 # take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a call's first line and its last
