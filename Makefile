@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= train,export,serve,interop,dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SYSTEM_TOOLS := promtool prometheus nginx aapt2 php
+SYSTEM_TOOLS := promtool prometheus nginx aapt2 php groff
 # Test processes (pytest-xdist, a test file per process): 2 took the 2-core machine's suite from 739 s to 489 s, since
 # many tests wait on servers, subprocesses and backoff rather than compute.
 TEST_WORKERS ?= 2
@@ -30,10 +30,10 @@ build-deps:  ## a C compiler and Python's headers (pip install compiles service/
 	  $(call apt_install,gcc libc6-dev python3-dev); \
 	fi
 
-system-deps:  ## Debian packages the tests run for real: Prometheus (promtool), nginx, Android's aapt2 and PHP
+system-deps:  ## Debian packages the tests run for real: Prometheus (promtool), nginx, Android's aapt2, PHP and groff
 	@for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  $(call apt_install,prometheus nginx-light aapt php-cli); \
+	  $(call apt_install,prometheus nginx-light aapt php-cli groff-base); \
 	fi
 
 test: $(STAMP) system-deps  ## install what the tests need, run the suite (no slow checks) in TEST_WORKERS processes

@@ -24,7 +24,6 @@ recorded once, when every part has its result: the translations joined with the 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import codecs
 import collections
 import contextlib
@@ -51,7 +50,8 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, fluent, java_properties,
-                     json_strings, latex, notebooks, php_arrays, po, qt_ts, resx, rst, stringsdict, xcstrings, xliff)
+                     json_strings, latex, notebooks, php_arrays, po, qt_ts, resx, roff, rst, stringsdict, xcstrings,
+                     xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -104,17 +104,39 @@ NAMED_FORMATS = {
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
     ".tex": "latex", ".ltx": "latex",  # LaTeX documents
+    # manual pages in roff: by their section ("ls.1", "printf.3", "openssl.1ssl", "Carp.3pm"; `format_named`)
+    ".man": "man",
     ".srt": "subtitles", ".vtt": "subtitles",  # SubRip and WebVTT
     ".ass": "ass", ".ssa": "ass",  # SubStation Alpha's
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
 }
+# A manual page's file name ends in its section ("ls.1", "openssl.1ssl", "Carp.3pm"), as a rotated log's ("syslog.1")
+# may: read as a manual page where one of its first lines is the title request man(7) pages open with (".TH LS 1")
+MANUAL_SECTION_SUFFIX = re.compile(r"\.[1-9][a-z]*")
+MANUAL_TITLE = re.compile(rb"[.'][ \t]*TH[ \t]")
+MANUAL_TITLE_WITHIN = 64  # lines (licence comments come first)
+
+
+def format_named(path: Path) -> str:
+    """The input format a file's name says (NAMED_FORMATS, a manual page's section), else text."""
+    suffix = path.suffix.lower()
+    if suffix in NAMED_FORMATS or not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
+        return NAMED_FORMATS.get(suffix, "text")
+    try:
+        with path.open("rb") as page:
+            titled = any(MANUAL_TITLE.match(line) for line in itertools.islice(page, MANUAL_TITLE_WITHIN))
+    except OSError:  # (the job says what is wrong with it)
+        titled = False
+    return "man" if titled else "text"
+
+
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks}
 # Formats read a run of lines between blank lines at a time
-PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex")
+PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
 OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb")
 SENT_AS_HTML = ("xliff", "android")  # documents whose items hold markup: inline codes, <b>, <xliff:g>
@@ -335,19 +357,21 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
         matter = front_matter_lines([readable(numbered) for numbered in head])
         yield from (front_matter_item(number, line, settings) for number, line in head[:matter])
         lines = itertools.chain(head[matter:], lines)
-    adoc = asciidoc.Reader()
     readers = {"rst": rst.Reader(), "latex": latex.Reader()}  # a paragraph's words and what is kept around them
-    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex")):
+    # a run holds several blocks (a manual page's: all of it, between its few blank lines): each piece of whole lines
+    # one item
+    block_readers = {"asciidoc": asciidoc.Reader(), "man": roff.Reader()}
+    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex", "man")):
         first, line = run[0]
         if isinstance(line, Item):
             yield line
             continue
         texts = [text for _, text in run]
-        if settings.format == "asciidoc":  # a run holds several blocks: each piece of whole lines one item
+        if settings.format in block_readers:
             # the lines read counted, not cut off the run's list after each block: quadratic, 65,536 lines of "- \\"
             # in one run took 4.8 s
             done = 0
-            for spanned, paragraph in adoc.read(texts):
+            for spanned, paragraph in block_readers[settings.format].read(texts):
                 yield paragraph_item(run[done:done + spanned], paragraph, settings)
                 done += spanned
             continue
@@ -429,21 +453,13 @@ def property_item(number: int, line: str, settings: Settings, style: java_proper
 
 
 def continued_lines(written_as: Callable[[str], str], text: str, lines: int, indent: str) -> str:
-    """A property's value, as `written_as` writes it, over `lines` lines, cut at the spaces nearest to equal shares of
-    its length (none inside a word, none escaped, none before white space, which Java drops at a line's start: a
-    line without such a space left is empty), each but the last ending in " \\" and each but the first indented."""
+    """A property's value, as `written_as` writes it, over `lines` lines (`cut_at_spaces`: none inside a word, none
+    escaped, none before white space, which Java drops at a line's start), each but the last ending in " \\" and each
+    but the first indented."""
     text = written_as(text)
     spaces = [at for at, character in enumerate(text)
               if character == " " and text[at - 1:at] != "\\" and not text[at + 1:at + 2].isspace()]
-    pieces, start = [], 0
-    for line in range(1, lines):
-        share = len(text) * line // lines
-        nearest = bisect.bisect_left(spaces, share)
-        cuts = [spaces[k] for k in (nearest - 1, nearest) if 0 <= k < len(spaces) and spaces[k] >= start]
-        cut = min(cuts, key=lambda at: abs(at - share), default=None)
-        pieces.append(text[start:cut] if cut is not None else "")
-        start = cut + 1 if cut is not None else start
-    pieces.append(text[start:])
+    pieces = rst.cut_at_spaces(text, spaces, lines)
     return "\n".join((indent if k else "") + piece + ("" if k == len(pieces) - 1 else " \\" if piece and any(
         pieces[k + 1:]) else "\\") for k, piece in enumerate(pieces))  # a space only where words follow
 

@@ -381,7 +381,7 @@ def cmd_batch(args) -> int:
 
     suffix = args.input.suffix.lower()
     settings = batch.Settings(
-        format=args.format or batch.NAMED_FORMATS.get(suffix, "text"),
+        format=args.format or batch.format_named(args.input),
         output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
         concurrency=args.concurrency, model=args.model,
         options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
@@ -790,7 +790,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",
-                                "ass", "rst", "asciidoc", "latex", "fluent"),
+                                "ass", "rst", "asciidoc", "latex", "man", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
                             "when it ends in .po or .pot, "
@@ -800,7 +800,9 @@ def build_parser() -> argparse.ArgumentParser:
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
-                            ".asciidoc or .asc, latex when it ends in .tex or .ltx, fluent when it ends in .ftl, "
+                            ".asciidoc or .asc, latex when it ends in .tex or .ltx, man when it ends in .man or in a "
+                            "manual section (.1, .8, .3pm, .1ssl) and one of its first 64 lines is a .TH request, "
+                            "fluent when it ends in .ftl, "
                             "paragraphs when "
                             "it ends in .md, .markdown, .mdx, .html, .htm or .xhtml "
                             "(HTML ones read as with --html), else text; "
@@ -880,6 +882,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "comments and mathematics kept), its preamble (\\documentclass to \\begin{document}), "
                             "its code and mathematics environments (verbatim, lstlisting, equation, ...) over blank "
                             "lines and what follows \\end{document} kept as written, but the preamble's \\title{...}; "
+                            "man: a manual page in roff's man macros, each paragraph (its text lines and the font "
+                            "macros among them, .B, .IR, ..., sent as font escapes, \\fBls\\fR(1)) one item written "
+                            "back over as many lines, each .SH and .SS heading (sent sentence-cased, written in "
+                            "capitals where it was), a .TP tag and the NAME line's words after its \\- one item; "
+                            "the SYNOPSIS section, no-fill text and examples (.nf, .EX), tables, equations, macro "
+                            "definitions, conditionals, comments, lines that start with a space and every other "
+                            "request kept as written; "
                             "fluent: a Project Fluent file (.ftl): a "
                             "message's, a term's and an attribute's value and a variant's text one item each, with "
                             "the lines it goes on over (sent without their indentation, written back over them), "

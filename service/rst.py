@@ -3,6 +3,7 @@ translate, and what of each is markup to keep and write back. Read as Markdown p
 translated: a target (".. _quickstart:" as ".. _Endestart:", and every :ref: to it broke), a directive (".. module::"
 as "... Modul:"), a literal block's code (">>> import requests" as ">>> Einfuhranforderungen"), the "::" that opens
 one (as ":", so the code became a paragraph), and a title's underline stayed as long as the English title."""
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -45,6 +46,21 @@ class Paragraph:
     before: str = ""
     after: str = ""
     written_as: Callable[[str], str] = str
+
+
+def cut_at_spaces(text: str, spaces: list[int], lines: int) -> list[str]:
+    """A text as `lines` pieces, cut at those of its `spaces` (their offsets, ascending) nearest to equal shares of its
+    length; a piece is empty where no space is left to cut at."""
+    pieces, start = [], 0
+    for line in range(1, lines):
+        share = len(text) * line // lines
+        nearest = bisect.bisect_left(spaces, share)
+        cuts = [spaces[k] for k in (nearest - 1, nearest) if 0 <= k < len(spaces) and spaces[k] >= start]
+        cut = min(cuts, key=lambda at: abs(at - share), default=None)
+        pieces.append(text[start:cut] if cut is not None else "")
+        start = cut + 1 if cut is not None else start
+    pieces.append(text[start:])
+    return pieces
 
 
 def indentation(line: str) -> int:

@@ -36,10 +36,10 @@ from hypothesis import given, settings, strategies as st
 
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
-from service import asciidoc, latex, rst
+from service import asciidoc, latex, roff, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           continued_lines, count_lines, lacking, read_items, read_paragraphs, split_line, spread,
-                           subtitle_block)
+                           continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, split_line,
+                           spread, subtitle_block)
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
@@ -1595,23 +1595,157 @@ ASCIIDOC_LINES = ["= Title", "Title", "=====", "-----", "----", "....", "====", 
                   "| cell", "|a |b", "a| blocks", "2+h| head", "[format=csv]", "a,b"]
 
 
+def pieces_of_runs(reader, lines: list[str]):
+    """Each run of a page's lines (`paragraph_runs`; those with a line break inside a line skipped) with a block
+    reader's pieces of it, which must cover it in order."""
+    for run in paragraph_runs(lines, lambda line: None if "\n" in line or "\r" in line else line, fences=False):
+        if any(line is None or "\n" in line or "\r" in line for line in run):
+            continue
+        pieces = reader.read(run)
+        assert sum(count for count, _ in pieces) == len(run) and all(count > 0 for count, _ in pieces)
+        yield run, pieces
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(ASCIIDOC_LINES) | st.text(max_size=12), max_size=40))
 def test_any_asciidoc_page_is_written_back_line_for_line(lines):
     """Whatever the page (garbage lines too), its pieces cover each run of lines in order, and each comes back with
     as many lines as it had, and with its own words for translations, as it was: but a two-line title's underline,
     which is as long as the title, and the spaces at a text's end."""
-    reader = asciidoc.Reader()
-    for run in paragraph_runs(lines, lambda line: None if "\n" in line or "\r" in line else line, fences=False):
-        if any(line is None or "\n" in line or "\r" in line for line in run):
-            continue
-        pieces = reader.read(run)
-        assert sum(count for count, _ in pieces) == len(run) and all(count > 0 for count, _ in pieces)
+    for run, pieces in pieces_of_runs(asciidoc.Reader(), lines):
         written = "\n".join(p.before + p.written_as(p.text) + p.after for _, p in pieces)
         assert written.count("\n") == len(run) - 1, (run, written)
         for before, after in zip(run, written.split("\n")):
             underline = len(set(before.rstrip())) == 1 and set(after) == set(before.rstrip())
             assert after.rstrip() == before.rstrip() or underline, (run, written)
+
+
+MAN_PAGE = """.\\" The dog's manual page
+.TH DOG 1 "2024-05-01" "dog 1.0" "User Commands"
+.SH NAME
+dog \\- where is the station
+.SH SYNOPSIS
+.B dog
+[\\fB\\-\\-old\\fR] \\fIfile\\fR
+.SH DESCRIPTION
+The apples were cheap.
+I eat an
+.B apple
+every day.
+.TP
+.BR \\-o ", " \\-\\-old
+The house is old.
+.SS "The dog"
+.nf
+dog \\-\\-old house
+.fi
+.PP
+.if n \\{\\
+.ds Aq '
+.\\}
+.de XX
+The dog.
+..
+Where is the station\\(em the \\(lqold\\(rq one?
+
+  laid out by hand
+.SH "SEE ALSO"
+.BR cat (1)
+"""
+
+
+def test_a_manual_pages_words_are_translated_and_its_markup_kept(server, tmp_path):
+    """Read line by line (a *.1 file's default before), a manual page's macros were sent (".SH DESCRIPTION" came back
+    as ".SH DESCRIPTION", ".TP" as ".TP." at best) and a sentence was cut wherever it named something in bold (".B
+    apple" on its own line). A manual page (a file named by its section, "dog.1", that opens with ".TH"; or --format
+    man) sends each paragraph's text and font macros as one text ("\\fBapple\\fR"), written back over as many lines,
+    each heading sentence-cased and written in capitals again, the NAME line's words after "\\-", a ".TP" tag alone;
+    its synopsis, no-fill text, conditionals, definitions, comments and lines laid out by hand are kept as written."""
+    source = tmp_path / "dog.1"
+    source.write_text(MAN_PAGE, encoding="utf-8")
+    assert format_named(source) == "man"
+    sent = [item.text for item in read_items(source, Settings(format="man")) if item.text]
+    assert sent == ["Name", "where is the station", "Synopsis", "Description",
+                    "The apples were cheap. I eat an \\fBapple\\fR every day.", "\\fB\\-o\\fR, \\fB\\-\\-old\\fR",
+                    "The house is old.", "The dog", "Where is the station\u2014 the \u201cold\u201d one?", "See also",
+                    "\\fBcat\\fR(1)"]
+    output = tmp_path / "hund.1"
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and "11 translated, 0 failed" in out, err
+    name, where, synopsis, description, apples, tag, house, dog, station, see_also, cat = alone(server.target, sent)
+    lines, written = MAN_PAGE.splitlines(), output.read_text(encoding="utf-8").splitlines()
+    assert len(written) == len(lines)
+    assert written[2:4] == [f".SH {name.upper()}", f"dog \\- {where}"]
+    assert written[4] == f".SH {synopsis.upper()}" and written[7] == f".SH {description.upper()}"
+    assert written[15] == f'.SS "{dog}"' and written[-2] == f'.SH "{see_also.upper()}"'
+
+    def words(rows: list[str]) -> list[str]:
+        return " ".join(row for row in rows if row != ".").replace("\\&", "").split()
+
+    for (start, end), translation in {(8, 12): apples, (13, 14): tag, (14, 15): house, (26, 27): station,
+                                      (30, 31): cat}.items():
+        assert words(written[start:end]) == translation.split(), (written[start:end], translation)
+    kept = [0, 1, 5, 6, 12, *range(16, 26), 27, 28]
+    assert [written[k] for k in kept] == [lines[k] for k in kept]
+
+
+def test_a_file_named_by_a_manual_section_is_a_manual_page_only_if_it_opens_as_one(tmp_path):
+    """A rotated log ("syslog.1") is named as a manual page is: read as one, its lines were joined into paragraphs."""
+    log = tmp_path / "syslog.1"
+    log.write_text("Dec  3 14:02:11 host sshd[1]: Accepted key\n.profile was read\n", encoding="utf-8")
+    page = tmp_path / "openssl.1ssl"
+    page.write_text('.\\" licence\n.TH OPENSSL 1SSL\n', encoding="utf-8")
+    assert (format_named(log), format_named(page), format_named(tmp_path / "missing.8")) == ("text", "man", "text")
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff not installed (Debian: groff-base)")
+def test_a_manual_page_written_back_with_its_own_words_renders_as_it_did(tmp_path):
+    """What the reader sends and keeps, written back with each text for its translation, is the same page to groff:
+    a font macro as its escapes, a word's hyphen and a named quote or dash as the character, a character of no width
+    dropped (but where a line's "\\." needs it), the lines filled anew."""
+    def rendered(page: str) -> str:
+        shown = subprocess.run(["groff", "-man", "-Tutf8", "-k", "-rHY=0", "-P-cbu"], input=page.encode(),
+                               capture_output=True, check=True).stdout.decode()
+        return " ".join(re.sub("[\u2010\u2212-]", "-", shown).split())
+
+    page = MAN_PAGE + ".SH BUGS\nA non\\-zero \\fB\\-\\-size\\fR is read\\-only\n.IR file .\nThe\n.RB [ \\-v ]\n" \
+                      "flag.\\c\n.I more\n'\\\" a comment\n.SH EXAMPLE\n.TP\n.B \\-\\-size\nThe\nsize.\n" \
+                      ".TP\n\\&\\.\nmatches any character\\&.\n"
+    written = "\n".join(piece.before + piece.written_as(piece.text) + piece.after
+                        for _, piece in roff.Reader().read(page.splitlines()))
+    assert written != page and rendered(written) == rendered(page)
+
+
+def test_a_translation_is_written_as_text_lines_that_roff_reads_as_text():
+    """A line of the translation that starts with a dot, an apostrophe or "\\." would be a request: escaped with
+    "\\&"; a translation with fewer words than lines fills the rest with empty requests (which roff ignores); no line
+    ends inside an escaped space."""
+    assert roff.written(". Profil 'a' wird gelesen", 3).split("\n") == ["\\&. Profil", "\\&'a' wird", "gelesen"]
+    assert roff.written("Hund", 3) == "Hund\n.\n."
+    assert roff.written("\\. passt", 1) == "\\&\\. passt"
+    assert roff.written("10\\ MB oder\nmehr", 2) == "10\\ MB\noder mehr"
+
+
+ROFF_LINES = [".TH A 1", ".SH NAME", ".SH", ".SS \"Sub title\"", "a \\- b", ".SH SYNOPSIS", ".SH DESCRIPTION", ".PP",
+              ".TP", ".B bold words", ".BR ls (1),", ".IR", ".I", ".nf", ".fi", ".EX", ".EE", ".if n \\{\\", ".\\}",
+              ".de XX", "..", ".ig", ".\\\" comment", "'\\\" comment", "Where is the station?", "The apples\\c",
+              "  indented", "\\&.dot", ".ds A \\(aq", "a\\-b \\(lqq\\(rq", ".Vb 1", ".Ve", ".TS", ".TE", "", ".", "'br",
+              ".RS 4\\", "continued", "\\\" comment"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(ROFF_LINES) | st.text(max_size=12), max_size=40))
+def test_any_manual_page_is_written_back_line_for_line(lines):
+    """Whatever the page (garbage lines too), its pieces cover each run of lines in order, each comes back with as
+    many lines as it had, and a kept piece as it was."""
+    for run, pieces in pieces_of_runs(roff.Reader(), lines):
+        done = 0
+        for count, piece in pieces:
+            written = piece.before + piece.written_as(piece.text) + piece.after
+            assert written.count("\n") == count - 1, (run, written)
+            if not piece.text:
+                assert written == "\n".join(run[done:done + count])
+            done += count
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):

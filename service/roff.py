@@ -1,0 +1,231 @@
+"""Manual pages in roff's man macros (man(7)), a piece of whole lines at a time: which lines are words to translate,
+and what is markup to keep. Read as plain paragraphs (a page has few blank lines: all of it was one text), the macros
+came back translated (".SH DESCRIPTION" as ".SH BESCHREIBUNG" at best, ".TP" lost), a sentence was cut wherever it
+names a command in bold (".B ls" on its own line), and a code example (".nf" to ".fi") was sent as words.
+
+A paragraph is a run of text lines and of the macros that set a few words in a font (".B", ".IR", ...): the macros
+are sent as the font escapes they mean ("\\fBls\\fR(1)"), which the pipeline keeps as items, and the translation is
+written back as text lines, as many as the paragraph had. Headings (".SH", ".SS") are sent sentence-cased and written
+in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
+alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
+comments and every other request are kept as written."""
+import re
+
+from service.rst import Paragraph, cut_at_spaces
+
+CONTROL = re.compile(r"[.'][ \t]*")  # a request's or a macro's line starts so
+NAME = re.compile(r"[^ \t\\]+|\\\"|\\#")  # its name: "SH", "B", or a comment's
+COMMENT = re.compile(r"[.'][ \t]*\\[\"#]|\\[\"#]")  # ".\" a comment", '\" ...', "\" ..."
+# Macros that set their arguments in one font, or alternate two (no space between), within the paragraph around them
+FONTS = {"B": "B", "I": "I", "BR": "BR", "BI": "BI", "IB": "IB", "IR": "IR", "RB": "RB", "RI": "RI"}
+HEADINGS = {"SH", "SS"}
+TAGGED = {"TP", "TQ"}  # the next line is the item's tag
+# Blocks kept to their end: no-fill text (code, examples), man(7)'s examples, tables, equations, pictures, pod2man's
+# verbatim (a macro each page defines)
+KEPT_BLOCKS = {"nf": "fi", "EX": "EE", "TS": "TE", "EQ": "EN", "PS": "PE", "Vb": "Ve"}
+DEFINITIONS = {"de", "de1", "am", "am1", "ig"}  # kept to ".." (or the end macro they name)
+KEPT_SECTIONS = {"SYNOPSIS"}  # a command's syntax: names and placeholders
+CONTINUED = re.compile(r"(?<!\\)(?:\\\\)*\\$")  # a line that goes on on the next (an odd number of "\" at its end)
+ARGUMENT = re.compile(r'"((?:[^"]|"")*)"?|((?:\\.|[^ \t\\])+\\?)')  # a macro's argument, quoted or not
+TRAILING_COMMENT = re.compile(r'(?<!\\)(?:\\\\)*\\".*')
+INDENTED = re.compile(r"(?:\\&)?[ \t]")  # a text line set apart: an example laid out by hand
+CONTINUATION = "\\c"  # at a text line's end: the next line's text goes on without a space
+# Characters by name that the model read as letters ("\(lqquotes\(rq" came back as "\(lq Anführungszeichen\(rq",
+# "file\(aqs" as "Datei\(aqs"): sent as the characters they are, and written back so (man-db reads UTF-8)
+NAMED = {"lq": "\u201c", "rq": "\u201d", "oq": "\u2018", "cq": "\u2019", "aq": "'", "dq": '"', "em": "\u2014",
+         "en": "\u2013", "hy": "-", "L\"": "\u201c", "R\"": "\u201d", "Aq": "'"}  # pod2man's and DocBook's strings
+NAMED_CHARACTER = re.compile(r"\\\*?(?:\((..)|\[(\w+)\])")
+# roff's character of no width, which DocBook's pages put before each sentence's full stop ("password\&.") and
+# pod2man's before a line's font escape: the model moved it ("changed\&. The date" came back as "geändert wurde\&&
+# Das Datum"); dropped (`written` escapes a line's start where it must), but after a full stop, where it says the
+# sentence goes on ("e.g.\& the")
+NO_WIDTH = re.compile(r"(?<![.?!])\\&")
+# A word of letters hyphenated ("non\-zero", "read\-only"): a hyphen to the model; not an option's "\-", nor one in a
+# name, a path or an address ("start\-stop\-restart\-instance#policy"), where "-" would let roff break the line
+HYPHENATED_WORD = re.compile(r"(?<![\w\\/.@:=~#-])[^\W\d_]+(?:\\-[^\W\d_]+)+(?![\w\\/@:=~#-]|\.\w)")
+FONT_SPAN = re.compile(r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])(?:(?!\\f).)*?\\f(?:[RP1]|\[R?\])")
+REQUEST_STARTS = (".", "'", "\\.")  # a text line that starts so is read as a request ("\\." as "." too)
+SPACES = re.compile(r"[ \t\n]+")
+WORD_BREAK = re.compile(r"(?<!\\) ")  # where a written line may end: a space that is not escaped
+PARAGRAPH_MACROS = {"SH", "SS", "PP", "LP", "P", "IP", "HP"}  # each ends a ".TP" that had no tag
+
+
+class Reader:
+    """A page's lines in order, run by run (`paragraph_runs`), each cut into pieces of whole lines: kept as written,
+    or words sent and written back (`Paragraph`). What a run leaves open (a kept block, a conditional's braces, the
+    section, a ".TP" before its tag) carries into the next."""
+
+    def __init__(self):
+        self.kept_to: re.Pattern | None = None  # the line that ends the kept block the reader is in
+        self.braces = 0  # a conditional's "\{" not yet closed
+        self.section = ""  # the title of the section the reader is in, in capitals
+        self.tag_next = False  # a ".TP" waits for its tag line
+        self.name_line = False  # the NAME section's first paragraph: "ls \- list directory contents"
+
+    def read(self, lines: list[str]) -> list[tuple[int, Paragraph]]:
+        """The run's pieces: (lines it spans, what of them is sent and kept), covering the run in order; kept lines
+        next to each other are one piece."""
+        pieces: list[tuple[int, Paragraph]] = []
+        kept: list[str] = []
+        start = 0
+        while start < len(lines):
+            end = self._kept_end(lines, start)
+            if end == start:
+                if kept:
+                    pieces.append((len(kept), Paragraph("", "\n".join(kept))))
+                    kept = []
+                end, paragraph = self._words(lines, start)
+                pieces.append((end - start, paragraph))
+            else:
+                kept += lines[start:end]
+            start = end
+        if kept:
+            pieces.append((len(kept), Paragraph("", "\n".join(kept))))
+        return pieces
+
+    def _kept_end(self, lines: list[str], start: int) -> int:
+        """Where the lines kept from `start` on end: `start` itself where its line begins words."""
+        line = lines[start]
+        if self.kept_to is not None:
+            if self.kept_to.match(line):
+                self.kept_to = None
+            return start + 1
+        if self.braces:
+            self.braces = max(0, self.braces + line.count("\\{") - line.count("\\}"))
+            return start + 1
+        macro = macro_name(line)
+        if macro is None:
+            return start if self.section not in KEPT_SECTIONS and _words_line(line) else start + 1
+        if macro in HEADINGS and arguments(line) or macro in FONTS and arguments(line) and (
+                self.section not in KEPT_SECTIONS):
+            return start
+        end = start + 1
+        while end < len(lines) and CONTINUED.search(lines[end - 1]):
+            end += 1
+        self._follow(macro, "\n".join(lines[start:end]))
+        return end
+
+    def _follow(self, macro: str, request: str) -> None:
+        """What a kept request opens or changes."""
+        self.braces = max(0, request.count("\\{") - request.count("\\}"))
+        if macro in KEPT_BLOCKS:
+            self.kept_to = re.compile(rf"[.'][ \t]*{KEPT_BLOCKS[macro]}(?![^ \t])")
+        elif macro in DEFINITIONS:  # to "..", or to the macro named as its end (".de XX YY", ".ig YY")
+            named = arguments(request)[0 if macro == "ig" else 1:]
+            self.kept_to = re.compile(rf"[.'][ \t]*{re.escape(named[0]) if named else '.'}(?![^ \t])")
+        elif macro in TAGGED:
+            self.tag_next = True
+        elif macro in PARAGRAPH_MACROS:
+            self.tag_next = False
+
+    def _words(self, lines: list[str], start: int) -> tuple[int, Paragraph]:
+        """The piece of words from `start` on: a heading, a tag, or a paragraph of text and font lines."""
+        macro = macro_name(lines[start])
+        if macro in HEADINGS:
+            return start + 1, self._heading(lines[start], macro)
+        end = start + 1
+        if not self.tag_next:
+            while end < len(lines) and (macro_name(lines[end]) in FONTS and arguments(lines[end])
+                                        or macro_name(lines[end]) is None and _words_line(lines[end])):
+                end += 1
+        self.tag_next = False
+        text, kept = joined(lines[start:end]), ""
+        if self.name_line:  # "ls \- list directory contents": the name is kept, for whatis(1) and apropos(1)
+            self.name_line = False
+            name, dash, description = text.partition(" \\- ")
+            if dash:
+                kept, text = name + dash, description
+        if not text.strip():
+            return end, Paragraph("", "\n".join(lines[start:end]))
+        return end, Paragraph(decoded(text), written_as=lambda translation: written(kept + translation, end - start))
+
+    def _heading(self, line: str, macro: str) -> Paragraph:
+        """A section's or subsection's title: sent sentence-cased where it is in capitals (the model read "DESCRIPTION"
+        as letters and kept it; "Description" it translates), and written in capitals again."""
+        title = " ".join(arguments(line))
+        head = line[:CONTROL.match(line).end() + len(macro)] + " "
+        quoted = '"' in line[len(head):]
+        self.tag_next = False
+        if macro == "SH":
+            self.section = title.upper()
+            self.name_line = self.section == "NAME"
+        shouted = title.isupper() and "\\" not in title
+
+        def heading(translation: str) -> str:
+            translation = translation.upper() if shouted else translation
+            return head + ('"' + translation.replace('"', '""') + '"' if quoted else translation)
+
+        return Paragraph(title[0] + title[1:].lower() if shouted else decoded(title), written_as=heading)
+
+
+def macro_name(line: str) -> str | None:
+    """The name of a line's request or macro ("B", "SH", "\\"" for a comment); None for a text line."""
+    control = CONTROL.match(line)
+    if control is None:
+        return None
+    name = NAME.match(line, control.end())
+    return name.group() if name else ""
+
+
+def arguments(line: str) -> list[str]:
+    """A macro line's arguments as roff reads them: apart by spaces, a quoted one whole ("" inside for a quote)."""
+    rest = TRAILING_COMMENT.sub("", line[CONTROL.match(line).end():])
+    name = NAME.match(rest)
+    rest = rest[name.end():] if name else rest
+    return [found.group(2) if found.group(1) is None else found.group(1).replace('""', '"')
+            for found in ARGUMENT.finditer(rest)]
+
+
+def _words_line(line: str) -> bool:
+    """Whether a text line is words: not blank, not a comment, not set apart by leading space (an example laid out by
+    hand)."""
+    return bool(line.strip()) and not COMMENT.match(line) and not INDENTED.match(line)
+
+
+def joined(lines: list[str]) -> str:
+    """A paragraph's lines as one text: a font macro's arguments as the escapes it means, lines apart by a space (none
+    after a line that ends in "\\c")."""
+    text = ""
+    for line in lines:
+        macro = macro_name(line)
+        piece = line.strip() if macro is None else in_fonts(macro, arguments(line))
+        if text.endswith(CONTINUATION):
+            text = text.removesuffix(CONTINUATION) + piece
+        else:
+            text += (" " if text else "") + piece
+    return text
+
+
+def in_fonts(macro: str, words: list[str]) -> str:
+    """A font macro's arguments as inline escapes: ".B a b" as "\\fBa b\\fR", ".BR ls (1)," as "\\fBls\\fR(1),"."""
+    fonts = FONTS[macro]
+    if len(fonts) == 1:
+        return f"\\f{fonts}{' '.join(words)}\\fR"
+    return "".join(word if fonts[k % 2] == "R" or not word else f"\\f{fonts[k % 2]}{word}\\fR"
+                   for k, word in enumerate(words))
+
+
+def decoded(text: str) -> str:
+    """A text with its named quotes and dashes ("\\(lq", "\\(em", "\\*(lq") and its words' hyphens ("non\\-zero") as
+    the characters they are, its characters of no width dropped (NO_WIDTH); a font span (a name, an option, a
+    placeholder) as written."""
+    def plain(piece: str) -> str:
+        piece = NAMED_CHARACTER.sub(lambda found: NAMED.get(found.group(1) or found.group(2), found.group()), piece)
+        piece = NO_WIDTH.sub("", piece)
+        return HYPHENATED_WORD.sub(lambda found: found.group().replace("\\-", "-"), piece)
+
+    pieces, done = [], 0
+    for span in FONT_SPAN.finditer(text):
+        pieces += [plain(text[done:span.start()]), span.group()]
+        done = span.end()
+    return "".join(pieces) + plain(text[done:])
+
+
+def written(translation: str, lines: int) -> str:
+    """A translation as `lines` text lines of about equal length (roff fills them into one paragraph), cut only at
+    unescaped spaces; a line that would start as a request (REQUEST_STARTS) is escaped with "\\&", and where the words
+    are fewer than the lines the rest are empty requests (".", which roff ignores)."""
+    text = SPACES.sub(" ", translation).strip(" ")
+    rows = [row for row in cut_at_spaces(text, [found.start() for found in WORD_BREAK.finditer(text)], lines) if row]
+    rows = ["\\&" + row if row.startswith(REQUEST_STARTS) else row for row in rows]
+    return "\n".join(rows + ["."] * (lines - len(rows)))
