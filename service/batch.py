@@ -111,10 +111,10 @@ NAMED_FORMATS = {
     **dict.fromkeys((".md", ".markdown", ".mdx", *PAGE_SUFFIXES), "paragraphs"),  # .mdx: Docusaurus'
 }
 # A manual page's file name ends in its section ("ls.1", "openssl.1ssl", "Carp.3pm"), as a rotated log's ("syslog.1")
-# may: read as a manual page where one of its first lines is the title request man(7) pages open with (".TH LS 1")
+# may: read as a manual page where its first line that is not blank is a request or a comment (".TH LS 1", '.\" ...',
+# mdoc's ".Dd", a link's ".so man1/b.1": each of the 22,167 pages on this machine opens so)
 MANUAL_SECTION_SUFFIX = re.compile(r"\.[1-9][a-z]*")
-MANUAL_TITLE = re.compile(rb"[.'][ \t]*TH[ \t]")
-MANUAL_TITLE_WITHIN = 64  # lines (licence comments come first)
+MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 
 def format_named(path: Path) -> str:
@@ -124,10 +124,10 @@ def format_named(path: Path) -> str:
         return NAMED_FORMATS.get(suffix, "text")
     try:
         with path.open("rb") as page:
-            titled = any(MANUAL_TITLE.match(line) for line in itertools.islice(page, MANUAL_TITLE_WITHIN))
+            opening = next((line for line in page if line.strip()), b"")
     except OSError:  # (the job says what is wrong with it)
-        titled = False
-    return "man" if titled else "text"
+        return "text"
+    return "man" if MANUAL_OPENING.match(opening) else "text"
 
 
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
