@@ -185,15 +185,15 @@ def _words_line(line: str) -> bool:
 def joined(lines: list[str]) -> str:
     """A paragraph's lines as one text: a font macro's arguments as the escapes it means, lines apart by a space (none
     after a line that ends in "\\c")."""
-    text = ""
+    parts: list[str] = []
     for line in lines:
         macro = macro_name(line)
-        piece = line.strip() if macro is None else in_fonts(macro, arguments(line))
-        if text.endswith(CONTINUATION):
-            text = text.removesuffix(CONTINUATION) + piece
-        else:
-            text += (" " if text else "") + piece
-    return text
+        if parts and parts[-1].endswith(CONTINUATION):
+            parts[-1] = parts[-1].removesuffix(CONTINUATION)
+        elif parts:
+            parts.append(" ")
+        parts.append(line.strip() if macro is None else in_fonts(macro, arguments(line)))
+    return "".join(parts)
 
 
 def in_fonts(macro: str, words: list[str]) -> str:
