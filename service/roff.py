@@ -188,19 +188,31 @@ def joined(lines: list[str]) -> str:
     parts: list[str] = []
     for line in lines:
         macro = macro_name(line)
+        piece = trimmed(line) if macro is None else in_fonts(macro, arguments(line))
+        if not piece:  # a font macro of empty arguments
+            continue
         if parts and parts[-1].endswith(CONTINUATION):
             parts[-1] = parts[-1].removesuffix(CONTINUATION)
         elif parts:
             parts.append(" ")
-        parts.append(line.strip() if macro is None else in_fonts(macro, arguments(line)))
+        parts.append(piece)
     return "".join(parts)
+
+
+def trimmed(text: str) -> str:
+    """A text without white space at its start and end, but an escaped space at its end: a line that ends in "\\"
+    goes on on the next."""
+    text = text.lstrip(" \t")
+    core = text.rstrip(" \t")
+    escaped = (len(core) - len(core.rstrip("\\"))) % 2 == 1
+    return core + " " if escaped and len(core) < len(text) else core
 
 
 def in_fonts(macro: str, words: list[str]) -> str:
     """A font macro's arguments as inline escapes: ".B a b" as "\\fBa b\\fR", ".BR ls (1)," as "\\fBls\\fR(1),"."""
     fonts = FONTS[macro]
     if len(fonts) == 1:
-        return f"\\f{fonts}{' '.join(words)}\\fR"
+        return f"\\f{fonts}{' '.join(words)}\\fR" if any(words) else ""
     return "".join(word if fonts[k % 2] == "R" or not word else f"\\f{fonts[k % 2]}{word}\\fR"
                    for k, word in enumerate(words))
 
@@ -225,7 +237,7 @@ def written(translation: str, lines: int) -> str:
     """A translation as `lines` text lines of about equal length (roff fills them into one paragraph), cut only at
     unescaped spaces; a line that would start as a request (REQUEST_STARTS) is escaped with "\\&", and where the words
     are fewer than the lines the rest are empty requests (".", which roff ignores)."""
-    text = SPACES.sub(" ", translation).strip(" ")
+    text = trimmed(SPACES.sub(" ", translation))
     rows = [row for row in cut_at_spaces(text, [found.start() for found in WORD_BREAK.finditer(text)], lines) if row]
     rows = ["\\&" + row if row.startswith(REQUEST_STARTS) else row for row in rows]
     return "\n".join(rows + ["."] * (lines - len(rows)))

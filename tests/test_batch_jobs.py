@@ -1726,6 +1726,14 @@ def test_a_translation_is_written_as_text_lines_that_roff_reads_as_text():
     assert roff.written("10\\ MB oder\nmehr", 2) == "10\\ MB\noder mehr"
 
 
+def test_a_manual_pages_paragraph_ends_as_roff_reads_it():
+    """An escaped space at a paragraph's end stays (without its space, the "\\" left at the line's end joined the
+    next line, a request, to the text), and a font macro of empty arguments adds no empty font span."""
+    pieces = roff.Reader().read(['.B ""', "Ten\\ ", '.I ""', ".SH X"])
+    assert [(count, piece.text) for count, piece in pieces] == [(3, "Ten\\ "), (1, "X")]
+    assert roff.written("Zehn\\ ", 2) == "Zehn\\ \n."
+
+
 ROFF_LINES = [".TH A 1", ".SH NAME", ".SH", ".SS \"Sub title\"", "a \\- b", ".SH SYNOPSIS", ".SH DESCRIPTION", ".PP",
               ".TP", ".B bold words", ".BR ls (1),", ".IR", ".I", ".nf", ".fi", ".EX", ".EE", ".if n \\{\\", ".\\}",
               ".de XX", "..", ".ig", ".\\\" comment", "'\\\" comment", "Where is the station?", "The apples\\c",
