@@ -1734,6 +1734,18 @@ def test_a_manual_pages_paragraph_ends_as_roff_reads_it():
     assert roff.written("Zehn\\ ", 2) == "Zehn\\ \n."
 
 
+def test_a_manual_pages_options_and_shell_commands_come_back_as_written():
+    """An option in roff's dashes outside a font ("\\-\\-auto\\-create\\-routes") came back with its dashes halved; it
+    is sent in ASCII's, which the pipeline keeps, and written back in roff's (a "-" is a hyphen, shown as "‐"), one
+    joined to a German word too. A shell's command after a prompt ("$ gcloud ...", gcloud's examples) is kept."""
+    pieces = roff.Reader().read(["Use \\-\\-no\\-empty, or \\-v.", "$ gcloud alpha monitoring channels list \\e",
+                                 "  \\-\\-all"])
+    (count, words), (kept, command) = pieces
+    assert (count, words.text, kept, command.text) == (1, "Use --no-empty, or -v.", 2, "")
+    assert words.written_as("Die --no-empty-Option oder -v verwenden.") == \
+        "Die \\-\\-no\\-empty-Option oder \\-v verwenden."
+
+
 ROFF_LINES = [".TH A 1", ".SH NAME", ".SH", ".SS \"Sub title\"", "a \\- b", ".SH SYNOPSIS", ".SH DESCRIPTION", ".PP",
               ".TP", ".B bold words", ".BR ls (1),", ".IR", ".I", ".nf", ".fi", ".EX", ".EE", ".if n \\{\\", ".\\}",
               ".de XX", "..", ".ig", ".\\\" comment", "'\\\" comment", "Where is the station?", "The apples\\c",
