@@ -9,7 +9,8 @@ written back as text lines, as many as the paragraph had. Headings (".SH", ".SS"
 in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
 alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
 comments, lines set apart by a leading space or a shell's prompt ("$ ls") and every other request are kept as
-written."""
+written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss") and description (".Nd") are sent, a literal
+display (".Bd -literal" to ".Ed") is kept; a sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
 import re
 
 from service.rst import Paragraph, cut_at_spaces
@@ -19,7 +20,11 @@ NAME = re.compile(r"[^ \t\\]+|\\\"|\\#")  # its name: "SH", "B", or a comment's
 COMMENT = re.compile(r"[.'][ \t]*\\[\"#]|\\[\"#]")  # ".\" a comment", '\" ...', "\" ..."
 # Macros that set their arguments in one font, or alternate two (no space between), within the paragraph around them
 FONTS = {"B": "B", "I": "I", "BR": "BR", "BI": "BI", "IB": "IB", "IR": "IR", "RB": "RB", "RI": "RI"}
-HEADINGS = {"SH", "SS"}
+# Macros whose arguments are a title's words: man(7)'s and mdoc(7)'s sections and subsections, mdoc's description
+# in its NAME section (".Nd list directory contents")
+HEADINGS = {"SH", "SS", "Sh", "Ss", "Nd"}
+SECTIONS = {"SH", "Sh"}
+LITERAL_DISPLAY = {"-literal", "-unfilled"}  # mdoc's ".Bd -literal" to ".Ed": code
 TAGGED = {"TP", "TQ"}  # the next line is the item's tag
 # Blocks kept to their end: no-fill text (code, examples), man(7)'s examples, tables, equations, pictures, pod2man's
 # verbatim (a macro each page defines)
@@ -122,6 +127,8 @@ class Reader:
         elif macro in DEFINITIONS:  # to "..", or to the macro named as its end (".de XX YY", ".ig YY")
             named = arguments(request)[0 if macro == "ig" else 1:]
             self.kept_to = re.compile(rf"[.'][ \t]*{re.escape(named[0]) if named else '.'}(?![^ \t])")
+        elif macro == "Bd" and LITERAL_DISPLAY.intersection(arguments(request)):
+            self.kept_to = re.compile(r"[.'][ \t]*Ed(?![^ \t])")
         elif macro in TAGGED:
             self.tag_next = True
         elif macro in PARAGRAPH_MACROS:
@@ -157,7 +164,7 @@ class Reader:
         head = line[:CONTROL.match(line).end() + len(macro)] + " "
         quoted = '"' in line[len(head):]
         self.tag_next = False
-        if macro == "SH":
+        if macro in SECTIONS:
             self.section = title.upper()
             self.name_line = self.section == "NAME"
         shouted = title.isupper() and "\\" not in title
