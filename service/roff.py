@@ -61,6 +61,10 @@ FONT_SPAN = re.compile(r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])(?:(?!\\f).)*?\\f(?:[RP1]|
 REQUEST_STARTS = (".", "'", "\\.")  # a text line that starts so is read as a request ("\\." as "." too)
 SPACES = re.compile(r"[ \t\n]+")
 WORD_BREAK = re.compile(r"(?<!\\) ")  # where a written line may end: a space that is not escaped
+# The space after a sentence's end: a full stop, "!" or "?" after a word of two letters or more (not "z. B."), its
+# closing marks, and no small letter after it
+SENTENCE_MARK = re.compile(r"[.!?][)\]\"'”“«»]*$")  # what roff reads as a sentence's end at a line's end
+SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{2}[.!?])|(?<=[.!?][)\]\"'”“«»])) (?![a-zäöüß])")
 PARAGRAPH_MACROS = {"SH", "SS", "PP", "LP", "P", "IP", "HP"}  # each ends a ".TP" that had no tag
 
 
@@ -273,10 +277,38 @@ def encoded(translation: str, options: dict[str, str]) -> str:
 
 
 def written(translation: str, lines: int) -> str:
-    """A translation as `lines` text lines of about equal length (roff fills them into one paragraph), cut only at
-    unescaped spaces; a line that would start as a request (REQUEST_STARTS) is escaped with "\\&", and where the words
-    are fewer than the lines the rest are empty requests (".", which roff ignores)."""
+    """A translation as `lines` text lines (roff fills them into one paragraph): a sentence to a line where the
+    sentences are as many as the lines or more (roff ends a sentence with a wider space only at a line's end, as the
+    source did), else each sentence over lines in proportion to its length; cut only at unescaped spaces, about
+    equally. A line that would start as a request (REQUEST_STARTS) is escaped with "\\&", as is one that ends in a
+    full stop where no sentence ends, and where the words are fewer than the lines the rest are empty requests (".",
+    which roff ignores)."""
     text = trimmed(SPACES.sub(" ", translation))
-    rows = [row for row in cut_at_spaces(text, [found.start() for found in WORD_BREAK.finditer(text)], lines) if row]
-    rows = ["\\&" + row if row.startswith(REQUEST_STARTS) else row for row in rows]
+    ends = [found.start() for found in SENTENCE_END.finditer(text)]
+    if len(ends) >= lines - 1:
+        rows = cut_at_spaces(text, ends, lines)
+    else:
+        sentences = [text[start + 1:end] for start, end in zip([-1, *ends], [*ends, len(text)])]
+        rows = [row for sentence, count in zip(sentences, _shares(sentences, lines))
+                for row in cut_at_spaces(sentence, [found.start() for found in WORD_BREAK.finditer(sentence)], count)]
+    rows = [row for row in rows if row]
+    rows = [("\\&" if row.startswith(REQUEST_STARTS) else "") + row + _ended_within(row, following)
+            for row, following in zip(rows, [*rows[1:], ""])]
     return "\n".join(rows + ["."] * (lines - len(rows)))
+
+
+def _ended_within(row: str, following: str) -> str:
+    """"\\&" where a line ends in a full stop that ends no sentence ("z. B." before "Namen"), which roff would end one
+    with (a wider space), else ""."""
+    if not following or not SENTENCE_MARK.search(row) or SENTENCE_END.match(f"{row} {following}", len(row)):
+        return ""
+    return "\\&"
+
+
+def _shares(sentences: list[str], lines: int) -> list[int]:
+    """How many lines each sentence gets: one each, the rest one at a time to the longest per line it has."""
+    counts = [1] * len(sentences)
+    for _ in range(lines - len(sentences)):
+        longest = max(range(len(sentences)), key=lambda k: len(sentences[k]) / counts[k])
+        counts[longest] += 1
+    return counts

@@ -1726,6 +1726,22 @@ def test_a_translation_is_written_as_text_lines_that_roff_reads_as_text():
     assert roff.written("10\\ MB oder\nmehr", 2) == "10\\ MB\noder mehr"
 
 
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff not installed (Debian: groff-base)")
+def test_a_translation_is_written_a_sentence_to_a_line_as_roff_spaces_sentences():
+    """roff sets a wider space after a sentence only where it ends a line, as a page's source (a sentence to a line)
+    has it: a translation spread over lines by length ended its lines mid-sentence and ran its sentences on with a
+    word's space. Each sentence starts a line where the lines allow, and a line that ends in an abbreviation's full
+    stop ("z. B.") is marked as ending no sentence."""
+    translation = "Die Datei wird gelesen. Sie enthält z. B. Namen und Werte, die das Programm liest. Fertig!"
+    assert roff.written(translation, 3).split("\n") == [
+        "Die Datei wird gelesen.", "Sie enthält z. B. Namen und Werte, die das Programm liest.", "Fertig!"]
+    page = ".TH A 1\n.SH X\n" + roff.written(translation, 7) + "\n"
+    shown = subprocess.run(["groff", "-man", "-Tutf8", "-k", "-rLL=200n", "-P-cbu"], input=page.encode(),
+                           capture_output=True, check=True).stdout.decode()
+    shown = " ".join(shown.split("\n"))
+    assert "gelesen.  Sie enthält z. B. Namen und Werte, die das Programm liest.  Fertig!" in shown
+
+
 def test_a_manual_pages_paragraph_ends_as_roff_reads_it():
     """An escaped space at a paragraph's end stays (without its space, the "\\" left at the line's end joined the
     next line, a request, to the text), and a font macro of empty arguments adds no empty font span."""
