@@ -11,6 +11,7 @@ alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb
 comments, lines set apart by a leading space or a shell's prompt ("$ ls") and every other request are kept as
 written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss") and description (".Nd") are sent, a literal
 display (".Bd -literal" to ".Ed") is kept; a sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
+import heapq
 import re
 
 from service.rst import Paragraph, cut_at_spaces
@@ -53,9 +54,9 @@ NO_WIDTH = re.compile(r"(?<![.?!])\\&")
 # A word of letters hyphenated ("non\-zero", "read\-only"): a hyphen to the model; not an option's "\-", nor one in a
 # name, a path or an address ("start\-stop\-restart\-instance#policy"), where "-" would let roff break the line
 HYPHENATED_WORD = re.compile(r"(?<![\w\\/.@:=~#-])[^\W\d_]+(?:\\-[^\W\d_]+)+(?![\w\\/@:=~#-]|\.\w)")
-# An option written with roff's dashes ("\\-\\-zone=us\\-central1\\-a", "\\-v"), not in a font: read so, its dashes
-# came back halved ("\\-\\-auto\\-create\\-routes" as "\\-auto\\-create\\-routes"; 29 of 162 in 125 paragraphs of
-# gcloud's pages changed); its last full stop or comma is the sentence's
+# An option written with roff's dashes ("\-\-zone=us\-central1\-a", "\-v"), not in a font: read so, its dashes came
+# back halved ("\-\-auto\-create\-routes" as "\-auto\-create\-routes"; 29 of 162 in 125 paragraphs of gcloud's
+# pages changed); its last full stop or comma is the sentence's
 OPTION = re.compile(r"(?<![\w\\-])(?:\\-){1,2}[A-Za-z0-9](?:\\-|[\w.=/:,+@%\[\]])*(?<![.,:])")
 FONT_SPAN = re.compile(r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])(?:(?!\\f).)*?\\f(?:[RP1]|\[R?\])")
 REQUEST_STARTS = (".", "'", "\\.")  # a text line that starts so is read as a request ("\\." as "." too)
@@ -63,8 +64,8 @@ SPACES = re.compile(r"[ \t\n]+")
 WORD_BREAK = re.compile(r"(?<!\\) ")  # where a written line may end: a space that is not escaped
 # The space after a sentence's end: a full stop, "!" or "?" after a word of two letters or more (not "z. B."), its
 # closing marks, and no small letter after it
-SENTENCE_MARK = re.compile(r"[.!?][)\]\"'”“«»]*$")  # what roff reads as a sentence's end at a line's end
 SENTENCE_END = re.compile(r"(?:(?<=[^\W\d_]{2}[.!?])|(?<=[.!?][)\]\"'”“«»])) (?![a-zäöüß])")
+SENTENCE_MARK = re.compile(r"[.!?][)\]\"'”“«»]*$")  # what roff reads as a sentence's end at a line's end
 PARAGRAPH_MACROS = {"SH", "SS", "PP", "LP", "P", "IP", "HP"}  # each ends a ".TP" that had no tag
 
 
@@ -114,8 +115,7 @@ class Reader:
         macro = macro_name(line)
         if macro is None:
             return start if self.section not in KEPT_SECTIONS and _words_line(line) else start + 1
-        if macro in HEADINGS and arguments(line) or macro in FONTS and arguments(line) and (
-                self.section not in KEPT_SECTIONS):
+        if arguments(line) and (macro in HEADINGS or macro in FONTS and self.section not in KEPT_SECTIONS):
             return start
         end = start + 1
         while end < len(lines) and CONTINUED.search(lines[end - 1]):
@@ -145,8 +145,7 @@ class Reader:
             return start + 1, self._heading(lines[start], macro)
         end = start + 1
         if not self.tag_next:
-            while end < len(lines) and (macro_name(lines[end]) in FONTS and arguments(lines[end])
-                                        or macro_name(lines[end]) is None and _words_line(lines[end])):
+            while end < len(lines) and _in_paragraph(lines[end]):
                 end += 1
         self.tag_next = False
         text, kept = joined(lines[start:end]), ""
@@ -162,11 +161,15 @@ class Reader:
                                                                            end - start))
 
     def _heading(self, line: str, macro: str) -> Paragraph:
-        """A section's or subsection's title: sent sentence-cased where it is in capitals (the model read "DESCRIPTION"
-        as letters and kept it; "Description" it translates), and written in capitals again."""
+        """A heading's words (a section's, a subsection's title; mdoc's description): sent sentence-cased where they
+        are in capitals (the model read "DESCRIPTION" as letters and kept it; "Description" it translates), and
+        written in capitals again, quoted where they were, a comment after them kept."""
         title = " ".join(arguments(line))
         head = line[:CONTROL.match(line).end() + len(macro)] + " "
-        quoted = '"' in line[len(head):]
+        found = TRAILING_COMMENT.search(line, len(head))
+        words_end = len(line[:found.start()].rstrip(" \t")) if found else len(line)
+        comment = line[max(words_end, len(head)):]  # with the blanks before it
+        quoted = '"' in line[len(head):words_end]
         self.tag_next = False
         if macro in SECTIONS:
             self.section = title.upper()
@@ -175,7 +178,7 @@ class Reader:
 
         def heading(translation: str) -> str:
             translation = translation.upper() if shouted else translation
-            return head + ('"' + translation.replace('"', '""') + '"' if quoted else translation)
+            return head + ('"' + translation.replace('"', '""') + '"' if quoted else translation) + comment
 
         return Paragraph(title[0] + title[1:].lower() if shouted else decoded(title)[0], written_as=heading)
 
@@ -196,6 +199,12 @@ def arguments(line: str) -> list[str]:
     rest = rest[name.end():] if name else rest
     return [found.group(2) if found.group(1) is None else found.group(1).replace('""', '"')
             for found in ARGUMENT.finditer(rest)]
+
+
+def _in_paragraph(line: str) -> bool:
+    """Whether a line goes on the paragraph before it: a text line of words, or a font macro's."""
+    macro = macro_name(line)
+    return _words_line(line) if macro is None else macro in FONTS and bool(arguments(line))
 
 
 def _words_line(line: str) -> bool:
@@ -260,6 +269,7 @@ def decoded(text: str) -> tuple[str, dict[str, str]]:
 
 
 def _sent_option(option: str, options: dict[str, str]) -> str:
+    """An option with ASCII's dashes, remembered with the option as written."""
     sent = option.replace("\\-", "-")
     options[sent] = option
     return sent
@@ -308,7 +318,10 @@ def _ended_within(row: str, following: str) -> str:
 def _shares(sentences: list[str], lines: int) -> list[int]:
     """How many lines each sentence gets: one each, the rest one at a time to the longest per line it has."""
     counts = [1] * len(sentences)
+    longest = [(-len(sentence), k) for k, sentence in enumerate(sentences)]  # (minus length per line, sentence)
+    heapq.heapify(longest)
     for _ in range(lines - len(sentences)):
-        longest = max(range(len(sentences)), key=lambda k: len(sentences[k]) / counts[k])
-        counts[longest] += 1
+        _, k = heapq.heappop(longest)
+        counts[k] += 1
+        heapq.heappush(longest, (-len(sentences[k]) / counts[k], k))
     return counts

@@ -1776,6 +1776,15 @@ def test_an_mdoc_pages_headings_and_description_are_sent_and_its_literal_display
     assert "\n".join(written) == "\n".join(page)
 
 
+def test_a_manual_pages_heading_keeps_its_quotes_and_its_comment():
+    """A heading is written as it was but for its words: quoted where it was, a comment after it kept with its blanks
+    (the comment's quote read as the title's was written back as a quoted title)."""
+    (_, quoted), (_, plain) = roff.Reader().read(['.SH "SEE ALSO" \\" kept', ".SS Old dogs\t\\\" kept"])
+    assert (quoted.text, plain.text) == ("See also", "Old dogs")
+    assert quoted.written_as("Siehe auch") == '.SH "SIEHE AUCH" \\" kept'
+    assert plain.written_as("Alte Hunde") == '.SS Alte Hunde\t\\" kept'
+
+
 ROFF_LINES = [".TH A 1", ".SH NAME", ".SH", ".SS \"Sub title\"", "a \\- b", ".SH SYNOPSIS", ".SH DESCRIPTION", ".PP",
               ".TP", ".B bold words", ".BR ls (1),", ".IR", ".I", ".nf", ".fi", ".EX", ".EE", ".if n \\{\\", ".\\}",
               ".de XX", "..", ".ig", ".\\\" comment", "'\\\" comment", "Where is the station?", "The apples\\c",
