@@ -151,7 +151,7 @@ class Reader:
         text, kept = joined(lines[start:end]), ""
         if self.name_line:  # "ls \- list directory contents": the name is kept, for whatis(1) and apropos(1)
             self.name_line = False
-            name, dash, description = text.partition(" \\- ")
+            name, dash, description = text.partition(" \\- " if " \\- " in text else " - ")  # (72 pages' "-")
             if dash:
                 kept, text = name + dash, description
         if not text.strip():

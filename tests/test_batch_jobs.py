@@ -1785,6 +1785,16 @@ def test_a_manual_pages_heading_keeps_its_quotes_and_its_comment():
     assert plain.written_as("Alte Hunde") == '.SS Alte Hunde\t\\" kept'
 
 
+def test_a_manual_pages_name_line_sends_only_its_description():
+    """whatis(1) and apropos(1) read a page's names from its NAME line: they stay, over lines too ("asn1parse,"), after
+    "\\-" or, as 72 pages here write it, "-"; the description after it is sent."""
+    for line, names in ((["dog, hound,", "cat \\- where is the station"], "dog, hound, cat \\- "),
+                        (["bashbug - where is the station"], "bashbug - ")):
+        (_, heading), (count, name) = roff.Reader().read([".SH NAME", *line])
+        assert (count, name.text) == (len(line), "where is the station")
+        assert name.written_as("wo ist der Bahnhof").replace("\n", " ") == names + "wo ist der Bahnhof"
+
+
 ROFF_LINES = [".TH A 1", ".SH NAME", ".SH", ".SS \"Sub title\"", "a \\- b", ".SH SYNOPSIS", ".SH DESCRIPTION", ".PP",
               ".TP", ".B bold words", ".BR ls (1),", ".IR", ".I", ".nf", ".fi", ".EX", ".EE", ".if n \\{\\", ".\\}",
               ".de XX", "..", ".ig", ".\\\" comment", "'\\\" comment", "Where is the station?", "The apples\\c",
