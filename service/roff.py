@@ -9,8 +9,9 @@ written back as text lines, as many as the paragraph had. Headings (".SH", ".SS"
 in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
 alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
 comments, lines set apart by a leading space or a shell's prompt ("$ ls") and every other request are kept as
-written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss") and description (".Nd") are sent, a literal
-display (".Bd -literal" to ".Ed") is kept; a sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
+written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and SYNOPSIS, which mdoc's
+formatters look for) and description (".Nd") are sent, a literal display (".Bd -literal" to ".Ed") is kept; a
+sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
 import heapq
 import re
 
@@ -25,6 +26,9 @@ FONTS = {"B": "B", "I": "I", "BR": "BR", "BI": "BI", "IB": "IB", "IR": "IR", "RB
 # in its NAME section (".Nd list directory contents")
 HEADINGS = {"SH", "SS", "Sh", "Ss", "Nd"}
 SECTIONS = {"SH", "Sh"}
+# mdoc's sections that its formatters find by name (groff's doc.tmac, mandoc: the NAME line, the synopsis' layout):
+# kept as written
+MDOC_NAMED_SECTIONS = {"NAME", "SYNOPSIS"}
 LITERAL_DISPLAY = {"-literal", "-unfilled"}  # mdoc's ".Bd -literal" to ".Ed": code
 TAGGED = {"TP", "TQ"}  # the next line is the item's tag
 # Blocks kept to their end: no-fill text (code, examples), man(7)'s examples, tables, equations, pictures, pod2man's
@@ -174,6 +178,8 @@ class Reader:
         if macro in SECTIONS:
             self.section = title.upper()
             self.name_line = self.section == "NAME"
+        if macro == "Sh" and title in MDOC_NAMED_SECTIONS:
+            return Paragraph("", line)
         shouted = title.isupper() and "\\" not in title
 
         def heading(translation: str) -> str:

@@ -1764,14 +1764,14 @@ def test_a_manual_pages_options_and_shell_commands_come_back_as_written():
 
 def test_an_mdoc_pages_headings_and_description_are_sent_and_its_literal_displays_kept():
     """BSD's mdoc(7) pages (".Dd" first; 82 on this machine) are read by the same reader: read as man(7), their
-    headings and description stayed English and a literal display's code (".Bd -literal") was sent (199 items)."""
+    headings and description stayed English and a literal display's code (".Bd -literal") was sent (199 items). The
+    NAME and SYNOPSIS headings stay as written: mdoc's formatters find those sections by name."""
     page = [".Dd May 1, 2024", ".Dt DOG 1", ".Sh NAME", ".Nm dog", ".Nd where is the station", ".Sh SYNOPSIS", ".Nm",
             ".Op Fl o", ".Sh DESCRIPTION", "The apples were cheap.", ".Bd -literal -offset indent", "dog -o house",
             ".Ed", ".Ss \"Old dogs\"", "I eat an apple."]
     pieces = roff.Reader().read(page)
     assert [piece.text for _, piece in pieces if piece.text] == [
-        "Name", "where is the station", "Synopsis", "Description", "The apples were cheap.", "Old dogs",
-        "I eat an apple."]
+        "where is the station", "Description", "The apples were cheap.", "Old dogs", "I eat an apple."]
     written = [piece.before + piece.written_as(piece.text) + piece.after for _, piece in pieces]
     assert "\n".join(written) == "\n".join(page)
 
