@@ -2,7 +2,10 @@
 translate, and what of each is markup to keep and write back. Read as Markdown paragraphs, a page's markup came back
 translated: a target (".. _quickstart:" as ".. _Endestart:", and every :ref: to it broke), a directive (".. module::"
 as "... Modul:"), a literal block's code (">>> import requests" as ">>> Einfuhranforderungen"), the "::" that opens
-one (as ":", so the code became a paragraph), and a title's underline stayed as long as the English title."""
+one (as ":", so the code became a paragraph), and a title's underline stayed as long as the English title.
+
+Its `Paragraph` (what is sent, what is kept) and `cut_at_spaces` (a translation over a source's lines) serve the other
+readers too: LaTeX's, AsciiDoc's, manual pages' and the Java properties' continued values."""
 import bisect
 import re
 from dataclasses import dataclass
