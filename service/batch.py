@@ -34,6 +34,7 @@ import json
 import os
 import random
 import re
+import shutil
 import tempfile
 import time
 import unicodedata
@@ -1291,3 +1292,89 @@ def backoff(attempt: int, base: float = 0.2, cap: float = 10.0) -> float:
 async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
                   progress: bool = True) -> Summary:
     return await Job(client, source, output, settings, progress).run()
+
+
+# A directory's files that a job reads, by their names: those whose format NAMED_FORMATS (or a manual page's section)
+# names, and plain text (".txt"); any other (an image, a stylesheet, a script) is copied as it is, so that the output
+# is the whole tree: a documentation site, a package's manual pages
+TEXT_SUFFIXES = (".txt",)
+
+
+@dataclass
+class TreeSummary:
+    translated: int = 0  # files a job read this run
+    finished: int = 0  # text outputs an earlier run finished: left as they are
+    copied: int = 0  # files of no format a job reads
+    failed: list[str] = field(default_factory=list)  # "path: why", of files refused or with items failed
+    items: Summary = field(default_factory=Summary)  # the jobs' items, added up
+
+    def add(self, summary: Summary) -> None:
+        for name in ("items", "resumed", "translated", "failed", "empty", "input_tokens", "output_tokens", "seconds"):
+            setattr(self.items, name, getattr(self.items, name) + getattr(summary, name))
+
+    def __str__(self) -> str:
+        files = self.translated + self.finished + self.copied + len(self.failed)
+        return (f"{files} files: {self.translated} translated, {self.finished} finished before, {self.copied} "
+                f"copied, {len(self.failed)} failed; {self.items}")
+
+
+def tree_files(source: Path, output: Path) -> list[Path]:
+    """The regular files under `source`, as paths relative to it, sorted: not hidden ones nor those in a hidden
+    directory (".git"), not symbolic links, nothing under `output` where it lies inside (a rerun would read the
+    translations as inputs)."""
+    found, output = [], output.resolve()
+    for directory, subdirectories, names in os.walk(source):
+        here = Path(directory)
+        subdirectories[:] = sorted(name for name in subdirectories
+                                   if not name.startswith(".") and (here / name).resolve() != output)
+        found += [(here / name).relative_to(source) for name in sorted(names) if not name.startswith(".")
+                  and not (here / name).is_symlink() and (here / name).is_file()]
+    return found
+
+
+async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
+                   settings_for: Callable[[Path], Settings | None], progress: bool = True,
+                   report: Callable[[Path, Summary, Settings], None] = lambda *job: None) -> TreeSummary:
+    """Each file under the directory `source` (`tree_files`) translated by a job of its own (`settings_for` its path;
+    None: copied as it is) into the same path under `output`: a text output an earlier run finished is left as it
+    is, so that a rerun resumes where it stopped; a file refused (not what its name says) is recorded and the others
+    go on. `report` hears of each job that ran."""
+    check_tree(source, output)
+    output.mkdir(exist_ok=True)
+    done = TreeSummary()
+    for relative in tree_files(source, output):
+        settings, target = settings_for(source / relative), output / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if settings is None:
+            shutil.copy2(source / relative, target)
+            done.copied += 1
+            continue
+        if settings.output_format == "jsonl":
+            target = target.with_name(target.name + ".jsonl")
+        if settings.output_format == "text" and target.exists() and not journal_path(target, settings).exists():
+            done.finished += 1
+            continue
+        try:
+            summary = await run_job(client, source / relative, target, settings, progress)
+        except JobRefused as error:
+            done.failed.append(f"{relative}: {error}")
+            continue
+        report(relative, summary, settings)
+        done.add(summary)
+        if summary.failed:
+            journal = journal_path(target, settings)
+            done.failed.append(f"{relative}: {summary.failed} of {summary.items} items failed ({journal} records them)")
+        else:
+            done.translated += 1
+    return done
+
+
+def check_tree(source: Path, output: Path) -> None:
+    """Refuse, before anything is written, an output that is the input directory or a file, or whose directory does
+    not exist."""
+    if output.exists() and not output.is_dir():
+        raise JobRefused(f"--output {output}: --input is a directory, so --output names one (it is made where missing)")
+    if output.resolve() == source.resolve():
+        raise JobRefused(f"--output {output} is the input directory: choose another (the input stays as it is)")
+    if not output.parent.is_dir():
+        raise JobRefused(f"--output {output}: the directory {output.parent} does not exist")

@@ -377,20 +377,16 @@ def cmd_batch(args) -> int:
     import grpc
 
     from service import batch
-    from translator.v1 import translator_pb2 as pb
 
-    suffix = args.input.suffix.lower()
-    settings = batch.Settings(
-        format=args.format or batch.format_named(args.input),
-        output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
-        concurrency=args.concurrency, model=args.model,
-        options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
-                                   beam_size=args.beam,
-                                   text_format=pb.TEXT_FORMAT_HTML if args.html or suffix in batch.PAGE_SUFFIXES
-                                   else pb.TEXT_FORMAT_PLAIN,
-                                   preserve_placeholders=not args.no_placeholders),
-        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review,
-        encoding=args.encoding or "")
+    if args.input.is_dir():  # what is wrong with the paths, before a server is looked for
+        try:
+            if args.format:
+                raise batch.JobRefused(f"--format {args.format}: --input is a directory, whose files are read by "
+                                       "their names (see --format); give one file to read it as another format")
+            batch.check_tree(args.input, args.output)
+        except batch.JobRefused as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -400,7 +396,12 @@ def cmd_batch(args) -> int:
                 raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} "
                                       f"s ({await why_unreachable(client)}): start one with `make serve`, or check "
                                       "--server and the TLS flags") from None
-            return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
+            if args.input.is_dir():
+                return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
+                                            progress=not args.quiet,
+                                            report=lambda path, done, settings: report_job(args, path, done, settings))
+            return await batch.run_job(client, args.input, args.output, job_settings(args, args.input),
+                                       progress=not args.quiet)
 
     try:
         summary = asyncio.run(run())
@@ -410,25 +411,72 @@ def cmd_batch(args) -> int:
     except grpc.aio.AioRpcError as error:
         print(f"error: {error.code().name}: {error.details()} ({BATCH_RESUMES})", file=sys.stderr)
         return 1
+    if isinstance(summary, batch.TreeSummary):
+        for failure in summary.failed:
+            print(f"failed: {failure}", file=sys.stderr)
+        if summary.failed:
+            print("rerun the same command to send what failed again (files done are left as they are)",
+                  file=sys.stderr)
+        print(summary)
+        return 1 if summary.failed else 0
+    report_job(args, None, summary, job_settings(args, args.input))
+    return 1 if summary.failed else 0
+
+
+def job_settings(args, path: Path, format: str = ""):
+    """A batch job's settings for the input `path`: its format given, or --format, or the one its name says."""
+    from service import batch
+    from translator.v1 import translator_pb2 as pb
+
+    return batch.Settings(
+        format=format or args.format or batch.format_named(path),
+        output_format=args.output_format or ("jsonl" if args.output.suffix.lower() == ".jsonl" else "text"),
+        concurrency=args.concurrency, model=args.model,
+        options=pb.DecodingOptions(max_output_tokens=args.max_output_tokens, min_output_tokens=args.min_output_tokens,
+                                   beam_size=args.beam,
+                                   text_format=pb.TEXT_FORMAT_HTML if args.html or path.suffix.lower()
+                                   in batch.PAGE_SUFFIXES else pb.TEXT_FORMAT_PLAIN,
+                                   preserve_placeholders=not args.no_placeholders),
+        dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review,
+        encoding=args.encoding or "")
+
+
+def tree_settings(args, path: Path):
+    """A directory's file's job settings, by its name; None for a file of no format a job reads (copied)."""
+    from service import batch
+
+    format = batch.format_named(path)
+    if format == "text" and path.suffix.lower() not in batch.TEXT_SUFFIXES:
+        return None
+    return job_settings(args, path, format)
+
+
+def report_job(args, path: Path | None, summary, settings) -> None:
+    """What a finished job says: its failures and what to do about them, hints about its input, its summary (a
+    directory's file's prefixed with its path, and only without --quiet)."""
+    from service import batch
+
+    named = f"{path}: " if path is not None else ""
     for line in summary.errors:
-        print(line, file=sys.stderr)
-    if summary.failed:
+        print(named + line, file=sys.stderr)
+    if summary.failed and path is None:
         journal = batch.journal_path(args.output, settings)
         more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
         print(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
               f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
     if summary.not_utf8:
-        print(f"{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in another "
-              "encoding is read in it with --encoding NAME (Windows' Western European: cp1252)", file=sys.stderr)
+        print(f"{named}{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in "
+              "another encoding is read in it with --encoding NAME (Windows' Western European: cp1252)",
+              file=sys.stderr)
     if settings.format == "text" and summary.wrapped >= 3 and summary.wrapped * 10 >= summary.items:
-        print(f"{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped over "
-              "lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
+        print(f"{named}{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped "
+              "over lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
               "translates each paragraph whole and wraps it again", file=sys.stderr)
     if summary.approximated:
-        print(f"{summary.approximated} characters of the translations are not in {settings.encoding}: written as "
-              "the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)
-    print(summary)
-    return 1 if summary.failed else 0
+        print(f"{named}{summary.approximated} characters of the translations are not in {settings.encoding}: written "
+              "as the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)
+    if path is None or not args.quiet:
+        print(named + str(summary))
 
 
 async def why_unreachable(client) -> str:
@@ -772,13 +820,17 @@ def build_parser() -> argparse.ArgumentParser:
                     "4,096 characters is sent in parts cut between sentences and recorded whole. "
                     "Failed lines are "
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
-                    "any line failed, and a rerun sends them again (a line fixed since too).")
+                    "any line failed, and a rerun sends them again (a line fixed since too). An --input directory is "
+                    "translated file by file into the --output directory, each file by the format its name says "
+                    "and at the same path there; files of no format a job reads (images, stylesheets) are copied, "
+                    "hidden ones (.git) skipped, and a rerun leaves the files it finished as they are.")
     batch.add_argument("--input", type=Path, required=True,
                        help="input (UTF-8, or see --encoding): text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens", '
                             '"beam_size", each over the job\'s flag), '
                             "paragraphs, a configuration file, a gettext catalog, a JSON resource file, XLIFF or "
-                            "subtitles (see --format)")
+                            "subtitles (see --format); or a directory: each file of a format its name says (see "
+                            "--format; .txt as text) translated, every other copied")
     batch.add_argument("--output", type=Path, required=True,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
                             "a catalog's, a JSON, an XLIFF, an Android or .NET resource, a Qt Linguist file's or a "
@@ -786,7 +838,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "assembled at the end from OUTPUT.journal.jsonl, kept while a line failed; lines end "
                             "with \\r\\n where the input's first line does); JSONL output: one record per line in "
                             "finishing order (line, id, source, translation, token counts, finish reason, model, "
-                            "or error with code and message)")
+                            "or error with code and message); for an --input directory, a directory (made where "
+                            "missing) that gets each file at the same path, a JSONL output's named PATH.jsonl")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "subtitles",

@@ -1817,6 +1817,54 @@ def test_any_manual_page_is_written_back_line_for_line(lines):
             done += count
 
 
+def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finished(server, tmp_path):
+    """A documentation tree or a package's manual pages, translated a file at a time with a loop in the shell, left
+    the images out and started over on a rerun. An --input directory sends each file the format its name says into
+    the same path under --output (here inside the input: not read back), copies every other file as it is, skips hidden
+    ones, records a file refused and goes on (exit 1); a rerun leaves the files it finished as they are."""
+    tree = tmp_path / "docs"
+    (tree / "man").mkdir(parents=True)
+    (tree / ".git").mkdir()
+    (tree / "man" / "dog.1").write_text(MAN_PAGE, encoding="utf-8")
+    (tree / "guide.md").write_text("# The Dog\n\nWhere is the station?\n", encoding="utf-8")
+    (tree / "notes.txt").write_text("I eat an apple.\n", encoding="utf-8")
+    (tree / "logo.png").write_bytes(bytes(range(256)))
+    (tree / "README").write_text("The dog.\n", encoding="utf-8")
+    (tree / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (tree / "broken.json").write_text('{"title": "The dog"', encoding="utf-8")
+    output = tree / "de"
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 1 and "6 files: 3 translated, 0 finished before, 2 copied, 1 failed" in out, err
+    assert "failed: broken.json:" in err and "not valid JSON" in err
+    assert sorted(str(path.relative_to(output)) for path in output.rglob("*") if path.is_file()) == [
+        "README", "guide.md", "logo.png", "man/dog.1", "notes.txt"]
+    assert (output / "logo.png").read_bytes() == bytes(range(256)) and (output / "README").read_text() == "The dog.\n"
+    title, station, apple = alone(server.target, ["The Dog", "Where is the station?", "I eat an apple."])
+    assert (output / "guide.md").read_text(encoding="utf-8") == f"# {title}\n\n{station}\n"
+    assert (output / "notes.txt").read_text(encoding="utf-8") == apple + "\n"
+    assert (output / "man" / "dog.1").read_text(encoding="utf-8").count("\n") == MAN_PAGE.count("\n")
+    (tree / "broken.json").write_text('{"title": "The dog"}', encoding="utf-8")
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "6 files: 1 translated, 3 finished before, 2 copied, 0 failed" in out, err
+    assert json.loads((output / "broken.json").read_text(encoding="utf-8")) == {"title": alone(server.target,
+                                                                                                 ["The dog"])[0]}
+
+
+def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp_path):
+    """A directory's files are read by their names: --format, meant for one file, is refused, as is an --output that
+    is a file or the input directory itself; nothing is written."""
+    tree = tmp_path / "docs"
+    tree.mkdir()
+    (tree / "guide.md").write_text("The dog.\n", encoding="utf-8")
+    (tmp_path / "out.txt").write_text("", encoding="utf-8")
+    for output, extra, said in ((tmp_path / "de", ("--format", "text"), "--input is a directory, whose files"),
+                                (tmp_path / "out.txt", (), "--output names one"),
+                                (tree, (), "is the input directory")):
+        code, out, err = batch("127.0.0.1:1", tree, output, "--connect-timeout", "0.1", *extra)
+        assert code == 1 and said in err, err
+    assert not (tmp_path / "de").exists() and sorted(path.name for path in tree.iterdir()) == ["guide.md"]
+
+
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
     """As paragraphs, a WebVTT file's "WEBVTT" came back as "WEBVT", a cue's settings "align:start" as
     "Ausrichtung:start", its identifier and NOTE translated. A file named *.srt or *.vtt (or --format subtitles) sends
