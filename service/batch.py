@@ -1302,6 +1302,7 @@ TEXT_SUFFIXES = (".txt",)
 
 @dataclass
 class TreeSummary:
+    """What a directory's job did, file by file, and its files' items added up."""
     translated: int = 0  # files a job read this run
     finished: int = 0  # text outputs an earlier run finished: left as they are
     copied: int = 0  # files of no format a job reads
