@@ -1655,12 +1655,13 @@ Where is the station\\(em the \\(lqold\\(rq one?
 
 
 def test_a_manual_pages_words_are_translated_and_its_markup_kept(server, tmp_path):
-    """Read line by line (a *.1 file's default before), a manual page's macros were sent (".SH DESCRIPTION" came back
-    as ".SH DESCRIPTION", ".TP" as ".TP." at best) and a sentence was cut wherever it named something in bold (".B
-    apple" on its own line). A manual page (a file named by its section, "dog.1", that opens with ".TH"; or --format
-    man) sends each paragraph's text and font macros as one text ("\\fBapple\\fR"), written back over as many lines,
-    each heading sentence-cased and written in capitals again, the NAME line's words after "\\-", a ".TP" tag alone;
-    its synopsis, no-fill text, conditionals, definitions, comments and lines laid out by hand are kept as written."""
+    """Read line by line (a *.1 file's default before), a manual page's requests were sent (".SH NAME" came back as
+    ".SH-NAME", 1,010 of 3,843 in 40 pages changed) and a sentence was cut wherever it named something in bold (".B
+    apple" on its own line). A manual page (a file named by its section, "dog.1", that opens with a request or a
+    comment; or --format man) sends each paragraph's text and font macros as one text ("\\fBapple\\fR"), written
+    back over as many lines, each heading sentence-cased and written in capitals again, the NAME line's words after
+    "\\-", a ".TP" tag alone; its synopsis, no-fill text, conditionals, definitions, comments and lines laid out by
+    hand are kept as written."""
     source = tmp_path / "dog.1"
     source.write_text(MAN_PAGE, encoding="utf-8")
     assert format_named(source) == "man"
