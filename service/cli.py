@@ -961,7 +961,8 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
                        help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
     batch.add_argument("--dedupe", action="store_true",
-                       help="translate identical segments (same text, model and options) once")
+                       help="translate identical segments (same text, model and options) once (the last 100,000 "
+                            "remembered; an --input directory's files share them)")
     batch.add_argument("--encoding", type=text_encoding,
                        help="the input's encoding where it is not UTF-8: a legacy one such as cp1252 (Windows' Western "
                             "European: old subtitles, spreadsheets' CSV), latin-1 or iso-8859-15, any Python knows; "

@@ -25,6 +25,7 @@ import string
 import subprocess
 import sys
 import time
+import urllib.request
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from xml.sax.saxutils import escape  # &, <, >: element content as .NET and Xcode write it
@@ -1849,6 +1850,26 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
     assert code == 0 and "6 files: 1 translated, 3 finished before, 2 copied, 0 failed" in out, err
     assert json.loads((output / "broken.json").read_text(encoding="utf-8")) == {"title": alone(server.target,
                                                                                                  ["The dog"])[0]}
+
+
+def test_a_directorys_files_share_what_dedupe_translated(server, tmp_path):
+    """With --dedupe a file's repeated text was translated once, but every file of a directory translated it again
+    (gcloud's pages repeat their flags' paragraphs in each page): the files share the translations."""
+    def sequences() -> float:
+        metrics = urllib.request.urlopen(server.metrics_url, timeout=10).read().decode()
+        return sum(float(line.split()[-1]) for line in metrics.splitlines()
+                   if line.startswith("translator_sequences_finished_total"))
+
+    tree = tmp_path / "notes"
+    tree.mkdir()
+    (tree / "a.txt").write_text("Where is the station?\n", encoding="utf-8")
+    (tree / "b.txt").write_text("Where is the station?\nI eat an apple.\n", encoding="utf-8")
+    before = sequences()
+    code, out, err = batch(server.target, tree, tmp_path / "notizen", "--dedupe", *SHORT)
+    assert code == 0 and "2 files: 2 translated" in out, err
+    assert sequences() - before == 2
+    station = (tmp_path / "notizen" / "a.txt").read_text(encoding="utf-8")
+    assert (tmp_path / "notizen" / "b.txt").read_text(encoding="utf-8").startswith(station)
 
 
 def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp_path):
