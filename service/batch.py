@@ -1351,7 +1351,11 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
         settings, target = settings_for(source / relative), output / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         if settings is None:
-            shutil.copy2(source / relative, target)
+            try:
+                shutil.copy2(source / relative, target)
+            except (PermissionError, FileNotFoundError) as error:  # unreadable, or gone since the tree was read
+                done.failed.append(f"{relative}: {error.strerror}")
+                continue
             done.copied += 1
             continue
         if settings.output_format == "jsonl":
@@ -1361,7 +1365,7 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
             continue
         try:
             summary = await run_job(client, source / relative, target, settings, progress, cache)
-        except JobRefused as error:
+        except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
             done.failed.append(f"{relative}: {error}")
             continue
         report(relative, summary, settings)

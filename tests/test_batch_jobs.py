@@ -6,6 +6,7 @@ an unknown model, no server and a full disk are refused or stopped with a messag
 input (slow test)."""
 
 import argparse
+import asyncio
 import codecs
 import csv
 import datetime
@@ -39,8 +40,8 @@ from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service import asciidoc, latex, roff, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, split_line,
-                           spread, subtitle_block)
+                           continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, run_tree,
+                           split_line, spread, subtitle_block)
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
@@ -1870,6 +1871,21 @@ def test_a_directorys_files_share_what_dedupe_translated(server, tmp_path):
     assert sequences() - before == 2
     station = (tmp_path / "notizen" / "a.txt").read_text(encoding="utf-8")
     assert (tmp_path / "notizen" / "b.txt").read_text(encoding="utf-8").startswith(station)
+
+
+def test_a_directorys_file_gone_before_it_is_copied_is_recorded_and_the_others_go_on(tmp_path):
+    """A file removed (or made unreadable) while the job runs stopped the whole directory with a traceback."""
+    tree = tmp_path / "site"
+    tree.mkdir()
+    for name in ("a.png", "b.png"):
+        (tree / name).write_bytes(b"\x89PNG")
+
+    def settings_for(path: Path) -> None:  # every file copied; the first gone before its turn
+        (tree / "a.png").unlink(missing_ok=True)
+
+    done = asyncio.run(run_tree(None, tree, tmp_path / "out", settings_for, progress=False))
+    assert (done.copied, done.failed) == (1, ["a.png: No such file or directory"])
+    assert (tmp_path / "out" / "b.png").read_bytes() == b"\x89PNG"
 
 
 def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp_path):
