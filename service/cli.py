@@ -388,6 +388,8 @@ def cmd_batch(args) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 1
 
+    settings = None if args.input.is_dir() else job_settings(args, args.input)
+
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
             try:
@@ -400,8 +402,7 @@ def cmd_batch(args) -> int:
                 return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
                                             progress=not args.quiet,
                                             report=lambda path, done, settings: report_job(args, path, done, settings))
-            return await batch.run_job(client, args.input, args.output, job_settings(args, args.input),
-                                       progress=not args.quiet)
+            return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
     try:
         summary = asyncio.run(run())
@@ -419,7 +420,7 @@ def cmd_batch(args) -> int:
                   file=sys.stderr)
         print(summary)
         return 1 if summary.failed else 0
-    report_job(args, None, summary, job_settings(args, args.input))
+    report_job(args, None, summary, settings)
     return 1 if summary.failed else 0
 
 
