@@ -17,6 +17,7 @@ import heapq
 import re
 
 from service.rst import Paragraph, cut_at_spaces
+from translator.text import ROFF_FONT_CLOSING, ROFF_FONT_OPENING
 
 CONTROL = re.compile(r"[.'][ \t]*")  # a request's or a macro's line starts so
 NAME = re.compile(r"[^ \t\\]+|\\\"|\\#")  # its name: "SH", "B", or a comment's
@@ -63,7 +64,7 @@ HYPHENATED_WORD = re.compile(r"(?<![\w\\/.@:=~#-])[^\W\d_]+(?:\\-[^\W\d_]+)+(?![
 # back halved ("\-\-auto\-create\-routes" as "\-auto\-create\-routes"; of 162 in 125 paragraphs of gcloud's pages,
 # 29 came back changed where the prompts' lines were kept, now 6); its last full stop or comma is the sentence's
 OPTION = re.compile(r"(?<![\w\\-])(?:\\-){1,2}[A-Za-z0-9](?:\\-|[\w.=/:,+@%\[\]])*(?<![.,:])")
-FONT_SPAN = re.compile(r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])(?:(?!\\f).)*?\\f(?:[RP1]|\[R?\])")
+FONT_SPAN = re.compile(rf"{ROFF_FONT_OPENING}(?:(?!\\f).)*?{ROFF_FONT_CLOSING}")
 REQUEST_STARTS = (".", "'", "\\.")  # a text line that starts so is read as a request ("\\." as "." too)
 SPACES = re.compile(r"[ \t\n]+")
 WORD_BREAK = re.compile(r"(?<!\\) ")  # where a written line may end: a space that is not escaped

@@ -382,6 +382,10 @@ CALL_ARGUMENT = rf"(?!XX\d+X\b)(?:[A-Za-z_]\w*+=)?(?:{CALL_VALUE})"
 CALL_ONE_ARGUMENT = rf"(?=[a-z_\d'\"]|\w+=|(?:None|True|False)\)|[A-Z][A-Z\d_]*+[a-z][a-z\d_]*+[A-Z]){CALL_ARGUMENT}"
 # A number in small Roman numerals ("iv"; `LIST_MARKER`, `ENUMERATOR_ITEM`)
 ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
+# roff's escapes that open a font but roman ("\fB", "\fI", "\f(CW", "\f[CB]") and that return to roman ("\fR",
+# "\fP", "\f[]"): what the items below and the batch jobs' manual pages (service.roff) take for a font span
+ROFF_FONT_OPENING = r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])"
+ROFF_FONT_CLOSING = r"\\f(?:[RP1]|\[R?\])"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -533,7 +537,7 @@ PLACEHOLDERS = (
     # read, 899 of the 3,348 in 1,000 paragraphs of 600 of this machine's manual pages came back changed (606 of 1,012
     # options: "\fB\-\-sort\fR" as "\fB\-sort\fR"; 83 of 254 words in small letters: "\fIfile\fP"), now 6; one
     # item each, as a code span is
-    r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])(?:(?!\\f)[^\n]){1,200}?\\f(?:[RP1]|\[R?\])",
+    rf"{ROFF_FONT_OPENING}(?:(?!\\f)[^\n]){{1,200}}?{ROFF_FONT_CLOSING}",
     # A keyword argument set to a constant of Python's ("verbose=False" came back as "verbose=Falsch"): of 91 in those
     # docstrings 51 came back changed, now 3 (most inside calls)
     r"(?<![\w.-])[A-Za-z_]\w*+=(?:True|False|None)(?!\w)",
