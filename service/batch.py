@@ -706,6 +706,11 @@ def check_paths(source: Path, output: Path, journal: Path) -> None:
         raise JobRefused(f"--output {output} is a directory: name a file in it")
 
 
+def finished(output: Path, settings: Settings) -> bool:
+    """Whether a text output is a job's finished one: written, and its journal gone (a JSONL output is its journal)."""
+    return settings.output_format == "text" and output.exists() and not journal_path(output, settings).exists()
+
+
 def journal_path(output: Path, settings: Settings) -> Path:
     """Where a job records its results: a JSONL output is its own journal; a text output's is OUTPUT.journal.jsonl."""
     return output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
@@ -914,7 +919,7 @@ class Job:
 
     async def run(self) -> Summary:
         check_paths(self.source, self.output, self.journal_path)
-        if self.settings.output_format == "text" and self.output.exists() and not self.journal_path.exists():
+        if finished(self.output, self.settings):
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
         with contextlib.ExitStack() as cleanup:
@@ -1360,7 +1365,7 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
             continue
         if settings.output_format == "jsonl":
             target = target.with_name(target.name + ".jsonl")
-        if settings.output_format == "text" and target.exists() and not journal_path(target, settings).exists():
+        if finished(target, settings):
             done.finished += 1
             continue
         try:

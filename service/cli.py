@@ -378,7 +378,8 @@ def cmd_batch(args) -> int:
 
     from service import batch
 
-    if args.input.is_dir():  # what is wrong with the paths, before a server is looked for
+    tree = args.input.is_dir()
+    if tree:  # what is wrong with the paths, before a server is looked for
         try:
             if args.format:
                 raise batch.JobRefused(f"--format {args.format}: --input is a directory, whose files are read by "
@@ -388,7 +389,7 @@ def cmd_batch(args) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 1
 
-    settings = None if args.input.is_dir() else job_settings(args, args.input)
+    settings = None if tree else job_settings(args, args.input)
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -398,7 +399,7 @@ def cmd_batch(args) -> int:
                 raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} "
                                       f"s ({await why_unreachable(client)}): start one with `make serve`, or check "
                                       "--server and the TLS flags") from None
-            if args.input.is_dir():
+            if tree:
                 return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
                                             progress=not args.quiet,
                                             report=lambda path, done, settings: report_job(args, path, done, settings))
@@ -412,7 +413,7 @@ def cmd_batch(args) -> int:
     except grpc.aio.AioRpcError as error:
         print(f"error: {error.code().name}: {error.details()} ({BATCH_RESUMES})", file=sys.stderr)
         return 1
-    if isinstance(summary, batch.TreeSummary):
+    if tree:
         for failure in summary.failed:
             print(f"failed: {failure}", file=sys.stderr)
         if summary.failed:
