@@ -119,10 +119,10 @@ class Reader:
             self.braces = max(0, self.braces + line.count("\\{") - line.count("\\}"))
             return start + 1
         macro = macro_name(line)
-        if macro is None:
-            return start if self.section not in KEPT_SECTIONS and _words_line(line) else start + 1
-        if arguments(line) and (macro in HEADINGS or macro in FONTS and self.section not in KEPT_SECTIONS):
+        if macro in HEADINGS and arguments(line) or self.section not in KEPT_SECTIONS and _in_paragraph(line):
             return start
+        if macro is None:  # a text line that is no words: blank, a comment, set apart, a prompt's
+            return start + 1
         end = start + 1
         while end < len(lines) and CONTINUED.search(lines[end - 1]):
             end += 1
