@@ -158,10 +158,9 @@ dictionary's train split (unknown words copied).
 
 Trained on dictionary examples, headwords and software messages: short texts. Long or conversational
 sentences, names and rare domains translate poorly; the model does not know about casing conventions
-beyond what its data shows. It drops or changes names its data lacks (`Ask Peter about the meeting.` came back as
-`Über die Besprechung fragen.`, `Dear Anna,` as `Erdann,`). The service keeps those spelled with letters outside ASCII
-(`Zoë`, `François`) as they are; a capitalized word in ASCII inside a sentence is no sure name (`Sunday`, `Swiss`,
-`American` must be translated: kept, 36 dictionary test sentences scored chrF 41.14 → 37.05).
+beyond what its data shows. The service keeps names spelled with letters outside ASCII (`Zoë`, `François`) as they
+are; a capitalized word in ASCII inside a sentence is no sure name (`Sunday`, `Swiss`, `American` must be translated:
+kept, 36 dictionary test sentences scored chrF 41.14 → 37.05), so such a name its data lacks may be dropped or changed.
 """
     path = checkpoint / CARD_FILE
     path.write_text(text)
