@@ -1310,6 +1310,7 @@ TEXT_SUFFIXES = (".txt",)
 class TreeSummary:
     """What a directory's job did, file by file, and its files' items added up."""
     translated: int = 0  # files a job read this run
+    changed: int = 0  # of those, finished text outputs translated again: their source was modified since
     finished: int = 0  # text outputs an earlier run finished: left as they are
     copied: int = 0  # files of no format a job reads
     failed: list[str] = field(default_factory=list)  # "path: why", of files refused or with items failed
@@ -1321,7 +1322,8 @@ class TreeSummary:
 
     def __str__(self) -> str:
         files = self.translated + self.finished + self.copied + len(self.failed)
-        return (f"{files} files: {self.translated} translated, {self.finished} finished before, {self.copied} "
+        again = f" ({self.changed} again: changed since)" if self.changed else ""
+        return (f"{files} files: {self.translated} translated{again}, {self.finished} finished before, {self.copied} "
                 f"copied, {len(self.failed)} failed; {self.items}")
 
 
@@ -1344,8 +1346,8 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
                    report: Callable[[Path, Summary, Settings], None] = lambda *job: None) -> TreeSummary:
     """Each file under the directory `source` (`tree_files`) translated by a job of its own (`settings_for` its path;
     None: copied as it is) into the same path under `output`: a text output an earlier run finished is left as it
-    is, so that a rerun resumes where it stopped; a file refused (not what its name says) is recorded and the others
-    go on. `report` hears of each job that ran."""
+    is, so that a rerun resumes where it stopped, unless its source was modified since (`changed_since`); a file
+    refused (not what its name says) is recorded and the others go on. `report` hears of each job that ran."""
     check_tree(source, output)
     output.mkdir(exist_ok=True)
     done = TreeSummary()
@@ -1365,9 +1367,12 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
             continue
         if settings.output_format == "jsonl":
             target = target.with_name(target.name + ".jsonl")
-        if finished(target, settings):
+        changed = finished(target, settings) and changed_since(source / relative, target)
+        if finished(target, settings) and not changed:
             done.finished += 1
             continue
+        if changed:
+            target.unlink()  # a job refuses to overwrite a finished output
         try:
             summary = await run_job(client, source / relative, target, settings, progress, cache)
         except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
@@ -1380,7 +1385,17 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
             done.failed.append(f"{relative}: {summary.failed} of {summary.items} items failed ({journal} records them)")
         else:
             done.translated += 1
+            done.changed += changed
     return done
+
+
+def changed_since(source: Path, output: Path) -> bool:
+    """Whether the source was modified after its output was written, as make judges a target: a rerun over a tree
+    whose sources were edited (a `git pull`) translates those again, and leaves an output edited by hand since."""
+    try:
+        return source.stat().st_mtime_ns > output.stat().st_mtime_ns
+    except FileNotFoundError:  # the source gone since the tree was read: its job reports it
+        return False
 
 
 def check_tree(source: Path, output: Path) -> None:

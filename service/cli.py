@@ -825,7 +825,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "any line failed, and a rerun sends them again (a line fixed since too). An --input directory is "
                     "translated file by file into the --output directory, each file by the format its name says "
                     "and at the same path there; files of no format a job reads (images, stylesheets) are copied, "
-                    "hidden ones (.git) and links skipped, and a rerun leaves the files it finished as they are.")
+                    "hidden ones (.git) and links skipped, and a rerun leaves the files it finished as they are, "
+                    "but for those whose source was modified after their output was written.")
     batch.add_argument("--input", type=Path, required=True,
                        help="input (UTF-8, or see --encoding): text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens", '

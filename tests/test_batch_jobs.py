@@ -1853,6 +1853,28 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
                                                                                                  ["The dog"])[0]}
 
 
+def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_outputs_edited_by_hand(server, tmp_path):
+    """A rerun left every finished output as it was, also where its source was edited since (a `git pull` over the
+    documentation): the translation went stale. A source modified after its output was written is translated again,
+    as make judges a target; an output edited by hand (newer than its source) stays."""
+    tree, output = tmp_path / "notes", tmp_path / "notizen"
+    tree.mkdir()
+    (tree / "a.txt").write_text("Where is the station?\n", encoding="utf-8")
+    (tree / "b.txt").write_text("I eat an apple.\n", encoding="utf-8")
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "2 files: 2 translated, 0 finished before" in out, err
+    (output / "b.txt").write_text("Ich esse gern Äpfel.\n", encoding="utf-8")  # a reviewer's edit
+    (tree / "a.txt").write_text("The dog.\n", encoding="utf-8")
+    earlier = (tree / "a.txt").stat().st_mtime_ns - 10**9  # the output written a second before the edit (a coarse
+    os.utime(output / "a.txt", ns=(earlier, earlier))  # file system's clock could put both in one tick)
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "2 files: 1 translated (1 again: changed since), 1 finished before" in out, err
+    assert (output / "a.txt").read_text(encoding="utf-8") == alone(server.target, ["The dog."])[0] + "\n"
+    assert (output / "b.txt").read_text(encoding="utf-8") == "Ich esse gern Äpfel.\n"
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "2 files: 0 translated, 2 finished before" in out, err
+
+
 def test_a_directorys_files_share_what_dedupe_translated(server, tmp_path):
     """With --dedupe a file's repeated text was translated once, but every file of a directory translated it again
     (gcloud's pages repeat their flags' paragraphs in each page): the files share the translations."""
