@@ -515,8 +515,9 @@ def document(path: Path, settings: Settings) -> str:
         raise JobRefused(f"--input {path}: {not_valid(error, settings.encoding or 'utf-8', said_by, settings.format)}")\
             from None
     except documents.NotDocument as error:
-        raise JobRefused(f"--input {path}: {error}; fix it, or give --format text to translate it line by "
-                         "line") from None
+        # the command names the file: a directory's job refuses --format, so its file must be given alone
+        raise JobRefused(f"--input {path}: {error}; fix it, or translate it line by line as text: --input {path} "
+                         "--format text") from None
     return text
 
 

@@ -417,7 +417,8 @@ def cmd_batch(args) -> int:
         for failure in summary.failed:
             print(f"failed: {failure}", file=sys.stderr)
         if summary.failed:
-            print("rerun the same command to send what failed again (files done are left as they are)",
+            print("rerun the same command to send what failed again (files done are left as they are, unless their "
+                  "source changes)",
                   file=sys.stderr)
         print(summary)
         return 1 if summary.failed else 0

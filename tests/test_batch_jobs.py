@@ -1839,6 +1839,7 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
     code, out, err = batch(server.target, tree, output, *SHORT)
     assert code == 1 and "6 files: 3 translated, 0 finished before, 2 copied, 1 failed" in out, err
     assert "failed: broken.json:" in err and "not valid JSON" in err
+    assert f"--input {tree / 'broken.json'} --format text" in err  # a command for the file alone, which one can give
     assert sorted(str(path.relative_to(output)) for path in output.rglob("*") if path.is_file()) == [
         "README", "guide.md", "logo.png", "man/dog.1", "notes.txt"]
     assert (output / "logo.png").read_bytes() == bytes(range(256)) and (output / "README").read_text() == "The dog.\n"
