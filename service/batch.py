@@ -1318,7 +1318,7 @@ class TreeSummary:
     items: Summary = field(default_factory=Summary)  # the jobs' items, added up
 
     def add(self, summary: Summary) -> None:
-        for name in ("items", "resumed", "translated", "failed", "empty", "input_tokens", "output_tokens", "seconds"):
+        for name in ("items", "resumed", "translated", "failed", "empty", "input_tokens", "output_tokens"):
             setattr(self.items, name, getattr(self.items, name) + getattr(summary, name))
 
     def __str__(self) -> str:
@@ -1344,50 +1344,76 @@ def tree_files(source: Path, output: Path) -> list[Path]:
 
 async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
                    settings_for: Callable[[Path], Settings | None], progress: bool = True,
-                   report: Callable[[Path, Summary, Settings], None] = lambda *job: None) -> TreeSummary:
+                   report: Callable[[Path, Summary, Settings], None] = lambda *job: None,
+                   files_at_once: int = 1) -> TreeSummary:
     """Each file under the directory `source` (`tree_files`) translated by a job of its own (`settings_for` its path;
-    None: copied as it is) into the same path under `output`: a text output an earlier run finished is left as it
-    is, so that a rerun resumes where it stopped, unless its source was modified since (`changed_since`); a file
-    refused (not what its name says) is recorded and the others go on. `report` hears of each job that ran."""
+    None: copied as it is) into the same path under `output`, `files_at_once` at a time: a text output an earlier run
+    finished is left as it is, so that a rerun resumes where it stopped, unless its source was modified since
+    (`changed_since`); a file refused (not what its name says) is recorded and the others go on. `report` hears of
+    each job that ran. With several files at once, one bar counts files instead of each job's own."""
+    from tqdm import tqdm
+
     check_tree(source, output)
     output.mkdir(exist_ok=True)
-    done = TreeSummary()
+    done, started = TreeSummary(), time.monotonic()
     # --dedupe's translations, shared by the files, which repeat each other's paragraphs: of 100 of gcloud's manual
     # pages the server read 65,384 tokens where each file kept its own, 42,758 with one for all
     cache: collections.OrderedDict = collections.OrderedDict()
-    for relative in tree_files(source, output):
-        settings, target = settings_for(source / relative), output / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if settings is None:
-            try:
-                shutil.copy2(source / relative, target)
-            except (PermissionError, FileNotFoundError) as error:  # unreadable, or gone since the tree was read
-                done.failed.append(f"{relative}: {error.strerror}")
-                continue
-            done.copied += 1
-            continue
-        if settings.output_format == "jsonl":
-            target = target.with_name(target.name + ".jsonl")
-        changed = finished(target, settings) and changed_since(source / relative, target)
-        if finished(target, settings) and not changed:
-            done.finished += 1
-            continue
-        if changed:
-            target.unlink()  # a job refuses to overwrite a finished output
-        try:
-            summary = await run_job(client, source / relative, target, settings, progress, cache)
-        except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
-            done.failed.append(f"{relative}: {error}")
-            continue
-        report(relative, summary, settings)
-        done.add(summary)
-        if summary.failed:
-            journal = journal_path(target, settings)
-            done.failed.append(f"{relative}: {summary.failed} of {summary.items} items failed ({journal} records them)")
-        else:
-            done.translated += 1
-            done.changed += changed
+    files = tree_files(source, output)
+    bar = tqdm(total=len(files), unit="file", disable=not progress or files_at_once == 1, dynamic_ncols=True)
+    job_bars = progress and files_at_once == 1
+
+    async def take_files(queue: Iterator[Path]) -> None:
+        for relative in queue:  # shared: each taker goes on with the next file not taken
+            settings = settings_for(source / relative)
+            await _tree_file(client, source, output, relative, settings, job_bars, cache, done,
+                             lambda summary: report(relative, summary, settings))
+            bar.update()
+
+    queue = iter(files)
+    with bar:
+        await asyncio.gather(*(take_files(queue) for _ in range(max(1, min(files_at_once, len(files))))))
+    done.failed.sort()
+    done.items.seconds = time.monotonic() - started  # the files' jobs overlap: their own seconds do not add up
     return done
+
+
+async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, relative: Path,
+                     settings: Settings | None, progress: bool, cache: collections.OrderedDict, done: TreeSummary,
+                     report: Callable[[Summary], None]) -> None:
+    """One file of a directory's job: `source / relative` translated (or copied, settings None) into `output /
+    relative`, counted in `done`."""
+    target = output / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if settings is None:
+        try:
+            shutil.copy2(source / relative, target)
+        except (PermissionError, FileNotFoundError) as error:  # unreadable, or gone since the tree was read
+            done.failed.append(f"{relative}: {error.strerror}")
+            return
+        done.copied += 1
+        return
+    if settings.output_format == "jsonl":
+        target = target.with_name(target.name + ".jsonl")
+    changed = finished(target, settings) and changed_since(source / relative, target)
+    if finished(target, settings) and not changed:
+        done.finished += 1
+        return
+    if changed:
+        target.unlink()  # a job refuses to overwrite a finished output
+    try:
+        summary = await run_job(client, source / relative, target, settings, progress, cache)
+    except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
+        done.failed.append(f"{relative}: {error}")
+        return
+    report(summary)
+    done.add(summary)
+    if summary.failed:
+        journal = journal_path(target, settings)
+        done.failed.append(f"{relative}: {summary.failed} of {summary.items} items failed ({journal} records them)")
+    else:
+        done.translated += 1
+        done.changed += changed
 
 
 def changed_since(source: Path, output: Path) -> bool:
