@@ -1357,7 +1357,8 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     output.mkdir(exist_ok=True)
     done, started = TreeSummary(), time.monotonic()
     # --dedupe's translations, shared by the files, which repeat each other's paragraphs: of 100 of gcloud's manual
-    # pages the server read 65,384 tokens where each file kept its own, 42,758 with one for all
+    # pages the server read 65,384 tokens where each file kept its own, 42,758 with one for all. What one file has in
+    # flight another sends again (another 100 pages: 33,891 tokens one file at a time, 36,078-36,282 eight at once)
     cache: collections.OrderedDict = collections.OrderedDict()
     files = tree_files(source, output)
     bar = tqdm(total=len(files), unit="file", disable=not progress or files_at_once == 1, dynamic_ncols=True)
