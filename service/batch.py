@@ -902,8 +902,9 @@ class Summary:
 
 class Job:
     def __init__(self, client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
-                 progress: bool = True, cache: collections.OrderedDict | None = None):
+                 progress: bool = True, cache: collections.OrderedDict | None = None, replace: bool = False):
         self.client, self.source, self.output, self.settings = client, source, output, settings
+        self.replace = replace  # a finished text output is translated again (its source changed), kept until then
         self.journal_path = journal_path(output, settings)
         self.progress = progress
         self.summary = Summary()
@@ -920,7 +921,7 @@ class Job:
 
     async def run(self) -> Summary:
         check_paths(self.source, self.output, self.journal_path)
-        if finished(self.output, self.settings):
+        if finished(self.output, self.settings) and not self.replace:
             raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
         started = time.monotonic()
         with contextlib.ExitStack() as cleanup:
@@ -1296,9 +1297,9 @@ def backoff(attempt: int, base: float = 0.2, cap: float = 10.0) -> float:
     return random.uniform(0, min(cap, base * 2 ** attempt))
 
 
-async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
-                  progress: bool = True, cache: collections.OrderedDict | None = None) -> Summary:
-    return await Job(client, source, output, settings, progress, cache).run()
+async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings, progress: bool = True,
+                  cache: collections.OrderedDict | None = None, replace: bool = False) -> Summary:
+    return await Job(client, source, output, settings, progress, cache, replace).run()
 
 
 # A directory's files that a job reads, by their names: those whose format NAMED_FORMATS (or a manual page's section)
@@ -1400,10 +1401,8 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
     if finished(target, settings) and not changed:
         done.finished += 1
         return
-    if changed:
-        target.unlink()  # a job refuses to overwrite a finished output
-    try:
-        summary = await run_job(client, source / relative, target, settings, progress, cache)
+    try:  # a changed source's old output stays until the new one is written over it, whole
+        summary = await run_job(client, source / relative, target, settings, progress, cache, replace=changed)
     except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
         done.failed.append(f"{relative}: {error}")
         return

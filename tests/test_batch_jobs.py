@@ -1857,7 +1857,8 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
 def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_outputs_edited_by_hand(server, tmp_path):
     """A rerun left every finished output as it was, also where its source was edited since (a `git pull` over the
     documentation): the translation went stale. A source modified after its output was written is translated again,
-    as make judges a target; an output edited by hand (newer than its source) stays."""
+    as make judges a target, its old output kept until the new one is written (a source broken since leaves it); an
+    output edited by hand (newer than its source) stays."""
     tree, output = tmp_path / "notes", tmp_path / "notizen"
     tree.mkdir()
     (tree / "a.txt").write_text("Where is the station?\n", encoding="utf-8")
@@ -1874,6 +1875,15 @@ def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_ou
     assert (output / "b.txt").read_text(encoding="utf-8") == "Ich esse gern Äpfel.\n"
     code, out, err = batch(server.target, tree, output, *SHORT)
     assert code == 0 and "2 files: 0 translated, 2 finished before" in out, err
+    (tree / "c.json").write_text('{"title": "The dog"}', encoding="utf-8")
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "3 files: 1 translated, 2 finished before" in out, err
+    translated = (output / "c.json").read_text(encoding="utf-8")  # kept until a new translation is written whole
+    (tree / "c.json").write_text('{"title": "The dog"', encoding="utf-8")
+    earlier = (tree / "c.json").stat().st_mtime_ns - 10**9
+    os.utime(output / "c.json", ns=(earlier, earlier))
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 1 and "failed: c.json:" in err and (output / "c.json").read_text(encoding="utf-8") == translated
 
 
 def test_a_directorys_small_files_go_several_at_once_into_the_same_outputs(server, tmp_path):
