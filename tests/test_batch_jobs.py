@@ -1713,7 +1713,8 @@ def test_a_manual_page_written_back_with_its_own_words_renders_as_it_did(tmp_pat
 
     page = MAN_PAGE + ".SH BUGS\nA non\\-zero \\fB\\-\\-size\\fR is read\\-only\n.IR file .\nThe\n.RB [ \\-v ]\n" \
                       "flag.\\c\n.I more\n'\\\" a comment\n.SH EXAMPLE\n.TP\n.B \\-\\-size\nThe\nsize.\n" \
-                      ".TP\n\\&\\.\nmatches any character\\&.\n"
+                      ".TP\n\\&\\.\nmatches any character\\&.\n" \
+                      ".PP\nUse the\n.B\n\\-\\-force\noption.\n.TP\n.I\n\\-\\-all\nShows all.\n"
     written = "\n".join(piece.before + piece.written_as(piece.text) + piece.after
                         for _, piece in roff.Reader().read(page.splitlines()))
     assert written != page and rendered(written) == rendered(page)
@@ -1751,6 +1752,17 @@ def test_a_manual_pages_paragraph_ends_as_roff_reads_it():
     pieces = roff.Reader().read(['.B ""', "Ten\\ ", '.I ""', ".SH X"])
     assert [(count, piece.text) for count, piece in pieces] == [(3, "Ten\\ "), (1, "X")]
     assert roff.written("Zehn\\ ", 2) == "Zehn\\ \n."
+
+
+def test_a_font_macro_alone_sets_the_next_line_within_its_sentence():
+    """A ".B" alone sets the next line in bold: read apart, it cut the sentence before it ("Use the" and "--force
+    option to overwrite it." went to the model as two texts). It is read as that line's font, in the paragraph; one
+    before a ".TP" tag stays as it was, the tag sent alone."""
+    pieces = roff.Reader().read(["Use the", ".B", "\\-\\-force", "option to overwrite it.", ".TP", ".B",
+                                 "\\-\\-all", "Show all."])
+    assert [(count, piece.text) for count, piece in pieces] == [
+        (4, "Use the \\fB\\-\\-force\\fR option to overwrite it."), (2, ""), (1, "--all"), (1, "Show all.")]
+    assert roff.joined([".I", "name\\c", ".B", "x"]) == "\\fIname\\fR\\fBx\\fR"  # "\\c" outside the font: no space
 
 
 def test_a_manual_pages_options_and_shell_commands_come_back_as_written():
