@@ -1362,8 +1362,8 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     # flight another sends again (another 100 pages: 33,891 tokens one file at a time, 36,078-36,282 eight at once)
     cache: collections.OrderedDict = collections.OrderedDict()
     files = tree_files(source, output)
-    bar = tqdm(total=len(files), unit="file", disable=not progress or files_at_once == 1, dynamic_ncols=True)
-    job_bars = progress and files_at_once == 1
+    job_bars = progress and files_at_once == 1  # else one bar for the files
+    bar = tqdm(total=len(files), unit="file", disable=not progress or job_bars, dynamic_ncols=True)
 
     async def take_files(queue: Iterator[Path]) -> None:
         for relative in queue:  # shared: each taker goes on with the next file not taken
@@ -1397,8 +1397,9 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
         return
     if settings.output_format == "jsonl":
         target = target.with_name(target.name + ".jsonl")
-    changed = finished(target, settings) and changed_since(source / relative, target)
-    if finished(target, settings) and not changed:
+    finished_before = finished(target, settings)
+    changed = finished_before and changed_since(source / relative, target)
+    if finished_before and not changed:
         done.finished += 1
         return
     try:  # a changed source's old output stays until the new one is written over it, whole

@@ -224,9 +224,14 @@ def _font_alone(lines: list[str], at: int) -> bool:
     apart, it cut the sentence before the words ("Use the", ".B", "--force", "option to ..." went as "Use the" and
     "--force option to ..."). Rare: of this machine's 23,612 pages, 8 sentences were so cut; most of the 328 such
     lines start a paragraph, and 251 set a ".TP" tag, which is read apart and stays so."""
-    macro = macro_name(lines[at])
-    return (len(FONTS.get(macro, "")) == 1 and not arguments(lines[at]) and at + 1 < len(lines)
-            and macro_name(lines[at + 1]) is None and _words_line(lines[at + 1]))
+    return bool(_lone_font(lines[at])) and at + 1 < len(lines) and macro_name(lines[at + 1]) is None \
+        and _words_line(lines[at + 1])
+
+
+def _lone_font(line: str) -> str:
+    """The font a one-font macro without arguments (".B") sets the next line in ("B"); "" for any other line."""
+    macro = macro_name(line)
+    return FONTS[macro] if len(FONTS.get(macro, "")) == 1 and not arguments(line) else ""
 
 
 def _words_line(line: str) -> bool:
@@ -248,8 +253,8 @@ def joined(lines: list[str]) -> str:
                 text = piece.removesuffix(CONTINUATION)
                 piece = in_fonts(font, [text]) + piece[len(text):]
             font = ""
-        elif len(FONTS.get(macro, "")) == 1 and not arguments(line):
-            font, piece = macro, ""
+        elif alone := _lone_font(line):
+            font, piece = alone, ""
         else:
             piece = in_fonts(macro, arguments(line))
         if not piece:  # a font macro of empty arguments
