@@ -402,6 +402,7 @@ def cmd_batch(args) -> int:
             if tree:
                 return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
                                             progress=not args.quiet, files_at_once=args.files_at_once,
+                                            concurrency=args.concurrency,
                                             report=lambda path, done, settings: report_job(args, path, done, settings))
             return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
@@ -963,11 +964,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "state=translated; Qt's type=unfinished, here none; Xcode's state needs_review, here "
                             "translated)")
     batch.add_argument("--concurrency", type=whole_number(1), default=64,
-                       help="items in flight, over one TranslateBatch stream per 64 (default: 64)")
-    batch.add_argument("--files-at-once", type=whole_number(1), default=8, metavar="N",
-                       help="with an --input directory: files translated at the same time, each with its own "
-                            "--concurrency (many small files otherwise wait on one round trip each); with more than "
-                            "1, one progress bar counts files (default: 8)")
+                       help="items in flight, over one TranslateBatch stream per 64; an --input directory's files "
+                            "share them (default: 64)")
+    batch.add_argument("--files-at-once", type=whole_number(1), default=32, metavar="N",
+                       help="with an --input directory: files translated at the same time, sharing --concurrency's "
+                            "items in flight (many small files otherwise wait on one round trip each); with more than "
+                            "1, one progress bar counts files (default: 32)")
     batch.add_argument("--dedupe", action="store_true",
                        help="translate identical segments (same text, model and options) once (the last 100,000 "
                             "remembered; an --input directory's files share them)")
