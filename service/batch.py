@@ -910,19 +910,17 @@ class Summary:
 
 class Job:
     def __init__(self, client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
-                 progress: bool = True, cache: collections.OrderedDict | None = None, replace: bool = False,
-                 budget: asyncio.Semaphore | None = None):
+                 progress: bool = True, shared: "Shared | None" = None, replace: bool = False):
         self.client, self.source, self.output, self.settings = client, source, output, settings
-        # items in flight, at most: the job's --concurrency, or the one a directory's jobs share
-        self.budget = budget or asyncio.Semaphore(settings.concurrency)
+        self.shared = shared or Shared(settings.concurrency)  # a directory's jobs share one
+        self.twins = 0  # dedupe: items waiting for the result of the same text in flight (this job's or another's)
+        self.handed_back: list[Item] = []  # twins whose text's job ended without its result: this job sends them
+        self.twins_changed = asyncio.Event()
         self.replace = replace  # a finished text output is translated again (its source changed), kept until then
         self.journal_path = journal_path(output, settings)
         self.progress = progress
         self.summary = Summary()
         self.lines = 0  # of the input (count_lines), read when the job starts
-        # dedupe: key → finished result (a directory's jobs share one: its files repeat each other's paragraphs)
-        self.cache: collections.OrderedDict = collections.OrderedDict() if cache is None else cache
-        self.waiting: dict[tuple, list[Item]] = {}  # dedupe: key → items waiting for the one in flight
         self.split: dict[int, SplitLine] = {}  # lines sent in parts, by line number, until every part is back
         self.part_chars = PART_CHARS  # longer lines are sent in parts of at most this many characters
         self.max_chars = PART_CHARS  # the server's limit (ListModels): a fenced code block up to it goes whole
@@ -948,6 +946,7 @@ class Job:
             try:
                 await self._translate()
             finally:
+                self.shared.in_flight.leave(self)
                 self.journal.close()
         self.summary.seconds = time.monotonic() - started
         return self.summary
@@ -1014,15 +1013,26 @@ class Job:
                         desc=self.source.name, dynamic_ncols=True, mininterval=0.5)
         try:
             self.pending = self._todo()
-            streams = max(1, -(-self.settings.concurrency // STREAM_WINDOW))
-            window = max(1, self.settings.concurrency // streams)
-            await asyncio.gather(*(self._stream(window) for _ in range(streams)))
+            await self._send_pending()
+            while self.twins or self.handed_back:  # the results of texts other jobs of the directory sent
+                if self.handed_back:
+                    self.pending = (part for item in self.handed_back for part in self._sendable(item))
+                    self.handed_back = []
+                    await self._send_pending()
+                else:
+                    self.twins_changed.clear()
+                    await self.twins_changed.wait()
             if self.journal.failed_before:  # lines this run sent again: their old error records go
                 self.journal.keep_last_records(self.lines)
             if self.settings.output_format == "text":
                 self._assemble_text()  # while the journal is locked: no other job reads it half deleted
         finally:
             self.bar.close()
+
+    async def _send_pending(self) -> None:
+        streams = max(1, -(-self.settings.concurrency // STREAM_WINDOW))
+        window = max(1, self.settings.concurrency // streams)
+        await asyncio.gather(*(self._stream(window) for _ in range(streams)))
 
     def _read_through(self) -> int:
         """The input's items, counted, each checked against what the journal recorded for its line, if anything: a
@@ -1084,18 +1094,30 @@ class Job:
                                                   error_message=item.error))
             elif not item.text.strip():
                 self._record(item, pb.BatchResult(translation=pb.Translation()))  # empty lines stay empty
-            elif self.settings.dedupe and item.dedupe_key in self.cache:
-                self.cache.move_to_end(item.dedupe_key)
-                self._record(item, self.cache[item.dedupe_key])
-            elif self.settings.dedupe and item.dedupe_key in self.waiting:
-                self.waiting[item.dedupe_key].append(item)
+            elif self.settings.dedupe and item.dedupe_key in self.shared.cache:
+                self.shared.cache.move_to_end(item.dedupe_key)
+                self._record(item, self.shared.cache[item.dedupe_key])
+            elif self.settings.dedupe and self.shared.in_flight.join(item.dedupe_key, self, item):
+                self.twins += 1
             else:
                 if self.settings.dedupe:
-                    self.waiting[item.dedupe_key] = []
-                if len(item.text) > self.part_chars:
-                    yield from self._parts(item)
-                else:
-                    yield item
+                    self.shared.in_flight.send(item.dedupe_key, self)
+                yield from self._sendable(item)
+
+    def _sendable(self, item: Item) -> Iterator[Item]:
+        if len(item.text) > self.part_chars:
+            yield from self._parts(item)
+        else:
+            yield item
+
+    def twin_answered(self, twin: Item, result: pb.BatchResult | None) -> None:
+        """A twin's text came back (None: its job ended first, and this job sends it)."""
+        self.twins -= 1
+        if result is None:
+            self.handed_back.append(twin)
+        else:
+            self._record(twin, result)
+        self.twins_changed.set()
 
     def _parts(self, item: Item) -> Iterator[Item]:
         kept = not item.options.HasField("preserve_placeholders") or item.options.preserve_placeholders
@@ -1128,16 +1150,15 @@ class Job:
             item = whole.item
         self._record(item, result)
         if self.settings.dedupe:
-            for twin in self.waiting.pop(item.dedupe_key, []):
-                self._record(twin, result)
+            self.shared.in_flight.answered(item.dedupe_key, result)
             if not result.error_code:
-                self.cache[item.dedupe_key] = result
-                if len(self.cache) > DEDUPE_CACHE:
-                    self.cache.popitem(last=False)
+                self.shared.cache[item.dedupe_key] = result
+                if len(self.shared.cache) > DEDUPE_CACHE:
+                    self.shared.cache.popitem(last=False)
 
     async def _stream(self, window: int) -> None:
         """One TranslateBatch stream at a time, reopened with backoff until this lane's items are done."""
-        lane = Lane(window, self.budget)
+        lane = Lane(window, self.shared.budget)
         failures = 0  # in a row, without a result in between: the backoff grows with them
         while True:
             progress_before = self.last_progress
@@ -1332,9 +1353,8 @@ def backoff(attempt: int, base: float = 0.2, cap: float = 10.0) -> float:
 
 
 async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings, progress: bool = True,
-                  cache: collections.OrderedDict | None = None, replace: bool = False,
-                  budget: asyncio.Semaphore | None = None) -> Summary:
-    return await Job(client, source, output, settings, progress, cache, replace, budget).run()
+                  shared: "Shared | None" = None, replace: bool = False) -> Summary:
+    return await Job(client, source, output, settings, progress, shared, replace).run()
 
 
 # A directory's files that a job reads, by their names: those whose format NAMED_FORMATS (or a manual page's section)
@@ -1378,17 +1398,51 @@ def tree_files(source: Path, output: Path) -> list[Path]:
     return found
 
 
-@dataclass
 class Shared:
-    """What a directory's jobs share."""
-    # --dedupe's translations: the files repeat each other's paragraphs. Of 100 of gcloud's manual pages the server
-    # read 65,384 tokens where each file kept its own, 42,758 with one for all. What one file has in flight another
-    # sends again (another 100 pages: 33,891 tokens one file at a time, 36,078-36,282 eight at once)
-    cache: collections.OrderedDict
-    # items in flight, all files together (--concurrency): each job had its own, and 60 manual pages 64 at once took
-    # 14.4-16.1 s (128 at once 15.2-16.7) against 11.2-12.5 with one for all, the server refusing what it could not
-    # queue
-    budget: asyncio.Semaphore
+    """What a job's lanes share, and a directory's jobs."""
+
+    def __init__(self, concurrency: int):
+        # items in flight, at most (--concurrency): a directory's jobs each had their own, and 60 manual pages 64 at
+        # once took 14.4-16.1 s (128 at once 15.2-16.7) against 11.2-12.5 with one for all, the server refusing what
+        # it could not queue
+        self.budget = asyncio.Semaphore(concurrency)
+        # --dedupe's translations, by key: a directory's files repeat each other's paragraphs. Of 100 of gcloud's
+        # manual pages the server read 65,384 tokens where each file kept its own, 42,758 with one for all
+        self.cache: collections.OrderedDict[tuple, pb.BatchResult] = collections.OrderedDict()
+        self.in_flight = TextsInFlight()
+
+
+class TextsInFlight:
+    """--dedupe's texts sent and not yet answered, by key, each with the job that sent it and the items (of any job)
+    waiting for its result. Before a directory's jobs shared them, what one file had in flight another sent again:
+    of 100 of gcloud's manual pages the server read 33,891 tokens one file at a time, 36,832 32 files at once."""
+
+    def __init__(self):
+        self.texts: dict[tuple, tuple[Job, list[tuple[Job, Item]]]] = {}
+
+    def send(self, key: tuple, job: Job) -> None:
+        self.texts[key] = (job, [])
+
+    def join(self, key: tuple, job: Job, item: Item) -> bool:
+        """Whether `item` waits for a text in flight (its job's `twin_answered` hears of it)."""
+        if key not in self.texts:
+            return False
+        self.texts[key][1].append((job, item))
+        return True
+
+    def answered(self, key: tuple, result: pb.BatchResult) -> None:
+        for job, twin in self.texts.pop(key, (None, []))[1]:
+            job.twin_answered(twin, result)
+
+    def leave(self, job: Job) -> None:
+        """A job ended (finished, or failed): its twins are forgotten, and the texts it sent without their results
+        go to the jobs waiting for them, to send themselves."""
+        for key, (sender, twins) in list(self.texts.items()):
+            twins[:] = [(other, twin) for other, twin in twins if other is not job]
+            if sender is job:
+                del self.texts[key]
+                for other, twin in twins:
+                    other.twin_answered(twin, None)
 
 
 async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
@@ -1406,7 +1460,7 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     check_tree(source, output)
     output.mkdir(exist_ok=True)
     done, started = TreeSummary(), time.monotonic()
-    shared = Shared(collections.OrderedDict(), asyncio.Semaphore(concurrency))
+    shared = Shared(concurrency)
     files = tree_files(source, output)
     job_bars = progress and files_at_once == 1  # else one bar for the files
     bar = tqdm(total=len(files), unit="file", disable=not progress or job_bars, dynamic_ncols=True)
@@ -1449,8 +1503,7 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
         done.finished += 1
         return
     try:  # a changed source's old output stays until the new one is written over it, whole
-        summary = await run_job(client, source / relative, target, settings, progress, shared.cache, replace=changed,
-                                budget=shared.budget)
+        summary = await run_job(client, source / relative, target, settings, progress, shared, replace=changed)
     except (JobRefused, PermissionError, FileNotFoundError) as error:  # (the others: the server's, the disk's)
         done.failed.append(f"{relative}: {error}")
         return

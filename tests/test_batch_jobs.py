@@ -41,7 +41,7 @@ from bench.soak import resident_mb
 from service import asciidoc, latex, roff, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, run_tree,
-                           split_line, spread, subtitle_block)
+                           split_line, spread, subtitle_block, TextsInFlight)
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
@@ -1993,26 +1993,56 @@ def test_a_directorys_files_at_once_share_one_concurrency_of_items_in_flight(ser
             (tmp_path / "one" / path.name).read_text(encoding="utf-8")
 
 
-def test_a_directorys_files_share_what_dedupe_translated(server, tmp_path):
+def test_a_directorys_files_share_what_dedupe_translated_and_has_in_flight(server, tmp_path):
     """With --dedupe a file's repeated text was translated once, but every file of a directory translated it again
-    (gcloud's pages repeat their flags' paragraphs in each page): the files share the translations."""
+    (gcloud's pages repeat their flags' paragraphs in each page): the files share the translations, and, files at
+    once, the texts in flight (before, of 100 of gcloud's pages the server read 33,891 tokens one file at a time,
+    36,832 32 at once)."""
     def sequences() -> float:
         metrics = urllib.request.urlopen(server.metrics_url, timeout=10).read().decode()
         return sum(float(line.split()[-1]) for line in metrics.splitlines()
                    if line.startswith("translator_sequences_finished_total"))
 
+    common = ["Where is the station?", "I eat an apple.", "The house is old."]
     tree = tmp_path / "notes"
     tree.mkdir()
-    (tree / "a.txt").write_text("Where is the station?\n", encoding="utf-8")
-    (tree / "b.txt").write_text("Where is the station?\nI eat an apple.\n", encoding="utf-8")
-    before = sequences()
-    # one file at a time: files at once each send a text the other has in flight (100 of gcloud's pages: the server
-    # read 33,891 tokens one at a time, 36,078-36,282 eight at a time)
-    code, out, err = batch(server.target, tree, tmp_path / "notizen", "--dedupe", "--files-at-once", "1", *SHORT)
-    assert code == 0 and "2 files: 2 translated" in out, err
-    assert sequences() - before == 2
-    station = (tmp_path / "notizen" / "a.txt").read_text(encoding="utf-8")
-    assert (tmp_path / "notizen" / "b.txt").read_text(encoding="utf-8").startswith(station)
+    for i in range(8):
+        (tree / f"n{i}.txt").write_text("".join(f"{text}\n" for text in [*common, f"File {i} is here."]),
+                                        encoding="utf-8")
+    for files_at_once in ("1", "8"):
+        before = sequences()
+        output = tmp_path / f"notizen{files_at_once}"
+        code, out, err = batch(server.target, tree, output, "--dedupe", "--files-at-once", files_at_once, *SHORT)
+        assert code == 0 and "8 files: 8 translated" in out, err
+        assert sequences() - before == 3 + 8
+        first = (output / "n0.txt").read_text(encoding="utf-8").splitlines()
+        for i in range(8):
+            assert (output / f"n{i}.txt").read_text(encoding="utf-8").splitlines()[:3] == first[:3]
+
+
+def test_a_text_in_flight_whose_job_ends_without_its_result_goes_to_the_jobs_waiting_for_it():
+    """A directory's job that fails (a file unreadable by its turn, a full disk) leaves the texts it sent: the items
+    of other jobs waiting for them are handed back, to be sent by their own jobs, and a job that ended hears of no
+    result after."""
+    class Waiting:
+        def __init__(self):
+            self.heard: list = []
+
+        def twin_answered(self, twin, result) -> None:
+            self.heard.append((twin, result))
+
+    sender, waiting, gone = Waiting(), Waiting(), Waiting()
+    texts = TextsInFlight()
+    texts.send(("a",), sender)
+    texts.send(("b",), sender)
+    assert not texts.join(("c",), waiting, "item c")  # not in flight: the job sends it itself
+    assert texts.join(("a",), waiting, "item a") and texts.join(("a",), gone, "gone's a")
+    assert texts.join(("b",), waiting, "item b")
+    texts.leave(gone)
+    texts.answered(("a",), "result a")
+    assert (waiting.heard, gone.heard) == ([("item a", "result a")], [])
+    texts.leave(sender)
+    assert waiting.heard[1:] == [("item b", None)] and texts.texts == {}
 
 
 def test_a_directorys_file_gone_before_it_is_copied_is_recorded_and_the_others_go_on(tmp_path):
