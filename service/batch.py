@@ -717,6 +717,11 @@ def journal_path(output: Path, settings: Settings) -> Path:
     return output if settings.output_format == "jsonl" else output.with_name(output.name + ".journal.jsonl")
 
 
+def partial_path(output: Path) -> Path:
+    """Where a text output is written before it replaces OUTPUT whole."""
+    return output.with_name(output.name + ".partial")
+
+
 class TranslatedLines:
     """The lines a journal records as translated, each with a hash of its text (a rerun checks the input is the
     same): 8 bytes a line, in an array indexed by line number up to the highest recorded, where a dict of them took
@@ -1272,7 +1277,7 @@ class Job:
             yield previous + last_ending
 
     def _write_output(self, pieces: Iterator[str]) -> None:
-        partial = self.output.with_name(self.output.name + ".partial")
+        partial = partial_path(self.output)
         with writing(partial), partial.open("w", encoding=self.encoding, errors="nearest", newline="") as out:
             out.write(self._byte_order_mark())
             holds_all = codecs.lookup(self.encoding).name.startswith("utf")  # else some characters may be lacking
@@ -1371,6 +1376,7 @@ class TreeSummary:
     finished: int = 0  # text outputs an earlier run finished: left as they are
     copied: int = 0  # files of no format a job reads
     failed: list[str] = field(default_factory=list)  # "path: why", of files refused or with items failed
+    unmade: list[Path] = field(default_factory=list)  # files under the output no input file makes (sources gone?)
     items: Summary = field(default_factory=Summary)  # the jobs' items, added up
 
     def add(self, summary: Summary) -> None:
@@ -1465,9 +1471,12 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     job_bars = progress and files_at_once == 1  # else one bar for the files
     bar = tqdm(total=len(files), unit="file", disable=not progress or job_bars, dynamic_ncols=True)
 
+    made: set[Path] = set()  # under the output: each file's output, its journal and its partial output
+
     async def take_files(queue: Iterator[Path]) -> None:
         for relative in queue:  # shared: each taker goes on with the next file not taken
             settings = settings_for(source / relative)
+            made.update(side.relative_to(output) for side in outputs_of(output / relative, settings))
             await _tree_file(client, source, output, relative, settings, job_bars, shared, done,
                              lambda summary: report(relative, summary, settings))
             bar.update()
@@ -1476,6 +1485,7 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     with bar:
         await asyncio.gather(*(take_files(queue) for _ in range(max(1, min(files_at_once, len(files))))))
     done.failed.sort()
+    done.unmade = [path for path in tree_files(output, source) if path not in made]
     done.items.seconds = time.monotonic() - started  # the files' jobs overlap: their own seconds do not add up
     return done
 
@@ -1485,7 +1495,7 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
                      report: Callable[[Summary], None]) -> None:
     """One file of a directory's job: `source / relative` translated (or copied, settings None) into `output /
     relative`, counted in `done`."""
-    target = output / relative
+    target = outputs_of(output / relative, settings)[0]
     target.parent.mkdir(parents=True, exist_ok=True)
     if settings is None:
         try:
@@ -1495,8 +1505,6 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
             return
         done.copied += 1
         return
-    if settings.output_format == "jsonl":
-        target = target.with_name(target.name + ".jsonl")
     finished_before = finished(target, settings)
     changed = finished_before and changed_since(source / relative, target)
     if finished_before and not changed:
@@ -1515,6 +1523,15 @@ async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, 
     else:
         done.translated += 1
         done.changed += changed
+
+
+def outputs_of(path: Path, settings: Settings | None) -> list[Path]:
+    """What a directory's job writes for the file `path` names in the output: its output (a copy where settings is
+    None), first, then the files a job keeps beside it until it is finished."""
+    if settings is None:
+        return [path]
+    target = path.with_name(path.name + ".jsonl") if settings.output_format == "jsonl" else path
+    return [target, journal_path(target, settings), partial_path(target)]
 
 
 def changed_since(source: Path, output: Path) -> bool:

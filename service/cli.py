@@ -421,10 +421,19 @@ def cmd_batch(args) -> int:
             print("rerun the same command to send what failed again (files done are left as they are, unless their "
                   "source changes)",
                   file=sys.stderr)
+        if summary.unmade:
+            print(f"note: {unmade(summary.unmade)} under {args.output} no file of {args.input} makes (its source "
+                  "deleted or renamed since?): left as they are", file=sys.stderr)
         print(summary)
         return 1 if summary.failed else 0
     report_job(args, None, summary, settings)
     return 1 if summary.failed else 0
+
+
+def unmade(paths: list[Path], shown: int = 5) -> str:
+    names = ", ".join(str(path) for path in paths[:shown])
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return f"{len(paths)} {'file' if len(paths) == 1 else 'files'} ({names}{more})"
 
 
 def job_settings(args, path: Path, format: str = ""):

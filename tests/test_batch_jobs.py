@@ -1851,7 +1851,7 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
     output = tree / "de"
     code, out, err = batch(server.target, tree, output, *SHORT)
     assert code == 1 and "6 files: 3 translated, 0 finished before, 2 copied, 1 failed" in out, err
-    assert "failed: broken.json:" in err and "not valid JSON" in err
+    assert "failed: broken.json:" in err and "not valid JSON" in err and "note:" not in err
     assert f"--input {tree / 'broken.json'} --format text" in err  # a command for the file alone, which one can give
     assert sorted(str(path.relative_to(output)) for path in output.rglob("*") if path.is_file()) == [
         "README", "guide.md", "logo.png", "man/dog.1", "notes.txt"]
@@ -1871,7 +1871,7 @@ def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_ou
     """A rerun left every finished output as it was, also where its source was edited since (a `git pull` over the
     documentation): the translation went stale. A source modified after its output was written is translated again,
     as make judges a target, its old output kept until the new one is written (a source broken since leaves it); an
-    output edited by hand (newer than its source) stays."""
+    output edited by hand (newer than its source) stays. An output whose source is gone stays, and is named."""
     tree, output = tmp_path / "notes", tmp_path / "notizen"
     tree.mkdir()
     (tree / "a.txt").write_text("Where is the station?\n", encoding="utf-8")
@@ -1897,6 +1897,13 @@ def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_ou
     os.utime(output / "c.json", ns=(earlier, earlier))
     code, out, err = batch(server.target, tree, output, *SHORT)
     assert code == 1 and "failed: c.json:" in err and (output / "c.json").read_text(encoding="utf-8") == translated
+    assert "note:" not in err
+    (tree / "c.json").unlink()
+    (tree / "b.txt").rename(tree / "b2.txt")
+    code, out, err = batch(server.target, tree, output, *SHORT)
+    assert code == 0 and "2 files: 1 translated, 1 finished before" in out, err
+    assert f"note: 2 files (b.txt, c.json) under {output} no file of {tree} makes" in err
+    assert (output / "b.txt").read_text(encoding="utf-8") == "Ich esse gern Äpfel.\n"
 
 
 def test_a_directorys_small_files_go_several_at_once_into_the_same_outputs(server, tmp_path):
