@@ -1943,10 +1943,11 @@ def test_a_directorys_small_files_go_several_at_once_into_the_same_outputs(serve
             (tmp_path / "one" / path.name).read_text(encoding="utf-8")
 
 
-def test_a_directorys_files_at_once_share_one_concurrency_of_items_in_flight(server, tmp_path):
+def test_a_directorys_files_at_once_share_one_concurrency_of_items_in_flight_and_ask_for_models_once(server, tmp_path):
     """Each file's job had its own --concurrency, so many files at once sent many times as much: 60 manual pages took
     15.5 s 64 at once against 10.4 s 8 at once, the server refusing what it could not queue. The files' jobs now share
-    one budget of items in flight, and what they write is what one file at a time writes."""
+    one budget of items in flight, and what they write is what one file at a time writes. Each file's job asked
+    ListModels; the directory asks once."""
     from service.client import AsyncTranslatorClient
     from translator.v1 import translator_pb2 as pb
 
@@ -1973,10 +1974,14 @@ def test_a_directorys_files_at_once_share_one_concurrency_of_items_in_flight(ser
                 yield result
 
     class CountingClient(AsyncTranslatorClient):
-        in_flight = most = 0
+        in_flight = most = asked = 0
 
         def batch(self, items=None):
             return Counted(super().batch(items), self)
+
+        async def list_models(self):
+            self.asked += 1
+            return await super().list_models()
 
     tree = tmp_path / "lines"
     tree.mkdir()
@@ -1989,7 +1994,7 @@ def test_a_directorys_files_at_once_share_one_concurrency_of_items_in_flight(ser
             async with CountingClient(server.target, timeout=60) as client:
                 done = await run_tree(client, tree, output, lambda path: settings, progress=False,
                                       files_at_once=files_at_once, concurrency=settings.concurrency)
-                assert (done.translated, done.items.items, client.in_flight) == (8, 48, 0)
+                assert (done.translated, done.items.items, client.in_flight, client.asked) == (8, 48, 0, 1)
                 return client.most
         return asyncio.run(go())
 
