@@ -28,6 +28,7 @@ import codecs
 import collections
 import contextlib
 import dataclasses
+import fnmatch
 import functools
 import itertools
 import json
@@ -41,7 +42,7 @@ import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, TextIO
+from typing import BinaryIO, Callable, Iterator, Sequence, TextIO
 
 import grpc
 
@@ -1393,18 +1394,34 @@ class TreeSummary:
                 f"copied, {len(self.failed)} failed; {self.items}")
 
 
-def tree_files(source: Path, output: Path) -> list[Path]:
+def tree_files(source: Path, output: Path, exclude: Sequence[str] = ()) -> list[Path]:
     """The regular files under `source`, as paths relative to it, sorted: not hidden ones nor those in a hidden
     directory (".git"), not symbolic links, nothing under `output` where it lies inside (a rerun would read the
-    translations as inputs)."""
+    translations as inputs), nothing `exclude` names (`excluded`)."""
     found, output = [], output.resolve()
     for directory, subdirectories, names in os.walk(source):
         here = Path(directory)
-        subdirectories[:] = sorted(name for name in subdirectories
-                                   if not name.startswith(".") and (here / name).resolve() != output)
+        subdirectories[:] = sorted(name for name in subdirectories if not name.startswith(".")
+                                   and (here / name).resolve() != output
+                                   and not excluded((here / name).relative_to(source), exclude))
         found += [(here / name).relative_to(source) for name in sorted(names) if not name.startswith(".")
-                  and not (here / name).is_symlink() and (here / name).is_file()]
+                  and not (here / name).is_symlink() and (here / name).is_file()
+                  and not excluded((here / name).relative_to(source), exclude)]
     return found
+
+
+def excluded(relative: Path, patterns: Sequence[str]) -> bool:
+    """Whether a path under a directory's input is one of `patterns` names, as rsync's --exclude reads them: a pattern
+    with a "/" inside is matched against the whole path from the input, a name at a time ("api/*.md": not
+    "api/v1/list.md"), one without against the file's or directory's name ("*.min.js", "vendor"); a directory left
+    out leaves out all it holds."""
+    for pattern in (pattern.strip("/") for pattern in patterns):
+        if "/" in pattern:
+            if len(relative.parts) == pattern.count("/") + 1 and relative.match(pattern):
+                return True
+        elif fnmatch.fnmatchcase(relative.name, pattern):
+            return True
+    return False
 
 
 class Shared:
@@ -1462,20 +1479,21 @@ class TextsInFlight:
 async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
                    settings_for: Callable[[Path], Settings | None], progress: bool = True,
                    report: Callable[[Path, Summary, Settings], None] = lambda *job: None,
-                   files_at_once: int = 1, concurrency: int = Settings.concurrency) -> TreeSummary:
-    """Each file under the directory `source` (`tree_files`) translated by a job of its own (`settings_for` its path;
-    None: copied as it is) into the same path under `output`, `files_at_once` at a time: a text output an earlier run
-    finished is left as it is, so that a rerun resumes where it stopped, unless its source was modified since
-    (`changed_since`); a file refused (not what its name says) is recorded and the others go on. `report` hears of
-    each job that ran. With several files at once, one bar counts files instead of each job's own, and the files'
-    jobs have `concurrency` items in flight together."""
+                   files_at_once: int = 1, concurrency: int = Settings.concurrency,
+                   exclude: Sequence[str] = ()) -> TreeSummary:
+    """Each file under the directory `source` (`tree_files`, but those `exclude` names) translated by a job of its
+    own (`settings_for` its path; None: copied as it is) into the same path under `output`, `files_at_once` at a time:
+    a text output an earlier run finished is left as it is, so that a rerun resumes where it stopped, unless its
+    source was modified since (`changed_since`); a file refused (not what its name says) is recorded and the others go
+    on. `report` hears of each job that ran. With several files at once, one bar counts files instead of each job's
+    own, and the files' jobs have `concurrency` items in flight together."""
     from tqdm import tqdm
 
     check_tree(source, output)
     output.mkdir(exist_ok=True)
     done, started = TreeSummary(), time.monotonic()
     shared = Shared(concurrency)
-    files = tree_files(source, output)
+    files = tree_files(source, output, exclude)
     job_bars = progress and files_at_once == 1  # else one bar for the files
     bar = tqdm(total=len(files), unit="file", disable=not progress or job_bars, dynamic_ncols=True)
 

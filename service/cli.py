@@ -388,6 +388,10 @@ def cmd_batch(args) -> int:
         except batch.JobRefused as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
+    elif args.exclude:
+        print(f"error: --exclude leaves out files of an --input directory, and {args.input} is a file: drop "
+              "--exclude", file=sys.stderr)
+        return 1
 
     settings = None if tree else job_settings(args, args.input)
 
@@ -402,7 +406,7 @@ def cmd_batch(args) -> int:
             if tree:
                 return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
                                             progress=not args.quiet, files_at_once=args.files_at_once,
-                                            concurrency=args.concurrency,
+                                            concurrency=args.concurrency, exclude=args.exclude,
                                             report=lambda path, done, settings: report_job(args, path, done, settings))
             return await batch.run_job(client, args.input, args.output, settings, progress=not args.quiet)
 
@@ -979,6 +983,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with an --input directory: files translated at the same time, sharing --concurrency's "
                             "items in flight (many small files otherwise wait on one round trip each); with more than "
                             "1, one progress bar counts files (default: 32)")
+    batch.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
+                       help="with an --input directory: leave out the files and directories PATTERN names, neither "
+                            "translated nor copied (repeatable): as rsync reads it, a pattern with a '/' inside is "
+                            "matched against the whole path from the input directory ('api/*.md', 'docs/old'), one "
+                            "without against each name ('*.min.js', 'vendor'); '*' matches any characters within a "
+                            "name, '?' one, '[abc]' one of them")
     batch.add_argument("--dedupe", action="store_true",
                        help="translate identical segments (same text, model and options) once (the last 100,000 "
                             "remembered; an --input directory's files share them)")

@@ -41,7 +41,7 @@ from bench.soak import resident_mb
 from service import asciidoc, latex, roff, rst
 from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
                            continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, run_tree,
-                           split_line, spread, subtitle_block, TextsInFlight)
+                           split_line, spread, subtitle_block, TextsInFlight, tree_files)
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
@@ -2074,7 +2074,7 @@ def test_a_directorys_file_gone_before_it_is_copied_is_recorded_and_the_others_g
 
 def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp_path):
     """A directory's files are read by their names: --format, meant for one file, is refused, as is an --output that
-    is a file or the input directory itself; nothing is written."""
+    is a file or the input directory itself, and --exclude with a file; nothing is written."""
     tree = tmp_path / "docs"
     tree.mkdir()
     (tree / "guide.md").write_text("The dog.\n", encoding="utf-8")
@@ -2084,7 +2084,33 @@ def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp
                                 (tree, (), "is the input directory")):
         code, out, err = batch("127.0.0.1:1", tree, output, "--connect-timeout", "0.1", *extra)
         assert code == 1 and said in err, err
+    code, out, err = batch("127.0.0.1:1", tree / "guide.md", tmp_path / "de", "--exclude", "*.md")
+    assert code == 1 and "is a file: drop --exclude" in err, err
     assert not (tmp_path / "de").exists() and sorted(path.name for path in tree.iterdir()) == ["guide.md"]
+
+
+def test_a_directorys_files_and_directories_exclude_names_are_left_out(tmp_path):
+    """A tree's generated or vendored parts could not be left out: every file was translated or copied. --exclude
+    names them as rsync does: with a "/" by the path from the input, without by the name; a directory left out leaves
+    out what it holds."""
+    tree = tmp_path / "docs"
+    for path in ("guide.md", "api/index.md", "api/v1/list.md", "vendor/lib/README.md", "img/logo.png",
+                 "notes/vendor.txt", "notes/todo.txt", "min.js/app.js"):
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
+        (tree / path).write_text("The dog.\n", encoding="utf-8")
+
+    def left(*patterns: str) -> list[str]:
+        return [path.as_posix() for path in tree_files(tree, tmp_path / "de", patterns)]
+
+    assert len(left()) == 8
+    assert left("vendor", "*.png") == ["guide.md", "api/index.md", "api/v1/list.md", "min.js/app.js",
+                                       "notes/todo.txt", "notes/vendor.txt"]
+    assert left("api/*.md") == ["guide.md", "api/v1/list.md", "img/logo.png", "min.js/app.js", "notes/todo.txt",
+                                "notes/vendor.txt", "vendor/lib/README.md"]  # "*" within a name
+    assert left("api/", "notes/t?do.txt", "*.js") == ["guide.md", "img/logo.png", "notes/vendor.txt",
+                                                      "vendor/lib/README.md"]
+    assert left("api/v1", "/vendor/lib/") == ["guide.md", "api/index.md", "img/logo.png", "min.js/app.js",
+                                               "notes/todo.txt", "notes/vendor.txt"]
 
 
 def test_a_subtitle_files_job_translates_each_cues_text_and_keeps_its_timing(server, tmp_path):
