@@ -470,30 +470,33 @@ def tree_settings(args, path: Path):
 
 def report_job(args, path: Path | None, summary, settings) -> None:
     """What a finished job says: its failures and what to do about them, hints about its input, its summary (a
-    directory's file's prefixed with its path, and only without --quiet)."""
+    directory's file's prefixed with its path, and only without --quiet), each line above a directory's progress bar
+    (printed beside it, a line began at the bar's end: "  0%|   | 0/3 [00:00<?, ?file/s]bin.txt: line 2: ...")."""
+    from tqdm import tqdm
+
     from service import batch
 
     named = f"{path}: " if path is not None else ""
     for line in summary.errors:
-        print(named + line, file=sys.stderr)
+        tqdm.write(named + line, file=sys.stderr)
     if summary.failed and path is None:
         journal = batch.journal_path(args.output, settings)
         more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
-        print(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
+        tqdm.write(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
               f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
     if summary.not_utf8:
-        print(f"{named}{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in "
+        tqdm.write(f"{named}{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in "
               "another encoding is read in it with --encoding NAME (Windows' Western European: cp1252)",
               file=sys.stderr)
     if settings.format == "text" and summary.wrapped >= 3 and summary.wrapped * 10 >= summary.items:
-        print(f"{named}{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped "
+        tqdm.write(f"{named}{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped "
               "over lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
               "translates each paragraph whole and wraps it again", file=sys.stderr)
     if summary.approximated:
-        print(f"{named}{summary.approximated} characters of the translations are not in {settings.encoding}: written "
+        tqdm.write(f"{named}{summary.approximated} characters of the translations are not in {settings.encoding}: written "
               "as the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)
     if path is None or not args.quiet:
-        print(named + str(summary))
+        tqdm.write(named + str(summary))
 
 
 async def why_unreachable(client) -> str:

@@ -1906,6 +1906,22 @@ def test_a_directory_rerun_translates_again_the_files_changed_since_and_keeps_ou
     assert (output / "b.txt").read_text(encoding="utf-8") == "Ich esse gern Äpfel.\n"
 
 
+def test_a_directorys_messages_go_above_its_progress_bar(server, tmp_path):
+    """A file's messages were printed beside the files' bar, so that in a terminal a line began at the bar's end
+    ("  0%|   | 0/3 [00:00<?, ?file/s]bad.txt: line 2: ..."): they are written above it."""
+    tree = tmp_path / "notes"
+    tree.mkdir()
+    (tree / "bad.txt").write_bytes(b"The dog.\n\xff\xfe is no text\n")
+    for name in ("a.txt", "b.txt"):
+        (tree / name).write_text("I eat an apple.\n", encoding="utf-8")
+    command = [sys.executable, "-m", "service.cli", "batch", "--server", server.target, "--input", str(tree),
+               "--output", str(tmp_path / "de"), "--files-at-once", "3", *SHORT]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    said = [line.split("\r")[-1] for line in done.stderr.split("\n") if "not valid UTF-8" in line]
+    assert done.returncode == 1 and said and all(line.startswith("bad.txt: line 2: ") for line in said), done.stderr
+    assert "|" in done.stderr  # the bar was shown
+
+
 def test_a_directorys_small_files_go_several_at_once_into_the_same_outputs(server, tmp_path):
     """A directory's files went one at a time, each job waiting on its few items' round trip: 1,200 software messages
     of 1-5 lines took 37.2-40.3 s where the same lines as one file took 10.5-11.5, and 14.8-16.3 s 16 at a time.
