@@ -476,27 +476,29 @@ def report_job(args, path: Path | None, summary, settings) -> None:
 
     from service import batch
 
+    def say(text: str) -> None:
+        tqdm.write(text, file=sys.stderr)
+
     named = f"{path}: " if path is not None else ""
     for line in summary.errors:
-        tqdm.write(named + line, file=sys.stderr)
+        say(named + line)
     if summary.failed and path is None:
         journal = batch.journal_path(args.output, settings)
         more = f"... and {summary.failed - len(summary.errors)} more; " if summary.failed > len(summary.errors) else ""
-        tqdm.write(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
-              f"{'line' if summary.failed == 1 else 'lines'} again", file=sys.stderr)
+        say(f"{more}{journal} records every failure; rerun the same command to send the {summary.failed} failed "
+            f"{'line' if summary.failed == 1 else 'lines'} again")
     if summary.not_utf8:
-        tqdm.write(f"{named}{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in "
-              "another encoding is read in it with --encoding NAME (Windows' Western European: cp1252)",
-              file=sys.stderr)
+        say(f"{named}{summary.not_utf8} {'line is' if summary.not_utf8 == 1 else 'lines are'} not UTF-8: a file in "
+            "another encoding is read in it with --encoding NAME (Windows' Western European: cp1252)")
     if settings.format == "text" and summary.wrapped >= 3 and summary.wrapped * 10 >= summary.items:
-        tqdm.write(f"{named}{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped "
-              "over lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
-              "translates each paragraph whole and wraps it again", file=sys.stderr)
+        say(f"{named}{summary.wrapped} of the {summary.items} lines seem to go on on the next (a paragraph wrapped "
+            "over lines: a README, an e-mail, a book), and each line was translated alone: --format paragraphs "
+            "translates each paragraph whole and wraps it again")
     if summary.approximated:
-        tqdm.write(f"{named}{summary.approximated} characters of the translations are not in {settings.encoding}: written "
-              "as the nearest it has („ and “ as \", – as -), else as ?", file=sys.stderr)
+        say(f"{named}{summary.approximated} characters of the translations are not in {settings.encoding}: written "
+            "as the nearest it has („ and “ as \", – as -), else as ?")
     if path is None or not args.quiet:
-        tqdm.write(named + str(summary))
+        tqdm.write(named + str(summary), file=sys.stdout)
 
 
 async def why_unreachable(client) -> str:
