@@ -9,8 +9,8 @@ are sent as the font escapes they mean ("\\fBls\\fR(1)"), which the pipeline kee
 written back as text lines, as many as the paragraph had. Headings (".SH", ".SS") are sent sentence-cased and written
 in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
 alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
-comments, lines set apart by a leading space or a shell's prompt ("$ ls") and every other request are kept as
-written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and SYNOPSIS, which mdoc's
+comments (one within a paragraph written after it), lines set apart by a leading space or a shell's prompt ("$ ls") and
+every other request are kept as written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and SYNOPSIS, which mdoc's
 formatters look for) and description (".Nd") are sent, a literal display (".Bd -literal" to ".Ed") is kept; a
 sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
 import heapq
@@ -152,10 +152,11 @@ class Reader:
             return start + 1, self._heading(lines[start], macro)
         end = start + 1
         if not self.tag_next:
-            while end < len(lines) and _in_paragraph(lines, end):
+            while end < len(lines) and (_in_paragraph(lines, end) or _comments_within(lines, end)):
                 end += 1
         self.tag_next = False
-        text, kept = joined(lines[start:end]), ""
+        words, comments, own_comments = _comments_apart(lines[start:end])
+        text, kept = joined(words), ""
         if self.name_line:  # "ls \- list directory contents": the name is kept, for whatis(1) and apropos(1)
             self.name_line = False
             name, dash, description = text.partition(" \\- " if " \\- " in text else " - ")  # (72 pages' "-")
@@ -164,8 +165,8 @@ class Reader:
         if not text.strip():
             return end, Paragraph("", "\n".join(lines[start:end]))
         sent, options = decoded(text)
-        return end, Paragraph(sent, written_as=lambda translation: written(kept + encoded(translation, options),
-                                                                           end - start))
+        return end, Paragraph(sent, written_as=lambda translation: "\n".join(
+            [written(kept + encoded(translation, options), len(words)) + own_comments, *comments]))
 
     def _heading(self, line: str, macro: str) -> Paragraph:
         """A heading's words (a section's, a subsection's title; mdoc's description): sent sentence-cased where they
@@ -217,6 +218,34 @@ def _in_paragraph(lines: list[str], at: int) -> bool:
     if macro is None:
         return _words_line(lines[at])
     return macro in FONTS and (bool(arguments(lines[at])) or _font_alone(lines, at))
+
+
+def _comments_within(lines: list[str], at: int) -> bool:
+    """Whether a comment line is within a paragraph: comment lines from `at` on, then a line that goes on it. roff
+    fills on over them; read as the paragraph's end, they cut 835 sentences in 382 of this machine's pages (the Linux
+    man-pages project notes a commit inside a sentence: "Before Linux 3.1,", '.\\" commit 1117f72e...', "this field
+    incorrectly displayed ..."). The paragraph is sent whole and its comments written after it."""
+    end = at
+    while end < len(lines) and COMMENT.match(lines[end]):
+        end += 1
+    return end > at and end < len(lines) and _in_paragraph(lines, end)
+
+
+def _comments_apart(lines: list[str]) -> tuple[list[str], list[str], str]:
+    """A paragraph's lines without its comments; its comment lines, to be written after it; and its text lines' own
+    comments, to end its last line: sent as words, such a comment swallowed the words written after it on its line
+    ('... the word "quiet",\\" since Linux 2.4', then "10 if the kernel ...": the 10 was gone)."""
+    words, comments, own_comments = [], [], ""
+    for line in lines:
+        own = TRAILING_COMMENT.search(line) if macro_name(line) is None else None
+        if COMMENT.match(line):
+            comments.append(line)
+        elif own:
+            words.append(line[:own.start()].rstrip())
+            own_comments += own.group()
+        else:
+            words.append(line)
+    return words, comments, own_comments
 
 
 def _font_alone(lines: list[str], at: int) -> bool:
