@@ -10,9 +10,9 @@ written back as text lines, as many as the paragraph had. Headings (".SH", ".SS"
 in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
 alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
 comments (one within a paragraph written after it), lines set apart by a leading space or a shell's prompt ("$ ls") and
-every other request are kept as written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and SYNOPSIS, which mdoc's
-formatters look for) and description (".Nd") are sent, a literal display (".Bd -literal" to ".Ed") is kept; a
-sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
+every other request are kept as written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and
+SYNOPSIS, which mdoc's formatters look for) and description (".Nd") are sent, a literal display (".Bd -literal" to
+".Ed") is kept; a sentence its inline macros (".Nm", ".Fl a") cut is sent in pieces."""
 import heapq
 import re
 
