@@ -150,12 +150,13 @@ class Reader:
         macro = macro_name(lines[start])
         if macro in HEADINGS:
             return start + 1, self._heading(lines[start], macro)
-        end = start + 1
+        end = _font_line_end(lines, start)
         if not self.tag_next:
             while end < len(lines) and (_in_paragraph(lines, end) or _comments_within(lines, end)):
-                end += 1
+                end = _font_line_end(lines, end)
         self.tag_next = False
-        words, comments, own_comments = _comments_apart(lines[start:end])
+        words, comments, own_comments = _comments_apart(_font_lines_whole(lines[start:end]))
+        rows = end - start - len(comments)  # a font macro's continued lines too
         text, kept = joined(words), ""
         if self.name_line:  # "ls \- list directory contents": the name is kept, for whatis(1) and apropos(1)
             self.name_line = False
@@ -166,7 +167,7 @@ class Reader:
             return end, Paragraph("", "\n".join(lines[start:end]))
         sent, options = decoded(text)
         return end, Paragraph(sent, written_as=lambda translation: "\n".join(
-            [written(kept + encoded(translation, options), len(words)) + own_comments, *comments]))
+            [written(kept + encoded(translation, options), rows) + own_comments, *comments]))
 
     def _heading(self, line: str, macro: str) -> Paragraph:
         """A heading's words (a section's, a subsection's title; mdoc's description): sent sentence-cased where they
@@ -229,6 +230,27 @@ def _comments_within(lines: list[str], at: int) -> bool:
     while end < len(lines) and COMMENT.match(lines[end]):
         end += 1
     return end > at and end < len(lines) and _in_paragraph(lines, end)
+
+
+def _font_line_end(lines: list[str], at: int) -> int:
+    """Where the line at `at` ends: after the lines a font macro's line goes on on with a "\\" at its end (646 in 384
+    of this machine's pages: ".BR ELF32_ST_INFO( \\fIbind\\fP \", \" \\fItype\\fP ) \", \" \\", then its next
+    arguments); read apart, the next line's arguments were sent as text and came back with their quotes."""
+    end = at + 1
+    if macro_name(lines[at]) in FONTS:
+        while end < len(lines) and CONTINUED.search(lines[end - 1]):
+            end += 1
+    return end
+
+
+def _font_lines_whole(lines: list[str]) -> list[str]:
+    """The lines, each font macro's continued lines joined to it (`_font_line_end`)."""
+    whole, at = [], 0
+    while at < len(lines):
+        end = _font_line_end(lines, at)
+        whole.append("".join(line[:-1] for line in lines[at:end - 1]) + lines[end - 1])
+        at = end
+    return whole
 
 
 def _comments_apart(lines: list[str]) -> tuple[list[str], list[str], str]:
