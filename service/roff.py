@@ -150,13 +150,13 @@ class Reader:
         macro = macro_name(lines[start])
         if macro in HEADINGS:
             return start + 1, self._heading(lines[start], macro)
-        end = _font_line_end(lines, start)
+        end = _line_end(lines, start)
         if not self.tag_next:
             while end < len(lines) and (_in_paragraph(lines, end) or _comments_within(lines, end)):
-                end = _font_line_end(lines, end)
+                end = _line_end(lines, end)
         self.tag_next = False
-        words, comments, own_comments = _comments_apart(_font_lines_whole(lines[start:end]))
-        rows = end - start - len(comments)  # a font macro's continued lines too
+        words, comments, own_comments = _comments_apart(_lines_whole(lines[start:end]))
+        rows = end - start - len(comments)  # continued lines too
         text, kept = joined(words), ""
         if self.name_line:  # "ls \- list directory contents": the name is kept, for whatis(1) and apropos(1)
             self.name_line = False
@@ -232,22 +232,23 @@ def _comments_within(lines: list[str], at: int) -> bool:
     return end > at and end < len(lines) and _in_paragraph(lines, end)
 
 
-def _font_line_end(lines: list[str], at: int) -> int:
-    """Where the line at `at` ends: after the lines a font macro's line goes on on with a "\\" at its end (646 in 384
-    of this machine's pages: ".BR ELF32_ST_INFO( \\fIbind\\fP \", \" \\fItype\\fP ) \", \" \\", then its next
-    arguments); read apart, the next line's arguments were sent as text and came back with their quotes."""
+def _line_end(lines: list[str], at: int) -> int:
+    """Where the text or font macro's line at `at` ends: after the lines it goes on on with a "\\" at its end. Read
+    apart, a font macro's next line's arguments (646 such lines in 384 of this machine's pages: ".BR ELF32_ST_INFO(
+    \\fIbind\\fP \", \" \\fItype\\fP ) \", \" \\", then its next arguments) were sent as text and came back with
+    their quotes, and a text line's (113 in 46 pages) came back after a space ("<language> [_<territory>")."""
     end = at + 1
-    if macro_name(lines[at]) in FONTS:
+    if macro_name(lines[at]) in (None, *FONTS):
         while end < len(lines) and CONTINUED.search(lines[end - 1]):
             end += 1
     return end
 
 
-def _font_lines_whole(lines: list[str]) -> list[str]:
-    """The lines, each font macro's continued lines joined to it (`_font_line_end`)."""
+def _lines_whole(lines: list[str]) -> list[str]:
+    """The lines, each text or font macro's line with the lines it goes on on joined to it (`_line_end`)."""
     whole, at = [], 0
     while at < len(lines):
-        end = _font_line_end(lines, at)
+        end = _line_end(lines, at)
         whole.append("".join(line[:-1] for line in lines[at:end - 1]) + lines[end - 1])
         at = end
     return whole
