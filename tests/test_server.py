@@ -341,20 +341,30 @@ def test_sigterm_finishes_in_flight_requests_and_refuses_new_ones(exported_tiny,
     """Also when the signal reaches the engine worker processes as well (timeout(1), kill -- -PGID, a supervisor
     stopping a group): they leave the server's group, so shutdown stays the server's. New calls are refused
     UNAVAILABLE as long as calls are in flight, not only for REFUSING_BEFORE_STOP_SECONDS: once gRPC stopped, a new
-    call was CANCELLED (not retried), and one sent 0.3 s after the signal met that on a loaded machine."""
+    call was CANCELLED (not retried), and one sent 0.3 s after the signal met that on a loaded machine. The signal
+    goes once the server has taken all four calls (0.3 s after sending them was too short on a loaded machine: one
+    of them came back refused as new)."""
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--repository", str(exported_tiny.parent.parent), "--model", "tiny",
-         "--port", "0", "--metrics-port", "-1", "--threads", "1", "--grace-seconds", "30", "--max-num-seqs", "1"],
+         "--port", "0", "--metrics-port", "0", "--threads", "1", "--grace-seconds", "30", "--max-num-seqs", "1"],
         stdout=subprocess.PIPE, stderr=log, text=True, cwd=Path(__file__).parent.parent, start_new_session=to_group)
     try:
         line = process.stdout.readline()
-        target = line.split(" on ")[1].split(" ")[0]
+        target, metrics = line.split(" on ")[1].split(" ")[0], line.split("metrics ")[1].split()[0]
+
+        def sequences_taken() -> float:  # waiting, decoding or done
+            scraped = urllib.request.urlopen(metrics, timeout=10).read().decode()
+            return sum(float(row.split()[-1]) for row in scraped.splitlines() if row.startswith(
+                ("translator_queue_depth{", "translator_active_sequences{", "translator_sequences_finished_total{")))
+
         with TranslatorClient(target, timeout=60) as client:
             in_flight = concurrent.futures.ThreadPoolExecutor(4)
             texts = TEXTS * 8  # 4 x 56 sequences of 200 tokens, one at a time on each of 2 workers: ~3.4 s
+            each = sum(t.segments for t in client.translate(texts, max_output_tokens=1).translations)
+            before = sequences_taken()
             futures = [in_flight.submit(client.translate, texts, max_output_tokens=200, min_output_tokens=200) for _ in range(4)]
-            time.sleep(0.3)
+            assert wait_until(lambda: sequences_taken() - before >= 4 * each, timeout=30)
             assert not any(future.done() for future in futures), "the calls ended before the signal: make them longer"
             if to_group:
                 os.killpg(process.pid, signal.SIGTERM)
