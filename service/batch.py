@@ -1486,7 +1486,8 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     a text output an earlier run finished is left as it is, so that a rerun resumes where it stopped, unless its
     source was modified since (`changed_since`); a file refused (not what its name says) is recorded and the others go
     on. `report` hears of each job that ran. With several files at once, one bar counts files instead of each job's
-    own, and the files' jobs have `concurrency` items in flight together."""
+    own, and the files' jobs have `concurrency` items in flight together. The files under `output` that no file under
+    `source` makes (their sources deleted or renamed since, or left out) are named in the summary, left as they are."""
     from tqdm import tqdm
 
     check_tree(source, output)

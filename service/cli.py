@@ -427,7 +427,7 @@ def cmd_batch(args) -> int:
                   file=sys.stderr)
         if summary.unmade:
             print(f"note: {unmade(summary.unmade)} under {args.output} no file of {args.input} makes (its source "
-                  "deleted or renamed since?): left as they are", file=sys.stderr)
+                  "deleted, renamed or left out since?): left as they are", file=sys.stderr)
         print(summary)
         return 1 if summary.failed else 0
     report_job(args, None, summary, settings)
@@ -435,6 +435,7 @@ def cmd_batch(args) -> int:
 
 
 def unmade(paths: list[Path], shown: int = 5) -> str:
+    """How many files, and the first `shown` of them by name: "2 files (b.txt, c.json)"."""
     names = ", ".join(str(path) for path in paths[:shown])
     more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
     return f"{len(paths)} {'file' if len(paths) == 1 else 'files'} ({names}{more})"
