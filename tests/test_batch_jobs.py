@@ -39,9 +39,10 @@ from hypothesis import given, settings, strategies as st
 from bench.load import ServerProcess, serve_command
 from bench.soak import resident_mb
 from service import asciidoc, latex, roff, rst
-from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, check_paths,
-                           continued_lines, count_lines, format_named, lacking, read_items, read_paragraphs, run_tree,
-                           split_line, spread, subtitle_block, TextsInFlight, tree_files)
+from service.batch import (NAMED_FORMATS, PART_CHARS, PART_SENTENCES, Job, Journal, JobRefused, Settings, Shared,
+                           TextsInFlight, check_paths, continued_lines, count_lines, format_named, lacking, parse_line,
+                           read_items, read_paragraphs, run_job, run_tree, split_line, spread, subtitle_block,
+                           tree_files)
 from service.cli import text_encoding
 from service.client import TranslatorClient
 from service.config_values import config_value, desktop_value, double_quoted
@@ -2081,6 +2082,38 @@ def test_a_directorys_files_share_what_dedupe_translated_and_has_in_flight(serve
         first = (output / "n0.txt").read_text(encoding="utf-8").splitlines()
         for i in range(8):
             assert (output / f"n{i}.txt").read_text(encoding="utf-8").splitlines()[:3] == first[:3]
+
+
+def test_a_job_sends_itself_a_text_whose_sender_ended_without_its_result(server, tmp_path):
+    """A file's line that waits for the same text in flight from another file's job, which then fails, is sent by its
+    own job, which finishes as it would alone."""
+    from service.client import AsyncTranslatorClient
+    from translator.v1 import translator_pb2 as pb
+
+    source = tmp_path / "notes.txt"
+    source.write_text("Where is the station?\nI eat an apple.\n", encoding="utf-8")
+    settings = Settings(dedupe=True, options=pb.DecodingOptions(max_output_tokens=16))
+    station = parse_line(1, "Where is the station?", settings).dedupe_key
+
+    class Failing:
+        """A job of the directory that sent the station's text and ends without its result."""
+
+    async def go():
+        shared, sender = Shared(settings.concurrency), Failing()
+        shared.in_flight.send(station, sender)
+        async with AsyncTranslatorClient(server.target, timeout=60) as client:
+            job = asyncio.create_task(run_job(client, source, tmp_path / "notizen.txt", settings, progress=False,
+                                              shared=shared))
+            while not shared.in_flight.texts[station][1]:  # the job's line waits for the sender's result
+                assert not job.done()
+                await asyncio.sleep(0.01)
+            shared.in_flight.leave(sender)
+            return await asyncio.wait_for(job, 60)
+
+    summary = asyncio.run(go())
+    assert (summary.translated, summary.failed) == (2, 0)
+    assert (tmp_path / "notizen.txt").read_text(encoding="utf-8").splitlines() == alone(
+        server.target, ["Where is the station?", "I eat an apple."])
 
 
 def test_a_text_in_flight_whose_job_ends_without_its_result_goes_to_the_jobs_waiting_for_it():
