@@ -1197,6 +1197,21 @@ def cmd_bench_batch(args) -> int:
     return 0
 
 
+def cmd_bench_tree(args) -> int:
+    from bench import batch
+    from bench.common import write_results
+
+    if args.files > args.lines:
+        print(f"error: --files {args.files} is more than --lines {args.lines}: every file needs a line",
+              file=sys.stderr)
+        return 2
+    results = batch.run_tree(serve_command_for(args), args.lines, args.files, tuple(args.files_at_once),
+                             args.concurrency, args.rounds)
+    print(batch.report_tree(results))
+    print(f"wrote {write_results('tree', results, args.out)}")
+    return 0
+
+
 def cmd_bench_text(args) -> int:
     from bench import text
     from bench.common import write_results
@@ -1437,6 +1452,23 @@ def _bench_parser(commands) -> None:
     _served_model_arguments(jobs)
     jobs.add_argument("--out", type=Path, default=RESULTS, help="where to write batch.json")
     jobs.set_defaults(func=cmd_bench_batch)
+
+    tree = bench.add_parser("tree", help="a directory of small files against the same lines as one file",
+                            description="Starts `translator serve`, writes --lines distinct lines as one file and as "
+                                        "--files files, and runs the one-file job and the directory's job at each "
+                                        "--files-at-once, alternated --rounds times: seconds of each and the ratio "
+                                        "of its mean time to one file's.")
+    tree.add_argument("--lines", type=whole_number(1), default=3600, help="input lines (default: 3600)")
+    tree.add_argument("--files", type=whole_number(1), default=1200, help="files the lines are split into "
+                                                                          "(default: 1200: 3 lines each)")
+    tree.add_argument("--files-at-once", type=whole_number(1), nargs="+", default=[1, 8, 32],
+                      help="settings to measure, in order (default: 1 8 32)")
+    tree.add_argument("--concurrency", type=whole_number(1), default=64,
+                      help="items in flight, the files' together (default: 64)")
+    tree.add_argument("--rounds", type=whole_number(1), default=2, help="times each job runs (default: 2)")
+    _served_model_arguments(tree)
+    tree.add_argument("--out", type=Path, default=RESULTS, help="where to write tree.json")
+    tree.set_defaults(func=cmd_bench_tree)
 
     kept = bench.add_parser("placeholders", help="placeholders, tags and URLs on real software messages",
                             description="Translates English software messages with placeholders (the held-out "

@@ -161,6 +161,22 @@ def test_text_benchmark_times_every_hostile_text_at_both_lengths(exported_tiny, 
     assert main(["bench", "text", "--model-dir", str(exported_tiny), "--lengths", "1600", "400"]) == 2
 
 
+def test_tree_benchmark_runs_one_file_and_the_directory_at_each_files_at_once(exported_tiny, tmp_path):
+    """`translator bench tree` through its command: the same lines as one file and as a directory, each setting every
+    round, none failed; more files than lines are refused."""
+    import json
+
+    from service.cli import main
+
+    model = ["--repository", str(exported_tiny.parent.parent), "--model", exported_tiny.parent.name]
+    assert main(["bench", "tree", "--lines", "12", "--files", "4", "--files-at-once", "1", "4", "--rounds", "2",
+                 *model, "--out", str(tmp_path)]) == 0
+    results = json.loads((tmp_path / "tree.json").read_text())
+    assert [point["files_at_once"] for point in results["points"]] == [0, 1, 4]
+    assert all(len(point["seconds"]) == 2 and point["failed"] == 0 for point in results["points"])
+    assert main(["bench", "tree", "--lines", "3", "--files", "4", *model]) == 2
+
+
 def test_a_benchmark_server_that_does_not_start_says_why():
     from bench.load import ServerProcess
 
