@@ -79,8 +79,8 @@ async def tree_job(target: str, source: Path, output: Path, files_at_once: int, 
         return done.items
 
 
-def run_tree(command: list[str], lines: int, files: int, files_at_once=(1, 8, 32), concurrency: int = 64,
-             rounds: int = 2) -> dict:
+def run_as_tree(command: list[str], lines: int, files: int, files_at_once=(1, 8, 32), concurrency: int = 64,
+                rounds: int = 2) -> dict:
     """The same lines as one file and as a directory of `files` files, at each files-at-once, alternated `rounds`
     times through one server: a directory's cost per file, side by side."""
     server = ServerProcess("batch", command)

@@ -1205,7 +1205,7 @@ def cmd_bench_tree(args) -> int:
         print(f"error: --files {args.files} is more than --lines {args.lines}: every file needs a line",
               file=sys.stderr)
         return 2
-    results = batch.run_tree(serve_command_for(args), args.lines, args.files, tuple(args.files_at_once),
+    results = batch.run_as_tree(serve_command_for(args), args.lines, args.files, tuple(args.files_at_once),
                              args.concurrency, args.rounds)
     print(batch.report_tree(results))
     print(f"wrote {write_results('tree', results, args.out)}")
