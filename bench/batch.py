@@ -15,10 +15,14 @@ from service import batch
 from service.client import AsyncTranslatorClient
 
 
+def line_of(i: int) -> str:
+    """Input line i: a sentence with its line number, so that no two lines are alike (nothing to dedupe)."""
+    return f"{SENTENCES[i % len(SENTENCES)]} ({i})\n"
+
+
 def write_input(path: Path, lines: int) -> None:
     with path.open("w", encoding="utf-8") as out:
-        for i in range(lines):  # every sentence with a line number: no two lines alike (nothing to dedupe)
-            out.write(f"{SENTENCES[i % len(SENTENCES)]} ({i})\n")
+        out.writelines(line_of(i) for i in range(lines))
 
 
 async def one_job(target: str, source: Path, output: Path, concurrency: int) -> batch.Summary:
@@ -63,8 +67,7 @@ def write_tree(directory: Path, lines: int, files: int) -> None:
     directory.mkdir()
     for index in range(files):
         with (directory / f"file{index:05d}.txt").open("w", encoding="utf-8") as out:
-            for i in range(index * lines // files, (index + 1) * lines // files):
-                out.write(f"{SENTENCES[i % len(SENTENCES)]} ({i})\n")
+            out.writelines(line_of(i) for i in range(index * lines // files, (index + 1) * lines // files))
 
 
 async def tree_job(target: str, source: Path, output: Path, files_at_once: int, concurrency: int) -> batch.Summary:
@@ -98,18 +101,23 @@ def run_as_tree(command: list[str], lines: int, files: int, files_at_once=(1, 8,
                     summary = asyncio.run(tree_job(server.target, tree if n else one, output, n, concurrency))
                     point["seconds"].append(summary.seconds)
                     point["failed"] = point.get("failed", 0) + summary.failed
-                    job = f"{n} {'file' if n == 1 else 'files'} at once" if n else "one file"
-                    print(f"round {round_ + 1}, {job}: {summary}", flush=True)
+                    print(f"round {round_ + 1}, {tree_job_name(n)}: {summary}", flush=True)
     finally:
         server.stop()
     return results
 
 
+def tree_job_name(files_at_once: int) -> str:
+    return f"{files_at_once} at once" if files_at_once else "one file"
+
+
 def report_tree(results: dict) -> str:
-    base = sum(results["points"][0]["seconds"]) / len(results["points"][0]["seconds"])
-    rows = [[f"{p['files_at_once']} at once" if p["files_at_once"] else "one file",
-             " / ".join(f"{s:.1f}" for s in p["seconds"]), p.get("failed", 0),
-             f"{sum(p['seconds']) / len(p['seconds']) / base:.2f}x"] for p in results["points"]]
+    def mean(point: dict) -> float:
+        return sum(point["seconds"]) / len(point["seconds"])
+
+    base = mean(results["points"][0])
+    rows = [[tree_job_name(p["files_at_once"]), " / ".join(f"{s:.1f}" for s in p["seconds"]), p.get("failed", 0),
+             f"{mean(p) / base:.2f}x"] for p in results["points"]]
     return (f"{results['lines']} lines as one file and as {results['files']} files, --concurrency "
             f"{results['concurrency']}, rounds alternated\n"
             + format_table(["job", "seconds", "failed", "time vs one file"], rows))

@@ -1401,12 +1401,12 @@ def tree_files(source: Path, output: Path, exclude: Sequence[str] = ()) -> list[
     found, output = [], output.resolve()
     for directory, subdirectories, names in os.walk(source):
         here = Path(directory)
+        relative = here.relative_to(source)
         subdirectories[:] = sorted(name for name in subdirectories if not name.startswith(".")
-                                   and (here / name).resolve() != output
-                                   and not excluded((here / name).relative_to(source), exclude))
-        found += [(here / name).relative_to(source) for name in sorted(names) if not name.startswith(".")
+                                   and (here / name).resolve() != output and not excluded(relative / name, exclude))
+        found += [relative / name for name in sorted(names) if not name.startswith(".")
                   and not (here / name).is_symlink() and (here / name).is_file()
-                  and not excluded((here / name).relative_to(source), exclude)]
+                  and not excluded(relative / name, exclude)]
     return found
 
 
@@ -1502,8 +1502,9 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     async def take_files(queue: Iterator[Path]) -> None:
         for relative in queue:  # shared: each taker goes on with the next file not taken
             settings = settings_for(source / relative)
-            made.update(side.relative_to(output) for side in outputs_of(output / relative, settings))
-            await _tree_file(client, source, output, relative, settings, job_bars, shared, done,
+            sides = outputs_of(output / relative, settings)
+            made.update(side.relative_to(output) for side in sides)
+            await _tree_file(client, source, relative, sides[0], settings, job_bars, shared, done,
                              lambda summary: report(relative, summary, settings))
             bar.update()
 
@@ -1516,12 +1517,11 @@ async def run_tree(client: AsyncTranslatorClient, source: Path, output: Path,
     return done
 
 
-async def _tree_file(client: AsyncTranslatorClient, source: Path, output: Path, relative: Path,
+async def _tree_file(client: AsyncTranslatorClient, source: Path, relative: Path, target: Path,
                      settings: Settings | None, progress: bool, shared: "Shared", done: TreeSummary,
                      report: Callable[[Summary], None]) -> None:
-    """One file of a directory's job: `source / relative` translated (or copied, settings None) into `output /
-    relative`, counted in `done`."""
-    target = outputs_of(output / relative, settings)[0]
+    """One file of a directory's job: `source / relative` translated (or copied, settings None) into `target` (its
+    `outputs_of`), counted in `done`."""
     target.parent.mkdir(parents=True, exist_ok=True)
     if settings is None:
         try:

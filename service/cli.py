@@ -1206,7 +1206,7 @@ def cmd_bench_tree(args) -> int:
               file=sys.stderr)
         return 2
     results = batch.run_as_tree(serve_command_for(args), args.lines, args.files, tuple(args.files_at_once),
-                             args.concurrency, args.rounds)
+                                args.concurrency, args.rounds)
     print(batch.report_tree(results))
     print(f"wrote {write_results('tree', results, args.out)}")
     return 0

@@ -124,9 +124,7 @@ class Reader:
             return start
         if macro is None:  # a text line that is no words: blank, a comment, set apart, a prompt's
             return start + 1
-        end = start + 1
-        while end < len(lines) and CONTINUED.search(lines[end - 1]):
-            end += 1
+        end = _continued_end(lines, start)
         self._follow(macro, "\n".join(lines[start:end]))
         return end
 
@@ -237,10 +235,14 @@ def _line_end(lines: list[str], at: int) -> int:
     apart, a font macro's next line's arguments (646 such lines in 384 of this machine's pages: ".BR ELF32_ST_INFO(
     \\fIbind\\fP \", \" \\fItype\\fP ) \", \" \\", then its next arguments) were sent as text and came back with
     their quotes, and a text line's (113 in 46 pages) came back after a space ("<language> [_<territory>")."""
+    return _continued_end(lines, at) if macro_name(lines[at]) in (None, *FONTS) else at + 1
+
+
+def _continued_end(lines: list[str], at: int) -> int:
+    """Where the line at `at` ends with the lines a "\\" at the end of each goes on on."""
     end = at + 1
-    if macro_name(lines[at]) in (None, *FONTS):
-        while end < len(lines) and CONTINUED.search(lines[end - 1]):
-            end += 1
+    while end < len(lines) and CONTINUED.search(lines[end - 1]):
+        end += 1
     return end
 
 
