@@ -1827,6 +1827,65 @@ def test_an_mdoc_pages_headings_and_description_are_sent_and_its_literal_display
     assert "\n".join(written) == "\n".join(page)
 
 
+MDOC_PAGE = [".Dd May 1, 2024", ".Dt DOG 1", ".Os", ".Sh NAME", ".Nm dog", ".Nd where is the station", ".Sh SYNOPSIS",
+             ".Nm", ".Op Fl 4", ".Sh DESCRIPTION", ".Bl -tag -width Ds", ".It Fl 4", "Forces", ".Nm",
+             "to use IPv4 only.", ".It Fl F Ar file", "Reads", ".Ar file", "instead of", ".Pa ~/.dog ,", "as the",
+             ".Cm Bark", "option in", ".Xr dog.conf 5 .", ".El", ".Sh SEE ALSO", ".Xr cat 1 ,", ".Xr cow 1"]
+
+
+def mdoc_rendered(page: str) -> tuple[str, str]:
+    """The page as groff's mdoc shows it, and its warnings."""
+    shown = subprocess.run(["groff", "-mdoc", "-k", "-Tutf8", "-ww", "-rHY=0", "-P-cbu"], input=page.encode(),
+                           capture_output=True, check=True)
+    return " ".join(re.sub("[\u2010\u2212-]", "-", shown.stdout.decode()).split()), shown.stderr.decode()
+
+
+def test_an_mdoc_sentence_is_sent_whole_around_its_in_line_macros():
+    """An mdoc page's in-line macros (".Nm", ".Ar file", ".Xr dog.conf 5 .") sit inside its sentences: each line is
+    sent as an item, its closing delimiters after it, and the sentence whole (read as its end, they cut it: "Forces"
+    went alone). NAME, SYNOPSIS and a paragraph of items alone (SEE ALSO's) stay as written."""
+    pieces = roff.Reader().read(MDOC_PAGE)
+    assert [piece.text for _, piece in pieces if piece.text] == [
+        "where is the station", "Description", "Forces \\fBNm\\fR to use IPv4 only.",
+        "Reads \\fBfile\\fR instead of \\fB~/.dog\\fR, as the \\fBBark\\fR option in \\fBdog.conf 5\\fR.", "See also"]
+    written = [piece.before + piece.written_as(piece.text) + piece.after for _, piece in pieces]
+    assert "\n".join(written) == "\n".join(MDOC_PAGE)
+
+
+def test_an_mdoc_translation_puts_each_macro_line_where_its_item_went():
+    """Each macro line goes where the translation put its item, as many lines as the paragraph had: closing
+    delimiters after the item as its arguments, a word joined to its end after ".Ns", one joined to its start with
+    ".Pf"; where the texts between items outnumber the text lines, the shortest goes on the macro line after it
+    (".No", quoted: a word such as "Er" or "An" is then no macro); an item the translation lost goes at the end."""
+    forces, reads = [piece for _, piece in roff.Reader().read(MDOC_PAGE) if piece.text.startswith(("Forces", "Reads"))]
+    assert forces.written_as("Erzwingt, dass \\fBNm\\fR nur IPv4 verwendet.") == \
+        "Erzwingt, dass\n.Nm\nnur IPv4 verwendet."
+    assert forces.written_as("Er zwingt \\fBNm\\fR-Programm, nur IPv4 zu nutzen.") == \
+        'Er zwingt\n.Nm Ns "-Programm" ,\nnur IPv4 zu nutzen.'
+    assert forces.written_as("Nur IPv4 für „\\fBNm\\fR“.") == 'Nur IPv4\nfür\n.Pf "„" Nm Ns "“" .'
+    assert forces.written_as("Nur IPv4.") == "Nur\nIPv4.\n.Nm"
+    translation = "Er liest \\fBfile\\fR statt \\fB~/.dog\\fR, wie \\fBBark\\fR in \\fBdog.conf 5\\fR sagt."
+    assert reads.written_as(translation).split("\n") == [
+        "Er liest", ".Ar file", "statt", ".Pa ~/.dog ,", "wie", ".Cm Bark", '.No "in" Xr dog.conf 5', "sagt."]
+
+
+@pytest.mark.skipif(shutil.which("groff") is None, reason="groff not installed (Debian: groff-base)")
+def test_an_mdoc_page_translated_renders_its_sentences_whole():
+    """The page written back with its own words renders as it did, and with a translation that moves, joins and
+    quotes its items, as that translation reads, without a warning of groff's."""
+    page = "\n".join(MDOC_PAGE)
+    pieces = roff.Reader().read(MDOC_PAGE)
+    assert mdoc_rendered("\n".join(piece.before + piece.written_as(piece.text) + piece.after
+                                   for _, piece in pieces)) == mdoc_rendered(page)
+    german = {"Forces \\fBNm\\fR to use IPv4 only.": "Zwingt das \\fBNm\\fR-Programm zu IPv4.",
+              "Reads \\fBfile\\fR instead of \\fB~/.dog\\fR, as the \\fBBark\\fR option in \\fBdog.conf 5\\fR.":
+              "Er liest „\\fBfile\\fR“ statt \\fB~/.dog\\fR, wie \\fBBark\\fR in \\fBdog.conf 5\\fR."}
+    shown, warnings = mdoc_rendered("\n".join(piece.before + piece.written_as(german.get(piece.text, piece.text))
+                                              + piece.after for _, piece in pieces))
+    assert "-4 Zwingt das dog-Programm zu IPv4." in shown and warnings == ""
+    assert "Er liest „file“ statt ~/.dog, wie Bark in dog.conf(5)." in shown
+
+
 def test_a_manual_pages_heading_keeps_its_quotes_and_its_comment():
     """A heading is written as it was but for its words: quoted where it was, a comment after it kept with its blanks
     (the comment's quote read as the title's was written back as a quoted title)."""
