@@ -3590,6 +3590,11 @@ def test_a_broken_token_is_mended_where_the_model_wrote_it():
     assert repair("AnwendungX0Xname=XX1X", [0, 1], [False, False], stray_x=True) == Repaired("AnwendungXX0Xname=XX1X", 1)
     assert repair("Start XX0 mit XX1X", [0, 1], [False, False], stray_x=True) == Repaired("Start XX0X mit XX1X", 1)
     assert repair("X0X und XX0X", [0], [False], stray_x=True) == Repaired("und XX0X", 1)  # there intact: dropped
+    # a whole token right after it: a tag put back after the word it ended ('<a>ronag</a><span> - </span>Robert'
+    # came back as '<a>ronagX0X</a> - <span>Robert</span>')
+    assert repair("XX3XronagX0XXX4X - XX1XXX2X", [3, 4, 0, 1, 2], [True] * 4 + [False], stray_x=True) == \
+        Repaired("XX3XronagXX4XXX0X - XX1XXX2X", 2)  # mended, and the tags in the source's order
+    assert repair("XX3XronagX0XXX4X und XX0X", [3, 4, 0], [False] * 3, stray_x=True).text == "XX3XronagXX4X und XX0X"
     quotes = lambda s: [m.span() for m in re.finditer('"', s)]  # noqa: E731
     assert prepare('Start by "Git"', unknown=quotes).restore(['Mit XX0XGitXX1X startenX1X']) == 'Mit "Git" starten'
     assert prepare('See X1X, "Now"', unknown=quotes).restore(['Siehe X1X, XX0XJetztXX1X']) == \

@@ -49,7 +49,9 @@ UNCLOSED_PLACEHOLDER = re.compile(r"XX\d+(?![\dX])")
 # A token, else a run of X that no digit follows (what is left of a broken token; a run before a token may be
 # the end of a word: "TeX%s" is masked as "TeXXX0X"), else a token that lost its first X (BROKEN_TOKEN), else an X
 # the model wrote after a digit, as it ends a token (DIGIT_X: "template1" came back as "template1X", "zero" as "0X")
-BROKEN_TOKEN = r"(?<![X\d])X\d+X(?![\dX])"
+# (a whole token may follow it: a tag put back by alignment after the word the broken token ends, "ronagX0XXX4X")
+NOT_PART_OF_A_TOKEN = r"(?![\d]|X(?!X\d+X))"
+BROKEN_TOKEN = rf"(?<![X\d])X\d+X{NOT_PART_OF_A_TOKEN}"
 DIGIT_X = r"(?<=\d)X(?!\w)"
 STRAY_X = re.compile(rf"(XX\d+X)|X{{2,}}(?!X*\d)|{BROKEN_TOKEN}|{DIGIT_X}")
 # A source with such text of its own ("X1X", "4X") is not repaired by STRAY_X
@@ -1829,7 +1831,7 @@ def _mended_in_place(text: str, owned: list[int]) -> tuple[str, int]:
     for number in owned:
         if PLACEHOLDER.format(number) in text:
             continue
-        if broken := re.search(rf"(?<![X\d])(?:X{number}X|XX{number})(?![\dX])", text):
+        if broken := re.search(rf"(?<![X\d])(?:X{number}X|XX{number}){NOT_PART_OF_A_TOKEN}", text):
             text = text[:broken.start()] + PLACEHOLDER.format(number) + text[broken.end():]
             mended += 1
     return text, mended
