@@ -52,8 +52,8 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, fluent, java_properties,
-                     json_strings, latex, notebooks, php_arrays, po, qt_ts, resx, roff, rst, stringsdict, xcstrings,
-                     xliff)
+                     json_strings, latex, notebooks, odt, office, php_arrays, po, qt_ts, resx, roff, rst, stringsdict,
+                     xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -103,7 +103,7 @@ NAMED_FORMATS = {
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
-    ".docx": "docx",  # Word documents: their paragraphs
+    ".docx": "docx", ".odt": "odt",  # Word documents and OpenDocument texts: their paragraphs
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
     ".tex": "latex", ".ltx": "latex",  # LaTeX documents
@@ -137,16 +137,17 @@ def format_named(path: Path) -> str:
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
-             "php": php_arrays, "ipynb": notebooks, "docx": docx}
+             "php": php_arrays, "ipynb": notebooks, "docx": docx, "odt": odt}
+PACKAGES = ("docx", "odt")  # documents that are ZIP packages of XML parts, read and written by their modules
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
-OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb", "docx")
-SENT_AS_HTML = ("xliff", "android", "docx")  # documents whose items hold markup: inline codes, <b>, <xliff:g>, runs
+OWN_ENCODING = ("po", "json", "xliff", "android", "ts", "resx", "xcstrings", "stringsdict", "ipynb", *PACKAGES)
+SENT_AS_HTML = ("xliff", "android", *PACKAGES)  # items holding markup: inline codes, <b>, <xliff:g>, runs' formats
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
-              "csv": "row", "php": "string", "ipynb": "cell", "docx": "paragraph"}
+              "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph")}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all
@@ -510,8 +511,8 @@ def document(path: Path, settings: Settings) -> str | dict[str, str]:
     if settings.format == "android" and path.name == "donottranslate.xml":
         raise JobRefused(f"--input {path}: Android translates no string of a file named donottranslate.xml")
     try:
-        if settings.format == "docx":
-            return docx.read(path)
+        if settings.format in PACKAGES:
+            return DOCUMENTS[settings.format].read(path)
         text = path.read_bytes().decode(settings.encoding or "utf-8")
         DOCUMENTS[settings.format].check(text.removeprefix("\ufeff"))  # a byte order mark some editors write: kept
     except UnicodeError as error:
@@ -1258,8 +1259,9 @@ class Job:
                 pieces[lines - 1:] = [line_ending.join(pieces[lines - 1:])]  # added lines go after the item's last
                 for offset, text in enumerate(pieces):
                     translations[record["line"] + offset] = text
-        if self.settings.format == "docx":
-            self._write_package(docx.filled(document(self.input, self.settings), translations))
+        if self.settings.format in PACKAGES:
+            self._write_package(DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),
+                                                                       translations))
         elif self.settings.format in DOCUMENTS:
             self._write_output([DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),
                                                                        translations, self.settings.review)])
@@ -1297,11 +1299,11 @@ class Job:
 
 
     def _write_package(self, parts: dict[str, str]) -> None:
-        """A Word document's output: its package with its text parts filled in, written atomically as a text output
-        is."""
+        """A Word or OpenDocument document's output: its package with its text parts filled in, written atomically
+        as a text output is."""
         partial = partial_path(self.output)
         with writing(partial):
-            docx.write(self.input, parts, partial)
+            office.write(self.input, parts, partial)
         os.replace(partial, self.output)
 
 

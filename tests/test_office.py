@@ -1,4 +1,5 @@
-"""Word documents (.docx) in batch jobs: which paragraphs are sent and how, and the package written back."""
+"""Office documents in batch jobs (Word's .docx, OpenDocument's .odt): which paragraphs are sent and how, and the
+package written back."""
 
 import json
 import re
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from service import docx
+from service import docx, odt
 from service.batch import JobRefused, Settings, read_items
 from tests.test_batch_jobs import SHORT, batch, server  # noqa: F401 (a fixture)
 
@@ -71,16 +72,17 @@ def shown(xml: str) -> list[str]:
 def test_a_word_documents_paragraphs_are_sent_as_html_of_their_runs(tmp_path):
     """Each paragraph with a letter is one item, numbered across the parts (body, then headers); its runs' text as
     HTML: the most used format as text (Word's runs of it, split by editing sessions, joined), others in spans, a
-    link as <a>, a tab, a whole field and a picture kept (<x/>). A paragraph with tracked changes, one without a
-    letter, an empty one and one that holds a text box (whose own paragraph is sent) are not sent."""
+    link as <a>, a tab, a whole field and a picture kept (<x/>), a text box too, whose paragraph is sent after the
+    one that holds it. A paragraph with tracked changes, one without a letter and an empty one are not sent."""
     source = package(tmp_path / "report.docx", BODY)
     assert [(item.line, item.id, item.text) for item in read_items(source, Settings(format="docx"))] == [
         (1, "word/document.xml#1", "Where is the station"),
         (2, "word/document.xml#2", 'The <span id="1">apples</span> were cheap &amp; <a id="0"><span id="2">good'
                                    '</span></a><x id="0"/>on page<x id="1"/><x id="2"/>'),
-        (5, "word/document.xml#5", "The dog."),
-        (6, "word/header1.xml#1", "The cat")]
-    assert docx.count(docx.read(source)) == 6
+        (5, "word/document.xml#5", 'Around<x id="0"/>'),
+        (6, "word/document.xml#6", "The dog."),
+        (7, "word/header1.xml#1", "The cat")]
+    assert docx.count(docx.read(source)) == 7
 
 
 def test_a_word_document_written_back_with_its_own_texts_shows_the_same():
@@ -95,6 +97,14 @@ def test_a_word_document_written_back_with_its_own_texts_shows_the_same():
                  '<w:hyperlink r:id="rId9">', BODY[2]):
         assert kept in document
     assert "proofErr" not in document
+
+
+def test_a_text_box_keeps_its_translation_in_the_paragraph_that_holds_it():
+    """The deepest paragraphs are filled first: the text box's translation stays in the paragraph around it, which
+    is made from its own translation with the text box kept."""
+    parts = {"word/document.xml": PACKAGE_START + BODY[5] + "</w:body></w:document>"}
+    filled = docx.filled(parts, {1: 'Herum<x id="0"/>', 2: "Der Hund."})["word/document.xml"]
+    assert shown(filled) == ["HerumDer Hund.", "Der Hund."]
 
 
 def test_a_translation_puts_formats_links_and_kept_runs_where_its_markup_went():
@@ -117,7 +127,7 @@ def test_a_word_document_is_translated_and_its_package_kept(server, tmp_path):  
     entry's compression), its parts well-formed, each translated paragraph filled from the job's record of it."""
     source = package(tmp_path / "report.docx", BODY)
     code, out, err = batch(server.target, source, tmp_path / "report.de.docx", *SHORT)
-    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
+    assert code == 0 and "5 items: 5 translated, 0 failed" in out, err
     code, _, err = batch(server.target, source, tmp_path / "report.jsonl", "--output-format", "jsonl", *SHORT)
     assert code == 0, err
     translated = {record["line"]: record["translation"] for record in map(json.loads, (tmp_path / "report.jsonl")
@@ -170,3 +180,107 @@ def test_a_file_that_is_no_word_document_is_refused_with_what_to_do(tmp_path):
     broken = package(tmp_path / "broken.docx", ["<w:p><w:r><w:t>The dog</w:r></w:p>"])
     with pytest.raises(JobRefused, match="word/document.xml: not well-formed XML: mismatched tag at line 2"):
         list(read_items(broken, Settings(format="docx")))
+
+
+TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ODT_START = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
+             f'opendocument:xmlns:office:1.0" xmlns:text="{TEXT}" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:'
+             'style:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"><office:automatic-styles><style:style '
+             'style:name="P1" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>'
+             '</office:automatic-styles><office:body><office:text>')
+ODT_BODY = [
+    '<text:h text:outline-level="1"><text:bookmark-start text:name="a"/>Where is the station<text:bookmark-end '
+    'text:name="a"/></text:h>',
+    '<text:p>The <text:span text:style-name="T1">apples</text:span> were<text:s text:c="2"/>cheap <text:a '
+    'xlink:href="https://example.com">today</text:a><text:tab/>in <text:span text:style-name="Source_Text">~/.dog'
+    '</text:span>.<text:note text:id="n1"><text:note-citation>1</text:note-citation><text:note-body><text:p>The '
+    'dog.</text:p></text:note-body></text:note><text:soft-page-break/></text:p>',
+    '<text:p text:style-name="P1">make the dog</text:p>',
+    '<text:p><text:change-start text:change-id="c1"/>I eat<text:change-end text:change-id="c1"/> an apple.</text:p>',
+]
+ODT_STYLES = ('<?xml version="1.0"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:'
+              f'1.0" xmlns:text="{TEXT}" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+              'xmlns:fo="urn:fo">'
+              '<office:styles><style:default-style style:family="paragraph"><style:text-properties fo:language="en" '
+              'fo:country="US"/></style:default-style></office:styles><office:master-styles><style:master-page '
+              'style:name="Standard"><style:header><text:p>The cat</text:p></style:header></style:master-page>'
+              '</office:master-styles></office:document-styles>')
+
+
+def odt_package(path: Path, body: list[str]) -> Path:
+    """An .odt package as LibreOffice writes one: its mimetype first and stored, content, styles, a picture."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as written:
+        written.writestr("mimetype", "application/vnd.oasis.opendocument.text", compress_type=zipfile.ZIP_STORED)
+        written.writestr("content.xml", ODT_START + "".join(body) + "</office:text></office:body>"
+                                                                     "</office:document-content>")
+        written.writestr("styles.xml", ODT_STYLES)
+        written.writestr("Pictures/1.png", b"\x89PNG\r\n\x1a\n\x00\xff")
+    return path
+
+
+def odt_shown(xml: str) -> list[str]:
+    """Each paragraph's and heading's text as a reader shows it (a footnote's within its paragraph's too), in
+    document order."""
+    def text(element) -> str:
+        shown = element.text or ""
+        for child in element:
+            if child.tag == f"{{{TEXT}}}s":
+                shown += " " * int(child.get(f"{{{TEXT}}}c", "1"))
+            elif child.tag == f"{{{TEXT}}}tab":
+                shown += "\t"
+            else:
+                shown += text(child)
+            shown += child.tail or ""
+        return shown
+    return [text(element) for element in ElementTree.fromstring(xml.encode()).iter()
+            if element.tag in (f"{{{TEXT}}}p", f"{{{TEXT}}}h")]
+
+
+def test_an_opendocument_texts_paragraphs_are_sent_as_html_of_their_spans(tmp_path):
+    """Each paragraph and heading with a letter is one item (a footnote's after the paragraph that holds it, the
+    headers' after the body's): text in another style's span in <span>, a link as <a>, runs of spaces as spaces, and
+    a tab, code and a footnote kept (<x/>); bookmarks go to the start, a page break the layout made is dropped. A
+    paragraph in a code style (an automatic style based on Preformatted Text) or with tracked changes is not
+    sent."""
+    source = odt_package(tmp_path / "report.odt", ODT_BODY)
+    assert [(item.line, item.id, item.text) for item in read_items(source, Settings(format="odt"))] == [
+        (1, "content.xml#1", "Where is the station"),
+        (2, "content.xml#2", 'The <span id="1">apples</span> were  cheap <a id="0">today</a><x id="0"/>in '
+                             '<x id="1"/>.<x id="2"/>'),
+        (3, "content.xml#3", "The dog."),
+        (6, "styles.xml#1", "The cat")]
+    parts = odt.read(source)
+    same = odt.filled(parts, {number: text for number, _, text in odt.items(parts)})
+    assert odt_shown(same["content.xml"]) == odt_shown(parts["content.xml"])
+    assert odt_shown(same["styles.xml"]) == ["The cat"] and 'fo:language="de" fo:country="DE"' in same["styles.xml"]
+    assert "soft-page-break" not in same["content.xml"] and ODT_BODY[2] in same["content.xml"]
+
+
+def test_an_opendocument_footnote_keeps_its_translation_in_its_paragraph():
+    """The footnote's paragraph is filled first, then the paragraph that holds it, made from its own translation
+    with the footnote kept; spaces a reader would join go as <text:s/>."""
+    parts = {"content.xml": ODT_START + ODT_BODY[1] + "</office:text></office:body></office:document-content>"}
+    translation = 'Die <span id="1">Äpfel</span> waren  <a id="0">heute</a> billig<x id="0"/>in <x id="1"/>.'
+    filled = odt.filled(parts, {1: translation, 2: "Der Hund."})["content.xml"]
+    assert odt_shown(filled) == ["Die Äpfel waren  heute billig\tin ~/.dog.1Der Hund.", "Der Hund."]
+    assert '<text:span text:style-name="T1">Äpfel</text:span> waren <text:s text:c="1"/>' in filled
+
+
+def test_an_opendocument_text_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
+    """Through the server: the package entry for entry, its mimetype first and stored (as readers need), each
+    translated paragraph filled from the job's record of it."""
+    source = odt_package(tmp_path / "report.odt", ODT_BODY)
+    code, out, err = batch(server.target, source, tmp_path / "report.de.odt", *SHORT)
+    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
+    code, _, err = batch(server.target, source, tmp_path / "report.jsonl", "--output-format", "jsonl", *SHORT)
+    assert code == 0, err
+    translated = {record["line"]: record["translation"] for record in map(json.loads, (tmp_path / "report.jsonl")
+                                                                          .read_text(encoding="utf-8").splitlines())}
+    expected = odt.filled(odt.read(source), translated)
+    with zipfile.ZipFile(source) as before, zipfile.ZipFile(tmp_path / "report.de.odt") as after:
+        assert after.infolist()[0].filename == "mimetype" and after.infolist()[0].compress_type == zipfile.ZIP_STORED
+        assert [entry.filename for entry in after.infolist()] == [entry.filename for entry in before.infolist()]
+        for name in after.namelist():
+            assert after.read(name) == (expected[name].encode() if name in expected else before.read(name))
+    with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text \(\.odt\)"):
+        list(read_items(package(tmp_path / "word.odt", BODY), Settings(format="odt")))  # a .docx named .odt

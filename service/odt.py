@@ -1,0 +1,129 @@
+"""OpenDocument texts (``.odt``, LibreOffice's) for batch jobs: which paragraphs to send, and the package written back.
+
+The parts that hold the document's text are read: its body (``content.xml``) and its styles (``styles.xml``: the
+headers and footers of its page styles). Each paragraph and heading (``<text:p>``, ``<text:h>``; a footnote's, a
+frame's, a table cell's too) is numbered in document order and each with a letter is sent as an item, its id the part
+and the paragraph's number in it, as HTML (service.office): text in a span of another style in ``<span id="N">``, a
+link as ``<a id="N">``, and a tab, a line break, a footnote, a frame (a picture), a field and text in a code style as
+``<x id="N"/>``, written back as it was. Page breaks the layout made (``<text:soft-page-break/>``) are dropped,
+bookmarks go at the paragraph's start; paragraphs in a code style (Preformatted Text, pandoc's code blocks) and
+paragraphs with tracked changes are not sent. The package is written back entry for entry (its ``mimetype`` first and
+stored, as readers need), its translated paragraphs made anew, the default language of its styles German.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Iterator
+from xml.sax.saxutils import escape
+
+from service import documents, office
+from service.office import Element, Inline, Paragraph
+
+CONTENT, STYLES = "content.xml", "styles.xml"
+TRACKED = {"text:change", "text:change-start", "text:change-end"}  # a paragraph with tracked changes is not sent
+DROPPED = {"text:soft-page-break"}  # where the last layout broke the page: made again
+ANCHORS = {"text:bookmark", "text:bookmark-start", "text:bookmark-end"}  # kept at the paragraph's start
+# A style's name ("Source_20_Text": the "_20_" a space) and what an automatic style is based on
+STYLE_NAME = re.compile(r'\btext:style-name\s*=\s*"([^"]*)"')
+AUTOMATIC_STYLE = re.compile(r'<style:style\b[^>]*?\bstyle:name\s*=\s*"([^"]*)"[^>]*?'
+                             r'\bstyle:parent-style-name\s*=\s*"([^"]*)"')
+DEFAULT_STYLE = re.compile(r"<style:default-style\b.*?</style:default-style\s*>", re.DOTALL)
+LANGUAGE = re.compile(r'\b(fo:language|fo:country)(\s*=\s*")([^"]*)(")')
+GERMAN = {"fo:language": "de", "fo:country": "DE"}
+SPACES = re.compile(r"  +")  # ODF reads a run of spaces as one: the others go as <text:s text:c="N"/>
+
+
+class NotOdt(documents.NotDocument):
+    """The input is not an OpenDocument text this job can fill in."""
+
+
+class Spans(Inline):
+    """An OpenDocument paragraph as sent: its formats are the spans its text is in (their start tags, outermost
+    first)."""
+
+    def __init__(self, code_styles: set[str]):
+        super().__init__()
+        self.code_styles = code_styles
+
+    def read(self, children: list[Element | str], spans: str = "", in_link: bool = False) -> None:
+        for child in children:
+            if not isinstance(child, Element):
+                self.text(spans, html.unescape(child))
+            elif child.name in DROPPED:
+                continue
+            elif child.name in ANCHORS:
+                self.head.append(str(child))
+            elif child.name == "text:s":
+                self.text(spans, " " * int(child.attribute("text:c") or 1))
+            elif child.name == "text:span" and not self._code(child):
+                self.read(child.children, spans + child.start, in_link)
+            elif child.name == "text:a" and not in_link:
+                self.link(child, lambda content: self.read(content, spans, in_link=True))
+            else:  # a tab, a line break, a note, a frame, a field, a bookmark, code: as written
+                self.keep(str(child))
+
+    def _code(self, element: Element) -> bool:
+        return any(name in self.code_styles for name in STYLE_NAME.findall(element.start))
+
+    def text_xml(self, format: str, text: str) -> str:
+        """Text in its spans, runs of spaces written as ODF keeps them."""
+        written = SPACES.sub(lambda run: f' <text:s text:c="{len(run.group()) - 1}"/>', escape(text))
+        return format + written + "</text:span>" * format.count("<text:span")
+
+
+def code_styles(parts: dict[str, str]) -> set[str]:
+    """The styles for code: those whose name says so (office.CODE_STYLE), and the automatic ones based on them."""
+    names = set(STYLE_NAME.findall("".join(parts.values())))
+    parents = {name: parent for xml in parts.values() for name, parent in AUTOMATIC_STYLE.findall(xml)}
+    return {name for name in names | set(parents)
+            if office.code_style(name) or office.code_style(parents.get(name, ""))}
+
+
+def package(parts: dict[str, str]) -> office.Package:
+    code = code_styles(parts)
+
+    def sent_of(paragraph: Paragraph) -> Spans | None:
+        """What is sent for a paragraph, or None where nothing is: no letter, tracked changes, a code style."""
+        children = paragraph.children()
+        if any(element.name in TRACKED for element in Element("", "", children).descendants()) \
+                or any(name in code for name in STYLE_NAME.findall(paragraph.tag)):
+            return None
+        sent = Spans(code)
+        sent.read(children)
+        return sent.sendable()
+
+    return office.Package(parts, {"text:p", "text:h"}, sent_of)
+
+
+def read(path: Path) -> dict[str, str]:
+    """The package's content and styles; NotOdt with what to fix where it is no OpenDocument text."""
+    parts = office.read(path, lambda name: name in (CONTENT, STYLES), CONTENT, NotOdt,
+                        "an OpenDocument text (.odt)")
+    return {name: parts[name] for name in (CONTENT, STYLES) if name in parts}
+
+
+def check(parts: dict[str, str]) -> None:
+    """(`read` checks the package.)"""
+
+
+def items(parts: dict[str, str]) -> Iterator[tuple[int, str, str]]:
+    return package(parts).items()
+
+
+def count(parts: dict[str, str]) -> int:
+    return package(parts).count()
+
+
+def filled(parts: dict[str, str], translated: dict[int, str], review: bool = True) -> dict[str, str]:
+    """The parts with each translated paragraph made from its translation, and the styles' default language German
+    where a paragraph was."""
+    filled_parts = package(parts).filled(translated)
+    if STYLES in filled_parts and translated:
+        filled_parts[STYLES] = DEFAULT_STYLE.sub(lambda style: LANGUAGE.sub(
+            lambda found: found.group(1) + found.group(2) + GERMAN[found.group(1)] + found.group(4), style.group()),
+            filled_parts[STYLES])
+    return filled_parts
+

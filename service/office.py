@@ -1,0 +1,308 @@
+"""What batch jobs' office documents share (Word's ``.docx``: service.docx; OpenDocument's ``.odt``: service.odt): a ZIP
+package whose XML parts hold paragraphs, read and written back entry for entry; each paragraph's content parsed as
+written, sent as HTML of its text, and made again from its translation.
+
+A paragraph is sent as its text: the text in its most used format as text, text in another format inside ``<span
+id="N">`` (N: that format), a hyperlink as ``<a id="N">``, and whatever else it holds (a tab, a picture, a field, a
+footnote, code) as ``<x id="N"/>``: the text pipeline keeps the markup and puts it back around the words it held, and
+what an ``<x/>`` stands for is written back as it was. Paragraphs are numbered in document order, one that another
+holds (a footnote's, a text box's) after it; the deepest are filled in first, so that the paragraph holding them keeps
+their translation with what it keeps."""
+
+from __future__ import annotations
+
+import html
+import re
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+from xml.sax.saxutils import escape
+
+from service import documents
+
+# An element's start, end or empty tag (attribute values quoted, as XML has them); comments, processing instructions
+# and CDATA, which office suites do not write inside a paragraph, stay where they are as text between tags
+TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>")
+SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
+# A style for code, by its name: Word's (HTML Code, HTML Preformatted, Macro Text...), LibreOffice's (Source Text,
+# Preformatted Text), pandoc's (SourceCode, VerbatimChar). Sent, the code blocks of 60 Markdown files pandoc made
+# Word documents of came back changed ("'deps/brotli/brotli.gyp:brotli'" lost its quotes): a paragraph in one is not
+# sent, text in one is kept as it is
+CODE_STYLE = re.compile(r"code|verbatim|preformatted|sourcetext|macrotext|listing|htmlkeyboard|htmlsample"
+                        r"|htmltypewriter")
+
+
+def code_style(name: str) -> bool:
+    """Whether a style's name or id is a code style's ("Source Text", "Source_20_Text", "HTMLCode", "VerbatimChar")."""
+    return CODE_STYLE.search(re.sub(r"[^a-z]", "", name.lower().replace("_20_", ""))) is not None
+
+
+class Package:
+    """A package's parts that hold paragraphs, and how to read them: `names` of the paragraph elements, `sent_of`
+    a paragraph's Inline (None where it is not sent)."""
+
+    def __init__(self, parts: dict[str, str], names: Iterable[str], sent_of: Callable[["Paragraph"], "Inline | None"]):
+        self.parts, self.names, self.sent_of = parts, frozenset(names), sent_of
+
+    def paragraphs(self) -> Iterator[tuple[int, "Paragraph"]]:
+        """Every paragraph, numbered from 1 across the parts."""
+        first = 0
+        for part, xml in self.parts.items():
+            found = paragraphs(part, xml, self.names)
+            for paragraph in found:
+                yield first + paragraph.number, paragraph
+            first += len(found)
+
+    def items(self) -> Iterator[tuple[int, str, str]]:
+        for number, paragraph in self.paragraphs():
+            sent = self.sent_of(paragraph)
+            if sent is not None:
+                yield number, f"{paragraph.part}#{paragraph.number}", sent.html()
+
+    def count(self) -> int:
+        return sum(1 for _ in self.paragraphs())
+
+    def filled(self, translated: dict[int, str]) -> dict[str, str]:
+        """The parts with each translated paragraph made from its translation, the deepest first."""
+        filled, first = dict(self.parts), 0
+        for part, xml in self.parts.items():
+            found = paragraphs(part, xml, self.names)
+            for depth in sorted({paragraph.depth for paragraph in found}, reverse=True):
+                edits = []
+                for paragraph in paragraphs(part, xml, self.names):
+                    number = first + paragraph.number
+                    if paragraph.depth == depth and number in translated \
+                            and (sent := self.sent_of(paragraph)) is not None:
+                        edits.append((paragraph.start, paragraph.end, sent.written(translated[number])))
+                xml = documents.spliced(xml, edits)
+            filled[part] = xml
+            first += len(found)
+        return filled
+
+
+@dataclass
+class Element:
+    """An element of a part, as written: its start tag, its content (elements and the text between them), its end
+    tag ("" for an empty one)."""
+    name: str
+    start: str
+    children: list["Element | str"] = field(default_factory=list)
+    end: str = ""
+
+    def __str__(self) -> str:
+        return self.start + "".join(map(str, self.children)) + self.end
+
+    def elements(self) -> Iterator["Element"]:
+        return (child for child in self.children if isinstance(child, Element))
+
+    def descendants(self) -> Iterator["Element"]:
+        for child in self.elements():
+            yield child
+            yield from child.descendants()
+
+    def attribute(self, name: str) -> str | None:
+        return documents.attribute(self.start, name)
+
+
+def parsed(content: str) -> list[Element | str]:
+    """A paragraph's content as elements and text."""
+    root = Element("", "")
+    open_elements = [root]
+    done = 0
+    for tag in TAG.finditer(content):
+        if tag.start() > done:
+            open_elements[-1].children.append(content[done:tag.start()])
+        done = tag.end()
+        closing, name, _, empty = tag.groups()
+        if closing:
+            if len(open_elements) > 1 and open_elements[-1].name == name:
+                open_elements.pop().end = tag.group()
+            continue
+        element = Element(name, tag.group())
+        open_elements[-1].children.append(element)
+        if not empty:
+            open_elements.append(element)
+    if done < len(content):
+        open_elements[-1].children.append(content[done:])
+    return root.children
+
+
+@dataclass
+class Paragraph:
+    """A paragraph of a part: its start tag, where its content is, how many paragraphs hold it."""
+    part: str
+    number: int  # in its part, in document order of their start tags
+    depth: int
+    tag: str
+    start: int  # of its content, after its start tag
+    end: int  # before its end tag
+    content: str
+
+    def children(self) -> list[Element | str]:
+        return parsed(self.content)
+
+
+def text_of(element: Element) -> str:
+    """The text an element holds directly (a Word run's ``<w:t>``), its references read."""
+    return html.unescape("".join(child for child in element.children if isinstance(child, str)))
+
+
+def paragraphs(part: str, xml: str, names: frozenset[str]) -> list[Paragraph]:
+    """The part's paragraphs (elements named `names`, not empty ones), in document order."""
+    open_paragraphs: list[tuple[str, str, int, int]] = []  # (name, start tag, content start, number)
+    found: list[Paragraph] = []
+    count = 0
+    for tag in TAG.finditer(documents.blanked(xml)):  # (a comment's "<w:p>" is none)
+        closing, name, _, empty = tag.groups()
+        if name not in names or empty:
+            continue
+        if not closing:
+            count += 1
+            open_paragraphs.append((name, xml[tag.start():tag.end()], tag.end(), count))
+        elif open_paragraphs and open_paragraphs[-1][0] == name:
+            _, start_tag, start, number = open_paragraphs.pop()
+            found.append(Paragraph(part, number, len(open_paragraphs), start_tag, start, tag.start(),
+                                   xml[start:tag.start()]))
+    return sorted(found, key=lambda paragraph: paragraph.number)
+
+
+@dataclass
+class Inline:
+    """A paragraph as sent: its text by format, its links and what it keeps, by number, and what is written before
+    them (`head`: its properties, its bookmarks). Each format says how its text is written (`text_xml`)."""
+    head: list[str] = field(default_factory=list)
+    pieces: list[tuple[str, object]] = field(default_factory=list)  # ("text", (format, text)), ("open", link), ...
+    formats: list[str] = field(default_factory=list)  # as the format's markup spells it, by number
+    numbered: dict[str, int] = field(default_factory=dict)  # and their numbers
+    links: list[tuple[str, str]] = field(default_factory=list)  # a link's start and end tags
+    kept: list[str] = field(default_factory=list)
+
+    def text(self, format: str, text: str) -> None:
+        number = self.numbered.setdefault(format, len(self.formats))
+        if number == len(self.formats):
+            self.formats.append(format)
+        self.pieces.append(("text", (number, text)))
+
+    def keep(self, written: str) -> None:
+        self.kept.append(written)
+        self.pieces.append(("kept", len(self.kept) - 1))
+
+    def link(self, element: Element, read: Callable[[list[Element | str]], None]) -> None:
+        """A link, its content as `read` reads it."""
+        self.links.append((element.start, element.end))
+        number = len(self.links) - 1
+        self.pieces.append(("open", number))
+        read(element.children)
+        self.pieces.append(("close", number))
+
+    def base(self) -> int:
+        """The format most of the text is in: its text goes without markup."""
+        counts = Counter()
+        for kind, piece in self.pieces:
+            if kind == "text":
+                counts[piece[0]] += len(piece[1])
+        return counts.most_common(1)[0][0] if counts else 0
+
+    def text_only(self) -> str:
+        return "".join(piece[1] for kind, piece in self.pieces if kind == "text")
+
+    def sendable(self) -> "Inline | None":
+        """The paragraph where it has a letter to translate."""
+        return self if documents.LETTER.search(self.text_only()) else None
+
+    def html(self) -> str:
+        """The paragraph as sent: its text escaped, text in another format in spans, links, kept pieces empty."""
+        base, out, open_format = self.base(), [], None
+        for kind, piece in self.pieces:
+            if kind == "text" and piece[0] != base and piece[0] == open_format:
+                out.append(escape(piece[1]))
+                continue
+            if open_format is not None:
+                out.append("</span>")
+                open_format = None
+            if kind == "text" and piece[0] == base:
+                out.append(escape(piece[1]))
+            elif kind == "text":
+                out.append(f'<span id="{piece[0]}">{escape(piece[1])}')
+                open_format = piece[0]
+            elif kind == "open":
+                out.append(f'<a id="{piece}">')
+            elif kind == "close":
+                out.append("</a>")
+            else:
+                out.append(f'<x id="{piece}"/>')
+        return "".join(out) + ("</span>" if open_format is not None else "")
+
+    def written(self, translation: str) -> str:
+        """The paragraph's content from its translation (HTML as sent): its head, then its text in the formats the
+        spans name, links and kept pieces where the translation put them; a kept piece the translation lost at the
+        end (a picture, a footnote is never dropped)."""
+        out = list(self.head)
+        formats, links, used = [self.base()], [], set()
+        done = 0
+        for tag in SENT_TAG.finditer(translation):
+            self._text(out, translation[done:tag.start()], formats[-1])
+            done = tag.end()
+            closing, name, number, _ = tag.groups()
+            number = int(number) if number is not None else -1
+            if name == "span" and not closing and 0 <= number < len(self.formats):
+                formats.append(number)
+            elif name == "span" and closing and len(formats) > 1:
+                formats.pop()
+            elif name == "a" and not closing and 0 <= number < len(self.links) and not links:
+                links.append(number)
+                out.append(self.links[number][0])
+            elif name == "a" and closing and links:
+                out.append(self.links[links.pop()][1])
+            elif name == "x" and 0 <= number < len(self.kept) and number not in used:
+                used.add(number)
+                out.append(self.kept[number])
+        self._text(out, translation[done:], formats[-1])
+        out += [self.links[number][1] for number in links]
+        out += [kept for number, kept in enumerate(self.kept) if number not in used]
+        return "".join(out)
+
+    def _text(self, out: list[str], text: str, format: int) -> None:
+        text = html.unescape(text)
+        if text:
+            out.append(self.text_xml(self.formats[format] if self.formats else "", text))
+
+    def text_xml(self, format: str, text: str) -> str:
+        """Translated text in a format, as the document writes it."""
+        raise NotImplementedError
+
+
+def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type[documents.NotDocument],
+         kind: str) -> dict[str, str]:
+    """The package's parts that `wanted` names, in the package's order, decoded and checked; `refusal` with what to fix
+    where it is no such package (`kind`: "a Word document (.docx)") or lacks the `required` part."""
+    older = "; an older .doc must be saved as .docx first" if required.startswith("word/") else ""
+    try:
+        with zipfile.ZipFile(path) as package:
+            names = [name for name in package.namelist() if wanted(name)]
+            if required not in names:
+                raise refusal(f"no {required}: not {kind}{older}")
+            parts = {name: package.read(name) for name in names}
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
+        raise refusal(f"not a ZIP package ({error}): {kind} is one{older}") from None
+    try:
+        decoded = {name: xml.decode("utf-8") for name, xml in parts.items()}
+    except UnicodeDecodeError as error:
+        raise refusal(f"a part that is not UTF-8 ({error.reason}): save the document again") from None
+    for name, xml in decoded.items():
+        try:
+            documents.parsed(xml.removeprefix("\ufeff"), refusal)
+        except documents.NotDocument as error:
+            raise refusal(f"{name}: {error}: save the document again") from None
+    return decoded
+
+
+def write(source: Path, parts: dict[str, str], target: Path) -> None:
+    """The package at `source` written to `target` entry for entry, each compressed as it was (OpenDocument's
+    mimetype first and stored, as its readers need), the parts replaced."""
+    with zipfile.ZipFile(source) as package, zipfile.ZipFile(target, "w") as written:
+        for entry in package.infolist():
+            data = parts[entry.filename].encode("utf-8") if entry.filename in parts else package.read(entry)
+            written.writestr(entry, data, compress_type=entry.compress_type)
