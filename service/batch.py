@@ -137,7 +137,7 @@ def format_named(path: Path) -> str:
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
-             "php": php_arrays, "ipynb": notebooks, "docx": docx, "odt": odt}
+             "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT}
 PACKAGES = ("docx", "odt")  # documents that are ZIP packages of XML parts, read and written by their modules
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
@@ -506,8 +506,8 @@ def read_catalog(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def document(path: Path, settings: Settings) -> str | dict[str, str]:
-    """The text of an input read whole (DOCUMENTS), checked (a Word document's: its text parts by name); JobRefused
-    where it is not valid UTF-8 or not what its format says."""
+    """The text of an input read whole (DOCUMENTS), checked (an office document's: its parts by name, PACKAGES);
+    JobRefused where it is not valid UTF-8 or not what its format says."""
     if settings.format == "android" and path.name == "donottranslate.xml":
         raise JobRefused(f"--input {path}: Android translates no string of a file named donottranslate.xml")
     try:
@@ -1296,7 +1296,6 @@ class Job:
                 self.summary.approximated += 0 if holds_all else lacking(piece, self.encoding)
                 out.write(piece)
         os.replace(partial, self.output)
-
 
     def _write_package(self, parts: dict[str, str]) -> None:
         """A Word or OpenDocument document's output: its package with its text parts filled in, written atomically

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterator
 from xml.sax.saxutils import escape
 
 from service import documents, office
@@ -131,23 +130,9 @@ def package(parts: dict[str, str]) -> office.Package:
     return office.Package({name: xml for name, xml in parts.items() if name != STYLES}, {"w:p"}, sent_of)
 
 
-def check(parts: dict[str, str]) -> None:
-    """(`read` checks the package.)"""
+def in_german(parts: dict[str, str]) -> dict[str, str]:
+    """The styles' defaults for runs that name no language of their own, German."""
+    return {STYLES: DEFAULT_RUN.sub(lambda found: german(found.group()), parts[STYLES])} if STYLES in parts else {}
 
 
-def items(parts: dict[str, str]) -> Iterator[tuple[int, str, str]]:
-    return package(parts).items()
-
-
-def count(parts: dict[str, str]) -> int:
-    return package(parts).count()
-
-
-def filled(parts: dict[str, str], translated: dict[int, str], review: bool = True) -> dict[str, str]:
-    """The parts with each translated paragraph's content made from its translation, and the styles' default
-    language German where a paragraph was."""
-    filled_parts = {**parts, **package(parts).filled(translated)}
-    if STYLES in parts and translated:  # the defaults of the runs that name no language of their own
-        filled_parts[STYLES] = DEFAULT_RUN.sub(lambda found: german(found.group()), parts[STYLES])
-    return filled_parts
-
+FORMAT = office.PackageFormat(read, package, in_german)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
-from typing import Iterator
 from xml.sax.saxutils import escape
 
 from service import documents, office
@@ -105,25 +104,13 @@ def read(path: Path) -> dict[str, str]:
     return {name: parts[name] for name in (CONTENT, STYLES) if name in parts}
 
 
-def check(parts: dict[str, str]) -> None:
-    """(`read` checks the package.)"""
+def in_german(parts: dict[str, str]) -> dict[str, str]:
+    """The default styles' language, German."""
+    if STYLES not in parts:
+        return {}
+    return {STYLES: DEFAULT_STYLE.sub(lambda style: LANGUAGE.sub(
+        lambda found: found.group(1) + found.group(2) + GERMAN[found.group(1)] + found.group(4), style.group()),
+        parts[STYLES])}
 
 
-def items(parts: dict[str, str]) -> Iterator[tuple[int, str, str]]:
-    return package(parts).items()
-
-
-def count(parts: dict[str, str]) -> int:
-    return package(parts).count()
-
-
-def filled(parts: dict[str, str], translated: dict[int, str], review: bool = True) -> dict[str, str]:
-    """The parts with each translated paragraph made from its translation, and the styles' default language German
-    where a paragraph was."""
-    filled_parts = package(parts).filled(translated)
-    if STYLES in filled_parts and translated:
-        filled_parts[STYLES] = DEFAULT_STYLE.sub(lambda style: LANGUAGE.sub(
-            lambda found: found.group(1) + found.group(2) + GERMAN[found.group(1)] + found.group(4), style.group()),
-            filled_parts[STYLES])
-    return filled_parts
-
+FORMAT = office.PackageFormat(read, package, in_german)

@@ -82,6 +82,29 @@ class Package:
         return filled
 
 
+@dataclass(frozen=True)
+class PackageFormat:
+    """An office format as batch jobs read it (batch.DOCUMENTS' calls): its parts `read` from the package, the
+    `package` of their paragraphs, and `in_german`: the parts that name the document's language, naming German."""
+    read: Callable[[Path], dict[str, str]]
+    package: Callable[[dict[str, str]], Package]
+    in_german: Callable[[dict[str, str]], dict[str, str]]
+
+    def check(self, parts: dict[str, str]) -> None:
+        """(`read` checks the package.)"""
+
+    def items(self, parts: dict[str, str]) -> Iterator[tuple[int, str, str]]:
+        return self.package(parts).items()
+
+    def count(self, parts: dict[str, str]) -> int:
+        return self.package(parts).count()
+
+    def filled(self, parts: dict[str, str], translated: dict[int, str], review: bool = True) -> dict[str, str]:
+        """The parts with each translated paragraph made from its translation, in German where one was."""
+        filled = {**parts, **self.package(parts).filled(translated)}
+        return {**filled, **self.in_german(filled)} if translated else filled
+
+
 @dataclass
 class Element:
     """An element of a part, as written: its start tag, its content (elements and the text between them), its end
@@ -286,7 +309,8 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
                 raise refusal(f"no {required}: not {kind}{older}")
             parts = {name: package.read(name) for name in names}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
-        raise refusal(f"not a ZIP package ({error}): {kind} is one{older}") from None
+        raise refusal(f"not a ZIP package ({error}): {kind} is one, but not one saved with a password (save it "
+                      f"without){older}") from None
     try:
         decoded = {name: xml.decode("utf-8") for name, xml in parts.items()}
     except UnicodeDecodeError as error:

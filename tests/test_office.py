@@ -1,6 +1,7 @@
 """Office documents in batch jobs (Word's .docx, OpenDocument's .odt): which paragraphs are sent and how, and the
 package written back."""
 
+import contextlib
 import json
 import re
 import xml.etree.ElementTree as ElementTree
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service import docx, odt
+from service import docx, odt, office
 from service.batch import JobRefused, Settings, read_items
 from tests.test_batch_jobs import SHORT, batch, server  # noqa: F401 (a fixture)
 
@@ -82,14 +83,14 @@ def test_a_word_documents_paragraphs_are_sent_as_html_of_their_runs(tmp_path):
         (5, "word/document.xml#5", 'Around<x id="0"/>'),
         (6, "word/document.xml#6", "The dog."),
         (7, "word/header1.xml#1", "The cat")]
-    assert docx.count(docx.read(source)) == 7
+    assert docx.FORMAT.count(docx.FORMAT.read(source)) == 7
 
 
 def test_a_word_document_written_back_with_its_own_texts_shows_the_same():
     """Filled with each paragraph's own HTML, every part shows the same text in the same places, its field, picture,
     bookmark, properties and link kept; spell-check marks are gone."""
     parts = {"word/document.xml": PACKAGE_START + "".join(BODY) + "</w:body></w:document>", "word/header1.xml": HEADER}
-    same = docx.filled(parts, {number: text for number, _, text in docx.items(parts)})
+    same = docx.FORMAT.filled(parts, {number: text for number, _, text in docx.FORMAT.items(parts)})
     for name, xml in parts.items():
         assert shown(same[name]) == shown(xml)
     document = same["word/document.xml"]
@@ -103,7 +104,7 @@ def test_a_text_box_keeps_its_translation_in_the_paragraph_that_holds_it():
     """The deepest paragraphs are filled first: the text box's translation stays in the paragraph around it, which
     is made from its own translation with the text box kept."""
     parts = {"word/document.xml": PACKAGE_START + BODY[5] + "</w:body></w:document>"}
-    filled = docx.filled(parts, {1: 'Herum<x id="0"/>', 2: "Der Hund."})["word/document.xml"]
+    filled = docx.FORMAT.filled(parts, {1: 'Herum<x id="0"/>', 2: "Der Hund."})["word/document.xml"]
     assert shown(filled) == ["HerumDer Hund.", "Der Hund."]
 
 
@@ -113,7 +114,7 @@ def test_a_translation_puts_formats_links_and_kept_runs_where_its_markup_went():
     parts = {"word/document.xml": PACKAGE_START + BODY[1] + "</w:body></w:document>"}
     translation = ('Die <a id="0"><span id="2">guten</span></a> Äpfel waren &lt;billig&gt; und <span id="1">rot'
                    '</span><x id="2"/>')
-    document = docx.filled(parts, {1: translation})["word/document.xml"]
+    document = docx.FORMAT.filled(parts, {1: translation})["word/document.xml"]
     assert shown(document) == ["Die guten Äpfel waren <billig> und rot\t3"]
     runs = re.findall(r"<w:r>(.*?)</w:r>", document.split("<w:body>")[1])
     assert runs[:4] == ['<w:t xml:space="preserve">Die </w:t>', f'{LINK_STYLE}<w:t xml:space="preserve">guten</w:t>',
@@ -122,22 +123,31 @@ def test_a_translation_puts_formats_links_and_kept_runs_where_its_markup_went():
     assert document.index(PICTURE) < document.index("<w:tab/>") < document.index(FIELD)  # lost: after, in order
 
 
+@contextlib.contextmanager
+def translated_as_recorded(server, source: Path, document: office.PackageFormat, summary: str):  # noqa: F811
+    """The source and its job's output (ZIP packages, open), after checking each entry is the source's but for the
+    parts, which are filled with the translations a JSONL job of the same source records."""
+    output = source.with_name("translated" + source.suffix)
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0 and summary in out, err
+    code, _, err = batch(server.target, source, source.with_suffix(".jsonl"), "--output-format", "jsonl", *SHORT)
+    assert code == 0, err
+    translated = {record["line"]: record["translation"]
+                  for record in map(json.loads, source.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines())}
+    expected = document.filled(document.read(source), translated)
+    with zipfile.ZipFile(source) as before, zipfile.ZipFile(output) as after:
+        for name in after.namelist():
+            assert after.read(name) == (expected[name].encode() if name in expected else before.read(name))
+        yield before, after
+
+
 def test_a_word_document_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
     """Through the server: the output is the package entry for entry (the picture's bytes, the content types, each
     entry's compression), its parts well-formed, each translated paragraph filled from the job's record of it."""
     source = package(tmp_path / "report.docx", BODY)
-    code, out, err = batch(server.target, source, tmp_path / "report.de.docx", *SHORT)
-    assert code == 0 and "5 items: 5 translated, 0 failed" in out, err
-    code, _, err = batch(server.target, source, tmp_path / "report.jsonl", "--output-format", "jsonl", *SHORT)
-    assert code == 0, err
-    translated = {record["line"]: record["translation"] for record in map(json.loads, (tmp_path / "report.jsonl")
-                                                                          .read_text(encoding="utf-8").splitlines())}
-    expected = docx.filled(docx.read(source), translated)
-    with zipfile.ZipFile(source) as before, zipfile.ZipFile(tmp_path / "report.de.docx") as after:
+    with translated_as_recorded(server, source, docx.FORMAT, "5 items: 5 translated, 0 failed") as (before, after):
         assert [(entry.filename, entry.compress_type) for entry in after.infolist()] == \
             [(entry.filename, entry.compress_type) for entry in before.infolist()]
-        for name in after.namelist():
-            assert after.read(name) == (expected[name].encode() if name in expected else before.read(name))
         assert shown(after.read("word/document.xml").decode())[2] == "I eat the apple."  # tracked: as it was
         assert shown(after.read("word/document.xml").decode())[0] != "Where is the station"
         assert after.read("word/styles.xml").decode() == STYLES.replace('w:val="en-US"', 'w:val="de-DE"')
@@ -150,8 +160,8 @@ def test_code_is_kept_as_it_is():
     parts = {"word/document.xml": PACKAGE_START + '<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r>'
              f"<w:t>make the dog</w:t></w:r></w:p><w:p><w:r><w:t>Run </w:t></w:r><w:r>{code}<w:t>make the dog</w:t>"
              '</w:r><w:r><w:t xml:space="preserve"> now.</w:t></w:r></w:p></w:body></w:document>'}
-    assert list(docx.items(parts)) == [(2, "word/document.xml#2", 'Run <x id="0"/> now.')]
-    filled = docx.filled(parts, {2: 'Führe <x id="0"/> jetzt aus.'})["word/document.xml"]
+    assert list(docx.FORMAT.items(parts)) == [(2, "word/document.xml#2", 'Run <x id="0"/> now.')]
+    filled = docx.FORMAT.filled(parts, {2: 'Führe <x id="0"/> jetzt aus.'})["word/document.xml"]
     assert shown(filled) == ["make the dog", "Führe make the dog jetzt aus."]
 
 
@@ -162,11 +172,11 @@ def test_translated_runs_are_marked_german():
     parts = {"word/document.xml": f"{PACKAGE_START}<w:p><w:r>{english}<w:t>The dog</w:t></w:r></w:p></w:body>"
                                   "</w:document>",
              "word/styles.xml": STYLES}
-    filled = docx.filled(parts, {1: "Der Hund"})
+    filled = docx.FORMAT.filled(parts, {1: "Der Hund"})
     assert '<w:lang w:val="de-DE" w:eastAsia="ja-JP"/></w:rPr><w:t xml:space="preserve">Der Hund' in \
         filled["word/document.xml"]
     assert '<w:rPrDefault><w:rPr><w:lang w:val="de-DE" w:eastAsia="en-US"' in filled["word/styles.xml"]
-    assert docx.filled(parts, {}) == parts  # nothing translated: nothing changed
+    assert docx.FORMAT.filled(parts, {}) == parts  # nothing translated: nothing changed
 
 
 def test_a_file_that_is_no_word_document_is_refused_with_what_to_do(tmp_path):
@@ -249,8 +259,8 @@ def test_an_opendocument_texts_paragraphs_are_sent_as_html_of_their_spans(tmp_pa
                              '<x id="1"/>.<x id="2"/>'),
         (3, "content.xml#3", "The dog."),
         (6, "styles.xml#1", "The cat")]
-    parts = odt.read(source)
-    same = odt.filled(parts, {number: text for number, _, text in odt.items(parts)})
+    parts = odt.FORMAT.read(source)
+    same = odt.FORMAT.filled(parts, {number: text for number, _, text in odt.FORMAT.items(parts)})
     assert odt_shown(same["content.xml"]) == odt_shown(parts["content.xml"])
     assert odt_shown(same["styles.xml"]) == ["The cat"] and 'fo:language="de" fo:country="DE"' in same["styles.xml"]
     assert "soft-page-break" not in same["content.xml"] and ODT_BODY[2] in same["content.xml"]
@@ -261,7 +271,7 @@ def test_an_opendocument_footnote_keeps_its_translation_in_its_paragraph():
     with the footnote kept; spaces a reader would join go as <text:s/>."""
     parts = {"content.xml": ODT_START + ODT_BODY[1] + "</office:text></office:body></office:document-content>"}
     translation = 'Die <span id="1">Äpfel</span> waren  <a id="0">heute</a> billig<x id="0"/>in <x id="1"/>.'
-    filled = odt.filled(parts, {1: translation, 2: "Der Hund."})["content.xml"]
+    filled = odt.FORMAT.filled(parts, {1: translation, 2: "Der Hund."})["content.xml"]
     assert odt_shown(filled) == ["Die Äpfel waren  heute billig\tin ~/.dog.1Der Hund.", "Der Hund."]
     assert '<text:span text:style-name="T1">Äpfel</text:span> waren <text:s text:c="1"/>' in filled
 
@@ -270,17 +280,8 @@ def test_an_opendocument_text_is_translated_and_its_package_kept(server, tmp_pat
     """Through the server: the package entry for entry, its mimetype first and stored (as readers need), each
     translated paragraph filled from the job's record of it."""
     source = odt_package(tmp_path / "report.odt", ODT_BODY)
-    code, out, err = batch(server.target, source, tmp_path / "report.de.odt", *SHORT)
-    assert code == 0 and "4 items: 4 translated, 0 failed" in out, err
-    code, _, err = batch(server.target, source, tmp_path / "report.jsonl", "--output-format", "jsonl", *SHORT)
-    assert code == 0, err
-    translated = {record["line"]: record["translation"] for record in map(json.loads, (tmp_path / "report.jsonl")
-                                                                          .read_text(encoding="utf-8").splitlines())}
-    expected = odt.filled(odt.read(source), translated)
-    with zipfile.ZipFile(source) as before, zipfile.ZipFile(tmp_path / "report.de.odt") as after:
+    with translated_as_recorded(server, source, odt.FORMAT, "4 items: 4 translated, 0 failed") as (before, after):
         assert after.infolist()[0].filename == "mimetype" and after.infolist()[0].compress_type == zipfile.ZIP_STORED
         assert [entry.filename for entry in after.infolist()] == [entry.filename for entry in before.infolist()]
-        for name in after.namelist():
-            assert after.read(name) == (expected[name].encode() if name in expected else before.read(name))
     with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text \(\.odt\)"):
         list(read_items(package(tmp_path / "word.odt", BODY), Settings(format="odt")))  # a .docx named .odt
