@@ -52,8 +52,8 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, fluent, java_properties,
-                     json_strings, latex, notebooks, odt, office, php_arrays, po, qt_ts, resx, roff, rst, stringsdict,
-                     xcstrings, xliff)
+                     json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx, roff, rst,
+                     stringsdict, xcstrings, xliff)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -103,7 +103,7 @@ NAMED_FORMATS = {
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
-    ".docx": "docx", ".odt": "odt",  # Word documents and OpenDocument texts: their paragraphs
+    ".docx": "docx", ".odt": "odt", ".pptx": "pptx",  # Word's, OpenDocument's and PowerPoint's: their paragraphs
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
     ".tex": "latex", ".ltx": "latex",  # LaTeX documents
@@ -137,8 +137,8 @@ def format_named(path: Path) -> str:
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
-             "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT}
-PACKAGES = ("docx", "odt")  # documents that are ZIP packages of XML parts, read and written by their modules
+             "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT, "pptx": pptx.FORMAT}
+PACKAGES = ("docx", "odt", "pptx")  # documents that are ZIP packages of XML parts, read and written by their modules
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
@@ -1298,8 +1298,8 @@ class Job:
         os.replace(partial, self.output)
 
     def _write_package(self, parts: dict[str, str]) -> None:
-        """A Word or OpenDocument document's output: its package with its text parts filled in, written atomically
-        as a text output is."""
+        """An office document's output: its package with its text parts filled in, written atomically as a text
+        output is."""
         partial = partial_path(self.output)
         with writing(partial):
             office.write(self.input, parts, partial)

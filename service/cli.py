@@ -867,7 +867,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "docx",
-                                "odt",
+                                "odt", "pptx",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
@@ -876,7 +876,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, docx when it ends in "
-                            ".docx, odt when it ends in .odt, subtitles when it ends in "
+                            ".docx, odt when it ends in .odt, pptx when it ends in .pptx, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
                             ".asciidoc or .asc, latex when it ends in .tex or .ltx, man when it ends in .man or in a "
@@ -944,7 +944,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "its runs' formats, links, tabs, pictures and fields kept around the words they held "
                             "(sent as HTML), paragraphs with tracked changes or in a code style never sent, and the "
                             "output the document with those paragraphs translated; odt: an OpenDocument text, read "
-                            "as a docx is (its body, headers and footers; footnotes, frames and tables too); "
+                            "as a docx is (its body, headers and footers; footnotes, frames and tables too); pptx: "
+                            "a PowerPoint presentation, each paragraph of its slides and speaker notes read as a "
+                            "docx's is; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole; ass: SubStation Alpha (.ass, .ssa), each Dialogue line's text one item "

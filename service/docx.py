@@ -89,7 +89,7 @@ class Runs(Inline):
                 self.keep(f"{run.start}{properties}{element}{run.end}")
 
     def text_xml(self, format: str, text: str) -> str:
-        """A run of translated text, in German: Word checked the spelling of German text marked English."""
+        """A run of translated text, in German: Word checks a run's spelling in the language it names."""
         return f'<w:r>{german(format)}<w:t xml:space="preserve">{escape(text)}</w:t></w:r>'
 
 

@@ -1,13 +1,13 @@
-"""What batch jobs' office documents share (Word's ``.docx``: service.docx; OpenDocument's ``.odt``: service.odt): a ZIP
-package whose XML parts hold paragraphs, read and written back entry for entry; each paragraph's content parsed as
-written, sent as HTML of its text, and made again from its translation.
+"""What batch jobs' office documents share (Word's ``.docx``: service.docx; OpenDocument's ``.odt``: service.odt;
+PowerPoint's ``.pptx``: service.pptx): a ZIP package whose XML parts hold paragraphs, read and written back entry for
+entry; each paragraph's content parsed as written, sent as HTML of its text, and made again from its translation.
 
 A paragraph is sent as its text: the text in its most used format as text, text in another format inside ``<span
 id="N">`` (N: that format), a hyperlink as ``<a id="N">``, and whatever else it holds (a tab, a picture, a field, a
 footnote, code) as ``<x id="N"/>``: the text pipeline keeps the markup and puts it back around the words it held, and
-what an ``<x/>`` stands for is written back as it was. Paragraphs are numbered in document order, one that another
-holds (a footnote's, a text box's) after it; the deepest are filled in first, so that the paragraph holding them keeps
-their translation with what it keeps."""
+what an ``<x/>`` stands for is written back as it was. Paragraphs are numbered in document order, one that another holds
+(a footnote's, a text box's) after it; the deepest are filled in first, so that the paragraph holding them keeps their
+translation with what it keeps."""
 
 from __future__ import annotations
 
@@ -194,8 +194,9 @@ def paragraphs(part: str, xml: str, names: frozenset[str]) -> list[Paragraph]:
 @dataclass
 class Inline:
     """A paragraph as sent: its text by format, its links and what it keeps, by number, and what is written before
-    them (`head`: its properties, its bookmarks). Each format says how its text is written (`text_xml`)."""
+    them (`head`: its properties, its bookmarks) and after. Each format says how its text is written (`text_xml`)."""
     head: list[str] = field(default_factory=list)
+    tail: list[str] = field(default_factory=list)  # what is written after them (DrawingML's end-of-paragraph marks)
     pieces: list[tuple[str, object]] = field(default_factory=list)  # ("text", (format, text)), ("open", link), ...
     formats: list[str] = field(default_factory=list)  # as the format's markup spells it, by number
     numbered: dict[str, int] = field(default_factory=dict)  # and their numbers
@@ -285,7 +286,7 @@ class Inline:
         self._text(out, translation[done:], formats[-1])
         out += [self.links[number][1] for number in links]
         out += [kept for number, kept in enumerate(self.kept) if number not in used]
-        return "".join(out)
+        return "".join(out + self.tail)
 
     def _text(self, out: list[str], text: str, format: int) -> None:
         text = html.unescape(text)
@@ -300,14 +301,13 @@ class Inline:
 def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type[documents.NotDocument],
          kind: str) -> dict[str, str]:
     """The package's parts that `wanted` names, in the package's order, decoded and checked; `refusal` with what to fix
-    where it is no such package (`kind`: "a Word document (.docx)") or lacks the `required` part."""
+    where it is no such package (`kind`: "a Word document (.docx)"), one without its `required` entry."""
     older = "; an older .doc must be saved as .docx first" if required.startswith("word/") else ""
     try:
         with zipfile.ZipFile(path) as package:
-            names = [name for name in package.namelist() if wanted(name)]
-            if required not in names:
+            if required not in package.namelist():
                 raise refusal(f"no {required}: not {kind}{older}")
-            parts = {name: package.read(name) for name in names}
+            parts = {name: package.read(name) for name in package.namelist() if wanted(name)}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
         raise refusal(f"not a ZIP package ({error}): {kind} is one, but not one saved with a password (save it "
                       f"without){older}") from None

@@ -1,0 +1,81 @@
+"""PowerPoint presentations (``.pptx``, Office Open XML) for batch jobs: which paragraphs to send, and the package
+written back.
+
+The slides (``ppt/slides/slideN.xml``) and their speaker notes (``ppt/notesSlides/notesSlideN.xml``) are read, in the
+order of their numbers; layouts and masters (their prompts, "Click to edit Master title style") are not. Each paragraph
+of their text (DrawingML's ``<a:p>``: a shape's, a table cell's) with a letter is sent as an item, its id the part and
+the paragraph's number in it, as HTML (service.office): text in another run format (bold, a link's: DrawingML writes a
+link into its run's properties) in ``<span id="N">``, a line break, a field (a slide's number, a date) and a run in a
+typewriter's font (code) as ``<x id="N"/>``, written back as it was. A paragraph's properties stay its first element and
+its end-of-paragraph properties its last. The translated runs' language is German (``lang="de-DE"``: PowerPoint checks a
+run's spelling in it).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from service import documents, office
+from service.office import Element, Inline, Paragraph
+
+PART = re.compile(r"ppt/(slides/slide|notesSlides/notesSlide)(\d+)\.xml")
+LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
+POWERPOINT_LANGUAGE = "de-DE"
+# A run in a typewriter's font: code (pandoc sets code spans and blocks in Courier), kept as it is
+MONOSPACED = re.compile(r'\btypeface\s*=\s*"[^"]*(?i:courier|consolas|mono|menlo|monaco|lucida console|source code)')
+
+
+class NotPptx(documents.NotDocument):
+    """The input is not a PowerPoint presentation this job can fill in."""
+
+
+class TextRuns(Inline):
+    """A DrawingML paragraph as sent: its formats are its runs' properties (``<a:rPr>``) as written."""
+
+    def read(self, children: list[Element | str]) -> None:
+        for child in children:
+            if not isinstance(child, Element):
+                continue  # white space between elements
+            if child.name == "a:pPr":
+                self.head.append(str(child))
+            elif child.name == "a:endParaRPr":
+                self.tail.append(str(child))
+            elif child.name == "a:r" and not MONOSPACED.search(str(child)):
+                properties = next((str(element) for element in child.elements() if element.name == "a:rPr"), "")
+                text = next((element for element in child.elements() if element.name == "a:t"), None)
+                self.text(properties, office.text_of(text) if text is not None else "")
+            else:  # a line break, a field, code: as written
+                self.keep(str(child))
+
+    def text_xml(self, format: str, text: str) -> str:
+        """A run of translated text, in German."""
+        german = LANGUAGE.sub(lambda found: found.group(1) + POWERPOINT_LANGUAGE + found.group(3), format)
+        return f"<a:r>{german}<a:t>{escape(text)}</a:t></a:r>"
+
+
+def sent_of(paragraph: Paragraph) -> TextRuns | None:
+    """What is sent for a paragraph, or None where it has no letter."""
+    sent = TextRuns()
+    sent.read(paragraph.children())
+    return sent.sendable()
+
+
+def read(path: Path) -> dict[str, str]:
+    """The slides, then their notes, each by number; NotPptx with what to fix where it is no presentation."""
+    parts = office.read(path, lambda name: PART.fullmatch(name) is not None, "ppt/presentation.xml", NotPptx,
+                        "a PowerPoint presentation (.pptx)")
+    return {name: parts[name] for name in sorted(parts, key=_part_order)}
+
+
+def _part_order(name: str) -> tuple[bool, int]:
+    kind, number = PART.fullmatch(name).groups()
+    return kind != "slides/slide", int(number)
+
+
+def package(parts: dict[str, str]) -> office.Package:
+    return office.Package(parts, {"a:p"}, sent_of)
+
+
+FORMAT = office.PackageFormat(read, package, lambda parts: {})
