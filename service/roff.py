@@ -261,8 +261,6 @@ def arguments(line: str) -> list[str]:
             for found in ARGUMENT.finditer(rest)]
 
 
-
-
 def _line_end(lines: list[str], at: int) -> int:
     """Where the text or font macro's line at `at` ends: after the lines it goes on on with a "\\" at its end. Read
     apart, a font macro's next line's arguments (646 such lines in 384 of this machine's pages: ".BR ELF32_ST_INFO(
