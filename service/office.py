@@ -35,8 +35,11 @@ CODE_STYLE = re.compile(r"code|verbatim|preformatted|sourcetext|macrotext|listin
 
 
 def code_style(name: str) -> bool:
-    """Whether a style's name or id is a code style's ("Source Text", "Source_20_Text", "HTMLCode", "VerbatimChar")."""
-    return CODE_STYLE.search(re.sub(r"[^a-z]", "", name.lower().replace("_20_", ""))) is not None
+    """Whether a style's name or id is a code style's ("Source Text", "HTMLCode", "VerbatimChar"; OpenDocument's
+    names have the characters an XML name may not hold as hex: "Source_20_Text", and "Source_5f_Text" for pandoc's
+    "Source_Text" after LibreOffice saved it)."""
+    decoded = re.sub(r"_([0-9A-Fa-f]{2})_", lambda escaped: chr(int(escaped.group(1), 16)), name)
+    return CODE_STYLE.search(re.sub(r"[^a-z]", "", decoded.lower())) is not None
 
 
 class Package:
