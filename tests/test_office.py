@@ -165,8 +165,8 @@ def test_code_is_kept_as_it_is():
     assert shown(filled) == ["make the dog", "Führe make the dog jetzt aus."]
     # by name, as each suite spells it: LibreOffice wrote pandoc's "Source_Text" as "Source_5f_Text" (hex for "_"),
     # and 889 paragraphs of code in 60 documents it saved were sent
-    assert [office.code_style(name) for name in ("HTML Preformatted", "Source_5f_Text", "Preformatted_20_Text",
-                                                 "VerbatimChar", "Text_20_body", "Heading1")] == [True] * 4 + [False] * 2
+    names = ("HTML Preformatted", "Source_5f_Text", "Preformatted_20_Text", "VerbatimChar", "Text_20_body", "Heading1")
+    assert [office.code_style(name) for name in names] == [True] * 4 + [False] * 2
 
 
 def test_translated_runs_are_marked_german():
