@@ -25,6 +25,9 @@ from service import documents
 # An element's start, end or empty tag (attribute values quoted, as XML has them); comments, processing instructions
 # and CDATA, which office suites do not write inside a paragraph, stay where they are as text between tags
 TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>")
+# The most a part may hold unpacked: a ZIP's few kilobytes may unpack to gigabytes (Word's largest body parts are tens
+# of megabytes), and a part is read whole, then decoded and parsed
+MAX_PART_BYTES = 256 << 20
 SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
 # A style for code, by its name: Word's (HTML Code, HTML Preformatted, Macro Text...), LibreOffice's (Source Text,
 # Preformatted Text), pandoc's (SourceCode, VerbatimChar). Sent, the code blocks of 60 Markdown files pandoc made
@@ -310,7 +313,11 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
         with zipfile.ZipFile(path) as package:
             if required not in package.namelist():
                 raise refusal(f"no {required}: not {kind}{older}")
-            parts = {name: package.read(name) for name in package.namelist() if wanted(name)}
+            entries = [entry for entry in package.infolist() if wanted(entry.filename)]
+            if oversized := [entry for entry in entries if entry.file_size > MAX_PART_BYTES]:
+                raise refusal(f"{oversized[0].filename} holds {oversized[0].file_size:,} bytes unpacked, more than "
+                              f"the {MAX_PART_BYTES:,} this job reads into memory: split the document")
+            parts = {entry.filename: package.read(entry) for entry in entries}
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as error:
         raise refusal(f"not a ZIP package ({error}): {kind} is one, but not one saved with a password (save it "
                       f"without){older}") from None

@@ -191,6 +191,15 @@ def test_a_file_that_is_no_word_document_is_refused_with_what_to_do(tmp_path):
         written.writestr("xl/workbook.xml", "<workbook/>")
     with pytest.raises(JobRefused, match="no word/document.xml: not a Word document"):
         list(read_items(tmp_path / "sheet.docx", Settings(format="docx")))
+    bomb = tmp_path / "bomb.docx"  # a few kilobytes that unpack to more than a part may hold
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as written, written.open("word/document.xml", "w") as part:
+        part.write(PACKAGE_START.encode())
+        for _ in range(office.MAX_PART_BYTES >> 20):
+            part.write(b" " * (1 << 20))
+    assert bomb.stat().st_size < office.MAX_PART_BYTES // 500
+    with pytest.raises(JobRefused, match=r"word/document\.xml holds 268,435,\d\d\d bytes unpacked, more than the "
+                                         r"268,435,456 this job reads into memory: split the document"):
+        list(read_items(bomb, Settings(format="docx")))
     broken = package(tmp_path / "broken.docx", ["<w:p><w:r><w:t>The dog</w:r></w:p>"])
     with pytest.raises(JobRefused, match="word/document.xml: not well-formed XML: mismatched tag at line 2"):
         list(read_items(broken, Settings(format="docx")))
