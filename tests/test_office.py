@@ -1,5 +1,5 @@
-"""Office documents in batch jobs (Word's .docx, OpenDocument's .odt): which paragraphs are sent and how, and the
-package written back."""
+"""Office documents in batch jobs (Word's .docx, OpenDocument's .odt, PowerPoint's .pptx): which paragraphs are sent
+and how, and the package written back."""
 
 import contextlib
 import json
@@ -37,14 +37,12 @@ BODY = [
     '<w:p><w:r><w:t>I eat </w:t></w:r><w:del w:id="1" w:author="A"><w:r><w:delText>an</w:delText></w:r></w:del>'
     '<w:ins w:id="2" w:author="A"><w:r><w:t>the</w:t></w:r></w:ins><w:r><w:t> apple.</w:t></w:r></w:p>',
     '<w:p/>', '<w:p><w:r><w:t>42</w:t></w:r></w:p>',
-    # a text box: its paragraph is read on its own, the one that holds it is not sent
+    # a text box: its paragraph is read after the one that holds it, which keeps it
     '<w:p><w:r><w:t>Around</w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>The dog.</w:t></w:r></w:p>'
     '</w:txbxContent></w:pict></w:r></w:p>',
 ]
 HEADER = (f'<?xml version="1.0" encoding="UTF-8"?><w:hdr xmlns:w="{W}"><w:p><w:r><w:t>The cat</w:t></w:r></w:p>'
           '</w:hdr>')
-
-
 STYLES = (f'<?xml version="1.0"?><w:styles xmlns:w="{W}"><w:docDefaults><w:rPrDefault><w:rPr><w:lang w:val="en-US" '
           'w:eastAsia="en-US" w:bidi="ar-SA"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:styleId="Code"><w:rPr>'
           '<w:lang w:val="en-GB"/></w:rPr></w:style></w:styles>')
