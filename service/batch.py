@@ -138,7 +138,8 @@ def format_named(path: Path) -> str:
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT, "pptx": pptx.FORMAT}
-PACKAGES = ("docx", "odt", "pptx")  # documents that are ZIP packages of XML parts, read and written by their modules
+# Documents that are ZIP packages of XML parts, read and written back by service.office
+PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, office.PackageFormat))
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding

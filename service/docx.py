@@ -78,7 +78,7 @@ class Runs(Inline):
     def _run(self, run: Element) -> None:
         """A run's text in its format, and each other thing it holds kept, in a run of its own; a run in a code
         style kept whole."""
-        properties = next((str(element) for element in run.elements() if element.name == "w:rPr"), "")
+        properties = str(run.child("w:rPr") or "")
         if code_style(properties):
             self.keep(str(run))
             return

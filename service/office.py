@@ -131,6 +131,10 @@ class Element:
             yield child
             yield from child.descendants()
 
+    def child(self, name: str) -> "Element | None":
+        """Its first child element so named (a run's properties, its text)."""
+        return next((element for element in self.elements() if element.name == name), None)
+
     def attribute(self, name: str) -> str | None:
         return documents.attribute(self.start, name)
 

@@ -43,9 +43,8 @@ class TextRuns(Inline):
             elif child.name == "a:endParaRPr":
                 self.tail.append(str(child))
             elif child.name == "a:r" and not MONOSPACED.search(str(child)):
-                properties = next((str(element) for element in child.elements() if element.name == "a:rPr"), "")
-                text = next((element for element in child.elements() if element.name == "a:t"), None)
-                self.text(properties, office.text_of(text) if text is not None else "")
+                text = child.child("a:t")
+                self.text(str(child.child("a:rPr") or ""), office.text_of(text) if text is not None else "")
             else:  # a line break, a field, code: as written
                 self.keep(str(child))
 
