@@ -378,6 +378,10 @@ def cmd_batch(args) -> int:
 
     from service import batch
 
+    wrong = batch_paths(args)
+    if wrong:
+        print(f"error: {wrong}", file=sys.stderr)
+        return 2
     tree = args.input.is_dir()
     if tree:  # what is wrong with the paths, before a server is looked for
         try:
@@ -432,6 +436,23 @@ def cmd_batch(args) -> int:
         return 1 if summary.failed else 0
     report_job(args, None, summary, settings)
     return 1 if summary.failed else 0
+
+
+def batch_paths(args) -> str:
+    """Sets args.input and args.output from --input, --output and the paths given without a flag, in that order
+    (`translator batch in.po out.po`, `--input in.po out.po`); what is missing or given twice, else ""."""
+    given = [path for path in (args.input_path, args.output_path) if path is not None] + args.more_paths
+    for name in ("input", "output"):
+        if getattr(args, name) is None and given:
+            setattr(args, name, given.pop(0))
+    if given:
+        return (f"{' '.join(map(str, given))}: a path more than one INPUT and one OUTPUT (translator batch INPUT "
+                "OUTPUT, or --input INPUT --output OUTPUT)")
+    missing = [name.upper() for name in ("input", "output") if getattr(args, name) is None]
+    if missing:
+        return (f"no {' and no '.join(missing)} given: translator batch INPUT OUTPUT (or --input INPUT "
+                "--output OUTPUT)")
+    return ""
 
 
 def unmade(paths: list[Path], shown: int = 5) -> str:
@@ -848,14 +869,16 @@ def build_parser() -> argparse.ArgumentParser:
                     "and at the same path there; files of no format a job reads (images, stylesheets) are copied, "
                     "hidden ones (.git) and links skipped, and a rerun leaves the files it finished as they are, "
                     "but for those whose source was modified after their output was written.")
-    batch.add_argument("--input", type=Path, required=True,
+    batch.add_argument("input_path", nargs="?", type=Path, metavar="INPUT", help="the same as --input")
+    batch.add_argument("output_path", nargs="?", type=Path, metavar="OUTPUT", help="the same as --output")
+    batch.add_argument("--input", type=Path,
                        help="input (UTF-8, or see --encoding): text (one segment per line), TSV (id<TAB>text), JSONL "
                             '({"id": ..., "text": ..., optional "model", "max_output_tokens", "min_output_tokens", '
                             '"beam_size", each over the job\'s flag), '
                             "paragraphs, a configuration file, a gettext catalog, a JSON resource file, XLIFF or "
                             "subtitles (see --format); or a directory: each file of a format its name says (see "
                             "--format; .txt as text) translated, every other copied")
-    batch.add_argument("--output", type=Path, required=True,
+    batch.add_argument("--output", type=Path,
                        help="text output: line i holds the translation of input line i (empty when it failed; "
                             "a catalog's, a JSON, an XLIFF, an Android or .NET resource, a Qt Linguist file's or a "
                             "String Catalog's: the file filled in, see --format; "
@@ -1033,7 +1056,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="stop (resumable) after this long without a single result, e.g. the server is gone; an item "
                        "the server keeps refusing as busy or shutting down fails after this long (default: 300)")
     batch.add_argument("--quiet", action="store_true", help="no progress bar")
-    batch.set_defaults(func=cmd_batch)
+    batch.set_defaults(func=cmd_batch, more_paths=[])  # more_paths: see main
 
     convert = commands.add_parser("convert", help="convert between Hugging Face Marian (OPUS-MT) and our checkpoints")
     directions = convert.add_subparsers(dest="direction", required=True, metavar="DIRECTION")
@@ -1710,7 +1733,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:  # a TRANSLATOR_* variable that a flag's default cannot take: say which
         print(f"error: {error}", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    args, unparsed = parser.parse_known_args(argv)
+    if unparsed and hasattr(args, "more_paths") and not any(word.startswith("-") for word in unparsed):
+        args.more_paths = [Path(word) for word in unparsed]  # `batch in.po --format po out.po`: argparse fills
+        # positionals from their first run only, and leaves out.po unparsed
+    elif unparsed:
+        parser.error(f"unrecognized arguments: {' '.join(unparsed)}")
     if args.command == "serve" and args.model is None:
         args.model = list(args.model_default)
     try:

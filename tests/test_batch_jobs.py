@@ -168,6 +168,24 @@ def test_text_output_is_aligned_line_by_line_and_dedupe_translates_once(server, 
     assert code == 1 and "finished text output" in err  # never overwritten silently
 
 
+def test_input_and_output_may_be_given_without_their_flags(server, tmp_path):
+    """`translator batch in.txt out.txt`, a user's first try, was "the following arguments are required: --input,
+    --output"; a path after a flag counts too (argparse fills positionals from their first run only)."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{TEXTS[0]}\n{TEXTS[1]}\n", encoding="utf-8")
+    common = [sys.executable, "-m", "service.cli", "batch", "--server", server.target]
+    for name, words in [("both", [str(source), str(tmp_path / "both.txt"), "--quiet"]),
+                        ("split", [str(source), "--quiet", str(tmp_path / "split.txt")]),
+                        ("flagged", ["--input", str(source), str(tmp_path / "flagged.txt"), "--quiet"])]:
+        job = subprocess.run(common + words, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert job.returncode == 0, (name, job.stderr)
+    code, _, err = batch(server.target, source, tmp_path / "reference.txt")
+    assert code == 0, err
+    expected = (tmp_path / "reference.txt").read_text(encoding="utf-8")
+    assert [(tmp_path / f"{name}.txt").read_text(encoding="utf-8") for name in ("both", "split", "flagged")] == [
+        expected] * 3
+
+
 def test_a_windows_files_text_output_ends_its_lines_as_the_input_does(server, tmp_path):
     source = tmp_path / "in.txt"
     source.write_bytes(f"{TEXTS[0]}\r\n\r\n{TEXTS[1]}\r\n".encode())

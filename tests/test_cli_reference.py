@@ -71,6 +71,27 @@ def test_a_value_out_of_range_is_refused_where_it_is_typed(capsys, argv, message
 UNRANGED = {"--alignment-layer", "--length-penalty", "--temperature", "--top-p", "--dropout", "--steps"}
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["batch", "in.txt"], "error: no OUTPUT given: translator batch INPUT OUTPUT (or --input INPUT --output OUTPUT)"),
+    (["batch", "--output", "out.txt"], "error: no INPUT given"),
+    (["batch"], "error: no INPUT and no OUTPUT given"),
+    (["batch", "a.txt", "b.txt", "c.txt"], "error: c.txt: a path more than one INPUT and one OUTPUT"),
+    (["batch", "a.txt", "--quiet", "b.txt", "c.txt"], "error: c.txt: a path more than one INPUT and one OUTPUT"),
+    (["batch", "--input", "a.txt", "--output", "b.txt", "c.txt"], "error: c.txt: a path more than one INPUT"),
+])
+def test_a_batch_job_without_its_two_paths_or_with_more_says_so_before_connecting(capsys, argv, message):
+    # No server listens on port 1: the refusal comes before any connection.
+    assert main(argv + ["--server", "127.0.0.1:1"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unknown_flag_after_a_batch_jobs_paths_is_still_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["batch", "a.txt", "b.txt", "--bogus"])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
 def test_every_number_a_command_takes_has_its_range():
     bare = [(" ".join(words), action.option_strings[0]) for words, parser, _ in commands(build_parser())
             if words != ("translator", "serve") for action in arguments(parser)
