@@ -298,6 +298,9 @@ def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():
     text = "Use the org.gnome.OnlineAccounts service or gi.repository.Gda, e.g. now, i.e. later, with v1.2 and a.b."
     assert protected_items(text) == ["gi.repository.Gda", "org.gnome.OnlineAccounts", "v1.2"]
     assert len(prepare(text).segments) == 1
+    # later parts that are numbers: a key ("msg.0.5" came back as "msg.0,5"), a version ("git-1.5.6")
+    assert protected_items("Key msg.0.5 or error.code.404 needs git-1.5.6, section 3.2.") == [
+        "error.code.404", "git-1.5.6", "msg.0.5"]
 
 
 

@@ -557,8 +557,10 @@ PLACEHOLDERS = (
     r" \d{4} " + ZONED_TIME,
     # Dotted names of three parts or more from a small letter: a reverse domain name, a setting's key, a D-Bus
     # interface ("org.gnome.OnlineAccounts" was cut into two sentences after "org.gnome." and came back as
-    # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two
-    r"(?<![\w./\\-])[a-z][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?![\w-]|\.\w)",
+    # "oderg.gnome gefunden werden.OnlineAccounts-Dienst"); "e.g." and "i.e." have two. Later parts may be numbers: a
+    # key ("msg.0.5" came back as "msg.0,5", "error.code.404" as "Fehler. Kodierung,404"), a package's version
+    # ("git-1.5.6", "libreadline.so.7": the 5 training messages this changed keep theirs as written)
+    r"(?<![\w./\\-])[a-z][\w-]*(?:\.[A-Za-z_\d][\w-]*){2,}(?![\w-]|\.\w)",
     # Dotted names of two parts or more whose second has a capital or an underscore: a package's type or function, a
     # namespace ("io.Writer", "time.Time", "Mono.Cecil", "System.Xml.Linq", "README.Debian", "pytz.common_timezones").
     # The splitter ended a sentence at a dot before a capital, and the model translated the halves ("implements the
