@@ -890,7 +890,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "docx",
-                                "odt", "pptx",
+                                "odt", "pptx", "xlsx",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
@@ -899,7 +899,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "it ends in .xml, ts when it ends in .ts, resx when it ends in .resx or .resw, xcstrings "
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, docx when it ends in "
-                            ".docx, odt when it ends in .odt, pptx when it ends in .pptx, subtitles when it ends in "
+                            ".docx, odt when it ends in .odt, pptx when it ends in .pptx, xlsx when it ends in "
+                            ".xlsx or .xlsm, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
                             ".asciidoc or .asc, latex when it ends in .tex or .ltx, man when it ends in .man or in a "
@@ -969,7 +970,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "output the document with those paragraphs translated; odt: an OpenDocument text, read "
                             "as a docx is (its body, headers and footers; footnotes, frames and tables too); pptx: "
                             "a PowerPoint presentation, each paragraph of its slides and speaker notes read as a "
-                            "docx's is; "
+                            "docx's is; xlsx: an Excel workbook, each string of its cells (shared or inline) and "
+                            "notes with a letter one item, sent once however many cells show it, its part and number "
+                            "the id, its runs' formats and line breaks kept (sent as HTML), a string a formula, a "
+                            "data validation list, a filter or a table's column names as a value never sent "
+                            "(translated it would no longer match), and the output the workbook with those strings "
+                            "translated; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole; ass: SubStation Alpha (.ass, .ssa), each Dialogue line's text one item "

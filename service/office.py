@@ -1,6 +1,7 @@
 """What batch jobs' office documents share (Word's ``.docx``: service.docx; OpenDocument's ``.odt``: service.odt;
-PowerPoint's ``.pptx``: service.pptx): a ZIP package whose XML parts hold paragraphs, read and written back entry for
-entry; each paragraph's content parsed as written, sent as HTML of its text, and made again from its translation.
+PowerPoint's ``.pptx``: service.pptx; Excel's ``.xlsx``: service.xlsx): a ZIP package whose XML parts hold
+paragraphs, read and written back entry for entry; each paragraph's content parsed as written, sent as HTML of its
+text, and made again from its translation.
 
 A paragraph is sent as its text: the text in its most used format as text, text in another format inside ``<span
 id="N">`` (N: that format), a hyperlink as ``<a id="N">``, and whatever else it holds (a tab, a picture, a field, a
@@ -28,6 +29,7 @@ TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[
 # The most a part may hold unpacked: a ZIP's few kilobytes may unpack to gigabytes (Word's largest body parts are tens
 # of megabytes), and a part is read whole, then decoded and parsed
 MAX_PART_BYTES = 256 << 20
+OLDER = {"word/": ".doc", "xl/": ".xls", "ppt/": ".ppt"}  # the binary formats before each package's, by its main part
 SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
 # A style for code, by its name: Word's (HTML Code, HTML Preformatted, Macro Text...), LibreOffice's (Source Text,
 # Preformatted Text), pandoc's (SourceCode, VerbatimChar). Sent, the code blocks of 60 Markdown files pandoc made
@@ -312,7 +314,8 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
          kind: str) -> dict[str, str]:
     """The package's parts that `wanted` names, in the package's order, decoded and checked; `refusal` with what to fix
     where it is no such package (`kind`: "a Word document (.docx)"), one without its `required` entry."""
-    older = "; an older .doc must be saved as .docx first" if required.startswith("word/") else ""
+    older = next((f"; an older {suffix} must be saved as {suffix}x first" for start, suffix in OLDER.items()
+                  if required.startswith(start)), "")
     try:
         with zipfile.ZipFile(path) as package:
             if required not in package.namelist():

@@ -1,5 +1,5 @@
-"""Office documents in batch jobs (Word's .docx, OpenDocument's .odt, PowerPoint's .pptx): which paragraphs are sent
-and how, and the package written back."""
+"""Office documents in batch jobs (Word's .docx, OpenDocument's .odt, PowerPoint's .pptx, Excel's .xlsx): which
+paragraphs (an Excel workbook's strings) are sent and how, and the package written back."""
 
 import contextlib
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service import docx, odt, office, pptx
+from service import docx, odt, office, pptx, xlsx
 from service.batch import JobRefused, Settings, read_items
 from tests.test_batch_jobs import SHORT, batch, server  # noqa: F401 (a fixture)
 
@@ -359,3 +359,108 @@ def test_a_presentation_is_translated_and_its_package_kept(server, tmp_path):  #
         assert after.read("ppt/slideLayouts/slideLayout1.xml") == before.read("ppt/slideLayouts/slideLayout1.xml")
     with pytest.raises(JobRefused, match=r"no ppt/presentation\.xml: not a PowerPoint presentation \(\.pptx\)"):
         list(read_items(package(tmp_path / "word.pptx", BODY), Settings(format="pptx")))  # a .docx named .pptx
+
+
+S = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+BOLD_RUN = '<rPr><b/><sz val="11"/></rPr>'
+SHARED = [
+    "<t>Where is the station?</t>",
+    f'<r><t xml:space="preserve">The </t></r><r>{BOLD_RUN}<t>red</t></r><r><t xml:space="preserve"> car</t></r>',
+    '<t xml:space="preserve">Total_x000D_\nper month</t>',  # a line break in the cell: Excel's CR escaped
+    "<t>Done</t>", "<t>open</t>", "<t>Blocked</t>", "<t>Status</t>",  # named by a formula, a list, a filter, a table
+    "<t>42</t>", "<t>Price &amp; tax</t>",
+    '<t>Cats</t><rPh sb="0" eb="1"><t>kyatto</t></rPh><phoneticPr fontId="1"/>',  # a phonetic guide (Japanese's)
+]
+SHEET_XML = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="{S}"><sheetData><row r="1">'
+             '<c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>The dog sleeps.</t></is></c>'
+             '<c r="C1"><f>COUNTIF(D:D,"Done")</f><v>1</v></c><c r="D1" t="s"><v>3</v></c></row></sheetData>'
+             '<autoFilter ref="A1:D1"><filterColumn colId="3"><filters><filter val="Blocked"/></filters>'
+             '</filterColumn></autoFilter><dataValidations count="1"><dataValidation type="list" sqref="D2">'
+             '<formula1>"Done,Open"</formula1></dataValidation></dataValidations></worksheet>')
+WORKBOOK_XML = (f'<?xml version="1.0"?><workbook xmlns="{S}"><sheets><sheet name="Sheet1" sheetId="1"/></sheets>'
+                '</workbook>')
+TABLE_XML = (f'<?xml version="1.0"?><table xmlns="{S}" id="1" name="T" ref="A1:B2"><tableColumns count="1">'
+             '<tableColumn id="1" name="Status"/></tableColumns></table>')
+COMMENTS_XML = (f'<?xml version="1.0"?><comments xmlns="{S}"><authors><author>Ann</author></authors><commentList>'
+                '<comment ref="A1" authorId="0"><text><r><rPr><b/></rPr><t>Ann:</t></r><r><t xml:space="preserve">\n'
+                'Check the price.</t></r></text></comment></commentList></comments>')
+
+
+def shared_strings(strings: list[str]) -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{S}" count="{len(strings)}" '
+            f'uniqueCount="{len(strings)}">' + "".join(f"<si>{string}</si>" for string in strings) + "</sst>")
+
+
+def xlsx_package(path: Path, strings: list[str] = SHARED) -> Path:
+    """An .xlsx package as Excel lays one out: the workbook, its shared strings, a sheet, a table, notes, a picture."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as written:
+        written.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="urn:ct"/>')
+        written.writestr("xl/workbook.xml", WORKBOOK_XML)
+        written.writestr("xl/sharedStrings.xml", shared_strings(strings))
+        written.writestr("xl/worksheets/sheet1.xml", SHEET_XML)
+        written.writestr("xl/tables/table1.xml", TABLE_XML)
+        written.writestr("xl/comments1.xml", COMMENTS_XML)
+        written.writestr("xl/media/image1.png", b"\x89PNG\r\n\x1a\n\x00\xff", compress_type=zipfile.ZIP_STORED)
+    return path
+
+
+def xlsx_shown(xml: str, element: str = "si") -> list[str]:
+    """Each string's text as Excel shows it (its runs' text joined, phonetic guides not), escapes read."""
+    def text(node) -> str:
+        return "".join(child.text or "" if child.tag == f"{{{S}}}t" else text(child) for child in node
+                       if child.tag in (f"{{{S}}}t", f"{{{S}}}r"))
+    return [xlsx.unescaped(text(node)) for node in ElementTree.fromstring(xml.encode()).iter(f"{{{S}}}{element}")]
+
+
+def test_an_excel_workbooks_strings_are_sent_once_as_html_of_their_runs(tmp_path):
+    """Each shared string with a letter is one item, whatever the cells showing it; then a sheet's inline string and a
+    note. A run formatted otherwise goes in a span, a line break in the cell is kept (<x/>: HTML would read it as a
+    space), a phonetic guide stays after the text. Not sent: a string a formula, a data validation's list, a filter
+    or a table's column names as a value (any case, as Excel compares), and one without a letter."""
+    source = xlsx_package(tmp_path / "book.xlsx")
+    assert [(item.line, item.id, item.text) for item in read_items(source, Settings(format="xlsx"))] == [
+        (1, "xl/sharedStrings.xml#1", "Where is the station?"),
+        (2, "xl/sharedStrings.xml#2", 'The <span id="1">red</span> car'),
+        (3, "xl/sharedStrings.xml#3", 'Total<x id="0"/>per month'),
+        (9, "xl/sharedStrings.xml#9", "Price &amp; tax"),
+        (10, "xl/sharedStrings.xml#10", "Cats"),
+        (11, "xl/worksheets/sheet1.xml#1", "The dog sleeps."),
+        (12, "xl/comments1.xml#1", '<span id="0">Ann:</span><x id="0"/>Check the price.')]
+    parts = xlsx.FORMAT.read(source)
+    assert set(parts) == {"xl/workbook.xml", "xl/sharedStrings.xml", "xl/worksheets/sheet1.xml",
+                          "xl/tables/table1.xml", "xl/comments1.xml"}
+    same = xlsx.FORMAT.filled(parts, {number: text for number, _, text in xlsx.FORMAT.items(parts)})
+    for name, element in [("xl/sharedStrings.xml", "si"), ("xl/worksheets/sheet1.xml", "is"),
+                          ("xl/comments1.xml", "text")]:
+        assert xlsx_shown(same[name], element) == xlsx_shown(parts[name], element)
+    assert '<si><t xml:space="preserve">Total_x000D_\nper month</t></si>' in same["xl/sharedStrings.xml"]  # one <t>
+    assert '<rPh sb="0" eb="1"><t>kyatto</t></rPh><phoneticPr fontId="1"/></si>' in same["xl/sharedStrings.xml"]
+
+
+def test_an_excel_translation_makes_runs_where_its_markup_went():
+    """A rich string's runs are made from the translation, a span's text in its run's properties; a plain string
+    stays one <t>, with its line break; Excel's escapes are written for what XML cannot hold and for text that would
+    read as one."""
+    parts = {"xl/sharedStrings.xml": shared_strings(SHARED[:3]), "xl/workbook.xml": WORKBOOK_XML}
+    filled = xlsx.FORMAT.filled(parts, {1: "Wo ist _x0041_ der\x07 Bahnhof?", 2: 'Das <span id="1">rote</span> Auto',
+                                        3: 'Gesamt<x id="0"/>pro Monat'})["xl/sharedStrings.xml"]
+    assert xlsx_shown(filled) == ["Wo ist _x0041_ der\x07 Bahnhof?", "Das rote Auto", "Gesamt\r\npro Monat"]
+    assert "<t xml:space=\"preserve\">Wo ist _x005F_x0041_ der_x0007_ Bahnhof?</t>" in filled
+    assert f'<r>{BOLD_RUN}<t xml:space="preserve">rote</t></r>' in filled
+    assert '<si><t xml:space="preserve">Gesamt_x000D_\npro Monat</t></si>' in filled
+
+
+def test_an_excel_workbook_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
+    """Through the server: the package entry for entry (each entry's compression kept), its strings filled from the
+    job's record of them; what formulas, lists, filters and tables name stays as it was, so they still find it."""
+    source = xlsx_package(tmp_path / "book.xlsx")
+    with translated_as_recorded(server, source, xlsx.FORMAT, "7 items: 7 translated, 0 failed") as (before, after):
+        assert [(entry.filename, entry.compress_type) for entry in after.infolist()] == \
+            [(entry.filename, entry.compress_type) for entry in before.infolist()]
+        strings = xlsx_shown(after.read("xl/sharedStrings.xml").decode())
+        assert strings[3:8] == ["Done", "open", "Blocked", "Status", "42"]
+        assert strings[0] != "Where is the station?"
+        assert xlsx_shown(after.read("xl/worksheets/sheet1.xml").decode(), "is") != ["The dog sleeps."]
+    with pytest.raises(JobRefused, match=r"not a ZIP package .*an older \.xls must be saved as \.xlsx first"):
+        (tmp_path / "old.xlsx").write_bytes(b"\xd0\xcf\x11\xe0 an OLE2 .xls renamed")
+        list(read_items(tmp_path / "old.xlsx", Settings(format="xlsx")))

@@ -1,0 +1,152 @@
+"""Excel workbooks (``.xlsx``, ``.xlsm``; Office Open XML) for batch jobs: which strings to send, and the package
+written back.
+
+A cell's text is in the workbook's shared strings (``xl/sharedStrings.xml``: each ``<si>`` one string, however many
+cells show it) or, where the writer put it in the cell, a sheet's inline string (``<is>``); a note's in
+``xl/commentsN.xml`` (``<text>``). Each with a letter is sent once, its id the part and its number there, as HTML
+(service.office): text formatted otherwise (a bold word: a run's ``<rPr>``) in ``<span id="N">``, a line break in the
+cell as ``<x id="N"/>`` (HTML would read it as a space), phonetic guides kept after the text. Excel's escapes of
+characters XML cannot hold (``_x000D_``) are read as the characters and written so again.
+
+Not sent: a string that a formula, a data validation's list, a filter or a table's column names as a value. Translated,
+``=COUNTIF(C:C;"Done")`` would count nothing, a list would refuse its cells' own values, a filter would hide every row,
+and a table's header cell would no longer name its column (Excel repairs such a file). Numbers, dates, formulas and
+their results, sheet and table names, charts and drawings are not read. The package is written back entry for entry
+(macros too, in ``.xlsm``), only translated strings changed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from service import documents, office
+from service.office import Element, Inline, Paragraph
+
+WORKBOOK = "xl/workbook.xml"
+SHARED_STRINGS = "xl/sharedStrings.xml"
+SHEET = re.compile(r"xl/worksheets/[^/]+\.xml")
+# Notes: Excel's xl/commentsN.xml (its threaded comments keep a copy of theirs there), openpyxl's xl/comments/commentN.xml
+COMMENTS = re.compile(r"xl/(?:comments/)?comments?\d*\.xml")
+TABLE = re.compile(r"xl/tables/[^/]+\.xml")
+STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a note: each as a paragraph
+PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments)\b")  # their namespace's prefix, where one is written
+ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # a character as Excel escapes it: _x000D_ a carriage return
+UNWRITABLE = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")  # escaped as it is written
+LINE_BREAK = re.compile(r"(\r?\n)")
+# Where a workbook names a string as a value: a formula's literal ("Done" in =COUNTIF(C:C;"Done")), a data validation's
+# list ("Open,Done"), a filter's value, a table's column
+FORMULA = re.compile(r"<((?:\w+:)?(?:f|formula|formula1|formula2|definedName))\b[^>]*?(?<!/)>(.*?)</\1\s*>", re.DOTALL)
+LITERAL = re.compile(r'"((?:[^"]|"")*)"')
+VALUE = re.compile(r"<(?:\w+:)?(?:filter|customFilter|tableColumn)\b[^>]*?\b(?:val|name)\s*=\s*\"([^\"]*)\"")
+
+
+class NotXlsx(documents.NotDocument):
+    """The input is not an Excel workbook this job can fill in."""
+
+
+def local(name: str) -> str:
+    return name.rpartition(":")[2]
+
+
+def unescaped(text: str) -> str:
+    """A string's characters, Excel's escapes read."""
+    return ESCAPED.sub(lambda found: chr(int(found.group(1), 16)), text)
+
+
+def escaped(text: str) -> str:
+    """Text as Excel writes it in a string: XML's escapes, and its own for characters XML cannot hold and for an
+    underscore that would read as one."""
+    return escape(UNWRITABLE.sub(lambda found: f"_x{ord(found.group()):04X}_", text))
+
+
+class RichText(Inline):
+    """A string as sent (SpreadsheetML's ``<si>``, ``<is>``, a note's ``<text>``): plain (one ``<t>``) or runs, each
+    with its properties (``<rPr>``) as written."""
+
+    def __init__(self, prefix: str, plain: bool):
+        super().__init__()
+        self.prefix, self.plain = prefix, plain
+        self.whole = ""  # its text, line breaks included
+
+    def read(self, children: list[Element | str]) -> None:
+        for child in children:
+            if not isinstance(child, Element):
+                continue  # white space between elements
+            name = local(child.name)
+            if name == "t":
+                self._read_text("", child)
+            elif name == "r":
+                text = next((element for element in child.elements() if local(element.name) == "t"), None)
+                properties = next((element for element in child.elements() if local(element.name) == "rPr"), "")
+                self._read_text(str(properties), text)
+            elif name in ("rPh", "phoneticPr"):  # phonetic guides come after the text
+                self.tail.append(str(child))
+            else:
+                self.keep(str(child))
+
+    def _read_text(self, format: str, element: Element | None) -> None:
+        """A run's text, each line break in it kept as written (HTML would make it a space)."""
+        text = unescaped(office.text_of(element)) if element is not None else ""
+        self.whole += text
+        for number, piece in enumerate(LINE_BREAK.split(text)):
+            if number % 2:
+                self.keep(self.text_xml(format, piece))
+            else:
+                self.text(format, piece)
+
+    def text_xml(self, format: str, text: str) -> str:
+        t = f'<{self.prefix}t xml:space="preserve">{escaped(text)}</{self.prefix}t>'
+        return t if self.plain else f"<{self.prefix}r>{format}{t}</{self.prefix}r>"
+
+    def written(self, translation: str) -> str:
+        """A plain string stays one ``<t>``: what was written as several (its line breaks') joined."""
+        written = super().written(translation)
+        return written.replace(f'</{self.prefix}t><{self.prefix}t xml:space="preserve">', "") if self.plain else written
+
+
+def named_values(parts: dict[str, str]) -> set[str]:
+    """The strings the workbook's formulas, lists, filters and tables name as values, casefolded (as Excel compares)."""
+    named = set()
+    for name, xml in parts.items():
+        for _, formula in FORMULA.findall(xml):
+            for literal in LITERAL.findall(html.unescape(formula)):
+                literal = literal.replace('""', '"')
+                named.update({literal, *literal.split(",")})  # a list's values: "Open,Done"
+        named.update(html.unescape(value) for value in VALUE.findall(xml))
+    return {unescaped(value).strip().casefold() for value in named}
+
+
+def read(path: Path) -> dict[str, str]:
+    """The parts that hold strings (shared, a sheet's, notes') and those that name values; NotXlsx with what to fix
+    where it is no workbook."""
+    return office.read(path, lambda name: name in (WORKBOOK, SHARED_STRINGS) or any(
+        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE)), WORKBOOK, NotXlsx, "an Excel workbook (.xlsx)")
+
+
+def holds_strings(name: str, xml: str) -> bool:
+    """Whether a part holds strings to send: the shared strings and notes, a sheet only with inline strings."""
+    return name == SHARED_STRINGS or COMMENTS.fullmatch(name) is not None or (
+        SHEET.fullmatch(name) is not None and "inlineStr" in xml)
+
+
+def package(parts: dict[str, str]) -> office.Package:
+    named = named_values(parts)
+    texts = {name: xml for name, xml in parts.items() if holds_strings(name, xml)}
+    prefixes = {found.group(1) for xml in texts.values() if (found := PREFIX.search(xml)) and found.group(1)}
+    names = {*STRING_ELEMENTS, *(f"{prefix}:{name}" for prefix in prefixes for name in STRING_ELEMENTS)}
+
+    def sent_of(paragraph: Paragraph) -> RichText | None:
+        children = paragraph.children()
+        prefix = paragraph.tag[1:].partition(":")[0] + ":" if ":" in paragraph.tag.split()[0] else ""
+        sent = RichText(prefix, plain=not any(isinstance(child, Element) and local(child.name) == "r"
+                                             for child in children))
+        sent.read(children)
+        return None if sent.whole.strip().casefold() in named else sent.sendable()
+
+    return office.Package(texts, names, sent_of)
+
+
+FORMAT = office.PackageFormat(read, package, lambda parts: {})
