@@ -583,6 +583,10 @@ def test_a_code_span_that_a_paragraph_wraps_is_one_item_and_a_stray_backtick_pai
     # an element it shows is code too ("`<style>body{}</style>`", protected first, lost its backticks)
     assert prepare("Add `<style>body{}</style>` to <script>go()</script> it.").protected == [
         "`<style>body{}</style>`", "<script>go()</script>"]
+    # and code inside an element is the element's: a <pre> holding "`pwd`" was dropped for it, its commands translated
+    # ("pip wheel" came back as "Pip-Raumrad")
+    block = "<pre><code>$ pip wheel -r requirements.txt\n$ cwd=`pwd`</code></pre>"
+    assert prepare(f"{block}\n<p>Run it.</p>", html=True).protected == [block, "<p>", "</p>"]
 
 
 def test_fluents_placeables_are_items():
@@ -1824,6 +1828,12 @@ def test_html_mode_keeps_markup_and_splits_at_block_tags():
     prepared = prepare("<p>One. Two &amp; three.</p><p>Four</p>", preserve_placeholders=False, html=True)
     assert prepared.segments == ["One.", "Two & three.", "Four"]
     assert prepared.restore(["A.", "B & c.", "D"]) == "<p>A. B &amp; c.</p><p>D</p>"
+    # a "<" or "&" the model writes is text: as a reference ("%<%>" made a page no XML parser reads), but where the
+    # text itself writes one bare
+    prepared = prepare("<p>It will be <a href='#p'>percent-encoded</a>.</p>", html=True)
+    restored = prepared.restore(["Es wird %<%>-XX1Xkodiert & gutXX2X."])
+    assert restored.startswith("<p>Es wird %&lt;%>-<a href='#p'>kodiert &amp; gut") and restored.count("<") == 4
+    assert prepare("<p>Tom & Jerry</p>", html=True).restore(["Tom & Jerry"]) == "<p>Tom & Jerry</p>"
 
 
 def test_runs_of_spaces_separate_columns_kept_exactly():

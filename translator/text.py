@@ -809,6 +809,9 @@ WHITESPACE = re.compile(r"\s*")
 # the source's "…" (9 of the 9 installed messages with one; "Loading…": "Laden …"), so a segment with "…" and no
 # "..." of its own gets its translation's "..." written as "…".
 ELLIPSIS = "…"
+# In HTML the model's "<" and "&" are text, written as references: its "%<%>" (read, "will be <a>percent-encoded</a>")
+# made a page no XML parser reads. Not where the text itself writes one bare ("Tom & Jerry"): as it was written
+HTML_TEXT_ESCAPES = {"<": "&lt;", "&": "&amp;"}
 THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 # The model ends a sentence that ends in "..." with two dots in 10 of the 263 installed catalog messages that end so
 # ("Save forecast..." came back as "Vorhersage speichern.."), never with one or none; no reference ends in two. Inside
@@ -859,6 +862,7 @@ class Prepared:
     # (a text that escapes "&" as "&amp;" once does so in every sentence)
     characters: dict[str, str] = field(default_factory=dict)
     quoting_references: set[int] = field(default_factory=set)  # items read as tokens though in `characters`
+    escaped: dict[int, str] = field(default_factory=dict)  # HTML_TEXT_ESCAPES the text does not write bare
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     emphasized: list[list[str]] = field(default_factory=list)  # per segment: its words in capitals (`_emphasis_read`)
@@ -1027,9 +1031,10 @@ class Prepared:
         a reference spelled as that reference again."""
         if self.shouted[index]:
             text = text.upper()
-        if not self.characters:
+        if not self.characters and not self.escaped:
             return text
-        return text.translate({ord(character): reference for character, reference in self.characters.items()})
+        return text.translate({**self.escaped, **{ord(character): reference for character, reference
+                                                  in self.characters.items()}})
 
     def _written(self, index: int, text: str) -> str:
         text = self._without_model_groups(index, text)
@@ -1858,11 +1863,12 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     if pattern:
         # not one inside code, which shows it ("```html\n<script>...</script>\n```" was cut at the element, and the
         # block's rest and the text after it, read as a block never closed, were kept untranslated; "`<style>...
-        # </style>`" lost its backticks)
+        # </style>`" lost its backticks). Code inside one is the element's: a <pre> holding "`pwd`" (a shell's
+        # command) was dropped for it, and its commands came back translated ("pip wheel" as "Pip-Raumrad")
         if elements := untranslatable_elements(text):
             blocks = code_blocks(text)
             spans = [found.span() for found in IN_CODE.finditer(text)] if "`" in text else []
-            elements = apart_from(elements, sorted(blocks + apart_from(spans, blocks)) if spans else blocks)
+            elements = starting_outside(elements, sorted(blocks + apart_from(spans, blocks)) if spans else blocks)
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
             items += protected_spans(text, pattern, start, bound[0]) + [bound]
@@ -1877,6 +1883,17 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+def starting_outside(items: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) items that start inside none of the spans; both sorted, each apart."""
+    kept, k = [], 0
+    for start, end in items:
+        while k < len(spans) and spans[k][1] <= start:
+            k += 1
+        if k == len(spans) or start < spans[k][0]:
+            kept.append((start, end))
+    return kept
 
 
 def apart_from(items: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -3548,6 +3565,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         masked, joined_breaks = dehyphenated(masked)
     if preserve_placeholders and COLLAPSED_REFERENCE in prepared.protected:
         _collapsed_references_labelled(masked, prepared)
+    if html:
+        bare = PLACEHOLDER_PATTERN.sub("", masked)
+        prepared.escaped = {ord(mark): reference for mark, reference in HTML_TEXT_ESCAPES.items() if mark not in bare}
     prepared.characters = characters_read(masked, prepared.protected, lambda character: not (
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
