@@ -24,6 +24,7 @@ recorded once, when every part has its result: the translations joined with the 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import codecs
 import collections
 import contextlib
@@ -76,6 +77,15 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 # sentences; at most 1024 fit the queue". STREAM_WINDOW parts of 16 sentences fill such a queue and no more.
 PART_CHARS = 4096
 PART_SENTENCES = 16
+# An HTML text's elements whose content is no text (a style sheet, a script) or is kept as written (pre, textarea):
+# sent whole in a part of their own, as a fenced code block is. Cut between sentences, a page of 25,000 characters
+# lost a style sheet's lines (its second half sent alone came back translated: "a { color: red; }" as "eine { Farbe:
+# Rot; }") and an image's quotes (a cut after "crates." inside its tag)
+HTML_RAW_ELEMENT = re.compile(r"<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+# A block's end tag and the whitespace after it: where an HTML text is best cut
+HTML_BLOCK_END = re.compile(r"</(?:p|div|li|dt|dd|h[1-6]|tr|table|section|article|header|footer|blockquote|aside|"
+                            r"caption|figcaption|figure|nav|main|title|head|ul|ol|dl)\s*>\s*", re.IGNORECASE)
+ENDS_A_BLOCK = re.compile(rf"(?:{HTML_BLOCK_END.pattern})\Z", re.IGNORECASE)
 # A Markdown page's front matter: YAML between "---" lines (Jekyll, Hugo), TOML between "+++" (Hugo), from the first
 # line. Its settings are the site's (sent as one text, kept whole), but its page title and description are the
 # reader's: they stayed English above a German page. And a blank line in it cut it into two texts, neither one kept.
@@ -631,41 +641,92 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES,
-               code_limit: int = 0) -> tuple[str, list[tuple[str, str]]]:
+def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_limit: int = 0,
+               html: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """A long text as its leading whitespace and (part, whitespace after it) pairs: each part at most `limit`
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
     longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
     characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
-    model, so it costs no sentences. Lead, parts and whitespace concatenate to the text."""
+    model, so it costs no sentences. HTML (`html`) is cut after blocks' ends too, never inside a tag or a comment, and
+    its raw elements (HTML_RAW_ELEMENT) are parts of their own as fenced code is. Lead, parts and whitespace
+    concatenate to the text."""
     from translator.text import FENCED_BLOCK, sentences, split_to_fit
 
+    def fits(piece: str) -> bool:
+        return len(piece) <= limit
+
     def cut(span: str) -> list[str]:
-        return [piece for sentence in sentences(span) for piece in split_to_fit(sentence, lambda s: len(s) <= limit)]
+        if not html:
+            return [piece for sentence in sentences(span) for piece in split_to_fit(sentence, fits)]
+        return [piece for sentence in html_sentences(span) for piece in cut_as_masked(sentence, split_to_fit, fits)]
 
     body = text.lstrip()
     pieces: list[str] = []
     done = 0
-    for block in FENCED_BLOCK.finditer(body):
+    for block in (HTML_RAW_ELEMENT if html else FENCED_BLOCK).finditer(body):
         code = block.group()
         pieces += (cut(body[done:block.start()]) if block.start() > done else []) + (
             [code] if len(code) <= code_limit else cut(code))
         done = block.end()
     pieces += cut(body[done:]) if done < len(body) else []
-    chunks, counts = [""], [0]
-    for piece in pieces:
-        if chunks[-1].strip() and (len((chunks[-1] + piece).strip()) > limit or counts[-1] == max_sentences):
-            chunks.append("")
-            counts.append(0)
-        chunks[-1] += piece
-        counts[-1] += 1
     parts = []
-    for chunk in chunks:  # whitespace opening a chunk goes after the part before it
+    for chunk in grouped(pieces, limit, max_sentences, ENDS_A_BLOCK.search if html else lambda piece: None):
+        # whitespace opening a chunk goes after the part before it
         if parts and (opening := chunk[: len(chunk) - len(chunk.lstrip())]):
             parts[-1] = (parts[-1][0], parts[-1][1] + opening)
         stripped = chunk.strip()
         parts.append((stripped, chunk[len(chunk.rstrip()):] if stripped else ""))
     return text[: len(text) - len(body)], parts
+
+
+def grouped(pieces: list[str], limit: int, max_sentences: int, ends_a_block: Callable[[str], object]) -> list[str]:
+    """The pieces joined in order into chunks of at most `limit` characters (but for a piece longer alone) and
+    `max_sentences` pieces; a chunk that must close closes after its last piece that `ends_a_block`, where it has one
+    before its last, the pieces after it going on into the next."""
+    chunks: list[list[str]] = [[]]
+
+    def fits(chunk: list[str]) -> bool:
+        return len("".join(chunk).strip()) <= limit and len(chunk) <= max_sentences
+
+    for piece in pieces:
+        while "".join(chunks[-1]).strip() and not fits(chunks[-1] + [piece]):
+            chunk = chunks[-1]
+            cut = max((k + 1 for k, done in enumerate(chunk[:-1]) if ends_a_block(done)), default=len(chunk))
+            chunks[-1:] = [chunk[:cut], chunk[cut:]]
+        chunks[-1].append(piece)
+    return ["".join(chunk) for chunk in chunks]
+
+
+def html_sentences(text: str) -> list[str]:
+    """HTML's sentences and blocks (cut after a block's end tag and the whitespace after it), none cut inside a tag, a
+    comment or a declaration; they concatenate to the text."""
+    from translator.markup import TAG
+    from translator.text import sentences
+
+    ends = set(itertools.accumulate(map(len, sentences(text))))
+    ends |= {block.end() for block in HTML_BLOCK_END.finditer(text)}
+    markup = [found.span() for found in TAG.finditer(text)]
+    starts = [start for start, _ in markup]
+
+    def inside_markup(position: int) -> bool:
+        found = bisect.bisect_right(starts, position) - 1
+        return found >= 0 and markup[found][0] < position < markup[found][1]
+
+    cuts = [0, *sorted(end for end in ends if 0 < end < len(text) and not inside_markup(end)), len(text)]
+    return [text[start:end] for start, end in zip(cuts, cuts[1:]) if end > start]
+
+
+def cut_as_masked(text: str, split: Callable, fits: Callable[[str], bool]) -> list[str]:
+    """`split(text, fits)`'s pieces of an HTML text, cut where it would cut the text with its markup masked (no space,
+    no clause mark inside a tag)."""
+    from translator.markup import TAG
+
+    masked = TAG.sub(lambda found: "\ue000" * len(found.group()), text)
+    pieces, done = [], 0
+    for piece in split(masked, fits):
+        pieces.append(text[done:done + len(piece)])
+        done += len(piece)
+    return pieces
 
 
 @dataclass
@@ -1138,7 +1199,8 @@ class Job:
 
     def _parts(self, item: Item) -> Iterator[Item]:
         kept = not item.options.HasField("preserve_placeholders") or item.options.preserve_placeholders
-        lead, parts = split_line(item.text, self.part_chars, code_limit=self.max_chars if kept else 0)
+        lead, parts = split_line(item.text, self.part_chars, code_limit=self.max_chars if kept else 0,
+                                 html=item.options.text_format == pb.TEXT_FORMAT_HTML)
         self.split[item.line] = SplitLine(item, lead, [after for _, after in parts])
         for number, (text, _) in enumerate(parts):
             yield dataclasses.replace(item, text=text, part=number)

@@ -2533,6 +2533,27 @@ def test_a_long_lines_fenced_code_block_goes_whole_in_a_part_of_its_own():
     assert lead + "".join(part + after for part, after in parts) == text and all(len(p) <= 300 for p, _ in parts)
 
 
+def test_a_long_html_text_is_cut_after_blocks_never_inside_a_tag_and_its_style_sheet_goes_whole():
+    """A page of 25,000 characters was cut between sentences as text: inside a style sheet (its second half, sent
+    alone, came back translated: "a { color: red; }" as "eine { Farbe: Rot; }") and after "crates." inside an image's
+    tag (its quotes lost). HTML is cut after blocks' ends and between sentences outside tags, its raw elements (a
+    style sheet, a script, pre) go whole in parts of their own, and a sentence too long is cut between words outside
+    its tags."""
+    style = "<style>\n" + "".join(f"  p.c{i} {{ color: red; margin: {i}px; }}\n" for i in range(12)) + "</style>"
+    image = '<img src="https://img.shields.io/crates/v/rustfmt-nightly.svg" alt="Version 2. Crates. Io. Now." />'
+    paragraphs = "\n".join(f"<p>The <em>dog</em> {i} sleeps. {image} It is late.</p>" for i in range(6))
+    long_sentence = "<p>" + " ".join(f'<a href="https://example.com/a b/{i}">word {i}</a>' for i in range(12)) + "</p>"
+    text = f"<html><head>{style}</head><body>\n{paragraphs}\n{long_sentence}\n</body></html>"
+    lead, parts = split_line(text, 300, code_limit=4000, html=True)
+    assert lead + "".join(part + after for part, after in parts) == text
+    assert style in [part for part, _ in parts] and all(len(part) <= 300 for part, _ in parts if part != style)
+    for part, _ in parts:  # every "<" opens a whole tag
+        assert re.sub(r"<[^<>]*>", "", part).count("<") == 0 and re.sub(r"<[^<>]*>", "", part).count(">") == 0
+    assert sum(part.endswith("</p>") for part, _ in parts) >= 4  # cut after blocks' ends, where they fit
+    lead, parts = split_line(text, 300, code_limit=4000)  # as text (before): inside the style sheet and a tag
+    assert style not in [part for part, _ in parts]
+
+
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "shut down (a rolling update)"])
 def test_a_server_stopped_mid_job_and_restarted_loses_and_duplicates_nothing(exported_tiny, lines_5000, uninterrupted,
                                                                              tmp_path, stop):
