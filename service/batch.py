@@ -52,9 +52,9 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, fluent, java_properties,
-                     json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx, roff, rst,
-                     stringsdict, xcstrings, xliff, xlsx)
+from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, epub, fluent,
+                     java_properties, json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx,
+                     roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -115,6 +115,7 @@ NAMED_FORMATS = {
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
     ".docx": "docx", ".odt": "odt", ".pptx": "pptx",  # Word's, OpenDocument's and PowerPoint's: their paragraphs
     ".xlsx": "xlsx", ".xlsm": "xlsx",  # Excel's workbooks (with macros: kept as they are): their cells' strings
+    ".epub": "epub",  # e-books: their pages, read as web pages are
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages
     ".tex": "latex", ".ltx": "latex",  # LaTeX documents
@@ -149,7 +150,7 @@ def format_named(path: Path) -> str:
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT, "pptx": pptx.FORMAT,
-             "xlsx": xlsx.FORMAT}
+             "xlsx": xlsx.FORMAT, "epub": epub.FORMAT}
 # Documents that are ZIP packages of XML parts, read and written back by service.office
 PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, office.PackageFormat))
 # Formats read a run of lines between blank lines at a time
@@ -161,7 +162,7 @@ SENT_AS_HTML = ("xliff", "android", *PACKAGES)  # items holding markup: inline c
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
-              "xlsx": "string"}
+              "xlsx": "string", "epub": "item"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all

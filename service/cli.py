@@ -890,7 +890,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
                                 "android", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb", "docx",
-                                "odt", "pptx", "xlsx",
+                                "odt", "pptx", "xlsx", "epub",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it ends "
                             "in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in .properties, po "
@@ -900,7 +900,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "when it ends in .xcstrings, stringsdict when it ends in .stringsdict, csv when it ends in "
                             ".csv, php when it ends in .php, ipynb when it ends in .ipynb, docx when it ends in "
                             ".docx, odt when it ends in .odt, pptx when it ends in .pptx, xlsx when it ends in "
-                            ".xlsx or .xlsm, subtitles when it ends in "
+                            ".xlsx or .xlsm, epub when it ends in .epub, subtitles when it ends in "
                             ".srt or .vtt, ass when it ends "
                             "in .ass or .ssa, rst when it ends in .rst or .rest, asciidoc when it ends in .adoc, "
                             ".asciidoc or .asc, latex when it ends in .tex or .ltx, man when it ends in .man or in a "
@@ -975,7 +975,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "the id, its runs' formats and line breaks kept (sent as HTML), a string a formula, a "
                             "data validation list, a filter or a table's column names as a value never sent "
                             "(translated it would no longer match), and the output the workbook with those strings "
-                            "translated; "
+                            "translated; epub: an EPUB book, each page read as a web page is (--html: each run of "
+                            "lines between blank lines one item, its markup, code and style sheets kept), the package "
+                            "document's titles and descriptions and the table of contents' labels items too, and the "
+                            "output the book with those translated and its language German; "
                             "subtitles: SubRip or WebVTT, read as paragraphs, each cue's text one item and its "
                             "number, identifier and timing line kept, WebVTT's header and NOTE, STYLE and REGION "
                             "blocks kept whole; ass: SubStation Alpha (.ass, .ssa), each Dialogue line's text one item "

@@ -1,7 +1,7 @@
 """What batch jobs' office documents share (Word's ``.docx``: service.docx; OpenDocument's ``.odt``: service.odt;
-PowerPoint's ``.pptx``: service.pptx; Excel's ``.xlsx``: service.xlsx): a ZIP package whose XML parts hold
-paragraphs, read and written back entry for entry; each paragraph's content parsed as written, sent as HTML of its
-text, and made again from its translation.
+PowerPoint's ``.pptx``: service.pptx; Excel's ``.xlsx``: service.xlsx; and the package `read` and `write` of EPUB
+books, service.epub): a ZIP package whose XML parts hold paragraphs, read and written back entry for entry; each
+paragraph's content parsed as written, sent as HTML of its text, and made again from its translation.
 
 A paragraph is sent as its text: the text in its most used format as text, text in another format inside ``<span
 id="N">`` (N: that format), a hyperlink as ``<a id="N">``, and whatever else it holds (a tab, a picture, a field, a
@@ -311,9 +311,10 @@ class Inline:
 
 
 def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type[documents.NotDocument],
-         kind: str) -> dict[str, str]:
-    """The package's parts that `wanted` names, in the package's order, decoded and checked; `refusal` with what to fix
-    where it is no such package (`kind`: "a Word document (.docx)"), one without its `required` entry."""
+         kind: str, parsed: Callable[[str], bool] = lambda name: True) -> dict[str, str]:
+    """The package's parts that `wanted` names, in the package's order, decoded and checked (well-formed XML, those
+    that are `parsed`); `refusal` with what to fix where it is no such package (`kind`: "a Word document (.docx)"),
+    one without its `required` entry."""
     older = next((f"; an older {suffix} must be saved as {suffix}x first" for start, suffix in OLDER.items()
                   if required.startswith(start)), "")
     try:
@@ -333,6 +334,8 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
     except UnicodeDecodeError as error:
         raise refusal(f"a part that is not UTF-8 ({error.reason}): save the document again") from None
     for name, xml in decoded.items():
+        if not parsed(name):
+            continue
         try:
             documents.parsed(xml.removeprefix("\ufeff"), refusal)
         except documents.NotDocument as error:
