@@ -1,17 +1,17 @@
 """Word documents (``.docx``, Office Open XML) for batch jobs: which paragraphs to send, and the package written back.
 
 A ``.docx`` file is a ZIP package of XML parts. The parts that hold the document's text are read: its body
-(``word/document.xml``), headers, footers, footnotes and endnotes. Each paragraph (``<w:p>``; one inside a text box
-too) is numbered in document order, and each with a letter is sent as an item, its id the part and the paragraph's
-number in it. Its runs' text goes as HTML, so that the text pipeline keeps the markup and puts it back around the
-words it held: the text in the paragraph's most used formatting as text, a run formatted otherwise inside ``<span
-id="N">`` (N: its formatting), a hyperlink as ``<a id="N">``, and what a run holds beside text (a tab, a break, a
-picture, a footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``, written back as it was.
-Spell-check marks and the last rendering's page breaks are dropped (Word makes them again), and bookmarks, comment
-ranges and the like go at the paragraph's start (a heading's bookmark, which a table of contents links to, still marks
-its paragraph). Paragraphs with tracked changes and paragraphs in a code style are not sent. The package is written
-back entry for entry, each as it was stored, but for the parts read, in which only translated paragraphs change, their
-runs made anew from the translation.
+(``word/document.xml``), headers, footers, footnotes, endnotes and comments. Each paragraph (``<w:p>``; one inside a
+text box too) is numbered in document order, and each with a letter is sent as an item, its id the part and the
+paragraph's number in it. Its runs' text goes as HTML, so that the text pipeline keeps the markup and puts it back
+around the words it held: the text in the paragraph's most used formatting as text, a run formatted otherwise inside
+``<span id="N">`` (N: its formatting), a hyperlink as ``<a id="N">``, and what a run holds beside text (a tab, a
+break, a picture, a footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``, written back as
+it was. Spell-check marks and the last rendering's page breaks are dropped (Word makes them again), and bookmarks,
+comment ranges and the like go at the paragraph's start (a heading's bookmark, which a table of contents links to,
+still marks its paragraph). Paragraphs with tracked changes and paragraphs in a code style are not sent. The package
+is written back entry for entry, each as it was stored, but for the parts read, in which only translated paragraphs
+change, their runs made anew from the translation.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from service import documents, office
 from service.office import Element, Inline, Paragraph
 
 # The parts whose paragraphs are a document's text, in the order they are numbered
-PART = re.compile(r"word/(?:document|header\d*|footer\d*|footnotes|endnotes)\.xml")
-PART_ORDER = ("word/document.xml", "word/header", "word/footer", "word/footnotes.xml", "word/endnotes.xml")
+PART = re.compile(r"word/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml")
+PART_ORDER = ("word/document.xml", "word/header", "word/footer", "word/footnotes.xml", "word/endnotes.xml",
+              "word/comments.xml")
 STYLE = re.compile(r'<w:[pr]Style\b[^>]*?\bw:val\s*=\s*"([^"]*)"')  # a paragraph's or a run's style
 TRACKED = {"w:ins", "w:del", "w:moveFrom", "w:moveTo"}  # a paragraph with tracked changes is not sent
 DROPPED = {"w:proofErr", "w:lastRenderedPageBreak"}  # marks Word makes again as it checks spelling and lays out

@@ -98,6 +98,18 @@ def test_a_word_document_written_back_with_its_own_texts_shows_the_same():
     assert "proofErr" not in document
 
 
+def test_a_word_documents_comments_are_sent_after_its_notes():
+    """A comment's paragraphs are items too, after the body's, headers', footers' and notes' (Word's comments part),
+    its annotation mark kept."""
+    comments = (f'<?xml version="1.0"?><w:comments xmlns:w="{W}"><w:comment w:id="0" w:author="Ann"><w:p><w:r>'
+                '<w:annotationRef/></w:r><w:r><w:t>Check the price.</w:t></w:r></w:p></w:comment></w:comments>')
+    parts = {"word/document.xml": PACKAGE_START + BODY[0] + "</w:body></w:document>", "word/comments.xml": comments}
+    assert list(docx.FORMAT.items(parts)) == [(1, "word/document.xml#1", "Where is the station"),
+                                                (2, "word/comments.xml#1", '<x id="0"/>Check the price.')]
+    filled = docx.FORMAT.filled(parts, {2: '<x id="0"/>Prüfe den Preis.'})["word/comments.xml"]
+    assert shown(filled) == ["Prüfe den Preis."] and "<w:annotationRef/>" in filled
+
+
 def test_a_text_box_keeps_its_translation_in_the_paragraph_that_holds_it():
     """The deepest paragraphs are filled first: the text box's translation stays in the paragraph around it, which
     is made from its own translation with the text box kept."""
