@@ -28,7 +28,8 @@ from service.office import Element, Inline, Paragraph
 WORKBOOK = "xl/workbook.xml"
 SHARED_STRINGS = "xl/sharedStrings.xml"
 SHEET = re.compile(r"xl/worksheets/[^/]+\.xml")
-# Notes: Excel's xl/commentsN.xml (its threaded comments keep a copy of theirs there), openpyxl's xl/comments/commentN.xml
+# Notes: Excel's xl/commentsN.xml (its threaded comments keep a copy of theirs there), openpyxl's
+# xl/comments/commentN.xml
 COMMENTS = re.compile(r"xl/(?:comments/)?comments?\d*\.xml")
 TABLE = re.compile(r"xl/tables/[^/]+\.xml")
 STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a note: each as a paragraph
@@ -123,7 +124,8 @@ def read(path: Path) -> dict[str, str]:
     """The parts that hold strings (shared, a sheet's, notes') and those that name values; NotXlsx with what to fix
     where it is no workbook."""
     return office.read(path, lambda name: name in (WORKBOOK, SHARED_STRINGS) or any(
-        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE)), WORKBOOK, NotXlsx, "an Excel workbook (.xlsx)")
+        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE)), WORKBOOK, NotXlsx,
+                       "an Excel workbook (.xlsx)")
 
 
 def holds_strings(name: str, xml: str) -> bool:
