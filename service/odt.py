@@ -1,4 +1,5 @@
-"""OpenDocument texts (``.odt``, LibreOffice's) for batch jobs: which paragraphs to send, and the package written back.
+"""OpenDocument texts (``.odt``, LibreOffice's) and presentations (``.odp``, Impress') for batch jobs: which paragraphs
+to send, and the package written back.
 
 The parts that hold the document's text are read: its body (``content.xml``) and its styles (``styles.xml``: the
 headers and footers of its page styles). Each paragraph and heading (``<text:p>``, ``<text:h>``; a footnote's, a
@@ -8,7 +9,9 @@ link as ``<a id="N">``, and a tab, a line break, a footnote, a frame (a picture)
 ``<x id="N"/>``, written back as it was. Page breaks the layout made (``<text:soft-page-break/>``) are dropped,
 bookmarks go at the paragraph's start; paragraphs in a code style (Preformatted Text, pandoc's code blocks) and
 paragraphs with tracked changes are not sent. The package is written back entry for entry (its ``mimetype`` first and
-stored, as readers need), its translated paragraphs made anew, the default language of its styles German.
+stored, as readers need), its translated paragraphs made anew, the default language of its styles German. A
+presentation is read alike, its slides and speaker notes (``content.xml``), not its masters' prompts (``styles.xml``);
+text in a typewriter's font is code there, as LibreOffice writes a code span, and in a text too.
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ AUTOMATIC_STYLE = re.compile(r'<style:style\b[^>]*?\bstyle:name\s*=\s*"([^"]*)"[
 DEFAULT_STYLE = re.compile(r"<style:default-style\b.*?</style:default-style\s*>", re.DOTALL)
 LANGUAGE = re.compile(r'\b(fo:language|fo:country)(\s*=\s*")([^"]*)(")')
 GERMAN = {"fo:language": "de", "fo:country": "DE"}
+# A style's name and its properties; a font's declaration; the fonts a style's text is in
+STYLE = re.compile(r'<style:style\b[^>]*?\bstyle:name\s*=\s*"([^"]*)"[^>]*(?<!/)>(.*?)</style:style\s*>', re.DOTALL)
+FONT_FACE = re.compile(r'<style:font-face\b[^>]*?\bstyle:name\s*=\s*"([^"]*)"[^>]*>')
+FIXED_PITCH = re.compile(r'\bstyle:font-pitch\s*=\s*"fixed"')
+FONT = re.compile(r'\b(?:style:font-name|fo:font-family)\s*=\s*"([^"]*)"')
+MONOSPACED = re.compile(r"(?i:courier|consolas|mono|menlo|monaco|lucida console|source code)")
 SPACES = re.compile(r"  +")  # ODF reads a run of spaces as one: the others go as <text:s text:c="N"/>
 
 
@@ -74,11 +83,18 @@ class Spans(Inline):
 
 
 def code_styles(parts: dict[str, str]) -> set[str]:
-    """The styles for code: those whose name says so (office.CODE_STYLE), and the automatic ones based on them."""
+    """The styles for code: those whose name says so (office.CODE_STYLE), those in a typewriter's font (fixed pitch, as
+    a font's declaration says, or a monospaced name: LibreOffice writes a presentation's code runs so), and the
+    automatic ones based on them."""
     names = set(STYLE_NAME.findall("".join(parts.values())))
     parents = {name: parent for xml in parts.values() for name, parent in AUTOMATIC_STYLE.findall(xml)}
-    return {name for name in names | set(parents)
-            if office.code_style(name) or office.code_style(parents.get(name, ""))}
+    monospaced = {face.group(1) for xml in parts.values() for face in FONT_FACE.finditer(xml)
+                  if FIXED_PITCH.search(face.group()) or MONOSPACED.search(face.group(1))}
+    typewritten = {style.group(1) for xml in parts.values() for style in STYLE.finditer(xml)
+                   if any(font in monospaced or MONOSPACED.search(font) for font in FONT.findall(style.group(2)))}
+    return {name for name in names | set(parents) | typewritten
+            if office.code_style(name) or office.code_style(parents.get(name, "")) or name in typewritten
+            or parents.get(name) in typewritten}
 
 
 def package(parts: dict[str, str]) -> office.Package:
@@ -94,13 +110,16 @@ def package(parts: dict[str, str]) -> office.Package:
         sent.read(children)
         return sent.sendable()
 
-    return office.Package(parts, {"text:p", "text:h"}, sent_of)
+    # A presentation's styles hold its masters, whose text is prompts ("Click to edit Master title style"): not sent
+    presentation = "<office:presentation" in parts.get(CONTENT, "")
+    texts = {name: xml for name, xml in parts.items() if not (presentation and name == STYLES)}
+    return office.Package(texts, {"text:p", "text:h"}, sent_of)
 
 
 def read(path: Path) -> dict[str, str]:
     """The package's content and styles; NotOdt with what to fix where it is no OpenDocument text."""
     parts = office.read(path, lambda name: name in (CONTENT, STYLES), CONTENT, NotOdt,
-                        "an OpenDocument text (.odt)")
+                        "an OpenDocument text or presentation (.odt, .odp)")
     return {name: parts[name] for name in (CONTENT, STYLES) if name in parts}
 
 

@@ -306,7 +306,8 @@ def test_an_opendocument_text_is_translated_and_its_package_kept(server, tmp_pat
     with translated_as_recorded(server, source, odt.FORMAT, "4 items: 4 translated, 0 failed") as (before, after):
         assert after.infolist()[0].filename == "mimetype" and after.infolist()[0].compress_type == zipfile.ZIP_STORED
         assert [entry.filename for entry in after.infolist()] == [entry.filename for entry in before.infolist()]
-    with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text \(\.odt\)"):
+    with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text or presentation \(\.odt, "
+                                         r"\.odp\)"):
         list(read_items(package(tmp_path / "word.odt", BODY), Settings(format="odt")))  # a .docx named .odt
 
 
@@ -548,3 +549,43 @@ def test_an_epub_book_is_translated_and_its_package_kept(server, tmp_path):  # n
     broken = epub_package(tmp_path / "broken.epub", opf=OPF.replace("</metadata>", ""))
     with pytest.raises(JobRefused, match=r"OEBPS/content\.opf: not well-formed XML"):
         list(read_items(broken, Settings(format="epub")))
+
+
+ODP_CONTENT = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
+               f'opendocument:xmlns:office:1.0" xmlns:text="{TEXT}" xmlns:style="urn:oasis:names:tc:opendocument:'
+               'xmlns:style:1.0" xmlns:draw="urn:draw" xmlns:presentation="urn:presentation" xmlns:svg="urn:svg" '
+               'xmlns:fo="urn:fo"><office:font-face-decls><style:font-face style:name="Courier" svg:font-family='
+               '"Courier" style:font-pitch="fixed"/><style:font-face style:name="Calibri1" svg:font-family="Calibri" '
+               'style:font-pitch="variable"/></office:font-face-decls><office:automatic-styles><style:style '
+               'style:name="T1" style:family="text"><style:text-properties style:font-name="Calibri1"/></style:style>'
+               '<style:style style:name="T2" style:family="text"><style:text-properties style:font-name="Courier"/>'
+               '</style:style><style:style style:name="P1" style:family="paragraph"/></office:automatic-styles>'
+               '<office:body><office:presentation><draw:page draw:name="page1"><draw:frame><draw:text-box><text:p '
+               'text:style-name="P1"><text:span text:style-name="T1">Run </text:span><text:span text:style-name="T2">'
+               'npx the dog</text:span><text:span text:style-name="T1"> now.</text:span></text:p><text:p><text:span '
+               'text:style-name="T2">make the dog</text:span></text:p></draw:text-box></draw:frame><presentation:notes>'
+               '<draw:frame><draw:text-box><text:p>Say hello.</text:p></draw:text-box></draw:frame>'
+               '</presentation:notes></draw:page></office:presentation></office:body></office:document-content>')
+ODP_STYLES = ('<?xml version="1.0"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:'
+              f'1.0" xmlns:text="{TEXT}" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+              'xmlns:draw="urn:draw"><office:master-styles><style:master-page style:name="Default"><draw:frame>'
+              '<draw:text-box><text:p>Click to edit Master title style</text:p></draw:text-box></draw:frame>'
+              '</style:master-page></office:master-styles></office:document-styles>')
+
+
+def test_an_opendocument_presentations_slides_and_notes_are_sent_its_masters_and_code_not(tmp_path):
+    """An Impress presentation is read as an OpenDocument text: each paragraph of its slides and notes; not its
+    masters' prompts; text in a typewriter's font (its declaration's fixed pitch) is code, kept (<x/>), and a
+    paragraph of code alone is not sent."""
+    source = tmp_path / "talk.odp"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as written:
+        written.writestr("mimetype", "application/vnd.oasis.opendocument.presentation",
+                         compress_type=zipfile.ZIP_STORED)
+        written.writestr("content.xml", ODP_CONTENT)
+        written.writestr("styles.xml", ODP_STYLES)
+    assert [(item.line, item.id, item.text) for item in read_items(source, Settings(format="odp"))] == [
+        (1, "content.xml#1", 'Run <x id="0"/> now.'), (3, "content.xml#3", "Say hello.")]
+    parts = odt.FORMAT.read(source)
+    filled = odt.FORMAT.filled(parts, {1: 'Führe <x id="0"/> jetzt aus.', 3: "Sag hallo."})
+    assert odt_shown(filled["content.xml"]) == ["Führe npx the dog jetzt aus.", "make the dog", "Sag hallo."]
+    assert "Click to edit Master title style" in filled["styles.xml"]
