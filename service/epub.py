@@ -19,6 +19,8 @@ from service import documents, office
 from translator.text import paragraph_runs
 
 CONTAINER = "META-INF/container.xml"
+ENCRYPTION = "META-INF/encryption.xml"  # what is encrypted: a DRM's pages, an obfuscated font
+ENCRYPTED = re.compile(r'<(?:\w+:)?CipherReference\b[^>]*?\bURI\s*=\s*"([^"]*)"')
 PAGE = re.compile(r"[^/].*\.(?:xhtml|html|htm)", re.IGNORECASE)
 PACKAGE_DOCUMENT = re.compile(r"[^/].*\.opf", re.IGNORECASE)
 TABLE_OF_CONTENTS = re.compile(r"[^/].*\.ncx", re.IGNORECASE)
@@ -35,11 +37,19 @@ class NotEpub(documents.NotDocument):
 
 def read(path: Path) -> dict[str, str]:
     """The package's pages, package documents and tables of contents, in the package's order; NotEpub with what to fix
-    where it is no book. A page need not be well-formed XML (5 of 30 books pandoc made of Markdown files with HTML in
-    them hold one that is not): it is read as a web page, as tolerant as a reader."""
-    return office.read(path, lambda name: any(kind.fullmatch(name) for kind in (PAGE, PACKAGE_DOCUMENT,
-                                                                                  TABLE_OF_CONTENTS)),
-                       CONTAINER, NotEpub, "an EPUB book (.epub)", parsed=lambda name: kind(name) != "page")
+    where it is no book, or one whose pages are encrypted (DRM). A page need not be well-formed XML (5 of 30 books
+    pandoc made of Markdown files with HTML in them hold one that is not): it is read as a web page, as tolerant as a
+    reader."""
+    def package(wanted, parsed=lambda name: True) -> dict[str, str]:
+        return office.read(path, wanted, CONTAINER, NotEpub, "an EPUB book (.epub)", parsed)
+
+    # first: an encrypted page is no text to decode (a font's obfuscation, which readers undo, is listed there too)
+    encrypted = [uri for uri in ENCRYPTED.findall(package(lambda name: name == ENCRYPTION).get(ENCRYPTION, ""))
+                 if PAGE.fullmatch(uri)]
+    if encrypted:
+        raise NotEpub(f"its pages are encrypted ({encrypted[0]}...: DRM): only a book without DRM can be translated")
+    return package(lambda name: any(kind.fullmatch(name) for kind in (PAGE, PACKAGE_DOCUMENT, TABLE_OF_CONTENTS)),
+                   parsed=lambda name: kind(name) != "page")
 
 
 def kind(name: str) -> str:

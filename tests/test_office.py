@@ -546,6 +546,15 @@ def test_an_epub_book_is_translated_and_its_package_kept(server, tmp_path):  # n
         assert "<dc:language>de</dc:language>" in after.read("OEBPS/content.opf").decode()
     with pytest.raises(JobRefused, match=r"no META-INF/container\.xml: not an EPUB book \(\.epub\)"):
         list(read_items(xlsx_package(tmp_path / "book.xlsx").rename(tmp_path / "sheet.epub"), Settings(format="epub")))
+    locked = epub_package(tmp_path / "locked.epub", chapter="")
+    with zipfile.ZipFile(locked, "a") as written:
+        written.writestr("OEBPS/ch3.xhtml", bytes(range(256)))  # what an encrypted page reads as
+        written.writestr("META-INF/encryption.xml", '<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:'
+                         'container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData><enc:CipherData>'
+                         '<enc:CipherReference URI="OEBPS/ch3.xhtml"/></enc:CipherData></enc:EncryptedData>'
+                         '</encryption>')
+    with pytest.raises(JobRefused, match=r"its pages are encrypted \(OEBPS/ch3\.xhtml\.\.\.: DRM\)"):
+        list(read_items(locked, Settings(format="epub")))
     broken = epub_package(tmp_path / "broken.epub", opf=OPF.replace("</metadata>", ""))
     with pytest.raises(JobRefused, match=r"OEBPS/content\.opf: not well-formed XML"):
         list(read_items(broken, Settings(format="epub")))
