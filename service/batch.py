@@ -43,7 +43,7 @@ import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, Sequence, TextIO
+from typing import BinaryIO, Callable, Iterable, Iterator, Sequence, TextIO
 
 import grpc
 
@@ -702,33 +702,37 @@ def grouped(pieces: list[str], limit: int, max_sentences: int, ends_a_block: Cal
 def html_sentences(text: str) -> list[str]:
     """HTML's sentences and blocks (cut after a block's end tag and the whitespace after it), none cut inside a tag, a
     comment or a declaration; they concatenate to the text."""
-    from translator.markup import TAG
     from translator.text import sentences
 
     ends = set(itertools.accumulate(map(len, sentences(text))))
     ends |= {block.end() for block in HTML_BLOCK_END.finditer(text)}
-    markup = [found.span() for found in TAG.finditer(text)]
-    starts = [start for start, _ in markup]
-
-    def inside_markup(position: int) -> bool:
-        found = bisect.bisect_right(starts, position) - 1
-        return found >= 0 and markup[found][0] < position < markup[found][1]
-
-    cuts = [0, *sorted(end for end in ends if 0 < end < len(text) and not inside_markup(end)), len(text)]
-    return [text[start:end] for start, end in zip(cuts, cuts[1:]) if end > start]
+    return cut_outside_markup(text, ends)
 
 
 def cut_as_masked(text: str, split: Callable, fits: Callable[[str], bool]) -> list[str]:
     """`split(text, fits)`'s pieces of an HTML text, cut where it would cut the text with its markup masked (no space,
-    no clause mark inside a tag)."""
+    no clause mark inside a tag); a cut it makes inside a tag anyway (a run without a space) goes before the tag."""
     from translator.markup import TAG
 
     masked = TAG.sub(lambda found: "\ue000" * len(found.group()), text)
-    pieces, done = [], 0
-    for piece in split(masked, fits):
-        pieces.append(text[done:done + len(piece)])
-        done += len(piece)
-    return pieces
+    return cut_outside_markup(text, itertools.accumulate(map(len, split(masked, fits))))
+
+
+def cut_outside_markup(text: str, cuts: Iterable[int]) -> list[str]:
+    """The text cut at each of `cuts`, a cut inside a tag, a comment or a declaration moved to its start (to its end
+    where that would leave nothing before it); the pieces concatenate to the text."""
+    from translator.markup import TAG
+
+    markup = [found.span() for found in TAG.finditer(text)]
+    starts = [start for start, _ in markup]
+    done = [0]
+    for cut in sorted(cuts):
+        found = bisect.bisect_right(starts, cut) - 1
+        if found >= 0 and markup[found][0] < cut < markup[found][1]:
+            cut = markup[found][0] if markup[found][0] > done[-1] else markup[found][1]
+        if done[-1] < cut < len(text):
+            done.append(cut)
+    return [text[start:end] for start, end in zip(done, [*done[1:], len(text)]) if end > start]
 
 
 @dataclass

@@ -2552,6 +2552,10 @@ def test_a_long_html_text_is_cut_after_blocks_never_inside_a_tag_and_its_style_s
     assert sum(part.endswith("</p>") for part, _ in parts) >= 4  # cut after blocks' ends, where they fit
     lead, parts = split_line(text, 300, code_limit=4000)  # as text (before): inside the style sheet and a tag
     assert style not in [part for part, _ in parts]
+    tags = "<p>" + "<b>x</b>" * 200 + "</p>"  # no place to cut but inside a run: before a tag, never inside one
+    lead, parts = split_line(tags, 300, html=True)
+    assert "".join(part + after for part, after in parts) == tags and len(parts) > 1
+    assert all(re.fullmatch(r"(?:<[^<>]*>|x)+", part) for part, _ in parts)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "shut down (a rolling update)"])
