@@ -82,15 +82,16 @@ class RichText(Inline):
             elif name == "r":
                 text = next((element for element in child.elements() if local(element.name) == "t"), None)
                 properties = next((element for element in child.elements() if local(element.name) == "rPr"), "")
-                self._read_text(str(properties), text)
+                if text is not None:  # (a run without text shows nothing: dropped)
+                    self._read_text(str(properties), text)
             elif name in ("rPh", "phoneticPr"):  # phonetic guides come after the text
                 self.tail.append(str(child))
             else:
                 self.keep(str(child))
 
-    def _read_text(self, format: str, element: Element | None) -> None:
+    def _read_text(self, format: str, element: Element) -> None:
         """A run's text, each line break in it kept as written (HTML would make it a space)."""
-        text = unescaped(office.text_of(element)) if element is not None else ""
+        text = unescaped(office.text_of(element))
         self.whole += text
         for number, piece in enumerate(LINE_BREAK.split(text)):
             if number % 2:
