@@ -90,6 +90,37 @@ class Package:
         return filled
 
 
+class Packages:
+    """Packages read one after the other, their paragraphs numbered on from the previous one's (a format's own
+    paragraphs first, so that a kind of part added later leaves their numbers as they were)."""
+
+    def __init__(self, *packages: Package):
+        self.packages = packages
+
+    def _numbered(self) -> Iterator[tuple[int, Package]]:
+        """Each package with the number before its first paragraph's."""
+        first = 0
+        for package in self.packages:
+            yield first, package
+            first += package.count()
+
+    def items(self) -> Iterator[tuple[int, str, str]]:
+        for first, package in self._numbered():
+            for number, name, text in package.items():
+                yield first + number, name, text
+
+    def count(self) -> int:
+        return sum(package.count() for package in self.packages)
+
+    def filled(self, translated: dict[int, str]) -> dict[str, str]:
+        filled = {}
+        for first, package in self._numbered():
+            count = package.count()
+            filled.update(package.filled({number - first: text for number, text in translated.items()
+                                          if first < number <= first + count}))
+        return filled
+
+
 @dataclass(frozen=True)
 class PackageFormat:
     """An office format as batch jobs read it (batch.DOCUMENTS' calls): its parts `read` from the package, the

@@ -1,14 +1,14 @@
 """PowerPoint presentations (``.pptx``, Office Open XML) for batch jobs: which paragraphs to send, and the package
 written back.
 
-The slides (``ppt/slides/slideN.xml``) and their speaker notes (``ppt/notesSlides/notesSlideN.xml``) are read, in the
-order of their numbers; layouts and masters (their prompts, "Click to edit Master title style") are not. Each paragraph
-of their text (DrawingML's ``<a:p>``: a shape's, a table cell's) with a letter is sent as an item, its id the part and
-the paragraph's number in it, as HTML (service.office): text in another run format (bold, a link's: DrawingML writes a
-link into its run's properties) in ``<span id="N">``, a line break, a field (a slide's number, a date) and a run in a
-typewriter's font (code) as ``<x id="N"/>``, written back as it was. A paragraph's properties stay its first element and
-its end-of-paragraph properties its last. The translated runs' language is German (``lang="de-DE"``: PowerPoint checks a
-run's spelling in it).
+The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``) and the charts'
+titles (``ppt/charts/chartN.xml``) are read, in the order of their numbers; layouts and masters (their prompts, "Click
+to edit Master title style") are not. Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table cell's)
+with a letter is sent as an item, its id the part and the paragraph's number in it, as HTML (service.office): text in
+another run format (bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a line
+break, a field (a slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back as
+it was. A paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated
+runs' language is German (``lang="de-DE"``: PowerPoint checks a run's spelling in it).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from xml.sax.saxutils import escape
 from service import documents, office
 from service.office import Element, Inline, Paragraph
 
-PART = re.compile(r"ppt/(slides/slide|notesSlides/notesSlide)(\d+)\.xml")
+PART = re.compile(r"ppt/(slides/slide|notesSlides/notesSlide|charts/chart)(\d+)\.xml")
+KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart")  # in the order their parts are numbered
 LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
 POWERPOINT_LANGUAGE = "de-DE"
 # A run in a typewriter's font: code (pandoc sets code spans and blocks in Courier), kept as it is
@@ -62,15 +63,16 @@ def sent_of(paragraph: Paragraph) -> TextRuns | None:
 
 
 def read(path: Path) -> dict[str, str]:
-    """The slides, then their notes, each by number; NotPptx with what to fix where it is no presentation."""
+    """The slides, then their notes, then the charts' (their titles), each by number; NotPptx with what to fix where
+    it is no presentation."""
     parts = office.read(path, lambda name: PART.fullmatch(name) is not None, "ppt/presentation.xml", NotPptx,
                         "a PowerPoint presentation (.pptx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}
 
 
-def _part_order(name: str) -> tuple[bool, int]:
+def _part_order(name: str) -> tuple[int, int]:
     kind, number = PART.fullmatch(name).groups()
-    return kind != "slides/slide", int(number)
+    return KINDS.index(kind), int(number)
 
 
 def package(parts: dict[str, str]) -> office.Package:

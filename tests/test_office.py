@@ -598,3 +598,29 @@ def test_an_opendocument_presentations_slides_and_notes_are_sent_its_masters_and
     filled = odt.FORMAT.filled(parts, {1: 'Führe <x id="0"/> jetzt aus.', 3: "Sag hallo."})
     assert odt_shown(filled["content.xml"]) == ["Führe npx the dog jetzt aus.", "make the dog", "Sag hallo."]
     assert "Click to edit Master title style" in filled["styles.xml"]
+
+
+CHART = ('<?xml version="1.0"?><c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" '
+         'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:bodyPr/>'
+         '<a:p><a:r><a:rPr lang="en-US" b="1"/><a:t>Sales by month</a:t></a:r></a:p></c:rich></c:tx></c:title>'
+         '<c:plotArea><c:barChart><c:ser><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:pt idx="0"><c:v>Sales'
+         '</c:v></c:pt></c:strCache></c:strRef></c:tx></c:ser></c:barChart></c:plotArea><c:txPr><a:bodyPr/><a:p>'
+         '<a:pPr><a:defRPr sz="1000"/></a:pPr><a:endParaRPr lang="en-US"/></a:p></c:txPr></c:chart></c:chartSpace>')
+
+
+@pytest.mark.parametrize("document, parts, chart", [
+    (docx.FORMAT, {"word/document.xml": PACKAGE_START + BODY[0] + "</w:body></w:document>"}, "word/charts/chart1.xml"),
+    (pptx.FORMAT, {}, "ppt/charts/chart1.xml"),
+    (xlsx.FORMAT, {"xl/workbook.xml": WORKBOOK_XML, "xl/sharedStrings.xml": shared_strings(SHARED[:1])},
+     "xl/charts/chart1.xml"),
+])
+def test_a_charts_titles_are_sent_after_the_documents_own_paragraphs(document, parts, chart):
+    """Word's, PowerPoint's and Excel's charts: each paragraph of their rich text (a title, an axis's) is an item,
+    numbered after the document's own (whose numbers stay as they were); the series' names, which cells give, are
+    not, nor the text properties' paragraphs without text. The translated run's language is German."""
+    own = list(document.items(parts))
+    parts = {**parts, chart: CHART}
+    assert list(document.items(parts)) == [*own, (len(own) + 1, f"{chart}#1", "Sales by month")]
+    filled = document.filled(parts, {len(own) + 1: "Verkauf nach Monat"})[chart]
+    assert '<a:r><a:rPr lang="de-DE" b="1"/><a:t>Verkauf nach Monat</a:t></a:r>' in filled
+    assert "<c:v>Sales</c:v>" in filled
