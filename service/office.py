@@ -18,7 +18,7 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol
 from xml.sax.saxutils import escape
 
 from service import documents
@@ -90,6 +90,17 @@ class Package:
         return filled
 
 
+class Numbered(Protocol):
+    """What a format's package is to batch jobs: its items numbered, how many numbers, its parts filled in (Package,
+    Packages, service.epub's Book)."""
+
+    def items(self) -> Iterator[tuple[int, str, str]]: ...
+
+    def count(self) -> int: ...
+
+    def filled(self, translated: dict[int, str]) -> dict[str, str]: ...
+
+
 class Packages:
     """Packages read one after the other, their paragraphs numbered on from the previous one's (a format's own
     paragraphs first, so that a kind of part added later leaves their numbers as they were)."""
@@ -126,7 +137,7 @@ class PackageFormat:
     """An office format as batch jobs read it (batch.DOCUMENTS' calls): its parts `read` from the package, the
     `package` of their paragraphs, and `in_german`: the parts that name the document's language, naming German."""
     read: Callable[[Path], dict[str, str]]
-    package: Callable[[dict[str, str]], Package]
+    package: Callable[[dict[str, str]], Numbered]
     in_german: Callable[[dict[str, str]], dict[str, str]]
 
     def check(self, parts: dict[str, str]) -> None:
