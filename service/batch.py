@@ -114,7 +114,7 @@ NAMED_FORMATS = {
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
     ".docx": "docx", ".odt": "odt", ".pptx": "pptx",  # Word's, OpenDocument's and PowerPoint's: their paragraphs
-    ".odp": "odp",  # OpenDocument's presentations (Impress'), read as its texts are
+    ".odp": "odp", ".ods": "ods",  # OpenDocument's presentations and spreadsheets, read as its texts are
     ".xlsx": "xlsx", ".xlsm": "xlsx",  # Excel's workbooks (with macros: kept as they are): their cells' strings
     ".epub": "epub",  # e-books: their pages, read as web pages are
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
@@ -150,8 +150,8 @@ def format_named(path: Path) -> str:
 # of its items, counts what is numbered and fills translations in
 DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
-             "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "odt": odt.FORMAT, "odp": odt.FORMAT,
-             "pptx": pptx.FORMAT, "xlsx": xlsx.FORMAT, "epub": epub.FORMAT}
+             "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "pptx": pptx.FORMAT, "xlsx": xlsx.FORMAT,
+             **dict.fromkeys(("odt", "odp", "ods"), odt.FORMAT), "epub": epub.FORMAT}
 # Documents that are ZIP packages of XML parts, read and written back by service.office
 PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, office.PackageFormat))
 # Formats read a run of lines between blank lines at a time
@@ -163,7 +163,7 @@ SENT_AS_HTML = ("xliff", "android", *PACKAGES)  # items holding markup: inline c
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
               "android": "string", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
-              "xlsx": "string", "epub": "item"}
+              "xlsx": "string", "ods": "string", "epub": "item"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all

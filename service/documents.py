@@ -5,9 +5,11 @@ so that what they hold is never read as an element."""
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 import xml.etree.ElementTree as ElementTree
-from typing import Iterable
+from typing import Iterable, Sequence
 
 # What holds no elements: comments, CDATA sections, processing instructions and the document type declaration, whose
 # quoted literals and internal subset may hold any text ("<string>" in a DOCTYPE's system identifier was read as one)
@@ -59,6 +61,12 @@ def spliced(document: str, edits: Iterable[tuple[int, int, str]]) -> str:
         pieces += [document[done:start], text]
         done = end
     return "".join(pieces) + document[done:]
+
+
+def inside(spans: Sequence[tuple[int, int]], position: int) -> bool:
+    """Whether the position lies in one of the (start, end) spans (sorted, apart)."""
+    found = bisect.bisect_right(spans, (position, math.inf)) - 1
+    return found >= 0 and spans[found][0] <= position < spans[found][1]
 
 
 def blanked(document: str) -> str:

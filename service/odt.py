@@ -1,5 +1,5 @@
-"""OpenDocument texts (``.odt``, LibreOffice's) and presentations (``.odp``, Impress') for batch jobs: which paragraphs
-to send, and the package written back.
+"""OpenDocument texts (``.odt``, LibreOffice's), presentations (``.odp``, Impress') and spreadsheets (``.ods``, Calc's)
+for batch jobs: which paragraphs to send, and the package written back.
 
 The parts that hold the document's text are read: its body (``content.xml``) and its styles (``styles.xml``: the
 headers and footers of its page styles). Each paragraph and heading (``<text:p>``, ``<text:h>``; a footnote's, a
@@ -11,7 +11,9 @@ bookmarks go at the paragraph's start; paragraphs in a code style (Preformatted 
 paragraphs with tracked changes are not sent. The package is written back entry for entry (its ``mimetype`` first and
 stored, as readers need), its translated paragraphs made anew, the default language of its styles German. A
 presentation is read alike, its slides and speaker notes (``content.xml``), not its masters' prompts (``styles.xml``);
-text in a typewriter's font is code there, as LibreOffice writes a code span, and in a text too.
+text in a typewriter's font is code there, as LibreOffice writes a code span, and in a text too. A spreadsheet's
+string cells and notes are read alike; not a cell whose text shows a value (a number, a date, a formula's result),
+nor a string that a formula, a validity condition or a filter names as a value (translated, it would no longer match).
 """
 
 from __future__ import annotations
@@ -41,6 +43,14 @@ FONT_FACE = re.compile(r'<style:font-face\b[^>]*?\bstyle:name\s*=\s*"([^"]*)"[^>
 FIXED_PITCH = re.compile(r'\bstyle:font-pitch\s*=\s*"fixed"')
 FONT = re.compile(r'\b(?:style:font-name|fo:font-family)\s*=\s*"([^"]*)"')
 MONOSPACED = re.compile(r"(?i:courier|consolas|mono|menlo|monaco|lucida console|source code)")
+# A spreadsheet's cells (which hold no cells), what their text shows, their notes; where its formulas, validity
+# conditions and filters name a value
+CELL = re.compile(r"<table:table-cell\b([^>]*)(?<!/)>(.*?)</table:table-cell\s*>", re.DOTALL)
+VALUE_TYPE = re.compile(r'\boffice:value-type\s*=\s*"([^"]*)"|$')
+FORMULA = re.compile(r"\btable:formula\s*=")
+NOTE = re.compile(r"<office:annotation\b.*?</office:annotation\s*>", re.DOTALL)
+CONDITION = re.compile(r'\btable:(?:formula|condition)\s*=\s*"([^"]*)"')
+FILTER_VALUE = re.compile(r'<table:filter-condition\b[^>]*?\btable:value\s*=\s*"([^"]*)"')
 SPACES = re.compile(r"  +")  # ODF reads a run of spaces as one: the others go as <text:s text:c="N"/>
 
 
@@ -99,16 +109,20 @@ def code_styles(parts: dict[str, str]) -> set[str]:
 
 def package(parts: dict[str, str]) -> office.Package:
     code = code_styles(parts)
+    content = parts.get(CONTENT, "")
+    kept, named = (kept_cells(content), named_values(content)) if "<office:spreadsheet" in content else ([], set())
 
     def sent_of(paragraph: Paragraph) -> Spans | None:
-        """What is sent for a paragraph, or None where nothing is: no letter, tracked changes, a code style."""
+        """What is sent for a paragraph, or None where nothing is: no letter, tracked changes, a code style, a
+        spreadsheet's cell that is no string or a value its formulas name."""
         children = paragraph.children()
         if any(element.name in TRACKED for element in Element("", "", children).descendants()) \
-                or any(name in code for name in STYLE_NAME.findall(paragraph.tag)):
+                or any(name in code for name in STYLE_NAME.findall(paragraph.tag)) \
+                or paragraph.part == CONTENT and documents.inside(kept, paragraph.start):
             return None
         sent = Spans(code)
         sent.read(children)
-        return sent.sendable()
+        return None if named and office.as_compared(sent.text_only()) in named else sent.sendable()
 
     # A presentation's styles hold its masters, whose text is prompts ("Click to edit Master title style"): not sent
     presentation = "<office:presentation" in parts.get(CONTENT, "")
@@ -116,10 +130,28 @@ def package(parts: dict[str, str]) -> office.Package:
     return office.Package(texts, {"text:p", "text:h"}, sent_of)
 
 
+def kept_cells(content: str) -> list[tuple[int, int]]:
+    """(start, end) of a spreadsheet's cells whose text shows a value, not a string (a number, a date, a truth value,
+    a formula's result: written again from the value), and of their notes, which are text (a gap in what is kept)."""
+    kept = []
+    for cell in CELL.finditer(content):
+        if FORMULA.search(cell.group(1)) or (VALUE_TYPE.search(cell.group(1)).group(1) or "string") != "string":
+            notes = [note.span() for note in NOTE.finditer(content, cell.start(), cell.end())]
+            ends = [cell.start(), *(position for span in notes for position in span), cell.end()]
+            kept += list(zip(ends[::2], ends[1::2]))
+    return kept
+
+
+def named_values(content: str) -> set[str]:
+    """The strings a spreadsheet's formulas, validity conditions and filters name as values, as compared."""
+    named = {literal for formula in CONDITION.findall(content) for literal in office.formula_literals(formula)}
+    return {office.as_compared(html.unescape(value)) for value in named | set(FILTER_VALUE.findall(content))}
+
+
 def read(path: Path) -> dict[str, str]:
     """The package's content and styles; NotOdt with what to fix where it is no OpenDocument text."""
     parts = office.read(path, lambda name: name in (CONTENT, STYLES), CONTENT, NotOdt,
-                        "an OpenDocument text or presentation (.odt, .odp)")
+                        "an OpenDocument text, presentation or spreadsheet (.odt, .odp, .ods)")
     return {name: parts[name] for name in (CONTENT, STYLES) if name in parts}
 
 

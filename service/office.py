@@ -39,6 +39,26 @@ CODE_STYLE = re.compile(r"code|verbatim|preformatted|sourcetext|macrotext|listin
                         r"|htmltypewriter")
 
 
+# A formula's string literal ("Done" in =COUNTIF(C:C;"Done"), a quotation mark inside doubled): a spreadsheet's value
+# that a cell must go on matching, untranslated
+FORMULA_LITERAL = re.compile(r'"((?:[^"]|"")*)"')
+
+
+def formula_literals(formula: str) -> set[str]:
+    """The string literals of a formula as written in XML (its references read), and the values of a list written as
+    one ("Open,Done": Excel's data validation's)."""
+    found = set()
+    for literal in FORMULA_LITERAL.findall(html.unescape(formula)):
+        literal = literal.replace('""', '"')
+        found.update({literal, *literal.split(",")})
+    return found
+
+
+def as_compared(value: str) -> str:
+    """A cell's value as a spreadsheet compares it with a formula's: without the spaces around it, in any case."""
+    return value.strip().casefold()
+
+
 def code_style(name: str) -> bool:
     """Whether a style's name or id is a code style's ("Source Text", "HTMLCode", "VerbatimChar"; OpenDocument's
     names have the characters an XML name may not hold as hex: "Source_20_Text", and "Source_5f_Text" for pandoc's

@@ -39,10 +39,9 @@ PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments)\b")  # their namesp
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # a character as Excel escapes it: _x000D_ a carriage return
 UNWRITABLE = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")  # escaped as it is written
 LINE_BREAK = re.compile(r"(\r?\n)")
-# Where a workbook names a string as a value: a formula's literal ("Done" in =COUNTIF(C:C;"Done")), a data validation's
-# list ("Open,Done"), a filter's value, a table's column
+# Where a workbook names a string as a value: a formula's literal (office.formula_literals: "Done" in
+# =COUNTIF(C:C;"Done"), a data validation's list "Open,Done"), a filter's value, a table's column
 FORMULA = re.compile(r"<((?:\w+:)?(?:f|formula|formula1|formula2|definedName))\b[^>]*?(?<!/)>(.*?)</\1\s*>", re.DOTALL)
-LITERAL = re.compile(r'"((?:[^"]|"")*)"')
 VALUE = re.compile(r"<(?:\w+:)?(?:filter|customFilter|tableColumn)\b[^>]*?\b(?:val|name)\s*=\s*\"([^\"]*)\"")
 
 
@@ -116,11 +115,9 @@ def named_values(parts: dict[str, str]) -> set[str]:
     named = set()
     for name, xml in parts.items():
         for _, formula in FORMULA.findall(xml):
-            for literal in LITERAL.findall(html.unescape(formula)):
-                literal = literal.replace('""', '"')
-                named.update({literal, *literal.split(",")})  # a list's values: "Open,Done"
+            named |= office.formula_literals(formula)
         named.update(html.unescape(value) for value in VALUE.findall(xml))
-    return {unescaped(value).strip().casefold() for value in named}
+    return {office.as_compared(unescaped(value)) for value in named}
 
 
 def read(path: Path) -> dict[str, str]:
@@ -155,7 +152,7 @@ def strings(parts: dict[str, str]) -> office.Package:
         sent = RichText(prefix, plain=not any(isinstance(child, Element) and local(child.name) == "r"
                                              for child in children))
         sent.read(children)
-        return None if sent.whole.strip().casefold() in named else sent.sendable()
+        return None if office.as_compared(sent.whole) in named else sent.sendable()
 
     return office.Package(texts, names, sent_of)
 

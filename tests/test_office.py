@@ -624,3 +624,33 @@ def test_a_charts_titles_are_sent_after_the_documents_own_paragraphs(document, p
     filled = document.filled(parts, {len(own) + 1: "Verkauf nach Monat"})[chart]
     assert '<a:r><a:rPr lang="de-DE" b="1"/><a:t>Verkauf nach Monat</a:t></a:r>' in filled
     assert "<c:v>Sales</c:v>" in filled
+
+
+ODS_CONTENT = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
+               f'opendocument:xmlns:office:1.0" xmlns:text="{TEXT}" xmlns:table="urn:table" xmlns:dc="urn:dc">'
+               '<office:body><office:spreadsheet><table:content-validations><table:content-validation table:name="v" '
+               'table:condition="of:cell-content-is-in-list(&quot;Open&quot;;&quot;Done&quot;)"/>'
+               '</table:content-validations><table:table table:name="Tasks"><table:table-row>'
+               '<table:table-cell office:value-type="string"><text:p>Where is the station?</text:p></table:table-cell>'
+               '<table:table-cell office:value-type="string"><text:p>done</text:p></table:table-cell>'
+               '<table:table-cell office:value-type="float" office:value="3.5"><office:annotation><dc:creator>Ann'
+               '</dc:creator><text:p>Check the price.</text:p></office:annotation><text:p>3.5</text:p>'
+               '</table:table-cell><table:table-cell office:value-type="date" office:date-value="2026-12-04"><text:p>'
+               'Dec 4, 2026</text:p></table:table-cell><table:table-cell table:formula="of:=IF([.B1]=&quot;Closed'
+               '&quot;;&quot;finished&quot;;&quot;pending&quot;)" office:value-type="string" office:string-value='
+               '"pending">'
+               '<text:p>pending</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Closed'
+               '</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet></office:body>'
+               '</office:document-content>')
+
+
+def test_an_opendocument_spreadsheets_strings_are_sent_not_its_values_nor_what_its_formulas_name():
+    """A Calc spreadsheet is read as an OpenDocument text: each string cell's paragraph and each note's. Not sent: a
+    cell whose text shows a value (a number, a date, a formula's result: written again from it), and a string that a
+    formula or a validity condition names as a value (any case): translated, it would no longer match."""
+    parts = {"content.xml": ODS_CONTENT}
+    assert list(odt.FORMAT.items(parts)) == [(1, "content.xml#1", "Where is the station?"),
+                                             (3, "content.xml#3", "Check the price.")]
+    filled = odt.FORMAT.filled(parts, {1: "Wo ist der Bahnhof?", 3: "Prüfe den Preis."})["content.xml"]
+    assert odt_shown(filled) == ["Wo ist der Bahnhof?", "done", "Prüfe den Preis.", "3.5", "Dec 4, 2026", "pending",
+                                 "Closed"]
