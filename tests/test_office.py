@@ -306,8 +306,8 @@ def test_an_opendocument_text_is_translated_and_its_package_kept(server, tmp_pat
     with translated_as_recorded(server, source, odt.FORMAT, "4 items: 4 translated, 0 failed") as (before, after):
         assert after.infolist()[0].filename == "mimetype" and after.infolist()[0].compress_type == zipfile.ZIP_STORED
         assert [entry.filename for entry in after.infolist()] == [entry.filename for entry in before.infolist()]
-    with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text or presentation \(\.odt, "
-                                         r"\.odp\)"):
+    with pytest.raises(JobRefused, match=r"no content\.xml: not an OpenDocument text, presentation or spreadsheet "
+                                         r"\(\.odt, \.odp, \.ods\)"):
         list(read_items(package(tmp_path / "word.odt", BODY), Settings(format="odt")))  # a .docx named .odt
 
 
