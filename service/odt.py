@@ -125,7 +125,7 @@ def package(parts: dict[str, str]) -> office.Package:
         return None if named and office.as_compared(sent.text_only()) in named else sent.sendable()
 
     # A presentation's styles hold its masters, whose text is prompts ("Click to edit Master title style"): not sent
-    presentation = "<office:presentation" in parts.get(CONTENT, "")
+    presentation = "<office:presentation" in content
     texts = {name: xml for name, xml in parts.items() if not (presentation and name == STYLES)}
     return office.Package(texts, {"text:p", "text:h"}, sent_of)
 

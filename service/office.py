@@ -146,9 +146,8 @@ class Packages:
     def filled(self, translated: dict[int, str]) -> dict[str, str]:
         filled = {}
         for first, package in self._numbered():
-            count = package.count()
             filled.update(package.filled({number - first: text for number, text in translated.items()
-                                          if first < number <= first + count}))
+                                          if number > first}))  # (numbers past its count fill nothing)
         return filled
 
 
