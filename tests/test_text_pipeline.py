@@ -587,6 +587,11 @@ def test_a_code_span_that_a_paragraph_wraps_is_one_item_and_a_stray_backtick_pai
     # ("pip wheel" came back as "Pip-Raumrad")
     block = "<pre><code>$ pip wheel -r requirements.txt\n$ cwd=`pwd`</code></pre>"
     assert prepare(f"{block}\n<p>Run it.</p>", html=True).protected == [block, "<p>", "</p>"]
+    # and a fence inside one is its content: paired with the next <pre>'s, the text between them was a code block and
+    # the second <pre>'s code was translated ("let x = 5;" came back as "lassen x = 5")
+    fenced = ["<pre><code>```rust\nlet x = 5;\n```\n</code></pre>", "<pre><code>```\nlet x = 5;\n```\n</code></pre>"]
+    assert prepare(f"{fenced[0]}\n<p>is the same as:</p>\n{fenced[1]}", html=True).protected == [
+        fenced[0], "<p>", "</p>", fenced[1]]
 
 
 def test_fluents_placeables_are_items():
@@ -1603,6 +1608,10 @@ def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
     assert [len(run) for run in paragraph_runs(script, lambda line: line)] == [5, 1, 1, 1, 1]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
+    # counted from the block's first line: a web page's run of lines longer than that (mdBook's print.html) cut each
+    # <pre> after it at its blank lines, and their halves were translated
+    late = [*[f"<p>{n}</p>" for n in range(FENCE_MAX_LINES + 5)], "<pre>a=1", "", "b=2</pre>", "", "Done."]
+    assert [len(run) for run in paragraph_runs(late, lambda line: line)] == [FENCE_MAX_LINES + 8, 1, 1]
 
 
 @pytest.mark.parametrize("text, html, segments, protected", [

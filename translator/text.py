@@ -1865,9 +1865,12 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
         # block's rest and the text after it, read as a block never closed, were kept untranslated; "`<style>...
         # </style>`" lost its backticks). Code inside one is the element's: a <pre> holding "`pwd`" (a shell's
         # command) was dropped for it, and its commands came back translated ("pip wheel" as "Pip-Raumrad")
+        # A fence or a backtick inside one is its content, though: paired with one in the next <pre>, two <pre>s
+        # holding "```" made a code block of the text between them, and the second's code was translated
         if elements := untranslatable_elements(text):
-            blocks = code_blocks(text)
-            spans = [found.span() for found in IN_CODE.finditer(text)] if "`" in text else []
+            blocks = starting_outside(code_blocks(text), elements)
+            spans = starting_outside([found.span() for found in IN_CODE.finditer(text)], elements) \
+                if "`" in text else []
             elements = starting_outside(elements, sorted(blocks + apart_from(spans, blocks)) if spans else blocks)
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
@@ -2345,6 +2348,7 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
     untranslatable element, and not cut into paragraphs of code."""
     run: list[T] = []
     fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or an end tag ("</pre>")
+    opened = 0  # the run's lines before the block's first: a block is counted from there, not from the run's start
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
@@ -2355,12 +2359,13 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
             if fence is None:
                 raw = None if marks else RAW_BLOCK_OPENS.search(content)
                 fence = marks.group(1) if marks else f"</{raw.group(1).lower()}>" if raw else None
+                opened = len(run) - 1
             elif fence.startswith("</"):
                 fence = None if fence in content.lower() else fence
             elif marks and marks.group(1).startswith(fence) and not marks.group(2).strip():
                 fence = None
-            if fence and len(run) >= FENCE_MAX_LINES:
-                fence = None
+            if fence and len(run) - opened >= FENCE_MAX_LINES:  # (a web page's run of 3,000 lines cut every
+                fence = None  # <pre> after its 2,000th at its blank lines, their halves translated)
             continue
         if run:
             yield run
