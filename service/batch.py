@@ -78,7 +78,7 @@ DEDUPE_CACHE = 100_000  # translations --dedupe remembers (least recently used d
 PART_CHARS = 4096
 PART_SENTENCES = 16
 # An HTML text's elements whose content is no text (a style sheet, a script) or is kept as written (pre, textarea):
-# sent whole in a part of their own, as a fenced code block is. Cut between sentences, a page of 25,000 characters
+# never cut, as a fenced code block is not. Cut between sentences, a page of 25,000 characters
 # lost a style sheet's lines (its second half sent alone came back translated: "a { color: red; }" as "eine { Farbe:
 # Rot; }") and an image's quotes (a cut after "crates." inside its tag)
 HTML_RAW_ELEMENT = re.compile(r"<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
@@ -649,8 +649,8 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
     longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
     characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
-    model, so it costs no sentences. HTML (`html`) is cut after blocks' ends too, never inside a tag or a comment, and
-    its raw elements (HTML_RAW_ELEMENT) are parts of their own as fenced code is. Lead, parts and whitespace
+    model, so it costs no sentences. HTML (`html`) is cut after blocks' ends where it can, never inside a tag or a
+    comment, and its raw elements (HTML_RAW_ELEMENT) are never cut, as fenced code is not. Lead, parts and whitespace
     concatenate to the text."""
     from translator.text import FENCED_BLOCK, sentences, split_to_fit
 

@@ -2364,8 +2364,8 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
                 fence = None if fence in content.lower() else fence
             elif marks and marks.group(1).startswith(fence) and not marks.group(2).strip():
                 fence = None
-            if fence and len(run) - opened >= FENCE_MAX_LINES:  # (a web page's run of 3,000 lines cut every
-                fence = None  # <pre> after its 2,000th at its blank lines, their halves translated)
+            if fence and len(run) - opened >= FENCE_MAX_LINES:  # (counted from the run's start, a page's run of
+                fence = None  # 3,439 lines cut every <pre> after its 2,000th line at its blank lines)
             continue
         if run:
             yield run
