@@ -113,9 +113,12 @@ NAMED_FORMATS = {
     ".csv": "csv",  # translation tables: Godot's, spreadsheets'
     ".php": "php",  # Laravel's and CodeIgniter's translation files
     ".ipynb": "ipynb",  # Jupyter notebooks: their Markdown cells
-    ".docx": "docx", ".odt": "odt", ".pptx": "pptx",  # Word's, OpenDocument's and PowerPoint's: their paragraphs
-    ".odp": "odp", ".ods": "ods",  # OpenDocument's presentations and spreadsheets, read as its texts are
-    ".xlsx": "xlsx", ".xlsm": "xlsx",  # Excel's workbooks (with macros: kept as they are): their cells' strings
+    # Word's, OpenDocument's and PowerPoint's documents: their paragraphs; their templates, with macros (kept as they
+    # are) and PowerPoint's shows alike
+    **dict.fromkeys((".docx", ".docm", ".dotx", ".dotm"), "docx"), ".odt": "odt", ".ott": "odt",
+    **dict.fromkeys((".pptx", ".pptm", ".potx", ".potm", ".ppsx", ".ppsm"), "pptx"),
+    ".odp": "odp", ".otp": "odp", ".ods": "ods", ".ots": "ods",  # OpenDocument's presentations and spreadsheets
+    **dict.fromkeys((".xlsx", ".xlsm", ".xltx", ".xltm"), "xlsx"),  # Excel's workbooks: their cells' strings
     ".epub": "epub",  # e-books: their pages, read as web pages are
     ".rst": "rst", ".rest": "rst",  # reStructuredText: Sphinx's documentation
     ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc",  # AsciiDoc: Asciidoctor's, git's manual pages

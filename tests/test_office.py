@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from service import docx, epub, odt, office, pptx, xlsx
-from service.batch import JobRefused, Settings, read_items
+from service.batch import JobRefused, Settings, format_named, read_items
 from tests.test_batch_jobs import SHORT, batch, server  # noqa: F401 (a fixture)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -654,3 +654,11 @@ def test_an_opendocument_spreadsheets_strings_are_sent_not_its_values_nor_what_i
     filled = odt.FORMAT.filled(parts, {1: "Wo ist der Bahnhof?", 3: "Prüfe den Preis."})["content.xml"]
     assert odt_shown(filled) == ["Wo ist der Bahnhof?", "done", "Prüfe den Preis.", "3.5", "Dec 4, 2026", "pending",
                                  "Closed"]
+
+
+def test_templates_macro_enabled_files_and_shows_are_read_as_their_documents():
+    """Word's, PowerPoint's and Excel's templates and macro-enabled files, PowerPoint's shows and OpenDocument's
+    templates are the same packages (LibreOffice saved each; translated, it renders all 8): read by their names."""
+    named = {".docm": "docx", ".dotx": "docx", ".dotm": "docx", ".pptm": "pptx", ".potx": "pptx", ".ppsx": "pptx",
+             ".xlsm": "xlsx", ".xltx": "xlsx", ".ott": "odt", ".otp": "odp", ".ots": "ods", ".DOCX": "docx"}
+    assert {suffix: format_named(Path(f"a{suffix}")) for suffix in named} == named
