@@ -44,13 +44,13 @@ CODE_STYLE = re.compile(r"code|verbatim|preformatted|sourcetext|macrotext|listin
 FORMULA_LITERAL = re.compile(r'"((?:[^"]|"")*)"')
 
 
-def formula_literals(formula: str) -> set[str]:
-    """The string literals of a formula as written in XML (its references read), and the values of a list written as
-    one ("Open,Done": Excel's data validation's)."""
+def formula_literals(formula: str, listed: bool = False) -> set[str]:
+    """The string literals of a formula as written in XML (its references read); of a `listed` one (Excel's data
+    validation list, "Open,Done"), the values too."""
     found = set()
     for literal in FORMULA_LITERAL.findall(html.unescape(formula)):
         literal = literal.replace('""', '"')
-        found.update({literal, *literal.split(",")})
+        found.update({literal, *(literal.split(",") if listed else ())})
     return found
 
 

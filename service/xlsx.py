@@ -114,8 +114,8 @@ def named_values(parts: dict[str, str]) -> set[str]:
     """The strings the workbook's formulas, lists, filters and tables name as values, casefolded (as Excel compares)."""
     named = set()
     for name, xml in parts.items():
-        for _, formula in FORMULA.findall(xml):
-            named |= office.formula_literals(formula)
+        for element, formula in FORMULA.findall(xml):
+            named |= office.formula_literals(formula, listed=local(element) == "formula1")  # a list's, if any
         named.update(html.unescape(value) for value in VALUE.findall(xml))
     return {office.as_compared(unescaped(value)) for value in named}
 

@@ -386,7 +386,8 @@ SHARED = [
 ]
 SHEET_XML = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="{S}"><sheetData><row r="1">'
              '<c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>The dog sleeps.</t></is></c>'
-             '<c r="C1"><f>COUNTIF(D:D,"Done")</f><v>1</v></c><c r="D1" t="s"><v>3</v></c></row></sheetData>'
+             '<c r="C1"><f>COUNTIF(D:D,"Done")</f><v>1</v></c><c r="D1" t="s"><v>3</v></c><c r="E1"><f>IF(A1="",'
+             '"Cats, dogs","")</f></c></row></sheetData>'
              '<autoFilter ref="A1:D1"><filterColumn colId="3"><filters><filter val="Blocked"/></filters>'
              '</filterColumn></autoFilter><dataValidations count="1"><dataValidation type="list" sqref="D2">'
              '<formula1>"Done,Open"</formula1></dataValidation></dataValidations></worksheet>')
