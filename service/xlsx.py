@@ -141,6 +141,7 @@ def package(parts: dict[str, str]) -> office.Packages:
 
 
 def strings(parts: dict[str, str]) -> office.Package:
+    """The workbook's strings: shared, a sheet's inline ones, notes; none that the workbook names as a value."""
     named = named_values(parts)
     texts = {name: xml for name, xml in parts.items() if holds_strings(name, xml)}
     prefixes = {found.group(1) for xml in texts.values() if (found := PREFIX.search(xml)) and found.group(1)}
