@@ -12,6 +12,7 @@ translation with what it keeps."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import zipfile
@@ -74,11 +75,16 @@ class Package:
     def __init__(self, parts: dict[str, str], names: Iterable[str], sent_of: Callable[["Paragraph"], "Inline | None"]):
         self.parts, self.names, self.sent_of = parts, frozenset(names), sent_of
 
+    @functools.cached_property
+    def found(self) -> dict[str, list["Paragraph"]]:
+        """Each part's paragraphs, found once (`Packages` counts them before another's items, a job counts, lists and
+        fills)."""
+        return {part: paragraphs(part, xml, self.names) for part, xml in self.parts.items()}
+
     def paragraphs(self) -> Iterator[tuple[int, "Paragraph"]]:
         """Every paragraph, numbered from 1 across the parts."""
         first = 0
-        for part, xml in self.parts.items():
-            found = paragraphs(part, xml, self.names)
+        for found in self.found.values():
             for paragraph in found:
                 yield first + paragraph.number, paragraph
             first += len(found)
@@ -90,23 +96,26 @@ class Package:
                 yield number, f"{paragraph.part}#{paragraph.number}", sent.html()
 
     def count(self) -> int:
-        return sum(1 for _ in self.paragraphs())
+        return sum(map(len, self.found.values()))
 
     def filled(self, translated: dict[int, str]) -> dict[str, str]:
-        """The parts with each translated paragraph made from its translation, the deepest first."""
+        """The parts with each translated paragraph made from its translation, the deepest first (found again after
+        each depth that filled one: what follows it moved)."""
         filled, first = dict(self.parts), 0
         for part, xml in self.parts.items():
-            found = paragraphs(part, xml, self.names)
+            found = self.found[part]
             for depth in sorted({paragraph.depth for paragraph in found}, reverse=True):
+                found = found if found is not None else paragraphs(part, xml, self.names)
                 edits = []
-                for paragraph in paragraphs(part, xml, self.names):
+                for paragraph in found:
                     number = first + paragraph.number
                     if paragraph.depth == depth and number in translated \
                             and (sent := self.sent_of(paragraph)) is not None:
                         edits.append((paragraph.start, paragraph.end, sent.written(translated[number])))
-                xml = documents.spliced(xml, edits)
+                if edits:
+                    xml, found = documents.spliced(xml, edits), None
             filled[part] = xml
-            first += len(found)
+            first += len(self.found[part])
         return filled
 
 
