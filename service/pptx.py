@@ -20,8 +20,8 @@ from xml.sax.saxutils import escape
 from service import documents, office
 from service.office import Element, Inline, Paragraph
 
-PART = re.compile(r"ppt/(slides/slide|notesSlides/notesSlide|charts/chart)(\d+)\.xml")
-KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart")  # in the order their parts are numbered
+KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart")  # the parts read, in the order they are numbered
+PART = re.compile(rf"ppt/({'|'.join(KINDS)})(\d+)\.xml")
 LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
 POWERPOINT_LANGUAGE = "de-DE"
 # A run in a typewriter's font: code (pandoc sets code spans and blocks in Courier), kept as it is
