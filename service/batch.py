@@ -56,7 +56,7 @@ from service import (android_strings, asciidoc, config_values, csv_table, docume
                      java_properties, json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx,
                      roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
-from translator.text import paragraph_runs
+from translator.text import RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -81,7 +81,7 @@ PART_SENTENCES = 16
 # never cut, as a fenced code block is not. Cut between sentences, a page of 25,000 characters
 # lost a style sheet's lines (its second half sent alone came back translated: "a { color: red; }" as "eine { Farbe:
 # Rot; }") and an image's quotes (a cut after "crates." inside its tag)
-HTML_RAW_ELEMENT = re.compile(r"<(pre|script|style|textarea)\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+HTML_RAW_ELEMENT = re.compile(rf"<({RAW_ELEMENTS})\b[^>]*>.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 # A block's end tag and the whitespace after it: where an HTML text is best cut
 HTML_BLOCK_END = re.compile(r"</(?:p|div|li|dt|dd|h[1-6]|tr|table|section|article|header|footer|blockquote|aside|"
                             r"caption|figcaption|figure|nav|main|title|head|ul|ol|dl)\s*>\s*", re.IGNORECASE)
