@@ -1,8 +1,8 @@
 """Word documents (``.docx``, Office Open XML) for batch jobs: which paragraphs to send, and the package written back.
 
 A ``.docx`` file is a ZIP package of XML parts. The parts that hold the document's text are read: its body
-(``word/document.xml``), headers, footers, footnotes, endnotes and comments, then the charts' titles (DrawingML's
-paragraphs, read as PowerPoint's are: service.pptx). Each paragraph (``<w:p>``; one inside a
+(``word/document.xml``), headers, footers, footnotes, endnotes and comments, then the charts' titles and SmartArt
+diagrams' text (DrawingML's paragraphs, read as PowerPoint's are: service.pptx). Each paragraph (``<w:p>``; one inside a
 text box too) is numbered in document order, and each with a letter is sent as an item, its id the part and the
 paragraph's number in it. Its runs' text goes as HTML, so that the text pipeline keeps the markup and puts it back
 around the words it held: the text in the paragraph's most used formatting as text, a run formatted otherwise inside
@@ -27,8 +27,9 @@ from service.office import Element, Inline, Paragraph
 # The parts whose paragraphs are a document's text, in the order they are numbered
 PART = re.compile(r"word/(?:document|header\d*|footer\d*|footnotes|endnotes|comments)\.xml")
 PART_ORDER = ("word/document.xml", "word/header", "word/footer", "word/footnotes.xml", "word/endnotes.xml",
-              "word/comments.xml", "word/charts/")
-CHART = re.compile(r"word/charts/chart\d+\.xml")  # a chart's titles: DrawingML's paragraphs (service.pptx)
+              "word/comments.xml", "word/charts/", *(f"word/{kind}" for kind in pptx.DIAGRAM_KINDS))
+# A chart's titles, a diagram's text: DrawingML's paragraphs (service.pptx)
+DRAWINGML = re.compile(rf"word/(?:charts/chart|{'|'.join(pptx.DIAGRAM_KINDS)})\d+\.xml")
 STYLE = re.compile(r'<w:[pr]Style\b[^>]*?\bw:val\s*=\s*"([^"]*)"')  # a paragraph's or a run's style
 TRACKED = {"w:ins", "w:del", "w:moveFrom", "w:moveTo"}  # a paragraph with tracked changes is not sent
 DROPPED = {"w:proofErr", "w:lastRenderedPageBreak"}  # marks Word makes again as it checks spelling and lays out
@@ -118,9 +119,9 @@ def sent_of(paragraph: Paragraph) -> Runs | None:
 
 
 def read(path: Path) -> dict[str, str]:
-    """The package's text parts (PART) and charts, by name in numbering order, and its styles (STYLES: their default
-    language becomes German); NotDocx with what to fix where it is no Word document."""
-    parts = office.read(path, lambda name: PART.fullmatch(name) or CHART.fullmatch(name) or name == STYLES,
+    """The package's text parts (PART), charts and diagrams, by name in numbering order, and its styles (STYLES: their
+    default language becomes German); NotDocx with what to fix where it is no Word document."""
+    parts = office.read(path, lambda name: PART.fullmatch(name) or DRAWINGML.fullmatch(name) or name == STYLES,
                         "word/document.xml", NotDocx, "a Word document (.docx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}
 
@@ -130,10 +131,10 @@ def _part_order(name: str) -> tuple[int, str]:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The text parts' paragraphs, then the charts'."""
+    """The text parts' paragraphs, then the charts' and diagrams'."""
     text = {name: xml for name, xml in parts.items() if PART.fullmatch(name)}
     return office.Packages(office.Package(text, {"w:p"}, sent_of),
-                           pptx.package({name: xml for name, xml in parts.items() if CHART.fullmatch(name)}))
+                           pptx.package({name: xml for name, xml in parts.items() if DRAWINGML.fullmatch(name)}))
 
 
 def in_german(parts: dict[str, str]) -> dict[str, str]:

@@ -1,13 +1,15 @@
 """PowerPoint presentations (``.pptx``, Office Open XML) for batch jobs: which paragraphs to send, and the package
 written back.
 
-The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``) and the charts'
-titles (``ppt/charts/chartN.xml``) are read, in the order of their numbers; layouts and masters (their prompts, "Click
-to edit Master title style") are not. Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table cell's)
-with a letter is sent as an item, its id the part and the paragraph's number in it, as HTML (service.office): text in
-another run format (bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a line
-break, a field (a slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back as
-it was. A paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated
+The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``), the charts' titles
+(``ppt/charts/chartN.xml``) and SmartArt diagrams' text are read, in the order of their numbers; layouts and masters
+(their prompts, "Click to edit Master title style") are not. A diagram's text is in two parts, read alike: its data
+(``ppt/diagrams/dataN.xml``, what PowerPoint lays the diagram out from) and its drawing (``drawingN.xml``, the shapes
+as last laid out, which LibreOffice shows). Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table
+cell's) with a letter is sent as an item, its id the part and the paragraph's number in it, as HTML (service.office):
+text in another run format (bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a
+line break, a field (a slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back
+as it was. A paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated
 runs' language is German (``lang="de-DE"``: PowerPoint checks a run's spelling in it).
 """
 
@@ -20,7 +22,11 @@ from xml.sax.saxutils import escape
 from service import documents, office
 from service.office import Element, Inline, Paragraph
 
-KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart")  # the parts read, in the order they are numbered
+DIAGRAM_KINDS = ("diagrams/data", "diagrams/drawing")  # a SmartArt diagram's two parts, in any package's diagrams/
+
+# The parts read, in the order they are numbered (a kind added later goes last: earlier numbers, and so resumed jobs,
+# stay as they were)
+KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart", *DIAGRAM_KINDS)
 PART = re.compile(rf"ppt/({'|'.join(KINDS)})(\d+)\.xml")
 LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
 POWERPOINT_LANGUAGE = "de-DE"
@@ -63,8 +69,8 @@ def sent_of(paragraph: Paragraph) -> TextRuns | None:
 
 
 def read(path: Path) -> dict[str, str]:
-    """The slides, then their notes, then the charts' (their titles), each by number; NotPptx with what to fix where
-    it is no presentation."""
+    """The slides, then their notes, the charts' (their titles), the diagrams', each kind by number; NotPptx with what
+    to fix where it is no presentation."""
     parts = office.read(path, lambda name: PART.fullmatch(name) is not None, "ppt/presentation.xml", NotPptx,
                         "a PowerPoint presentation (.pptx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}

@@ -10,10 +10,10 @@ characters XML cannot hold (``_x000D_``) are read as the characters and written 
 
 Not sent: a string that a formula, a data validation's list, a filter or a table's column names as a value. Translated,
 ``=COUNTIF(C:C;"Done")`` would count nothing, a list would refuse its cells' own values, a filter would hide every row,
-and a table's header cell would no longer name its column (Excel repairs such a file). Charts' titles and the text
-of drawings (text boxes, shapes) are sent after the strings, as PowerPoint's paragraphs are (service.pptx). Numbers,
-dates, formulas and their results, sheet and table names are not read. The package is written back entry for entry
-(macros too, in ``.xlsm``), only translated strings changed.
+and a table's header cell would no longer name its column (Excel repairs such a file). Charts' titles and the text of
+drawings (text boxes, shapes), then SmartArt diagrams' text, are sent after the strings, as PowerPoint's paragraphs are
+(service.pptx). Numbers, dates, formulas and their results, sheet and table names are not read. The package is written
+back entry for entry (macros too, in ``.xlsm``), only translated strings changed.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ SHEET = re.compile(r"xl/worksheets/[^/]+\.xml")
 COMMENTS = re.compile(r"xl/(?:comments/)?comments?\d*\.xml")
 TABLE = re.compile(r"xl/tables/[^/]+\.xml")
 DRAWING = re.compile(r"xl/(?:charts/chart|drawings/drawing)\d+\.xml")  # charts' titles, text boxes: DrawingML's
+DIAGRAM = re.compile(rf"xl/(?:{'|'.join(pptx.DIAGRAM_KINDS)})\d+\.xml")  # SmartArt's text: DrawingML's too
 STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a note: each as a paragraph
 PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments)\b")  # their namespace's prefix, where one is written
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # a character as Excel escapes it: _x000D_ a carriage return
@@ -124,7 +125,7 @@ def read(path: Path) -> dict[str, str]:
     """The parts that hold strings (shared, a sheet's, notes') and those that name values; NotXlsx with what to fix
     where it is no workbook."""
     return office.read(path, lambda name: name in (WORKBOOK, SHARED_STRINGS) or any(
-        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING)), WORKBOOK, NotXlsx,
+        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING, DIAGRAM)), WORKBOOK, NotXlsx,
                        "an Excel workbook (.xlsx)")
 
 
@@ -135,9 +136,10 @@ def holds_strings(name: str, xml: str) -> bool:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The strings, then the text of charts and drawings (DrawingML's paragraphs: service.pptx)."""
-    return office.Packages(strings(parts), pptx.package({name: xml for name, xml in parts.items()
-                                                         if DRAWING.fullmatch(name)}))
+    """The strings, then the text of charts and drawings, then of diagrams (DrawingML's paragraphs: service.pptx; a
+    kind added later goes last, so that earlier numbers, and so resumed jobs, stay as they were)."""
+    drawingml = ({name: xml for name, xml in parts.items() if kind.fullmatch(name)} for kind in (DRAWING, DIAGRAM))
+    return office.Packages(strings(parts), *map(pptx.package, drawingml))
 
 
 def strings(parts: dict[str, str]) -> office.Package:

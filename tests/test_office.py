@@ -627,6 +627,46 @@ def test_a_charts_titles_are_sent_after_the_documents_own_paragraphs(document, p
     assert "<c:v>Sales</c:v>" in filled
 
 
+DIAGRAM_DATA = ('<?xml version="1.0"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/'
+                'diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>'
+                '<dgm:pt modelId="{1}" type="doc"><dgm:prSet phldr="1"/></dgm:pt><dgm:pt modelId="{2}">'
+                '<dgm:prSet phldrT="[Text]"/><dgm:t><a:bodyPr/><a:p><a:r><a:rPr lang="en-US"/><a:t>Plan the trip</a:t>'
+                '</a:r></a:p></dgm:t></dgm:pt><dgm:pt modelId="{3}" type="parTrans" cxnId="{4}"><dgm:t><a:bodyPr/>'
+                '<a:p><a:endParaRPr lang="en-US"/></a:p></dgm:t></dgm:pt></dgm:ptLst></dgm:dataModel>')
+DIAGRAM_DRAWING = ('<?xml version="1.0"?><dsp:drawing xmlns:dsp="http://schemas.microsoft.com/office/drawing/'
+                   '2008/diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dsp:spTree>'
+                   '<dsp:sp modelId="{5}"><dsp:txBody><a:bodyPr/><a:p><a:r><a:rPr lang="en-US"/><a:t>Plan the trip'
+                   '</a:t></a:r></a:p></dsp:txBody></dsp:sp></dsp:spTree></dsp:drawing>')
+
+
+@pytest.mark.parametrize("document, entries, folder", [
+    (docx.FORMAT, {"word/document.xml": PACKAGE_START + BODY[0] + "</w:body></w:document>",
+                   "word/charts/chart1.xml": CHART}, "word/diagrams"),
+    (pptx.FORMAT, {"ppt/presentation.xml": "<p:presentation xmlns:p='urn:p'/>", "ppt/charts/chart1.xml": CHART},
+     "ppt/diagrams"),
+    (xlsx.FORMAT, {"xl/workbook.xml": WORKBOOK_XML, "xl/sharedStrings.xml": shared_strings(SHARED[:1]),
+                   "xl/charts/chart1.xml": CHART}, "xl/diagrams"),
+])
+def test_a_smartart_diagrams_text_is_sent_after_the_charts(tmp_path, document, entries, folder):
+    """A SmartArt diagram's text is in its data (what Office lays it out from) and in its drawing (the shapes as last
+    laid out, which LibreOffice shows): both are read, numbered after every paragraph read before (whose numbers stay
+    as they were, so a resumed job's too); its connections' empty paragraphs are not sent."""
+    def parts(diagram: dict[str, str]) -> dict[str, str]:
+        with zipfile.ZipFile(tmp_path / "package", "w") as written:
+            for name, xml in {**entries, **diagram}.items():
+                written.writestr(name, xml)
+        return document.read(tmp_path / "package")
+
+    own, before = list(document.items(parts({}))), document.count(parts({}))
+    parts = parts({f"{folder}/data1.xml": DIAGRAM_DATA, f"{folder}/drawing1.xml": DIAGRAM_DRAWING})
+    data, drawing = before + 1, before + 3  # the drawing's after the data's two paragraphs (one empty)
+    assert list(document.items(parts)) == [*own, (data, f"{folder}/data1.xml#1", "Plan the trip"),
+                                           (drawing, f"{folder}/drawing1.xml#1", "Plan the trip")]
+    filled = document.filled(parts, {data: "Die Reise planen", drawing: "Die Reise planen"})
+    for part in ("data1.xml", "drawing1.xml"):
+        assert '<a:r><a:rPr lang="de-DE"/><a:t>Die Reise planen</a:t></a:r>' in filled[f"{folder}/{part}"]
+    assert 'phldrT="[Text]"' in filled[f"{folder}/data1.xml"]
+
 ODS_CONTENT = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:'
                f'opendocument:xmlns:office:1.0" xmlns:text="{TEXT}" xmlns:table="urn:table" xmlns:dc="urn:dc">'
                '<office:body><office:spreadsheet><table:content-validations><table:content-validation table:name="v" '
