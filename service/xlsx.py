@@ -3,17 +3,19 @@ written back.
 
 A cell's text is in the workbook's shared strings (``xl/sharedStrings.xml``: each ``<si>`` one string, however many
 cells show it) or, where the writer put it in the cell, a sheet's inline string (``<is>``); a note's in
-``xl/commentsN.xml`` (``<text>``). Each with a letter is sent once, its id the part and its number there, as HTML
-(service.office): text formatted otherwise (a bold word: a run's ``<rPr>``) in ``<span id="N">``, a line break in the
-cell as ``<x id="N"/>`` (HTML would read it as a space), phonetic guides kept after the text. Excel's escapes of
-characters XML cannot hold (``_x000D_``) are read as the characters and written so again.
+``xl/commentsN.xml`` (``<text>``), and a threaded comment's (Excel 365's) in ``xl/threadedComments/``. Each with a
+letter is sent once, its id the part and its number there, as HTML (service.office): text formatted otherwise (a bold
+word: a run's ``<rPr>``) in ``<span id="N">``, a line break in the cell as ``<x id="N"/>`` (HTML would read it as a
+space), phonetic guides kept after the text. Excel's escapes of characters XML cannot hold (``_x000D_``) are read as
+the characters and written so again.
 
 Not sent: a string that a formula, a data validation's list, a filter or a table's column names as a value. Translated,
 ``=COUNTIF(C:C;"Done")`` would count nothing, a list would refuse its cells' own values, a filter would hide every row,
-and a table's header cell would no longer name its column (Excel repairs such a file). Charts' titles and the text of
-drawings (text boxes, shapes), then SmartArt diagrams' text, are sent after the strings, as PowerPoint's paragraphs are
-(service.pptx). Numbers, dates, formulas and their results, sheet and table names are not read. The package is written
-back entry for entry (macros too, in ``.xlsm``), only translated strings changed.
+and a table's header cell would no longer name its column (Excel repairs such a file). Nor a threaded comment that
+mentions someone (THREADED_COMMENTS). Charts' titles and the text of drawings (text boxes, shapes), then SmartArt
+diagrams' text (as PowerPoint's paragraphs are: service.pptx), then threaded comments are sent after the strings.
+Numbers, dates, formulas and their results, sheet and table names are not read. The package is written back entry for
+entry (macros too, in ``.xlsm``), only translated strings changed.
 """
 
 from __future__ import annotations
@@ -32,11 +34,16 @@ SHEET = re.compile(r"xl/worksheets/[^/]+\.xml")
 # Notes: Excel's xl/commentsN.xml (its threaded comments keep a copy of theirs there), openpyxl's
 # xl/comments/commentN.xml
 COMMENTS = re.compile(r"xl/(?:comments/)?comments?\d*\.xml")
+# Excel 365's comment threads, and a comment of one that mentions someone (@Ann) or links a word: their places in its
+# text are counted in characters (startIndex), which a translation would move
+THREADED_COMMENTS = re.compile(r"xl/threadedComments/[^/]+\.xml")
+THREADED_COMMENT = re.compile(r"<(?:\w+:)?threadedComment\b.*?</(?:\w+:)?threadedComment\s*>", re.DOTALL)
 TABLE = re.compile(r"xl/tables/[^/]+\.xml")
 DRAWING = re.compile(r"xl/(?:charts/chart|drawings/drawing)\d+\.xml")  # charts' titles, text boxes: DrawingML's
 DIAGRAM = re.compile(rf"xl/(?:{'|'.join(pptx.DIAGRAM_KINDS)})\d+\.xml")  # SmartArt's text: DrawingML's too
-STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a note: each as a paragraph
-PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments)\b")  # their namespace's prefix, where one is written
+STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a note's or a comment's: each a paragraph
+# Their namespace's prefix, where one is written
+PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments|ThreadedComments)\b")
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # a character as Excel escapes it: _x000D_ a carriage return
 UNWRITABLE = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")  # escaped as it is written
 LINE_BREAK = re.compile(r"(\r?\n)")
@@ -111,6 +118,16 @@ class RichText(Inline):
         return written.replace(f'</{self.prefix}t><{self.prefix}t xml:space="preserve">', "") if self.plain else written
 
 
+class CommentText(RichText):
+    """A threaded comment's ``<text>``: characters alone, no runs."""
+
+    def read(self, children: list[Element | str]) -> None:
+        self._read_text("", Element("text", "", children))
+
+    def text_xml(self, format: str, text: str) -> str:
+        return escaped(text)
+
+
 def named_values(parts: dict[str, str]) -> set[str]:
     """The strings the workbook's formulas, lists, filters and tables name as values, casefolded (as Excel compares)."""
     named = set()
@@ -125,7 +142,8 @@ def read(path: Path) -> dict[str, str]:
     """The parts that hold strings (shared, a sheet's, notes') and those that name values; NotXlsx with what to fix
     where it is no workbook."""
     return office.read(path, lambda name: name in (WORKBOOK, SHARED_STRINGS) or any(
-        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING, DIAGRAM)), WORKBOOK, NotXlsx,
+        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING, DIAGRAM, THREADED_COMMENTS)),
+                       WORKBOOK, NotXlsx,
                        "an Excel workbook (.xlsx)")
 
 
@@ -136,18 +154,17 @@ def holds_strings(name: str, xml: str) -> bool:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The strings, then the text of charts and drawings, then of diagrams (DrawingML's paragraphs: service.pptx; a
-    kind added later goes last, so that earlier numbers, and so resumed jobs, stay as they were)."""
+    """The strings, then the text of charts and drawings, of diagrams (DrawingML's paragraphs: service.pptx), and the
+    threaded comments (a kind added later goes last, so that earlier numbers, and so resumed jobs, stay as they
+    were)."""
     drawingml = ({name: xml for name, xml in parts.items() if kind.fullmatch(name)} for kind in (DRAWING, DIAGRAM))
-    return office.Packages(strings(parts), *map(pptx.package, drawingml))
+    return office.Packages(strings(parts), *map(pptx.package, drawingml), threaded_comments(parts))
 
 
 def strings(parts: dict[str, str]) -> office.Package:
     """The workbook's strings: shared, a sheet's inline ones, notes; none that the workbook names as a value."""
     named = named_values(parts)
     texts = {name: xml for name, xml in parts.items() if holds_strings(name, xml)}
-    prefixes = {found.group(1) for xml in texts.values() if (found := PREFIX.search(xml)) and found.group(1)}
-    names = {*STRING_ELEMENTS, *(f"{prefix}:{name}" for prefix in prefixes for name in STRING_ELEMENTS)}
 
     def sent_of(paragraph: Paragraph) -> RichText | None:
         children = paragraph.children()
@@ -157,7 +174,30 @@ def strings(parts: dict[str, str]) -> office.Package:
         sent.read(children)
         return None if office.as_compared(sent.whole) in named else sent.sendable()
 
-    return office.Package(texts, names, sent_of)
+    return office.Package(texts, string_elements(texts), sent_of)
+
+
+def string_elements(texts: dict[str, str]) -> set[str]:
+    """The names of the elements that hold strings (STRING_ELEMENTS), with each prefix the parts' namespace has."""
+    prefixes = {found.group(1) for xml in texts.values() if (found := PREFIX.search(xml)) and found.group(1)}
+    return {*STRING_ELEMENTS, *(f"{prefix}:{name}" for prefix in prefixes for name in STRING_ELEMENTS)}
+
+
+def threaded_comments(parts: dict[str, str]) -> office.Package:
+    """Each threaded comment's text (a note keeps a copy of its thread for older Excel: sent with the strings), but a
+    comment's that mentions someone or links a word (THREADED_COMMENTS)."""
+    texts = {name: xml for name, xml in parts.items() if THREADED_COMMENTS.fullmatch(name)}
+    positioned = {name: [found.span() for found in THREADED_COMMENT.finditer(xml) if "startIndex" in found.group()]
+                  for name, xml in texts.items()}
+
+    def sent_of(paragraph: Paragraph) -> CommentText | None:
+        if any(start <= paragraph.start < end for start, end in positioned[paragraph.part]):
+            return None
+        sent = CommentText("", plain=True)
+        sent.read(paragraph.children())
+        return sent.sendable()
+
+    return office.Package(texts, string_elements(texts), sent_of)
 
 
 FORMAT = office.PackageFormat(read, package, lambda parts: {})

@@ -627,6 +627,32 @@ def test_a_charts_titles_are_sent_after_the_documents_own_paragraphs(document, p
     assert "<c:v>Sales</c:v>" in filled
 
 
+THREADED_XML = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<ThreadedComments xmlns="urn:tc">'
+                '<threadedComment ref="A1" personId="{P}" id="{1}"><text>Is the price right?</text></threadedComment>'
+                '<threadedComment ref="A1" personId="{P}" id="{2}" parentId="{1}"><text>Yes &amp; no:_x000D_\n'
+                'ask</text></threadedComment><threadedComment ref="B1" personId="{P}" id="{3}"><text>@Ann Sutton check '
+                'this</text><mentions><mention mentionpersonId="{A}" mentionId="{M}" startIndex="0" length="11"/>'
+                '</mentions></threadedComment></ThreadedComments>')
+
+
+def test_excels_threaded_comments_are_sent_after_the_rest_but_those_with_mentions(tmp_path):
+    """Excel 365's comment threads: each comment's text is an item, numbered after every paragraph read before;
+    its line breaks and escapes are kept. A comment that mentions someone is not sent: the mention's place in it is
+    counted in characters, which a translation would move."""
+    source = xlsx_package(tmp_path / "book.xlsx")
+    before = xlsx.FORMAT.count(xlsx.FORMAT.read(source))
+    with zipfile.ZipFile(source, "a") as package:
+        package.writestr("xl/threadedComments/threadedComment1.xml", THREADED_XML)
+    parts = xlsx.FORMAT.read(source)
+    name = "xl/threadedComments/threadedComment1.xml"
+    assert list(xlsx.FORMAT.items(parts))[-2:] == [(before + 1, f"{name}#1", "Is the price right?"),
+                                                   (before + 2, f"{name}#2", 'Yes &amp; no:<x id="0"/>ask')]
+    assert xlsx.FORMAT.count(parts) == before + 3
+    filled = xlsx.FORMAT.filled(parts, {before + 1: "Stimmt der Preis?",
+                                        before + 2: 'Ja &amp; nein:<x id="0"/>frag'})[name]
+    assert filled == THREADED_XML.replace("Is the price right?", "Stimmt der Preis?").replace(
+        "Yes &amp; no:_x000D_\nask", "Ja &amp; nein:_x000D_\nfrag")
+
 DIAGRAM_DATA = ('<?xml version="1.0"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/'
                 'diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>'
                 '<dgm:pt modelId="{1}" type="doc"><dgm:prSet phldr="1"/></dgm:pt><dgm:pt modelId="{2}">'
