@@ -30,6 +30,7 @@ TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[
 # The most a part may hold unpacked: a ZIP's few kilobytes may unpack to gigabytes (Word's largest body parts are tens
 # of megabytes), and a part is read whole, then decoded and parsed
 MAX_PART_BYTES = 256 << 20
+LINE_BREAK = re.compile(r"(\r?\n)")  # in text that holds characters alone (a cell's, a comment's)
 OLDER = {"word/": ".doc", "xl/": ".xls", "ppt/": ".ppt"}  # the binary formats before each package's, by its main part
 SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
 # A style for code, by its name: Word's (HTML Code, HTML Preformatted, Macro Text...), LibreOffice's (Source Text,
@@ -249,6 +250,14 @@ class Paragraph:
         return parsed(self.content)
 
 
+def inside_one_holding(parts: dict[str, str], element: re.Pattern, word: str) -> Callable[[Paragraph], bool]:
+    """Whether a paragraph is inside an element (each found whole by `element`) that holds `word` (a comment that
+    mentions someone: "mention")."""
+    spans = {name: [found.span() for found in element.finditer(xml) if word in found.group()]
+             for name, xml in parts.items()}
+    return lambda paragraph: any(start <= paragraph.start < end for start, end in spans[paragraph.part])
+
+
 def text_of(element: Element) -> str:
     """The text an element holds directly (a Word run's ``<w:t>``), its references read."""
     return html.unescape("".join(child for child in element.children if isinstance(child, str)))
@@ -290,6 +299,14 @@ class Inline:
         if number == len(self.formats):
             self.formats.append(format)
         self.pieces.append(("text", (number, text)))
+
+    def text_lines(self, format: str, text: str) -> None:
+        """Text whose line breaks are kept as written (HTML would read one as a space)."""
+        for number, piece in enumerate(LINE_BREAK.split(text)):
+            if number % 2:
+                self.keep(self.text_xml(format, piece))
+            else:
+                self.text(format, piece)
 
     def keep(self, written: str) -> None:
         self.kept.append(written)

@@ -2,15 +2,16 @@
 written back.
 
 The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``), the charts' titles
-(``ppt/charts/chartN.xml``) and SmartArt diagrams' text are read, in the order of their numbers; layouts and masters
-(their prompts, "Click to edit Master title style") are not. A diagram's text is in two parts, read alike: its data
-(``ppt/diagrams/dataN.xml``, what PowerPoint lays the diagram out from) and its drawing (``drawingN.xml``, the shapes
-as last laid out, which LibreOffice shows). Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table
-cell's) with a letter is sent as an item, its id the part and the paragraph's number in it, as HTML (service.office):
-text in another run format (bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a
-line break, a field (a slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back
-as it was. A paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated
-runs' language is German (``lang="de-DE"``: PowerPoint checks a run's spelling in it).
+(``ppt/charts/chartN.xml``) and SmartArt diagrams' text are read, in the order of their numbers, then comments
+(COMMENTS); layouts and masters (their prompts, "Click to edit Master title style") are not. A diagram's text is in two
+parts, read alike: its data (``ppt/diagrams/dataN.xml``, what PowerPoint lays the diagram out from) and its drawing
+(``drawingN.xml``, the shapes as last laid out, which LibreOffice shows). Each paragraph of their text (DrawingML's
+``<a:p>``: a shape's, a table cell's) with a letter is sent as an item, its id the part and the paragraph's number in
+it, as HTML (service.office): text in another run format (bold, a link's: DrawingML writes a link into its run's
+properties) in ``<span id="N">``, a line break, a field (a slide's number, a date) and a run in a typewriter's font
+(code) as ``<x id="N"/>``, written back as it was. A paragraph's properties stay its first element and its
+end-of-paragraph properties its last. The translated runs' language is German (``lang="de-DE"``: PowerPoint checks a
+run's spelling in it).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ DIAGRAM_KINDS = ("diagrams/data", "diagrams/drawing")  # a SmartArt diagram's tw
 # stay as they were)
 KINDS = ("slides/slide", "notesSlides/notesSlide", "charts/chart", *DIAGRAM_KINDS)
 PART = re.compile(rf"ppt/({'|'.join(KINDS)})(\d+)\.xml")
+# Comments on slides, read after the rest: PowerPoint's classic ones (commentN.xml: a comment's text in <p:text>) and
+# its modern ones (modernComment_<slide>_<hash>.xml: DrawingML's paragraphs). A thread that mentions someone is not
+# sent (where a mention sits in its text is not read here, and a translation would move it)
+COMMENTS = re.compile(r"ppt/comments/(?:comment\d+|modernComment[^/]*)\.xml")
+THREAD = re.compile(r"<((?:\w+:)?)cm\b.*?</\1cm\s*>", re.DOTALL)
+CLASSIC_COMMENT = "p:text"
 LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
 POWERPOINT_LANGUAGE = "de-DE"
 # A run in a typewriter's font: code (pandoc sets code spans and blocks in Courier), kept as it is
@@ -61,6 +68,16 @@ class TextRuns(Inline):
         return f"<a:r>{german}<a:t>{escape(text)}</a:t></a:r>"
 
 
+class CommentText(Inline):
+    """A classic comment's text (``<p:text>``): characters alone."""
+
+    def read(self, children: list[Element | str]) -> None:
+        self.text_lines("", office.text_of(Element(CLASSIC_COMMENT, "", children)))
+
+    def text_xml(self, format: str, text: str) -> str:
+        return escape(text)
+
+
 def sent_of(paragraph: Paragraph) -> TextRuns | None:
     """What is sent for a paragraph, or None where it has no letter."""
     sent = TextRuns()
@@ -71,18 +88,41 @@ def sent_of(paragraph: Paragraph) -> TextRuns | None:
 def read(path: Path) -> dict[str, str]:
     """The slides, then their notes, the charts' (their titles), the diagrams', each kind by number; NotPptx with what
     to fix where it is no presentation."""
-    parts = office.read(path, lambda name: PART.fullmatch(name) is not None, "ppt/presentation.xml", NotPptx,
-                        "a PowerPoint presentation (.pptx)")
+    parts = office.read(path, lambda name: PART.fullmatch(name) or COMMENTS.fullmatch(name), "ppt/presentation.xml",
+                        NotPptx, "a PowerPoint presentation (.pptx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}
 
 
-def _part_order(name: str) -> tuple[int, int]:
-    kind, number = PART.fullmatch(name).groups()
-    return KINDS.index(kind), int(number)
+def _part_order(name: str) -> tuple[int, int, str]:
+    """A part's kind and number; the comments' after them, by name."""
+    if found := PART.fullmatch(name):
+        return KINDS.index(found.group(1)), int(found.group(2)), ""
+    return len(KINDS), 0, name
 
 
-def package(parts: dict[str, str]) -> office.Package:
-    return office.Package(parts, {"a:p"}, sent_of)
+def package(parts: dict[str, str]) -> office.Packages:
+    """The paragraphs of every part but comments, then the comments' (a kind added later goes last: earlier numbers,
+    and so resumed jobs, stay as they were)."""
+    comments = {name: xml for name, xml in parts.items() if COMMENTS.fullmatch(name)}
+    return office.Packages(office.Package({name: xml for name, xml in parts.items() if name not in comments}, {"a:p"},
+                                          sent_of), comments_package(comments))
+
+
+def comments_package(comments: dict[str, str]) -> office.Package:
+    """The comments' paragraphs: a classic comment's text, a modern one's DrawingML paragraphs; none of a thread
+    that mentions someone."""
+    mentioning = office.inside_one_holding(comments, THREAD, "mention")
+
+    def comment_sent_of(paragraph: Paragraph) -> Inline | None:
+        if mentioning(paragraph):
+            return None
+        if paragraph.tag.startswith(f"<{CLASSIC_COMMENT}"):
+            sent = CommentText()
+            sent.read(paragraph.children())
+            return sent.sendable()
+        return sent_of(paragraph)
+
+    return office.Package(comments, {"a:p", CLASSIC_COMMENT}, comment_sent_of)
 
 
 FORMAT = office.PackageFormat(read, package, lambda parts: {})

@@ -46,7 +46,6 @@ STRING_ELEMENTS = ("si", "is", "text")  # a shared string, an inline string, a n
 PREFIX = re.compile(r"<(?:(\w+):)?(?:sst|worksheet|comments|ThreadedComments)\b")
 ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")  # a character as Excel escapes it: _x000D_ a carriage return
 UNWRITABLE = re.compile(r"[\x00-\x08\x0b-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")  # escaped as it is written
-LINE_BREAK = re.compile(r"(\r?\n)")
 # Where a workbook names a string as a value: a formula's literal (office.formula_literals: "Done" in
 # =COUNTIF(C:C;"Done"), a data validation's list "Open,Done"), a filter's value, a table's column
 FORMULA = re.compile(r"<((?:\w+:)?(?:f|formula|formula1|formula2|definedName))\b[^>]*?(?<!/)>(.*?)</\1\s*>", re.DOTALL)
@@ -102,11 +101,7 @@ class RichText(Inline):
         """A run's text, each line break in it kept as written (HTML would make it a space)."""
         text = unescaped(office.text_of(element))
         self.whole += text
-        for number, piece in enumerate(LINE_BREAK.split(text)):
-            if number % 2:
-                self.keep(self.text_xml(format, piece))
-            else:
-                self.text(format, piece)
+        self.text_lines(format, text)
 
     def text_xml(self, format: str, text: str) -> str:
         t = f'<{self.prefix}t xml:space="preserve">{escaped(text)}</{self.prefix}t>'
@@ -187,11 +182,10 @@ def threaded_comments(parts: dict[str, str]) -> office.Package:
     """Each threaded comment's text (a note keeps a copy of its thread for older Excel: sent with the strings), but a
     comment's that mentions someone or links a word (THREADED_COMMENTS)."""
     texts = {name: xml for name, xml in parts.items() if THREADED_COMMENTS.fullmatch(name)}
-    positioned = {name: [found.span() for found in THREADED_COMMENT.finditer(xml) if "startIndex" in found.group()]
-                  for name, xml in texts.items()}
+    positioned = office.inside_one_holding(texts, THREADED_COMMENT, "startIndex")
 
     def sent_of(paragraph: Paragraph) -> CommentText | None:
-        if any(start <= paragraph.start < end for start, end in positioned[paragraph.part]):
+        if positioned(paragraph):
             return None
         sent = CommentText("", plain=True)
         sent.read(paragraph.children())

@@ -364,6 +364,37 @@ def test_a_presentations_slides_and_notes_are_sent_and_filled_in(tmp_path):
            "<a:t>Äpfel</a:t>" in slide and '<a:endParaRPr lang="en-US"/></a:p>' in slide
 
 
+CLASSIC_COMMENTS = ('<?xml version="1.0"?><p:cmLst xmlns:p="urn:p"><p:cm authorId="0" idx="1"><p:pos x="1" y="1"/>'
+                    "<p:text>Check the price.\nAsk Ann &amp; Bob.</p:text></p:cm></p:cmLst>")
+MODERN_COMMENTS = (f'<?xml version="1.0"?><p188:cmLst xmlns:a="{DRAWING}" xmlns:p188="urn:p188"><p188:cm id="{{1}}">'
+                   '<p188:replyLst><p188:reply id="{2}"><p188:txBody><a:bodyPr/><a:p><a:r><a:t>Done.</a:t></a:r>'
+                   '</a:p></p188:txBody></p188:reply></p188:replyLst><p188:txBody><a:bodyPr/><a:p><a:r><a:rPr b="1"/>'
+                   '<a:t>Too</a:t></a:r><a:r><a:t> long.</a:t></a:r></a:p></p188:txBody></p188:cm><p188:cm id="{3}">'
+                   '<p188:txBody><a:p><a:r><a:t>@Ann please look</a:t></a:r></a:p></p188:txBody><p188:extLst>'
+                   '<p:ext xmlns:p="urn:p"><p223:mention xmlns:p223="urn:p223" start="0" len="4"/></p:ext>'
+                   '</p188:extLst></p188:cm></p188:cmLst>')
+
+
+def test_a_presentations_comments_are_sent_after_the_rest_but_threads_with_mentions(tmp_path):
+    """PowerPoint's classic comments (their text characters alone, line breaks kept) and its modern ones (DrawingML's
+    paragraphs, replies too) are items, numbered after every paragraph read before; a thread that mentions someone
+    is not sent, since a translation would move the mention's place in its text."""
+    source = pptx_package(tmp_path / "talk.pptx")
+    before = pptx.FORMAT.count(pptx.FORMAT.read(source))
+    modern = "ppt/comments/modernComment_256_4F1A2B3C.xml"
+    with zipfile.ZipFile(source, "a") as package:
+        package.writestr(modern, MODERN_COMMENTS)
+        package.writestr("ppt/comments/comment1.xml", CLASSIC_COMMENTS)
+    parts = pptx.FORMAT.read(source)
+    assert list(pptx.FORMAT.items(parts))[-3:] == [
+        (before + 1, "ppt/comments/comment1.xml#1", 'Check the price.<x id="0"/>Ask Ann &amp; Bob.'),
+        (before + 2, f"{modern}#1", "Done."), (before + 3, f"{modern}#2", '<span id="0">Too</span> long.')]
+    assert pptx.FORMAT.count(parts) == before + 4
+    filled = pptx.FORMAT.filled(parts, {before + 1: 'Preis prüfen.<x id="0"/>Ann &amp; Bob fragen.',
+                                        before + 3: '<span id="0">Zu</span> lang.'})
+    assert "<p:text>Preis prüfen.\nAnn &amp; Bob fragen.</p:text>" in filled["ppt/comments/comment1.xml"]
+    assert slide_shown(filled[modern]) == ["Done.", "Zu lang.", "@Ann please look"]
+
 def test_a_presentation_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
     """Through the server: the package entry for entry, a layout's prompt as it was, the slide and the notes filled
     from the job's records."""
