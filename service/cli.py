@@ -42,6 +42,16 @@ def existing_file(text: str) -> Path:
     return Path(text)
 
 
+def glossary_file(text: str):
+    """An argparse type: a glossary file (translator.glossary.read_file), read and checked before connecting."""
+    from translator import glossary
+
+    try:
+        return glossary.read_file(existing_file(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def server_address(text: str) -> str:
     """An argparse type: a gRPC target. A bare host gets translator serve's port: gRPC would take 443, and
     `--server localhost` then failed with "connection refused" on a port nothing here uses. A URL is refused
@@ -310,7 +320,8 @@ def decoding_arguments(args) -> dict:
 def text_options(args) -> dict:
     """The translate command's options for TranslatorClient.translate/stream."""
     return dict(model=args.model, max_output_tokens=args.max_output_tokens, html=args.html,
-                preserve_placeholders=not args.no_placeholders, **decoding_arguments(args))
+                preserve_placeholders=not args.no_placeholders,
+                glossary=args.glossary.entries if args.glossary else (), **decoding_arguments(args))
 
 
 def translate_remotely(args, texts: list[str]) -> list:
@@ -348,7 +359,7 @@ def translate_locally(args, texts: list[str]) -> list:
                             alignment_layer=args.alignment_layer)
     options = DecodingOptions(max_output_tokens=args.max_output_tokens, **decoding_arguments(args))
     translations = translator.translate_texts(texts, options=options, html=args.html,
-                                              preserve_placeholders=not args.no_placeholders)
+                                              preserve_placeholders=not args.no_placeholders, glossary=args.glossary)
     if args.stream:
         for translation in translations:
             print(translation.text)
@@ -475,7 +486,9 @@ def job_settings(args, path: Path, format: str = ""):
                                    beam_size=args.beam,
                                    text_format=pb.TEXT_FORMAT_HTML if args.html or path.suffix.lower()
                                    in batch.PAGE_SUFFIXES else pb.TEXT_FORMAT_PLAIN,
-                                   preserve_placeholders=not args.no_placeholders),
+                                   preserve_placeholders=not args.no_placeholders,
+                                   glossary=[pb.GlossaryEntry(source=source, target=target)
+                                             for source, target in (args.glossary.entries if args.glossary else ())]),
         dedupe=args.dedupe, give_up_seconds=args.give_up_seconds, review=not args.no_review,
         encoding=args.encoding or "")
 
@@ -564,6 +577,12 @@ def _text_arguments(parser) -> None:
                              "variables, codes (hashes, UUIDs, IPv6 "
                              "addresses) and numbers like other text "
                              "instead of keeping them exactly")
+    parser.add_argument("--glossary", type=glossary_file, metavar="FILE",
+                        help="terms to translate a given way: a UTF-8 file, one a line, its English, a tab and its "
+                             "German (the English alone keeps the term as written: a name not to translate); a term "
+                             "is found as whole words, in any case where it is written in small letters, else as "
+                             "written, and the longest wins where terms overlap; lines starting with # are skipped; "
+                             "at most 1,000 terms, each of at most 100 characters (its German 200)")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:

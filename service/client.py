@@ -6,7 +6,7 @@ import asyncio
 import json
 import os
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 import grpc
 
@@ -58,10 +58,13 @@ def token_metadata(token: str | None) -> tuple[tuple[str, str], ...] | None:
 
 def request(texts: list[str], model: str = "", max_output_tokens: int = 0, min_output_tokens: int = 0,
             request_id: str = "", html: bool = False, preserve_placeholders: bool | None = None,
-            **decoding) -> pb.TranslateRequest:
-    """A TranslateRequest; `decoding` takes any other DecodingOptions field by name (beam_size=4, seed=7, ...)."""
+            glossary: Mapping[str, str] | Iterable[tuple[str, str]] = (), **decoding) -> pb.TranslateRequest:
+    """A TranslateRequest; `glossary` maps terms to their translations ({"cloud": "Wolke"}, or (term, translation)
+    pairs; "" keeps a term as written); `decoding` takes any other DecodingOptions field by name (beam_size=4, ...)."""
     options = pb.DecodingOptions(max_output_tokens=max_output_tokens, min_output_tokens=min_output_tokens,
                                  text_format=pb.TEXT_FORMAT_HTML if html else pb.TEXT_FORMAT_PLAIN, **decoding)
+    options.glossary.extend(pb.GlossaryEntry(source=source, target=target)
+                            for source, target in (glossary.items() if isinstance(glossary, Mapping) else glossary))
     if preserve_placeholders is not None:  # unset: the server's default (on)
         options.preserve_placeholders = preserve_placeholders
     return pb.TranslateRequest(texts=texts, model=model, request_id=request_id, options=options)

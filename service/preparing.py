@@ -22,6 +22,7 @@ from typing import Callable, TypeVar
 from service.model import Model
 from service.processes import detach_from_server
 from translator import lexicon
+from translator.glossary import Glossary
 from translator.text import Prepared, segment_texts
 
 T = TypeVar("T")
@@ -84,10 +85,10 @@ def _model(model_dir: Path) -> Model:
 
 
 def segment_in_process(model_dir: Path, texts: list[str], preserve_placeholders: bool, html: bool,
-                       take_out_tags: bool) -> tuple[list[Prepared], list[list[int]]]:
+                       take_out_tags: bool, glossary: Glossary | None) -> tuple[list[Prepared], list[list[int]]]:
     """segment_texts for a model of the server's, as the preparer process runs it."""
     model = _model(model_dir)
-    return segment_texts(texts, model.tokenizer, model.limits, preserve_placeholders, html, take_out_tags)
+    return segment_texts(texts, model.tokenizer, model.limits, preserve_placeholders, html, take_out_tags, glossary)
 
 
 def _serve(conn) -> None:
@@ -116,18 +117,18 @@ class Preparer:
         self._turn = asyncio.Lock()
         self._process = self._conn = None
 
-    async def prepare(self, model: Model, texts: list[str], preserve_placeholders: bool,
-                      html: bool) -> tuple[list[Prepared], list[list[int]]]:
+    async def prepare(self, model: Model, texts: list[str], preserve_placeholders: bool, html: bool,
+                      glossary: Glossary | None = None) -> tuple[list[Prepared], list[list[int]]]:
         """segment_texts(texts) for a served model (its tokenizer, limits and whether it has alignments, which take
         inline elements' tags out of the sentences); TooSlow past their bound."""
         chars = sum(map(len, texts))
         seconds = bound_seconds(chars)
         if chars <= LARGE_REQUEST_CHARS:
             return within(seconds, segment_texts, texts, model.tokenizer, model.limits, preserve_placeholders, html,
-                          model.has_alignments)
+                          model.has_alignments, glossary)
         async with self._turn:
-            return await self._in_process((model.model_dir, texts, preserve_placeholders, html, model.has_alignments),
-                                          seconds)
+            return await self._in_process((model.model_dir, texts, preserve_placeholders, html, model.has_alignments,
+                                           glossary), seconds)
 
     async def _in_process(self, args: tuple, seconds: float):
         conn = await self._started()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 import re
@@ -27,6 +28,7 @@ from service.scheduler import QueueFull
 from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator import lexicon
+from translator.glossary import Glossary
 from translator.model_format import resolve_model_dir
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
@@ -106,6 +108,13 @@ def released(abort: grpc.aio.AbortError) -> grpc.aio.AbortError:
     drops its own `request` first."""
     abort.__context__ = abort.__cause__ = None
     return abort.with_traceback(None)
+
+
+@functools.lru_cache(maxsize=32)
+def glossary_of(entries: tuple[tuple[str, str], ...]) -> Glossary | None:
+    """A request's glossary (None where it has none), checked: ValueError naming the entry to fix. Cached: a batch
+    job sends the same glossary with every item."""
+    return Glossary.of(entries) if entries else None
 
 
 class RequestError(Exception):
@@ -303,10 +312,14 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         if options.text_format not in pb.TextFormat.values():
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"options.text_format {options.text_format} is not one of {sorted(pb.TextFormat.values())}")
+        try:
+            glossary = glossary_of(tuple((entry.source, entry.target) for entry in options.glossary))
+        except ValueError as error:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options.{error}") from None
         keep = options.preserve_placeholders if options.HasField("preserve_placeholders") else True
         html = options.text_format == pb.TEXT_FORMAT_HTML
         try:
-            segmented = Texts.of(await self.preparer.prepare(model, texts, keep, html), options)
+            segmented = Texts.of(await self.preparer.prepare(model, texts, keep, html, glossary), options)
         except TooSlow as stopped:
             self.metrics.observe_preparation_stopped(engine.name)
             chars = sum(map(len, texts))

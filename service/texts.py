@@ -11,6 +11,7 @@ from typing import Callable
 import numpy as np
 
 from service.decoding import DecodingOptions, FinishReason, Hypothesis
+from translator.glossary import Glossary
 from translator.markup import put_back_tags
 from translator.model_format import Limits
 from translator.text import Prepared, segment_texts
@@ -42,13 +43,14 @@ class Texts:
 
     @classmethod
     def segmented(cls, model, texts: list[str], options, *, preserve_placeholders: bool, html: bool,
-                  limits: Limits | None = None) -> Texts:
+                  limits: Limits | None = None, glossary: Glossary | None = None) -> Texts:
         """Texts split into sentences that fit `model` (a Runtime or a served Model; longer sentences cut at a clause
         or word), tokenized; inline elements' tags taken out, to go back by alignment, where the model has
         alignments. `options` (DecodingOptions or the proto's) say whether translations carry an n-best list and
-        alignments; `limits` replace the model's own (`translator bench segments` tries other segment lengths)."""
+        alignments; `limits` replace the model's own (`translator bench segments` tries other segment lengths); a
+        `glossary`'s terms are written as it says."""
         return cls.of(segment_texts(texts, model.tokenizer, limits or model.limits, preserve_placeholders, html,
-                                    take_out_tags=model.has_alignments), options)
+                                    take_out_tags=model.has_alignments, glossary=glossary), options)
 
     @classmethod
     def of(cls, segmented: tuple[list[Prepared], list[list[int]]], options) -> Texts:

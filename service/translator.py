@@ -12,6 +12,7 @@ from service.decoding import DecodingCapabilities, DecodingOptions, TranslationR
 from service.runtime import Runtime
 from service.scheduler import Request, Scheduler
 from service.texts import Texts
+from translator.glossary import Glossary
 from translator.v1 import translator_pb2 as pb
 
 
@@ -26,22 +27,24 @@ class Translator:
             max_beam_size=max_batch_size, alignments=self.runtime.has_alignments)
 
     def translate(self, texts: list[str], *, options: DecodingOptions = DecodingOptions(), html: bool = False,
-                  preserve_placeholders: bool = True) -> list[str]:
+                  preserve_placeholders: bool = True, glossary: Glossary | None = None) -> list[str]:
         """Whole texts: split into sentences that fit the model, translated together, rejoined as the source."""
         return [t.text for t in self.translate_texts(texts, options=options, html=html,
-                                                     preserve_placeholders=preserve_placeholders)]
+                                                     preserve_placeholders=preserve_placeholders, glossary=glossary)]
 
     def translate_texts(self, texts: list[str], *, options: DecodingOptions = DecodingOptions(), html: bool = False,
-                        preserve_placeholders: bool = True) -> list[pb.Translation]:
+                        preserve_placeholders: bool = True, glossary: Glossary | None = None) -> list[pb.Translation]:
         """As translate(), as the server's Translation messages (scores, hypotheses, alignments when asked)."""
-        texts = self.segment(texts, html=html, preserve_placeholders=preserve_placeholders, options=options)
+        texts = self.segment(texts, html=html, preserve_placeholders=preserve_placeholders, options=options,
+                             glossary=glossary)
         return self.translate_segmented(texts, options=options)
 
     def segment(self, texts: list[str], *, html: bool = False, preserve_placeholders: bool = True,
-                options: DecodingOptions = DecodingOptions()) -> Texts:
+                options: DecodingOptions = DecodingOptions(), glossary: Glossary | None = None) -> Texts:
         """translator.text.segment_texts for this model: the prepared texts and their segments' token ids (with
         inline tags taken out, to be put back by alignment, where the model has alignments)."""
-        return Texts.segmented(self.runtime, texts, options, preserve_placeholders=preserve_placeholders, html=html)
+        return Texts.segmented(self.runtime, texts, options, preserve_placeholders=preserve_placeholders, html=html,
+                               glossary=glossary)
 
     def translate_segmented(self, texts: Texts, *, options: DecodingOptions = DecodingOptions()) -> list[pb.Translation]:
         """Texts from segment(); each Prepared keeps its `repairs` count."""

@@ -27,6 +27,7 @@ from service.model import ServedModel
 from service.runtime import Runtime
 from service.translator import Translator
 from service.server import REFUSING_BEFORE_STOP_SECONDS, SHUTTING_DOWN
+from translator.glossary import Glossary
 from translator.v1 import translator_pb2 as pb
 from translator.v1 import translator_pb2_grpc as pb_grpc
 from tests.grpc_server import RunningServer, wait_until
@@ -125,6 +126,10 @@ def test_concurrent_requests_equal_sequential_results(server, client):
     # the name is cut in the message: the whole of it would exceed the client's 16 KiB limit on trailers
     (dict(texts=["a"], model="m" * 100_000), grpc.StatusCode.NOT_FOUND, r"unknown model 'm{64}'\.\.\. \(100000 characters\)"),
     (dict(texts=["a"], request_id="r" * 257), grpc.StatusCode.INVALID_ARGUMENT, "request_id has 257 characters; the limit is 256"),
+    (dict(texts=["a"], glossary={"cloud": "Wolke", "Cloud": "Wolken"}), grpc.StatusCode.INVALID_ARGUMENT,
+     r"options\.glossary\[1\]: source 'Cloud' is glossary\[0\]'s too \(case aside\): give each term once"),
+    (dict(texts=["a"], glossary=[("->", "")]), grpc.StatusCode.INVALID_ARGUMENT,
+     r"options\.glossary\[0\]: source '->' has no letter or digit"),
 ])
 def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, request_kwargs, code, message, reference):
     options = dict(request_kwargs)  # the parameters serve both worker kinds
@@ -134,6 +139,16 @@ def test_bad_input_gets_a_clear_error_and_the_server_keeps_serving(client, reque
     assert error.value.code() == code
     assert re.search(message, error.value.details())
     assert client.translate([TEXTS[0]]).translations[0].text == reference[TEXTS[0]]
+
+
+def test_a_glossarys_terms_are_written_as_it_says_as_the_runtime_writes_them(client, exported_tiny):
+    """Through the server as in-process: each term's target where the model put the term's placeholder ("" keeps a
+    term as written), in every text of the request."""
+    glossary = {"apple": "Apfelkuchen", "station": ""}
+    texts = ["Where is the station?", "I eat an apple.", "An apple, the station and an apple."]
+    served = [translation.text for translation in client.translate(texts, glossary=glossary).translations]
+    assert served == Translator(exported_tiny, threads=1).translate(texts, glossary=Glossary.of(glossary.items()))
+    assert "station" in served[0] and "Apfelkuchen" in served[1] and served[2].count("Apfelkuchen") == 2
 
 
 def test_bad_request_does_not_disturb_others(server, client, reference):

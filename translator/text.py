@@ -38,6 +38,7 @@ from urllib.parse import unquote
 import sentencex
 
 from translator import lexicon, markup
+from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
                                TAG_PATTERN, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
@@ -3492,7 +3493,7 @@ def long_runs(text: str) -> list[tuple[int, int]]:
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False,
-            short: Callable[[str], bool] | None = None) -> Prepared:
+            short: Callable[[str], bool] | None = None, glossary: Glossary | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
     (`names_outside_ascii`) and names the model has not learned (`ascii_names`), the markers of lists inside a line
@@ -3510,7 +3511,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     without a mnemonic marker inside a word (`_accelerator`). With take_out_tags, items of tags alone leave the segments
     (translator.markup), to be put back by alignment. A collapsed reference link's end takes its label
     (`_collapsed_references_labelled`). A manual page's justified spacing and nroff's hyphens at line ends are read
-    as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`)."""
+    as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`). A
+    `glossary`'s terms are forms too, written as its entries say (translator.glossary), whatever preserve_placeholders
+    says."""
     if not html and "\u2010" in text:  # first: every span below is of the text as read
         text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
     if not html and "  " in text and "\n" in text:
@@ -3535,7 +3538,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     written = sorted(syntax + icu_numbers)  # kept as written
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = code_lines(text) if preserve_placeholders and not keys else []
+    terms = glossary.terms(text) if glossary else []
     forms = german_forms(text) if preserve_placeholders else []
+    if terms:  # a term wins over a form it overlaps
+        forms = sorted(terms + [form for form in forms if not any(form[0] < end and start < form[1]
+                                                                   for start, end, _ in terms)])
     form_spans = [(start, end) for start, end, _ in forms]
     labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
     localized = sorted(form_spans + labelled) if labelled else form_spans
@@ -3556,6 +3563,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # stays with its words. An abbreviation stays alone too: as one item with what is beside it, it would stay English
     # ('(e.g. "math")' is kept as written).
     abbreviations = [(start, end) for start, end, _ in forms if text[start:end].rstrip(",").lower() in ABBREVIATIONS]
+    abbreviations += [(start, end) for start, end, _ in terms]  # a term, too: one item with a tag beside it was
+    # neither written as the glossary says nor read for the tag's alternative text
     latex_tags = latex.tags if latex else []
     if marks or syntax or speech or abbreviations or latex_tags:
         apart = _also_apart(apart, set(marks + syntax + speech + abbreviations + latex_tags))
@@ -3631,7 +3640,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                                              for number, item in enumerate(prepared.protected))
     quantities = items_over(as_in_text, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
-    for number, item in enumerate(prepared.protected if preserve_placeholders or html else ()):
+    for number, item in enumerate(prepared.protected if preserve_placeholders or html or terms else ()):
+        if not (preserve_placeholders or html or number in forms_of_items):
+            continue  # (only a glossary's terms are written otherwise)
         values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
         if values and number in in_code:
             continue  # kept as written
@@ -3640,7 +3651,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                   + german_title(item, title_contexts.get(number, ""))
                   + german_possessive(item) + german_number(item, number in quantities)
                   + _forms_and_their_numbers(item, forms_of_items.get(number, []), number in quantities)
-                  if preserve_placeholders else [])
+                  if preserve_placeholders else forms_of_items.get(number, []))
         shown = [ShownValue(number, start, end, "", Prepared([], [name])) for start, end, name in german
                  if not any(start < value_end and value_start < end for value_start, value_end, _, _ in values)]
         for start, end, quote, language in values:
@@ -3648,7 +3659,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                 if html:
                     shown.append(ShownValue(number, start, end, quote, Prepared([], [TARGET_LANGUAGE])))
                 continue
-            value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short)
+            value = prepare(item[start:end], preserve_placeholders, html, fits, unknown, short=short,
+                            glossary=glossary)
             if value.segments:
                 shown.append(ShownValue(number, start, end, quote, value))
         for value in sorted(shown, key=lambda value: value.start):  # in order: each is put in its item from the end
@@ -5113,7 +5125,8 @@ def closing_tokens_kept(parts: list[str]) -> list[str]:
 
 
 def segment_texts(texts: list[str], tokenizer, limits: Limits, preserve_placeholders: bool = True,
-                  html: bool = False, take_out_tags: bool = False) -> tuple[list[Prepared], list[list[int]]]:
+                  html: bool = False, take_out_tags: bool = False, glossary: Glossary | None = None
+                  ) -> tuple[list[Prepared], list[list[int]]]:
     """Every text prepared with sentences that fit the limits' max_source_tokens, cut between words down to their
     segment_tokens, and the token ids of all their segments in order (the model's inputs). Each string is tokenized
     once: the ids found while looking for unknown characters in a text and while checking a sentence's fit are the
@@ -5128,7 +5141,7 @@ def segment_texts(texts: list[str], tokenizer, limits: Limits, preserve_placehol
     prepared = [prepare(text, preserve_placeholders, html,
                         lambda segment: len(encoded(segment)) <= limits.max_source_tokens,
                         lambda whole: tokenizer.unknown_spans(whole, encoded(whole)), take_out_tags,
-                        lambda segment: len(encoded(segment)) <= limits.segment_tokens) for text in texts]
+                        lambda segment: len(encoded(segment)) <= limits.segment_tokens, glossary) for text in texts]
     return prepared, [encoded(s) for p in prepared for s in p.segments]
 
 

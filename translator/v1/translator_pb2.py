@@ -24,41 +24,43 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etranslator/v1/translator.proto\x12\rtranslator.v1\"\xde\x03\n\x0f\x44\x65\x63odingOptions\x12\x19\n\x11max_output_tokens\x18\x01 \x01(\r\x12\x19\n\x11min_output_tokens\x18\x02 \x01(\r\x12.\n\x0btext_format\x18\x03 \x01(\x0e\x32\x19.translator.v1.TextFormat\x12\"\n\x15preserve_placeholders\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x11\n\tbeam_size\x18\x05 \x01(\r\x12\x1b\n\x0elength_penalty\x18\x06 \x01(\x02H\x01\x88\x01\x01\x12\x16\n\x0enum_hypotheses\x18\x07 \x01(\r\x12\x15\n\rreturn_scores\x18\x08 \x01(\x08\x12\x1c\n\x14sampling_temperature\x18\t \x01(\x02\x12\x15\n\rsampling_topk\x18\n \x01(\r\x12\x15\n\rsampling_topp\x18\x0b \x01(\x02\x12\x11\n\x04seed\x18\x0c \x01(\x04H\x02\x88\x01\x01\x12\x19\n\x11return_alignments\x18\r \x01(\x08\x12\x1d\n\x10suppress_repeats\x18\x0e \x01(\x08H\x03\x88\x01\x01\x42\x18\n\x16_preserve_placeholdersB\x11\n\x0f_length_penaltyB\x07\n\x05_seedB\x13\n\x11_suppress_repeats\"u\n\x10TranslateRequest\x12\r\n\x05texts\x18\x01 \x03(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12/\n\x07options\x18\x03 \x01(\x0b\x32\x1e.translator.v1.DecodingOptions\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"\x90\x02\n\x0bTranslation\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x14\n\x0cinput_tokens\x18\x02 \x01(\r\x12\x15\n\routput_tokens\x18\x03 \x01(\r\x12\x32\n\rfinish_reason\x18\x04 \x01(\x0e\x32\x1b.translator.v1.FinishReason\x12\x10\n\x08segments\x18\x05 \x01(\r\x12\r\n\x05score\x18\x06 \x01(\x02\x12\x14\n\x0ctoken_scores\x18\x07 \x03(\x02\x12-\n\nhypotheses\x18\x08 \x03(\x0b\x32\x19.translator.v1.Hypothesis\x12,\n\nalignments\x18\t \x03(\x0b\x32\x18.translator.v1.Alignment\"?\n\nHypothesis\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x02\x12\x14\n\x0ctoken_scores\x18\x03 \x03(\x02\"`\n\tAlignment\x12\x15\n\rsource_tokens\x18\x01 \x03(\t\x12\x15\n\rtarget_tokens\x18\x02 \x03(\t\x12\x0f\n\x07weights\x18\x03 \x03(\x02\x12\x14\n\x0csource_index\x18\x04 \x03(\r\"\x7f\n\x11TranslateResponse\x12\x30\n\x0ctranslations\x18\x01 \x03(\x0b\x32\x1a.translator.v1.Translation\x12\r\n\x05model\x18\x02 \x01(\t\x12\x15\n\rmodel_version\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"\x92\x01\n\x0eTranslateChunk\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\r\n\x05index\x18\x02 \x01(\r\x12\x0c\n\x04text\x18\x03 \x01(\t\x12)\n\x05\x66inal\x18\x04 \x01(\x0b\x32\x1a.translator.v1.Translation\x12\r\n\x05model\x18\x05 \x01(\t\x12\x15\n\rmodel_version\x18\x06 \x01(\t\"e\n\tBatchItem\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\r\n\x05model\x18\x03 \x01(\t\x12/\n\x07options\x18\x04 \x01(\x0b\x32\x1e.translator.v1.DecodingOptions\"\x9b\x01\n\x0b\x42\x61tchResult\x12\n\n\x02id\x18\x01 \x01(\t\x12/\n\x0btranslation\x18\x02 \x01(\x0b\x32\x1a.translator.v1.Translation\x12\x12\n\nerror_code\x18\x03 \x01(\x05\x12\x15\n\rerror_message\x18\x04 \x01(\t\x12\r\n\x05model\x18\x05 \x01(\t\x12\x15\n\rmodel_version\x18\x06 \x01(\t\"\x13\n\x11ListModelsRequest\"\xf1\x01\n\tModelInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x11\n\tprecision\x18\x03 \x01(\t\x12\x10\n\x08provider\x18\x04 \x01(\t\x12\x19\n\x11max_source_tokens\x18\x05 \x01(\r\x12\x19\n\x11max_output_tokens\x18\x06 \x01(\r\x12\x0f\n\x07\x64\x65\x66\x61ult\x18\x07 \x01(\x08\x12\x15\n\rmax_beam_size\x18\x08 \x01(\r\x12\x12\n\nalignments\x18\t \x01(\x08\x12\x16\n\x0emax_text_chars\x18\n \x01(\r\x12\x16\n\x0esegment_tokens\x18\x0b \x01(\r\">\n\x12ListModelsResponse\x12(\n\x06models\x18\x01 \x03(\x0b\x32\x18.translator.v1.ModelInfo*V\n\nTextFormat\x12\x1b\n\x17TEXT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n\x11TEXT_FORMAT_PLAIN\x10\x01\x12\x14\n\x10TEXT_FORMAT_HTML\x10\x02*^\n\x0c\x46inishReason\x12\x1d\n\x19\x46INISH_REASON_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46INISH_REASON_EOS\x10\x01\x12\x18\n\x14\x46INISH_REASON_LENGTH\x10\x02\x32\xd0\x02\n\nTranslator\x12N\n\tTranslate\x12\x1f.translator.v1.TranslateRequest\x1a .translator.v1.TranslateResponse\x12S\n\x0fTranslateStream\x12\x1f.translator.v1.TranslateRequest\x1a\x1d.translator.v1.TranslateChunk0\x01\x12J\n\x0eTranslateBatch\x12\x18.translator.v1.BatchItem\x1a\x1a.translator.v1.BatchResult(\x01\x30\x01\x12Q\n\nListModels\x12 .translator.v1.ListModelsRequest\x1a!.translator.v1.ListModelsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1etranslator/v1/translator.proto\x12\rtranslator.v1\"\x8e\x04\n\x0f\x44\x65\x63odingOptions\x12\x19\n\x11max_output_tokens\x18\x01 \x01(\r\x12\x19\n\x11min_output_tokens\x18\x02 \x01(\r\x12.\n\x0btext_format\x18\x03 \x01(\x0e\x32\x19.translator.v1.TextFormat\x12\"\n\x15preserve_placeholders\x18\x04 \x01(\x08H\x00\x88\x01\x01\x12\x11\n\tbeam_size\x18\x05 \x01(\r\x12\x1b\n\x0elength_penalty\x18\x06 \x01(\x02H\x01\x88\x01\x01\x12\x16\n\x0enum_hypotheses\x18\x07 \x01(\r\x12\x15\n\rreturn_scores\x18\x08 \x01(\x08\x12\x1c\n\x14sampling_temperature\x18\t \x01(\x02\x12\x15\n\rsampling_topk\x18\n \x01(\r\x12\x15\n\rsampling_topp\x18\x0b \x01(\x02\x12\x11\n\x04seed\x18\x0c \x01(\x04H\x02\x88\x01\x01\x12\x19\n\x11return_alignments\x18\r \x01(\x08\x12\x1d\n\x10suppress_repeats\x18\x0e \x01(\x08H\x03\x88\x01\x01\x12.\n\x08glossary\x18\x0f \x03(\x0b\x32\x1c.translator.v1.GlossaryEntryB\x18\n\x16_preserve_placeholdersB\x11\n\x0f_length_penaltyB\x07\n\x05_seedB\x13\n\x11_suppress_repeats\"/\n\rGlossaryEntry\x12\x0e\n\x06source\x18\x01 \x01(\t\x12\x0e\n\x06target\x18\x02 \x01(\t\"u\n\x10TranslateRequest\x12\r\n\x05texts\x18\x01 \x03(\t\x12\r\n\x05model\x18\x02 \x01(\t\x12/\n\x07options\x18\x03 \x01(\x0b\x32\x1e.translator.v1.DecodingOptions\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"\x90\x02\n\x0bTranslation\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x14\n\x0cinput_tokens\x18\x02 \x01(\r\x12\x15\n\routput_tokens\x18\x03 \x01(\r\x12\x32\n\rfinish_reason\x18\x04 \x01(\x0e\x32\x1b.translator.v1.FinishReason\x12\x10\n\x08segments\x18\x05 \x01(\r\x12\r\n\x05score\x18\x06 \x01(\x02\x12\x14\n\x0ctoken_scores\x18\x07 \x03(\x02\x12-\n\nhypotheses\x18\x08 \x03(\x0b\x32\x19.translator.v1.Hypothesis\x12,\n\nalignments\x18\t \x03(\x0b\x32\x18.translator.v1.Alignment\"?\n\nHypothesis\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x02\x12\x14\n\x0ctoken_scores\x18\x03 \x03(\x02\"`\n\tAlignment\x12\x15\n\rsource_tokens\x18\x01 \x03(\t\x12\x15\n\rtarget_tokens\x18\x02 \x03(\t\x12\x0f\n\x07weights\x18\x03 \x03(\x02\x12\x14\n\x0csource_index\x18\x04 \x03(\r\"\x7f\n\x11TranslateResponse\x12\x30\n\x0ctranslations\x18\x01 \x03(\x0b\x32\x1a.translator.v1.Translation\x12\r\n\x05model\x18\x02 \x01(\t\x12\x15\n\rmodel_version\x18\x03 \x01(\t\x12\x12\n\nrequest_id\x18\x04 \x01(\t\"\x92\x01\n\x0eTranslateChunk\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\r\n\x05index\x18\x02 \x01(\r\x12\x0c\n\x04text\x18\x03 \x01(\t\x12)\n\x05\x66inal\x18\x04 \x01(\x0b\x32\x1a.translator.v1.Translation\x12\r\n\x05model\x18\x05 \x01(\t\x12\x15\n\rmodel_version\x18\x06 \x01(\t\"e\n\tBatchItem\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\r\n\x05model\x18\x03 \x01(\t\x12/\n\x07options\x18\x04 \x01(\x0b\x32\x1e.translator.v1.DecodingOptions\"\x9b\x01\n\x0b\x42\x61tchResult\x12\n\n\x02id\x18\x01 \x01(\t\x12/\n\x0btranslation\x18\x02 \x01(\x0b\x32\x1a.translator.v1.Translation\x12\x12\n\nerror_code\x18\x03 \x01(\x05\x12\x15\n\rerror_message\x18\x04 \x01(\t\x12\r\n\x05model\x18\x05 \x01(\t\x12\x15\n\rmodel_version\x18\x06 \x01(\t\"\x13\n\x11ListModelsRequest\"\xf1\x01\n\tModelInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x11\n\tprecision\x18\x03 \x01(\t\x12\x10\n\x08provider\x18\x04 \x01(\t\x12\x19\n\x11max_source_tokens\x18\x05 \x01(\r\x12\x19\n\x11max_output_tokens\x18\x06 \x01(\r\x12\x0f\n\x07\x64\x65\x66\x61ult\x18\x07 \x01(\x08\x12\x15\n\rmax_beam_size\x18\x08 \x01(\r\x12\x12\n\nalignments\x18\t \x01(\x08\x12\x16\n\x0emax_text_chars\x18\n \x01(\r\x12\x16\n\x0esegment_tokens\x18\x0b \x01(\r\">\n\x12ListModelsResponse\x12(\n\x06models\x18\x01 \x03(\x0b\x32\x18.translator.v1.ModelInfo*V\n\nTextFormat\x12\x1b\n\x17TEXT_FORMAT_UNSPECIFIED\x10\x00\x12\x15\n\x11TEXT_FORMAT_PLAIN\x10\x01\x12\x14\n\x10TEXT_FORMAT_HTML\x10\x02*^\n\x0c\x46inishReason\x12\x1d\n\x19\x46INISH_REASON_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46INISH_REASON_EOS\x10\x01\x12\x18\n\x14\x46INISH_REASON_LENGTH\x10\x02\x32\xd0\x02\n\nTranslator\x12N\n\tTranslate\x12\x1f.translator.v1.TranslateRequest\x1a .translator.v1.TranslateResponse\x12S\n\x0fTranslateStream\x12\x1f.translator.v1.TranslateRequest\x1a\x1d.translator.v1.TranslateChunk0\x01\x12J\n\x0eTranslateBatch\x12\x18.translator.v1.BatchItem\x1a\x1a.translator.v1.BatchResult(\x01\x30\x01\x12Q\n\nListModels\x12 .translator.v1.ListModelsRequest\x1a!.translator.v1.ListModelsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'translator.v1.translator_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TEXTFORMAT']._serialized_start=1955
-  _globals['_TEXTFORMAT']._serialized_end=2041
-  _globals['_FINISHREASON']._serialized_start=2043
-  _globals['_FINISHREASON']._serialized_end=2137
+  _globals['_TEXTFORMAT']._serialized_start=2052
+  _globals['_TEXTFORMAT']._serialized_end=2138
+  _globals['_FINISHREASON']._serialized_start=2140
+  _globals['_FINISHREASON']._serialized_end=2234
   _globals['_DECODINGOPTIONS']._serialized_start=50
-  _globals['_DECODINGOPTIONS']._serialized_end=528
-  _globals['_TRANSLATEREQUEST']._serialized_start=530
-  _globals['_TRANSLATEREQUEST']._serialized_end=647
-  _globals['_TRANSLATION']._serialized_start=650
-  _globals['_TRANSLATION']._serialized_end=922
-  _globals['_HYPOTHESIS']._serialized_start=924
-  _globals['_HYPOTHESIS']._serialized_end=987
-  _globals['_ALIGNMENT']._serialized_start=989
-  _globals['_ALIGNMENT']._serialized_end=1085
-  _globals['_TRANSLATERESPONSE']._serialized_start=1087
-  _globals['_TRANSLATERESPONSE']._serialized_end=1214
-  _globals['_TRANSLATECHUNK']._serialized_start=1217
-  _globals['_TRANSLATECHUNK']._serialized_end=1363
-  _globals['_BATCHITEM']._serialized_start=1365
-  _globals['_BATCHITEM']._serialized_end=1466
-  _globals['_BATCHRESULT']._serialized_start=1469
-  _globals['_BATCHRESULT']._serialized_end=1624
-  _globals['_LISTMODELSREQUEST']._serialized_start=1626
-  _globals['_LISTMODELSREQUEST']._serialized_end=1645
-  _globals['_MODELINFO']._serialized_start=1648
-  _globals['_MODELINFO']._serialized_end=1889
-  _globals['_LISTMODELSRESPONSE']._serialized_start=1891
-  _globals['_LISTMODELSRESPONSE']._serialized_end=1953
-  _globals['_TRANSLATOR']._serialized_start=2140
-  _globals['_TRANSLATOR']._serialized_end=2476
+  _globals['_DECODINGOPTIONS']._serialized_end=576
+  _globals['_GLOSSARYENTRY']._serialized_start=578
+  _globals['_GLOSSARYENTRY']._serialized_end=625
+  _globals['_TRANSLATEREQUEST']._serialized_start=627
+  _globals['_TRANSLATEREQUEST']._serialized_end=744
+  _globals['_TRANSLATION']._serialized_start=747
+  _globals['_TRANSLATION']._serialized_end=1019
+  _globals['_HYPOTHESIS']._serialized_start=1021
+  _globals['_HYPOTHESIS']._serialized_end=1084
+  _globals['_ALIGNMENT']._serialized_start=1086
+  _globals['_ALIGNMENT']._serialized_end=1182
+  _globals['_TRANSLATERESPONSE']._serialized_start=1184
+  _globals['_TRANSLATERESPONSE']._serialized_end=1311
+  _globals['_TRANSLATECHUNK']._serialized_start=1314
+  _globals['_TRANSLATECHUNK']._serialized_end=1460
+  _globals['_BATCHITEM']._serialized_start=1462
+  _globals['_BATCHITEM']._serialized_end=1563
+  _globals['_BATCHRESULT']._serialized_start=1566
+  _globals['_BATCHRESULT']._serialized_end=1721
+  _globals['_LISTMODELSREQUEST']._serialized_start=1723
+  _globals['_LISTMODELSREQUEST']._serialized_end=1742
+  _globals['_MODELINFO']._serialized_start=1745
+  _globals['_MODELINFO']._serialized_end=1986
+  _globals['_LISTMODELSRESPONSE']._serialized_start=1988
+  _globals['_LISTMODELSRESPONSE']._serialized_end=2050
+  _globals['_TRANSLATOR']._serialized_start=2237
+  _globals['_TRANSLATOR']._serialized_end=2573
 # @@protoc_insertion_point(module_scope)

@@ -26,7 +26,7 @@ FINISH_REASON_EOS: FinishReason
 FINISH_REASON_LENGTH: FinishReason
 
 class DecodingOptions(_message.Message):
-    __slots__ = ("max_output_tokens", "min_output_tokens", "text_format", "preserve_placeholders", "beam_size", "length_penalty", "num_hypotheses", "return_scores", "sampling_temperature", "sampling_topk", "sampling_topp", "seed", "return_alignments", "suppress_repeats")
+    __slots__ = ("max_output_tokens", "min_output_tokens", "text_format", "preserve_placeholders", "beam_size", "length_penalty", "num_hypotheses", "return_scores", "sampling_temperature", "sampling_topk", "sampling_topp", "seed", "return_alignments", "suppress_repeats", "glossary")
     MAX_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     MIN_OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
     TEXT_FORMAT_FIELD_NUMBER: _ClassVar[int]
@@ -41,6 +41,7 @@ class DecodingOptions(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     RETURN_ALIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     SUPPRESS_REPEATS_FIELD_NUMBER: _ClassVar[int]
+    GLOSSARY_FIELD_NUMBER: _ClassVar[int]
     max_output_tokens: int
     min_output_tokens: int
     text_format: TextFormat
@@ -55,7 +56,16 @@ class DecodingOptions(_message.Message):
     seed: int
     return_alignments: bool
     suppress_repeats: bool
-    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ..., text_format: _Optional[_Union[TextFormat, str]] = ..., preserve_placeholders: _Optional[bool] = ..., beam_size: _Optional[int] = ..., length_penalty: _Optional[float] = ..., num_hypotheses: _Optional[int] = ..., return_scores: _Optional[bool] = ..., sampling_temperature: _Optional[float] = ..., sampling_topk: _Optional[int] = ..., sampling_topp: _Optional[float] = ..., seed: _Optional[int] = ..., return_alignments: _Optional[bool] = ..., suppress_repeats: _Optional[bool] = ...) -> None: ...
+    glossary: _containers.RepeatedCompositeFieldContainer[GlossaryEntry]
+    def __init__(self, max_output_tokens: _Optional[int] = ..., min_output_tokens: _Optional[int] = ..., text_format: _Optional[_Union[TextFormat, str]] = ..., preserve_placeholders: _Optional[bool] = ..., beam_size: _Optional[int] = ..., length_penalty: _Optional[float] = ..., num_hypotheses: _Optional[int] = ..., return_scores: _Optional[bool] = ..., sampling_temperature: _Optional[float] = ..., sampling_topk: _Optional[int] = ..., sampling_topp: _Optional[float] = ..., seed: _Optional[int] = ..., return_alignments: _Optional[bool] = ..., suppress_repeats: _Optional[bool] = ..., glossary: _Optional[_Iterable[_Union[GlossaryEntry, _Mapping]]] = ...) -> None: ...
+
+class GlossaryEntry(_message.Message):
+    __slots__ = ("source", "target")
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    source: str
+    target: str
+    def __init__(self, source: _Optional[str] = ..., target: _Optional[str] = ...) -> None: ...
 
 class TranslateRequest(_message.Message):
     __slots__ = ("texts", "model", "options", "request_id")
