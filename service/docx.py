@@ -2,17 +2,18 @@
 
 A ``.docx`` file is a ZIP package of XML parts. The parts that hold the document's text are read: its body
 (``word/document.xml``), headers, footers, footnotes, endnotes and comments, then the charts' titles and SmartArt
-diagrams' text (DrawingML's paragraphs, read as PowerPoint's are: service.pptx). Each paragraph (``<w:p>``; one inside a
-text box too) is numbered in document order, and each with a letter is sent as an item, its id the part and the
+diagrams' text (DrawingML's paragraphs, read as PowerPoint's are: service.pptx). Each paragraph (``<w:p>``; one inside
+a text box too) is numbered in document order, and each with a letter is sent as an item, its id the part and the
 paragraph's number in it. Its runs' text goes as HTML, so that the text pipeline keeps the markup and puts it back
 around the words it held: the text in the paragraph's most used formatting as text, a run formatted otherwise inside
-``<span id="N">`` (N: its formatting), a hyperlink as ``<a id="N">``, and what a run holds beside text (a tab, a
-break, a picture, a footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``, written back as
-it was. Spell-check marks and the last rendering's page breaks are dropped (Word makes them again), and bookmarks,
-comment ranges and the like go at the paragraph's start (a heading's bookmark, which a table of contents links to,
-still marks its paragraph). Paragraphs with tracked changes and paragraphs in a code style are not sent. The package
-is written back entry for entry, each as it was stored, but for the parts read, in which only translated paragraphs
-change, their runs made anew from the translation.
+``<span id="N">`` (N: its formatting), a hyperlink, a content control (a form's field; not one bound to data) and a
+smart tag as ``<a id="N">``, and what a run holds beside text (a tab, a break, a picture, a footnote's reference, a
+whole field) and a run in a code style as ``<x id="N"/>``, written back as it was. Spell-check marks and the last
+rendering's page breaks are dropped (Word makes them again), and bookmarks, comment ranges and the like go at the
+paragraph's start (a heading's bookmark, which a table of contents links to, still marks its paragraph). Paragraphs
+with tracked changes and paragraphs in a code style are not sent. The package is written back entry for entry, each as
+it was stored, but for the parts read, in which only translated paragraphs change, their runs made anew from the
+translation.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ DROPPED = {"w:proofErr", "w:lastRenderedPageBreak"}  # marks Word makes again as
 # Marks of a place or a range, not text: kept at the paragraph's start
 ANCHORS = {"w:bookmarkStart", "w:bookmarkEnd", "w:commentRangeStart", "w:commentRangeEnd", "w:permStart",
            "w:permEnd"}
+# Inline elements around runs, whose runs are text to translate: a content control (its properties kept, its content
+# read; not one bound to data), a smart tag (a name, an address, a date Word marked), custom XML
+WRAPPERS = {"w:sdt", "w:smartTag", "w:customXml"}
 FIELD_MARK = re.compile(r'w:fldCharType="(begin|end)"')  # where a field's runs start and end
 # A run's language for spelling and hyphenation (its Latin script's: w:val), in its properties or the styles' defaults
 LANGUAGE = re.compile(r'(<w:lang\b[^>]*?\bw:val\s*=\s*")([^"]*)(")')
@@ -74,7 +78,9 @@ class Runs(Inline):
                 self._run(child)
             elif child.name == "w:hyperlink" and not in_link:
                 self.link(child, lambda content: self.read(content, in_link=True))
-            else:  # a simple field, a content control, an equation...: as written
+            elif child.name in WRAPPERS and not in_link and (wrapper := wrapped(child)) is not None:
+                self.link(wrapper, lambda content: self.read(content, in_link=True))  # its marks kept as a link's
+            else:  # a simple field, a content control bound to data, an equation...: as written
                 self.keep(str(child))
         if field_runs:  # a field that ends in a later paragraph (a table of contents')
             self.keep("".join(field_runs))
@@ -95,6 +101,26 @@ class Runs(Inline):
     def text_xml(self, format: str, text: str) -> str:
         """A run of translated text, in German: Word checks a run's spelling in the language it names."""
         return f'<w:r>{german(format)}<w:t xml:space="preserve">{escape(text)}</w:t></w:r>'
+
+
+def wrapped(element: Element) -> Element | None:
+    """A wrapper's runs (WRAPPERS) as the content of an element whose start is everything before them and whose end
+    everything after; None for a content control bound to data (Word writes its content again from the data)."""
+    children = list(element.children)
+    if element.name == "w:sdt":
+        content = element.child("w:sdtContent")
+        properties = element.child("w:sdtPr")
+        if content is None or properties is not None and "w:dataBinding" in str(properties):
+            return None
+        before = children[:children.index(content)]
+        return Element(element.name, element.start + "".join(map(str, before)) + content.start, content.children,
+                       content.end + "".join(map(str, children[children.index(content) + 1:])) + element.end)
+    first = next((k for k, child in enumerate(children) if isinstance(child, Element)), len(children))
+    if first < len(children) and children[first].name.endswith("Pr"):  # its properties (w:smartTagPr) go before
+        first += 1
+    else:
+        first = 0
+    return Element(element.name, element.start + "".join(map(str, children[:first])), children[first:], element.end)
 
 
 def code_style(xml: str) -> bool:

@@ -110,6 +110,33 @@ def test_a_word_documents_comments_are_sent_after_its_notes():
     assert shown(filled) == ["Prüfe den Preis."] and "<w:annotationRef/>" in filled
 
 
+WRAPPED = [
+    '<w:p><w:r><w:t xml:space="preserve">Name: </w:t></w:r><w:sdt><w:sdtPr><w:id w:val="1"/><w:showingPlcHdr/>'
+    '<w:text/></w:sdtPr><w:sdtEndPr/><w:sdtContent><w:r><w:t>Type the name here.</w:t></w:r></w:sdtContent></w:sdt>'
+    '</w:p>',
+    '<w:p><w:r><w:t xml:space="preserve">We met in </w:t></w:r><w:smartTag w:element="City"><w:smartTagPr>'
+    '<w:attr w:name="a" w:val="b"/></w:smartTagPr><w:r><w:t>Munich</w:t></w:r></w:smartTag><w:r>'
+    '<w:t xml:space="preserve"> last year.</w:t></w:r></w:p>',
+    '<w:p><w:sdt><w:sdtPr><w:alias w:val="Title"/><w:dataBinding w:xpath="/cp:coreProperties[1]/dc:title[1]"/>'
+    '</w:sdtPr><w:sdtContent><w:r><w:t>Annual report</w:t></w:r></w:sdtContent></w:sdt></w:p>',
+]
+
+
+def test_a_content_controls_and_a_smart_tags_runs_are_translated_their_marks_kept():
+    """Runs inside a content control (a form's field) or a smart tag are sent, the element around them kept as a
+    link's tags are; a content control bound to data is kept as written (Word writes it again from the data)."""
+    parts = {"word/document.xml": PACKAGE_START + "".join(WRAPPED) + "</w:body></w:document>"}
+    assert list(docx.FORMAT.items(parts)) == [
+        (1, "word/document.xml#1", 'Name: <a id="0">Type the name here.</a>'),
+        (2, "word/document.xml#2", 'We met in <a id="0">Munich</a> last year.')]
+    filled = docx.FORMAT.filled(parts, {1: 'Name: <a id="0">Den Namen hier eingeben.</a>',
+                                        2: 'Wir trafen uns letztes Jahr in <a id="0">München</a>.'})
+    assert shown(filled["word/document.xml"]) == ["Name: Den Namen hier eingeben.",
+                                                  "Wir trafen uns letztes Jahr in München.", "Annual report"]
+    for mark in ('<w:sdtPr><w:id w:val="1"/><w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtEndPr/><w:sdtContent><w:r>',
+                 '</w:sdtContent></w:sdt>', '<w:smartTagPr><w:attr w:name="a" w:val="b"/></w:smartTagPr><w:r>'):
+        assert mark in filled["word/document.xml"]
+
 def test_a_text_box_keeps_its_translation_in_the_paragraph_that_holds_it():
     """The deepest paragraphs are filled first: the text box's translation stays in the paragraph around it, which
     is made from its own translation with the text box kept."""
