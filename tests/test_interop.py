@@ -60,6 +60,11 @@ def test_a_node_client_gets_what_the_python_client_gets(server, node_modules):
     assert seen["batch"]["code"] == 0 and set(batch) == {f"item-{i}" for i in range(len(TEXTS))} | {"empty"}
     assert [batch[f"item-{i}"]["text"] for i in range(len(TEXTS))] == expected and batch["empty"]["error_code"] == 3
     assert {name: error["code"] for name, error in seen["errors"].items()} == {
-        "empty": 3, "unknown_model": 5, "beam_too_large": 3}  # INVALID_ARGUMENT, NOT_FOUND
+        "empty": 3, "unknown_model": 5, "beam_too_large": 3, "glossary_twice": 3}  # INVALID_ARGUMENT, NOT_FOUND
     assert "beam_size" in seen["errors"]["beam_too_large"]["details"]
+    assert "options.glossary[1]: source 'A' is glossary[0]'s too" in seen["errors"]["glossary_twice"]["details"]
+    with TranslatorClient(server.target) as client:
+        in_german = [t.text for t in client.translate(TEXTS, glossary={"station": "Bahnhof"}).translations]
+    assert [t["text"] for t in seen["glossary"]["response"]["translations"]] == in_german
+    assert "Bahnhof" in in_german[0]
     assert [m["name"] for m in seen["models"]["response"]["models"]] == ["tiny"]

@@ -32,7 +32,10 @@ const collect = (call, keep) => new Promise((resolve) => {
     empty: await unary('Translate', {texts: ['']}),
     unknown_model: await unary('Translate', {texts: ['x'], model: 'no-such-model'}),
     beam_too_large: await unary('Translate', {texts: ['x'], options: {beam_size: 1000}}),
+    glossary_twice: await unary('Translate', {texts: ['x'], options: {glossary: [{source: 'a'}, {source: 'A'}]}}),
   };
-  console.log(JSON.stringify({translate, stream, batch: await batch, errors, models: await unary('ListModels', {})}));
+  const glossary = await unary('Translate', {texts, options: {glossary: [{source: 'station', target: 'Bahnhof'}]}});
+  console.log(JSON.stringify({translate, stream, batch: await batch, errors, glossary,
+    models: await unary('ListModels', {})}));
   process.exit(0);
 })();
