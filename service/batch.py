@@ -982,6 +982,7 @@ class Summary:
     not_utf8: int = 0  # lines failed as not valid UTF-8
     wrapped: int = 0  # of a text input, lines whose sentence seems to go on on the next (`wrapped`)
     approximated: int = 0  # characters of the text output its encoding has none for, written as the nearest it has
+    tracked: int = 0  # an office document's paragraphs kept as they are for their tracked changes
 
     def __str__(self) -> str:
         rate = self.translated / self.seconds if self.seconds else 0.0
@@ -1020,7 +1021,10 @@ class Job:
         with contextlib.ExitStack() as cleanup:
             self.input = self._utf8_input(cleanup)
             if self.settings.format in DOCUMENTS:  # items numbered by the file's strings or units, not by lines
-                self.lines = DOCUMENTS[self.settings.format].count(document(self.input, self.settings))
+                read = document(self.input, self.settings)
+                self.lines = DOCUMENTS[self.settings.format].count(read)
+                if self.settings.format in PACKAGES:
+                    self.summary.tracked = DOCUMENTS[self.settings.format].tracked(read)
             else:
                 self.lines = count_lines(self.input)  # the text output's, whatever the items are
             if self.settings.format == "po":  # a file that is no catalog is refused before anything is written

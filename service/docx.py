@@ -168,4 +168,10 @@ def in_german(parts: dict[str, str]) -> dict[str, str]:
     return {STYLES: DEFAULT_RUN.sub(lambda found: german(found.group()), parts[STYLES])} if STYLES in parts else {}
 
 
-FORMAT = office.PackageFormat(read, package, in_german)
+def tracked(parts: dict[str, str]) -> int:
+    """How many paragraphs with words are kept as they are for their tracked changes."""
+    return office.with_tracked_changes({name: xml for name, xml in parts.items() if PART.fullmatch(name)}, {"w:p"},
+                                       TRACKED)
+
+
+FORMAT = office.PackageFormat(read, package, in_german, tracked)

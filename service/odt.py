@@ -164,4 +164,9 @@ def in_german(parts: dict[str, str]) -> dict[str, str]:
         parts[STYLES])}
 
 
-FORMAT = office.PackageFormat(read, package, in_german)
+def tracked(parts: dict[str, str]) -> int:
+    """How many paragraphs and headings with words are kept as they are for their tracked changes."""
+    return office.with_tracked_changes(parts, {"text:p", "text:h"}, TRACKED)
+
+
+FORMAT = office.PackageFormat(read, package, in_german, tracked)

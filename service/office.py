@@ -164,10 +164,12 @@ class Packages:
 @dataclass(frozen=True)
 class PackageFormat:
     """An office format as batch jobs read it (batch.DOCUMENTS' calls): its parts `read` from the package, the
-    `package` of their paragraphs, and `in_german`: the parts that name the document's language, naming German."""
+    `package` of their paragraphs, `in_german`: the parts that name the document's language, naming German, and
+    `tracked`: how many paragraphs with words it keeps as they are for their tracked changes."""
     read: Callable[[Path], dict[str, str]]
     package: Callable[[dict[str, str]], Numbered]
     in_german: Callable[[dict[str, str]], dict[str, str]]
+    tracked: Callable[[dict[str, str]], int] = lambda parts: 0
 
     def check(self, parts: dict[str, str]) -> None:
         """(`read` checks the package.)"""
@@ -256,6 +258,14 @@ def inside_one_holding(parts: dict[str, str], element: re.Pattern, word: str) ->
     spans = {name: [found.span() for found in element.finditer(xml) if word in found.group()]
              for name, xml in parts.items()}
     return lambda paragraph: any(start <= paragraph.start < end for start, end in spans[paragraph.part])
+
+
+def with_tracked_changes(parts: dict[str, str], names: Iterable[str], tracked: set[str]) -> int:
+    """How many paragraphs (elements named `names`) hold a change element (`tracked`) and a letter: those a format
+    does not send (one around a text box with a change too)."""
+    return sum(1 for part, xml in parts.items() for paragraph in paragraphs(part, xml, frozenset(names))
+               if any(element.name in tracked for element in Element("", "", paragraph.children()).descendants())
+               and documents.LETTER.search(re.sub(r"<[^>]*>", "", paragraph.content)))
 
 
 def text_of(element: Element) -> str:

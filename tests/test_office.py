@@ -190,6 +190,17 @@ def test_a_word_document_is_translated_and_its_package_kept(server, tmp_path):  
         assert after.read("word/styles.xml").decode() == STYLES.replace('w:val="en-US"', 'w:val="de-DE"')
 
 
+def test_a_job_says_how_many_paragraphs_stayed_as_they_were_for_their_tracked_changes(server, tmp_path):  # noqa: F811
+    """A paragraph with tracked changes is not sent (translated, the changes would be lost or wrong): the job says
+    so and what to do, rather than leave the reader to find English paragraphs in a German document."""
+    source = package(tmp_path / "review.docx", BODY)
+    assert docx.FORMAT.tracked(docx.FORMAT.read(source)) == 1
+    code, _, err = batch(server.target, source, tmp_path / "review.de.docx", *SHORT)
+    assert code == 0 and "1 paragraph has tracked changes and stayed as it was: accept or reject the changes" in err
+    plain = package(tmp_path / "plain.docx", [paragraph for paragraph in BODY if "w:del" not in paragraph])
+    code, _, err = batch(server.target, plain, tmp_path / "plain.de.docx", *SHORT)
+    assert code == 0 and "tracked changes" not in err, err
+
 def test_code_is_kept_as_it_is():
     """A paragraph in a code style is not sent, a run in one is kept whole (<x/>): sent, 490 code blocks of 60 Word
     documents pandoc made of Markdown files came back changed ("'deps/brotli/brotli.gyp:brotli'" lost its quotes)."""
@@ -314,6 +325,7 @@ def test_an_opendocument_texts_paragraphs_are_sent_as_html_of_their_spans(tmp_pa
     assert odt_shown(same["content.xml"]) == odt_shown(parts["content.xml"])
     assert odt_shown(same["styles.xml"]) == ["The cat"] and 'fo:language="de" fo:country="DE"' in same["styles.xml"]
     assert "soft-page-break" not in same["content.xml"] and ODT_BODY[2] in same["content.xml"]
+    assert odt.FORMAT.tracked(parts) == 1  # the paragraph with a change: the job says it stayed as it was
 
 
 def test_an_opendocument_footnote_keeps_its_translation_in_its_paragraph():
