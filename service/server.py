@@ -28,6 +28,7 @@ from service.scheduler import QueueFull
 from service.texts import Texts
 from service.security import UNAUTHENTICATED_MESSAGE, BearerTokens, load_tokens, server_credentials
 from translator import lexicon
+from translator.glossary import MAX_ENTRIES as MAX_GLOSSARY_ENTRIES
 from translator.glossary import Glossary
 from translator.model_format import resolve_model_dir
 from translator.v1 import translator_pb2 as pb
@@ -501,7 +502,8 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                             max_output_tokens=limits.max_output_tokens, default=default,
                             max_beam_size=limits.max_beam_size, alignments=limits.alignments,
                             max_text_chars=self.config.max_text_chars,
-                            segment_tokens=engine.model.limits.segment_tokens)
+                            segment_tokens=engine.model.limits.segment_tokens,
+                            max_glossary_entries=MAX_GLOSSARY_ENTRIES)
 
 
 def coalesced(pieces: list[tuple[int, str, pb.Translation | None]]) -> list[tuple[int, str, pb.Translation | None]]:

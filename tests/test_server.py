@@ -106,6 +106,7 @@ def test_list_models(client):
     [model] = client.list_models().models
     assert (model.name, model.version, model.precision, model.default) == ("tiny", "1", "fp32", True)
     assert model.max_source_tokens == 256 and model.provider == "CPUExecutionProvider"
+    assert model.max_glossary_entries == 1000
 
 
 def test_concurrent_requests_equal_sequential_results(server, client):

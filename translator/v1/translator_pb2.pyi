@@ -184,7 +184,7 @@ class ListModelsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ModelInfo(_message.Message):
-    __slots__ = ("name", "version", "precision", "provider", "max_source_tokens", "max_output_tokens", "default", "max_beam_size", "alignments", "max_text_chars", "segment_tokens")
+    __slots__ = ("name", "version", "precision", "provider", "max_source_tokens", "max_output_tokens", "default", "max_beam_size", "alignments", "max_text_chars", "segment_tokens", "max_glossary_entries")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PRECISION_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +196,7 @@ class ModelInfo(_message.Message):
     ALIGNMENTS_FIELD_NUMBER: _ClassVar[int]
     MAX_TEXT_CHARS_FIELD_NUMBER: _ClassVar[int]
     SEGMENT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MAX_GLOSSARY_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     precision: str
@@ -207,7 +208,8 @@ class ModelInfo(_message.Message):
     alignments: bool
     max_text_chars: int
     segment_tokens: int
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., precision: _Optional[str] = ..., provider: _Optional[str] = ..., max_source_tokens: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., default: _Optional[bool] = ..., max_beam_size: _Optional[int] = ..., alignments: _Optional[bool] = ..., max_text_chars: _Optional[int] = ..., segment_tokens: _Optional[int] = ...) -> None: ...
+    max_glossary_entries: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., precision: _Optional[str] = ..., provider: _Optional[str] = ..., max_source_tokens: _Optional[int] = ..., max_output_tokens: _Optional[int] = ..., default: _Optional[bool] = ..., max_beam_size: _Optional[int] = ..., alignments: _Optional[bool] = ..., max_text_chars: _Optional[int] = ..., segment_tokens: _Optional[int] = ..., max_glossary_entries: _Optional[int] = ...) -> None: ...
 
 class ListModelsResponse(_message.Message):
     __slots__ = ("models",)
