@@ -586,8 +586,9 @@ def _text_arguments(parser) -> None:
                         help="terms to translate a given way: a UTF-8 file, one a line, its English, a tab and its "
                              "German (the English alone keeps the term as written: a name not to translate); a term "
                              "is found as whole words, in any case where it is written in small letters, else as "
-                             "written, and the longest wins where terms overlap; lines starting with # are skipped; "
-                             "at most 1,000 terms, each of at most 100 characters (its German 200)")
+                             "written, and where terms overlap the one that starts first wins, then the longest; lines "
+                             "starting with # are skipped; at most 1,000 terms, each of at most 100 characters (its "
+                             "German 200)")
 
 
 def _connection_arguments(parser, tokens: bool = True) -> None:
