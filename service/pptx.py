@@ -86,8 +86,8 @@ def sent_of(paragraph: Paragraph) -> TextRuns | None:
 
 
 def read(path: Path) -> dict[str, str]:
-    """The slides, then their notes, the charts' (their titles), the diagrams', each kind by number; NotPptx with what
-    to fix where it is no presentation."""
+    """The slides, then their notes, the charts' (their titles), the diagrams', each kind by number, then the comments;
+    NotPptx with what to fix where it is no presentation."""
     parts = office.read(path, lambda name: PART.fullmatch(name) or COMMENTS.fullmatch(name), "ppt/presentation.xml",
                         NotPptx, "a PowerPoint presentation (.pptx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}
