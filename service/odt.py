@@ -14,6 +14,7 @@ presentation is read alike, its slides and speaker notes (``content.xml``), not 
 text in a typewriter's font is code there, as LibreOffice writes a code span, and in a text too. A spreadsheet's
 string cells and notes are read alike; not a cell whose text shows a value (a number, a date, a formula's result),
 nor a string that a formula, a validity condition or a filter names as a value (translated, it would no longer match).
+The document's title, subject and description (``meta.xml``: office.PROPERTIES) are items after all of these.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from xml.sax.saxutils import escape
 from service import documents, office
 from service.office import Element, Inline, Paragraph
 
-CONTENT, STYLES = "content.xml", "styles.xml"
+CONTENT, STYLES, META = "content.xml", "styles.xml", "meta.xml"
 TRACKED = {"text:change", "text:change-start", "text:change-end"}  # a paragraph with tracked changes is not sent
 DROPPED = {"text:soft-page-break"}  # where the last layout broke the page: made again
 ANCHORS = {"text:bookmark", "text:bookmark-start", "text:bookmark-end"}  # kept at the paragraph's start
@@ -107,7 +108,8 @@ def code_styles(parts: dict[str, str]) -> set[str]:
             or parents.get(name) in typewritten}
 
 
-def package(parts: dict[str, str]) -> office.Package:
+def package(parts: dict[str, str]) -> office.Packages:
+    """The content's and styles' paragraphs, then the document's properties (its title, subject and description)."""
     code = code_styles(parts)
     content = parts.get(CONTENT, "")
     kept, named = (kept_cells(content), named_values(content)) if "<office:spreadsheet" in content else ([], set())
@@ -126,8 +128,8 @@ def package(parts: dict[str, str]) -> office.Package:
 
     # A presentation's styles hold its masters, whose text is prompts ("Click to edit Master title style"): not sent
     presentation = "<office:presentation" in content
-    texts = {name: xml for name, xml in parts.items() if not (presentation and name == STYLES)}
-    return office.Package(texts, {"text:p", "text:h"}, sent_of)
+    texts = {name: parts[name] for name in ((CONTENT,) if presentation else (CONTENT, STYLES)) if name in parts}
+    return office.Packages(office.Package(texts, {"text:p", "text:h"}, sent_of), office.properties(parts, META))
 
 
 def kept_cells(content: str) -> list[tuple[int, int]]:
@@ -149,17 +151,18 @@ def named_values(content: str) -> set[str]:
 
 
 def read(path: Path) -> dict[str, str]:
-    """The package's content and styles; NotOdt with what to fix where it is no OpenDocument text."""
-    parts = office.read(path, lambda name: name in (CONTENT, STYLES), CONTENT, NotOdt,
+    """The package's content, styles and properties; NotOdt with what to fix where it is no OpenDocument text."""
+    parts = office.read(path, lambda name: name in (CONTENT, STYLES, META), CONTENT, NotOdt,
                         "an OpenDocument text, presentation or spreadsheet (.odt, .odp, .ods)")
-    return {name: parts[name] for name in (CONTENT, STYLES) if name in parts}
+    return {name: parts[name] for name in (CONTENT, STYLES, META) if name in parts}
 
 
 def in_german(parts: dict[str, str]) -> dict[str, str]:
-    """The default styles' language, German."""
+    """The default styles' language, and the properties', German."""
+    properties = office.properties_in_german(parts, META)
     if STYLES not in parts:
-        return {}
-    return {STYLES: DEFAULT_STYLE.sub(lambda style: LANGUAGE.sub(
+        return properties
+    return properties | {STYLES: DEFAULT_STYLE.sub(lambda style: LANGUAGE.sub(
         lambda found: found.group(1) + found.group(2) + GERMAN[found.group(1)] + found.group(4), style.group()),
         parts[STYLES])}
 

@@ -31,6 +31,11 @@ TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[
 # of megabytes), and a part is read whole, then decoded and parsed
 MAX_PART_BYTES = 256 << 20
 LINE_BREAK = re.compile(r"(\r?\n)")  # in text that holds characters alone (a cell's, a comment's)
+# A document's title, subject and description (Dublin Core's elements in its properties part: OOXML's
+# docProps/core.xml, OpenDocument's meta.xml): shown in its properties, in a PDF made of it, in a cover page's fields
+# bound to them
+PROPERTIES = ("dc:title", "dc:subject", "dc:description")
+PROPERTIES_LANGUAGE = re.compile(r"(<dc:language>)[^<]*(</dc:language>)")  # the language they name, where they do
 OLDER = {"word/": ".doc", "xl/": ".xls", "ppt/": ".ppt"}  # the binary formats before each package's, by its main part
 SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
 # A style for code, by its name: Word's (HTML Code, HTML Preformatted, Macro Text...), LibreOffice's (Source Text,
@@ -252,6 +257,12 @@ class Paragraph:
         return parsed(self.content)
 
 
+def properties_in_german(parts: dict[str, str], part: str) -> dict[str, str]:
+    """The properties `part` with the language it names, where it names one, German."""
+    xml = parts.get(part, "")
+    return {part: PROPERTIES_LANGUAGE.sub(r"\g<1>de-DE\g<2>", xml)} if PROPERTIES_LANGUAGE.search(xml) else {}
+
+
 def inside_one_holding(parts: dict[str, str], element: re.Pattern, word: str) -> Callable[[Paragraph], bool]:
     """Whether a paragraph is inside an element (each found whole by `element`) that holds `word` (a comment that
     mentions someone: "mention")."""
@@ -405,6 +416,28 @@ class Inline:
     def text_xml(self, format: str, text: str) -> str:
         """Translated text in a format, as the document writes it."""
         raise NotImplementedError
+
+
+class PlainText(Inline):
+    """Text of characters alone (a document property, a classic PowerPoint comment), its line breaks kept."""
+
+    def read(self, children: list[Element | str]) -> None:
+        self.text_lines("", text_of(Element("", "", children)))
+
+    def text_xml(self, format: str, text: str) -> str:
+        return escape(text)
+
+
+def plain_text(paragraph: Paragraph) -> PlainText | None:
+    """What is sent for an element of characters alone, or None where it has no letter."""
+    sent = PlainText()
+    sent.read(paragraph.children())
+    return sent.sendable()
+
+
+def properties(parts: dict[str, str], part: str) -> Package:
+    """The document's title, subject and description (PROPERTIES) in its properties `part`, each one item."""
+    return Package({part: parts[part]} if part in parts else {}, PROPERTIES, plain_text)
 
 
 def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type[documents.NotDocument],

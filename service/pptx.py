@@ -3,15 +3,15 @@ written back.
 
 The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``), the charts' titles
 (``ppt/charts/chartN.xml``) and SmartArt diagrams' text are read, in the order of their numbers, then comments
-(COMMENTS); layouts and masters (their prompts, "Click to edit Master title style") are not. A diagram's text is in two
-parts, read alike: its data (``ppt/diagrams/dataN.xml``, what PowerPoint lays the diagram out from) and its drawing
-(``drawingN.xml``, the shapes as last laid out, which LibreOffice shows). Each paragraph of their text (DrawingML's
-``<a:p>``: a shape's, a table cell's) with a letter is sent as an item, its id the part and the paragraph's number in
-it, as HTML (service.office): text in another run format (bold, a link's: DrawingML writes a link into its run's
-properties) in ``<span id="N">``, a line break, a field (a slide's number, a date) and a run in a typewriter's font
-(code) as ``<x id="N"/>``, written back as it was. A paragraph's properties stay its first element and its
-end-of-paragraph properties its last. The translated runs' language is German (``lang="de-DE"``: PowerPoint checks a
-run's spelling in it).
+(COMMENTS), then the document's title, subject and description (CORE); layouts and masters (their prompts, "Click to
+edit Master title style") are not. A diagram's text is in two parts, read alike: its data (``ppt/diagrams/dataN.xml``,
+what PowerPoint lays the diagram out from) and its drawing (``drawingN.xml``, the shapes as last laid out, which
+LibreOffice shows). Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table cell's) with a letter is
+sent as an item, its id the part and the paragraph's number in it, as HTML (service.office): text in another run format
+(bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a line break, a field (a
+slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back as it was. A
+paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated runs'
+language is German (``lang="de-DE"``: PowerPoint checks a run's spelling in it).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ PART = re.compile(rf"ppt/({'|'.join(KINDS)})(\d+)\.xml")
 COMMENTS = re.compile(r"ppt/comments/(?:comment\d+|modernComment[^/]*)\.xml")
 THREAD = re.compile(r"<((?:\w+:)?)cm\b.*?</\1cm\s*>", re.DOTALL)
 CLASSIC_COMMENT = "p:text"
+CORE = "docProps/core.xml"  # the document's properties (office.PROPERTIES), read by Word and Excel too
 LANGUAGE = re.compile(r'(<a:rPr\b[^>]*?\blang\s*=\s*")([^"]*)(")')
 POWERPOINT_LANGUAGE = "de-DE"
 # A run in a typewriter's font: code (pandoc sets code spans and blocks in Courier), kept as it is
@@ -68,16 +69,6 @@ class TextRuns(Inline):
         return f"<a:r>{german}<a:t>{escape(text)}</a:t></a:r>"
 
 
-class CommentText(Inline):
-    """A classic comment's text (``<p:text>``): characters alone."""
-
-    def read(self, children: list[Element | str]) -> None:
-        self.text_lines("", office.text_of(Element(CLASSIC_COMMENT, "", children)))
-
-    def text_xml(self, format: str, text: str) -> str:
-        return escape(text)
-
-
 def sent_of(paragraph: Paragraph) -> TextRuns | None:
     """What is sent for a paragraph, or None where it has no letter."""
     sent = TextRuns()
@@ -88,8 +79,8 @@ def sent_of(paragraph: Paragraph) -> TextRuns | None:
 def read(path: Path) -> dict[str, str]:
     """The slides, then their notes, the charts' (their titles), the diagrams', each kind by number, then the comments;
     NotPptx with what to fix where it is no presentation."""
-    parts = office.read(path, lambda name: PART.fullmatch(name) or COMMENTS.fullmatch(name), "ppt/presentation.xml",
-                        NotPptx, "a PowerPoint presentation (.pptx)")
+    parts = office.read(path, lambda name: PART.fullmatch(name) or COMMENTS.fullmatch(name) or name == CORE,
+                        "ppt/presentation.xml", NotPptx, "a PowerPoint presentation (.pptx)")
     return {name: parts[name] for name in sorted(parts, key=_part_order)}
 
 
@@ -101,11 +92,16 @@ def _part_order(name: str) -> tuple[int, int, str]:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The paragraphs of every part but comments, then the comments' (a kind added later goes last: earlier numbers,
-    and so resumed jobs, stay as they were)."""
-    comments = {name: xml for name, xml in parts.items() if COMMENTS.fullmatch(name)}
-    return office.Packages(office.Package({name: xml for name, xml in parts.items() if name not in comments}, {"a:p"},
-                                          sent_of), comments_package(comments))
+    """The slides', notes', charts' and diagrams' paragraphs, then the comments', then the document's properties (a
+    kind added later goes last: earlier numbers, and so resumed jobs, stay as they were)."""
+    return office.Packages(drawingml({name: xml for name, xml in parts.items() if PART.fullmatch(name)}),
+                           comments_package({name: xml for name, xml in parts.items() if COMMENTS.fullmatch(name)}),
+                           office.properties(parts, CORE))
+
+
+def drawingml(parts: dict[str, str]) -> office.Package:
+    """DrawingML's paragraphs (``<a:p>``) of these parts: a slide's, a chart's, a diagram's, in any package."""
+    return office.Package(parts, {"a:p"}, sent_of)
 
 
 def comments_package(comments: dict[str, str]) -> office.Package:
@@ -116,13 +112,9 @@ def comments_package(comments: dict[str, str]) -> office.Package:
     def comment_sent_of(paragraph: Paragraph) -> Inline | None:
         if mentioning(paragraph):
             return None
-        if paragraph.tag.startswith(f"<{CLASSIC_COMMENT}"):
-            sent = CommentText()
-            sent.read(paragraph.children())
-            return sent.sendable()
-        return sent_of(paragraph)
+        return office.plain_text(paragraph) if paragraph.tag.startswith(f"<{CLASSIC_COMMENT}") else sent_of(paragraph)
 
     return office.Package(comments, {"a:p", CLASSIC_COMMENT}, comment_sent_of)
 
 
-FORMAT = office.PackageFormat(read, package, lambda parts: {})
+FORMAT = office.PackageFormat(read, package, lambda parts: office.properties_in_german(parts, CORE))

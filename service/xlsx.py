@@ -13,9 +13,10 @@ Not sent: a string that a formula, a data validation's list, a filter or a table
 ``=COUNTIF(C:C;"Done")`` would count nothing, a list would refuse its cells' own values, a filter would hide every row,
 and a table's header cell would no longer name its column (Excel repairs such a file). Nor a threaded comment that
 mentions someone (THREADED_COMMENTS). Charts' titles and the text of drawings (text boxes, shapes), then SmartArt
-diagrams' text (as PowerPoint's paragraphs are: service.pptx), then threaded comments are sent after the strings.
-Numbers, dates, formulas and their results, sheet and table names are not read. The package is written back entry for
-entry (macros too, in ``.xlsm``), only translated strings changed.
+diagrams' text (as PowerPoint's paragraphs are: service.pptx), then threaded comments, then the workbook's title,
+subject and description (``docProps/core.xml``) are sent after the strings. Numbers, dates, formulas and their results,
+sheet and table names are not read. The package is written back entry for entry (macros too, in ``.xlsm``), only
+translated strings changed.
 """
 
 from __future__ import annotations
@@ -137,8 +138,8 @@ def read(path: Path) -> dict[str, str]:
     """The parts that hold strings (shared, a sheet's, notes') and those that name values; NotXlsx with what to fix
     where it is no workbook."""
     return office.read(path, lambda name: name in (WORKBOOK, SHARED_STRINGS) or any(
-        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING, DIAGRAM, THREADED_COMMENTS)),
-                       WORKBOOK, NotXlsx,
+        pattern.fullmatch(name) for pattern in (SHEET, COMMENTS, TABLE, DRAWING, DIAGRAM, THREADED_COMMENTS))
+                       or name == pptx.CORE, WORKBOOK, NotXlsx,
                        "an Excel workbook (.xlsx)")
 
 
@@ -149,11 +150,12 @@ def holds_strings(name: str, xml: str) -> bool:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The strings, then the text of charts and drawings, of diagrams (DrawingML's paragraphs: service.pptx), and the
-    threaded comments (a kind added later goes last, so that earlier numbers, and so resumed jobs, stay as they
-    were)."""
+    """The strings, then the text of charts and drawings, of diagrams (DrawingML's paragraphs: service.pptx), the
+    threaded comments and the workbook's properties (a kind added later goes last, so that earlier numbers, and so
+    resumed jobs, stay as they were)."""
     drawingml = ({name: xml for name, xml in parts.items() if kind.fullmatch(name)} for kind in (DRAWING, DIAGRAM))
-    return office.Packages(strings(parts), *map(pptx.package, drawingml), threaded_comments(parts))
+    return office.Packages(strings(parts), *map(pptx.drawingml, drawingml), threaded_comments(parts),
+                           office.properties(parts, pptx.CORE))
 
 
 def strings(parts: dict[str, str]) -> office.Package:
@@ -194,4 +196,4 @@ def threaded_comments(parts: dict[str, str]) -> office.Package:
     return office.Package(texts, string_elements(texts), sent_of)
 
 
-FORMAT = office.PackageFormat(read, package, lambda parts: {})
+FORMAT = office.PackageFormat(read, package, lambda parts: office.properties_in_german(parts, pptx.CORE))

@@ -723,6 +723,37 @@ def test_excels_threaded_comments_are_sent_after_the_rest_but_those_with_mention
     assert filled == THREADED_XML.replace("Is the price right?", "Stimmt der Preis?").replace(
         "Yes &amp; no:_x000D_\nask", "Ja &amp; nein:_x000D_\nfrag")
 
+CORE_XML = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<cp:coreProperties xmlns:cp="urn:cp" '
+            'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Where is the station?</dc:title><dc:subject>'
+            '</dc:subject><dc:creator>Ann</dc:creator><dc:description>Prices &amp; times</dc:description>'
+            '<dc:language>en-US</dc:language></cp:coreProperties>')
+META_XML = ('<?xml version="1.0" encoding="UTF-8"?><office:document-meta xmlns:office="urn:office" xmlns:dc="http://'
+            'purl.org/dc/elements/1.1/"><office:meta><dc:title>Where is the station?</dc:title>'
+            '<dc:subject></dc:subject><dc:description>Prices &amp; times</dc:description><dc:language>en-US'
+            '</dc:language></office:meta></office:document-meta>')
+
+
+@pytest.mark.parametrize("document, made, part, xml", [
+    (docx.FORMAT, lambda path: package(path, BODY), "docProps/core.xml", CORE_XML),
+    (pptx.FORMAT, pptx_package, "docProps/core.xml", CORE_XML),
+    (xlsx.FORMAT, xlsx_package, "docProps/core.xml", CORE_XML),
+    (odt.FORMAT, lambda path: odt_package(path, ODT_BODY), "meta.xml", META_XML),
+])
+def test_a_documents_title_subject_and_description_are_sent_after_the_rest(tmp_path, document, made, part, xml):
+    """A document's properties (its title, subject and description: shown in its properties, in a PDF made of it, in a
+    cover page's fields bound to them) are items after every other, so earlier numbers stay; the author is not
+    sent, and the language they name becomes German."""
+    source = made(tmp_path / "document")
+    before = document.count(document.read(source))
+    with zipfile.ZipFile(source, "a") as written:
+        written.writestr(part, xml)
+    parts = document.read(source)
+    assert list(document.items(parts))[-2:] == [(before + 1, f"{part}#1", "Where is the station?"),
+                                                (before + 3, f"{part}#3", "Prices &amp; times")]
+    filled = document.filled(parts, {before + 1: "Wo ist der Bahnhof?", before + 3: "Preise &amp; Zeiten"})[part]
+    assert filled == xml.replace("Where is the station?", "Wo ist der Bahnhof?").replace(
+        "Prices &amp; times", "Preise &amp; Zeiten").replace("en-US", "de-DE")
+
 DIAGRAM_DATA = ('<?xml version="1.0"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/'
                 'diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>'
                 '<dgm:pt modelId="{1}" type="doc"><dgm:prSet phldr="1"/></dgm:pt><dgm:pt modelId="{2}">'
