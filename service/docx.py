@@ -3,17 +3,18 @@
 A ``.docx`` file is a ZIP package of XML parts. The parts that hold the document's text are read: its body
 (``word/document.xml``), headers, footers, footnotes, endnotes and comments, then the charts' titles and SmartArt
 diagrams' text (DrawingML's paragraphs, read as PowerPoint's are: service.pptx), then the document's title, subject and
-description (``docProps/core.xml``: office.PROPERTIES). Each paragraph (``<w:p>``; one inside a text box too) is
-numbered in document order, and each with a letter is sent as an item, its id the part and the paragraph's number in
-it. Its runs' text goes as HTML, so that the text pipeline keeps the markup and puts it back around the words it held:
-the text in the paragraph's most used formatting as text, a run formatted otherwise inside ``<span id="N">`` (N: its
-formatting), a hyperlink, a content control (a form's field; not one bound to data) and a smart tag as ``<a id="N">``,
-and what a run holds beside text (a tab, a break, a picture, a footnote's reference, a whole field) and a run in a code
-style as ``<x id="N"/>``, written back as it was. Spell-check marks and the last rendering's page breaks are dropped
-(Word makes them again), and bookmarks, comment ranges and the like go at the paragraph's start (a heading's bookmark,
-which a table of contents links to, still marks its paragraph). Paragraphs with tracked changes and paragraphs in a
-code style are not sent. The package is written back entry for entry, each as it was stored, but for the parts read, in
-which only translated paragraphs change, their runs made anew from the translation.
+description (``docProps/core.xml``: office.PROPERTIES) and the pictures' alternative texts (office.AltTexts). Each
+paragraph (``<w:p>``; one inside a text box too) is numbered in document order, and each with a letter is sent as an
+item, its id the part and the paragraph's number in it. Its runs' text goes as HTML, so that the text pipeline keeps
+the markup and puts it back around the words it held: the text in the paragraph's most used formatting as text, a run
+formatted otherwise inside ``<span id="N">`` (N: its formatting), a hyperlink, a content control (a form's field; not
+one bound to data) and a smart tag as ``<a id="N">``, and what a run holds beside text (a tab, a break, a picture, a
+footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``, written back as it was. Spell-check
+marks and the last rendering's page breaks are dropped (Word makes them again), and bookmarks, comment ranges and the
+like go at the paragraph's start (a heading's bookmark, which a table of contents links to, still marks its paragraph).
+Paragraphs with tracked changes and paragraphs in a code style are not sent. The package is written back entry for
+entry, each as it was stored, but for the parts read, in which only translated paragraphs change, their runs made anew
+from the translation.
 """
 
 from __future__ import annotations
@@ -158,11 +159,12 @@ def _part_order(name: str) -> tuple[int, str]:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The text parts' paragraphs, then the charts' and diagrams', then the document's properties."""
+    """The text parts' paragraphs, then the charts' and diagrams', the document's properties and its pictures'
+    alternative texts."""
     text = {name: xml for name, xml in parts.items() if PART.fullmatch(name)}
     return office.Packages(office.Package(text, {"w:p"}, sent_of),
                            pptx.drawingml({name: xml for name, xml in parts.items() if DRAWINGML.fullmatch(name)}),
-                           office.properties(parts, pptx.CORE))
+                           office.properties(parts, pptx.CORE), office.AltTexts(text))
 
 
 def in_german(parts: dict[str, str]) -> dict[str, str]:

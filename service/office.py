@@ -35,6 +35,11 @@ LINE_BREAK = re.compile(r"(\r?\n)")  # in text that holds characters alone (a ce
 # docProps/core.xml, OpenDocument's meta.xml): shown in its properties, in a PDF made of it, in a cover page's fields
 # bound to them
 PROPERTIES = ("dc:title", "dc:subject", "dc:description")
+# A picture's or a shape's alternative text, which a reader who cannot see it hears (Word's, PowerPoint's, Excel's
+# drawing properties: descr); one that is a file's name (python-pptx writes the picture's) is not sent
+ALT_TEXT = re.compile(r'(<(?:wp:docPr|pic:cNvPr|p:cNvPr|xdr:cNvPr)\b[^>]*?\sdescr=")([^"]*)(")')
+FILE_NAME = re.compile(r"[^\s/\\]+\.\w{2,4}")
+ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#xA;", "\r": "&#xD;", "\t": "&#x9;"}  # what XML would read otherwise
 PROPERTIES_LANGUAGE = re.compile(r"(<dc:language>)[^<]*(</dc:language>)")  # the language they name, where they do
 OLDER = {"word/": ".doc", "xl/": ".xls", "ppt/": ".ppt"}  # the binary formats before each package's, by its main part
 SENT_TAG = re.compile(r'<(/?)(span|a|x)(?: id="(\d+)")?\s*(/?)>')  # the markup a paragraph is sent with, read back
@@ -104,9 +109,9 @@ class Package:
     def count(self) -> int:
         return sum(map(len, self.found.values()))
 
-    def filled(self, translated: dict[int, str]) -> dict[str, str]:
+    def filled(self, translated: dict[int, str], current: dict[str, str] | None = None) -> dict[str, str]:
         """The parts with each translated paragraph made from its translation, the deepest first (found again after
-        each depth that filled one: what follows it moved)."""
+        each depth that filled one: what follows it moved). (`current`: see Numbered.)"""
         filled, first = dict(self.parts), 0
         for part, xml in self.parts.items():
             found = self.found[part]
@@ -133,17 +138,19 @@ class Numbered(Protocol):
 
     def count(self) -> int: ...
 
-    def filled(self, translated: dict[int, str]) -> dict[str, str]: ...
+    def filled(self, translated: dict[int, str], current: dict[str, str] | None = None) -> dict[str, str]:
+        """The parts it changes; `current`: the parts as the packages numbered before it filled them (Packages), for
+        one that edits what they wrote (AltTexts)."""
 
 
 class Packages:
     """Packages read one after the other, their paragraphs numbered on from the previous one's (a format's own
     paragraphs first, so that a kind of part added later leaves their numbers as they were)."""
 
-    def __init__(self, *packages: Package):
+    def __init__(self, *packages: Numbered):
         self.packages = packages
 
-    def _numbered(self) -> Iterator[tuple[int, Package]]:
+    def _numbered(self) -> Iterator[tuple[int, Numbered]]:
         """Each package with the number before its first paragraph's."""
         first = 0
         for package in self.packages:
@@ -158,11 +165,11 @@ class Packages:
     def count(self) -> int:
         return sum(package.count() for package in self.packages)
 
-    def filled(self, translated: dict[int, str]) -> dict[str, str]:
-        filled = {}
+    def filled(self, translated: dict[int, str], current: dict[str, str] | None = None) -> dict[str, str]:
+        filled = dict(current or {})
         for first, package in self._numbered():
             filled.update(package.filled({number - first: text for number, text in translated.items()
-                                          if number > first}))  # (numbers past its count fill nothing)
+                                          if number > first}, filled))  # (numbers past its count fill nothing)
         return filled
 
 
@@ -433,6 +440,50 @@ def plain_text(paragraph: Paragraph) -> PlainText | None:
     sent = PlainText()
     sent.read(paragraph.children())
     return sent.sendable()
+
+
+class AttributeText(PlainText):
+    """An attribute's value as sent (alternative text): written with its quotes and line breaks escaped."""
+
+    def text_xml(self, format: str, text: str) -> str:
+        return escape(text, ATTRIBUTE_ESCAPES)
+
+
+class AltTexts:
+    """The parts' alternative texts (ALT_TEXT), numbered in order, each one item of plain text (its line breaks kept:
+    Office's own descriptions end "...\n\nDescription automatically generated"). Filled last, into the parts as the
+    paragraphs left them (a picture is a paragraph's kept piece, which a translation may move): each value is
+    written where the same value was."""
+
+    def __init__(self, parts: dict[str, str]):
+        self.parts = parts
+        self.found = [(part, found.group(2)) for part, xml in parts.items() for found in ALT_TEXT.finditer(xml)]
+
+    @staticmethod
+    def _sent(value: str) -> AttributeText | None:
+        text = html.unescape(value)
+        if FILE_NAME.fullmatch(text):
+            return None
+        sent = AttributeText()
+        sent.text_lines("", text)
+        return sent.sendable()
+
+    def items(self) -> Iterator[tuple[int, str, str]]:
+        for number, (part, value) in enumerate(self.found, 1):
+            if sent := self._sent(value):
+                yield number, f"{part}#descr{number}", sent.html()
+
+    def count(self) -> int:
+        return len(self.found)
+
+    def filled(self, translated: dict[int, str], current: dict[str, str] | None = None) -> dict[str, str]:
+        written: dict[str, dict[str, str]] = {}  # by part, each value's translation
+        for number, (part, value) in enumerate(self.found, 1):
+            if number in translated and (sent := self._sent(value)):
+                written.setdefault(part, {})[value] = sent.written(translated[number])
+        parts = {**self.parts, **(current or {})}
+        return {part: ALT_TEXT.sub(lambda found: found.group(1) + values.get(found.group(2), found.group(2))
+                                   + found.group(3), parts[part]) for part, values in written.items()}
 
 
 def properties(parts: dict[str, str], part: str) -> Package:

@@ -3,15 +3,16 @@ written back.
 
 The slides (``ppt/slides/slideN.xml``), their speaker notes (``ppt/notesSlides/notesSlideN.xml``), the charts' titles
 (``ppt/charts/chartN.xml``) and SmartArt diagrams' text are read, in the order of their numbers, then comments
-(COMMENTS), then the document's title, subject and description (CORE); layouts and masters (their prompts, "Click to
-edit Master title style") are not. A diagram's text is in two parts, read alike: its data (``ppt/diagrams/dataN.xml``,
-what PowerPoint lays the diagram out from) and its drawing (``drawingN.xml``, the shapes as last laid out, which
-LibreOffice shows). Each paragraph of their text (DrawingML's ``<a:p>``: a shape's, a table cell's) with a letter is
-sent as an item, its id the part and the paragraph's number in it, as HTML (service.office): text in another run format
-(bold, a link's: DrawingML writes a link into its run's properties) in ``<span id="N">``, a line break, a field (a
-slide's number, a date) and a run in a typewriter's font (code) as ``<x id="N"/>``, written back as it was. A
-paragraph's properties stay its first element and its end-of-paragraph properties its last. The translated runs'
-language is German (``lang="de-DE"``: PowerPoint checks a run's spelling in it).
+(COMMENTS), then the document's title, subject and description (CORE) and the pictures' alternative texts
+(office.AltTexts); layouts and masters (their prompts, "Click to edit Master title style") are not. A diagram's text is
+in two parts, read alike: its data (``ppt/diagrams/dataN.xml``, what PowerPoint lays the diagram out from) and its
+drawing (``drawingN.xml``, the shapes as last laid out, which LibreOffice shows). Each paragraph of their text
+(DrawingML's ``<a:p>``: a shape's, a table cell's) with a letter is sent as an item, its id the part and the
+paragraph's number in it, as HTML (service.office): text in another run format (bold, a link's: DrawingML writes a link
+into its run's properties) in ``<span id="N">``, a line break, a field (a slide's number, a date) and a run in a
+typewriter's font (code) as ``<x id="N"/>``, written back as it was. A paragraph's properties stay its first element
+and its end-of-paragraph properties its last. The translated runs' language is German (``lang="de-DE"``: PowerPoint
+checks a run's spelling in it).
 """
 
 from __future__ import annotations
@@ -92,11 +93,13 @@ def _part_order(name: str) -> tuple[int, int, str]:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The slides', notes', charts' and diagrams' paragraphs, then the comments', then the document's properties (a
-    kind added later goes last: earlier numbers, and so resumed jobs, stay as they were)."""
-    return office.Packages(drawingml({name: xml for name, xml in parts.items() if PART.fullmatch(name)}),
+    """The slides', notes', charts' and diagrams' paragraphs, then the comments', the document's properties and the
+    pictures' alternative texts (a kind added later goes last: earlier numbers, and so resumed jobs, stay as they
+    were)."""
+    slides = {name: xml for name, xml in parts.items() if PART.fullmatch(name)}
+    return office.Packages(drawingml(slides),
                            comments_package({name: xml for name, xml in parts.items() if COMMENTS.fullmatch(name)}),
-                           office.properties(parts, CORE))
+                           office.properties(parts, CORE), office.AltTexts(slides))
 
 
 def drawingml(parts: dict[str, str]) -> office.Package:

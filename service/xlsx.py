@@ -14,9 +14,9 @@ Not sent: a string that a formula, a data validation's list, a filter or a table
 and a table's header cell would no longer name its column (Excel repairs such a file). Nor a threaded comment that
 mentions someone (THREADED_COMMENTS). Charts' titles and the text of drawings (text boxes, shapes), then SmartArt
 diagrams' text (as PowerPoint's paragraphs are: service.pptx), then threaded comments, then the workbook's title,
-subject and description (``docProps/core.xml``) are sent after the strings. Numbers, dates, formulas and their results,
-sheet and table names are not read. The package is written back entry for entry (macros too, in ``.xlsm``), only
-translated strings changed.
+subject and description (``docProps/core.xml``), then its pictures' alternative texts (office.AltTexts) are sent after
+the strings. Numbers, dates, formulas and their results, sheet and table names are not read. The package is written
+back entry for entry (macros too, in ``.xlsm``), only translated strings changed.
 """
 
 from __future__ import annotations
@@ -151,11 +151,12 @@ def holds_strings(name: str, xml: str) -> bool:
 
 def package(parts: dict[str, str]) -> office.Packages:
     """The strings, then the text of charts and drawings, of diagrams (DrawingML's paragraphs: service.pptx), the
-    threaded comments and the workbook's properties (a kind added later goes last, so that earlier numbers, and so
-    resumed jobs, stay as they were)."""
+    threaded comments, the workbook's properties and its pictures' alternative texts (a kind added later goes last,
+    so that earlier numbers, and so resumed jobs, stay as they were)."""
     drawingml = ({name: xml for name, xml in parts.items() if kind.fullmatch(name)} for kind in (DRAWING, DIAGRAM))
     return office.Packages(strings(parts), *map(pptx.drawingml, drawingml), threaded_comments(parts),
-                           office.properties(parts, pptx.CORE))
+                           office.properties(parts, pptx.CORE),
+                           office.AltTexts({name: xml for name, xml in parts.items() if DRAWING.fullmatch(name)}))
 
 
 def strings(parts: dict[str, str]) -> office.Package:

@@ -754,6 +754,51 @@ def test_a_documents_title_subject_and_description_are_sent_after_the_rest(tmp_p
     assert filled == xml.replace("Where is the station?", "Wo ist der Bahnhof?").replace(
         "Prices &amp; times", "Preise &amp; Zeiten").replace("en-US", "de-DE")
 
+ALT_PICTURES = {  # a picture whose alternative text Office wrote (with its line breaks), and one named by its file
+    "word/document.xml": ('<w:p><w:r><w:t>See the chart.</w:t></w:r><w:r><w:drawing><wp:inline xmlns:wp="urn:wp">'
+                          '<wp:docPr id="1" name="Picture 1" descr="A chart of sales &amp; costs&#xA;&#xA;Description '
+                          'automatically generated"/></wp:inline></w:drawing></w:r><w:r><w:drawing><wp:inline '
+                          'xmlns:wp="urn:wp"><wp:docPr id="2" name="Picture 2" descr="logo.png"/></wp:inline>'
+                          '</w:drawing></w:r></w:p>'),
+    "ppt/slides/slide1.xml": ('<p:pic><p:nvPicPr><p:cNvPr id="4" name="Picture 3" descr="A chart of sales &amp; costs'
+                              '&#xA;&#xA;Description automatically generated"/></p:nvPicPr></p:pic><p:pic><p:nvPicPr>'
+                              '<p:cNvPr id="5" name="Picture 4" descr="logo.png"/></p:nvPicPr></p:pic>'),
+    "xl/drawings/drawing1.xml": ('<xdr:pic><xdr:nvPicPr><xdr:cNvPr id="2" name="Picture 1" descr="A chart of sales '
+                                 '&amp; costs&#xA;&#xA;Description automatically generated"/></xdr:nvPicPr></xdr:pic>'
+                                 '<xdr:pic><xdr:nvPicPr><xdr:cNvPr id="3" name="Picture 2" descr="logo.png"/>'
+                                 '</xdr:nvPicPr></xdr:pic>'),
+}
+
+
+@pytest.mark.parametrize("document, part", [(docx.FORMAT, "word/document.xml"), (pptx.FORMAT, "ppt/slides/slide1.xml"),
+                                            (xlsx.FORMAT, "xl/drawings/drawing1.xml")])
+def test_a_pictures_alternative_text_is_sent_last_its_line_breaks_kept(document, part):
+    """A picture's alternative text (what a reader who cannot see it hears) is an item after all others, its line
+    breaks kept; written where the same text was, escaped as an attribute's value. A file's name is not sent."""
+    body = ALT_PICTURES[part]
+    xml = (PACKAGE_START + body + "</w:body></w:document>" if part.startswith("word/")
+           else f'<?xml version="1.0"?><root xmlns:p="urn:p" xmlns:xdr="urn:xdr">{body}</root>')
+    parts = {part: xml, **({"xl/workbook.xml": WORKBOOK_XML} if part.startswith("xl/") else {})}
+    items = list(document.items(parts))
+    number = document.count(parts) - 1  # the first of the two alternative texts
+    assert items[-1] == (number, f"{part}#descr1",
+                         'A chart of sales &amp; costs<x id="0"/><x id="1"/>Description automatically generated')
+    filled = document.filled(parts, {number: 'Ein Diagramm "Umsatz &amp; Kosten"<x id="0"/><x id="1"/>Beschreibung'})
+    assert 'descr="Ein Diagramm &quot;Umsatz &amp; Kosten&quot;&#xA;&#xA;Beschreibung"' in filled[part]
+    assert 'descr="logo.png"' in filled[part]
+
+
+def test_a_pictures_alternative_text_goes_with_it_where_the_translation_moved_it():
+    """Filled after the paragraphs, into what they wrote: the paragraph's translation put its pictures the other
+    way round, and the alternative text is still the chart's."""
+    parts = {"word/document.xml": PACKAGE_START + ALT_PICTURES["word/document.xml"] + "</w:body></w:document>"}
+    assert list(docx.FORMAT.items(parts))[0] == (1, "word/document.xml#1", 'See the chart.<x id="0"/><x id="1"/>')
+    filled = docx.FORMAT.filled(parts, {1: 'Siehe <x id="1"/>das Diagramm.<x id="0"/>',
+                                        2: 'Ein Diagramm<x id="0"/><x id="1"/>Beschreibung'})
+    document = filled["word/document.xml"]
+    assert shown(document) == ["Siehe das Diagramm."]
+    assert document.index('descr="logo.png"') < document.index('descr="Ein Diagramm&#xA;&#xA;Beschreibung"')
+
 DIAGRAM_DATA = ('<?xml version="1.0"?><dgm:dataModel xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/'
                 'diagram" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><dgm:ptLst>'
                 '<dgm:pt modelId="{1}" type="doc"><dgm:prSet phldr="1"/></dgm:pt><dgm:pt modelId="{2}">'
