@@ -8,13 +8,13 @@ paragraph (``<w:p>``; one inside a text box too) is numbered in document order, 
 item, its id the part and the paragraph's number in it. Its runs' text goes as HTML, so that the text pipeline keeps
 the markup and puts it back around the words it held: the text in the paragraph's most used formatting as text, a run
 formatted otherwise inside ``<span id="N">`` (N: its formatting), a hyperlink, a content control (a form's field; not
-one bound to data) and a smart tag as ``<a id="N">``, and what a run holds beside text (a tab, a break, a picture, a
-footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``, written back as it was. Spell-check
-marks and the last rendering's page breaks are dropped (Word makes them again), and bookmarks, comment ranges and the
-like go at the paragraph's start (a heading's bookmark, which a table of contents links to, still marks its paragraph).
-Paragraphs with tracked changes and paragraphs in a code style are not sent. The package is written back entry for
-entry, each as it was stored, but for the parts read, in which only translated paragraphs change, their runs made anew
-from the translation.
+one bound to data, but to the document's properties) and a smart tag as ``<a id="N">``, and what a run holds beside
+text (a tab, a break, a picture, a footnote's reference, a whole field) and a run in a code style as ``<x id="N"/>``,
+written back as it was. Spell-check marks and the last rendering's page breaks are dropped (Word makes them again), and
+bookmarks, comment ranges and the like go at the paragraph's start (a heading's bookmark, which a table of contents
+links to, still marks its paragraph). Paragraphs with tracked changes and paragraphs in a code style are not sent. The
+package is written back entry for entry, each as it was stored, but for the parts read, in which only translated
+paragraphs change, their runs made anew from the translation.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ ANCHORS = {"w:bookmarkStart", "w:bookmarkEnd", "w:commentRangeStart", "w:comment
 # Inline elements around runs, whose runs are text to translate: a content control (its properties kept, its content
 # read; not one bound to data), a smart tag (a name, an address, a date Word marked), custom XML
 WRAPPERS = {"w:sdt", "w:smartTag", "w:customXml"}
+# A content control bound to the document's title, subject or description (a cover page's fields), which are translated
+# too (office.PROPERTIES): its content is read, as Word would write it again from them
+BOUND_TO_PROPERTIES = re.compile(r'w:xpath="[^"]*coreProperties[^"]*/(?:\w+:)?(?:title|subject|description)\[1\]"')
 FIELD_MARK = re.compile(r'w:fldCharType="(begin|end)"')  # where a field's runs start and end
 # A run's language for spelling and hyphenation (its Latin script's: w:val), in its properties or the styles' defaults
 LANGUAGE = re.compile(r'(<w:lang\b[^>]*?\bw:val\s*=\s*")([^"]*)(")')
@@ -106,12 +109,14 @@ class Runs(Inline):
 
 def wrapped(element: Element) -> Element | None:
     """A wrapper's runs (WRAPPERS) as the content of an element whose start is everything before them and whose end
-    everything after; None for a content control bound to data (Word writes its content again from the data)."""
+    everything after; None for a content control bound to data (Word writes its content again from the data) but to
+    the document's properties (BOUND_TO_PROPERTIES)."""
     children = list(element.children)
     if element.name == "w:sdt":
         content = element.child("w:sdtContent")
         properties = element.child("w:sdtPr")
-        if content is None or properties is not None and "w:dataBinding" in str(properties):
+        bound = properties is not None and "w:dataBinding" in str(properties)
+        if content is None or bound and not BOUND_TO_PROPERTIES.search(str(properties)):
             return None
         before = children[:children.index(content)]
         return Element(element.name, element.start + "".join(map(str, before)) + content.start, content.children,

@@ -117,22 +117,28 @@ WRAPPED = [
     '<w:p><w:r><w:t xml:space="preserve">We met in </w:t></w:r><w:smartTag w:element="City"><w:smartTagPr>'
     '<w:attr w:name="a" w:val="b"/></w:smartTagPr><w:r><w:t>Munich</w:t></w:r></w:smartTag><w:r>'
     '<w:t xml:space="preserve"> last year.</w:t></w:r></w:p>',
-    '<w:p><w:sdt><w:sdtPr><w:alias w:val="Title"/><w:dataBinding w:xpath="/cp:coreProperties[1]/dc:title[1]"/>'
+    '<w:p><w:sdt><w:sdtPr><w:alias w:val="Client"/><w:dataBinding w:xpath="/ns0:order[1]/ns0:client[1]"/>'
     '</w:sdtPr><w:sdtContent><w:r><w:t>Annual report</w:t></w:r></w:sdtContent></w:sdt></w:p>',
+    # bound to the document's title, which is translated too: read as Word would write it from the title
+    '<w:p><w:sdt><w:sdtPr><w:alias w:val="Title"/><w:dataBinding w:xpath="/ns1:coreProperties[1]/ns0:title[1]"/>'
+    '</w:sdtPr><w:sdtContent><w:r><w:t>The station</w:t></w:r></w:sdtContent></w:sdt></w:p>',
 ]
 
 
 def test_a_content_controls_and_a_smart_tags_runs_are_translated_their_marks_kept():
     """Runs inside a content control (a form's field) or a smart tag are sent, the element around them kept as a
-    link's tags are; a content control bound to data is kept as written (Word writes it again from the data)."""
+    link's tags are; a content control bound to data is kept as written (Word writes it again from the data), but
+    one bound to the document's title, subject or description, which are translated too."""
     parts = {"word/document.xml": PACKAGE_START + "".join(WRAPPED) + "</w:body></w:document>"}
     assert list(docx.FORMAT.items(parts)) == [
         (1, "word/document.xml#1", 'Name: <a id="0">Type the name here.</a>'),
-        (2, "word/document.xml#2", 'We met in <a id="0">Munich</a> last year.')]
+        (2, "word/document.xml#2", 'We met in <a id="0">Munich</a> last year.'),
+        (4, "word/document.xml#4", '<a id="0">The station</a>')]
     filled = docx.FORMAT.filled(parts, {1: 'Name: <a id="0">Den Namen hier eingeben.</a>',
                                         2: 'Wir trafen uns letztes Jahr in <a id="0">München</a>.'})
     assert shown(filled["word/document.xml"]) == ["Name: Den Namen hier eingeben.",
-                                                  "Wir trafen uns letztes Jahr in München.", "Annual report"]
+                                                  "Wir trafen uns letztes Jahr in München.", "Annual report",
+                                                  "The station"]
     for mark in ('<w:sdtPr><w:id w:val="1"/><w:showingPlcHdr/><w:text/></w:sdtPr><w:sdtEndPr/><w:sdtContent><w:r>',
                  '</w:sdtContent></w:sdt>', '<w:smartTagPr><w:attr w:name="a" w:val="b"/></w:smartTagPr><w:r>'):
         assert mark in filled["word/document.xml"]
