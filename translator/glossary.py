@@ -45,7 +45,6 @@ class Term:
         return not (_word_character(self.source[0]) and start > 0 and _word_character(text[start - 1])
                     or _word_character(self.source[-1]) and end < len(text) and _word_character(text[end]))
 
-
     def written(self, found: str) -> str:
         """What to write for the term as the text wrote it: the target, its first letter a capital where a term in
         small letters was found starting with one ("Log in" at a sentence's start); or the text's own words."""
@@ -62,7 +61,7 @@ def _word_character(character: str) -> bool:
 
 @dataclass(frozen=True)
 class Glossary:
-    """Entries (source, target) checked on construction (`entries`); `terms(text)` finds them."""
+    """Entries (source, target), made by `of`, which checks them; `terms(text)` finds them."""
     entries: tuple[tuple[str, str], ...]
     _by_first_word: dict[str, list[Term]] = field(init=False, repr=False, compare=False)
 
@@ -70,8 +69,7 @@ class Glossary:
         by_first_word: dict[str, list[Term]] = {}
         for source, target in self.entries:
             word = WORD.search(source)
-            term = Term(source.lower() if source == source.lower() else source, target, word.start(),
-                        source == source.lower())
+            term = Term(source, target, word.start(), any_case=source == source.lower())
             by_first_word.setdefault(word.group().lower(), []).append(term)
         for terms in by_first_word.values():
             terms.sort(key=lambda term: (-len(term.source), term.offset))  # the longest first
