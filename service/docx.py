@@ -118,9 +118,9 @@ def wrapped(element: Element) -> Element | None:
         bound = properties is not None and "w:dataBinding" in str(properties)
         if content is None or bound and not BOUND_TO_PROPERTIES.search(str(properties)):
             return None
-        before = children[:children.index(content)]
-        return Element(element.name, element.start + "".join(map(str, before)) + content.start, content.children,
-                       content.end + "".join(map(str, children[children.index(content) + 1:])) + element.end)
+        at = children.index(content)
+        return Element(element.name, element.start + "".join(map(str, children[:at])) + content.start,
+                       content.children, content.end + "".join(map(str, children[at + 1:])) + element.end)
     first = next((k for k, child in enumerate(children) if isinstance(child, Element)), len(children))
     if first < len(children) and children[first].name.endswith("Pr"):  # its properties (w:smartTagPr) go before
         first += 1
@@ -141,7 +141,7 @@ def german(xml: str) -> str:
 def sent_of(paragraph: Paragraph) -> Runs | None:
     """What is sent for a paragraph, or None where nothing is: no letter, tracked changes, a code style."""
     children = paragraph.children()
-    if any(element.name in TRACKED for element in Element("", "", children).descendants()):
+    if office.holds_any(children, TRACKED):
         return None
     sent = Runs()
     sent.read(children)

@@ -118,7 +118,7 @@ def package(parts: dict[str, str]) -> office.Packages:
         """What is sent for a paragraph, or None where nothing is: no letter, tracked changes, a code style, a
         spreadsheet's cell that is no string or a value its formulas name."""
         children = paragraph.children()
-        if any(element.name in TRACKED for element in Element("", "", children).descendants()) \
+        if office.holds_any(children, TRACKED) \
                 or any(name in code for name in STYLE_NAME.findall(paragraph.tag)) \
                 or paragraph.part == CONTENT and documents.inside(kept, paragraph.start):
             return None

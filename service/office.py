@@ -275,15 +275,20 @@ def inside_one_holding(parts: dict[str, str], element: re.Pattern, word: str) ->
     mentions someone: "mention")."""
     spans = {name: [found.span() for found in element.finditer(xml) if word in found.group()]
              for name, xml in parts.items()}
-    return lambda paragraph: any(start <= paragraph.start < end for start, end in spans[paragraph.part])
+    return lambda paragraph: documents.inside(spans[paragraph.part], paragraph.start)
 
 
 def with_tracked_changes(parts: dict[str, str], names: Iterable[str], tracked: set[str]) -> int:
     """How many paragraphs (elements named `names`) hold a change element (`tracked`) and a letter: those a format
     does not send (one around a text box with a change too)."""
     return sum(1 for part, xml in parts.items() for paragraph in paragraphs(part, xml, frozenset(names))
-               if any(element.name in tracked for element in Element("", "", paragraph.children()).descendants())
+               if holds_any(paragraph.children(), tracked)
                and documents.LETTER.search(re.sub(r"<[^>]*>", "", paragraph.content)))
+
+
+def holds_any(children: list["Element | str"], names: set[str]) -> bool:
+    """Whether a paragraph's content holds an element named one of `names` at any depth (a tracked change)."""
+    return any(element.name in names for element in Element("", "", children).descendants())
 
 
 def text_of(element: Element) -> str:

@@ -3541,8 +3541,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     terms = glossary.terms(text) if glossary else []
     forms = german_forms(text) if preserve_placeholders else []
     if terms:  # a term wins over a form it overlaps
-        forms = sorted(terms + [form for form in forms if not any(form[0] < end and start < form[1]
-                                                                   for start, end, _ in terms)])
+        clear = set(apart_from([form[:2] for form in forms], [term[:2] for term in terms]))
+        forms = sorted(terms + [form for form in forms if form[:2] in clear])
     form_spans = [(start, end) for start, end, _ in forms]
     labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
     localized = sorted(form_spans + labelled) if labelled else form_spans
@@ -3640,9 +3640,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                                              for number, item in enumerate(prepared.protected))
     quantities = items_over(as_in_text, prepared.protected, decimal_quantities(text)) if decimals else set()  # (a scan
     # of the whole text, 5 µs of a prose sentence's 141: only where an item is a decimal number it could change)
-    for number, item in enumerate(prepared.protected if preserve_placeholders or html or terms else ()):
-        if not (preserve_placeholders or html or number in forms_of_items):
-            continue  # (only a glossary's terms are written otherwise)
+    # every item's values and forms; otherwise only a glossary's terms are written
+    for number in range(len(prepared.protected)) if preserve_placeholders or html else sorted(forms_of_items):
+        item = prepared.protected[number]
         values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
         if values and number in in_code:
             continue  # kept as written
