@@ -14,7 +14,8 @@ presentation is read alike, its slides and speaker notes (``content.xml``), not 
 text in a typewriter's font is code there, as LibreOffice writes a code span, and in a text too. A spreadsheet's
 string cells and notes are read alike; not a cell whose text shows a value (a number, a date, a formula's result),
 nor a string that a formula, a validity condition or a filter names as a value (translated, it would no longer match).
-The document's title, subject and description (``meta.xml``: office.PROPERTIES) are items after all of these.
+The document's title, subject and description (``meta.xml``: office.PROPERTIES) are items after all of these, then
+the alternative texts of its pictures and shapes (their ``<svg:title>`` and ``<svg:desc>``: office.AltTexts).
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ def code_styles(parts: dict[str, str]) -> set[str]:
 
 
 def package(parts: dict[str, str]) -> office.Packages:
-    """The content's and styles' paragraphs, then the document's properties (its title, subject and description)."""
+    """The content's and styles' paragraphs, then the document's properties (its title, subject and description),
+    then its alternative texts."""
     code = code_styles(parts)
     content = parts.get(CONTENT, "")
     kept, named = (kept_cells(content), named_values(content)) if "<office:spreadsheet" in content else ([], set())
@@ -129,7 +131,8 @@ def package(parts: dict[str, str]) -> office.Packages:
     # A presentation's styles hold its masters, whose text is prompts ("Click to edit Master title style"): not sent
     presentation = "<office:presentation" in content
     texts = {name: parts[name] for name in ((CONTENT,) if presentation else (CONTENT, STYLES)) if name in parts}
-    return office.Packages(office.Package(texts, {"text:p", "text:h"}, sent_of), office.properties(parts, META))
+    return office.Packages(office.Package(texts, {"text:p", "text:h"}, sent_of), office.properties(parts, META),
+                           office.AltTexts(texts, office.ODF_ALT_TEXT, office.PlainText))
 
 
 def kept_cells(content: str) -> list[tuple[int, int]]:

@@ -38,6 +38,8 @@ PROPERTIES = ("dc:title", "dc:subject", "dc:description")
 # A picture's or a shape's alternative text, which a reader who cannot see it hears (Word's, PowerPoint's, Excel's
 # drawing properties: descr); one that is a file's name (python-pptx writes the picture's) is not sent
 ALT_TEXT = re.compile(r'(<(?:wp:docPr|pic:cNvPr|p:cNvPr|xdr:cNvPr)\b[^>]*?\sdescr=")([^"]*)(")')
+# OpenDocument's: a frame's or a shape's title and description, elements of characters alone (LibreOffice's Alt Text)
+ODF_ALT_TEXT = re.compile(r"(<svg:(?:title|desc)\b[^>]*(?<!/)>)([^<]*)(</svg:(?:title|desc)\s*>)")
 FILE_NAME = re.compile(r"[^\s/\\]+\.\w{2,4}")
 ATTRIBUTE_ESCAPES = {'"': "&quot;", "\n": "&#xA;", "\r": "&#xD;", "\t": "&#x9;"}  # what XML would read otherwise
 PROPERTIES_LANGUAGE = re.compile(r"(<dc:language>)[^<]*(</dc:language>)")  # the language they name, where they do
@@ -455,21 +457,22 @@ class AttributeText(PlainText):
 
 
 class AltTexts:
-    """The parts' alternative texts (ALT_TEXT), numbered in order, each one item of plain text (its line breaks kept:
+    """The parts' alternative texts (`pattern`'s second group: ALT_TEXT, an attribute's value, or ODF_ALT_TEXT, an
+    element's characters; `written_as` such), numbered in order, each one item of plain text (its line breaks kept:
     Office's own descriptions end "...\n\nDescription automatically generated"). Filled last, into the parts as the
     paragraphs left them (a picture is a paragraph's kept piece, which a translation may move): each value is
     written where the same value was."""
 
-    def __init__(self, parts: dict[str, str]):
-        self.parts = parts
-        self.found = [(part, found.group(2)) for part, xml in parts.items() for found in ALT_TEXT.finditer(xml)]
+    def __init__(self, parts: dict[str, str], pattern: re.Pattern = ALT_TEXT,
+                 written_as: type[PlainText] = AttributeText):
+        self.parts, self.pattern, self.written_as = parts, pattern, written_as
+        self.found = [(part, found.group(2)) for part, xml in parts.items() for found in pattern.finditer(xml)]
 
-    @staticmethod
-    def _sent(value: str) -> AttributeText | None:
+    def _sent(self, value: str) -> PlainText | None:
         text = html.unescape(value)
         if FILE_NAME.fullmatch(text):
             return None
-        sent = AttributeText()
+        sent = self.written_as()
         sent.text_lines("", text)
         return sent.sendable()
 
@@ -487,7 +490,7 @@ class AltTexts:
             if number in translated and (sent := self._sent(value)):
                 written.setdefault(part, {})[value] = sent.written(translated[number])
         parts = {**self.parts, **(current or {})}
-        return {part: ALT_TEXT.sub(lambda found: found.group(1) + values.get(found.group(2), found.group(2))
+        return {part: self.pattern.sub(lambda found: found.group(1) + values.get(found.group(2), found.group(2))
                                    + found.group(3), parts[part]) for part, values in written.items()}
 
 

@@ -794,6 +794,31 @@ def test_a_pictures_alternative_text_is_sent_last_its_line_breaks_kept(document,
     assert 'descr="logo.png"' in filled[part]
 
 
+def test_an_opendocument_pictures_title_and_description_are_sent_last_their_line_breaks_kept():
+    """LibreOffice's alternative text is a frame's (or a shape's) <svg:title> and <svg:desc>: items after all others,
+    their line breaks kept, written back as an element's characters (a quotation mark as it was). A file's name is
+    not sent."""
+    frames = ('<text:p>See the chart.<draw:frame draw:name="Image1"><draw:image xlink:href="Pictures/1.png"/>'
+              '<svg:title>Sales</svg:title><svg:desc>A chart of sales &amp; costs\n\nDescription automatically '
+              'generated</svg:desc></draw:frame><draw:frame><draw:image xlink:href="Pictures/2.png"/>'
+              '<svg:desc>logo.png</svg:desc><svg:title/></draw:frame></text:p>')
+    parts = {"content.xml": ODT_START.replace("<office:document-content ", '<office:document-content xmlns:draw="urn:d"'
+                                              ' xmlns:svg="urn:s" ') + frames + "</office:text></office:body>"
+                                                                            "</office:document-content>"}
+    items = list(odt.FORMAT.items(parts))
+    assert items == [(1, "content.xml#1", 'See the chart.<x id="0"/><x id="1"/>'),
+                     (2, "content.xml#descr1", "Sales"),
+                     (3, "content.xml#descr2", 'A chart of sales &amp; costs<x id="0"/><x id="1"/>Description '
+                                               'automatically generated')]
+    filled = odt.FORMAT.filled(parts, {1: 'Siehe das Diagramm.<x id="0"/><x id="1"/>', 2: "Umsatz",
+                                       3: 'Ein Diagramm "Umsatz &amp; Kosten"<x id="0"/><x id="1"/>Beschreibung'})
+    content = filled["content.xml"]
+    assert '<svg:title>Umsatz</svg:title><svg:desc>Ein Diagramm "Umsatz &amp; Kosten"\n\nBeschreibung</svg:desc>' \
+        in content
+    assert "<svg:desc>logo.png</svg:desc><svg:title/>" in content
+    assert '<text:p>Siehe das Diagramm.<draw:frame draw:name="Image1">' in content
+
+
 def test_a_pictures_alternative_text_goes_with_it_where_the_translation_moved_it():
     """Filled after the paragraphs, into what they wrote: the paragraph's translation put its pictures the other
     way round, and the alternative text is still the chart's."""
