@@ -53,7 +53,10 @@ FORMULA = re.compile(r"\btable:formula\s*=")
 NOTE = re.compile(r"<office:annotation\b.*?</office:annotation\s*>", re.DOTALL)
 CONDITION = re.compile(r'\btable:(?:formula|condition)\s*=\s*"([^"]*)"')
 FILTER_VALUE = re.compile(r'<table:filter-condition\b[^>]*?\btable:value\s*=\s*"([^"]*)"')
-SPACES = re.compile(r"  +")  # ODF reads a run of spaces as one: the others go as <text:s text:c="N"/>
+# ODF reads a run of spaces as one (the others go as <text:s text:c="N"/>), and drops a space that starts a paragraph
+# or follows a space (one that a span before ended with): LibreOffice writes such a space <text:s/> (a footnote's first)
+SPACES = re.compile(r"  +")
+LEADING_SPACES = re.compile(r"^ +")
 
 
 class NotOdt(documents.NotDocument):
@@ -67,6 +70,7 @@ class Spans(Inline):
     def __init__(self, code_styles: set[str]):
         super().__init__()
         self.code_styles = code_styles
+        self.after_space = True  # as written so far: at the paragraph's start or after a space
 
     def read(self, children: list[Element | str], spans: str = "", in_link: bool = False) -> None:
         for child in children:
@@ -88,9 +92,17 @@ class Spans(Inline):
     def _code(self, element: Element) -> bool:
         return any(name in self.code_styles for name in STYLE_NAME.findall(element.start))
 
+    def written(self, translation: str) -> str:
+        self.after_space = True
+        return super().written(translation)
+
     def text_xml(self, format: str, text: str) -> str:
-        """Text in its spans, runs of spaces written as ODF keeps them."""
-        written = SPACES.sub(lambda run: f' <text:s text:c="{len(run.group()) - 1}"/>', escape(text))
+        """Text in its spans, its spaces written as ODF keeps them (SPACES)."""
+        written = escape(text)
+        if self.after_space:
+            written = LEADING_SPACES.sub(lambda run: f'<text:s text:c="{len(run.group())}"/>', written)
+        written = SPACES.sub(lambda run: f' <text:s text:c="{len(run.group()) - 1}"/>', written)
+        self.after_space = text.endswith(" ") if text else self.after_space
         return format + written + "</text:span>" * format.count("<text:span")
 
 

@@ -336,12 +336,16 @@ def test_an_opendocument_texts_paragraphs_are_sent_as_html_of_their_spans(tmp_pa
 
 def test_an_opendocument_footnote_keeps_its_translation_in_its_paragraph():
     """The footnote's paragraph is filled first, then the paragraph that holds it, made from its own translation
-    with the footnote kept; spaces a reader would join go as <text:s/>."""
+    with the footnote kept; spaces a reader would join or drop go as <text:s/>: a run's second and later, a space
+    after one a span ended with, a paragraph's first (LibreOffice's footnotes start with one)."""
     parts = {"content.xml": ODT_START + ODT_BODY[1] + "</office:text></office:body></office:document-content>"}
     translation = 'Die <span id="1">Äpfel</span> waren  <a id="0">heute</a> billig<x id="0"/>in <x id="1"/>.'
     filled = odt.FORMAT.filled(parts, {1: translation, 2: "Der Hund."})["content.xml"]
     assert odt_shown(filled) == ["Die Äpfel waren  heute billig\tin ~/.dog.1Der Hund.", "Der Hund."]
     assert '<text:span text:style-name="T1">Äpfel</text:span> waren <text:s text:c="1"/>' in filled
+    spaced = odt.FORMAT.filled(parts, {1: 'Die <span id="1">Äpfel </span> waren.', 2: " Der Hund."})["content.xml"]
+    assert '<text:p>Die <text:span text:style-name="T1">Äpfel </text:span><text:s text:c="1"/>waren.' in spaced
+    assert '<text:p><text:s text:c="1"/>Der Hund.</text:p>' in spaced
 
 
 def test_an_opendocument_text_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
