@@ -652,10 +652,10 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
     longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
     characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
-    model, so it costs no sentences. HTML (`html`) is cut after blocks' ends where it can, never inside a tag or a
+    model, so it costs no sentences; so is a text that is JSON data (translator.text.json_data). HTML (`html`) is cut after blocks' ends where it can, never inside a tag or a
     comment, and its raw elements (HTML_RAW_ELEMENT) are never cut, as fenced code is not. Lead, parts and whitespace
     concatenate to the text."""
-    from translator.text import FENCED_BLOCK, sentences, split_to_fit
+    from translator.text import FENCED_BLOCK, json_data, sentences, split_to_fit
 
     def fits(piece: str) -> bool:
         return len(piece) <= limit
@@ -666,6 +666,9 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
         return [piece for sentence in html_sentences(span) for piece in cut_as_masked(sentence, split_to_fit, fits)]
 
     body = text.lstrip()
+    if len(body) <= code_limit and json_data(body):
+        data = body.rstrip()
+        return text[: len(text) - len(body)], [(data, body[len(data):])]
     pieces: list[str] = []
     done = 0
     for block in (HTML_RAW_ELEMENT if html else FENCED_BLOCK).finditer(body):

@@ -50,7 +50,7 @@ from service.fluent import access_keys_in_labels
 from service.java_properties import file_style, value
 from tests.test_android_strings import RESOURCES, SENT, aapt2_values, needs_aapt2
 from tests.test_server import TEXTS
-from translator.text import paragraph_runs
+from translator.text import json_data, paragraph_runs
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ("--max-output-tokens", str(16))  # the tiny test model rarely stops by itself: keep the long jobs quick
@@ -2531,6 +2531,17 @@ def test_a_long_lines_fenced_code_block_goes_whole_in_a_part_of_its_own():
     assert [part for part, _ in parts] == ["Install it first. Then run this:", code, "That is all. Now save."]
     lead, parts = split_line(text, 300)  # longer than the server takes, or placeholders off: cut as text
     assert lead + "".join(part + after for part, after in parts) == text and all(len(p) <= 300 for p, _ in parts)
+
+
+def test_a_long_json_text_goes_whole_in_one_part():
+    """The server keeps JSON data as written only whole (translator.text.json_data): before, an API's answer of 6,000
+    characters in a spreadsheet's cell was cut, and each part came back translated."""
+    data = json.dumps([{"airport": f"Airport number {i}. It is open.", "code": f"A{i:02}"} for i in range(100)])
+    assert json_data(data)  # records
+    assert len(data) > PART_CHARS
+    assert split_line(f" {data} ", PART_CHARS, code_limit=32768) == (" ", [(data, " ")])
+    lead, parts = split_line(data, PART_CHARS)  # longer than the server takes, or placeholders off: cut as text
+    assert len(parts) > 1 and lead + "".join(part + after for part, after in parts) == data
 
 
 def test_a_long_html_text_is_cut_after_blocks_never_inside_a_tag_and_its_style_sheet_goes_whole():

@@ -1260,10 +1260,41 @@ def test_a_letter_alone_is_kept_as_written():
     changed, now 8. "I" alone is still read ("ich")."""
     table = "Reply\n     n     STRING8          name\n     p                unused, p=pad(n)"
     prepared = prepare(table)
-    assert prepared.segments == ["Reply", "STRING8", "name", "unused, p=XX0X"]  # a call: "pad(n)"
-    assert prepared.restore(["Antwort", "STRING8", "Name", "unbenutzt, p=XX0X"]) == (
+    assert prepared.segments == ["Reply", "name", "unused, p=XX0X"]  # a call: "pad(n)"; a code in capitals
+    assert prepared.restore(["Antwort", "Name", "unbenutzt, p=XX0X"]) == (
         "Antwort\n     n     STRING8          Name\n     p                unbenutzt, p=pad(n)")
     assert prepare("g").segments == [] and prepare("I").segments == ["I"]
+
+
+def test_a_code_in_capitals_alone_is_kept_as_written_but_an_english_word():
+    """A spreadsheet's column of airports and currencies: read alone, the model spelled a code anew ("YYC" came back as
+    "JJJC", "USD" as "USAD", "AAL" as "ALL", "CEO" as "KEIN"). A word the training data writes in small letters is
+    still read ("WARNING": "WARNUNG"), and so is a code inside a sentence, which the model copies."""
+    for code in ("YYC", "USD", "CYUL", "CEO", " AAL\n"):
+        prepared = prepare(code)
+        assert prepared.segments == [] and prepared.restore([]) == code
+    assert prepare("YYC\nYUL\nAirports").segments == ["Airports"]
+    assert prepare("WARNING").segments == ["WARNING"] and prepare("OK").segments == ["OK"]
+    assert prepare("Fly from YYC to YUL.").segments == ["Fly from YYC to YUL."]
+
+
+def test_json_data_is_kept_as_written_and_a_catalogs_snippet_is_not_data():
+    """An API's answer a spreadsheet's cell holds: read, of an Excel workbook's 834 such cells 541 came back no longer
+    JSON ("Kelowna International Airport" as "Kelowna Internationales Airport", keys translated). Data holds a truth
+    value or null, or records (an array of objects); a catalog's strings under keys are translated each alone (as
+    test_each_string_value_of_a_json_object_is_translated_alone shows). A text that only looks like JSON (braces of a
+    placeholder, brackets of a label) is read; one nested deeper than Python's stack reads as text, without an
+    error."""
+    data = '{"name": "Kelowna International Airport", "city": "Kelowna", "gates": [1, 2], "open": true}'
+    records = '[{"from": "PHL", "to": "Philadelphia International Airport", "stars": 4.5}]'
+    for text in (data, f"  {data}\n", records, '{"error": "No flight was found", "stops": null}'):
+        prepared = prepare(text, html=text == records)
+        assert prepared.segments == [] and prepared.restore([]) == text
+    assert prepare('{"save": "Save", "open": "Open file", "size": 3}').segments == ["Save", "Open file"]
+    assert prepare("{count} new messages").segments == ["XX0X new messages"]
+    assert prepare("[Threaded comment] Read this.").segments == ["[Threaded comment] Read this."]
+    assert prepare('{"name": "Kelowna", "open": true} is the answer.').segments != []
+    assert prepare("[" * 5000 + "]" * 5000).segments == []  # no letter: kept anyway
 
 
 def test_an_indented_program_sent_alone_is_kept_as_written():

@@ -23,6 +23,7 @@ an element that opens and closes within the text leave the model's input and com
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import re
@@ -805,6 +806,10 @@ LETTER = re.compile(r"[^\W\d_]")
 # A letter alone, a table's cell or a variable ("p", "n"): read, the model wrote another ("p" came back as "m", "b" as
 # "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich").
 LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
+# A code in capitals alone (an airport's "YYC", a currency's "USD": a spreadsheet's cell, a list's line), no word the
+# training data's English side writes (`lexicon.Lexicon.knows`: "OK", "FAQ", "WARNING" are): read, the model spelled it
+# anew ("YYC" came back as "JJJC", "USD" as "USAD", "AAL" as "ALL", "CEO" as "KEIN"); German writes it as English does
+CODE_IN_CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,7}")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
 WHITESPACE = re.compile(r"\s*")
 # The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
@@ -1226,8 +1231,9 @@ class Prepared:
         """Append a piece of the masked text: a segment to translate, or glue when it has nothing to translate."""
         core = piece.strip()
         letters = PLACEHOLDER_PATTERN.sub("", core) if self.protected else core
-        if not LETTER.search(letters) or LONE_LETTER.fullmatch(core):
-            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable: kept as it is
+        if not LETTER.search(letters) or LONE_LETTER.fullmatch(core) \
+                or CODE_IN_CAPITALS.fullmatch(letters) and letters == core and not lexicon.load().knows(core):
+            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable, a code: as it is
             return
         lead, core, trail, spaces, shouted = self._read(piece)
         core, emphasized = _emphasis_read(core) if not shouted else (core, [])
@@ -3490,6 +3496,28 @@ def long_runs(text: str) -> list[tuple[int, int]]:
     return [run.span() for run in LONG_RUN.finditer(text)]
 
 
+def json_data(text: str) -> bool:
+    """Whether a text is JSON data a program wrote (an API's answer in a spreadsheet's cell, a log's record): an
+    object or array that holds a truth value or null, or records (an array of objects). Kept whole: read, the model
+    translated keys and values and lost the structure (of an Excel workbook's 834 cells with one, 541 came back no
+    longer JSON, "Kelowna International Airport" as "Kelowna Internationales Airport"). A catalog's snippet, strings
+    under keys ('{"save": "Save"}'), is not data: its strings are translated each alone (`json_values`)."""
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "[") or stripped[-1:] not in ("}", "]"):
+        return False
+    try:
+        values = [json.loads(stripped)]
+    except (ValueError, RecursionError):  # (nested deeper than Python's stack: read as text, as before)
+        return False
+    while values:
+        value = values.pop()
+        if value is None or isinstance(value, bool) or isinstance(value, list) and any(
+                isinstance(item, dict) for item in value):
+            return True
+        values += value if isinstance(value, list) else value.values() if isinstance(value, dict) else []
+    return False
+
+
 def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             fits: Callable[[str], bool] = lambda s: True,
             unknown: Callable[[str], list[tuple[int, int]]] = lambda s: [], take_out_tags: bool = False,
@@ -3514,6 +3542,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`). A
     `glossary`'s terms are forms too, written as its entries say (translator.glossary), whatever preserve_placeholders
     says."""
+    if json_data(text):
+        return Prepared([], [text], html=html)
     if not html and "\u2010" in text:  # first: every span below is of the text as read
         text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
     if not html and "  " in text and "\n" in text:
