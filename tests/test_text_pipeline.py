@@ -1587,6 +1587,17 @@ def test_a_number_in_small_roman_numerals_is_a_list_marker_or_an_enumerator():
     assert prepare("Use (h) or (i) here.").protected == ["(h)", "(i)"]  # letters, as before
 
 
+def test_a_number_in_capital_roman_numerals_comes_back_as_written():
+    """Read, the model changed capital Roman numerals as it did digits: in an FCC order's Word document 118 of 340
+    came back lost or changed ("Title II" as "Titel III"), now 1. Two numerals or more, not "I", a word ("VIVID") or
+    one glued to letters ("IIa")."""
+    assert prepare("Title II of the Act").segments == ["Title XX0X of the Act"]
+    assert prepare("Henry VIII had six wives, World War II ended and XIV was out.").protected == ["VIII", "II", "XIV"]
+    assert prepare("II. Background").segments == ["Background"]
+    for read in ("I saw it.", "VIVID colors", "Section IIa", "in SIXTH place"):
+        assert prepare(read).protected == []
+
+
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80
