@@ -654,7 +654,7 @@ PLACEHOLDERS = (
     # A number in capital Roman numerals ("Title II", "World War II", "Henry VIII", "Part IV", "II. Background"): read,
     # the model changed it (of the 340 in an FCC order's Word document, 118 came back lost or changed, "Title II" as
     # "Titel III")
-    rf"(?<![\w.-])(?=[IVX]{{2}}){ROMAN.upper()}(?![\w-])",
+    r"(?<![\w.-])(?:X{2,3}(?:IX|IV|VI{0,3}|I{1,3})?|X(?:IX|IV|VI{0,3}|I{1,3})|IX|IV|VI{1,3}|I{2,3})(?![\w-])",
     # A hexadecimal number ("0x1c", "0xA001", "0x00007f4d7c1d3e30"; the X protocol's "#x0200"): the model dropped
     # digits ("tid=0x007f4d7c1d30"; sent alone, "#x0400" came back as "#x0Xx00")
     r"(?<![\w.-])0[xX][0-9A-Fa-f]+(?![\w-])|(?<![\w.&#-])#x[0-9A-Fa-f]+(?![\w;-])",
