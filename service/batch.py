@@ -652,9 +652,9 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
     longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
     characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
-    model, so it costs no sentences; so is a text that is JSON data (translator.text.json_data). HTML (`html`) is cut after blocks' ends where it can, never inside a tag or a
-    comment, and its raw elements (HTML_RAW_ELEMENT) are never cut, as fenced code is not. Lead, parts and whitespace
-    concatenate to the text."""
+    model, so it costs no sentences; so is a text that is JSON data (translator.text.json_data). HTML (`html`) is cut
+    after blocks' ends where it can, never inside a tag or a comment, and its raw elements (HTML_RAW_ELEMENT) are never
+    cut, as fenced code is not. Lead, parts and whitespace concatenate to the text."""
     from translator.text import FENCED_BLOCK, json_data, sentences, split_to_fit
 
     def fits(piece: str) -> bool:
