@@ -1269,12 +1269,12 @@ def test_a_letter_alone_is_kept_as_written():
 def test_a_code_in_capitals_alone_is_kept_as_written_but_an_english_word():
     """A spreadsheet's column of airports and currencies: read alone, the model spelled a code anew ("YYC" came back as
     "JJJC", "USD" as "USAD", "AAL" as "ALL", "CEO" as "KEIN"). A word the training data writes in small letters is
-    still read ("WARNING": "WARNUNG"), and so is a code inside a sentence, which the model copies."""
+    still read ("WARNING", sentence-cased: "WARNUNG"), and so is a code inside a sentence, which the model copies."""
     for code in ("YYC", "USD", "CYUL", "CEO", " AAL\n"):
         prepared = prepare(code)
         assert prepared.segments == [] and prepared.restore([]) == code
     assert prepare("YYC\nYUL\nAirports").segments == ["Airports"]
-    assert prepare("WARNING").segments == ["WARNING"] and prepare("OK").segments == ["OK"]
+    assert prepare("WARNING").segments == ["Warning"] and prepare("OK").segments == ["OK"]  # (read sentence-cased)
     assert prepare("Fly from YYC to YUL.").segments == ["Fly from YYC to YUL."]
 
 
@@ -1974,14 +1974,16 @@ def test_a_non_breaking_space_goes_back_between_the_same_words_it_was_between(te
 
 
 def test_a_sentence_in_capitals_is_read_sentence_cased_and_written_in_capitals():
-    """The model read capitals as letters ("DELETE ALL FILES?" came back as "DELETEE ALLESEITEIS?"); one word in
-    capitals is mostly an acronym and stays as it is; placeholders and references keep their spelling."""
-    prepared = prepare("WARNING: DELETE %s FILES IN THE CAF&Eacute; &amp; BAR? CANCEL. Open the PDF.")
-    assert prepared.segments == ["Warning: delete XX0X files in the café & bar?", "CANCEL.", "Open the PDF."]
-    assert prepared.shouted == [True, False, False]
-    translated = ["Warnung: XX0X Dateien im Café & Bar löschen?", "Abbrechen.", "Öffne das PDF."]
+    """The model read capitals as letters ("DELETE ALL FILES?" came back as "DELETEE ALLESEITEIS?", a label alone,
+    "CANCEL.", as "ANTERZEICHNIS."): an English word alone of three letters or more is read so too; a shorter word
+    in capitals is mostly an acronym and stays as it is ("TV" read as "Tv" came back as "TW"); placeholders and
+    references keep their spelling."""
+    prepared = prepare("WARNING: DELETE %s FILES IN THE CAF&Eacute; &amp; BAR? CANCEL. TV. Open the PDF.")
+    assert prepared.segments == ["Warning: delete XX0X files in the café & bar?", "Cancel.", "TV.", "Open the PDF."]
+    assert prepared.shouted == [True, True, False, False]
+    translated = ["Warnung: XX0X Dateien im Café & Bar löschen?", "Abbrechen.", "Fernsehen.", "Öffne das PDF."]
     assert prepared.restore(translated) == \
-        "WARNUNG: %s DATEIEN IM CAF&Eacute; &amp; BAR LÖSCHEN? Abbrechen. Öffne das PDF."
+        "WARNUNG: %s DATEIEN IM CAF&Eacute; &amp; BAR LÖSCHEN? ABBRECHEN. Fernsehen. Öffne das PDF."
     assert prepared.written(0, "straße &") == "STRASSE &amp;"  # a streamed piece
     assert prepare("XXL SIZE %s").restore(["Größe xxl XX0X"]) == "GRÖSSE XXL %s"  # the source's own "XX" is no token
 

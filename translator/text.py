@@ -1401,12 +1401,19 @@ def accelerated(translation: str, marker: str, word: str, occurrence: int) -> st
 
 
 def _shouted(segment: str) -> bool:
-    """Whether a segment is in capitals, in two words or more. The model read "DELETE ALL FILES?" as letters
-    ("DELETEE ALLESEITEIS?"): of 600 test sentences in capitals, none came back as their translation in capitals
-    (chrF 14.63 against the capitalized references; read sentence-cased, 32.26). One word in capitals is mostly an
-    acronym, which sentence-cased is another word ("USA" read as "Usa" came back as "Verwendung")."""
+    """Whether a segment is in capitals, in two words or more, or one English word of four letters or more. The
+    model read "DELETE ALL FILES?" as letters ("DELETEE ALLESEITEIS?"): of 600 test sentences in capitals, none came
+    back as their translation in capitals (chrF 14.63 against the capitalized references; read sentence-cased,
+    32.26). So it read a spreadsheet's header or a label alone ("NOTE" came back as "NICHT", "DONE" as "DATEN",
+    "CANCEL" as "ANTERZEICHNIS", "PRICE" as "PRICE"; sentence-cased, "NOTIZ", "ABGESCHLOSSEN", "ABBRECHEN",
+    "PREIS"). A shorter word in capitals is mostly an acronym, which sentence-cased is another word ("USA" read as
+    "Usa" came back as "Verwendung", "TV" as "TW"), and a code no English text writes in small letters is kept
+    (CODE_IN_CAPITALS)."""
     text = PLACEHOLDER_PATTERN.sub(" ", segment)
-    return text.isupper() and len(CASED_WORD.findall(text)) >= 2
+    if not text.isupper():
+        return False
+    words = CASED_WORD.findall(text)
+    return len(words) >= 2 or len(words) == 1 and len(words[0]) >= 3 and lexicon.load().knows(words[0])
 
 
 # A word in capitals for emphasis inside a sentence in small letters ("Do NOT turn off your computer.", "NEVER share
