@@ -815,6 +815,22 @@ LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
 # anew ("YYC" came back as "JJJC", "USD" as "USAD", "AAL" as "ALL", "CEO" as "KEIN"); German writes it as English does
 CODE_IN_CAPITALS = re.compile(r"[A-Z][A-Z0-9]{1,7}")
 CASED_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _not_english(segment: str, words: str) -> bool:
+    """Whether a segment (its items in place) is no English the model can read, kept as written: most of its letters
+    outside the Latin script (a Chinese cell: read, its full-width commas became ASCII ones, "xx 月" lost an "x" and
+    the English words inside were made German, "Microsoft Office" as "Microsoft-Objekt-Objekt"), or its `words`
+    (outside its items) two or more of which the training data's English side writes none (a Lithuanian label,
+    "Naujas projektas" came back as "Naujas-Programme"; a name the names list lacks, "Debasish Sahoo" as
+    "Debasisch")."""
+    if not segment.isascii():
+        letters = LETTER.findall(segment)
+        latin = sum(1 for letter in letters if letter.isascii() or "LATIN" in unicodedata.name(letter, ""))
+        if latin * 2 < len(letters):
+            return True
+    found = CASED_WORD.findall(words)
+    return len(found) >= 2 and not any(map(lexicon.load().knows, found))
 WHITESPACE = re.compile(r"\s*")
 # The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
 # the source's "…" (9 of the 9 installed messages with one; "Loading…": "Laden …"), so a segment with "…" and no
@@ -1236,9 +1252,10 @@ class Prepared:
         core = piece.strip()
         letters = PLACEHOLDER_PATTERN.sub("", core) if self.protected else core
         if not LETTER.search(letters) or LONE_LETTER.fullmatch(core) \
-                or CODE_IN_CAPITALS.fullmatch(letters) and letters == core and not lexicon.load().knows(core):
-            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable, a code: as it is
-            return
+                or CODE_IN_CAPITALS.fullmatch(letters) and letters == core and not lexicon.load().knows(core) \
+                or _not_english(self.unmask(core) if self.protected else core, letters):
+            self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable, a code, a
+            return  # sentence in another language: kept as it is
         lead, core, trail, spaces, shouted = self._read(piece)
         core, emphasized = _emphasis_read(core) if not shouted else (core, [])
         core, step = _step_read(core)
