@@ -35,7 +35,7 @@ from tests.grpc_server import RunningServer, wait_until
 # The last in small letters: capitalized, its words would be names, kept as they are (translator.text), and with the
 # tiny test model's vocabulary the whole text one item, with nothing left to translate
 TEXTS = ["Where is the station?", "I eat an apple.", "He crossed the street.", "colour", "Greetings from Munich!",
-         "The thing 7 is here.", "grüße, straße – „äpfel“ öfter"]
+         "The thing 7 is here.", "The grüße from the straße – „äpfel“ öfter"]
 
 
 def config_for(model_dir: Path, **overrides) -> ServerConfig:
