@@ -2133,6 +2133,9 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                      "versions 1.5-2.5 and 3.1 or 3.2 work.")
     assert ranges.restore(ranges.segments) == ("It needs 1,5 bis 2,5 GB, weighs 1,5-2,5 kg, runs 1,5 and 2,5 times and "
                                                "1,27–2.42x as fast; versions 1.5-2.5 and 3.1 or 3.2 work.")
+    # and each factor of dimensions (a real workbook's "600.0 x 450.0 x 18.0" came back as "600,0 x 450,0 x 18.0")
+    dimensions = prepare("A board of 600.0 x 450.0 x 18.0 and 2.5 x 3.5.")
+    assert dimensions.restore(dimensions.segments) == "A board of 600,0 x 450,0 x 18,0 and 2,5 x 3,5."
     # a duration glued to its unit after a word that takes one ("Retrying in 5s..." came back as "Erneut in 5...")
     for text, german in {"Retrying in 5s...": "Retrying in 5 Sekunden...", "Show it for 1s, every 2h.":
                          "Show it for 1 Sekunde, every 2 Stunden.", "Done within 10min.": "Done within 10 Minuten."

@@ -3849,9 +3849,11 @@ UNITS = (r"%(?![\w(])|°|(?:percent|km|m|cm|mm|kg|g|mg|l|ml|litres?|liters?|[KMG
 BEFORE_A_SECOND_NUMBER = r"(?:[ \xa0]?[-–][ \xa0]?|[ \xa0](?:to|and|or)[ \xa0])\d+(?:\.\d+)?"
 UNIT_AFTER = re.compile(rf"[ \xa0]?(?:{UNITS})")
 DECIMALS = re.compile(r"\d+(?:\.\d+)?(?:[-–]\d+(?:\.\d+)?)?")  # "2.5", a range "1.5-2.5" (`german_number`)
+# and the last factor of dimensions ("600.0 x 450.0 x 18.0 mm" came back as "600,0 x 450,0 x 18.0")
 DECIMAL_QUANTITY = re.compile(rf"(?<![\w.,%])({DECIMAL_NUMBER.pattern})"
                               rf"(?=(?:{BEFORE_A_SECOND_NUMBER})?{UNIT_AFTER.pattern})"
-                              rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])")
+                              rf"|(?:[$€£]|\b(?:EUR|USD|GBP|CHF) ?)({DECIMAL_NUMBER.pattern})(?![\d.])"
+                              rf"|(?<=\d[ \xa0]x[ \xa0])({DECIMAL_NUMBER.pattern})(?!\d|\.\d)")
 GERMAN_SEPARATORS = str.maketrans(",.", ".,")
 
 
@@ -3887,7 +3889,7 @@ def _forms_and_their_numbers(item: str, forms: list[tuple[int, int, str]], quant
 
 def decimal_quantities(text: str) -> list[tuple[int, int]]:
     """(start, end) of each decimal number before a unit or after a currency ("2.5 GB", "1.5%", "$19.99")."""
-    return [quantity.span(1) if quantity.group(1) else quantity.span(2) for quantity in DECIMAL_QUANTITY.finditer(text)]
+    return [quantity.span(quantity.lastindex) for quantity in DECIMAL_QUANTITY.finditer(text)]  # (each one group)
 
 
 def numbers_in_german(english: str) -> list[str]:
