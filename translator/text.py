@@ -831,6 +831,8 @@ def _not_english(segment: str, words: str) -> bool:
             return True
     found = CASED_WORD.findall(words)
     return len(found) >= 2 and not any(map(lexicon.load().knows, found))
+
+
 WHITESPACE = re.compile(r"\s*")
 # The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
 # the source's "…" (9 of the 9 installed messages with one; "Loading…": "Laden …"), so a segment with "…" and no
@@ -3888,7 +3890,8 @@ def _forms_and_their_numbers(item: str, forms: list[tuple[int, int, str]], quant
 
 
 def decimal_quantities(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each decimal number before a unit or after a currency ("2.5 GB", "1.5%", "$19.99")."""
+    """(start, end) of each decimal number before a unit, after a currency or last of dimensions ("2.5 GB", "1.5%",
+    "$19.99", "2.5 x 3.5")."""
     return [quantity.span(quantity.lastindex) for quantity in DECIMAL_QUANTITY.finditer(text)]  # (each one group)
 
 
