@@ -1306,6 +1306,7 @@ def test_json_data_is_kept_as_written_and_a_catalogs_snippet_is_not_data():
         prepared = prepare(text, html=text == records)
         assert prepared.segments == [] and prepared.restore([]) == text
     assert prepare('{"save": "Save", "open": "Open file", "size": 3}').segments == ["Save", "Open file"]
+    assert prepare(data, preserve_placeholders=False).segments != []  # all text, as the option asks
     assert prepare("{count} new messages").segments == ["XX0X new messages"]
     assert prepare("[Threaded comment] Read this.").segments == ["[Threaded comment] Read this."]
     assert prepare('{"name": "Kelowna", "open": true} is the answer.').segments != []

@@ -3572,7 +3572,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`). A
     `glossary`'s terms are forms too, written as its entries say (translator.glossary), whatever preserve_placeholders
     says."""
-    if json_data(text):
+    if preserve_placeholders and json_data(text):  # (a protected item, as a code block is: off, it is text)
         return Prepared([], [text], html=html)
     if not html and "\u2010" in text:  # first: every span below is of the text as read
         text = NROFF_HYPHEN.sub("-", text)  # dehyphenated as an ASCII one (`dehyphenated`)
