@@ -1255,7 +1255,7 @@ class Prepared:
         letters = PLACEHOLDER_PATTERN.sub("", core) if self.protected else core
         if not LETTER.search(letters) or LONE_LETTER.fullmatch(core) \
                 or CODE_IN_CAPITALS.fullmatch(letters) and letters == core and not lexicon.load().knows(core) \
-                or _not_english(self.unmask(core) if self.protected else core, letters):
+                or _not_english(core if letters == core else self.unmask(core), letters):
             self.glue[-1] += piece  # a list number, a bullet, a bare placeholder, a table's variable, a code, a
             return  # sentence in another language: kept as it is
         lead, core, trail, spaces, shouted = self._read(piece)
@@ -1420,7 +1420,7 @@ def accelerated(translation: str, marker: str, word: str, occurrence: int) -> st
 
 
 def _shouted(segment: str) -> bool:
-    """Whether a segment is in capitals, in two words or more, or one English word of four letters or more. The
+    """Whether a segment is in capitals, in two words or more, or one English word of three letters or more. The
     model read "DELETE ALL FILES?" as letters ("DELETEE ALLESEITEIS?"): of 600 test sentences in capitals, none came
     back as their translation in capitals (chrF 14.63 against the capitalized references; read sentence-cased,
     32.26). So it read a spreadsheet's header or a label alone ("NOTE" came back as "NICHT", "DONE" as "DATEN",
