@@ -18,6 +18,7 @@ import heapq
 import re
 from collections import deque
 from dataclasses import dataclass
+from typing import Callable
 
 from service.rst import Paragraph, cut_at_spaces
 from translator.text import ROFF_FONT_CLOSING, ROFF_FONT_OPENING
@@ -53,16 +54,42 @@ CONTINUATION = "\\c"  # at a text line's end: the next line's text goes on witho
 # Characters by name that the model read as letters ("\(lqquotes\(rq" came back as "\(lq Anführungszeichen\(rq",
 # "file\(aqs" as "Datei\(aqs"): sent as the characters they are, and written back so (man-db reads UTF-8)
 NAMED = {"lq": "\u201c", "rq": "\u201d", "oq": "\u2018", "cq": "\u2019", "aq": "'", "dq": '"', "em": "\u2014",
-         "en": "\u2013", "hy": "-", "L\"": "\u201c", "R\"": "\u201d", "Aq": "'"}  # pod2man's and DocBook's strings
+         "en": "\u2013", "hy": "-",
+         "L\"": "\u201c", "R\"": "\u201d", "Aq": "'",  # pod2man's and DocBook's strings
+         # Thomas Dickey's pages' quotes (mawk's, ncurses': ".ds `` \(lq"; 105 pages here): sent as escapes, the model
+         # halved them ("\*(``\-W usage\*('')" came back as "\*(`\-W usage\*(')", which groff read as other strings)
+         "``": "\u201c", "''": "\u201d"}
 NAMED_CHARACTER = re.compile(r"\\\*?(?:\((..)|\[(\w+)\])")
 # roff's character of no width, which DocBook's pages put before each sentence's full stop ("password\&.") and
 # pod2man's before a line's font escape: the model moved it ("changed\&. The date" came back as "geändert wurde\&&
 # Das Datum"); dropped (`written` escapes a line's start where it must), but after a full stop, where it says the
 # sentence goes on ("e.g.\& the")
 NO_WIDTH = re.compile(r"(?<![.?!])\\&")
+# A full stop escaped within a line ("files\.", as ronn writes every one: lz4's, zstd's pages), which prints as one,
+# and roff's acute accent between letters, which ronn and 22 pages here write for an apostrophe ("user\'s"): sent, the
+# model wrote "\n." and "\s" for them, which groff read as a number register and a size. Sent as a full stop and an
+# apostrophe (`written` escapes a line that starts with one)
+ESCAPED_MARK = re.compile(r"(?<!\\)\\\.|(?<=[^\W\d_])\\'(?=[^\W\d_])")
 # A word of letters hyphenated ("non\-zero", "read\-only"): a hyphen to the model; not an option's "\-", nor one in a
 # name, a path or an address ("start\-stop\-restart\-instance#policy"), where "-" would let roff break the line
 HYPHENATED_WORD = re.compile(r"(?<![\w\\/.@:=~#-])[^\W\d_]+(?:\\-[^\W\d_]+)+(?![\w\\/@:=~#-]|\.\w)")
+# roff's "\e" (or "\\"), a backslash as printed, before a string's escape ("'\en'", "L'\e0'"): sent so, the model
+# dropped it with its quotes ("not to consider '\en' to be space" came back without it); sent as the escape it
+# shows, which the pipeline keeps with its quotes, and written back as roff's
+PRINTED_ESCAPE = re.compile(r"\\[e\\]((?:[nrt0]|x[0-9A-Fa-f]{2})(?![A-Za-z0-9]))")
+# A string named by one character ("\*n", mawk's name for itself): sent bracketed ("\*[n]", the same string to
+# groff), as the pipeline keeps strings (a letter's form is Markdown's escaped asterisk's)
+ONE_CHARACTER_STRING = re.compile(r"\\\*([^(\[\s\\])")
+# pod2man's small capitals ("\s-1API\s0", "\s-1PEM, DER,\s0"; in 37 of 300 pages here): sent, the model broke the
+# escapes around the words in 28 of 1,298 ("\s-1POSIX\s Systeme", "\s-Engine"), and groff then read the words as
+# sizes. Sent as their words, each of which is written back in them wherever the translation has it
+SMALL_CAPITALS = re.compile(r"\\s-1((?:[^\\\n]|\\-){1,60}?)\\s0")  # "\\s-1UTF\\-8\\s0" too
+SMALL_CAPITALS_WORD = re.compile(r"\w[\w/+.-]*(?<![.-])")
+# A ".TP" tag that starts with an option ("\-W help", "\-spe", "\fB\-o\fR, \fB\-\-old\fR"): what a reader types,
+# its values too. Sent, 11 of 403 tags in 300 pages here came back changed ("\-spe" as "-spekt", "\-q [errorfile]" as
+# "\-q [Formatdatei]", mawk's "\-\fBW \fRrandom" as "\-\fBW \fRzufällig"); kept as written, all but a description
+# after it (LLVM's "\fB\-\-gpsize=\fR<uint>   \- Global Pointer Addressing Size.")
+OPTION_TAG = re.compile(r"(?:\\f(?:[BI]|\(\w\w|\[\w*\]))?\\-")
 # An option written with roff's dashes ("\-\-zone=us\-central1\-a", "\-v"), not in a font: read so, its dashes came
 # back halved ("\-\-auto\-create\-routes" as "\-auto\-create\-routes"; of 162 in 125 paragraphs of gcloud's pages,
 # 29 came back changed where the prompts' lines were kept, now 6); its last full stop or comma is the sentence's
@@ -170,10 +197,10 @@ class Reader:
         if macro in HEADINGS:
             return start + 1, self._heading(lines[start], macro)
         end = _line_end(lines, start)
-        if not self.tag_next:
+        tag, self.tag_next = self.tag_next, False
+        if not tag:
             while end < len(lines) and (self._in_paragraph(lines, end) or self._comments_within(lines, end)):
                 end = _line_end(lines, end)
-        self.tag_next = False
         words, comments, own_comments = _comments_apart(_lines_whole(lines[start:end]))
         rows = end - start - len(comments)  # continued lines too
         inline = [InlineMacro.of(line) for line in words if macro_name(line) in MDOC_INLINE]
@@ -183,9 +210,12 @@ class Reader:
             name, dash, description = text.partition(" \\- " if " \\- " in text else " - ")  # (72 pages' "-")
             if dash:
                 kept, text = name + dash, description
+        elif tag and OPTION_TAG.match(text):  # an option's tag: kept, but a description after it (LLVM's)
+            option, dash, description = text.partition(" \\- ")
+            kept, text = option + dash, description
         if not text.strip() or len(inline) == len(words):  # no words, or only items (".Xr a 1 ,", ".Xr b 1")
             return end, Paragraph("", "\n".join(lines[start:end]))
-        sent, options = decoded(text)
+        sent, originals = decoded(text)
 
         def lines_of(translation: str) -> str:
             if inline:
@@ -193,7 +223,7 @@ class Reader:
             return written(translation, rows)
 
         return end, Paragraph(sent, written_as=lambda translation: "\n".join(
-            [lines_of(kept + encoded(translation, options)) + own_comments, *comments]))
+            [lines_of(kept + encoded(translation, originals)) + own_comments, *comments]))
 
     def _in_paragraph(self, lines: list[str], at: int) -> bool:
         """Whether a line goes on the paragraph before it: a text line of words, a font macro's (one alone too, which
@@ -235,12 +265,13 @@ class Reader:
         if macro == "Sh" and title in MDOC_NAMED_SECTIONS:
             return Paragraph("", line)
         shouted = title.isupper() and "\\" not in title
+        sent, originals = decoded(title)
 
         def heading(translation: str) -> str:
-            translation = translation.upper() if shouted else translation
+            translation = translation.upper() if shouted else encoded(translation, originals)
             return head + ('"' + translation.replace('"', '""') + '"' if quoted else translation) + comment
 
-        return Paragraph(title[0] + title[1:].lower() if shouted else decoded(title)[0], written_as=heading)
+        return Paragraph(title[0] + title[1:].lower() if shouted else sent, written_as=heading)
 
 
 def macro_name(line: str) -> str | None:
@@ -375,40 +406,68 @@ def in_fonts(macro: str, words: list[str]) -> str:
 
 def decoded(text: str) -> tuple[str, dict[str, str]]:
     """A text with its named quotes and dashes ("\\(lq", "\\(em", "\\*(lq") and its words' hyphens ("non\\-zero") as
-    the characters they are, its characters of no width dropped (NO_WIDTH) and its options' dashes ASCII's
-    ("\\-\\-all" as "--all", which the pipeline keeps); a font span (a name, an option, a placeholder) as written.
-    With the options as written, by what is sent for them (`encoded`)."""
-    options: dict[str, str] = {}
+    the characters they are, its characters of no width dropped (NO_WIDTH); its options' dashes ASCII's ("\\-\\-all"
+    as "--all", which the pipeline keeps), a printed escape as the one it shows ("\\en" as "\\n"), a string named by
+    a letter bracketed and small capitals as their words; a font span (a name, an option, a placeholder) as written.
+    With the pieces sent so, as written, by what was sent for them (`encoded`)."""
+    originals: dict[str, str] = {}
 
     def plain(piece: str) -> str:
         piece = NAMED_CHARACTER.sub(lambda found: NAMED.get(found.group(1) or found.group(2), found.group()), piece)
         piece = NO_WIDTH.sub("", piece)
+        piece = ESCAPED_MARK.sub(lambda found: found.group()[1], piece)
+        piece = ONE_CHARACTER_STRING.sub(lambda found: _sent_as(f"\\*[{found.group(1)}]", found.group(), originals),
+                                         piece)
+        piece = SMALL_CAPITALS.sub(lambda found: _in_small_capitals(found.group(1), originals), piece)
+        piece = PRINTED_ESCAPE.sub(lambda found: _sent_as("\\" + found.group(1), found.group(), originals), piece)
         piece = HYPHENATED_WORD.sub(lambda found: found.group().replace("\\-", "-"), piece)
-        return OPTION.sub(lambda found: _sent_option(found.group(), options), piece)
+        return OPTION.sub(lambda found: _sent_as(found.group().replace("\\-", "-"), found.group(), originals), piece)
 
-    pieces, done = [], 0
-    for span in FONT_SPAN.finditer(text):
-        pieces += [plain(text[done:span.start()]), span.group()]
-        done = span.end()
-    return "".join(pieces) + plain(text[done:]), options
+    return outside_font_spans(text, plain), originals
 
 
-def _sent_option(option: str, options: dict[str, str]) -> str:
-    """An option with ASCII's dashes, remembered with the option as written."""
-    sent = option.replace("\\-", "-")
-    options[sent] = option
+def _sent_as(sent: str, written: str, originals: dict[str, str]) -> str:
+    """What is sent for a piece of roff (an option in ASCII's dashes, an escape as it prints, a word without its small
+    capitals), remembered with the piece as written."""
+    originals[sent] = written
     return sent
 
 
-def encoded(translation: str, options: dict[str, str]) -> str:
-    """A translation with the options sent as ASCII written as the source wrote them ("--all" as "\\-\\-all": roff's
-    "-" is a hyphen, which man(1) may show as "‐", and a reader's copy no longer runs), one joined to a German word
-    too ("--all-Option")."""
-    if not options:
+def _in_small_capitals(words: str, originals: dict[str, str]) -> str:
+    """Small capitals' words, each remembered in them ("\\s-1DER\\s0": a translation may part or reorder them)."""
+    words = words.replace("\\-", "-")
+    for word in SMALL_CAPITALS_WORD.findall(words):
+        originals[word] = "\\s-1" + word.replace("-", "\\-") + "\\s0"
+    return words
+
+
+def encoded(translation: str, originals: dict[str, str]) -> str:
+    """A translation with what was sent for pieces of roff written as the source wrote them: an option sent in ASCII
+    in roff's dashes ("--all" as "\\-\\-all": roff's "-" is a hyphen, which man(1) may show as "‐", and a reader's
+    copy no longer runs), one joined to a German word too ("--all-Option"); an escape as roff's ("\\n" as "\\en"); a
+    word in its small capitals."""
+    if not originals:
         return translation
-    names = "|".join(map(re.escape, sorted(options, key=len, reverse=True)))
-    sent = re.compile(rf"(?<![\w\\-])(?:{names})(?!\w|-(?![A-ZÄÖÜ]))")
-    return sent.sub(lambda found: options[found.group()], translation)
+
+    def alternatives(names: list[str]) -> str:
+        return "|".join(map(re.escape, sorted(names, key=len, reverse=True))) or "(?!)"
+
+    options = alternatives([sent for sent in originals if sent.startswith("-")])
+    escapes = alternatives([sent for sent in originals if sent.startswith("\\")])  # next to others ("\\t\\n")
+    words = alternatives([sent for sent in originals if not sent.startswith(("-", "\\"))])  # in compounds too
+    sent = re.compile(rf"(?<![\w\\-])(?:{options})(?!\w|-(?![A-ZÄÖÜ]))|(?<!\\)(?:{escapes})"
+                      rf"|(?<![\w\\])(?:{words})(?!\w)")
+    # A font span is an item, as written ("\\fBEVP_PKEY\\-EC\\fR" takes no small capitals)
+    return outside_font_spans(translation, lambda piece: sent.sub(lambda found: originals[found.group()], piece))
+
+
+def outside_font_spans(text: str, change: Callable[[str], str]) -> str:
+    """The text with `change` made to each piece of it outside font spans."""
+    pieces, done = [], 0
+    for span in FONT_SPAN.finditer(text):
+        pieces += [change(text[done:span.start()]), span.group()]
+        done = span.end()
+    return "".join(pieces) + change(text[done:])
 
 
 def written(translation: str, lines: int) -> str:

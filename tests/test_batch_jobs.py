@@ -1683,19 +1683,18 @@ def test_a_manual_pages_words_are_translated_and_its_markup_kept(server, tmp_pat
     comment; or --format man) sends each paragraph's text and font macros as one text ("\\fBapple\\fR"), written
     back over as many lines, each heading sentence-cased and written in capitals again, the NAME line's words after
     "\\-", a ".TP" tag alone; its synopsis, no-fill text, conditionals, definitions, comments and lines laid out by
-    hand are kept as written."""
+    hand are kept as written, and so is an option's tag."""
     source = tmp_path / "dog.1"
     source.write_text(MAN_PAGE, encoding="utf-8")
     assert format_named(source) == "man"
     sent = [item.text for item in read_items(source, Settings(format="man")) if item.text]
     assert sent == ["Name", "where is the station", "Synopsis", "Description",
-                    "The apples were cheap. I eat an \\fBapple\\fR every day.", "\\fB\\-o\\fR, \\fB\\-\\-old\\fR",
-                    "The house is old.", "The dog", "Where is the station\u2014 the \u201cold\u201d one?", "See also",
+                    "The apples were cheap. I eat an \\fBapple\\fR every day.", "The house is old.", "The dog", "Where is the station\u2014 the \u201cold\u201d one?", "See also",
                     "\\fBcat\\fR(1)"]
     output = tmp_path / "hund.1"
     code, out, err = batch(server.target, source, output, *SHORT)
-    assert code == 0 and "11 translated, 0 failed" in out, err
-    name, where, synopsis, description, apples, tag, house, dog, station, see_also, cat = alone(server.target, sent)
+    assert code == 0 and "10 translated, 0 failed" in out, err
+    name, where, synopsis, description, apples, house, dog, station, see_also, cat = alone(server.target, sent)
     lines, written = MAN_PAGE.splitlines(), output.read_text(encoding="utf-8").splitlines()
     assert len(written) == len(lines)
     assert written[2:4] == [f".SH {name.upper()}", f"dog \\- {where}"]
@@ -1705,10 +1704,10 @@ def test_a_manual_pages_words_are_translated_and_its_markup_kept(server, tmp_pat
     def words(rows: list[str]) -> list[str]:
         return " ".join(row for row in rows if row != ".").replace("\\&", "").split()
 
-    for (start, end), translation in {(8, 12): apples, (13, 14): tag, (14, 15): house, (26, 27): station,
+    for (start, end), translation in {(8, 12): apples, (14, 15): house, (26, 27): station,
                                       (30, 31): cat}.items():
         assert words(written[start:end]) == translation.split(), (written[start:end], translation)
-    kept = [0, 1, 5, 6, 12, *range(16, 26), 27, 28]
+    kept = [0, 1, 5, 6, 12, 13, *range(16, 26), 27, 28]
     assert [written[k] for k in kept] == [lines[k] for k in kept]
 
 
@@ -1783,9 +1782,9 @@ def test_a_font_macro_alone_sets_the_next_line_within_its_sentence():
     option to overwrite it." went to the model as two texts). It is read as that line's font, in the paragraph; one
     before a ".TP" tag stays as it was, the tag sent alone."""
     pieces = roff.Reader().read(["Use the", ".B", "\\-\\-force", "option to overwrite it.", ".TP", ".B",
-                                 "\\-\\-all", "Show all."])
+                                 "All files", "Show all."])
     assert [(count, piece.text) for count, piece in pieces] == [
-        (4, "Use the \\fB\\-\\-force\\fR option to overwrite it."), (2, ""), (1, "--all"), (1, "Show all.")]
+        (4, "Use the \\fB\\-\\-force\\fR option to overwrite it."), (2, ""), (1, "All files"), (1, "Show all.")]
     assert roff.joined([".I", "name\\c", ".B", "x"]) == "\\fIname\\fR\\fBx\\fR"  # "\\c" outside the font: no space
 
 
@@ -1829,6 +1828,40 @@ def test_a_manual_pages_options_and_shell_commands_come_back_as_written():
     assert (count, words.text, kept, command.text) == (1, "Use --no-empty, or -v.", 2, "")
     assert words.written_as("Die --no-empty-Option oder -v verwenden.") == \
         "Die \\-\\-no\\-empty-Option oder \\-v verwenden."
+
+
+def test_a_manual_pages_strings_and_printed_escapes_come_back_as_written():
+    """mawk's page: its quotes ("\\*(``", ".ds `` \\(lq", as 105 pages here) came back halved ("\\*(`"), which groff
+    read as other strings; a printed backslash's escape ("'\\en'") was dropped with its quotes; a string named by a
+    letter ("\\*n") is no item as written; pod2man's small capitals ("\\s-1API\\s0") came back broken, and ronn's
+    escaped full stops and apostrophes ("\\.", "\\'") as other escapes. The quotes are sent as the characters, a
+    printed escape as the one it shows ("\\n", an item), a letter's string bracketed (an item), small capitals as their
+    words, a full stop and an apostrophe as themselves; each piece of roff is written back as the page wrote it, one
+    against another too, in a heading too."""
+    (_, paragraph), = roff.Reader().read([
+        "\\*(``magic\\*('' \\*n is not '\\en', nor \\e0, \\*(ex and [\\et\\en] or \\\\r.",
+        "The \\s-1API\\s0 of \\s-1PEM, DER,\\s0 files."])
+    assert paragraph.text == "\u201cmagic\u201d \\*[n] is not '\\n', nor \\0, \\*(ex and [\\t\\n] or \\r. " \
+                             "The API of PEM, DER, files."
+    assert paragraph.written_as("\\*[n] ist nicht '\\n', [\\t\\n], \\r, \\0 oder \\*(ex für „Magie“ nicht. "
+                                "Die API von PEM- und DER-Dateien.").replace("\n", " ") == \
+        "\\*n ist nicht '\\en', [\\et\\en], \\\\r, \\e0 oder \\*(ex für „Magie“ nicht. " \
+        "Die \\s-1API\\s0 von \\s-1PEM\\s0- und \\s-1DER\\s0-Dateien."
+    (_, heading), = roff.Reader().read(['.SS "\\s-1OCSP\\s0 Client"'])
+    assert heading.text == "OCSP Client" and heading.written_as("OCSP-Client") == '.SS "\\s-1OCSP\\s0-Client"'
+    (_, ronn), = roff.Reader().read(["The input\\'s name\\. Not its size\\."])  # ronn's full stops and apostrophes
+    assert ronn.text == "The input's name. Not its size." and ronn.written_as(".profile zählt.") == "\\&.profile zählt."
+
+
+def test_an_options_tag_is_kept_as_written_but_a_description_after_it():
+    """A ".TP" tag that starts with an option is what a reader types, values in roman too: sent, "\\-spe" came back as
+    "-spekt", "\\-\\fBW \\fRrandom=\\fInum\\fR" as "\\-\\fBW \\fRzufällig=\\fInum\\fR". It is kept; a description after
+    it (LLVM's) and a tag of words are sent."""
+    pieces = roff.Reader().read([".TP", "\\-\\fBW \\fRrandom=\\fInum\\fR", "Seeds the generator.", ".TP", "\\-spe",
+                                 "Old.", ".TP", "\\fB\\-\\-gpsize=\\fR<uint>   \\- Global size.", ".TP", "Exit status"])
+    assert [piece.text for _, piece in pieces] == ["", "", "Seeds the generator.", "", "", "Old.", "", "Global size.",
+                                                   "", "Exit status"]
+    assert pieces[7][1].written_as("Globale Größe.") == "\\fB\\-\\-gpsize=\\fR<uint> \\- Globale Größe."
 
 
 def test_an_mdoc_pages_headings_and_description_are_sent_and_its_literal_displays_kept():

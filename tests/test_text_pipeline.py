@@ -432,6 +432,14 @@ def test_a_manual_pages_font_spans_are_kept_as_written():
     assert not any("\\f" in item for item in protected_items("A \\fBbold\nline\\fR and \\fBnever ended"))
 
 
+def test_a_manual_pages_strings_are_kept_as_written():
+    """A page's strings, which it defines: read, mawk's "\\*(ex" came back as "\\*(er", a string it never defined. One
+    named by two characters or in brackets is an item; Markdown's escaped asterisk before a letter or a space is none."""
+    assert protected_items("Each \\*(ex is \\*(C`quoted\\*(C', see \\*[version] and \\*(``real\\*(''.") == sorted([
+        "\\*(ex", "\\*(C`", "\\*(C'", "\\*[version]", "\\*(``", "\\*(''"])
+    assert protected_items("It is \\*not\\* (a) \\*( a) here.") == []
+
+
 def test_a_name_with_two_underscores_on_either_side_is_kept_as_written():
     """Read, "__path__" came back as "__paths__", "__doc__" as "__Dokument__". The name is one item; a file's name or
     a call it starts is the item ("__init__.py", "__init__(self, x)"); a word Markdown emphasizes so is read."""
