@@ -494,11 +494,14 @@ def job_settings(args, path: Path, format: str = ""):
 
 
 def tree_settings(args, path: Path):
-    """A directory's file's job settings, by its name; None for a file of no format a job reads (copied)."""
-    from service import batch
+    """A directory's file's job settings, by its name; None for a file of no format a job reads (copied), an XML file
+    that holds no Android resources too."""
+    from service import android_strings, batch
 
     format = batch.format_named(path)
     if format == "text" and path.suffix.lower() not in batch.TEXT_SUFFIXES:
+        return None
+    if format == "android" and not android_strings.holds_resources(path):
         return None
     return job_settings(args, path, format)
 
@@ -891,9 +894,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "recorded with their line number and status and the job goes on; the exit code is 1 when "
                     "any line failed, and a rerun sends them again (a line fixed since too). An --input directory is "
                     "translated file by file into the --output directory, each file by the format its name says "
-                    "and at the same path there; files of no format a job reads (images, stylesheets) are copied, "
-                    "hidden ones (.git) and links skipped, and a rerun leaves the files it finished as they are, "
-                    "but for those whose source was modified after their output was written.")
+                    "and at the same path there; files of no format a job reads (images, stylesheets, XML that "
+                    "holds no Android resources) are copied, hidden ones (.git) and links skipped, and a rerun leaves "
+                    "the files it finished as they are, but for those whose source was modified after their output "
+                    "was written.")
     batch.add_argument("input_path", nargs="?", type=Path, metavar="INPUT", help="the same as --input")
     batch.add_argument("output_path", nargs="?", type=Path, metavar="OUTPUT", help="the same as --output")
     batch.add_argument("--input", type=Path,

@@ -1982,8 +1982,9 @@ def test_any_manual_page_is_written_back_line_for_line(lines):
 def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finished(server, tmp_path):
     """A documentation tree or a package's manual pages, translated a file at a time with a loop in the shell, left
     the images out and started over on a rerun. An --input directory sends each file the format its name says into
-    the same path under --output (here inside the input: not read back), copies every other file as it is, skips hidden
-    ones, records a file refused and goes on (exit 1); a rerun leaves the files it finished as they are."""
+    the same path under --output (here inside the input: not read back), copies every other file as it is (an XML file
+    that holds no Android resources too: an app's layout failed as one), skips hidden ones, records a file refused and
+    goes on (exit 1); a rerun leaves the files it finished as they are."""
     tree = tmp_path / "docs"
     (tree / "man").mkdir(parents=True)
     (tree / ".git").mkdir()
@@ -1994,13 +1995,16 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
     (tree / "README").write_text("The dog.\n", encoding="utf-8")
     (tree / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
     (tree / "broken.json").write_text('{"title": "The dog"', encoding="utf-8")
+    layout = '<?xml version="1.0"?>\n<!-- <resources> -->\n<LinearLayout android:text="The dog"/>\n'
+    (tree / "main.xml").write_text(layout, encoding="utf-8")
     output = tree / "de"
     code, out, err = batch(server.target, tree, output, *SHORT)
-    assert code == 1 and "6 files: 3 translated, 0 finished before, 2 copied, 1 failed" in out, err
+    assert code == 1 and "7 files: 3 translated, 0 finished before, 3 copied, 1 failed" in out, err
     assert "failed: broken.json:" in err and "not valid JSON" in err and "note:" not in err
     assert f"--input {tree / 'broken.json'} --format text" in err  # a command for the file alone, which one can give
     assert sorted(str(path.relative_to(output)) for path in output.rglob("*") if path.is_file()) == [
-        "README", "guide.md", "logo.png", "man/dog.1", "notes.txt"]
+        "README", "guide.md", "logo.png", "main.xml", "man/dog.1", "notes.txt"]
+    assert (output / "main.xml").read_text(encoding="utf-8") == layout
     assert (output / "logo.png").read_bytes() == bytes(range(256)) and (output / "README").read_text() == "The dog.\n"
     title, station, apple = alone(server.target, ["The Dog", "Where is the station?", "I eat an apple."])
     assert (output / "guide.md").read_text(encoding="utf-8") == f"# {title}\n\n{station}\n"
@@ -2008,7 +2012,7 @@ def test_a_directory_is_translated_file_by_file_and_a_rerun_leaves_what_it_finis
     assert (output / "man" / "dog.1").read_text(encoding="utf-8").count("\n") == MAN_PAGE.count("\n")
     (tree / "broken.json").write_text('{"title": "The dog"}', encoding="utf-8")
     code, out, err = batch(server.target, tree, output, *SHORT)
-    assert code == 0 and "6 files: 1 translated, 3 finished before, 2 copied, 0 failed" in out, err
+    assert code == 0 and "7 files: 1 translated, 3 finished before, 3 copied, 0 failed" in out, err
     assert json.loads((output / "broken.json").read_text(encoding="utf-8")) == {"title": alone(server.target,
                                                                                                  ["The dog"])[0]}
 

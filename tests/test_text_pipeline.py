@@ -218,11 +218,18 @@ def test_emoji_shortcodes_and_a_fence_indented_by_a_tab_are_kept_as_written():
 
 def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
     """"$$\\sum_{i=1}^n x_i$$" came back as "$\\sum_{i=1}^n x_i$$", no longer math. Displayed and inline math are
-    items; "$5 or $10", "$HOME/$USER" and a shell's "$x" are no math (the variables are items of their own)."""
+    items, and so is a command or a script glued to words; "$5 or $10", "$HOME/$USER" and a shell's "$x" are no math
+    (the variables are items of their own), nor is a number alone a price."""
     text = "The energy $E = mc^2$ and $$\\sum_{i=1}^n x_i$$, or \\(x\\) and \\[\ny = f(x)\n\\] here."
     assert protected_items(text) == sorted(["$E = mc^2$", "$$\\sum_{i=1}^n x_i$$", "\\(x\\)", "\\[\ny = f(x)\n\\]"])
     assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER", "$x", "$y"]
     assert "$var</b> or <b>$" not in protected_items("Syntax: <b>$var</b> or <b>${var}</b>")  # "or" was kept
+    # A number alone in math is no price: a real paper's "in $54$ cohorts" came back as "in 54 $$-Kohorten"
+    assert protected_items("Each of $4{,}685$ entities in $54$ cohorts.") == ["$4{,}685$", "$54$"]
+    assert prepare("in $54$ cohorts").restore(["in XX0X Kohorten"]) == "in $54$ Kohorten"
+    # Math glued to words, a command or a script alone: "coverage$\\times$accuracy" came back without its "$"s
+    assert protected_items("A coverage$\\times$accuracy score in m$^{2}$ of CO$_2$, Fellowship$^\\ddagger$, sub-$30$B.") \
+        == ["$30$", "$\\times$", "$^\\ddagger$", "$^{2}$", "$_2$"]
 
 
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
@@ -2998,6 +3005,21 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     shown = "\\begin{verbatim}\n\\begin{equation}\na=b\n\\end{equation}\n\\end{verbatim}"  # one inside another
     assert prepare(f"\\LaTeX\\ shows {shown} here.").protected == ["\\LaTeX\\ ", shown]
     assert prepare("Use \\verb|\\ref| or \\verb+\\label+ here.").protected == ["\\verb|\\ref|", "\\verb+\\label+"]
+    # Commands of no argument that a document's paragraphs hold or are: "\\printbibliography" came back as
+    # "\\printbibliografie", "\\centering The house" as "\\zent das Haus"
+    assert prepare("\\printbibliography").segments == []
+    assert prepare("\\centering The house\\ldots").protected == ["\\centering", "\\ldots"]
+    # A table's cells and rows are segments: read as one, "\\textbf{Threat} & \\textbf{Issue}" came back as "\\textbf{Threat}
+    # & Ausgabe \\textbf{&}"; "\\&" is the character
+    row = prepare("\\textbf{Threat} & \\textbf{Issue} \\\\ \\hline Apples \\& pears & old dogs \\\\", take_out_tags=True)
+    assert row.segments == ["Threat", "Issue", "XX0X Apples XX1X pears", "old dogs"]
+    assert prepare("Old dogs & cats \\\\").segments == ["Old dogs", "cats"] and prepare("Tom & Jerry").segments == [
+        "Tom & Jerry"]
+    # TeX's double quotes are a quotation's marks: read as GNU's `quotes' inside them, "``unknown''" came back as
+    # "`unknown'"
+    quoted = prepare("It returns ``unknown'' here.")
+    assert quoted.protected == ["``", "''"] and quoted.restore(["Es gibt XX0XunbekanntXX1X zurück."]) == \
+        "Es gibt ``unbekannt'' zurück."
     assert prepare("Use \\emph or {name} here.").protected == ["{name}"]  # no LaTeX
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 

@@ -225,6 +225,11 @@ MDX_STATEMENT = (r"(?m:^)(?:import[ \t]+(?:[\w*{}, \t]+[ \t]from[ \t]+)?(?:'[^'\
 # "$HOME/$USER", a shell's "$x" and "<b>$var</b> or <b>${var}</b>" are none.
 MATH = (r"\$\$(?:[^$]|\$(?!\$)){1,1000}?\$\$"
         r"|(?<![\\$\w])\$(?=[^\s$])(?:(?!</?[A-Za-z][^<>\n]*>)[^$\n]){1,500}?(?<=[^\s$\\])\$(?![\w$])"
+        # one glued to words, of a command, a script, a number or an operator alone: "coverage$\times$accuracy",
+        # "m$^{2}$", "CO$_2$", "Fellowship$^\ddagger$", "sub-$30$B", "man$-$woman" (a paper's "$\times$" came back
+        # without its "$"s, and LaTeX read the rest of the caption as text)
+        r"|(?<![\\$])\$(?:\\[A-Za-z]+(?:\{[^{}$\n]{0,100}\})*|[\^_](?:\{[^{}$\n]{0,100}\}|\\[A-Za-z]+|\w)"
+        r"|\d(?:[\d.,{}]{0,20}\d)?|[-+=<>|/])\$(?!\$)"
         # bounded: a "\[" never closed is scanned so far; any character one way ("(?:.|\n)" read a line break as
         # either, under DOTALL: 20 lines after a Markdown "\[" took 63 ms, each 2 more 4x, as Node.js's changelog has)
         r"|\\\([^\n]{1,500}?\\\)|\\\[(?s:.{1,1000}?)\\\]")
@@ -748,7 +753,8 @@ QUOTES = "".join(sorted(QUOTATION_MARKS))
 MODEL_QUOTES = "\"„“”»«‚‘"  # the marks the model writes around a quotation (not apostrophes)
 QUOTED = re.compile(r"(?<![\w'’\"])(?:“[^“”\n]{1,200}?”|‘[^‘’\n]{1,200}?’(?!\w)|'[^'\n]{1,200}?'(?!\w)"
                     r"|\"[^\"\n]{1,200}?\"(?!\w)|„[^„“\n]{1,200}?“"
-                    r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›|`[^`'\n]{1,200}?'(?!\w))")
+                    r"|«[^«»\n]{1,200}?»|‹[^‹›\n]{1,200}?›"
+                    r"|``[^`'\n]{1,200}?''(?!\w)|`[^`'\n]{1,200}?'(?!\w))")
 # Without placeholders: markup in HTML; always what looks like a token (as text, "XX3X" read as the token of item 3)
 MARKUP_AND_TOKEN_LIKE = re.compile("|".join(f"(?:{p})" for p in MARKUP + (TOKEN_LIKE,)), re.DOTALL)
 ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
@@ -2245,18 +2251,24 @@ def emphasis_marks(text: str) -> list[tuple[int, int]]:
     return marks
 
 
-# LaTeX's markup, in a text that has a command with an argument, "\LaTeX", "\TeX", "\item" or "\verb|...|"
-# (`LATEX_HINT`; not a pattern's "\d{3}": LaTeX reads a "%" as a comment's start, other text as a percentage). Read,
-# the model kept a formatted word English ("\textbf{faster}" and "\emph{very}" came back as written, the braces a
-# placeholder's), translated half a footnote ("\footnote{The Fußnote-Text ist hier.}") and a section's title ran into
-# the sentence after it. A command that formats words (`LATEX_TEXT`) opens an element its matching "}" closes: both
-# tags leave the sentence and go back around the words (`latex_elements`). A sectioning command, a caption or a
-# footnote (`LATEX_HEADING`) separates its title from what is around it, which is translated alone. Every other
-# command, with its options and arguments, is kept as written ("\cite{smith2020}", "\pkg{hyperref}", "\cs{par}",
-# "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics between "$"
-# is MATH's.
+# LaTeX's commands of no argument that a document's paragraphs hold or are (a real paper's "\printbibliography" came
+# back as "\printbibliografie", "\centering The house" as "\zent das Haus"; none in the corpus)
+LATEX_ALONE = (r"noindent|centering|ragged(?:right|left)|newpage|clearpage|cleardoublepage|maketitle|tableofcontents"
+               r"|listof(?:figures|tables)|printbibliography|appendix|(?:big|med|small)skip|[hv]fill|l?dots|today"
+               r"|FloatBarrier|hline|(?:top|mid|bottom)rule")
+# LaTeX's markup, in a text that has a command with an argument, one of those, "\LaTeX", "\TeX", "\item", "\verb|...|"
+# or a table's row (`LATEX_HINT`; not a pattern's "\d{3}": LaTeX reads a "%" as a comment's start, other text as a
+# percentage). Read, the model kept a formatted word English ("\textbf{faster}" and "\emph{very}" came back as
+# written, the braces a placeholder's), translated half a footnote ("\footnote{The Fußnote-Text ist hier.}") and a
+# section's title ran into the sentence after it. A command that formats words (`LATEX_TEXT`) opens an element its
+# matching "}" closes: both tags leave the sentence and go back around the words (`latex_elements`). A sectioning
+# command, a caption or a footnote (`LATEX_HEADING`) separates its title from what is around it, which is translated
+# alone. Every other command, with its options and arguments, is kept as written ("\cite{smith2020}", "\pkg{hyperref}",
+# "\cs{par}", "\verb|\foo|"), and so are a comment and an environment whose body is code or mathematics. Mathematics
+# between "$" is MATH's.
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])"
-                        r"|item(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{0,500}?\1)")
+                        rf"|(?:item|{LATEX_ALONE})(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{{0,500}}?\1)"
+                        r"|(?<!\\)&[^\n]*\\\\[ \t]*(?:\n|$)")  # a table's row: a cell's end before the row's
 # Commands whose argument is words, and a link's text after its target ("\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
@@ -2268,12 +2280,16 @@ LATEX_MARKUP = re.compile(
     r"|\\(?:verb\*?(?P<delimiter>[^\sA-Za-z*])[^\n]{0,500}?(?P=delimiter)|[A-Za-z]++\*?(?:\[[^\[\]\n]{0,200}\])*+"
     r"(?:\{(?:[^{}\n]|\{[^{}\n]{0,200}\}){0,200}\})*+|[^A-Za-z\n])|(?<!\\)%[^\n]*")
 LATEX_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+# A table's cells end at "&" (LaTeX's alignment tab; "\&" is the character): each is a segment, as a row's end ("\\")
+# makes the next row's. Read as one, a row's "\textbf{Threat} & \textbf{Issue} & \textbf{Outcome}" came back as
+# "\textbf{Threat} & Ausgabe \textbf{&} \textbf{Outcome}", which broke the table
+LATEX_CELL_END = re.compile(r"(?<!\\)&")
 
 
 @dataclass
 class LatexMarkup:
     """A LaTeX text's markup (`latex_markup`): (start, end) of the items kept as written, of the tags of elements
-    that format words, and of the tags around a title, which separate segments."""
+    that format words, and of what separates segments: the tags around a title, a table's "&" and a row's "\\\\"."""
 
     items: Spans
     tags: Spans
@@ -2290,11 +2306,14 @@ def latex_markup(text: str) -> LatexMarkup:
     closing = matching_braces(scanned)
     for found in LATEX_MARKUP.finditer(scanned):
         kind = markup.tags if found.group("text") else markup.separators if found.group("heading") else None
-        if kind is None or found.end() - 1 not in closing:
+        if found.group() == "\\\\":  # a line's or a table row's end
+            markup.separators.append(found.span())
+        elif kind is None or found.end() - 1 not in closing:
             markup.items.append(found.span())
         else:
             end = closing[found.end() - 1]
             kind += [found.span(), (end, end + 1)]
+    markup.separators += [found.span() for found in LATEX_CELL_END.finditer(scanned)]
     for spans in (markup.items, markup.tags, markup.separators):
         spans.sort()
     return markup
@@ -4275,7 +4294,8 @@ MONEY = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d(?!\d)|\d+"
 # A price's period after a slash is German's too ("$19.99/month" came back as "19,99 $/month"): "19,99 $/Monat"
 PER_PERIOD = {"month": "Monat", "mo": "Monat", "year": "Jahr", "yr": "Jahr", "week": "Woche", "day": "Tag",
               "hour": "Stunde", "hr": "Stunde", "person": "Person", "user": "Nutzer"}
-AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d)"
+# Not a number in TeX's mathematics ("$54$": "54 $$", an empty display that broke a paper's every page after it)
+AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d|[\d$])"
                     r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))"  # "$5 million": SCALED_AMOUNT
                     rf"(?:/(?P<per>{'|'.join(PER_PERIOD)})(?![\w/]))?")
 # A number of millions, billions or trillions, with its currency sign or word: the model broke them ("2 billion
@@ -4925,9 +4945,9 @@ SPEECH_FOLLOWS = ("", ":", ",", ".", "!", "?", "\n")
 
 def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True,
                     speech: bool = True) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks or GNU's `quotes', or in
-    ASCII single or double quotes around what is one item to the model, items `pattern` matches with nothing but
-    spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served with
+    """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks, TeX's ``quotes'' or GNU's
+    `quotes', or in ASCII single or double quotes around what is one item to the model, items `pattern` matches with
+    nothing but spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served with
     placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
     placeholders are, and ASCII quotes around a QUOTED_TERM or, with `speech` (not in a configuration file, whose
     quotes are syntax), DIRECT_SPEECH are items too. Second, (start, end) of each quotation of DIRECT_SPEECH."""
@@ -4937,6 +4957,9 @@ def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True,
     speeches: list[tuple[int, int]] = []
     for quoted in QUOTED.finditer(text):
         start, end = quoted.span()
+        if text.startswith("``", start):  # TeX's double quotes: words, as in curly marks (of two characters each)
+            marks += [(start, start + 2), (end - 2, end)]
+            continue
         if literals and (text[start] == "`" or SYMBOLS_ONLY.fullmatch(text, start + 1, end - 1)
                          or text[start] in names and NAME_QUOTED.fullmatch(text, start + 1, end - 1)):
             marks.append((start, end))
