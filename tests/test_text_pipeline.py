@@ -2975,6 +2975,11 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
     for kept in (prepare(text), prepare(text, html=True, take_out_tags=True),
                  prepare(text, preserve_placeholders=False, take_out_tags=True)):
         assert "**" in kept.segments[0] and not any(kept.moved), kept.segments
+    # Two elements of one mark put directly one inside the other (the model dropped the words of one) are written in
+    # both marks: "**Achsen**" read as strong emphasis ("*axes* with an *e*" came back so)
+    nested = prepare("Run `ls`. Between *axes* and *axis*, or *e* and *i*.", take_out_tags=True)
+    assert nested.restore(["XX0X ausführen.", "Zwischen XX0XXX2XAchsenXX3XXX1X, XX4XeXX5X und XX6XiXX7X."]) == \
+        "`ls` ausführen. Zwischen *_Achsen_*, *e* und *i*."
 
 
 def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():

@@ -1116,6 +1116,7 @@ class Prepared:
         if self.labelled:
             text = self._clicked_on(index, text)
         masked = self._joined_as_in_source(index, self._quoted_as_in_source(index, text))
+        masked = _nested_emphasis_apart(masked, [self.protected[item] for item in self.numbers[index]])
         return self._capital_kept(index, masked, self.unmask(masked, index))
 
     def _capital_kept(self, index: int, masked: str, text: str) -> str:
@@ -1637,6 +1638,31 @@ CLAUSE_OPENER = re.compile(r"^(?:Bitte|Es|Er|Ich|Wir|Man|Der|Die|Das|Dies|Diese[
 def _opener_in_small_letters(german: str) -> str:
     """The German with its first word in small letters where that word is never a noun (CLAUSE_OPENER)."""
     return CLAUSE_OPENER.sub(lambda word: word.group().lower(), german)
+
+
+# Two tokens of Markdown's emphasis one after the other: an element that the alignments put directly inside another of
+# the same mark, where the model dropped the words it wrapped ("*axes* with an *e*" came back as "**Achsen** mit
+# einer *i*", which Markdown reads as strong emphasis; 2 of 277 cells of a book's notebooks)
+ADJACENT_TOKENS = re.compile(r"XX(\d+)XXX(\d+)X")
+EMPHASIS_MARK_SWAP = {"*": "_", "_": "*"}
+
+
+def _nested_emphasis_apart(masked: str, items: Sequence[str]) -> str:
+    """A segment's translation (its tokens numbering `items`) with the inner of two elements of one emphasis mark that
+    nest directly written in the other mark ("*_Achsen_*", which Markdown reads as emphasis inside emphasis): an
+    opening pair's second token, a closing pair's first."""
+    def apart(pair: re.Match) -> str:
+        numbers = [int(number) for number in pair.groups()]
+        if max(numbers) >= len(items):
+            return pair.group()
+        first, second = (items[number] for number in numbers)
+        if first != second or first not in EMPHASIS_MARK_SWAP:
+            return pair.group()
+        opening = pair.start() == 0 or not masked[pair.start() - 1].isalnum()  # not after a word it closes
+        return (f"XX{pair.group(1)}X{EMPHASIS_MARK_SWAP[first]}" if opening
+                else f"{EMPHASIS_MARK_SWAP[first]}XX{pair.group(2)}X")
+
+    return ADJACENT_TOKENS.sub(apart, masked)
 
 
 def _emphasis_restored(translation: str, emphasized: list[str]) -> str:
