@@ -164,6 +164,16 @@ def test_an_element_follows_its_words_where_the_translation_moves_them():
     assert got == "Das Haus ist <b>rot</b>"
 
 
+def test_an_element_whose_words_attend_to_a_mark_wraps_the_word_beside_it():
+    """Where the words' strongest token is a mark ("-" of a compound the model wrote), the element wrapped only it:
+    "Hello <b>world</b>, you" came back as "Hallo<b>-</b>Entscheidung, Sie". It wraps the word after it (or before)."""
+    got = put_back(["<b>", "</b>"], "Hello XX0XworldXX1X, you", ["Hello", "world", "~,", "you"],
+                   ["Hallo", "~-", "~Welt", "~,", "Sie"], {0: 0, 1: 1, 3: 2, 4: 3})
+    assert got == "Hallo-<b>Welt</b>, Sie"
+    got = put_back(["<b>", "</b>"], "Hello XX0XworldXX1X", ["Hello", "world"], ["Hallo", "Welt", "~!"], {0: 0, 2: 1})
+    assert got == "Hallo <b>Welt</b>!"
+
+
 def test_a_token_inside_a_word_takes_the_word_along_and_punctuation_follows_the_source():
     got = put_back(["<b>", "</b>"], "The XX0XhouseXX1X is big.", ["The", "house", "is", "big", "~."],
                    ["Das", "Rot", "~haus", "ist", "groß", "~."], {0: 0, 2: 1, 3: 2, 4: 3, 5: 4})

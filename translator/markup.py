@@ -289,6 +289,18 @@ def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, in
         end = _edge_trimmed(translation, start, end, inside, at_start=False)
     elif translation[end:end + 1] == wrapped[-1]:  # "<b>Warning:</b>": "<b>Warnung:</b>"
         end += 1
+    return _with_a_word(translation, start, end) if any(c.isalnum() for c in wrapped) else (start, end)
+
+
+def _with_a_word(text: str, start: int, end: int) -> tuple[int, int]:
+    """For a span of no letter or digit (a hyphen the words' token attends to most: "Hello <b>world</b>, you" came
+    back as "Hallo<b>-</b>Entscheidung, Sie"), the word right after it, else the one right before."""
+    if any(c.isalnum() for c in text[start:end]):
+        return start, end
+    if after := re.match(r"[^\W_]+", text[end:]):
+        return end, end + after.end()
+    if before := re.search(r"[^\W_]+$", text[:start]):
+        return before.start(), start
     return start, end
 
 
