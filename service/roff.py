@@ -83,7 +83,7 @@ ONE_CHARACTER_STRING = re.compile(r"\\\*([^(\[\s\\])")
 # pod2man's small capitals ("\s-1API\s0", "\s-1PEM, DER,\s0"; in 37 of 300 pages here): sent, the model broke the
 # escapes around the words in 28 of 1,298 ("\s-1POSIX\s Systeme", "\s-Engine"), and groff then read the words as
 # sizes. Sent as their words, each of which is written back in them wherever the translation has it
-SMALL_CAPITALS = re.compile(r"\\s-1((?:[^\\\n]|\\-){1,60}?)\\s0")  # "\\s-1UTF\\-8\\s0" too
+SMALL_CAPITALS = re.compile(r"\\s-1((?:[^\\\n]|\\-){1,60}?)\\s0")  # "\s-1UTF\-8\s0" too
 SMALL_CAPITALS_WORD = re.compile(r"\w[\w/+.-]*(?<![.-])")
 # A ".TP" tag that starts with an option ("\-W help", "\-spe", "\fB\-o\fR, \fB\-\-old\fR"): what a reader types,
 # its values too. Sent, 11 of 403 tags in 300 pages here came back changed ("\-spe" as "-spekt", "\-q [errorfile]" as

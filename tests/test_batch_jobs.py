@@ -1689,8 +1689,8 @@ def test_a_manual_pages_words_are_translated_and_its_markup_kept(server, tmp_pat
     assert format_named(source) == "man"
     sent = [item.text for item in read_items(source, Settings(format="man")) if item.text]
     assert sent == ["Name", "where is the station", "Synopsis", "Description",
-                    "The apples were cheap. I eat an \\fBapple\\fR every day.", "The house is old.", "The dog", "Where is the station\u2014 the \u201cold\u201d one?", "See also",
-                    "\\fBcat\\fR(1)"]
+                    "The apples were cheap. I eat an \\fBapple\\fR every day.", "The house is old.", "The dog",
+                    "Where is the station\u2014 the \u201cold\u201d one?", "See also", "\\fBcat\\fR(1)"]
     output = tmp_path / "hund.1"
     code, out, err = batch(server.target, source, output, *SHORT)
     assert code == 0 and "10 translated, 0 failed" in out, err

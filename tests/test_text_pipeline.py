@@ -228,8 +228,8 @@ def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
     assert protected_items("Each of $4{,}685$ entities in $54$ cohorts.") == ["$4{,}685$", "$54$"]
     assert prepare("in $54$ cohorts").restore(["in XX0X Kohorten"]) == "in $54$ Kohorten"
     # Math glued to words, a command or a script alone: "coverage$\\times$accuracy" came back without its "$"s
-    assert protected_items("A coverage$\\times$accuracy score in m$^{2}$ of CO$_2$, Fellowship$^\\ddagger$, sub-$30$B.") \
-        == ["$30$", "$\\times$", "$^\\ddagger$", "$^{2}$", "$_2$"]
+    glued = "A coverage$\\times$accuracy score in m$^{2}$ of CO$_2$, Fellowship$^\\ddagger$, sub-$30$B."
+    assert protected_items(glued) == ["$30$", "$\\times$", "$^\\ddagger$", "$^{2}$", "$_2$"]
 
 
 def test_a_reference_links_label_and_its_definition_are_kept_as_written():
@@ -441,7 +441,8 @@ def test_a_manual_pages_font_spans_are_kept_as_written():
 
 def test_a_manual_pages_strings_are_kept_as_written():
     """A page's strings, which it defines: read, mawk's "\\*(ex" came back as "\\*(er", a string it never defined. One
-    named by two characters or in brackets is an item; Markdown's escaped asterisk before a letter or a space is none."""
+    named by two characters or in brackets is an item; Markdown's escaped asterisk before a letter or a space is
+    none."""
     assert protected_items("Each \\*(ex is \\*(C`quoted\\*(C', see \\*[version] and \\*(``real\\*(''.") == sorted([
         "\\*(ex", "\\*(C`", "\\*(C'", "\\*[version]", "\\*(``", "\\*(''"])
     assert protected_items("It is \\*not\\* (a) \\*( a) here.") == []
@@ -3014,9 +3015,10 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     # "\\printbibliografie", "\\centering The house" as "\\zent das Haus"
     assert prepare("\\printbibliography").segments == []
     assert prepare("\\centering The house\\ldots").protected == ["\\centering", "\\ldots"]
-    # A table's cells and rows are segments: read as one, "\\textbf{Threat} & \\textbf{Issue}" came back as "\\textbf{Threat}
-    # & Ausgabe \\textbf{&}"; "\\&" is the character
-    row = prepare("\\textbf{Threat} & \\textbf{Issue} \\\\ \\hline Apples \\& pears & old dogs \\\\", take_out_tags=True)
+    # A table's cells and rows are segments: read as one, "\\textbf{Threat} & \\textbf{Issue}" came back as
+    # "\\textbf{Threat} & Ausgabe \\textbf{&}"; "\\&" is the character
+    row = prepare("\\textbf{Threat} & \\textbf{Issue} \\\\ \\hline Apples \\& pears & old dogs \\\\",
+                  take_out_tags=True)
     assert row.segments == ["Threat", "Issue", "XX0X Apples XX1X pears", "old dogs"]
     assert prepare("Old dogs & cats \\\\").segments == ["Old dogs", "cats"] and prepare("Tom & Jerry").segments == [
         "Tom & Jerry"]

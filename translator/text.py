@@ -1645,6 +1645,7 @@ def _opener_in_small_letters(german: str) -> str:
 # einer *i*", which Markdown reads as strong emphasis; 2 of 277 cells of a book's notebooks)
 ADJACENT_TOKENS = re.compile(r"XX(\d+)XXX(\d+)X")
 EMPHASIS_MARK_SWAP = {"*": "_", "_": "*"}
+OPENS_EMPHASIS = " \t\n([{\"'„“‚‘«‹"  # what an opening mark follows
 
 
 def _nested_emphasis_apart(masked: str, items: Sequence[str]) -> str:
@@ -1658,7 +1659,7 @@ def _nested_emphasis_apart(masked: str, items: Sequence[str]) -> str:
         first, second = (items[number] for number in numbers)
         if first != second or first not in EMPHASIS_MARK_SWAP:
             return pair.group()
-        opening = pair.start() == 0 or not masked[pair.start() - 1].isalnum()  # not after a word it closes
+        opening = pair.start() == 0 or masked[pair.start() - 1] in OPENS_EMPHASIS  # else after what it closes
         return (f"XX{pair.group(1)}X{EMPHASIS_MARK_SWAP[first]}" if opening
                 else f"{EMPHASIS_MARK_SWAP[first]}XX{pair.group(2)}X")
 
@@ -4973,8 +4974,8 @@ def quotation_marks(text: str, pattern: re.Pattern, literals: bool = True,
                     speech: bool = True) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(start, end) of the two marks of each quotation in text (`QUOTED`): in curly marks, TeX's ``quotes'' or GNU's
     `quotes', or in ASCII single or double quotes around what is one item to the model, items `pattern` matches with
-    nothing but spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served with
-    placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
+    nothing but spaces or JOINING_MARKS between them (`runs_merged`: "'%s:%d'", "'%s %s'"). With `literals` (served
+    with placeholders, as measured), a quotation in GNU's `quotes' or of marks alone (SYMBOLS_ONLY) is kept whole, as
     placeholders are, and ASCII quotes around a QUOTED_TERM or, with `speech` (not in a configuration file, whose
     quotes are syntax), DIRECT_SPEECH are items too. Second, (start, end) of each quotation of DIRECT_SPEECH."""
     one_item = _joined_items(pattern.pattern, pattern.flags)  # keyed by the source, whose hash a str keeps
