@@ -229,7 +229,7 @@ class Streamer:
                 break
             self.current[text] += 1
         if final is not None:
-            pieces.append(prepared.unmask(prepared.glue[-1]))
+            pieces.append(prepared.written_glue(-1))
             return [(text, "".join(pieces), final)]
         return [(text, "".join(pieces), None)] if any(pieces) else []
 
@@ -239,4 +239,4 @@ class Streamer:
             return ""
         self.glued.add((text, segment))
         prepared = self.texts.prepared[text]
-        return prepared.unmask(prepared.glue[segment])
+        return prepared.written_glue(segment)

@@ -3022,6 +3022,13 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     assert row.segments == ["Threat", "Issue", "XX0X Apples XX1X pears", "old dogs"]
     assert prepare("Old dogs & cats \\\\").segments == ["Old dogs", "cats"] and prepare("Tom & Jerry").segments == [
         "Tom & Jerry"]
+    # German quotation marks are written as TeX spells them (",," and "``"; "„" failed pdflatex in a paper's OT1
+    # encoding), in the text's segments and between them; not in a text that writes such marks itself
+    assert prepare('He said, "I come." \\cite{y}').restore(["Er sagte:", "Ich komme."]) == \
+        "Er sagte: ,,Ich komme.`` \\cite{y}"
+    assert prepare("The best way \\cite{y}.").restore(["Der „beste“ Weg XX0X."]) == "Der ,,beste`` Weg \\cite{y}."
+    assert prepare('He said, "I come."').restore(["Er sagte:", "Ich komme."]) == "Er sagte: „Ich komme.“"
+    assert "»Ich komme.«" in prepare("He said, “I come.” \\cite{y}").restore(["Er sagte:", "Ich komme."])
     # TeX's double quotes are a quotation's marks: read as GNU's `quotes' inside them, "``unknown''" came back as
     # "`unknown'"
     quoted = prepare("It returns ``unknown'' here.")

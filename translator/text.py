@@ -902,6 +902,7 @@ class Prepared:
     characters: dict[str, str] = field(default_factory=dict)
     quoting_references: set[int] = field(default_factory=set)  # items read as tokens though in `characters`
     escaped: dict[int, str] = field(default_factory=dict)  # HTML_TEXT_ESCAPES the text does not write bare
+    latex: bool = False  # a LaTeX text without quotation marks outside ASCII: German ones are written in TeX's
     spaces: list[list[SpaceReference]] = field(default_factory=list)  # per segment, references read as spaces
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     emphasized: list[list[str]] = field(default_factory=list)  # per segment: its words in capitals (`_emphasis_read`)
@@ -940,11 +941,11 @@ class Prepared:
             raise ValueError(f"{len(translations)} translations for {len(self.segments)} segments")
         self._items, self.repairs = self._with_values_translated(translations[self.own_segments:]), 0
         try:
-            pieces = [self.unmask(self.glue[0])]
-            for index, (translation, glue) in enumerate(zip(translations, self.glue[1:])):
+            pieces = [self.written_glue(0)]
+            for index, translation in enumerate(translations[:self.own_segments]):
                 repaired = self._repaired(index, translation)
                 self.repairs += repaired.count
-                written, glue = self._written(index, repaired.text), self.unmask(glue)
+                written, glue = self._written(index, repaired.text), self.written_glue(index + 1)
                 if written[:1] in LINE_BREAKS:  # a wrap `rewrapped` put before the words: it takes the blanks before
                     pieces[-1] = pieces[-1].rstrip(" \t")
                 if written[-1:] in LINE_BREAKS:  # one it ended the words with: the blanks after it go
@@ -1112,12 +1113,19 @@ class Prepared:
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
         # another segment's item.
         if not self.numbers[index]:
-            return text
+            return self._in_tex_quotes(text)
         if self.labelled:
             text = self._clicked_on(index, text)
         masked = self._joined_as_in_source(index, self._quoted_as_in_source(index, text))
         masked = _nested_emphasis_apart(masked, [self.protected[item] for item in self.numbers[index]])
-        return self._capital_kept(index, masked, self.unmask(masked, index))
+        return self._in_tex_quotes(self._capital_kept(index, masked, self.unmask(masked, index)))
+
+    def written_glue(self, index: int) -> str:
+        """The glue before segment `index` (-1: after the last) as the translation writes it: its items back."""
+        return self._in_tex_quotes(self.unmask(self.glue[index]))
+
+    def _in_tex_quotes(self, text: str) -> str:
+        return text.translate(TEX_QUOTES) if self.latex else text
 
     def _capital_kept(self, index: int, masked: str, text: str) -> str:
         """The translation with a capital where the model moved an item written in German to its start and the source
@@ -1638,6 +1646,14 @@ CLAUSE_OPENER = re.compile(r"^(?:Bitte|Es|Er|Ich|Wir|Man|Der|Die|Das|Dies|Diese[
 def _opener_in_small_letters(german: str) -> str:
     """The German with its first word in small letters where that word is never a noun (CLAUSE_OPENER)."""
     return CLAUSE_OPENER.sub(lambda word: word.group().lower(), german)
+
+
+# German quotation marks as TeX spells them, which every font encoding sets: a real paper (no "\usepackage[T1]{fontenc}",
+# so OT1) translated with "„" failed pdflatex ("Command \quotedblbase unavailable in encoding OT1"). ",," is "„" where
+# the fonts are T1's (a ligature), and "``" is "“" in both. Not in a text that writes such marks itself (its document
+# sets them)
+TEX_QUOTED = {"„": ",,", "“": "``", "”": "''", "‚": ",", "‘": "`", "»": "``", "«": "''"}
+TEX_QUOTES = str.maketrans(TEX_QUOTED)
 
 
 # Two tokens of Markdown's emphasis one after the other: an element that the alignments put directly inside another of
@@ -3643,6 +3659,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     keys = apart_from(config_keys(text), blocks) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
     latex = latex_markup(text) if preserve_placeholders and not html and LATEX_HINT.search(text) else None
+    prepared.latex = latex is not None and not any(mark in text for mark in TEX_QUOTED)
     if latex:
         syntax = sorted(syntax + apart_from(latex.separators, syntax))
     written = sorted(syntax + icu_numbers)  # kept as written
