@@ -11,7 +11,7 @@ marked ``shouldTranslate: false`` are not sent. The catalog is written back as X
 indentation, ``" : "``), every string, comment and localization kept, with a German localization (``de``) for each
 string translated, its state ``needs_review`` (Xcode's mark for a translation to review; ``translated`` when the job
 gives --no-review); one with substitutions is the English one, each text translated where it was (its argument
-numbers and format specifiers as they are).
+numbers and format specifiers as they are). A string of no letter ("%@", "-") gets its text as German, translated.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class Unit:
     path: Path
     text: str
     sent: bool  # translatable, without a German text, with a letter
+    copied: bool  # translatable, without a German text, of no letter but something ("%@", "–"): German as it is
 
     @property
     def name(self) -> str:
@@ -92,9 +93,10 @@ def units(catalog: dict) -> Iterator[Unit]:
         source = _source(catalog, key)
         for path, text in _texts(source) if source else [((), key)]:
             number += 1
-            sent = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False and _fillable(entry, path)
-                    and not _german(entry, path) and bool(documents.LETTER.search(text)))
-            yield Unit(number, key, path, text, sent)
+            untranslated = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False
+                            and _fillable(entry, path) and not _german(entry, path))
+            sent = untranslated and bool(documents.LETTER.search(text))
+            yield Unit(number, key, path, text, sent, untranslated and not sent and bool(text.strip()))
 
 
 def _source(catalog: dict, key: str) -> dict:
@@ -149,16 +151,23 @@ def _german(entry: dict, path: Path) -> object:
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The catalog, as Xcode writes it, with a German localization for each sent text whose number has a
-    translation: state needs_review (with `review`; else translated)."""
+    translation: state needs_review (with `review`; else translated); and one for each text of no letter, the same
+    text, translated (Xcode counted a catalog's "%@" and "-" untranslated: 10 of CubeTime's 289 strings)."""
     catalog = _parsed(document)
     state = "needs_review" if review else "translated"
-    for unit in [unit for unit in units(catalog) if unit.sent and translated.get(unit.number)]:
+    for unit in list(units(catalog)):  # as read: a German localization filled in changes what later units find
+        if unit.sent and translated.get(unit.number):
+            german, unit_state = translated[unit.number], state
+        elif unit.copied:
+            german, unit_state = unit.text, "translated"
+        else:
+            continue
         node = entry = catalog["strings"][unit.key]
         if "substitutions" in (english := _source(catalog, unit.key)):
-            _completed(entry["localizations"].setdefault(TARGET_LANGUAGE, {}), _to_review(english, state))
+            _completed(entry["localizations"].setdefault(TARGET_LANGUAGE, {}), _to_review(english, unit_state))
         for step in _german_steps(unit.path):
             node = node.setdefault(step, {})
-        node["stringUnit"] = {"state": state, "value": translated[unit.number]}
+        node["stringUnit"] = {"state": unit_state, "value": german}
         entry["localizations"] = dict(sorted(entry["localizations"].items()))  # Xcode keeps them by language code
     written = json.dumps(catalog, indent=2, ensure_ascii=False, separators=(",", " : "))
     written = EMPTY_OBJECT.sub(lambda empty: f"{empty.group(1)}{empty.group(2)} : {{\n\n{empty.group(1)}}}", written)

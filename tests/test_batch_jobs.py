@@ -938,6 +938,9 @@ XCSTRINGS = """{
         }
       }
     },
+    "%@ – %@" : {
+
+    },
     "API_KEY" : {
       "shouldTranslate" : false
     },
@@ -981,7 +984,8 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
     """Read line by line as text, an Xcode String Catalog's JSON went to the model, keys and states and all. A file
     named *.xcstrings sends each string without German (its English text, or its key where it has none; each plural
     variation alone) and writes the catalog back as Xcode writes it, with a German localization for each, state
-    needs_review; strings not to translate, German ones and all else stay."""
+    needs_review, and one for a string of no letter, its own text, translated (Xcode counted it untranslated);
+    strings not to translate, German ones and all else stay."""
     one, other, station, cheap = alone(server.target, ["%lld apple", "%lld apples", "Where is the station?",
                                                        "The apples were cheap."])
     source = tmp_path / "Localizable.xcstrings"
@@ -998,6 +1002,7 @@ def test_a_string_catalogs_strings_get_a_german_localization_to_review(server, t
                                                                                "other": german(other)}}}
     strings["Where is the station?"] = {"localizations": {"de": german(station)}}
     strings["welcome.title"]["localizations"]["de"] = german(cheap)
+    strings["%@ – %@"] = {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "%@ – %@"}}}}
     assert json.loads(written) == expected
     assert list(json.loads(written)["strings"]["welcome.title"]["localizations"]) == ["de", "en", "fr"]
     assert written.startswith('{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "%lld apples" : {\n')
