@@ -164,7 +164,8 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
             continue
         node = entry = catalog["strings"][unit.key]
         if "substitutions" in (english := _source(catalog, unit.key)):
-            _completed(entry["localizations"].setdefault(TARGET_LANGUAGE, {}), _to_review(english, unit_state))
+            # (English texts copied in are to review, whichever unit copies them)
+            _completed(entry["localizations"].setdefault(TARGET_LANGUAGE, {}), _to_review(english, state))
         for step in _german_steps(unit.path):
             node = node.setdefault(step, {})
         node["stringUnit"] = {"state": unit_state, "value": german}

@@ -1061,6 +1061,15 @@ def test_a_string_catalogs_substitutions_are_sent_and_german_gets_their_argument
         "argNum": 1, "formatSpecifier": "lld", "variations": {"plural": {
             "one": {"stringUnit": {"state": "needs_review", "value": "a song"}},
             "other": {"stringUnit": {"state": "needs_review", "value": "%arg Lieder"}}}}}}}
+    # A variation of no letter is German as it is; the English copied in beside it is still to review
+    names = {**unit("%#@name@ %#@songs@"), "substitutions": {
+        "name": {"argNum": 1, "formatSpecifier": "@", "variations": {"plural": {"one": unit("%@"),
+                                                                              "other": unit("%@")}}},
+        "songs": plural("a song", "%arg songs", 2)}}
+    german = json.loads(xcstrings.filled(json.dumps({"sourceLanguage": "en", "strings": {
+        "x": {"localizations": {"en": names}}}}), {}))["strings"]["x"]["localizations"]["de"]
+    assert german["substitutions"]["name"]["variations"]["plural"]["one"]["stringUnit"]["state"] == "translated"
+    assert german["substitutions"]["songs"]["variations"]["plural"]["one"]["stringUnit"]["state"] == "needs_review"
 
 
 def test_a_string_catalogs_entries_of_the_wrong_shape_are_not_sent_and_not_a_traceback():
