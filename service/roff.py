@@ -265,13 +265,13 @@ class Reader:
         if macro == "Sh" and title in MDOC_NAMED_SECTIONS:
             return Paragraph("", line)
         shouted = title.isupper() and "\\" not in title
-        sent, originals = decoded(title)
+        sent, originals = (title[0] + title[1:].lower(), {}) if shouted else decoded(title)
 
         def heading(translation: str) -> str:
             translation = translation.upper() if shouted else encoded(translation, originals)
             return head + ('"' + translation.replace('"', '""') + '"' if quoted else translation) + comment
 
-        return Paragraph(title[0] + title[1:].lower() if shouted else sent, written_as=heading)
+        return Paragraph(sent, written_as=heading)
 
 
 def macro_name(line: str) -> str | None:

@@ -1117,7 +1117,7 @@ class Prepared:
         if self.labelled:
             text = self._clicked_on(index, text)
         masked = self._joined_as_in_source(index, self._quoted_as_in_source(index, text))
-        masked = _nested_emphasis_apart(masked, [self.protected[item] for item in self.numbers[index]])
+        masked = _nested_emphasis_apart(masked, self.protected, self.numbers[index])
         return self._in_tex_quotes(self._capital_kept(index, masked, self.unmask(masked, index)))
 
     def written_glue(self, index: int) -> str:
@@ -1664,15 +1664,15 @@ EMPHASIS_MARK_SWAP = {"*": "_", "_": "*"}
 OPENS_EMPHASIS = " \t\n([{\"'„“‚‘«‹"  # what an opening mark follows
 
 
-def _nested_emphasis_apart(masked: str, items: Sequence[str]) -> str:
-    """A segment's translation (its tokens numbering `items`) with the inner of two elements of one emphasis mark that
-    nest directly written in the other mark ("*_Achsen_*", which Markdown reads as emphasis inside emphasis): an
-    opening pair's second token, a closing pair's first."""
+def _nested_emphasis_apart(masked: str, protected: Sequence[str], numbers: Sequence[int]) -> str:
+    """A segment's translation (its token k standing for protected[numbers[k]]) with the inner of two elements of one
+    emphasis mark that nest directly written in the other mark ("*_Achsen_*", which Markdown reads as emphasis inside
+    emphasis): an opening pair's second token, a closing pair's first."""
     def apart(pair: re.Match) -> str:
-        numbers = [int(number) for number in pair.groups()]
-        if max(numbers) >= len(items):
+        tokens = [int(token) for token in pair.groups()]
+        if max(tokens) >= len(numbers):
             return pair.group()
-        first, second = (items[number] for number in numbers)
+        first, second = (protected[numbers[token]] for token in tokens)
         if first != second or first not in EMPHASIS_MARK_SWAP:
             return pair.group()
         opening = pair.start() == 0 or masked[pair.start() - 1] in OPENS_EMPHASIS  # else after what it closes
@@ -3598,8 +3598,11 @@ def json_data(text: str) -> bool:
     translated keys and values and lost the structure (of an Excel workbook's 834 cells with one, 541 came back no
     longer JSON, "Kelowna International Airport" as "Kelowna Internationales Airport"). A catalog's snippet, strings
     under keys ('{"save": "Save"}'), is not data: its strings are translated each alone (`json_values`)."""
+    start = WHITESPACE.match(text).end()
+    if text[start:start + 1] not in ("{", "["):  # (most texts: no copy of them made)
+        return False
     stripped = text.strip()
-    if stripped[:1] not in ("{", "[") or stripped[-1:] not in ("}", "]"):
+    if stripped[-1:] not in ("}", "]"):
         return False
     try:
         values = [json.loads(stripped)]
