@@ -53,6 +53,9 @@ def test_segmentation_edge_cases(text, expected):
     # a directory's name with spaces, where a backslash follows it; not "Files" after the last one
     ("Run C:\\Program Files\\App\\setup.exe or look in C:\\Program Files now", [
         "C:\\Program Files\\App\\setup.exe", "C:\\Program"]),
+    # a word in parentheses too ("(x86)" came back after the verb), and a path from an environment variable
+    ("Install to C:\\Program Files (x86)\\Steam or %APPDATA%\\My Company\\logs (or D:\\Games) now", [
+        "%APPDATA%\\My Company\\logs", "C:\\Program Files (x86)\\Steam", "D:\\Games"]),
     ("and/or km/h TCP/IP 12/05/2024 [Gmail]/Drafts /Image/Mode wait.../etc", []),  # words, a date, menu paths
     # relative to a file with an extension ("docs/index.md" came back as "dadizierte d.md"); not words between slashes
     ("Edit docs/index.md and app/views/show.html.erb; cut/copy/paste, sb./sth.lightly.", [
@@ -283,7 +286,7 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     """Read, the model changed "%APPDATA%" to "%APDATA%" and lost a variable in small letters ("Hi $name," came back as
     "Hinname,"); one is an item with the path that goes on from it."""
     text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A, for $name."
-    assert protected_items(text) == ["$HOME/bin", "$name", "${prefix}", "%%", "%A", "%APPDATA%", "%d", "%s", "%s"]
+    assert protected_items(text) == ["$HOME/bin", "$name", "${prefix}", "%%", "%A", "%APPDATA%\\app", "%d", "%s", "%s"]
     # gettext's ISO C 99 conversions: their "%" was lost ("hash id %<PRIu32>" came back as "nicht unterstützt
     # <PRIu32>", which msgfmt --check-format refuses)
     assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]
@@ -3035,6 +3038,11 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     assert quoted.protected == ["``", "''"] and quoted.restore(["Es gibt XX0XunbekanntXX1X zurück."]) == \
         "Es gibt ``unbekannt'' zurück."
     assert prepare("Use \\emph or {name} here.").protected == ["{name}"]  # no LaTeX
+    # nor a Windows path whose directory spells a command: "50% of C:\\hline\\x" was read as LaTeX, "% of ..." a comment
+    for path in ("C:\\hline\\x", "D:\\Users\\item", "%TEMP%\\today"):
+        plain = prepare(f'It is 50% of {path} and "done".')
+        assert not plain.latex and plain.protected == ["50", path, '"done"']
+    assert prepare("It is C:\\x, \\today").latex
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 
 

@@ -396,6 +396,12 @@ ROMAN = r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})"
 # "\fP", "\f[]"): what the items below and the batch jobs' manual pages (service.roff) take for a font span
 ROFF_FONT_OPENING = r"\\f(?:[BI2-9]|\(\w\w|\[\w+\])"
 ROFF_FONT_CLOSING = r"\\f(?:[RP1]|\[R?\])"
+# A Windows path from a drive or from an environment variable ("%APPDATA%\My App\logs"). A directory's name may
+# hold spaces, up to three, and a word in parentheses, where a backslash follows it: "C:\Program Files\App" came back
+# as "C:\Program\Anwendungen", "C:\Program Files (x86)\Steam" as "C:\Program Dateien installiert (x86)\Steam",
+# "%APPDATA%\My Company\logs" as "%APPDATA%\My Kompany\logs"
+WINDOWS_PATH = (rf"(?<![\w\\%])(?:[A-Za-z]:|%[A-Z_][A-Z0-9_]*%)\\"
+                rf"(?:{PATH_NAME}(?: (?:{PATH_NAME}|\({PATH_NAME}\))){{0,3}}\\)*(?:{PATH_NAME})?")
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -495,12 +501,11 @@ PLACEHOLDERS = (
     # came back as "/etc/cryptab", "/usr/local/bin/gs" as "/usr/local/bin/Glät"). Unix ones from the root with a
     # first directory in small letters (a capital starts a menu path, which catalogs translate: "/Image/Mode"), from
     # the home directory or relative ("~/.config", "../lib"); Windows ones from a drive. Dots only inside a name, so
-    # a sentence's full stop is not taken along. A Windows directory's name may hold spaces, up to three, where a
-    # backslash follows it ("C:\Program Files\App" came back as "C:\Program\Anwendungen").
+    # a sentence's full stop is not taken along. Windows ones: `WINDOWS_PATH`.
     # (after a terminal's control sequence too: "\x1b[4m/usr/share/man\x1b[0m" came back as "/usr/Share/Meute")
     rf"(?:(?<![\w/.~\\-])|(?<=\x1b\[\dm)|(?<=\x1b\[\d\dm))(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
     rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
-    rf"(?<![\w\\])[A-Za-z]:\\(?:{PATH_NAME}(?: {PATH_NAME}){{0,3}}\\)*(?:{PATH_NAME})?",
+    WINDOWS_PATH,
     # And a relative one to a file with an extension ("docs/index.md" came back as "dadizierte d.md",
     # "config/settings.yaml" as "Konfiguration/settings.yaml"; 16 of the corpus's 35 texts with one lost or changed
     # it). Not words between slashes ("and/or", "cut/copy/paste/"), nor a name ending in a dot ("sb./sth.").
@@ -2312,6 +2317,14 @@ LATEX_ALONE = (r"noindent|centering|ragged(?:right|left)|newpage|clearpage|clear
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])"
                         rf"|(?:item|{LATEX_ALONE})(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{{0,500}}?\1)"
                         r"|(?<!\\)&[^\n]*\\\\[ \t]*(?:\n|$)")  # a table's row: a cell's end before the row's
+WINDOWS_PATHS = re.compile(WINDOWS_PATH)
+
+
+def latex_hinted(text: str) -> bool:
+    """Whether the text shows LaTeX's markup (`LATEX_HINT`) outside Windows paths, whose directories may spell a
+    command: "50% of C:\\hline\\x" was read as LaTeX, its "% of ..." a comment kept English."""
+    return bool(LATEX_HINT.search(text)) and bool(LATEX_HINT.search(WINDOWS_PATHS.sub(" ", text)))
+
 # Commands whose argument is words, and a link's text after its target ("\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
 LATEX_TEXT_OPENING = re.compile(rf"\\(?:{LATEX_TEXT})\{{")
@@ -3661,7 +3674,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     blocks = code_blocks(text) if preserve_placeholders else []
     keys = apart_from(config_keys(text), blocks) if preserve_placeholders else []
     syntax = sorted(icu + apart_from(keys, icu))  # kept as written; separates segments
-    latex = latex_markup(text) if preserve_placeholders and not html and LATEX_HINT.search(text) else None
+    latex = latex_markup(text) if preserve_placeholders and not html and latex_hinted(text) else None
     prepared.latex = latex is not None and not any(mark in text for mark in TEX_QUOTED)
     if latex:
         syntax = sorted(syntax + apart_from(latex.separators, syntax))
