@@ -387,6 +387,23 @@ def test_pre_releases_cve_identifiers_and_component_bug_numbers_are_kept_as_writ
                                      "CVE-2014-3470", "PR target/44862"]
 
 
+def test_names_a_program_reads_in_web_and_cloud_documentation_are_kept_as_written():
+    """Read, "application/x-www-form-urlencoded" came back as "Anwendung/...", "Content-Type" as "Inhalts-Type",
+    "urn:ietf:params:..." as "Urn:...", "arn:aws:iam::1:user/a" lost a colon, "@angular/core" as "@angular/Kanal",
+    "404 Not Found" as "404 nicht", and a path's query, an image's host and a pre-release's full stop were cut apart
+    from it. Not a type's words alone ("audio/video"), a header's word value, nor a sentence's full stop."""
+    text = ("Send Content-Type: application/json; charset=utf-8 or multipart/form-data to GET /api/v2/users?id=42&s=a "
+            "for 404 Not Found; pull ghcr.io/owner/app:latest, go get github.com/spf13/cobra@latest, add @types/node "
+            "and read urn:ietf:params:oauth:grant-type:jwt-bearer in arn:aws:iam::123456789012:user/alice, version "
+            "2.3.1-beta.2. Set X-Request-ID and User-Agent: the name, not audio/video.")
+    assert protected_items(text) == [
+        "/api/v2/users?id=42&s=a", "2.3.1-beta.2", "404 Not Found", "@types/node",
+        "Content-Type: application/json; charset=utf-8", "User-Agent", "X-Request-ID",
+        "arn:aws:iam::123456789012:user/alice", "ghcr.io/owner/app:latest", "github.com/spf13/cobra@latest",
+        "multipart/form-data", "urn:ietf:params:oauth:grant-type:jwt-bearer"]
+    assert prepare(text).segments[-1] == "Set XX0X and XX1X: the name, not audio/video."
+
+
 def test_a_changelog_entrys_component_in_brackets_is_kept_as_written():
     """"- [COLRv1] Update to latest draft" came back as "- [Adresse in letzter Entwurf", "[Docs] Better" as "[Dokument":
     at a list item's start a bracketed name is the component the entry is about. Not a task list's box, a link or

@@ -70,6 +70,8 @@ REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
 MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
 TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a path: ".config", "zypp.conf"
+QUERY_VALUE = r"(?:[\w.~%+-]*[\w~%+-])?"  # (no full stop at its end: a sentence's)
+QUERY = rf"\?[\w.~%-]+={QUERY_VALUE}(?:&[\w.~%-]+={QUERY_VALUE})*"  # a URL path's query: "?id=42&sort=desc"
 # File and host names with an extension ("cc_config.xml", "climateprediction.net" came back as "Klimapredig.net"): a
 # name from a letter, an extension of small letters and digits, not digits alone ("e.g.", "i.e." and "X.509" stay
 # text; "v2.0" is a version, "ASP.NET" a dotted name). Extensions of up to 24 (5 until a later session): host names
@@ -441,9 +443,33 @@ PLACEHOLDERS = (
     # http(s), ftp and file: "git://github.com/x.git" came back as "git://git.com/x.git"), without trailing
     # punctuation, brackets only around an IPv6 host ("http://[::1]:8080/")
     r"(?<![\w+.-])[A-Za-z][\w+.-]{0,20}://(?:\[[0-9A-Fa-f:.]+\])?(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?(?<!//)",
-    # and one without its scheme from "www." with a path ("www.example.org/files" came back as
-    # "www.example.org/Dateien"); the corpus has none
-    r"(?<![\w.@/:-])www\.[\w-]+(?:\.[\w-]+)+/(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?",
+    # and one without its scheme, a host's name with a path: from "www." ("www.example.org/files" came back as
+    # "www.example.org/Dateien"), a Go module's, a container image's ("ghcr.io/owner/app:latest" reached the model
+    # as "XX0X/owner/app:latest"), a link as people write it ("docs.rs/serde")
+    r"(?<![\w.@/:-])(?:www\.[\w-]+(?:\.[\w-]+)+|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*"
+    r"\.[a-z]{2,24}(?::\d{1,5})?)/(?:[^\s<>\"'`\[\]]*[^\s<>\"'`.,;:!?)\[\]])?",
+    # A URN or an Amazon resource name ("urn:ietf:params:oauth:grant-type:jwt-bearer" came back as "Urn:ietf:...",
+    # "arn:aws:iam::123456789012:user/alice" lost a colon)
+    r"(?<![\w:.-])(?:urn|arn):[a-z0-9][\w.-]*:[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]",
+    # A media type ("application/x-www-form-urlencoded" came back as "Anwendung/x-www-form-urlencoded",
+    # "application/json" as "Anwendung/json") and an HTTP header's name of several words ("Content-Type" came back as
+    # "Inhalts-Type"): names a program reads. Not a type's words alone ("audio/video")
+    r"(?<![\w/.-])(?:application|text|image|audio|video|multipart|font)/(?:\*|[a-z0-9]+[.+-][\w.+-]*[\w+]|json|xml"
+    r"|html|plain|css|javascript|csv|pdf|zip|gzip|png|jpeg|gif|webp|mpeg|mp4|ogg|webm|wav|calendar|markdown|rtf|tiff"
+    r"|avif|bmp|woff2?|ttf|otf|mixed|alternative|related)(?:; ?[a-z-]+=[\w.-]*[\w-])*(?![\w/-]|\.\w)"
+    r"|(?<![\w-])(?:Content-(?:Type|Length|Encoding|Disposition|Language|Security-Policy|Range)"
+    r"|Accept-(?:Language|Encoding|Ranges|Charset)|Cache-Control|User-Agent|Set-Cookie|Last-Modified"
+    r"|If-(?:None-Match|Match|Modified-Since|Unmodified-Since)|Transfer-Encoding"
+    r"|Access-Control-[A-Z][a-z]+(?:-[A-Z][a-z]+)*"
+    r"|Strict-Transport-Security|WWW-Authenticate|Retry-After|Referrer-Policy|X-[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+)"
+    # with a value that is not a word ("Cache-Control: no-cache"; "Content-Type: application/json" came back as
+    # "Content-Type festlegen: application/json")
+    r"(?:: (?=[\w.]*[-/=*+\d])[\w*/+=-]+(?:(?:[.;]|; )[\w*/+=-]+)*)?(?![\w-])"
+    # and an HTTP status with its reason, which programs and manuals print in English ("404 Not Found" came back as
+    # "404 nicht")
+    r"|(?<![\w.-])[1-5]\d\d (?:OK|Created|Accepted|No Content|Moved Permanently|Found|Not Modified|Bad Request"
+    r"|Unauthorized|Forbidden|Not Found|Method Not Allowed|Conflict|Gone|Too Many Requests|Internal Server Error"
+    r"|Bad Gateway|Service Unavailable|Gateway Timeout)(?![\w-])",
     # A DOI or an arXiv identifier, which R packages' and papers' references cite ("<doi:10.1080/01621459.1975.1048>",
     # "10.1000/182", "arXiv:1805.01407v2"): read, its numbers were written as German decimals ("<doi:10.18637/jss.v005>"
     # came back as "<doi:10,18637/jss.v005>") or the identifier cut ("arXiv:1805.01407" reached the model as "XX0X:"
@@ -496,7 +522,7 @@ PLACEHOLDERS = (
     # A user's handle ("@maria", "@vl-nix", "@JaneDoe"; a decorator's or doc tag's name, "@property", "@param"), a name
     # the model changed: "Thanks @maria for the fix!" came back as "Danke @Maria ...". Not a capitalized word, which
     # a program's marker may precede (GnuPG's help headings, "@Commands:", translated "@Befehle:")
-    r"(?<![\w@.+-])@(?:[a-z_]|[A-Z]\w*?[A-Z\d_])\w*(?:[.-]\w+)*",
+    r"(?<![\w@.+-])@(?:[a-z_]|[A-Z]\w*?[A-Z\d_])\w*(?:[.-]\w+)*(?:/[a-z\d](?:[\w.-]*[a-z\d])?)?",
     # File paths. Read, the model changed a path in 30 of the 66 held-out test messages that have one ("/etc/crypttab"
     # came back as "/etc/cryptab", "/usr/local/bin/gs" as "/usr/local/bin/Glät"). Unix ones from the root with a
     # first directory in small letters (a capital starts a menu path, which catalogs translate: "/Image/Mode"), from
@@ -504,7 +530,7 @@ PLACEHOLDERS = (
     # a sentence's full stop is not taken along. Windows ones: `WINDOWS_PATH`.
     # (after a terminal's control sequence too: "\x1b[4m/usr/share/man\x1b[0m" came back as "/usr/Share/Meute")
     rf"(?:(?<![\w/.~\\-])|(?<=\x1b\[\dm)|(?<=\x1b\[\d\dm))(?:(?:~/|(?:\.\.?/)+)(?:{PATH_NAME}(?:/{PATH_NAME})*/?)?"
-    rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?)",
+    rf"|/(?=[a-z0-9_.]){PATH_NAME}(?:/{PATH_NAME})*/?(?:{QUERY})?)",
     WINDOWS_PATH,
     # And a relative one to a file with an extension ("docs/index.md" came back as "dadizierte d.md",
     # "config/settings.yaml" as "Konfiguration/settings.yaml"; 16 of the corpus's 35 texts with one lost or changed
@@ -605,7 +631,7 @@ PLACEHOLDERS = (
     # 0.1.x", "Node.js 18.x" as "18.x.x"): of the 39 corpus texts that prepare otherwise, chrF 58.22 -> 59.44, BLEU
     # 35.01 -> 39.71; in the doc texts 31 of 31 kept, 29 before
     r"(?<![\w.-])\d+(?:\.\d+)*(?:\.x|(?<=\.\d)(?:(?:a|b|rc)\d+|(?:alpha|beta|pre|dev|post)\d*"
-    r"|-(?:alpha|beta|rc|pre|dev)[0-9A-Za-z.]*))(?![\w-]|\.\w)"
+    r"|-(?:alpha|beta|rc|pre|dev)[0-9A-Za-z]*(?:\.[0-9A-Za-z]+)*))(?![\w-]|\.\w)"
     r"|(?<![\w.-])\d+\.\d+\.\d+[a-z](?![\w-]|\.\w)|(?<![\w-])CVE-\d{4}-\d{4,}(?![\w-])",
     # A bug's number under its component, GCC's and binutils' ChangeLogs' "PR target/44862": read, the model changed
     # 15 of the 15 in those paragraphs ("PR-Ziel/4862", "PR-Bootstrap/182222")
