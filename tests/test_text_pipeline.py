@@ -1043,7 +1043,8 @@ items = st.sampled_from(["%s", "%1$d", "%(name)s", "{0}", "{count}", "{}", "<b>"
                          "XX3", "%%", "/etc/fstab", "~/.config/app/", "../lib", "C:\\Users\\ann.txt",
                          "--no-color", "cc_config.xml", "VirtualBox", "&&", "==", '<a title="x > y">', "</a>",
                          "<!DOCTYPE html>", "\n```\n", "\n~~~ sh\n", "linkgit:git-log[1]", "<<install,the guide>>",
-                         "https://example.org[our site]", "{product-name}", "+{x}+"])  # fences: at a line's start
+                         "https://example.org[our site]", "{product-name}", "+{x}+",
+                         "(a)", "b)", "(ii)", "iii)", "(3)"])  # fences: at a line's start; list markers in a line
 separators = st.sampled_from([" ", "  ", "\n", "\n\n", "\t", ". ", ", "])
 # Words and items with whitespace or punctuation between them: an item glued to letters ("comXX3X") is
 # ambiguous by nature; glued cases that must work are tested one by one below.
@@ -1637,6 +1638,8 @@ def test_a_number_in_small_roman_numerals_is_a_list_marker_or_an_enumerator():
     assert prepare("See clause (ii) above.").protected == ["(ii)"]
     assert prepare("He was at ii. Then left.").segments == ["He was at ii.", "Then left."]
     assert prepare("Use (h) or (i) here.").protected == ["(h)", "(i)"]  # letters, as before
+    # a letter beside a numeral of several follows none: the Apache License's "(a) ... (iii)" failed with INTERNAL
+    assert prepare("Do (a) this, (b) that and (iii) more.").segments == ["Do", "this,", "that and", "more."]
 
 
 def test_a_number_in_capital_roman_numerals_comes_back_as_written():

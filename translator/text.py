@@ -3029,7 +3029,9 @@ def _follows(label: str, previous: str) -> bool:
         return _roman(label) == _roman(previous) + 1
     if label.isdigit() or previous.isdigit():
         return label.isdigit() and previous.isdigit() and int(label) == int(previous) + 1
-    return ord(label) == ord(previous) + 1
+    # letters; a Roman numeral of several beside a letter follows none ("(a) ... (ii)": ord() of "ii" raised, and
+    # the Apache License's text failed with INTERNAL)
+    return len(label) == len(previous) == 1 and ord(label) == ord(previous) + 1
 
 
 def _roman(numeral: str) -> int:
