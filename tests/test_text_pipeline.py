@@ -243,6 +243,10 @@ def test_a_reference_links_label_and_its_definition_are_kept_as_written():
             "[faq]: <https://example.org/faq>\n[1]: Smith, J. (2020). A book.")
     assert protected_items(text) == ["[", "[", "[faq]: <https://example.org/faq>", "[install]: ./INSTALL.md", "][]",
                                      "][install]"]
+    # a colon after the reference is the sentence's ("[via MacPorts][portfile]: `sudo port install fzf`" came back as
+    # "[via MacPorts][Portdatei]: ...", a link to no definition)
+    assert protected_items("It is [via MacPorts][portfile]: `sudo port install fzf`") == [
+        "MacPorts", "[", "][portfile]", "`sudo port install fzf`"]
 
 
 def test_a_collapsed_reference_links_end_takes_its_label_and_a_link_around_code_stays_whole():
@@ -1171,7 +1175,7 @@ def test_characters_outside_the_vocabulary_survive_whatever_the_model_does(pairs
     text = "".join(part for pair in pairs for part in pair)
     prepared = prepare(text, unknown=unknown_runs)
     assert not any(char in UNKNOWN for segment in prepared.segments for char in segment)  # the model never sees them
-    assert prepared.restore(prepared.segments) == text
+    assert prepared.restore(prepared.segments) == unjustified(text)  # as read: a justified line's spread spaces are one
     result = prepared.restore(by_a_hostile_model(prepared, lambda s: " ".join(rnd.sample(s.split(), len(s.split()))[1:])))
     assert sorted(re.findall(f"[{UNKNOWN}]", result)) == sorted(re.findall(f"[{UNKNOWN}]", text))
     assert kept_exactly(result) == kept_exactly(text)
@@ -1361,6 +1365,10 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
     code = "    # a comment\n    from tqdm import tqdm\n    if __name__ == '__main__':\n        print(hello)\n"
     assert prepare(code).protected == [code.strip()] and prepare(code).segments == []
     assert indented_program("    f(" + ")#" * 100) == []  # a line longer than code's is none (nor backtracking)
+    # a terminal's session: "ripgrep 12.1.1 (rev def993bad1)" printed by "$ rg --version" came back as "rrgrep ... (Rev"
+    session = "    $ rg --version\n    ripgrep 12.1.1 (rev def993bad1)\n    +SIMD +AVX (runtime)"
+    assert prepare(session).protected == [session.strip()]
+    assert prepare("    $ 5 is the price\n    of it.").segments == ["$ XX0X is the price\n    of it."]  # no command
     s_lang = ("    define echo (text)\n    {\n       variable fp = stdout;\n"
               "       if (qualifier_exists (\"use_stderr\"))\n         fp = stderr;\n       () = fputs (text, fp);\n"
               "    }\n    echo (\"hello\"; use_stderr);  % to stderr")
@@ -3063,6 +3071,11 @@ def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
         plain = prepare(f'It is 50% of {path} and "done".')
         assert not plain.latex and plain.protected == ["50", path, '"done"']
     assert prepare("It is C:\\x, \\today").latex
+    # nor a Markdown code span ("`\\pL{1000}` may look small, but `\\pL`" became one item, its words lost)
+    spans = prepare("Use `\\section{Intro}` here: `\\pL{1000}` may look small, but `\\pL` is large.")
+    assert not spans.latex and spans.protected == ["`\\section{Intro}`", "`\\pL{1000}`", "`\\pL`"]
+    fence = "```\n$ rg '\\pL{1000}'\nCompiled regex exceeds size limit.\n```"  # its output was translated
+    assert prepare(fence).protected == [fence]
     assert prepare("\\emph{never closed and \\LaTeX", take_out_tags=True).protected == ["\\emph{", "\\LaTeX"]
 
 

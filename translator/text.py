@@ -199,7 +199,7 @@ ASS_OVERRIDE = r"\{\\[^{}\n]*\}"
 # such an end follows its text, which may hold an image (a badge: "[![build](badge.svg)](https://ci.example)") and a
 # footnote's reference
 MARKDOWN_LINK_TARGET = r"\((?:<[^<>\n]*>|[^\s()<>]*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\)"
-MARKDOWN_LINK_CLOSE = rf"\]{MARKDOWN_LINK_TARGET}|\]\[[^\[\]\n]{{0,999}}\](?![(:])"
+MARKDOWN_LINK_CLOSE = rf"\]{MARKDOWN_LINK_TARGET}|\]\[[^\[\]\n]{{0,999}}\](?!\()"
 # A footnote's reference ("[^1]", "[^explain-report-format]"): a label, kept as written where its sentence moves it
 MARKDOWN_FOOTNOTE = r"\[\^[\w.*-]{1,99}\]"
 MARKDOWN_LINK_OPEN = (rf"(?<![\w\\])!?\[(?=(?:[^\[\]]|!\[[^\[\]\n]{{0,999}}\]{MARKDOWN_LINK_TARGET}|{MARKDOWN_FOOTNOTE})"
@@ -2343,13 +2343,17 @@ LATEX_ALONE = (r"noindent|centering|ragged(?:right|left)|newpage|clearpage|clear
 LATEX_HINT = re.compile(r"\\(?:[A-Za-z]{2,}\*?(?:\[[^\[\]\n]{0,200}\])?\{|(?:La)?TeX(?:e|2e)?(?![A-Za-z])"
                         rf"|(?:item|{LATEX_ALONE})(?![A-Za-z])|verb\*?([^\sA-Za-z*])[^\n]{{0,500}}?\1)"
                         r"|(?<!\\)&[^\n]*\\\\[ \t]*(?:\n|$)")  # a table's row: a cell's end before the row's
-WINDOWS_PATHS = re.compile(WINDOWS_PATH)
+# What may spell a LaTeX command and is none: Markdown's code, a span or a fenced block ("`\section{Intro}`", a
+# regular expression's "`\pL{1000}`"), and a Windows path whose directory spells one ("C:\hline")
+NOT_LATEX = re.compile(f"{FENCED_CODE}|{CODE_SPAN}|{WINDOWS_PATH}", re.DOTALL)
 
 
 def latex_hinted(text: str) -> bool:
-    """Whether the text shows LaTeX's markup (`LATEX_HINT`) outside Windows paths, whose directories may spell a
-    command: "50% of C:\\hline\\x" was read as LaTeX, its "% of ..." a comment kept English."""
-    return bool(LATEX_HINT.search(text)) and bool(LATEX_HINT.search(WINDOWS_PATHS.sub(" ", text)))
+    """Whether the text shows LaTeX's markup (`LATEX_HINT`) outside what only spells it (`NOT_LATEX`). Read as LaTeX,
+    "50% of C:\\hline\\x" kept its "% of ..." English as a comment, "`\\pL{1000}` may look small, but `\\pL`"
+    became one item, its words and backticks lost, and a fenced block's output of ripgrep was translated."""
+    return bool(LATEX_HINT.search(text)) and bool(LATEX_HINT.search(NOT_LATEX.sub(" ", text)))
+
 
 # Commands whose argument is words, and a link's text after its target ("\textsf{hyperref}", "\mbox{}" hold names)
 LATEX_TEXT = r"emph|text(?:bf|it|sl)|underline|enquote|href\{[^{}]{0,2000}\}"
@@ -3293,7 +3297,8 @@ def indented_code(text: str) -> list[tuple[int, int]]:
 def indented_program(text: str) -> list[tuple[int, int]]:
     """The whole text, where it is a program indented by CODE_INDENT columns or more: a reStructuredText literal block
     after its "::", a plain-text manual's example, which a batch job's paragraphs (and Markdown's indented code
-    without Markdown around it) send alone. Read, it was translated ("if __name__ == '__main__':" came back as "wenn
+    without Markdown around it) send alone, and a terminal's session that a command after a prompt opens
+    (PROMPT_LINE). Read, it was translated ("if __name__ == '__main__':" came back as "wenn
     __Name__ == '__Min__':", "print(...)" as "Druck(...", S-Lang's "if (-1 == f ())" as "wenn (-1 == f ()", a ")"
     lost). At least half of its lines, comments aside, are Python (PYTHON_LINE) or of a language with braces
     (C_FAMILY_LINE, STATEMENT_LINE outside prose). A program of two statements or more that opens a Python block or
@@ -3302,13 +3307,17 @@ def indented_program(text: str) -> list[tuple[int, int]]:
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or any(len(line) > PYTHON_LINE_LIMIT for line in lines):
         return []
+    whole = [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+    indented = all(INDENTATION.match(line.expandtabs(CODE_INDENT)).end() >= CODE_INDENT for line in lines)
+    if indented and PROMPT_LINE.match(lines[0]):  # a terminal's session: what its command printed is the program's
+        return whole  # ("ripgrep 12.1.1 (rev def993bad1)" under "$ rg --version" came back as "rrgrep 12.1.1 (Rev ...")
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
     opens = len(statements) > 1 and PYTHON_OPENER.fullmatch(lines[0].strip())
-    if not opens and any(INDENTATION.match(line.expandtabs(CODE_INDENT)).end() < CODE_INDENT for line in lines):
+    if not opens and not indented:
         return []
     code = sum(bool(PYTHON_LINE.fullmatch(line) or (C_FAMILY_LINE.fullmatch(line) or STATEMENT_LINE.fullmatch(line))
                     and not _prose(line)) for line in statements)
-    return [(len(text) - len(text.lstrip()), len(text.rstrip()))] if code and 2 * code >= len(statements) else []
+    return whole if code and 2 * code >= len(statements) else []
 
 
 # A configuration or resource file sent whole (a batch job's file): an INI file's or a desktop entry's "key=value" lines
