@@ -3394,6 +3394,21 @@ def test_a_python_traceback_is_kept_as_written():
     assert prepared.segments == ["It fails:", "How do I fix it?", "Done."]
 
 
+def test_a_stack_trace_of_java_dotnet_or_javascript_is_kept_as_written():
+    """A support e-mail's Java trace came back as 'Ausnahme im Thread "main" ...', "bei com.example.App.main(...)".
+    The exception's line with its frames, causes and elisions is one item; not a line of words that starts with "at"
+    under a heading that names no exception or whose "at" is prose."""
+    java = ('Exception in thread "main" java.lang.IllegalStateException: Boom\n\tat a.B.c(B.java:1) ~[app.jar:?]\n'
+            "Caused by: java.io.IOException: disk full\n\tat x.Y.z(Native Method)\n\t... 5 more")
+    node = ("TypeError: Cannot read properties of undefined (reading 'x')\n    at foo (/app/index.js:10:5)\n"
+            "    at /app/index.js:3:7\n    at new Promise (<anonymous>)")
+    dotnet = "Unhandled exception. System.IO.IOException: Disk full.\n   at App.Program.Main() in C:\\App.cs:line 12"
+    prepared = prepare(f"It fails:\n\n{java}\n\nAnd:\n\n{node}\n\n{dotnet}\n\nHelp.")
+    assert prepared.protected == [java, node, dotnet] and prepared.segments == ["It fails:", "And:", "Help."]
+    for prose in ("Error: it failed\n  at least twice (maybe).", "Note: the shop opens\n  at the top (left)."):
+        assert prepare(prose).protected == []
+
+
 def test_a_doctests_session_is_kept_as_written():
     """A docstring's examples: read, only the ">>>" lines were kept, the values printed came back as words
     ("[False,  True]]" as "[False,  Wahr]", "Product(i*j**2, (i, a, b))" a ")" short), and printed "key=value" lines

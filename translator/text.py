@@ -274,6 +274,16 @@ RST_DIRECTIVE = (rf"(?m:^)[ \t]*\.\.[ \t]+(?:\|[^|\n]+\|[ \t]+)?(?:(?:{RST_TEXT_
 TRACEBACK = (r"(?m:^)Traceback \(most recent call last\):"
              r"(?:\n  (?:File \"[^\"\n]{1,1000}\", line \d+[^\n]*|\.\.\.[ \t]*)(?:\n {4}[^\n]*){0,4})*"
              r"(?:\n[A-Za-z_][\w.]{0,200}(?=:|\n|$)[^\n]*)?")
+# And a stack trace of Java, .NET or JavaScript: the exception's line ('Exception in thread "main"
+# java.lang.NullPointerException', "Unhandled exception. System.IO.IOException: ...", "TypeError: x is undefined")
+# and its frames ("\tat com.example.App.main(App.java:42)", "   at App.Run() in C:\src\App.cs:line 7", "    at
+# /app/index.js:3:7"), causes and elisions ("Caused by: ...", "... 5 more"). Read, a support e-mail's came back as
+# "Ausnahme im Thread "main" ...", "bei com.example.App.main(App.java:42)".
+STACK_TRACE = (r"(?m:^)[ \t]*(?:Exception in thread \"[^\"\n]{0,200}\" |Unhandled [Ee]xception\. )?"
+               r"(?:(?:[A-Za-z_][\w$]*\.)+[A-Z][\w$]*|[A-Z][\w$]*(?:Exception|Error))(?::[^\n]*)?"
+               r"(?:\n[ \t]+at (?:(?:new |async )?[^\s()]+ \([^()\n]*(?::\d|<anonymous>|native)[^()\n]*\)"
+               r"|[^\s()]+\([^()\n]*\)|[^\s()]+:\d+:\d+)[^\n]{0,300}"
+               r"|\n[ \t]*(?:Caused by|Suppressed): [^\n]*|\n[ \t]*\.\.\. \d+ (?:more|common frames omitted))+")
 # A program's log line: from a timestamp at a line's start (ISO 8601's date and time, "[" around it or not) with a
 # level in capitals ("2024-05-01 12:00:03,114 ERROR [main] Connection refused"), or syslog's ("Dec  3 14:02:11 host
 # sshd[1234]: Failed password ..."), to the line's end. A bug report quotes it as the program wrote it; read, its level
@@ -421,6 +431,7 @@ PLACEHOLDERS = (
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
     r"<(a|span|i)\b[^<>]*></\1\s*>",
     TRACEBACK,
+    STACK_TRACE,
     LOG_LINE,
     MATH,
     MARKDOWN_KEYS,
