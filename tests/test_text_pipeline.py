@@ -3899,6 +3899,22 @@ def test_groups_in_parentheses_the_model_made_up_go_whole_and_streamed():
         assert whole_and_streamed(source, model_wrote) == (expected, expected), source
 
 
+def test_a_clause_after_a_comma_opens_in_small_letters_whole_and_streamed():
+    """The model wrote a main clause after a subordinate one with a capital, as a sentence starts ("Wenn tmux gestartet
+    wird, Es erzeugt ...", "In tmux, Eine Sitzung ..."): a word that opens a clause and is never a noun goes in small
+    letters after a comma, in the whole translation and the stream alike (the stream holds a comma back with the word
+    after it until the word ends: "Ein" may go on as "Einstellungen"). Not a noun, and not where the source has a
+    capital after a comma itself (a name: "Die Zeit")."""
+    for source, model_wrote, expected in [
+            ("When tmux is started, it creates a session.", "Wenn tmux gestartet wird, Es erzeugt eine Sitzung.",
+             "Wenn tmux gestartet wird, es erzeugt eine Sitzung."),
+            ("If so, settings are kept.", "Wenn ja, Einstellungen bleiben, Die Werte auch.",
+             "Wenn ja, Einstellungen bleiben, die Werte auch."),
+            ("Yes, I know it.", "Ja, Ich weiß es.", "Ja, ich weiß es."),
+            ("Yes, The Guide says so.", "Ja, Der Leitfaden sagt es.", "Ja, Der Leitfaden sagt es.")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected), source
+
+
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():
     """The shipped model translated "a" alone to nothing (end of sentence first; a letter alone is no longer sent): a
     text must not lose a sentence, so such a segment stays as the source has it, in a whole translation and in the
