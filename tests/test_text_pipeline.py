@@ -938,6 +938,13 @@ def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     cut = prepare("> and the rest of the import\n> stack.", short=lambda segment: "\n" not in segment)
     assert cut.segments == ["and the rest of the import", "stack."]
     assert cut.restore(["und der Rest des Imports", "Stapel."]) == "> und der Rest des Imports\n> Stapel."
+    # a list inside a quotation: its bullet is the line's marker too ("> * nushell: add" came back as "> *-Nushell")
+    text = "> * fish: `fzf --fish`\n> * nushell: add to your `env.nu`:\n> 2. Then restart it."
+    stars = lambda text: [star.span() for star in re.finditer(r"\*", text)]  # a bullet the vocabulary lacks: its item
+    for unknown in (lambda text: [], stars):
+        listed = prepare(text, unknown=unknown)
+        assert listed.segments == ["fish: XX0X", "nushell: add to your XX0X:", "Then restart it."]
+        assert listed.restore(listed.segments) == text
     # a ">" inside a line leads nothing
     assert prepare("  ->, --more   print messages with more than\n               two definitions").segments[-1] == \
         "print messages with more than\n               two definitions"
@@ -1026,6 +1033,9 @@ def test_line_breaks_go_back_between_words_in_order_and_never_vanish():
     assert rewrapped("eins", [(0.5, "\n   ")]) == rewrapped("eins", [(0.5, "\n> ")]) == "eins\n"
     # where a blank precedes the words, the breaks they have no space for go before them, each with its lead
     assert rewrapped("eins zwei", wraps, before=True) == "\n\n  eins\r\nzwei"
+    # never before what would open a block there: "... Aktion - aktivieren" wrapped before "-" made a list item
+    assert rewrapped("Die Aktion XX0X - aktivieren und dann", [(0.6, "\n")]) == "Die Aktion XX0X -\naktivieren und dann"
+    assert rewrapped("Treffen am 1. Januar um zehn", [(10 / 28, "\n")]) == "Treffen am 1.\nJanuar um zehn"
 
 
 def test_a_wrapped_sentence_translated_as_one_word_keeps_its_line_break_inside_the_text():

@@ -833,29 +833,35 @@ BLOCK_TAGS_APART = re.compile(f"{ALWAYS_APART}|{BLOCK_TAG.pattern}", re.IGNORECA
 # plain text's "o" bullet too (of 178 in Debian's package descriptions the model lost or translated 63: "o Integrated
 # level editor" came back as "Editor für o-Geräte"), and an em dash, as gcloud's manual pages mark their choices ("—
 # provide the argument ..."); a number in small Roman numerals too, a license's "ii." or "(iv)": read, "ii." came back
-# as "Ii.", "iii." as "Iiii.", "iv." as "eiv."
-LIST_MARKER = re.compile(rf"(?:[-*•‣◦–—]|o(?=[ \t])|>(?:[ \t]*>)*|\(?\d{{1,3}}[.)]|\(?(?:[a-z]|{ROMAN})[.)])\s+")
+# as "Ii.", "iii." as "Iiii.", "iv." as "eiv."; and a list's marker inside a quotation ("> * nushell: add ..." came
+# back as "> *-Nushell: ...")
+LIST_MARKER = re.compile(rf"(?:[-*•‣◦–—]|o(?=[ \t])|>(?:[ \t]*>)*(?:[ \t]+(?:[-*+•]|\d{{1,3}}[.)]))?|\(?\d{{1,3}}[.)]"
+                         rf"|\(?(?:[a-z]|{ROMAN})[.)])\s+")
 # A list item's number is an item (NUMBER) before the line is read: "1) Open the file." reached the model as "XX0X) Open
 # the file." (a number before "." ends a sentence of its own, and was kept), and so are a bullet outside the model's
 # vocabulary ("* caption is optional" reached it as "XX0X caption is optional" and came back as "*-Kontakt ist
 # optional") and a Markdown heading's marks ("###" is an operator's, "#" outside the vocabulary: "### Emotion" came back
 # as "###-Ausrichtung", no heading any more). Where the token stands for such a number or marks, it is the line's
 # marker.
-MASKED_MARKER = re.compile(r"\(?XX(\d+)X([.)]?)\s+")
+MASKED_MARKER = r"(?P<item>\(?XX(?P<token>\d+)X(?P<end>[.)]?)\s+)"
+# so after a quotation's marks ("> * nushell: add ..." reached the model as "XX0X nushell: add ..." and came back
+# as "> *-Nushell: ...")
+ITEM_MARKER = re.compile(rf"(?:>(?:[ \t]*>)*[ \t]+)?{MASKED_MARKER}")
 LIST_NUMBER = re.compile(r"\d{1,3}")
 MARKER_ITEM = re.compile(r"#{1,6}|[*•‣◦]")
 
 
 def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.Match | None:
     """The LIST_MARKER at `position` of a masked text, its number or heading marks written or as the token of its
-    item."""
-    if marker := LIST_MARKER.match(masked, position):
+    item (ITEM_MARKER), after a quotation's marks too."""
+    marker = LIST_MARKER.match(masked, position)
+    if marker is not None and not marker.group().startswith(">"):
         return marker
-    if (marker := MASKED_MARKER.match(masked, position)) is None or int(marker.group(1)) >= len(protected):
-        return None
-    item = protected[int(marker.group(1))]
-    numbered = marker.group(2) or masked.startswith("(", position)
-    return marker if (LIST_NUMBER if numbered else MARKER_ITEM).fullmatch(item) else None
+    if (item_marker := ITEM_MARKER.match(masked, position)) is None or int(item_marker["token"]) >= len(protected):
+        return marker
+    item = protected[int(item_marker["token"])]
+    numbered = item_marker["end"] or item_marker["item"].startswith("(")
+    return item_marker if (LIST_NUMBER if numbered else MARKER_ITEM).fullmatch(item) else marker
 
 
 LETTER = re.compile(r"[^\W\d_]")
@@ -5649,16 +5655,20 @@ def _lines_unless_short(sentence: str, short: Callable[[str], bool]) -> list[str
     return [sentence[start:end] for start, end in zip([0, *cuts], [*cuts, len(sentence)]) if end > start]
 
 
-WHITESPACE_BETWEEN_WORDS = re.compile(r"(?<=\S)\s+(?=\S)")
+# Where a wrapped line may start: not with what would open a block there (Markdown's bullet, heading marks, a
+# quotation's mark, an ordered item's number: "... action - aktivieren" wrapped before "-" made a list item of
+# HTTPie's sentence; "am 1. Januar" would start a numbered list)
+WRAP_POINT = re.compile(r"(?<=\S)\s+(?=\S)(?!(?:[-*+>]|#{1,6}|\d{1,9}[.)])(?:\s|$))")
 LINE_BREAKS = ("\n", "\r")  # the characters a line break starts with
 
 
 def rewrapped(translation: str, wraps: Sequence[tuple[float, str]], before: bool = False) -> str:
     """The translation with each line break that wraps its source sentence in place of the whitespace between words
-    nearest the same share of its length, in order, one to a space; those a translation has no space left for go
+    nearest the same share of its length (but before what would open a block: WRAP_POINT), in order, one to a
+    space; those a translation has no space left for go
     before it where `before` (the text before it ends in a blank, which `Prepared.restore` lets the break take), else
     end it: its line breaks are as many as the source's."""
-    spaces = list(WHITESPACE_BETWEEN_WORDS.finditer(translation))
+    spaces = list(WRAP_POINT.finditer(translation))
     ahead = max(0, len(wraps) - len(spaces)) if before else 0
     leading, wraps = "".join(line_break for _, line_break in wraps[:ahead]), wraps[ahead:]  # a line follows: its lead
     taken = [0, *accumulate(len(space.group()) - 1 for space in spaces)]  # as `wraps_of` reads: each run one space
