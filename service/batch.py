@@ -545,6 +545,25 @@ def document(path: Path, settings: Settings) -> str | dict[str, str]:
     return text
 
 
+# A web page's declared encoding: a <meta charset> or http-equiv Content-Type, or an XHTML page's XML declaration,
+# within its first 1,024 bytes (where the HTML standard's prescan looks)
+DECLARED_CHARSET = re.compile(rb"<meta\b[^>]*?\bcharset\s*=\s*[\"']?([\w.:-]+)"
+                              rb"|<\?xml\b[^>]*?\bencoding\s*=\s*[\"']([\w.:-]+)", re.IGNORECASE)
+
+
+def declared_charset(path: Path) -> str:
+    """The encoding a web page declares (DECLARED_CHARSET), as Python names it; "" where it declares none Python
+    knows."""
+    with path.open("rb") as start:
+        declared = DECLARED_CHARSET.search(start.read(1024))
+    if declared is None:
+        return ""
+    try:
+        return codecs.lookup((declared.group(1) or declared.group(2)).decode("ascii")).name
+    except LookupError:
+        return ""
+
+
 def marked_encoding(start: bytes) -> str:
     """A file's encoding by the byte order mark its first bytes hold: UTF-8, or UTF-16 or UTF-32 (little or big
     endian); "" where they hold none. UTF-32's marks are looked for first: its little-endian one starts as UTF-16's."""
@@ -1069,6 +1088,12 @@ class Job:
             # back to it; Properties.load(InputStream) reads nothing else). Read as UTF-8, its every line with an
             # "é" failed.
             encoding = "iso8859-1"
+            self.settings = dataclasses.replace(self.settings, encoding=encoding)
+        if encoding == "utf-8" and self.settings.options.text_format == pb.TEXT_FORMAT_HTML \
+                and not valid_utf8(self.source) and (declared := declared_charset(self.source)):
+            # A web page says its encoding where it is not UTF-8, as browsers read it; read as UTF-8, the ISO-8859-1
+            # pages of libxslt's manual installed here failed line by line
+            encoding = declared
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8":
             return self.source

@@ -414,6 +414,27 @@ def test_a_file_in_a_legacy_encoding_is_read_and_written_in_the_encoding_encodin
         "cp1252", "nearest"), err
 
 
+def test_a_web_page_is_read_and_written_in_the_encoding_it_declares(server, tmp_path):
+    """A page that is not UTF-8 declares its encoding in a <meta> (or an XHTML page's XML declaration), as browsers
+    read it: read as UTF-8, the ISO-8859-1 pages of libxslt's installed manual failed line by line. Without a
+    declaration it still fails, saying to give --encoding."""
+    body = "<p>The café is closed.</p>\n<p>Where is the station?</p>\n"
+    for head in ('<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">',
+                 '<?xml version="1.0" encoding="iso-8859-1"?>'):
+        source = tmp_path / "page.html"
+        source.write_bytes(f"{head}\n{body}".encode("latin-1"))
+        output = tmp_path / "page.de.html"
+        code, out, err = batch(server.target, source, output, *SHORT)
+        assert code == 0 and "0 failed" in out, err
+        written = output.read_bytes().decode("latin-1")
+        assert written.startswith(head) and "\n<p>" in written and "Ã" not in written
+        output.unlink()
+        (tmp_path / "page.de.html.journal.jsonl").unlink(missing_ok=True)
+    source.write_bytes(body.encode("latin-1"))  # none declared
+    code, out, err = batch(server.target, source, tmp_path / "bare.de.html", *SHORT)
+    assert code == 1 and "not valid UTF-8" in err, err
+
+
 @pytest.mark.parametrize("extra, expected", [
     (("--encoding", "cp1252", "--format", "json"), "--encoding does not apply to --format json"),
     (("--encoding", "utf-16"), "not valid UTF-16 as --encoding says (UTF-16 stream does not start with BOM)"),

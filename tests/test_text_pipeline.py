@@ -1984,13 +1984,24 @@ def test_in_html_a_line_break_is_a_space_except_inside_pre():
     assert prepare("We offer\ngreat products.").segments == ["We offer", "great products."]
 
 
-def test_pre_and_code_elements_are_kept_as_written():
+def test_pre_code_tt_and_samp_elements_are_kept_as_written():
     """A page's <pre> holds its commands and code (all 9 of Jenkins' 105 English help pages' do): "<pre>sudo apt-get
     --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk"."""
     text = "<p>Run:</p>\n<pre>sudo apt-get --yes install openjdk-6-jdk\nwget --no-verbose $url</pre>\n<p>Done.</p>"
     prepared = prepare(text, html=True)
     assert prepared.segments == ["Run:", "Done."]
     assert prepared.restore(["Ausführen:", "Fertig."]) == text.replace("Run:", "Ausführen:").replace("Done.", "Fertig.")
+    # <tt> and <samp> too, as DocBook's and older pages mark code and output ("<tt>Z_BUF_ERROR</tt>" came back as
+    # "<tt>ZBUFERRORREICHEN</tt>", libxslt's "<tt>ctxt</tt>" as "<tt>Strg</tt>")
+    marked = prepare("<p>It returns <tt>Z_BUF_ERROR</tt> for <i><tt>ctxt</tt></i>, printing <samp>no space</samp>.</p>",
+                     html=True)
+    assert "<tt>Z_BUF_ERROR</tt>" in marked.protected and "<samp>no space</samp>" in marked.protected
+    assert not any("ctxt" in segment or "space" in segment for segment in marked.segments)
+    # and characters the model cannot read stay items in a page that has such an element: the untranslatable
+    # elements' search dropped them ("<strong>ffi_status</strong>" beside a <code> came back as "ffistatus")
+    unread = prepare("<p>Use <code>abc</code>.</p><p>The <b>ffi_status</b> 😀 value</p>", html=True,
+                     unknown=lambda text: [found.span() for found in re.finditer("[_😀]", text)])
+    assert unread.segments == ["Use XX0X.", "The XX0X value"] and "<b>ffi_status</b> 😀" in unread.protected
 
 
 def test_character_references_are_read_as_their_characters_and_written_back():

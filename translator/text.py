@@ -2025,9 +2025,9 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
         # holding "```" made a code block of the text between them, and the second's code was translated
         if elements := untranslatable_elements(text):
             blocks = starting_outside(code_blocks(text), elements)
-            spans = starting_outside([found.span() for found in IN_CODE.finditer(text)], elements) \
+            in_code = starting_outside([found.span() for found in IN_CODE.finditer(text)], elements) \
                 if "`" in text else []
-            elements = starting_outside(elements, sorted(blocks + apart_from(spans, blocks)) if spans else blocks)
+            elements = starting_outside(elements, sorted(blocks + apart_from(in_code, blocks)) if in_code else blocks)
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
             items += protected_spans(text, pattern, start, bound[0]) + [bound]
@@ -2245,8 +2245,11 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # name="api_key" translatable="false">abc123</string>" came back as "Abc123") or class="notranslate" (the convention
 # of web translators); and Android's <xliff:g>, its resources' mark for text to keep (<xliff:g>Gmail</xliff:g>). And
 # <pre>, a page's commands and code: every <pre> of Jenkins' 105 English help pages holds code, and "<pre>sudo apt-get
-# --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk".
-UNTRANSLATABLE = ("script", "style", "code", "pre", "xliff:g")
+# --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk". And <tt> and <samp>, code and a
+# program's output as DocBook's and older pages mark them: of 69 HTML pages installed here, libxslt's "<tt>ctxt</tt>"
+# came back as "<tt>Strg</tt>", zlib's "<tt>Z_BUF_ERROR</tt>" as "<tt>ZBUFERRORREICHEN</tt>", KOMA-Script's
+# "<tt>scrbook</tt>" as "<tt>Skript</tt>".
+UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
