@@ -442,3 +442,13 @@ def test_elements_apart_in_the_source_stay_apart_whatever_the_alignment():
     moved = [MovedTags(0, 1, 0, 7, False), MovedTags(2, None, 11, 14, False)]  # the second closes in the next segment
     placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
     assert placed == "Den XX0Xkeine DatenXX1X XX2Xoder"
+    # Two siblings whose words the model merged into one: the later stays apart, empty, after the other, inside what
+    # holds them both (nested, HTTPie's "[Issue](...) with [authentication](...)" came back as a link inside a link)
+    protected = ["<p>", '<a href="1">', "</a>", '<a href="2">', "</a>", "</p>"]
+    [stripped], [moved] = take_out_tags(["XX0Xon an XX1XIssueXX2X with XX3XauthenticationXX4XXX5X"], protected)
+    _, source_spans, translation, target_spans, weights = aligned(
+        ["on", "an", "Issue", "with", "authentication"], ["eine", "Benachrichtigung", "schreiben"], {0: 1, 1: 2, 2: 0})
+    weights[1, 4] = 1.0  # "Benachrichtigung" stands for both links' words
+    placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
+    assert PLACEHOLDER_PATTERN.sub(lambda m: protected[int(m.group(1))], placed) == \
+        '<p>eine <a href="1">Benachrichtigung</a><a href="2"></a> schreiben</p>'

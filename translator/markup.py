@@ -22,7 +22,7 @@ import itertools
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -71,6 +71,11 @@ class MovedTags:
     start: int
     end: int
     spaced: bool = False  # an empty span at the sentence's edge, the token apart from the words: a space keeps it so
+    link: bool = field(default=False, compare=False)  # a LINKS element's: none may hold another
+
+
+# Elements that may not hold one another: HTML's links and buttons, and Markdown's and reStructuredText's links
+LINKS = {"a", "button", "[]"}
 
 
 def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mapping[int, tuple[bool, str]] | None = None
@@ -124,7 +129,7 @@ def _trimmed(moved: MovedTags, text: str, apart: set[int]) -> MovedTags:
         start += 1
     while end > start and text[end - 1].isspace():
         end -= 1
-    return MovedTags(moved.before, moved.after, start, end, start == end and bool({moved.before, moved.after} & apart))
+    return replace(moved, start=start, end=end, spaced=start == end and bool({moved.before, moved.after} & apart))
 
 
 def _joined(text: str, more: str) -> str:
@@ -201,6 +206,10 @@ def _spans(stripped: list[str], offsets: list[dict[int, int]], tags: Mapping[int
     segment wraps the rest of it."""
     moved: list[list[MovedTags]] = [[] for _ in stripped]
     opened: list[tuple[str, int, int]] = []  # (element name, opening item, its segment)
+
+    def link(number: int) -> bool:
+        return any(name in LINKS for _, name in tags[number])
+
     for index, here in enumerate(offsets):
         for number, offset in here.items():
             elements = tags[number]
@@ -212,9 +221,10 @@ def _spans(stripped: list[str], offsets: list[dict[int, int]], tags: Mapping[int
             done = [item for item in dict.fromkeys(item for _, item, _ in closed) if item in here and item not in still_open]
             outer = closed[0][1] if closed[0][1] in here else None
             moved[index].append(MovedTags(outer if outer in done else None, number,
-                                          here[outer] if outer is not None else 0, offset))
-            moved[index] += [MovedTags(item, None, here[item], offset) for item in done if item != outer]
-        moved[index] += [MovedTags(item, None, here[item], len(stripped[index]))
+                                          here[outer] if outer is not None else 0, offset, link=link(number)))
+            moved[index] += [MovedTags(item, None, here[item], offset, link=link(item))
+                             for item in done if item != outer]
+        moved[index] += [MovedTags(item, None, here[item], len(stripped[index]), link=link(item))
                          for item in dict.fromkeys(item for _, item, where in opened if where == index)]
     return [sorted(segment, key=lambda m: (m.start, -m.end, *_outer_first(m))) for segment in moved]
 
@@ -242,19 +252,46 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     _untangled(moved, targets, translation)
     # At one position, closing tokens go before opening ones; the innermost element closes first and the outermost
     # opens first, and of two with the same span, the one earlier in the source is outside the other.
-    insertions = []
+    # An empty element (apart from a sibling whose words it shared: `_kept_apart`) goes there whole: `_empty_keys`.
+    insertions, empty = [], _empty_keys(moved, targets)
     for rank, (item, (start, end)) in enumerate(zip(moved, targets)):
         for number, order, tie in ((item.after, 0, (-start, -rank)), (item.before, 1, (-end, rank))):
             if number is not None:
                 token = PLACEHOLDER.format(number)
                 if item.spaced:  # at the end of the translation, or at its start
                     token = " " + token if start == len(translation.rstrip()) else token + " "
-                insertions.append((end if order == 0 else start, order, *tie, token))
+                key = (*empty[rank], 1 - order, rank if order else -rank) if rank in empty else (order, *tie, ())
+                insertions.append((end if order == 0 else start, *key, token))
     pieces, done = [], 0
-    for position, _, _, _, token in sorted(insertions):
+    for position, *_, token in sorted(insertions):
         pieces += [translation[done:position], token]
         done = position
     return "".join(pieces) + translation[done:]
+
+
+def _empty_keys(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> dict[int, tuple]:
+    """For each element with both tags and an empty target span, where its tokens sort among those at its position:
+    all together (its opening ones outermost first, then its closing ones innermost first), inside the elements
+    that hold it in the source, so right before the closing token of the innermost of those that closes there, else
+    after every closing token there; a group of such elements, one inside another, each behind the one before."""
+    def holds(outer: int, inner: int) -> bool:  # in the source (of two around the same words, the earlier: `_nest`)
+        (start, end), (inner_start, inner_end) = (moved[outer].start, moved[outer].end), (moved[inner].start,
+                                                                                          moved[inner].end)
+        return start <= inner_start and inner_end <= end and ((start, end) != (inner_start, inner_end) or outer < inner)
+    empty = [k for k, (start, end) in enumerate(targets)
+             if start == end and None not in (moved[k].before, moved[k].after)]
+    keys = {}
+    for k in empty:
+        at = targets[k][0]
+        top = min((outer for outer in empty if targets[outer][0] == at and holds(outer, k)), default=k)  # its group
+        holders = [outer for outer in range(len(moved)) if outer not in empty and holds(outer, top)
+                   and targets[outer][1] == at and moved[outer].after is not None]
+        if holders:  # the innermost: the one starting last, of those the later in the source
+            holder = max(holders, key=lambda outer: (targets[outer][0], outer))
+            keys[k] = (0, -targets[holder][0], -holder - 0.5, top)
+        else:
+            keys[k] = (0.5, 0, 0, top)
+    return keys
 
 
 def _target(item: MovedTags, stripped: str, source_spans: Sequence[tuple[int, int]], translation: str,
@@ -398,9 +435,10 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], trans
     """Target spans that keep the elements well-formed and as the source has them: each element's holds those of the
     elements inside it in the source, and elements apart in the source stay apart (`_kept_apart`: "<button>Sign
     in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a> signieren</button>",
-    a link inside a button). Where that cannot be (two siblings wrap the same words), two spans that cross (alignments
-    that do not keep the source's order) are made to nest: the one starting later grows to hold the other. Spans
-    only grow then, so this ends."""
+    a link inside a button); of two links that wrap the same words, the later is empty after the other (nested,
+    "<a>x</a> <a>y</a>" came back as a link inside a link: HTTPie's README, 3 of 69 HTML pages installed here;
+    other siblings nest, showing both styles). Two spans that still cross (alignments that do not keep the source's
+    order) are made to nest: the one starting later grows to hold the other. Spans only grow then, so this ends."""
     for _ in range(2 * len(moved) ** 2):
         _nest(moved, targets)
         if not _kept_apart(moved, targets, translation):
@@ -417,9 +455,9 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], trans
 
 def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], translation: str) -> bool:
     """Trim one pair of elements that are apart in the source and whose target spans overlap: the one before in the
-    source to the part of its span before the other's (else after it), else the other likewise; False when no pair
-    can be trimmed. An element that opens or closes in another segment reaches this one's edge on that side, which
-    stays."""
+    source to the part of its span before the other's (else after it), else the other likewise, else, of two links,
+    the later made empty at the earlier's end; False when no pair can be trimmed. An element that opens or closes in
+    another segment reaches this one's edge on that side, which stays."""
     spans = [(0 if item.before is None else start, len(translation) if item.after is None else end)
              for item, (start, end) in zip(moved, targets)]
 
@@ -450,6 +488,9 @@ def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], tran
             if (span := part(trimmed, spans[other], before)) is not None:
                 targets[trimmed] = span
                 return True
+        if moved[first].link and moved[second].link and None not in (moved[second].before, moved[second].after):
+            targets[second] = (spans[first][1], spans[first][1])  # links that wrap the same words (the model merged
+            return True  # theirs): the later stays apart, empty, after the other
     return False
 
 

@@ -1318,8 +1318,8 @@ class Prepared:
             self.numbers[index] = read + [item for item in self.numbers[index] if item not in is_read]
             number = {item: k for k, item in enumerate(self.numbers[index])}
             self.segments[index], moved_to = renumbered(segment, number)
-            self.moved[index] = [MovedTags(number.get(m.before), number.get(m.after), moved_to(m.start),
-                                           moved_to(m.end), m.spaced) for m in self.moved[index]]
+            self.moved[index] = [replace(m, before=number.get(m.before), after=number.get(m.after),
+                                         start=moved_to(m.start), end=moved_to(m.end)) for m in self.moved[index]]
             # the words beside a reference read as a space are found by their tokens too ("10&nbsp;km": "XX1X km")
             self.spaces[index] = [replace(space, before=renumbered(space.before, number)[0],
                                           after=renumbered(space.after, number)[0]) for space in self.spaces[index]]
