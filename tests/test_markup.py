@@ -452,3 +452,12 @@ def test_elements_apart_in_the_source_stay_apart_whatever_the_alignment():
     placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
     assert PLACEHOLDER_PATTERN.sub(lambda m: protected[int(m.group(1))], placed) == \
         '<p>eine <a href="1">Benachrichtigung</a><a href="2"></a> schreiben</p>'
+    # and where each link is in italics (e-TeX's manual: "<i><a>compatibility mode</a></i>" twice in a sentence)
+    protected = ["<i>", '<a href="1">', "</a>", "</i>", "<i>", '<a href="1">', "</a>", "</i>"]
+    [stripped], [moved] = take_out_tags(["in XX0XXX1XmodeXX2XXX3X or XX4XXX5XmodeXX6XXX7X now"], protected)
+    _, source_spans, translation, target_spans, weights = aligned(
+        ["in", "mode", "or", "mode", "now"], ["im", "Modus", "jetzt"], {0: 0, 1: 1, 2: 4})
+    weights[1, 3] = 1.0
+    placed = put_back_tags(translation, moved, stripped, source_spans, target_spans, weights)
+    assert PLACEHOLDER_PATTERN.sub(lambda m: protected[int(m.group(1))], placed) == \
+        'im <i><a href="1">Modus</a></i><i><a href="1"></a></i> jetzt'

@@ -435,13 +435,16 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], trans
     """Target spans that keep the elements well-formed and as the source has them: each element's holds those of the
     elements inside it in the source, and elements apart in the source stay apart (`_kept_apart`: "<button>Sign
     in</button> <a>Forgot your password?</a>" came back as "<button>In <a>Fortget-Passwort</a> signieren</button>",
-    a link inside a button); of two links that wrap the same words, the later is empty after the other (nested,
-    "<a>x</a> <a>y</a>" came back as a link inside a link: HTTPie's README, 3 of 69 HTML pages installed here;
-    other siblings nest, showing both styles). Two spans that still cross (alignments that do not keep the source's
-    order) are made to nest: the one starting later grows to hold the other. Spans only grow then, so this ends."""
+    a link inside a button); of two that hold a link and wrap the same words, the later is empty after the other
+    (nested, "<a>x</a> <a>y</a>" came back as a link inside a link: HTTPie's README, 3 of 69 HTML pages installed
+    here; "<i><a>x</a></i>" beside another too); other siblings nest, showing both styles. Two spans that still
+    cross (alignments that do not keep the source's order) are made to nest: the one starting later grows to hold
+    the other. Spans only grow then, so this ends."""
+    holds_link = [any(inner.link and item.start <= inner.start and inner.end <= item.end for inner in moved)
+                  for item in moved]
     for _ in range(2 * len(moved) ** 2):
         _nest(moved, targets)
-        if not _kept_apart(moved, targets, translation):
+        if not _kept_apart(moved, targets, translation, holds_link):
             break
     while True:
         _nest(moved, targets)
@@ -453,10 +456,11 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], trans
         targets[b] = (targets[a][0], targets[b][1])
 
 
-def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], translation: str) -> bool:
+def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], translation: str,
+                holds_link: Sequence[bool]) -> bool:
     """Trim one pair of elements that are apart in the source and whose target spans overlap: the one before in the
-    source to the part of its span before the other's (else after it), else the other likewise, else, of two links,
-    the later made empty at the earlier's end; False when no pair can be trimmed. An element that opens or closes in
+    source to the part of its span before the other's (else after it), else the other likewise, else, of two that
+    hold a link (`holds_link`), the later made empty at the earlier's end; False when no pair can be trimmed. An element that opens or closes in
     another segment reaches this one's edge on that side, which stays."""
     spans = [(0 if item.before is None else start, len(translation) if item.after is None else end)
              for item, (start, end) in zip(moved, targets)]
@@ -488,9 +492,12 @@ def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], tran
             if (span := part(trimmed, spans[other], before)) is not None:
                 targets[trimmed] = span
                 return True
-        if moved[first].link and moved[second].link and None not in (moved[second].before, moved[second].after):
-            targets[second] = (spans[first][1], spans[first][1])  # links that wrap the same words (the model merged
-            return True  # theirs): the later stays apart, empty, after the other
+        if holds_link[first] and holds_link[second] and None not in (moved[second].before, moved[second].after):
+            at, later = spans[first][1], moved[second]  # links that wrap the same words (the model merged theirs): the
+            for k, item in enumerate(moved):  # later stays apart, empty, after the other, with all it holds
+                if later.start <= item.start and item.end <= later.end and None not in (item.before, item.after):
+                    targets[k] = (at, at)
+            return True
     return False
 
 
