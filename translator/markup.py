@@ -275,9 +275,8 @@ def _empty_keys(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> d
     that hold it in the source, so right before the closing token of the innermost of those that closes there, else
     after every closing token there; a group of such elements, one inside another, each behind the one before."""
     def holds(outer: int, inner: int) -> bool:  # in the source (of two around the same words, the earlier: `_nest`)
-        (start, end), (inner_start, inner_end) = (moved[outer].start, moved[outer].end), (moved[inner].start,
-                                                                                          moved[inner].end)
-        return start <= inner_start and inner_end <= end and ((start, end) != (inner_start, inner_end) or outer < inner)
+        around, inside = (moved[outer].start, moved[outer].end), (moved[inner].start, moved[inner].end)
+        return around[0] <= inside[0] and inside[1] <= around[1] and (around != inside or outer < inner)
     empty = [k for k, (start, end) in enumerate(targets)
              if start == end and None not in (moved[k].before, moved[k].after)]
     keys = {}
@@ -460,8 +459,9 @@ def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], tran
                 holds_link: Sequence[bool]) -> bool:
     """Trim one pair of elements that are apart in the source and whose target spans overlap: the one before in the
     source to the part of its span before the other's (else after it), else the other likewise, else, of two that
-    hold a link (`holds_link`), the later made empty at the earlier's end; False when no pair can be trimmed. An element that opens or closes in
-    another segment reaches this one's edge on that side, which stays."""
+    hold a link (`holds_link`), the later made empty at the earlier's end with all it holds; False when no pair can
+    be trimmed. An element that opens or closes in another segment reaches this one's edge on that side, which
+    stays."""
     spans = [(0 if item.before is None else start, len(translation) if item.after is None else end)
              for item, (start, end) in zip(moved, targets)]
 
