@@ -1083,6 +1083,7 @@ class Job:
             self.encoding = self.settings.encoding or "utf-8"
             return self.source
         encoding = self.settings.encoding or marked or "utf-8"
+        said_by = " as --encoding says" if self.settings.encoding else " as its byte order mark says"
         if encoding == "utf-8" and self.settings.format == "properties" and not valid_utf8(self.source):
             # Java's rule: a properties file that is not UTF-8 is ISO-8859-1 (ResourceBundle reads UTF-8 and falls
             # back to it; Properties.load(InputStream) reads nothing else). Read as UTF-8, its every line with an
@@ -1093,7 +1094,7 @@ class Job:
                 and not valid_utf8(self.source) and (declared := declared_charset(self.source)):
             # A web page says its encoding where it is not UTF-8, as browsers read it; read as UTF-8, the ISO-8859-1
             # pages of libxslt's manual installed here failed line by line
-            encoding = declared
+            encoding, said_by = declared, " as the page declares"
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8":
             return self.source
@@ -1104,7 +1105,6 @@ class Job:
             with self.source.open("rb") as wide, copy.open("w", encoding="utf-8", newline="") as narrow:
                 decode_into(wide, narrow, encoding)
         except UnicodeError as error:  # a UnicodeDecodeError, or UTF-16's "stream does not start with BOM"
-            said_by = " as --encoding says" if self.settings.encoding else " as its byte order mark says"
             raise JobRefused(f"--input {self.source}: {not_valid(error, encoding, said_by, self.settings.format)}")\
                 from None
         self.encoding = encoding

@@ -433,6 +433,9 @@ def test_a_web_page_is_read_and_written_in_the_encoding_it_declares(server, tmp_
     source.write_bytes(body.encode("latin-1"))  # none declared
     code, out, err = batch(server.target, source, tmp_path / "bare.de.html", *SHORT)
     assert code == 1 and "not valid UTF-8" in err, err
+    source.write_bytes(b'<meta charset="shift_jis">\n<p>The caf\xe9 \x81.</p>\n')  # one its bytes are not in
+    code, out, err = batch(server.target, source, tmp_path / "sjis.de.html", *SHORT)
+    assert code != 0 and "not valid SHIFT_JIS as the page declares (illegal multibyte sequence at byte 37)" in err, err
 
 
 @pytest.mark.parametrize("extra, expected", [
