@@ -56,7 +56,7 @@ from service import (android_strings, asciidoc, config_values, csv_table, docume
                      java_properties, json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx,
                      roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
-from translator.text import RAW_ELEMENTS, paragraph_runs
+from translator.text import FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -367,13 +367,44 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str | Item]]:
                 yield number, Item(number, str(number), "", error=f"{NOT_UTF8} ({error.reason} at byte {error.start})")
 
 
+# A Markdown reference link's definition ("[uv's AI policy]: https://..."), and a shortcut reference to one, its
+# label alone in brackets ("adapted from [uv's AI policy]."), outside code spans; not a full or collapsed reference's
+# part, an inline link's text or a definition
+DEFINITION = re.compile(r" {0,3}\[([^\[\]\n]{1,999})\]:[ \t]*\S")
+SHORTCUT_REFERENCE = re.compile(r"(`+)[^`]*?\1|(?<![\]\\])\[([^\[\]\n]{1,999})\](?![\[(:])")
+
+
+def readable(numbered: tuple[int, str | Item]) -> str | None:
+    """A decoded line's text; None for one that is not valid UTF-8."""
+    return None if isinstance(numbered[1], Item) else numbered[1]
+
+
+def reference_labels(path: Path) -> set[str]:
+    """The labels a Markdown document defines links for (DEFINITION), outside fenced code, as CommonMark matches
+    them: case and runs of whitespace aside."""
+    return {" ".join(definition[1].split()).casefold() for run in paragraph_runs(decoded_lines(path), readable)
+            if not FENCE.match(run[0][1] if isinstance(run[0][1], str) else "")
+            for _, line in run if isinstance(line, str) and (definition := DEFINITION.match(line))}
+
+
+def collapsed_references(text: str, labels: set[str]) -> str:
+    """The text with each shortcut reference to a defined link written as a collapsed one ("[uv's AI policy]" as
+    "[uv's AI policy][]"), which the translation writes as a full reference to the same definition ("[KI-Richtlinie
+    von uv][uv's AI policy]"): read as words in brackets, its label was translated or its brackets lost, a link to
+    no definition."""
+    if "[" not in text:
+        return text
+    return SHORTCUT_REFERENCE.sub(lambda found: found[0] + "[]" if found[2] is not None
+                                  and " ".join(found[2].split()).casefold() in labels else found[0], text)
+
+
 def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's paragraphs (`paragraph_runs`): each run of lines between blank lines one item, its lines joined by
     "\n" and keyed by its first line (a sentence wrapped over lines is translated whole, a fenced code block kept
-    whole); a blank line, and one that is not valid UTF-8, is an item of its own."""
-    def readable(numbered: tuple[int, str | Item]) -> str | None:
-        return None if isinstance(numbered[1], Item) else numbered[1]
-
+    whole); a blank line, and one that is not valid UTF-8, is an item of its own. A Markdown document's shortcut
+    references to its links are sent as collapsed ones (`collapsed_references`)."""
+    markdown = settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML
+    labels = reference_labels(path) if markdown else set()
     lines = decoded_lines(path)
     if settings.format == "paragraphs":
         head = list(itertools.islice(lines, FRONT_MATTER_MAX_LINES))
@@ -398,7 +429,10 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
                 yield paragraph_item(run[done:done + spanned], paragraph, settings)
                 done += spanned
             continue
-        item = Item(first, str(first), "\n".join(texts), settings.model, settings.options, lines=len(run))
+        text = "\n".join(texts)
+        if labels and not FENCE.match(text):
+            text = collapsed_references(text, labels)
+        item = Item(first, str(first), text, settings.model, settings.options, lines=len(run))
         if settings.format == "subtitles":
             item.before, item.text = subtitle_block(item.text)
         elif settings.format in readers and item.text.strip():

@@ -2424,6 +2424,22 @@ def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_
                      (9, "Done.", 1)]
 
 
+def test_a_markdown_documents_shortcut_references_are_sent_as_collapsed_ones(tmp_path):
+    """ripgrep's "adapted from [uv's AI policy]." (defined at the page's end) came back as "von der AI-Richtlinie", a
+    link to no definition: sent as a collapsed reference, its translation is a full one to the same definition. Not
+    words in brackets that no definition names, code, a fenced block or a web page."""
+    source = tmp_path / "README.md"
+    source.write_text("Adapted from [uv's AI policy] and [The Guide], not [maybe] or `[guide]`.\n\n```\n[guide]\n```\n\n"
+                      "[uv's  AI Policy]: https://example.org/ai\n[the guide]: ./GUIDE.md\n", encoding="utf-8")
+    texts = [item.text for item in read_paragraphs(source, Settings(format="paragraphs"))]
+    assert texts[0] == "Adapted from [uv's AI policy][] and [The Guide][], not [maybe] or `[guide]`."
+    assert texts[2:] == ["```\n[guide]\n```", "", "[uv's  AI Policy]: https://example.org/ai\n[the guide]: ./GUIDE.md"]
+    from translator.v1 import translator_pb2 as pb
+
+    page = Settings(format="paragraphs", options=pb.DecodingOptions(text_format=pb.TEXT_FORMAT_HTML))
+    assert next(read_paragraphs(source, page)).text.startswith("Adapted from [uv's AI policy] and")
+
+
 def test_a_text_whose_lines_go_on_on_the_next_gets_a_hint_to_read_it_as_paragraphs(server, tmp_path):
     """A README or an e-mail wrapped at 72 columns, read line by line (the default of a .txt file), had its sentences
     translated in pieces, and nothing said so."""
