@@ -415,7 +415,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     # a run holds several blocks (a manual page's: all of it, between its few blank lines): each piece of whole lines
     # one item
     block_readers = {"asciidoc": asciidoc.Reader(), "man": roff.Reader()}
-    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex", "man")):
+    for run in paragraph_runs(lines, readable, fences=settings.format not in ("rst", "asciidoc", "latex", "man"),
+                              indented=markdown):
         first, line = run[0]
         if isinstance(line, Item):
             yield line

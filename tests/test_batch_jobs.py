@@ -2422,6 +2422,13 @@ def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_
     items = [(item.line, item.text, item.lines) for item in read_paragraphs(source, Settings(format="paragraphs"))]
     assert items == [(1, "Install:", 1), (2, "", 1), (3, "```sh\npip install foo\n\nfoo --help\n```", 5), (8, "", 1),
                      (9, "Done.", 1)]
+    # and a Markdown page's indented block: ripgrep's "    Features:", after a blank line in a terminal session, went
+    # alone and came back as "    Funktionen:" (not a list item's paragraph, nor a web page's indented markup)
+    source.write_text("Versions:\n\n    $ ag -V\n    ag version 2.2.0\n\n    Features:\n      +jit\n\n- item\n\n    more\n",
+                      encoding="utf-8")
+    items = [(item.line, item.text) for item in read_paragraphs(source, Settings(format="paragraphs"))]
+    assert items == [(1, "Versions:"), (2, ""), (3, "    $ ag -V\n    ag version 2.2.0\n\n    Features:\n      +jit"),
+                     (8, ""), (9, "- item"), (10, ""), (11, "    more")]
 
 
 def test_a_markdown_documents_shortcut_references_are_sent_as_collapsed_ones(tmp_path):

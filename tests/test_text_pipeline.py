@@ -1379,6 +1379,8 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
     session = "    $ rg --version\n    ripgrep 12.1.1 (rev def993bad1)\n    +SIMD +AVX (runtime)"
     assert prepare(session).protected == [session.strip()]
     assert prepare("    $ 5 is the price\n    of it.").segments == ["$ XX0X is the price\n    of it."]  # no command
+    script = "    $ ./benchsuite \\\n          --dir /dev/shm \\\n          | tee runs/summary"  # a path to the command
+    assert prepare(script).protected == [script.strip()]
     s_lang = ("    define echo (text)\n    {\n       variable fp = stdout;\n"
               "       if (qualifier_exists (\"use_stderr\"))\n         fp = stderr;\n       () = fputs (text, fp);\n"
               "    }\n    echo (\"hello\"; use_stderr);  % to stderr")

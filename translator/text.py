@@ -2524,18 +2524,36 @@ def emphasis_elements(masked: str, protected: Sequence[str]) -> dict[int, tuple[
     return elements
 
 
-def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: bool = True) -> Iterator[list[T]]:
+def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: bool = True,
+                   indented: bool = False) -> Iterator[list[T]]:
     """Lines grouped as paragraphs: each run of lines between blank lines one group, each blank line and each line
     with no `text` (unreadable) a group of its own. With `fences` (Markdown's, HTML's; not reStructuredText's, where
     "~~~" underlines a title), a code block fenced by ``` or ~~~, or an HTML <pre> or <script> (RAW_BLOCK_OPENS),
     keeps its blank lines (up to FENCE_MAX_LINES), so that it reaches the pipeline whole, as FENCED_CODE or an
-    untranslatable element, and not cut into paragraphs of code."""
+    untranslatable element, and not cut into paragraphs of code. With `indented` (Markdown's), so does an indented
+    code block (lines indented by CODE_INDENT columns or more after a blank line, where the last line with text
+    before is neither indented nor a list item, as `indented_code` reads them): cut at its blank lines, the part of
+    a terminal session after one went alone and was translated (ripgrep's "    Features:" as "    Funktionen:")."""
     run: list[T] = []
     fence = None  # what closes the open block: a fence's marks (``` or ~~~, or more), or an end tag ("</pre>")
     opened = 0  # the run's lines before the block's first: a block is counted from there, not from the run's start
+    in_code, held, may_open = False, [], True  # an indented code block: its blank lines held until a line goes on
     for line in lines:
         content = text(line)
         if content is not None and (fence or content.strip()):
+            if indented and fence is None:
+                depth = len(content.expandtabs(CODE_INDENT)) - len(content.expandtabs(CODE_INDENT).lstrip())
+                if held and depth < CODE_INDENT:  # the block ended at its blank lines
+                    yield run
+                    yield from ([blank] for blank in held)
+                    run, in_code = [], False
+                elif held:
+                    run += held
+                held = []
+                if not run:
+                    in_code = depth >= CODE_INDENT and may_open
+                if not in_code:
+                    may_open = depth == 0 and not LIST_MARKER.match(content) or depth >= CODE_INDENT and may_open
             run.append(line)
             if not fences:
                 continue
@@ -2551,12 +2569,17 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
             if fence and len(run) - opened >= FENCE_MAX_LINES:  # (counted from the run's start, a page's run of
                 fence = None  # 3,439 lines cut every <pre> after its 2,000th line at its blank lines)
             continue
+        if in_code and content is not None and len(held) < FENCE_MAX_LINES:
+            held.append(line)
+            continue
         if run:
             yield run
-            run, fence = [], None
+            yield from ([blank] for blank in held)
+            run, fence, in_code, held = [], None, False, []
         yield [line]
     if run:
         yield run
+    yield from ([blank] for blank in held)
 
 
 def sentences(line: str) -> list[str]:
@@ -3213,9 +3236,10 @@ COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*
 # Any command after a shell's prompt, with the lines a backslash at a line's end continues ("$ gcloud alpha compute
 # instances add-iam-policy-binding \\"): read, it was translated ("$ gcloud Alpha-Instanzen add-iam-policy-binding",
 # "my-instance" as "mein-Instanz"; 207 of 1,342 paragraphs of 80 rendered manual pages have such a line). A command's
-# name in small letters after "$ " at a line's start, in a text of lines or indented; not "$ 5", nor a text of one line
-# that a catalog's key or format starts ("$ last page", "$ matches the end", "$ descriptor at %L": 8 catalog messages).
-PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ [a-z][\w.+-]*(?![^\s\\])[^\n]*(?:(?<=\\)\n[^\n]*)*")
+# name in small letters, or a path to one ("$ ./benchsuite \\"), after "$ " at a line's start, in a text of lines or
+# indented; not "$ 5", nor a text of one line that a catalog's key or format starts ("$ last page", "$ matches the
+# end", "$ descriptor at %L": 8 catalog messages).
+PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ (?:\.{1,2}/|~/|/)?[a-z][\w.+/-]*(?![^\s\\])[^\n]*(?:(?<=\\)\n[^\n]*)*")
 # A doctest's session, as a docstring's examples show it: an interpreter's lines (">>> ", Python: not an e-mail's
 # quotation at three levels), their continuations ("... ") and what it printed, to the next blank line.
 # Read, only its ">>>" lines were kept: the printed values came back as words ("Product(i*j**2, (i, a, b))" as
