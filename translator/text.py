@@ -2542,7 +2542,8 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
         content = text(line)
         if content is not None and (fence or content.strip()):
             if indented and fence is None:
-                depth = len(content.expandtabs(CODE_INDENT)) - len(content.expandtabs(CODE_INDENT).lstrip())
+                expanded = content.expandtabs(CODE_INDENT)
+                depth = len(expanded) - len(expanded.lstrip())
                 if held and depth < CODE_INDENT:  # the block ended at its blank lines
                     yield run
                     yield from ([blank] for blank in held)
