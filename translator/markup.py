@@ -274,9 +274,9 @@ def _empty_keys(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> d
     all together (its opening ones outermost first, then its closing ones innermost first), inside the elements
     that hold it in the source, so right before the closing token of the innermost of those that closes there, else
     after every closing token there; a group of such elements, one inside another, each behind the one before."""
-    def holds(outer: int, inner: int) -> bool:  # in the source (of two around the same words, the earlier: `_nest`)
-        around, inside = (moved[outer].start, moved[outer].end), (moved[inner].start, moved[inner].end)
-        return around[0] <= inside[0] and inside[1] <= around[1] and (around != inside or outer < inner)
+    def holds(outer: int, inner: int) -> bool:  # (of two around the same words, the earlier: `_nest`)
+        return _wraps(moved[outer], moved[inner]) and (
+            (moved[outer].start, moved[outer].end) != (moved[inner].start, moved[inner].end) or outer < inner)
     empty = [k for k, (start, end) in enumerate(targets)
              if start == end and None not in (moved[k].before, moved[k].after)]
     keys = {}
@@ -439,8 +439,7 @@ def _untangled(moved: Sequence[MovedTags], targets: list[tuple[int, int]], trans
     here; "<i><a>x</a></i>" beside another too); other siblings nest, showing both styles. Two spans that still
     cross (alignments that do not keep the source's order) are made to nest: the one starting later grows to hold
     the other. Spans only grow then, so this ends."""
-    holds_link = [any(inner.link and item.start <= inner.start and inner.end <= item.end for inner in moved)
-                  for item in moved]
+    holds_link = [any(inner.link and _wraps(item, inner) for inner in moved) for item in moved]
     for _ in range(2 * len(moved) ** 2):
         _nest(moved, targets)
         if not _kept_apart(moved, targets, translation, holds_link):
@@ -495,10 +494,15 @@ def _kept_apart(moved: Sequence[MovedTags], targets: list[tuple[int, int]], tran
         if holds_link[first] and holds_link[second] and None not in (moved[second].before, moved[second].after):
             at, later = spans[first][1], moved[second]  # links that wrap the same words (the model merged theirs): the
             for k, item in enumerate(moved):  # later stays apart, empty, after the other, with all it holds
-                if later.start <= item.start and item.end <= later.end and None not in (item.before, item.after):
+                if _wraps(later, item) and None not in (item.before, item.after):
                     targets[k] = (at, at)
             return True
     return False
+
+
+def _wraps(outer: MovedTags, inner: MovedTags) -> bool:
+    """Whether one element's source span holds the other's (an element holds itself)."""
+    return outer.start <= inner.start and inner.end <= outer.end
 
 
 def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
@@ -509,7 +513,7 @@ def _nest(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> None:
     pairs = sorted(range(len(moved)), key=lambda i: (moved[i].end - moved[i].start, -i))
     for position, inner in enumerate(pairs):
         for outer in pairs[position + 1:]:
-            if moved[outer].start <= moved[inner].start and moved[inner].end <= moved[outer].end:
+            if _wraps(moved[outer], moved[inner]):
                 (start, end), (inner_start, inner_end) = targets[outer], targets[inner]
                 targets[outer] = (min(start, inner_start), max(end, inner_end))
 

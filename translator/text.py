@@ -2542,8 +2542,7 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
         content = text(line)
         if content is not None and (fence or content.strip()):
             if indented and fence is None:
-                expanded = content.expandtabs(CODE_INDENT)
-                depth = len(expanded) - len(expanded.lstrip())
+                depth = _indent_width(content)
                 if held and depth < CODE_INDENT:  # the block ended at its blank lines
                     yield run
                     yield from ([blank] for blank in held)
@@ -2554,7 +2553,7 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
                 if not run:
                     in_code = depth >= CODE_INDENT and may_open
                 if not in_code:
-                    may_open = depth == 0 and not LIST_MARKER.match(content) or depth >= CODE_INDENT and may_open
+                    may_open = _code_may_open_after(content, depth, may_open)
             run.append(line)
             if not fences:
                 continue
@@ -3325,6 +3324,18 @@ def doctests(text: str) -> Spans:
             or CONTINUATION_LINE.search(found.group())]
 
 
+def _indent_width(line: str) -> int:
+    """The columns a line's leading whitespace takes, a tab to the next multiple of CODE_INDENT."""
+    expanded = line.expandtabs(CODE_INDENT)
+    return len(expanded) - len(expanded.lstrip())
+
+
+def _code_may_open_after(content: str, indent: int, may_open: bool) -> bool:
+    """Whether an indented code block may open after a blank line that follows this line with text (indented by
+    `indent`; `may_open`: whether one could after the line before): after one neither indented nor a list item."""
+    return indent == 0 and not LIST_MARKER.match(content) or indent >= CODE_INDENT and may_open
+
+
 def indented_code(text: str) -> list[tuple[int, int]]:
     """(start, end) of each indented code block of a Markdown text (MARKDOWN), from its first line's start to its last
     line's end: lines indented by CODE_INDENT columns or more (blank ones between them included) after a blank line
@@ -3336,8 +3347,7 @@ def indented_code(text: str) -> list[tuple[int, int]]:
     position = 0
     for line in text.splitlines(keepends=True):
         content = line.rstrip("\r\n")
-        expanded = content.expandtabs(CODE_INDENT)
-        indent = len(expanded) - len(expanded.lstrip())
+        indent = _indent_width(content)
         if not content.strip():
             blank_before = True
         elif indent >= CODE_INDENT and (start is not None or blank_before and may_open):
@@ -3348,7 +3358,7 @@ def indented_code(text: str) -> list[tuple[int, int]]:
             if start is not None:
                 blocks.append((start, end))
                 start = None
-            may_open = indent == 0 and not LIST_MARKER.match(content) or indent >= CODE_INDENT and may_open
+            may_open = _code_may_open_after(content, indent, may_open)
             blank_before = False
         position += len(line)
     if start is not None:
@@ -5693,9 +5703,8 @@ LINE_BREAKS = ("\n", "\r")  # the characters a line break starts with
 def rewrapped(translation: str, wraps: Sequence[tuple[float, str]], before: bool = False) -> str:
     """The translation with each line break that wraps its source sentence in place of the whitespace between words
     nearest the same share of its length (but before what would open a block: WRAP_POINT), in order, one to a
-    space; those a translation has no space left for go
-    before it where `before` (the text before it ends in a blank, which `Prepared.restore` lets the break take), else
-    end it: its line breaks are as many as the source's."""
+    space; those a translation has no space left for go before it where `before` (the text before it ends in a
+    blank, which `Prepared.restore` lets the break take), else end it: its line breaks are as many as the source's."""
     spaces = list(WRAP_POINT.finditer(translation))
     ahead = max(0, len(wraps) - len(spaces)) if before else 0
     leading, wraps = "".join(line_break for _, line_break in wraps[:ahead]), wraps[ahead:]  # a line follows: its lead
