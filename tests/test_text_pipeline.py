@@ -1874,6 +1874,22 @@ def test_symbols_the_model_cannot_read_stay_at_the_edges_of_a_sentence():
     assert escaped.segments == ["Open the file."] and escaped.restore(["A."]) == "&#128512;A.&nbsp;"
 
 
+def test_guillemets_apart_from_the_words_at_a_sentences_edge_stay_there():
+    """A link's arrow ("Log out &raquo;" came back as "&raquo; abmelden", "&laquo; Back" as "&laquo; zurück") is
+    kept at its edge, as it is or as a reference, and so are the marks of a quotation the segment holds whole. Marks
+    glued to words, or inside a sentence, are read."""
+    cases = {"Log out &raquo;": (["Log out"], ["Abmelden"], "Abmelden &raquo;"),
+             "&laquo; Back": (["Back"], ["Zurück"], "&laquo; Zurück"),
+             "‹ Older posts\nNewer posts ›": (["Older posts", "Newer posts"], ["Ältere", "Neuere"], "‹ Ältere\nNeuere ›"),
+             "« Good morning, everyone »": (["Good morning, everyone"], ["Guten Morgen"], "« Guten Morgen »"),
+             "He said »yes« to me.": (["He said »yes« to me."], ["Er sagte »ja«."], "Er sagte »ja«."),
+             "Read « this » now": (["Read XX0X this XX1X now"], ["Lies XX0X das XX1X jetzt"], "Lies « das » jetzt")}
+    for source, (segments, translations, expected) in cases.items():
+        prepared = prepare(source)
+        assert prepared.segments == segments, source
+        assert prepared.restore(translations) == expected, source
+
+
 def test_direct_speech_is_a_sentence_of_its_own_in_german_quotation_marks():
     """Read inside its sentence, a quoted sentence kept its first word English ('He said: "We will be there
     tomorrow."' came back 'Er sagte: "We wird morgen da sein."'): a quotation that is a sentence, at the text's start

@@ -904,6 +904,13 @@ def _not_english(segment: str, words: str) -> bool:
 
 
 WHITESPACE = re.compile(r"\s*")
+# Guillemets apart from the words at a segment's edge, as they are or as references ("&laquo; Back", "Log out &raquo;",
+# "Next ›"): a link's arrow, or the marks of a quotation the segment holds whole. Read, the model moved them ("Log out
+# »" came back as "» abmelden", "Search Spam »" as "Spam » durchsuchen", 2 of WordPress's 39 texts with a mark at an
+# edge) or wrote the word after them in small letters ("« zurück"). They stay where they are.
+GUILLEMETS = frozenset("«»‹›")
+LEADING_GUILLEMETS = re.compile(r"[«»‹›]+[ \t]+(?=\S)")
+TRAILING_GUILLEMETS = re.compile(r"(?<=\S)[ \t]+[«»‹›]+$")
 # The model's normalization (NFKC) reads "…" as "...", and its vocabulary has no "…" to write. German catalogs keep
 # the source's "…" (9 of the 9 installed messages with one; "Loading…": "Laden …"), so a segment with "…" and no
 # "..." of its own gets its translation's "..." written as "…".
@@ -1378,6 +1385,10 @@ class Prepared:
         core = ACUTE_APOSTROPHE.sub("'", core) if "´" in core else core
         if bullet := list_marker(core, self.protected):  # kept, not translated
             lead, core = lead + bullet.group(0), core[bullet.end():]
+        if arrow := LEADING_GUILLEMETS.match(core):
+            lead, core = lead + arrow.group(), core[arrow.end():]
+        if arrow := TRAILING_GUILLEMETS.search(core):
+            core, trail = core[:arrow.start()], arrow.group() + trail
         spaces: list[SpaceReference] = []
         if self.protected:
             edges = self._kept_at_edges(core)  # "&nbsp;&nbsp;Text", "🔥 Deals": indentation, decoration: kept
@@ -1422,8 +1433,11 @@ class Prepared:
         item = self.protected[number]
         # (not a mark that leaves the segment with its pair: kept at the edge of a sentence cut before it, the "`" of
         # "`Draft 7 <url>`_" went to the glue, and its end, now unpaired, to the model)
-        return (only_symbols(unescape(item) if ONE_REFERENCE.fullmatch(item) else item) and number not in self._leaving
-                or self.html and markup.void_only(item) or self._lone_tag(number, opening))
+        character = unescape(item) if ONE_REFERENCE.fullmatch(item) else item
+        beside = token.string[token.end():token.end() + 1] if opening else token.string[token.start() - 1:token.start()]
+        return (only_symbols(character) and number not in self._leaving
+                or self.html and markup.void_only(item) or self._lone_tag(number, opening)
+                or character in GUILLEMETS and beside in (" ", "\t"))
 
     def _lone_tag(self, number: int, opening: bool) -> bool:
         """Whether an item is WebVTT cue spans (CUE_SPANS) that only open (at a segment's start; only close, at its
