@@ -639,7 +639,7 @@ def server_config(args):
         worker_processes=args.worker_processes, max_num_seqs=args.max_num_seqs,
         max_beam_size=args.max_beam_size, alignment_layer=args.alignment_layer,
         max_num_batched_tokens=args.max_num_batched_tokens, max_queue_size=args.max_queue_size,
-        join_interval_steps=args.join_interval_steps,
+        join_interval_steps=args.join_interval_steps, placeholder_retry_beams=args.placeholder_retry_beams,
         max_texts_per_request=args.max_texts_per_request, max_text_chars=args.max_text_chars,
         max_message_bytes=args.max_message_bytes, max_concurrent_streams=args.max_concurrent_streams,
         batch_inflight=args.batch_inflight, stream_interval_ms=args.stream_interval_ms,
@@ -1736,6 +1736,12 @@ def _serve_parser(commands) -> None:
                        help="while sequences are decoding, waiting requests join at every n-th decoder step, so that "
                             "more of them share an encoder run; an idle worker takes them at once "
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
+    serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
+                       help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
+                            "tag) is decoded again with this many beams before it is answered, where the text "
+                            "pipeline would put the placeholder back at the sentence's end; not a streamed "
+                            "sentence, whose tokens went out, nor where more beams than --max-num-seqs would not fit "
+                            "(TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
                             "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")
     serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),

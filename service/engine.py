@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import AsyncIterator, Callable, Iterator
+from typing import AsyncIterator, Callable, Iterator, Sequence
 
 from service.decoding import DecodingOptions, FinishReason
 from service.processes import detach_from_server
@@ -43,10 +43,12 @@ class SchedulerLimits:
     max_num_batched_tokens: int = 4096  # per worker and step
     max_queue_size: int = 1024  # waiting sequences of the whole model
     join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step
+    retry_beams: int = 4  # a greedy sequence that lost a token of Request.kept is decoded again with these beams
 
     def scheduler(self, runtime: Runtime) -> Scheduler:
         return Scheduler(runtime, max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
-                         max_queue_size=self.max_queue_size, join_interval_steps=self.join_interval_steps)
+                         max_queue_size=self.max_queue_size, join_interval_steps=self.join_interval_steps,
+                         retry_beams=self.retry_beams)
 
 
 class Worker:
@@ -233,21 +235,23 @@ class Engine:
                 worker.abort(open_ids)
 
     def new_call(self, sources: list[list[int]], options: DecodingOptions, deadline: float | None,
-                 stream: bool = False) -> "Call":
-        """Requests for one RPC whose events arrive on the running asyncio loop."""
-        return Call(self, sources, options, deadline, stream, f"r{next(self._ids)}")
+                 streams: Sequence[bool] = (), kept: Sequence[tuple[str, ...]] = ()) -> "Call":
+        """Requests for one RPC whose events arrive on the running asyncio loop: sequence i's tokens are events
+        where streams[i] says so, and kept[i] are the placeholder tokens its translation must hold (Request.kept)."""
+        return Call(self, sources, options, deadline, streams, kept, f"r{next(self._ids)}")
 
 
 class Call:
     """The sequences of one RPC and an async stream of their events."""
 
-    def __init__(self, engine: Engine, sources, options: DecodingOptions, deadline: float | None, stream: bool,
-                 call_id: str):
+    def __init__(self, engine: Engine, sources, options: DecodingOptions, deadline: float | None,
+                 streams: Sequence[bool], kept: Sequence[tuple[str, ...]], call_id: str):
         self.loop = asyncio.get_running_loop()
         self._events: asyncio.Queue = asyncio.Queue()
         self._wake: asyncio.Future | None = None  # set while a stream holds its pieces back (events(interval))
         self.engine = engine
-        self.requests = [Request(f"{call_id}/{i}", ids, options, deadline, stream, sink=self) for i, ids in enumerate(sources)]
+        self.requests = [Request(f"{call_id}/{i}", ids, options, deadline, bool(streams) and streams[i], sink=self,
+                                 kept=kept[i] if kept else ()) for i, ids in enumerate(sources)]
         self.index = {request: i for i, request in enumerate(self.requests)}
         self._closed = False
 
@@ -346,7 +350,8 @@ atexit.register(_EXITING.set)
 # (a deadlock, a stopped process): it is killed and replaced like one that died, and its calls fail with INTERNAL
 # instead of waiting for their deadlines, or forever.
 STALL_SECONDS = 60.0
-RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "scheduled_time", "first_token_time", "finish_time")
+RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "scheduled_time", "first_token_time", "finish_time",
+                 "retried")
 # Worker processes ask glibc to back its large blocks (ONNX Runtime's weights and buffers: ~90 MB of each worker of
 # the shipped model) with transparent huge pages where the kernel's THP mode is `madvise` (a common default;
 # `always` needs nothing, `never` ignores it, and so does a glibc older than 2.35): a decoder step then misses the

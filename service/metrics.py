@@ -59,6 +59,10 @@ class Metrics:
         self.placeholder_repairs = Counter("translator_placeholder_repairs_total",
                                            "Placeholder tokens the model lost, repeated or reordered, repaired",
                                            ["model"], registry=registry)
+        self.placeholder_retries = Counter("translator_placeholder_retries_total",
+                                           "Sentences decoded again with a beam search because their greedy "
+                                           "translation lost a placeholder token (--placeholder-retry-beams)",
+                                           ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",
                                  ["model"], registry=registry)
         self.queue_capacity = Gauge("translator_queue_capacity", "Waiting sequences the queue accepts before RESOURCE_EXHAUSTED",
@@ -88,6 +92,7 @@ class Metrics:
         for reason in ("exited", "stalled"):  # at 0 from the start: increase() sees the first one
             self._labeled(self.worker_restarts, info.name, reason)
         self._labeled(self.preparations_stopped, info.name)
+        self._labeled(self.placeholder_retries, info.name)
 
     def observe_step(self, stats: StepOutput, engine) -> None:
         """Called by an engine worker's thread after every decoder step."""
@@ -106,6 +111,8 @@ class Metrics:
         """Token counts and token timings of a sequence delivered to its client."""
         self._labeled(self.input_tokens, model).inc(len(request.source_ids))
         self._labeled(self.generated_tokens, model).inc(len(request.output_ids))
+        if request.retried:
+            self._labeled(self.placeholder_retries, model).inc()
         if request.first_token_time is not None:
             self._labeled(self.first_token, model).observe(request.first_token_time - request.arrival_time)
             if len(request.output_ids) > 1:

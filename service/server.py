@@ -343,7 +343,9 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
     def start(self, admitted: Admitted, context, stream: bool = False):
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
-        call = admitted.engine.new_call(admitted.texts.sources, admitted.options, deadline, stream)
+        texts = admitted.texts
+        call = admitted.engine.new_call(texts.sources, admitted.options, deadline, texts.streaming() if stream else (),
+                                        texts.kept())
         try:
             return call.submit()
         except QueueFull as error:
@@ -534,7 +536,8 @@ def decoding_options(options: pb.DecodingOptions) -> DecodingOptions:
 def started_engines(config: ServerConfig, metrics: Metrics) -> Iterator[tuple[str, Engine]]:
     """(model name, its started engine) for each model of the config, in order."""
     limits = SchedulerLimits(max_num_seqs=config.max_num_seqs, max_num_batched_tokens=config.max_num_batched_tokens,
-                             max_queue_size=config.max_queue_size, join_interval_steps=config.join_interval_steps)
+                             max_queue_size=config.max_queue_size, join_interval_steps=config.join_interval_steps,
+                             retry_beams=config.placeholder_retry_beams)
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,

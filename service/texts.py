@@ -12,7 +12,7 @@ import numpy as np
 
 from service.decoding import DecodingOptions, FinishReason, Hypothesis
 from translator.glossary import Glossary
-from translator.markup import put_back_tags
+from translator.markup import PLACEHOLDER_PATTERN, put_back_tags
 from translator.model_format import Limits
 from translator.text import Prepared, segment_texts
 from translator.tokenizer import IncrementalDetokenizer
@@ -63,6 +63,16 @@ class Texts:
         if options.return_alignments or not any(moved for p in self.prepared for moved in p.moved):
             return options
         return replace(options, return_alignments=True)
+
+    def kept(self) -> list[tuple[str, ...]]:
+        """Per sequence, the placeholder tokens its segment holds: its translation must hold them too."""
+        return [tuple(dict.fromkeys(token.group() for token in PLACEHOLDER_PATTERN.finditer(
+            self.prepared[text].segments[segment]))) for text, segment in self.owner]
+
+    def streaming(self) -> list[bool]:
+        """Per sequence, whether its translation is sent as it is decoded (`Prepared.streams`): the others' tokens
+        are not events."""
+        return [self.prepared[text].streams(segment) for text, segment in self.owner]
 
     def translation(self, sequence: int, request, tokenizer) -> pb.Translation:
         """One finished sequence (a segment) as a Translation: its best hypothesis, and what its options asked

@@ -18,10 +18,11 @@ from translator.v1 import translator_pb2 as pb
 
 class Translator:
     def __init__(self, model_dir: Path, *, device: str = "cpu", precision: str = "fp32", threads: int | None = None,
-                 max_batch_size: int = 32, alignment_layer: int = -1):
+                 max_batch_size: int = 32, alignment_layer: int = -1, placeholder_retry_beams: int = 4):
         self.runtime = Runtime(model_dir, device=device, precision=precision, threads=threads,
                                alignment_layer=alignment_layer)
         self.max_batch_size = max_batch_size
+        self.placeholder_retry_beams = placeholder_retry_beams  # as the server's --placeholder-retry-beams
         self.capabilities = DecodingCapabilities(
             max_output_tokens=self.runtime.limits.max_output_tokens, vocab_size=self.runtime.vocab_size,
             max_beam_size=max_batch_size, alignments=self.runtime.has_alignments)
@@ -50,7 +51,7 @@ class Translator:
         """Texts from segment(); each Prepared keeps its `repairs` count."""
         collector = texts.collector()
         translations = dict(collector.empty_texts())
-        for sequence, request in enumerate(self.decode(texts.sources, texts.decoding_options(options))):
+        for sequence, request in enumerate(self.decode(texts.sources, texts.decoding_options(options), texts.kept())):
             done = collector.add(sequence, texts.translation(sequence, request, self.runtime.tokenizer))
             if done is not None:
                 translations[texts.owner[sequence][0]] = done
@@ -63,9 +64,11 @@ class Translator:
         return [TranslationResult(tokenizer.decode(r.output_ids), r.output_ids, len(r.source_ids), r.finish_reason,
                                   r.hypotheses) for r in requests]
 
-    def decode(self, sources: list[list[int]], options: DecodingOptions) -> list[Request]:
+    def decode(self, sources: list[list[int]], options: DecodingOptions,
+               kept: list[tuple[str, ...]] | None = None) -> list[Request]:
         """Finished requests for these token ids, in their order (ValueError for options out of range or a source
-        longer than the model reads)."""
+        longer than the model reads); kept[i]: the placeholder tokens source i's translation must hold
+        (Request.kept)."""
         if not sources:
             return []
         options = options.validate(self.capabilities)
@@ -74,8 +77,9 @@ class Translator:
             if len(ids) > longest:  # the encoder's positions end there: ONNX Runtime failed with "invalid index"
                 raise ValueError(f"sentence {index} is {len(ids)} tokens long and the model reads at most {longest}: "
                                  "translate() splits long texts")
-        requests = [Request(str(i), ids, options) for i, ids in enumerate(sources)]
+        requests = [Request(str(i), ids, options, kept=kept[i] if kept else ()) for i, ids in enumerate(sources)]
         # Similar lengths join together, so encoder batches carry little padding.
         by_length = sorted(requests, key=lambda r: len(r.source_ids))
-        Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=len(sources)).run(by_length)
+        Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=len(sources),
+                  retry_beams=self.placeholder_retry_beams).run(by_length)
         return requests

@@ -209,6 +209,35 @@ def test_text_that_looks_like_a_placeholder_token_is_served_without_placeholders
     assert "XX3X" in translation.text and "XX0X" in translation.text and ";" in translation.text
 
 
+def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again_with_beams(exported_default):
+    """Greedy, the shipped model dropped these tokens, which the text pipeline then put at the end ("wenn nicht
+    fertig ist, muss set1 nicht leer sein string2"); the server decodes such a sentence again with 4 beams, in its
+    engine worker processes, and answers that translation (the one a beam-4 request gets), the tokens in place."""
+    from service.client import TranslatorClient
+    from service.decoding import DecodingOptions
+    from service.translator import Translator
+    from tests.grpc_server import RunningServer
+    from tests.test_server import config_for
+
+    out, _ = exported_default
+    texts = ["when not truncating set1, string2 must be non-empty", "Assign role to 1 user",
+             "Unable to unmount the CD-ROM in %s, it may still be in use."]
+    greedy = Translator(out, placeholder_retry_beams=0)
+    segmented = greedy.segment(texts)
+    greedy.translate_segmented(segmented)
+    assert all(prepared.repairs for prepared in segmented.prepared)
+    running = RunningServer(config_for(out))
+    try:
+        with TranslatorClient(running.target) as client:
+            served = [translation.text for translation in client.translate(texts).translations]
+        retries = running.server.metrics.registry.get_sample_value("translator_placeholder_retries_total",
+                                                                   {"model": "en-de"})
+    finally:
+        running.stop()
+    assert served == Translator(out).translate(texts, options=DecodingOptions(beam_size=4))
+    assert retries == len(texts) and served[0].endswith("string2 nicht leer sein"), served
+
+
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
     """An accelerator or quotation mark right before a digit was a token followed by a digit ("XX0X1"), which the
     model read as another token: of 23,542 held-out software messages 4 came back with a piece of one ("Checkbook

@@ -13,11 +13,20 @@ from service.scheduler import QueueFull, Request, RequestStatus, Scheduler
 VOCAB, EOS = 50, 3
 
 
+class ScriptedTokenizer:
+    """Token 15 reads "t15"."""
+
+    @staticmethod
+    def decode(ids):
+        return " ".join(f"t{i}" for i in ids)
+
+
 class ScriptedRuntime:
     """Row with source [s, ...] of length n emits s+10, s+11, ... and EOS after n tokens. The script rides in the
     row's cross K/V, so a row that moved to another slot without its state would emit wrong tokens."""
 
     special = SpecialIds(eos=EOS)
+    tokenizer = ScriptedTokenizer()
 
     def __init__(self):
         self.steps = []  # batch size of every step
@@ -131,6 +140,31 @@ def test_join_interval_gathers_arrivals_while_rows_decode_and_an_idle_pool_takes
     scheduler.add_request([alone])
     scheduler.execute(scheduler.schedule())
     assert runtime.steps[-1] == 1 and alone.status is RequestStatus.RUNNING  # idle again: joins at once
+
+
+def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams():
+    """Only once, only where it ended (not at its length limit), chose its tokens greedily (not sampled), streamed
+    nothing and the beams fit the pool; it ends once, with the beam search's translation."""
+    runtime = ScriptedRuntime()
+    scheduler = Scheduler(runtime, retry_beams=3)
+    options = DecodingOptions(max_output_tokens=20)
+    cases = (("kept", ("t15", "t16"), False), ("lost", ("t15", "t99"), False), ("streamed", ("t99",), True))
+    kept, lost, streamed = (Request(name, [5, 1], options, kept=kept, stream=stream) for name, kept, stream in cases)
+    scheduler.add_request([kept, lost, streamed])
+    events = []
+    run(scheduler, events)
+    assert runtime.steps[:3] == [3, 3, 3] and set(runtime.steps[3:]) == {3}  # greedy (2 tokens, EOS), then 3 beams
+    assert [request.retried for request in (kept, lost, streamed)] == [False, True, False]
+    assert lost.options.beam_size == 3 and lost.finish_reason is FinishReason.EOS and lost.output_ids == [15, 16]
+    assert [rid for rid, token in events if token is None] == ["kept", "streamed", "lost"]
+    assert scheduler.pool.size == 0 and not scheduler.has_work()
+    for refused, limited in ((Scheduler(ScriptedRuntime(), retry_beams=0), options),  # never
+                             (Scheduler(ScriptedRuntime(), max_num_seqs=2), options),  # 4 beams do not fit
+                             (Scheduler(ScriptedRuntime()), DecodingOptions(sampling_temperature=1.0, seed=1)),
+                             (Scheduler(ScriptedRuntime()), DecodingOptions(max_output_tokens=1))):  # cut at its limit
+        request = Request("lost", [5, 1], limited, kept=("t99",))
+        refused.run([request])
+        assert not request.retried and request.options.beam_size == 1
 
 
 def test_max_num_seqs_bounds_the_batch():
@@ -276,6 +310,8 @@ def workloads(draw):
             abort=draw(st.none() | st.integers(0, 20)),
             deadline=draw(st.none() | st.integers(1, 20)),
             beam=draw(st.sampled_from([1, 1, 2, 3])),
+            stream=draw(st.booleans()),
+            kept=draw(st.sampled_from([(), ("t99",)])),  # a placeholder token the translation lacks: decoded again
         ))
     return requests, draw(st.integers(max(r["beam"] for r in requests), 5)), draw(st.sampled_from([1, 1, 2, 4]))
 
@@ -283,13 +319,16 @@ def workloads(draw):
 @settings(max_examples=300, deadline=None)
 @given(workloads())
 def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone(workload):
-    """Greedy and beam requests (a beam holds several rows) over one slot pool."""
+    """Greedy and beam requests (a beam holds several rows) over one slot pool, greedy ones that lost a kept token
+    decoded again with beams."""
     specs, slots, join_interval = workload
     clock = Clock()
-    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, join_interval_steps=join_interval, clock=clock)
+    scheduler = Scheduler(ScriptedRuntime(), max_num_seqs=slots, join_interval_steps=join_interval, retry_beams=2,
+                          clock=clock)
     requests = [Request(f"r{i}", spec["source"], DecodingOptions(max_output_tokens=spec["max_tokens"], beam_size=spec["beam"],
                                                                   num_hypotheses=spec["beam"]),
-                        deadline=spec["deadline"], stream=True) for i, spec in enumerate(specs)]
+                        deadline=spec["deadline"], stream=spec["stream"], kept=spec["kept"])
+                for i, spec in enumerate(specs)]
     ends, streamed = {r.request_id: 0 for r in requests}, {r.request_id: [] for r in requests}
     for step in range(200):
         clock.now = step
@@ -311,9 +350,12 @@ def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone
     for request, spec in zip(requests, specs):
         alone = expected_tokens(spec["source"])[: spec["max_tokens"]]
         assert streamed[request.request_id] == alone[: len(streamed[request.request_id])]
+        assert spec["stream"] or not streamed[request.request_id]
         if request.finish_reason in (FinishReason.EOS, FinishReason.LENGTH):
             assert request.output_ids == alone and len(request.hypotheses) == spec["beam"]
-            if spec["beam"] == 1:  # a beam streams only the prefix its beams agree on (the rest comes with the end)
+            assert request.retried == (spec["beam"] == 1 and bool(spec["kept"]) and not spec["stream"] and slots > 1
+                                       and request.finish_reason is FinishReason.EOS)
+            if spec["beam"] == 1 and spec["stream"]:  # a beam streams only the prefix its beams agree on
                 assert streamed[request.request_id] == alone
             expected = FinishReason.LENGTH if spec["max_tokens"] <= len(spec["source"]) else FinishReason.EOS
             assert request.finish_reason is expected
