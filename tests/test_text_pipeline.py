@@ -294,6 +294,8 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     # gettext's ISO C 99 conversions: their "%" was lost ("hash id %<PRIu32>" came back as "nicht unterstützt
     # <PRIu32>", which msgfmt --check-format refuses)
     assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]
+    # Python's repr, not a word's start ("html_static_path entry %r does not exist" came back without it)
+    assert protected_items("entry %r does not exist, nor %-5r; 50%rather") == ["%-5r", "%r"]
     # Qt's: %1, a localized %L1 and a plural message's count %n (not a word after "%": "100%nice" is text)
     assert protected_items("Copied %n file(s) of %L1 to %2, 100%nice.") == ["%2", "%L1", "%n"]
     # Apple's plural variables whole, not printf's "%#@" and a word ("%#@messages@" came back as "%#@Nachrichten@"),

@@ -748,8 +748,11 @@ PLACEHOLDERS = (
     # a name the string's variables do not have; and a substitution's number, "%arg files", not printf's "%a"
     r"%(?:\d+\$)?#@[^\W\d]\w*@|%arg(?![\w$])",
     # printf's conversions, and gettext's ISO C 99 <inttypes.h> ones ("%<PRIu32>": its "%" was lost, a git message's
-    # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses)
-    r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>)",
+    # "hash id %<PRIu32>" came back as "nicht unterstützt <PRIu32>", which msgfmt --check-format refuses); Python's
+    # repr, "%r", not a word's start ("html_static_path entry %r does not exist" came back without it: 3 of Sphinx
+    # 9's messages, and strftime's 12-hour time in coreutils' "date --help")
+    r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfFgGcsaAp@]|<PRI\w{1,12}>"
+    r"|r(?![A-Za-z]))",
     # Qt's and KDE's: %1, %2, a localized %L1, and the count of a plural message, %n (the tiny test model lost one, "I
     # eat <b>%n</b> apples." came back as "<b>111</b> %")
     r"%L?(?:\d{1,2}(?![\d$])|n(?![A-Za-z]))",
