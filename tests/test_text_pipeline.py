@@ -587,7 +587,8 @@ def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_i
     """"Imported %(total)d redirects" came back as "%(total)d-Weiterleitungen importiert" (20 held-out WordPress,
     Django and catalog messages; a space in every reference). A name's compound, a noun the source joins itself and
     a compound's chain stay joined."""
-    cases = {"Imported %(total)d redirects": ("XX0X-Weiterleitungen importiert", "%(total)d Weiterleitungen importiert"),
+    cases = {"Imported %(total)d redirects": ("XX0X-Weiterleitungen importiert",
+                                              "%(total)d Weiterleitungen importiert"),
              "Delete %(count)s documents": ("XX0X-Dokumente löschen", "%(count)s Dokumente löschen"),
              "Found {num_items} files": ("XX0X-Dateien gefunden", "{num_items} Dateien gefunden"),
              "%.1f seconds left": ("XX0X-Sekunden übrig", "%.1f Sekunden übrig"),
@@ -1882,7 +1883,8 @@ def test_guillemets_apart_from_the_words_at_a_sentences_edge_stay_there():
     glued to words, or inside a sentence, are read."""
     cases = {"Log out &raquo;": (["Log out"], ["Abmelden"], "Abmelden &raquo;"),
              "&laquo; Back": (["Back"], ["Zurück"], "&laquo; Zurück"),
-             "‹ Older posts\nNewer posts ›": (["Older posts", "Newer posts"], ["Ältere", "Neuere"], "‹ Ältere\nNeuere ›"),
+             "‹ Older posts\nNewer posts ›": (["Older posts", "Newer posts"], ["Ältere", "Neuere"],
+                                              "‹ Ältere\nNeuere ›"),
              "« Good morning, everyone »": (["Good morning, everyone"], ["Guten Morgen"], "« Guten Morgen »"),
              "He said »yes« to me.": (["He said »yes« to me."], ["Er sagte »ja«."], "Er sagte »ja«."),
              "Read « this » now": (["Read XX0X this XX1X now"], ["Lies XX0X das XX1X jetzt"], "Lies « das » jetzt")}

@@ -136,7 +136,8 @@ GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 COUNT_ITEM = re.compile(
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diufFeEgG]|%L?n"
     r"|%\(\w+\)[-+#0 ]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diufFeEgG]"
-    r"|(?:%\(|%?\{\{? ?|\$\{)(?:\w+_)?(?:count|counter|num|number|total|max|min|limit|n)(?:_\w+)?(?: ?\}\}?|\)[-+#0 ]*\d*[sdiu])")
+    r"|(?:%\(|%?\{\{? ?|\$\{)(?:\w+_)?(?:count|counter|num|number|total|max|min|limit|n)(?:_\w+)?"
+    r"(?: ?\}\}?|\)[-+#0 ]*\d*[sdiu])")
 # A noun the model joined to a count's token by a hyphen, not one of a compound's chain ("%u-Bit-Schlüssel")
 NOUN_JOINED_TO_COUNT = re.compile(r"-(?=[A-ZÄÖÜ][a-zäöüß]+(?![\w-]))")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
