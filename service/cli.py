@@ -1740,7 +1740,8 @@ def _serve_parser(commands) -> None:
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
                             "tag) is decoded again with this many beams before it is answered, where the text "
                             "pipeline would put the placeholder back at the sentence's end; not a streamed "
-                            "sentence, whose tokens went out, nor where more beams than --max-num-seqs would not fit "
+                            "sentence, whose tokens went out, nor one whose deadline leaves less than twice the time "
+                            "its greedy decoding took, nor where more beams than --max-num-seqs would not fit "
                             "(TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
                             "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")

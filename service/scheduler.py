@@ -313,7 +313,7 @@ class Scheduler:
         for row in done_rows:
             request = pool.requests[row]
             self._finish_single(request, row, now)
-            if self._lost_a_kept_token(request):
+            if self._lost_a_kept_token(request, now):
                 self._decode_again_with_beams(request)
                 continue
             events.append((request, None))
@@ -357,11 +357,13 @@ class Scheduler:
         request.output_ids = ids
         request.finish(reason, now)
 
-    def _lost_a_kept_token(self, request: Request) -> bool:
+    def _lost_a_kept_token(self, request: Request, now: float) -> bool:
         """Whether a greedy translation that ended lacks a token of `Request.kept` and may be decoded again (not
-        one cut at its length limit: a loop, whose beams would run as long)."""
+        one cut at its length limit: a loop, whose beams would run as long; nor one whose deadline leaves less than
+        twice the time its greedy decoding took, where the answer it has would likely be lost)."""
         if (not request.kept or request.retried or request.stream or request.options.sampling
-                or request.finish_reason is not FinishReason.EOS or not 1 < self.retry_beams <= self.max_num_seqs):
+                or request.finish_reason is not FinishReason.EOS or not 1 < self.retry_beams <= self.max_num_seqs
+                or request.deadline is not None and request.deadline - now < 2 * (now - request.scheduled_time)):
             return False
         text = self.runtime.tokenizer.decode(request.output_ids)
         return any(token not in text for token in request.kept)

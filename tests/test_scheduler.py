@@ -165,6 +165,17 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
         request = Request("lost", [5, 1], limited, kept=("t99",))
         refused.run([request])
         assert not request.retried and request.options.beam_size == 1
+    clock = Clock()  # a step a second: greedy ends at 2 s, having taken 2 s; a deadline at 5 s leaves 3 s, less than
+    # twice that, one at 9 s leaves 7
+    for deadline, retried in ((5.0, False), (9.0, True)):
+        scheduler = Scheduler(ScriptedRuntime(), clock=clock)
+        request = Request("lost", [5, 1], options, deadline, kept=("t99",))
+        clock.now = 0.0
+        scheduler.add_request([request])
+        while request.status is not RequestStatus.FINISHED and not request.retried:
+            scheduler.execute(scheduler.schedule())
+            clock.now += 1.0
+        assert request.retried is retried
 
 
 def test_max_num_seqs_bounds_the_batch():
@@ -353,8 +364,9 @@ def test_any_order_of_arrivals_finishes_aborts_and_deadlines_decodes_as_if_alone
         assert spec["stream"] or not streamed[request.request_id]
         if request.finish_reason in (FinishReason.EOS, FinishReason.LENGTH):
             assert request.output_ids == alone and len(request.hypotheses) == spec["beam"]
-            assert request.retried == (spec["beam"] == 1 and bool(spec["kept"]) and not spec["stream"] and slots > 1
-                                       and request.finish_reason is FinishReason.EOS)
+            eligible = (spec["beam"] == 1 and bool(spec["kept"]) and not spec["stream"] and slots > 1
+                        and request.finish_reason is FinishReason.EOS)
+            assert request.retried <= eligible and (request.retried or not eligible or spec["deadline"] is not None)
             if spec["beam"] == 1 and spec["stream"]:  # a beam streams only the prefix its beams agree on
                 assert streamed[request.request_id] == alone
             expected = FinishReason.LENGTH if spec["max_tokens"] <= len(spec["source"]) else FinishReason.EOS
