@@ -2738,6 +2738,17 @@ def test_declarations_and_processing_instructions_are_markup():
             assert prepared.restore(prepared.segments) == text
 
 
+def test_a_start_tag_that_never_closes_is_markup_in_html():
+    """KOMA-Script's pages: '<meta name="keywords" content="KOMA-Script, scrtime' runs into the next line's tag; read as
+    words it came back as '<meta-Name="keywords" Inhalt="KOMA-Skript, ...'. In plain text a "<" before words is text."""
+    text = '<meta name="keywords" content="KOMA-Script, scrtime\n<meta name="DC.Title" />\n<title>The time</title>'
+    prepared = prepare(text, html=True)
+    assert prepared.segments == ["The time"] and prepared.protected[0].startswith('<meta name="keywords"')
+    assert prepared.restore(["Die Zeit"]) == text.replace("The time", "Die Zeit")
+    assert prepare("if a <b and c <d then", html=True).segments == ["if a <b and c <d then"]
+    assert prepare('Set <x y="1 and go <b>on</b>.').protected == ["1", "<b>", "</b>"]
+
+
 def test_a_tag_of_no_elements_content_at_a_sentences_edge_stays_there():
     """A form's field after its label's words went where the model put it, inside the label ('<label>Datei<input
     type="text"> öffnen</label>'); in HTML a void element's tag at a sentence's edge stays out of it, as an emoji

@@ -40,8 +40,8 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.glossary import Glossary
-from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_PARTS,
-                               TAG_PATTERN, token_ending_at, MovedTags, reduced)
+from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
+                               TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -68,6 +68,10 @@ MARK_AFTER_A_WORD = frozenset(".,;:!?)]")
 # Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
 REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
 MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
+# In HTML, a start tag whose attributes run into the next tag, never closed (13 of 69 installed pages, KOMA-Script's:
+# '<meta name="keywords" content="KOMA-Script, scrtime' before the next line's '<meta ...'): a browser reads it as
+# markup, and so it is kept as written; read as words, it came back as '<meta-Name="keywords" Inhalt="KOMA-Skript, ...'.
+UNCLOSED_TAG = re.compile(rf"<{TAG_NAME}\s+[\w:.-]+\s*=[^<>]*(?=<)")
 TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 PATH_NAME = r"\.{0,2}[\w+~$-]+(?:\.[\w+~$-]+)*"  # a file or directory name in a path: ".config", "zypp.conf"
 QUERY_VALUE = r"(?:[\w.~%+-]*[\w~%+-])?"  # (no full stop at its end: a sentence's)
@@ -3834,6 +3838,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
+    if html and "=" in text:
+        items += [tag.span() for tag in UNCLOSED_TAG.finditer(text)]
     if not text.isascii():
         items += [run.span() for run in symbols_outside_ascii().finditer(text)]
         items += names_outside_ascii(text) if preserve_placeholders else []
