@@ -8,10 +8,9 @@ keeps, a label's ``&File`` marker as a marker). A plural message whose source ma
 Qt's convention (``%n file(s)``), is sent as two items, its singular and its plural (``%n file``, ``%n files``; the
 ids ``Context:one``, ``Context:other``), for German's two numerus forms. The file is written back character for
 character as it was, but for each translated message's translation (of a plural message: each numerus form), kept
-marked
-``type="unfinished"``, Qt Linguist's mark for a translation to review, and the file's ``language`` (``de``) where it
-names none or English (a template). Messages marked vanished or obsolete and messages with a translation are never
-sent.
+marked ``type="unfinished"``, Qt Linguist's mark for a translation to review, and the file's ``language`` (``de``)
+where it names none or English (a template). Messages marked vanished or obsolete and messages with a translation are
+never sent; an untranslated message of no letter (``(%1, %2)``) gets its source as its translation, finished.
 """
 
 from __future__ import annotations
@@ -58,6 +57,7 @@ class Message:
     translation: re.Match  # its <translation> element, in the document
     plural: bool
     sent: bool  # untranslated, not vanished or obsolete, with a letter
+    copied: bool  # untranslated, not vanished or obsolete, of no letter but something: its translation is its source
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -123,24 +123,32 @@ def messages(document: str) -> Iterator[Message]:
                 continue
             text = html.unescape(source.group(1))
             written = translation.group(2) or ""
-            sent = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
-                    and "<byte" not in source.group(1) and bool(documents.LETTER.search(text)))
-            found = Message(number + 1, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent)
+            untranslated = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
+                            and "<byte" not in source.group(1))
+            sent = untranslated and bool(documents.LETTER.search(text))
+            found = Message(number + 1, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent,
+                            untranslated and not sent and bool(text.strip()))
             number += len(found.forms)
             yield found
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each sent message whose number has a translation given it, marked unfinished (with
-    `review`; else finished), and the file's language German where it named none or English."""
+    `review`; else finished), each copied message its source as its translation, finished (left empty, lrelease and
+    Qt Linguist count it untranslated: "(%1, %2)", 53 of 3,711 messages of Qt 5's own files), and the file's language
+    German where it named none or English."""
     edits = []
     for message in messages(document):
         texts = [translated.get(number) for number, _, _ in message.items()]
-        if not message.sent or not all(texts):  # a plural message's forms go in together
+        if message.copied:
+            texts, to_review = [message.source], False
+        elif message.sent and all(texts):  # a plural message's forms go in together
+            to_review = review
+        else:
             continue
         element = message.translation
         edits.append((*element.span(), _translation(element, [escaped(text) for text in texts], message.plural,
-                                                    review)))
+                                                    to_review)))
     return _german(documents.spliced(document, edits))
 
 

@@ -712,6 +712,7 @@ XLIFF_1 = """<?xml version="1.0" encoding="UTF-8"?>
       <trans-unit id="apples"><source>The apples were &lt;cheap&gt;.</source><target/></trans-unit>
       <trans-unit id="done"><source>I eat an apple.</source><target>Ich esse einen Apfel.</target></trans-unit>
       <trans-unit id="key" translate="no"><source>The apples</source></trans-unit>
+      <trans-unit id="pair"><source>(<x id="A"/>, <x id="B"/>)</source></trans-unit>
       <!-- <trans-unit id="old"><source>An old unit</source></trans-unit> -->
     </body>
   </file>
@@ -726,8 +727,9 @@ XLIFF_2 = """<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" 
 
 def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(server, tmp_path):
     """Read line by line as text, an XLIFF file's markup went to the model. As XLIFF (1.2 and 2.x) each unit with a
-    source and no target text is sent as HTML (its inline codes kept) and given its target, flagged for review;
-    translated units, units marked translate="no" and everything else stay as written."""
+    source and no target text is sent as HTML (its inline codes kept) and given its target, flagged for review; one
+    of no letter gets its source as its target, translated (Angular's build counted it missing); translated units,
+    units marked translate="no" and everything else stay as written."""
     with TranslatorClient(server.target) as client:
         station, apples, eat, where = (
             client.translate([t], max_output_tokens=16, html=True).translations[0].text for t in
@@ -738,7 +740,10 @@ def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(
                                                       'target-language="de">').replace(
                 "station</g>?</source>\n", f'station</g>?</source>\n        <target state="needs-review-translation">'
                                            f"{station}</target>\n").replace(
-                "<target/>", f'<target state="needs-review-translation">{apples}</target>')),
+                "<target/>", f'<target state="needs-review-translation">{apples}</target>').replace(
+                '<source>(<x id="A"/>, <x id="B"/>)</source>',
+                '<source>(<x id="A"/>, <x id="B"/>)</source><target state="translated">(<x id="A"/>, <x id="B"/>)'
+                "</target>")),
             ("app.xliff", XLIFF_2, XLIFF_2.replace('srcLang="en">', 'srcLang="en" trgLang="de">').replace(
                 '<segment state="initial"><source>I eat <ph id="0"/> apples.</source>',
                 '<segment state="translated"><source>I eat <ph id="0"/> apples.</source>'
@@ -757,7 +762,7 @@ def test_an_xliff_files_untranslated_units_get_their_targets_flagged_for_review(
     assert sorted(record["id"] for record in records(tmp_path / "de.jsonl")) == ["count", "count/two"]
     code, _, err = batch(server.target, tmp_path / "messages.xlf", tmp_path / "final.xlf", "--no-review", *SHORT)
     written = (tmp_path / "final.xlf").read_text(encoding="utf-8")
-    assert code == 0 and written.count('<target state="translated">') == 2 and "needs-review" not in written, err
+    assert code == 0 and written.count('<target state="translated">') == 3 and "needs-review" not in written, err
     (tmp_path / "broken.xlf").write_text('<xliff version="1.2"><file><body><trans-unit id="a"><source>Hi</source>'
                                          "</body></file></xliff>")
     code, _, err = batch(server.target, tmp_path / "broken.xlf", tmp_path / "out.xlf")
@@ -828,6 +833,10 @@ QT_TS = """<?xml version="1.0" encoding="utf-8"?>
         <source>Gone</source>
         <translation type="vanished"></translation>
     </message>
+    <message>
+        <source>(%1, %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>
 """
@@ -837,7 +846,8 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
     """Read line by line as text, a Qt Linguist file's XML went to the model. A file named *.ts sends each message
     without a translation (its source's references undone: rich text as markup, "&File" as a label's marker) and
     writes its translation (each numerus form of a plural) escaped as lupdate writes it, still unfinished (Qt
-    Linguist's mark for a translation to review), and the file's language German; all else stays as written."""
+    Linguist's mark for a translation to review), and the file's language German; a message of no letter gets its
+    source, finished (lrelease counted it untranslated); all else stays as written."""
     station, file, apples = alone(server.target, ["Where is the station?", "&File", "I eat <b>%n</b> apples."])
 
     def escaped(text: str) -> str:  # as lupdate writes it
@@ -852,13 +862,15 @@ def test_a_qt_linguist_files_untranslated_messages_are_filled_in_and_left_unfini
         'language="en_US"', 'language="de"').replace(
         '<translation type="unfinished"></translation>', f'<translation type="unfinished">{escaped(station)}'
                                                           "</translation>", 1).replace(
+        "<source>(%1, %2)</source>\n        <translation type=\"unfinished\"></translation>",
+        "<source>(%1, %2)</source>\n        <translation>(%1, %2)</translation>").replace(
         '<translation type="unfinished"/>', f'<translation type="unfinished">{escaped(file)}</translation>').replace(
         "<numerusform></numerusform>", f"<numerusform>{escaped(apples)}</numerusform>")
     ElementTree.fromstring((tmp_path / "app_de.ts").read_bytes())
     code, _, err = batch(server.target, source, tmp_path / "final_de.ts", "--no-review", *SHORT)
     written = (tmp_path / "final_de.ts").read_text(encoding="utf-8")
     # the three filled in finished; the draft and the comment's kept unfinished
-    assert code == 0 and written.count("<translation>") == 4 and written.count('type="unfinished"') == 2, err
+    assert code == 0 and written.count("<translation>") == 5 and written.count('type="unfinished"') == 2, err
     (tmp_path / "app.ts").write_text("export const answer: number = 42;\n", encoding="utf-8")  # TypeScript
     with pytest.raises(JobRefused, match=re.escape("not XML: a Qt Linguist file is (a TypeScript file")):
         item_ids(tmp_path / "app.ts")
@@ -878,7 +890,7 @@ def test_a_qt_plural_messages_optional_ending_sends_its_singular_and_plural_for_
     assert [item for item in qt_ts.items(document) if ":" in item[1]] == [
         (3, "MainWindow:one", "Delete %n entry and <b>%n</b> box?"),
         (4, "MainWindow:other", "Delete %n entries and <b>%n</b> boxes?")]
-    assert qt_ts.count(document) == 7  # six messages, one of them two texts
+    assert qt_ts.count(document) == 8  # seven messages, one of them two texts
     written = qt_ts.filled(document, {3: "%n Eintrag löschen?", 4: "%n Einträge löschen?", 5: "Die Äpfel"})
     assert ("<numerusform>%n Eintrag löschen?</numerusform>\n            <numerusform>%n Einträge löschen?"
             "</numerusform>") in written
