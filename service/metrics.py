@@ -92,6 +92,7 @@ class Metrics:
         for reason in ("exited", "stalled"):  # at 0 from the start: increase() sees the first one
             self._labeled(self.worker_restarts, info.name, reason)
         self._labeled(self.preparations_stopped, info.name)
+        self._labeled(self.placeholder_repairs, info.name)
         self._labeled(self.placeholder_retries, info.name)
 
     def observe_step(self, stats: StepOutput, engine) -> None:
