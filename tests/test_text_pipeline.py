@@ -1619,13 +1619,15 @@ def test_a_clause_after_a_semicolon_or_a_dash_goes_on_in_small_letters():
 def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     """Qt's "&File" came back as "Datei", "Skip &All" as "Alle überspringen", "E&xit" as "E&xt", "Copy &Username" as
     "& Benutzername kopieren" (the training data drops the markers). One at a word's start is read; one inside a word
-    is not; where the translation has none, it goes back: in the word the translation keeps, else before the same
-    letter, else before the first letter. Names
-    ("Drag&Drop", "AT&T", "http_proxy") and texts with other "&" or "_" are no labels."""
+    is not, nor GTK's "_", which the vocabulary lacks (served as a token, "_Add to Bookmarks" came back as "_ Zu
+    Lesezeichen hinzufügen"); where the translation has none, it goes back: in the word the translation keeps, else
+    before the same letter, else before the first letter. Names ("Drag&Drop", "AT&T", "http_proxy"), strftime's "%_H"
+    and texts with other "&" or "_" are no labels."""
     cases = {"&File": ("&File", "Datei", "&Datei"), "E&xit": ("Exit", "Beenden", "&Beenden"),
              "Skip &All": ("Skip &All", "Alle überspringen", "&Alle überspringen"),
              "Mount a DVD-&RAM": ("Mount a DVD-&RAM", "DVD-RAM einhängen", "DVD-&RAM einhängen"),
-             "Save _As": ("Save _As", "Speichern _unter", "Speichern _unter"),  # the model's own: kept
+             "Save _As": ("Save As", "Speichern _unter", "Speichern _unter"),  # the model's own: kept
+             "_Add to Bookmarks": ("Add to Bookmarks", "Zu Lesezeichen hinzufügen", "_Zu Lesezeichen hinzufügen"),
              "&amp;Open %s": ("&Open XX0X", "XX0X öffnen", "%s &amp;öffnen")}  # as the text spells it
     cases["Exit E&xit"] = ("Exit Exit", "Exit Exit", "Exit E&xit")  # the word as often as in the source: its place
     # a marker the model wrote before a space marks no letter: it goes where one would have gone without it
@@ -1633,8 +1635,12 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     for text, (segment, translation, restored) in cases.items():
         assert read_whole_and_restored(text, translation) == ([segment], False, restored), text
     for text in ("Drag&Drop files", "AT&T", "R&D", "Set http_proxy", "Tom & Jerry", "&Open & close", "a && b",
-                 "One &two three four five six seven eight nine"):
+                 "One &two three four five six seven eight nine", "same as %_H"):
         assert prepare(text).accelerators == [None], text
+    underscores = lambda text: [m.span() for m in re.finditer("_", text)]  # noqa: E731 - as the shipped vocabulary
+    served = prepare("Color _name:", unknown=underscores)
+    assert served.segments == ["Color name:"] and served.restore(["Farbname:"]) == "Farb_name:"
+    assert prepare("Set http_proxy", unknown=underscores).protected == ["http_proxy"]
     assert prepare("<b>&amp;File</b>", html=True).accelerators == [None]
 
 
