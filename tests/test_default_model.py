@@ -212,7 +212,8 @@ def test_text_that_looks_like_a_placeholder_token_is_served_without_placeholders
 def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again_with_beams(exported_default):
     """Greedy, the shipped model dropped these tokens, which the text pipeline then put at the end ("wenn nicht
     fertig ist, muss set1 nicht leer sein string2"); the server decodes such a sentence again with 4 beams, in its
-    engine worker processes, and answers that translation (the one a beam-4 request gets), the tokens in place."""
+    engine worker processes, and answers that translation (the one a beam-4 request gets), the tokens in place,
+    whether the call is unary or streamed."""
     from service.client import TranslatorClient
     from service.decoding import DecodingOptions
     from service.translator import Translator
@@ -230,12 +231,14 @@ def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again
     try:
         with TranslatorClient(running.target) as client:
             served = [translation.text for translation in client.translate(texts).translations]
+            streamed = {chunk.index: chunk.final.text for chunk in client.stream(texts) if chunk.HasField("final")}
         retries = running.server.metrics.registry.get_sample_value("translator_placeholder_retries_total",
                                                                    {"model": "en-de"})
     finally:
         running.stop()
     assert served == Translator(out).translate(texts, options=DecodingOptions(beam_size=4))
-    assert retries == len(texts) and served[0].endswith("string2 nicht leer sein"), served
+    assert [streamed[i] for i in range(len(texts))] == served  # such a sentence never streams: retried there too
+    assert retries == 2 * len(texts) and served[0].endswith("string2 nicht leer sein"), served
 
 
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
