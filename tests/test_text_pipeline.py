@@ -591,6 +591,7 @@ def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_i
                                               "%(total)d Weiterleitungen importiert"),
              "Delete %(count)s documents": ("XX0X-Dokumente löschen", "%(count)s Dokumente löschen"),
              "Found {num_items} files": ("XX0X-Dateien gefunden", "{num_items} Dateien gefunden"),
+             "Delete { $count } files": ("XX0X-Dateien löschen", "{ $count } Dateien löschen"),
              "%.1f seconds left": ("XX0X-Sekunden übrig", "%.1f Sekunden übrig"),
              "Open the %s plugin": ("Das XX0X-Plugin öffnen", "Das %s-Plugin öffnen"),
              "Use a %d-bit key": ("Einen XX0X-Bit-Schlüssel verwenden", "Einen %d-Bit-Schlüssel verwenden"),

@@ -132,15 +132,16 @@ NOUN_AFTER = re.compile(r" (?=[A-ZÄÖÜ][a-zäöüß])")
 # word in the corpora's English, 5 glued in their German, 3 of them by "er") stays glued, and so does a token after it.
 GLUED_WORD = re.compile(rf"(?=[^\W\d_])(?!er\b|{PLACEHOLDER_PATTERN.pattern})")
 # A placeholder that stands for a number: printf's numeric conversions ("%d", "%'lu", "%1$.1f", Python's "%(total)d"),
-# Qt's plural "%n", and one whose name says it counts ("%(count)s", "{num_items}", "%(max)s", "{{ total }}"). German
-# writes a count apart from its noun; the model joined them as a name's compound ("Imported %(total)d redirects" came
-# back as "%(total)d-Weiterleitungen importiert", "Delete %(count)s documents" as "%(count)s-Dokumente löschen"): in 20
-# of the held-out WordPress, Django and catalog messages, against a space in each reference, as in 1,558 of the 1,567
-# installed catalog messages with a number's placeholder before a word (the rest "%u-Bit" and "%d-fachen").
+# Qt's plural "%n", and one whose name says it counts ("%(count)s", "{num_items}", "%(max)s", "{{ total }}", Fluent's
+# "{ $count }"). German writes a count apart from its noun; the model joined them as a name's compound ("Imported
+# %(total)d redirects" came back as "%(total)d-Weiterleitungen importiert", "Delete %(count)s documents" as
+# "%(count)s-Dokumente löschen"): in 20 of the held-out WordPress, Django and catalog messages, against a space in each
+# reference, as in 1,558 of the 1,567 installed catalog messages with a number's placeholder before a word (the rest
+# "%u-Bit" and "%d-fachen").
 COUNT_ITEM = re.compile(
     r"%(?:\d+\$)?[-+#0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diufFeEgG]|%L?n"
     r"|%\(\w+\)[-+#0 ]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diufFeEgG]"
-    r"|(?:%\(|%?\{\{? ?|\$\{)(?:\w+_)?(?:count|counter|num|number|total|max|min|limit|n)(?:_\w+)?"
+    r"|(?:%\(|%?\{\{? ?\$?|\$\{)(?:\w+_)?(?:count|counter|num|number|total|max|min|limit|n)(?:_\w+)?"
     r"(?: ?\}\}?|\)[-+#0 ]*\d*[sdiu])")
 # A noun the model joined to a count's token by a hyphen, not one of a compound's chain ("%u-Bit-Schlüssel")
 NOUN_JOINED_TO_COUNT = re.compile(r"-(?=[A-ZÄÖÜ][a-zäöüß]+(?![\w-]))")
