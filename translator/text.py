@@ -1189,6 +1189,8 @@ class Prepared:
         # Before `written`, which spells a marker read from "&amp;" as the reference
         if (accelerator := self.accelerators[index]) and not _marks_a_letter(text, accelerator[0]):
             text = accelerated(_stray_marker_dropped(text, accelerator[0]), *accelerator)
+        elif accelerator:
+            text = _first_marker_only(text, accelerator[0])
         if self._goes_on_after_a_clause(index):
             text = _opener_in_small_letters(text)
         text = self._spelled(index, self._after_commas(index, text))
@@ -1512,6 +1514,14 @@ def _underscore_marker(text: str, span: tuple[int, int]) -> bool:
 
 def _marks_a_letter(translation: str, marker: str) -> bool:
     return re.search(rf"{re.escape(marker)}[^\W\d_]", translation) is not None
+
+
+def _first_marker_only(translation: str, marker: str) -> str:
+    """The translation with one marker before a letter, its first, where the model wrote more ("Open/Refresh Form
+    &Preview" came back as "Form &Presh-Format &Preview öffnen": Qt Linguist flags the label)."""
+    marked = re.compile(rf"(?<!{re.escape(marker)}){re.escape(marker)}(?=[^\W\d_])")
+    first = marked.search(translation)
+    return translation[:first.end()] + marked.sub("", translation[first.end():])
 
 
 def _stray_marker_dropped(translation: str, marker: str) -> str:
