@@ -45,6 +45,14 @@ def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
         raise refusal(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
 
 
+def sent_or_copied(untranslated: bool, text: str, words: str | None = None) -> tuple[bool, bool]:
+    """(sent, copied) for a unit of a file to fill in: an untranslated one whose words (its text, or what of it a
+    reader sees) hold a letter is sent; one of no letter but something ("%@", "(%1, %2)") gets its text as it is, as
+    String Catalogs, XLIFF and Qt Linguist files want it (left empty, their tools count it untranslated)."""
+    sent = untranslated and bool(LETTER.search(text if words is None else words))
+    return sent, untranslated and not sent and bool(text.strip())
+
+
 def attribute(attributes: str, name: str) -> str | None:
     """The value of an XML element's attribute, as written between its quotes; None where it has no such one."""
     found = re.search(rf"""\b{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""", attributes)

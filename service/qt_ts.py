@@ -125,9 +125,8 @@ def messages(document: str) -> Iterator[Message]:
             written = translation.group(2) or ""
             untranslated = (not GONE.search(translation.group(1)) and not TAG.sub("", written).strip()
                             and "<byte" not in source.group(1))
-            sent = untranslated and bool(documents.LETTER.search(text))
-            found = Message(number + 1, context_name, text, translation, bool(NUMERUS.search(message.group(1))), sent,
-                            untranslated and not sent and bool(text.strip()))
+            found = Message(number + 1, context_name, text, translation, bool(NUMERUS.search(message.group(1))),
+                            *documents.sent_or_copied(untranslated, text))
             number += len(found.forms)
             yield found
 

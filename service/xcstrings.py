@@ -95,8 +95,7 @@ def units(catalog: dict) -> Iterator[Unit]:
             number += 1
             untranslated = (isinstance(entry, dict) and entry.get("shouldTranslate") is not False
                             and _fillable(entry, path) and not _german(entry, path))
-            sent = untranslated and bool(documents.LETTER.search(text))
-            yield Unit(number, key, path, text, sent, untranslated and not sent and bool(text.strip()))
+            yield Unit(number, key, path, text, *documents.sent_or_copied(untranslated, text))
 
 
 def _source(catalog: dict, key: str) -> dict:

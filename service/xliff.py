@@ -98,9 +98,8 @@ def units(document: str) -> Iterator[Unit]:
         target = _target(content, source.end())
         text = document[start + source.start(1):start + source.end(1)]  # a comment inside a source is its own
         untranslated = not NOT_TRANSLATED.search(unit_attributes) and not (target and (target.group(2) or "").strip())
-        sent = untranslated and bool(documents.LETTER.search(MARKUP.sub(" ", text)))
-        yield Unit(number, _id(unit_attributes, attributes), text, start, end, sent,
-                   untranslated and not sent and bool(text.strip()))
+        yield Unit(number, _id(unit_attributes, attributes), text, start, end,
+                   *documents.sent_or_copied(untranslated, text, MARKUP.sub(" ", text)))
 
 
 def _id(unit_attributes: str, attributes: str) -> str:

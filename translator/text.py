@@ -1486,12 +1486,10 @@ def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
     """The segment as the model reads it, without its label's mnemonic marker (ACCELERATOR) where that stands inside
     a word or is GTK's "_" (outside the vocabulary), and the marker with its word; or the segment as it is and
     None."""
-    words = tokens_blanked(segment)  # a token parts words too
-    markers = list(ACCELERATOR.finditer(words))
-    if (len(markers) != 1 or segment.count("&") + segment.count("_") != 1 or "\n" in segment
-            or len(segment.split()) > ACCELERATOR_MAX_WORDS):
+    if (marker := _label_marker(segment)) is None:
         return segment, None
-    at = start = markers[0].start()
+    words, at = marker.string, marker.start()
+    start = at
     while start and words[start - 1].isalnum():
         start -= 1
     end = WORD_CHARACTERS.match(words, at + 1).end()
@@ -1503,13 +1501,21 @@ def _accelerator(segment: str) -> tuple[str, Accelerator | None]:
 WORD_CHARACTERS = re.compile(r"[^\W_]*")
 
 
+def _label_marker(label: str) -> re.Match | None:
+    """A label's one mnemonic marker (ACCELERATOR, in the label with its tokens blanked: a token parts words too): on
+    one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or "_"; else None."""
+    markers = list(ACCELERATOR.finditer(tokens_blanked(label)))
+    if (len(markers) != 1 or label.count("&") + label.count("_") != 1 or "\n" in label.strip()
+            or len(label.split()) > ACCELERATOR_MAX_WORDS):
+        return None
+    return markers[0]
+
+
 def _underscore_marker(text: str, span: tuple[int, int]) -> bool:
     """Whether an unknown character's span is a one-line label's GTK marker ("_Add to Bookmarks", "Color _name:"),
     which `_accelerator` takes out: as a token glued to its word it came back apart ("_ Zu Lesezeichen hinzufügen",
     "Farbname: _:": 8 of 165 installed catalog labels with one, served, now 2)."""
-    start, end = span
-    return (text[start:end] == "_" and text.count("_") == 1 and "&" not in text and "\n" not in text.strip()
-            and ACCELERATOR.match(text, start) is not None and len(text.split()) <= ACCELERATOR_MAX_WORDS)
+    return text[span[0]:span[1]] == "_" and (marker := _label_marker(text)) is not None and marker.start() == span[0]
 
 
 def _marks_a_letter(translation: str, marker: str) -> bool:
