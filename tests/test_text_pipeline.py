@@ -1782,7 +1782,7 @@ def test_protected_items_with_only_spaces_between_them_are_one_token(text, html,
     ("Version %d.%d.%d, range {from}-{to}", False, ["Version XX0X, range XX1X"], ["%d.%d.%d", "{from}-{to}"]),
     ("Error %s: %s", False, ["Error XX0X: XX1X"], ["%s", "%s"]),  # a space: a label and its value stay two
     ("Press <b>Ctrl</b>+<b>C</b>", True, ["Press XX0XCtrlXX1X+XX2XCXX3X"], ["<b>", "</b>", "<b>", "</b>"]),
-    ("Sizes &lt;/&gt; %s", True, ["Sizes </> XX0X"], ["&lt;", "&gt;", "%s"]),  # references are read as characters
+    ("Sizes &lt;, &gt; %s", True, ["Sizes <, > XX0X"], ["&lt;", "&gt;", "%s"]),  # references read as characters
 ])
 def test_items_joined_by_marks_without_spaces_are_one_token_but_not_markup(text, html, segments, protected):
     """As two tokens the model moved one alone: "Could not connect to %s:%d" came back as "Verbindung mit %s konnte
@@ -3628,6 +3628,53 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
         assert prepare(text).protected == [], text
     prepared = prepare("Press Ctrl+C to copy.", preserve_placeholders=False)
     assert prepared.restore(prepared.segments) == "Press Ctrl+C to copy."
+
+
+def test_a_key_of_one_mark_is_neither_a_tags_start_nor_part_of_a_reference():
+    """LibreOffice's help writes 'Shift+<span class="switchinline">...': the "<" read as the combination's key, the
+    tag reached the model as words and came back as '<spann-ID="..." Klasse="switchinline">'; "Ctrl+&lt;" lost its
+    reference's end ("Strg+&lt drücken;")."""
+    text = 'Use Shift+<span id="sw_37" class="switchinline">Ctrl</span>+T.'
+    prepared = prepare(text, html=True)
+    assert '<span id="sw_37" class="switchinline">' in prepared.protected
+    assert prepared.restore(prepared.segments) == text
+    for text, item in (("Press Ctrl+&lt; to zoom out.", "Ctrl+&lt;"), ("Press Ctrl+< to zoom out.", "Ctrl+<")):
+        prepared = prepare(text, html=True)
+        assert prepared.protected == [item]
+        assert prepared.restore(prepared.segments) == text.replace("Ctrl", "Strg")
+
+
+@pytest.mark.parametrize("text, html, segments", [
+    ("She said “Really?” and laughed.", False, ["She said XX0XReally?XX1X and laughed."]),
+    ("He asked &quot;Why?&quot; and left.", True, ['He asked "Why?" and left.']),
+    ("She said &#8220;Stop!&#8221; and ran.", True, ["She said XX0XStop!XX1X and ran."]),
+    ("She said “Really?” Then she laughed.", False, ["She said XX0XReally?XX1X", "Then she laughed."]),
+    # a quotation mark inside another item ('1"'): the splitter reads none of them as marks (it read all up to the
+    # next one as quoted, and the two sentences as one)
+    ('By "\\1" in the <b>Find</b> box and "$1" here. The second by "\\2" and "$2".', True,
+     ['By "\\XX0X" in the XX1XFindXX2X box and XX3X$XX4X here.', 'The second by "\\XX0X" and XX1X$XX2X.']),
+])
+def test_the_splitter_reads_a_quotation_marks_token_as_the_mark(text, html, segments):
+    """The splitter keeps a quotation's end with its sentence, but not a token's: 'She said “Really?” and laughed.'
+    (its marks items, as the model dropped them) reached the model as "She said “Really?”" and "and laughed."."""
+    prepared = prepare(text, html=html)
+    assert prepared.segments == segments
+    assert len(prepared.restore(prepared.segments)) == len(text)  # (its quotation marks written as German's)
+
+
+def test_marks_in_angle_brackets_are_a_placeholder_with_the_word_glued_to_them():
+    """LibreOffice Math's placeholder "<?>", read as characters: "You can also type <?>csub<?> in the Commands
+    window." came back as "Sie können auch eingeben?>KSub<?> ...". One item, with a word, braces or a call glued to
+    it; a sentence's parentheses around it stay text."""
+    for text, html, protected in (
+            ("Type <?>csub<?> in the window.", False, ["<?>csub<?>"]),
+            ("Type neg<?> or <?>lsup{<?>} or exp(<?>) here.", False, ["neg<?>", "<?>lsup{<?>}", "exp(<?>)"]),
+            ("A value (<?>) appears.", False, ["<?>"]),
+            ("Type &lt;?&gt;csub&lt;?&gt; in the window.", True, ["&lt;?&gt;csub&lt;?&gt;"])):
+        prepared = prepare(text, html=html)
+        assert prepared.protected == protected, text
+        assert prepared.restore(prepared.segments) == text
+    assert prepare("Use <b>bold</b> or <br> and a <-> b.").protected == ["<b>", "</b>", "<br>", "<->"]
 
 
 def test_a_dates_format_is_an_item_with_its_fields_in_germans_letters():

@@ -362,13 +362,17 @@ LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 # A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
 # Read, the model lost and repeated keys: of the 58 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
-# as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S"
+# as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S".
+# A key of one mark is not a tag's "<" (LibreOffice's help writes 'Shift+<span class="switchinline">...', whose tag,
+# its "<" taken for the key, reached the model as words: '<spann-ID="..." Klasse="switchinline">'), and it may be a
+# character reference ("Ctrl+&lt;" came back as "Strg+&lt drücken;")
+MARKS_IN_ANGLE_BRACKETS = r"(?:<|&lt;)[^\w\s<>&;]{1,3}(?:>|&gt;)"
 MODIFIER_KEY = r"(?:Ctrl|Control|Strg|Shift|Alt|AltGr|Cmd|Command|Meta|Super|Win|Option|Opt|Fn|Hyper)"
 NAMED_KEY = (r"(?:F\d{1,2}|Enter|Return|Space|Tab|Esc|Escape|Delete|Del|Backspace|Insert|Ins|Home|End|PgUp|PgDn|PageUp"
              r"|PageDown|Up|Down|Left|Right|Plus|Minus|Print|Pause|Menu|CapsLock|NumLock|ScrollLock|PrtSc|PrintScreen"
              r"|SysRq)")
 KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[a-z0-9])(?!\w)"
-                   rf"|(?:{MODIFIER_KEY} ?\+ ?)+[^\w\s])")
+                   rf"|(?:{MODIFIER_KEY} ?\+ ?)+(?!{TAG_PATTERN})(?:{REFERENCE}|[^\w\s]))")
 # Keys in Python Markdown's (MkDocs Material's) syntax, "++ctrl+alt+del++", which the extension names and draws: kept
 # as written (read, "Press ++ctrl+alt+del++ to restart." came back as "Drücken Sie +ctrl+alt+del++Abschalten ...")
 MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
@@ -451,6 +455,11 @@ PLACEHOLDERS = (
     TRACEBACK,
     STACK_TRACE,
     LOG_LINE,
+    # Marks in angle brackets, a placeholder, with the word glued to it (LibreOffice Math's "<?>": "<?>csub<?>",
+    # "neg<?>", "<?>lsup{<?>}", "exp(<?>)", in its help "&lt;?&gt;", tried before references): read as characters, "You can also
+    # type <?>csub<?> in the Commands window." came back as "Sie können auch eingeben?>KSub<?> ...", "prod <?>" as
+    # "eingeben?>"
+    rf"(?<![\w{{}}^])(?:\w+\({MARKS_IN_ANGLE_BRACKETS}\)|[\w{{}}^]*(?:{MARKS_IN_ANGLE_BRACKETS}[\w{{}}^]*)+)",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -2650,8 +2659,47 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
     yield from ([blank] for blank in held)
 
 
-def sentences(line: str) -> list[str]:
-    """A line's sentences; concatenated they give the line back exactly. A long line is read a window at a time:
+def sentences(line: str, protected: Sequence[str] = ()) -> list[str]:
+    """A line's sentences; concatenated they give the line back exactly. The splitter reads the tokens of items that
+    are one mark as that mark (`_as_marks`), quotation marks and character references: it keeps a quotation's end
+    with its sentence ('She said “Really?” and laughed.' is one), but not a token's, so 'She said XX0XReally?XX1X and
+    laughed.' reached the model as two sentences, 'Type &lt;?&gt; here' (LibreOffice Math's placeholder) as "Type <?"
+    and "here", its "&gt;" between them."""
+    read = _as_marks(line, protected) if protected else None
+    if read is None:
+        return _sentences(line)
+    view, starts = read
+    ends = [starts[end] for end in accumulate(map(len, _sentences(view)))]
+    return [line[start:end] for start, end in zip([0, *ends], ends)]
+
+
+QUOTATION_MARKS = frozenset("\"'“”„‟«»‹›‘’‚")
+
+
+def _as_marks(line: str, protected: Sequence[str]) -> tuple[str, list[int]] | None:
+    """The line with each token whose item is one mark, or a reference to one, as that mark, and where each of its
+    characters starts in the line (and the line's end); None where no token is such, or where another item holds
+    such a quotation mark too: the splitter, shown a quotation's opening and not its end ('"$1"' of LibreOffice's help is the
+    items '"' and '1"'), read all up to the next quotation mark as quoted and ended no sentence there."""
+    pieces, starts, done, shown, hidden = [], [], 0, set(), ""
+    for token in PLACEHOLDER_PATTERN.finditer(line):
+        item = protected[int(token.group(1))] if int(token.group(1)) < len(protected) else ""
+        mark = unescape(item) if ONE_REFERENCE.fullmatch(item) else item
+        if len(mark) != 1 or mark.isalnum() or mark.isspace() or not mark.isprintable():
+            hidden += item
+            continue
+        shown.add(mark)
+        pieces += [line[done:token.start()], mark]
+        starts += [*range(done, token.start()), token.start()]
+        done = token.end()
+    if not pieces or any(mark in hidden for mark in shown & QUOTATION_MARKS):
+        return None
+    pieces.append(line[done:])
+    return "".join(pieces), [*starts, *range(done, len(line) + 1)]
+
+
+def _sentences(line: str) -> list[str]:
+    """`sentences` of a line as the splitter reads it. A long line is read a window at a time:
     the window's sentences but its last two are kept (the window may cut the last, and the splitter may hand the
     start of a cut one to the sentence before it: "Jones. «" of "Jones. «Oui!»"), and the next window starts where
     they do. A window of SPLITTER_MAX_WINDOW characters with fewer sentences keeps all but its last, or all of
@@ -3936,7 +3984,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         parts = json_values(block, prepared.protected) if json else [block]
         # cut around parentheses before cutting a long sentence into lines: across a line break, each line held
         # one of the marks, which the model dropped
-        for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part))
+        for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part, prepared.protected))
                         for inner in parentheticals(whole)):
             lines = [portion] if html else _lines_unless_short(portion, short_enough or (lambda s: fits(as_read(s))))
             for clause in (spoken for line in lines for whole in clauses(line, separators)
