@@ -164,6 +164,16 @@ def test_an_element_follows_its_words_where_the_translation_moves_them():
     assert got == "Das Haus ist <b>rot</b>"
 
 
+def test_two_elements_around_tokens_the_model_wrote_with_one_x_between_keep_both_tokens_whole():
+    """The model writes two adjacent tokens with one X between ("XX1XX4X"): the first element's end fell inside the
+    first token, and its tags' tokens split it, which left an "X" in LibreOffice's help page
+    ("Einstellungen</span></span>X<span hidden ...>")."""
+    protected = ["<b>", "%s", "</b>", "<i>", "%d", "</i>"]
+    got = put_back(protected, "Choose XX0XXX1XXX2XXX3XXX4XXX5X.", ["Choose", "XX", "~1", "~X", "~XX", "~4", "~X", "~."],
+                   ["Wählen", "Sie", "XX", "~1", "~XX", "~4", "~X", "~."], {0: 0, 2: 1, 3: 2, 4: 4, 5: 5, 6: 6, 7: 7})
+    assert got == "Wählen Sie <b>%s</b><i>%d</i>."
+
+
 def test_an_element_whose_words_attend_to_a_mark_wraps_the_word_beside_it():
     """Where the words' strongest token is a mark ("-" of a compound the model wrote), the element wrapped only it:
     "Hello <b>world</b>, you" came back as "Hallo<b>-</b>Entscheidung, Sie". It wraps the word after it (or before)."""

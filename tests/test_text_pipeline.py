@@ -2898,11 +2898,19 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
                  "YOU CAN CHANGE THE LANGUAGE IN SETTINGS > GENERAL > LANGUAGE."),
              "Open File → Save As... and Privacy & Security > Clear Data.": (
                  ["Open XX0X and XX1X.", "File", "Save As...", "Privacy & Security", "Clear Data"],
-                 "OPEN FILE → SAVE AS... AND PRIVACY & SECURITY > CLEAR DATA.")}
+                 "OPEN FILE → SAVE AS... AND PRIVACY & SECURITY > CLEAR DATA."),
+             # LibreOffice's help separates labels by a dash ("Choose Slide Show - Slide Show" came back as
+             # "Dia-Anzeige - Anzeige")
+             "Choose Tools - Options - Security.": (
+                 ["Choose XX0X.", "Tools", "Options", "Security"], "CHOOSE TOOLS - OPTIONS - SECURITY.")}
     for text, (segments, translated) in cases.items():
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == translated, text
+    # a path right after a tag too, its tags apart (after a separator's ">" no path starts)
+    prepared = prepare('Choose <span class="menuitem">Slide Show - Slide Show</span>.', html=True, take_out_tags=True)
+    assert prepared.segments == ["Choose XX0X.", "Slide Show", "Slide Show"]
+    assert prepared.protected == ['<span class="menuitem">', "Slide Show - Slide Show", "</span>"]
     # so is a quoted label after the verb that works it or before the control's name (the model wrote '"Speicher"')
     for text, (segments, translated) in {
             'Click "Save", then the “Cancel” button.': (
@@ -2927,6 +2935,7 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
                  'No results for "translator".', 'Click "Save." and "Done!" buttons', "Click 'em all.",
                  'He went to "the Shop" and in "New York city".',  # not each word from a capital
                  "Run the 'find' dialog, press 'space'.", "Tools > Import IMAP settings", "MTR > Under",
+                 "The range 1 - 10, FIRST_UID - LAST_UID", "[Error - No name]",
                  'Press "Enter" or "Esc".', "Run `Settings > General` or `click 'Save'`."):
         prepared = prepare(text)
         assert not prepared.shown and prepared.restore(prepared.segments) == text, text

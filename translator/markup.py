@@ -19,6 +19,7 @@ as the model was trained: format placeholders, a void element, a comment, a tag 
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 import re
 import sys
 from collections import Counter
@@ -30,6 +31,7 @@ import numpy as np
 # What the model sees instead of a protected item: the same form the training data uses for placeholders.
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
+SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 # A tag's attributes, where a quoted value may hold a ">" ('<a title="Settings > Privacy">' was cut at it, and the rest
 # of the tag reached the model as words: '<a title="x >y">'). Possessive, and no part of it crosses a "<": a tag that
 # never closes is scanned once, up to the next "<".
@@ -243,6 +245,7 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     """The translation with the moved tokens inserted. `source_spans`: (start, end) in `stripped` of each source
     token the model read (end-of-sentence excluded); `target_spans`: (start, end) in `translation` of each
     generated token ((n, n) for one without text); `weights`: their (target, source) cross-attention."""
+    translation, target_spans = _tokens_apart(translation, target_spans)
     weights = np.asarray(weights, dtype=np.float32)[: len(target_spans), : len(source_spans)]
     visible = [k for k, (start, end) in enumerate(target_spans) if end > start and k < len(weights)]
     if not visible:  # nothing to wrap: the tokens in source order at the end, as repair would put them
@@ -267,6 +270,23 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
         pieces += [translation[done:position], token]
         done = position
     return "".join(pieces) + translation[done:]
+
+
+def _tokens_apart(translation: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
+    """The translation with the X that two adjacent tokens share ("XX7XX8X") written twice, and the spans moved with
+    it: an element's edge at the second token's start fell inside the first, and the tags' tokens put there split
+    it ("XX0" + "XX6X" + "X"), which left an "X" in the page ("Einstellungen</span></span>X<span hidden ...>")."""
+    cuts, at = [], 0
+    while shared := SHARED_X.search(translation, at):
+        cuts.append(shared.end())
+        at = shared.end() - 1  # chains: "XX1XX2XX3X"
+    if not cuts:
+        return translation, list(spans)
+    pieces = [translation[start:end] for start, end in zip([0, *cuts], [*cuts, len(translation)])]
+
+    def moved(position: int) -> int:  # the X written at a cut goes with what follows it
+        return position + bisect_left(cuts, position)
+    return "X".join(pieces), [(moved(start), moved(end)) for start, end in spans]
 
 
 def _empty_keys(moved: Sequence[MovedTags], targets: list[tuple[int, int]]) -> dict[int, tuple]:

@@ -40,8 +40,8 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.glossary import Glossary
-from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
-                               TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
+from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, SHARED_X, TAG,
+                               TAG_NAME, TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -58,7 +58,6 @@ DIGIT_X = r"(?<=\d)X(?!\w)"
 STRAY_X = re.compile(rf"(XX\d+X)|X{{2,}}(?!X*\d)|{BROKEN_TOKEN}|{DIGIT_X}")
 # A source with such text of its own ("X1X", "4X") is not repaired by STRAY_X
 OWN_TOKEN_DEBRIS = re.compile(f"{BROKEN_TOKEN}|{DIGIT_X}")
-SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 LEADING_TOKEN = re.compile(r"\s*XX(\d+)X")  # a translation's first token (`Prepared._capital_kept`)
 # A token with the spaces before it: a repeated token dropped before a mark takes them along ("Ein neues Absatz mit
 # XX0X innerhalb von XX0X." was "... innerhalb von .")
@@ -2948,16 +2947,19 @@ AFTER_IS_OR_HAS = frozenset(
 # General > Allgemein > Allgemein > Allgemein >") or lost them ("Open File > Save As." as "Datei öffnen unter.");
 # alone, a label comes back as the catalogs write it ("Einstellungen", "Speichern unter"). A path is an item, its labels
 # translated each alone (`ui_labels`). A label is up to four capitalized words ("Privacy & Security"); an
-# instruction's verb before it is not one ("Open Settings > Privacy").
+# instruction's verb before it is not one ("Open Settings > Privacy"). LibreOffice's help separates labels by a dash
+# ("Choose Tools - Options - Security"): read, "Choose Slide Show - Slide Show" came back as "Dia-Anzeige - Anzeige",
+# "Go to Letter Wizard - Footer" as "Gehe zu - Footer".
 MENU_VERBS = "Open|Click|Go|Select|Choose|Tap|Navigate|Press|Use|See|Visit|Under|In|From|Check|Then|Now|Find"
 # A label has a small letter (not "A > B", "ARG1 > ARG2", a token); the longest one is taken, and a path whose last
 # label a word in small letters follows is none: that label goes on in small letters ("Tools > Import IMAP settings",
 # "See Help > Debug messages for more details"), or the path is a comparison.
 MENU_LABEL = (rf"(?!(?:{MENU_VERBS})[ \xa0])(?=[A-Z][\w'’&+-]*[a-z])[A-Z][\w'’&+-]+"
               r"(?:[ \xa0](?:(?:and|of|for|as|with|&)[ \xa0])?[A-Z][\w'’&+-]*){0,3}+(?:\.\.\.|…)?+")
-MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›)[ \xa0]")
+MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›|-|–)[ \xa0]")
 AFTER_A_PATH = "and|or|to|then|for|in|on|at|from|with|under|menu|tab|option|dialog|window|page|button|section|item"
-MENU_PATH = re.compile(rf"(?<![\w>-]){MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})++(?![\w'’&+-])"
+MENU_PATH = re.compile(rf"(?:(?<![\w>-])|(?<=[\w\"'/]>)){MENU_LABEL}"  # after a tag too, not after a separator
+                       rf"(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})++(?![\w'’&+-])"
                        rf"(?![ \xa0](?!(?:{AFTER_A_PATH})\b)[a-z])")
 
 
