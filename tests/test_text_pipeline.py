@@ -1523,8 +1523,9 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
     """Inside their tag's item they stayed English: '<img alt="A cat sleeping on the sofa">', '<input
     placeholder="Enter your name">'. An image's alternative text, a tooltip, a field's hint, a label read aloud and a
     button's caption are texts of their own, whose segments follow the text's; their translations go into the tags
-    (a quotation mark the model writes spelled as a reference), and such a text streams whole. Not in code, a comment,
-    an element not to be translated or a field's value; with placeholders and HTML off, tags are text."""
+    (a quotation mark the model writes spelled as a reference), and such a text streams whole, and so do a page's
+    description and keywords. Not in code, a comment, an element not to be translated or a field's value, nor a meta
+    tag's other contents; with placeholders and HTML off, tags are text."""
     from pathlib import Path
 
     from service.texts import Texts
@@ -1551,6 +1552,15 @@ def test_attribute_values_a_reader_sees_are_translated_into_their_tags():
                  '<button type="submit" value="A cat">'):  # a button element's value is not shown
         assert not prepare(kept, html=True).shown, kept
     assert prepare('<p>Item 5 <img alt="A cat"></p>', html=True).segments[-1] == "A cat"  # one item with the 5
+    # what search engines and link previews show: a description, keywords, Open Graph's and Twitter's texts
+    head = ('<meta name="description" content="How to install it."><meta property="og:title" content=\'Installing\'>'
+            '<meta itemprop="keywords" content="install,setup"><meta http-equiv="refresh" content="0; URL=a.html">'
+            '<meta name="viewport" content="width=device-width">')
+    prepared = prepare(head, html=True)
+    assert prepared.segments == ["How to install it.", "Installing", "install,setup"]
+    assert prepared.restore(["So wird es installiert.", "Installation", "installieren,einrichten"]) == head.replace(
+        "How to install it.", "So wird es installiert.").replace("Installing", "Installation").replace(
+        "install,setup", "installieren,einrichten")
     assert prepare('<img alt="A cat">', preserve_placeholders=False).segments == ['<img alt="A cat">']
 
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")

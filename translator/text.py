@@ -4045,11 +4045,16 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
 
 
 # Attribute values a page shows its reader: an image's alternative text, a tooltip, a field's hint, an option's label,
-# a name read aloud, a button's caption (a submit, button or reset input's value). Inside their tag's item they stayed
-# English: '<img src="cat.png" alt="A cat sleeping on the sofa">', '<input placeholder="Enter your name">'. Each is
-# prepared as a text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
+# a name read aloud, a button's caption (a submit, button or reset input's value), and what search engines and link
+# previews show of the page (a description, keywords, Open Graph's and Twitter's title and description: `META_SHOWN`).
+# Inside their tag's item they stayed English: '<img src="cat.png" alt="A cat sleeping on the sofa">', '<input
+# placeholder="Enter your name">', '<meta name="description" content="Learn how to install ...">'. Each is prepared as a
+# text of its own; its translation goes into the tag, its quotation mark spelled as a reference.
 SHOWN_ATTRIBUTE = re.compile(r"(?<=\s)(?:alt|title|placeholder|label|aria-(?:label|description|placeholder|"
-                             r"roledescription|valuetext)|(value))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')", re.IGNORECASE)
+                             r"roledescription|valuetext)|(value)|(content))\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')",
+                             re.IGNORECASE)
+META_SHOWN = re.compile(r"(?<=\s)(?:name|property|itemprop)\s*=\s*[\"']?(?:description|keywords"
+                        r"|(?:og|twitter):(?:title|description|image:alt))[\"'\s/>]", re.IGNORECASE)
 # A translated page's root, and any element said to be in English, still said so: '<html lang="en">' (screen readers
 # pronounce the text by it, search engines index it by it). In HTML its value becomes the translation's language.
 ENGLISH_LANG = re.compile(r"(?<=\s)(?:xml:)?lang\s*=\s*[\"']?(en(?:[-_][A-Za-z0-9]{1,8})*)(?=[\"'\s/>]|$)",
@@ -4099,14 +4104,23 @@ def shown_values(item: str) -> list[tuple[int, int, str, bool]]:
         if tag.group(1) or TRANSLATE_NO.search(tag.group(3)) or any(a <= tag.start() < b for a, b in kept):
             continue
         for value in SHOWN_ATTRIBUTE.finditer(item, tag.start(3), tag.end(3)):
-            group = 2 if value.group(2) is not None else 3
-            if ((not value.group(1) or tag.group(2).lower() == "input" and BUTTON_TYPE.search(tag.group(3)))
-                    and LETTER.search(value.group(group))
+            group = 3 if value.group(3) is not None else 4
+            if (_shown(value, tag.group(2).lower(), tag.group(3)) and LETTER.search(value.group(group))
                     and not TEMPLATE_CODE.search(value.group(group))):
-                found.append((*value.span(group), '"' if group == 2 else "'", False))
+                found.append((*value.span(group), '"' if group == 3 else "'", False))
         found += [(*language.span(1), '"', True)
                   for language in ENGLISH_LANG.finditer(item, tag.start(3), tag.end(3))]
     return sorted(found)
+
+
+def _shown(value: re.Match, name: str, attributes: str) -> bool:
+    """Whether a SHOWN_ATTRIBUTE match in a start tag of this name and attributes is shown to a reader: a value only
+    on a button's input, a content only on a META_SHOWN meta tag (not "refresh", "viewport", a charset)."""
+    if value.group(1):
+        return name == "input" and BUTTON_TYPE.search(attributes) is not None
+    if value.group(2):
+        return name == "meta" and META_SHOWN.search(attributes) is not None
+    return True
 
 
 # German's letters for a date's fields: "TT.MM.JJJJ" (Tag, Jahr). Of the 104 training and held-out texts with a
