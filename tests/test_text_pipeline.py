@@ -306,6 +306,10 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     # ("%(upstream)" came back as "%(Upstream)"); not a name a letter follows, some program's own ("%(formatstr)D")
     assert protected_items("file %(current)li of %(total)d; from %(upstream:remotename) %(if), %(formatstr)D") == [
         "%(current)li", "%(if)", "%(total)d", "%(upstream:remotename)"]
+    # LibreOffice's "%PRODUCTNAME" and "$(ARG1)", a Makefile's "$(srcdir)" ("$(ERR) loading ..." came back as "$(ER)
+    # beim Laden ...", "Column %COLUMNNUMBER" as "Spalte %COLUMNUMBER"); not a word after "%" ("100%CPU" is text)
+    assert protected_items("$(ERR) in %COLUMNNUMBER of %PRODUCTNAME's $(srcdir)/Makefile, 100%CPU") == [
+        "$(ERR)", "$(srcdir)/Makefile", "%COLUMNNUMBER", "%PRODUCTNAME"]
 
 
 def test_dotted_names_are_kept_whole_and_no_sentence_ends_inside_one():
@@ -1644,10 +1648,13 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     # a marker the model wrote before a space marks no letter: it goes where one would have gone without it
     cases["Copy &Username"] = ("Copy &Username", "& Benutzername kopieren", "Ben&utzername kopieren")
     cases["Form &Preview"] = ("Form &Preview", "&Formular-&Vorschau", "&Formular-Vorschau")  # its first of two
+    # LibreOffice's "~", read as GTK's "_" ("S~pacing to left margin:" came back as "S~pacing nach linkser Rand:")
+    cases["S~pacing to left:"] = ("Spacing to left:", "Abstand nach links:", "~Abstand nach links:")
+    cases["Find & Rep~lace"] = ("Find & Replace", "Suchen & Ersetzen", "~Suchen & Ersetzen")  # its "&" is a word
     for text, (segment, translation, restored) in cases.items():
         assert read_whole_and_restored(text, translation) == ([segment], False, restored), text
     for text in ("Drag&Drop files", "AT&T", "R&D", "Set http_proxy", "Tom & Jerry", "&Open & close", "a && b",
-                 "One &two three four five six seven eight nine", "same as %_H"):
+                 "One &two three four five six seven eight nine", "same as %_H", "See ~alice/notes", "~5 km"):
         assert prepare(text).accelerators == [None], text
     underscores = lambda text: [m.span() for m in re.finditer("_", text)]  # noqa: E731 - as the shipped vocabulary
     served = prepare("Color _name:", unknown=underscores)

@@ -455,10 +455,11 @@ PLACEHOLDERS = (
     STACK_TRACE,
     LOG_LINE,
     # Marks in angle brackets, a placeholder, with the word glued to it (LibreOffice Math's "<?>": "<?>csub<?>",
-    # "neg<?>", "<?>lsup{<?>}", "exp(<?>)", in its help "&lt;?&gt;", tried before references): read as characters, "You can also
-    # type <?>csub<?> in the Commands window." came back as "Sie können auch eingeben?>KSub<?> ...", "prod <?>" as
-    # "eingeben?>"
-    rf"(?<![\w{{}}^])(?:\w+\({MARKS_IN_ANGLE_BRACKETS}\)|[\w{{}}^]*(?:{MARKS_IN_ANGLE_BRACKETS}[\w{{}}^]*)+)",
+    # "neg<?>", "<?>lsup{<?>}", "exp(<?>)", in its help "&lt;?&gt;", tried before references): read as characters,
+    # "You can also type <?>csub<?> in the Commands window." came back as "Sie können auch eingeben?>KSub<?> ...",
+    # "prod <?>" as "eingeben?>"
+    rf"(?<![\w{{}}^])(?:\w+\({MARKS_IN_ANGLE_BRACKETS}\)"
+    rf"|[\w{{}}^]*(?:{MARKS_IN_ANGLE_BRACKETS}[\w{{}}^]*)+)",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
@@ -750,8 +751,12 @@ PLACEHOLDERS = (
     # Environment variables in capitals, Windows' and a shell's ("%APPDATA%" came back as "%APDATA%"), before printf's
     # conversions, which "%A" is; a shell's, Perl's or PHP's variable in small letters ("Hi $name," came back as
     # "Hinname,"; of 202 held-out and training texts with one or a salutation's placeholder, 15 came back with one
-    # lost or changed, "$compress" as "$compressor", now none); with the path that goes on from it ("$srcdir/Makefile")
-    r"%[A-Z_][A-Z0-9_]+%|(?:\$\{[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]+\b|(?<![\w$\\])\$[A-Za-z_]\w*\b)(?:/[\w.-]*[\w-])*",
+    # lost or changed, "$compress" as "$compressor", now none); with the path that goes on from it ("$srcdir/Makefile").
+    # And LibreOffice's placeholders, "%PRODUCTNAME", "$(ARG1)" (a Makefile's variable too, "$(srcdir)"): read,
+    # "$(ERR) loading the template $(ARG1)" came back as "$(ER) beim Laden ...", "Column %COLUMNNUMBER" as "Spalte
+    # %COLUMNUMBER" (11 of 4,931 of its UI messages lost one)
+    r"%[A-Z_][A-Z0-9_]+%|(?<![\w%])%[A-Z][A-Z0-9_]{2,}(?![\w%])"
+    r"|(?:\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_]\w*\)|\$[A-Z_][A-Z0-9_]+\b|(?<![\w$\\])\$[A-Za-z_]\w*\b)(?:/[\w.-]*[\w-])*",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diouxXeEfFgGcrsa]",  # Python %(name)s, C's "%(n)li"
     # git's format atoms ("%(refname)", "%(upstream:remotename)", "%(if)"): read, "%(upstream)" came back as
     # "%(Upstream)", "%(then)" as "%(den)"
@@ -1484,8 +1489,12 @@ class Prepared:
 # "_", which the vocabulary lacks, is read without its marker at a word's start too: served as a token glued to the
 # word ("XX0XAdd to Bookmarks"), it came back apart in 8 of 165 installed catalog labels ("_ Zu Lesezeichen
 # hinzufügen"), now 2, and on the 86 of them with a German reference chrF without markers went 57.07 -> 71.41 (the
-# marker on the reference's word 31 -> 36, on its letter 40 -> 38). Read with tokens blanked.
-ACCELERATOR = re.compile(r"(?:(?<![\w&%])[&_]|(?<=[^\W\d_])&(?=[a-z]))(?=[^\W\d_])")  # (not strftime's "%_H")
+# marker on the reference's word 31 -> 36, on its letter 40 -> 38). Read with tokens blanked. LibreOffice's "~" (its
+# catalogs' X-Accelerator-Marker: "S~pacing to left margin:", "E~xtension", "~Print"), outside the vocabulary too, is
+# read as GTK's is: as a token inside a word, the model copied the word ("S~pacing nach linkser Rand:"). Of 4,931
+# sampled LibreOffice UI messages, the 71 with one: chrF without markers 50.43 -> 57.16, the marker on the reference's
+# word 31 -> 36 (kept a token at a word's start: 55.90, 34). Not strftime's "%_H", nor a home directory's "~alice/".
+ACCELERATOR = re.compile(r"(?:(?<![\w&%~])(?:[&_]|~(?![\w.-]*/))|(?<=[^\W\d_])(?:&(?=[a-z])|~))(?=[^\W\d_])")
 ACCELERATOR_MAX_WORDS = 8
 Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), which of the segment's such words
 
@@ -1511,19 +1520,20 @@ WORD_CHARACTERS = re.compile(r"[^\W_]*")
 
 def _label_marker(label: str) -> re.Match | None:
     """A label's one mnemonic marker (ACCELERATOR, in the label with its tokens blanked: a token parts words too): on
-    one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or "_"; else None."""
+    one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or "_" (a "~": no other "~"); else None."""
     markers = list(ACCELERATOR.finditer(tokens_blanked(label)))
-    if (len(markers) != 1 or label.count("&") + label.count("_") != 1 or "\n" in label.strip()
-            or len(label.split()) > ACCELERATOR_MAX_WORDS):
+    if len(markers) != 1 or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS:
         return None
-    return markers[0]
+    alike = "~" if markers[0].group() == "~" else "&_"  # "Find & Rep~lace": its "&" is a word
+    return markers[0] if sum(map(label.count, alike)) == 1 else None
 
 
 def _underscore_marker(text: str, span: tuple[int, int]) -> bool:
     """Whether an unknown character's span is a one-line label's GTK marker ("_Add to Bookmarks", "Color _name:"),
     which `_accelerator` takes out: as a token glued to its word it came back apart ("_ Zu Lesezeichen hinzufügen",
     "Farbname: _:": 8 of 165 installed catalog labels with one, served, now 2)."""
-    return text[span[0]:span[1]] == "_" and (marker := _label_marker(text)) is not None and marker.start() == span[0]
+    return (text[span[0]:span[1]] in ("_", "~") and (marker := _label_marker(text)) is not None
+            and marker.start() == span[0])
 
 
 def _marks_a_letter(translation: str, marker: str) -> bool:
@@ -3927,7 +3937,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quoting, speeches = quotation_marks(text, pattern, literals=preserve_placeholders, speech=not keys)
     speech = [mark for start, end in apart_from(speeches, blocks) for mark in ((start, start + 1), (end - 1, end))]
     unknown_spans = unknown(text)
-    if "_" in text and not html:  # a label's marker the vocabulary lacks is read as one (`_accelerator`), not a token
+    if ("_" in text or "~" in text) and not html:  # a label's marker outside the vocabulary: read as one, no token
         unknown_spans = [span for span in unknown_spans if not _underscore_marker(text, span)]
     untranslatable = sorted(unknown_spans + items + long_runs(text) + quoting + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
