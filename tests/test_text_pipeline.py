@@ -1651,6 +1651,9 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     # LibreOffice's "~", read as GTK's "_" ("S~pacing to left margin:" came back as "S~pacing nach linkser Rand:")
     cases["S~pacing to left:"] = ("Spacing to left:", "Abstand nach links:", "~Abstand nach links:")
     cases["Find & Rep~lace"] = ("Find & Replace", "Suchen & Ersetzen", "~Suchen & Ersetzen")  # its "&" is a word
+    # and GTK's "_" inside a word that is one without it (LibreOffice's "E_xport" came back as it was)
+    cases["E_xport"] = ("Export", "Exportieren", "E_xportieren")
+    cases["Ad_just columns"] = ("Adjust columns", "Spalten anpassen", "_Spalten anpassen")
     for text, (segment, translation, restored) in cases.items():
         assert read_whole_and_restored(text, translation) == ([segment], False, restored), text
     for text in ("Drag&Drop files", "AT&T", "R&D", "Set http_proxy", "Tom & Jerry", "&Open & close", "a && b",
@@ -1659,7 +1662,8 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     underscores = lambda text: [m.span() for m in re.finditer("_", text)]  # noqa: E731 - as the shipped vocabulary
     served = prepare("Color _name:", unknown=underscores)
     assert served.segments == ["Color name:"] and served.restore(["Farbname:"]) == "Farb_name:"
-    assert prepare("Set http_proxy", unknown=underscores).protected == ["http_proxy"]
+    for identifier in ("http_proxy", "file_name", "user_id"):  # no word, or two words in small letters
+        assert prepare(f"Set {identifier}", unknown=underscores).protected == [identifier]
     assert prepare("<b>&amp;File</b>", html=True).accelerators == [None]
 
 

@@ -1519,13 +1519,31 @@ WORD_CHARACTERS = re.compile(r"[^\W_]*")
 
 
 def _label_marker(label: str) -> re.Match | None:
-    """A label's one mnemonic marker (ACCELERATOR, in the label with its tokens blanked: a token parts words too): on
-    one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or "_" (a "~": no other "~"); else None."""
-    markers = list(ACCELERATOR.finditer(tokens_blanked(label)))
+    """A label's one mnemonic marker (ACCELERATOR, or GTK's "_" inside a word: `_marks_inside`; in the label with its
+    tokens blanked: a token parts words too): on one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or
+    "_" (a "~": no other "~"); else None."""
+    blanked = tokens_blanked(label)
+    markers = [*ACCELERATOR.finditer(blanked), *filter(_marks_inside, UNDERSCORE_INSIDE.finditer(blanked))]
     if len(markers) != 1 or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS:
         return None
     alike = "~" if markers[0].group() == "~" else "&_"  # "Find & Rep~lace": its "&" is a word
     return markers[0] if sum(map(label.count, alike)) == 1 else None
+
+
+UNDERSCORE_INSIDE = re.compile(r"(?<=[^\W\d_])_(?=[^\W\d_])")
+
+
+def _marks_inside(underscore: re.Match) -> bool:
+    """Whether a "_" inside a word is GTK's marker, not an identifier's: the word without it is one the model learned
+    ("E_xport", "languag_e", "Ad_just": LibreOffice's labels, which came back as they were, 156 of 4,931 sampled UI
+    messages), and it does not join two words in small letters ("file_name", "user_id"; "http_proxy" is no word)."""
+    text, at = underscore.string, underscore.start()
+    before = re.search(r"[^\W\d_]*\Z", text[:at]).group()
+    after = re.match(r"[^\W\d_]*", text[at + 1:]).group()
+    knows = lexicon.load().knows
+    if not knows(before + after):
+        return False
+    return before[0].isupper() or not (len(before) > 1 and len(after) > 1 and knows(before) and knows(after))
 
 
 def _underscore_marker(text: str, span: tuple[int, int]) -> bool:
