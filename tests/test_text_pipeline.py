@@ -1731,7 +1731,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     ~4 min; linear, 1.2 s); every item was searched for forms in all the text's forms ("on Friday, " * 10,000: 3.6
     s; linear, 0.5 s), and each number of an item of forms in all its forms ("nearly 1,000 " * 20,000: 53 s; linear,
     2.8 s), and each unquoted label's text searched for a word in small letters ("Click Save, " * 8,000: 14 s; once
-    per text, 0.01 s). In a child process, so that a regression fails here instead of hanging the suite."""
+    per text, 0.01 s), and each unknown "_" asked whether it is a label's marker ("A_b " * 3,000: 3.8 s; once per
+    text, 0.13 s). In a child process, so that a regression fails here instead of hanging the suite."""
     import subprocess
     import sys
 
@@ -1749,7 +1750,10 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             'on Friday, in 1998, ' * 20_000, '\"I will come,\" she said. ' * 10_000,\n"
               "             'nearly 1,000 ' * 30_000, 'Click Save, ' * 40_000):\n"
               "    prepare(text)\n"
-              "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n")
+              "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n"
+              "unknown = lambda text: [(i, i + 1) for i, c in enumerate(text) if c in '_~']\n"
+              "for text in ('A_b ' * 20_000, 'X' + '_x' * 60_000, 'S~' + 'x' * 100_000):\n"
+              "    prepare(text, unknown=unknown)\n")
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     lines = "a: b\n" * 50
     assert prepare("---\n" + lines + "Done.").protected == [] and prepare("---\n" + lines + "---").segments == []

@@ -1522,9 +1522,12 @@ def _label_marker(label: str) -> re.Match | None:
     """A label's one mnemonic marker (ACCELERATOR, or GTK's "_" inside a word: `_marks_inside`; in the label with its
     tokens blanked: a token parts words too): on one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or
     "_" (a "~": no other "~"); else None."""
+    if (sum(map(label.count, "&_")) != 1 and label.count("~") != 1  # (first: a text of many is read once)
+            or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS):
+        return None
     blanked = tokens_blanked(label)
     markers = [*ACCELERATOR.finditer(blanked), *filter(_marks_inside, UNDERSCORE_INSIDE.finditer(blanked))]
-    if len(markers) != 1 or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS:
+    if len(markers) != 1:
         return None
     alike = "~" if markers[0].group() == "~" else "&_"  # "Find & Rep~lace": its "&" is a word
     return markers[0] if sum(map(label.count, alike)) == 1 else None
@@ -1538,20 +1541,24 @@ def _marks_inside(underscore: re.Match) -> bool:
     ("E_xport", "languag_e", "Ad_just": LibreOffice's labels, which came back as they were, 156 of 4,931 sampled UI
     messages), and it does not join two words in small letters ("file_name", "user_id"; "http_proxy" is no word)."""
     text, at = underscore.string, underscore.start()
-    before = re.search(r"[^\W\d_]*\Z", text[:at]).group()
-    after = re.match(r"[^\W\d_]*", text[at + 1:]).group()
+    start, end = at, at + 1
+    while start and text[start - 1].isalpha():
+        start -= 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    before, after = text[start:at], text[at + 1:end]
     knows = lexicon.load().knows
     if not knows(before + after):
         return False
     return before[0].isupper() or not (len(before) > 1 and len(after) > 1 and knows(before) and knows(after))
 
 
-def _underscore_marker(text: str, span: tuple[int, int]) -> bool:
-    """Whether an unknown character's span is a one-line label's GTK marker ("_Add to Bookmarks", "Color _name:"),
-    which `_accelerator` takes out: as a token glued to its word it came back apart ("_ Zu Lesezeichen hinzufügen",
-    "Farbname: _:": 8 of 165 installed catalog labels with one, served, now 2)."""
-    return (text[span[0]:span[1]] in ("_", "~") and (marker := _label_marker(text)) is not None
-            and marker.start() == span[0])
+def _unknown_marker(text: str) -> tuple[int, int] | None:
+    """The span of a one-line label's GTK or LibreOffice marker ("_Add to Bookmarks", "Color _name:", "S~pacing"),
+    which `_accelerator` takes out, so that it is no unknown character's token: glued to its word it came back apart
+    ("_ Zu Lesezeichen hinzufügen", "Farbname: _:": 8 of 165 installed catalog labels with one, served, now 2)."""
+    marker = _label_marker(text)
+    return marker.span() if marker is not None and marker.group() in ("_", "~") else None
 
 
 def _marks_a_letter(translation: str, marker: str) -> bool:
@@ -3955,8 +3962,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quoting, speeches = quotation_marks(text, pattern, literals=preserve_placeholders, speech=not keys)
     speech = [mark for start, end in apart_from(speeches, blocks) for mark in ((start, start + 1), (end - 1, end))]
     unknown_spans = unknown(text)
-    if ("_" in text or "~" in text) and not html:  # a label's marker outside the vocabulary: read as one, no token
-        unknown_spans = [span for span in unknown_spans if not _underscore_marker(text, span)]
+    if ("_" in text or "~" in text) and not html and (marker := _unknown_marker(text)):  # read as one, no token
+        unknown_spans = [span for span in unknown_spans if span != marker]
     untranslatable = sorted(unknown_spans + items + long_runs(text) + quoting + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
     # one token kept the element's words from the model); in HTML, block-level tags always do (they separate
