@@ -499,6 +499,13 @@ def properties(parts: dict[str, str], part: str) -> Package:
     return Package({part: parts[part]} if part in parts else {}, PROPERTIES, plain_text)
 
 
+def _in_a_folder(names: list[str], required: str) -> str:
+    """What to fix where the package's parts lie in a folder inside it (Debian Edu's manual as an EPUB holds
+    "epub/META-INF/container.xml"), which readers do not open either; else nothing."""
+    folders = [name.removesuffix(required) for name in names if name.endswith("/" + required)]
+    return f" (its parts lie in the folder {folders[0]}: zip them from inside it)" if folders else ""
+
+
 def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type[documents.NotDocument],
          kind: str, parsed: Callable[[str], bool] = lambda name: True) -> dict[str, str]:
     """The package's parts that `wanted` names, in the package's order, decoded and checked (well-formed XML, those
@@ -509,7 +516,7 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
     try:
         with zipfile.ZipFile(path) as package:
             if required not in package.namelist():
-                raise refusal(f"no {required}: not {kind}{older}")
+                raise refusal(f"no {required}: not {kind}{older}{_in_a_folder(package.namelist(), required)}")
             entries = [entry for entry in package.infolist() if wanted(entry.filename)]
             if oversized := [entry for entry in entries if entry.file_size > MAX_PART_BYTES]:
                 raise refusal(f"{oversized[0].filename} holds {oversized[0].file_size:,} bytes unpacked, more than "

@@ -627,6 +627,12 @@ def test_an_epub_book_is_translated_and_its_package_kept(server, tmp_path):  # n
         assert "<dc:language>de</dc:language>" in after.read("OEBPS/content.opf").decode()
     with pytest.raises(JobRefused, match=r"no META-INF/container\.xml: not an EPUB book \(\.epub\)"):
         list(read_items(xlsx_package(tmp_path / "book.xlsx").rename(tmp_path / "sheet.epub"), Settings(format="epub")))
+    nested = tmp_path / "nested.epub"  # Debian Edu's manual: the book's parts zipped inside a folder
+    with zipfile.ZipFile(epub_package(tmp_path / "inner.epub")) as inner, zipfile.ZipFile(nested, "w") as written:
+        for entry in inner.infolist():
+            written.writestr("epub/" + entry.filename, inner.read(entry))
+    with pytest.raises(JobRefused, match=r"\(its parts lie in the folder epub/: zip them from inside it\)"):
+        list(read_items(nested, Settings(format="epub")))
     locked = epub_package(tmp_path / "locked.epub", chapter="")
     with zipfile.ZipFile(locked, "a") as written:
         written.writestr("OEBPS/ch3.xhtml", bytes(range(256)))  # what an encrypted page reads as
