@@ -3709,6 +3709,11 @@ def test_marks_in_angle_brackets_are_a_placeholder_with_the_word_glued_to_them()
         assert prepared.protected == protected, text
         assert prepared.restore(prepared.segments) == text
     assert prepare("Use <b>bold</b> or <br> and a <-> b.").protected == ["<b>", "</b>", "<br>", "<->"]
+    # in HTML, a tag or a usage placeholder written in references is what plain text's "<q>" is ("press &lt;q&gt; to
+    # leave the pager" came back without it)
+    prepared = prepare("Press &lt;q&gt; to leave, see the &lt;OPTION VALUE=1&gt; tag.", html=True)
+    assert prepared.protected == ["&lt;q&gt;", "&lt;OPTION VALUE=1&gt;"]
+    assert prepared.segments == ["Press XX0X to leave, see the XX1X tag."]
 
 
 def test_a_dates_format_is_an_item_with_its_fields_in_germans_letters():

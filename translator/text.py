@@ -460,6 +460,10 @@ PLACEHOLDERS = (
     # "prod <?>" as "eingeben?>"
     rf"(?<![\w{{}}^])(?:\w+\({MARKS_IN_ANGLE_BRACKETS}\)"
     rf"|[\w{{}}^]*(?:{MARKS_IN_ANGLE_BRACKETS}[\w{{}}^]*)+)",
+    # A tag or a usage line's placeholder written as text, in references ("press &lt;q&gt; to leave the pager", "the
+    # HTML tag &lt;OPTION&gt;"): what a plain text's "<q>" is, an item. Read as characters, the model dropped it
+    # (Debian Edu's manual: "<return> drücken, ... um den Seitenr zu lassen")
+    r"&lt;/?[A-Za-z][\w.:-]*(?:\s(?:(?!&[lg]t;)[^<>\n]){0,200})?&gt;",
     MATH,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
