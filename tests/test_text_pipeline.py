@@ -2077,15 +2077,16 @@ def test_pre_code_tt_and_samp_elements_are_kept_as_written():
 def test_character_references_are_read_as_their_characters_and_written_back():
     """As placeholder tokens, references cost the words beside them ("Save &amp; close the file." came back as
     "&amp; schließen Sie die Datei.", "I don&#39;t know." as "Ich weiß nicht.&#39;t."): the model reads the character
-    and the translation spells it as the text did, in every sentence (the text is escaped), in plain text and HTML."""
-    text = 'Save &amp; close. I don&#39;t know &lt;why&gt;. Caf&eacute; &#x2014; <a href="x">&quot;n&quot;</a>'
+    and the translation spells it as the text did, in every sentence (the text is escaped), in plain text and HTML
+    (but a tag written in references, "&lt;why&gt;", which is an item as plain text's "<why>" is)."""
+    text = 'Save &amp; close. I don&#39;t know &lt;why. Caf&eacute; &#x2014; <a href="x">&quot;n&quot;</a>'
     for as_html in (False, True):
         prepared = prepare(text, html=as_html, unknown=lambda s: [m.span() for m in re.finditer("\u2014", s)])
         # "—" is outside the vocabulary; the quotes in the tag are no text
-        assert prepared.segments == ["Save & close.", "I don't know <why>.", 'Café XX0X XX1X"n"XX2X']
+        assert prepared.segments == ["Save & close.", "I don't know <why.", 'Café XX0X XX1X"n"XX2X']
         assert prepared.restore(prepared.segments) == text
-        translated = ["Speichern & schließen.", "Ich weiß nicht, <warum>'s.", 'Ein "Café" & XX0X XX1X"n"XX2X']
-        restored = ("Speichern &amp; schließen. Ich weiß nicht, &lt;warum&gt;&#39;s. "
+        translated = ["Speichern & schließen.", "Ich weiß nicht, <warum's.", 'Ein "Café" & XX0X XX1X"n"XX2X']
+        restored = ("Speichern &amp; schließen. Ich weiß nicht, &lt;warum&#39;s. "
                     'Ein &quot;Caf&eacute;&quot; &amp; &#x2014; <a href="x">&quot;n&quot;</a>')
         assert prepared.restore(translated) == restored
         assert " ".join(prepared.restore_segment(i, t) for i, t in enumerate(translated)) == restored
@@ -2932,10 +2933,23 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore([segment.upper() for segment in segments]) == translated, text
-    # a path right after a tag too, its tags apart (after a separator's ">" no path starts)
-    prepared = prepare('Choose <span class="menuitem">Slide Show - Slide Show</span>.', html=True, take_out_tags=True)
-    assert prepared.segments == ["Choose XX0X.", "Slide Show", "Slide Show"]
-    assert prepared.protected == ['<span class="menuitem">', "Slide Show - Slide Show", "</span>"]
+    # a path inside an element, or of elements (DocBook's: GIMP's help lost labels, '<span class="guimenu">→</span>'),
+    # is one item with their tags; each label's words alone, an element's in any case after a capital
+    for text, labels, german in (
+            ('Choose <span class="menuitem">Slide Show - Slide Show</span>.', ["Slide Show"] * 2,
+             'Choose <span class="menuitem">Dia - Dia</span>.'),
+            ('Use <span class="guimenu">Edit</span> → <span class="guisubmenu">Paste as </span> → '
+             '<span class="guimenuitem">New Brush…</span> now.', ["Edit", "Paste as", "New Brush…"],
+             'Use <span class="guimenu">Dia</span> → <span class="guisubmenu">Dia </span> → '
+             '<span class="guimenuitem">Dia</span> now.')):
+        prepared = prepare(text, html=True, take_out_tags=True)
+        assert prepared.segments == [text.split("<")[0] + "XX0X" + text.split(">")[-1], *labels], text
+        assert prepared.restore(prepared.segments) == text
+        assert prepared.restore([prepared.segments[0], *("Dia" for _ in labels)]) == german
+    # but not a tag whose partner lies outside the path, nor an element's words from a small letter
+    assert prepare("Open <b>File > Save</b> now.", html=True, take_out_tags=True).segments == [
+        "Open XX0X now.", "File", "Save"]
+    assert not prepare("If x > 5 then <b>stop</b> - <i>now</i>", html=True, take_out_tags=True).shown
     # so is a quoted label after the verb that works it or before the control's name (the model wrote '"Speicher"')
     for text, (segments, translated) in {
             'Click "Save", then the “Cancel” button.': (
