@@ -19,9 +19,9 @@ as the model was trained: format placeholders, a void element, a comment, a tag 
 from __future__ import annotations
 
 import itertools
-from bisect import bisect_left
 import re
 import sys
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence

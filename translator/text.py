@@ -359,13 +359,13 @@ MARKDOWN_LINK_TAG = re.compile(rf"(!?\[|`)|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE
 LINK_TAG_APART = rf"!?\[|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}"
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
+MARKS_IN_ANGLE_BRACKETS = r"(?:<|&lt;)[^\w\s<>&;]{1,3}(?:>|&gt;)"  # a placeholder: LibreOffice Math's "<?>"
 # A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
 # Read, the model lost and repeated keys: of the 58 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
 # as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S".
 # A key of one mark is not a tag's "<" (LibreOffice's help writes 'Shift+<span class="switchinline">...', whose tag,
 # its "<" taken for the key, reached the model as words: '<spann-ID="..." Klasse="switchinline">'), and it may be a
 # character reference ("Ctrl+&lt;" came back as "Strg+&lt drücken;")
-MARKS_IN_ANGLE_BRACKETS = r"(?:<|&lt;)[^\w\s<>&;]{1,3}(?:>|&gt;)"
 MODIFIER_KEY = r"(?:Ctrl|Control|Strg|Shift|Alt|AltGr|Cmd|Command|Meta|Super|Win|Option|Opt|Fn|Hyper)"
 NAMED_KEY = (r"(?:F\d{1,2}|Enter|Return|Space|Tab|Esc|Escape|Delete|Del|Backspace|Insert|Ins|Home|End|PgUp|PgDn|PageUp"
              r"|PageDown|Up|Down|Left|Right|Plus|Minus|Print|Pause|Menu|CapsLock|NumLock|ScrollLock|PrtSc|PrintScreen"
@@ -2700,9 +2700,9 @@ def paragraph_runs(lines: Iterable[T], text: Callable[[T], str | None], fences: 
 def sentences(line: str, protected: Sequence[str] = ()) -> list[str]:
     """A line's sentences; concatenated they give the line back exactly. The splitter reads the tokens of items that
     are one mark as that mark (`_as_marks`), quotation marks and character references: it keeps a quotation's end
-    with its sentence ('She said “Really?” and laughed.' is one), but not a token's, so 'She said XX0XReally?XX1X and
-    laughed.' reached the model as two sentences, 'Type &lt;?&gt; here' (LibreOffice Math's placeholder) as "Type <?"
-    and "here", its "&gt;" between them."""
+    with its sentence ('She said “Really?” and laughed.' is one), but not a token's, so 'She said XX0XReally?XX1X
+    and laughed.' reached the model as two sentences, 'Type &lt;?&gt; here' (LibreOffice Math's placeholder) as
+    "Type <?" and "here", its "&gt;" between them."""
     read = _as_marks(line, protected) if protected else None
     if read is None:
         return _sentences(line)
@@ -2711,14 +2711,11 @@ def sentences(line: str, protected: Sequence[str] = ()) -> list[str]:
     return [line[start:end] for start, end in zip([0, *ends], ends)]
 
 
-QUOTATION_MARKS = frozenset("\"'“”„‟«»‹›‘’‚")
-
-
 def _as_marks(line: str, protected: Sequence[str]) -> tuple[str, list[int]] | None:
     """The line with each token whose item is one mark, or a reference to one, as that mark, and where each of its
     characters starts in the line (and the line's end); None where no token is such, or where another item holds
-    such a quotation mark too: the splitter, shown a quotation's opening and not its end ('"$1"' of LibreOffice's help is the
-    items '"' and '1"'), read all up to the next quotation mark as quoted and ended no sentence there."""
+    such a quotation mark too: the splitter, shown a quotation's opening and not its end ('"$1"' of LibreOffice's
+    help is the items '"' and '1"'), read all up to the next quotation mark as quoted and ended no sentence there."""
     pieces, starts, done, shown, hidden = [], [], 0, set(), ""
     for token in PLACEHOLDER_PATTERN.finditer(line):
         item = protected[int(token.group(1))] if int(token.group(1)) < len(protected) else ""
@@ -3018,7 +3015,6 @@ PATH_END = rf"(?![\w'’&+-])(?![ \xa0](?!(?:{AFTER_A_PATH})\b)[a-z])"
 MENU_PATH = re.compile(rf"{PATH_START}{MENU_LABEL}(?:{MENU_SEPARATOR.pattern}{MENU_LABEL})++{PATH_END}")
 TAGGED_MENU_PATH = re.compile(rf"{PATH_START}{_tagged_label('first')}"
                               rf"(?:{MENU_SEPARATOR.pattern}{_tagged_label('next')})++(?:(?<=>)|{PATH_END})")
-MENU_TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)[^<>]*>")
 MENU_LABEL_IN_TAGS = re.compile(r"(?:\s*</?[A-Za-z][^<>]*>)*\s*(.*?)(?:\s*</?[A-Za-z][^<>]*>)*\s*\Z", re.DOTALL)
 
 
@@ -3108,9 +3104,11 @@ def _tags_balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A menu path's span without the tags at its edges whose partners lie outside it ("File > Save</b>"); where one
     inside it has its partner outside, the paths of words alone there (MENU_PATH: "Tools - Options" of LibreOffice's
     nested spans)."""
-    tags = list(MENU_TAG.finditer(text, start, end))
+    tags = list(TAG_PARTS.finditer(text, start, end))
     opened, unmatched = [], set()
     for tag in tags:
+        if tag.group(2).lower() in markup.VOID or tag.group(3).rstrip().endswith("/"):
+            continue  # an element of its own
         if not tag.group(1):
             opened.append(tag)
         elif opened and opened[-1].group(2) == tag.group(2):
