@@ -2946,6 +2946,14 @@ def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_ea
         assert prepared.segments == [text.split("<")[0] + "XX0X" + text.split(">")[-1], *labels], text
         assert prepared.restore(prepared.segments) == text
         assert prepared.restore([prepared.segments[0], *("Dia" for _ in labels)]) == german
+    # an arrow written as a reference (KiCad's "<strong>View</strong> &#8594; <strong>Grid Properties…</strong>" came
+    # back as "<strong>&#8594;</strong> <strong>Gittereigenschaften werden verwendet …</strong>"), and "&gt;"
+    for text, labels in (("Use <strong>View</strong> &#8594; <strong>Grid Properties&#8230;</strong>.",
+                          ["View", "Grid Properties…"]), ("Choose Insert &gt; Section &gt; Indents.",
+                                                          ["Insert", "Section", "Indents"])):
+        prepared = prepare(text, html=True, take_out_tags=True)
+        assert prepared.segments[1:] == labels and len(prepared.protected) == 1, text
+        assert prepared.restore(prepared.segments) == text
     # but not a tag whose partner lies outside the path, nor an element's words from a small letter
     assert prepare("Open <b>File > Save</b> now.", html=True, take_out_tags=True).segments == [
         "Open XX0X now.", "File", "Save"]

@@ -2992,7 +2992,11 @@ MENU_VERBS = "Open|Click|Go|Select|Choose|Tap|Navigate|Press|Use|See|Visit|Under
 # "See Help > Debug messages for more details"), or the path is a comparison.
 MENU_LABEL = (rf"(?!(?:{MENU_VERBS})[ \xa0])(?=[A-Z][\w'’&+-]*[a-z])[A-Z][\w'’&+-]+"
               r"(?:[ \xa0](?:(?:and|of|for|as|with|&)[ \xa0])?[A-Z][\w'’&+-]*){0,3}+(?:\.\.\.|…)?+")
-MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›|-|–)[ \xa0]")
+# (in HTML, and so in plain text, the arrows as references too: KiCad's manuals write "<strong>View</strong> &#8594;
+# <strong>Grid Properties…</strong>", which came back as "<strong>&#8594;</strong> <strong>Gittereigenschaften werden
+# verwendet …</strong>")
+MENU_SEPARATOR = re.compile(r"[ \xa0](?:>|->|→|»|›|-|–|(?:-)?&gt;|&rarr;|&#8594;|&#x2192;|&raquo;|&#187;|&rsaquo;"
+                            r"|&#8250;|&ndash;|&#8211;)[ \xa0]", re.IGNORECASE)
 AFTER_A_PATH = "and|or|to|then|for|in|on|at|from|with|under|menu|tab|option|dialog|window|page|button|section|item"
 # A label may be an element's, tags and all (DocBook's '<span class="guimenu">Layer</span> → <span
 # class="guisubmenu">Transform</span>', GIMP's help): read, the model lost labels and put their tags around the arrows
@@ -4002,7 +4006,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         forms = sorted(terms + [form for form in forms if form[:2] in clear])
     form_spans = [(start, end) for start, end, _ in forms]
     labelled, labels = ui_labels(text, form_spans) if preserve_placeholders else ([], [])  # paths, quoted labels
-    tagged = [path for path in labelled if "<" in text[path[0]:path[1]]]  # one item, tags and all (TAGGED_LABEL)
+    tagged = [path for path in labelled  # one item, tags and references and all (TAGGED_LABEL, MENU_SEPARATOR)
+              if "<" in text[path[0]:path[1]] or ONE_REFERENCE.search(text, *path)]
     localized = sorted(form_spans + labelled) if labelled else form_spans
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
@@ -4860,8 +4865,8 @@ FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(so
                        r"|\d(?:s|h|min)\b")
 # What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
 # April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
-# path's " > "); no word in small letters, which may be code's.
-BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN})*")
+# path's " > " and " &#8594; ", a reference); no word in small letters, which may be code's.
+BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<&]|_|{NUMBER}|{TAG_PATTERN}|{REFERENCE}|&)*")
 # And the items a form's item was merged with (`runs_merged`): a name before it ("visited Berlin on Tuesday", "founded
 # Microsoft in 1975", "Call Anna on Friday", "Reply to O'Brien on Friday") or a placeholder ("Meeting with %s on
 # Friday", "{event} at 5 p.m."), which the model read as one token with it, and which left the form English ("besuchte
