@@ -4866,7 +4866,7 @@ FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(so
 # What else an item of forms or labels may hold: marks but a code span's, numbers and tags ("'12 May 1690'", "3rd
 # April 33 A.D." with its year an item of its own, "**on Friday** at 5 p.m.", "_on Friday_", "<b>on Friday</b>", a
 # path's " > " and " &#8594; ", a reference); no word in small letters, which may be code's.
-BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<&]|_|{NUMBER}|{TAG_PATTERN}|{REFERENCE}|&)*")
+BESIDE_FORMS = re.compile(rf"(?:[^\w`\\<]|_|{NUMBER}|{TAG_PATTERN}|{REFERENCE})*")
 # And the items a form's item was merged with (`runs_merged`): a name before it ("visited Berlin on Tuesday", "founded
 # Microsoft in 1975", "Call Anna on Friday", "Reply to O'Brien on Friday") or a placeholder ("Meeting with %s on
 # Friday", "{event} at 5 p.m."), which the model read as one token with it, and which left the form English ("besuchte
