@@ -2692,6 +2692,14 @@ def test_an_item_in_prose_holds_a_hint_and_is_found(alternative, data):
     assert protected_spans(text, EVERYTHING_AND_NUMBERS) == [m.span() for m in EVERYTHING_AND_NUMBERS.finditer(text)]
 
 
+def test_a_run_of_single_capitals_is_a_list_of_letters_kept_as_written():
+    """LinuxCNC's G-code reference lists axes and parameters: "I J K or R P" came back as "Ich J K oder R", "P L" as
+    "PL". Two capitals alone or more between spaces are an item (found, though all are prose characters: ITEM_HINT);
+    one is a word ("Plan B", "I went"), and so are "I" and "A" together."""
+    assert protected_items("Use I J K or R P, and X Y Z A B C for all motions.") == ["I J K", "R P", "X Y Z A B C"]
+    assert protected_items("Plan B is fine, I went home, use X, Y and Z. I A I") == []  # "I" and "A" are words
+
+
 def test_the_local_hosts_name_is_kept_as_written():
     """Read, the model lost "localhost" or made it German ("The server runs on localhost." came back as "... auf dem
     lokalenhost.", "Connect to localhost on port 22." as "Mit dem Port 22 verbinden."): the name, with a port or not

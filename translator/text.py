@@ -360,6 +360,7 @@ LINK_TAG_APART = rf"!?\[|{MARKDOWN_LINK_CLOSE}|{RST_LINK_CLOSE}"
 LINK_TITLE = re.compile(r"[ \t]+(?:\"([^\"\n]*)\"|'([^'\n]*)')\)\Z")
 ASS_TOGGLE = re.compile(r"\{\\([ibus])([01])\}")
 MARKS_IN_ANGLE_BRACKETS = r"(?:<|&lt;)[^\w\s<>&;]{1,3}(?:>|&gt;)"  # a placeholder: LibreOffice Math's "<?>"
+LETTER_RUN = r"(?<![\w.'’-])(?=(?:[AI] )*[B-HJ-Z]\b)[A-Z](?: [A-Z])+(?![\w'’-])"  # not words alone ("A", "I")
 # A key combination ("Ctrl+Shift+P", "Alt+F4", "Ctrl-C", "Shift+Ctrl+Space"): modifiers joined by "+" or "-" to a key.
 # Read, the model lost and repeated keys: of the 58 held-out software messages with one, "Ctrl+Shift+Alt+M" came back
 # as "Strg+Alt+M", "Ctrl+Shift+N" as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?", "Ctrl+Shift+S" as "Statistik+Shift+S".
@@ -465,6 +466,9 @@ PLACEHOLDERS = (
     # (Debian Edu's manual: "<return> drücken, ... um den Seitenr zu lassen")
     r"&lt;/?[A-Za-z][\w.:-]*(?:\s(?:(?!&[lg]t;)[^<>\n]){0,200})?&gt;",
     MATH,
+    # Single capital letters, two or more between spaces: a list of letters (axes and parameters, LinuxCNC's G-code
+    # reference: "I J K or R P" came back as "Ich J K oder R", "P L" as "PL"), kept as written
+    LETTER_RUN,
     MARKDOWN_KEYS,
     KEY_COMBINATION,
     PRESSED_KEY,
@@ -842,10 +846,10 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 # or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
 # a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
 # "'n'" (N_JOINED) or "import" (an MDX statement), "localhost", a company's legal form ("Inc"), a capital or mark alone
-# after "press" or "hit" (PRESSED_KEY). Most sentences are prose with none of it, and searching them for the
+# after "press" or "hit" (PRESSED_KEY), two capitals alone (LETTER_RUN). Most sentences are prose with none of it, and searching them for the
 # alternatives (52 then) at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
 ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|'n'|import|(?i:localhost)"
-                       r"| (?:Inc|Ltd|LLC|Corp|GmbH|PLC)\b|(?<![\w.-])[IVX]{2}"
+                       r"| (?:Inc|Ltd|LLC|Corp|GmbH|PLC)\b|(?<![\w.-])[IVX]{2}|\b[A-Z] [A-Z]\b"
                        r"|(?<=ss |it )[AI.,?!](?![^ .,;!])")  # "Press A", "Press ?": a key (PRESSED_KEY)
 # (a tuple: `in` finds a pattern by identity, where a set hashed the whole pattern, 8 µs for EVERYTHING's)
 HINTED = (EVERYTHING_AND_NUMBERS, EVERYTHING, MARKUP_AND_TOKEN_LIKE, ONLY_TOKEN_LIKE)
