@@ -1326,6 +1326,10 @@ def test_a_paragraph_justified_to_both_margins_is_read_as_its_sentences():
                   "This is a win32 version of cpio.  It's meant to be used by the win32-loader\n"
                   "component of Debian-Installer."):
         assert unjustified(table) == table, table
+    # nor code: a fence never closed makes the rest of the text code (found by the hostile-model property test, whose
+    # fenced item came back with one space)
+    code = "\n```\n\nhttps://example.org[our site] house house house house  house\nhouse "
+    assert unjustified(code) == code and prepare(code).protected == [code.lstrip("\n")]
 
 
 def test_a_letter_alone_is_kept_as_written():

@@ -5830,9 +5830,15 @@ JUSTIFIED_WIDTH = 60  # a justified paragraph's lines of two: the first as wide 
 
 
 def unjustified(text: str) -> str:
-    """The text with the runs of spaces that justify its paragraphs' lines (JUSTIFIED_GAP) one space."""
+    """The text with the runs of spaces that justify its paragraphs' lines (JUSTIFIED_GAP) one space; not in a code
+    block, which is kept as written (a fence never closed made the rest of a text code, whose "house  house" came
+    back with one space)."""
     paragraphs = re.split(r"(\n[ \t]*\n)", text)
+    starts = list(accumulate(map(len, paragraphs), initial=0))
+    blocks = code_blocks(text) if "```" in text or "~~~" in text else []
     for index in range(0, len(paragraphs), 2):
+        if any(start < starts[index + 1] and starts[index] < end for start, end in blocks):
+            continue
         lines = paragraphs[index].split("\n")
         width = max(len(line.rstrip()) for line in lines)
         if len(lines) < 2 or any(len(line.rstrip()) != width for line in lines[:-1]):
