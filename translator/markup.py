@@ -245,7 +245,7 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     """The translation with the moved tokens inserted. `source_spans`: (start, end) in `stripped` of each source
     token the model read (end-of-sentence excluded); `target_spans`: (start, end) in `translation` of each
     generated token ((n, n) for one without text); `weights`: their (target, source) cross-attention."""
-    translation, target_spans = _tokens_apart(translation, target_spans)
+    translation, target_spans = tokens_apart(translation, target_spans)
     weights = np.asarray(weights, dtype=np.float32)[: len(target_spans), : len(source_spans)]
     visible = [k for k, (start, end) in enumerate(target_spans) if end > start and k < len(weights)]
     if not visible:  # nothing to wrap: the tokens in source order at the end, as repair would put them
@@ -272,10 +272,11 @@ def put_back_tags(translation: str, moved: Sequence[MovedTags], stripped: str,
     return "".join(pieces) + translation[done:]
 
 
-def _tokens_apart(translation: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
-    """The translation with the X that two adjacent tokens share ("XX7XX8X") written twice, and the spans moved with
-    it: an element's edge at the second token's start fell inside the first, and the tags' tokens put there split
-    it ("XX0" + "XX6X" + "X"), which left an "X" in the page ("Einstellungen</span></span>X<span hidden ...>")."""
+def tokens_apart(translation: str, spans: Sequence[tuple[int, int]] = ()) -> tuple[str, list[tuple[int, int]]]:
+    """The translation with the X that two adjacent tokens share ("XX7XX8X", chains too) written twice, and the
+    spans moved with it. Before tags go back: an element's edge at the second token's start fell inside the first,
+    and the tags' tokens put there split it ("XX0" + "XX6X" + "X"), which left an "X" in the page
+    ("Einstellungen</span></span>X<span hidden ...>"); and in `text.repair`."""
     cuts, at = [], 0
     while shared := SHARED_X.search(translation, at):
         cuts.append(shared.end())

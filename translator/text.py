@@ -40,8 +40,8 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.glossary import Glossary
-from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, SHARED_X, TAG,
-                               TAG_NAME, TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
+from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
+                               TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -2036,9 +2036,8 @@ def repair(text: str, owned: list[int], is_tag: list[bool], stray_x: bool = Fals
     form of a token that is missing ("X0X", "XX0") stands for it where it is."""
     wanted = set(owned)
     seen: set[int] = set()
-    count = 0
-    while (split := SHARED_X.subn(lambda m: m.group(0) + "X", text, count=1))[1]:  # one pair at a time: chains
-        text, count = split[0], count + 1
+    apart = markup.tokens_apart(text)[0]
+    count, text = len(apart) - len(text), apart  # an X written for each pair of tokens that shared one
     if stray_x:
         text, mended = _mended_in_place(text, owned)
         count += mended
@@ -3115,8 +3114,8 @@ def _tags_balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
     tags = list(TAG_PARTS.finditer(text, start, end))
     opened, unmatched = [], set()
     for tag in tags:
-        if tag.group(2).lower() in markup.VOID or tag.group(3).rstrip().endswith("/"):
-            continue  # an element of its own
+        if not markup.of_content(tag):
+            continue  # a void or self-closing element: one of its own
         if not tag.group(1):
             opened.append(tag)
         elif opened and opened[-1].group(2) == tag.group(2):
