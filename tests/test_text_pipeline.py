@@ -3650,7 +3650,7 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
 def test_a_one_character_or_named_key_is_kept_whole_in_its_kbd_element():
     """mdBook's help: "Press <kbd>S</kbd> or <kbd>/</kbd> to search" came back as "Drücken Sie drücken <kbd>oder</kbd>
     <kbd>/</kbd>", the key lost, and "<kbd>Enter</kbd>" as "<kbd>Entter</kbd>". A <kbd> of one character or a named
-    key is one item, "Ctrl" written "Strg"; a <kbd> of words keeps its tags."""
+    key is one item in its German name ("Strg", "Eingabetaste"); a <kbd> of words keeps its tags."""
     prepared = prepare("<p>Press <kbd>S</kbd> or <kbd>/</kbd> to search, <kbd>Esc</kbd> to hide.</p>", html=True,
                        take_out_tags=True)
     assert prepared.protected == ["<p>", "<kbd>S</kbd>", "<kbd>/</kbd>", "<kbd>Esc</kbd>", "</p>"]
@@ -3658,7 +3658,28 @@ def test_a_one_character_or_named_key_is_kept_whole_in_its_kbd_element():
     keys = prepare("Press <kbd>Ctrl</kbd>+<kbd>ENTER</kbd> or <kbd>CTRL</kbd>, not <kbd>Page Up</kbd>.")
     assert keys.segments == ["Press XX0X+XX1X or XX2X, not XX3XPage UpXX4X."]
     assert keys.restore(keys.segments) == (
-        "Press <kbd>Strg</kbd>+<kbd>ENTER</kbd> or <kbd>STRG</kbd>, not <kbd>Page Up</kbd>.")
+        "Press <kbd>Strg</kbd>+<kbd>EINGABETASTE</kbd> or <kbd>STRG</kbd>, not <kbd>Page Up</kbd>.")
+
+
+def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
+    """GNOME's help (Mallard): "<keyseq><key>Ctrl</key><key>H</key></keyseq>" came back with "<key>Hals</key>",
+    "<cmd>lshw -C network</cmd>" as "<cmd>lshw -C Netzwerk</cmd>", and "<gui><link href=...>Sign in</link></gui>"
+    with its end tags crossed ("</gui> </link>"): <link> was read as HTML's void element. A key's element is one item
+    in its German name, as German manuals write it; <cmd> and <sys> are code; a link without rel has content."""
+    keys = prepare("Press <keyseq><key>Ctrl</key><key>Shift</key><key>H</key></keyseq>, then <key>Enter</key> or "
+                   "<keycap>Tab</keycap>.", html=True)
+    assert keys.segments == ["Press XX0X, then XX1X or XX2X."]
+    assert keys.restore(keys.segments) == ("Press <keyseq><key>Strg</key><key>Umschalttaste</key><key>H</key>"
+                                           "</keyseq>, then <key>Eingabetaste</key> or <keycap>Tabulator</keycap>.")
+    code = prepare("Run <cmd>lshw -C network</cmd> as <sys>root</sys>.", html=True, take_out_tags=True)
+    assert code.protected == ["<cmd>lshw -C network</cmd>", "<sys>root</sys>"]
+    link = prepare('Click the <gui><link href="https://x.org/in">Sign in</link></gui> button.', html=True,
+                   take_out_tags=True)
+    assert link.segments == ["Click the Sign in button."]
+    assert sorted((m.before, m.after, link.segments[0][m.start:m.end]) for m in link.moved[0]) == [
+        (0, 3, "Sign in"), (1, 2, "Sign in")]
+    head = prepare('<link rel="stylesheet" href="a.css"><p>Open the file.</p>', html=True, take_out_tags=True)
+    assert head.segments == ["Open the file."]
 
 
 def test_an_empty_anchor_or_icon_is_one_item():
@@ -4110,6 +4131,13 @@ def test_a_clause_after_a_comma_opens_in_small_letters_whole_and_streamed():
             ("Yes, I know it.", "Ja, Ich weiß es.", "Ja, ich weiß es."),
             ("Yes, The Guide says so.", "Ja, Der Leitfaden sagt es.", "Ja, Der Leitfaden sagt es.")]:
         assert whole_and_streamed(source, model_wrote) == (expected, expected), source
+    # a sentence cut at its comma for its length: its second part, translated alone, started as a sentence does
+    # (GNOME's help: "When one or more Bluetooth devices are connected, the Bluetooth icon appears ...")
+    cut = prepare("When the devices are connected, the icon appears in the area.", fits=lambda s: len(s) <= 40)
+    assert cut.segments == ["When the devices are connected,", "the icon appears in the area."]
+    assert cut.restore(["Wenn die Geräte verbunden sind,", "Das Symbol erscheint im Bereich."]) == (
+        "Wenn die Geräte verbunden sind, das Symbol erscheint im Bereich.")
+    assert prepare("Apples, pears.\nThe end.").restore(["Äpfel, Birnen.", "Das Ende."]) == "Äpfel, Birnen.\nDas Ende."
 
 
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():

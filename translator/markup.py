@@ -58,6 +58,10 @@ COMMENT = re.compile(COMMENT_PATTERN, re.DOTALL)
 MAX_ELEMENTS = 32
 # Elements that have no content and no end tag (HTML's void elements).
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# HTML's <link> carries rel (or itemprop), which the standard requires of it; an XML vocabulary's link has content
+# (Mallard's and DocBook's <link xref="..."> and <link linkend="...">, RSS's <link>): read as void, GNOME's help
+# "click the <gui><link href="...">Sign in / Register</link></gui> button" came back with "</gui> </link>", crossed.
+HTML_LINK_ATTRIBUTE = re.compile(r"\s(?:rel|itemprop)\s*=", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -146,13 +150,17 @@ def elements_of(item: str) -> list[tuple[bool, str]]:
 
 def of_content(tag: re.Match) -> bool:
     """Whether a TAG_PARTS match is a tag of an element that has content: not void, not self-closing."""
-    return tag.group(2).lower() not in VOID and not tag.group(3).rstrip().endswith("/")
+    return not _void(tag) and not tag.group(3).rstrip().endswith("/")
 
 
 def void_only(item: str) -> bool:
     """Whether an item is tags of HTML's void elements alone ("<input type=text>", "<img src=x.png>", "<br/>")."""
-    tags = TAG_PARTS.finditer(item)
-    return TAGS_ONLY.fullmatch(item) is not None and all(tag.group(2).lower() in VOID for tag in tags)
+    return TAGS_ONLY.fullmatch(item) is not None and all(_void(tag) for tag in TAG_PARTS.finditer(item))
+
+
+def _void(tag: re.Match) -> bool:
+    name = tag.group(2).lower()
+    return name in VOID and (name != "link" or HTML_LINK_ATTRIBUTE.search(tag.group(3)) is not None)
 
 
 Item = tuple[int, int, tuple[int, int]]  # (segment, placeholder number, span of its token in the segment)

@@ -377,8 +377,19 @@ KEY_COMBINATION = (rf"(?<![\w+-])(?i:(?:{MODIFIER_KEY} ?[+-] ?)+(?:{NAMED_KEY}|[
 # as written (read, "Press ++ctrl+alt+del++ to restart." came back as "Drücken Sie +ctrl+alt+del++Abschalten ...")
 MARKDOWN_KEYS = r"(?<!\+)\+\+[\w-]{1,40}(?:\+[\w-]{1,40}){0,9}\+\+(?!\+)"
 KEY_COMBINATION_ITEM = re.compile(KEY_COMBINATION)
-KBD_KEY = rf"<kbd\b[^<>]*>(?:[^\s<>]|(?i:{NAMED_KEY}|{MODIFIER_KEY}))</kbd>"
-KBD_CONTROL_KEY = re.compile(r"<kbd\b[^<>]*>((?i:ctrl|control))</kbd>")
+# Elements of one key: HTML's <kbd>, Mallard's <key> (GNOME's help) and DocBook's <keycap>
+KEY_ELEMENTS = ("kbd", "key", "keycap")
+KEY_ELEMENT = "|".join(rf"<{name}\b[^<>]*>(?:[^\s<>]|(?i:{NAMED_KEY}|{MODIFIER_KEY}))</{name}>"
+                       for name in KEY_ELEMENTS)
+KEY_ELEMENT_NAMED = re.compile(rf"<({'|'.join(KEY_ELEMENTS)})\b[^<>]*>([A-Za-z]+)</\1>")
+# A key's name on German keyboards, as German manuals write a key alone: GNOME's help, of its <key> elements, "Shift"
+# as "Umschalttaste" 23 of 23 times, "Enter" as "Eingabetaste" 21 of 21, "Tab" as "Tabulator" 6 of 10, "Delete" as
+# "Entf", "Space" as "Leertaste", "Print" as "Druck"; LibreOffice's help "Enter" as "Eingabetaste" 204 times, "Tab"
+# as "Tabulator" 99 and "Tab" 14. A key in a combination, "Shift+F10", catalogs keep, but "Ctrl" (`german_key_names`).
+GERMAN_KEYS = {"ctrl": "Strg", "control": "Strg", "shift": "Umschalttaste", "enter": "Eingabetaste",
+               "return": "Eingabetaste", "tab": "Tabulator", "delete": "Entf", "del": "Entf", "space": "Leertaste",
+               "insert": "Einfg", "ins": "Einfg", "home": "Pos1", "end": "Ende", "pageup": "Bild↑", "pgup": "Bild↑",
+               "pagedown": "Bild↓", "pgdn": "Bild↓", "print": "Druck"}
 # A key of one mark after the verb that presses it, before what it does or the sentence's end ("Press ? to see all
 # shortcuts.", "Press / to search."), or "A" or "I", which are words too: read, the model lost it or wrote it as a word
 # ("Drücken Sie alle Tastenkombinationen.", "Drücken Sie/Abrufen.", "Press A to attack." as "Drücken Sie eine eine
@@ -446,8 +457,9 @@ PLACEHOLDERS = (
     # alignment, came around another word and the key was lost ("Drücken Sie drücken <kbd>oder</kbd> <kbd>/</kbd>",
     # on each of the 5 pages of the Rust book's HTML read); one item, as written, and so is a named key, which
     # catalogs keep and the model broke ("<kbd>Enter</kbd>" came back as "<kbd>Entter</kbd>", "<kbd>Shift</kbd>" put
-    # around another word), but "Ctrl", which is "Strg" (`german_key_names`)
-    KBD_KEY,
+    # around another word), in its German name ("Strg", "Eingabetaste": `german_key_names`). So in GNOME's help,
+    # whose "<keyseq><key>Ctrl</key><key>H</key></keyseq>" came back with "<key>Hals</key>"
+    KEY_ELEMENT,
     # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
@@ -1123,10 +1135,15 @@ class Prepared:
                 and not (segment[:1].islower() and set(self.unmask(self.glue[index])) & QUOTATION_MARKS))
 
     def _goes_on_after_a_clause(self, index: int) -> bool:
-        """Whether a segment goes on with a sentence after a mark between clauses (CLAUSES_GO_ON_AFTER), from a small
-        letter."""
-        return (0 < index < self.own_segments and self.segments[index][:1].islower()
-                and self.unmask(self.glue[index]).rstrip().endswith(CLAUSES_GO_ON_AFTER))
+        """Whether a segment goes on with a sentence after a mark between clauses (CLAUSES_GO_ON_AFTER) or after a
+        comma where a long sentence was cut (`split_to_fit`), from a small letter. Translated alone, the second part
+        started as a sentence does: GNOME's help "When one or more Bluetooth devices are connected, the Bluetooth
+        icon appears ..." (33 tokens) came back as "..., Das Bluetooth-Symbol erscheint ..."."""
+        if not (0 < index < self.own_segments and self.segments[index][:1].islower()):
+            return False
+        glue = self.unmask(self.glue[index])
+        cut_at_a_comma = not glue.strip() and self.segments[index - 1].endswith(",")
+        return glue.rstrip().endswith(CLAUSES_GO_ON_AFTER) or cut_at_a_comma
 
     def without_cut_annotation(self, index: int, text: str) -> str:
         """The model's text for segment `index` without a cut dictionary annotation at its end (CUT_ANNOTATION) and
@@ -2366,8 +2383,10 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # --yes install openjdk-6-jdk</pre>" came back as "...openjdk-6-jdk-6-jdk". And <tt> and <samp>, code and a
 # program's output as DocBook's and older pages mark them: of 69 HTML pages installed here, libxslt's "<tt>ctxt</tt>"
 # came back as "<tt>Strg</tt>", zlib's "<tt>Z_BUF_ERROR</tt>" as "<tt>ZBUFERRORREICHEN</tt>", KOMA-Script's
-# "<tt>scrbook</tt>" as "<tt>Skript</tt>".
-UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g")
+# "<tt>scrbook</tt>" as "<tt>Skript</tt>". And Mallard's <cmd> and <sys> (GNOME's help: a command, a system's name),
+# which its German keeps in 111 of 116 (the others "Postscript", "Dbus"): "<cmd>lshw -C network</cmd>" came back as
+# "<cmd>lshw -C Netzwerk</cmd>", "<sys>gnome-shell-extensions</sys>" as "<sys>Gnome-Shell-Erweiterungen</sys>".
+UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
@@ -4232,13 +4251,21 @@ def german_key_names(item: str) -> list[tuple[int, int, str]]:
     between: "Ctrl+C/Ctrl+V", "%s Ctrl+O"; not in code, "`Ctrl+C`") that German keyboards and catalogs name
     otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals). Of the software catalogs' 303 training messages
     with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they mostly keep ("Shift" in 63 of 101
-    with "Shift+"), and so does the item; and in an HTML <kbd> alone ("<kbd>Ctrl</kbd>")."""
-    if kbd := KBD_CONTROL_KEY.fullmatch(item):  # "<kbd>Ctrl</kbd>"
-        return [(*kbd.span(1), "STRG" if kbd[1].isupper() else "Strg")]
+    with "Shift+"), and so does the item. A key's element ("<kbd>Enter</kbd>", each of "<keyseq><key>Ctrl</key>
+    <key>H</key></keyseq>") has its German name (GERMAN_KEYS), as manuals write it."""
+    if "</" in item and (keys := _parts_of_items(item, KEY_ELEMENT_NAMED)):
+        keys = [KEY_ELEMENT_NAMED.match(item, key.start()) for key in keys]
+        return [(*key.span(2), _as_cased(GERMAN_KEYS[key[2].lower()], key[2])) for key in keys
+                if key[2].lower() in GERMAN_KEYS]
     if not CONTROL_KEY.search(item):
         return []
-    return [(key.start(), key.end(), "STRG" if key.group().isupper() else "Strg")
+    return [(key.start(), key.end(), _as_cased("Strg", key.group()))
             for part in _parts_of_items(item, KEY_COMBINATION_ITEM) for key in CONTROL_KEY.finditer(item, *part.span())]
+
+
+def _as_cased(german: str, english: str) -> str:
+    """German in capitals where the English is ("CTRL": "STRG")."""
+    return german.upper() if english.isupper() and len(english) > 1 else german
 
 
 def german_date_format(item: str) -> list[tuple[int, int, str]]:
