@@ -92,7 +92,9 @@ ENDS_A_BLOCK = re.compile(rf"(?:{HTML_BLOCK_END.pattern})\Z", re.IGNORECASE)
 FRONT_MATTER_MARKS = ("---", "+++")
 FRONT_MATTER_MAX_LINES = 500
 FRONT_MATTER_TEXT = re.compile(r"(?:title|linkTitle|description|summary|subtitle|excerpt)[ \t]*[:=]")
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml")  # web pages: read as HTML (--html) where no format is given
+# Web pages, read as HTML (--html) where no format is given; and Mallard's pages, GNOME's help (Yelp's), XML whose
+# paragraphs, titles and descriptions are read as a web page's (a page's credits and its terminal's text as code)
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".page")
 # The format an input is read in where --format is not given, by its name's suffix (else text). Read line by line as
 # text, a configuration file's key alone on its line ("  title: Welcome") was translated with its value, a Markdown
 # file's code block was translated ("make install" came back as "installieren") and a wrapped sentence was two.

@@ -438,6 +438,54 @@ def test_a_web_page_is_read_and_written_in_the_encoding_it_declares(server, tmp_
     assert code != 0 and "not valid SHIFT_JIS as the page declares (illegal multibyte sequence at byte 37)" in err, err
 
 
+MALLARD_PAGE = """<page xmlns="http://projectmallard.org/1.0/" xmlns:its="http://www.w3.org/2005/11/its"
+      type="topic" id="net-wireless">
+  <info>
+    <link type="guide" xref="net"/>
+    <credit type="author">
+      <name>Phil Bull</name>
+      <email>philbull@gmail.com</email>
+      <years>2013, 2015</years>
+    </credit>
+    <desc>Get on the internet.</desc>
+  </info>
+
+<title>Connect to a network</title>
+
+<steps>
+  <item>
+    <p>Press <keyseq><key>Ctrl</key><key>Enter</key></keyseq> and see <link xref="net-hidden">hidden
+    networks</link>.</p>
+  </item>
+</steps>
+
+<screen>$ nmcli device wifi list</screen>
+<p>Run <cmd>lsusb</cmd> as <sys>root</sys>.</p>
+</page>
+"""
+
+
+def test_a_mallard_page_is_read_as_a_web_page_its_credits_and_commands_kept(server, tmp_path):
+    """GNOME's help is Mallard (*.page), XML a job copied as it was. Its paragraphs, titles and descriptions are read as
+    a web page's; the page written back is well-formed with the source's elements in their order, and its credits
+    (names, e-mail addresses, years), its terminal's text and commands as written: read, "<name>Phil Bull</name>" came
+    back as "Phil-Bild" and a name took another's e-mail address."""
+    source = tmp_path / "net-wireless.page"
+    source.write_text(MALLARD_PAGE, encoding="utf-8")
+    code, out, err = batch(server.target, source, tmp_path / "de.page", *SHORT)
+    assert code == 0 and "0 failed" in out, err
+    written = (tmp_path / "de.page").read_text(encoding="utf-8")
+    ElementTree.fromstring(written)
+    element_names = re.compile(r"</?([\w:]+)")
+    assert element_names.findall(written) == element_names.findall(MALLARD_PAGE)
+    for kept in (MALLARD_PAGE[MALLARD_PAGE.index("<credit"):MALLARD_PAGE.index("</credit>")],
+                 "<screen>$ nmcli device wifi list</screen>", "<cmd>lsusb</cmd>", "<sys>root</sys>",
+                 "<key>Strg</key><key>Eingabetaste</key>"):
+        assert kept in written
+    title, = alone(server.target, ["Connect to a network"])
+    assert f"<title>{title}</title>" in written
+
+
 @pytest.mark.parametrize("extra, expected", [
     (("--encoding", "cp1252", "--format", "json"), "--encoding does not apply to --format json"),
     (("--encoding", "utf-16"), "not valid UTF-16 as --encoding says (UTF-16 stream does not start with BOM)"),

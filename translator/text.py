@@ -2385,8 +2385,11 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # came back as "<tt>Strg</tt>", zlib's "<tt>Z_BUF_ERROR</tt>" as "<tt>ZBUFERRORREICHEN</tt>", KOMA-Script's
 # "<tt>scrbook</tt>" as "<tt>Skript</tt>". And Mallard's <cmd> and <sys> (GNOME's help: a command, a system's name),
 # which its German keeps in 111 of 116 (the others "Postscript", "Dbus"): "<cmd>lshw -C network</cmd>" came back as
-# "<cmd>lshw -C Netzwerk</cmd>", "<sys>gnome-shell-extensions</sys>" as "<sys>Gnome-Shell-Erweiterungen</sys>".
-UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys")
+# "<cmd>lshw -C Netzwerk</cmd>", "<sys>gnome-shell-extensions</sys>" as "<sys>Gnome-Shell-Erweiterungen</sys>". And
+# Mallard's and DocBook's <screen>, a terminal's text, and Mallard's <credit>, an author's name, e-mail address and
+# years, which its German keeps in 1,792 of 1,894 (the others "GNOME-Dokumentationsprojekt"): read, "<name>Phil
+# Bull</name>" came back as "Phil-Bild", and a name took another's e-mail address.
+UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
