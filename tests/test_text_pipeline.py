@@ -3682,6 +3682,21 @@ def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
     assert head.segments == ["Open the file."]
 
 
+def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
+    """GNOME's help: "Click <gui>Accessibility</gui> in the sidebar", its tags taken out, came back as "Klicken Sie auf
+    <gui>die</gui> Seitenleiste", the label dropped (67 of 2,797 paragraphs had an element around such a word). A
+    label in Mallard's <gui> or DocBook's <guilabel>, <guibutton>, <guimenu>... is an item translated alone, as a
+    quoted one is; not words in small letters ("system menu"), not an acronym alone ("FAT")."""
+    text = ('Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel, not the '
+            '<gui xref="menu">system menu</gui> or <gui>FAT</gui>.')
+    prepared = prepare(text, html=True, take_out_tags=True)
+    assert prepared.segments == ["Click XX0X in the XX1X panel, not the system menu or FAT.", "Accessibility",
+                                 "Date & Time"]
+    prepared = prepare("Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel.", html=True)
+    assert prepared.restore(["Klicken Sie im Bereich XX1X auf XX0X.", "Barrierefreiheit", "Datum & Uhrzeit"]) == (
+        "Klicken Sie im Bereich <guilabel>Datum &amp; Uhrzeit</guilabel> auf <gui>Barrierefreiheit</gui>.")
+
+
 def test_an_empty_anchor_or_icon_is_one_item():
     """Rust's release notes end a link's line with an anchor: '[...](https://...)<a id="1.95-Rustdoc"></a>' came back
     as '[...<a id="1.95-Rustdoc">](https://...)</a>', the anchor's tags put back inside the link around no word."""

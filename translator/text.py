@@ -3100,6 +3100,11 @@ BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
                         rf"(?(other_emphasis)(?:{EMPHASIS_CLOSES})))?"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
+# A label in an element that says it is one: Mallard's <gui> (GNOME's help) and DocBook's <guilabel>, <guibutton>,
+# <guimenu>, <guimenuitem> and <guisubmenu>. Its tags taken out, the model read "Click <gui>Accessibility</gui> in
+# the sidebar" as a word of the sentence and dropped it, its tags put around another ("Klicken Sie auf <gui>die</gui>
+# Seitenleiste"): 67 of GNOME's 2,797 help paragraphs had an element around "die", "Sie" or another such word.
+GUI_ELEMENT = re.compile(r"<(gui(?:label|button|menu|menuitem|submenu)?)\b[^<>]*>(?P<label>[^<>]{1,60})</\1\s*>")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
 LABEL_ENDS_A_SENTENCE = re.compile(r"\.(?:\s|$)")  # "Click Next.": an instruction, not a menu's entry ("Click Mode")
 
@@ -3120,6 +3125,8 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
             for span in (label.span("bare"), label.span("other")) if span[0] >= 0]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
+    if "<gui" in text:
+        bare = sorted(bare + apart_from(_gui_labels(text), quoted + paths + bare + list(taken)))
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
     for start, end in paths:
         for separator in MENU_SEPARATOR.finditer(text, start, end):
@@ -3127,6 +3134,14 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
             start = separator.end()
         labels.append(MENU_LABEL_IN_TAGS.match(text, start, end).span(1))
     return sorted(quoted + paths + bare), sorted(labels)
+
+
+def _gui_labels(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the label of each GUI_ELEMENT that holds one: words from a capital (LABEL_WORDS; references
+    read as their characters, "Date &amp; Time"), not an acronym alone ("FAT", translated alone, came back as
+    "UNERWARTETES")."""
+    return [label.span("label") for label in GUI_ELEMENT.finditer(text)
+            if LABEL_WORDS.fullmatch(words := unescape(label["label"])) and not words.isupper()]
 
 
 def _tags_balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
