@@ -3686,12 +3686,17 @@ def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
     """GNOME's help: "Click <gui>Accessibility</gui> in the sidebar", its tags taken out, came back as "Klicken Sie auf
     <gui>die</gui> Seitenleiste", the label dropped (67 of 2,797 paragraphs had an element around such a word). A
     label in Mallard's <gui> or DocBook's <guilabel>, <guibutton>, <guimenu>... is an item translated alone, as a
-    quoted one is; not words in small letters ("system menu"), not an acronym alone ("FAT")."""
+    quoted one is; not words in small letters ("system menu"), not an acronym alone ("FAT"). An <acronym> is kept."""
     text = ('Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel, not the '
             '<gui xref="menu">system menu</gui> or <gui>FAT</gui>.')
     prepared = prepare(text, html=True, take_out_tags=True)
     assert prepared.segments == ["Click XX0X in the XX1X panel, not the system menu or FAT.", "Accessibility",
                                  "Date & Time"]
+    # as DocBook's web pages write them (GIMP's help), after a verb in any element (LibreOffice's help), and an acronym
+    gimp = prepare('Set <span class="guilabel">Red</span>, then click <span class="emph">Open</span> to see '
+                   '<acronym class="acronym">GIMP</acronym>.', html=True, take_out_tags=True)
+    assert gimp.segments == ["Set XX0X, then click XX1X to see XX2X.", "Red", "Open"]
+    assert gimp.protected[-1] == '<acronym class="acronym">GIMP</acronym>'
     prepared = prepare("Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel.", html=True)
     assert prepared.restore(["Klicken Sie im Bereich XX1X auf XX0X.", "Barrierefreiheit", "Datum & Uhrzeit"]) == (
         "Klicken Sie im Bereich <guilabel>Datum &amp; Uhrzeit</guilabel> auf <gui>Barrierefreiheit</gui>.")

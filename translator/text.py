@@ -2388,8 +2388,11 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # "<cmd>lshw -C Netzwerk</cmd>", "<sys>gnome-shell-extensions</sys>" as "<sys>Gnome-Shell-Erweiterungen</sys>". And
 # Mallard's and DocBook's <screen>, a terminal's text, and Mallard's <credit>, an author's name, e-mail address and
 # years, which its German keeps in 1,792 of 1,894 (the others "GNOME-Dokumentationsprojekt"): read, "<name>Phil
-# Bull</name>" came back as "Phil-Bild", and a name took another's e-mail address.
-UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit")
+# Bull</name>" came back as "Phil-Bild", and a name took another's e-mail address. And <acronym> (DocBook's web
+# pages), which GIMP's German help keeps in 113 of 114: "the <acronym>GIMP</acronym> Developers web site" came back
+# with "<acronym>Sie</acronym>".
+UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit",
+                  "acronym")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
@@ -3092,7 +3095,8 @@ LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;
 BARE_UI_VERB = r"(?<![\w-])(?:(?:[Rr]ight|[Dd]ouble)-)?(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
 LABEL_TEXT = rf"(?!{KEY_NAME}\b)(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){{0,2}})"
 # A label emphasized ("**Save**", "<b>Save</b>"): Markdown's marks or HTML's tags before it and after it
-EMPHASIS_OPENS, EMPHASIS_CLOSES = r"\*\*?|<(?:b|strong|em|i)>", r"\*\*?|</(?:b|strong|em|i)>"
+# (and LibreOffice's help's '<span class="emph">Open</span>')
+EMPHASIS_OPENS, EMPHASIS_CLOSES = r"\*\*?|<(?:b|strong|em|i)>|<span\b[^<>]*>", r"\*\*?|</(?:b|strong|em|i|span)>"
 BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
                         rf"(?P<emphasis>{EMPHASIS_OPENS})?(?P<bare>{LABEL_TEXT})(?(emphasis)(?:{EMPHASIS_CLOSES}))"
                         # and another ("Click Save and Close.", which came back as "Klicken und Schließen schließen.")
@@ -3101,10 +3105,13 @@ BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
 # A label in an element that says it is one: Mallard's <gui> (GNOME's help) and DocBook's <guilabel>, <guibutton>,
-# <guimenu>, <guimenuitem> and <guisubmenu>. Its tags taken out, the model read "Click <gui>Accessibility</gui> in
-# the sidebar" as a word of the sentence and dropped it, its tags put around another ("Klicken Sie auf <gui>die</gui>
-# Seitenleiste"): 67 of GNOME's 2,797 help paragraphs had an element around "die", "Sie" or another such word.
-GUI_ELEMENT = re.compile(r"<(gui(?:label|button|menu|menuitem|submenu)?)\b[^<>]*>(?P<label>[^<>]{1,60})</\1\s*>")
+# <guimenu>, <guimenuitem> and <guisubmenu>, as elements or as the spans of its web pages (GIMP's help). Its tags
+# taken out, the model read "Click <gui>Accessibility</gui> in the sidebar" as a word of the sentence and dropped it,
+# its tags put around another ("Klicken Sie auf <gui>die</gui> Seitenleiste"): 67 of GNOME's 2,797 help paragraphs
+# had an element around "die", "Sie" or another such word.
+GUI_KIND = r"gui(?:label|button|menu|menuitem|submenu)"
+GUI_ELEMENT = re.compile(rf"<(?P<name>gui|{GUI_KIND})\b[^<>]*>(?P<label>[^<>]{{1,60}})</(?P=name)\s*>"
+                         rf"|<span\b[^<>]*?\bclass=[\"']{GUI_KIND}[\"'][^<>]*>(?P<spanned>[^<>]{{1,60}})</span\s*>")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
 LABEL_ENDS_A_SENTENCE = re.compile(r"\.(?:\s|$)")  # "Click Next.": an instruction, not a menu's entry ("Click Mode")
 
@@ -3125,7 +3132,7 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
             for span in (label.span("bare"), label.span("other")) if span[0] >= 0]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
     bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
-    if "<gui" in text:
+    if "gui" in text:
         bare = sorted(bare + apart_from(_gui_labels(text), quoted + paths + bare + list(taken)))
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
     for start, end in paths:
@@ -3140,8 +3147,9 @@ def _gui_labels(text: str) -> list[tuple[int, int]]:
     """(start, end) of the label of each GUI_ELEMENT that holds one: words from a capital (LABEL_WORDS; references
     read as their characters, "Date &amp; Time"), not an acronym alone ("FAT", translated alone, came back as
     "UNERWARTETES")."""
-    return [label.span("label") for label in GUI_ELEMENT.finditer(text)
-            if LABEL_WORDS.fullmatch(words := unescape(label["label"])) and not words.isupper()]
+    labels = [label.span("label" if label["label"] else "spanned") for label in GUI_ELEMENT.finditer(text)]
+    return [(start, end) for start, end in labels
+            if LABEL_WORDS.fullmatch(words := unescape(text[start:end])) and not words.isupper()]
 
 
 def _tags_balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
