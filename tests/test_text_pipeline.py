@@ -3682,6 +3682,19 @@ def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
     assert head.segments == ["Open the file."]
 
 
+def test_docbooks_code_and_xml_entities_are_kept_as_written():
+    """KDE's manuals (DocBook): "<command>unrar</command>" and "<literal>zip</literal>" came back translated or lost,
+    and an entity whose name has a dot was read as "&XX0X;" and came back as "&Ragnar.Thomsen aktualisiert;", no
+    longer XML. A reference's name is XML's (HTML's "&frac12;" is read as its character, as "&amp;" is)."""
+    text = ("Updated by &Ragnar.Thomsen; &Ragnar.Thomsen.mail;: run <command>unrar</command> on <literal>zip</literal> "
+            "files with &my-tool; and &frac12; of them.")
+    prepared = prepare(text, html=True)
+    assert prepared.protected == ["&Ragnar.Thomsen;", "&Ragnar.Thomsen.mail;", "<command>unrar</command>",
+                                  "<literal>zip</literal>", "&my-tool;", "&frac12;"]
+    assert prepared.segments == ["Updated by XX0X XX1X: run XX2X on XX3X files with XX4X and ½ of them."]
+    assert prepared.restore(prepared.segments) == text
+
+
 def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
     """GNOME's help: "Click <gui>Accessibility</gui> in the sidebar", its tags taken out, came back as "Klicken Sie auf
     <gui>die</gui> Seitenleiste", the label dropped (67 of 2,797 paragraphs had an element around such a word). A

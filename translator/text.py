@@ -64,8 +64,11 @@ LEADING_TOKEN = re.compile(r"\s*XX(\d+)X")  # a translation's first token (`Prep
 SPACED_TOKEN = re.compile(r"(?<![ \t])([ \t]*)XX(\d+)X")  # from a run's first space: linear in a run without one
 MARK_AFTER_A_WORD = frozenset(".,;:!?)]")
 
-# Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns.
-REFERENCE = r"&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);"
+# Tags and character references. Comments are markup too: `protected_spans` finds them beside these patterns. A
+# reference's name as XML's (digits, ".", "-", "_", ":" after the first): HTML's "&frac12;" and "&sup2;", and a
+# DocBook's entities, KDE's manuals' "&Ragnar.Thomsen;", which the model read as "&XX0X;" and wrote "&Ragnar.Thomsen
+# aktualisiert;", no longer XML.
+REFERENCE = r"&(?:[A-Za-z_:][\w.:-]*|#\d+|#x[0-9A-Fa-f]+);"
 MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
 # In HTML, a start tag whose attributes run into the next tag, never closed (13 of 69 installed pages, KOMA-Script's:
 # '<meta name="keywords" content="KOMA-Script, scrtime' before the next line's '<meta ...'): a browser reads it as
@@ -2390,9 +2393,11 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 # years, which its German keeps in 1,792 of 1,894 (the others "GNOME-Dokumentationsprojekt"): read, "<name>Phil
 # Bull</name>" came back as "Phil-Bild", and a name took another's e-mail address. And <acronym> (DocBook's web
 # pages), which GIMP's German help keeps in 113 of 114: "the <acronym>GIMP</acronym> Developers web site" came back
-# with "<acronym>Sie</acronym>".
+# with "<acronym>Sie</acronym>". And DocBook's code, a program's input and output (KDE's manuals, whose German keeps
+# 98 of 126: "<command>unrar</command>", "<literal>zip</literal>", "<userinput>zsh -l</userinput>" came back
+# translated or lost).
 UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit",
-                  "acronym")
+                  "acronym", "command", "literal", "userinput", "computeroutput", "programlisting", "envar", "prompt")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
