@@ -1736,7 +1736,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     s; linear, 0.5 s), and each number of an item of forms in all its forms ("nearly 1,000 " * 20,000: 53 s; linear,
     2.8 s), and each unquoted label's text searched for a word in small letters ("Click Save, " * 8,000: 14 s; once
     per text, 0.01 s), and each unknown "_" asked whether it is a label's marker ("A_b " * 3,000: 3.8 s; once per
-    text, 0.13 s). In a child process, so that a regression fails here instead of hanging the suite."""
+    text, 0.13 s), and a document type's declarations were searched to the text's end from every "<!x [" ("<!x [a" *
+    5,000: 6 s). In a child process, so that a regression fails here instead of hanging the suite."""
     import subprocess
     import sys
 
@@ -1755,6 +1756,7 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             'nearly 1,000 ' * 30_000, 'Click Save, ' * 40_000):\n"
               "    prepare(text)\n"
               "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n"
+              "prepare('<!x [a' * 40_000, html=True)\n"
               "unknown = lambda text: [(i, i + 1) for i, c in enumerate(text) if c in '_~']\n"
               "for text in ('A_b ' * 20_000, 'X' + '_x' * 60_000, 'S~' + 'x' * 100_000):\n"
               "    prepare(text, unknown=unknown)\n")
@@ -2782,6 +2784,12 @@ def test_declarations_and_processing_instructions_are_markup():
             assert prepared.segments == ["Open the file."] or prepared.segments == ["XX0XOpen the file.XX1X"], text
             assert prepared.protected[0].startswith(text[:text.index(">") + 1])  # with the tag beside it, unless apart
             assert prepared.restore(prepared.segments) == text
+    # and a document type with declarations inside it (KDE's manuals', an e-book's page defining "&nbsp;"): read as
+    # words, '<!DOCTYPE book PUBLIC "..." [' came back as '<!DOCTYP-Buch ÖFFENTLICHE "..." ['
+    for doctype in ('<!DOCTYPE book PUBLIC "-//KDE//DTD DocBook XML V4.5//EN" "kdedbx45.dtd" [\n  <!ENTITY % English '
+                    '"INCLUDE">\n  <!-- a [note] -->\n]>', '<!DOCTYPE html [<!ENTITY nbsp "&#160;">]>'):
+        prepared = prepare(f"{doctype}\n<p>Open the file.</p>", html=True)
+        assert prepared.protected[0] == doctype and prepared.segments == ["Open the file."]
 
 
 def test_a_start_tag_that_never_closes_is_markup_in_html():
