@@ -3718,6 +3718,8 @@ def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
                    '<acronym class="acronym">GIMP</acronym>.', html=True, take_out_tags=True)
     assert gimp.segments == ["Set XX0X, then click XX1X to see XX2X.", "Red", "Open"]
     assert gimp.protected[-1] == '<acronym class="acronym">GIMP</acronym>'
+    field = prepare("Type it in the <guilabel>Look in:</guilabel> field.", html=True, take_out_tags=True)
+    assert field.segments == ["Type it in the XX0X field.", "Look in:"]  # a field's label, its colon and all
     prepared = prepare("Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel.", html=True)
     assert prepared.restore(["Klicken Sie im Bereich XX1X auf XX0X.", "Barrierefreiheit", "Datum & Uhrzeit"]) == (
         "Klicken Sie im Bereich <guilabel>Datum &amp; Uhrzeit</guilabel> auf <gui>Barrierefreiheit</gui>.")

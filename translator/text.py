@@ -3150,11 +3150,11 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
 
 def _gui_labels(text: str) -> list[tuple[int, int]]:
     """(start, end) of the label of each GUI_ELEMENT that holds one: words from a capital (LABEL_WORDS; references
-    read as their characters, "Date &amp; Time"), not an acronym alone ("FAT", translated alone, came back as
-    "UNERWARTETES")."""
+    read as their characters, "Date &amp; Time"; a field's colon after them, "Look in:"), not an acronym alone ("FAT",
+    translated alone, came back as "UNERWARTETES")."""
     labels = [label.span("label" if label["label"] else "spanned") for label in GUI_ELEMENT.finditer(text)]
     return [(start, end) for start, end in labels
-            if LABEL_WORDS.fullmatch(words := unescape(text[start:end])) and not words.isupper()]
+            if LABEL_WORDS.fullmatch((words := unescape(text[start:end])).removesuffix(":")) and not words.isupper()]
 
 
 def _tags_balanced(text: str, start: int, end: int) -> list[tuple[int, int]]:
