@@ -1668,6 +1668,8 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     assert served.segments == ["Color name:"] and served.restore(["Farbname:"]) == "Farb_name:"
     for identifier in ("http_proxy", "file_name", "user_id"):  # no word, or two words in small letters
         assert prepare(f"Set {identifier}", unknown=underscores).protected == [identifier]
+    for text in ("½_Add", "&frac12;_Add Tools", "Ⅳ_x"):  # a letter to the pattern, none to a word (it raised)
+        assert not any(prepare(text, unknown=underscores).accelerators), text
     assert prepare("<b>&amp;File</b>", html=True).accelerators == [None]
 
 

@@ -1576,7 +1576,7 @@ def _marks_inside(underscore: re.Match) -> bool:
         end += 1
     before, after = text[start:at], text[at + 1:end]
     knows = lexicon.load().knows
-    if not knows(before + after):
+    if not (before and after and knows(before + after)):  # (a letter as the pattern reads it, "½_Add", is no word's)
         return False
     return before[0].isupper() or not (len(before) > 1 and len(after) > 1 and knows(before) and knows(after))
 
