@@ -2300,6 +2300,16 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
     assert prepare("8,000 points", preserve_placeholders=False).segments == ["8,000 points"]
 
 
+def test_a_day_or_a_month_abbreviated_alone_is_germans_abbreviation():
+    """Roundcube's calendar labels: "Tue" came back as "Zurückstellen", "Aug" as "Auge", "Sep" as "Abgleich". A whole
+    text that is such an abbreviation is German's, as the installed catalogs write it; not "Mon", "Sat", "Sun", "Jan"
+    alone (a people, a name), and not inside a sentence."""
+    for text, restored in (("Tue", "Di"), ("Dec.", "Dez."), (" Oct", " Okt"), ("Mon", "Mon"), ("Jan", "Jan")):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == restored, text
+    assert prepare("Wed and Sep came.").protected == []
+
+
 def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
     """The dictionary's references write every "a.m."/"p.m." time on the 24-hour clock with "Uhr", every date in words
     day first and every currency after its amount; as numbers and words the model kept the English ("The meeting
@@ -2324,6 +2334,7 @@ def test_times_dates_days_and_amounts_come_back_as_german_writes_them():
         # a template's placeholder named for a date or a time (was "auf {date}", "am {time}")
         "Arrives on {date} at {start_time}, valid until %(expiry_date)s.": (
             "Arrives XX0X, valid XX1X.", "am {date} um {start_time}", "bis zum %(expiry_date)s"),
+        "Sent on $date by $sender.": ("Sent XX0X by XX1X.", "am $date", "$sender"),  # PHP's (was "Auf $date")
         # ISO 8601 after a preposition (was "auf 2024-05-01"); alone a value as often
         "Paid on 2024-05-01, valid until 2025-12-31, date 2024-05-01.": (
             "Paid XX0X, valid XX1X, date XX2X.", "am 01.05.2024", "bis zum 31.12.2025", "2024-05-01"),

@@ -4436,6 +4436,13 @@ YEAR = r"(?:,?[ \xa0](?P<year>\d{4}))?(?![\w,.]?\d)"
 WEEKDAY_ABBREVIATIONS = {"Mon": "Mo.", "Tue": "Di.", "Tues": "Di.", "Wed": "Mi.", "Thu": "Do.", "Thur": "Do.",
                          "Thurs": "Do.", "Fri": "Fr.", "Sat": "Sa.", "Sun": "So."}
 ABBREVIATED_DAY = rf"(?:{'|'.join(sorted(WEEKDAY_ABBREVIATIONS, key=len, reverse=True))})"
+# A day's or a month's abbreviation that is the whole text, a calendar's label: the model wrote "Tue" as
+# "Zurückstellen", "Aug" as "Auge", "Sep" as "Abgleich" (Roundcube's labels); German's as the catalogs installed here
+# write them (glib's, Roundcube's: "Di", "Dez", "Okt"). Not "Mon", "Sat", "Sun", "Jan", "Jun", "May" alone: a people
+# and a region ("Mon" in the ISO catalogs), a name, a verb.
+LABEL_ABBREVIATIONS = {"Tue": "Di", "Wed": "Mi", "Thu": "Do", "Fri": "Fr", "Feb": "Feb", "Mar": "Mär", "Apr": "Apr",
+                       "Jul": "Jul", "Aug": "Aug", "Sep": "Sep", "Oct": "Okt", "Nov": "Nov", "Dec": "Dez"}
+LONE_ABBREVIATION = re.compile(rf"[ \t]*(?P<abbreviation>{'|'.join(LABEL_ABBREVIATIONS)})\.?[ \t]*")
 DAY_BEFORE_A_DATE = rf"(?:(?P<day_name>{ABBREVIATED_DAY})\.?,[ \xa0])?"  # "Tue, Dec 8", "Sat., 12 April"
 DATES = (re.compile(rf"(?<![\w.,$€£]){PREPOSITION}{DAY_BEFORE_A_DATE}{MONTH}[ \xa0]{DAY}{YEAR}(?!\w)"),  # "December 24"
          # "24 December 2025", "on the 28th of August"
@@ -4483,8 +4490,9 @@ NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.jo
 # {start_time}", "until %(expiry_date)s"): the model chose the preposition as for any word ("auf {date}", "am {time}",
 # "an %(time)s", "bis {expiry_date}") or dropped it ("Please pay by {due_date}." came back as "Bitte zahlen Sie
 # {due_date}."); German's "am {date}", "um {time}", "bis zum {expiry_date}", as for a date or a time written out. Only a
-# name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything.
-PLACEHOLDER_NAMED = r"\{\{ ?[A-Za-z_]\w* ?\}\}|\{[A-Za-z_]\w*\}|%\([A-Za-z_]\w*\)[sd]|[%$]\{[A-Za-z_]\w*\}"
+# name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything. And PHP's
+# and a shell's "$date" (Roundcube's "On $date" came back as "Auf $date").
+PLACEHOLDER_NAMED = r"\{\{ ?[A-Za-z_]\w* ?\}\}|\{[A-Za-z_]\w*\}|%\([A-Za-z_]\w*\)[sd]|[%$]\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*"
 PLACEHOLDERS_NAME = re.compile(r"[A-Za-z_]\w*")  # the first word in one of those is its name
 DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)")
 TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time")
@@ -4947,11 +4955,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards": "Freundliche
     Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times ago ("2 hours
     ago": "vor 2 Stunden"), a word bounding or rounding a number ("up to": "bis zu", "about": "etwa"), how often ("once
-    a week": "einmal pro Woche") and a FAQ's line labels ("Q:": "F:"), with the preposition before it, the first of
-    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
-    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition
-    German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to
-    Munich")."""
+    a week": "einmal pro Woche"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the
+    whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a
+    sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
+    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not
+    write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or " ago" in text
@@ -4959,11 +4967,14 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
-            or ("{" in text or "%(" in text) and NAMED_PLACEHOLDER.search(text)
+            or ("{" in text or "%(" in text or "$" in text) and NAMED_PLACEHOLDER.search(text)
             or ("Q:" in text or "ros:" in text or "ons:" in text) and LINE_LABEL.search(text)
             or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
-                or "Sun" in text) and WEEKDAY_RANGE.search(text)):
+                or "Sun" in text) and WEEKDAY_RANGE.search(text)
+            or len(text) < 9 and LONE_ABBREVIATION.fullmatch(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
+    if lone := LONE_ABBREVIATION.fullmatch(text):
+        return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
                                          NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, SET_PHRASE,
                                          SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER,
