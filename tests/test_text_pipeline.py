@@ -3686,14 +3686,17 @@ def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
     """GNOME's help (Mallard): "<keyseq><key>Ctrl</key><key>H</key></keyseq>" came back with "<key>Hals</key>",
     "<cmd>lshw -C network</cmd>" as "<cmd>lshw -C Netzwerk</cmd>", and "<gui><link href=...>Sign in</link></gui>"
     with its end tags crossed ("</gui> </link>"): <link> was read as HTML's void element. A key's element is one item
-    in its German name, as German manuals write it; <cmd> and <sys> are code; a link without rel has content."""
+    in its German name, as German manuals write it; <cmd> and <sys> are code, and so is a program's name of one word in
+    small letters ("<app>gedit</app>" came back as "<app>geditieren</app>"); a link without rel has content."""
     keys = prepare("Press <keyseq><key>Ctrl</key><key>Shift</key><key>H</key></keyseq>, then <key>Enter</key> or "
                    "<keycap>Tab</keycap>.", html=True)
     assert keys.segments == ["Press XX0X, then XX1X or XX2X."]
     assert keys.restore(keys.segments) == ("Press <keyseq><key>Strg</key><key>Umschalttaste</key><key>H</key>"
                                            "</keyseq>, then <key>Eingabetaste</key> or <keycap>Tabulator</keycap>.")
-    code = prepare("Run <cmd>lshw -C network</cmd> as <sys>root</sys>.", html=True, take_out_tags=True)
-    assert code.protected == ["<cmd>lshw -C network</cmd>", "<sys>root</sys>"]
+    code = prepare("Run <cmd>lshw -C network</cmd> as <sys>root</sys> in <app>gedit</app>, not <app>Files</app> or "
+                   "the <app>document viewer</app>.", html=True, take_out_tags=True)
+    assert code.protected[:3] == ["<cmd>lshw -C network</cmd>", "<sys>root</sys>", "<app>gedit</app>"]
+    assert code.segments[0] == "Run XX0X as XX1X in XX2X, not Files or the document viewer."
     link = prepare('Click the <gui><link href="https://x.org/in">Sign in</link></gui> button.', html=True,
                    take_out_tags=True)
     assert link.segments == ["Click the Sign in button."]

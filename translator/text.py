@@ -463,6 +463,11 @@ PLACEHOLDERS = (
     # around another word), in its German name ("Strg", "Eingabetaste": `german_key_names`). So in GNOME's help,
     # whose "<keyseq><key>Ctrl</key><key>H</key></keyseq>" came back with "<key>Hals</key>"
     KEY_ELEMENT,
+    # A program named in small letters, one word, in Mallard's <app> or DocBook's <application> ("<app>gedit</app>",
+    # "<app>dconf-editor</app>"), which GNOME's German keeps in 87 of 88 such: read, "<app>gedit</app>" came back as
+    # "<app>geditieren</app>" or was lost, its tags around "das". Not one of words ("document viewer"), nor a name from a
+    # capital, which German may translate ("Files": "Dateien")
+    r"<app\b[^<>]*>[a-z][\w.+-]*</app\s*>|<application\b[^<>]*>[a-z][\w.+-]*</application\s*>",
     # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
