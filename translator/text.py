@@ -465,8 +465,8 @@ PLACEHOLDERS = (
     KEY_ELEMENT,
     # A program named in small letters, one word, in Mallard's <app> or DocBook's <application> ("<app>gedit</app>",
     # "<app>dconf-editor</app>"), which GNOME's German keeps in 87 of 88 such: read, "<app>gedit</app>" came back as
-    # "<app>geditieren</app>" or was lost, its tags around "das". Not one of words ("document viewer"), nor a name from a
-    # capital, which German may translate ("Files": "Dateien")
+    # "<app>geditieren</app>" or was lost, its tags around "das". Not one of words ("document viewer"), nor a name
+    # from a capital, which German may translate ("Files": "Dateien")
     r"<app\b[^<>]*>[a-z][\w.+-]*</app\s*>|<application\b[^<>]*>[a-z][\w.+-]*</application\s*>",
     # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
@@ -4497,7 +4497,8 @@ NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.jo
 # {due_date}."); German's "am {date}", "um {time}", "bis zum {expiry_date}", as for a date or a time written out. Only a
 # name that says so (its last word "date", "day" or "time", snake_case or camelCase); "%s" may be anything. And PHP's
 # and a shell's "$date" (Roundcube's "On $date" came back as "Auf $date").
-PLACEHOLDER_NAMED = r"\{\{ ?[A-Za-z_]\w* ?\}\}|\{[A-Za-z_]\w*\}|%\([A-Za-z_]\w*\)[sd]|[%$]\{[A-Za-z_]\w*\}|\$[A-Za-z_]\w*"
+PLACEHOLDER_NAMED = (r"\{\{ ?[A-Za-z_]\w* ?\}\}|\{[A-Za-z_]\w*\}|%\([A-Za-z_]\w*\)[sd]|[%$]\{[A-Za-z_]\w*\}"
+                     r"|\$[A-Za-z_]\w*")
 PLACEHOLDERS_NAME = re.compile(r"[A-Za-z_]\w*")  # the first word in one of those is its name
 DATE_NAME = re.compile(r"(?:\w*_)?(?:date|day|weekday|deadline)|[a-z]+(?:Date|Day|Deadline)")
 TIME_NAME = re.compile(r"(?:\w*_)?time|[a-z]+Time")
@@ -4965,6 +4966,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
     sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not
     write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
+    if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
+        return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or " ago" in text
@@ -4975,11 +4978,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("{" in text or "%(" in text or "$" in text) and NAMED_PLACEHOLDER.search(text)
             or ("Q:" in text or "ros:" in text or "ons:" in text) and LINE_LABEL.search(text)
             or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
-                or "Sun" in text) and WEEKDAY_RANGE.search(text)
-            or len(text) < 9 and LONE_ABBREVIATION.fullmatch(text)):
+                or "Sun" in text) and WEEKDAY_RANGE.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    if lone := LONE_ABBREVIATION.fullmatch(text):
-        return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
                                          NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, SET_PHRASE,
                                          SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, QUANTIFIER,
