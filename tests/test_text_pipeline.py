@@ -3736,6 +3736,13 @@ def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
     assert gimp.protected[-1] == '<acronym class="acronym">GIMP</acronym>'
     field = prepare("Type it in the <guilabel>Look in:</guilabel> field.", html=True, take_out_tags=True)
     assert field.segments == ["Type it in the XX0X field.", "Look in:"]  # a field's label, its colon and all
+    # a label after a verb that selects it, bounded by its element; inside a menu path it is the path's (unsorted
+    # spans kept it twice, and the page came back with "Zellen formatierentieren - Zahlen/span>")
+    chosen = prepare('Choose <span class="emph">Format Cells - Numbers</span>, select "Text", then select <span '
+                     'class="emph">Append space</span>.', html=True, take_out_tags=True)
+    assert chosen.segments == ["Choose XX0X, select XX1X, then select XX2X.", "Format Cells", "Numbers", "Text",
+                               "Append space"]
+    assert chosen.protected.count('<span class="emph">Format Cells - Numbers</span>') == 1
     prepared = prepare("Click <gui>Accessibility</gui> in the <guilabel>Date &amp; Time</guilabel> panel.", html=True)
     assert prepared.restore(["Klicken Sie im Bereich XX1X auf XX0X.", "Barrierefreiheit", "Datum & Uhrzeit"]) == (
         "Klicken Sie im Bereich <guilabel>Datum &amp; Uhrzeit</guilabel> auf <gui>Barrierefreiheit</gui>.")

@@ -3122,6 +3122,13 @@ BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
 GUI_KIND = r"gui(?:label|button|menu|menuitem|submenu)"
 GUI_ELEMENT = re.compile(rf"<(?P<name>gui|{GUI_KIND})\b[^<>]*>(?P<label>[^<>]{{1,60}})</(?P=name)\s*>"
                          rf"|<span\b[^<>]*?\bclass=[\"']{GUI_KIND}[\"'][^<>]*>(?P<spanned>[^<>]{{1,60}})</span\s*>")
+# And a label in bold or a span after a verb that selects it, which the element bounds, so that "select" and "choose"
+# may take it as they may not take a bare one (BARE_LABEL): LibreOffice's help's 'Select <span class="emph">Append
+# space</span>' came back as 'Wählen Sie den <span class="emph">Platz</span>'; not an italic term ("activate the
+# <em>File Browser</em> mode")
+SELECTING_VERB = r"(?i:select|choose|enable|disable|check|uncheck|mark|unmark|activate|deactivate)"
+SELECTED_ELEMENT = re.compile(rf"(?<![\w-]){SELECTING_VERB}[ \xa0](?:the[ \xa0])?"
+                              r"<(?P<name>b|strong|span)\b[^<>]*>(?P<label>[^<>]{1,60})</(?P=name)\s*>")
 SENTENCE_WORD = re.compile(r"\b[a-z]{3,}\b")
 LABEL_ENDS_A_SENTENCE = re.compile(r"\.(?:\s|$)")  # "Click Next.": an instruction, not a menu's entry ("Click Mode")
 
@@ -3141,9 +3148,9 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
             or LABEL_ENDS_A_SENTENCE.match(text, label.end())
             for span in (label.span("bare"), label.span("other")) if span[0] >= 0]
     quoted, paths = apart_from(quoted, taken), apart_from(apart_from(paths, quoted), taken)
-    bare = apart_from(apart_from(bare, quoted + paths), taken) if bare else []
-    if "gui" in text:
-        bare = sorted(bare + apart_from(_gui_labels(text), quoted + paths + bare + list(taken)))
+    bare = apart_from(apart_from(bare, sorted(quoted + paths)), taken) if bare else []
+    if "<" in text:  # (apart_from needs its spans sorted: unsorted, a label inside a menu path was kept twice)
+        bare = sorted(bare + apart_from(_labels_in_elements(text), sorted([*quoted, *paths, *bare, *taken])))
     labels = [(start + 1, end - 1) for start, end in quoted] + bare
     for start, end in paths:
         for separator in MENU_SEPARATOR.finditer(text, start, end):
@@ -3153,11 +3160,13 @@ def ui_labels(text: str, taken: Sequence[tuple[int, int]] = ()) -> tuple[list[tu
     return sorted(quoted + paths + bare), sorted(labels)
 
 
-def _gui_labels(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the label of each GUI_ELEMENT that holds one: words from a capital (LABEL_WORDS; references
-    read as their characters, "Date &amp; Time"; a field's colon after them, "Look in:"), not an acronym alone ("FAT",
-    translated alone, came back as "UNERWARTETES")."""
+def _labels_in_elements(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the label of each GUI_ELEMENT and SELECTED_ELEMENT that holds one: words from a capital
+    (LABEL_WORDS; references read as their characters, "Date &amp; Time"; a field's colon after them, "Look in:"),
+    not an acronym alone ("FAT", translated alone, came back as "UNERWARTETES"), sorted."""
     labels = [label.span("label" if label["label"] else "spanned") for label in GUI_ELEMENT.finditer(text)]
+    labels = sorted(labels + [label.span("label") for label in SELECTED_ELEMENT.finditer(text)])
+    labels = [span for k, span in enumerate(labels) if not k or span != labels[k - 1]]  # (a <gui> selected too)
     return [(start, end) for start, end in labels
             if LABEL_WORDS.fullmatch((words := unescape(text[start:end])).removesuffix(":")) and not words.isupper()]
 
