@@ -3873,7 +3873,9 @@ def test_a_word_meeting_a_token_with_a_capital_x_is_an_item():
         for take_out_tags in (False, True):
             masked = re.sub(r"XX\d+X", "\0", " ".join(prepare(text, take_out_tags=take_out_tags).segments))
             assert "X\0" not in masked and "\0X" not in masked, (text, masked)
-    assert prepare("Select <b>Box X</b> here.", take_out_tags=True).segments == ["Select Box XX0X here."]
+    assert prepare("See <b>Box X</b> here.", take_out_tags=True).segments == ["See Box XX0X here."]
+    # after a verb that selects it, the bold words are a label, translated alone (SELECTED_ELEMENT)
+    assert prepare("Select <b>Box X</b> here.", take_out_tags=True).segments == ["Select XX0X here.", "Box X"]
     # a word that ends in X before a token, spaces between, is one item with it ("ONNX 1.5" came back lost, "AIX 3.2"
     # as "AI 3.2", "JIS X 0201" as "JIS 0201"; of 30 catalog messages with references chrF 71.49 -> 73.02); one that
     # starts with X after a token is read ("Visio XML File Format" kept its hyphen: "XML-Dateiformat")
