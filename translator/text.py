@@ -3166,7 +3166,8 @@ def _labels_in_elements(text: str) -> list[tuple[int, int]]:
     not an acronym alone ("FAT", translated alone, came back as "UNERWARTETES"), sorted."""
     labels = [label.span("label" if label["label"] else "spanned") for label in GUI_ELEMENT.finditer(text)]
     labels = sorted(labels + [label.span("label") for label in SELECTED_ELEMENT.finditer(text)])
-    labels = [span for k, span in enumerate(labels) if not k or span != labels[k - 1]]  # (a <gui> selected too)
+    # once: a label's span after such a verb is found by both patterns
+    labels = [span for k, span in enumerate(labels) if not k or span != labels[k - 1]]
     return [(start, end) for start, end in labels
             if LABEL_WORDS.fullmatch((words := unescape(text[start:end])).removesuffix(":")) and not words.isupper()]
 
