@@ -1569,19 +1569,25 @@ def _label_marker(label: str) -> re.Match | None:
 UNDERSCORE_INSIDE = re.compile(r"(?<=[^\W\d_])_(?=[^\W\d_])")
 
 
+def _letter(character: str) -> bool:
+    """Whether a character is one UNDERSCORE_INSIDE's "[^\\W\\d_]" reads as a letter (a word's character but a digit or
+    "_": "½" and "Ⅳ" too, which isalpha denies, and a word scanned by isalpha was empty beside them: IndexError)."""
+    return character.isalnum() and not character.isdecimal()
+
+
 def _marks_inside(underscore: re.Match) -> bool:
     """Whether a "_" inside a word is GTK's marker, not an identifier's: the word without it is one the model learned
     ("E_xport", "languag_e", "Ad_just": LibreOffice's labels, which came back as they were, 156 of 4,931 sampled UI
     messages), and it does not join two words in small letters ("file_name", "user_id"; "http_proxy" is no word)."""
     text, at = underscore.string, underscore.start()
     start, end = at, at + 1
-    while start and text[start - 1].isalpha():
+    while start and _letter(text[start - 1]):
         start -= 1
-    while end < len(text) and text[end].isalpha():
+    while end < len(text) and _letter(text[end]):
         end += 1
     before, after = text[start:at], text[at + 1:end]
     knows = lexicon.load().knows
-    if not (before and after and knows(before + after)):  # (a letter as the pattern reads it, "½_Add", is no word's)
+    if not knows(before + after):
         return False
     return before[0].isupper() or not (len(before) > 1 and len(after) > 1 and knows(before) and knows(after))
 
@@ -3164,11 +3170,10 @@ def _labels_in_elements(text: str) -> list[tuple[int, int]]:
     """(start, end) of the label of each GUI_ELEMENT and SELECTED_ELEMENT that holds one: words from a capital
     (LABEL_WORDS; references read as their characters, "Date &amp; Time"; a field's colon after them, "Look in:"),
     not an acronym alone ("FAT", translated alone, came back as "UNERWARTETES"), sorted."""
-    labels = [label.span("label" if label["label"] else "spanned") for label in GUI_ELEMENT.finditer(text)]
-    labels = sorted(labels + [label.span("label") for label in SELECTED_ELEMENT.finditer(text)])
-    # once: a label's span after such a verb is found by both patterns
-    labels = [span for k, span in enumerate(labels) if not k or span != labels[k - 1]]
-    return [(start, end) for start, end in labels
+    # (a set: a label's span after such a verb is found by both patterns)
+    labels = {label.span(label.lastgroup) for pattern in (GUI_ELEMENT, SELECTED_ELEMENT)
+              for label in pattern.finditer(text)}
+    return [(start, end) for start, end in sorted(labels)
             if LABEL_WORDS.fullmatch((words := unescape(text[start:end])).removesuffix(":")) and not words.isupper()]
 
 
