@@ -60,6 +60,13 @@ def test_segmentation_edge_cases(text, expected):
     # relative to a file with an extension ("docs/index.md" came back as "dadizierte d.md"); not words between slashes
     ("Edit docs/index.md and app/views/show.html.erb; cut/copy/paste, sb./sth.lightly.", [
         "app/views/show.html.erb", "docs/index.md"]),
+    # placeholders inside, a shell's, printf's, Python's: "/usr/share/doc/${pkg}/README.Debian" (a debconf
+    # template's) reached the model as "XX0X/README." and "Debian.", "${FB_VER}/SYSDBA.password" as "XX0X/SYSDBA" and
+    # ".password"; not Windows' variable, which is an item of its own
+    ("See /usr/share/doc/${pkg}/README.Debian, /etc/firebird/${FB_VER}/SYSDBA.password or /srv/%s/Main.conf.", [
+        "/etc/firebird/${FB_VER}/SYSDBA.password", "/srv/%s/Main.conf", "/usr/share/doc/${pkg}/README.Debian"]),
+    ("Open /var/%(name)s/{id}.db, ~/.%src or C:\\Users\\%USERNAME%\\App", [
+        "/var/%(name)s/{id}.db", "C:\\Users\\", "~/.%src"]),
 ])
 def test_file_paths_are_kept_as_written(text, paths):
     """Read, the model changed a path in 30 of the 66 held-out test messages that have one ("/etc/crypttab" came back
@@ -227,6 +234,10 @@ def test_tex_math_is_kept_as_written_and_prices_and_variables_are_not_math():
     assert protected_items(text) == sorted(["$E = mc^2$", "$$\\sum_{i=1}^n x_i$$", "\\(x\\)", "\\[\ny = f(x)\n\\]"])
     assert protected_items('It costs $5, or $10; echo "$x" and "$y" in $HOME/$USER.') == ["$HOME", "$USER", "$x", "$y"]
     assert "$var</b> or <b>$" not in protected_items("Syntax: <b>$var</b> or <b>${var}</b>")  # "or" was kept
+    # nor the words between two of a shell's or a debconf template's "${name}" (they were one item, and came back in
+    # English: "Die Einstellung für "${question}" is missing, but packages ...")
+    assert prepare('The setting for "${question}" is missing: "${class_packages}".').protected == [
+        '"${question}"', '"${class_packages}"']
     # A number alone in math is no price: a real paper's "in $54$ cohorts" came back as "in 54 $$-Kohorten"
     assert protected_items("Each of $4{,}685$ entities in $54$ cohorts.") == ["$4{,}685$", "$54$"]
     assert prepare("in $54$ cohorts").restore(["in XX0X Kohorten"]) == "in $54$ Kohorten"
@@ -1739,7 +1750,9 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     2.8 s), and each unquoted label's text searched for a word in small letters ("Click Save, " * 8,000: 14 s; once
     per text, 0.01 s), and each unknown "_" asked whether it is a label's marker ("A_b " * 3,000: 3.8 s; once per
     text, 0.13 s), and a document type's declarations were searched to the text's end from every "<!x [" ("<!x [a" *
-    5,000: 6 s). In a child process, so that a regression fails here instead of hanging the suite."""
+    5,000: 6 s), and a relative path, a name in parts or a manual page's name from every "+" ("Ctrl+" * 10,000 + " ":
+    11 s), a company's name from every "&" ("A&" * 16,000: 3.7 s) and a run of capitals from each ("A " * 16,000:
+    3.3 s). In a child process, so that a regression fails here instead of hanging the suite."""
     import subprocess
     import sys
 
@@ -1755,7 +1768,8 @@ def test_texts_that_backtracked_are_read_in_linear_time():
               "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\",\n"
               "             '\\\\[' + 'a line\\n' * 60, 'x][] ' * 40_000, 'a ' + 'Mr. Zorb met Zorb ' * 60_000,\n"
               "             'on Friday, in 1998, ' * 20_000, '\"I will come,\" she said. ' * 10_000,\n"
-              "             'nearly 1,000 ' * 30_000, 'Click Save, ' * 40_000):\n"
+              "             'nearly 1,000 ' * 30_000, 'Click Save, ' * 40_000, 'Ctrl+' * 40_000 + ' ',\n"
+              "             'a.+' * 40_000, 'a_b+' * 30_000, 'A&' * 60_000, 'A ' * 60_000):\n"
               "    prepare(text)\n"
               "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n"
               "prepare('<!x [a' * 40_000, html=True)\n"
@@ -1866,6 +1880,11 @@ def test_codes_are_items_and_short_ones_stay_text():
     key = "8657 ABB2 60F0 56B1 E519  0839 D9C4 D26D 0E60 4491"
     assert prepare(f"Signing key:\n{key}").protected == [key]
     assert prepare("CAFE BABE DEAD BEEF is magic, and so is dead beef cafe face.").protected == []
+    # IPv4 addresses in a list, a comma and a digit after each (dnsmasq's range: "192.168.100.252" came back as
+    # "192.168.100.2"), with a prefix length or a port; not a number with more or other parts
+    assert prepare("Example: 192.168.100.20,192.168.100.252,12h").segments == ["Example: XX0X,XX1X,12h"]
+    assert prepare("Use 10.0.0.0/8 or 127.0.0.1:8080, not 300.1.1.1 or v1.2.3.4.").protected == [
+        "10.0.0.0/8", "127.0.0.1:8080", "300.1.1.1", "v1.2.3.4"]  # (a number, and a version: as before)
 
 
 def test_an_acute_accent_typed_as_a_contractions_apostrophe_is_read_as_one():
@@ -3774,12 +3793,14 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
             ("<kbd>Ctrl+S</kbd> saves", ["XX0X saves"], "<kbd>Strg+S</kbd> saves"),
             ("Ctrl+Shift+Alt+M", [], "Strg+Shift+Alt+M"),
             # xkeyboard-config's: the second "Ctrl" stayed English where Menu was no key
-            ("Right Ctrl+Menu; Shift+CapsLock", ["Right XX0X; XX1X"], "Right Strg+Menu; Shift+CapsLock")):
+            ("Right Ctrl+Menu; Shift+CapsLock", ["Right XX0X; XX1X"], "Right Strg+Menu; Shift+CapsLock"),
+            # modifiers alone, a layout's switch ("Control+Shift" came back as "Kontroll+Verschieben"), a lock key
+            ("Control+Shift, Alt+Ctrl or Alt+Caps Lock", ["XX0X, XX1X or XX2X"], "Strg+Shift, Alt+Strg or Alt+Caps Lock")):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore(prepared.segments) == restored
     for text in ("A win-win for Super-users, Alt-text and command-line options.", "C++ and C++ are alike.",
-                 "Control-flow, Shift-click"):
+                 "Control-flow, Shift-click", "an Option-Command pair"):
         assert prepare(text).protected == [], text
     prepared = prepare("Press Ctrl+C to copy.", preserve_placeholders=False)
     assert prepared.restore(prepared.segments) == "Press Ctrl+C to copy."
