@@ -702,15 +702,16 @@ def count_lines(path: Path) -> int:
     return lines + (last != b"\n")
 
 
-def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_limit: int = 0,
+def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, keep_code: bool = False,
                html: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """A long text as its leading whitespace and (part, whitespace after it) pairs: each part at most `limit`
     characters and `max_sentences` sentences, without whitespace at either end, cut between sentences (a sentence
-    longer than `limit` at a clause mark, else a space, else anywhere). A fenced code block of at most `code_limit`
-    characters is a part of its own, uncut: the server keeps it as written only whole, and sends none of it to the
-    model, so it costs no sentences; so is a text that is JSON data (translator.text.json_data). HTML (`html`) is cut
-    after blocks' ends where it can, never inside a tag or a comment, and its raw elements (HTML_RAW_ELEMENT) are never
-    cut, as fenced code is not. Lead, parts and whitespace concatenate to the text."""
+    longer than `limit` at a clause mark, else a space, else anywhere). With `keep_code` (placeholders kept), a fenced
+    code block is a part of its own, uncut, however long: the server keeps it as written only whole, and sends none of
+    it to the model, so it costs no sentences (one longer than the server takes the job keeps as written:
+    `Job._parts`); so is a text that is JSON data (translator.text.json_data). HTML (`html`) is cut after blocks'
+    ends where it can, never inside a tag or a comment, and its raw elements (HTML_RAW_ELEMENT) are never cut, as
+    fenced code is not. Lead, parts and whitespace concatenate to the text."""
     from translator.text import FENCED_BLOCK, json_data, sentences, split_to_fit
 
     def fits(piece: str) -> bool:
@@ -722,7 +723,7 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
         return [piece for sentence in html_sentences(span) for piece in cut_as_masked(sentence, split_to_fit, fits)]
 
     body = text.lstrip()
-    if len(body) <= code_limit and json_data(body):
+    if keep_code and json_data(body):
         data = body.rstrip()
         return text[: len(text) - len(body)], [(data, body[len(data):])]
     pieces: list[str] = []
@@ -730,7 +731,7 @@ def split_line(text: str, limit: int, max_sentences: int = PART_SENTENCES, code_
     for block in (HTML_RAW_ELEMENT if html else FENCED_BLOCK).finditer(body):
         code = block.group()
         pieces += (cut(body[done:block.start()]) if block.start() > done else []) + (
-            [code] if len(code) <= code_limit else cut(code))
+            [code] if keep_code else cut(code))
         done = block.end()
     pieces += cut(body[done:]) if done < len(body) else []
     parts = []
@@ -819,7 +820,8 @@ class SplitLine:
                                       f"a long line sent in parts: {server_message(result)}")
         translations = [result.translation for result in ordered]
         unfinished = [t.finish_reason for t in translations if t.finish_reason != pb.FINISH_REASON_EOS]
-        return pb.BatchResult(model=ordered[0].model, model_version=ordered[0].model_version, translation=pb.Translation(
+        sent = next((result for result in ordered if result.model), ordered[0])  # (not a part kept as written)
+        return pb.BatchResult(model=sent.model, model_version=sent.model_version, translation=pb.Translation(
             text=self.lead + "".join(t.text + after for t, after in zip(translations, self.separators)),
             input_tokens=sum(t.input_tokens for t in translations), output_tokens=sum(t.output_tokens for t in translations),
             finish_reason=unfinished[0] if unfinished else pb.FINISH_REASON_EOS))
@@ -1277,11 +1279,18 @@ class Job:
 
     def _parts(self, item: Item) -> Iterator[Item]:
         kept = not item.options.HasField("preserve_placeholders") or item.options.preserve_placeholders
-        lead, parts = split_line(item.text, self.part_chars, code_limit=self.max_chars if kept else 0,
+        lead, parts = split_line(item.text, self.part_chars, keep_code=kept,
                                  html=item.options.text_format == pb.TEXT_FORMAT_HTML)
         self.split[item.line] = SplitLine(item, lead, [after for _, after in parts])
         for number, (text, _) in enumerate(parts):
-            yield dataclasses.replace(item, text=text, part=number)
+            part = dataclasses.replace(item, text=text, part=number)
+            if len(text) > self.max_chars:
+                # code longer than the server takes, which it would keep as written (LilyPond's manual's <pre> of
+                # 150,000 characters was cut, its pieces sent without their tags and translated)
+                self._finish(part, pb.BatchResult(translation=pb.Translation(
+                    text=text, finish_reason=pb.FINISH_REASON_EOS)))
+            else:
+                yield part
 
     def _record(self, item: Item, result: pb.BatchResult) -> None:
         record = result_record(item, result)

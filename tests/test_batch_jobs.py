@@ -2592,7 +2592,8 @@ def test_a_rerun_sends_the_failed_lines_again_and_keeps_one_record_per_line(serv
 def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole(exported_tiny, tmp_path):
     """The job learns the server's --max-text-chars from ListModels (here below PART_CHARS), sends a longer line in
     parts cut between sentences (an over-long word anywhere), and records the line once: its parts' translations
-    joined with the whitespace between them. A part the server refuses fails its line, which says which part."""
+    joined with the whitespace between them. A part the server refuses fails its line, which says which part; code
+    longer than the server takes is kept as written."""
     limit = 120
     process = ServerProcess("batch-limit", serve_command(exported_tiny.parent.parent, exported_tiny.parent.name,
                                                          workers=1, threads=1) + ["--max-text-chars", str(limit)])
@@ -2617,6 +2618,17 @@ def test_lines_longer_than_the_server_takes_are_sent_in_parts_and_recorded_whole
                 assert done[line]["output_tokens"] == sum(a.output_tokens for a in answers)
         assert done[4]["error"]["code"] == "INVALID_ARGUMENT" and code == 1
         assert re.search(r"part \d of \d of a long line sent in parts: .*invisible characters", done[4]["error"]["message"])
+        # code longer than the server takes is kept as written, as the server keeps code: cut as text, LilyPond's
+        # manual's <pre> of 150,000 characters reached the model in pieces and came back translated
+        fenced = "```\n" + "".join(f"print('the house {i}')\n" for i in range(12)) + "```"
+        pre = "<pre>" + "\n".join(f"water = {i}  # the water is green" for i in range(8)) + "</pre>"
+        (tmp_path / "page.md").write_text(f"We eat bread.\n\n{fenced}\n\nThe dog runs.\n", encoding="utf-8")
+        (tmp_path / "page.html").write_text(f"<p>We eat bread.</p>\n{pre}\n", encoding="utf-8")
+        for name in ("page.md", "page.html"):
+            code, out, err = batch(process.target, tmp_path / name, tmp_path / f"de.{name}", *SHORT)
+            assert code == 0 and "1 failed" not in out, err
+        assert fenced in (tmp_path / "de.page.md").read_text(encoding="utf-8")
+        assert pre in (tmp_path / "de.page.html").read_text(encoding="utf-8")
     finally:
         process.stop()
 
@@ -2684,10 +2696,10 @@ def test_a_long_lines_fenced_code_block_goes_whole_in_a_part_of_its_own():
     first reached the server without the opening fence, and their code was translated."""
     code = "```sh\n" + "".join(f"echo {i}; ls /tmp/d{i}\n" for i in range(60)) + "```"
     text = f"Install it first. Then run this:\n\n{code}\n\nThat is all. Now save."
-    lead, parts = split_line(text, 300, code_limit=4000)
+    lead, parts = split_line(text, 300, keep_code=True)
     assert lead + "".join(part + after for part, after in parts) == text
     assert [part for part, _ in parts] == ["Install it first. Then run this:", code, "That is all. Now save."]
-    lead, parts = split_line(text, 300)  # longer than the server takes, or placeholders off: cut as text
+    lead, parts = split_line(text, 300)  # placeholders off: cut as text
     assert lead + "".join(part + after for part, after in parts) == text and all(len(p) <= 300 for p, _ in parts)
 
 
@@ -2697,8 +2709,8 @@ def test_a_long_json_text_goes_whole_in_one_part():
     data = json.dumps([{"airport": f"Airport number {i}. It is open.", "code": f"A{i:02}"} for i in range(100)])
     assert json_data(data)  # records
     assert len(data) > PART_CHARS
-    assert split_line(f" {data} ", PART_CHARS, code_limit=32768) == (" ", [(data, " ")])
-    lead, parts = split_line(data, PART_CHARS)  # longer than the server takes, or placeholders off: cut as text
+    assert split_line(f" {data} ", PART_CHARS, keep_code=True) == (" ", [(data, " ")])
+    lead, parts = split_line(data, PART_CHARS)  # placeholders off: cut as text
     assert len(parts) > 1 and lead + "".join(part + after for part, after in parts) == data
 
 
@@ -2713,13 +2725,13 @@ def test_a_long_html_text_is_cut_after_blocks_never_inside_a_tag_and_its_style_s
     paragraphs = "\n".join(f"<p>The <em>dog</em> {i} sleeps. {image} It is late.</p>" for i in range(6))
     long_sentence = "<p>" + " ".join(f'<a href="https://example.com/a b/{i}">word {i}</a>' for i in range(12)) + "</p>"
     text = f"<html><head>{style}</head><body>\n{paragraphs}\n{long_sentence}\n</body></html>"
-    lead, parts = split_line(text, 300, code_limit=4000, html=True)
+    lead, parts = split_line(text, 300, keep_code=True, html=True)
     assert lead + "".join(part + after for part, after in parts) == text
     assert style in [part for part, _ in parts] and all(len(part) <= 300 for part, _ in parts if part != style)
     for part, _ in parts:  # every "<" opens a whole tag
         assert re.sub(r"<[^<>]*>", "", part).count("<") == 0 and re.sub(r"<[^<>]*>", "", part).count(">") == 0
     assert sum(part.endswith("</p>") for part, _ in parts) >= 4  # cut after blocks' ends, where they fit
-    lead, parts = split_line(text, 300, code_limit=4000)  # as text (before): inside the style sheet and a tag
+    lead, parts = split_line(text, 300, keep_code=True)  # as text (before): inside the style sheet and a tag
     assert style not in [part for part, _ in parts]
     tags = "<p>" + "<b>x</b>" * 200 + "</p>"  # no place to cut but inside a run: before a tag, never inside one
     lead, parts = split_line(tags, 300, html=True)

@@ -2227,6 +2227,12 @@ def test_a_mark_between_clauses_the_model_cannot_read_separates_them():
     assert prepared.restore([s.upper() for s in prepared.segments]) == \
         "HE'S HERE; SHE'S NOT. ASK 1; 2 — OR 3 | THEN GO. WAIT;NOW"
     assert prepare("He's here; she's not.").segments == ["He's here; she's not."]
+    # and so are a web page's references to one ("LilyPond &mdash; Learning Manual" came back as "LilyPond
+    # &mdash;-Larning-Handbuch", "Foo &mdash; Bar manual" as "Handbuch &mdash;")
+    prepared = prepare("The manual &mdash; its second part &#8212; is here.", html=True)
+    assert prepared.segments == ["The manual", "its second part", "is here."]
+    assert prepared.restore([s.upper() for s in prepared.segments]) == (
+        "THE MANUAL &mdash; ITS SECOND PART &#8212; IS HERE.")
 
 
 def test_words_in_parentheses_are_translated_apart_from_their_sentence():

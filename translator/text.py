@@ -893,6 +893,13 @@ ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|'n'|imp
 HINTED = (EVERYTHING_AND_NUMBERS, EVERYTHING, MARKUP_AND_TOKEN_LIKE, ONLY_TOKEN_LIKE)
 SPACES = re.compile(" *")
 ONE_REFERENCE = re.compile(REFERENCE)
+
+
+def as_character(item: str) -> str:
+    """What an item reads as: a character reference's character ("&mdash;": "—"), any other item itself."""
+    return unescape(item) if ONE_REFERENCE.fullmatch(item) else item
+
+
 # Tags that end a sentence: block-level elements, and those a page shows as texts of their own (a figure's caption
 # and its image, a form's legend, a select's options, a page's title, sections)
 BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|dl|dt|dd|h[1-6]|tr|td|th|table|section|article|header|footer|"
@@ -1508,7 +1515,7 @@ class Prepared:
         item = self.protected[number]
         # (not a mark that leaves the segment with its pair: kept at the edge of a sentence cut before it, the "`" of
         # "`Draft 7 <url>`_" went to the glue, and its end, now unpaired, to the model)
-        character = unescape(item) if ONE_REFERENCE.fullmatch(item) else item
+        character = as_character(item)
         beside = token.string[token.end():token.end() + 1] if opening else token.string[token.start() - 1:token.start()]
         return (only_symbols(character) and number not in self._leaving
                 or self.html and markup.void_only(item) or self._lone_tag(number, opening)
@@ -2781,7 +2788,7 @@ def _as_marks(line: str, protected: Sequence[str]) -> tuple[str, list[int]] | No
     pieces, starts, done, shown, hidden = [], [], 0, set(), ""
     for token in PLACEHOLDER_PATTERN.finditer(line):
         item = protected[int(token.group(1))] if int(token.group(1)) < len(protected) else ""
-        mark = unescape(item) if ONE_REFERENCE.fullmatch(item) else item
+        mark = as_character(item)
         if len(mark) != 1 or mark.isalnum() or mark.isspace() or not mark.isprintable():
             hidden += item
             continue
@@ -4147,8 +4154,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         unknown(character) or symbols_outside_ascii().match(character)))
     if preserve_placeholders:
         prepared.quoting_references = quoting_references(masked, prepared.protected)
-    separators = {number for number, item in enumerate(prepared.protected)
-                  if item in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
+    separators = {number for number, item in enumerate(prepared.protected)  # (and "&mdash;": "—")
+                  if as_character(item) in CLAUSE_SEPARATORS or ENUMERATOR_ITEM.fullmatch(item)}
     as_read = functools.cache(prepared.as_read)  # a piece too long to be short is asked whether it fits
     # Tags that leave the segments to go back by alignment cost the model no tokens: a sentence with three links (six
     # tokens of ~4 pieces each) is not cut for its length into pieces that each lose the others' words
