@@ -2106,15 +2106,15 @@ def test_character_references_are_read_as_their_characters_and_written_back():
     "&amp; schließen Sie die Datei.", "I don&#39;t know." as "Ich weiß nicht.&#39;t."): the model reads the character
     and the translation spells it as the text did, in every sentence (the text is escaped), in plain text and HTML
     (but a tag written in references, "&lt;why&gt;", which is an item as plain text's "<why>" is)."""
-    text = 'Save &amp; close. I don&#39;t know &lt;why. Caf&eacute; &#x2014; <a href="x">&quot;n&quot;</a>'
+    text = 'Save &amp; close. I don&#39;t know &lt;why. Caf&eacute; &#x2192; <a href="x">&quot;n&quot;</a>'
     for as_html in (False, True):
-        prepared = prepare(text, html=as_html, unknown=lambda s: [m.span() for m in re.finditer("\u2014", s)])
-        # "—" is outside the vocabulary; the quotes in the tag are no text
+        prepared = prepare(text, html=as_html, unknown=lambda s: [m.span() for m in re.finditer("\u2192", s)])
+        # "→" is outside the vocabulary; the quotes in the tag are no text
         assert prepared.segments == ["Save & close.", "I don't know <why.", 'Café XX0X XX1X"n"XX2X']
         assert prepared.restore(prepared.segments) == text
         translated = ["Speichern & schließen.", "Ich weiß nicht, <warum's.", 'Ein "Café" & XX0X XX1X"n"XX2X']
         restored = ("Speichern &amp; schließen. Ich weiß nicht, &lt;warum&#39;s. "
-                    'Ein &quot;Caf&eacute;&quot; &amp; &#x2014; <a href="x">&quot;n&quot;</a>')
+                    'Ein &quot;Caf&eacute;&quot; &amp; &#x2192; <a href="x">&quot;n&quot;</a>')
         assert prepared.restore(translated) == restored
         assert " ".join(prepared.restore_segment(i, t) for i, t in enumerate(translated)) == restored
 
