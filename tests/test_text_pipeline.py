@@ -3810,6 +3810,11 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
         assert prepare(text).protected == [], text
     prepared = prepare("Press Ctrl+C to copy.", preserve_placeholders=False)
     assert prepared.restore(prepared.segments) == "Press Ctrl+C to copy."
+    # nor in a page's code element, kept as written (the Ubuntu packaging guide's "<code>control-d</code>" came back
+    # as "<code>Strg-d</code>"), nor a date's format there
+    page = '<p>Type <code class="literal"><span class="pre">control-d</span></code> or Ctrl+D, <tt>YYYY-MM-DD</tt>.</p>'
+    prepared = prepare(page, html=True)
+    assert prepared.restore(prepared.segments) == page.replace("or Ctrl+D", "or Strg+D")
 
 
 def test_a_key_of_one_mark_is_neither_a_tags_start_nor_part_of_a_reference():

@@ -4196,6 +4196,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     else:
         prepared.wraps = [[] for _ in prepared.segments]
     in_code = items_over(as_in_text, prepared.protected, code) if code else set()  # a Markdown text's indented code's
+    if html:  # and a page's code elements ("<code>control-d</code>" came back as "<code>Strg-d</code>")
+        in_code |= {number for number, item in enumerate(prepared.protected)
+                    if item.startswith("<") and untranslatable_elements(item) == [(0, len(item))]}
     quotation_marks_written = german_quotation_marks(
         ["" if number in in_code else item for number, item in enumerate(prepared.protected)]
     ) if preserve_placeholders else {}
@@ -4210,9 +4213,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     # every item's values and forms; otherwise only a glossary's terms are written
     for number in range(len(prepared.protected)) if preserve_placeholders or html else sorted(forms_of_items):
         item = prepared.protected[number]
-        values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
-        if values and number in in_code:
+        if number in in_code:
             continue  # kept as written
+        values = shown_values(item) or [(start, end, "", False) for start, end in labels_of_items.get(number, [])]
         german = (german_key_names(item) + german_date_format(item) + quotation_marks_written.get(number, [])
                   + (german_speech_mark(item, spoken_marks[number]) if number in spoken_marks else [])
                   + german_title(item, title_contexts.get(number, ""))
