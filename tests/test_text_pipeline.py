@@ -3734,7 +3734,8 @@ def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
 def test_docbooks_code_and_xml_entities_are_kept_as_written():
     """KDE's manuals (DocBook): "<command>unrar</command>" and "<literal>zip</literal>" came back translated or lost,
     and an entity whose name has a dot was read as "&XX0X;" and came back as "&Ragnar.Thomsen aktualisiert;", no
-    longer XML. A reference's name is XML's (HTML's "&frac12;" is read as its character, as "&amp;" is)."""
+    longer XML. A reference's name is XML's (HTML's "&frac12;" is read as its character, as "&amp;" is). A command
+    in DocBook's web pages is code too."""
     text = ("Updated by &Ragnar.Thomsen; &Ragnar.Thomsen.mail;: run <command>unrar</command> on <literal>zip</literal> "
             "files with &my-tool; and &frac12; of them.")
     prepared = prepare(text, html=True)
@@ -3742,6 +3743,13 @@ def test_docbooks_code_and_xml_entities_are_kept_as_written():
                                   "<literal>zip</literal>", "&my-tool;", "&frac12;"]
     assert prepared.segments == ["Updated by XX0X XX1X: run XX2X on XX3X files with XX4X and ½ of them."]
     assert prepared.restore(prepared.segments) == text
+    # and a command in small letters as DocBook's web pages show it (the Debian New Maintainers' Guide's "debuild"
+    # came back as "Debuild", "aptitude" as "einen"); not one from a capital, a menu's in GIMP's help ("Save")
+    page = prepare('Run <span class="command"><strong>debuild</strong></span>, <span class="command">make '
+                   'validate-en</span> or <span class="command"><strong>Save</strong></span>.', html=True)
+    assert page.protected[:2] == ['<span class="command"><strong>debuild</strong></span>',
+                                  '<span class="command">make validate-en</span>']
+    assert page.segments == ["Run XX0X, XX1X or XX2XSaveXX3X."]
 
 
 def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():

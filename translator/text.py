@@ -485,6 +485,11 @@ PLACEHOLDERS = (
     # "<app>geditieren</app>" or was lost, its tags around "das". Not one of words ("document viewer"), nor a name
     # from a capital, which German may translate ("Files": "Dateien")
     r"<app\b[^<>]*>[a-z][\w.+-]*</app\s*>|<application\b[^<>]*>[a-z][\w.+-]*</application\s*>",
+    # And a command as DocBook's web pages show it, in small letters ('<span class="command"><strong>debuild</strong>
+    # </span>'): the Debian New Maintainers' Guide's, the Debian FAQ's and the Ubuntu packaging guide's German keeps
+    # 335 of 345, and read, 145 came back changed ("Debuild", "ld" as "LD", "aptitude" as "einen", "cowbuilder" as
+    # "Kuhbuilder"). Not one from a capital, a menu's command in GIMP's help ("Save"), which German translates
+    r'<span\b[^<>]*\bclass="command"[^<>]*>(?:<strong>[a-z][^<>]*</strong>|[a-z][^<>]*)</span\s*>',
     # An empty anchor or icon ('<a id="1.95-Rustdoc"></a>', '<i class="fa fa-star"></i>', 659 of the former and 41 of
     # the others in this session's Markdown pages): its tags, put back by alignment around no word, went into a link
     # beside it ("...`<a id="1.95-Rustdoc">](https://...)</a>", in Rust's release notes); one item, as written
