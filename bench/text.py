@@ -75,6 +75,11 @@ HOSTILE = [
     ("LaTeX code environments that never end", "\\begin{verbatim}", False),
     ("calls with keyword arguments", "f(a=1, 'b') ", False),
     ("a manual page's bold that never returns to roman", "\\fBa ", False),
+    # a relative path, a name in parts and a manual page's name were looked for from every "+", a company's name from
+    # every "&", a run of capitals from each
+    ("modifiers joined by +", "Ctrl+", False),
+    ("capitals joined by &", "A&", False),
+    ("single capitals between spaces", "A ", False),
 ]
 
 
