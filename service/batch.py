@@ -326,11 +326,11 @@ def decode_into(wide: BinaryIO, narrow: TextIO, encoding: str, chunk: int = 1 <<
     narrow.write(decoder.decode(b"", final=True))
 
 
-def valid_utf8(path: Path) -> bool:
-    """Whether a file is UTF-8 throughout (read a chunk at a time)."""
+def valid_in(path: Path, encoding: str = "utf-8") -> bool:
+    """Whether a file is in the encoding throughout, UTF-8 by default (read a chunk at a time)."""
     try:
         with path.open("rb") as wide, open(os.devnull, "w", encoding="utf-8") as nowhere:
-            decode_into(wide, nowhere, "utf-8")
+            decode_into(wide, nowhere, encoding)
     except UnicodeDecodeError:
         return False
     return True
@@ -1123,16 +1123,19 @@ class Job:
             return self.source
         encoding = self.settings.encoding or marked or "utf-8"
         said_by = " as --encoding says" if self.settings.encoding else " as its byte order mark says"
-        if encoding == "utf-8" and self.settings.format == "properties" and not valid_utf8(self.source):
+        if encoding == "utf-8" and self.settings.format == "properties" and not valid_in(self.source):
             # Java's rule: a properties file that is not UTF-8 is ISO-8859-1 (ResourceBundle reads UTF-8 and falls
             # back to it; Properties.load(InputStream) reads nothing else). Read as UTF-8, its every line with an
             # "é" failed.
             encoding = "iso8859-1"
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8" and self.settings.options.text_format == pb.TEXT_FORMAT_HTML \
-                and not valid_utf8(self.source) and (declared := declared_charset(self.source)):
+                and (valid_in(self.source, "ascii") or not valid_in(self.source)) \
+                and (declared := declared_charset(self.source)):
             # A web page says its encoding where it is not UTF-8, as browsers read it; read as UTF-8, the ISO-8859-1
-            # pages of libxslt's manual installed here failed line by line
+            # pages of libxslt's manual installed here failed line by line. So does one in ASCII, which either reads,
+            # and its translation is written in it: in UTF-8, GOsa²'s help pages (ASCII, declaring ISO-8859-15) showed
+            # "Ã¼" for each "ü"
             encoding, said_by = declared, " as the page declares"
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8":
@@ -1194,7 +1197,7 @@ class Job:
         rerun on an input edited since (a line changed, inserted or removed) would keep the old text's translations,
         or put every later line's on the wrong line."""
         def changed(what: str) -> JobRefused:
-            encoding = ("" if self.settings.encoding or valid_utf8(self.input) else " (or it is not UTF-8 and was read "
+            encoding = ("" if self.settings.encoding or valid_in(self.input) else " (or it is not UTF-8 and was read "
                         "with --encoding: give it again)")
             return JobRefused(f"{what}: the input changed since{encoding}. Restore it, or remove "
                               f"{self.journal_path} to translate it all again")
@@ -1442,9 +1445,12 @@ class Job:
 
     def _write_output(self, pieces: Iterator[str]) -> None:
         partial = partial_path(self.output)
-        with writing(partial), partial.open("w", encoding=self.encoding, errors="nearest", newline="") as out:
+        # a web page's characters its encoding lacks are written as character references, which it reads as them
+        html = self.settings.options.text_format == pb.TEXT_FORMAT_HTML
+        errors = "xmlcharrefreplace" if html else "nearest"
+        with writing(partial), partial.open("w", encoding=self.encoding, errors=errors, newline="") as out:
             out.write(self._byte_order_mark())
-            holds_all = codecs.lookup(self.encoding).name.startswith("utf")  # else some characters may be lacking
+            holds_all = html or codecs.lookup(self.encoding).name.startswith("utf")  # else some may be approximated
             for piece in pieces:
                 self.summary.approximated += 0 if holds_all else lacking(piece, self.encoding)
                 out.write(piece)

@@ -1084,8 +1084,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "the nearest it has („ as \", – as -; counted in the summary). Not for po, JSON or XML "
                             "formats (their files are UTF-8). Default: UTF-8, or UTF-16 or UTF-32 by a byte order "
                             "mark (a file whose mark says another encoding than --encoding is refused); a properties "
-                            "file that is not UTF-8: ISO-8859-1, as Java reads it; a web page that is not UTF-8: the "
-                            "encoding its <meta> charset or XML declaration names, as browsers read it")
+                            "file that is not UTF-8: ISO-8859-1, as Java reads it; a web page that is not UTF-8, or is "
+                            "ASCII: the encoding its <meta> charset or XML declaration names, as browsers read it (a "
+                            "character of a translation that encoding lacks written as a reference, &#8222;)")
     _connection_arguments(batch)
     batch.add_argument("--model", default="", help="model name (default: the server's default model)")
     batch.add_argument("--max-output-tokens", type=whole_number(0), default=0, help="per segment (default 0: twice the sentence's source tokens plus 20, "
