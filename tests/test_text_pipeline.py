@@ -869,6 +869,10 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert page.segments == ["We read XX0X report and XX1X notes."]
     assert page.restore(["Wir lasen XX0X Bericht und XX1X Notizen."]) == (
         "Wir lasen Lindas Bericht und Kubernetes&#39; Notizen.")
+    # and one whose item took the name after it (LilyPond's manual: "Mendelssohn&rsquo;s Elijah" came back so)
+    works = prepare("Such as Mendelssohn&rsquo;s Elijah or Chopin's Première Ballade.", html=True)
+    assert works.protected == ["Mendelssohn&rsquo;s Elijah", "Chopin's Première Ballade"]
+    assert works.restore(["Wie XX0X oder XX1X."]) == "Wie Mendelssohns Elijah oder Chopins Première Ballade."
     # As items: kept in the translation; with placeholders off, text.
     assert prepare("The update for Kubernetes is ready.").segments == ["The update for XX0X is ready."]
     assert prepare("The update for Kubernetes is ready.", preserve_placeholders=False).segments == [

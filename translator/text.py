@@ -3043,7 +3043,9 @@ BEFORE_A_SUBJECT = frozenset("dear is was are were am be been being do does did 
 # those: "Hannah's not here", "Linda's been there").
 APOSTROPHE = r"(?:['’]|&#x27;|&#39;|&apos;|&rsquo;|&#8217;)"
 POSSESSIVE = re.compile(rf"{APOSTROPHE}s(?![\w'’])")
-NAME_AND_POSSESSIVE = re.compile(rf"(.+?)({APOSTROPHE})s")
+# (and the capitalized words a name's item took after it: "Mendelssohn&rsquo;s Elijah", "Chopin's Première Ballade",
+# two names side by side, came back with the English "'s")
+NAME_AND_POSSESSIVE = re.compile(rf"(.+?)({APOSTROPHE})s(?: [^\W\d_][^\s]*)*")
 WORD_AFTER = re.compile(r" ([A-Za-z]+)")
 AFTER_IS_OR_HAS = frozenset(
     "a an the no not all just still always never already also only even ever been got gotten going gone coming done "
@@ -3343,12 +3345,12 @@ def _named_as_subject(before: str) -> bool:
 def german_possessive(item: str) -> list[tuple[int, int, str]]:
     """(start, end, German ending) of a name's possessive in an item of a name and one: "s" ("Spearmans"), after s, x
     or z the apostrophe as written ("Jenkins'", "Jenkins&#x27;" in a page)."""
-    if not (whole := NAME_AND_POSSESSIVE.fullmatch(item)):
-        return []
+    if not (whole := NAME_AND_POSSESSIVE.fullmatch(item)) or not (item[whole.end(2) + 1:] or "A").istitle():
+        return []  # (after it, the names' capitalized words only)
     name, apostrophe = whole.groups()
     if not (ASCII_NAME_RUN.fullmatch(name) or TITLED_NAME.fullmatch(name)):
         return []
-    return [(len(name), len(item), apostrophe if name[-1] in "sxz" else "s")]
+    return [(len(name), whole.end(2) + 1, apostrophe if name[-1] in "sxz" else "s")]
 
 
 # So is a letter alone ("ñ", "ß", "α"; "Characters: ñ, ç, ø, å." came back as "Zeichen: „Quoten“, Scheck, ø, Scheck.")
