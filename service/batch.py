@@ -590,15 +590,16 @@ DECLARED_CHARSET = re.compile(rb"<meta\b[^>]*?\bcharset\s*=\s*[\"']?([\w.:-]+)"
 
 def declared_charset(path: Path) -> str:
     """The encoding a web page declares (DECLARED_CHARSET), as Python names it; "" where it declares none Python
-    knows."""
+    knows. A page read byte by byte that says UTF-16 or UTF-32 is UTF-8, as the HTML standard's prescan reads it."""
     with path.open("rb") as start:
         declared = DECLARED_CHARSET.search(start.read(1024))
     if declared is None:
         return ""
     try:
-        return codecs.lookup((declared.group(1) or declared.group(2)).decode("ascii")).name
+        name = codecs.lookup((declared.group(1) or declared.group(2)).decode("ascii")).name
     except LookupError:
         return ""
+    return "utf-8" if name.startswith(("utf-16", "utf-32")) else name
 
 
 def marked_encoding(start: bytes) -> str:

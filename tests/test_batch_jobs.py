@@ -446,6 +446,10 @@ def test_a_web_page_is_read_and_written_in_the_encoding_it_declares(server, tmp_
     assert code == 0, err
     written = (tmp_path / "ascii.de.html").read_bytes()
     assert written.startswith(head.encode()) and "Große &#8222;Halle&#8220;".encode("iso-8859-15") in written
+    # but one that says UTF-16, which a page read byte by byte cannot be, is UTF-8, as browsers read it
+    source.write_text('<meta charset="utf-16">\n<p>Where is the station?</p>\n', encoding="ascii")
+    code, out, err = batch(server.target, source, tmp_path / "utf16.de.html", "--glossary", str(glossary), *SHORT)
+    assert code == 0 and "Große „Halle“" in (tmp_path / "utf16.de.html").read_text(encoding="utf-8"), err
 
 
 MALLARD_PAGE = """<page xmlns="http://projectmallard.org/1.0/" xmlns:its="http://www.w3.org/2005/11/its"
