@@ -1289,8 +1289,8 @@ class Job:
         for number, (text, _) in enumerate(parts):
             part = dataclasses.replace(item, text=text, part=number)
             if len(text) > self.max_chars:
-                # code longer than the server takes, which it would keep as written (LilyPond's manual's <pre> of
-                # 150,000 characters was cut, its pieces sent without their tags and translated)
+                # longer than the server takes: code (or one tag, which no cut splits), which it would keep as
+                # written (LilyPond's manual's <pre> of 150,000 characters was cut as text and came back translated)
                 self._finish(part, pb.BatchResult(translation=pb.Translation(
                     text=text, finish_reason=pb.FINISH_REASON_EOS)))
             else:
