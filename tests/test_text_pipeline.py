@@ -3799,8 +3799,9 @@ def test_an_empty_anchor_or_icon_is_one_item():
 
 def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name_it():
     """The model lost and repeated keys ("Ctrl+Shift+N" came back as "Strg+N", "Ctrl+Alt+?" as "Strg+Alt+Alt+?"): a
-    combination is an item, its "Ctrl" written "Strg" as most German catalogs write it, every other key as written;
-    in code, and in Python Markdown's "++ctrl+c++" (which the extension draws), nothing is renamed."""
+    combination is an item, its "Ctrl" written "Strg" as most German catalogs write it ("Caps Lock" "Feststelltaste"),
+    every other key as written; in code, and in Python Markdown's "++ctrl+c++" (which the extension draws), nothing
+    is renamed."""
     for text, segments, restored in (
             ("Similar Files (Ctrl+Shift+O)", ["Similar Files (XX0X)"], "Similar Files (Strg+Shift+O)"),
             ("Press Ctrl + C, then CTRL-ALT-DEL.", ["Press XX0X, then XX1X."], "Press Strg + C, then STRG-ALT-DEL."),
@@ -3811,9 +3812,11 @@ def test_a_key_combination_is_an_item_with_ctrl_written_as_german_keyboards_name
             ("<kbd>Ctrl+S</kbd> saves", ["XX0X saves"], "<kbd>Strg+S</kbd> saves"),
             ("Ctrl+Shift+Alt+M", [], "Strg+Shift+Alt+M"),
             # xkeyboard-config's: the second "Ctrl" stayed English where Menu was no key
-            ("Right Ctrl+Menu; Shift+CapsLock", ["Right XX0X; XX1X"], "Right Strg+Menu; Shift+CapsLock"),
+            ("Right Ctrl+Menu; Shift+CapsLock", ["Right XX0X; XX1X"], "Right Strg+Menu; Shift+Feststelltaste"),
             # modifiers alone, a layout's switch ("Control+Shift" came back as "Kontroll+Verschieben"), a lock key
-            ("Control+Shift, Alt+Ctrl or Alt+Caps Lock", ["XX0X, XX1X or XX2X"], "Strg+Shift, Alt+Strg or Alt+Caps Lock")):
+            # (and Caps Lock as catalogs name it, 6 of 6 here: "Feststelltaste")
+            ("Control+Shift, Alt+Ctrl or Alt+Caps Lock", ["XX0X, XX1X or XX2X"],
+             "Strg+Shift, Alt+Strg or Alt+Feststelltaste")):
         prepared = prepare(text)
         assert prepared.segments == segments, text
         assert prepared.restore(prepared.segments) == restored

@@ -418,7 +418,10 @@ GERMAN_KEYS = {"ctrl": "Strg", "control": "Strg", "shift": "Umschalttaste", "ent
 # ("increase the cache hit %").
 PRESSED_KEY = (r"(?:(?<=\b[Pp]ress )|(?<=\b[Hh]it ))(?:[^\w\s\"'“‘(\[{<%]|[AI])"
                r"(?=[ \xa0](?:to|or|and|for|then|again|twice|once|key|button|on|in|at)\b|[.,;!]?$|[.,;!]\s)")
-CONTROL_KEY = re.compile(r"(?<!\w)(?i:ctrl|control)(?!\w)")  # (looked for in key combinations: the last too)
+# The keys a combination names as German keyboards and catalogs do (`german_key_names`): "Ctrl", and "Caps Lock", which
+# the installed catalogs and debconf templates write "Feststelltaste" in 6 of 6 ("Alt+Caps Lock": "Alt+Feststelltaste")
+GERMAN_COMBINATION_KEYS = {"ctrl": "Strg", "control": "Strg", "capslock": "Feststelltaste"}
+COMBINATION_KEY = re.compile(r"(?<!\w)(?i:ctrl|control|caps ?lock)(?!\w)")  # (any of a combination's, the last too)
 CODE_SPAN_CHARACTER = r"[^`'\n]|(?<!\w)'[^`'\n]*'(?!\w)|'(?![\s,.;:!?)])"
 # Code spans, not GNU-style `quotes': an apostrophe inside only where no space or punctuation follows it ("`@import
 # 'td/code-dark'`" lost its backticks, "`foo' and `bar'" are two quotations), or around a quoted string after a
@@ -4335,18 +4338,20 @@ GERMAN_DATE_LETTERS = str.maketrans("YyDd", "JjTt")
 def german_key_names(item: str) -> list[tuple[int, int, str]]:
     """(start, end, German name) of each key in the key combinations of an item of them (with placeholders and marks
     between: "Ctrl+C/Ctrl+V", "%s Ctrl+O"; not in code, "`Ctrl+C`") that German keyboards and catalogs name
-    otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals). Of the software catalogs' 303 training messages
-    with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they mostly keep ("Shift" in 63 of 101
-    with "Shift+"), and so does the item. A key's element ("<kbd>Enter</kbd>", each of "<keyseq><key>Ctrl</key>
-    <key>H</key></keyseq>") has its German name (GERMAN_KEYS), as manuals write it."""
+    otherwise: "Ctrl" and "Control" are "Strg" ("STRG" in capitals), "Caps Lock" "Feststelltaste". Of the software
+    catalogs' 303 training messages with a "Ctrl+" combination, 175 write "Strg"; "Shift", "Enter" and the rest they
+    mostly keep ("Shift" in 63 of 101 with "Shift+"), and so does the item. A key's element ("<kbd>Enter</kbd>",
+    each of "<keyseq><key>Ctrl</key><key>H</key></keyseq>") has its German name (GERMAN_KEYS), as manuals write it."""
     if "</" in item and (keys := _parts_of_items(item, KEY_ELEMENT_NAMED)):
         keys = [KEY_ELEMENT_NAMED.match(item, key.start()) for key in keys]
         return [(*key.span(2), _as_cased(GERMAN_KEYS[key[2].lower()], key[2])) for key in keys
                 if key[2].lower() in GERMAN_KEYS]
-    if not CONTROL_KEY.search(item):
+    if not COMBINATION_KEY.search(item):
         return []
-    return [(key.start(), key.end(), _as_cased("Strg", key.group()))
-            for part in _parts_of_items(item, KEY_COMBINATION_ITEM) for key in CONTROL_KEY.finditer(item, *part.span())]
+    keys = [key for combination in _parts_of_items(item, KEY_COMBINATION_ITEM)
+            for key in COMBINATION_KEY.finditer(item, *combination.span())]
+    return [(*key.span(), _as_cased(GERMAN_COMBINATION_KEYS[key.group().lower().replace(" ", "")], key.group()))
+            for key in keys]
 
 
 def _as_cased(german: str, english: str) -> str:
