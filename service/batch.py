@@ -1131,8 +1131,8 @@ class Job:
             encoding = "iso8859-1"
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
         if encoding == "utf-8" and self.settings.options.text_format == pb.TEXT_FORMAT_HTML \
-                and (valid_in(self.source, "ascii") or not valid_in(self.source)) \
-                and (declared := declared_charset(self.source)):
+                and (declared := declared_charset(self.source)) \
+                and (valid_in(self.source, "ascii") or not valid_in(self.source)):
             # A web page says its encoding where it is not UTF-8, as browsers read it; read as UTF-8, the ISO-8859-1
             # pages of libxslt's manual installed here failed line by line. So does one in ASCII, which either reads,
             # and its translation is written in it: in UTF-8, GOsa²'s help pages (ASCII, declaring ISO-8859-15) showed

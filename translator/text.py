@@ -3348,10 +3348,11 @@ def _named_as_subject(before: str) -> bool:
 def german_possessive(item: str) -> list[tuple[int, int, str]]:
     """(start, end, German ending) of a name's possessive in an item of a name and one: "s" ("Spearmans"), after s, x
     or z the apostrophe as written ("Jenkins'", "Jenkins&#x27;" in a page)."""
-    if not (whole := NAME_AND_POSSESSIVE.fullmatch(item)) or not (item[whole.end(2) + 1:] or "A").istitle():
-        return []  # (after it, the names' capitalized words only)
+    if not (whole := NAME_AND_POSSESSIVE.fullmatch(item)):
+        return []
     name, apostrophe = whole.groups()
-    if not (ASCII_NAME_RUN.fullmatch(name) or TITLED_NAME.fullmatch(name)):
+    after = item[whole.end(2) + 1:]  # the words the name's item took after it, if any: capitalized ones only
+    if after and not after.istitle() or not (ASCII_NAME_RUN.fullmatch(name) or TITLED_NAME.fullmatch(name)):
         return []
     return [(len(name), whole.end(2) + 1, apostrophe if name[-1] in "sxz" else "s")]
 
