@@ -1357,6 +1357,10 @@ def test_a_letter_alone_is_kept_as_written():
     assert prepared.restore(["Antwort", "Name", "unbenutzt, p=XX0X"]) == (
         "Antwort\n     n     STRING8          Name\n     p                unbenutzt, p=pad(n)")
     assert prepare("g").segments == [] and prepare("I").segments == ["I"]
+    # and so is an appendix's section number before its heading, as a chapter's is
+    for heading in ("C.3. Recommended Partitioning Scheme", "A.2.4. Booting from a hard disk", "7.1. Bug reporting"):
+        assert prepare(heading).segments == [heading.split(" ", 1)[1]]
+    assert prepare("See Section C.4, Device Names in Linux.").segments == ["See Section C.4, Device Names in Linux."]
 
 
 def test_a_code_in_capitals_alone_is_kept_as_written_but_an_english_word():

@@ -961,8 +961,10 @@ def list_marker(masked: str, protected: Sequence[str], position: int = 0) -> re.
 
 LETTER = re.compile(r"[^\W\d_]")
 # A letter alone, a table's cell or a variable ("p", "n"): read, the model wrote another ("p" came back as "m", "b" as
-# "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich").
-LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]")
+# "s", "g" as "Glättchen"); kept as written. Not "I", which it translates ("ich"). And an appendix's section number,
+# cut from its heading as a sentence of its own (the Debian installation guide's "C.3. Recommended Partitioning Scheme"
+# came back as "K.3. Empfohlene ...", "A.2.4." as "A,2.4.", "B.5.3." as "Sympri"), which a chapter's is as a number.
+LONE_LETTER = re.compile(r"(?!I\Z)[^\W\d_]|[A-Z](?:\.\d+)+\.?")
 # A code in capitals alone (an airport's "YYC", a currency's "USD": a spreadsheet's cell, a list's line), no word the
 # training data's English side writes (`lexicon.Lexicon.knows`: "OK", "FAQ", "WARNING" are): read, the model spelled it
 # anew ("YYC" came back as "JJJC", "USD" as "USAD", "AAL" as "ALL", "CEO" as "KEIN"); German writes it as English does
