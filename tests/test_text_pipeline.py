@@ -3676,7 +3676,13 @@ def test_restructuredtext_inline_markup_is_kept_and_a_hyperlinks_text_translated
             ("Markdown's ``DataFrame``s and `code`", ["Markdown's XX0Xs and XX1X"], ["``DataFrame``", "`code`"]),
             # a literal a paragraph wraps (read, its marks were lost), not across a blank line
             ("skip them with ``git commit\n--no-verify``.", ["skip them with XX0X."], ["``git commit\n--no-verify``"]),
-            ("a ``b\n\nc`` d", ["a ``b", "c`` d"], [])):
+            ("a ``b\n\nc`` d", ["a ``b", "c`` d"], []),
+            # literals glued to variables of a letter or number are one word (read, "*``u``*" came back); a word in
+            # emphasis between them is read ("*package*" is "*Paket*" in the German reference)
+            ("use ``+deb``\\ *X*\\ ``u``\\ *Y* or *123*\\ ``@bugs.debian.org``", ["use XX0X or XX1X"],
+             ["``+deb``\\ *X*\\ ``u``\\ *Y*", "*123*\\ ``@bugs.debian.org``"]),
+            ("see ``/usr/share/doc/``\\ *package*\\ ``/NEWS``", ["see XX0X\\ *package*\\ XX1X"],
+             ["``/usr/share/doc/``", "``/NEWS``"])):
         prepared = prepare(text)
         assert (prepared.segments, prepared.protected) == (segments, items), text
     linked = prepare("Read `the docs <https://example.org/>`_ first.", take_out_tags=True)

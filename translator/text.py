@@ -280,6 +280,12 @@ EMOJI_SHORTCODE = r"(?<![\w:]):(?:[a-z][a-z0-9_+]*(?:-[a-z0-9_+]+)*|[+-]1):(?![\
 # its "`" and " <target>`_" are a link's tags, as a Markdown link's are, and may be wrapped over two lines; so may a
 # literal ("``git commit\n--no-verify``": read, its marks were lost and "git commit" came back as "git Commit").
 RST_LITERAL = r"``(?=\S)(?:[^`\n]|`(?!`)|\n(?![ \t]*(?:\n|$))){1,500}?(?<=\S)``(?!`)"
+# and literals glued by escaped spaces to variables of one letter or number in emphasis, one word as reST renders it
+# ("``+deb``\ *X*\ ``u``\ *Y*", "*123*\ ``@bugs.debian.org``", Debian's Developer's Reference): read, the model put
+# an emphasis around a literal ("*``u``*", which reST renders as the marks themselves)
+RST_VARIABLE = r"\*(?:[A-Za-z]|\d+)\*"
+RST_GLUED = rf"(?:\\ (?:{RST_LITERAL}|{RST_VARIABLE}))"
+RST_GLUED_LITERALS = rf"{RST_VARIABLE}\\ {RST_LITERAL}{RST_GLUED}*|{RST_LITERAL}{RST_GLUED}+"
 RST_ROLE = r"(?<![\w`:]):(?:[A-Za-z][\w+.-]*:)?[A-Za-z][\w+.-]*:`[^`\n]{1,500}`(?!`)"
 # A cross reference's own text, which Sphinx shows in the target's place (":doc:`request context </appcontext>`",
 # ":ref:`installed <install>`"): words, translated as a link's text is (`shown_values`); a reference without one
@@ -473,6 +479,7 @@ WINDOWS_PATH = (rf"(?<![\w\\%])(?:[A-Za-z]:|%[A-Z_][A-Z0-9_]*%)\\"
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
+    RST_GLUED_LITERALS,
     RST_LITERAL,
     RST_ROLE,
     CODE_SPAN,
