@@ -540,9 +540,11 @@ def read(path: Path, wanted: Callable[[str], bool], required: str, refusal: type
 
 
 def write(source: Path, parts: dict[str, str], target: Path) -> None:
-    """The package at `source` written to `target` entry for entry, each compressed as it was (OpenDocument's
-    mimetype first and stored, as its readers need), the parts replaced."""
+    """The package at `source` written to `target` entry for entry, each compressed as it was, the parts replaced.
+    An EPUB's or OpenDocument's mimetype goes first and stored, as their standards require and readers check, where
+    the source had it elsewhere too (Sphinx's EPUB books, Debian's Developer's Reference: 15th)."""
     with zipfile.ZipFile(source) as package, zipfile.ZipFile(target, "w") as written:
-        for entry in package.infolist():
+        for entry in sorted(package.infolist(), key=lambda entry: entry.filename != "mimetype"):
             data = parts[entry.filename].encode("utf-8") if entry.filename in parts else package.read(entry)
-            written.writestr(entry, data, compress_type=entry.compress_type)
+            stored = entry.filename == "mimetype"
+            written.writestr(entry, data, compress_type=zipfile.ZIP_STORED if stored else entry.compress_type)

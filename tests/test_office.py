@@ -612,6 +612,22 @@ def test_an_epub_books_pages_are_sent_as_web_pages_and_its_titles_too(tmp_path):
     assert same == {**parts, "OEBPS/content.opf": OPF.replace("en-GB", "de")}
 
 
+def test_a_packages_mimetype_is_written_first_and_stored(tmp_path):
+    """Sphinx writes an EPUB book's mimetype after its container and style sheets (Debian's Developer's Reference:
+    15th); EPUB's and OpenDocument's readers need it first and stored, so it is written so, the rest in order."""
+    source = tmp_path / "sphinx.epub"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as written:
+        for name in ("META-INF/container.xml", "mimetype", "index.xhtml", "nav.xhtml"):
+            written.writestr(name, "application/epub+zip" if name == "mimetype" else f"<html>{name}</html>")
+    office.write(source, {"index.xhtml": "<html>Hallo</html>"}, tmp_path / "out.epub")
+    with zipfile.ZipFile(tmp_path / "out.epub") as written:
+        assert [(entry.filename, entry.compress_type) for entry in written.infolist()] == [
+            ("mimetype", zipfile.ZIP_STORED), ("META-INF/container.xml", zipfile.ZIP_DEFLATED),
+            ("index.xhtml", zipfile.ZIP_DEFLATED), ("nav.xhtml", zipfile.ZIP_DEFLATED)]
+        assert written.read("mimetype") == b"application/epub+zip"
+        assert written.read("index.xhtml") == b"<html>Hallo</html>"
+
+
 def test_an_epub_book_is_translated_and_its_package_kept(server, tmp_path):  # noqa: F811 (the fixture)
     """Through the server: the package entry for entry, its mimetype first and stored, the pages well-formed where
     they were, the style sheet and the code as written, the language German, the page's line ends its own."""
