@@ -404,8 +404,11 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     """The input's paragraphs (`paragraph_runs`): each run of lines between blank lines one item, its lines joined by
     "\n" and keyed by its first line (a sentence wrapped over lines is translated whole, a fenced code block kept
     whole); a blank line, and one that is not valid UTF-8, is an item of its own. A Markdown document's shortcut
-    references to its links are sent as collapsed ones (`collapsed_references`)."""
-    markdown = settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML
+    references to its links are sent as collapsed ones (`collapsed_references`). Plain text (a ".txt" file) is not
+    read as Markdown: the Debian Reference's text, indented by four columns throughout, was read as Markdown's indented
+    code, a section's paragraphs, shell sessions and files one item, and its sessions' commands were translated."""
+    markdown = settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML \
+        and path.suffix.lower() not in TEXT_SUFFIXES
     labels = reference_labels(path) if markdown else set()
     lines = decoded_lines(path)
     if settings.format == "paragraphs":

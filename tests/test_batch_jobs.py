@@ -2503,6 +2503,14 @@ def test_a_paragraphs_job_reads_a_fenced_code_block_as_one_item_blank_lines_and_
     items = [(item.line, item.text) for item in read_paragraphs(source, Settings(format="paragraphs"))]
     assert items == [(1, "Versions:"), (2, ""), (3, "    $ ag -V\n    ag version 2.2.0\n\n    Features:\n      +jit"),
                      (8, ""), (9, "- item"), (10, ""), (11, "    more")]
+    # but not a plain text's: the Debian Reference's, indented throughout, was one item a section, its prose, sessions
+    # and files together, and its sessions' commands came back translated
+    manual = tmp_path / "reference.txt"
+    manual.write_text("1.2.8. Named pipes\n\n    Try the following\n\n    $ cd; mkfifo mypipe\n    $ ls -l mypipe\n"
+                      "    prw-rw-r-- 1 penguin penguin 0 Oct 16 21:49 mypipe\n", encoding="utf-8")
+    items = [item.text for item in read_paragraphs(manual, Settings(format="paragraphs"))]
+    assert items == ["1.2.8. Named pipes", "", "    Try the following", "", "    $ cd; mkfifo mypipe\n"
+                     "    $ ls -l mypipe\n    prw-rw-r-- 1 penguin penguin 0 Oct 16 21:49 mypipe"]
 
 
 def test_a_markdown_documents_shortcut_references_are_sent_as_collapsed_ones(tmp_path):

@@ -1427,6 +1427,14 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
     assert prepare("    $ 5 is the price\n    of it.").segments == ["$ XX0X is the price\n    of it."]  # no command
     script = "    $ ./benchsuite \\\n          --dir /dev/shm \\\n          | tee runs/summary"  # a path to the command
     assert prepare(script).protected == [script.strip()]
+    # indented by no-break spaces (as w3m renders a web page's screen: the Debian Reference's text), after root's "# ",
+    # an environment variable's assignment or a test for the command ("$ LANG=C ls" came back as "$ SPRACHE ls")
+    for session in ("\xa0\xa0\xa0 $ man 1 bash", "    # apt-get update\n\xa0\xa0\xa0  ...\n    # apt-get install mc",
+                    "    $ LANG=C ls -l foo\n    -rw-rw-r-- 1 penguin penguin 0 Oct 16 21:35 foo",
+                    "    $ [ 1 = 1 ]; echo $?", "    $ (cd src && make)\n    $ </etc/motd pager"):
+        assert prepare(session).protected == [session.strip()], session
+    assert prepare("    # Check the size of it").segments == ["# Check the size of it"]  # a comment, or a heading
+    assert prepare("  # of users: 5").segments == ["# of users: XX0X"]
     s_lang = ("    define echo (text)\n    {\n       variable fp = stdout;\n"
               "       if (qualifier_exists (\"use_stderr\"))\n         fp = stderr;\n       () = fputs (text, fp);\n"
               "    }\n    echo (\"hello\"; use_stderr);  % to stderr")

@@ -3563,10 +3563,16 @@ COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*
 # Any command after a shell's prompt, with the lines a backslash at a line's end continues ("$ gcloud alpha compute
 # instances add-iam-policy-binding \\"): read, it was translated ("$ gcloud Alpha-Instanzen add-iam-policy-binding",
 # "my-instance" as "mein-Instanz"; 207 of 1,342 paragraphs of 80 rendered manual pages have such a line). A command's
-# name in small letters, or a path to one ("$ ./benchsuite \\"), after "$ " at a line's start, in a text of lines or
-# indented; not "$ 5", nor a text of one line that a catalog's key or format starts ("$ last page", "$ matches the
-# end", "$ descriptor at %L": 8 catalog messages).
-PROMPT_LINE = re.compile(r"(?<![^\n])[ \t]*\$ (?:\.{1,2}/|~/|/)?[a-z][\w.+/-]*(?![^\s\\])[^\n]*(?:(?<=\\)\n[^\n]*)*")
+# name in small letters, or a path to one ("$ ./benchsuite \\"), an environment variable's assignment before it ("$
+# LANG=C ls -l"), a test, a subshell or a redirection ("$ [ 1 = 1 ]", "$ (cd src && make)", "$ </etc/motd pager"), after
+# "$ " at a line's start, in a text of lines or indented; not "$ 5", nor a text of one line that a catalog's key or
+# format starts ("$ last page", "$ matches the end", "$ descriptor at %L": 8 catalog messages). Indented, after root's
+# "# " too ("    # apt-get update"; a comment of a script's, which the Debian Reference's German keeps, "    # enable
+# bash-completion"). An indentation may be of no-break spaces, as a web page's text rendering writes a screen's lines
+# (w3m, the Debian Reference's text: "\xa0\xa0\xa0 $ man 1 bash" came back as "$ Man 1 Bash", 144 of its 178 such lines
+# changed).
+PROMPT_LINE = re.compile(r"(?<![^\n])(?:[ \t\xa0]*\$|[ \t\xa0]+#(?! of\b)) (?:\.{1,2}/|~/|/)?"
+                         r"(?:[a-z][\w.+/-]*(?![^\s\\])|[A-Za-z_]\w*=|[\[(<])[^\n]*(?:(?<=\\)\n[^\n]*)*")
 # A doctest's session, as a docstring's examples show it: an interpreter's lines (">>> ", Python: not an e-mail's
 # quotation at three levels), their continuations ("... ") and what it printed, to the next blank line.
 # Read, only its ">>>" lines were kept: the printed values came back as words ("Product(i*j**2, (i, a, b))" as
@@ -3632,7 +3638,7 @@ def code_lines(text: str) -> list[tuple[int, int]]:
         lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
     if ";" in text or "{" in text:
         lines += [line.span() for line in STATEMENT_LINE.finditer(text) if not _prose(line.group())]
-    if "$ " in text and ("\n" in text or text[:1] in " \t"):  # a prompt's command takes its lines whole
+    if ("$ " in text or "# " in text) and ("\n" in text or text[:1] in " \t\xa0"):  # a prompt's command takes its lines
         prompts = [line.span() for line in PROMPT_LINE.finditer(text)]
         lines = prompts + apart_from(sorted(lines), prompts)
     if ">>>" in text:
@@ -3707,7 +3713,7 @@ def indented_program(text: str) -> list[tuple[int, int]]:
     if not lines or any(len(line) > PYTHON_LINE_LIMIT for line in lines):
         return []
     whole = [(len(text) - len(text.lstrip()), len(text.rstrip()))]
-    indented = all(INDENTATION.match(line.expandtabs(CODE_INDENT)).end() >= CODE_INDENT for line in lines)
+    indented = all(_indent_width(line) >= CODE_INDENT for line in lines)  # no-break spaces too (PROMPT_LINE)
     if indented and PROMPT_LINE.match(lines[0]):  # a terminal's session: what its command printed is the program's
         return whole  # ("ripgrep 12.1.1 (rev def993bad1)" under "$ rg --version" came back as "rrgrep 12.1.1 (Rev ...")
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
