@@ -53,8 +53,8 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, epub, fluent,
-                     java_properties, json_strings, latex, notebooks, odt, office, php_arrays, po, pptx, qt_ts, resx,
-                     roff, rst, stringsdict, xcstrings, xliff, xlsx)
+                     grid_tables, java_properties, json_strings, latex, notebooks, odt, office, php_arrays, po, pptx,
+                     qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -434,6 +434,11 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
             for spanned, paragraph in block_readers[settings.format].read(texts):
                 yield paragraph_item(run[done:done + spanned], paragraph, settings)
                 done += spanned
+            continue
+        if settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML \
+                and (table := grid_tables.read(texts)):  # a table drawn with characters: its cells' texts
+            yield paragraph_item(run, rst.Paragraph(grid_tables.CELLS_APART.join(table.texts), written_as=table.written)
+                                 if table.texts else rst.Paragraph("", "\n".join(texts)), settings)
             continue
         text = "\n".join(texts)
         if labels and not FENCE.match(text):
