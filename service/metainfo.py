@@ -1,0 +1,158 @@
+"""AppStream metadata (``*.metainfo.xml``, the older ``*.appdata.xml``: what software centers such as GNOME Software,
+KDE Discover and Flathub show of an application) for batch jobs: which texts to send, and the file written back.
+
+The texts are those AppStream's own translation rules (its ``metainfo.its``) mark: the component's ``name``,
+``summary``, ``developer_name`` (or ``developer``'s ``name``), ``name_variant_suffix``, each ``keyword``, each
+screenshot's ``caption``, each paragraph and list item of its ``description`` and of each release's, and of an
+agreement's sections; none marked ``translate="no"`` (but a summary, a description and a caption, which the rules
+translate regardless). Each is an item in document order, numbered, its element's path the record's id, sent as HTML:
+a description's ``<em>`` and ``<code>`` are its markup. A text that has German already (a sibling ``xml:lang="de"``
+after it, as ``msgfmt --xml`` merges a catalog) is not sent. The file is written back character for character as it
+was, each translation added as ``msgfmt`` adds one: the same element with ``xml:lang="de"`` right after the English
+one, on a line of its own indented as it is.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from typing import Iterator
+from xml.sax.saxutils import escape
+
+from service import documents
+
+TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
+# The paths of the elements whose content is one text, the component's element first (AppStream's metainfo.its)
+TEXTS = re.compile(r"component/(?:name|summary|developer_name|developer/name|name_variant_suffix|keywords/keyword"
+                   r"|screenshots/screenshot/caption|(?:releases/release/|agreement/agreement_section/)?description"
+                   r"/(?:p|[uo]l/li)|agreement/agreement_section/name)")
+# translated whatever their translate attribute says
+TRANSLATED_REGARDLESS = ("component/summary", "component/description", "component/screenshots/screenshot/caption")
+LANGUAGE = re.compile(r"""\bxml:lang\s*=\s*["']([^"']*)["']""")
+GERMAN = re.compile(r"de(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
+
+
+class NotMetainfo(documents.NotDocument):
+    """The input is not AppStream metadata this job can fill in."""
+
+
+@dataclass
+class Text:
+    number: int  # 1-based, in document order, of the English texts
+    path: str  # "component/description/p", the element's
+    text: str  # its content as written (markup and references)
+    start: int  # where the element starts in the document, and where its content starts and ends, and it ends
+    content_start: int
+    content_end: int
+    end: int
+    indent: str | None  # the white space before it on its line; None where it does not start its line
+    sent: bool  # a text to translate: a letter, no German yet, not marked untranslatable
+
+
+def check(document: str) -> None:
+    """NotMetainfo where the document is not well-formed XML with a <component> (AppStream's metainfo) as its root."""
+    root = documents.parsed(document, NotMetainfo)
+    name = root.tag.rsplit("}", 1)[-1]  # (in AppStream's namespace or none)
+    if name != "component":
+        raise NotMetainfo(f"its root element is <{name}>, not AppStream's <component> (a metainfo or appdata file's)")
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, path, text) of each text to send."""
+    return ((text.number, text.path, text.text) for text in texts(document) if text.sent)
+
+
+def count(document: str) -> int:
+    """How many English texts the document has: the highest number an item can have."""
+    return sum(1 for _ in texts(document))
+
+
+def texts(document: str) -> Iterator[Text]:
+    """The document's English texts (TEXTS without xml:lang, which marks a translation, nor inside an element with
+    one), in order; each sent where its element has a letter, is not marked translate="no" (nor inside one that
+    is) and has no German after it (its own element's, or a German one of an element around it: a
+    <description xml:lang="de">)."""
+    masked = documents.blanked(document)
+    stack: list[Open] = []
+    found: list[Text] = []
+    reading: tuple[str, int, int, bool] | None = None  # (path, start, content start, untranslatable) of a text
+    nested = 0  # elements of its name open inside the text read (a list item inside one: GNOME Calculator's notes)
+    for tag in TAG.finditer(masked):
+        closing, name, attributes, empty = tag.group(1), tag.group(2), tag.group(3), tag.group(4)
+        if reading:  # markup inside a text (<em>, <code>), to its end tag
+            if name == reading[0].rsplit("/", 1)[-1] and not empty:
+                nested += -1 if closing else 1
+            if nested < 0:
+                found.append(_text(document, masked, len(found) + 1, *reading, tag))
+                reading, nested = None, 0
+            continue
+        if closing:
+            if stack and stack[-1].name == name:
+                stack.pop()
+            continue
+        parent = stack[-1] if stack else Open("", False, False, 0)
+        path = "/".join([element.name for element in stack] + [name])
+        language = LANGUAGE.search(attributes)
+        foreign = parent.foreign or bool(language)  # a translation, British English's too ("en-GB", "en@shaw")
+        untranslatable = parent.untranslatable or _marked_untranslatable(attributes)
+        if language and GERMAN.fullmatch(language.group(1)):  # the English it translates is not sent: those inside
+            # the same element before it (a <description>'s), or the last of its own path (msgfmt's <p xml:lang="de">)
+            inside = [text for text in found[parent.found:] if text.path.startswith(path + "/")]
+            own = [text for text in found[parent.found:] if text.path == path][-1:]
+            for text in inside + own:
+                text.sent = False
+        if not foreign and TEXTS.fullmatch(path) and not empty:
+            reading = (path, tag.start(), tag.end(), untranslatable and path not in TRANSLATED_REGARDLESS)
+        elif not empty:
+            stack.append(Open(name, untranslatable and path not in TRANSLATED_REGARDLESS, foreign, len(found)))
+    yield from found
+
+
+@dataclass(frozen=True)
+class Open:
+    """An element open where texts are read."""
+    name: str
+    untranslatable: bool  # marked translate="no", or inside one that is
+    foreign: bool  # in a language other than English (xml:lang), or inside one that is
+    found: int  # how many texts were found before it opened
+
+
+def _marked_untranslatable(attributes: str) -> bool:
+    return documents.attribute(attributes, "translate") == "no"
+
+
+def _text(document: str, masked: str, number: int, path: str, start: int, content_start: int, untranslatable: bool,
+          closing: re.Match) -> Text:
+    content = document[content_start:closing.start()]
+    line_start = masked.rfind("\n", 0, start) + 1
+    before = masked[line_start:start]
+    words = re.sub(r"<[^>]*>", "", content)
+    return Text(number, path, content, start, content_start, closing.start(), closing.end(),
+                before if not before.strip() else None,
+                not untranslatable and bool(documents.LETTER.search(words)))
+
+
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each sent text's translation added after it as its German (AppStream has no mark of a
+    translation to review: `review` changes nothing)."""
+    edits = []
+    for text in texts(document):
+        if not text.sent or not translated.get(text.number):
+            continue
+        name = text.path.rsplit("/", 1)[-1]
+        opening = document[text.start:text.content_start].replace(name, f'{name} xml:lang="de"', 1)  # its attributes
+        added = opening + _well_formed(translated[text.number]) + f"</{name}>"
+        lead = "\n" + text.indent if text.indent is not None else " "
+        edits.append((text.end, text.end, lead + added))
+    return documents.spliced(document, edits)
+
+
+def _well_formed(translation: str) -> str:
+    """A translation as element content: as it is where it is well-formed XML (its markup and references kept), else
+    escaped."""
+    try:
+        ElementTree.fromstring(f"<x>{translation}</x>")
+        return translation
+    except ElementTree.ParseError:
+        return escape(translation)
