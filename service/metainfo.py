@@ -42,9 +42,8 @@ class Text:
     number: int  # 1-based, in document order, of the English texts
     path: str  # "component/description/p", the element's
     text: str  # its content as written (markup and references)
-    start: int  # where the element starts in the document, and where its content starts and ends, and it ends
+    start: int  # where the element starts in the document, where its content starts, and where it ends
     content_start: int
-    content_end: int
     end: int
     indent: str | None  # the white space before it on its line; None where it does not start its line
     sent: bool  # a text to translate: a letter, no German yet, not marked untranslatable
@@ -96,12 +95,8 @@ def texts(document: str) -> Iterator[Text]:
         language = LANGUAGE.search(attributes)
         foreign = parent.foreign or bool(language)  # a translation, British English's too ("en-GB", "en@shaw")
         untranslatable = parent.untranslatable or _marked_untranslatable(attributes)
-        if language and GERMAN.fullmatch(language.group(1)):  # the English it translates is not sent: those inside
-            # the same element before it (a <description>'s), or the last of its own path (msgfmt's <p xml:lang="de">)
-            inside = [text for text in found[parent.found:] if text.path.startswith(path + "/")]
-            own = [text for text in found[parent.found:] if text.path == path][-1:]
-            for text in inside + own:
-                text.sent = False
+        if language and GERMAN.fullmatch(language.group(1)):
+            _has_german(found, parent.found, path)
         if not foreign and TEXTS.fullmatch(path) and not empty:
             reading = (path, tag.start(), tag.end(), untranslatable and path not in TRANSLATED_REGARDLESS)
         elif not empty:
@@ -118,6 +113,20 @@ class Open:
     found: int  # how many texts were found before it opened
 
 
+def _has_german(found: list[Text], since: int, path: str) -> None:
+    """Marks the English texts a German element at `path` translates, of those found `since` its parent opened, as
+    not to send: the last of its own path (msgfmt's <p xml:lang="de"> after its <p>; looked for from the last, which
+    it mostly is), or those inside the same element (a <description xml:lang="de"> after the English one)."""
+    if TEXTS.fullmatch(path):
+        own = next((k for k in range(len(found) - 1, since - 1, -1) if found[k].path == path), None)
+        if own is not None:
+            found[own].sent = False
+        return
+    for text in found[since:]:
+        if text.path.startswith(path + "/"):
+            text.sent = False
+
+
 def _marked_untranslatable(attributes: str) -> bool:
     return documents.attribute(attributes, "translate") == "no"
 
@@ -125,11 +134,12 @@ def _marked_untranslatable(attributes: str) -> bool:
 def _text(document: str, masked: str, number: int, path: str, start: int, content_start: int, untranslatable: bool,
           closing: re.Match) -> Text:
     content = document[content_start:closing.start()]
-    line_start = masked.rfind("\n", 0, start) + 1
-    before = masked[line_start:start]
+    indent = start
+    while indent and masked[indent - 1] in " \t":
+        indent -= 1
     words = re.sub(r"<[^>]*>", "", content)
-    return Text(number, path, content, start, content_start, closing.start(), closing.end(),
-                before if not before.strip() else None,
+    return Text(number, path, content, start, content_start, closing.end(),
+                masked[indent:start] if indent == 0 or masked[indent - 1] == "\n" else None,
                 not untranslatable and bool(documents.LETTER.search(words)))
 
 
