@@ -53,8 +53,8 @@ except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
 from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, epub, fluent,
-                     grid_tables, java_properties, json_strings, latex, metainfo, notebooks, odt, office, php_arrays,
-                     po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
+                     grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt, office,
+                     php_arrays, po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -138,15 +138,24 @@ MANUAL_SECTION_SUFFIX = re.compile(r"\.[1-9][a-z]*")
 MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 
-# AppStream's metadata, before Android's ".xml": a software center's texts of an application (GNOME's, KDE's, Flathub's)
-METAINFO_NAME = re.compile(r".+\.(?:metainfo|appdata)\.xml(?:\.in)?", re.IGNORECASE)
+# XML files whose translations are merged into them (service.merged_xml), before Android's ".xml": AppStream's
+# metadata by its name, polkit's actions by theirs, and any ".xml" by its root element (a shared MIME database's
+# package, /usr/share/mime/packages/*.xml, has no name of its own)
+MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml(?:\.in)?", re.IGNORECASE),
+                    "policy": re.compile(r".+\.policy(?:\.in)?", re.IGNORECASE)}
+MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
+XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)",
+                      re.DOTALL)  # (a document type's declarations in brackets: the MIME database's)
 
 
 def format_named(path: Path) -> str:
-    """The input format a file's name says (METAINFO_NAME, NAMED_FORMATS, a manual page's section), else text."""
-    if METAINFO_NAME.fullmatch(path.name):
-        return "metainfo"
+    """The input format a file's name says (MERGED_XML_NAMES, NAMED_FORMATS, a manual page's section, an XML file's
+    root element), else text."""
+    if named := next((format for format, name in MERGED_XML_NAMES.items() if name.fullmatch(path.name)), None):
+        return named
     suffix = path.suffix.lower()
+    if suffix == ".xml":
+        return MERGED_XML_ROOTS.get(xml_root(path), "android")
     if suffix in NAMED_FORMATS or not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
         return NAMED_FORMATS.get(suffix, "text")
     try:
@@ -157,10 +166,20 @@ def format_named(path: Path) -> str:
     return "man" if MANUAL_OPENING.match(opening) else "text"
 
 
+def xml_root(path: Path) -> str:
+    """The name of an XML file's root element, as its first 64 KB say ("" where they do not)."""
+    try:
+        with path.open("rb") as document:
+            found = XML_ROOT.match(document.read(65_536).removeprefix(b"\xef\xbb\xbf"))
+    except OSError:  # (the job says what is wrong with it)
+        return ""
+    return found.group(2).decode() if found else ""
+
+
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
 # of its items, counts what is numbered and fills translations in
-DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "metainfo": metainfo, "ts": qt_ts,
-             "resx": resx,
+DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "metainfo": merged_xml.METAINFO,
+             "policy": merged_xml.POLICY, "mime": merged_xml.MIME, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "pptx": pptx.FORMAT, "xlsx": xlsx.FORMAT,
              **dict.fromkeys(("odt", "odp", "ods"), odt.FORMAT), "epub": epub.FORMAT}
@@ -169,13 +188,14 @@ PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, of
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
-OWN_ENCODING = ("po", "json", "xliff", "android", "metainfo", "ts", "resx", "xcstrings", "stringsdict", "ipynb",
+MERGED_XML = ("metainfo", "policy", "mime")
+OWN_ENCODING = ("po", "json", "xliff", "android", *MERGED_XML, "ts", "resx", "xcstrings", "stringsdict", "ipynb",
                 *PACKAGES)
 # items holding markup: inline codes, <b>, <xliff:g>, a description's <em> and <code>, runs' formats
-SENT_AS_HTML = ("xliff", "android", "metainfo", *PACKAGES)
+SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES)
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
-              "android": "string", "metainfo": "text", "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
+              "android": "string", **dict.fromkeys(MERGED_XML, "text"), "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
               "xlsx": "string", "ods": "string", "epub": "item"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
@@ -224,11 +244,11 @@ class Settings:
     # of the input: text, tsv, jsonl, paragraphs (runs of lines between blank lines), config (a configuration or
     # resource file: each line's value translated, its key kept), properties (a Java properties file: its values,
     # comments kept), po (a gettext catalog: its untranslated messages), json (a JSON resource file: its string values),
-    # xliff (its untranslated units' sources), android (an Android string resource file: its strings), metainfo
-    # (AppStream's metadata: its texts without German), ts (a Qt Linguist
-    # file: its untranslated messages), resx (a .NET resource file: its strings), xcstrings (an Xcode String Catalog:
-    # its strings without German), subtitles (SubRip or WebVTT: each cue's text) or ass (SubStation Alpha: each
-    # Dialogue line's text)
+    # xliff (its untranslated units' sources), android (an Android string resource file: its strings), metainfo,
+    # policy, mime (AppStream's metadata, polkit's actions, the MIME database's types: texts without German), ts (a Qt
+    # Linguist file: its untranslated messages), resx (a .NET resource file: its strings), xcstrings (an Xcode String
+    # Catalog: its strings without German), subtitles (SubRip or WebVTT: each cue's text) or ass (SubStation Alpha:
+    # each Dialogue line's text)
     format: str = "text"
     output_format: str = "text"  # text (aligned line by line) | jsonl
     concurrency: int = 64  # items in flight, spread over ceil(concurrency / STREAM_WINDOW) streams

@@ -918,15 +918,17 @@ def build_parser() -> argparse.ArgumentParser:
                             "missing) that gets each file at the same path, a JSONL output's named PATH.jsonl")
     batch.add_argument("--format",
                        choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
-                                "android", "metainfo", "ts", "resx", "xcstrings", "stringsdict", "csv", "php", "ipynb",
-                                "docx",
+                                "android", "metainfo", "policy", "mime", "ts", "resx", "xcstrings", "stringsdict",
+                                "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it "
                             "ends in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in "
                             ".properties, po when it ends in .po or .pot, json when it ends in .json or .arb, xliff "
                             "when it ends in .xlf or .xliff, metainfo when it ends in .metainfo.xml or .appdata.xml "
-                            "(or .xml.in), android when it ends in other .xml, ts when it ends in .ts, "
+                            "(or .xml.in), policy when it ends in .policy (or .policy.in), for another .xml by its "
+                            "root element: metainfo for <component>, policy for <policyconfig>, mime for <mime-info>, "
+                            "else android; ts when it ends in .ts, "
                             "resx when it ends in .resx or .resw, xcstrings when it ends in .xcstrings, stringsdict "
                             "when it ends in .stringsdict, csv when it ends in .csv, php when it ends in .php, ipynb "
                             "when it ends in .ipynb, docx when it ends in .docx, .docm, .dotx or .dotm, odt when it "
@@ -975,7 +977,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "without German and not marked translate=no one item numbered in document order, its "
                             "element's path the id, sent as HTML (<em>, <code> kept), and the text output the file as "
                             "it was with each translation added after its English as msgfmt adds one, the same "
-                            "element with xml:lang=de; ts: a Qt Linguist "
+                            "element with xml:lang=de; policy: polkit's actions (.policy), each action's "
+                            "description and message, and mime: a shared MIME database package "
+                            "(/usr/share/mime/packages), each type's comment, read and written back the same way; "
+                            "ts: a Qt Linguist "
                             "file, each message without a translation one item numbered in document order, its "
                             "context's name the id, and the text output the file as it was but for those messages' "
                             "translations (a plural's numerus forms; a source marking an optional ending, %%n file(s), "

@@ -1,4 +1,4 @@
-"""AppStream metadata (service.metainfo): its texts sent, their German added after each as msgfmt adds a catalog's."""
+"""XML files with their translations merged in (service.merged_xml): texts sent, German added as msgfmt adds it."""
 
 import shutil
 import subprocess
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from service import metainfo
+from service.merged_xml import METAINFO, MIME, POLICY
 from service.batch import JobRefused, Settings, format_named, read_items
 from tests.test_batch_jobs import SHORT, alone, batch, server  # noqa: F401 (a fixture)
 
 LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-METAINFO = """<?xml version="1.0" encoding="UTF-8"?>
+MINES = """<?xml version="1.0" encoding="UTF-8"?>
 <!-- Copyright 2024 The Example Project <name>not a name</name> -->
 <component type="desktop-application">
   <id>org.example.Mines</id>
@@ -59,7 +59,7 @@ def test_the_texts_appstreams_rules_mark_are_sent_without_those_that_have_german
     translate="no", which AppStream's rules override for captions), a keyword; not a name with German already, not a
     translation (British English's), a comment's element, a text of no letter, anything marked translate="no", nor
     a release's paragraph whose description has a German one."""
-    assert list(metainfo.items(METAINFO)) == [
+    assert list(METAINFO.items(MINES)) == [
         (2, "component/summary", "Clear hidden mines from a minefield"),
         (3, "component/description/p", "Mines is a puzzle game where you search for <em>hidden</em> mines."),
         (4, "component/description/p", "Features:"),
@@ -67,11 +67,11 @@ def test_the_texts_appstreams_rules_mark_are_sent_without_those_that_have_german
         (6, "component/description/ul/li", "Hints, with a time penalty; run <code>mines --help</code>"),
         (8, "component/screenshots/screenshot/caption", "The game board"),
         (10, "component/keywords/keyword", "minesweeper")]
-    assert metainfo.count(METAINFO) == 13  # numbered across the unsent too: the name, "42", the developer's, ...
+    assert METAINFO.count(MINES) == 13  # numbered across the unsent too: the name, "42", the developer's, ...
     namespace = "https://specifications.freedesktop.org/metainfo/1.0"
-    namespaced = METAINFO.replace("<component ", f'<component xmlns="{namespace}" ')
-    metainfo.check(namespaced)
-    assert list(metainfo.items(namespaced)) == list(metainfo.items(METAINFO))
+    namespaced = MINES.replace("<component ", f'<component xmlns="{namespace}" ')
+    METAINFO.check(namespaced)
+    assert list(METAINFO.items(namespaced)) == list(METAINFO.items(MINES))
 
 
 def test_each_translation_is_added_after_its_english_as_msgfmt_adds_it():
@@ -79,7 +79,7 @@ def test_each_translation_is_added_after_its_english_as_msgfmt_adds_it():
     one shares a line), its markup kept; the rest of the file character for character as it was."""
     translated = {2: "Versteckte Minen räumen", 3: "Ein Spiel, in dem Sie <em>versteckte</em> Minen suchen.",
                   5: "Drei Größen", 8: "Das Spielfeld", 10: "Minensucher", 6: "Tipps & <code>mines --help</code"}
-    filled = metainfo.filled(METAINFO, translated)
+    filled = METAINFO.filled(MINES, translated)
     added = ['\n  <summary xml:lang="de">Versteckte Minen räumen</summary>',
              '\n    <p xml:lang="de">Ein Spiel, in dem Sie <em>versteckte</em> Minen suchen.</p>',
              '\n      <li xml:lang="de">Drei Größen</li>',
@@ -91,11 +91,11 @@ def test_each_translation_is_added_after_its_english_as_msgfmt_adds_it():
     for german in added:
         assert german in rest, german
         rest = rest.replace(german, "", 1)
-    assert rest == METAINFO
+    assert rest == MINES
     root = ElementTree.fromstring(filled.encode())
     assert [element.text for element in root.iter("summary") if element.get(LANG) == "de"] == [
         "Versteckte Minen räumen"]
-    assert metainfo.filled(METAINFO, {}) == METAINFO
+    assert METAINFO.filled(MINES, {}) == MINES
 
 
 def test_a_metainfo_file_is_named_so_and_anything_else_is_refused(tmp_path):
@@ -112,7 +112,7 @@ def test_a_metainfo_file_is_translated_through_the_server(server, tmp_path):  # 
     """Each text's German is its translation sent alone, after its English; appstreamcli, where installed, finds
     nothing the source did not have."""
     source = tmp_path / "org.example.Mines.metainfo.xml"
-    source.write_text(METAINFO, encoding="utf-8")
+    source.write_text(MINES, encoding="utf-8")
     output = tmp_path / "org.example.Mines.de.metainfo.xml"
     code, out, err = batch(server.target, source, output, *SHORT)
     assert code == 0, err
@@ -126,3 +126,53 @@ def test_a_metainfo_file_is_translated_through_the_server(server, tmp_path):  # 
         checks = [subprocess.run(["appstreamcli", "validate", "--no-net", str(path)], capture_output=True, text=True)
                   for path in (source, output)]
         assert checks[1].returncode == checks[0].returncode, checks[1].stdout
+
+
+POLICY_FILE = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE policyconfig PUBLIC "-//freedesktop//DTD PolicyKit Policy Configuration 1.0//EN"
+        "https://www.freedesktop.org/standards/PolicyKit/1/policyconfig.dtd">
+<policyconfig>
+        <vendor>The systemd Project</vendor>
+        <action id="org.freedesktop.hostname1.set-hostname">
+                <description gettext-domain="systemd">Set hostname</description>
+                <description xml:lang="de">Rechnername festlegen</description>
+                <message gettext-domain="systemd">Authentication is required to set the local hostname.</message>
+                <defaults><allow_any>auth_admin_keep</allow_any></defaults>
+        </action>
+</policyconfig>
+"""
+MIME_PACKAGE = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE mime-info [
+<!ELEMENT mime-info (mime-type)+>
+<!ATTLIST mime-info xmlns CDATA #FIXED "http://www.freedesktop.org/standards/shared-mime-info">
+]>
+<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+  <mime-type type="application/epub+zip">
+    <comment>electronic book document</comment>
+    <comment xml:lang="fr">document livre électronique</comment>
+    <acronym>EPUB</acronym>
+    <expanded-acronym>Electronic Publication</expanded-acronym>
+    <glob pattern="*.epub"/>
+  </mime-type>
+</mime-info>
+"""
+
+
+def test_polkits_actions_and_the_mime_databases_types_are_merged_files_too(tmp_path):
+    """polkit's action's description and message (not its vendor, nor a description with German already); a MIME
+    type's comment (not its acronym nor its expansion, which shared-mime-info's rules keep), the French kept. A .policy
+    file is one by its name, a MIME package by its root element (its name is any .xml's)."""
+    assert list(POLICY.items(POLICY_FILE)) == [
+        (2, "policyconfig/action/message", "Authentication is required to set the local hostname.")]
+    assert list(MIME.items(MIME_PACKAGE)) == [(1, "mime-info/mime-type/comment", "electronic book document")]
+    filled = MIME.filled(MIME_PACKAGE, {1: "elektronisches Buch"})
+    assert filled == MIME_PACKAGE.replace("document</comment>\n", 'document</comment>\n    <comment xml:lang="de">'
+                                          "elektronisches Buch</comment>\n")
+    policy, package, android = tmp_path / "org.example.policy", tmp_path / "example.xml", tmp_path / "strings.xml"
+    policy.write_text(POLICY_FILE, encoding="utf-8")
+    package.write_text(MIME_PACKAGE, encoding="utf-8")
+    android.write_text('<?xml version="1.0"?>\n<resources><string name="a">A</string></resources>\n', encoding="utf-8")
+    assert [format_named(path) for path in (policy, package, android)] == ["policy", "mime", "android"]
+    assert [item.text for item in read_items(package, Settings(format="mime"))] == ["electronic book document"]
+    with pytest.raises(JobRefused, match=r"its root element is <policyconfig>, not the shared MIME database's"):
+        list(read_items(policy, Settings(format="mime")))
