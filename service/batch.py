@@ -144,8 +144,10 @@ MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml(?:\.in)?", re.IGNORECASE),
                     "policy": re.compile(r".+\.policy(?:\.in)?", re.IGNORECASE)}
 MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
-XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)",
-                      re.DOTALL)  # (a document type's declarations in brackets: the MIME database's)
+# (a document type's declarations in brackets: the MIME database's; what comes before the root is taken possessively,
+# never tried again in other pieces: "<?a?>" * 20 took 0.09 s, each 2 more twice as long)
+XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*+<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)",
+                      re.DOTALL)
 
 
 def format_named(path: Path) -> str:
