@@ -146,8 +146,8 @@ MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml(?:\.i
 MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
 # (a document type's declarations in brackets: the MIME database's; what comes before the root is taken possessively,
 # never tried again in other pieces: "<?a?>" * 20 took 0.09 s, each 2 more twice as long)
-XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*+<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)",
-                      re.DOTALL)
+XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*+"
+                      rb"<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)", re.DOTALL)
 
 
 def format_named(path: Path) -> str:
@@ -197,7 +197,8 @@ OWN_ENCODING = ("po", "json", "xliff", "android", *MERGED_XML, "ts", "resx", "xc
 SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES)
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
-              "android": "string", **dict.fromkeys(MERGED_XML, "text"), "ts": "message", "resx": "string", "xcstrings": "string", "stringsdict": "string",
+              "android": "string", **dict.fromkeys(MERGED_XML, "text"), "ts": "message", "resx": "string",
+              "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
               "xlsx": "string", "ods": "string", "epub": "item"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
@@ -267,6 +268,11 @@ class Settings:
     # The input's encoding where it is not UTF-8 and has no byte order mark (a legacy one: "cp1252"), and the text
     # output's; "" reads UTF-8, or UTF-16 or UTF-32 by a byte order mark
     encoding: str = ""
+
+    @property
+    def html(self) -> bool:
+        """Whether the texts are read as HTML (--html, a web page's)."""
+        return self.options.text_format == pb.TEXT_FORMAT_HTML
 
 
 def read_items(path: Path, settings: Settings) -> Iterator[Item]:
@@ -439,8 +445,7 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
     references to its links are sent as collapsed ones (`collapsed_references`). Plain text (a ".txt" file) is not
     read as Markdown: the Debian Reference's text, indented by four columns throughout, was read as Markdown's indented
     code, a section's paragraphs, shell sessions and files one item, and its sessions' commands were translated."""
-    markdown = settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML \
-        and path.suffix.lower() not in TEXT_SUFFIXES
+    markdown = settings.format == "paragraphs" and not settings.html and path.suffix.lower() not in TEXT_SUFFIXES
     labels = reference_labels(path) if markdown else set()
     lines = decoded_lines(path)
     if settings.format == "paragraphs":
@@ -467,8 +472,8 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
                 yield paragraph_item(run[done:done + spanned], paragraph, settings)
                 done += spanned
             continue
-        if settings.format == "paragraphs" and settings.options.text_format != pb.TEXT_FORMAT_HTML \
-                and (table := grid_tables.read(texts)):  # a table drawn with characters: its cells' texts
+        if settings.format == "paragraphs" and not settings.html and (table := grid_tables.read(texts)):
+            # a table drawn with characters: its cells' texts
             yield paragraph_item(run, rst.Paragraph(grid_tables.CELLS_APART.join(table.texts), written_as=table.written)
                                  if table.texts else rst.Paragraph("", "\n".join(texts)), settings)
             continue
@@ -1170,8 +1175,7 @@ class Job:
             # "é" failed.
             encoding = "iso8859-1"
             self.settings = dataclasses.replace(self.settings, encoding=encoding)
-        if encoding == "utf-8" and self.settings.options.text_format == pb.TEXT_FORMAT_HTML \
-                and (declared := declared_charset(self.source)) \
+        if encoding == "utf-8" and self.settings.html and (declared := declared_charset(self.source)) \
                 and (valid_in(self.source, "ascii") or not valid_in(self.source)):
             # A web page says its encoding where it is not UTF-8, as browsers read it; read as UTF-8, the ISO-8859-1
             # pages of libxslt's manual installed here failed line by line. So does one in ASCII, which either reads,
@@ -1487,7 +1491,7 @@ class Job:
     def _write_output(self, pieces: Iterator[str]) -> None:
         partial = partial_path(self.output)
         # a web page's characters its encoding lacks are written as character references, which it reads as them
-        html = self.settings.options.text_format == pb.TEXT_FORMAT_HTML
+        html = self.settings.html
         errors = "xmlcharrefreplace" if html else "nearest"
         with writing(partial), partial.open("w", encoding=self.encoding, errors=errors, newline="") as out:
             out.write(self._byte_order_mark())
