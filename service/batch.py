@@ -56,7 +56,7 @@ from service import (android_strings, asciidoc, config_values, csv_table, docume
                      grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt, office,
                      php_arrays, po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
-from translator.text import FENCE, RAW_ELEMENTS, paragraph_runs
+from translator.text import CODE_INDENT, FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
 
 RETRYABLE_CODES = {code.value[0] for code in RETRYABLE}
@@ -473,9 +473,11 @@ def read_paragraphs(path: Path, settings: Settings) -> Iterator[Item]:
                 done += spanned
             continue
         if settings.format == "paragraphs" and not settings.html and (table := grid_tables.read(texts)):
-            # a table drawn with characters: its cells' texts
+            # a table drawn with characters: its cells' texts; kept as written where its bars do not line up, or
+            # where a Markdown page indents it as code
+            code = markdown and texts[0].expandtabs(CODE_INDENT)[:CODE_INDENT].isspace()
             yield paragraph_item(run, rst.Paragraph(grid_tables.CELLS_APART.join(table.texts), written_as=table.written)
-                                 if table.texts else rst.Paragraph("", "\n".join(texts)), settings)
+                                 if table.texts and not code else rst.Paragraph("", "\n".join(texts)), settings)
             continue
         text = "\n".join(texts)
         if labels and not FENCE.match(text):

@@ -71,6 +71,13 @@ def test_a_paragraphs_job_sends_a_drawn_tables_cells_and_writes_the_table_drawn_
     assert table.written_as(table.text) == "\n".join(TABLE)
     kept = items[4]  # a rule of other marks than its table's: kept as written, nothing sent
     assert (kept.text, kept.source) == ("", "+--+--+\n| a| b|\n|-----|\n+--+--+")
+    # a Markdown page's table at its margin is one, but one indented as code is its code, kept as written
+    page = tmp_path / "README.md"
+    code = "\n".join(TABLE).replace("\xa0", " ")
+    page.write_text("Packages:\n\n" + "\n".join(line.lstrip("\xa0 ") for line in TABLE) + "\n\nCode:\n\n"
+                    + code + "\n", encoding="utf-8")
+    items = list(read_paragraphs(page, Settings(format="paragraphs")))
+    assert items[2].text == table.text and (items[6].text, items[6].source) == ("", code)
 
 
 def test_a_drawn_table_is_translated_through_the_server(server, tmp_path):  # noqa: F811 (the fixture)
