@@ -140,9 +140,10 @@ MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 # XML files whose translations are merged into them (service.merged_xml), before Android's ".xml": AppStream's
 # metadata by its name, polkit's actions by theirs, and any ".xml" by its root element (a shared MIME database's
-# package, /usr/share/mime/packages/*.xml, has no name of its own)
-MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml(?:\.in)?", re.IGNORECASE),
-                    "policy": re.compile(r".+\.policy(?:\.in)?", re.IGNORECASE)}
+# package, /usr/share/mime/packages/*.xml, has no name of its own). Not a source tree's templates (".metainfo.xml.in",
+# ".policy.in"), into which the build merges the catalogs' translations: German merged there would be merged twice
+MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml", re.IGNORECASE),
+                    "policy": re.compile(r".+\.policy", re.IGNORECASE)}
 MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
 # (a document type's declarations in brackets: the MIME database's; what comes before the root is taken possessively,
 # never tried again in other pieces: "<?a?>" * 20 took 0.09 s, each 2 more twice as long)
