@@ -1,6 +1,6 @@
 """XML files whose translations are merged into them (what ``msgfmt --xml`` and itstool write from a catalog), for
-batch jobs: which texts to send, and the file written back. Three kinds, each its element names' rules as its own
-translation rules (an ITS file) mark them:
+batch jobs: which texts to send, and the file written back. Three kinds, each with the texts its own translation
+rules (its ITS file) mark:
 
 - AppStream's metadata (``*.metainfo.xml``, the older ``*.appdata.xml``: what GNOME Software, KDE Discover and
   Flathub show of an application; ``METAINFO``): the component's ``name``, ``summary``, ``developer_name`` (or
