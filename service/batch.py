@@ -52,8 +52,8 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, asciidoc, config_values, csv_table, documents, docx, epub, fluent,
-                     grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt, office,
+from service import (android_strings, asciidoc, comments, config_values, csv_table, documents, docx, epub,
+                     fluent, grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt, office,
                      php_arrays, po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import CODE_INDENT, FENCE, RAW_ELEMENTS, paragraph_runs
@@ -284,6 +284,9 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         return
     if settings.format == "properties":
         yield from read_properties(path, settings)
+        return
+    if settings.format == "comments":
+        yield from read_comments(path, settings)
         return
     if settings.format == "po":
         yield from read_catalog(path, settings)
@@ -548,6 +551,27 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
         item.lines = len(run)
         item.written_as = functools.partial(continued_lines, item.written_as, lines=len(run), indent=indent)
         yield item
+
+
+def read_comments(path: Path, settings: Settings) -> Iterator[Item]:
+    """A file of code or settings (`service.comments`): each run of its comment lines one item, written back over as
+    many lines; every other line an item of no text, kept as written."""
+    numbered = list(decoded_lines(path))
+    lines = [line if isinstance(line, str) else "" for _, line in numbered]
+    runs = {comment.first: comment for comment in comments.comments(lines)}
+    k = 0
+    while k < len(numbered):
+        number, line = numbered[k]
+        if isinstance(line, Item):  # not valid in its encoding: recorded as failed
+            yield line
+        elif comment := runs.get(k):
+            yield Item(number, str(number), comment.text, settings.model, settings.options, lines=comment.lines,
+                       written_as=comment.written, as_read="\n".join(lines[k:k + comment.lines]))
+            k += comment.lines
+            continue
+        else:
+            yield Item(number, str(number), "", settings.model, settings.options, before=line)
+        k += 1
 
 
 def property_item(number: int, line: str, settings: Settings, style: java_properties.FileStyle) -> Item:

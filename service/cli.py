@@ -917,7 +917,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "or error with code and message); for an --input directory, a directory (made where "
                             "missing) that gets each file at the same path, a JSONL output's named PATH.jsonl")
     batch.add_argument("--format",
-                       choices=("text", "tsv", "jsonl", "paragraphs", "config", "properties", "po", "json", "xliff",
+                       choices=("text", "tsv", "jsonl", "paragraphs", "comments", "config", "properties", "po", "json",
+                                "xliff",
                                 "android", "metainfo", "policy", "mime", "ts", "resx", "xcstrings", "stringsdict",
                                 "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
@@ -945,7 +946,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "sentence wrapped over lines is translated whole, and its translation fills the same lines "
                             "of the text output (a Markdown page's front matter line by line: its title and "
                             "description translated, its settings kept; a shortcut reference to one of its links, "
-                            "[label], written as a full one, [Übersetzung][label]); config: a configuration or "
+                            "[label], written as a full one, [Übersetzung][label]); comments: a file of code or "
+                            "settings (a shell script, sshd_config, a preseed file: never chosen by a name), each run "
+                            "of its comment lines (#, // or ; after the same indentation) one item, its translation "
+                            "written back over as many comment lines, everything else kept, commented-out code too (no "
+                            "space after the mark, #Port 22, or more than one, an assignment, a key in CamelCase "
+                            "with a value, or a first word that starts one of the file's other lines); config: a "
+                            "configuration or "
                             "resource file, "
                             "each line's value translated and its key, section header, quotes and comments kept, a "
                             "YAML, TOML or Apple strings value read and written (quoted, escaped) as its reader needs, "
