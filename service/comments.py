@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterator
+
+from service.rst import cut_at_spaces  # (the one way a paragraph's translation is spread over its lines)
 
 COMMENT = re.compile(r"([ \t]*)(#+|//+|;+)([ \t]*)(.*)")  # indentation, marks, the spaces after them, the text
 WORD = re.compile(r"[^\W\d_]{2,}")
@@ -40,8 +42,6 @@ class Comment:
 
     def written(self, translation: str) -> str:
         """The translation over as many comment lines, cut at spaces nearest to equal shares of its length."""
-        from service.rst import cut_at_spaces  # (the one way a paragraph's translation is spread over its lines)
-
         text = " ".join(translation.split())
         pieces = [piece for piece in cut_at_spaces(text, [at for at, character in enumerate(text) if character == " "],
                                                    self.lines) if piece]
@@ -77,7 +77,3 @@ def _comment(run: list[tuple[int, re.Match]]) -> Comment:
     return Comment(first, len(run), " ".join(line.group(4).strip() for _, line in run), found.group(1) + found.group(2),
                    found.group(3))
 
-
-def items(lines: Iterable[str]) -> Iterator[tuple[int, int, str]]:
-    """(first line, lines, text) of each comment (0-based)."""
-    return ((comment.first, comment.lines, comment.text) for comment in comments(list(lines)))

@@ -30,7 +30,7 @@ def test_each_run_of_comment_lines_is_a_text_and_commented_out_code_is_kept():
     with the same indentation and marks is one text (a mark alone ends it, a list item starts one); no space after
     the marks, more than one (but a list item's), an assignment, a key in CamelCase with a value, or a first word
     that starts another line of the file, is commented-out code."""
-    assert list(comments.items(PRESEED)) == [
+    assert [(comment.first, comment.lines, comment.text) for comment in comments.comments(PRESEED)] == [
         (1, 1, "Localization"), (2, 2, "Preseeding only locale sets language, country and locale."),
         (6, 1, "The values can also be preseeded individually."), (9, 1, "Keep the bus alive."),
         (10, 1, "another mark, another run"), (13, 1, "Configuration data is parsed as follows:"),
