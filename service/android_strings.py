@@ -59,20 +59,11 @@ class String:
     sent: bool  # with a letter, not a reference, not CDATA mixed with other content
 
 
-# A document's first element, after its declaration, comments and doctype (which start "<?" and "<!")
-FIRST_ELEMENT = re.compile(rb"<([A-Za-z_][\w:.-]*)")
-COMMENT = re.compile(rb"<!--.*?(?:-->|$)", re.DOTALL)
-
-
 def holds_resources(path: Path) -> bool:
-    """Whether an XML file's first element is <resources>: a directory's job copies other XML files (an app's layouts
-    and manifest beside its strings, a build's files), where it failed them as resource files that were none."""
-    try:
-        with path.open("rb") as file:
-            found = FIRST_ELEMENT.search(COMMENT.sub(b"", file.read(65536)))
-    except OSError:  # (the job says what is wrong with it)
-        return True
-    return found is None or found.group(1) == b"resources"
+    """Whether an XML file's first element is <resources> (or unread: the job says what is wrong with it): a
+    directory's job copies other XML files (an app's layouts and manifest beside its strings, a build's files), where it
+    failed them as resource files that were none."""
+    return documents.first_element(path) in ("", "resources")
 
 
 def check(document: str) -> None:

@@ -145,10 +145,6 @@ MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml", re.IGNORECASE),
                     "policy": re.compile(r".+\.policy", re.IGNORECASE)}
 MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
-# (a document type's declarations in brackets: the MIME database's; what comes before the root is taken possessively,
-# never tried again in other pieces: "<?a?>" * 20 took 0.09 s, each 2 more twice as long)
-XML_ROOT = re.compile(rb"(?:\s|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*+"
-                      rb"<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)", re.DOTALL)
 
 
 def format_named(path: Path) -> str:
@@ -157,8 +153,8 @@ def format_named(path: Path) -> str:
     if named := next((format for format, name in MERGED_XML_NAMES.items() if name.fullmatch(path.name)), None):
         return named
     suffix = path.suffix.lower()
-    if suffix == ".xml":
-        return MERGED_XML_ROOTS.get(xml_root(path), "android")
+    if suffix == ".xml":  # (its root's name without a prefix)
+        return MERGED_XML_ROOTS.get(documents.first_element(path).rsplit(":", 1)[-1], "android")
     if suffix in NAMED_FORMATS or not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
         return NAMED_FORMATS.get(suffix, "text")
     try:
@@ -167,16 +163,6 @@ def format_named(path: Path) -> str:
     except OSError:  # (the job says what is wrong with it)
         return "text"
     return "man" if MANUAL_OPENING.match(opening) else "text"
-
-
-def xml_root(path: Path) -> str:
-    """The name of an XML file's root element, as its first 64 KB say ("" where they do not)."""
-    try:
-        with path.open("rb") as document:
-            found = XML_ROOT.match(document.read(65_536).removeprefix(b"\xef\xbb\xbf"))
-    except OSError:  # (the job says what is wrong with it)
-        return ""
-    return found.group(2).decode() if found else ""
 
 
 # Formats read whole, their items numbered in the document: each module checks a document, lists (number, id, text)
@@ -191,7 +177,8 @@ PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, of
 # Formats read a run of lines between blank lines at a time
 PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man")
 # Formats whose encoding the format fixes or the file names (JSON's and XML's, a catalog's charset): no --encoding
-MERGED_XML = ("metainfo", "policy", "mime")
+# XML files whose translations are merged into them, read by service.merged_xml
+MERGED_XML = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, merged_xml.MergedXml))
 OWN_ENCODING = ("po", "json", "xliff", "android", *MERGED_XML, "ts", "resx", "xcstrings", "stringsdict", "ipynb",
                 *PACKAGES)
 # items holding markup: inline codes, <b>, <xliff:g>, a description's <em> and <code>, runs' formats

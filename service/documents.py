@@ -1,7 +1,7 @@
 """What the files batch jobs read whole (batch.DOCUMENTS) share: one refusal, what a text needs to be sent (a letter)
-and what says English, and for the XML ones (XLIFF, Android, Qt Linguist and .NET resources) one check and one way
-to read an attribute, after which each is read by pattern, its comments, CDATA sections and declarations blanked
-so that what they hold is never read as an element."""
+and what says English, and for the XML ones (XLIFF, Android, Qt Linguist and .NET resources, merged XML, office
+packages' parts) one check, one way to read an attribute, its tags and its first element, after which each is read by
+pattern, its comments, CDATA sections and declarations blanked so that what they hold is never read as an element."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import bisect
 import math
 import re
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 from typing import Iterable, Sequence
 
 # What holds no elements: comments, CDATA sections, processing instructions and the document type declaration, whose
@@ -21,6 +22,14 @@ DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language code saying English: en, en-US, en_GB
+
+
+# An element's start, end or empty tag, attribute values quoted as XML has them: (closing "/", name, attributes, empty
+# "/")
+TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>")
+# A document's first element, after its declaration, comments and document type (which start "<?" and "<!")
+FIRST_ELEMENT = re.compile(rb"<([A-Za-z_][\w:.-]*)")
+COMMENT = re.compile(rb"<!--.*?(?:-->|$)", re.DOTALL)
 
 
 class NotDocument(ValueError):
@@ -43,6 +52,17 @@ def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
     except ElementTree.ParseError as error:
         line, column = error.position
         raise refusal(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+
+
+def first_element(path: Path) -> str:
+    """The name of an XML file's first element, its root (with its prefix), as its first 64 KB say, comments taken
+    out; "" where they name none or the file cannot be read (the job says what is wrong with it)."""
+    try:
+        with path.open("rb") as file:
+            found = FIRST_ELEMENT.search(COMMENT.sub(b"", file.read(65536)))
+    except OSError:
+        return ""
+    return found.group(1).decode("utf-8", "replace") if found else ""
 
 
 def sent_or_copied(untranslated: bool, text: str, words: str | None = None) -> tuple[bool, bool]:

@@ -30,7 +30,6 @@ from xml.sax.saxutils import escape
 
 from service import documents
 
-TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*?)(/?)>")
 LANGUAGE = re.compile(r"""\bxml:lang\s*=\s*["']([^"']*)["']""")
 GERMAN = re.compile(r"de(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)
 
@@ -84,7 +83,7 @@ class MergedXml:
         found: list[Text] = []
         reading: tuple[str, int, int, bool] | None = None  # (path, start, content start, untranslatable) of a text
         nested = 0  # elements of its name open inside the text read (a list item inside one: GNOME Calculator's)
-        for tag in TAG.finditer(masked):
+        for tag in documents.TAG.finditer(masked):
             closing, name, attributes, empty = tag.group(1), tag.group(2), tag.group(3), tag.group(4)
             if reading:  # markup inside a text (<em>, <code>), to its end tag
                 if name == reading[0].rsplit("/", 1)[-1] and not empty:

@@ -24,9 +24,8 @@ from xml.sax.saxutils import escape
 
 from service import documents
 
-# An element's start, end or empty tag (attribute values quoted, as XML has them); comments, processing instructions
-# and CDATA, which office suites do not write inside a paragraph, stay where they are as text between tags
-TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>")
+# A paragraph's tags are documents.TAG's; comments, processing instructions and CDATA, which office suites do not write
+# inside a paragraph, stay where they are as text between tags
 # The most a part may hold unpacked: a ZIP's few kilobytes may unpack to gigabytes (Word's largest body parts are tens
 # of megabytes), and a part is read whole, then decoded and parsed
 MAX_PART_BYTES = 256 << 20
@@ -233,7 +232,7 @@ def parsed(content: str) -> list[Element | str]:
     root = Element("", "")
     open_elements = [root]
     done = 0
-    for tag in TAG.finditer(content):
+    for tag in documents.TAG.finditer(content):
         if tag.start() > done:
             open_elements[-1].children.append(content[done:tag.start()])
         done = tag.end()
@@ -303,7 +302,7 @@ def paragraphs(part: str, xml: str, names: frozenset[str]) -> list[Paragraph]:
     open_paragraphs: list[tuple[str, str, int, int]] = []  # (name, start tag, content start, number)
     found: list[Paragraph] = []
     count = 0
-    for tag in TAG.finditer(documents.blanked(xml)):  # (a comment's "<w:p>" is none)
+    for tag in documents.TAG.finditer(documents.blanked(xml)):  # (a comment's "<w:p>" is none)
         closing, name, _, empty = tag.groups()
         if name not in names or empty:
             continue

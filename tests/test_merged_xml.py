@@ -176,10 +176,14 @@ def test_polkits_actions_and_the_mime_databases_types_are_merged_files_too(tmp_p
     android.write_text('<?xml version="1.0"?>\n<resources><string name="a">A</string></resources>\n', encoding="utf-8")
     assert [format_named(path) for path in (policy, package, android)] == ["policy", "mime", "android"]
     # what comes before the root element is read once: "<?a?>" * 20 took 0.09 s, each 2 more twice as long (in a
-    # child process, so that a regression fails here instead of hanging the suite)
-    script = "from service.batch import XML_ROOT\nfor unit in (b'<?a?>', b'<!--a-->', b'<!DOCTYPE [a]>'):\n" \
-             "    assert XML_ROOT.match(unit * 13_000 + b'!') is None"
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).parent.parent)
+    # child process, so that a regression fails here instead of hanging the suite); no root there, Android's by name
+    for number, unit in enumerate((b"<?a?>", b"<!--a-->", b"<!DOCTYPE [a]>")):
+        (tmp_path / f"hostile{number}.xml").write_bytes(unit * 13_000 + b"!")
+    script = ("import sys\nfrom pathlib import Path\nfrom service.batch import format_named\n"
+              "for number in range(3):\n"
+              "    assert format_named(Path(sys.argv[1]) / f'hostile{number}.xml') == 'android'")
+    subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=True, timeout=60,
+                   cwd=Path(__file__).parent.parent)
     assert [item.text for item in read_items(package, Settings(format="mime"))] == ["electronic book document"]
     with pytest.raises(JobRefused, match=r"its root element is <policyconfig>, not the shared MIME database's"):
         list(read_items(policy, Settings(format="mime")))
