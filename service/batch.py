@@ -52,9 +52,9 @@ try:
 except ImportError:  # not POSIX: journals are not locked
     fcntl = None
 
-from service import (android_strings, asciidoc, comments, config_values, csv_table, documents, docx, epub,
-                     fluent, grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt, office,
-                     php_arrays, po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
+from service import (android_strings, asciidoc, comments, config_values, csv_table, docbook, documents, docx,
+                     epub, fluent, grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt,
+                     office, php_arrays, po, pptx, qt_ts, resx, roff, rst, stringsdict, xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import CODE_INDENT, FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -108,6 +108,7 @@ NAMED_FORMATS = {
     ".json": "json", ".arb": "json",  # JSON resource files, Flutter's included
     ".xlf": "xliff", ".xliff": "xliff",  # XLIFF 1.2 and 2.x
     ".xml": "android",  # Android's string resources: the XML files a localisation job meets most
+    ".docbook": "docbook", ".dbk": "docbook",  # DocBook's (KDE's manuals are index.docbook)
     ".ts": "ts",  # Qt Linguist's (a TypeScript file is refused, as not XML)
     ".resx": "resx", ".resw": "resx",  # .NET's resources, UWP's
     ".xcstrings": "xcstrings",  # Xcode's String Catalogs
@@ -140,8 +141,9 @@ MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 # XML files whose translations are merged into them (service.merged_xml), before Android's ".xml": AppStream's
 # metadata by its name, polkit's actions by theirs, and any ".xml" by its root element (a shared MIME database's
-# package, /usr/share/mime/packages/*.xml, has no name of its own). Not a source tree's templates (".metainfo.xml.in",
-# ".policy.in"), into which the build merges the catalogs' translations: German merged there would be merged twice
+# package, /usr/share/mime/packages/*.xml, has no name of its own; nor has DocBook's, read as docbook by its root,
+# docbook.ROOTS). Not a source tree's templates (".metainfo.xml.in", ".policy.in"), into which the build merges the
+# catalogs' translations: German merged there would be merged twice
 MERGED_XML_NAMES = {"metainfo": re.compile(r".+\.(?:metainfo|appdata)\.xml", re.IGNORECASE),
                     "policy": re.compile(r".+\.policy", re.IGNORECASE)}
 MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-info": "mime"}
@@ -154,7 +156,8 @@ def format_named(path: Path) -> str:
         return named
     suffix = path.suffix.lower()
     if suffix == ".xml":  # (its root's name without a prefix)
-        return MERGED_XML_ROOTS.get(documents.first_element(path).rsplit(":", 1)[-1], "android")
+        root = documents.first_element(path).rsplit(":", 1)[-1]
+        return "docbook" if root in docbook.ROOTS else MERGED_XML_ROOTS.get(root, "android")
     if suffix in NAMED_FORMATS or not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
         return NAMED_FORMATS.get(suffix, "text")
     try:
@@ -171,7 +174,7 @@ DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "
              "policy": merged_xml.POLICY, "mime": merged_xml.MIME, "ts": qt_ts, "resx": resx,
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "pptx": pptx.FORMAT, "xlsx": xlsx.FORMAT,
-             **dict.fromkeys(("odt", "odp", "ods"), odt.FORMAT), "epub": epub.FORMAT}
+             **dict.fromkeys(("odt", "odp", "ods"), odt.FORMAT), "epub": epub.FORMAT, "docbook": docbook}
 # Documents that are ZIP packages of XML parts, read and written back by service.office
 PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, office.PackageFormat))
 # Formats read a run of lines between blank lines at a time
@@ -180,15 +183,15 @@ PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man
 # XML files whose translations are merged into them, read by service.merged_xml
 MERGED_XML = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, merged_xml.MergedXml))
 OWN_ENCODING = ("po", "json", "xliff", "android", *MERGED_XML, "ts", "resx", "xcstrings", "stringsdict", "ipynb",
-                *PACKAGES)
+                *PACKAGES, "docbook")
 # items holding markup: inline codes, <b>, <xliff:g>, a description's <em> and <code>, runs' formats
-SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES)
+SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES, "docbook")
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
               "android": "string", **dict.fromkeys(MERGED_XML, "text"), "ts": "message", "resx": "string",
               "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
-              "xlsx": "string", "ods": "string", "epub": "item"}
+              "xlsx": "string", "ods": "string", "epub": "item", "docbook": "text"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all

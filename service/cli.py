@@ -495,11 +495,13 @@ def job_settings(args, path: Path, format: str = ""):
 
 def tree_settings(args, path: Path):
     """A directory's file's job settings, by its name; None for a file of no format a job reads (copied), an XML file
-    that holds no Android resources too."""
-    from service import android_strings, batch
+    that holds no Android resources or no element at all too."""
+    from service import android_strings, batch, documents
 
     format = batch.format_named(path)
     if format == "text" and path.suffix.lower() not in batch.TEXT_SUFFIXES:
+        return None
+    if path.suffix.lower() == ".xml" and documents.holds_no_element(path):
         return None
     if format == "android" and not android_strings.holds_resources(path):
         return None
@@ -922,14 +924,15 @@ def build_parser() -> argparse.ArgumentParser:
                                 "android", "metainfo", "policy", "mime", "ts", "resx", "xcstrings", "stringsdict",
                                 "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
-                                "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent"),
+                                "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent", "docbook"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it "
                             "ends in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in "
                             ".properties, po when it ends in .po or .pot, json when it ends in .json or .arb, xliff "
                             "when it ends in .xlf or .xliff, metainfo when it ends in .metainfo.xml or .appdata.xml, "
                             "policy when it ends in .policy, for another .xml by its "
                             "root element: metainfo for <component>, policy for <policyconfig>, mime for <mime-info>, "
-                            "else android; ts when it ends in .ts, "
+                            "docbook for a DocBook document's or part's (<book>, <article>, <chapter>, <section>, "
+                            "...), else android; docbook when it ends in .docbook or .dbk; ts when it ends in .ts, "
                             "resx when it ends in .resx or .resw, xcstrings when it ends in .xcstrings, stringsdict "
                             "when it ends in .stringsdict, csv when it ends in .csv, php when it ends in .php, ipynb "
                             "when it ends in .ipynb, docx when it ends in .docx, .docm, .dotx or .dotm, odt when it "
@@ -1068,7 +1071,16 @@ def build_parser() -> argparse.ArgumentParser:
                             "description after it, \\- ...), no-fill text and examples (.nf, .EX, mdoc's .Bd "
                             "-literal), tables, equations, macro definitions, conditionals, comments, lines that start "
                             "with a space or a shell's prompt ($), strings (\\*(ex), small capitals (\\s-1API\\s0, "
-                            "their words sent) and every other request kept as written; fluent: a Project "
+                            "their words sent) and every other request kept as written; docbook: DocBook XML (KDE's "
+                            "manuals, a book's chapter whose entities its book declares), each element's own words "
+                            "(a paragraph's, a title's, a term's, a table cell's, a keyword's) one item numbered in "
+                            "document order, its element's path the id, sent as HTML (its inline elements its markup, "
+                            "<command> and other code kept), each block inside it (a list, a screen, a footnote, an "
+                            "index term) a placeholder, <placeholder-1/>, whose own texts are items; screens, program "
+                            "listings, synopses, literal layouts, addresses, an element whose words are all names or "
+                            "code, one marked translate=no and entities (&kappname;) kept as written; and the text "
+                            "output the document as it was but for those texts, wrapped to its lines' width, the "
+                            "root's lang de (KDE's <!ENTITY %% English \"INCLUDE\"> German); fluent: a Project "
                             "Fluent file (.ftl): a message's, a term's and an attribute's value and a variant's text "
                             "one item each, with the lines it goes on over (sent without their indentation, written "
                             "back over them), identifiers, attribute names, variant keys, selectors, comments, access "

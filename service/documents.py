@@ -30,6 +30,7 @@ TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[
 # A document's first element, after its declaration, comments and document type (which start "<?" and "<!")
 FIRST_ELEMENT = re.compile(rb"<([A-Za-z_][\w:.-]*)")
 COMMENT = re.compile(rb"<!--.*?(?:-->|$)", re.DOTALL)
+UNREAD_BYTES = re.compile(UNREAD.pattern.encode(), re.DOTALL)
 
 
 class NotDocument(ValueError):
@@ -37,13 +38,10 @@ class NotDocument(ValueError):
 
 
 def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
-    """The document's root element; `refusal` with what to fix where it declares an encoding other than UTF-8 (it
-    was read as UTF-8), declares entities (read by pattern, the document's references to them would not be expanded
+    """The document's root element; `refusal` with what to fix where it declares an encoding other than UTF-8
+    (`check_encoding`), declares entities (read by pattern, the document's references to them would not be expanded
     as the parser expands them) or is not well-formed XML."""
-    declared = DECLARED_ENCODING.match(document)
-    if declared and declared.group(1).lower() not in UTF8_NAMES:
-        raise refusal(f'its XML declaration says encoding="{declared.group(1)}", and it reads as UTF-8: convert it '
-                      'to UTF-8 (iconv) and declare encoding="utf-8"')
+    check_encoding(document, refusal)
     if "<!ENTITY" in document:
         raise refusal("an entity declaration: the entities a file declares are not expanded here; write their text "
                       "out")
@@ -52,6 +50,15 @@ def parsed(document: str, refusal: type[NotDocument]) -> ElementTree.Element:
     except ElementTree.ParseError as error:
         line, column = error.position
         raise refusal(f"not well-formed XML: {str(error).split(':')[0]} at line {line} column {column + 1}") from None
+
+
+def check_encoding(document: str, refusal: type[NotDocument]) -> None:
+    """`refusal` with what to fix where an XML document declares an encoding other than UTF-8 (it was read as
+    UTF-8)."""
+    declared = DECLARED_ENCODING.match(document)
+    if declared and declared.group(1).lower() not in UTF8_NAMES:
+        raise refusal(f'its XML declaration says encoding="{declared.group(1)}", and it reads as UTF-8: convert it '
+                      'to UTF-8 (iconv) and declare encoding="utf-8"')
 
 
 def first_element(path: Path) -> str:
@@ -63,6 +70,15 @@ def first_element(path: Path) -> str:
     except OSError:
         return ""
     return found.group(1).decode("utf-8", "replace") if found else ""
+
+
+def holds_no_element(path: Path) -> bool:
+    """Whether an XML file holds nothing but comments, declarations and white space (a book's chapter commented out
+    whole, kept for its translators): a directory's job copies it."""
+    try:
+        return not UNREAD_BYTES.sub(b"", path.read_bytes()).strip()
+    except OSError:
+        return False  # (the job says what is wrong with it)
 
 
 def sent_or_copied(untranslated: bool, text: str, words: str | None = None) -> tuple[bool, bool]:
