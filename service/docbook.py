@@ -54,10 +54,14 @@ classname code command computeroutput constant email envar filename firstname fu
 option orgname othername package parameter personname prompt sgmltag surname systemitem tag token type uri userinput
 varname
 """.split())
-# The elements a DocBook document or a part of one starts with (its root): an .xml file with one is read as DocBook
+# The elements a DocBook document or a file of one starts with (its root; the installation guide's files start with a
+# <para>, a <bookinfo>, a <sect3>...): an .xml file with one is read as DocBook. Not the names other XML has too
+# (<note>, <table>, <info>)
 ROOTS = frozenset("""
 book article set part chapter appendix preface reference refentry section sect1 sect2 sect3 sect4 sect5 simplesect
 glossary bibliography colophon dedication partintro acknowledgements refsection refsect1 refsect2 refsect3
+bookinfo articleinfo legalnotice para simpara formalpara itemizedlist orderedlist variablelist informaltable
+glossentry qandaset procedure
 """.split())
 # A text that spans lines is wrapped to its longest line's width, at least this wide (its lines between blocks are
 # short ones: "To install it, type:" before a <screen>)
