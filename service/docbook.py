@@ -42,17 +42,29 @@ personname phrase productname productnumber prompt property quote refentrytitle 
 shortcut subscript superscript surname symbol systemitem tag termdef token trademark type ulink uri userinput varname
 wordasword xref
 """.split())
-# Elements whose content is kept as written: code and a program's text, addresses, synopses
+# Elements whose content is kept as written: code and a program's text, addresses, synopses, an author's name
 KEPT = frozenset("""
 programlisting screen synopsis literallayout cmdsynopsis funcsynopsis classsynopsis fieldsynopsis constructorsynopsis
-destructorsynopsis methodsynopsis address mathphrase
+destructorsynopsis methodsynopsis address mathphrase author editor copyright
+""".split())
+# Elements that hold blocks and no words (a book's, its info's, a list's, a table's parts): an inline element directly
+# inside one is a text of its own ("<bookinfo><date>July 2016</date>"), where it made all of its container one text
+CONTAINERS = frozenset("""
+set setinfo book bookinfo info articleinfo chapterinfo sectioninfo prefaceinfo appendixinfo part partintro chapter
+appendix preface article section sect1 sect2 sect3 sect4 sect5 simplesect reference refentry refnamediv
+refsynopsisdiv refsection refsect1 refsect2 refsect3 glossary glossdiv glossentry glossdef glosslist bibliography
+index itemizedlist orderedlist variablelist varlistentry listitem simplelist segmentedlist seglistitem procedure step
+substeps calloutlist callout qandaset qandadiv qandaentry question answer table informaltable tgroup thead tbody
+tfoot row figure informalfigure example informalexample mediaobject inlinemediaobject imageobject videoobject
+audioobject note tip warning caution important sidebar blockquote abstract legalnotice footnote indexterm authorgroup
+othercredit keywordset revhistory revision formalpara equation informalequation
 """.split())
 # Inline elements whose words are names or code: a text whose only words are theirs is not sent (it would come back as
 # it is: an author's name, "<command>ls</command>" alone in a cell)
 NAMES_AND_CODE = frozenset("""
-classname code command computeroutput constant email envar filename firstname function honorific lineage literal
-option orgname othername package parameter personname prompt sgmltag surname systemitem tag token type uri userinput
-varname
+authorinitials classname code command computeroutput constant email envar filename firstname function holder
+honorific isbn issn lineage literal option orgname othername package parameter personname productname productnumber
+prompt revnumber sgmltag surname systemitem tag token type uri userinput varname year
 """.split())
 # The elements a DocBook document or a file of one starts with (its root; the installation guide's files start with a
 # <para>, a <bookinfo>, a <sect3>...): an .xml file with one is read as DocBook. Not the names other XML has too
@@ -192,12 +204,15 @@ def _root(document: str) -> Element | None:
 def _texts_in(document: str, masked: str, element: Element, path: str, numbered: Iterator[int]) -> list[Text]:
     """The texts of a block element: its own, where it holds words outside its blocks, and those of its blocks
     (numbered after it)."""
-    if element.name in KEPT or documents.attribute(element.attributes, "translate") == "no":
+    if element.name in KEPT or element.name in NAMES_AND_CODE or \
+            documents.attribute(element.attributes, "translate") == "no":
         return []
+    container = element.name in CONTAINERS
+    if not _has_words(masked, element, inline=not container):  # (a container's inline elements are texts alone)
+        return [text for child in (element.children if container else _blocks_in(element))
+                for text in _texts_in(document, masked, child, f"{path}/{child.name}", numbered)]
     blocks = _blocks_in(element)
     inside = [(block, f"{path}/{block.name}") for block in blocks]
-    if not _has_words(masked, element):
-        return [text for block, at in inside for text in _texts_in(document, masked, block, at, numbered)]
     text = Text(next(numbered), path, element, [], _sent(_content(document, element, blocks)))
     text.holes = [Hole(block, _texts_in(document, masked, block, at, numbered)) for block, at in inside]
     return [text]
@@ -221,13 +236,14 @@ def _content(document: str, element: Element, blocks: list[Element], written: li
     return "".join(pieces) + document[done:element.content_end]
 
 
-def _has_words(masked: str, element: Element) -> bool:
-    """Whether an element holds a letter of its own: outside its blocks, its names and code, tags and references."""
+def _has_words(masked: str, element: Element, inline: bool = True) -> bool:
+    """Whether an element holds a letter of its own: outside its blocks, its names and code, tags and references (and
+    outside its `inline` elements too where False)."""
     done = element.content_start
     for child in element.children:
         if _letter(masked[done:child.start]):
             return True
-        if child.name in INLINE and child.name not in NAMES_AND_CODE and _has_words(masked, child):
+        if inline and child.name in INLINE and child.name not in NAMES_AND_CODE and _has_words(masked, child):
             return True
         done = child.end
     return _letter(masked[done:element.content_end])

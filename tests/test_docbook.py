@@ -75,6 +75,13 @@ def test_each_elements_own_words_are_one_text_and_blocks_inside_it_placeholders(
         (13, "book/chapter/informaltable/tgroup/tbody/row/entry", "Starts the timer"),
         (14, "book/chapter/mediaobject/textobject", "<phrase>The timer's window</phrase>")]
     assert docbook.count(HANDBOOK) == 14
+    # an inline element alone in a container of blocks is a text of its own (it made the book's info one text with
+    # a placeholder for each of its blocks), one of a name is none; a container's own words are its text
+    info = ("<book><bookinfo><title>Tea</title><date>July 2016</date><productname>KDE</productname>"
+            "<author>Michael Korman</author></bookinfo><itemizedlist><listitem>Bare words</listitem></itemizedlist>"
+            "</book>")
+    assert list(docbook.items(info)) == [(1, "book/bookinfo/title", "Tea"), (2, "book/bookinfo/date", "July 2016"),
+                                         (3, "book/itemizedlist/listitem", "Bare words")]
 
 
 def test_translations_are_written_in_place_wrapped_as_the_source_and_the_book_is_german():
