@@ -50,7 +50,8 @@ destructorsynopsis methodsynopsis address mathphrase author editor copyright
 # Elements that hold blocks and no words (a book's, its info's, a list's, a table's parts): an inline element directly
 # inside one is a text of its own ("<bookinfo><date>July 2016</date>"), where it made all of its container one text
 CONTAINERS = frozenset("""
-set setinfo book bookinfo info articleinfo chapterinfo sectioninfo prefaceinfo appendixinfo part partintro chapter
+set setinfo book bookinfo info articleinfo chapterinfo sectioninfo prefaceinfo appendixinfo refentryinfo
+refsect1info refsynopsisdivinfo sect1info sect2info sect3info glossaryinfo partinfo referenceinfo part partintro chapter
 appendix preface article section sect1 sect2 sect3 sect4 sect5 simplesect reference refentry refnamediv
 refsynopsisdiv refsection refsect1 refsect2 refsect3 glossary glossdiv glossentry glossdef glosslist bibliography
 index itemizedlist orderedlist variablelist varlistentry listitem simplelist segmentedlist seglistitem procedure step
