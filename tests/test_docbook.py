@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from service import docbook, documents
 from service.batch import JobRefused, Settings, format_named, read_items
@@ -147,6 +148,30 @@ def test_docbook_is_read_by_its_name_or_its_root_and_anything_else_refused(tmp_p
         (tmp_path / "refused.docbook").write_text(text, encoding="utf-8")
         with pytest.raises(JobRefused, match=refusal):
             list(read_items(tmp_path / "refused.docbook", Settings(format="docbook")))
+
+
+PIECES = ["<para>", "</para>", "<title>", "</title>", "<itemizedlist>", "</itemizedlist>", "<listitem>", "</listitem>",
+          "<emphasis>", "</emphasis>", "<command>", "</command>", "<screen>", "</screen>", "<footnote>", "</footnote>",
+          "<xref linkend='a'/>", "<indexterm><primary>tea</primary></indexterm>", "<!-- <para>old</para> -->",
+          "<![CDATA[<para>x</para>]]>", "&kappname;", "&amp;", "<date>", "</date>", "<placeholder-1/>", " ", "\n",
+          "Tea is hot.", "tea", "42", "<", "&", "</x>", '<para translate="no">', "<sect1 id='s'>", "</sect1>"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES) | st.text(max_size=6), max_size=40))
+def test_any_docbook_document_is_read_and_written_back_with_its_own_texts_as_it_was(pieces):
+    """Whatever the document (garbage and broken markup too): it is read without an error; written back with no
+    translation it is as it was (but for its root's language); written back with each text's own words as its
+    translation it holds the same texts again."""
+    document = "<chapter>" + "".join(pieces) + "</chapter>"
+    try:
+        docbook.check(document)
+    except docbook.NotDocBook:
+        return
+    found = list(docbook.items(document))
+    assert docbook.filled(document, {}) == document.replace("<chapter>", '<chapter lang="de">', 1)
+    again = docbook.filled(document, {number: text for number, _, text in found})
+    assert [text for _, _, text in docbook.items(again)] == [text for _, _, text in found]
 
 
 def test_hostile_documents_are_read_in_linear_time(tmp_path):

@@ -1819,6 +1819,13 @@ def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
     script = ["  <!-- c --> <script>", "  try {", "", "  } catch (e) { }", "  </script>", "",
               "Use the <script> tag.", "", "Done."]
     assert [len(run) for run in paragraph_runs(script, lambda line: line)] == [5, 1, 1, 1, 1]
+    # and a Mallard page's (GNOME's help) or DocBook's code block and terminal text: cut at their blank lines, a
+    # configuration file's lines came back translated ("# Pfad angeben dconf angeben [orgnome/login-screen]") and
+    # the page's tags after it were translated as words
+    for opening in ("<code>", '    <screen its:translate="no">', "<programlisting>"):
+        name = opening.strip()[1:].split(">")[0].split()[0]
+        block = [opening, "# Specify the dconf path", "[org/gnome/login-screen]", "", "enable=false", f"</{name}>"]
+        assert [len(run) for run in paragraph_runs([*block, "", "Done."], lambda line: line)] == [6, 1, 1]
     stray = ["```", *["x", ""] * FENCE_MAX_LINES]  # a fence never closed holds its blank lines only so long
     assert len(next(iter(paragraph_runs(stray, lambda line: line)))) == FENCE_MAX_LINES
     # counted from the block's first line: a web page's run of lines longer than that (mdBook's print.html) cut each
