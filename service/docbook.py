@@ -279,7 +279,8 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     column = _column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
     width = max(MIN_WIDTH, *(len(line) for line in [" " * column + lines[0], *lines[1:]])) if len(lines) > 1 else None
     indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
-    return lead + _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, indent) + trail
+    laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, indent)
+    return lead + laid_out + trail
 
 
 def _filled(document: str, start: int, end: int, found: list[Text], translated: dict[int, str]) -> str:
@@ -293,10 +294,11 @@ def _filled(document: str, start: int, end: int, found: list[Text], translated: 
 
 def _laid_out(translation: str, blocks: list[str], around: list[tuple[str | None, str | None]], width: int | None,
               column: int, indent: str) -> str:
-    """A translation with each block where it put the block's placeholder (the first time; one it lost after it),
-    with the white space that surrounded the block in the source (a space between it and words where it stood at
-    the content's edge), and its words wrapped to `width` from `column`, each further line after `indent` (on one
-    line where `width` is None)."""
+    """A translation with each block where it put the block's placeholder (the first time; one it lost after its
+    words), its words wrapped to `width` from `column`, each further line after `indent` (on one line where `width` is
+    None). Between a block and words, the white space that was there in the source where the translation has a space
+    (a space where the source had none), none where it has none ("<placeholder-1/>, um" for the source's
+    "<placeholder-1/> button"); between two blocks, the source's."""
     order, done, pieces = {}, 0, []  # (a dict: the placeholders in their order, each once)
     for placeholder in PLACEHOLDER.finditer(translation):
         number = int(placeholder.group(1))
@@ -305,6 +307,7 @@ def _laid_out(translation: str, blocks: list[str], around: list[tuple[str | None
             order[number] = None
             done = placeholder.end()
     pieces.append(translation[done:])
+    placed = len(order)
     order = [*order, *(number for number in range(1, len(blocks) + 1) if number not in order)]
     pieces += [""] * (len(order) + 1 - len(pieces))
     words = [PLACEHOLDER.sub("", piece).strip(" ") for piece in pieces]
@@ -314,8 +317,9 @@ def _laid_out(translation: str, blocks: list[str], around: list[tuple[str | None
             piece = _wrapped(piece, width, column, indent)
         if k < len(order):
             before, after = around[order[k] - 1]
-            before = (" " if piece else "") if before is None else before
-            after = (" " if words[k + 1] else "") if after is None else after
+            spaced_before = pieces[k].endswith(" ") or k >= placed  # (a lost block goes after the words, apart)
+            before = (before or " ") if spaced_before else "" if piece else before or ""
+            after = (after or " ") if pieces[k + 1].startswith(" ") else "" if words[k + 1] else after or ""
             piece += before + blocks[order[k] - 1] + after
         written.append(piece)
         column = len(piece.rsplit("\n", 1)[1]) if "\n" in piece else column + len(piece)
@@ -331,9 +335,10 @@ def _spaces_around(document: str, element: Element, blocks: list[Element]) -> li
     around = []
     for k in range(len(blocks)):
         before, after = stretches[k], stretches[k + 1]
+        last = k + 1 == len(blocks)
         around.append((None if k == 0 and not before.strip() else "" if not before.strip()
                        else before[len(before.rstrip()):],
-                       None if k + 1 == len(blocks) and not after.strip() else after[:len(after) - len(after.lstrip())]))
+                       None if last and not after.strip() else after[:len(after) - len(after.lstrip())]))
     return around
 
 

@@ -988,10 +988,10 @@ def _not_english(segment: str, words: str) -> bool:
     the English words inside were made German, "Microsoft Office" as "Microsoft-Objekt-Objekt"), or its `words`
     (outside its items) two or more of which the training data's English side writes none (a Lithuanian label,
     "Naujas projektas" came back as "Naujas-Programme"; a name the names list lacks, "Debasish Sahoo" as
-    "Debasisch"), or one such word alone, no item beside it: a program's or a package's name ("kdeedu" came back as "Kdeedu",
-    "kbruch" as "KW", "tzsetup" as "Zentrier"). German keeps such a word alone as written in 102 of 128 of KDE's
-    manuals' and Debian's installation guide's titles, terms and cells, and in 13,521 of 13,737 of this machine's
-    catalogs' messages (the others mostly places' German names: "Genève", "Genf")."""
+    "Debasisch"), or one such word alone, no item beside it: a program's or a package's name ("kdeedu" came back as
+    "Kdeedu", "kbruch" as "KW", "tzsetup" as "Zentrier"). German keeps such a word alone as written in 102 of 128
+    of KDE's manuals' and Debian's installation guide's titles, terms and cells, and in 13,521 of 13,737 of this
+    machine's catalogs' messages (the others mostly places' German names: "Genève", "Genf")."""
     if not segment.isascii():
         letters = LETTER.findall(segment)
         latin = sum(1 for letter in letters if letter.isascii() or "LATIN" in unicodedata.name(letter, ""))
