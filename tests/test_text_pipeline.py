@@ -3790,6 +3790,22 @@ def test_docbooks_code_and_xml_entities_are_kept_as_written():
     assert page.segments == ["Run XX0X, XX1X or XX2XSaveXX3X."]
 
 
+def test_a_files_path_or_name_is_kept_and_a_folders_word_is_translated():
+    """GNOME's help (Mallard's <file>) and DocBook's <filename>: "<file>/etc/dconf/profile/</file>", its tags taken
+    out, came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as ".lokale", a path's "<var>kiosk-user
+    </var>" as "<var>Kosk-user</var>". A path, a dot file or a file's name is code; a folder's name shown as a word
+    ("Trash", which German writes "Papierkorb") and a variable's name before an extension are read."""
+    text = ("Edit <file>/etc/dconf/profile/</file>, <file>.local</file>, <filename>mimeapps.list</filename> and "
+            "<file>/home/<var>username</var>/.config</file>, not the <file>Trash</file> or <file><var>name</var>.xml"
+            "</file>.")
+    prepared = prepare(text, html=True)
+    assert prepared.protected[:4] == ["<file>/etc/dconf/profile/</file>", "<file>.local</file>",
+                                      "<filename>mimeapps.list</filename>",
+                                      "<file>/home/<var>username</var>/.config</file>"]
+    assert "Trash" in prepared.segments[0] and "name" in prepared.segments[0]
+    assert prepared.restore(prepared.segments) == text
+
+
 def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():
     """GNOME's help: "Click <gui>Accessibility</gui> in the sidebar", its tags taken out, came back as "Klicken Sie auf
     <gui>die</gui> Seitenleiste", the label dropped (67 of 2,797 paragraphs had an element around such a word). A

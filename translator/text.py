@@ -2459,6 +2459,12 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit",
                   "acronym", "command", "literal", "userinput", "computeroutput", "programlisting", "envar", "prompt")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
+# Elements of a file's name (Mallard's <file>, DocBook's <filename>) whose content is a path or a file's name, not a
+# folder's name shown as a word ("<file>Trash</file>", which German writes "Papierkorb"): in GNOME's help pages, read,
+# "<file>/etc/dconf/profile/</file>" came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as
+# ".lokale", "<var>kiosk-user</var>" in a path as "<var>Kosk-user</var>"
+FILE_ELEMENTS = ("file", "filename")
+A_PATH = re.compile(r"[^<]*[/\\][\s\S]*|\s*(?:\.[\w-]+|[\w-]+(?:\.[\w-]+)+)\s*")
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
 CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
@@ -2470,7 +2476,7 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
     left to the tag pattern."""
     if "<" not in text:
         return []
-    found, open_tags, raw = [], {}, None  # open_tags: name -> (start, untranslatable) of each element still open
+    found, open_tags, raw = [], {}, None  # open_tags: name -> (start, untranslatable, content's start) of each open
     for tag in TAG_PARTS.finditer(text):
         closing, name, attributes = tag.group(1), tag.group(2).lower(), tag.group(3)
         if raw is not None and not (closing and name == raw):
@@ -2478,14 +2484,14 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
         if closing:
             raw = None
             if open_tags.get(name):
-                start, untranslatable = open_tags[name].pop()
-                if untranslatable:
+                start, untranslatable, content = open_tags[name].pop()
+                if untranslatable or name in FILE_ELEMENTS and A_PATH.fullmatch(text, content, tag.start()):
                     found.append((start, tag.end()))
         elif attributes.rstrip().endswith("/"):
             if _untranslatable(name, attributes):
                 found.append(tag.span())
         else:
-            open_tags.setdefault(name, []).append((tag.start(), _untranslatable(name, attributes)))
+            open_tags.setdefault(name, []).append((tag.start(), _untranslatable(name, attributes), tag.end()))
             raw = name if name in RAW_TEXT else None
     outermost: list[tuple[int, int]] = []
     for start, end in sorted(found):
