@@ -5,16 +5,18 @@ A text is the content of an element that holds words of its own: a paragraph, a 
 list's member, a keyword, an image's description. Its inline elements (``<emphasis>``, ``<command>``, ``<xref/>``,
 ``<guilabel>``, ...) are its markup, sent as HTML; each block element inside it (a list or a ``<screen>`` inside a
 paragraph, a footnote, an index term) is a placeholder, ``<placeholder-1/>``, so that the sentence around it is read
-whole, and the block's own texts are texts of their own. An element whose words are all names or code (an author's
-name, a ``<command>`` alone) is not sent, nor are code and a program's text (``<screen>``, ``<programlisting>``,
-``<literallayout>``, synopses), addresses and names, nor anything marked ``translate="no"`` (DocBook 5's
-``its:translate``). Entities (``&kappname;``, ``&debian;``), which a book declares in its document type or in files
+whole, and the block's own texts are texts of their own. An element that holds blocks and no words of its own (a
+book's info, a list, a table's row) is no text, and an inline element directly inside it (a ``<date>``) is one of its
+own. An element whose words are all names or code (an author's name, a ``<command>`` alone) is not sent, nor are
+code and a program's text (``<screen>``, ``<programlisting>``, ``<literallayout>``, synopses), addresses and names,
+nor anything marked ``translate="no"`` (DocBook 5's ``its:translate``). A file whose elements nest deeper than
+MAX_DEPTH is refused. Entities (``&kappname;``, ``&debian;``), which a book declares in its document type or in files
 of its build, are kept as written: a document that is only part of a book (a chapter of the installation guide) reads
 as well as a whole one.
 
 The document is written back character for character but for each translated text, its white space around it kept and
 its words wrapped at the spaces between them to the width of the source's lines (a text on one line stays on one),
-each block put back where the translation put its placeholder with the white space that surrounded it; the root
+each block put back where the translation put its placeholder (`_laid_out`); the root
 element's language is German (``lang="de"``; KDE's manuals select their language by a parameter entity in their
 document type, ``<!ENTITY % English "INCLUDE">``, which becomes ``German``, as their German is written). A
 translation that is not well-formed (a tag lost) is not written: its text stays as it was.
@@ -23,6 +25,7 @@ translation that is not well-formed (a tag lost) is not written: its text stays 
 from __future__ import annotations
 
 import collections
+import itertools
 import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
@@ -144,7 +147,8 @@ def count(document: str) -> int:
 
 def texts(document: str) -> Iterator[Text]:
     """The document's texts in document order (those inside a text's blocks after it)."""
-    return _flattened(_read(document))
+    root = _root(document)
+    return _flattened(_read(document, root)) if root else iter(())
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
@@ -155,15 +159,12 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
         return document
     prolog = KDE_LANGUAGE.sub(r"\1German\2", document[:root.start], count=1)
     return prolog + _german_root(document, root) + _filled(document, root.content_start, len(document),
-                                                           _read(document), translated)
+                                                           _read(document, root), translated)
 
 
-def _read(document: str) -> list[Text]:
+def _read(document: str, root: Element) -> list[Text]:
     """The texts outside texts' blocks, each with those inside its blocks."""
-    root = _root(document)
-    if root is None:
-        return []
-    return _texts_in(document, documents.blanked(document), root, root.name, iter(range(1, len(document) + 2)))
+    return _texts_in(document, documents.blanked(document), root, root.name, itertools.count(1))
 
 
 def _flattened(found: list[Text]) -> Iterator[Text]:
