@@ -30,10 +30,8 @@ ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language co
 # An element's start, end or empty tag, attribute values quoted as XML has them: (closing "/", name, attributes, empty
 # "/")
 TAG = re.compile(r"<(/?)([\w.-]+:?[\w.-]*)((?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>")
-# A document's first element, after its declaration, comments and document type (UNREAD; and a comment its first 64 KB
-# cut)
+# A document's first element, after its declaration, comments and document type (UNREAD)
 FIRST_ELEMENT = re.compile(rb"<([A-Za-z_][\w:.-]*)")
-COMMENT = re.compile(rb"<!--.*?(?:-->|$)", re.DOTALL)
 UNREAD_BYTES = re.compile(UNREAD.pattern.encode(), re.DOTALL)
 
 
@@ -71,7 +69,7 @@ def first_element(path: Path) -> str:
     "" where they name none or the file cannot be read (the job says what is wrong with it)."""
     try:
         with path.open("rb") as file:
-            found = FIRST_ELEMENT.search(COMMENT.sub(b"", UNREAD_BYTES.sub(b"", file.read(65536))))
+            found = FIRST_ELEMENT.search(UNREAD_BYTES.sub(b"", file.read(65536)))
     except OSError:
         return ""
     return found.group(1).decode("utf-8", "replace") if found else ""
@@ -80,6 +78,8 @@ def first_element(path: Path) -> str:
 def holds_no_element(path: Path) -> bool:
     """Whether an XML file holds nothing but comments, declarations and white space (a book's chapter commented out
     whole, kept for its translators): a directory's job copies it."""
+    if first_element(path):  # (its first 64 KB: read whole only where they hold no element)
+        return False
     try:
         return not UNREAD_BYTES.sub(b"", path.read_bytes()).strip()
     except OSError:
