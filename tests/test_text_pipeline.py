@@ -3804,6 +3804,14 @@ def test_a_files_path_or_name_is_kept_and_a_folders_word_is_translated():
                                       "<file>/home/<var>username</var>/.config</file>"]
     assert "Trash" in prepared.segments[0] and "name" in prepared.segments[0]
     assert prepared.restore(prepared.segments) == text
+    # nested, each is read to its first slash only (read to its end tag, 20,000 took 14.6 s; in a child process, so
+    # that a regression fails here instead of hanging the suite)
+    import subprocess
+    import sys
+
+    script = ("from translator.text import untranslatable_elements\n"
+              "assert len(untranslatable_elements('<file>/' * 60_000 + '</file>' * 60_000)) == 1\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
 
 def test_a_gui_elements_label_is_translated_alone_and_cannot_be_dropped():

@@ -2464,7 +2464,9 @@ RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their 
 # "<file>/etc/dconf/profile/</file>" came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as
 # ".lokale", "<var>kiosk-user</var>" in a path as "<var>Kosk-user</var>"
 FILE_ELEMENTS = ("file", "filename")
-A_PATH = re.compile(r"[^<]*[/\\][\s\S]*|\s*(?:\.[\w-]+|[\w-]+(?:\.[\w-]+)+)\s*")
+# (matched from the content's start to its end tag: a slash before any tag, or a dotted name alone; not read to the
+# end past a slash, which made nested elements' contents read once for each, quadratic)
+A_PATH = re.compile(r"[^<]*?[/\\]|\s*(?:\.[\w-]+|[\w-]+(?:\.[\w-]+)+)\s*\Z")
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
 CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
@@ -2485,7 +2487,7 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
             raw = None
             if open_tags.get(name):
                 start, untranslatable, content = open_tags[name].pop()
-                if untranslatable or name in FILE_ELEMENTS and A_PATH.fullmatch(text, content, tag.start()):
+                if untranslatable or name in FILE_ELEMENTS and A_PATH.match(text, content, tag.start()):
                     found.append((start, tag.end()))
         elif attributes.rstrip().endswith("/"):
             if _untranslatable(name, attributes):
