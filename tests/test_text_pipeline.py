@@ -3750,16 +3750,27 @@ def test_gnome_helps_keys_commands_and_links_keep_their_words_and_nesting():
     "<cmd>lshw -C network</cmd>" as "<cmd>lshw -C Netzwerk</cmd>", and "<gui><link href=...>Sign in</link></gui>"
     with its end tags crossed ("</gui> </link>"): <link> was read as HTML's void element. A key's element is one item
     in its German name, as German manuals write it; <cmd> and <sys> are code, and so is a program's name of one word in
-    small letters ("<app>gedit</app>" came back as "<app>geditieren</app>"); a link without rel has content."""
+    small letters ("<app>gedit</app>" came back as "<app>geditieren</app>") or with a word that is no English the
+    training data writes ("<app>LibreOffice Writer</app>" as "LibreOffice-Schreiber"); a link without rel has
+    content."""
     keys = prepare("Press <keyseq><key>Ctrl</key><key>Shift</key><key>H</key></keyseq>, then <key>Enter</key> or "
                    "<keycap>Tab</keycap>.", html=True)
     assert keys.segments == ["Press XX0X, then XX1X or XX2X."]
     assert keys.restore(keys.segments) == ("Press <keyseq><key>Strg</key><key>Umschalttaste</key><key>H</key>"
                                            "</keyseq>, then <key>Eingabetaste</key> or <keycap>Tabulator</keycap>.")
-    code = prepare("Run <cmd>lshw -C network</cmd> as <sys>root</sys> in <app>gedit</app>, not <app>Files</app> or "
-                   "the <app>document viewer</app>.", html=True, take_out_tags=True)
-    assert code.protected[:3] == ["<cmd>lshw -C network</cmd>", "<sys>root</sys>", "<app>gedit</app>"]
-    assert code.segments[0] == "Run XX0X as XX1X in XX2X, not Files or the document viewer."
+    code = prepare("Run <cmd>lshw -C network</cmd> as <sys>root</sys> in <app>gedit</app> or <app>LibreOffice "
+                   "Writer</app>, not <app>Files</app> or the <app>document viewer</app>.", html=True,
+                   take_out_tags=True)
+    assert code.protected[:4] == ["<cmd>lshw -C network</cmd>", "<sys>root</sys>", "<app>gedit</app>",
+                                  "<app>LibreOffice Writer</app>"]
+    assert code.segments[0] == "Run XX0X as XX1X in XX2X or XX3X, not Files or the document viewer."
+    # nested, each is read to its first tag only (a child process: a regression fails instead of hanging the suite)
+    import subprocess
+    import sys
+
+    script = ("from translator.text import untranslatable_elements\n"
+              "untranslatable_elements('<app>Writer ' * 60_000 + '</app>' * 60_000)\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
     link = prepare('Click the <gui><link href="https://x.org/in">Sign in</link></gui> button.', html=True,
                    take_out_tags=True)
     assert link.segments == ["Click the Sign in button."]

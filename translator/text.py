@@ -493,11 +493,6 @@ PLACEHOLDERS = (
     # around another word), in its German name ("Strg", "Eingabetaste": `german_key_names`). So in GNOME's help,
     # whose "<keyseq><key>Ctrl</key><key>H</key></keyseq>" came back with "<key>Hals</key>"
     KEY_ELEMENT,
-    # A program named in small letters, one word, in Mallard's <app> or DocBook's <application> ("<app>gedit</app>",
-    # "<app>dconf-editor</app>"), which GNOME's German keeps in 87 of 88 such: read, "<app>gedit</app>" came back as
-    # "<app>geditieren</app>" or was lost, its tags around "das". Not one of words ("document viewer"), nor a name
-    # from a capital, which German may translate ("Files": "Dateien")
-    r"<app\b[^<>]*>[a-z][\w.+-]*</app\s*>|<application\b[^<>]*>[a-z][\w.+-]*</application\s*>",
     # And a command as DocBook's web pages show it, in small letters ('<span class="command"><strong>debuild</strong>
     # </span>'): the Debian New Maintainers' Guide's, the Debian FAQ's and the Ubuntu packaging guide's German keeps
     # 335 of 345, and read, 145 came back changed ("Debuild", "ld" as "LD", "aptitude" as "einen", "cowbuilder" as
@@ -2464,6 +2459,14 @@ RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their 
 # "<file>/etc/dconf/profile/</file>" came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as
 # ".lokale", "<var>kiosk-user</var>" in a path as "<var>Kosk-user</var>"
 FILE_ELEMENTS = ("file", "filename")
+# A program's name in Mallard's <app> or DocBook's <application>: one word in small letters ("<app>gedit</app>",
+# "<app>dconf-editor</app>"), which GNOME's German keeps in 87 of 88 such (read, "<app>gedit</app>" came back as
+# "<app>geditieren</app>" or was lost, its tags around "das"), or words of which one is no English the training data
+# writes ("LibreOffice Writer", which came back as "LibreOffice-Schreiber"; German keeps all 28 such in GNOME's help).
+# Not one of English words ("document viewer"), nor a name from a capital, which German may translate ("Files":
+# "Dateien", "Image Viewer": "Bildbetrachter")
+APP_ELEMENTS = ("app", "application")
+A_PROGRAM = re.compile(r"[a-z][\w.+-]*\Z|[^<]*\Z")  # (the first alone; the second, words without markup, checked)
 # (matched from the content's start to its end tag: a slash before any tag, or a dotted name alone; not read to the
 # end past a slash, which made nested elements' contents read once for each, quadratic)
 A_PATH = re.compile(r"[^<]*?[/\\]|\s*(?:\.[\w-]+|[\w-]+(?:\.[\w-]+)+)\s*\Z")
@@ -2487,7 +2490,8 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
             raw = None
             if open_tags.get(name):
                 start, untranslatable, content = open_tags[name].pop()
-                if untranslatable or name in FILE_ELEMENTS and A_PATH.match(text, content, tag.start()):
+                if untranslatable or name in FILE_ELEMENTS and A_PATH.match(text, content, tag.start()) \
+                        or name in APP_ELEMENTS and _names_a_program(text, content, tag.start()):
                     found.append((start, tag.end()))
         elif attributes.rstrip().endswith("/"):
             if _untranslatable(name, attributes):
@@ -2500,6 +2504,16 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
         if not outermost or start >= outermost[-1][1]:
             outermost.append((start, end))
     return outermost
+
+
+def _names_a_program(text: str, start: int, end: int) -> bool:
+    """Whether the content of an <app> or <application> from `start` to `end` is a program's name to keep
+    (APP_ELEMENTS)."""
+    found = A_PROGRAM.match(text, start, end)
+    if not found:
+        return False
+    return found.group()[:1].islower() and " " not in found.group() or not all(
+        map(lexicon.load().knows, CASED_WORD.findall(found.group())))
 
 
 def _untranslatable(name: str, attributes: str) -> bool:
