@@ -3801,7 +3801,7 @@ def test_docbooks_code_and_xml_entities_are_kept_as_written():
     assert page.segments == ["Run XX0X, XX1X or XX2XSaveXX3X."]
 
 
-def test_a_files_path_or_name_is_kept_and_a_folders_word_is_translated():
+def test_a_files_path_or_name_and_a_quoted_value_are_kept_and_a_folders_word_is_translated():
     """GNOME's help (Mallard's <file>) and DocBook's <filename>: "<file>/etc/dconf/profile/</file>", its tags taken
     out, came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as ".lokale", a path's "<var>kiosk-user
     </var>" as "<var>Kosk-user</var>". A path, a dot file or a file's name is code; a folder's name shown as a word
@@ -3815,6 +3815,12 @@ def test_a_files_path_or_name_is_kept_and_a_folders_word_is_translated():
                                       "<file>/home/<var>username</var>/.config</file>"]
     assert "Trash" in prepared.segments[0] and "name" in prepared.segments[0]
     assert prepared.restore(prepared.segments) == text
+    # and so a quoted value (DocBook's <quote>): the installation guide's "<quote>---</quote>" came back as "--",
+    # "<quote>netinst</quote>" as "<quote>Namen</quote>"; not a quoted word or words of English
+    quoted = prepare("Type <quote>---</quote>, <quote>netinst</quote> or <quote>preseed/url</quote>, then choose "
+                     "<quote>Graphical install</quote> or <quote>red</quote>.", html=True)
+    assert quoted.protected[:3] == ["<quote>---</quote>", "<quote>netinst</quote>", "<quote>preseed/url</quote>"]
+    assert "Graphical install" in quoted.segments[0] and "red" in quoted.segments[0]
     # nested, each is read to its first slash only (read to its end tag, 20,000 took 14.6 s; in a child process, so
     # that a regression fails here instead of hanging the suite)
     import subprocess

@@ -2454,22 +2454,47 @@ def _joined_by_marks(text: str, before: tuple[int, int], after: tuple[int, int])
 UNTRANSLATABLE = ("script", "style", "code", "pre", "tt", "samp", "xliff:g", "cmd", "sys", "screen", "credit",
                   "acronym", "command", "literal", "userinput", "computeroutput", "programlisting", "envar", "prompt")
 RAW_TEXT = ("script", "style")  # their content is not markup: it ends at their own end tag
-# Elements of a file's name (Mallard's <file>, DocBook's <filename>) whose content is a path or a file's name, not a
-# folder's name shown as a word ("<file>Trash</file>", which German writes "Papierkorb"): in GNOME's help pages, read,
-# "<file>/etc/dconf/profile/</file>" came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as
-# ".lokale", "<var>kiosk-user</var>" in a path as "<var>Kosk-user</var>"
-FILE_ELEMENTS = ("file", "filename")
-# A program's name in Mallard's <app> or DocBook's <application>: one word in small letters ("<app>gedit</app>",
-# "<app>dconf-editor</app>"), which GNOME's German keeps in 87 of 88 such (read, "<app>gedit</app>" came back as
-# "<app>geditieren</app>" or was lost, its tags around "das"), or words of which one is no English the training data
-# writes ("LibreOffice Writer", which came back as "LibreOffice-Schreiber"; German keeps all 28 such in GNOME's help).
-# Not one of English words ("document viewer"), nor a name from a capital, which German may translate ("Files":
-# "Dateien", "Image Viewer": "Bildbetrachter")
-APP_ELEMENTS = ("app", "application")
-A_PROGRAM = re.compile(r"[a-z][\w.+-]*\Z|[^<]*\Z")  # (the first alone; the second, words without markup, checked)
-# (matched from the content's start to its end tag: a slash before any tag, or a dotted name alone; not read to the
-# end past a slash, which made nested elements' contents read once for each, quadratic)
+# Elements kept as written by what they hold (KEPT_FOR_CONTENT), each element's content read from its start to its
+# first tag or slash only (read to its end tag, nested elements' contents were read once for each: 20,000 in 14.6 s):
+# - a file's name (Mallard's <file>, DocBook's <filename>) holding a path or a file's name, not a folder's name shown
+#   as a word ("<file>Trash</file>", which German writes "Papierkorb"): in GNOME's help pages, read,
+#   "<file>/etc/dconf/profile/</file>" came back as "<file>angeben</file>, /etc/dconf/profile/", ".local" as
+#   ".lokale", "<var>kiosk-user</var>" in a path as "<var>Kosk-user</var>";
+# - a program's name (Mallard's <app>, DocBook's <application>) of one word in small letters ("<app>gedit</app>",
+#   which GNOME's German keeps in 87 of 88 such; read, it came back as "<app>geditieren</app>" or was lost, its tags
+#   around "das"), or of words one of which is no English the training data writes ("LibreOffice Writer", which came
+#   back as "LibreOffice-Schreiber"; German keeps all 28 such in GNOME's help); not one of English words ("document
+#   viewer"), nor a name from a capital, which German may translate ("Files": "Dateien");
+# - a quoted value (DocBook's <quote>) of no letter, a path, or one word that is no English the training data writes:
+#   the installation guide's kernel parameters' separator "<quote>---</quote>" came back as "--", "<quote>netinst
+#   </quote>" as "den <quote>Namen</quote> des Namens", "preseed/url" as "vorseed/url"
 A_PATH = re.compile(r"[^<]*?[/\\]|\s*(?:\.[\w-]+|[\w-]+(?:\.[\w-]+)+)\s*\Z")
+NO_MARKUP = re.compile(r"[^<]*\Z")
+SMALL_NAME = re.compile(r"[a-z][\w.+-]*")  # a program's name of one word in small letters ("gedit", "dconf-editor")
+
+
+def _a_path(text: str, start: int, end: int) -> bool:
+    return bool(A_PATH.match(text, start, end))
+
+
+def _a_program(text: str, start: int, end: int) -> bool:
+    found = NO_MARKUP.match(text, start, end)
+    if not found:
+        return False
+    name = found.group().strip()
+    return bool(SMALL_NAME.fullmatch(name)) or not all(map(lexicon.load().knows, CASED_WORD.findall(name)))
+
+
+def _a_value(text: str, start: int, end: int) -> bool:
+    found = NO_MARKUP.match(text, start, end)
+    value = found.group().strip() if found else ""
+    if not value or any(character.isspace() for character in value):
+        return False
+    return not LETTER.search(value) or "/" in value or not any(map(lexicon.load().knows, CASED_WORD.findall(value)))
+
+
+KEPT_FOR_CONTENT = {"file": _a_path, "filename": _a_path, "app": _a_program, "application": _a_program,
+                    "quote": _a_value}
 TRANSLATE_NO = re.compile(r"(?<![\w-])(?:translate\s*=\s*[\"']?no|translatable\s*=\s*[\"']?false)(?![\w-])",
                           re.IGNORECASE)
 CLASS_VALUE = re.compile(r"(?<![\w-])class\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+)", re.IGNORECASE)
@@ -2490,8 +2515,7 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
             raw = None
             if open_tags.get(name):
                 start, untranslatable, content = open_tags[name].pop()
-                if untranslatable or name in FILE_ELEMENTS and A_PATH.match(text, content, tag.start()) \
-                        or name in APP_ELEMENTS and _names_a_program(text, content, tag.start()):
+                if untranslatable or name in KEPT_FOR_CONTENT and KEPT_FOR_CONTENT[name](text, content, tag.start()):
                     found.append((start, tag.end()))
         elif attributes.rstrip().endswith("/"):
             if _untranslatable(name, attributes):
@@ -2504,16 +2528,6 @@ def untranslatable_elements(text: str) -> list[tuple[int, int]]:
         if not outermost or start >= outermost[-1][1]:
             outermost.append((start, end))
     return outermost
-
-
-def _names_a_program(text: str, start: int, end: int) -> bool:
-    """Whether the content of an <app> or <application> from `start` to `end` is a program's name to keep
-    (APP_ELEMENTS)."""
-    found = A_PROGRAM.match(text, start, end)
-    if not found:
-        return False
-    return found.group()[:1].islower() and " " not in found.group() or not all(
-        map(lexicon.load().knows, CASED_WORD.findall(found.group())))
 
 
 def _untranslatable(name: str, attributes: str) -> bool:
