@@ -276,11 +276,12 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     source = _content(document, element, holes)
     body = source.strip()
     lead, trail = source[:source.index(body)], source[source.index(body) + len(body):]
-    lines = body.split("\n")
+    lines = [line.rstrip("\r") for line in body.split("\n")]
     column = _column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
     width = max(MIN_WIDTH, *(len(line) for line in [" " * column + lines[0], *lines[1:]])) if len(lines) > 1 else None
     indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
-    laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, indent)
+    line_break = ("\r\n" if "\r\n" in body else "\n") + indent  # (a Windows editor's line ends kept)
+    laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, line_break)
     return lead + laid_out + trail
 
 
@@ -294,10 +295,10 @@ def _filled(document: str, start: int, end: int, found: list[Text], translated: 
 
 
 def _laid_out(translation: str, blocks: list[str], around: list[tuple[str | None, str | None]], width: int | None,
-              column: int, indent: str) -> str:
+              column: int, line_break: str) -> str:
     """A translation with each block where it put the block's placeholder (the first time; one it lost after its
-    words), its words wrapped to `width` from `column`, each further line after `indent` (on one line where `width` is
-    None). Between a block and words, the white space that was there in the source where the translation has a space
+    words), its words wrapped to `width` from `column`, each further line after `line_break` (on one line where `width`
+    is None). Between a block and words, the white space that was there in the source where the translation has a space
     (a space where the source had none), none where it has none ("<placeholder-1/>, um" for the source's
     "<placeholder-1/> button"); between two blocks, the source's."""
     order, done, pieces = {}, 0, []  # (a dict: the placeholders in their order, each once)
@@ -315,7 +316,7 @@ def _laid_out(translation: str, blocks: list[str], around: list[tuple[str | None
     written = []
     for k, piece in enumerate(words):
         if piece:
-            piece = _wrapped(piece, width, column, indent)
+            piece = _wrapped(piece, width, column, line_break)
         if k < len(order):
             before, after = around[order[k] - 1]
             spaced_before = pieces[k].endswith(" ") or k >= placed  # (a lost block goes after the words, apart)
@@ -343,8 +344,9 @@ def _spaces_around(document: str, element: Element, blocks: list[Element]) -> li
     return around
 
 
-def _wrapped(words: str, width: int | None, column: int, indent: str) -> str:
-    """Words (spaces between them, none inside a tag) wrapped at their spaces to `width` from `column`."""
+def _wrapped(words: str, width: int | None, column: int, line_break: str) -> str:
+    """Words (spaces between them, none inside a tag) wrapped at their spaces to `width` from `column`, each further
+    line after `line_break` (a line's end and the indentation of the next)."""
     if width is None:
         return words
     tags = [tag.span() for tag in documents.TAG.finditer(words)]
@@ -352,13 +354,13 @@ def _wrapped(words: str, width: int | None, column: int, indent: str) -> str:
     for space in (at for at, character in enumerate(words) if character == " " and not documents.inside(tags, at)):
         if column + space - line_start > width and start > line_start:
             lines.append(words[line_start:start])
-            line_start, column = start + 1, len(indent)
+            line_start, column = start + 1, len(line_break.lstrip("\r\n"))
         start = space
     if column + len(words) - line_start > width and start > line_start:
         lines.append(words[line_start:start])
         line_start = start + 1
     lines.append(words[line_start:])
-    return ("\n" + indent).join(lines)
+    return line_break.join(lines)
 
 
 def _column(document: str, position: int) -> int:

@@ -119,6 +119,11 @@ def test_translations_are_written_in_place_wrapped_as_the_source_and_the_book_is
     assert docbook.filled(f"<section>{icon}</section>", {1: "Nutzen Sie <placeholder-1/>, um."}) == (
         '<section lang="de"><para>Nutzen Sie <inlinemediaobject><imageobject/></inlinemediaobject>, um.</para>'
         '</section>')
+    # a Windows editor's line ends stay the only ones
+    windows = "<section>\r\n<para>A paragraph that goes on\r\nover two lines.</para>\r\n</section>\r\n"
+    german = docbook.filled(windows, {1: "Ein Absatz, der über zwei Zeilen geht, und der nun viel länger ist als "
+                                         "der englische, so dass er umbrochen wird."})
+    assert german.count("\r\n") == german.count("\n") == 4
     # nothing translated: the document as it was, but for its language
     assert docbook.filled(HANDBOOK, {}) == HANDBOOK.replace("% English", "% German")
     # a root that names English, or no language, is German; another language is kept
