@@ -27,7 +27,6 @@ from __future__ import annotations
 import collections
 import itertools
 import re
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -271,7 +270,7 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     element, holes = text.element, [hole.element for hole in text.holes]
     blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated) for hole in text.holes]
     translation = translated.get(text.number, "")
-    if not translation or not _well_formed(translation):
+    if not translation or not documents.well_formed(REFERENCE.sub("", translation)):  # (entities its book declares)
         return _content(document, element, holes, blocks)
     source = _content(document, element, holes)
     body = source.strip()
@@ -365,15 +364,6 @@ def _wrapped(words: str, width: int | None, column: int, line_break: str) -> str
 
 def _column(document: str, position: int) -> int:
     return position - (document.rfind("\n", 0, position) + 1)
-
-
-def _well_formed(translation: str) -> bool:
-    """Whether a translation is well-formed element content, its references whatever they name."""
-    try:
-        ElementTree.fromstring(f"<x>{REFERENCE.sub('', translation)}</x>")
-        return True
-    except ElementTree.ParseError:
-        return False
 
 
 def _german_root(document: str, root: Element) -> str:

@@ -86,6 +86,16 @@ def holds_no_element(path: Path) -> bool:
         return False  # (the job says what is wrong with it)
 
 
+def well_formed(content: str) -> bool:
+    """Whether a text is well-formed XML element content (a translation to write into a document: a tag the model
+    lost or broke makes it none)."""
+    try:
+        ElementTree.fromstring(f"<x>{content}</x>")
+    except ElementTree.ParseError:
+        return False
+    return True
+
+
 def sent_or_copied(untranslated: bool, text: str, words: str | None = None) -> tuple[bool, bool]:
     """(sent, copied) for a unit of a file to fill in: an untranslated one whose words (its text, or what of it a
     reader sees) hold a letter is sent; one of no letter but something ("%@", "(%1, %2)") gets its text as it is, as

@@ -23,7 +23,6 @@ indented as it is.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 from xml.sax.saxutils import escape
@@ -133,7 +132,9 @@ class MergedXml:
                 continue
             name = text.path.rsplit("/", 1)[-1]
             opening = document[text.start:text.content_start].replace(name, f'{name} xml:lang="de"', 1)
-            added = opening + _well_formed(translated[text.number]) + f"</{name}>"
+            translation = translated[text.number]  # (as it is where well-formed XML, else escaped)
+            content = translation if documents.well_formed(translation) else escape(translation)
+            added = opening + content + f"</{name}>"
             lead = "\n" + text.indent if text.indent is not None else " "
             edits.append((text.end, text.end, lead + added))
         return documents.spliced(document, edits)
@@ -158,16 +159,6 @@ def _text(document: str, masked: str, number: int, path: str, start: int, conten
     return Text(number, path, content, start, content_start, closing.end(),
                 masked[indent:start] if indent == 0 or masked[indent - 1] == "\n" else None,
                 not untranslatable and bool(documents.LETTER.search(words)))
-
-
-def _well_formed(translation: str) -> str:
-    """A translation as element content: as it is where it is well-formed XML (its markup and references kept), else
-    escaped."""
-    try:
-        ElementTree.fromstring(f"<x>{translation}</x>")
-        return translation
-    except ElementTree.ParseError:
-        return escape(translation)
 
 
 # (AppStream's own rules: its metainfo.its; polkit's: polkit.its; shared-mime-info's: shared-mime-info.its)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -125,7 +124,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
             target, to_review = translated[unit.number], review
         else:
             continue
-        if _well_formed(unit.source) and not _well_formed(target):
+        if documents.well_formed(unit.source) and not documents.well_formed(target):
             broken.append(unit.id or str(unit.number))
             continue
         start = unit.start if major == 1 else document.rfind("<segment", 0, unit.start)  # its state goes on the tag
@@ -136,14 +135,6 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     if not edits:
         return document
     return _target_language(documents.spliced(document, edits), major)
-
-
-def _well_formed(content: str) -> bool:
-    try:
-        ElementTree.fromstring(f"<t>{content}</t>".encode("utf-8"))
-    except ElementTree.ParseError:
-        return False
-    return True
 
 
 def _with_target(content: str, translation: str, version: int, review: bool) -> str:

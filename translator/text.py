@@ -2490,7 +2490,7 @@ def _a_value(text: str, start: int, end: int) -> bool:
     value = found.group().strip() if found else ""
     if not value or any(character.isspace() for character in value):
         return False
-    return not LETTER.search(value) or "/" in value or not any(map(lexicon.load().knows, CASED_WORD.findall(value)))
+    return not CASED_WORD.search(value) or "/" in value or _not_english(value, value)  # (a word alone: no English)
 
 
 KEPT_FOR_CONTENT = {"file": _a_path, "filename": _a_path, "app": _a_program, "application": _a_program,
