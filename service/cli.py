@@ -924,7 +924,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "android", "metainfo", "policy", "mime", "ts", "resx", "xcstrings", "stringsdict",
                                 "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
-                                "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent", "docbook"),
+                                "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent", "docbook",
+                                "texinfo"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it "
                             "ends in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in "
                             ".properties, po when it ends in .po or .pot, json when it ends in .json or .arb, xliff "
@@ -932,7 +933,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "policy when it ends in .policy, for another .xml by its "
                             "root element: metainfo for <component>, policy for <policyconfig>, mime for <mime-info>, "
                             "docbook for a DocBook document's or part's (<book>, <article>, <chapter>, <section>, "
-                            "...), else android; docbook when it ends in .docbook or .dbk; ts when it ends in .ts, "
+                            "...), else android; docbook when it ends in .docbook or .dbk; texinfo when it ends in "
+                            ".texi, .texinfo or .txi; ts when it ends in .ts, "
                             "resx when it ends in .resx or .resw, xcstrings when it ends in .xcstrings, stringsdict "
                             "when it ends in .stringsdict, csv when it ends in .csv, php when it ends in .php, ipynb "
                             "when it ends in .ipynb, docx when it ends in .docx, .docm, .dotx or .dotm, odt when it "
@@ -1080,7 +1082,17 @@ def build_parser() -> argparse.ArgumentParser:
                             "listings, synopses, literal layouts, addresses, an element whose words are all names or "
                             "code, one marked translate=no and entities (&kappname;) kept as written; and the text "
                             "output the document as it was but for those texts, wrapped to its lines' width, the "
-                            "root's lang de (KDE's <!ENTITY %% English \"INCLUDE\"> German); fluent: a Project "
+                            "root's lang de (KDE's <!ENTITY %% English \"INCLUDE\"> German); texinfo: a Texinfo manual "
+                            "(GNU's), each paragraph, heading, title, concept index entry (@cindex), list item, "
+                            "multitable cell, term of a table of words (@table @asis), line of a @display and "
+                            "footnote one item numbered in document order, its line and kind the id (57:@section), "
+                            "sent as HTML (@emph{...} and the like its markup, translated inside; @code, @var, @xref "
+                            "and every other brace command kept as written), a footnote a placeholder whose words "
+                            "are an item of their own; examples, verbatim, menus, @node lines, index entries of "
+                            "names, definitions' headers and comments kept as written; and the text output the "
+                            "manual as it was but for those texts, wrapped to its lines' width, German written as "
+                            "Texinfo's accent commands (@\"a) but in a manual of @documentencoding UTF-8, and its "
+                            "@documentlanguage de; fluent: a Project "
                             "Fluent file (.ftl): a message's, a term's and an attribute's value and a variant's text "
                             "one item each, with the lines it goes on over (sent without their indentation, written "
                             "back over them), identifiers, attribute names, variant keys, selectors, comments, access "

@@ -84,7 +84,6 @@ MIN_WIDTH = 72
 MAX_DEPTH = 200  # elements inside each other (DocBook's books nest some 20 deep)
 PLACEHOLDER = re.compile(r"<placeholder-(\d+)/>")
 SPACE = re.compile(r"[ \t\r\n]+")
-REFERENCE = re.compile(r"&[\w.:-]+;|&#\d+;|&#x[0-9A-Fa-f]+;")
 LANGUAGE = re.compile(r"""(\s(?:xml:)?lang\s*=\s*["'])([^"'&]*)(["'])""")
 # KDE's manuals select their language in their document type: <!ENTITY % English "INCLUDE">
 KDE_LANGUAGE = re.compile(r"""(<!ENTITY\s+%\s+)English(\s+["']INCLUDE["'])""")
@@ -251,7 +250,7 @@ def _has_words(masked: str, element: Element, inline: bool = True) -> bool:
 
 
 def _letter(text: str) -> bool:
-    return bool(documents.LETTER.search(REFERENCE.sub("", text)))
+    return bool(documents.LETTER.search(documents.REFERENCE.sub("", text)))
 
 
 def _sent(content: str) -> str:
@@ -270,7 +269,8 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     element, holes = text.element, [hole.element for hole in text.holes]
     blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated) for hole in text.holes]
     translation = translated.get(text.number, "")
-    if not translation or not documents.well_formed(REFERENCE.sub("", translation)):  # (entities its book declares)
+    # (entities its book declares)
+    if not translation or not documents.well_formed(documents.REFERENCE.sub("", translation)):
         return _content(document, element, holes, blocks)
     source = _content(document, element, holes)
     body = source.strip()
@@ -344,22 +344,12 @@ def _spaces_around(document: str, element: Element, blocks: list[Element]) -> li
 
 
 def _wrapped(words: str, width: int | None, column: int, line_break: str) -> str:
-    """Words (spaces between them, none inside a tag) wrapped at their spaces to `width` from `column`, each further
-    line after `line_break` (a line's end and the indentation of the next)."""
+    """Words (spaces between them, none inside a tag) wrapped at their spaces outside tags (`documents.wrapped`)."""
     if width is None:
         return words
     tags = [tag.span() for tag in documents.TAG.finditer(words)]
-    lines, start, line_start = [], 0, 0
-    for space in (at for at, character in enumerate(words) if character == " " and not documents.inside(tags, at)):
-        if column + space - line_start > width and start > line_start:
-            lines.append(words[line_start:start])
-            line_start, column = start + 1, len(line_break.lstrip("\r\n"))
-        start = space
-    if column + len(words) - line_start > width and start > line_start:
-        lines.append(words[line_start:start])
-        line_start = start + 1
-    lines.append(words[line_start:])
-    return line_break.join(lines)
+    spaces = [at for at, character in enumerate(words) if character == " " and not documents.inside(tags, at)]
+    return documents.wrapped(words, spaces, width, column, line_break)
 
 
 def _column(document: str, position: int) -> int:

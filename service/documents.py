@@ -23,6 +23,7 @@ UNREAD = re.compile(rf"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>
                     re.DOTALL)
 DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
+REFERENCE = re.compile(r"&[\w.:-]+;|&#\d+;|&#x[0-9A-Fa-f]+;")  # an entity's or a character's
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language code saying English: en, en-US, en_GB
 
@@ -133,3 +134,19 @@ def blanked(document: str) -> str:
     but their line breaks as spaces: every position stays, and nothing they hold ("<string>", "</data>") is read as
     an element."""
     return UNREAD.sub(lambda unread: re.sub(r"[^\n]", " ", unread.group()), document)
+
+
+def wrapped(words: str, spaces: Sequence[int], width: int, column: int, line_break: str) -> str:
+    """Words wrapped at the given spaces (positions, in order) to `width` from `column`, each further line after
+    `line_break` (a line's end and the indentation of the next); a word longer than a line stays whole."""
+    lines, start, line_start = [], 0, 0
+    for space in spaces:
+        if column + space - line_start > width and start > line_start:
+            lines.append(words[line_start:start])
+            line_start, column = start + 1, len(line_break.lstrip("\r\n"))
+        start = space
+    if column + len(words) - line_start > width and start > line_start:
+        lines.append(words[line_start:start])
+        line_start = start + 1
+    lines.append(words[line_start:])
+    return line_break.join(lines)

@@ -1,0 +1,530 @@
+"""Texinfo (GNU's manuals: sed's, grep's, Wget's, ...) for batch jobs: which texts to send, and the manual written
+back.
+
+A text is a paragraph (its lines between blank lines and commands), a heading's or title's words (``@section``,
+``@settitle``, ``@center``), a concept index entry (``@cindex``), a list item's paragraph, a table's term where the
+table sets its terms as words (``@table @asis``; not ``@table @code``), a multitable's cell, a line of a block laid out
+line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a footnote's or a float's caption's
+words. Its brace commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as
+elements of their names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a
+manual's own macros) kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a
+placeholder, ``<placeholder-1/>``, so the sentence around it is read whole, and its words a text of its own. Accents
+and glyphs are sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
+
+Kept as written: code and examples (``@example``, ``@verbatim``, ``@lisp``), raw output (``@tex``, ``@html``), macro
+definitions, menus and the directory entry, ``@node`` lines (node names are what references and menus name), index
+entries of names (``@findex``, ``@vindex``, ...), definitions' header lines (``@deffn``), comments, every other line
+command, and everything after ``@bye``. A text whose braces do not match, that holds a comment, or whose commands
+nest deeper than MAX_DEPTH is kept too.
+
+The manual is written back character for character but for the translated texts: a paragraph's translation wrapped
+to the width of its source's lines (one on one line stays on one), a line command's on its line; German written as
+the characters it is where the manual declares ``@documentencoding UTF-8``, else as Texinfo's accent and glyph commands
+(``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads; the manual's language German (its
+``@documentlanguage``, one added after ``@setfilename`` where it has none), so that ``makeinfo`` writes "Siehe" for
+a reference. A translation that is not well-formed (a tag lost) is not written: its text stays as it was.
+"""
+
+from __future__ import annotations
+
+import collections
+import html
+import itertools
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from service import documents
+
+# Blocks kept as written to their "@end": code and examples, raw output, macro definitions, Info's directory entry and
+# menus (node names, which must stay as the nodes are named)
+KEPT_BLOCKS = frozenset("""
+example smallexample lisp smalllisp verbatim ignore macro rmacro linemacro tex html docbook latex xml direntry menu
+detailmenu displaymath
+""".split())
+# Blocks whose lines are laid out as written (not filled): each line a text of its own, written back on its line
+LINE_BLOCKS = frozenset("display smalldisplay format smallformat flushleft flushright".split())
+# Blocks that hold paragraphs and other blocks, read as the text around them is; their opening line is kept (a
+# definition's header: "@deffn Command sed"), but a quotation's label ("@quotation Note")
+OPEN_BLOCKS = frozenset("""
+quotation smallquotation itemize enumerate table ftable vtable multitable cartouche group raggedright indentedblock
+smallindentedblock float copying titlepage documentdescription nodedescriptionblock ifinfo ifnotinfo iftex ifnottex
+ifhtml ifnothtml ifplaintext ifnotplaintext ifdocbook ifnotdocbook iflatex ifnotlatex ifxml ifnotxml ifset ifclear
+ifcommanddefined ifcommandnotdefined defblock deffn defun defmac defspec defvr defvar defopt deftypefn deftypefun
+deftypevr deftypevar defcv defivar deftypeivar defop defmethod deftypeop deftypemethod deftp deftypecv defline
+deftypeline
+""".split())
+LABELED_BLOCKS = frozenset({"quotation", "smallquotation"})
+LISTS = frozenset({"itemize", "enumerate"})
+TABLES = frozenset({"table", "ftable", "vtable"})
+ITEMIZED = LISTS | TABLES | {"multitable"}  # blocks of items
+# Line commands whose argument is words: headings, titles, centered and outdented lines, concept index entries
+WORDS_LINES = frozenset("""
+top chapter section subsection subsubsection unnumbered unnumberedsec unnumberedsubsec unnumberedsubsubsec appendix
+appendixsec appendixsection appendixsubsec appendixsubsubsec majorheading chapheading heading subheading subsubheading
+centerchap settitle title subtitle shorttitlepage center exdent cindex
+""".split())
+# Brace commands around words: their content is translated, the command written around its translation
+WORDS = frozenset("emph strong dfn i b r w sansserif slanted titlefont asis sub sup headitemfont".split())
+# Brace commands whose content is words of their own (a text apart from the sentence around them)
+HOLES = frozenset({"footnote", "caption", "shortcaption"})
+COMMENTS = frozenset({"c", "comment"})
+# Glyphs and letters sent as the characters they are (and written back as the commands, but in a UTF-8 manual)
+GLYPHS = {"dots": "…", "enddots": "…", "copyright": "©", "registeredsymbol": "®", "bullet": "•", "minus": "−",
+          "result": "⇒", "expansion": "↦", "print": "⊣", "equiv": "≡", "tie": "\u00a0", "comma": ",", "atchar": "@",
+          "lbracechar": "{", "rbracechar": "}", "backslashchar": "\\", "hashchar": "#", "euro": "€", "pounds": "£",
+          "textdegree": "°", "geq": "≥", "leq": "≤", "arrow": "→", "exclamdown": "¡", "questiondown": "¿",
+          "ordf": "ª", "ordm": "º", "quotedblleft": "“", "quotedblright": "”", "quoteleft": "‘", "quoteright": "’",
+          "quotedblbase": "„", "quotesinglbase": "‚", "guillemetleft": "«", "guillemetright": "»",
+          "guilsinglleft": "‹", "guilsinglright": "›", "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ",
+          "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "aa": "å", "AA": "Å", "th": "þ", "TH": "Þ", "dh": "ð", "DH": "Ð"}
+WRITTEN_GLYPHS = {**{character: f"@{name}{{}}" for name, character in GLYPHS.items() if name not in ("enddots",)},
+                  ",": ",", "@": "@@", "{": "@{", "}": "@}", "\\": "\\", "#": "#", "–": "--", "—": "---"}
+# Accents: on the next letter ('@"u') or on a braced one ('@,{c}', '@v{c}')
+ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304", ",": "\u0327",
+           "H": "\u030b", "v": "\u030c", "u": "\u0306", "dotaccent": "\u0307", "ringaccent": "\u030a",
+           "ogonek": "\u0328", "udotaccent": "\u0323", "ubaraccent": "\u0331", "tieaccent": "\u0361"}
+WRITTEN_ACCENTS = {mark: name for name, mark in ACCENTS.items()}
+UNBRACED_ACCENTS = frozenset("\"'`^~=")  # written before their letter ('@"a'); the others around it ('@,{c}')
+# Commands of one character that are text: an escaped character, a sentence's end, a space
+SYMBOLS = {"@": "@", "{": "{", "}": "}", ".": ".", "?": "?", "!": "!", ":": "", "-": "", "/": "", "&": "&",
+           " ": " ", "\t": " ", "\n": " ", "\\": "\\"}
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+LINE_COMMAND = re.compile(r"[ \t]*@([A-Za-z][A-Za-z0-9_-]*)(?![A-Za-z0-9_-])")
+CONTINUED = re.compile(r"(?<!@)(?:@@)*@\r?$")  # a line command's line that goes on on the next ("@deffn ... @")
+BARE_COMMAND = re.compile(r"@[A-Za-z][A-Za-z0-9_-]*(?![A-Za-z0-9_{-])")  # "@refill", "@noindent": no braces
+END = re.compile(r"[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
+TAB = re.compile(r"@tab(?![A-Za-z0-9_-])")
+LANGUAGE = re.compile(r"(?m:^)([ \t]*@documentlanguage[ \t]+)([A-Za-z_-]+)")
+SET_FILE_NAME = re.compile(r"(?m:^)[ \t]*@setfilename\b[^\n]*\n")
+UTF8 = re.compile(r"^[ \t]*@documentencoding[ \t]+utf-?8[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+SPACE = re.compile(r"[ \t\r\n]+")
+PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
+HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
+SPECIAL = re.compile(r"[@{}]")  # where a text's plain words end
+COMMAND_LINE = re.compile(r"(?m:^)[ \t]*@[A-Za-z]")
+MIN_WIDTH = 72
+MAX_DEPTH = 50  # brace commands inside each other in one text (a manual's nest three or four deep)
+
+
+# A text as read: the HTML sent, its words (outside kept commands), its holes' (command, start, end) in the document
+Read = tuple[str, str, list[tuple[str, int, int]]]
+
+
+class NotTexinfo(documents.NotDocument):
+    """The input is no Texinfo."""
+
+
+@dataclass
+class Text:
+    """A stretch of the manual that holds words: sent where it has some outside kept commands, its footnotes' and
+    captions' words texts of their own either way."""
+    line: int  # 1-based, of its start
+    what: str  # "paragraph", "@section", "cell", ...
+    start: int  # of its source in the document
+    end: int
+    one_line: bool  # written back on one line (a line command's argument, a cell, a line laid out as written)
+    sent: str = ""  # the HTML sent ("" where it is kept as written)
+    holes: list[Text] = field(default_factory=list)  # its footnotes and captions, <placeholder-1/> the first
+    number: int = 0  # 1-based, in document order, of the texts sent
+
+
+def check(document: str) -> None:
+    """NotTexinfo where the document has words and no Texinfo command at a line's start (a file named .texi that is
+    not one)."""
+    opening = document.lstrip("\ufeff \t\r\n")
+    if opening and not opening.startswith("\\input") and not COMMAND_LINE.search(document):
+        raise NotTexinfo("it has no Texinfo command (\\input texinfo, @node, @chapter, @section, ...)")
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, "line:what", text) of each text to send."""
+    return ((text.number, f"{text.line}:{text.what}", text.sent) for text in _sent_texts(_read(document)))
+
+
+def count(document: str) -> int:
+    """How many texts the document sends: the highest number an item can have."""
+    return sum(1 for _ in _sent_texts(_read(document)))
+
+
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The document with each translated text in place, its language German (Texinfo has no mark of a translation to
+    review: `review` changes nothing)."""
+    utf8 = UTF8.search(document) is not None or not document.isascii()  # (Texinfo 6 and 7 read UTF-8 undeclared)
+    edits = [(text.start, text.end, _written(document, text, translated, utf8)) for text in _read(document)]
+    return _german(documents.spliced(document, edits))
+
+
+def _sent_texts(found: list[Text]) -> Iterator[Text]:
+    for text in found:
+        if text.sent:
+            yield text
+        yield from _sent_texts(text.holes)
+
+
+def _read(document: str) -> list[Text]:
+    """The manual's texts in document order, numbered (`Reader`)."""
+    found = Reader(document).texts()
+    numbers = itertools.count(1)
+    for text in _sent_texts(found):
+        text.number = next(numbers)
+    return found
+
+
+class Reader:
+    """The manual's lines in order, each read by the blocks open around it."""
+
+    def __init__(self, document: str):
+        self.document = document
+        self.found: list[Text] = []
+        self.blocks: list[tuple[str, str]] = []  # the open blocks' names and arguments, innermost last
+        self.lists: list[tuple[str, str]] = []  # those of them whose items "@item" starts (lists, tables)
+        self.open = collections.Counter()  # how many blocks of each name are open
+        self.paragraph: list[tuple[int, int, int]] = []  # (line, start, end) of the paragraph's lines so far
+
+    def texts(self) -> list[Text]:
+        kept: tuple[str, int] | None = None  # a kept block's name and how deep the same name is open in it
+        offset, continued = 0, False  # continued: the line goes on a command's line that ended in "@"
+        for number, line in enumerate(self.document.split("\n"), start=1):
+            start, offset = offset, offset + len(line) + 1
+            end = start + len(line.rstrip("\r"))
+            if continued:
+                continued = CONTINUED.search(line) is not None
+            elif kept:
+                kept = self._kept_block(line, *kept)
+            elif number == 1 and line.lstrip("\ufeff").startswith("\\input"):
+                pass
+            elif not line.strip():
+                self._end_paragraph()
+            elif command := LINE_COMMAND.match(line):
+                name = command.group(1)
+                if name == "bye":
+                    break
+                if not line.startswith("{", command.end()):
+                    self._end_paragraph()
+                    kept = self._command(name, number, start + command.end(), end)
+                    continued = CONTINUED.search(line) is not None
+                    continue
+                self._text_line(number, start + command.start(1) - 1, end)
+            else:
+                self._text_line(number, start + len(line) - len(line.lstrip()), end)
+        self._end_paragraph()
+        return self.found
+
+    def _kept_block(self, line: str, name: str, depth: int) -> tuple[str, int] | None:
+        if (ended := END.match(line)) and ended.group(1) == name:
+            return (name, depth - 1) if depth > 1 else None
+        command = LINE_COMMAND.match(line)
+        return (name, depth + 1) if command and command.group(1) == name else (name, depth)
+
+    def _command(self, name: str, number: int, start: int, end: int) -> tuple[str, int] | None:
+        """A line command's line, from after its name: what it opens or closes, its argument's text where it has
+        one; a kept block it opens (its name, depth 1)."""
+        argument = self._stripped(start, end)
+        if name in KEPT_BLOCKS:
+            return name, 1
+        if name == "end":
+            closed = self.document[argument[0]:argument[1]].split()
+            while closed and self.open[closed[0]]:  # (an "@end" of no open block closes none)
+                popped = self.blocks.pop()
+                self.open[popped[0]] -= 1
+                if popped[0] in ITEMIZED:
+                    self.lists.pop()
+                if popped[0] == closed[0]:
+                    break
+        elif name in OPEN_BLOCKS or name in LINE_BLOCKS:
+            self.blocks.append((name, self.document[argument[0]:argument[1]]))
+            self.open[name] += 1
+            if name in ITEMIZED:
+                self.lists.append(self.blocks[-1])
+            if name in LABELED_BLOCKS:
+                self._add(number, f"@{name}", *argument, one_line=True)
+        elif name in WORDS_LINES:
+            self._add(number, f"@{name}", *argument, one_line=True)
+        elif name in ("item", "itemx", "headitem", "tab"):
+            self._item(name, number, *argument)
+        return None
+
+    def _item(self, name: str, number: int, start: int, end: int) -> None:
+        """An item's line: a list item's paragraph starts after it, a table's term is a text where the table sets
+        its terms as words, each cell of a multitable's row a text."""
+        block, argument = self.lists[-1] if self.lists else ("", "")
+        if block in LISTS:
+            if start < end:
+                self.paragraph.append((number, start, end))
+        elif block in TABLES:
+            style = argument.strip().lstrip("@")
+            if style in WORDS or style == "":
+                self._add(number, f"@{name}", start, end, one_line=True)
+        elif block == "multitable":
+            cells, done = [], start
+            for tab in TAB.finditer(self.document, start, end):
+                cells.append((done, tab.start()))
+                done = tab.end()
+            for cell_start, cell_end in [*cells, (done, end)]:
+                self._add(number, "cell", *self._stripped(cell_start, cell_end), one_line=True)
+
+    def _text_line(self, number: int, start: int, end: int) -> None:
+        if self.blocks and self.blocks[-1][0] in LINE_BLOCKS:
+            self._add(number, "line", start, end, one_line=True)
+        else:
+            self.paragraph.append((number, start, end))
+
+    def _end_paragraph(self) -> None:
+        if self.paragraph:
+            self._add(self.paragraph[0][0], "paragraph", self.paragraph[0][1], self.paragraph[-1][2],
+                      one_line=len(self.paragraph) == 1)
+            self.paragraph = []
+
+    def _stripped(self, start: int, end: int) -> tuple[int, int]:
+        text = self.document[start:end]
+        return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
+
+    def _add(self, line: int, what: str, start: int, end: int, one_line: bool) -> None:
+        if start < end:
+            self.found.append(_text(self.document, line, what, start, end, one_line))
+
+
+def _text(document: str, line: int, what: str, start: int, end: int, one_line: bool) -> Text:
+    """The text of document[start:end], sent where it reads (`_html`) and holds a letter outside kept commands; its
+    footnotes' and captions' texts (a footnote's own footnote, which Texinfo does not have, kept in it)."""
+    text = Text(line, what, start, end, one_line)
+    read = _html(document, start, end, holes_kept=what in HOLES)
+    if read is None:
+        return text
+    sent, words, holes = read
+    text.sent = sent if documents.LETTER.search(words) else ""
+    text.holes = [_text(document, line, name, hole_start, hole_end, one_line=False)
+                  for name, hole_start, hole_end in holes]
+    return text
+
+
+def _html(document: str, start: int, end: int, holes_kept: bool = False) -> Read | None:
+    """A text's source as HTML, what of it is words (outside kept commands), and its holes' (name, start, end);
+    None where it cannot be read whole (braces that do not match, a comment, commands nested too deep)."""
+    closing = _closing_braces(document, start, end)
+    if closing is None:
+        return None
+    out, words, holes, open_words = [], [], [], []  # open_words: (name, position of its "}") of each open element
+    at = start
+    while at < end:
+        limit = open_words[-1][1] if open_words else end
+        if at == limit:
+            out.append(f"</{open_words.pop()[0]}>")
+            at += 1
+            continue
+        if document[at] == "{":  # braces of no command (TeX's grouping): kept
+            out.append(_kept("code", document[at:closing[at] + 1]))
+            at = closing[at] + 1
+            continue
+        if document[at] != "@":
+            found = SPECIAL.search(document, at, limit)
+            stop = found.start() if found else limit
+            _add_words(out, words, document[at:stop].replace("``", "“").replace("''", "”"))
+            at = stop
+            continue
+        name_found = NAME.match(document, at + 1, end)
+        name = name_found.group() if name_found else document[at + 1:min(at + 2, end)]
+        after = at + 1 + len(name)
+        braced = after < end and document[after] == "{"
+        if not name or name in COMMENTS:
+            return None
+        if name in ACCENTS and (accented := _accented(document, name, after, end, closing)):
+            letter, at = accented
+            _add_words(out, words, letter)
+        elif not braced:  # "@@", "@." and the like are text; "@*" a line break; a macro's name kept
+            if (symbol := SYMBOLS.get(name)) is not None:
+                _add_words(out, words, symbol)
+            else:
+                out.append("<br/>" if name == "*" else _kept(name, document[at:after]))
+            at = after
+        elif (close := _verb_end(document, after, end) if name == "verb" else closing[after]) is None:
+            return None
+        elif name in WORDS:
+            if len(open_words) >= MAX_DEPTH:
+                return None
+            out.append(f"<{name}>")
+            open_words.append((name, close))
+            at = after + 1
+        else:
+            inner = document[after + 1:close]
+            if name in HOLES and not holes_kept:
+                holes.append((name, after + 1, close))
+                out.append(f"<placeholder-{len(holes)}/>")
+            elif name in GLYPHS and not inner:
+                _add_words(out, words, GLYPHS[name])
+            elif name == "U" and (character := _code_point(inner)):
+                _add_words(out, words, character)
+            else:
+                out.append(_kept(name, document[at:close + 1]))
+            at = close + 1
+    return "".join(out).strip(), "".join(words), holes
+
+
+def _code_point(inner: str) -> str:
+    """The character "@U{...}" names, where it is a printable one ("" else: kept as written)."""
+    value = int(inner, 16) if HEXADECIMAL.fullmatch(inner) else -1
+    return chr(value) if 0 <= value <= sys.maxunicode and chr(value).isprintable() else ""
+
+
+def _add_words(out: list[str], words: list[str], piece: str) -> None:
+    """Words appended to a text as sent: each run of white space one space, none after a space already there ("@ "
+    and the like, Texinfo's spaces, are spaces too)."""
+    piece = SPACE.sub(" ", piece)
+    if piece.startswith(" ") and out and out[-1].endswith(" "):
+        piece = piece[1:]
+    out.append(html.escape(piece, quote=False))
+    words.append(piece)
+
+
+def _closing_braces(document: str, start: int, end: int) -> dict[int, int] | None:
+    """The position of the "}" that closes each "{" between start and end (escaped braces, "@{", skipped); None where
+    they do not match."""
+    closing, open_at, at = {}, [], start
+    while at < end:
+        character = document[at]
+        if character == "@":
+            if document.startswith("verb{", at + 1):
+                if (verb_end := _verb_end(document, at + 5, end)) is None:
+                    return None  # (looked for again from each later one, unended ones took quadratic time)
+                closing[at + 5] = verb_end
+                at = verb_end + 1
+                continue
+            at += 2
+            continue
+        if character == "{":
+            open_at.append(at)
+        elif character == "}":
+            if not open_at:
+                return None
+            closing[open_at.pop()] = at
+        at += 1
+    return None if open_at else closing
+
+
+def _verb_end(document: str, brace: int, end: int) -> int | None:
+    """The "}" that ends "@verb{<d>...<d>}", whose delimiter <d> follows its brace."""
+    if brace + 1 >= end:
+        return None
+    delimiter = document[brace + 1]
+    found = document.find(delimiter + "}", brace + 2, end)
+    return found + 1 if found >= 0 else None
+
+
+def _accented(document: str, name: str, after: int, end: int, closing: dict[int, int]) -> tuple[str, int] | None:
+    """An accented letter ('@"u', '@,{c}', '@v{c}') and the position after it; None where it is not one."""
+    if after < end and document[after] == "{":
+        close = closing[after]
+        letter = document[after + 1:close]
+        done = close + 1
+    elif len(name) == 1 and not name.isalpha() and after < end:
+        letter, done = document[after], after + 1
+    else:
+        return None
+    if len(letter) != 1 or not letter.isalpha():
+        return None
+    return unicodedata.normalize("NFC", letter + ACCENTS[name]), done
+
+
+def _kept(name: str, source: str) -> str:
+    """A command kept as written: an element of its name marked translate="no", the source its content, its white
+    space one space (as Texinfo reads it: a paragraph's lines may end inside a command), but in "@verb{...}"."""
+    tag = name if NAME.fullmatch(name) else "code"
+    source = source if "@verb{" in source else SPACE.sub(" ", source)
+    return f'<{tag} translate="no">{html.escape(source, quote=False)}</{tag}>'
+
+
+def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) -> str:
+    """A text as written back: its translation where it has a well-formed one, laid out as its source is, else its
+    source; its holes filled in either way."""
+    holes = [(hole.what, _written(document, hole, translated, utf8)) for hole in text.holes]
+    source = documents.spliced(document[text.start:text.end],
+                               [(hole.start - text.start, hole.end - text.start, written)
+                                for hole, (_, written) in zip(text.holes, holes)])
+    translation = translated.get(text.number, "") if text.sent else ""
+    well_formed = translation and documents.well_formed(documents.REFERENCE.sub("", translation))
+    written = _texinfo(translation, holes, utf8) if well_formed else None
+    if written is None or BARE_COMMAND.match(written):  # (a line that starts so is that command's line)
+        return source
+    lines = document[text.start:text.end].split("\n")
+    if text.one_line or len(lines) == 1:
+        return written
+    column = text.start - (document.rfind("\n", 0, text.start) + 1)
+    width = max(MIN_WIDTH, column + len(lines[0]), *(len(line.rstrip("\r")) for line in lines[1:]))
+    indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
+    line_break = ("\r\n" if lines[0].endswith("\r") else "\n") + indent
+    return documents.wrapped(written, _breaks(written), width, column, line_break)
+
+
+def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str | None:
+    """A translation (HTML) as Texinfo: its elements the commands they were sent for, a kept one's source as it was,
+    each placeholder its hole (one lost after the words), its words escaped; None where it holds a tag it was not
+    sent with."""
+    pieces, placed, at = [], set(), 0
+    while (tag := documents.TAG.search(translation, at)) is not None:
+        pieces.append(_escaped(SPACE.sub(" ", html.unescape(translation[at:tag.start()])), utf8))
+        closing, name, attributes, empty = tag.groups()
+        at = tag.end()
+        if documents.attribute(attributes, "translate") == "no" and not closing:
+            ended = translation.find(f"</{name}>", at)
+            if ended < 0:
+                return None
+            pieces.append(html.unescape(translation[at:ended]))
+            at = ended + len(name) + 3
+        elif (placeholder := PLACEHOLDER.fullmatch(name)) and empty:
+            number = int(placeholder.group(1))
+            if 1 <= number <= len(holes) and number not in placed:
+                placed.add(number)
+                pieces.append(f"@{holes[number - 1][0]}{{{holes[number - 1][1]}}}")
+        elif name == "br":
+            pieces.append("@*")
+        elif name in WORDS and not empty:
+            pieces.append("}" if closing else f"@{name}{{")
+        else:
+            return None
+    pieces.append(_escaped(SPACE.sub(" ", html.unescape(translation[at:])), utf8))
+    lost = "".join(f"@{name}{{{hole}}}" for number, (name, hole) in enumerate(holes, start=1) if number not in placed)
+    return "".join(pieces).strip() + lost
+
+
+def _escaped(text: str, utf8: bool) -> str:
+    """Text as Texinfo writes it: "@", "{" and "}" escaped; in a manual that is not UTF-8, every other character
+    outside ASCII as its glyph or accent command ('@"a', '@quotedblbase{}'), or @U{...}."""
+    return "".join(WRITTEN_GLYPHS[character] if character in "@{}" or not utf8 and character in WRITTEN_GLYPHS
+                   else character if utf8 or character.isascii() else _accent_command(character)
+                   for character in text)
+
+
+def _accent_command(character: str) -> str:
+    decomposed = unicodedata.normalize("NFD", character)
+    if len(decomposed) != 2 or not decomposed[0].isascii() or decomposed[1] not in WRITTEN_ACCENTS:
+        return f"@U{{{ord(character):04X}}}"
+    letter, name = decomposed[0], WRITTEN_ACCENTS[decomposed[1]]
+    return f"@{name}{letter}" if name in UNBRACED_ACCENTS else f"@{name}{{{letter}}}"
+
+
+def _breaks(written: str) -> list[int]:
+    """The spaces a line may end at: not an escaped space ("@ "), one inside "@verb{...}" (newlines elsewhere are
+    spaces to Texinfo, in a command's braces too) nor one before a command without braces (a line it started would be
+    that command's line)."""
+    spaces, at = [], 0
+    while at < len(written):
+        if written.startswith("@verb{", at) and (verb_end := _verb_end(written, at + 5, len(written))) is not None:
+            at = verb_end + 1
+        elif written[at] == "@":
+            at += 2
+        else:
+            if written[at] == " " and not BARE_COMMAND.match(written, at + 1):
+                spaces.append(at)
+            at += 1
+    return spaces
+
+
+def _german(document: str) -> str:
+    """The manual's language German: its @documentlanguage, or one added after its @setfilename."""
+    if LANGUAGE.search(document):
+        return LANGUAGE.sub(r"\1de", document, count=1)
+    named = SET_FILE_NAME.search(document)
+    return document if named is None else f"{document[:named.end()]}@documentlanguage de\n{document[named.end():]}"

@@ -1,0 +1,228 @@
+"""Texinfo (service.texinfo): paragraphs, headings and the other texts of a manual sent as HTML with their commands
+kept, the manual written back in place."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from service import texinfo
+from service.batch import JobRefused, Settings, format_named, read_items
+from tests.test_batch_jobs import SHORT, alone, batch, server  # noqa: F401 (a fixture)
+
+# As GNU's manuals are written (sed's, grep's, gzip's): a preamble, a title page, menus, examples, lists and tables
+MANUAL = r"""\input texinfo   @c -*-texinfo-*-
+@setfilename tea.info
+@settitle Brewing Tea
+@copying
+This manual is for Tea, version @value{VERSION}.
+@end copying
+@titlepage
+@title Brewing Tea
+@author Jane Doe
+@end titlepage
+
+@node Top
+@top Tea
+
+@menu
+* Overview::    What tea is.
+@end menu
+
+@node Overview
+@chapter Overview
+@cindex brewing
+@cindex @command{tea}
+@command{tea} brews a pot of @emph{green} tea in
+@var{minutes}.@footnote{It runs on any
+kettle.} See @ref{Top}, or ``the tea book'' and the caf@'e@dots{}
+
+@example
+tea --green 3
+@end example
+
+@itemize @bullet
+@item Black tea
+@item
+Green tea
+@end itemize
+
+@table @code
+@item --green
+Brews green tea.
+@end table
+
+@table @asis
+@item Water temperature
+Hot enough.
+@end table
+
+@multitable @columnfractions .5 .5
+@headitem Kind @tab Minutes
+@item Black @tab @code{4}
+@end multitable
+
+@display
+Keep the lid on.
+Wait.
+@end display
+
+@quotation Note
+Never boil @strong{green} tea.
+@end quotation
+
+@deffn Command tea @var{kind} @
+  @var{minutes}
+Brews it.
+@end deffn
+
+@c a comment
+@ignore
+Old text.
+@ignore
+Older text.
+@end ignore
+Still old.
+@end ignore
+@bye
+Anything after the end.
+"""
+
+
+def test_each_paragraph_heading_and_item_is_one_text_its_commands_kept():
+    """Paragraphs, titles, headings, concept index entries, list items, a table's terms of words, cells, a display's
+    lines, a quotation's label and a footnote's words (a placeholder in its sentence), sent as HTML: the commands
+    around words their elements, every other command kept (translate="no"), accents and glyphs their characters;
+    examples, menus, nodes, a code table's terms, definition headers (continued over lines), comments, ignored text
+    and what follows @bye not sent."""
+    texinfo.check(MANUAL)
+    assert [(name, text) for _, name, text in texinfo.items(MANUAL)] == [
+        ("3:@settitle", "Brewing Tea"),
+        ("5:paragraph", 'This manual is for Tea, version <value translate="no">@value{VERSION}</value>.'),
+        ("8:@title", "Brewing Tea"),
+        ("13:@top", "Tea"),
+        ("20:@chapter", "Overview"),
+        ("21:@cindex", "brewing"),
+        ("23:paragraph", '<command translate="no">@command{tea}</command> brews a pot of <emph>green</emph> tea in '
+                         '<var translate="no">@var{minutes}</var>.<placeholder-1/> See <ref translate="no">@ref{Top}'
+                         '</ref>, or “the tea book” and the café…'),
+        ("23:footnote", "It runs on any kettle."),
+        ("32:paragraph", "Black tea"),
+        ("34:paragraph", "Green tea"),
+        ("39:paragraph", "Brews green tea."),
+        ("43:@item", "Water temperature"),
+        ("44:paragraph", "Hot enough."),
+        ("48:cell", "Kind"), ("48:cell", "Minutes"), ("49:cell", "Black"),
+        ("53:line", "Keep the lid on."), ("54:line", "Wait."),
+        ("57:@quotation", "Note"),
+        ("58:paragraph", "Never boil <strong>green</strong> tea."),
+        ("63:paragraph", "Brews it.")]
+
+
+def test_translations_are_written_in_place_wrapped_and_the_manual_is_german():
+    """Each translation replaces its source, a paragraph's wrapped to the source's width, its elements the commands
+    they were, German's letters accent commands in a manual that is not UTF-8, each footnote where the translation put
+    its placeholder; a translation that is not well-formed is not written; the manual's language German."""
+    numbers = {text: number for number, _, text in texinfo.items(MANUAL)}
+    paragraph = next(text for text in numbers if text.startswith('<command'))
+    translated = {
+        numbers["Overview"]: "Überblick",
+        numbers[paragraph]: '<command translate="no">@command{tea}</command> brüht eine Kanne <emph>grünen</emph> Tee '
+                            'in <var translate="no">@var{minutes}</var>.<placeholder-1/> Siehe <ref translate="no">'
+                            '@ref{Top}</ref> oder „das Teebuch“ und das Café…',
+        numbers["It runs on any kettle."]: "Er läuft auf jedem Kessel.",
+        numbers["Black tea"]: "Schwarzer Tee",
+        numbers["Water temperature"]: "Wassertemperatur",
+        numbers["Kind"]: "Sorte",
+        numbers["Keep the lid on."]: "Deckel drauf lassen.",
+        numbers["Never boil <strong>green</strong> tea."]: "<strong>Grünen Tee nie kochen.",  # not well-formed
+        numbers["Brews it."]: "Braut {ihn} @ 100°."}
+    filled = texinfo.filled(MANUAL, translated)
+    assert filled.startswith("\\input texinfo   @c -*-texinfo-*-\n@setfilename tea.info\n@documentlanguage de\n")
+    assert "@chapter @\"Uberblick\n@cindex brewing\n@cindex @command{tea}\n" in filled
+    assert ("@command{tea} br@\"uht eine Kanne @emph{gr@\"unen} Tee in\n@var{minutes}.@footnote{Er l@\"auft auf "
+            "jedem Kessel.} Siehe @ref{Top}\noder @quotedblbase{}das Teebuch@quotedblleft{} und das Caf@'e@dots{}\n"
+            ) in filled  # (wrapped to 72 columns, as the source's lines are shorter)
+    assert "@itemize @bullet\n@item Schwarzer Tee\n@item\nGreen tea\n@end itemize" in filled
+    assert "@item Wassertemperatur\n" in filled and "@headitem Sorte @tab Minutes\n" in filled
+    assert "@display\nDeckel drauf lassen.\nWait.\n@end display" in filled
+    assert "Never boil @strong{green} tea." in filled and "Braut @{ihn@} @@ 100@textdegree{}." in filled
+    for kept in ("@example\ntea --green 3\n@end example", "@menu\n* Overview::    What tea is.\n@end menu",
+                 "@deffn Command tea @var{kind} @\n  @var{minutes}\n", "@bye\nAnything after the end.\n"):
+        assert kept in filled
+    # nothing translated: the manual as it was, but for its language; a language it names made German
+    assert texinfo.filled(MANUAL, {}) == MANUAL.replace("tea.info\n", "tea.info\n@documentlanguage de\n")
+    assert texinfo.filled("@documentlanguage en\n@node Top\n", {}) == "@documentlanguage de\n@node Top\n"
+    # a UTF-8 manual gets German as it is; a lost placeholder's footnote goes after the words; CRLF lines stay so
+    utf8 = ("@documentencoding UTF-8\r\n\r\nA paragraph that goes on@footnote{Note.}\r\nover two lines.\r\n")
+    written = texinfo.filled(utf8, {1: "Ein Absatz, der über zwei Zeilen geht, und der nun viel länger ist als der "
+                                       "englische, so dass er umbrochen wird.", 2: "Anmerkung."})
+    assert written == ("@documentencoding UTF-8\r\n\r\nEin Absatz, der über zwei Zeilen geht, und der nun viel länger "
+                       "ist als\r\nder englische, so dass er umbrochen wird.@footnote{Anmerkung.}\r\n")
+
+
+def test_texinfo_is_read_by_its_name_and_a_file_of_no_command_refused(tmp_path):
+    for name in ("tea.texi", "tea.texinfo", "tea.txi"):
+        assert format_named(tmp_path / name) == "texinfo"
+    (tmp_path / "notes.texi").write_text("Just some notes.\n", encoding="utf-8")
+    with pytest.raises(JobRefused, match=r"it has no Texinfo command"):
+        list(read_items(tmp_path / "notes.texi", Settings(format="texinfo")))
+    (tmp_path / "tea.texi").write_text(MANUAL, encoding="utf-8")
+    assert len(list(read_items(tmp_path / "tea.texi", Settings(format="texinfo")))) == 21
+
+
+PIECES = ["@node Top\n", "@chapter ", "@section ", "@cindex ", "@item ", "@tab ", "@itemize\n", "@end itemize\n",
+          "@table @asis\n", "@table @code\n", "@end table\n", "@multitable\n", "@end multitable\n", "@example\n",
+          "@end example\n", "@display\n", "@end display\n", "@emph{", "@code{", "@footnote{", "@caption{", "}", "{",
+          "@verb{|a b|}", "@verb{|", "@@", "@{", "@}", "@'e", "@\"{u}", "@dots{}", "@U{00FC}", "@U{D800}", "@*", "@ ",
+          "@c note\n", "@", "``", "''", "<", "&", " ", "\n", "\n\n", "Tea is hot.", "tea", "42", "@deffn a @\n",
+          "@bye\n", "\\input texinfo\n", "\r\n", "ü"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES) | st.text(max_size=6), max_size=40))
+def test_any_manual_is_read_and_written_back_with_its_own_texts_as_it_was(pieces):
+    """Whatever the manual (garbage and broken commands too): it is read without an error; written back with no
+    translation it is as it was (but for its language); written back with each text's own words as its translation
+    it holds the same texts again."""
+    document = "@setfilename t.info\n" + "".join(pieces).replace("@setfilename", "").replace("@documentlanguage", "")
+    found = list(texinfo.items(document))
+    assert texinfo.filled(document, {}) == document.replace("\n", "\n@documentlanguage de\n", 1)
+    again = texinfo.filled(document, {number: text for number, _, text in found})
+    assert [text for _, _, text in texinfo.items(again)] == [text for _, _, text in found]
+
+
+def test_hostile_manuals_are_read_in_linear_time():
+    """Unended commands and @verb, braces nested deep, footnotes in footnotes, blocks never ended, items deep inside
+    blocks, ends of blocks never opened and lines continued to the end are read and written back in time linear in
+    their size (in a child process, so that a regression fails here instead of hanging the suite)."""
+    script = ("from service import texinfo\n"
+              "for document in ('@emph{' * 100_000, '@verb{|' * 100_000, '{' * 100_000 + '}' * 100_000,\n"
+              "                 '@footnote{' * 20_000 + 'a' + '}' * 20_000, '@emph{' * 20_000 + 'a' + '}' * 20_000,\n"
+              "                 '@' * 200_000, '@item\\n' * 50_000, '@end x\\n' * 50_000, '@example\\n' * 50_000,\n"
+              "                 '@deffn a @\\n' * 50_000, 'Tea @code{a} is hot @footnote{b}. ' * 20_000,\n"
+              "                 '@multitable\\n' + '@item a @tab b ' * 20_000,\n"
+              "                 '@itemize\\n' + '@quotation\\n' * 20_000 + '@item a\\n' * 20_000,\n"
+              "                 '@quotation\\n' * 50_000 + '@end x\\n' * 50_000):\n"
+              "    texinfo.filled(document, {number: text for number, _, text in texinfo.items(document)})\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).parent.parent)
+
+
+def test_a_texinfo_manual_is_translated_through_the_server(server, tmp_path):  # noqa: F811 (the fixture)
+    """A manual's directory: its main file and an included chapter translated in place (each text its translation
+    sent alone), a file of settings alone written as it was, and the job succeeds."""
+    source, output = tmp_path / "doc", tmp_path / "doc.de"
+    source.mkdir()
+    (source / "tea.texi").write_text(MANUAL, encoding="utf-8")
+    (source / "green.texi").write_text("@node Green\n@section Green tea\n", encoding="utf-8")
+    (source / "version.texi").write_text("@set VERSION 1.0\n", encoding="utf-8")
+    code, out, err = batch(server.target, source, output, *SHORT)
+    assert code == 0, err
+    assert "3 files: 3 translated, 0 finished before, 0 copied, 0 failed" in out
+    title = alone(server.target, ["Green tea"])[0]
+    assert (output / "green.texi").read_text(encoding="utf-8") == f"@node Green\n@section {title}\n"
+    assert (output / "version.texi").read_text(encoding="utf-8") == "@set VERSION 1.0\n"
+    manual = (output / "tea.texi").read_text(encoding="utf-8")
+    assert "@example\ntea --green 3\n@end example" in manual and "@documentlanguage de" in manual
