@@ -4,23 +4,25 @@ back.
 A text is a paragraph (its lines between blank lines and commands), a heading's or title's words (``@section``,
 ``@settitle``, ``@center``), a concept index entry (``@cindex``), a list item's paragraph, a table's term where the
 table sets its terms as words (``@table @asis``; not ``@table @code``), a multitable's cell, a line of a block laid out
-line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a footnote's or a float's caption's
-words. Its brace commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as
+line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a menu entry's description (with
+its lines indented under it) and a comment line between entries, a footnote's or a float's caption's words. Its brace commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as
 elements of their names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a
 manual's own macros) kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a
 placeholder, ``<placeholder-1/>``, so the sentence around it is read whole, and its words a text of its own. Accents
 and glyphs are sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
 
 Kept as written: code and examples (``@example``, ``@verbatim``, ``@lisp``), raw output (``@tex``, ``@html``), macro
-definitions, menus and the directory entry, ``@node`` lines (node names are what references and menus name), index
-entries of names (``@findex``, ``@vindex``, ...), definitions' header lines (``@deffn``), comments, every other line
+definitions, the directory entry, ``@node`` lines and the entries' names and nodes of menus (node names are what
+references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header lines (``@deffn``), comments, every other line
 command, and everything after ``@bye``. A text whose braces do not match, that holds a comment, or whose commands
 nest deeper than MAX_DEPTH is kept too.
 
 The manual is written back character for character but for the translated texts: a paragraph's translation wrapped
-to the width of its source's lines (one on one line stays on one), a line command's on its line; German written as
-the characters it is where the manual declares ``@documentencoding UTF-8``, else as Texinfo's accent and glyph commands
-(``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads; the manual's language German (its
+to the width of its source's lines (one on one line stays on one; no line starting with a command of no braces), a
+line command's on its line; German written as the characters it is where the manual declares ``@documentencoding
+UTF-8`` or holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands
+(``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way
+(``@dots{}``, ``@print{}``); the manual's language German (its
 ``@documentlanguage``, one added after ``@setfilename`` where it has none), so that ``makeinfo`` writes "Siehe" for
 a reference. A translation that is not well-formed (a tag lost) is not written: its text stays as it was.
 """
@@ -38,12 +40,14 @@ from typing import Iterator
 
 from service import documents
 
-# Blocks kept as written to their "@end": code and examples, raw output, macro definitions, Info's directory entry and
-# menus (node names, which must stay as the nodes are named)
+# Blocks kept as written to their "@end": code and examples, raw output, macro definitions, Info's directory entry
 KEPT_BLOCKS = frozenset("""
-example smallexample lisp smalllisp verbatim ignore macro rmacro linemacro tex html docbook latex xml direntry menu
-detailmenu displaymath
+example smallexample lisp smalllisp verbatim ignore macro rmacro linemacro tex html docbook latex xml direntry
+displaymath
 """.split())
+# Menus: each entry's description a text (its lines indented under it with it), each line of a comment between
+# entries a text; the entries' names and nodes kept
+MENUS = frozenset({"menu", "detailmenu"})
 # Blocks whose lines are laid out as written (not filled): each line a text of its own, written back on its line
 LINE_BLOCKS = frozenset("display smalldisplay format smallformat flushleft flushright".split())
 # Blocks that hold paragraphs and other blocks, read as the text around them is; their opening line is kept (a
@@ -56,6 +60,7 @@ ifcommanddefined ifcommandnotdefined defblock deffn defun defmac defspec defvr d
 deftypevr deftypevar defcv defivar deftypeivar defop defmethod deftypeop deftypemethod deftp deftypecv defline
 deftypeline
 """.split())
+CONDITIONALS = frozenset(name for name in OPEN_BLOCKS if name.startswith("if"))  # "@ifhtml", "@ifset", ...
 LABELED_BLOCKS = frozenset({"quotation", "smallquotation"})
 LISTS = frozenset({"itemize", "enumerate"})
 TABLES = frozenset({"table", "ftable", "vtable"})
@@ -82,6 +87,8 @@ GLYPHS = {"dots": "…", "enddots": "…", "copyright": "©", "registeredsymbol"
           "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "aa": "å", "AA": "Å", "th": "þ", "TH": "Þ", "dh": "ð", "DH": "Ð"}
 WRITTEN_GLYPHS = {**{character: f"@{name}{{}}" for name, character in GLYPHS.items() if name not in ("enddots",)},
                   ",": ",", "@": "@@", "{": "@{", "}": "@}", "\\": "\\", "#": "#", "–": "--", "—": "---"}
+# Written as their commands in a UTF-8 manual too (but letters, quotation marks and dashes, which read as themselves)
+WRITTEN_SYMBOLS = {character: WRITTEN_GLYPHS[character] for character in "@{}…©®•−⇒↦⊣≡\u00a0€£°≥≤→¡¿ªº"}
 # Accents: on the next letter ('@"u') or on a braced one ('@,{c}', '@v{c}')
 ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304", ",": "\u0327",
            "H": "\u030b", "v": "\u030c", "u": "\u0306", "dotaccent": "\u0307", "ringaccent": "\u030a",
@@ -95,6 +102,9 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 LINE_COMMAND = re.compile(r"[ \t]*@([A-Za-z][A-Za-z0-9_-]*)(?![A-Za-z0-9_-])")
 CONTINUED = re.compile(r"(?<!@)(?:@@)*@\r?$")  # a line command's line that goes on on the next ("@deffn ... @")
 BARE_COMMAND = re.compile(r"@[A-Za-z][A-Za-z0-9_-]*(?![A-Za-z0-9_{-])")  # "@refill", "@noindent": no braces
+# A menu's entry up to its description: "* Node name::" or "* Entry: Node name." (a node's name ends at a full stop, a
+# comma or a tab)
+MENU_ENTRY = re.compile(r"\*[ \t]+(?:[^:\n]*::|[^:\n]*:[ \t]*[^.,\t\n]*[.,\t])")
 END = re.compile(r"[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
 TAB = re.compile(r"@tab(?![A-Za-z0-9_-])")
 LANGUAGE = re.compile(r"(?m:^)([ \t]*@documentlanguage[ \t]+)([A-Za-z_-]+)")
@@ -179,10 +189,13 @@ class Reader:
     def __init__(self, document: str):
         self.document = document
         self.found: list[Text] = []
-        self.blocks: list[tuple[str, str]] = []  # the open blocks' names and arguments, innermost last
-        self.lists: list[tuple[str, str]] = []  # those of them whose items "@item" starts (lists, tables)
+        # the open blocks' names, arguments and the block their lines are read by (a conditional's, "@ifhtml", the
+        # block around it: the lines of a menu's "@ifset" are a menu's), innermost last
+        self.blocks: list[tuple[str, str, str]] = []
+        self.lists: list[tuple[str, str, str]] = []  # those of them whose items "@item" starts (lists, tables)
         self.open = collections.Counter()  # how many blocks of each name are open
         self.paragraph: list[tuple[int, int, int]] = []  # (line, start, end) of the paragraph's lines so far
+        self.paragraph_kind = "paragraph"  # or "menu": a menu entry's description
 
     def texts(self) -> list[Text]:
         kept: tuple[str, int] | None = None  # a kept block's name and how deep the same name is open in it
@@ -234,8 +247,9 @@ class Reader:
                     self.lists.pop()
                 if popped[0] == closed[0]:
                     break
-        elif name in OPEN_BLOCKS or name in LINE_BLOCKS:
-            self.blocks.append((name, self.document[argument[0]:argument[1]]))
+        elif name in OPEN_BLOCKS or name in LINE_BLOCKS or name in MENUS:
+            around = self.blocks[-1][2] if self.blocks else ""
+            self.blocks.append((name, self.document[argument[0]:argument[1]], around if name in CONDITIONALS else name))
             self.open[name] += 1
             if name in ITEMIZED:
                 self.lists.append(self.blocks[-1])
@@ -250,7 +264,7 @@ class Reader:
     def _item(self, name: str, number: int, start: int, end: int) -> None:
         """An item's line: a list item's paragraph starts after it, a table's term is a text where the table sets
         its terms as words, each cell of a multitable's row a text."""
-        block, argument = self.lists[-1] if self.lists else ("", "")
+        block, argument, _ = self.lists[-1] if self.lists else ("", "", "")
         if block in LISTS:
             if start < end:
                 self.paragraph.append((number, start, end))
@@ -267,16 +281,36 @@ class Reader:
                 self._add(number, "cell", *self._stripped(cell_start, cell_end), one_line=True)
 
     def _text_line(self, number: int, start: int, end: int) -> None:
-        if self.blocks and self.blocks[-1][0] in LINE_BLOCKS:
+        block = self.blocks[-1][2] if self.blocks else ""
+        if block in MENUS:
+            self._menu_line(number, start, end)
+        elif block in LINE_BLOCKS:
             self._add(number, "line", start, end, one_line=True)
         else:
             self.paragraph.append((number, start, end))
 
+    def _menu_line(self, number: int, start: int, end: int) -> None:
+        """A menu's line: an entry, whose description starts a text; a line indented under it, which goes on with
+        that text; a comment between entries, a text of its own. A line starting with "*" that is no entry is
+        kept."""
+        indented = self.document[start - 1:start] in (" ", "\t")
+        if self.document.startswith("*", start):
+            self._end_paragraph()
+            if entry := MENU_ENTRY.match(self.document, start, end):
+                description = self._stripped(entry.end(), end)
+                if description[0] < description[1]:
+                    self.paragraph, self.paragraph_kind = [(number, *description)], "menu"
+        elif indented and self.paragraph:
+            self.paragraph.append((number, start, end))
+        else:
+            self._end_paragraph()
+            self._add(number, "line", start, end, one_line=True)
+
     def _end_paragraph(self) -> None:
         if self.paragraph:
-            self._add(self.paragraph[0][0], "paragraph", self.paragraph[0][1], self.paragraph[-1][2],
+            self._add(self.paragraph[0][0], self.paragraph_kind, self.paragraph[0][1], self.paragraph[-1][2],
                       one_line=len(self.paragraph) == 1)
-            self.paragraph = []
+            self.paragraph, self.paragraph_kind = [], "paragraph"
 
     def _stripped(self, start: int, end: int) -> tuple[int, int]:
         text = self.document[start:end]
@@ -490,9 +524,11 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
 
 
 def _escaped(text: str, utf8: bool) -> str:
-    """Text as Texinfo writes it: "@", "{" and "}" escaped; in a manual that is not UTF-8, every other character
-    outside ASCII as its glyph or accent command ('@"a', '@quotedblbase{}'), or @U{...}."""
-    return "".join(WRITTEN_GLYPHS[character] if character in "@{}" or not utf8 and character in WRITTEN_GLYPHS
+    """Text as Texinfo writes it: "@", "{" and "}" escaped, symbols as their glyph commands ("@dots{}", "@print{}",
+    "@tie{}", which read as the manual's did); in a manual that is not UTF-8, every other character outside ASCII as
+    its glyph or accent command ('@"a', '@quotedblbase{}'), or @U{...}."""
+    commands = WRITTEN_GLYPHS if not utf8 else WRITTEN_SYMBOLS
+    return "".join(commands[character] if character in commands
                    else character if utf8 or character.isascii() else _accent_command(character)
                    for character in text)
 

@@ -92,17 +92,18 @@ Anything after the end.
 
 
 def test_each_paragraph_heading_and_item_is_one_text_its_commands_kept():
-    """Paragraphs, titles, headings, concept index entries, list items, a table's terms of words, cells, a display's
-    lines, a quotation's label and a footnote's words (a placeholder in its sentence), sent as HTML: the commands
-    around words their elements, every other command kept (translate="no"), accents and glyphs their characters;
-    examples, menus, nodes, a code table's terms, definition headers (continued over lines), comments, ignored text
-    and what follows @bye not sent."""
+    """Paragraphs, titles, headings, concept index entries, a menu entry's description, list items, a table's terms
+    of words, cells, a display's lines, a quotation's label and a footnote's words (a placeholder in its sentence),
+    sent as HTML: the commands around words their elements, every other command kept (translate="no"), accents and
+    glyphs their characters; examples, menu entries' nodes, nodes, a code table's terms, definition headers (continued
+    over lines), comments, ignored text and what follows @bye not sent."""
     texinfo.check(MANUAL)
     assert [(name, text) for _, name, text in texinfo.items(MANUAL)] == [
         ("3:@settitle", "Brewing Tea"),
         ("5:paragraph", 'This manual is for Tea, version <value translate="no">@value{VERSION}</value>.'),
         ("8:@title", "Brewing Tea"),
         ("13:@top", "Tea"),
+        ("16:menu", "What tea is."),
         ("20:@chapter", "Overview"),
         ("21:@cindex", "brewing"),
         ("23:paragraph", '<command translate="no">@command{tea}</command> brews a pot of <emph>green</emph> tea in '
@@ -129,6 +130,7 @@ def test_translations_are_written_in_place_wrapped_and_the_manual_is_german():
     paragraph = next(text for text in numbers if text.startswith('<command'))
     translated = {
         numbers["Overview"]: "Überblick",
+        numbers["What tea is."]: "Was Tee ist.",
         numbers[paragraph]: '<command translate="no">@command{tea}</command> brüht eine Kanne <emph>grünen</emph> Tee '
                             'in <var translate="no">@var{minutes}</var>.<placeholder-1/> Siehe <ref translate="no">'
                             '@ref{Top}</ref> oder „das Teebuch“ und das Café…',
@@ -149,18 +151,27 @@ def test_translations_are_written_in_place_wrapped_and_the_manual_is_german():
     assert "@item Wassertemperatur\n" in filled and "@headitem Sorte @tab Minutes\n" in filled
     assert "@display\nDeckel drauf lassen.\nWait.\n@end display" in filled
     assert "Never boil @strong{green} tea." in filled and "Braut @{ihn@} @@ 100@textdegree{}." in filled
-    for kept in ("@example\ntea --green 3\n@end example", "@menu\n* Overview::    What tea is.\n@end menu",
+    for kept in ("@example\ntea --green 3\n@end example", "@menu\n* Overview::    Was Tee ist.\n@end menu",
                  "@deffn Command tea @var{kind} @\n  @var{minutes}\n", "@bye\nAnything after the end.\n"):
         assert kept in filled
     # nothing translated: the manual as it was, but for its language; a language it names made German
     assert texinfo.filled(MANUAL, {}) == MANUAL.replace("tea.info\n", "tea.info\n@documentlanguage de\n")
     assert texinfo.filled("@documentlanguage en\n@node Top\n", {}) == "@documentlanguage de\n@node Top\n"
-    # a UTF-8 manual gets German as it is; a lost placeholder's footnote goes after the words; CRLF lines stay so
+    # a menu: each entry's description a text, with its lines under it; a comment between entries a text; an entry
+    # inside a conditional an entry
+    menu = ("@menu\n* Green::       Green tea, which\n                steeps briefly.\nOther teas:\n"
+            "* Black: Black tea.  Strong.\n* White::\n@ifhtml\n* Web::\n@end ifhtml\n@end menu\n")
+    assert [text for _, _, text in texinfo.items(menu)] == ["Green tea, which steeps briefly.", "Other teas:",
+                                                            "Strong."]
+    assert texinfo.filled(menu, {1: "Grüner Tee, der kurz zieht.", 2: "Andere Tees:", 3: "Kräftig."}) == (
+        "@menu\n* Green::       Gr@\"uner Tee, der kurz zieht.\nAndere Tees:\n* Black: Black tea.  Kr@\"aftig.\n"
+        "* White::\n@ifhtml\n* Web::\n@end ifhtml\n@end menu\n")
+    # a UTF-8 manual gets German as it is (symbols as their commands); a lost placeholder's footnote goes after the words; CRLF lines stay so
     utf8 = ("@documentencoding UTF-8\r\n\r\nA paragraph that goes on@footnote{Note.}\r\nover two lines.\r\n")
     written = texinfo.filled(utf8, {1: "Ein Absatz, der über zwei Zeilen geht, und der nun viel länger ist als der "
-                                       "englische, so dass er umbrochen wird.", 2: "Anmerkung."})
+                                       "englische, so dass er umbrochen wird.", 2: "Anmerkung…"})
     assert written == ("@documentencoding UTF-8\r\n\r\nEin Absatz, der über zwei Zeilen geht, und der nun viel länger "
-                       "ist als\r\nder englische, so dass er umbrochen wird.@footnote{Anmerkung.}\r\n")
+                       "ist als\r\nder englische, so dass er umbrochen wird.@footnote{Anmerkung@dots{}}\r\n")
 
 
 def test_texinfo_is_read_by_its_name_and_a_file_of_no_command_refused(tmp_path):
@@ -170,7 +181,7 @@ def test_texinfo_is_read_by_its_name_and_a_file_of_no_command_refused(tmp_path):
     with pytest.raises(JobRefused, match=r"it has no Texinfo command"):
         list(read_items(tmp_path / "notes.texi", Settings(format="texinfo")))
     (tmp_path / "tea.texi").write_text(MANUAL, encoding="utf-8")
-    assert len(list(read_items(tmp_path / "tea.texi", Settings(format="texinfo")))) == 21
+    assert len(list(read_items(tmp_path / "tea.texi", Settings(format="texinfo")))) == 22
 
 
 PIECES = ["@node Top\n", "@chapter ", "@section ", "@cindex ", "@item ", "@tab ", "@itemize\n", "@end itemize\n",
@@ -178,7 +189,7 @@ PIECES = ["@node Top\n", "@chapter ", "@section ", "@cindex ", "@item ", "@tab "
           "@end example\n", "@display\n", "@end display\n", "@emph{", "@code{", "@footnote{", "@caption{", "}", "{",
           "@verb{|a b|}", "@verb{|", "@@", "@{", "@}", "@'e", "@\"{u}", "@dots{}", "@U{00FC}", "@U{D800}", "@*", "@ ",
           "@c note\n", "@", "``", "''", "<", "&", " ", "\n", "\n\n", "Tea is hot.", "tea", "42", "@deffn a @\n",
-          "@bye\n", "\\input texinfo\n", "\r\n", "ü"]
+          "@bye\n", "\\input texinfo\n", "\r\n", "ü", "@menu\n", "@end menu\n", "* Tea::  ", "* Hot: Tea.  ", "*"]
 
 
 @settings(max_examples=300, deadline=None)
