@@ -925,7 +925,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent", "docbook",
-                                "texinfo"),
+                                "texinfo", "pod"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it "
                             "ends in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in "
                             ".properties, po when it ends in .po or .pot, json when it ends in .json or .arb, xliff "
@@ -934,7 +934,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "root element: metainfo for <component>, policy for <policyconfig>, mime for <mime-info>, "
                             "docbook for a DocBook document's or part's (<book>, <article>, <chapter>, <section>, "
                             "...), else android; docbook when it ends in .docbook or .dbk; texinfo when it ends in "
-                            ".texi, .texinfo or .txi; ts when it ends in .ts, "
+                            ".texi, .texinfo or .txi; pod when it ends in .pod, .pm or .pl; ts when it ends in .ts, "
                             "resx when it ends in .resx or .resw, xcstrings when it ends in .xcstrings, stringsdict "
                             "when it ends in .stringsdict, csv when it ends in .csv, php when it ends in .php, ipynb "
                             "when it ends in .ipynb, docx when it ends in .docx, .docm, .dotx or .dotm, odt when it "
@@ -1093,7 +1093,17 @@ def build_parser() -> argparse.ArgumentParser:
                             "manual as it was but for those texts, wrapped to its lines' width, German written as "
                             "Texinfo's accent commands (@\"a) but in a manual of @documentencoding UTF-8 or one "
                             "holding such characters, and its "
-                            "@documentlanguage de; fluent: a Project "
+                            "@documentlanguage de; pod: Perl's documentation (a .pod file, the POD in a module or "
+                            "script; dpkg's manual pages), each ordinary paragraph, =head heading and =item's words one "
+                            "item numbered in document order, its line and kind the id (25:paragraph), sent as HTML "
+                            "(B<...>, I<...> and S<...> its markup, translated inside, but bold of an option, a path "
+                            "or a name, B<--build>; C<...>, F<...>, L<...>, X<...> kept as written; E<...> the "
+                            "character it names), in the NAME section only what follows the name's dash; verbatim "
+                            "(indented) paragraphs, other commands, =begin to =end and the code outside the POD kept "
+                            "as written; and the text output the document as it was but for those texts, wrapped to "
+                            "its lines' width, its links to its own sections naming their translated headings, "
+                            "=encoding UTF-8 added where an ASCII document declares none and gets German; "
+                            "fluent: a Project "
                             "Fluent file (.ftl): a message's, a term's and an attribute's value and a variant's text "
                             "one item each, with the lines it goes on over (sent without their indentation, written "
                             "back over them), identifiers, attribute names, variant keys, selectors, comments, access "

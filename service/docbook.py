@@ -80,7 +80,6 @@ glossentry qandaset procedure
 """.split())
 # A text that spans lines is wrapped to its longest line's width, at least this wide (its lines between blocks are
 # short ones: "To install it, type:" before a <screen>)
-MIN_WIDTH = 72
 MAX_DEPTH = 200  # elements inside each other (DocBook's books nest some 20 deep)
 PLACEHOLDER = re.compile(r"<placeholder-(\d+)/>")
 SPACE = re.compile(r"[ \t\r\n]+")
@@ -277,7 +276,8 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     lead, trail = source[:source.index(body)], source[source.index(body) + len(body):]
     lines = [line.rstrip("\r") for line in body.split("\n")]
     column = _column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
-    width = max(MIN_WIDTH, *(len(line) for line in [" " * column + lines[0], *lines[1:]])) if len(lines) > 1 else None
+    width = max(documents.MIN_WIDTH, *(len(line) for line in [" " * column + lines[0], *lines[1:]])) \
+        if len(lines) > 1 else None
     indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
     line_break = ("\r\n" if "\r\n" in body else "\n") + indent  # (a Windows editor's line ends kept)
     laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, line_break)

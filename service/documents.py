@@ -6,6 +6,7 @@ pattern, its comments, CDATA sections and declarations blanked so that what they
 from __future__ import annotations
 
 import bisect
+import html
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -24,6 +25,8 @@ UNREAD = re.compile(rf"<!--.*?(?:-->|\Z)|<!\[CDATA\[.*?(?:\]\]>|\Z)|<\?.*?(?:\?>
 DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 REFERENCE = re.compile(r"&[\w.:-]+;|&#\d+;|&#x[0-9A-Fa-f]+;")  # an entity's or a character's
+SPACES = re.compile(r"[ \t\r\n]+")
+MIN_WIDTH = 72  # a translation wrapped over lines fills the source's width, or this many columns
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language code saying English: en, en-US, en_GB
 
@@ -150,3 +153,41 @@ def wrapped(words: str, spaces: Sequence[int], width: int, column: int, line_bre
         line_start = start + 1
     lines.append(words[line_start:])
     return line_break.join(lines)
+
+
+def add_words(out: list[str], words: list[str], piece: str) -> None:
+    """Words appended to a text being sent as HTML (`out`) and to its words alone: each run of white space one space,
+    none after a space already there (a source's lines, its escaped spaces, are spaces)."""
+    piece = SPACES.sub(" ", piece)
+    if piece.startswith(" ") and out and out[-1].endswith(" "):
+        piece = piece[1:]
+    out.append(html.escape(piece, quote=False))
+    words.append(piece)
+
+
+def kept_element(tag: str, source: str) -> str:
+    """Markup sent to be kept as written (a command, a formatting code): an element marked translate="no", which the
+    pipeline keeps whole, its source as its content (`kept_source` reads it back)."""
+    return f'<{tag} translate="no">{html.escape(source, quote=False)}</{tag}>'
+
+
+def kept_source(translation: str, tag: re.Match) -> tuple[str, int] | None:
+    """The source a translation's kept element holds (`kept_element`) and where the element ends; None where its tag
+    is no kept element's start, or it has no end."""
+    closing, name, attributes, empty = tag.groups()
+    if closing or empty or attribute(attributes, "translate") != "no":
+        return None
+    ended = translation.find(f"</{name}>", tag.end())
+    return (html.unescape(translation[tag.end():ended]), ended + len(name) + 3) if ended >= 0 else None
+
+
+def laid_out(document: str, start: int, end: int, written: str, spaces: Sequence[int]) -> str:
+    """A translation written over a text of several lines, document[start:end]: wrapped at the given spaces to the
+    width of the source's lines (at least MIN_WIDTH), each further line indented as the source's second, its line
+    ends the source's (a Windows editor's "\r\n" kept)."""
+    lines = document[start:end].split("\n")
+    column = start - (document.rfind("\n", 0, start) + 1)
+    width = max(MIN_WIDTH, column + len(lines[0]), *(len(line.rstrip("\r")) for line in lines[1:]))
+    indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
+    line_break = ("\r\n" if lines[0].endswith("\r") else "\n") + indent
+    return wrapped(written, spaces, width, column, line_break)

@@ -5,26 +5,26 @@ A text is a paragraph (its lines between blank lines and commands), a heading's 
 ``@settitle``, ``@center``), a concept index entry (``@cindex``), a list item's paragraph, a table's term where the
 table sets its terms as words (``@table @asis``; not ``@table @code``), a multitable's cell, a line of a block laid out
 line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a menu entry's description (with
-its lines indented under it) and a comment line between entries, a footnote's or a float's caption's words. Its brace commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as
-elements of their names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a
-manual's own macros) kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a
-placeholder, ``<placeholder-1/>``, so the sentence around it is read whole, and its words a text of its own. Accents
-and glyphs are sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
+its lines indented under it) and a comment line between entries, a footnote's or a float's caption's words. Its brace
+commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as elements of their
+names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a manual's own
+macros) kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a placeholder,
+``<placeholder-1/>``, so the sentence around it is read whole, and its words a text of its own. Accents and glyphs are
+sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
 
 Kept as written: code and examples (``@example``, ``@verbatim``, ``@lisp``), raw output (``@tex``, ``@html``), macro
 definitions, the directory entry, ``@node`` lines and the entries' names and nodes of menus (node names are what
-references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header lines (``@deffn``), comments, every other line
-command, and everything after ``@bye``. A text whose braces do not match, that holds a comment, or whose commands
-nest deeper than MAX_DEPTH is kept too.
+references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header lines
+(``@deffn``), comments, every other line command, and everything after ``@bye``. A text whose braces do not match,
+that holds a comment, or whose commands nest deeper than MAX_DEPTH is kept too.
 
 The manual is written back character for character but for the translated texts: a paragraph's translation wrapped
 to the width of its source's lines (one on one line stays on one; no line starting with a command of no braces), a
 line command's on its line; German written as the characters it is where the manual declares ``@documentencoding
 UTF-8`` or holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands
 (``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way
-(``@dots{}``, ``@print{}``); the manual's language German (its
-``@documentlanguage``, one added after ``@setfilename`` where it has none), so that ``makeinfo`` writes "Siehe" for
-a reference. A translation that is not well-formed (a tag lost) is not written: its text stays as it was.
+(``@dots{}``, ``@print{}``); the manual's language German (its ``@documentlanguage``, one added after
+``@setfilename`` where it has none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that is not well-formed (a tag lost) is not written: its text stays as it was.
 """
 
 from __future__ import annotations
@@ -115,7 +115,6 @@ PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
 HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
 SPECIAL = re.compile(r"[@{}]")  # where a text's plain words end
 COMMAND_LINE = re.compile(r"(?m:^)[ \t]*@[A-Za-z]")
-MIN_WIDTH = 72
 MAX_DEPTH = 50  # brace commands inside each other in one text (a manual's nest three or four deep)
 
 
@@ -356,7 +355,7 @@ def _html(document: str, start: int, end: int, holes_kept: bool = False) -> Read
         if document[at] != "@":
             found = SPECIAL.search(document, at, limit)
             stop = found.start() if found else limit
-            _add_words(out, words, document[at:stop].replace("``", "“").replace("''", "”"))
+            documents.add_words(out, words, document[at:stop].replace("``", "“").replace("''", "”"))
             at = stop
             continue
         name_found = NAME.match(document, at + 1, end)
@@ -367,10 +366,10 @@ def _html(document: str, start: int, end: int, holes_kept: bool = False) -> Read
             return None
         if name in ACCENTS and (accented := _accented(document, name, after, end, closing)):
             letter, at = accented
-            _add_words(out, words, letter)
+            documents.add_words(out, words, letter)
         elif not braced:  # "@@", "@." and the like are text; "@*" a line break; a macro's name kept
             if (symbol := SYMBOLS.get(name)) is not None:
-                _add_words(out, words, symbol)
+                documents.add_words(out, words, symbol)
             else:
                 out.append("<br/>" if name == "*" else _kept(name, document[at:after]))
             at = after
@@ -388,9 +387,9 @@ def _html(document: str, start: int, end: int, holes_kept: bool = False) -> Read
                 holes.append((name, after + 1, close))
                 out.append(f"<placeholder-{len(holes)}/>")
             elif name in GLYPHS and not inner:
-                _add_words(out, words, GLYPHS[name])
+                documents.add_words(out, words, GLYPHS[name])
             elif name == "U" and (character := _code_point(inner)):
-                _add_words(out, words, character)
+                documents.add_words(out, words, character)
             else:
                 out.append(_kept(name, document[at:close + 1]))
             at = close + 1
@@ -401,16 +400,6 @@ def _code_point(inner: str) -> str:
     """The character "@U{...}" names, where it is a printable one ("" else: kept as written)."""
     value = int(inner, 16) if HEXADECIMAL.fullmatch(inner) else -1
     return chr(value) if 0 <= value <= sys.maxunicode and chr(value).isprintable() else ""
-
-
-def _add_words(out: list[str], words: list[str], piece: str) -> None:
-    """Words appended to a text as sent: each run of white space one space, none after a space already there ("@ "
-    and the like, Texinfo's spaces, are spaces too)."""
-    piece = SPACE.sub(" ", piece)
-    if piece.startswith(" ") and out and out[-1].endswith(" "):
-        piece = piece[1:]
-    out.append(html.escape(piece, quote=False))
-    words.append(piece)
 
 
 def _closing_braces(document: str, start: int, end: int) -> dict[int, int] | None:
@@ -463,11 +452,10 @@ def _accented(document: str, name: str, after: int, end: int, closing: dict[int,
 
 
 def _kept(name: str, source: str) -> str:
-    """A command kept as written: an element of its name marked translate="no", the source its content, its white
-    space one space (as Texinfo reads it: a paragraph's lines may end inside a command), but in "@verb{...}"."""
-    tag = name if NAME.fullmatch(name) else "code"
+    """A command kept as written, its white space one space (as Texinfo reads it: a paragraph's lines may end inside a
+    command), but in "@verb{...}"."""
     source = source if "@verb{" in source else SPACE.sub(" ", source)
-    return f'<{tag} translate="no">{html.escape(source, quote=False)}</{tag}>'
+    return documents.kept_element(name if NAME.fullmatch(name) else "code", source)
 
 
 def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) -> str:
@@ -482,14 +470,9 @@ def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) 
     written = _texinfo(translation, holes, utf8) if well_formed else None
     if written is None or BARE_COMMAND.match(written):  # (a line that starts so is that command's line)
         return source
-    lines = document[text.start:text.end].split("\n")
-    if text.one_line or len(lines) == 1:
+    if text.one_line or "\n" not in document[text.start:text.end]:
         return written
-    column = text.start - (document.rfind("\n", 0, text.start) + 1)
-    width = max(MIN_WIDTH, column + len(lines[0]), *(len(line.rstrip("\r")) for line in lines[1:]))
-    indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
-    line_break = ("\r\n" if lines[0].endswith("\r") else "\n") + indent
-    return documents.wrapped(written, _breaks(written), width, column, line_break)
+    return documents.laid_out(document, text.start, text.end, written, _breaks(written))
 
 
 def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str | None:
@@ -501,12 +484,9 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
         pieces.append(_escaped(SPACE.sub(" ", html.unescape(translation[at:tag.start()])), utf8))
         closing, name, attributes, empty = tag.groups()
         at = tag.end()
-        if documents.attribute(attributes, "translate") == "no" and not closing:
-            ended = translation.find(f"</{name}>", at)
-            if ended < 0:
-                return None
-            pieces.append(html.unescape(translation[at:ended]))
-            at = ended + len(name) + 3
+        if kept := documents.kept_source(translation, tag):
+            pieces.append(kept[0])
+            at = kept[1]
         elif (placeholder := PLACEHOLDER.fullmatch(name)) and empty:
             number = int(placeholder.group(1))
             if 1 <= number <= len(holes) and number not in placed:
