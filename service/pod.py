@@ -108,7 +108,7 @@ def _linked(written: str, sections: dict[str, str]) -> str:
     the old L<OBJECT SERIALISATION>: a name with a space) naming the section's translated heading, where it has one a
     link can name."""
     edits = []
-    for start, (letter, content, content_end, _) in (_codes(written, 0, len(written)) or {}).items():
+    for letter, content, content_end, _ in (_codes(written, 0, len(written)) or {}).values():
         label, bar, target = written[content:content_end].rpartition("|")
         section = target[1:] if target.startswith("/") else target if target.startswith('"') or " " in target else None
         german = sections.get(_section(section)) if section is not None else None
@@ -133,8 +133,7 @@ def _paragraphs(document: str) -> Iterator[tuple[int, int, int]]:
 
 
 def _first_command(document: str) -> re.Match | None:
-    return next((COMMAND.match(document, start) for _, start, _ in _paragraphs(document)
-                 if COMMAND.match(document, start)), None)
+    return next((command for _, start, _ in _paragraphs(document) if (command := COMMAND.match(document, start))), None)
 
 
 def _texts(document: str) -> list[Text]:
@@ -260,7 +259,7 @@ def _written(document: str, text: Text, translation: str) -> str | None:
     if not translation or not documents.well_formed(documents.REFERENCE.sub("", translation)):
         return None
     written = _pod(translation)
-    if written is None or text.what == "paragraph" and written[:1] in ("=", " ", "\t", ""):
+    if not written or text.what == "paragraph" and written[0] in "= \t":
         return None
     if "\n" not in document[text.start:text.end]:
         return written
