@@ -161,8 +161,9 @@ def add_words(out: list[str], words: list[str], piece: str) -> None:
     piece = SPACES.sub(" ", piece)
     if piece.startswith(" ") and out and out[-1].endswith(" "):
         piece = piece[1:]
-    out.append(html.escape(piece, quote=False))
-    words.append(piece)
+    if piece:  # (an empty one would hide the space before it from the next)
+        out.append(html.escape(piece, quote=False))
+        words.append(piece)
 
 
 def kept_element(tag: str, source: str) -> str:

@@ -89,8 +89,8 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     found = _texts(document)
     written = {text.number: written for text in found
                if (written := _written(document, text, translated.get(text.number, ""))) is not None}
-    sections = {_section(document[text.start:text.end]): _section(written[text.number]) for text in found
-                if text.what.startswith("=head") and text.number in written}
+    sections = {heading: german for text in found if text.what.startswith("=head") and text.number in written
+                if (heading := _section(document[text.start:text.end])) != (german := _section(written[text.number]))}
     result = documents.spliced(document, [(text.start, text.end, _linked(written[text.number], sections))
                                           for text in found if text.number in written])
     if not document.isascii() or result.isascii() or ENCODING.search(result) or not (first := _first_command(result)):
