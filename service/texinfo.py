@@ -97,7 +97,7 @@ WRITTEN_ACCENTS = {mark: name for name, mark in ACCENTS.items()}
 UNBRACED_ACCENTS = frozenset("\"'`^~=")  # written before their letter ('@"a'); the others around it ('@,{c}')
 # Commands of one character that are text: an escaped character, a sentence's end, a space
 SYMBOLS = {"@": "@", "{": "{", "}": "}", ".": ".", "?": "?", "!": "!", ":": "", "-": "", "/": "", "&": "&",
-           " ": " ", "\t": " ", "\n": " ", "\\": "\\"}
+           " ": " ", "\t": " ", "\n": " ", "\r": " ", "\\": "\\"}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 LINE_COMMAND = re.compile(r"[ \t]*@([A-Za-z][A-Za-z0-9_-]*)(?![A-Za-z0-9_-])")
 CONTINUED = re.compile(r"(?<!@)(?:@@)*@\r?$")  # a line command's line that goes on on the next ("@deffn ... @")
