@@ -139,6 +139,9 @@ NAMED_FORMATS = {
 # may: read as a manual page where its first line that is not blank is a request or a comment (".TH LS 1", '.\" ...',
 # mdoc's ".Dd", a link's ".so man1/b.1": each of the 22,167 pages on this machine opens so)
 MANUAL_SECTION_SUFFIX = re.compile(r"\.[1-9][a-z]*")
+# A script's first line that runs Perl ("#!/usr/bin/perl -w", "#! /usr/bin/env perl"): debhelper's dh_* commands,
+# devscripts', 66 commands in this machine's /usr/bin, each documented in POD, had no format and were copied
+PERL_SCRIPT = re.compile(rb"#![^\n]*\bperl[\d.]*(?![\w.-])")
 MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 
@@ -154,20 +157,22 @@ MERGED_XML_ROOTS = {"component": "metainfo", "policyconfig": "policy", "mime-inf
 
 def format_named(path: Path) -> str:
     """The input format a file's name says (MERGED_XML_NAMES, NAMED_FORMATS, a manual page's section, an XML file's
-    root element), else text."""
+    root element, a Perl script's first line where it has no suffix), else text."""
     if named := next((format for format, name in MERGED_XML_NAMES.items() if name.fullmatch(path.name)), None):
         return named
     suffix = path.suffix.lower()
     if suffix == ".xml":  # (its root's name without a prefix)
         root = documents.first_element(path).rsplit(":", 1)[-1]
         return "docbook" if root in docbook.ROOTS else MERGED_XML_ROOTS.get(root, "android")
-    if suffix in NAMED_FORMATS or not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
+    if suffix in NAMED_FORMATS or suffix and not MANUAL_SECTION_SUFFIX.fullmatch(suffix):
         return NAMED_FORMATS.get(suffix, "text")
     try:
         with path.open("rb") as page:
             opening = next((line for line in page if line.strip()), b"")
     except OSError:  # (the job says what is wrong with it)
         return "text"
+    if not suffix:  # a script by its first line: a Perl one's documentation is POD
+        return "pod" if PERL_SCRIPT.match(opening) else "text"
     return "man" if MANUAL_OPENING.match(opening) else "text"
 
 

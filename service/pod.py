@@ -16,8 +16,8 @@ The document is written back character for character but for the translated text
 to the width of its source's lines (one on one line stays on one), a command's on its line; a ">" inside a formatting
 code and a "<" after a capital letter written as ``E<gt>`` and ``E<lt>``; a translation that would start a paragraph
 as a command or as verbatim text (a "=" or a space first), or that is not well-formed (a tag lost), is not written.
-A document of ASCII alone that declares no encoding and gets German characters declares UTF-8 (``=encoding UTF-8``
-before its first command), as POD's readers would otherwise guess one.
+A document that declares no encoding and gets German characters declares UTF-8 (``=encoding UTF-8`` before its first
+command): POD's readers would guess one, and complain.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ CODE_MARK = re.compile(r"[A-Z]<+|>")  # a formatting code's opening ("B<", "C<<"
 NAMED = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/"}
 ANGLE = re.compile(r"[<>]")
 AFTER_CAPITAL = re.compile(r"(?<=[A-Z])<")  # in a translation's words, a "<" that would open a code
-UNLINKABLE = re.compile(r'[|/"<>]')  # a heading's characters a link to it cannot hold
+UNLINKABLE = re.compile(r'[|/"]')  # a heading's characters a link to it cannot hold
 # Bold that is literal text to type, as manual pages write it (an option, a path, a file's name, a setting, a name of
 # words joined by hyphens: "B<--build>", "B<debian/control>", "B<DEB_HOST_ARCH=amd64>", "B<bug-implicit-func>"), and
 # bold that is a whole text of one word (an item's term: "=item B<Provides>", a field's name): kept as written, where
@@ -84,8 +84,8 @@ def count(document: str) -> int:
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each translated text in place (POD has no mark of a translation to review: `review`
-    changes nothing), its links to its own sections naming their translated headings, declaring UTF-8 where it was
-    ASCII declaring no encoding and now holds characters outside ASCII."""
+    changes nothing), its links to its own sections naming their translated headings, declaring UTF-8 where it
+    declares no encoding and a translation holds characters outside ASCII."""
     found = _texts(document)
     written = {text.number: written for text in found
                if (written := _written(document, text, translated.get(text.number, ""))) is not None}
@@ -93,7 +93,8 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
                 if (heading := _section(document[text.start:text.end])) != (german := _section(written[text.number]))}
     result = documents.spliced(document, [(text.start, text.end, _linked(written[text.number], sections))
                                           for text in found if text.number in written])
-    if not document.isascii() or result.isascii() or ENCODING.search(result) or not (first := _first_command(result)):
+    german = any(not text.isascii() for text in written.values())
+    if not german or ENCODING.search(result) or not (first := _first_command(result)):
         return result
     return f"{result[:first.start()]}=encoding UTF-8\n\n{result[first.start():]}"
 

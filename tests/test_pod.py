@@ -106,12 +106,19 @@ def test_translations_are_written_in_place_escaped_and_linked_to_translated_head
     assert pod.filled(MODULE, {}) == MODULE
     declared = "=encoding latin1\n\n=head1 Tea\n"  # an encoding it declares is kept
     assert pod.filled(declared, {1: "Tee"}) == "=encoding latin1\n\n=head1 Tee\n"
+    undeclared = "# © 2024\n\n=head1 Tea\n"  # German where none was declared: UTF-8, even after a © in code
+    assert pod.filled(undeclared, {1: "Tee für"}) == "# © 2024\n\n=encoding UTF-8\n\n=head1 Tee für\n"
 
 
 def test_pod_is_read_by_its_name_and_binary_refused(tmp_path):
-    """.pod, .pm and .pl by their names (a directory's modules and scripts were copied, a file alone read line by
-    line as text: its code translated); a module of no POD sends nothing; a binary file is refused."""
+    """.pod, .pm and .pl by their names, a script of no suffix by its first line (a directory's modules and scripts
+    were copied, a file alone read line by line as text: its code translated); a module of no POD sends nothing; a
+    binary file is refused."""
     assert [format_named(tmp_path / name) for name in ("perlpod.pod", "Tea.pm", "brew.pl")] == ["pod"] * 3
+    for name, opening, format in (("dh_tea", "#!/usr/bin/perl -w\n", "pod"), ("brew", "#! /usr/bin/env perl\n", "pod"),
+                                  ("steep", "#!/bin/sh\n", "text"), ("README", "Tea\n", "text")):
+        (tmp_path / name).write_text(opening, encoding="utf-8")
+        assert format_named(tmp_path / name) == format  # a script of no suffix by its first line
     (tmp_path / "Plain.pm").write_text("package Plain;\n1;\n", encoding="utf-8")
     assert list(read_items(tmp_path / "Plain.pm", Settings(format="pod"))) == []
     (tmp_path / "binary.pod").write_text("=head1 A\0B\n", encoding="utf-8")
