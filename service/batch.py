@@ -142,6 +142,7 @@ MANUAL_SECTION_SUFFIX = re.compile(r"\.[1-9][a-z]*")
 # A script's first line that runs Perl ("#!/usr/bin/perl -w", "#! /usr/bin/env perl"): debhelper's dh_* commands,
 # devscripts', 66 commands in this machine's /usr/bin, each documented in POD, had no format and were copied
 PERL_SCRIPT = re.compile(rb"#![^\n]*\bperl[\d.]*(?![\w.-])")
+SHEBANG_BYTES = 256
 MANUAL_OPENING = re.compile(rb"[.'][ \t]*(?:[A-Za-z]|\\[\"#]|\s*$)|\\\"")
 
 
@@ -168,11 +169,11 @@ def format_named(path: Path) -> str:
         return NAMED_FORMATS.get(suffix, "text")
     try:
         with path.open("rb") as page:
+            if not suffix:  # a script by its first line (a program's binary by its first bytes alone)
+                return "pod" if PERL_SCRIPT.match(page.read(SHEBANG_BYTES)) else "text"
             opening = next((line for line in page if line.strip()), b"")
     except OSError:  # (the job says what is wrong with it)
         return "text"
-    if not suffix:  # a script by its first line: a Perl one's documentation is POD
-        return "pod" if PERL_SCRIPT.match(opening) else "text"
     return "man" if MANUAL_OPENING.match(opening) else "text"
 
 
