@@ -78,11 +78,8 @@ glossary bibliography colophon dedication partintro acknowledgements refsection 
 bookinfo articleinfo legalnotice para simpara formalpara itemizedlist orderedlist variablelist informaltable
 glossentry qandaset procedure
 """.split())
-# A text that spans lines is wrapped to its longest line's width, at least this wide (its lines between blocks are
-# short ones: "To install it, type:" before a <screen>)
 MAX_DEPTH = 200  # elements inside each other (DocBook's books nest some 20 deep)
 PLACEHOLDER = re.compile(r"<placeholder-(\d+)/>")
-SPACE = re.compile(r"[ \t\r\n]+")
 LANGUAGE = re.compile(r"""(\s(?:xml:)?lang\s*=\s*["'])([^"'&]*)(["'])""")
 # KDE's manuals select their language in their document type: <!ENTITY % English "INCLUDE">
 KDE_LANGUAGE = re.compile(r"""(<!ENTITY\s+%\s+)English(\s+["']INCLUDE["'])""")
@@ -257,9 +254,9 @@ def _sent(content: str) -> str:
     none around it."""
     pieces, done = [], 0
     for tag in documents.TAG.finditer(content):
-        pieces += [SPACE.sub(" ", content[done:tag.start()]), tag.group()]
+        pieces += [documents.SPACES.sub(" ", content[done:tag.start()]), tag.group()]
         done = tag.end()
-    return ("".join(pieces) + SPACE.sub(" ", content[done:])).strip()
+    return ("".join(pieces) + documents.SPACES.sub(" ", content[done:])).strip()
 
 
 def _written(document: str, text: Text, translated: dict[int, str]) -> str:
@@ -268,7 +265,7 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     element, holes = text.element, [hole.element for hole in text.holes]
     blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated) for hole in text.holes]
     translation = translated.get(text.number, "")
-    # (entities its book declares)
+    # (its entities are declared by its book, which this file may not be)
     if not translation or not documents.well_formed(documents.REFERENCE.sub("", translation)):
         return _content(document, element, holes, blocks)
     source = _content(document, element, holes)

@@ -26,7 +26,9 @@ DECLARED_ENCODING = re.compile(r"""\ufeff?\s*<\?xml\b[^>]*?\bencoding\s*=\s*["']
 UTF8_NAMES = ("utf-8", "utf8", "us-ascii", "ascii")
 REFERENCE = re.compile(r"&[\w.:-]+;|&#\d+;|&#x[0-9A-Fa-f]+;")  # an entity's or a character's
 SPACES = re.compile(r"[ \t\r\n]+")
-MIN_WIDTH = 72  # a translation wrapped over lines fills the source's width, or this many columns
+# A translation wrapped over lines fills its source's longest line, at least this many columns (a text's lines
+# between blocks are short ones: DocBook's "To install it, type:" before a <screen>)
+MIN_WIDTH = 72
 LETTER = re.compile(r"[^\W\d_]")  # a text without one (codes, numbers, marks alone) is not sent
 ENGLISH = re.compile(r"en(?:[-_][A-Za-z0-9]+)*", re.IGNORECASE)  # a language code saying English: en, en-US, en_GB
 

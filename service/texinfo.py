@@ -110,7 +110,6 @@ TAB = re.compile(r"@tab(?![A-Za-z0-9_-])")
 LANGUAGE = re.compile(r"(?m:^)([ \t]*@documentlanguage[ \t]+)([A-Za-z_-]+)")
 SET_FILE_NAME = re.compile(r"(?m:^)[ \t]*@setfilename\b[^\n]*\n")
 UTF8 = re.compile(r"^[ \t]*@documentencoding[ \t]+utf-?8[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
-SPACE = re.compile(r"[ \t\r\n]+")
 PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
 HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
 SPECIAL = re.compile(r"[@{}]")  # where a text's plain words end
@@ -454,7 +453,7 @@ def _accented(document: str, name: str, after: int, end: int, closing: dict[int,
 def _kept(name: str, source: str) -> str:
     """A command kept as written, its white space one space (as Texinfo reads it: a paragraph's lines may end inside a
     command), but in "@verb{...}"."""
-    source = source if "@verb{" in source else SPACE.sub(" ", source)
+    source = source if "@verb{" in source else documents.SPACES.sub(" ", source)
     return documents.kept_element(name if NAME.fullmatch(name) else "code", source)
 
 
@@ -481,7 +480,7 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
     sent with."""
     pieces, placed, at = [], set(), 0
     while (tag := documents.TAG.search(translation, at)) is not None:
-        pieces.append(_escaped(SPACE.sub(" ", html.unescape(translation[at:tag.start()])), utf8))
+        pieces.append(_escaped(documents.SPACES.sub(" ", html.unescape(translation[at:tag.start()])), utf8))
         closing, name, attributes, empty = tag.groups()
         at = tag.end()
         if kept := documents.kept_source(translation, tag):
@@ -498,7 +497,7 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
             pieces.append("}" if closing else f"@{name}{{")
         else:
             return None
-    pieces.append(_escaped(SPACE.sub(" ", html.unescape(translation[at:])), utf8))
+    pieces.append(_escaped(documents.SPACES.sub(" ", html.unescape(translation[at:])), utf8))
     lost = "".join(f"@{name}{{{hole}}}" for number, (name, hole) in enumerate(holes, start=1) if number not in placed)
     return "".join(pieces).strip() + lost
 
