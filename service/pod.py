@@ -1,12 +1,13 @@
 """Perl's POD (Plain Old Documentation: ``.pod`` files, the documentation in Perl's modules and scripts, the manual
 pages dpkg and debhelper write in it) for batch jobs: which texts to send, and the document written back.
 
-A text is an ordinary paragraph (its lines between blank lines), a heading's words (``=head1``, ..., ``=head6``) and
-an item's (``=item``; after its bullet or number, ``=item *``). In the NAME section, only what follows the name's dash
-("dpkg-deb - Debian package archive manipulation tool") is sent. Its formatting codes are sent as HTML: bold, italic
-and unbreakable words (``B<...>``, ``I<...>``, ``S<...>``) as elements translated inside; code, file names, links,
-index entries and the rest (``C<...>``, ``F<...>``, ``L<...>``, ``X<...>``, ``Z<>``) kept as written, an element
-marked translate="no"; characters by name (``E<lt>``, ``E<eacute>``) as the characters they are.
+A text is an ordinary paragraph (its lines between blank lines), a heading's words (``=head1``, ..., ``=head6``; a
+manual page's standard section, ``=head1 NAME``, is written as German manual pages name it, ``BEZEICHNUNG``, and not
+sent) and an item's (``=item``; after its bullet or number, ``=item *``). In the NAME section, only what follows the
+name's dash ("dpkg-deb - Debian package archive manipulation tool") is sent. Its formatting codes are sent as HTML:
+bold, italic and unbreakable words (``B<...>``, ``I<...>``, ``S<...>``) as elements translated inside; code, file
+names, links, index entries and the rest (``C<...>``, ``F<...>``, ``L<...>``, ``X<...>``, ``Z<>``) kept as written,
+an element marked translate="no"; characters by name (``E<lt>``, ``E<eacute>``) as the characters they are.
 
 Kept as written: verbatim paragraphs (indented: code and examples), every other command (``=over``, ``=back``,
 ``=encoding``, ``=for``), what lies between ``=begin`` and ``=end``, and a module's code outside its POD (before the
@@ -28,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from service import documents
+from service import documents, roff
 
 COMMAND = re.compile(r"=([A-Za-z][A-Za-z0-9_]*)[ \t]*")
 HEADINGS = frozenset(f"head{level}" for level in range(1, 7))
@@ -63,7 +64,8 @@ class Text:
     start: int  # of its source in the document
     end: int
     sent: str
-    number: int = 0  # 1-based, in document order
+    number: int = 0  # 1-based, in document order, of the texts sent
+    german: str = ""  # written without being sent: a manual page's standard section (roff.SECTION_NAMES)
 
 
 def check(document: str) -> None:
@@ -74,12 +76,12 @@ def check(document: str) -> None:
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
     """(number, "line:what", text) of each text to send."""
-    return ((text.number, f"{text.line}:{text.what}", text.sent) for text in _texts(document))
+    return ((text.number, f"{text.line}:{text.what}", text.sent) for text in _texts(document) if text.sent)
 
 
 def count(document: str) -> int:
     """How many texts the document sends: the highest number an item can have."""
-    return len(_texts(document))
+    return sum(1 for text in _texts(document) if text.sent)
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
@@ -87,12 +89,12 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     changes nothing), its links to its own sections naming their translated headings, declaring UTF-8 where it
     declares no encoding and a translation holds characters outside ASCII."""
     found = _texts(document)
-    written = {text.number: written for text in found
-               if (written := _written(document, text, translated.get(text.number, ""))) is not None}
-    sections = {heading: german for text in found if text.what.startswith("=head") and text.number in written
-                if (heading := _section(document[text.start:text.end])) != (german := _section(written[text.number]))}
-    result = documents.spliced(document, [(text.start, text.end, _linked(written[text.number], sections))
-                                          for text in found if text.number in written])
+    written = {id(text): written for text in found if (written := text.german or _written(
+        document, text, translated.get(text.number, ""))) is not None}
+    sections = {heading: german for text in found if text.what.startswith("=head") and id(text) in written
+                if (heading := _section(document[text.start:text.end])) != (german := _section(written[id(text)]))}
+    result = documents.spliced(document, [(text.start, text.end, _linked(written[id(text)], sections))
+                                          for text in found if id(text) in written])
     german = any(not text.isascii() for text in written.values())
     if not german or ENCODING.search(result) or not (first := _first_command(result)):
         return result
@@ -156,14 +158,19 @@ def _texts(document: str) -> list[Text]:
             words = command.end()
             if name == "item" and (mark := ITEM_MARK.match(document, words, end)):
                 words = mark.end()
-            section = document[words:end].strip().upper() if name == "head1" else section
+            heading = " ".join(document[words:end].split())
+            section = heading.upper() if name == "head1" else section
+            if name == "head1" and heading in roff.SECTION_NAMES:  # (as German manual pages name it)
+                german = roff.SECTION_NAMES[heading]
+                found.append(Text(line, "=head1", *_stripped(document, words, end), sent="", german=german))
+                continue
             found.append(_text(document, line, f"={name}", words, end))
         elif not command and document[start] not in " \t":  # (an indented paragraph is verbatim: kept)
             if section in ("NAME", "NAMES") and (dash := NAME_DASH.search(document, start, end)):
                 start = dash.end()
             found.append(_text(document, line, "paragraph", start, end))
-    found = [text for text in found if text.sent]
-    for number, text in zip(itertools.count(1), found):
+    found = [text for text in found if text.sent or text.german]
+    for number, text in zip(itertools.count(1), (text for text in found if text.sent)):
         text.number = number
     return found
 
@@ -171,11 +178,16 @@ def _texts(document: str) -> list[Text]:
 def _text(document: str, line: int, what: str, start: int, end: int) -> Text:
     """The text of document[start:end], sent as HTML where its codes are closed and it holds a letter outside kept
     ones."""
-    text = document[start:end]
-    start, end = start + len(text) - len(text.lstrip()), start + len(text.rstrip())
+    start, end = _stripped(document, start, end)
     read = _html(document, start, end)
     sent = read[0] if read and documents.LETTER.search(read[1]) else ""
     return Text(line, what, start, end, sent)
+
+
+def _stripped(document: str, start: int, end: int) -> tuple[int, int]:
+    """document[start:end] without the white space around it."""
+    text = document[start:end]
+    return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
 
 
 def _codes(document: str, start: int, end: int) -> dict[int, tuple[str, int, int, int]] | None:

@@ -6,8 +6,9 @@ example (".nf" to ".fi") was sent as words.
 
 A paragraph is a run of text lines and of the macros that set a few words in a font (".B", ".IR", ...): the macros
 are sent as the font escapes they mean ("\\fBls\\fR(1)"), which the pipeline keeps as items, and the translation is
-written back as text lines, as many as the paragraph had. Headings (".SH", ".SS") are sent sentence-cased and written
-in capitals where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
+written back as text lines, as many as the paragraph had. A standard section's heading (".SH NAME", ".SH SEE ALSO") is
+written as German manual pages name it; other headings (".SH", ".SS") are sent sentence-cased and written in capitals
+where they were; the NAME section's line sends only what follows its "\\-"; a tag after ".TP" is sent
 alone; the synopsis, code and tables (".nf", ".EX", ".TS", ".EQ", pod2man's ".Vb"), macro definitions, conditionals,
 comments (one within a paragraph written after it), lines set apart by a leading space or a shell's prompt ("$ ls") and
 every other request are kept as written. BSD's mdoc(7) pages are read so too: their headings (".Sh", ".Ss"; not NAME and
@@ -32,6 +33,19 @@ FONTS = {"B": "B", "I": "I", "BR": "BR", "BI": "BI", "IB": "IB", "IR": "IR", "RB
 # in its NAME section (".Nd list directory contents")
 HEADINGS = {"SH", "SS", "Sh", "Ss", "Nd"}
 SECTIONS = {"SH", "Sh"}
+# A manual page's sections as German manual pages name them (this machine's 103 German pages paired with their
+# English, heading by heading: NAME is BEZEICHNUNG in 64 of 102, SYNOPSIS ÜBERSICHT in 90 of 92, EXIT STATUS
+# EXIT-STATUS in 20 of 20; man-pages(7)'s for the rest). Written so, not sent: the model kept NAME and SYNOPSIS, and
+# read EXIT STATUS as "STATUS BEENDEN", SECURITY as "SICHERHEITSKOPIE"
+SECTION_NAMES = {
+    "NAME": "BEZEICHNUNG", "SYNOPSIS": "ÜBERSICHT", "DESCRIPTION": "BESCHREIBUNG", "OPTIONS": "OPTIONEN",
+    "SEE ALSO": "SIEHE AUCH", "FILES": "DATEIEN", "BUGS": "FEHLER", "AUTHOR": "AUTOR", "AUTHORS": "AUTOREN",
+    "ENVIRONMENT": "UMGEBUNGSVARIABLEN", "ENVIRONMENT VARIABLES": "UMGEBUNGSVARIABLEN",
+    "CONFIGURATION": "KONFIGURATION",
+    "EXIT STATUS": "EXIT-STATUS", "NOTES": "ANMERKUNGEN", "EXAMPLES": "BEISPIELE", "CAVEATS": "WARNUNGEN",
+    "REPORTING BUGS": "FEHLER MELDEN", "EXIT VALUES": "RÜCKGABEWERTE", "RETURN VALUE": "RÜCKGABEWERT",
+    "ERRORS": "FEHLER", "STANDARDS": "STANDARDS", "SECURITY": "SICHERHEIT", "HISTORY": "GESCHICHTE",
+    "DIAGNOSTICS": "DIAGNOSE", "COPYRIGHT": "COPYRIGHT", "VERSIONS": "VERSIONEN", "ATTRIBUTES": "ATTRIBUTE"}
 # mdoc's sections that its formatters find by name (groff's doc.tmac, mandoc: the NAME line, the synopsis' layout):
 # kept as written
 MDOC_NAMED_SECTIONS = {"NAME", "SYNOPSIS"}
@@ -249,9 +263,10 @@ class Reader:
         return end > at and end < len(lines) and self._in_paragraph(lines, end)
 
     def _heading(self, line: str, macro: str) -> Paragraph:
-        """A heading's words (a section's, a subsection's title; mdoc's description): sent sentence-cased where they
-        are in capitals (the model read "DESCRIPTION" as letters and kept it; "Description" it translates), and
-        written in capitals again, quoted where they were, a comment after them kept."""
+        """A heading's words (a section's, a subsection's title; mdoc's description): a standard section's German
+        (SECTION_NAMES) written, not sent; others sent sentence-cased where they are in capitals (the model read
+        "DESCRIPTION" as letters and kept it; "Description" it translates), and written in capitals again, quoted
+        where they were, a comment after them kept."""
         title = " ".join(arguments(line))
         head = line[:CONTROL.match(line).end() + len(macro)] + " "
         found = TRAILING_COMMENT.search(line, len(head))
@@ -264,6 +279,8 @@ class Reader:
             self.name_line = self.section == "NAME"
         if macro == "Sh" and title in MDOC_NAMED_SECTIONS:
             return Paragraph("", line)
+        if macro in SECTIONS and (german := SECTION_NAMES.get(" ".join(title.split()))):
+            return Paragraph("", head + (f'"{german}"' if quoted else german) + comment)
         shouted = title.isupper() and "\\" not in title
         sent, originals = (title[0] + title[1:].lower(), {}) if shouted else decoded(title)
 
