@@ -279,7 +279,8 @@ class Reader:
             self.name_line = self.section == "NAME"
         if macro == "Sh" and title in MDOC_NAMED_SECTIONS:
             return Paragraph("", line)
-        if macro in SECTIONS and (german := SECTION_NAMES.get(" ".join(title.split()))):
+        # (man(7)'s ".SH" alone: mdoc's formatters lay a page out by its ".Sh" names)
+        if macro == "SH" and (german := SECTION_NAMES.get(" ".join(title.split()))):
             return Paragraph("", head + (f'"{german}"' if quoted else german) + comment)
         shouted = title.isupper() and "\\" not in title
         sent, originals = (title[0] + title[1:].lower(), {}) if shouted else decoded(title)
