@@ -265,8 +265,7 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     element, holes = text.element, [hole.element for hole in text.holes]
     blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated) for hole in text.holes]
     translation = translated.get(text.number, "")
-    # (its entities are declared by its book, which this file may not be)
-    if not translation or not documents.well_formed(documents.REFERENCE.sub("", translation)):
+    if not translation or not documents.well_formed_translation(translation):  # (its entities: its book's)
         return _content(document, element, holes, blocks)
     source = _content(document, element, holes)
     body = source.strip()

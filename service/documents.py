@@ -11,7 +11,7 @@ import math
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 # What holds no elements: comments, CDATA sections, processing instructions and the document type declaration, whose
 # quoted literals and internal subset may hold any text ("<string>" in a DOCTYPE's system identifier was read as one).
@@ -170,18 +170,39 @@ def add_words(out: list[str], words: list[str], piece: str) -> None:
 
 def kept_element(tag: str, source: str) -> str:
     """Markup sent to be kept as written (a command, a formatting code): an element marked translate="no", which the
-    pipeline keeps whole, its source as its content (`kept_source` reads it back)."""
+    pipeline keeps whole, its source as its content (`markup_pieces` reads it back)."""
     return f'<{tag} translate="no">{html.escape(source, quote=False)}</{tag}>'
 
 
-def kept_source(translation: str, tag: re.Match) -> tuple[str, int] | None:
-    """The source a translation's kept element holds (`kept_element`) and where the element ends; None where its tag
-    is no kept element's start, or it has no end."""
-    closing, name, attributes, empty = tag.groups()
-    if closing or empty or attribute(attributes, "translate") != "no":
-        return None
-    ended = translation.find(f"</{name}>", tag.end())
-    return (html.unescape(translation[tag.end():ended]), ended + len(name) + 3) if ended >= 0 else None
+def markup_pieces(translation: str) -> Iterator[tuple[str, str | re.Match]]:
+    """A translation sent as HTML, piece by piece in order, for a format to write back in its own markup: ("text",
+    words with their references read), ("kept", the source a kept element holds: `kept_element`) and ("tag", any
+    other tag's match); a text piece before each other piece and one after the last, empty or not."""
+    at = 0
+    while (tag := TAG.search(translation, at)) is not None:
+        yield "text", html.unescape(translation[at:tag.start()])
+        closing, name, attributes, empty = tag.groups()
+        ended = -1 if closing or empty or attribute(attributes, "translate") != "no" else \
+            translation.find(f"</{name}>", tag.end())
+        if ended >= 0:
+            yield "kept", html.unescape(translation[tag.end():ended])
+            at = ended + len(name) + 3
+        else:
+            yield "tag", tag
+            at = tag.end()
+    yield "text", html.unescape(translation[at:])
+
+
+def well_formed_translation(translation: str) -> bool:
+    """Whether a translation sent as HTML is well-formed element content to write into its document, its references
+    (HTML's "&nbsp;", the entities a DocBook book declares, "&kappname;") taken as declared."""
+    return well_formed(REFERENCE.sub("", translation))
+
+
+def stripped(document: str, start: int, end: int) -> tuple[int, int]:
+    """The span document[start:end] without the white space around it."""
+    text = document[start:end]
+    return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
 
 
 def laid_out(document: str, start: int, end: int, written: str, spaces: Sequence[int]) -> str:

@@ -162,7 +162,7 @@ def _texts(document: str) -> list[Text]:
             section = heading.upper() if name == "head1" else section
             if name == "head1" and heading in roff.SECTION_NAMES:  # (as German manual pages name it)
                 german = roff.SECTION_NAMES[heading]
-                found.append(Text(line, "=head1", *_stripped(document, words, end), sent="", german=german))
+                found.append(Text(line, "=head1", *documents.stripped(document, words, end), sent="", german=german))
                 continue
             found.append(_text(document, line, f"={name}", words, end))
         elif not command and document[start] not in " \t":  # (an indented paragraph is verbatim: kept)
@@ -178,16 +178,10 @@ def _texts(document: str) -> list[Text]:
 def _text(document: str, line: int, what: str, start: int, end: int) -> Text:
     """The text of document[start:end], sent as HTML where its codes are closed and it holds a letter outside kept
     ones."""
-    start, end = _stripped(document, start, end)
+    start, end = documents.stripped(document, start, end)
     read = _html(document, start, end)
     sent = read[0] if read and documents.LETTER.search(read[1]) else ""
     return Text(line, what, start, end, sent)
-
-
-def _stripped(document: str, start: int, end: int) -> tuple[int, int]:
-    """document[start:end] without the white space around it."""
-    text = document[start:end]
-    return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
 
 
 def _codes(document: str, start: int, end: int) -> dict[int, tuple[str, int, int, int]] | None:
@@ -269,7 +263,7 @@ def _character(name: str) -> str:
 def _written(document: str, text: Text, translation: str) -> str | None:
     """A text's translation as POD, laid out as its source is; None where it has no translation to write (none, not
     well-formed, a tag it was not sent with, or one that would start a command or a verbatim paragraph)."""
-    if not translation or not documents.well_formed(documents.REFERENCE.sub("", translation)):
+    if not translation or not documents.well_formed_translation(translation):
         return None
     written = _pod(translation)
     if not written or text.what == "paragraph" and written[0] in "= \t":
@@ -284,15 +278,16 @@ def _pod(translation: str) -> str | None:
     """A translation (HTML) as POD: its elements the codes they were sent for (one inside another of its own kind
     left out: "I<I<x>>" is a nested code POD's checkers warn of), a kept one's source as it was (`_unwrapped`), its
     words escaped where POD would read them as codes; None where it holds a tag it was not sent with."""
-    pieces, open_codes, at = [], [], 0  # open_codes: (tag, whether written) of each open element
-    while (tag := documents.TAG.search(translation, at)) is not None:
-        pieces.append(_escaped(translation[at:tag.start()], bool(open_codes), pieces))
-        closing, name, _, empty = tag.groups()
-        at = tag.end()
-        if kept := documents.kept_source(translation, tag):
-            pieces.append(_unwrapped(kept[0], CODES[open_codes[-1][0]]) if open_codes else kept[0])
-            at = kept[1]
-        elif name in CODES and not empty and not closing:
+    pieces, open_codes = [], []  # open_codes: (tag, whether written) of each open element
+    for kind, piece in documents.markup_pieces(translation):
+        if kind == "text":
+            pieces.append(_escaped(piece, bool(open_codes), pieces))
+            continue
+        if kind == "kept":
+            pieces.append(_unwrapped(piece, CODES[open_codes[-1][0]]) if open_codes else piece)
+            continue
+        closing, name, _, empty = piece.groups()
+        if name in CODES and not empty and not closing:
             written = not open_codes or open_codes[-1][0] != name
             open_codes.append((name, written))
             pieces.append(f"{CODES[name]}<" if written else "")
@@ -300,7 +295,6 @@ def _pod(translation: str) -> str | None:
             pieces.append(">" if open_codes.pop()[1] else "")
         else:
             return None
-    pieces.append(_escaped(translation[at:], bool(open_codes), pieces))
     return "".join(pieces).strip()
 
 
@@ -310,10 +304,10 @@ def _unwrapped(source: str, letter: str) -> str:
     return source[whole[1]:whole[2]] if whole and whole[0] == letter and whole[3] == len(source) else source
 
 
-def _escaped(html_text: str, in_code: bool, before: list[str]) -> str:
+def _escaped(words: str, in_code: bool, before: list[str]) -> str:
     """Words as POD writes them: in a code, "<" and ">" as E<lt> and E<gt>; outside, a "<" after a capital letter
     (the words before them too) as E<lt>."""
-    text = documents.SPACES.sub(" ", html.unescape(html_text))
+    text = documents.SPACES.sub(" ", words)
     if in_code:
         return ANGLE.sub(lambda angle: "E<lt>" if angle.group() == "<" else "E<gt>", text)
     if text.startswith("<") and before and before[-1][-1:].isupper() and before[-1][-1:].isascii():

@@ -24,13 +24,13 @@ line command's on its line; German written as the characters it is where the man
 UTF-8`` or holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands
 (``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way
 (``@dots{}``, ``@print{}``); the manual's language German (its ``@documentlanguage``, one added after
-``@setfilename`` where it has none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that is not well-formed (a tag lost) is not written: its text stays as it was.
+``@setfilename`` where it has none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that
+is not well-formed (a tag lost) is not written: its text stays as it was.
 """
 
 from __future__ import annotations
 
 import collections
-import html
 import itertools
 import re
 import sys
@@ -233,7 +233,7 @@ class Reader:
     def _command(self, name: str, number: int, start: int, end: int) -> tuple[str, int] | None:
         """A line command's line, from after its name: what it opens or closes, its argument's text where it has
         one; a kept block it opens (its name, depth 1)."""
-        argument = self._stripped(start, end)
+        argument = documents.stripped(self.document, start, end)
         if name in KEPT_BLOCKS:
             return name, 1
         if name == "end":
@@ -276,7 +276,7 @@ class Reader:
                 cells.append((done, tab.start()))
                 done = tab.end()
             for cell_start, cell_end in [*cells, (done, end)]:
-                self._add(number, "cell", *self._stripped(cell_start, cell_end), one_line=True)
+                self._add(number, "cell", *documents.stripped(self.document, cell_start, cell_end), one_line=True)
 
     def _text_line(self, number: int, start: int, end: int) -> None:
         block = self.blocks[-1][2] if self.blocks else ""
@@ -295,7 +295,7 @@ class Reader:
         if self.document.startswith("*", start):
             self._end_paragraph()
             if entry := MENU_ENTRY.match(self.document, start, end):
-                description = self._stripped(entry.end(), end)
+                description = documents.stripped(self.document, entry.end(), end)
                 if description[0] < description[1]:
                     self.paragraph, self.paragraph_kind = [(number, *description)], "menu"
         elif indented and self.paragraph:
@@ -309,10 +309,6 @@ class Reader:
             self._add(self.paragraph[0][0], self.paragraph_kind, self.paragraph[0][1], self.paragraph[-1][2],
                       one_line=len(self.paragraph) == 1)
             self.paragraph, self.paragraph_kind = [], "paragraph"
-
-    def _stripped(self, start: int, end: int) -> tuple[int, int]:
-        text = self.document[start:end]
-        return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
 
     def _add(self, line: int, what: str, start: int, end: int, one_line: bool) -> None:
         if start < end:
@@ -465,8 +461,8 @@ def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) 
                                [(hole.start - text.start, hole.end - text.start, written)
                                 for hole, (_, written) in zip(text.holes, holes)])
     translation = translated.get(text.number, "") if text.sent else ""
-    well_formed = translation and documents.well_formed(documents.REFERENCE.sub("", translation))
-    written = _texinfo(translation, holes, utf8) if well_formed else None
+    writable = translation and documents.well_formed_translation(translation)
+    written = _texinfo(translation, holes, utf8) if writable else None
     if written is None or BARE_COMMAND.match(written):  # (a line that starts so is that command's line)
         return source
     if text.one_line or "\n" not in document[text.start:text.end]:
@@ -478,15 +474,16 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
     """A translation (HTML) as Texinfo: its elements the commands they were sent for, a kept one's source as it was,
     each placeholder its hole (one lost after the words), its words escaped; None where it holds a tag it was not
     sent with."""
-    pieces, placed, at = [], set(), 0
-    while (tag := documents.TAG.search(translation, at)) is not None:
-        pieces.append(_escaped(documents.SPACES.sub(" ", html.unescape(translation[at:tag.start()])), utf8))
-        closing, name, attributes, empty = tag.groups()
-        at = tag.end()
-        if kept := documents.kept_source(translation, tag):
-            pieces.append(kept[0])
-            at = kept[1]
-        elif (placeholder := PLACEHOLDER.fullmatch(name)) and empty:
+    pieces, placed = [], set()
+    for kind, piece in documents.markup_pieces(translation):
+        if kind == "text":
+            pieces.append(_escaped(documents.SPACES.sub(" ", piece), utf8))
+            continue
+        if kind == "kept":
+            pieces.append(piece)
+            continue
+        closing, name, _, empty = piece.groups()
+        if (placeholder := PLACEHOLDER.fullmatch(name)) and empty:
             number = int(placeholder.group(1))
             if 1 <= number <= len(holes) and number not in placed:
                 placed.add(number)
@@ -497,7 +494,6 @@ def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str 
             pieces.append("}" if closing else f"@{name}{{")
         else:
             return None
-    pieces.append(_escaped(documents.SPACES.sub(" ", html.unescape(translation[at:])), utf8))
     lost = "".join(f"@{name}{{{hole}}}" for number, (name, hole) in enumerate(holes, start=1) if number not in placed)
     return "".join(pieces).strip() + lost
 
