@@ -1492,8 +1492,11 @@ class Job:
             self._write_package(DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),
                                                                        translations))
         elif self.settings.format in DOCUMENTS:
+            # POD declares the encoding it is written in
+            written_in = {"encoding": self.encoding} if self.settings.format == "pod" else {}
             self._write_output([DOCUMENTS[self.settings.format].filled(document(self.input, self.settings),
-                                                                       translations, self.settings.review)])
+                                                                       translations, self.settings.review,
+                                                                       **written_in)])
         elif self.settings.format == "po":
             changes = po.edits(po.read(catalog_lines(self.input)), translations, self.settings.review)
             self._write_output(self._ended(changes.apply(line for _, line in catalog_lines(self.input))))

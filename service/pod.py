@@ -17,12 +17,13 @@ The document is written back character for character but for the translated text
 to the width of its source's lines (one on one line stays on one), a command's on its line; a ">" inside a formatting
 code and a "<" after a capital letter written as ``E<gt>`` and ``E<lt>``; a translation that would start a paragraph
 as a command or as verbatim text (a "=" or a space first), or that is not well-formed (a tag lost), is not written.
-A document that declares no encoding and gets German characters declares UTF-8 (``=encoding UTF-8`` before its first
-command): POD's readers would guess one, and complain.
+A document that declares no encoding and gets German characters declares the one it is written in (``=encoding
+UTF-8``, or a job's --encoding, before its first command): POD's readers would guess one, and complain.
 """
 
 from __future__ import annotations
 
+import codecs
 import html
 import itertools
 import re
@@ -84,10 +85,11 @@ def count(document: str) -> int:
     return sum(1 for text in _texts(document) if text.sent)
 
 
-def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+def filled(document: str, translated: dict[int, str], review: bool = True, encoding: str = "utf-8") -> str:
     """The document with each translated text in place (POD has no mark of a translation to review: `review`
-    changes nothing), its links to its own sections naming their translated headings, declaring UTF-8 where it
-    declares no encoding and a translation holds characters outside ASCII."""
+    changes nothing), its links to its own sections naming their translated headings, declaring the `encoding` it
+    will be written in (a Python codec's name) where it declares none and a translation holds characters outside
+    ASCII."""
     found = _texts(document)
     written = {id(text): written for text in found if (written := text.german or _written(
         document, text, translated.get(text.number, ""))) is not None}
@@ -96,9 +98,10 @@ def filled(document: str, translated: dict[int, str], review: bool = True) -> st
     result = documents.spliced(document, [(text.start, text.end, _linked(written[id(text)], sections))
                                           for text in found if id(text) in written])
     german = any(not text.isascii() for text in written.values())
-    if not german or ENCODING.search(result) or not (first := _first_command(result)):
+    name = codecs.lookup(encoding).name  # as Perl's Encode reads it too (iso8859-1, cp1252, mac-roman)
+    if not german or name == "ascii" or ENCODING.search(result) or not (first := _first_command(result)):
         return result
-    return f"{result[:first.start()]}=encoding UTF-8\n\n{result[first.start():]}"
+    return f"{result[:first.start()]}=encoding {'UTF-8' if name == 'utf-8' else name}\n\n{result[first.start():]}"
 
 
 def _section(heading: str) -> str:

@@ -108,6 +108,9 @@ def test_translations_are_written_in_place_escaped_and_linked_to_translated_head
     assert pod.filled(declared, {1: "Tee"}) == "=encoding latin1\n\n=head1 Tee\n"
     undeclared = "# © 2024\n\n=head1 Tea\n"  # German where none was declared: UTF-8, even after a © in code
     assert pod.filled(undeclared, {1: "Tee für"}) == "# © 2024\n\n=encoding UTF-8\n\n=head1 Tee für\n"
+    # written in a job's --encoding: declared as Perl names it (UTF-8 declared over Latin-1 was read as mojibake)
+    assert pod.filled("=head1 Tea\n", {1: "Tee für"}, encoding="latin-1") == "=encoding iso8859-1\n\n=head1 Tee für\n"
+    assert pod.filled("=head1 Tea\n", {1: "Tee für"}, encoding="ascii") == "=head1 Tee für\n"  # (approximated)
 
 
 def test_pod_is_read_by_its_name_and_binary_refused(tmp_path):
@@ -170,5 +173,10 @@ def test_a_perl_distribution_is_translated_through_the_server(server, tmp_path):
     assert "2 files: 2 translated, 0 finished before, 0 copied, 0 failed" in out
     title = alone(server.target, ["Green tea"])[0]
     assert (output / "green.pod").read_text(encoding="utf-8") == f"=head1 {title}\n\n    code\n"
+    code, out, err = batch(server.target, source / "green.pod", tmp_path / "green.de.pod", "--encoding", "latin-1",
+                           *SHORT)  # written in Latin-1, and declared so where German came in
+    assert code == 0, err
+    declared = "" if title.isascii() else "=encoding iso8859-1\n\n"
+    assert (tmp_path / "green.de.pod").read_text(encoding="latin-1") == f"{declared}=head1 {title}\n\n    code\n"
     module = (output / "Tea.pm").read_text(encoding="utf-8")
     assert module.startswith(MODULE[:MODULE.index("__END__")]) and module.endswith("=cut\n\nsub more { }\n")
