@@ -1,7 +1,8 @@
 """Texinfo (GNU's manuals: sed's, grep's, Wget's, ...) for batch jobs: which texts to send, and the manual written
 back.
 
-A text is a paragraph (its lines between blank lines and commands), a heading's or title's words (``@section``,
+A text is a paragraph (its lines between blank lines and commands; comment, index entry and anchor lines between
+them go on it, as Texinfo reads them, and are written before its translation), a heading's or title's words (``@section``,
 ``@settitle``, ``@center``), a concept index entry (``@cindex``), a list item's paragraph, a table's term where the
 table sets its terms as words (``@table @asis``; not ``@table @code``), a multitable's cell, a line of a block laid out
 line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a menu entry's description (with
@@ -76,6 +77,9 @@ WORDS = frozenset("emph strong dfn i b r w sansserif slanted titlefont asis sub 
 # Brace commands whose content is words of their own (a text apart from the sentence around them)
 HOLES = frozenset({"footnote", "caption", "shortcaption"})
 COMMENTS = frozenset({"c", "comment"})
+# Lines that go on a paragraph rather than end it, as Texinfo reads them: comments and index entries between its lines
+# (sed's manual has a "@cindex" line in the middle of a sentence), and an anchor alone on its line (ANCHOR_LINE)
+WITHIN_PARAGRAPH = COMMENTS | frozenset("cindex findex kindex pindex tindex vindex anchor".split())
 # Glyphs and letters sent as the characters they are (and written back as the commands, but in a UTF-8 manual)
 GLYPHS = {"dots": "…", "enddots": "…", "copyright": "©", "registeredsymbol": "®", "bullet": "•", "minus": "−",
           "result": "⇒", "expansion": "↦", "print": "⊣", "equiv": "≡", "tie": "\u00a0", "comma": ",", "atchar": "@",
@@ -113,6 +117,8 @@ UTF8 = re.compile(r"^[ \t]*@documentencoding[ \t]+utf-?8[ \t]*\r?$", re.IGNORECA
 PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
 HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
 SPECIAL = re.compile(r"[@{}]")  # where a text's plain words end
+ESCAPED = re.compile(r"@.")  # "@{", "@}", "@@": no brace
+ANCHOR_LINE = re.compile(r"[ \t]*@anchor\{[^{}\n]*\}[ \t]*\r?")  # kept on its line, outside a paragraph too
 COMMAND_LINE = re.compile(r"(?m:^)[ \t]*@[A-Za-z]")
 MAX_DEPTH = 50  # brace commands inside each other in one text (a manual's nest three or four deep)
 
@@ -136,7 +142,14 @@ class Text:
     one_line: bool  # written back on one line (a line command's argument, a cell, a line laid out as written)
     sent: str = ""  # the HTML sent ("" where it is kept as written)
     holes: list[Text] = field(default_factory=list)  # its footnotes and captions, <placeholder-1/> the first
+    # a paragraph's comment and index entry lines between its lines (WITHIN_PARAGRAPH): the start of each's command
+    # and the end of its line (its "\r" too), and the text of an index entry's words; written before the paragraph
+    within: list[tuple[int, int, Text | None]] = field(default_factory=list)
     number: int = 0  # 1-based, in document order, of the texts sent
+
+    def inner(self) -> list[Text]:
+        """Its footnotes', captions' and index entries' texts, in document order."""
+        return sorted([*self.holes, *(text for _, _, text in self.within if text)], key=lambda text: text.start)
 
 
 def check(document: str) -> None:
@@ -169,7 +182,7 @@ def _sent_texts(found: list[Text]) -> Iterator[Text]:
     for text in found:
         if text.sent:
             yield text
-        yield from _sent_texts(text.holes)
+        yield from _sent_texts(text.inner())
 
 
 def _read(document: str) -> list[Text]:
@@ -194,6 +207,11 @@ class Reader:
         self.open = collections.Counter()  # how many blocks of each name are open
         self.paragraph: list[tuple[int, int, int]] = []  # (line, start, end) of the paragraph's lines so far
         self.paragraph_kind = "paragraph"  # or "menu": a menu entry's description
+        self.depth = 0  # of the braces open at the paragraph's last line's end
+        self.item_line = False  # whether the paragraph started on an item's line
+        # the paragraph's comment and index entry lines so far: (line, command's name, its start, the name's end, the
+        # line's end before and after its "\r")
+        self.within: list[tuple[int, str, int, int, int, int]] = []
 
     def texts(self) -> list[Text]:
         kept: tuple[str, int] | None = None  # a kept block's name and how deep the same name is open in it
@@ -213,16 +231,31 @@ class Reader:
                 name = command.group(1)
                 if name == "bye":
                     break
-                if not line.startswith("{", command.end()):
+                braced = line.startswith("{", command.end())
+                anchor = ANCHOR_LINE.fullmatch(line) is not None
+                if (anchor or not braced) and self._goes_on_paragraph(name, line):
+                    self.within.append((number, name, start + command.start(1) - 1, start + command.end(), end,
+                                        start + len(line)))
+                elif anchor and not self.paragraph:
+                    pass
+                elif not braced:
                     self._end_paragraph()
                     kept = self._command(name, number, start + command.end(), end)
                     continued = CONTINUED.search(line) is not None
-                    continue
-                self._text_line(number, start + command.start(1) - 1, end)
+                else:
+                    self._text_line(number, start + command.start(1) - 1, end)
             else:
                 self._text_line(number, start + len(line) - len(line.lstrip()), end)
         self._end_paragraph()
         return self.found
+
+    def _goes_on_paragraph(self, name: str, line: str) -> bool:
+        """Whether a line command's line is read within the paragraph open (a comment or an index entry between its
+        lines, outside braces; not right after an item's line: "@item none", "@vindex none", "Do not use color."
+        reads as one paragraph, but its author meant a label and its description)."""
+        return (name in WITHIN_PARAGRAPH and bool(self.paragraph) and self.paragraph_kind == "paragraph"
+                and self.depth == 0 and CONTINUED.search(line) is None
+                and not (self.item_line and len(self.paragraph) == 1))
 
     def _kept_block(self, line: str, name: str, depth: int) -> tuple[str, int] | None:
         if (ended := END.match(line)) and ended.group(1) == name:
@@ -265,7 +298,8 @@ class Reader:
         block, argument, _ = self.lists[-1] if self.lists else ("", "", "")
         if block in LISTS:
             if start < end:
-                self.paragraph.append((number, start, end))
+                self._paragraph_line(number, start, end)
+                self.item_line = True
         elif block in TABLES:
             style = argument.strip().lstrip("@")
             if style in WORDS or style == "":
@@ -285,7 +319,12 @@ class Reader:
         elif block in LINE_BLOCKS:
             self._add(number, "line", start, end, one_line=True)
         else:
-            self.paragraph.append((number, start, end))
+            self._paragraph_line(number, start, end)
+
+    def _paragraph_line(self, number: int, start: int, end: int) -> None:
+        self.paragraph.append((number, start, end))
+        words = ESCAPED.sub("", self.document[start:end])
+        self.depth += words.count("{") - words.count("}")
 
     def _menu_line(self, number: int, start: int, end: int) -> None:
         """A menu's line: an entry, whose description starts a text; a line indented under it, which goes on with
@@ -305,10 +344,36 @@ class Reader:
             self._add(number, "line", start, end, one_line=True)
 
     def _end_paragraph(self) -> None:
+        """The paragraph open as a text, the comment and index entry lines between its lines in it; those after its
+        last line read as they would be alone."""
         if self.paragraph:
-            self._add(self.paragraph[0][0], self.paragraph_kind, self.paragraph[0][1], self.paragraph[-1][2],
-                      one_line=len(self.paragraph) == 1)
-            self.paragraph, self.paragraph_kind = [], "paragraph"
+            first, start, _ = self.paragraph[0]
+            last, _, end = self.paragraph[-1]
+            within = [line for line in self.within if line[0] < last]
+            if within:
+                self.found.append(self._paragraph_within(first, start, end, within))
+            else:
+                self._add(first, self.paragraph_kind, start, end, one_line=len(self.paragraph) == 1)
+            for number, name, _, name_end, end, _ in self.within[len(within):]:
+                self._command(name, number, name_end, end)
+        self.paragraph, self.paragraph_kind, self.depth, self.within, self.item_line = [], "paragraph", 0, [], False
+
+    def _paragraph_within(self, line: int, start: int, end: int, within: list[tuple[int, str, int, int, int, int]]) \
+            -> Text:
+        """A paragraph whose lines hold comment and index entry lines: its words read as if those were blank, and
+        an index entry's words a text of its own."""
+        pieces, at = [], start
+        for _, _, command_start, _, _, line_end in within:
+            pieces += [self.document[at:command_start], " " * (line_end - command_start)]
+            at = line_end
+        blanked = "".join([*pieces, self.document[at:end]])
+        text = _moved(_text(blanked, line, "paragraph", 0, end - start, one_line=False), start)
+        for number, name, command_start, name_end, end, line_end in within:
+            words = documents.stripped(self.document, name_end, end)
+            entry = _text(self.document, number, f"@{name}", *words, one_line=True) \
+                if name in WORDS_LINES and words[0] < words[1] else None
+            text.within.append((command_start, line_end, entry))
+        return text
 
     def _add(self, line: int, what: str, start: int, end: int, one_line: bool) -> None:
         if start < end:
@@ -326,6 +391,14 @@ def _text(document: str, line: int, what: str, start: int, end: int, one_line: b
     text.sent = sent if documents.LETTER.search(words) else ""
     text.holes = [_text(document, line, name, hole_start, hole_end, one_line=False)
                   for name, hole_start, hole_end in holes]
+    return text
+
+
+def _moved(text: Text, offset: int) -> Text:
+    """A text read from a piece of the document that starts at `offset`, its positions (and its holes') in the
+    document."""
+    text.start, text.end = text.start + offset, text.end + offset
+    text.holes = [_moved(hole, offset) for hole in text.holes]
     return text
 
 
@@ -455,19 +528,29 @@ def _kept(name: str, source: str) -> str:
 
 def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) -> str:
     """A text as written back: its translation where it has a well-formed one, laid out as its source is, else its
-    source; its holes filled in either way."""
-    holes = [(hole.what, _written(document, hole, translated, utf8)) for hole in text.holes]
-    source = documents.spliced(document[text.start:text.end],
-                               [(hole.start - text.start, hole.end - text.start, written)
-                                for hole, (_, written) in zip(text.holes, holes)])
+    source; its holes and the lines read within it written either way."""
+    inner = {id(part): _written(document, part, translated, utf8) for part in text.inner()}
+    source = documents.spliced(document[text.start:text.end], [
+        (part.start - text.start, part.end - text.start, inner[id(part)]) for part in text.inner()])
     translation = translated.get(text.number, "") if text.sent else ""
     writable = translation and documents.well_formed_translation(translation)
+    holes = [(hole.what, inner[id(hole)]) for hole in text.holes]
     written = _texinfo(translation, holes, utf8) if writable else None
     if written is None or BARE_COMMAND.match(written):  # (a line that starts so is that command's line)
         return source
     if text.one_line or "\n" not in document[text.start:text.end]:
         return written
-    return documents.laid_out(document, text.start, text.end, written, _breaks(written))
+    written = documents.laid_out(document, text.start, text.end, written, _breaks(written))
+    if not text.within:
+        return written
+    # the lines read within it each on its line, indented as its first, before it (after it where its first line
+    # starts with a command: "@item ...")
+    lines = [documents.spliced(document[command:line_end], [] if entry is None else [
+        (entry.start - command, entry.end - command, inner[id(entry)])]) for command, line_end, entry in text.within]
+    indent = document[document.rfind("\n", 0, text.start) + 1:text.start]
+    if indent.strip():
+        return written + "".join(("\r\n" if line.endswith("\r") else "\n") + line.rstrip("\r") for line in lines)
+    return "".join(f"{line}\n{indent}" for line in lines) + written
 
 
 def _texinfo(translation: str, holes: list[tuple[str, str]], utf8: bool) -> str | None:
