@@ -111,6 +111,7 @@ NAMED_FORMATS = {
     ".xml": "android",  # Android's string resources: the XML files a localisation job meets most
     ".docbook": "docbook", ".dbk": "docbook",  # DocBook's (KDE's manuals are index.docbook)
     ".texi": "texinfo", ".texinfo": "texinfo", ".txi": "texinfo",  # Texinfo's (GNU's manuals)
+    ".tely": "texinfo", ".itely": "texinfo", ".itexi": "texinfo",  # lilypond-book's Texinfo (LilyPond's manuals)
     ".pod": "pod", ".pm": "pod", ".pl": "pod",  # Perl's documentation, and a module's or script's (its code kept)
     ".ts": "ts",  # Qt Linguist's (a TypeScript file is refused, as not XML)
     ".resx": "resx", ".resw": "resx",  # .NET's resources, UWP's

@@ -14,7 +14,8 @@ macros) kept as written, an element marked translate="no"; a footnote (``@footno
 sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
 
 Kept as written: code and examples (``@example``, ``@verbatim``, ``@lisp``), raw output (``@tex``, ``@html``), macro
-definitions, the directory entry, ``@node`` lines and the entries' names and nodes of menus (node names are what
+definitions, the directory entry, a block Texinfo does not know (a preprocessor's: lilypond-book's ``@lilypond``, its
+inline form ``@lilypond[quote]{c d}`` a kept element), ``@node`` lines and the entries' names and nodes of menus (node names are what
 references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header lines
 (``@deffn``), comments, every other line command, and everything after ``@bye``. A text whose braces do not match,
 that holds a comment, or whose commands nest deeper than MAX_DEPTH is kept too.
@@ -41,7 +42,8 @@ from typing import Iterator
 
 from service import documents
 
-# Blocks kept as written to their "@end": code and examples, raw output, macro definitions, Info's directory entry
+# Blocks kept as written to their "@end": code and examples, raw output, macro definitions, Info's directory entry (and
+# every block Texinfo does not know: KNOWN_BLOCKS)
 KEPT_BLOCKS = frozenset("""
 example smallexample lisp smalllisp verbatim ignore macro rmacro linemacro tex html docbook latex xml direntry
 displaymath
@@ -62,6 +64,7 @@ deftypevr deftypevar defcv defivar deftypeivar defop defmethod deftypeop deftype
 deftypeline
 """.split())
 CONDITIONALS = frozenset(name for name in OPEN_BLOCKS if name.startswith("if"))  # "@ifhtml", "@ifset", ...
+KNOWN_BLOCKS = KEPT_BLOCKS | MENUS | LINE_BLOCKS | OPEN_BLOCKS
 LABELED_BLOCKS = frozenset({"quotation", "smallquotation"})
 LISTS = frozenset({"itemize", "enumerate"})
 TABLES = frozenset({"table", "ftable", "vtable"})
@@ -98,6 +101,7 @@ ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0
            "H": "\u030b", "v": "\u030c", "u": "\u0306", "dotaccent": "\u0307", "ringaccent": "\u030a",
            "ogonek": "\u0328", "udotaccent": "\u0323", "ubaraccent": "\u0331", "tieaccent": "\u0361"}
 WRITTEN_ACCENTS = {mark: name for name, mark in ACCENTS.items()}
+READ = WORDS | HOLES | frozenset(GLYPHS) | frozenset(ACCENTS) | {"U", "verb"}  # brace commands read, not kept
 UNBRACED_ACCENTS = frozenset("\"'`^~=")  # written before their letter ('@"a'); the others around it ('@,{c}')
 # Commands of one character that are text: an escaped character, a sentence's end, a space
 SYMBOLS = {"@": "@", "{": "{", "}": "}", ".": ".", "?": "?", "!": "!", ":": "", "-": "", "/": "", "&": "&",
@@ -110,11 +114,13 @@ BARE_COMMAND = re.compile(r"@[A-Za-z][A-Za-z0-9_-]*(?![A-Za-z0-9_{-])")  # "@ref
 # comma or a tab)
 MENU_ENTRY = re.compile(r"\*[ \t]+(?:[^:\n]*::|[^:\n]*:[ \t]*[^.,\t\n]*[.,\t])")
 END = re.compile(r"[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
+END_LINE = re.compile(r"(?m:^)[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
 TAB = re.compile(r"@tab(?![A-Za-z0-9_-])")
 LANGUAGE = re.compile(r"(?m:^)([ \t]*@documentlanguage[ \t]+)([A-Za-z_-]+)")
 SET_FILE_NAME = re.compile(r"(?m:^)[ \t]*@setfilename\b[^\n]*\n")
 UTF8 = re.compile(r"^[ \t]*@documentencoding[ \t]+utf-?8[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
+OPTIONS = re.compile(r"\[[^\]\n{}@]*\](?=\{)")  # a preprocessor's command's, "@lilypond[quote]{c d}": before its braces
 HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
 SPECIAL = re.compile(r"[@{}]")  # where a text's plain words end
 ESCAPED = re.compile(r"@.")  # "@{", "@}", "@@": no brace
@@ -200,6 +206,10 @@ class Reader:
     def __init__(self, document: str):
         self.document = document
         self.found: list[Text] = []
+        # where the last "@end NAME" of each block Texinfo does not know is: a preprocessor's, which is kept as written
+        # (lilypond-book's "@lilypond", whose music was sent as words)
+        self.unknown_ends = {ended.group(1): ended.start() for ended in END_LINE.finditer(document)
+                             if ended.group(1) not in KNOWN_BLOCKS}
         # the open blocks' names, arguments and the block their lines are read by (a conditional's, "@ifhtml", the
         # block around it: the lines of a menu's "@ifset" are a menu's), innermost last
         self.blocks: list[tuple[str, str, str]] = []
@@ -267,8 +277,8 @@ class Reader:
         """A line command's line, from after its name: what it opens or closes, its argument's text where it has
         one; a kept block it opens (its name, depth 1)."""
         argument = documents.stripped(self.document, start, end)
-        if name in KEPT_BLOCKS:
-            return name, 1
+        if name in KEPT_BLOCKS or (self.unknown_ends.get(name, -1) > end and "{" not in self.document[start:end]):
+            return name, 1  # (an unknown one's line of braces, "@lilypond[quote]{c d e}", is its inline form)
         if name == "end":
             closed = self.document[argument[0]:argument[1]].split()
             while closed and self.open[closed[0]]:  # (an "@end" of no open block closes none)
@@ -429,6 +439,8 @@ def _html(document: str, start: int, end: int, holes_kept: bool = False) -> Read
         name_found = NAME.match(document, at + 1, end)
         name = name_found.group() if name_found else document[at + 1:min(at + 2, end)]
         after = at + 1 + len(name)
+        if name not in READ and (options := OPTIONS.match(document, after, end)):
+            after = options.end()  # (the whole command kept)
         braced = after < end and document[after] == "{"
         if not name or name in COMMENTS:
             return None

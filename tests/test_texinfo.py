@@ -198,6 +198,21 @@ def test_comments_index_entries_and_anchors_between_a_paragraphs_lines_leave_it_
     assert texinfo.filled(crlf, translated) == texinfo.filled(document, translated).replace("\n", "\r\n")
 
 
+def test_a_block_texinfo_does_not_know_is_kept_as_written():
+    """A preprocessor's block (lilypond-book's "@lilypond" to "@end lilypond": LilyPond's manuals sent 13 of the
+    tutorial's 27 as words, "\\relative { c' d e f }" came back changed) is kept to its end; its inline form, options
+    and all, is a kept element; a line command of no end is no block."""
+    document = ("@lilypond[verbatim,quote]\n\\relative {\n  c' d e f\n}\n@end lilypond\n\n"
+                "Play @lilypond[inline]{c d} now.\n\n@unknown\nA paragraph.\n")
+    assert [text for _, _, text in texinfo.items(document)] == [
+        'Play <lilypond translate="no">@lilypond[inline]{c d}</lilypond> now.', "A paragraph."]
+    assert texinfo.filled(document, {1: 'Spiel <lilypond translate="no">@lilypond[inline]{c d}</lilypond> jetzt.',
+                                     2: "Ein Absatz."}) == document.replace(
+        "Play @lilypond[inline]{c d} now.", "Spiel @lilypond[inline]{c d} jetzt.").replace("A paragraph", "Ein Absatz")
+    for name in ("manual.tely", "chapter.itely", "macros.itexi"):  # lilypond-book's Texinfo
+        assert format_named(Path(name)) == "texinfo"
+
+
 def test_texinfo_is_read_by_its_name_and_a_file_of_no_command_refused(tmp_path):
     for name in ("tea.texi", "tea.texinfo", "tea.txi"):
         assert format_named(tmp_path / name) == "texinfo"
@@ -214,7 +229,8 @@ PIECES = ["@node Top\n", "@chapter ", "@section ", "@cindex ", "@item ", "@tab "
           "@verb{|a b|}", "@verb{|", "@@", "@{", "@}", "@'e", "@\"{u}", "@dots{}", "@U{00FC}", "@U{D800}", "@*", "@ ",
           "@c note\n", "@", "``", "''", "<", "&", " ", "\n", "\n\n", "Tea is hot.", "tea", "42", "@deffn a @\n",
           "@bye\n", "\\input texinfo\n", "\r\n", "ü", "@menu\n", "@end menu\n", "* Tea::  ", "* Hot: Tea.  ", "*",
-          "@anchor{Tea}\n", "@vindex tea\n", "@cindex hot\n"]
+          "@anchor{Tea}\n", "@vindex tea\n", "@cindex hot\n", "@lilypond[quote]\n", "@end lilypond\n",
+          "@x[o]{"]
 
 
 @settings(max_examples=300, deadline=None)
