@@ -270,12 +270,8 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     source = _content(document, element, holes)
     body = source.strip()
     lead, trail = source[:source.index(body)], source[source.index(body) + len(body):]
-    lines = [line.rstrip("\r") for line in body.split("\n")]
-    column = _column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
-    width = max(documents.MIN_WIDTH, *(len(line) for line in [" " * column + lines[0], *lines[1:]])) \
-        if len(lines) > 1 else None
-    indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
-    line_break = ("\r\n" if "\r\n" in body else "\n") + indent  # (a Windows editor's line ends kept)
+    column = documents.column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
+    width, line_break = documents.layout(body, column) if "\n" in body else (None, "\n")
     laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, line_break)
     return lead + laid_out + trail
 
@@ -346,10 +342,6 @@ def _wrapped(words: str, width: int | None, column: int, line_break: str) -> str
     tags = [tag.span() for tag in documents.TAG.finditer(words)]
     spaces = [at for at, character in enumerate(words) if character == " " and not documents.inside(tags, at)]
     return documents.wrapped(words, spaces, width, column, line_break)
-
-
-def _column(document: str, position: int) -> int:
-    return position - (document.rfind("\n", 0, position) + 1)
 
 
 def _german_root(document: str, root: Element) -> str:

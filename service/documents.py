@@ -205,13 +205,23 @@ def stripped(document: str, start: int, end: int) -> tuple[int, int]:
     return start + len(text) - len(text.lstrip()), start + len(text.rstrip())
 
 
-def laid_out(document: str, start: int, end: int, written: str, spaces: Sequence[int]) -> str:
-    """A translation written over a text of several lines, document[start:end]: wrapped at the given spaces to the
-    width of the source's lines (at least MIN_WIDTH), each further line indented as the source's second, its line
-    ends the source's (a Windows editor's "\r\n" kept)."""
-    lines = document[start:end].split("\n")
-    column = start - (document.rfind("\n", 0, start) + 1)
-    width = max(MIN_WIDTH, column + len(lines[0]), *(len(line.rstrip("\r")) for line in lines[1:]))
+def column(document: str, position: int) -> int:
+    """The position's column on its line."""
+    return position - (document.rfind("\n", 0, position) + 1)
+
+
+def layout(source: str, column: int) -> tuple[int, str]:
+    """How a translation of a source of several lines, its first starting at `column`, is wrapped (`wrapped`): the
+    width of the source's lines (at least MIN_WIDTH), and its line break: the source's line end (a Windows editor's
+    "\r\n" kept) and its second line's indentation."""
+    lines = [line.rstrip("\r") for line in source.split("\n")]
+    width = max(MIN_WIDTH, column + len(lines[0]), *(len(line) for line in lines[1:]))
     indent = next((line[:len(line) - len(line.lstrip())] for line in lines[1:] if line.strip()), "")
-    line_break = ("\r\n" if lines[0].endswith("\r") else "\n") + indent
-    return wrapped(written, spaces, width, column, line_break)
+    return width, ("\r\n" if "\r\n" in source else "\n") + indent
+
+
+def laid_out(document: str, start: int, end: int, written: str, spaces: Sequence[int]) -> str:
+    """A translation written over a text of several lines, document[start:end]: wrapped at the given spaces as the
+    source's lines are laid out (`layout`)."""
+    width, line_break = layout(document[start:end], column(document, start))
+    return wrapped(written, spaces, width, column(document, start), line_break)
