@@ -116,9 +116,7 @@ MENU_ENTRY = re.compile(r"\*[ \t]+(?:[^:\n]*::|[^:\n]*:[ \t]*[^.,\t\n]*[.,\t])")
 END = re.compile(r"[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
 END_LINE = re.compile(r"(?m:^)[ \t]*@end[ \t]+([A-Za-z][A-Za-z0-9_-]*)")
 TAB = re.compile(r"@tab(?![A-Za-z0-9_-])")
-LANGUAGE = re.compile(r"(?m:^)([ \t]*@documentlanguage[ \t]+)([A-Za-z_-]+)")
-SET_FILE_NAME = re.compile(r"(?m:^)[ \t]*@setfilename\b[^\n]*\n")
-UTF8 = re.compile(r"^[ \t]*@documentencoding[ \t]+utf-?8[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
+UTF8 = re.compile(r"utf-?8", re.IGNORECASE)  # a @documentencoding's
 PLACEHOLDER = re.compile(r"placeholder-(\d+)")  # a hole's element, as sent
 OPTIONS = re.compile(r"\[[^\]\n{}@]*\](?=\{)")  # a preprocessor's command's, "@lilypond[quote]{c d}": before its braces
 HEXADECIMAL = re.compile(r"[0-9A-Fa-f]{1,6}")  # "@U{00FC}", a character by its code point
@@ -168,20 +166,22 @@ def check(document: str) -> None:
 
 def items(document: str) -> Iterator[tuple[int, str, str]]:
     """(number, "line:what", text) of each text to send."""
-    return ((text.number, f"{text.line}:{text.what}", text.sent) for text in _sent_texts(_read(document)))
+    return ((text.number, f"{text.line}:{text.what}", text.sent) for text in _sent_texts(_read(document).found))
 
 
 def count(document: str) -> int:
     """How many texts the document sends: the highest number an item can have."""
-    return sum(1 for _ in _sent_texts(_read(document)))
+    return sum(1 for _ in _sent_texts(_read(document).found))
 
 
 def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
     """The document with each translated text in place, its language German (Texinfo has no mark of a translation to
     review: `review` changes nothing)."""
-    utf8 = UTF8.search(document) is not None or not document.isascii()  # (Texinfo 6 and 7 read UTF-8 undeclared)
-    edits = [(text.start, text.end, _written(document, text, translated, utf8)) for text in _read(document)]
-    return _german(documents.spliced(document, edits))
+    read = _read(document)
+    # (Texinfo 6 and 7 read UTF-8 undeclared)
+    utf8 = UTF8.fullmatch(read.encoding) is not None if read.encoding else not document.isascii()
+    edits = [(text.start, text.end, _written(document, text, translated, utf8)) for text in read.found]
+    return documents.spliced(document, sorted([*edits, *read.german()]))
 
 
 def _sent_texts(found: list[Text]) -> Iterator[Text]:
@@ -191,13 +191,13 @@ def _sent_texts(found: list[Text]) -> Iterator[Text]:
         yield from _sent_texts(text.inner())
 
 
-def _read(document: str) -> list[Text]:
-    """The manual's texts in document order, numbered (`Reader`)."""
-    found = Reader(document).texts()
+def _read(document: str) -> Reader:
+    """The manual read, its texts in document order numbered (`Reader`)."""
+    reader = Reader(document)
     numbers = itertools.count(1)
-    for text in _sent_texts(found):
+    for text in _sent_texts(reader.texts()):
         text.number = next(numbers)
-    return found
+    return reader
 
 
 class Reader:
@@ -216,6 +216,12 @@ class Reader:
         self.lists: list[tuple[str, str, str]] = []  # those of them whose items "@item" starts (lists, tables)
         self.open = collections.Counter()  # how many blocks of each name are open
         self.paragraph: list[tuple[int, int, int]] = []  # (line, start, end) of the paragraph's lines so far
+        # its header's commands (outside kept blocks: FFmpeg's manuals hold a "@setfilename" in an "@ignore"): the
+        # ends of its first line ("\input texinfo") and of its "@setfilename" line, its language's span, its encoding
+        self.input_end: int | None = None
+        self.file_name_end: int | None = None
+        self.language: tuple[int, int] | None = None
+        self.encoding = ""
         self.paragraph_kind = "paragraph"  # or "menu": a menu entry's description
         self.depth = 0  # of the braces open at the paragraph's last line's end
         self.item_line = False  # whether the paragraph started on an item's line
@@ -234,7 +240,7 @@ class Reader:
             elif kept:
                 kept = self._kept_block(line, *kept)
             elif number == 1 and line.lstrip("\ufeff").startswith("\\input"):
-                pass
+                self.input_end = end
             elif not line.strip():
                 self._end_paragraph()
             elif command := LINE_COMMAND.match(line):
@@ -277,6 +283,7 @@ class Reader:
         """A line command's line, from after its name: what it opens or closes, its argument's text where it has
         one; a kept block it opens (its name, depth 1)."""
         argument = documents.stripped(self.document, start, end)
+        self._header(name, end, argument)
         if name in KEPT_BLOCKS or (self.unknown_ends.get(name, -1) > end and "{" not in self.document[start:end]):
             return name, 1  # (an unknown one's line of braces, "@lilypond[quote]{c d e}", is its inline form)
         if name == "end":
@@ -301,6 +308,29 @@ class Reader:
         elif name in ("item", "itemx", "headitem", "tab"):
             self._item(name, number, *argument)
         return None
+
+    def _header(self, name: str, end: int, argument: tuple[int, int]) -> None:
+        if name == "setfilename" and self.file_name_end is None:
+            self.file_name_end = end
+        elif name == "documentlanguage" and self.language is None and argument[0] < argument[1]:
+            self.language = argument
+        elif name == "documentencoding" and not self.encoding:
+            self.encoding = self.document[argument[0]:argument[1]]
+
+    def german(self) -> list[tuple[int, int, str]]:
+        """The edit that makes the manual German: its @documentlanguage's argument "de", else a @documentlanguage
+        added after its @setfilename line (or its first line, "\\input texinfo"); none where it has neither (a
+        chapter its manual includes)."""
+        if self.language:
+            return [(*self.language, "de")]
+        header_end = self.file_name_end if self.file_name_end is not None else self.input_end
+        if header_end is None:
+            return []
+        ending = "\r\n" if self.document.startswith("\r", header_end) else "\n"
+        line_end = self.document.find("\n", header_end)
+        if line_end < 0:
+            return [(len(self.document), len(self.document), f"{ending}@documentlanguage de")]
+        return [(line_end + 1, line_end + 1, f"@documentlanguage de{ending}")]
 
     def _item(self, name: str, number: int, start: int, end: int) -> None:
         """An item's line: a list item's paragraph starts after it, a table's term is a text where the table sets
@@ -626,11 +656,3 @@ def _breaks(written: str) -> list[int]:
                 spaces.append(at)
             at += 1
     return spaces
-
-
-def _german(document: str) -> str:
-    """The manual's language German: its @documentlanguage, or one added after its @setfilename."""
-    if LANGUAGE.search(document):
-        return LANGUAGE.sub(r"\1de", document, count=1)
-    named = SET_FILE_NAME.search(document)
-    return document if named is None else f"{document[:named.end()]}@documentlanguage de\n{document[named.end():]}"

@@ -213,6 +213,22 @@ def test_a_block_texinfo_does_not_know_is_kept_as_written():
         assert format_named(Path(name)) == "texinfo"
 
 
+def test_the_manual_is_made_german_in_its_header_not_in_a_kept_block():
+    """Its @documentlanguage, or one added after its @setfilename line, or after its first line where it has none
+    (FFmpeg's manuals: a "@setfilename" for another tool inside "@ignore" got the line, the manual none); never in an
+    example or ignored text; a chapter of no header is left as it is."""
+    ffmpeg = "\\input texinfo @c -*- texinfo -*-\r\n@settitle FFplay\r\n@ignore\r\n@setfilename ffplay\r\n@end ignore\r\n"
+    assert texinfo.filled(ffmpeg, {}) == ffmpeg.replace("\r\n", "\r\n@documentlanguage de\r\n", 1)
+    shown = "@setfilename a.info\n@example\n@documentlanguage en\n@end example\n"
+    assert texinfo.filled(shown, {}) == shown.replace("info\n", "info\n@documentlanguage de\n")
+    assert texinfo.filled("@setfilename a.info", {}) == "@setfilename a.info\n@documentlanguage de"
+    assert texinfo.filled("@documentlanguage\n@node Top\n", {}) == "@documentlanguage\n@node Top\n"
+    assert texinfo.filled("@node Chapter\n@chapter Tea\n", {}) == "@node Chapter\n@chapter Tea\n"
+    # its encoding is its header's too: an example's "@documentencoding UTF-8" leaves German as accent commands
+    latin = "@documentencoding ISO-8859-1\n\nTea\n\n@example\n@documentencoding UTF-8\n@end example\n"
+    assert texinfo.filled(latin, {1: "Tee für"}).startswith("@documentencoding ISO-8859-1\n\nTee f@\"ur\n")
+
+
 def test_texinfo_is_read_by_its_name_and_a_file_of_no_command_refused(tmp_path):
     for name in ("tea.texi", "tea.texinfo", "tea.txi"):
         assert format_named(tmp_path / name) == "texinfo"
