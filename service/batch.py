@@ -54,8 +54,8 @@ except ImportError:  # not POSIX: journals are not locked
 
 from service import (android_strings, asciidoc, comments, config_values, csv_table, docbook, documents, docx,
                      epub, fluent, grid_tables, java_properties, json_strings, latex, merged_xml, notebooks, odt,
-                     office, php_arrays, po, pod, pptx, qt_ts, resx, roff, rst, stringsdict, texinfo, xcstrings,
-                     xliff, xlsx)
+                     office, php_arrays, po, pod, pptx, qt_ts, resx, roff, rst, stringsdict, svg, texinfo,
+                     xcstrings, xliff, xlsx)
 from service.client import RETRYABLE, AsyncTranslatorClient, status_name
 from translator.text import CODE_INDENT, FENCE, RAW_ELEMENTS, paragraph_runs
 from translator.v1 import translator_pb2 as pb
@@ -113,6 +113,7 @@ NAMED_FORMATS = {
     ".texi": "texinfo", ".texinfo": "texinfo", ".txi": "texinfo",  # Texinfo's (GNU's manuals)
     ".tely": "texinfo", ".itely": "texinfo", ".itexi": "texinfo",  # lilypond-book's Texinfo (LilyPond's manuals)
     ".pod": "pod", ".pm": "pod", ".pl": "pod",  # Perl's documentation, and a module's or script's (its code kept)
+    ".svg": "svg",  # drawings: their texts, titles and descriptions (an icon of none is written as it was)
     ".ts": "ts",  # Qt Linguist's (a TypeScript file is refused, as not XML)
     ".resx": "resx", ".resw": "resx",  # .NET's resources, UWP's
     ".xcstrings": "xcstrings",  # Xcode's String Catalogs
@@ -185,7 +186,7 @@ DOCUMENTS = {"json": json_strings, "xliff": xliff, "android": android_strings, "
              "xcstrings": xcstrings, "stringsdict": stringsdict, "csv": csv_table,
              "php": php_arrays, "ipynb": notebooks, "docx": docx.FORMAT, "pptx": pptx.FORMAT, "xlsx": xlsx.FORMAT,
              **dict.fromkeys(("odt", "odp", "ods"), odt.FORMAT), "epub": epub.FORMAT, "docbook": docbook,
-             "texinfo": texinfo, "pod": pod}
+             "texinfo": texinfo, "pod": pod, "svg": svg}
 # Documents that are ZIP packages of XML parts, read and written back by service.office
 PACKAGES = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, office.PackageFormat))
 # Formats read a run of lines between blank lines at a time
@@ -194,16 +195,16 @@ PARAGRAPH_FORMATS = ("paragraphs", "subtitles", "rst", "asciidoc", "latex", "man
 # XML files whose translations are merged into them, read by service.merged_xml
 MERGED_XML = tuple(name for name, read in DOCUMENTS.items() if isinstance(read, merged_xml.MergedXml))
 OWN_ENCODING = ("po", "json", "xliff", "android", *MERGED_XML, "ts", "resx", "xcstrings", "stringsdict", "ipynb",
-                *PACKAGES, "docbook")
+                *PACKAGES, "docbook", "svg")
 # items holding markup: inline codes, <b>, <xliff:g>, a description's <em> and <code>, runs' formats
-SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES, "docbook", "texinfo", "pod")
+SENT_AS_HTML = ("xliff", "android", *MERGED_XML, *PACKAGES, "docbook", "texinfo", "pod", "svg")
 # What a progress bar counts, by format (else lines)
 ITEM_NOUNS = {**dict.fromkeys(PARAGRAPH_FORMATS, "item"), "po": "message", "json": "string", "xliff": "unit",
               "android": "string", **dict.fromkeys(MERGED_XML, "text"), "ts": "message", "resx": "string",
               "xcstrings": "string", "stringsdict": "string",
               "csv": "row", "php": "string", "ipynb": "cell", **dict.fromkeys(PACKAGES, "paragraph"),
               "xlsx": "string", "ods": "string", "epub": "item", "docbook": "text", "texinfo": "text",
-              "pod": "text"}
+              "pod": "text", "svg": "text"}
 SUBTITLE_KEPT_BLOCK = re.compile(r"(?:WEBVTT|NOTE|STYLE|REGION)(?:[ \t\n]|$)")  # WebVTT's blocks that are not cues
 # A SubStation Alpha event shown on screen: "Dialogue: " and nine fields (layer or marked, start, end, style, name,
 # three margins, effect: the Format line of ASS and of SSA v4 alike), then its text, the last field, commas and all

@@ -925,7 +925,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 "csv", "php", "ipynb", "docx",
                                 "odt", "odp", "ods", "pptx", "xlsx", "epub",
                                 "subtitles", "ass", "rst", "asciidoc", "latex", "man", "fluent", "docbook",
-                                "texinfo", "pod"),
+                                "texinfo", "pod", "svg"),
                        help="input format (default: jsonl or tsv when INPUT ends in .jsonl or .tsv, config when it "
                             "ends in .yml, .yaml, .ini, .desktop, .strings or .toml, properties when it ends in "
                             ".properties, po when it ends in .po or .pot, json when it ends in .json or .arb, xliff "
@@ -935,7 +935,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "docbook for a DocBook document's or part's (<book>, <article>, <chapter>, <section>, "
                             "...), else android; docbook when it ends in .docbook or .dbk; texinfo when it ends in "
                             ".texi, .texinfo or .txi (lilypond-book's .tely, .itely or .itexi too); pod when it ends in .pod, .pm or .pl or has no suffix and its "
-                            "first line runs perl (#!/usr/bin/perl); ts when it ends in .ts, "
+                            "first line runs perl (#!/usr/bin/perl); svg when it ends in .svg; ts when it ends in .ts, "
                             "resx when it ends in .resx or .resw, xcstrings when it ends in .xcstrings, stringsdict "
                             "when it ends in .stringsdict, csv when it ends in .csv, php when it ends in .php, ipynb "
                             "when it ends in .ipynb, docx when it ends in .docx, .docm, .dotx or .dotm, odt when it "
@@ -1110,6 +1110,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "output the document as it was but for those texts, wrapped to its lines' width, its "
                             "links to its own sections naming their translated headings, =encoding UTF-8 (or "
                             "--encoding's) added where it declares none and gets German; "
+                            "svg: an SVG drawing, each <text>'s words (its <tspan> lines and runs its markup, sent "
+                            "as HTML, so a label over lines is one sentence), flowed paragraph, <title> and <desc> "
+                            "one item numbered in document order, its element's path the id; styles, scripts, "
+                            "metadata, texts of no letter and a <switch>'s other languages (systemLanguage) kept; "
+                            "and the text output the drawing as it was but for those texts, its xml:lang de (a "
+                            "drawing of no text, an icon, as it was); "
                             "fluent: a Project "
                             "Fluent file (.ftl): a message's, a term's and an attribute's value and a variant's text "
                             "one item each, with the lines it goes on over (sent without their indentation, written "

@@ -83,11 +83,27 @@ PLACEHOLDER = re.compile(r"<placeholder-(\d+)/>")
 LANGUAGE = re.compile(r"""(\s(?:xml:)?lang\s*=\s*["'])([^"'&]*)(["'])""")
 # KDE's manuals select their language in their document type: <!ENTITY % English "INCLUDE">
 KDE_LANGUAGE = re.compile(r"""(<!ENTITY\s+%\s+)English(\s+["']INCLUDE["'])""")
-DOCBOOK5 = "http://docbook.org/ns/docbook"
+DEFAULT_NAMESPACE = re.compile(r"\sxmlns\s*=")
 
 
 class NotDocBook(documents.NotDocument):
     """The input is not DocBook this job can read."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What an XML format's elements are to the reader of its texts (DocBook's; SVG's, service.svg): those that are
+    part of the text around them, those kept as written, those that hold blocks and no words, and inline ones whose
+    words are names or code. Every other element is a block: a text where it holds words of its own. Names are
+    compared without their prefix ("svg:text" is a "text")."""
+    inline: frozenset[str]
+    kept: frozenset[str]
+    containers: frozenset[str]
+    names_and_code: frozenset[str] = frozenset()
+    wraps: bool = True  # a translation over several lines where its source is (not SVG's: its line ends are spaces)
+
+
+DOCBOOK = Vocabulary(INLINE, KEPT, CONTAINERS, NAMES_AND_CODE)
 
 
 @dataclass
@@ -101,6 +117,11 @@ class Element:
     end: int  # after its end tag
     children: list[Element] = field(default_factory=list)
 
+    @property
+    def local(self) -> str:
+        """Its name without its prefix."""
+        return self.name.rsplit(":", 1)[-1]
+
 
 @dataclass
 class Text:
@@ -109,6 +130,7 @@ class Text:
     element: Element
     holes: list[Hole]  # the block elements inside it, in order: <placeholder-1/> is the first
     sent: str  # what is sent: its content, blocks as placeholders, white space as single spaces
+    wraps: bool = True  # its translation wrapped to its source's lines (Vocabulary.wraps)
 
 
 @dataclass
@@ -119,9 +141,9 @@ class Hole:
 
 def check(document: str) -> None:
     """NotDocBook where the document declares an encoding other than UTF-8, its first element does not start a
-    DocBook document or a part of one (ROOTS) or its elements nest deeper than MAX_DEPTH (`_root`)."""
+    DocBook document or a part of one (ROOTS) or its elements nest deeper than MAX_DEPTH (`root_element`)."""
     documents.check_encoding(document, NotDocBook)
-    root = _root(document)
+    root = root_element(document)
     if root is None:
         raise NotDocBook("it holds no element")
     if root.name.rsplit(":", 1)[-1] not in ROOTS:
@@ -129,36 +151,37 @@ def check(document: str) -> None:
                          "with (<book>, <article>, <chapter>, <section>, ...)")
 
 
-def items(document: str) -> Iterator[tuple[int, str, str]]:
+def items(document: str, vocabulary: Vocabulary = DOCBOOK) -> Iterator[tuple[int, str, str]]:
     """(number, path, text) of each text to send."""
-    return ((text.number, text.path, text.sent) for text in texts(document))
+    return ((text.number, text.path, text.sent) for text in texts(document, vocabulary))
 
 
-def count(document: str) -> int:
+def count(document: str, vocabulary: Vocabulary = DOCBOOK) -> int:
     """How many texts the document has: the highest number an item can have."""
-    return sum(1 for _ in texts(document))
+    return sum(1 for _ in texts(document, vocabulary))
 
 
-def texts(document: str) -> Iterator[Text]:
+def texts(document: str, vocabulary: Vocabulary = DOCBOOK) -> Iterator[Text]:
     """The document's texts in document order (those inside a text's blocks after it)."""
-    root = _root(document)
-    return _flattened(_read(document, root)) if root else iter(())
+    root = root_element(document)
+    return _flattened(_read(document, root, vocabulary)) if root else iter(())
 
 
-def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+def filled(document: str, translated: dict[int, str], review: bool = True, vocabulary: Vocabulary = DOCBOOK) -> str:
     """The document with each translated text in place, its root's language German (DocBook has no mark of a
-    translation to review: `review` changes nothing)."""
-    root = _root(document)
-    if root is None:
+    translation to review: `review` changes nothing); a document of no text as it was."""
+    root = root_element(document)
+    found = _read(document, root, vocabulary) if root else []
+    if not found:
         return document
     prolog = KDE_LANGUAGE.sub(r"\1German\2", document[:root.start], count=1)
-    return prolog + _german_root(document, root) + _filled(document, root.content_start, len(document),
-                                                           _read(document, root), translated)
+    return prolog + _german_root(document, root) + _filled(document, root.content_start, len(document), found,
+                                                           translated)
 
 
-def _read(document: str, root: Element) -> list[Text]:
+def _read(document: str, root: Element, vocabulary: Vocabulary) -> list[Text]:
     """The texts outside texts' blocks, each with those inside its blocks."""
-    return _texts_in(document, documents.blanked(document), root, root.name, itertools.count(1))
+    return _texts_in(document, documents.blanked(document), root, root.name, itertools.count(1), vocabulary)
 
 
 def _flattened(found: list[Text]) -> Iterator[Text]:
@@ -168,7 +191,7 @@ def _flattened(found: list[Text]) -> Iterator[Text]:
             yield from _flattened(hole.texts)
 
 
-def _root(document: str) -> Element | None:
+def root_element(document: str) -> Element | None:
     """The document's first element, its descendants read (a missing end tag closes at its parent's); NotDocBook
     where they nest deeper than MAX_DEPTH."""
     masked = documents.blanked(document)
@@ -197,28 +220,31 @@ def _root(document: str) -> Element | None:
     return top.children[0] if top.children else None
 
 
-def _texts_in(document: str, masked: str, element: Element, path: str, numbered: Iterator[int]) -> list[Text]:
+def _texts_in(document: str, masked: str, element: Element, path: str, numbered: Iterator[int],
+              vocabulary: Vocabulary) -> list[Text]:
     """The texts of a block element: its own, where it holds words outside its blocks, and those of its blocks
-    (numbered after it)."""
-    if element.name in KEPT or element.name in NAMES_AND_CODE or \
-            documents.attribute(element.attributes, "translate") == "no":
+    (numbered after it). An element in another language than English (SVG's systemLanguage="de": a translation a
+    <switch> chooses) is kept, as one marked translate="no"."""
+    name, attributes = element.local, element.attributes
+    if name in vocabulary.kept or name in vocabulary.names_and_code or documents.attribute(attributes, "translate") \
+            == "no" or not documents.ENGLISH.match(documents.attribute(attributes, "systemLanguage") or "en"):
         return []
-    container = element.name in CONTAINERS
-    if not _has_words(masked, element, inline=not container):  # (a container's inline elements are texts alone)
-        return [text for child in (element.children if container else _blocks_in(element))
-                for text in _texts_in(document, masked, child, f"{path}/{child.name}", numbered)]
-    blocks = _blocks_in(element)
+    container = name in vocabulary.containers
+    if not _has_words(masked, element, vocabulary, inline=not container):  # (a container's inline ones: texts alone)
+        return [text for child in (element.children if container else _blocks_in(element, vocabulary))
+                for text in _texts_in(document, masked, child, f"{path}/{child.name}", numbered, vocabulary)]
+    blocks = _blocks_in(element, vocabulary)
     inside = [(block, f"{path}/{block.name}") for block in blocks]
-    text = Text(next(numbered), path, element, [], _sent(_content(document, element, blocks)))
-    text.holes = [Hole(block, _texts_in(document, masked, block, at, numbered)) for block, at in inside]
+    text = Text(next(numbered), path, element, [], _sent(_content(document, element, blocks)), vocabulary.wraps)
+    text.holes = [Hole(block, _texts_in(document, masked, block, at, numbered, vocabulary)) for block, at in inside]
     return [text]
 
 
-def _blocks_in(element: Element) -> list[Element]:
+def _blocks_in(element: Element, vocabulary: Vocabulary) -> list[Element]:
     """The block elements in an element's content, in order, those inside its inline elements too."""
     found = []
     for child in element.children:
-        found += _blocks_in(child) if child.name in INLINE else [child]
+        found += _blocks_in(child, vocabulary) if child.local in vocabulary.inline else [child]
     return found
 
 
@@ -232,14 +258,15 @@ def _content(document: str, element: Element, blocks: list[Element], written: li
     return "".join(pieces) + document[done:element.content_end]
 
 
-def _has_words(masked: str, element: Element, inline: bool = True) -> bool:
+def _has_words(masked: str, element: Element, vocabulary: Vocabulary, inline: bool = True) -> bool:
     """Whether an element holds a letter of its own: outside its blocks, its names and code, tags and references (and
     outside its `inline` elements too where False)."""
     done = element.content_start
     for child in element.children:
         if _letter(masked[done:child.start]):
             return True
-        if inline and child.name in INLINE and child.name not in NAMES_AND_CODE and _has_words(masked, child):
+        if inline and child.local in vocabulary.inline and child.local not in vocabulary.names_and_code \
+                and _has_words(masked, child, vocabulary):
             return True
         done = child.end
     return _letter(masked[done:element.content_end])
@@ -271,7 +298,7 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     body = source.strip()
     lead, trail = source[:source.index(body)], source[source.index(body) + len(body):]
     column = documents.column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
-    width, line_break = documents.layout(body, column) if "\n" in body else (None, "\n")
+    width, line_break = documents.layout(body, column) if "\n" in body and text.wraps else (None, "\n")
     laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, line_break)
     return lead + laid_out + trail
 
@@ -345,13 +372,14 @@ def _wrapped(words: str, width: int | None, column: int, line_break: str) -> str
 
 
 def _german_root(document: str, root: Element) -> str:
-    """The root's start tag saying its language is German: an English lang (DocBook 5's xml:lang) made "de", one
-    added where it has none; one set by an entity (KDE's lang="&language;") or another language kept."""
+    """The root's start tag saying its language is German: an English lang (xml:lang where it declares a default
+    namespace: DocBook 5's, SVG's) made "de", one added where it has none; one set by an entity (KDE's
+    lang="&language;") or another language kept."""
     tag = document[root.start:root.content_start]
     language = LANGUAGE.search(tag)
     if language and documents.ENGLISH.fullmatch(language.group(2)):
         tag = tag[:language.start(2)] + "de" + tag[language.end(2):]
     elif not re.search(r"\s(?:xml:)?lang\s*=", tag):
-        name = "xml:lang" if DOCBOOK5 in tag else "lang"
+        name = "xml:lang" if DEFAULT_NAMESPACE.search(tag) else "lang"
         tag = re.sub(r"\s*/?>\Z", lambda end: f' {name}="de"{end.group()}', tag)
     return tag

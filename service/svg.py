@@ -1,0 +1,53 @@
+"""SVG (drawings, diagrams, Inkscape's tutorials) for batch jobs: which texts to send, and the drawing written back.
+
+A text is what a drawing shows or says in words: a ``<text>`` element's content (its ``<tspan>`` lines and runs, a
+link inside it, are its markup, sent as HTML, so that a label broken over lines reads as one sentence and its words go
+back into the lines by alignment), a flowed text's paragraph (``<flowPara>``), a ``<title>`` or ``<desc>`` (a tool
+tip, what a screen reader says). It is read as DocBook's texts are (`service.docbook`, with SVG's `VOCABULARY`):
+styles, scripts and metadata are kept as written, a text of no letter (an axis's numbers) is not sent, nor one in
+another language a ``<switch>`` chooses (``systemLanguage="de"``). The drawing is written back character for character
+but for the texts (a translation on one line: an SVG text's line ends are spaces), its root's language German
+(``xml:lang="de"``); a drawing of no text (an icon) as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from service import docbook, documents
+
+VOCABULARY = docbook.Vocabulary(
+    inline=frozenset({"tspan", "a", "textPath", "tref", "altGlyph", "flowSpan"}),
+    kept=frozenset({"style", "script", "metadata"}),
+    containers=frozenset({"svg", "g", "defs", "symbol", "switch", "flowRoot", "flowRegion", "clipPath", "mask",
+                          "pattern", "marker", "foreignObject"}),
+    wraps=False)  # (a line end in a text is a space: in a preserved one, and its indentation, more)
+
+
+class NotSvg(documents.NotDocument):
+    """The input is no SVG."""
+
+
+def check(document: str) -> None:
+    """NotSvg where the document declares an encoding other than UTF-8 or its first element is not <svg> (NotDocBook
+    where its elements nest deeper than docbook.MAX_DEPTH)."""
+    documents.check_encoding(document, NotSvg)
+    root = docbook.root_element(document)
+    if root is None or root.local != "svg":
+        raise NotSvg(f"its first element is <{root.name}>, not <svg>" if root else "it holds no element")
+
+
+def items(document: str) -> Iterator[tuple[int, str, str]]:
+    """(number, path, text) of each text to send."""
+    return docbook.items(document, VOCABULARY)
+
+
+def count(document: str) -> int:
+    """How many texts the drawing has: the highest number an item can have."""
+    return docbook.count(document, VOCABULARY)
+
+
+def filled(document: str, translated: dict[int, str], review: bool = True) -> str:
+    """The drawing with each translated text in place (SVG has no mark of a translation to review: `review` changes
+    nothing)."""
+    return docbook.filled(document, translated, review, VOCABULARY)
