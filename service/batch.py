@@ -92,7 +92,6 @@ ENDS_A_BLOCK = re.compile(rf"(?:{HTML_BLOCK_END.pattern})\Z", re.IGNORECASE)
 # reader's: they stayed English above a German page. And a blank line in it cut it into two texts, neither one kept.
 FRONT_MATTER_MARKS = ("---", "+++")
 FRONT_MATTER_MAX_LINES = 500
-FRONT_MATTER_TEXT = re.compile(r"(?:title|linkTitle|description|summary|subtitle|excerpt)[ \t]*[:=]")
 # Web pages, read as HTML (--html) where no format is given; and Mallard's pages, GNOME's help (Yelp's), XML whose
 # paragraphs, titles and descriptions are read as a web page's (a page's credits and its terminal's text as code)
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".page")
@@ -314,9 +313,14 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
 
 
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
-    """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept."""
-    read = config_values.ConfigLines(config_values.desktop_localized(
-        line for _, line in decoded_lines(path) if isinstance(line, str))).value
+    """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept; a
+    program's configuration (not a resource file: `config_values.is_resource`) sends only its values under keys that
+    say words."""
+    def lines() -> Iterator[str]:
+        return (line for _, line in decoded_lines(path) if isinstance(line, str))
+
+    read = config_values.ConfigLines(config_values.desktop_localized(lines()),
+                                     config_values.is_resource(path, lines())).value
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else value_item(number, read(line), settings)
 
@@ -521,7 +525,7 @@ def front_matter_lines(head: list[str | None]) -> int:
 def front_matter_item(number: int, line: str, settings: Settings) -> Item:
     """A front matter's line: a page title's or description's value to translate (`title: Welcome`, `title =
     "Welcome"`, read and written as YAML and TOML need them), every other line kept as written."""
-    if not FRONT_MATTER_TEXT.match(line):
+    if (key := config_values.line_key(line)) is None or not config_values.says_words(key[1]):
         return Item(number, str(number), "", before=line)
     value = config_values.config_value(line)
     return Item(number, str(number), value.text, settings.model, settings.options, before=value.before,

@@ -9,13 +9,16 @@ plain value quoted where its translation would not read as plain text (`Hinweis:
 Dateien`, `ja`); in an Apple strings file `\\"`, `\\\\` and `\\n`; in an assignment's value quoted whole (TOML's
 `other = "Home"`) as TOML needs. A Rails locale file's top-level `en:` is written `de:`: kept, the German file
 redefined English. Comments are kept as written. A desktop entry's texts (`Name=`) keep their line and get their
-German on a line after it (`Name[de]=`); its other keys are no text.
+German on a line after it (`Name[de]=`); its other keys are no text. A YAML boolean, null, number or date is no text.
+A program's configuration (docker-compose.yml, pyproject.toml, an OpenAPI document: a file `is_resource` does not
+tell holds a program's words) sends only the values under keys that say words (`says_words`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterator
 
 from translator.model_format import TARGET_LANGUAGE
@@ -60,6 +63,19 @@ ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)
 ASSIGNED_NOT_TEXT = re.compile(r"(?i:true|false|null|none|nil)|[-+]?(?:\d[\w.:+-]*|inf|nan)|[\[{].*")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
+# A program's words in English, by its name's parts (en.yml, messages.en.yaml, en-GB.com_tea.ini: Joomla's)
+ENGLISH_NAME = re.compile(r"en(?:[-_][A-Za-z]{2,4})?", re.IGNORECASE)
+# and by a directory it is in (Rails' config/locales/, Hugo's i18n/, Symfony's translations/)
+LANGUAGE_DIRECTORIES = frozenset("locale locales i18n l10n lang langs language languages translations".split())
+# The last word of a configuration's key whose value is words for people (an OpenAPI document's "description" and
+# "summary", a package's "description", a site's "title", a page's front matter "linkTitle"); a configuration's
+# other values are settings: a directory's job translated docker-compose.yml's "restart: always" as "immer",
+# pyproject.toml's package name "translator" as "Übersetzer" and an OpenAPI parameter's "in: query" as "Abfrage"
+WORDS_KEYS = frozenset("""
+description desc summary title subtitle label text message msg help caption tooltip hint placeholder comment note
+notes prompt question answer body content excerpt tagline abstract heading headline
+""".split())
+KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")  # "linkTitle": "link", "Title"; "site_name": "site", "name"
 
 
 # A desktop entry file's groups (freedesktop.org's Desktop Entry Specification 1.5): its lines are read by its rules
@@ -86,23 +102,54 @@ class ConfigValue:
     added_lines: int = 0  # lines written after the input's (a desktop entry's "Name[de]=" after its "Name=")
 
 
+def is_resource(path: Path, lines: Iterator[str]) -> bool:
+    """Whether a file read as configuration holds a program's words, every value one (a Rails locale, Hugo's i18n
+    file, an Apple strings file): by its name (en.yml, messages.en.yaml), a directory it is in (config/locales/) or a
+    top-level "en:"; else it is a program's configuration, whose values are words only under a key that says so
+    (WORDS_KEYS)."""
+    if path.suffix.lower() == ".strings" or any(ENGLISH_NAME.fullmatch(part) for part in path.name.split(".")[:-1]):
+        return True
+    if any(part.lower() in LANGUAGE_DIRECTORIES for part in path.parent.parts):
+        return True
+    return any(ENGLISH_LOCALE.match(line) for line in lines)
+
+
+def says_words(key: str) -> bool:
+    """Whether a configuration's key names words for people (its last word one of WORDS_KEYS, or their plural)."""
+    words = KEY_WORD.findall(key)
+    return bool(words) and (words[-1].lower() in WORDS_KEYS or words[-1].lower().removesuffix("s") in WORDS_KEYS)
+
+
+def line_key(line: str) -> tuple[int, str] | None:
+    """A YAML key's or an assignment's line: its key's indentation (a list item's dash counted) and name."""
+    if assignment := CONFIG_KEY.match(line):
+        return len(line) - len(line.lstrip(" \t")), assignment.group().strip(" \t=")
+    if key := YAML_KEY.match(line):
+        return key.end(1) + (2 if line.startswith("- ", key.end(1)) else 0), key.group(2).strip("\"'")
+    return None
+
+
 class ConfigLines:
     """A configuration file's lines, in order, each as `config_value` reads it; but a YAML block scalar's lines (after
     "key: |" or "key: >-", more indented than its key, or blank) are text whole: read alone, a block's "Note: …" was
     a key and stayed English, its "# 1" a comment. And a "/* … */" comment over several lines is kept whole (its
     lines after the first were sent), and a desktop entry file's lines are read by its rules from its first group on
-    (`desktop_value`)."""
+    (`desktop_value`). A program's configuration (not a `resource`) has its values kept but under a key that says
+    words (`says_words`: a value's own key, a list item's or a block's the key above it)."""
 
-    def __init__(self, localized: frozenset[tuple[str, str]] = frozenset()):
+    def __init__(self, localized: frozenset[tuple[str, str]] = frozenset(), resource: bool = True):
         self.block_indent: int | None = None
+        self.block_words = True  # whether the block scalar's key says words
         self.in_comment = False
         self.desktop_group: str | None = None  # the group the lines are in, in a desktop entry file
         self.localized = localized  # (group, key) of a desktop entry's texts with German already (`desktop_localized`)
+        self.resource = resource
+        self.keys: list[tuple[int, str]] = []  # the YAML keys above the line: (indentation, name), innermost last
 
     def value(self, line: str) -> ConfigValue:
         indent = len(line) - len(line.lstrip(" \t"))
         if self.block_indent is not None and (not line.strip() or indent > self.block_indent):
-            return ConfigValue(line[:indent], line[indent:])
+            return ConfigValue(line[:indent], line[indent:]) if self.block_words else ConfigValue(line, "")
         if self.in_comment or line.lstrip(" \t").startswith("/*"):
             rest = line if self.in_comment else line[line.index("/*") + 2:]
             self.in_comment = "*/" not in rest
@@ -112,8 +159,22 @@ class ConfigLines:
         if self.desktop_group is not None:
             return desktop_value(line, self.desktop_group, self.localized)
         value = config_value(line)
-        self.block_indent = indent if value.opens_block else None
-        return value
+        words = self.resource or self._says_words(line, indent)
+        self.block_indent, self.block_words = (indent, words) if value.opens_block else (None, True)
+        return value if words or not value.text else ConfigValue(line, "")
+
+    def _says_words(self, line: str, indent: int) -> bool:
+        """Whether the key a line's value is under says words, the YAML keys above it noted."""
+        if COMMENT.match(line) or not line.strip():
+            return False
+        if (key := line_key(line)) is not None:
+            while self.keys and self.keys[-1][0] >= key[0]:
+                self.keys.pop()
+            self.keys.append(key)
+            return says_words(key[1])
+        while self.keys and self.keys[-1][0] > indent:  # a list's item: under the key at or above its dash
+            self.keys.pop()
+        return bool(self.keys) and YAML_LIST_ITEM.match(line) is not None and says_words(self.keys[-1][1])
 
 
 def config_value(line: str) -> ConfigValue:
@@ -155,7 +216,9 @@ def config_value(line: str) -> ConfigValue:
         return ConfigValue(line, "")
     if NOT_TEXT.match(plain):  # a block scalar's "|" (its text on the lines after), an anchor, an alias, a tag
         return ConfigValue(line, "", opens_block=BLOCK_INDICATOR.fullmatch(plain + after) is not None)
-    if NOT_PLAIN.match(plain) or TYPED.fullmatch(plain):  # a flow list, a number: as written
+    if TYPED.fullmatch(plain):  # a boolean, null, a number, a date: no text ("required: false" came back "fehlend")
+        return ConfigValue(line, "")
+    if NOT_PLAIN.match(plain):  # a flow list: as written
         return ConfigValue(line[:value_start], plain, after) if key else as_written
     return ConfigValue(line[:value_start], plain, after, yaml_scalar(plain, plain, ""))
 

@@ -32,9 +32,20 @@ def test_an_assignments_key_with_escapes_stays_a_key():
 
 def test_what_is_not_a_plain_text_value_goes_as_written():
     """A block scalar's indicator, an anchor, a list, a number and a broken escape are no text to write as YAML."""
-    for line in ("  g: |", "  h: >-", "  i: &name Text", "  j: [One, Two]", "  k: 42", '  l: "bad \\q escape"'):
+    for line in ("  g: |", "  h: >-", "  i: &name Text", "  j: [One, Two]", '  l: "bad \\q escape"'):
         value = config_value(line)
         assert value.written_as is str and value.before + value.text + value.after == line
+
+
+def test_a_yaml_boolean_null_number_or_date_is_kept_not_sent():
+    """An OpenAPI document's "required: false" came back as "required: fehlend", a string where a boolean was; "on",
+    "~", a version and a date are no text either (YAML 1.1's types, as Psych and PyYAML read them)."""
+    for line in ("required: false", "  enabled: yes", "- on", "value: ~", "  k: 42", "version: 1.0", "since: 2024-01-01",
+                 "  - -3.5"):
+        assert config_value(line) == ConfigValue(line, "")
+    for line, text in (("answer: Yes, please", "Yes, please"), ('flag: "false"', "false"), ("name: Truecolor",
+                                                                                               "Truecolor")):
+        assert config_value(line).text == text
 
 
 def test_an_assignments_boolean_number_or_array_is_kept_not_sent():
@@ -168,3 +179,56 @@ def test_a_written_toml_translation_loads_as_that_translation(text, line):
 def test_a_written_strings_translation_reads_back_as_it(text):
     value = config_value('"key" = "The \\"old\\" text";')
     assert config_value(value.before + value.written_as(text) + value.after).text == text
+
+
+COMPOSE = """services:
+  web:
+    image: nginx:latest
+    restart: always
+    environment:
+      - MODE=production
+"""
+OPENAPI = """info:
+  title: Pet Store API
+  description: |
+    Manage the pets
+    in your store.
+  version: 1.0.0
+paths:
+  /pets:
+    get:
+      summary: List all pets
+      parameters:
+        - name: limit
+          in: query
+          required: false
+      tags:
+        - pets
+x-tagDescriptions:
+  - A pet
+"""
+PACKAGE = '[project]\nname = "translator"\ndescription = "Machine translation"\n\n[mysqld]\nskip-name-resolve\n'
+
+
+def sent(path, text: str) -> list[str]:
+    """The texts a job sends of a configuration file's lines."""
+    from service.batch import Settings, read_items
+    path.write_text(text, encoding="utf-8")
+    return [item.text for item in read_items(path, Settings(format="config")) if item.text]
+
+
+def test_a_programs_configuration_sends_only_the_values_its_keys_say_are_words(tmp_path):
+    """A directory's job translated every value of docker-compose.yml ("restart: always" as "immer"), an OpenAPI
+    document ("in: query" as "Abfrage") and pyproject.toml (its package "translator" as "Übersetzer"): now a
+    configuration sends the values of keys that say words (description, summary, title...; a list item's or a
+    block's key the one above it), a resource file every value."""
+    assert sent(tmp_path / "docker-compose.yml", COMPOSE) == []
+    assert sent(tmp_path / "openapi.yaml", OPENAPI) == ["Pet Store API", "Manage the pets", "in your store.",
+                                                         "List all pets", "A pet"]
+    assert sent(tmp_path / "pyproject.toml", PACKAGE) == ["Machine translation"]
+    resource = "en:\n  restart: always\n  tags:\n    - pets\n"  # a Rails locale: its words
+    assert sent(tmp_path / "app.yml", resource) == ["always", "pets"]
+    for name in ("en.yml", "messages.en.yaml", "en-GB.com_tea.ini", "config/locales/app.yml", "i18n/site.toml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        assert sent(tmp_path / name, "restart = always\n" if name.endswith(("ini", "toml")) else "restart: always\n") \
+            == ["always"], name
