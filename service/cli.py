@@ -967,7 +967,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "a program's configuration (a file whose name, directory or top-level key does not say "
                             "it holds a program's English words, as en.yml, messages.en.yaml, config/locales/ or "
                             "i18n/ and en: do: docker-compose.yml, pyproject.toml, an OpenAPI document) sends only "
-                            "the values under keys that say words (description, summary, title, label, text, "
+                            "the values under keys that say words (description, summary, title, text, "
                             "message, help, ...), its booleans, numbers and dates never; "
                             "properties: a Java properties file, each value one item as Java reads it (escapes undone, "
                             "a value continued over lines joined, MessageFormat's '' single) and written back escaped "

@@ -70,10 +70,11 @@ LANGUAGE_DIRECTORIES = frozenset("locale locales i18n l10n lang langs language l
 # The last word of a configuration's key whose value is words for people (an OpenAPI document's "description" and
 # "summary", a package's "description", a site's "title", a page's front matter "linkTitle"); a configuration's
 # other values are settings: a directory's job translated docker-compose.yml's "restart: always" as "immer",
-# pyproject.toml's package name "translator" as "Übersetzer" and an OpenAPI parameter's "in: query" as "Abfrage"
+# pyproject.toml's package name "translator" as "Übersetzer" and an OpenAPI parameter's "in: query" as "Abfrage". Not
+# "label": Prometheus' and Kubernetes' labels are names ("target_label: pod" came back as "senken")
 WORDS_KEYS = frozenset("""
-description desc summary title subtitle label text message msg help caption tooltip hint placeholder comment note
-notes prompt question answer body content excerpt tagline abstract heading headline
+description desc summary title subtitle text message msg help caption tooltip hint placeholder comment note notes
+prompt question answer body content excerpt tagline abstract heading headline
 """.split())
 KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")  # "linkTitle": "link", "Title"; "site_name": "site", "name"
 
