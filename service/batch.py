@@ -299,7 +299,11 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
             options = pb.DecodingOptions()
             options.CopyFrom(settings.options)
             options.text_format = pb.TEXT_FORMAT_HTML
-        for number, name, text in DOCUMENTS[settings.format].items(document(path, settings)):
+        read = document(path, settings)
+        # (a program's JSON configuration, package.json, sends only its words: config_values.is_resource)
+        listed = json_strings.items(read, config_values.is_resource(path)) if settings.format == "json" else \
+            DOCUMENTS[settings.format].items(read)
+        for number, name, text in listed:
             yield Item(number, name, text, settings.model, options)
         return
     if settings.format == "fluent":

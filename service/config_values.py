@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from translator.model_format import TARGET_LANGUAGE
 from translator.text import SECTION, STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE
@@ -63,10 +63,14 @@ ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)
 ASSIGNED_NOT_TEXT = re.compile(r"(?i:true|false|null|none|nil)|[-+]?(?:\d[\w.:+-]*|inf|nan)|[\[{].*")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
-# A program's words in English, by its name's parts (en.yml, messages.en.yaml, en-GB.com_tea.ini: Joomla's)
+# A program's words in English, by its name's parts (en.yml, messages.en.yaml, en-GB.com_tea.ini: Joomla's) or a
+# directory's name (i18next's locales/en/translation.json)
 ENGLISH_NAME = re.compile(r"en(?:[-_][A-Za-z]{2,4})?", re.IGNORECASE)
-# and by a directory it is in (Rails' config/locales/, Hugo's i18n/, Symfony's translations/)
-LANGUAGE_DIRECTORIES = frozenset("locale locales i18n l10n lang langs language languages translations".split())
+# by a directory it is in (Rails' config/locales/, Hugo's i18n/, Symfony's translations/, WebExtensions' _locales/)
+LANGUAGE_DIRECTORIES = frozenset("locale locales _locales i18n l10n lang langs language languages translations".split())
+# by its name's parts (Symfony's messages.yaml, Home Assistant's strings.json, VS Code's package.nls.json)
+RESOURCE_NAMES = frozenset("strings messages translation translations nls".split())
+RESOURCE_SUFFIXES = (".strings", ".arb")  # Apple's strings files, Flutter's resource bundles: words alone
 # The last word of a configuration's key whose value is words for people (an OpenAPI document's "description" and
 # "summary", a package's "description", a site's "title", a page's front matter "linkTitle"); a configuration's
 # other values are settings: a directory's job translated docker-compose.yml's "restart: always" as "immer",
@@ -103,14 +107,17 @@ class ConfigValue:
     added_lines: int = 0  # lines written after the input's (a desktop entry's "Name[de]=" after its "Name=")
 
 
-def is_resource(path: Path, lines: Iterator[str]) -> bool:
-    """Whether a file read as configuration holds a program's words, every value one (a Rails locale, Hugo's i18n
-    file, an Apple strings file): by its name (en.yml, messages.en.yaml), a directory it is in (config/locales/) or a
-    top-level "en:"; else it is a program's configuration, whose values are words only under a key that says so
-    (WORDS_KEYS)."""
-    if path.suffix.lower() == ".strings" or any(ENGLISH_NAME.fullmatch(part) for part in path.name.split(".")[:-1]):
+def is_resource(path: Path, lines: Iterable[str] = ()) -> bool:
+    """Whether a file read as configuration (or JSON) holds a program's words, every value one (a Rails locale,
+    Hugo's i18n file, an Apple strings file, i18next's JSON): by its name (en.yml, messages.en.yaml, strings.json), a
+    directory it is in (config/locales/, locales/en/) or a top-level "en:" among its `lines`; else it is a program's
+    configuration (docker-compose.yml, package.json), whose values are words only under a key that says so
+    (`says_words`)."""
+    names = [part.lower() for part in path.name.split(".")[:-1]]
+    if path.suffix.lower() in RESOURCE_SUFFIXES or any(ENGLISH_NAME.fullmatch(name) or name in RESOURCE_NAMES
+                                                         for name in names):
         return True
-    if any(part.lower() in LANGUAGE_DIRECTORIES for part in path.parent.parts):
+    if any(part.lower() in LANGUAGE_DIRECTORIES or ENGLISH_NAME.fullmatch(part) for part in path.parent.parts):
         return True
     return any(ENGLISH_LOCALE.match(line) for line in lines)
 

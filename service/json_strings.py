@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
-from service import documents
+from service import config_values, documents
 from translator.model_format import TARGET_LANGUAGE
 
 LOCALE_KEY = "@@locale"  # ARB names the file's language by it
@@ -41,6 +41,7 @@ class Value:
     end: int
     metadata: bool  # under a key starting with "@" (or itself one): not sent
     locale: bool  # ARB's "@@locale"
+    key: str  # of the object it is in, or the array's ("" at the top)
 
 
 def check(document: str) -> None:
@@ -53,9 +54,12 @@ def check(document: str) -> None:
                       f"{sys.getrecursionlimit()} levels)") from None
 
 
-def items(document: str) -> Iterator[tuple[int, str, str]]:
-    """(number, JSON path, text) of each string value to send."""
-    return ((value.number, value.path, value.text) for value in values(document) if sent(value))
+def items(document: str, resource: bool = True) -> Iterator[tuple[int, str, str]]:
+    """(number, JSON path, text) of each string value to send: of a program's configuration (not a `resource` file:
+    package.json, tsconfig.json) only those under keys that say words (`config_values.says_words`: its description,
+    not its name, scripts or output directory)."""
+    return ((value.number, value.path, value.text) for value in values(document)
+            if sent(value) and (resource or config_values.says_words(value.key)))
 
 
 def count(document: str) -> int:
@@ -83,7 +87,8 @@ def values(document: str) -> Iterator[Value]:
             number += 1
             keys = [step for step in steps if isinstance(step, str)]
             yield Value(number, _path(steps), json.loads(text), token.start(), token.end(),
-                        metadata=any(key.startswith("@") for key in keys), locale=steps == [LOCALE_KEY])
+                        metadata=any(key.startswith("@") for key in keys), locale=steps == [LOCALE_KEY],
+                        key=keys[-1] if keys else "")
 
 
 def _path(steps: list[str | int | None]) -> str:

@@ -8,6 +8,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
+from service.batch import Settings, format_named, read_items
 from service.config_values import ConfigLines, ConfigValue, config_value, desktop_localized
 
 YAML_READS = [  # (a line of a YAML file, what the model gets)
@@ -211,10 +212,9 @@ PACKAGE = '[project]\nname = "translator"\ndescription = "Machine translation"\n
 
 
 def sent(path, text: str) -> list[str]:
-    """The texts a job sends of a configuration file's lines."""
-    from service.batch import Settings, read_items
+    """The texts a job sends of a configuration file (JSON's or another's, by its name)."""
     path.write_text(text, encoding="utf-8")
-    return [item.text for item in read_items(path, Settings(format="config")) if item.text]
+    return [item.text for item in read_items(path, Settings(format=format_named(path))) if item.text]
 
 
 def test_a_programs_configuration_sends_only_the_values_its_keys_say_are_words(tmp_path):
@@ -232,3 +232,16 @@ def test_a_programs_configuration_sends_only_the_values_its_keys_say_are_words(t
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         assert sent(tmp_path / name, "restart = always\n" if name.endswith(("ini", "toml")) else "restart: always\n") \
             == ["always"], name
+
+
+def test_a_programs_json_configuration_sends_only_its_words(tmp_path):
+    """A directory's job translated package.json's name ("tea-app" came back as "Teezack"), its scripts ("node
+    index.js" as "Knoten index.js") and tsconfig.json's "outDir": "dist" (as "trennen"): a program's JSON
+    configuration sends the values of keys that say words; a resource file (by its name or directory) every string."""
+    package = '{"name": "tea-app", "description": "Brews tea", "scripts": {"start": "node index.js"}, "keywords": ["tea"]}'
+    assert sent(tmp_path / "package.json", package) == ["Brews tea"]
+    assert sent(tmp_path / "tsconfig.json", '{"compilerOptions": {"outDir": "dist"}}') == []
+    for name in ("en.json", "locales/en/common.json", "_locales/en/messages.json", "strings.json", "package.nls.json",
+                 "i18n/app.json", "app_en.arb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        assert sent(tmp_path / name, '{"outDir": "Output"}') == ["Output"], name
