@@ -541,8 +541,11 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
     written: a value continued over lines (each but its last ending in a backslash) is one item, its lines joined as
     Java joins them (the backslash, the line break and the next line's leading white space dropped): line by line,
     "This is a long text \\" and "that continues here." were translated apart. Its translation is written back over
-    as many lines, each but the last ending in " \\"."""
+    as many lines, each but the last ending in " \\". A program's configuration (application.properties, not a
+    resource bundle: `config_values.is_resource`) sends only the values under keys that say words: Spring's
+    "logging.level.root=INFO" came back as "INFORMATIONEN", a "jdbc:" address as "Rausch:"."""
     style = java_properties.file_style(path, settings.encoding or "utf-8")
+    resource = config_values.is_resource(path)
     lines = iter(decoded_lines(path))
     for number, line in lines:
         run = [line]
@@ -552,6 +555,12 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
             if following is None:
                 break
             run.append(following[1])
+        words = resource or not isinstance(run[0], str) or config_values.says_words(
+            java_properties.property_line(run[0])[0].strip(" \t\f=:"))
+        if not words:
+            yield from (part if isinstance(part, Item) else Item(number + k, str(number + k), "", before=part)
+                        for k, part in enumerate(run))
+            continue
         if len(run) == 1 or not all(isinstance(part, str) for part in run):
             yield from (part if isinstance(part, Item) else property_item(number + k, part, settings, style)
                         for k, part in enumerate(run))
@@ -1624,6 +1633,24 @@ def backoff(attempt: int, base: float = 0.2, cap: float = 10.0) -> float:
 async def run_job(client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings, progress: bool = True,
                   shared: "Shared | None" = None, replace: bool = False) -> Summary:
     return await Job(client, source, output, settings, progress, shared, replace).run()
+
+
+# Formats whose suffix files of other kinds have too: TypeScript's ".ts" (not Qt Linguist's), a PHP program (not a
+# translation file's array), a table of data (no language's column). A directory's job copies such a file where the
+# format's check refuses it (`is_format`): it failed them, and the job with them
+SHARED_SUFFIX_FORMATS = ("ts", "php", "csv")
+
+
+def is_format(path: Path, format: str) -> bool:
+    """Whether a file is what a format read whole (DOCUMENTS) takes, as its check says (one not UTF-8: the job says
+    what is wrong with it)."""
+    try:
+        DOCUMENTS[format].check(path.read_bytes().decode("utf-8").removeprefix("\ufeff"))
+    except UnicodeDecodeError:
+        return True
+    except documents.NotDocument:
+        return False
+    return True
 
 
 # A directory's files that a job reads, by their names: those whose format NAMED_FORMATS (or a manual page's section)

@@ -495,7 +495,8 @@ def job_settings(args, path: Path, format: str = ""):
 
 def tree_settings(args, path: Path):
     """A directory's file's job settings, by its name; None for a file of no format a job reads (copied), an XML file
-    that holds no Android resources or no element at all too."""
+    that holds no Android resources or no element at all too, and a file of a suffix another kind shares that its
+    format refuses (a TypeScript .ts, a PHP program, a CSV table of data: batch.SHARED_SUFFIX_FORMATS)."""
     from service import android_strings, batch, documents
 
     format = batch.format_named(path)
@@ -504,6 +505,8 @@ def tree_settings(args, path: Path):
     if path.suffix.lower() == ".xml" and documents.holds_no_element(path):
         return None
     if format == "android" and not android_strings.holds_resources(path):
+        return None
+    if format in batch.SHARED_SUFFIX_FORMATS and not batch.is_format(path, format):
         return None
     return job_settings(args, path, format)
 
@@ -897,7 +900,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "any line failed, and a rerun sends them again (a line fixed since too). An --input directory is "
                     "translated file by file into the --output directory, each file by the format its name says "
                     "and at the same path there; files of no format a job reads (images, stylesheets, XML that "
-                    "holds no Android resources) are copied, hidden ones (.git) and links skipped, and a rerun leaves "
+                    "holds no Android resources, a TypeScript .ts, a PHP program, a CSV table of data) are copied, "
+                    "a program's configuration (docker-compose.yml, package.json) gets only its words translated, "
+                    "hidden ones (.git) and links skipped, and a rerun leaves "
                     "the files it finished as they are, but for those whose source was modified after their output "
                     "was written.")
     batch.add_argument("input_path", nargs="?", type=Path, metavar="INPUT", help="the same as --input")
@@ -972,7 +977,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "properties: a Java properties file, each value one item as Java reads it (escapes undone, "
                             "a value continued over lines joined, MessageFormat's '' single) and written back escaped "
                             "as it was, over as many lines (\\uXXXX beyond ASCII, or UTF-8 where the file holds such "
-                            "characters, ISO-8859-1 where it is not UTF-8), its key and comments kept; po: a gettext "
+                            "characters, ISO-8859-1 where it is not UTF-8), its key and comments kept (of a program's "
+                            "configuration, application.properties, not a resource bundle as Messages.properties or "
+                            "app_en.properties, only the values under keys that say words); po: a gettext "
                             "catalog or template (UTF-8), each untranslated message's msgid and msgid_plural one item "
                             "keyed by its line, and the text output the catalog with those messages' msgstr filled in, "
                             "flagged fuzzy, and a template's header filled for German; translated, fuzzy and obsolete "

@@ -63,13 +63,14 @@ ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)
 ASSIGNED_NOT_TEXT = re.compile(r"(?i:true|false|null|none|nil)|[-+]?(?:\d[\w.:+-]*|inf|nan)|[\[{].*")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
-# A program's words in English, by its name's parts (en.yml, messages.en.yaml, en-GB.com_tea.ini: Joomla's) or a
-# directory's name (i18next's locales/en/translation.json)
+# A program's words in English, by a directory's name (i18next's locales/en/translation.json)
 ENGLISH_NAME = re.compile(r"en(?:[-_][A-Za-z]{2,4})?", re.IGNORECASE)
 # by a directory it is in (Rails' config/locales/, Hugo's i18n/, Symfony's translations/, WebExtensions' _locales/)
 LANGUAGE_DIRECTORIES = frozenset("locale locales _locales i18n l10n lang langs language languages translations".split())
-# by its name's parts (Symfony's messages.yaml, Home Assistant's strings.json, VS Code's package.nls.json)
-RESOURCE_NAMES = frozenset("strings messages translation translations nls".split())
+# by its name (en.yml, messages.en.yaml, Joomla's en-GB.com_tea.ini, Symfony's messages.yaml, Home Assistant's
+# strings.json, VS Code's package.nls.json, a Java resource bundle's Messages.properties, LocalStrings.properties,
+# Bundle.properties, messages_en.properties)
+RESOURCE_NAME = re.compile(r"message|bundle|strings|translation|i18n|l10n|nls|(?:^|[._-])en(?:$|[._-])", re.IGNORECASE)
 RESOURCE_SUFFIXES = (".strings", ".arb")  # Apple's strings files, Flutter's resource bundles: words alone
 # The last word of a configuration's key whose value is words for people (an OpenAPI document's "description" and
 # "summary", a package's "description", a site's "title", a page's front matter "linkTitle"); a configuration's
@@ -108,14 +109,12 @@ class ConfigValue:
 
 
 def is_resource(path: Path, lines: Iterable[str] = ()) -> bool:
-    """Whether a file read as configuration (or JSON) holds a program's words, every value one (a Rails locale,
-    Hugo's i18n file, an Apple strings file, i18next's JSON): by its name (en.yml, messages.en.yaml, strings.json), a
-    directory it is in (config/locales/, locales/en/) or a top-level "en:" among its `lines`; else it is a program's
-    configuration (docker-compose.yml, package.json), whose values are words only under a key that says so
-    (`says_words`)."""
-    names = [part.lower() for part in path.name.split(".")[:-1]]
-    if path.suffix.lower() in RESOURCE_SUFFIXES or any(ENGLISH_NAME.fullmatch(name) or name in RESOURCE_NAMES
-                                                         for name in names):
+    """Whether a file read as configuration (or JSON, or Java properties) holds a program's words, every value one (a
+    Rails locale, Hugo's i18n file, an Apple strings file, i18next's JSON, a Java resource bundle): by its name
+    (en.yml, messages.en.yaml, strings.json, Messages.properties, app_en.arb), a directory it is in (config/locales/,
+    locales/en/) or a top-level "en:" among its `lines`; else it is a program's configuration (docker-compose.yml,
+    package.json, application.properties), whose values are words only under a key that says so (`says_words`)."""
+    if path.suffix.lower() in RESOURCE_SUFFIXES or RESOURCE_NAME.search(path.name[:len(path.name) - len(path.suffix)]):
         return True
     if any(part.lower() in LANGUAGE_DIRECTORIES or ENGLISH_NAME.fullmatch(part) for part in path.parent.parts):
         return True

@@ -245,3 +245,26 @@ def test_a_programs_json_configuration_sends_only_its_words(tmp_path):
                  "i18n/app.json", "app_en.arb"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         assert sent(tmp_path / name, '{"outDir": "Output"}') == ["Output"], name
+
+
+def test_a_programs_properties_configuration_sends_only_its_words(tmp_path):
+    """Spring's application.properties: "logging.level.root=INFO" came back as "INFORMATIONEN", a "jdbc:mysql:"
+    address as "Rausch:mysql:"; a resource bundle (Messages.properties, LocalStrings.properties, app_en.properties)
+    sends every value, a continued one whole."""
+    spring = "logging.level.root=INFO\nspring.datasource.url=jdbc:mysql://localhost/db\napp.description=A tea \\\n  shop\n"
+    assert sent(tmp_path / "application.properties", spring) == ["A tea shop"]
+    for name in ("Messages.properties", "LocalStrings.properties", "app_en.properties", "Bundle.properties"):
+        assert sent(tmp_path / name, "root=INFO\nlong=A tea \\\n  shop\n") == ["INFO", "A tea shop"], name
+
+
+def test_a_directory_copies_a_file_its_suffix_format_refuses(tmp_path):
+    """A source tree's TypeScript (.ts, Qt Linguist's suffix), PHP program and CSV table of data failed a directory's
+    job (exit 1, "not XML"); now each is copied, as an XML file that holds no Android resources is."""
+    from service import batch
+    (tmp_path / "tea.ts").write_text("export const tea = 'green';\n", encoding="utf-8")
+    (tmp_path / "brew.php").write_text("<?php\nfunction brew() { echo 'Brewing'; }\n", encoding="utf-8")
+    (tmp_path / "prices.csv").write_text("id,name\n1,Green tea\n", encoding="utf-8")
+    (tmp_path / "lang.php").write_text("<?php\nreturn ['welcome' => 'Welcome'];\n", encoding="utf-8")
+    (tmp_path / "table.csv").write_text("key,en,de\nwelcome,Welcome,\n", encoding="utf-8")
+    assert [name for name in ("tea.ts", "brew.php", "prices.csv", "lang.php", "table.csv")
+            if batch.is_format(tmp_path / name, batch.format_named(tmp_path / name))] == ["lang.php", "table.csv"]
