@@ -16,6 +16,9 @@ tell holds a program's words) sends only the values under keys that say words (`
 
 from __future__ import annotations
 
+import bisect
+import functools
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,15 +66,27 @@ ASSIGNED_QUOTED = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*')([ \t]*(?:#.*)?)
 ASSIGNED_NOT_TEXT = re.compile(r"(?i:true|false|null|none|nil)|[-+]?(?:\d[\w.:+-]*|inf|nan)|[\[{].*")
 # A Rails locale file's top-level key naming English, "en:" or "en-US:", with nothing after it
 ENGLISH_LOCALE = re.compile(r"""(["']?)en(?:[-_][A-Za-z]{2})?\1:(?=[ \t]*(?:#.*)?$)""")
-# A program's words in English, by a directory's name (i18next's locales/en/translation.json)
-ENGLISH_NAME = re.compile(r"en(?:[-_][A-Za-z]{2,4})?", re.IGNORECASE)
+# A program's words in English, by a directory's name (i18next's locales/en/translation.json; a region's, en-GB, not a
+# language pair's, en-de)
+ENGLISH_NAME = re.compile(r"en(?:[-_]([A-Za-z]{2}|\d{3}))?")
 # by a directory it is in (Rails' config/locales/, Hugo's i18n/, Symfony's translations/, WebExtensions' _locales/)
 LANGUAGE_DIRECTORIES = frozenset("locale locales _locales i18n l10n lang langs language languages translations".split())
 # by its name (en.yml, messages.en.yaml, Joomla's en-GB.com_tea.ini, Symfony's messages.yaml, Home Assistant's
 # strings.json, VS Code's package.nls.json, a Java resource bundle's Messages.properties, LocalStrings.properties,
 # Bundle.properties, messages_en.properties)
-RESOURCE_NAME = re.compile(r"message|bundle|strings|translation|i18n|l10n|nls|(?:^|[._-])en(?:$|[._-])", re.IGNORECASE)
+RESOURCE_WORDS = frozenset("en message messages bundle strings translation translations i18n l10n nls".split())
 RESOURCE_SUFFIXES = (".strings", ".arb")  # Apple's strings files, Flutter's resource bundles: words alone
+# or by a translation beside it, as a resource bundle has (Jenkins' views: index.properties beside index_de.properties;
+# messages.yml beside messages.fr.yml): the language a sibling's name adds to the file's, an ISO 639-1 code and a
+# region (not a profile's name: Spring's application-dev.properties, config.qa.yml)
+LANGUAGE_CODES = frozenset("""
+aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es
+et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj
+kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv
+ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti
+tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu
+""".split())
+TRANSLATION_SIBLING = re.compile(r"[._-]([a-z]{2})(?:[-_][A-Za-z]{2,4})?")
 # The last word of a configuration's key whose value is words for people (an OpenAPI document's "description" and
 # "summary", a package's "description", a site's "title", a page's front matter "linkTitle"); a configuration's
 # other values are settings: a directory's job translated docker-compose.yml's "restart: always" as "immer",
@@ -112,13 +127,50 @@ def is_resource(path: Path, lines: Iterable[str] = ()) -> bool:
     """Whether a file read as configuration (or JSON, or Java properties) holds a program's words, every value one (a
     Rails locale, Hugo's i18n file, an Apple strings file, i18next's JSON, a Java resource bundle): by its name
     (en.yml, messages.en.yaml, strings.json, Messages.properties, app_en.arb), a directory it is in (config/locales/,
-    locales/en/) or a top-level "en:" among its `lines`; else it is a program's configuration (docker-compose.yml,
-    package.json, application.properties), whose values are words only under a key that says so (`says_words`)."""
-    if path.suffix.lower() in RESOURCE_SUFFIXES or RESOURCE_NAME.search(path.name[:len(path.name) - len(path.suffix)]):
+    locales/en/), a translation beside it (index_de.properties beside index.properties) or a top-level "en:" among its
+    `lines`; else it is a program's configuration (docker-compose.yml, package.json, application.properties), whose
+    values are words only under a key that says so (`says_words`)."""
+    stem = path.name[:len(path.name) - len(path.suffix)]
+    words = {word.lower() for word in [*KEY_WORD.findall(stem), *re.split(r"[._-]", stem)]}  # LocalStrings, i18n
+    if path.suffix.lower() in RESOURCE_SUFFIXES or words & RESOURCE_WORDS:
         return True
-    if any(part.lower() in LANGUAGE_DIRECTORIES or ENGLISH_NAME.fullmatch(part) for part in path.parent.parts):
+    if any(part.lower() in LANGUAGE_DIRECTORIES or _english(part) for part in path.parent.parts):
+        return True
+    if stem and _translated_beside(path, stem):
         return True
     return any(ENGLISH_LOCALE.match(line) for line in lines)
+
+
+def _english(name: str) -> bool:
+    """Whether a directory's name is English's code, with a region's (en, en-GB, en_us; not en-de, a pair)."""
+    found = ENGLISH_NAME.fullmatch(name)
+    return found is not None and (found.group(1) is None or found.group(1).lower() not in LANGUAGE_CODES)
+
+
+def _translated_beside(path: Path, stem: str) -> bool:
+    """Whether a translation lies beside the file: a file named as it is but for a language (index_de.properties)."""
+    try:
+        names = _names(path.parent, path.parent.stat().st_mtime_ns)
+    except OSError:
+        return False
+    for name in names[bisect.bisect_left(names, stem):]:
+        if not name.startswith(stem):
+            return False
+        added = TRANSLATION_SIBLING.fullmatch(name[len(stem):len(name) - len(path.suffix)]) \
+            if name.endswith(path.suffix) else None
+        if added and added.group(1) in LANGUAGE_CODES:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=16)
+def _names(directory: Path, modified: int) -> tuple[str, ...]:
+    """A directory's names, sorted, as they were when it was last `modified` (a directory's job asks for each of its
+    files; none where it cannot be read)."""
+    try:
+        return tuple(sorted(entry.name for entry in os.scandir(directory)))
+    except OSError:
+        return ()
 
 
 def says_words(key: str) -> bool:

@@ -268,3 +268,14 @@ def test_a_directory_copies_a_file_its_suffix_format_refuses(tmp_path):
     (tmp_path / "table.csv").write_text("key,en,de\nwelcome,Welcome,\n", encoding="utf-8")
     assert [name for name in ("tea.ts", "brew.php", "prices.csv", "lang.php", "table.csv")
             if batch.is_format(tmp_path / name, batch.format_named(tmp_path / name))] == ["lang.php", "table.csv"]
+
+
+def test_a_file_with_a_translation_beside_it_is_a_resource(tmp_path):
+    """Jenkins' views keep their words in properties files named for the view (index.properties), their German beside
+    them (index_de.properties): such a file sends every value; a profile's file beside a configuration
+    (application-dev.properties, -qa) is no translation."""
+    (tmp_path / "index_de.properties").write_text("blurb=Ein Projekt.\n", encoding="utf-8")
+    assert sent(tmp_path / "index.properties", "blurb=A project.\nBuild\\ Now=Build Now\n") == ["A project.", "Build Now"]
+    for profile in ("application-dev.properties", "application-qa.properties"):
+        (tmp_path / profile).write_text("x=1\n", encoding="utf-8")
+    assert sent(tmp_path / "application.properties", "logging.level.root=INFO\n") == []
