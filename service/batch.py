@@ -271,6 +271,9 @@ class Settings:
     # The input's encoding where it is not UTF-8 and has no byte order mark (a legacy one: "cp1252"), and the text
     # output's; "" reads UTF-8, or UTF-16 or UTF-32 by a byte order mark
     encoding: str = ""
+    # The input as named, where what is read is a copy of it (UTF-8's, in a temporary directory): its name, directory
+    # and the files beside it tell whether it holds a program's words (`holds_words`)
+    named: Path | None = None
 
     @property
     def html(self) -> bool:
@@ -301,7 +304,7 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
             options.text_format = pb.TEXT_FORMAT_HTML
         read = document(path, settings)
         # (a program's JSON configuration, package.json, sends only its words: config_values.is_resource)
-        listed = json_strings.items(read, config_values.is_resource(path)) if settings.format == "json" else \
+        listed = json_strings.items(read, holds_words(path, settings)) if settings.format == "json" else \
             DOCUMENTS[settings.format].items(read)
         for number, name, text in listed:
             yield Item(number, name, text, settings.model, options)
@@ -316,6 +319,13 @@ def read_items(path: Path, settings: Settings) -> Iterator[Item]:
         yield line if isinstance(line, Item) else parse_line(number, line, settings)
 
 
+def holds_words(path: Path, settings: Settings, lines: Iterable[str] = ()) -> bool:
+    """Whether an input read as configuration, JSON or Java properties holds a program's words, every value one, as
+    its name, directory, neighbours (those of the input it is a copy of: `Settings.named`) and `lines` say
+    (`config_values.is_resource`)."""
+    return config_values.is_resource(settings.named or path, lines)
+
+
 def read_config(path: Path, settings: Settings) -> Iterator[Item]:
     """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept; a
     program's configuration (not a resource file: `config_values.is_resource`) sends only its values under keys that
@@ -324,7 +334,7 @@ def read_config(path: Path, settings: Settings) -> Iterator[Item]:
         return (line for _, line in decoded_lines(path) if isinstance(line, str))
 
     read = config_values.ConfigLines(config_values.desktop_localized(lines()),
-                                     config_values.is_resource(path, lines())).value
+                                     holds_words(path, settings, lines())).value
     for number, line in decoded_lines(path):
         yield line if isinstance(line, Item) else value_item(number, read(line), settings)
 
@@ -545,7 +555,7 @@ def read_properties(path: Path, settings: Settings) -> Iterator[Item]:
     resource bundle: `config_values.is_resource`) sends only the values under keys that say words: Spring's
     "logging.level.root=INFO" came back as "INFORMATIONEN", a "jdbc:" address as "Rausch:"."""
     style = java_properties.file_style(path, settings.encoding or "utf-8")
-    resource = config_values.is_resource(path)
+    resource = holds_words(path, settings)
     lines = iter(decoded_lines(path))
     for number, line in lines:
         run = [line]
@@ -1150,7 +1160,8 @@ class Summary:
 class Job:
     def __init__(self, client: AsyncTranslatorClient, source: Path, output: Path, settings: Settings,
                  progress: bool = True, shared: "Shared | None" = None, replace: bool = False):
-        self.client, self.source, self.output, self.settings = client, source, output, settings
+        self.client, self.source, self.output = client, source, output
+        self.settings = dataclasses.replace(settings, named=source)  # (what is read may be a UTF-8 copy of it)
         self.shared = shared or Shared(settings.concurrency)  # a directory's jobs share one
         self.twins = 0  # dedupe: items waiting for the result of the same text in flight (this job's or another's)
         self.handed_back: list[Item] = []  # twins whose text's job ended without its result: this job sends them

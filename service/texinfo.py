@@ -1,33 +1,32 @@
-"""Texinfo (GNU's manuals: sed's, grep's, Wget's, ...) for batch jobs: which texts to send, and the manual written
-back.
+"""Texinfo (GNU's manuals: sed's, grep's, Wget's, ...) for batch jobs: which texts to send, and the manual written back.
 
-A text is a paragraph (its lines between blank lines and commands; comment, index entry and anchor lines between
-them go on it, as Texinfo reads them, and are written before its translation), a heading's or title's words (``@section``,
+A text is a paragraph (its lines between blank lines and commands; comment, index entry and anchor lines between them go
+on it, as Texinfo reads them, and are written before its translation), a heading's or title's words (``@section``,
 ``@settitle``, ``@center``), a concept index entry (``@cindex``), a list item's paragraph, a table's term where the
 table sets its terms as words (``@table @asis``; not ``@table @code``), a multitable's cell, a line of a block laid out
 line by line (``@display``, ``@format``), a quotation's label (``@quotation Note``), a menu entry's description (with
 its lines indented under it) and a comment line between entries, a footnote's or a float's caption's words. Its brace
 commands are sent as HTML: those around words (``@emph{...}``, ``@strong{...}``, ``@dfn{...}``) as elements of their
-names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a manual's own
-macros) kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a placeholder,
+names, translated inside; every other one (``@code``, ``@var``, ``@file``, ``@xref``, ``@value``, a manual's own macros)
+kept as written, an element marked translate="no"; a footnote (``@footnote{...}``) is a placeholder,
 ``<placeholder-1/>``, so the sentence around it is read whole, and its words a text of its own. Accents and glyphs are
 sent as the characters they are (``@"u`` as "ü", ``@dots{}`` as "…", ````quoted''`` as "“quoted”").
 
 Kept as written: code and examples (``@example``, ``@verbatim``, ``@lisp``), raw output (``@tex``, ``@html``), macro
 definitions, the directory entry, a block Texinfo does not know (a preprocessor's: lilypond-book's ``@lilypond``, its
-inline form ``@lilypond[quote]{c d}`` a kept element), ``@node`` lines and the entries' names and nodes of menus (node names are what
-references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header lines
-(``@deffn``), comments, every other line command, and everything after ``@bye``. A text whose braces do not match,
+inline form ``@lilypond[quote]{c d}`` a kept element), ``@node`` lines and the entries' names and nodes of menus (node
+names are what references and menus name), index entries of names (``@findex``, ``@vindex``, ...), definitions' header
+lines (``@deffn``), comments, every other line command, and everything after ``@bye``. A text whose braces do not match,
 that holds a comment, or whose commands nest deeper than MAX_DEPTH is kept too.
 
-The manual is written back character for character but for the translated texts: a paragraph's translation wrapped
-to the width of its source's lines (one on one line stays on one; no line starting with a command of no braces), a
-line command's on its line; German written as the characters it is where the manual declares ``@documentencoding
-UTF-8`` or holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands
-(``@"a``, ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way
-(``@dots{}``, ``@print{}``); the manual's language German (its ``@documentlanguage``, one added after
-``@setfilename`` where it has none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that
-is not well-formed (a tag lost) is not written: its text stays as it was.
+The manual is written back character for character but for the translated texts: a paragraph's translation wrapped to
+the width of its source's lines (one on one line stays on one; no line starting with a command of no braces), a line
+command's on its line; German written as the characters it is where the manual declares ``@documentencoding UTF-8`` or
+holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands (``@"a``,
+``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way (``@dots{}``,
+``@print{}``); the manual's language German (its ``@documentlanguage``, one added after ``@setfilename`` where it has
+none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that is not well-formed (a tag lost) is
+not written: its text stays as it was.
 """
 
 from __future__ import annotations

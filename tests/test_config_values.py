@@ -41,8 +41,8 @@ def test_what_is_not_a_plain_text_value_goes_as_written():
 def test_a_yaml_boolean_null_number_or_date_is_kept_not_sent():
     """An OpenAPI document's "required: false" came back as "required: fehlend", a string where a boolean was; "on",
     "~", a version and a date are no text either (YAML 1.1's types, as Psych and PyYAML read them)."""
-    for line in ("required: false", "  enabled: yes", "- on", "value: ~", "  k: 42", "version: 1.0", "since: 2024-01-01",
-                 "  - -3.5"):
+    for line in ("required: false", "  enabled: yes", "- on", "value: ~", "  k: 42", "version: 1.0",
+                 "since: 2024-01-01", "  - -3.5"):
         assert config_value(line) == ConfigValue(line, "")
     for line, text in (("answer: Yes, please", "Yes, please"), ('flag: "false"', "false"), ("name: Truecolor",
                                                                                                "Truecolor")):
@@ -238,7 +238,8 @@ def test_a_programs_json_configuration_sends_only_its_words(tmp_path):
     """A directory's job translated package.json's name ("tea-app" came back as "Teezack"), its scripts ("node
     index.js" as "Knoten index.js") and tsconfig.json's "outDir": "dist" (as "trennen"): a program's JSON
     configuration sends the values of keys that say words; a resource file (by its name or directory) every string."""
-    package = '{"name": "tea-app", "description": "Brews tea", "scripts": {"start": "node index.js"}, "keywords": ["tea"]}'
+    package = ('{"name": "tea-app", "description": "Brews tea", "scripts": {"start": "node index.js"}, '
+               '"keywords": ["tea"]}')
     assert sent(tmp_path / "package.json", package) == ["Brews tea"]
     assert sent(tmp_path / "tsconfig.json", '{"compilerOptions": {"outDir": "dist"}}') == []
     for name in ("en.json", "locales/en/common.json", "_locales/en/messages.json", "strings.json", "package.nls.json",
@@ -251,7 +252,8 @@ def test_a_programs_properties_configuration_sends_only_its_words(tmp_path):
     """Spring's application.properties: "logging.level.root=INFO" came back as "INFORMATIONEN", a "jdbc:mysql:"
     address as "Rausch:mysql:"; a resource bundle (Messages.properties, LocalStrings.properties, app_en.properties)
     sends every value, a continued one whole."""
-    spring = "logging.level.root=INFO\nspring.datasource.url=jdbc:mysql://localhost/db\napp.description=A tea \\\n  shop\n"
+    spring = ("logging.level.root=INFO\nspring.datasource.url=jdbc:mysql://localhost/db\n"
+              "app.description=A tea \\\n  shop\n")
     assert sent(tmp_path / "application.properties", spring) == ["A tea shop"]
     for name in ("Messages.properties", "LocalStrings.properties", "app_en.properties", "Bundle.properties"):
         assert sent(tmp_path / name, "root=INFO\nlong=A tea \\\n  shop\n") == ["INFO", "A tea shop"], name
@@ -275,7 +277,22 @@ def test_a_file_with_a_translation_beside_it_is_a_resource(tmp_path):
     them (index_de.properties): such a file sends every value; a profile's file beside a configuration
     (application-dev.properties, -qa) is no translation."""
     (tmp_path / "index_de.properties").write_text("blurb=Ein Projekt.\n", encoding="utf-8")
-    assert sent(tmp_path / "index.properties", "blurb=A project.\nBuild\\ Now=Build Now\n") == ["A project.", "Build Now"]
+    assert sent(tmp_path / "index.properties", "blurb=A project.\nBuild\\ Now=Build Now\n") == [
+        "A project.", "Build Now"]
     for profile in ("application-dev.properties", "application-qa.properties"):
         (tmp_path / profile).write_text("x=1\n", encoding="utf-8")
     assert sent(tmp_path / "application.properties", "logging.level.root=INFO\n") == []
+
+
+def test_a_copy_read_for_its_encoding_is_told_by_the_input_it_copies(tmp_path):
+    """A job reads an input that is not UTF-8 (a properties file in ISO-8859-1, as Java's are) from a UTF-8 copy in a
+    temporary directory, where no translation lies beside it: the input's own name, directory and neighbours tell."""
+    (tmp_path / "views").mkdir()
+    (tmp_path / "views" / "index_de.properties").write_text("blurb=Ein Projekt.\n", encoding="latin-1")
+    original = tmp_path / "views" / "index.properties"
+    original.write_text("blurb=A caf\u00e9.\n", encoding="latin-1")
+    copy = tmp_path / "index.properties"
+    copy.write_text("blurb=A caf\u00e9.\n", encoding="utf-8")
+    assert [item.text for item in read_items(copy, Settings(format="properties")) if item.text] == []
+    assert [item.text for item in read_items(copy, Settings(format="properties", named=original))
+            if item.text] == ["A caf\u00e9."]

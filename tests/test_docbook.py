@@ -184,8 +184,8 @@ PIECES = ["<para>", "</para>", "<title>", "</title>", "<itemizedlist>", "</itemi
 @given(st.lists(st.sampled_from(PIECES) | st.text(max_size=6), max_size=40))
 def test_any_docbook_document_is_read_and_written_back_with_its_own_texts_as_it_was(pieces):
     """Whatever the document (garbage and broken markup too): it is read without an error; written back with no
-    translation it is as it was (but for its root's language, where it has a text); written back with each text's own words as its
-    translation it holds the same texts again."""
+    translation it is as it was (but for its root's language, where it has a text); written back with each text's own
+    words as its translation it holds the same texts again."""
     document = "<chapter>" + "".join(pieces) + "</chapter>"
     try:
         docbook.check(document)

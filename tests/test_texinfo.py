@@ -191,7 +191,8 @@ def test_comments_index_entries_and_anchors_between_a_paragraphs_lines_leave_it_
                   5: "Grüner Tee, langsam gebrüht.", 6: "grün"}
     assert texinfo.filled(document, translated) == (
         "@anchor{Brewing}\n@cindex Ziehen\n@c a comment\nDen Tee drei Minuten lang ziehen lassen.\n@vindex end\n\n"
-        "@itemize\n@item keiner\n@vindex none\nGar kein Tee.\n@item Gr@\"uner Tee, langsam gebr@\"uht.\n@cindex gr@\"un\n"
+        "@itemize\n@item keiner\n@vindex none\nGar kein Tee.\n"
+        "@item Gr@\"uner Tee, langsam gebr@\"uht.\n@cindex gr@\"un\n"
         "@end itemize\n")
     assert texinfo.filled(document, {}) == document  # (a text not translated: as it was, its lines where they were)
     crlf = document.replace("\n", "\r\n")
@@ -217,7 +218,8 @@ def test_the_manual_is_made_german_in_its_header_not_in_a_kept_block():
     """Its @documentlanguage, or one added after its @setfilename line, or after its first line where it has none
     (FFmpeg's manuals: a "@setfilename" for another tool inside "@ignore" got the line, the manual none); never in an
     example or ignored text; a chapter of no header is left as it is."""
-    ffmpeg = "\\input texinfo @c -*- texinfo -*-\r\n@settitle FFplay\r\n@ignore\r\n@setfilename ffplay\r\n@end ignore\r\n"
+    ffmpeg = ("\\input texinfo @c -*- texinfo -*-\r\n@settitle FFplay\r\n@ignore\r\n@setfilename ffplay\r\n"
+              "@end ignore\r\n")
     assert texinfo.filled(ffmpeg, {}) == ffmpeg.replace("\r\n", "\r\n@documentlanguage de\r\n", 1)
     shown = "@setfilename a.info\n@example\n@documentlanguage en\n@end example\n"
     assert texinfo.filled(shown, {}) == shown.replace("info\n", "info\n@documentlanguage de\n")
