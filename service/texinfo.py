@@ -24,8 +24,9 @@ the width of its source's lines (one on one line stays on one; no line starting 
 command's on its line; German written as the characters it is where the manual declares ``@documentencoding UTF-8`` or
 holds such characters already (Texinfo 6 and 7 read them so), else as Texinfo's accent and glyph commands (``@"a``,
 ``@ss{}``, ``@quotedblbase{}``), which every Texinfo reads, symbols as their commands either way (``@dots{}``,
-``@print{}``); the manual's language German (its ``@documentlanguage``, one added after ``@setfilename`` where it has
-none), so that ``makeinfo --html`` writes "Siehe" for a reference. A translation that is not well-formed (a tag lost) is
+``@print{}``); the manual's language German (its ``@documentlanguage``, one added after ``@setfilename``, or its first
+line, where it has none: its header's, not what an example shows or ``@ignore`` holds), so that ``makeinfo --html``
+writes "Siehe" for a reference. A translation that is not well-formed (a tag lost) is
 not written: its text stays as it was.
 """
 
