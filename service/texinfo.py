@@ -589,7 +589,7 @@ def _written(document: str, text: Text, translated: dict[int, str], utf8: bool) 
     # starts with a command: "@item ...")
     lines = [documents.spliced(document[command:line_end], [] if entry is None else [
         (entry.start - command, entry.end - command, inner[id(entry)])]) for command, line_end, entry in text.within]
-    indent = document[document.rfind("\n", 0, text.start) + 1:text.start]
+    indent = document[text.start - documents.column(document, text.start):text.start]
     if indent.strip():
         return written + "".join(("\r\n" if line.endswith("\r") else "\n") + line.rstrip("\r") for line in lines)
     return "".join(f"{line}\n{indent}" for line in lines) + written

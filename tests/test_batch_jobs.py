@@ -93,6 +93,15 @@ def item_ids(source: Path) -> list[str]:
     return [item.id for item in read_items(source, Settings(format=NAMED_FORMATS[source.suffix]))]
 
 
+def written_back_in_linear_time(module: str, documents: str) -> None:
+    """Each document of `documents` (a Python expression of them) read by service.`module` and written back with its
+    own texts as their translations, in a child process: a regression to quadratic time fails the test there instead
+    of hanging the suite."""
+    script = (f"from service import {module}\nfor document in {documents}:\n"
+              f"    {module}.filled(document, {{number: text for number, _, text in {module}.items(document)}})\n")
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=ROOT)
+
+
 def alone(target: str, texts: list[str]) -> list[str]:
     """Each text's translation when sent alone, as a job's items are (short: the tiny model rarely stops)."""
     with TranslatorClient(target) as client:

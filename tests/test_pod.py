@@ -1,16 +1,13 @@
 """Perl's POD (service.pod): paragraphs, headings and items sent as HTML with their formatting codes kept, the document
 written back in place, a module's code untouched."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from service import pod
 from service.batch import JobRefused, Settings, format_named, read_items
-from tests.test_batch_jobs import SHORT, alone, batch, server  # noqa: F401 (a fixture)
+from tests.test_batch_jobs import (SHORT, alone, batch, server,  # noqa: F401 (a fixture)
+                                    written_back_in_linear_time)
 
 # A module as CPAN's are written: code, then its documentation after __END__, a manual page's sections
 MODULE = """package Tea;
@@ -152,13 +149,11 @@ def test_hostile_documents_are_read_in_linear_time():
     """Codes never closed, nested deep, opened by many brackets, many links to many headings and items are read and
     written back in time linear in their size (in a child process, so that a regression fails here instead of
     hanging the suite)."""
-    script = ("from service import pod\n"
-              "for document in ('=pod\\n\\n' + 'B<' * 100_000, '=pod\\n\\n' + 'B<' * 20_000 + 'a' + '>' * 20_000,\n"
-              "                 '=pod\\n\\n' + 'C<<<< ' * 50_000, '=pod\\n\\n' + '>' * 200_000,\n"
-              "                 ''.join(f'=head2 H{k}\\n\\nL</H{k}> ' * 2 + '\\n\\n' for k in range(20_000)),\n"
-              "                 '=over\\n\\n' + '=item *\\n\\nTea B<x> I<y>.\\n\\n' * 20_000):\n"
-              "    pod.filled(document, {number: text for number, _, text in pod.items(document)})\n")
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).parent.parent)
+    written_back_in_linear_time("pod", (
+        "('=pod\\n\\n' + 'B<' * 100_000, '=pod\\n\\n' + 'B<' * 20_000 + 'a' + '>' * 20_000,"
+        " '=pod\\n\\n' + 'C<<<< ' * 50_000, '=pod\\n\\n' + '>' * 200_000,"
+        " ''.join(f'=head2 H{k}\\n\\nL</H{k}> ' * 2 + '\\n\\n' for k in range(20_000)),"
+        " '=over\\n\\n' + '=item *\\n\\nTea B<x> I<y>.\\n\\n' * 20_000)"))
 
 
 def test_a_perl_distribution_is_translated_through_the_server(server, tmp_path):  # noqa: F811 (the fixture)

@@ -1,16 +1,13 @@
 """SVG (service.svg): a drawing's texts, flowed paragraphs, titles and descriptions sent as HTML with their <tspan>
 markup, the drawing written back in place."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from service import svg
 from service.batch import JobRefused, Settings, format_named, read_items
-from tests.test_batch_jobs import SHORT, alone, batch, server  # noqa: F401 (a fixture)
+from tests.test_batch_jobs import (SHORT, alone, batch, server,  # noqa: F401 (a fixture)
+                                    written_back_in_linear_time)
 
 # As Inkscape writes a drawing: a style sheet, metadata, a label over two lines, a run in bold, a flowed text, a tool
 # tip, an axis's numbers and a translation a <switch> chooses
@@ -96,12 +93,10 @@ def test_any_drawing_is_read_and_written_back_with_its_own_texts_as_it_was(piece
 def test_hostile_drawings_are_read_in_linear_time():
     """Many texts, many runs in one text and groups nested to the limit are read and written back in time linear in
     their size (in a child process, so that a regression fails here instead of hanging the suite)."""
-    script = ("from service import svg\n"
-              "for document in ('<svg>' + '<text>Tea <tspan>is</tspan> hot.</text>' * 20_000 + '</svg>',\n"
-              "                 '<svg><text>' + 'Tea <tspan>x</tspan> ' * 50_000 + '</text></svg>',\n"
-              "                 '<svg>' + '<g>' * 198 + '<text>Tea</text>' + '</g>' * 198 + '</svg>'):\n"
-              "    svg.filled(document, {number: text for number, _, text in svg.items(document)})\n")
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).parent.parent)
+    written_back_in_linear_time("svg", (
+        "('<svg>' + '<text>Tea <tspan>is</tspan> hot.</text>' * 20_000 + '</svg>',"
+        " '<svg><text>' + 'Tea <tspan>x</tspan> ' * 50_000 + '</text></svg>',"
+        " '<svg>' + '<g>' * 198 + '<text>Tea</text>' + '</g>' * 198 + '</svg>')"))
 
 
 def test_a_directory_of_drawings_is_translated_through_the_server(server, tmp_path):  # noqa: F811 (the fixture)

@@ -1,8 +1,6 @@
 """Texinfo (service.texinfo): paragraphs, headings and the other texts of a manual sent as HTML with their commands
 kept, the manual written back in place."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from service import texinfo
 from service.batch import JobRefused, Settings, format_named, read_items
-from tests.test_batch_jobs import SHORT, alone, batch, server  # noqa: F401 (a fixture)
+from tests.test_batch_jobs import (SHORT, alone, batch, server,  # noqa: F401 (a fixture)
+                                    written_back_in_linear_time)
 
 # As GNU's manuals are written (sed's, grep's, gzip's): a preamble, a title page, menus, examples, lists and tables
 MANUAL = r"""\input texinfo   @c -*-texinfo-*-
@@ -269,17 +268,15 @@ def test_hostile_manuals_are_read_in_linear_time():
     """Unended commands and @verb, braces nested deep, footnotes in footnotes, blocks never ended, items deep inside
     blocks, ends of blocks never opened and lines continued to the end are read and written back in time linear in
     their size (in a child process, so that a regression fails here instead of hanging the suite)."""
-    script = ("from service import texinfo\n"
-              "for document in ('@emph{' * 100_000, '@verb{|' * 100_000, '{' * 100_000 + '}' * 100_000,\n"
-              "                 '@footnote{' * 20_000 + 'a' + '}' * 20_000, '@emph{' * 20_000 + 'a' + '}' * 20_000,\n"
-              "                 '@' * 200_000, '@item\\n' * 50_000, '@end x\\n' * 50_000, '@example\\n' * 50_000,\n"
-              "                 '@deffn a @\\n' * 50_000, 'Tea @code{a} is hot @footnote{b}. ' * 20_000,\n"
-              "                 '@multitable\\n' + '@item a @tab b ' * 20_000,\n"
-              "                 '@itemize\\n' + '@quotation\\n' * 20_000 + '@item a\\n' * 20_000,\n"
-              "                 '@quotation\\n' * 50_000 + '@end x\\n' * 50_000, 'a\\n@cindex b\\n@c c\\n' * 50_000,\n"
-              "                 'a\\n' + '@anchor{a}\\n' * 100_000 + 'b\\n'):\n"
-              "    texinfo.filled(document, {number: text for number, _, text in texinfo.items(document)})\n")
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=60, cwd=Path(__file__).parent.parent)
+    written_back_in_linear_time("texinfo", (
+        "('@emph{' * 100_000, '@verb{|' * 100_000, '{' * 100_000 + '}' * 100_000,"
+        " '@footnote{' * 20_000 + 'a' + '}' * 20_000, '@emph{' * 20_000 + 'a' + '}' * 20_000,"
+        " '@' * 200_000, '@item\\n' * 50_000, '@end x\\n' * 50_000, '@example\\n' * 50_000,"
+        " '@deffn a @\\n' * 50_000, 'Tea @code{a} is hot @footnote{b}. ' * 20_000,"
+        " '@multitable\\n' + '@item a @tab b ' * 20_000,"
+        " '@itemize\\n' + '@quotation\\n' * 20_000 + '@item a\\n' * 20_000,"
+        " '@quotation\\n' * 50_000 + '@end x\\n' * 50_000, 'a\\n@cindex b\\n@c c\\n' * 50_000,"
+        " 'a\\n' + '@anchor{a}\\n' * 100_000 + 'b\\n')"))
 
 
 def test_a_texinfo_manual_is_translated_through_the_server(server, tmp_path):  # noqa: F811 (the fixture)
