@@ -28,7 +28,7 @@ import collections
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from service import documents
 
@@ -101,6 +101,8 @@ class Vocabulary:
     containers: frozenset[str]
     names_and_code: frozenset[str] = frozenset()
     wraps: bool = True  # a translation over several lines where its source is (not SVG's: its line ends are spaces)
+    # whether a container's child holds a name its container gives it, not words (Graphviz's titles of nodes)
+    named: Callable[[Element, Element], bool] = lambda container, child: False
 
 
 DOCBOOK = Vocabulary(INLINE, KEPT, CONTAINERS, NAMES_AND_CODE)
@@ -232,6 +234,7 @@ def _texts_in(document: str, masked: str, element: Element, path: str, numbered:
     container = name in vocabulary.containers
     if not _has_words(masked, element, vocabulary, inline=not container):  # (a container's inline ones: texts alone)
         return [text for child in (element.children if container else _blocks_in(element, vocabulary))
+                if not (container and vocabulary.named(element, child))
                 for text in _texts_in(document, masked, child, f"{path}/{child.name}", numbered, vocabulary)]
     blocks = _blocks_in(element, vocabulary)
     inside = [(block, f"{path}/{block.name}") for block in blocks]

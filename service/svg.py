@@ -1,13 +1,13 @@
 """SVG (drawings, diagrams, Inkscape's tutorials) for batch jobs: which texts to send, and the drawing written back.
 
-A text is what a drawing shows or says in words: a ``<text>`` element's content (its ``<tspan>`` lines and runs, a
-link inside it, are its markup, sent as HTML, so that a label broken over lines reads as one sentence and its words go
-back into the lines by alignment), a flowed text's paragraph (``<flowPara>``), a ``<title>`` or ``<desc>`` (a tool
-tip, what a screen reader says). It is read as DocBook's texts are (`service.docbook`, with SVG's `VOCABULARY`):
-styles, scripts and metadata are kept as written, a text of no letter (an axis's numbers) is not sent, nor one in
-another language a ``<switch>`` chooses (``systemLanguage="de"``). The drawing is written back character for character
-but for the texts (a translation on one line: an SVG text's line ends are spaces), its root's language German
-(``xml:lang="de"``); a drawing of no text (an icon) as it was.
+A text is what a drawing shows or says in words: a ``<text>`` element's content (its ``<tspan>`` lines and runs, a link
+inside it, are its markup, sent as HTML, so that a label broken over lines reads as one sentence and its words go back
+into the lines by alignment), a flowed text's paragraph (``<flowPara>``), a ``<title>`` or ``<desc>`` (a tool tip, what
+a screen reader says; not the name Graphviz titles a node's or an edge's group with). It is read as DocBook's texts are
+(`service.docbook`, with SVG's `VOCABULARY`): styles, scripts and metadata are kept as written, a text of no letter (an
+axis's numbers) is not sent, nor one in another language a ``<switch>`` chooses (``systemLanguage="de"``). The drawing
+is written back character for character but for the texts (a translation on one line: an SVG text's line ends are
+spaces), its root's language German (``xml:lang="de"``); a drawing of no text (an icon) as it was.
 """
 
 from __future__ import annotations
@@ -16,12 +16,25 @@ from typing import Iterator
 
 from service import docbook, documents
 
+# Graphviz draws each graph, cluster, node and edge as a group of these classes, titled by its name in the graph's
+# source (an identifier, "pinned_box"; an edge's "tail->head"): a name, not words
+GRAPHVIZ_GROUPS = frozenset({"graph", "cluster", "node", "edge"})
+
+
+def graphviz_name(container: docbook.Element, child: docbook.Element) -> bool:
+    """Whether an element is the <title> of a group Graphviz drew (`GRAPHVIZ_GROUPS`; its class's first word, since
+    Graphviz writes a node's own classes after it)."""
+    classes = (documents.attribute(container.attributes, "class") or "").split()
+    return child.local == "title" and container.local == "g" and next(iter(classes), None) in GRAPHVIZ_GROUPS
+
+
 VOCABULARY = docbook.Vocabulary(
     inline=frozenset({"tspan", "a", "textPath", "tref", "altGlyph", "flowSpan"}),
     kept=frozenset({"style", "script", "metadata"}),
     containers=frozenset({"svg", "g", "defs", "symbol", "switch", "flowRoot", "flowRegion", "clipPath", "mask",
                           "pattern", "marker", "foreignObject"}),
-    wraps=False)  # (a line end in a text is a space: in a preserved one, and its indentation, more)
+    wraps=False,  # (a line end in a text is a space: in a preserved one, and its indentation, more)
+    named=graphviz_name)
 
 
 class NotSvg(documents.NotDocument):
