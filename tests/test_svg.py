@@ -91,9 +91,26 @@ def test_the_names_graphviz_titles_its_groups_with_are_not_sent():
     assert "<title>pinned_box</title>" in filled and "<title>pinned_box&#45;&gt;ready</title>" in filled
     assert '<text x="9" y="9">Speicher</text>' in filled
 
+
+def test_html_in_a_foreign_object_is_a_web_pages_text():
+    """diagrams.net writes each label as HTML in a <foreignObject> (and an SVG <text> for viewers without it): its
+    <b> and <br/> had been blocks, "Start the <placeholder-1/> server<placeholder-2/>on port 80" sent and "web" alone.
+    They are its markup now, and <code> holds code, as on a web page."""
+    drawing = ('<svg xmlns="http://www.w3.org/2000/svg"><switch><foreignObject>'
+               '<div xmlns="http://www.w3.org/1999/xhtml"><div style="display: inline-block">'
+               'Start the <b>web</b> server<br/>on port <code>80</code></div></div>'
+               '</foreignObject><text x="60" y="34">Start the web server...</text></switch></svg>')
+    assert [text for _, _, text in svg.items(drawing)] == [
+        "Start the <b>web</b> server<br/>on port <code>80</code>", "Start the web server..."]
+    filled = svg.filled(drawing, {1: "Starten Sie den <b>Web</b>-Server<br/>auf Port <code>80</code>"})
+    assert '<div style="display: inline-block">Starten Sie den <b>Web</b>-Server<br/>auf Port <code>80</code></div>' \
+        in filled
+
+
 PIECES = ["<svg>", "</svg>", "<g>", "</g>", "<text>", "</text>", "<tspan>", "</tspan>", "<title>", "</title>",
           "<style>", "</style>", "<flowPara>", "</flowPara>", '<text systemLanguage="de">', "<rect/>", "<!--", "-->",
-          "<![CDATA[", "]]>", "&amp;", "&lt;", "&tea;", "Tea is hot.", "tea", "42", " ", "\n", "<", ">", "ü"]
+          "<![CDATA[", "]]>", "<b>", "</b>", "<br/>",
+          "&amp;", "&lt;", "&tea;", "Tea is hot.", "tea", "42", " ", "\n", "<", ">", "ü"]
 
 
 @settings(max_examples=300, deadline=None)
