@@ -1,6 +1,8 @@
 """Perl's POD (service.pod): paragraphs, headings and items sent as HTML with their formatting codes kept, the document
 written back in place, a module's code untouched."""
 
+import re
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -137,12 +139,26 @@ PIECES = ["=head1 ", "=head2 ", "=item ", "=item *\n\n", "=over\n\n", "=back\n\n
 def test_any_document_is_read_and_written_back_with_its_own_texts_as_it_was(pieces):
     """Whatever the document (garbage and broken codes too): it is read without an error; written back with no
     translation it is as it was; written back with each text's own words as its translation it holds the same texts
-    again."""
+    again (but a code inside one of its own kind, B<B<x>y>, written as one, B<xy>: `pod._pod`)."""
     document = "".join(pieces)
     found = list(pod.items(document))
     assert pod.filled(document, {}) == document
     again = pod.filled(document, {number: text for number, _, text in found})
-    assert [text for _, _, text in pod.items(again)] == [text for _, _, text in found]
+    assert [text for _, _, text in pod.items(again)] == [without_nested_codes(text) for _, _, text in found]
+
+
+def without_nested_codes(text: str) -> str:
+    """A text as sent, but for each element inside one of its own kind ("<b><b>x</b>y</b>": "<b>xy</b>")."""
+    pieces, open_codes = [], []  # (name, whether written) of each open element
+    for piece in re.split(r"(</?(?:b|i|nobr)>)", text):
+        tag = re.fullmatch(r"<(/?)(\w+)>", piece)
+        if tag and not tag.group(1):
+            open_codes.append((tag.group(2), not open_codes or open_codes[-1][0] != tag.group(2)))
+            piece = piece if open_codes[-1][1] else ""
+        elif tag:
+            piece = piece if open_codes.pop()[1] else ""
+        pieces.append(piece)
+    return "".join(pieces)
 
 
 def test_hostile_documents_are_read_in_linear_time():
