@@ -210,7 +210,7 @@ class Streamer:
         if segment != self.current[text]:
             self.held[sequence].append(piece)
             return []
-        return [(text, self._glue_before(text, segment) + piece, None)]
+        return [(text, self._glue_before(text, segment, piece) + piece, None)]
 
     def finish(self, sequence: int, translation: pb.Translation) -> list[tuple[int, str, pb.Translation | None]]:
         """(text index, piece, final translation or None) to send, in order."""
@@ -234,19 +234,21 @@ class Streamer:
             held = "".join(self.held[current_sequence])
             self.held[current_sequence] = []
             if held or self.finished[current_sequence] is not None:
-                pieces.append(self._glue_before(text, turn) + held)
+                pieces.append(self._glue_before(text, turn, held) + held)
             if self.finished[current_sequence] is None:
                 break
             self.current[text] += 1
         if final is not None:
-            pieces.append(prepared.written_glue(-1))
+            last = self.finished[self.first_sequence[text] + len(prepared.segments) - 1]
+            pieces.append(prepared.glue_between(-1, last or "", ""))
             return [(text, "".join(pieces), final)]
         return [(text, "".join(pieces), None)] if any(pieces) else []
 
-    def _glue_before(self, text: int, segment: int) -> str:
-        """The glue before a segment, the first time the segment sends anything."""
+    def _glue_before(self, text: int, segment: int, piece: str) -> str:
+        """The glue before a segment, the first time the segment sends anything (`piece`, its first), as written
+        after the segment before it (sent in order: finished)."""
         if (text, segment) in self.glued:
             return ""
         self.glued.add((text, segment))
-        prepared = self.texts.prepared[text]
-        return prepared.written_glue(segment)
+        before = self.finished[self.first_sequence[text] + segment - 1] if segment else ""
+        return self.texts.prepared[text].glue_between(segment, before or "", piece)

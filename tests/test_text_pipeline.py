@@ -959,6 +959,30 @@ def test_a_plain_text_lists_o_bullet_stays_out_of_the_segment():
         "Funktionen:\n  o Integrierter Level-Editor\n  o Tolle Musik\nEin O-Ring.\no.")
 
 
+def test_a_wrapped_sentence_too_long_for_one_segment_is_cut_where_a_sentence_on_one_line_is():
+    """At the clause mark (else the space) nearest its middle, not at each line break, which fell wherever the width
+    did: "Wput is a tiny ftp-client, that uploads files or directories to a" and "remote ftp-server." came back
+    without "uploads" (of 4,560 paragraphs of Debian's package descriptions 1,049 are segmented otherwise, chrF 53.54
+    -> 53.93 on them). Each break goes back into its piece's translation, the text's lines as many as the source's."""
+    text = "Wput is a tiny ftp-client, that uploads files or directories to a\nremote ftp-server."
+    prepared = prepare(text, short=lambda segment: len(segment) <= 60)
+    assert prepared.segments == ["Wput is a tiny ftp-client,",
+                                 "that uploads files or directories to a\nremote ftp-server."]
+    translated = ["Wput ist ein kleiner FTP-Client,", "der Dateien oder Ordner auf einen entfernten FTP-Server hochlädt."]
+    assert prepared.restore(translated) == ("Wput ist ein kleiner FTP-Client, der Dateien oder Ordner auf einen "
+                                            "entfernten\nFTP-Server hochlädt.")
+
+
+def test_a_line_break_that_wraps_a_sentence_goes_outside_a_quotation():
+    """Put back at the space after an opening quotation mark or before a closing one, the break was taken out with
+    the space the model put inside the quotation ("Sie müssen die \"entfernen.old\"": the text lost a line). It goes
+    before the opening mark, after the closing one."""
+    prepared = prepare('You will need to remove\nthe "old cache" folder.')
+    assert prepared.restore(["Entfernen Sie XX0X alten Cache XX1X."]) == 'Entfernen Sie\n"alten Cache".'
+    assert prepared.restore(["Den XX0X Cache XX1X entfernen Sie bitte jetzt sofort."]) == \
+        'Den "Cache"\nentfernen Sie bitte jetzt sofort.'
+
+
 def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     """Read with the sentence, ">" cost it its capital: "> I think we should meet" came back as "> ich glaube"."""
     prepared = prepare("> I think we should meet.\n> > Are you sure?")
@@ -971,11 +995,12 @@ def test_an_e_mails_quotation_marks_are_kept_as_list_markers_are():
     assert prepared.restore(prepared.segments) == "> I think we should meet\n> at the main office.\n> > Are you\n> sure?"
     assert prepared.restore(["Ich denke, wir sollten uns im Hauptbüro treffen.", "Bist du", "sicher?"]) == \
         "> Ich denke, wir sollten uns\n> im Hauptbüro treffen.\n> > Bist du\n> sicher?"
-    # too long to be one segment, its lines apart, each line's marks its own: ">" ended the line before, the break
-    # went between that line's last two words and the next line lost its space ("> stack." came back ">Import Stapel.")
-    cut = prepare("> and the rest of the import\n> stack.", short=lambda segment: "\n" not in segment)
-    assert cut.segments == ["and the rest of the import", "stack."]
-    assert cut.restore(["und der Rest des Imports", "Stapel."]) == "> und der Rest des Imports\n> Stapel."
+    # too long to be one segment, cut at a line break: before it, each line's marks its own (after it, ">" ended the
+    # line before, the break went between that line's last two words and the next line lost its space: "> stack."
+    # came back as ">Import Stapel.")
+    cut = prepare("> and the rest of the import,\n> the stack.", short=lambda segment: "\n" not in segment)
+    assert cut.segments == ["and the rest of the import,", "the stack."]
+    assert cut.restore(["und der Rest des Imports,", "der Stapel."]) == "> und der Rest des Imports,\n> der Stapel."
     # a list inside a quotation: its bullet is the line's marker too ("> * nushell: add" came back as "> *-Nushell")
     text = "> * fish: `fzf --fish`\n> * nushell: add to your `env.nu`:\n> 2. Then restart it."
     stars = lambda text: [star.span() for star in re.finditer(r"\*", text)]  # a bullet the vocabulary lacks: its item
@@ -1195,9 +1220,11 @@ def test_every_mode_gives_the_text_back_and_survives_whatever_the_model_does(pai
     mangled = by_a_hostile_model(prepared, lambda s: " ".join(
         word for word in rnd.sample(s.split(), len(s.split())) if rnd.random() > 0.3))
     result = prepared.restore(mangled)
-    assert all(prepared.unmask(glue) in result for glue in prepared.glue)  # what is not translated stays
-    assert "".join(prepared.restore_segment(i, t) + prepared.unmask(glue) for i, (t, glue) in
-                   enumerate(zip(mangled, prepared.glue[1:]))) == result[len(prepared.unmask(prepared.glue[0])):]
+    assert all(prepared.unmask(glue).strip(" \t") in result for glue in prepared.glue)  # what is not translated stays
+    # segment by segment, as a stream sends them, the same text
+    written = [prepared.restore_segment(i, t) for i, t in enumerate(mangled[:prepared.own_segments])]
+    assert "".join(prepared.glue_between(i, before, after) + after
+                   for i, (before, after) in enumerate(zip(["", *written], [*written, ""]))) == result
 
 
 @pytest.mark.parametrize("text", ["%s3.5 kilos", "XX3%s here", "Open %shttps://example.org now", "a%%b %d",

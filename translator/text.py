@@ -1102,20 +1102,29 @@ class Prepared:
             raise ValueError(f"{len(translations)} translations for {len(self.segments)} segments")
         self._items, self.repairs = self._with_values_translated(translations[self.own_segments:]), 0
         try:
-            pieces = [self.written_glue(0)]
+            written = []
             for index, translation in enumerate(translations[:self.own_segments]):
                 repaired = self._repaired(index, translation)
                 self.repairs += repaired.count
-                written, glue = self._written(index, repaired.text), self.written_glue(index + 1)
-                if written[:1] in LINE_BREAKS:  # a wrap `rewrapped` put before the words: it takes the blanks before
-                    pieces[-1] = pieces[-1].rstrip(" \t")
-                if written[-1:] in LINE_BREAKS:  # one it ended the words with: the blanks after it go
-                    glue = glue.lstrip(" \t")
-                pieces += [written, glue]
+                written.append(self._written(index, repaired.text))
+            around = ["", *written, ""]  # (glue holds items too: written with the translated values)
+            pieces = [self.glue_between(index, around[index], around[index + 1]) + text
+                      for index, text in enumerate([*written, ""])]
         finally:
             self._items = None
         self.repairs += sum(shown.value.repairs for shown in self.shown)
         return icu_contracted("".join(pieces)) if self.icu_expanded else "".join(pieces)
+
+    def glue_between(self, index: int, before: str, after: str) -> str:
+        """The glue before segment `index` (or after the last) as written between the translations `before` and
+        `after`: a wrap `rewrapped` put before a translation's words takes the blanks before it, one it ended them
+        with the blanks after it (restored whole or streamed, the text is the same)."""
+        glue = self.written_glue(index)
+        if after[:1] in LINE_BREAKS:
+            glue = glue.rstrip(" \t")
+        if before[-1:] in LINE_BREAKS:
+            glue = glue.lstrip(" \t")
+        return glue
 
     @property
     def own_segments(self) -> int:
@@ -1355,11 +1364,14 @@ class Prepared:
             if self.protected[number] not in QUOTATION_MARKS:
                 continue
             token = PLACEHOLDER.format(k)
+            # (a line break that wraps the sentence there goes outside the quotation: `rewrapped` put it in a space)
             if re.search(f"(?<!\\S){token}\\S", source):
-                text = re.sub(f"{token}\\s+(?=\\S)", token, text)
+                text = re.sub(f"(\\s*){token}(\\s+)(?=\\S)",
+                              lambda gap: (gap[2] if _breaks(gap[2]) else gap[1]) + token, text)
                 outside = f"[{MODEL_QUOTES}]{token}"
             elif re.search(f"\\S{token}(?!\\w)", source):
-                text = re.sub(f"(?<=\\S)\\s+{token}", token, text)
+                text = re.sub(f"(?<=\\S)(\\s+){token}(\\s*)",
+                              lambda gap: token + (gap[1] if _breaks(gap[1]) else gap[2]), text)
                 outside = f"{token}[{MODEL_QUOTES}]"
             else:
                 continue
@@ -4127,11 +4139,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
     `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as
     placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped: `quotation_marks`), so no
-    sentence or line break falls inside one. Line breaks (but those that wrap a sentence short enough to be one segment,
-    `_wrap_end`), in HTML block-level tags, marks between clauses the model cannot read (`clauses`) and parentheses
-    around words (`parentheticals`) separate segments. `fits(segment)` says whether a segment is within the model's
-    source limit; longer ones are split at the clause or word boundary nearest their middle, as are those that fit but
-    are not `short(segment)` (longer than the model translates well), where they have one. A segment reads the character
+    sentence or line break falls inside one. Line breaks (but those that wrap a sentence, `_wrap_end`), in HTML
+    block-level tags, marks between clauses the model cannot read (`clauses`) and parentheses around words
+    (`parentheticals`) separate segments. `fits(segment)` says whether a segment is within the model's source limit;
+    longer ones are split at the clause or word boundary nearest their middle, as are those that fit but are not
+    `short(segment)` (longer than the model translates well), where they have one. A segment reads the character
     references it can as their characters (`characters_read`), in capitals, sentence-cased (`_shouted`), and a label
     without a mnemonic marker inside a word (`_accelerator`). With take_out_tags, items of tags alone leave the segments
     (translator.markup), to be put back by alignment. A collapsed reference link's end takes its label
@@ -4249,8 +4261,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         # one of the marks, which the model dropped
         for portion in (inner for part in parts for whole in closing_tokens_kept(sentences(part, prepared.protected))
                         for inner in parentheticals(whole)):
-            lines = [portion] if html else _lines_unless_short(portion, short_enough or (lambda s: fits(as_read(s))))
-            for clause in (spoken for line in lines for whole in clauses(line, separators)
+            for clause in (spoken for whole in clauses(portion, separators)
                            for spoken in quotations(whole, spoken_marks)):
                 for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)), short_enough):
                     prepared.add(piece)
@@ -5879,8 +5890,11 @@ def _blocks(layout: "_Layout", html: bool, breaks: set[int]) -> list[str | Separ
 # line, a help text's description continued under it ("print C-style escapes for nongraphic\n   characters"). Read as
 # a boundary, it sent the model pieces of a sentence ("Print CP0 register and HWR names according to specified" and
 # "architecture." came back as "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."); read as a space,
-# the sentence is translated whole where it is short enough to be one segment (`_lines_unless_short`), and the break
-# goes back at the same share of its translation (`rewrapped`). A break wraps where the line has three words or more
+# the sentence is translated whole where it is short enough to be one segment, else cut as a sentence on one line is,
+# at the clause mark or space nearest its middle (`split_to_fit`; before a line break there, `_before_line_break`),
+# not at every line break, which cut it wherever the width fell ("Wput is a tiny ftp-client, that uploads files or
+# directories to a" and "remote ftp-server." lost "uploads"); each break goes back at the same share of its piece's
+# translation (`rewrapped`). A break wraps where the line has three words or more
 # and ends in a word, a number, a comma or a closing quotation mark, the next line goes on at the same left edge (a
 # list item's text's) and behind as many of an e-mail's quotation marks with a word in lower case, no label ("  or:
 # %s [OPTION]..." of a usage text), and that word would not have fit on the line within its paragraph's longest line
@@ -6109,18 +6123,6 @@ def wraps_of(segment: str) -> list[tuple[float, str]]:
     return [((found.start() - (widths[k - 1] if k else 0)) / read, found.group()) for k, found in enumerate(breaks)]
 
 
-def _lines_unless_short(sentence: str, short: Callable[[str], bool]) -> list[str]:
-    """The sentence whole if it is short enough to translate in one piece, else cut after each line break that wraps
-    it (its lines, as the source wrapped them)."""
-    if "\n" not in sentence or short(sentence.strip()):
-        return [sentence]
-    # cut before each break: its lead ("> " of a quoted e-mail's line) stays the next line's, which keeps it as a
-    # marker; cut after it, a quoted line's ">" ended the line before, its translation took the break between its
-    # last two words and the next line lost its space ("> stack." came back as ">Import Stapel.")
-    cuts = [found.start() for found in LINE_BREAK.finditer(sentence)]
-    return [sentence[start:end] for start, end in zip([0, *cuts], [*cuts, len(sentence)]) if end > start]
-
-
 # Where a wrapped line may start: not with what would open a block there (Markdown's bullet, heading marks, a
 # quotation's mark, an ordered item's number: "... action - aktivieren" wrapped before "-" made a list item of
 # HTTPie's sentence; "am 1. Januar" would start a numbered list)
@@ -6258,6 +6260,19 @@ def split_to_fit(sentence: str, fits: Callable[[str], bool], short: Callable[[st
     return split_to_fit(sentence[:cut], fits, short) + split_to_fit(sentence[cut:], fits, short)
 
 
+def _breaks(space: str) -> bool:
+    """Whether white space holds a line break."""
+    return any(line_break in space for line_break in LINE_BREAKS)
+
+
+def _before_line_break(gap: re.Match) -> int:
+    """Where a cut after a clause mark or a run of spaces goes: before a line break in it (one that wraps the
+    sentence), so that the next line's lead stays its own, as a marker ("> " of a quoted e-mail's line: cut after
+    it, the ">" ended the line before, and "> stack." came back as ">Import Stapel."), else after it."""
+    breaks = [at for at in map(gap.group().find, LINE_BREAKS) if at >= 0]
+    return gap.start() + min(breaks) if breaks else gap.end()
+
+
 def _cut_nearest_middle(sentence: str, inside_words: bool = True) -> int | None:
     """After the clause mark nearest the middle, else after the space; in one enormous word (if `inside_words`), the
     middle, or the nearer end of the placeholder token around it (never inside one); None where no cut leaves two
@@ -6266,7 +6281,8 @@ def _cut_nearest_middle(sentence: str, inside_words: bool = True) -> int | None:
     is cut, and the line break before it is its own in a text: either moved the middle of a line past another space
     than alone ("...the throne XX3X | in order to" alone; a line break, "XX19X...the throne | XX22X in order to" in a
     text)."""
-    cuts = [m.end() for m in CLAUSE_BREAK.finditer(sentence)] or [m.end() for m in SPACES_RUN.finditer(sentence)]
+    cuts = [_before_line_break(m) for m in CLAUSE_BREAK.finditer(sentence)] or \
+        [_before_line_break(m) for m in SPACES_RUN.finditer(sentence)]
     cuts = [cut for cut in cuts if 0 < cut < len(sentence)]
     if cuts:
         tokens = list(PLACEHOLDER_PATTERN.finditer(sentence))
