@@ -91,6 +91,22 @@ def test_stream_pieces_concatenate_to_the_final_text(client, reference):
         assert "".join(pieces[i]) == finals[i].text == reference[text]
 
 
+def test_streamed_wrapped_sentences_concatenate_to_the_final_text(client):
+    """A line break that wraps a sentence goes back into its translation, where one with no space for it takes the
+    blanks beside it (`Prepared.glue_between`); streamed, the glue had kept them, and the pieces were not the final
+    text."""
+    texts = ["I eat an apple and he crossed the\nstreet. Where is the station?",
+             "He crossed the street and he ate an apple at the\nstation.  "]
+    for max_output_tokens in (0, 1):  # (one token each: a word, no space for the break)
+        pieces, finals = {}, {}
+        for chunk in client.stream(texts, max_output_tokens=max_output_tokens):
+            pieces.setdefault(chunk.index, []).append(chunk.text)
+            if chunk.HasField("final"):
+                finals[chunk.index] = chunk.final
+        assert ["".join(pieces[i]) for i in range(len(texts))] == [finals[i].text for i in range(len(texts))]
+        assert [text.count("\n") for text in texts] == [finals[i].text.count("\n") for i in range(len(texts))]
+
+
 def test_batch_returns_every_id_with_its_result(client, reference):
     items = [pb.BatchItem(id=f"id-{i}", text=text) for i, text in enumerate(TEXTS)]
     items.append(pb.BatchItem(id="bad", text=""))
