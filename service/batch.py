@@ -950,6 +950,14 @@ def check_paths(source: Path, output: Path, journal: Path) -> None:
         raise JobRefused(f"--output {output} is a directory: name a file in it")
 
 
+def check_job(source: Path, output: Path, settings: Settings, replace: bool = False) -> None:
+    """Refuse a job whose paths are wrong (`check_paths`), or whose text output is finished (but to `replace` it),
+    before anything is read, written or asked of a server."""
+    check_paths(source, output, journal_path(output, settings))
+    if finished(output, settings) and not replace:
+        raise FileExistsError(f"{output} is a finished text output; remove it to translate again")
+
+
 def finished(output: Path, settings: Settings) -> bool:
     """Whether a text output is a job's finished one: written, and its journal gone (a JSONL output is its journal)."""
     return settings.output_format == "text" and output.exists() and not journal_path(output, settings).exists()
@@ -1179,9 +1187,7 @@ class Job:
         self.encoding = "utf-8"  # of the input, and of a text output
 
     async def run(self) -> Summary:
-        check_paths(self.source, self.output, self.journal_path)
-        if finished(self.output, self.settings) and not self.replace:
-            raise FileExistsError(f"{self.output} is a finished text output; remove it to translate again")
+        check_job(self.source, self.output, self.settings, self.replace)
         started = time.monotonic()
         with contextlib.ExitStack() as cleanup:
             self.input = self._utf8_input(cleanup)

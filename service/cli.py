@@ -250,7 +250,8 @@ def cmd_translate(args) -> int:
         try:
             translations = translate_remotely(args, texts)
         except grpc.RpcError as error:
-            print(f"error: {error.code().name}: {error.details()} (server {args.server})", file=sys.stderr)
+            unreachable = f": {NO_SERVER}" if error.code() == grpc.StatusCode.UNAVAILABLE else ""
+            print(f"error: {error.code().name}: {error.details()} (server {args.server}){unreachable}", file=sys.stderr)
             return 1
     if not args.stream:
         print_translations(translations, args)
@@ -380,6 +381,7 @@ def print_translations(translations: list, args) -> None:
 
 
 BATCH_RESUMES = "the results so far are kept; rerun the same command to resume"  # a batch job stopped part way
+NO_SERVER = "start one with `make serve`, or check --server and the TLS flags"  # what to do when none answers
 
 
 def cmd_batch(args) -> int:
@@ -409,6 +411,12 @@ def cmd_batch(args) -> int:
         return 1
 
     settings = None if tree else job_settings(args, args.input)
+    if not tree:
+        try:
+            batch.check_job(args.input, args.output, settings)
+        except (OSError, batch.JobRefused) as error:  # before a server is waited for
+            print(f"error: {error}", file=sys.stderr)
+            return 1
 
     async def run():
         async with client_for(args, timeout=None, aio=True) as client:
@@ -416,8 +424,7 @@ def cmd_batch(args) -> int:
                 await client.wait_until_ready(timeout=args.connect_timeout)
             except asyncio.TimeoutError:
                 raise ConnectionError(f"no translator server answers at {args.server} within {args.connect_timeout:g} "
-                                      f"s ({await why_unreachable(client)}): start one with `make serve`, or check "
-                                      "--server and the TLS flags") from None
+                                      f"s ({await why_unreachable(client)}): {NO_SERVER}") from None
             if tree:
                 return await batch.run_tree(client, args.input, args.output, lambda path: tree_settings(args, path),
                                             progress=not args.quiet, files_at_once=args.files_at_once,

@@ -2417,6 +2417,19 @@ def test_a_directory_job_refuses_a_format_and_an_output_that_is_no_directory(tmp
     assert not (tmp_path / "de").exists() and sorted(path.name for path in tree.iterdir()) == ["guide.md"]
 
 
+def test_a_file_jobs_wrong_paths_are_refused_before_a_server_is_waited_for(tmp_path):
+    """A mistyped --input, an --output in no directory or a finished output: the job waited --connect-timeout (30 s
+    by default) for a server and then said none answers, not what to fix."""
+    source, finished = tmp_path / "in.txt", tmp_path / "done.txt"
+    source.write_text("The dog.\n", encoding="utf-8")
+    finished.write_text("Der Hund.\n", encoding="utf-8")
+    for wrong, output, said in ((tmp_path / "typo.txt", tmp_path / "out.txt", "typo.txt: no such file"),
+                                (source, tmp_path / "nowhere" / "out.txt", "does not exist"),
+                                (source, finished, "is a finished text output")):
+        code, out, err = batch("127.0.0.1:1", wrong, output, "--connect-timeout", "20")
+        assert code == 1 and said in err and "no translator server" not in err, err
+
+
 def test_a_directorys_files_and_directories_exclude_names_are_left_out(tmp_path):
     """A tree's generated or vendored parts could not be left out: every file was translated or copied. --exclude
     names them as rsync does: with a "/" by the path from the input, without by the name; a directory left out leaves

@@ -106,6 +106,12 @@ def test_an_attention_picture_for_a_missing_directory_is_refused_before_translat
     assert "error: --attention /no/such/dir/a.png: the directory /no/such/dir does not exist" in capsys.readouterr().err
 
 
+def test_a_translation_no_server_answers_says_what_to_do(capsys):
+    """As a batch job does: "UNAVAILABLE: ... Connection refused" alone did not say to start one."""
+    assert main(["translate", "--server", "127.0.0.1:1", "hi"]) == 1
+    assert "(server 127.0.0.1:1): start one with `make serve`, or check --server" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("flags, expected", [
     ([], {}),
     (["--top-p", "0.9"], {"sampling_temperature": 1.0, "sampling_topk": 0, "sampling_topp": 0.9}),
