@@ -5887,20 +5887,19 @@ def _blocks(layout: "_Layout", html: bool, breaks: set[int]) -> list[str | Separ
 
 
 # A line break inside a sentence that was wrapped to a width: a README's or an e-mail's paragraph, a subtitle's second
-# line, a help text's description continued under it ("print C-style escapes for nongraphic\n   characters"). Read as
-# a boundary, it sent the model pieces of a sentence ("Print CP0 register and HWR names according to specified" and
+# line, a help text's description continued under it ("print C-style escapes for nongraphic\n   characters"). Read as a
+# boundary, it sent the model pieces of a sentence ("Print CP0 register and HWR names according to specified" and
 # "architecture." came back as "CP0-Register und HWR-Namen entsprechend ausgeben" and "Architektur."); read as a space,
-# the sentence is translated whole where it is short enough to be one segment, else cut as a sentence on one line is,
-# at the clause mark or space nearest its middle (`split_to_fit`; before a line break there, `_before_line_break`),
-# not at every line break, which cut it wherever the width fell ("Wput is a tiny ftp-client, that uploads files or
-# directories to a" and "remote ftp-server." lost "uploads"); each break goes back at the same share of its piece's
-# translation (`rewrapped`). A break wraps where the line has three words or more
-# and ends in a word, a number, a comma or a closing quotation mark, the next line goes on at the same left edge (a
-# list item's text's) and behind as many of an e-mail's quotation marks with a word in lower case, no label ("  or:
-# %s [OPTION]..." of a usage text), and that word would not have fit on the line within its paragraph's longest line
-# (a paragraph ends at a blank line and where a list item starts): lines of a list of messages ("Lag order %*d" before
-# "as the default command for files of type %s?") are apart. Never after a sentence's end, a colon, a bracket or a
-# semicolon: code, a list's heading, a label.
+# the sentence is translated whole where it is short enough to be one segment, else cut as a sentence on one line is, at
+# the clause mark or space nearest its middle (`split_to_fit`; before a line break there, `_before_line_break`), not at
+# every line break, which cut it wherever the width fell ("Wput is a tiny ftp-client, that uploads files or directories
+# to a" and "remote ftp-server." lost "uploads"); each break goes back at the same share of its piece's translation
+# (`rewrapped`). A break wraps where the line has three words or more and ends in a word, a number, a comma or a closing
+# quotation mark, the next line goes on at the same left edge (a list item's text's) and behind as many of an e-mail's
+# quotation marks with a word in lower case, no label ("  or: %s [OPTION]..." of a usage text), and that word would not
+# have fit on the line within its paragraph's longest line (a paragraph ends at a blank line and where a list item
+# starts): lines of a list of messages ("Lag order %*d" before "as the default command for files of type %s?") are
+# apart. Never after a sentence's end, a colon, a bracket or a semicolon: code, a list's heading, a label.
 WRAPPING_END = frozenset(",\"'’”»")
 CONTINUATION = re.compile(r"(?:[^\W\d_]{2,}|a(?= [^\W\d_]))(?![\w:])")
 
