@@ -3023,8 +3023,12 @@ def test_a_programs_statement_on_a_line_of_its_own_is_kept_as_written():
                                       "  return status;", ">>> sorted(cookbook.recipes)"]
     assert prepared.restore(prepared.segments) == text
     for prose in ("   and strlen() was a way to measure the width of a string;", "-r, %s run command(s) at startup;",
-                  "It failed; please try again.", "Thanks for everything;"):
+                  "It failed; please try again.", "Thanks for everything;",
+                  "good properties from Net::Daemon, NetServer::Generic, and Net::FTPServer;"):  # (a name's path)
         assert prepare(prose).segments, prose
+    for code in ("use Net::Daemon;", "std::cout << total;", "using namespace std::chrono;",
+                 "class MyObject : public node::ObjectWrap {"):
+        assert prepare(code).segments == [], code
 
 
 def test_a_menu_path_or_a_quoted_label_is_an_item_whose_labels_are_translated_each_alone():

@@ -3642,12 +3642,16 @@ CONTINUATION_LINE = re.compile(r"\n[ \t]*\.\.\.(?:[ \t]|$)", re.MULTILINE)  # th
 # plain-text manual's): read, its keywords and names were translated and its brackets lost ("const crypto =
 # require('node:crypto');" came back as "konstrukt-Krypto = erforderlich;", "console.log(buf.readUInt32LE(0)
 # .toString(16));" lost a ")"). One that ends in ";" or opens a block with "{" (a comment may follow) and has a call, a
-# block's keyword, an assignment or a comparison (an interpreter's lines are a doctest's: DOCTEST). Not a sentence that
+# block's keyword, an assignment or a comparison, or a name's path ("::") among its first three words or opening a
+# block ("use Net::Daemon;", "class MyObject : public node::ObjectWrap {"; not a package description's line "good
+# properties from Net::Daemon, NetServer::Generic, and Net::FTPServer;", which was kept in English) (an interpreter's
+# lines are a doctest's: DOCTEST). Not a sentence that
 # ends in ";": five words in a row outside its string literals are prose ("and strlen() was a way to measure the width
 # of a string;"), and "(s)" is a plural's ("run command(s) after startup;"). Of 3,000 paragraphs of installed
 # documentation, 200 such lines; of the corpus's 1,033,617 texts, one ("W_mech:rhs(%);").
-STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?=return\b|\}?[ \t]*else\b|[^\n]*(?:\w\((?!e?s\))"
-                            r"|\b(?:if|for|while|switch|catch)[ \t]\(|[=!<>]=|=>|\w \+?= |::|\+\+))"
+STATEMENT_LINE = re.compile(r"(?<![^\n])[ \t]*(?=return\b|\}?[ \t]*else\b"
+                            r"|(?:\S+[ \t]+){0,2}\S*::|[^\n]*::[^\n]*\{[ \t]*(?://[^\n]*)?(?![^\n])"
+                            r"|[^\n]*(?:\w\((?!e?s\))|\b(?:if|for|while|switch|catch)[ \t]\(|[=!<>]=|=>|\w \+?= |\+\+))"
                             r"[^\n]*[;{][ \t]*(?://[^\n]*)?(?![^\n])")
 STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")
 PROSE = re.compile(r"(?:[A-Za-z]+ ){4}[A-Za-z]+")
