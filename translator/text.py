@@ -1364,14 +1364,11 @@ class Prepared:
             if self.protected[number] not in QUOTATION_MARKS:
                 continue
             token = PLACEHOLDER.format(k)
-            # (a line break that wraps the sentence there goes outside the quotation: `rewrapped` put it in a space)
             if re.search(f"(?<!\\S){token}\\S", source):
-                text = re.sub(f"(\\s*){token}(\\s+)(?=\\S)",
-                              lambda gap: (gap[2] if _breaks(gap[2]) else gap[1]) + token, text)
+                text = re.sub(f"(\\s*){token}(\\s+)(?=\\S)", lambda gap: _outside_quotes(gap[1], gap[2]) + token, text)
                 outside = f"[{MODEL_QUOTES}]{token}"
             elif re.search(f"\\S{token}(?!\\w)", source):
-                text = re.sub(f"(?<=\\S)(\\s+){token}(\\s*)",
-                              lambda gap: token + (gap[1] if _breaks(gap[1]) else gap[2]), text)
+                text = re.sub(f"(?<=\\S)(\\s+){token}(\\s*)", lambda gap: token + _outside_quotes(gap[2], gap[1]), text)
                 outside = f"{token}[{MODEL_QUOTES}]"
             else:
                 continue
@@ -6263,9 +6260,11 @@ def split_to_fit(sentence: str, fits: Callable[[str], bool], short: Callable[[st
     return split_to_fit(sentence[:cut], fits, short) + split_to_fit(sentence[cut:], fits, short)
 
 
-def _breaks(space: str) -> bool:
-    """Whether white space holds a line break."""
-    return any(line_break in space for line_break in LINE_BREAKS)
+def _outside_quotes(outside: str, inside: str) -> str:
+    """The white space beside a quotation mark once the space inside the quotation is gone: the line breaks of both
+    (one `rewrapped` put inside goes outside), else the space outside as it was."""
+    breaks = "".join(space for space in (outside, inside) if any(mark in space for mark in LINE_BREAKS))
+    return breaks or outside
 
 
 def _before_line_break(gap: re.Match) -> int:
