@@ -187,15 +187,22 @@ def test_any_docbook_document_is_read_and_written_back_with_its_own_texts_as_it_
     translation it is as it was (but for its root's language, where it has a text); written back with each text's own
     words as its translation it holds the same texts again."""
     document = "<chapter>" + "".join(pieces) + "</chapter>"
+    written_back_with_its_own_texts(docbook, docbook.NotDocBook, document,
+                                    document.replace("<chapter>", '<chapter lang="de">', 1))
+
+
+def written_back_with_its_own_texts(reader, refusal: type[Exception], document: str, german: str) -> None:
+    """Asserts that a document of a format read as DocBook's (`reader`: service.docbook, service.svg), unless its
+    check refuses it (`refusal`), is written back with no translation as `german` (as it was where it has no text),
+    and with each text's own words as its translation holds the same texts again."""
     try:
-        docbook.check(document)
-    except docbook.NotDocBook:
+        reader.check(document)
+    except refusal:
         return
-    found = list(docbook.items(document))
-    german = document.replace("<chapter>", '<chapter lang="de">', 1) if found else document  # (no text: as it was)
-    assert docbook.filled(document, {}) == german
-    again = docbook.filled(document, {number: text for number, _, text in found})
-    assert [text for _, _, text in docbook.items(again)] == [text for _, _, text in found]
+    found = list(reader.items(document))
+    assert reader.filled(document, {}) == (german if found else document)
+    again = reader.filled(document, {number: text for number, _, text in found})
+    assert [text for _, _, text in reader.items(again)] == [text for _, _, text in found]
 
 
 def test_hostile_documents_are_read_in_linear_time(tmp_path):

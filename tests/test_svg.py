@@ -8,6 +8,7 @@ from service import svg
 from service.batch import JobRefused, Settings, format_named, read_items
 from tests.test_batch_jobs import (SHORT, alone, batch, server,  # noqa: F401 (a fixture)
                                     written_back_in_linear_time)
+from tests.test_docbook import written_back_with_its_own_texts
 
 # As Inkscape writes a drawing: a style sheet, metadata, a label over two lines, a run in bold, a flowed text, a tool
 # tip, an axis's numbers and a translation a <switch> chooses
@@ -120,15 +121,8 @@ def test_any_drawing_is_read_and_written_back_with_its_own_texts_as_it_was(piece
     it is as it was but for its language (where it has a text); written back with each text's own words as its
     translation it holds the same texts again."""
     document = '<svg xmlns="http://www.w3.org/2000/svg">' + "".join(pieces) + "</svg>"
-    try:
-        svg.check(document)
-    except svg.NotSvg:
-        return
-    found = list(svg.items(document))
-    german = document.replace('2000/svg">', '2000/svg" xml:lang="de">', 1) if found else document
-    assert svg.filled(document, {}) == german
-    again = svg.filled(document, {number: text for number, _, text in found})
-    assert [text for _, _, text in svg.items(again)] == [text for _, _, text in found]
+    written_back_with_its_own_texts(svg, svg.NotSvg, document,
+                                    document.replace('2000/svg">', '2000/svg" xml:lang="de">', 1))
 
 
 def test_hostile_drawings_are_read_in_linear_time():
