@@ -16,6 +16,13 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+# Each test process (pytest-xdist) gets one of torch's threads: with two a process each on 2 cores, torch's OpenMP
+# threads wait on one another at every small operation while the other process holds a core (the shipped model's
+# export and parity check took 197.6 s beside a busy core, against 30.2 s with one thread and 25.9 s alone).
+# Set before any test module imports torch; servers and commands the tests start inherit it (ONNX Runtime ignores it).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 ENTRIES = [

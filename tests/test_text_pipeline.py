@@ -1787,6 +1787,49 @@ def test_a_number_in_capital_roman_numerals_comes_back_as_written():
         assert prepare(read).protected == []
 
 
+# The hostile texts of the linear-time tests below, each sized by `n(count)` (the count divided by the test's scale)
+HOSTILE_TEXTS = r"""
+texts = ('---\n' + 'a: b\n' * n(5000), '---\n' + '-a: b\n' * n(5000), '```a\n' * n(5000),
+         'a:' * n(200_000), 'a' * n(200_000) + ' é', '"ab": "' * n(40_000), '"a": [' + '"b", ' * n(30_000),
+         '{a, plural, one {' * n(20_000), '{a, plural, ' + 'one {#} ' * n(20_000) + '}',
+         '"a": [\n' + '  "b",\n' * n(20_000), 'a {n, plural, one {x} other {y}} ' * n(10_000),
+         '# A\n\n' + 'See <img alt="A b">\n\n    <img alt="c">\n\n' * n(8_000),
+         'k=v\n' * n(20_000) + 'en:\n' + '  a:\n    b: "c"\n' * n(10_000),
+         '[b=' + ' x=' * n(50_000), '[color=red' * n(20_000), 'http://[' * n(20_000),
+         'Run <code x="1">Ctrl+C ' + '-' * 80 + ' x</code>.',
+         "Say '" + '-`' * 99 + "a' now.", "Say '" + '+' * 198 + "a' now.",
+         '\\[' + 'a line\n' * 60, 'x][] ' * n(40_000), 'a ' + 'Mr. Zorb met Zorb ' * n(60_000),
+         'on Friday, in 1998, ' * n(20_000), '"I will come," she said. ' * n(10_000),
+         'nearly 1,000 ' * n(30_000), 'Click Save, ' * n(40_000), 'Ctrl+' * n(40_000) + ' ',
+         'a.+' * n(40_000), 'a_b+' * n(30_000), 'A&' * n(60_000), 'A ' * n(60_000))
+unknown = lambda text: [(i, i + 1) for i, c in enumerate(text) if c in '_~']
+calls = [(text, {}) for text in texts] + [
+    ('<pre class="screen">\n' + '-' * 80 + '\n  n  time(B)\n</pre>', {'html': True}),
+    ('<!x [a' * n(40_000), {'html': True})] + [
+    (text, {'unknown': unknown}) for text in ('A_b ' * n(20_000), 'X' + '_x' * n(60_000), 'S~' + 'x' * n(100_000))]
+"""
+# How long one hostile text may take (the slowest reads in ~2 s at a quarter of the sizes on 2 busy cores, ~8 s whole)
+HOSTILE_SECONDS = {4: 10, 1: 40}
+
+
+def read_hostile_texts(scale: int) -> None:
+    """Prepare each of `HOSTILE_TEXTS` in a child process, failing on the first that takes over its seconds."""
+    import subprocess
+    import sys
+
+    script = ("import signal, sys\nfrom translator.text import prepare\n"
+              f"n = lambda count: count // {scale}\n{HOSTILE_TEXTS}"
+              "for text, options in calls:\n"
+              "    def over(*_): sys.exit(f'over {limit} s: {text[:60]!r}... ({len(text):,} characters)')\n"
+              f"    limit = {HOSTILE_SECONDS[scale]}\n"
+              "    signal.signal(signal.SIGALRM, over)\n"
+              "    signal.alarm(limit)\n"
+              "    prepare(text, **options)\n"
+              "    signal.alarm(0)\n")
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert child.returncode == 0, child.stderr
+
+
 def test_texts_that_backtracked_are_read_in_linear_time():
     """Front matter that never closes backtracked exponentially ("." is DOTALL in EVERYTHING: 20 "a: b" lines took
     0.05 s, 40 never ended), and so did a tag's item with a line of dashes (Valgrind's manual: 28 took 2.6 s, its 80
@@ -1801,34 +1844,19 @@ def test_texts_that_backtracked_are_read_in_linear_time():
     per text, 0.01 s), and each unknown "_" asked whether it is a label's marker ("A_b " * 3,000: 3.8 s; once per
     text, 0.13 s), and a document type's declarations were searched to the text's end from every "<!x [" ("<!x [a" *
     5,000: 6 s), and a relative path, a name in parts or a manual page's name from every "+" ("Ctrl+" * 10,000 + " ":
-    11 s), a company's name from every "&" ("A&" * 16,000: 3.7 s) and a run of capitals from each ("A " * 16,000:
-    3.3 s). In a child process, so that a regression fails here instead of hanging the suite."""
-    import subprocess
-    import sys
-
-    script = ("from translator.text import prepare\n"
-              "for text in ('---\\n' + 'a: b\\n' * 5000, '---\\n' + '-a: b\\n' * 5000, '```a\\n' * 5000,\n"
-              "             'a:' * 200_000, 'a' * 200_000 + ' é', '\"ab\": \"' * 40_000, '\"a\": [' + '\"b\", ' * 30_000,\n"
-              "             '{a, plural, one {' * 20_000, '{a, plural, ' + 'one {#} ' * 20_000 + '}',\n"
-              "             '\"a\": [\\n' + '  \"b\",\\n' * 20_000, 'a {n, plural, one {x} other {y}} ' * 10_000,\n"
-              "             '# A\\n\\n' + 'See <img alt=\"A b\">\\n\\n    <img alt=\"c\">\\n\\n' * 8_000,\n"
-              "             'k=v\\n' * 20_000 + 'en:\\n' + '  a:\\n    b: \"c\"\\n' * 10_000,\n"
-              "             '[b=' + ' x=' * 50_000, '[color=red' * 20_000, 'http://[' * 20_000,\n"
-              "             'Run <code x=\"1\">Ctrl+C ' + '-' * 80 + ' x</code>.',\n"
-              "             \"Say '\" + '-`' * 99 + \"a' now.\", \"Say '\" + '+' * 198 + \"a' now.\",\n"
-              "             '\\\\[' + 'a line\\n' * 60, 'x][] ' * 40_000, 'a ' + 'Mr. Zorb met Zorb ' * 60_000,\n"
-              "             'on Friday, in 1998, ' * 20_000, '\"I will come,\" she said. ' * 10_000,\n"
-              "             'nearly 1,000 ' * 30_000, 'Click Save, ' * 40_000, 'Ctrl+' * 40_000 + ' ',\n"
-              "             'a.+' * 40_000, 'a_b+' * 30_000, 'A&' * 60_000, 'A ' * 60_000):\n"
-              "    prepare(text)\n"
-              "prepare('<pre class=\"screen\">\\n' + '-' * 80 + '\\n  n  time(B)\\n</pre>', html=True)\n"
-              "prepare('<!x [a' * 40_000, html=True)\n"
-              "unknown = lambda text: [(i, i + 1) for i, c in enumerate(text) if c in '_~']\n"
-              "for text in ('A_b ' * 20_000, 'X' + '_x' * 60_000, 'S~' + 'x' * 100_000):\n"
-              "    prepare(text, unknown=unknown)\n")
-    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+    11 s), a company's name from every "&" ("A&" * 16,000: 3.7 s) and a LaTeX table's row from each (* 60,000: 7.5 s;
+    linear, 0.6 s), and a run of capitals from each ("A " * 16,000: 3.3 s). In a child process, so that a regression fails here instead of hanging the suite: at a quarter of the
+    sizes `make test-slow` reads (a quadratic of these costs a few to tens of seconds there), each within
+    `HOSTILE_SECONDS`."""
+    read_hostile_texts(scale=4)
     lines = "a: b\n" * 50
     assert prepare("---\n" + lines + "Done.").protected == [] and prepare("---\n" + lines + "---").segments == []
+
+
+@pytest.mark.slow
+def test_texts_that_backtracked_are_read_in_linear_time_at_full_size():
+    """The texts above at four times the sizes `make test` reads."""
+    read_hostile_texts(scale=1)
 
 
 def test_paragraph_runs_keep_a_fenced_code_block_whole_blank_lines_and_all():
