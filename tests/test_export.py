@@ -78,7 +78,15 @@ def test_the_self_attention_ops_pytorch_meaning_is_what_onnx_runtime_computes(ex
 
 
 def test_validate_passes_on_a_good_export(exported_tiny, tiny_checkpoint, corpus_dir, capsys):
-    assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32"]) == 0
+    import torch
+
+    threads = torch.get_num_threads()
+    try:  # --threads sets PyTorch's (a check beside a busy core runs on one: see its help)
+        torch.set_num_threads(2)
+        assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32", "--threads", "1"]) == 0
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(threads)
     assert "PASSED" in capsys.readouterr().out
 
 
