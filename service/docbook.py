@@ -132,7 +132,6 @@ class Text:
     element: Element
     holes: list[Hole]  # the block elements inside it, in order: <placeholder-1/> is the first
     sent: str  # what is sent: its content, blocks as placeholders, white space as single spaces
-    wraps: bool = True  # its translation wrapped to its source's lines (Vocabulary.wraps)
 
 
 @dataclass
@@ -178,7 +177,7 @@ def filled(document: str, translated: dict[int, str], review: bool = True, vocab
         return document
     prolog = KDE_LANGUAGE.sub(r"\1German\2", document[:root.start], count=1)
     return prolog + _german_root(document, root) + _filled(document, root.content_start, len(document), found,
-                                                           translated)
+                                                           translated, vocabulary.wraps)
 
 
 def _read(document: str, root: Element, vocabulary: Vocabulary) -> list[Text]:
@@ -238,7 +237,7 @@ def _texts_in(document: str, masked: str, element: Element, path: str, numbered:
                 for text in _texts_in(document, masked, child, f"{path}/{child.name}", numbered, vocabulary)]
     blocks = _blocks_in(element, vocabulary)
     inside = [(block, f"{path}/{block.name}") for block in blocks]
-    text = Text(next(numbered), path, element, [], _sent(_content(document, element, blocks)), vocabulary.wraps)
+    text = Text(next(numbered), path, element, [], _sent(_content(document, element, blocks)))
     text.holes = [Hole(block, _texts_in(document, masked, block, at, numbered, vocabulary)) for block, at in inside]
     return [text]
 
@@ -289,11 +288,12 @@ def _sent(content: str) -> str:
     return ("".join(pieces) + documents.SPACES.sub(" ", content[done:])).strip()
 
 
-def _written(document: str, text: Text, translated: dict[int, str]) -> str:
+def _written(document: str, text: Text, translated: dict[int, str], wraps: bool) -> str:
     """A text's content as written back, its blocks' texts filled in: its translation where it has a well-formed one,
-    laid out as its source is (`_laid_out`), else as it was."""
+    laid out as its source is (`_laid_out`; wrapped to its lines where it `wraps`, Vocabulary.wraps), else as it was."""
     element, holes = text.element, [hole.element for hole in text.holes]
-    blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated) for hole in text.holes]
+    blocks = [_filled(document, hole.element.start, hole.element.end, hole.texts, translated, wraps)
+              for hole in text.holes]
     translation = translated.get(text.number, "")
     if not translation or not documents.well_formed_translation(translation):  # (its entities: its book's)
         return _content(document, element, holes, blocks)
@@ -301,16 +301,16 @@ def _written(document: str, text: Text, translated: dict[int, str]) -> str:
     body = source.strip()
     lead, trail = source[:source.index(body)], source[source.index(body) + len(body):]
     column = documents.column(document, element.content_start) if "\n" not in lead else len(lead.rsplit("\n", 1)[1])
-    width, line_break = documents.layout(body, column) if "\n" in body and text.wraps else (None, "\n")
+    width, line_break = documents.layout(body, column) if "\n" in body and wraps else (None, "\n")
     laid_out = _laid_out(translation, blocks, _spaces_around(document, element, holes), width, column, line_break)
     return lead + laid_out + trail
 
 
-def _filled(document: str, start: int, end: int, found: list[Text], translated: dict[int, str]) -> str:
-    """The document from `start` to `end` with the texts found there written back."""
+def _filled(document: str, start: int, end: int, found: list[Text], translated: dict[int, str], wraps: bool) -> str:
+    """The document from `start` to `end` with the texts found there written back (`_written`)."""
     pieces, done = [], start
     for text in found:
-        pieces += [document[done:text.element.content_start], _written(document, text, translated)]
+        pieces += [document[done:text.element.content_start], _written(document, text, translated, wraps)]
         done = text.element.content_end
     return "".join(pieces) + document[done:end]
 
