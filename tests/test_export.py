@@ -83,7 +83,8 @@ def test_validate_passes_on_a_good_export(exported_tiny, tiny_checkpoint, corpus
     threads = torch.get_num_threads()
     try:  # --threads sets PyTorch's (a check beside a busy core runs on one: see its help)
         torch.set_num_threads(2)
-        assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32", "--threads", "1"]) == 0
+        assert main(["validate", str(exported_tiny), "--data", str(corpus_dir), "--batches", "32",
+                     "--threads", "1"]) == 0
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(threads)

@@ -3337,6 +3337,35 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
     return [_with_possessive(text, *span) for span in (sorted(titled + apart_from(names, titled)) if titled else names)]
 
 
+# A list of three or more codes in capitals ("It supports DES, MD5, NTHASH, SUNMD5, SHA-2-256 ...", "Audio: OGG, MP3,
+# WAV, RA, AC3, AU"): read, the model spelled them anew, dropped them or translated the words among them ("SUNMD5"
+# came back as "SONNENMD5", "TWOFISH" as "ZWEIFISH", "CAST-128" as "TYPUMWANDLUNG-128", "FAR" as "WEIT"; "CP850" and
+# "AU" were lost). Each code of such a list is an item (the commas and the words around stay text), but in words
+# shouted: a list with "OR" or "AND" among them ("Do not REMOVE, MOVE, OR RENAME it"), or in a text whose letters
+# outside such lists are mostly capitals, which is read sentence-cased (`_shouted`); and a list alone is read as
+# before. Whether a code is an English word the model learned says nothing here: the training text writes most formats
+# and protocols in small letters too ("https").
+LISTED_CODE = re.compile(r"[A-Z](?:[A-Z0-9]|-(?=[A-Z0-9])){1,15}(?![\w-])")
+CODE_LIST = re.compile(rf"(?<![\w-]){LISTED_CODE.pattern}(?:(?:,[ \t]*(?:\r?\n[ \t]*)?(?:(?:and|or)[ \t]+)?"
+                       rf"|[ \t]+(?:and|or)[ \t]+){LISTED_CODE.pattern}){{2,}}")
+SHOUTED_JOINS = frozenset(("AND", "OR", "NOR", "NOT", "BUT"))
+
+
+def listed_codes(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each code of each CODE_LIST that is not shouted words, in a text whose letters outside its lists
+    are mostly small ones."""
+    lists = list(CODE_LIST.finditer(text))
+    if not lists:
+        return []
+    listed = "".join(found.group() for found in lists)
+    if sum(map(str.isupper, text)) - sum(map(str.isupper, listed)) >= \
+            sum(map(str.islower, text)) - sum(map(str.islower, listed)):
+        return []
+    codes = ([code.span() for code in LISTED_CODE.finditer(text, *found.span())] for found in lists)
+    return [span for spans in codes if not any(text[start:end] in SHOUTED_JOINS for start, end in spans)
+            for span in spans]
+
+
 def _first_and_last_name(run: str, words: list[str]) -> bool:
     """Whether a run of two capitalized words is a given name and a surname (GIVEN_NAMES; not "Thomas Sunday")."""
     return (len(words) == 2 and words[0] in GIVEN_NAMES and run[len(words[0])] == " " and words[1] not in WEEKDAYS
@@ -4136,10 +4165,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             short: Callable[[str], bool] | None = None, glossary: Glossary | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
-    (`names_outside_ascii`) and names the model has not learned (`ascii_names`), the markers of lists inside a line
-    (`inline_enumerators`, which separate segments as marks between clauses do), a Markdown text's indented code and
-    command lines (`code_lines`), links whose text names their target or is code (`whole_links`) and ICU MessageFormat's
-    syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
+    (`names_outside_ascii`), names the model has not learned (`ascii_names`) and listed codes (`listed_codes`), the
+    markers of lists inside a line (`inline_enumerators`, which separate segments as marks between clauses do), a
+    Markdown text's indented code and command lines (`code_lines`), links whose text names their target or is code
+    (`whole_links`) and ICU MessageFormat's syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
     `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as
     placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped: `quotation_marks`), so no
     sentence or line break falls inside one. Line breaks (but those that wrap a sentence, `_wrap_end`), in HTML
@@ -4192,6 +4221,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
               if "<" in text[path[0]:path[1]] or ONE_REFERENCE.search(text, *path)]
     localized = sorted(form_spans + labelled) if labelled else form_spans
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
+    if preserve_placeholders and (codes := listed_codes(text)):
+        names = sorted(names + apart_from(codes, sorted(localized + names)))
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
     if html and "=" in text:
