@@ -1794,6 +1794,23 @@ def test_a_list_of_codes_in_capitals_comes_back_as_written():
         assert prepare(read).protected == [], read
 
 
+def test_an_abbreviation_after_what_it_abbreviates_comes_back_as_written():
+    """Alone between parentheses, an abbreviation was read as a word where the training text writes it in small
+    letters: "(IMAP)" came back as "(EINRASTEN)", "(NUT)" as "(ANZAHL)"; of 229 after the words they abbreviate in
+    3,000 package descriptions 31 were lost or changed, now none. Its letters must be the words' first letters or
+    capitals, in order, the last among the last word's."""
+    for text, abbreviation in (("the Internet Message Access Protocol (IMAP).", "IMAP"),
+                               ("Network UPS Tools (NUT) is a client", "NUT"), ("Encapsulated PostScript (EPS)", "EPS"),
+                               ("an Object-Oriented (OO) thread", "OO"), ("SSH File Transfer Protocol (SFTP)", "SFTP"),
+                               ("Don't Repeat Yourself (DRY)", "DRY")):
+        assert abbreviation in prepare(text).protected, text
+    for text in ("secure shell (SSH) server", "RSA SecurID 128-bit (AES) tokens", "Caps Lock (ON)", "Press Yes (YES)",
+                 "the Internet Message Access (IMAP)", "(IMAP) alone"):
+        assert not {"SSH", "AES", "ON", "YES", "IMAP"} & set(prepare(text).protected), text
+    assert prepare("the Internet Message Access Protocol (IMAP).").segments == [
+        "the Internet Message Access Protocol (XX0X)."]  # with its sentence: no longer a segment of its own
+
+
 def test_a_number_in_capital_roman_numerals_comes_back_as_written():
     """Read, the model changed capital Roman numerals as it did digits: in an FCC order's Word document 118 of 340
     came back lost or changed ("Title II" as "Titel III"), now 1. Two numerals or more, not "I", a word ("VIVID") or
@@ -1819,7 +1836,8 @@ texts = ('---\n' + 'a: b\n' * n(5000), '---\n' + '-a: b\n' * n(5000), '```a\n' *
          '\\[' + 'a line\n' * 60, 'x][] ' * n(40_000), 'a ' + 'Mr. Zorb met Zorb ' * n(60_000),
          'on Friday, in 1998, ' * n(20_000), '"I will come," she said. ' * n(10_000),
          'nearly 1,000 ' * n(30_000), 'Click Save, ' * n(40_000), 'Ctrl+' * n(40_000) + ' ',
-         'a.+' * n(40_000), 'a_b+' * n(30_000), 'A&' * n(60_000), 'A ' * n(60_000), 'AB, CD and ' * n(30_000) + 'x')
+         'a.+' * n(40_000), 'a_b+' * n(30_000), 'A&' * n(60_000), 'A ' * n(60_000), 'AB, CD and ' * n(30_000) + 'x',
+         'Aa Bb (AB) ' * n(30_000))
 unknown = lambda text: [(i, i + 1) for i, c in enumerate(text) if c in '_~']
 calls = [(text, {}) for text in texts] + [
     ('<pre class="screen">\n' + '-' * 80 + '\n  n  time(B)\n</pre>', {'html': True}),

@@ -3366,6 +3366,45 @@ def listed_codes(text: str) -> list[tuple[int, int]]:
             for span in spans]
 
 
+# An abbreviation in capitals between parentheses after what it abbreviates ("Internet Message Access Protocol
+# (IMAP)", "uninterruptible power supply (UPS)", "Encapsulated PostScript (EPS)"): alone between them it was read as a
+# word where the training text writes it in small letters ("(IMAP)" came back as "(EINRASTEN)", "(NUT)" as
+# "(ANZAHL)", "(SOAP)" as "(EINGEBETTET)"), so it is an item, kept as written. Its letters (digits aside) are, in
+# order, the first letters or capitals of the words before it, the last of them among the last word's.
+EXPANDED_ABBREVIATION = re.compile(r"(?<=[\w.] \()[A-Z][A-Z0-9]{1,7}(?=\))")
+EXPANSION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*")
+EXPANSION_WORDS = 10  # words before it that may spell it
+
+
+def expanded_abbreviations(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each EXPANDED_ABBREVIATION whose letters the words before it spell."""
+    spans = []
+    for found in EXPANDED_ABBREVIATION.finditer(text):
+        words = EXPANSION_WORD.findall(text, max(0, found.start() - 160), found.start())[-EXPANSION_WORDS:]
+        if words and _abbreviates([letter for letter in found.group() if letter.isalpha()], words):
+            spans.append(found.span())
+    return spans
+
+
+def _abbreviates(letters: list[str], words: list[str]) -> bool:
+    """Whether `letters` are, in order and read backwards from the last of `words`, each a word's first letter or a
+    capital inside it (the last letter among the last word's), the first of them a word's first letter."""
+    pending = len(letters) - 1
+    for index, word in enumerate(reversed(words)):
+        candidates = [word[0].upper()] + [character for character in word[1:] if character.isupper()]
+        for position in range(len(candidates) - 1, -1, -1):
+            if candidates[position] != letters[pending]:
+                continue
+            if pending == 0:
+                if position == 0:
+                    return True
+                continue  # (the first letter a word's first: "SSH File Transfer Protocol (SFTP)")
+            pending -= 1
+        if index == 0 and pending == len(letters) - 1:
+            return False  # the last word spells none of it
+    return False
+
+
 def _first_and_last_name(run: str, words: list[str]) -> bool:
     """Whether a run of two capitalized words is a given name and a surname (GIVEN_NAMES; not "Thomas Sunday")."""
     return (len(words) == 2 and words[0] in GIVEN_NAMES and run[len(words[0])] == " " and words[1] not in WEEKDAYS
@@ -4221,8 +4260,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
               if "<" in text[path[0]:path[1]] or ONE_REFERENCE.search(text, *path)]
     localized = sorted(form_spans + labelled) if labelled else form_spans
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
-    if preserve_placeholders and (codes := listed_codes(text)):
-        names = sorted(names + apart_from(codes, sorted(localized + names)))
+    if preserve_placeholders and (codes := listed_codes(text) + expanded_abbreviations(text)):
+        names = sorted(names + apart_from(sorted(codes), sorted(localized + names)))
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
     items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
     if html and "=" in text:
