@@ -4204,10 +4204,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
             short: Callable[[str], bool] | None = None, glossary: Glossary | None = None) -> Prepared:
     """Split text into segments to translate. Protected items are masked first (markup always in HTML, with
     preserve_placeholders everything PLACEHOLDERS, MARKUP and NUMBER match, names spelled with letters outside ASCII
-    (`names_outside_ascii`), names the model has not learned (`ascii_names`) and listed codes (`listed_codes`), the
-    markers of lists inside a line (`inline_enumerators`, which separate segments as marks between clauses do), a
-    Markdown text's indented code and command lines (`code_lines`), links whose text names their target or is code
-    (`whole_links`) and ICU MessageFormat's syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
+    (`names_outside_ascii`), names the model has not learned (`ascii_names`), listed codes (`listed_codes`) and
+    abbreviations after what they abbreviate (`expanded_abbreviations`), the markers of lists inside a line
+    (`inline_enumerators`, which separate segments as marks between clauses do), a Markdown text's indented code and
+    command lines (`code_lines`), links whose text names their target or is code (`whole_links`) and ICU MessageFormat's
+    syntax (`icu_syntax`, which separates segments), and always what the model cannot translate: the spans
     `unknown(text)` names, characters the model's vocabulary lacks, which it could only turn into "⁇" but copies as
     placeholders, LONG_RUN characters without a space, and quotation marks, which it dropped: `quotation_marks`), so no
     sentence or line break falls inside one. Line breaks (but those that wrap a sentence, `_wrap_end`), in HTML
