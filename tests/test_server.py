@@ -10,12 +10,15 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
 from google.protobuf import descriptor_pb2
+from packaging.requirements import Requirement
+from packaging.version import Version
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -492,14 +495,39 @@ def test_an_ipv6_listen_address_is_served(exported_tiny):
         running.stop()
 
 
+ROOT = Path(__file__).parent.parent
+STUBS = ROOT / "translator" / "v1"
+# The versions the generators stamp into the stubs: the oldest grpcio and protobuf runtimes the stubs import under.
+GRPC_STAMP = re.compile(r"GRPC_GENERATED_VERSION = '([^']+)'")
+PROTOBUF_STAMP = re.compile(r"# Protobuf Python Version: (\S+)")
+STAMPED_VERSIONS = re.compile(r"(?<=GRPC_GENERATED_VERSION = ')[^']+|(?<=# Protobuf Python Version: )\S+|"
+                              r"(?<=_runtime_version\.Domain\.PUBLIC,)\s+\d+,\s+\d+,\s+\d+,")
+
+
+def without_stamps(stub):
+    """A stub with its generators' versions blanked: a patch release of grpcio-tools changes only those."""
+    return STAMPED_VERSIONS.sub("VERSION", stub)
+
+
 def test_stubs_are_not_stale(tmp_path):
-    root = Path(__file__).parent.parent
-    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{root / 'protos'}", f"--python_out={tmp_path}",
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{ROOT / 'protos'}", f"--python_out={tmp_path}",
                     f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}", "translator/v1/translator.proto"],
-                   check=True, cwd=root)
+                   check=True, cwd=ROOT)
     for name in ("translator_pb2.py", "translator_pb2.pyi", "translator_pb2_grpc.py"):
-        generated = (tmp_path / "translator" / "v1" / name).read_text()
-        assert generated == (root / "translator" / "v1" / name).read_text(), f"{name} is stale: run `make proto`"
+        generated = without_stamps((tmp_path / "translator" / "v1" / name).read_text())
+        assert generated == without_stamps((STUBS / name).read_text()), f"{name} is stale: run `make proto`"
+
+
+@pytest.mark.parametrize("extra", ["serve", "gpu"])
+def test_the_declared_grpcio_and_protobuf_are_ones_the_stubs_import_under(extra):
+    stamps = {"grpcio": GRPC_STAMP.search((STUBS / "translator_pb2_grpc.py").read_text()).group(1),
+              "protobuf": PROTOBUF_STAMP.search((STUBS / "translator_pb2.py").read_text()).group(1)}
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][extra]
+    requirements = {requirement.name: requirement for requirement in map(Requirement, declared)}
+    for name, stamp in stamps.items():
+        floors = [Version(spec.version) for spec in requirements[name].specifier if spec.operator in (">=", "~=")]
+        assert floors and max(floors) >= Version(stamp), \
+            f"the stubs need {name}>={stamp}, [{extra}] allows {requirements[name].specifier}"
 
 
 @pytest.mark.parametrize("raw, expected", [("1", True), ("0", False), ("off", False), ("yes", True)])
