@@ -1837,8 +1837,10 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag) is decoded again with this many beams before it is answered, where the text "
-                            "pipeline would put the placeholder back at the sentence's end; not a streamed "
+                            "tag) or an acronym it reads (XMPP, FAT32) is decoded again with this many beams before "
+                            "it is answered, where the text pipeline would put the placeholder back at the "
+                            "sentence's end; the beams' translation holding most of them is answered where it holds "
+                            "more than the greedy one, else the greedy one; not a streamed "
                             "sentence, whose tokens went out, nor one whose deadline leaves less than twice the time "
                             "its greedy decoding took, nor where more beams than --max-num-seqs would not fit "
                             "(TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")

@@ -241,6 +241,21 @@ def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again
     assert retries == 2 * len(texts) and served[0].endswith("string2 nicht leer sein"), served
 
 
+def test_an_acronym_greedy_decoding_lost_comes_back_from_the_beams(exported_default):
+    """An acronym the model reads (not an item, so German compounds it: "QML-Modul") that the greedy translation
+    lost is kept by the beam search's retry ("Qt Quick PDF QML module" came back as "Qt Quick-PDF-QModul")."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["Qt Quick PDF QML module", "an RGB colour mixer",
+             "documentation for user-space ALSA application programming"]
+    acronyms = ["QML", "RGB", "ALSA"]
+    greedy = Translator(out, placeholder_retry_beams=0).translate(texts)
+    assert not any(acronym in translation for acronym, translation in zip(acronyms, greedy)), greedy
+    served = Translator(out).translate(texts)
+    assert all(acronym in translation for acronym, translation in zip(acronyms, served)), served
+
+
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
     """An accelerator or quotation mark right before a digit was a token followed by a digit ("XX0X1"), which the
     model read as another token: of 23,542 held-out software messages 4 came back with a piece of one ("Checkbook

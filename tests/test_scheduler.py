@@ -178,6 +178,36 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
         assert request.retried is retried
 
 
+class BranchingRuntime(ScriptedRuntime):
+    """Greedy decoding takes t15 (logit 2.0 against t40's 1.9), then t16 (a weak 0.3) and ends; a beam search
+    finds t40 t41 (41 certain after 40) the more probable translation."""
+
+    def step(self, pool):
+        n = pool.size
+        self.steps.append(n)
+        logits, lengths, last = pool.logits[:n], pool.lengths[:n], pool.last_tokens[:n]
+        logits[:] = 0.0
+        for row in range(n):
+            if lengths[row] == 0:
+                logits[row, 15], logits[row, 40] = 2.0, 1.9
+            elif last[row] in (15, 40):
+                logits[row, last[row] + 1] = 0.3 if last[row] == 15 else 10.0
+            else:
+                logits[row, EOS] = 10.0
+        pool.kernel.advance(n)
+        return logits, None
+
+
+@pytest.mark.parametrize("kept, answered", [(("t99",), [15, 16]), (("t41",), [40, 41])])
+def test_a_retried_translation_is_the_beams_only_where_they_hold_more_of_what_it_must_keep(kept, answered):
+    """The beam search's best (t40 t41) replaces the greedy translation (t15 t16) where it holds more of
+    Request.kept; where no beam does, the greedy one is answered: a retry that mends nothing changes nothing."""
+    request = Request("r", [5, 1], DecodingOptions(max_output_tokens=8), kept=kept)
+    Scheduler(BranchingRuntime(), retry_beams=3).run([request])
+    assert request.retried and request.output_ids == answered
+    assert [h.token_ids for h in request.hypotheses] == [answered] and request.finish_reason is FinishReason.EOS
+
+
 def test_max_num_seqs_bounds_the_batch():
     runtime = ScriptedRuntime()
     scheduler = Scheduler(runtime, max_num_seqs=2)
