@@ -1837,7 +1837,7 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag) or an acronym it reads (XMPP, FAT32) is decoded again with this many beams before "
+                            "tag) or a code it reads (XMPP, FAT32, A4) is decoded again with this many beams before "
                             "it is answered, where the text pipeline would put the placeholder back at the "
                             "sentence's end; the beams' translation holding most of them is answered where it holds "
                             "more than the greedy one, else the greedy one; not a streamed "

@@ -61,7 +61,7 @@ class Request:
     search: BeamSearch | None = None  # beam_size > 1, from joining to finishing
     rng: np.random.Generator | None = None  # sampling
     attention: list[np.ndarray] | None = None  # per generated token (return_alignments without beam search)
-    # what its translation must hold (Scheduler.retry_beams): placeholder tokens ("XX0X"), acronyms its source reads
+    # what its translation must hold (Scheduler.retry_beams): placeholder tokens ("XX0X"), codes its source reads
     kept: tuple[str, ...] = ()
     retried: bool = False  # its greedy translation lost one of them: decoded again with a beam search
     greedy: Hypothesis | None = None  # a retried request's greedy translation

@@ -14,7 +14,7 @@ from service.decoding import DecodingOptions, FinishReason, Hypothesis
 from translator.glossary import Glossary
 from translator.markup import PLACEHOLDER_PATTERN, put_back_tags
 from translator.model_format import Limits
-from translator.text import Prepared, read_acronyms, segment_texts
+from translator.text import Prepared, read_codes, segment_texts
 from translator.tokenizer import IncrementalDetokenizer
 from translator.v1 import translator_pb2 as pb
 
@@ -65,14 +65,14 @@ class Texts:
         return replace(options, return_alignments=True)
 
     def kept(self) -> list[tuple[str, ...]]:
-        """Per sequence, the placeholder tokens its segment holds and the acronyms it reads: its translation must
+        """Per sequence, the placeholder tokens its segment holds and the codes it reads: its translation must
         hold them too (Request.kept)."""
         return [self._kept(self.prepared[text].segments[segment]) for text, segment in self.owner]
 
     @staticmethod
     def _kept(segment: str) -> tuple[str, ...]:
         placeholders = dict.fromkeys(token.group() for token in PLACEHOLDER_PATTERN.finditer(segment))
-        return (*placeholders, *read_acronyms(segment))
+        return (*placeholders, *read_codes(segment))
 
     def streaming(self) -> list[bool]:
         """Per sequence, whether its translation is sent as it is decoded (`Prepared.streams`): the others' tokens

@@ -22,7 +22,7 @@ from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
                              SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, indented_program,
-                             paragraph_runs, prepare, protected_spans, read_acronyms, rewrapped, sentences, unjustified,
+                             paragraph_runs, prepare, protected_spans, read_codes, rewrapped, sentences, unjustified,
                              whole_words)
 from translator.v1 import translator_pb2 as pb
 
@@ -1812,14 +1812,15 @@ def test_an_abbreviation_after_what_it_abbreviates_comes_back_as_written():
         "the Internet Message Access Protocol (XX0X)."]  # with its sentence: no longer a segment of its own
 
 
-@pytest.mark.parametrize("segment, acronyms", [
+@pytest.mark.parametrize("segment, codes", [
     ("The XMPP client for KDE uses SSL, FAT32 and XMPP.", ("XMPP", "KDE", "SSL", "FAT32")),  # each once, in order
     ("ARM64-based boards and XX0X on USA maps", ("ARM64", "USA")),  # a placeholder token is none
-    ("Press F1 or the A4 key, or Ctrl", ()),  # one capital: a key's or a paper size's name, not an acronym
+    ("Qt5 on A4 paper since udev v244, and x86", ("Qt5", "A4", "v244", "x86")),  # letters and digits
+    ("Press the Ok key or Ctrl, I said", ()),  # one capital: a word
     ("WARNING: DO NOT unplug the USB stick", ()),  # letters mostly capitals: words in capitals are words
     ("DELETE ALL FILES?", ()), ("", ())])
-def test_the_acronyms_a_segment_reads_are_what_its_translation_must_hold(segment, acronyms):
-    assert read_acronyms(segment) == acronyms
+def test_the_codes_a_segment_reads_are_what_its_translation_must_hold(segment, codes):
+    assert read_codes(segment) == codes
 
 
 def test_a_number_in_capital_roman_numerals_comes_back_as_written():

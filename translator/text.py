@@ -1713,23 +1713,24 @@ def _shouted(segment: str) -> bool:
     return len(words) >= 2 or len(words) == 1 and len(words[0]) >= 3 and lexicon.load().knows(words[0])
 
 
-# A word in capitals the model reads (no item): an acronym, which German writes as English does ("XMPP", "FAT32").
-# Greedy decoding lost or changed 111 of 3,126 in 1,500 held-out package descriptions ("Qt Quick PDF QML module" came
-# back as "Qt Quick-PDF-QModul", "an RGB colour mixer" as "ein Farbmischer"); as an item one loses its German
-# compounds (CODE_IN_CAPITALS: "FAT32-Dateisystem"), so a translation must hold the acronyms its segment reads
-# (service.texts.Texts.kept): one that lost one is decoded again with beams (--placeholder-retry-beams). Two capitals
-# or more, counted after the match: a pattern saying so would backtrack over a long run of capitals.
-READ_ACRONYM = re.compile(r"(?<!\w)[A-Z][A-Z0-9]+(?!\w)")
+# A code the model reads (no item), which German writes as English does: an acronym ("XMPP", "FAT32"), a word of
+# letters and digits ("A4", "Qt5", "v244"). Greedy decoding lost or changed 111 of 3,126 acronyms in 1,500 held-out
+# package descriptions ("Qt Quick PDF QML module" came back as "Qt Quick-PDF-QModul", "an RGB colour mixer" as "ein
+# Farbmischer", "since udev v244" as "seit udev v24"); as an item a code loses its German compounds
+# (CODE_IN_CAPITALS: "FAT32-Dateisystem"), so a translation must hold the codes its segment reads
+# (service.texts.Texts.kept): one that lost one is decoded again with beams (--placeholder-retry-beams). Which words
+# are codes is told after the match: a pattern saying so would backtrack over a long word.
+READ_CODE = re.compile(r"(?<!\w)[A-Za-z][A-Za-z0-9]+(?!\w)")
 
 
-def read_acronyms(segment: str) -> tuple[str, ...]:
-    """The acronyms a segment sends the model (READ_ACRONYM), each once; none where more of its words are in
-    capitals than not, whose words in capitals are words ("WARNING: DO NOT unplug")."""
+def read_codes(segment: str) -> tuple[str, ...]:
+    """The codes a segment sends the model (READ_CODE: in capitals, or with a digit), each once; none where more of
+    its words are in capitals than not, whose words in capitals are words ("WARNING: DO NOT unplug")."""
     text = PLACEHOLDER_PATTERN.sub(" ", segment)
     words = CASED_WORD.findall(text)
     if 2 * sum(map(str.isupper, words)) > len(words):
         return ()
-    return tuple(dict.fromkeys(word for word in READ_ACRONYM.findall(text) if sum(map(str.isupper, word)) >= 2))
+    return tuple(dict.fromkeys(word for word in READ_CODE.findall(text) if word.isupper() or not word.isalpha()))
 
 
 # A word in capitals for emphasis inside a sentence in small letters ("Do NOT turn off your computer.", "NEVER share
