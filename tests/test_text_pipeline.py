@@ -1817,7 +1817,7 @@ def test_an_abbreviation_after_what_it_abbreviates_comes_back_as_written():
     ("ARM64-based boards and XX0X on USA maps", ("ARM64", "USA")),  # a placeholder token is none
     ("Qt5 on A4 paper since udev v244, and x86", ("Qt5", "A4", "v244", "x86")),  # letters and digits
     ("Press the Ok key or Ctrl, I said", ()),  # one capital: a word
-    ("WARNING: DO NOT unplug the USB stick", ()),  # letters mostly capitals: words in capitals are words
+    ("WARNING: DO NOT unplug the USB stick", ()),  # more words in capitals than not: they are words
     ("DELETE ALL FILES?", ()), ("", ())])
 def test_the_codes_a_segment_reads_are_what_its_translation_must_hold(segment, codes):
     assert read_codes(segment) == codes
