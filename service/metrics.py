@@ -61,7 +61,7 @@ class Metrics:
                                            ["model"], registry=registry)
         self.placeholder_retries = Counter("translator_placeholder_retries_total",
                                            "Sentences decoded again with a beam search because their greedy "
-                                           "translation lost a placeholder token or a code it reads "
+                                           "translation lost a placeholder token or a code it reads, or came back short "
                                            "(--placeholder-retry-beams)",
                                            ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",

@@ -123,7 +123,7 @@ def test_an_escaped_text_is_translated_as_the_text_itself(exported_default):
     out, _ = exported_default
     sentences = [p.en for p in read_tsv(DATA / "test.tsv") if html.escape(p.en) != p.en][:40]
     escaped = [html.escape(sentence) for sentence in sentences]
-    translator = Translator(out)
+    translator = Translator(out, placeholder_retry_beams=0)  # as a stream is: never decoded again with beams
     plain = translator.translate(sentences)
     translated = translator.translate(escaped, html=True)
     spaced = "It costs 10&nbsp;euros. Save &amp; close. DELETE ALL FILES? SAVE THE FILE &amp; QUIT."
@@ -254,6 +254,21 @@ def test_an_acronym_greedy_decoding_lost_comes_back_from_the_beams(exported_defa
     assert not any(acronym in translation for acronym, translation in zip(acronyms, greedy)), greedy
     served = Translator(out).translate(texts)
     assert all(acronym in translation for acronym, translation in zip(acronyms, served)), served
+
+
+def test_a_short_greedy_translation_is_decoded_again_with_beams(exported_default):
+    """A greedy translation of fewer tokens than half its source's lost words ("Java servlet engine and webserver"
+    came back as "Java-Server"); the beams' longer one is answered."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["Java servlet engine and webserver", "application template generator"]
+    greedy, served = Translator(out, placeholder_retry_beams=0), Translator(out)
+    short = greedy.translate_texts(texts)
+    assert all(2 * translation.output_tokens < translation.input_tokens for translation in short), short
+    longer = served.translate_texts(texts)
+    assert all(2 * translation.output_tokens >= translation.input_tokens for translation in longer), longer
+    assert "Webserver" in longer[0].text
 
 
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):

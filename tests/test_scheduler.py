@@ -158,17 +158,20 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
     assert lost.options.beam_size == 3 and lost.finish_reason is FinishReason.EOS and lost.output_ids == [15, 16]
     assert [rid for rid, token in events if token is None] == ["kept", "streamed", "lost"]
     assert scheduler.pool.size == 0 and not scheduler.has_work()
-    for refused, limited in ((Scheduler(ScriptedRuntime(), retry_beams=0), options),  # never
-                             (Scheduler(ScriptedRuntime(), max_num_seqs=2), options),  # 4 beams do not fit
-                             (Scheduler(ScriptedRuntime()), DecodingOptions(sampling_temperature=1.0, seed=1)),
-                             (Scheduler(ScriptedRuntime()), DecodingOptions(max_output_tokens=1))):  # cut at its limit
+    for refused, limited in ((Scheduler(ScriptedRuntime()), options),  # the default: never (parity, benchmarks)
+                             (Scheduler(ScriptedRuntime(), retry_beams=0), options),  # never
+                             (Scheduler(ScriptedRuntime(), max_num_seqs=2, retry_beams=4), options),  # 4 do not fit
+                             (Scheduler(ScriptedRuntime(), retry_beams=4), DecodingOptions(sampling_temperature=1.0,
+                                                                                          seed=1)),
+                             (Scheduler(ScriptedRuntime(), retry_beams=4),
+                              DecodingOptions(max_output_tokens=1))):  # cut at its limit
         request = Request("lost", [5, 1], limited, kept=("t99",))
         refused.run([request])
         assert not request.retried and request.options.beam_size == 1
     clock = Clock()  # a step a second: greedy ends at 2 s, having taken 2 s; a deadline at 5 s leaves 3 s, less than
     # twice that, one at 9 s leaves 7
     for deadline, retried in ((5.0, False), (9.0, True)):
-        scheduler = Scheduler(ScriptedRuntime(), clock=clock)
+        scheduler = Scheduler(ScriptedRuntime(), retry_beams=4, clock=clock)
         request = Request("lost", [5, 1], options, deadline, kept=("t99",))
         clock.now = 0.0
         scheduler.add_request([request])
@@ -180,32 +183,50 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
 
 class BranchingRuntime(ScriptedRuntime):
     """Greedy decoding takes t15 (logit 2.0 against t40's 1.9), then t16 (a weak 0.3) and ends; a beam search
-    finds t40 t41 (41 certain after 40) the more probable translation."""
+    finds t40 t41 t42 t43 (each certain after the one before) the more probable translation. No other beam ends
+    before the length limit."""
 
     def step(self, pool):
         n = pool.size
         self.steps.append(n)
         logits, lengths, last = pool.logits[:n], pool.lengths[:n], pool.last_tokens[:n]
         logits[:] = 0.0
+        logits[:, EOS] = -np.inf
         for row in range(n):
             if lengths[row] == 0:
                 logits[row, 15], logits[row, 40] = 2.0, 1.9
-            elif last[row] in (15, 40):
-                logits[row, last[row] + 1] = 0.3 if last[row] == 15 else 10.0
-            else:
+            elif last[row] == 15:
+                logits[row, 16] = 0.3
+            elif 40 <= last[row] < 43:
+                logits[row, last[row] + 1] = 10.0
+            elif last[row] in (16, 43):
                 logits[row, EOS] = 10.0
         pool.kernel.advance(n)
         return logits, None
 
 
-@pytest.mark.parametrize("kept, answered", [(("t99",), [15, 16]), (("t41",), [40, 41])])
-def test_a_retried_translation_is_the_beams_only_where_they_hold_more_of_what_it_must_keep(kept, answered):
-    """The beam search's best (t40 t41) replaces the greedy translation (t15 t16) where it holds more of
-    Request.kept; where no beam does, the greedy one is answered: a retry that mends nothing changes nothing."""
-    request = Request("r", [5, 1], DecodingOptions(max_output_tokens=8), kept=kept)
+BEAMS_BEST = [40, 41, 42, 43]
+
+
+@pytest.mark.parametrize("source, kept, answered", [
+    ([5, 1], ("t99",), [15, 16]),  # no beam holds t99: the greedy translation
+    ([5, 1], ("t41",), BEAMS_BEST),  # the beams' best holds it
+    ([5, 1, 1, 1, 1, 1], (), BEAMS_BEST),  # 2 tokens for 6 is short, 4 is not
+    ([5, 1, 1, 1, 1, 1, 1, 1, 1, 1], (), [15, 16])])  # for 10 both are short: nothing mended
+def test_a_retried_translation_is_the_beams_only_where_they_mend_it(source, kept, answered):
+    """A greedy translation that lost a string of Request.kept or came back short (fewer tokens than half its
+    source's, of 4 or more) is decoded again with beams; the beams' best replaces it where it has fewer such
+    defects, else it stays: a retry that mends nothing changes nothing."""
+    request = Request("r", source, DecodingOptions(max_output_tokens=8), kept=kept)
     Scheduler(BranchingRuntime(), retry_beams=3).run([request])
     assert request.retried and request.output_ids == answered
     assert [h.token_ids for h in request.hypotheses] == [answered] and request.finish_reason is FinishReason.EOS
+
+
+def test_a_translation_neither_short_nor_lacking_is_not_decoded_again():
+    request = Request("r", [5, 1, 1, 1], DecodingOptions(max_output_tokens=8), kept=("t16",))
+    Scheduler(BranchingRuntime(), retry_beams=3).run([request])
+    assert not request.retried and request.output_ids == [15, 16]
 
 
 def test_max_num_seqs_bounds_the_batch():
