@@ -52,7 +52,7 @@ class ServerConfig:
     alignment_layer: int = -1  # decoder layer whose cross-attention alignments report (negative: from the last)
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
     join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step (shared encoder runs)
-    placeholder_retry_beams: int = 4  # a greedy sentence that lost a placeholder or a code, or came back short: again
+    placeholder_retry_beams: int = 4  # a greedy sentence with a defect (scheduler.Defects) is decoded again
     max_texts_per_request: int = 64
     max_text_chars: int = 32768  # characters per text; longer ones are refused before tokenizing
     max_message_bytes: int = 4 * 1024 * 1024  # largest request message accepted

@@ -43,7 +43,7 @@ class SchedulerLimits:
     max_num_batched_tokens: int = 4096  # per worker and step
     max_queue_size: int = 1024  # waiting sequences of the whole model
     join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step
-    retry_beams: int = 4  # a greedy sequence that lost some of Request.kept or came back short: decoded again
+    retry_beams: int = 4  # a greedy sequence with a defect (scheduler.Defects) is decoded again with beams
 
     def scheduler(self, runtime: Runtime) -> Scheduler:
         return Scheduler(runtime, max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,

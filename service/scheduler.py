@@ -17,10 +17,11 @@ its step writes the logits into ``pool.logits`` (returning a view of them) and a
 from __future__ import annotations
 
 import enum
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -36,6 +37,14 @@ from service.runtime import ALIGNED, BEAM, SAMPLED, SCORED, STREAMING, UNREPEATE
 # 38.71 -> 43.41 on them with 4 beams' best.
 SHORT_TRANSLATION = 0.5
 SHORT_SOURCE_TOKENS = 4
+# A translation that says a run of words twice in a row where its source says none twice lost its place ("... mit
+# Empire-Befehlen mit Empire-Befehlen zu verwenden", "Agent-Code-Basis-Code-Basis", "die es einfach einfach macht"),
+# and it is decoded again with beams too (suppress_repeats stops a third copy, not a second). A run of at most
+# MAX_REPEATED_WORDS words; a lone word of MIN_REPEATED_LETTERS or more, for German says "die die" ("Dateien, die die
+# Anwendung liest"). Of two samples of 1,500 held-out package descriptions 148 and 162 paragraphs had one.
+MAX_REPEATED_WORDS = 7
+MIN_REPEATED_LETTERS = 4
+WORD = re.compile(r"\w+")
 
 
 class RequestStatus(enum.Enum):
@@ -165,12 +174,13 @@ class Scheduler:
         # them at once.
         self.join_interval_steps = join_interval_steps
         self._steps_since_join = 0
-        # A greedy translation with a defect (`_defects`: it lost a placeholder token of its segment, which the text
-        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code; or it is short) is
-        # decoded again with this many beams (0 or 1: never, the default: the export's parity check and the
-        # benchmarks decode greedily; the server and the Translator ask for 4). Of 16,267 held-out texts (WordPress,
-        # Django, catalogs, Ding) 100 needed a token repaired, 69 with 4 beams, and each corpus's texts that changed
-        # came closer to their references (README). Not a streaming request: its tokens went out.
+        # A greedy translation with a defect (`Defects`: it lost a placeholder token of its segment, which the text
+        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code; it says a run of words
+        # twice; or it is short) is decoded again with this many beams (0 or 1: never, the default: the export's
+        # parity check and the benchmarks decode greedily; the server and the Translator ask for 4). Of 16,267
+        # held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4 beams, and each
+        # corpus's texts that changed came closer to their references (README). Not a streaming request: its tokens
+        # went out.
         self.retry_beams = retry_beams
         self.clock = clock
         self.waiting = WaitingQueue()
@@ -377,13 +387,19 @@ class Scheduler:
             return False
         return any(self._defects(request, request.hypotheses[0]))
 
-    def _defects(self, request: Request, hypothesis: Hypothesis) -> tuple[int, bool]:
-        """What a translation gets wrong that a search can mend: how many strings of `Request.kept` it lacks, and
-        whether it is short (SHORT_TRANSLATION)."""
+    def _defects(self, request: Request, hypothesis: Hypothesis) -> "Defects":
+        """What a translation gets wrong that a search can mend."""
         ids, sources = hypothesis.token_ids, len(request.source_ids)
-        text = self.runtime.tokenizer.decode(ids) if request.kept else ""
-        lost = sum(kept not in text for kept in request.kept)
-        return lost, sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources
+        text = self.runtime.tokenizer.decode(ids)
+        repeats = repeated_runs(text)
+        if repeats and repeated_runs(self._source_text(request)):
+            repeats = 0  # "very, very" may come back as "sehr, sehr"
+        return Defects(lost=sum(kept not in text for kept in request.kept), repeats=repeats,
+                       short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
+
+    def _source_text(self, request: Request) -> str:
+        """A request's source as the model reads it (placeholders as their tokens)."""
+        return "".join(self.runtime.tokenizer.pieces_of(request.source_ids)).replace("\u2581", " ")
 
     def _decode_again_with_beams(self, request: Request) -> None:
         """Queue a finished greedy request again, as a beam search of `retry_beams` (it was accepted: no bound). Its
@@ -395,13 +411,15 @@ class Scheduler:
 
     def _mended(self, request: Request, search: BeamSearch) -> list[Hypothesis]:
         """A retried request's translation: the beams' best of the finished hypotheses that lack fewest strings of
-        `Request.kept`, where it has fewer defects than the greedy one (`_defects`), else the greedy one: a retry that
-        mends nothing changes nothing. Not ranked by shortness: a long hypothesis the beams scored low is no cure (so
-        ranked, of 2,142 held-out test sentences 172 changed, 91 closer to their German, 81 further; as here 61, 42
-        and 19). Against answering the beams' best: of the acronyms in 3,000 held-out package descriptions 138 lost,
-        now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 -> 54.09)."""
+        `Request.kept`, and of those, that repeat fewest runs of words, where it has fewer defects than the greedy
+        one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by shortness: a
+        long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172 changed, 91
+        closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of the acronyms
+        in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close to their
+        German (chrF 57.54 -> 57.75 and 54.39 -> 54.09). Against ranking by lost strings alone: the paragraphs of
+        those descriptions left with a run of words said twice 58 and 52, now 30 and 28."""
         [greedy] = request.hypotheses
-        best = min(search.finished, key=lambda hypothesis: (self._defects(request, hypothesis)[0], -hypothesis.score))
+        best = min(search.finished, key=lambda hypothesis: (*self._defects(request, hypothesis)[:2], -hypothesis.score))
         return [best if self._defects(request, best) < self._defects(request, greedy) else greedy]
 
     def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
@@ -451,6 +469,29 @@ class Scheduler:
             request.finish(FinishReason.ERROR, now)
         self.pool.clear()
         return failed
+
+
+class Defects(NamedTuple):
+    """A translation's defects (`Scheduler._defects`), worst first: compared as a tuple, fewer is better."""
+
+    lost: int  # strings of `Request.kept` it lacks
+    repeats: int  # runs of words said twice in a row (`repeated_runs`) where its source says none twice
+    short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
+
+
+def repeated_runs(text: str) -> int:
+    """How many runs of at most MAX_REPEATED_WORDS words `text` says twice in a row, marks between them aside (a
+    lone word: of MIN_REPEATED_LETTERS or more; a run of numbers alone is no repeat: "1.1.1.1")."""
+    words = WORD.findall(text)
+    runs = 0
+    for period in range(1, min(MAX_REPEATED_WORDS, len(words) // 2) + 1):
+        same = 0  # words in a row equal to the word `period` before them
+        for end, (word, later) in enumerate(zip(words, words[period:]), 1):
+            same = same + 1 if word == later else 0
+            if same == period:
+                run = words[end - period : end]
+                runs += len(word) >= MIN_REPEATED_LETTERS if period == 1 else not all(w.isdigit() for w in run)
+    return runs
 
 
 def row_features(request: Request) -> int:

@@ -271,6 +271,22 @@ def test_a_short_greedy_translation_is_decoded_again_with_beams(exported_default
     assert "Webserver" in longer[0].text
 
 
+def test_a_run_of_words_greedy_decoding_said_twice_is_decoded_again_with_beams(exported_default):
+    """A greedy translation that says a run of words twice in a row where its source does not ("jede Minute, Woche,
+    Woche oder Monat") is decoded again; the beams' translation, which does not, is answered."""
+    from service.scheduler import repeated_runs
+    from service.translator import Translator
+
+    out, _ = exported_default
+    texts = ["The cron daemon runs programs at specific times (for example every minute, day, week or month).",
+             "posh is a stripped-down version of pdksh that aims for compliance with Debian's policy, and few extra "
+             "features."]
+    greedy = Translator(out, placeholder_retry_beams=0).translate(texts)
+    assert all(repeated_runs(translation) for translation in greedy), greedy
+    served = Translator(out).translate(texts)
+    assert not any(repeated_runs(translation) for translation in served), served
+
+
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
     """An accelerator or quotation mark right before a digit was a token followed by a digit ("XX0X1"), which the
     model read as another token: of 23,542 held-out software messages 4 came back with a piece of one ("Checkbook

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import EncoderRun, SlotPool
-from service.scheduler import QueueFull, Request, RequestStatus, Scheduler
+from service.scheduler import QueueFull, Request, RequestStatus, Scheduler, repeated_runs
 
 VOCAB, EOS = 50, 3
 
@@ -19,6 +19,10 @@ class ScriptedTokenizer:
     @staticmethod
     def decode(ids):
         return " ".join(f"t{i}" for i in ids)
+
+    @staticmethod
+    def pieces_of(ids):
+        return [f"\u2581t{i}" for i in ids]
 
 
 class ScriptedRuntime:
@@ -182,9 +186,13 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
 
 
 class BranchingRuntime(ScriptedRuntime):
-    """Greedy decoding takes t15 (logit 2.0 against t40's 1.9), then t16 (a weak 0.3) and ends; a beam search
-    finds t40 t41 t42 t43 (each certain after the one before) the more probable translation. No other beam ends
-    before the length limit."""
+    """Greedy decoding takes the first token of `greedy` (logit 2.0 against t40's 1.9), then the others (each a weak
+    0.3) and ends; a beam search finds t40 t41 t42 t43 (each certain after the one before) the more probable
+    translation. No other beam ends before the length limit."""
+
+    def __init__(self, greedy=(15, 16)):
+        super().__init__()
+        self.greedy = greedy
 
     def step(self, pool):
         n = pool.size
@@ -192,14 +200,16 @@ class BranchingRuntime(ScriptedRuntime):
         logits, lengths, last = pool.logits[:n], pool.lengths[:n], pool.last_tokens[:n]
         logits[:] = 0.0
         logits[:, EOS] = -np.inf
-        for row in range(n):
-            if lengths[row] == 0:
-                logits[row, 15], logits[row, 40] = 2.0, 1.9
-            elif last[row] == 15:
-                logits[row, 16] = 0.3
+        for row, length in enumerate(lengths.tolist()):
+            if length == 0:
+                logits[row, self.greedy[0]], logits[row, 40] = 2.0, 1.9
+            elif length < len(self.greedy) and last[row] == self.greedy[length - 1]:
+                logits[row, self.greedy[length]] = 0.3
+            elif length == len(self.greedy) and last[row] == self.greedy[-1]:
+                logits[row, EOS] = 10.0
             elif 40 <= last[row] < 43:
                 logits[row, last[row] + 1] = 10.0
-            elif last[row] in (16, 43):
+            elif last[row] == 43:
                 logits[row, EOS] = 10.0
         pool.kernel.advance(n)
         return logits, None
@@ -221,6 +231,24 @@ def test_a_retried_translation_is_the_beams_only_where_they_mend_it(source, kept
     Scheduler(BranchingRuntime(), retry_beams=3).run([request])
     assert request.retried and request.output_ids == answered
     assert [h.token_ids for h in request.hypotheses] == [answered] and request.finish_reason is FinishReason.EOS
+
+
+@pytest.mark.parametrize("source, retried", [([5, 1], True), ([5, 1, 5, 1], False)])
+def test_a_translation_that_says_a_run_of_words_twice_is_decoded_again_unless_its_source_does(source, retried):
+    """Greedy says "t15 t16 t15 t16": the beams' translation, which does not, replaces it; a source that says "t5 t1"
+    twice may be translated so."""
+    request = Request("r", source, DecodingOptions(max_output_tokens=8))
+    Scheduler(BranchingRuntime(greedy=(15, 16, 15, 16)), retry_beams=3).run([request])
+    assert request.retried is retried and request.output_ids == (BEAMS_BEST if retried else [15, 16, 15, 16])
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("Es erlaubt, mit Empire-Befehlen mit Empire-Befehlen zu arbeiten.", 1),
+    ("Sie macht es einfach einfach.", 1), ("eine Agent-Code-Basis-Code-Basis", 1), ("jede Minute, Woche, Woche", 1),
+    ("Dateien, die die Anwendung liest", 0),  # a short word twice is German
+    ("die Adresse 1.1.1.1", 0), ("eine Datei", 0), ("", 0)])
+def test_repeated_runs_counts_runs_of_words_said_twice_in_a_row(text, runs):
+    assert repeated_runs(text) == runs
 
 
 def test_a_translation_neither_short_nor_lacking_is_not_decoded_again():
