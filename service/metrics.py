@@ -61,8 +61,9 @@ class Metrics:
                                            ["model"], registry=registry)
         self.placeholder_retries = Counter("translator_placeholder_retries_total",
                                            "Sentences decoded again with a beam search because their greedy "
-                                           "translation lost a placeholder token or a code it reads, said a run "
-                                           "of words twice or came back short (--placeholder-retry-beams)",
+                                           "translation lost or doubled a placeholder token or a code it reads, "
+                                           "said a run of words twice or came back short "
+                                           "(--placeholder-retry-beams)",
                                            ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",
                                  ["model"], registry=registry)

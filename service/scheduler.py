@@ -175,12 +175,12 @@ class Scheduler:
         self.join_interval_steps = join_interval_steps
         self._steps_since_join = 0
         # A greedy translation with a defect (`Defects`: it lost a placeholder token of its segment, which the text
-        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code; it says a run of words
-        # twice; or it is short) is decoded again with this many beams (0 or 1: never, the default: the export's
-        # parity check and the benchmarks decode greedily; the server and the Translator ask for 4). Of 16,267
-        # held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4 beams, and each
-        # corpus's texts that changed came closer to their references (README). Not a streaming request: its tokens
-        # went out.
+        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code, or says one twice; it
+        # says a run of words twice; or it is short) is decoded again with this many beams (0 or 1: never, the
+        # default: the export's parity check and the benchmarks decode greedily; the server and the Translator ask for
+        # 4). Of 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4
+        # beams, and each corpus's texts that changed came closer to their references (README). Not a streaming
+        # request: its tokens went out.
         self.retry_beams = retry_beams
         self.clock = clock
         self.waiting = WaitingQueue()
@@ -390,12 +390,12 @@ class Scheduler:
     def _defects(self, request: Request, hypothesis: Hypothesis) -> "Defects":
         """What a translation gets wrong that a search can mend."""
         ids, sources = hypothesis.token_ids, len(request.source_ids)
-        text = self.runtime.tokenizer.decode(ids)
+        text, source = self.runtime.tokenizer.decode(ids), self._source_text(request)
         repeats = repeated_runs(text)
-        if repeats and repeated_runs(self._source_text(request)):
+        if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
-        return Defects(lost=sum(kept not in text for kept in request.kept), repeats=repeats,
-                       short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
+        return Defects(unkept=sum(not 0 < text.count(kept) <= max(1, source.count(kept)) for kept in request.kept),
+                       repeats=repeats, short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
 
     def _source_text(self, request: Request) -> str:
         """A request's source as the model reads it (placeholders as their tokens)."""
@@ -410,14 +410,14 @@ class Scheduler:
         self.waiting.add([request])
 
     def _mended(self, request: Request, search: BeamSearch) -> list[Hypothesis]:
-        """A retried request's translation: the beams' best of the finished hypotheses that lack fewest strings of
-        `Request.kept`, and of those, that repeat fewest runs of words, where it has fewer defects than the greedy
-        one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by shortness: a
-        long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172 changed, 91
-        closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of the acronyms
-        in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close to their
-        German (chrF 57.54 -> 57.75 and 54.39 -> 54.09). Against ranking by lost strings alone: the paragraphs of
-        those descriptions left with a run of words said twice 58 and 52, now 30 and 28."""
+        """A retried request's translation: the beams' best of the finished hypotheses that lack or double fewest
+        strings of `Request.kept`, and of those, that repeat fewest runs of words, where it has fewer defects than the
+        greedy one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by
+        shortness: a long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172
+        changed, 91 closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of
+        the acronyms in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close
+        to their German (chrF 57.54 -> 57.75 and 54.39 -> 54.09). Against ranking by lost strings alone: the
+        paragraphs of those descriptions left with a run of words said twice 58 and 52, now 30 and 28."""
         [greedy] = request.hypotheses
         best = min(search.finished, key=lambda hypothesis: (*self._defects(request, hypothesis)[:2], -hypothesis.score))
         return [best if self._defects(request, best) < self._defects(request, greedy) else greedy]
@@ -474,7 +474,7 @@ class Scheduler:
 class Defects(NamedTuple):
     """A translation's defects (`Scheduler._defects`), worst first: compared as a tuple, fewer is better."""
 
-    lost: int  # strings of `Request.kept` it lacks
+    unkept: int  # strings of `Request.kept` it lacks, or says more often than its source
     repeats: int  # runs of words said twice in a row (`repeated_runs`) where its source says none twice
     short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
 

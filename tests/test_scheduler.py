@@ -185,37 +185,34 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
         assert request.retried is retried
 
 
-class BranchingRuntime(ScriptedRuntime):
-    """Greedy decoding takes the first token of `greedy` (logit 2.0 against t40's 1.9), then the others (each a weak
-    0.3) and ends; a beam search finds t40 t41 t42 t43 (each certain after the one before) the more probable
-    translation. No other beam ends before the length limit."""
+BEAMS_BEST = [40, 41, 42, 43]
 
-    def __init__(self, greedy=(15, 16)):
+
+class BranchingRuntime(ScriptedRuntime):
+    """Greedy decoding takes the first token of `greedy` (logit 2.0 against the first of `beams`' 1.9), then the
+    others (each a weak 0.3) and ends; a beam search finds `beams` (each token certain after the ones before) the more
+    probable translation. No other beam ends before the length limit."""
+
+    def __init__(self, greedy=(15, 16), beams=tuple(BEAMS_BEST)):
         super().__init__()
-        self.greedy = greedy
+        self.greedy, self.beams = list(greedy), list(beams)
 
     def step(self, pool):
         n = pool.size
         self.steps.append(n)
-        logits, lengths, last = pool.logits[:n], pool.lengths[:n], pool.last_tokens[:n]
+        logits, lengths = pool.logits[:n], pool.lengths[:n]
         logits[:] = 0.0
         logits[:, EOS] = -np.inf
         for row, length in enumerate(lengths.tolist()):
             if length == 0:
-                logits[row, self.greedy[0]], logits[row, 40] = 2.0, 1.9
-            elif length < len(self.greedy) and last[row] == self.greedy[length - 1]:
-                logits[row, self.greedy[length]] = 0.3
-            elif length == len(self.greedy) and last[row] == self.greedy[-1]:
-                logits[row, EOS] = 10.0
-            elif 40 <= last[row] < 43:
-                logits[row, last[row] + 1] = 10.0
-            elif last[row] == 43:
-                logits[row, EOS] = 10.0
+                logits[row, self.greedy[0]], logits[row, self.beams[0]] = 2.0, 1.9
+                continue
+            for path, weight in ((self.greedy, 0.3), (self.beams, 10.0)):
+                if pool.output[row, :length].tolist() == path[:length]:
+                    token, logit = (path[length], weight) if length < len(path) else (EOS, 10.0)
+                    logits[row, token] = logit
         pool.kernel.advance(n)
         return logits, None
-
-
-BEAMS_BEST = [40, 41, 42, 43]
 
 
 @pytest.mark.parametrize("source, kept, answered", [
@@ -231,6 +228,14 @@ def test_a_retried_translation_is_the_beams_only_where_they_mend_it(source, kept
     Scheduler(BranchingRuntime(), retry_beams=3).run([request])
     assert request.retried and request.output_ids == answered
     assert [h.token_ids for h in request.hypotheses] == [answered] and request.finish_reason is FinishReason.EOS
+
+
+def test_a_translation_that_says_a_kept_string_twice_is_decoded_again():
+    """Greedy says t15, which its source says once, twice ("(XX0X)-Standard (XX0X)"): the beams' translation, which
+    says it once, replaces it."""
+    request = Request("r", [5, 1], DecodingOptions(max_output_tokens=8), kept=("t15",))
+    Scheduler(BranchingRuntime(greedy=(15, 16, 15), beams=(40, 15, 42, 43)), retry_beams=3).run([request])
+    assert request.retried and request.output_ids == [40, 15, 42, 43]
 
 
 @pytest.mark.parametrize("source, retried", [([5, 1], True), ([5, 1, 5, 1], False)])
