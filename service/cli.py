@@ -1837,7 +1837,7 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag) or a code it reads (XMPP, FAT32, A4) or says one more often than its source, that "
+                            "tag) or a code it reads (XMPP, FAT32, A4, .sh) or says one more often than its source, that "
                             "says a run of words twice in a row where its source does not, or that came back short "
                             "(fewer tokens than half its source's, of 4 or more), is decoded again with this many "
                             "beams before it is answered, where the text pipeline would put the placeholder back at "

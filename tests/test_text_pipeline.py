@@ -93,6 +93,17 @@ def test_file_and_host_names_are_kept_as_written_but_not_abbreviations():
                                      "update-rc.d(8)"]
 
 
+def test_a_file_extension_alone_is_a_code_the_translation_must_hold_and_ends_no_sentence():
+    """Read, the model lost or changed an extension ("Shell script (.sh)"), and the splitter ended a sentence inside
+    ".tar.gz, .Z, .zip" (".Z" came back as "..Z"). Not a sentence's full stop, "...", a number's point."""
+    text = "Files like .gz, .tar.gz, .Z or .zip (.eve) and CLI (.NET): convert .eot to .ttf. Wait... Next. It is .5 s."
+    assert prepare(text).segments[0] == "Files like .gz, .tar.gz, .Z or .zip"
+    assert prepare(text).segments[-3:] == ["Wait...", "Next.", "It is .5 s."]
+    assert set(read_codes(text)) == {".gz", ".tar.gz", ".Z", ".zip", ".eve", ".NET", "NET", "CLI", ".eot", ".ttf"}
+    assert ".NET" in prepare(text).segments  # not a word in capitals read sentence-cased (".NET" came back as ".NETZ")
+    assert not prepare('CSS, ".desktop", ".diff" (Patch)').shouted[0]  # nor is a list of codes with one shouting
+
+
 def test_words_with_a_capital_inside_are_kept_as_written_and_e_mail_addresses_stay_whole():
     """Read, the model changed "FreeBSD" to "FreieBSD" and "VirtualBox" to "VirtuelleBox". An e-mail address is one
     item, though its parts look like a file name ("john.doe") or such a word ("JohnDoe")."""
