@@ -1837,11 +1837,11 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag) or a code it reads (XMPP, FAT32, A4, .sh) or says one more often than its source, that "
-                            "says a run of words twice in a row where its source does not, or that came back short "
-                            "(fewer tokens than half its source's, of 4 or more), is decoded again with this many "
-                            "beams before it is answered, where the text pipeline would put the placeholder back at "
-                            "the sentence's end; the beams' translation is answered where it mends what the greedy "
+                            "tag) or a code it reads (XMPP, FAT32, A4, .sh) or says one more often than its source, "
+                            "that says a run of words twice in a row where its source does not, or that came back "
+                            "short (fewer tokens than half its source's, of 4 or more), is decoded again with this "
+                            "many beams before it is answered, where the text pipeline would put the placeholder back "
+                            "at the sentence's end; the beams' translation is answered where it mends what the greedy "
                             "one lost or doubled, its repeat or its shortness, else the greedy one; not a streamed "
                             "sentence, whose tokens went out, nor one whose deadline leaves less than twice the time "
                             "its greedy decoding took, nor where more beams than --max-num-seqs would not fit "

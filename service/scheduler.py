@@ -394,6 +394,7 @@ class Scheduler:
         repeats = repeated_runs(text)
         if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
+        # (a kept string counts once in a source whose pieces spell it otherwise)
         return Defects(unkept=sum(not 0 < text.count(kept) <= max(1, source.count(kept)) for kept in request.kept),
                        repeats=repeats, short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
 
@@ -489,8 +490,8 @@ def repeated_runs(text: str) -> int:
         for end, (word, later) in enumerate(zip(words, words[period:]), 1):
             same = same + 1 if word == later else 0
             if same == period:
-                run = words[end - period : end]
-                runs += len(word) >= MIN_REPEATED_LETTERS if period == 1 else not all(w.isdigit() for w in run)
+                short_word = period == 1 and len(word) < MIN_REPEATED_LETTERS
+                runs += not short_word and not all(w.isdigit() for w in words[end - period : end])
     return runs
 
 

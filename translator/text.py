@@ -2964,9 +2964,9 @@ def _rejoined(parts: list[str]) -> list[str]:
       full stop that an item follows ("Saved as file.%s now", "Version 1.%d", "ends with '.%s' here" cut inside its
       quotes), inside names ("Use ASP.NET for it" came back as "ASP verwenden.NET für diesen", "en_US.UTF-8" as
       "en_US festlegen.UTF-8") and words ("sb.'s advice"); and before a capital after a dot that no word precedes,
-      which starts a name (NAME_DOT: ".gz, .tar.gz, .Z" was cut after ".", ".Z" came back as "..Z"). Before a capital it may be right: a missing space ("the
-      window.Specify 0"), a tag's token between sentences ("Save.XX1XQuit."), and after marks alone ("...but this
-      definition");
+      which starts a name (NAME_DOT: ".gz, .tar.gz, .Z" was cut after ".", ".Z" came back as "..Z"). Before a
+      capital it may be right: a missing space ("the window.Specify 0"), a tag's token between sentences
+      ("Save.XX1XQuit."), and after marks alone ("...but this definition");
     - after an abbreviation the splitter does not know (QUALIFYING_ABBREVIATION, ENDING_ABBREVIATION): "std.
       deviation", "rel. cum.", "sth. in chorus"; and before a time zone after a clock's "p.m." ("5 p.m. CET");
     - after a list item's number in small Roman numerals that starts the line ("ii. moral rights": `LIST_MARKER`);
@@ -2995,8 +2995,8 @@ def _rejoined(parts: list[str]) -> list[str]:
     return ["".join(run) for run in runs]
 
 
-CLOSING_LABEL = re.compile(r"\w{1,3}\)")
-NAME_DOT = re.compile(r"(?:^|[\s(\[])\.$")  # a dot no word precedes starts a name: an extension, ".Z", ".NET"  # what the splitter reads as a list's label ("b)"), but "(b)"
+CLOSING_LABEL = re.compile(r"\w{1,3}\)")  # what the splitter reads as a list's label ("b)"), but "(b)"
+NAME_DOT = re.compile(r"(?:^|[\s(\[])\.$")  # a dot no word precedes starts a name: an extension, ".Z", ".NET"
 
 
 def _opens_more_than_it_closes(run: list[str]) -> bool:
