@@ -45,6 +45,10 @@ SHORT_SOURCE_TOKENS = 4
 MAX_REPEATED_WORDS = 7
 MIN_REPEATED_LETTERS = 4
 WORD = re.compile(r"\w+")
+# So is a full stop said twice ("..", not "..."): the model wrote one after an abbreviation's ("B.A.T.M.A.N..",
+# "usw..") or lost its place ("... will use deltas to upgrade the host." came back as "... verwendet d..", with beams
+# "... verwendet Deltas, um den Rechner zu aktualisieren.")
+DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 
 
 class RequestStatus(enum.Enum):
@@ -176,11 +180,11 @@ class Scheduler:
         self._steps_since_join = 0
         # A greedy translation with a defect (`Defects`: it lost a placeholder token of its segment, which the text
         # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code, or says one twice; it
-        # says a run of words twice; or it is short) is decoded again with this many beams (0 or 1: never, the
-        # default: the export's parity check and the benchmarks decode greedily; the server and the Translator ask for
-        # 4). Of 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4
-        # beams, and each corpus's texts that changed came closer to their references (README). Not a streaming
-        # request: its tokens went out.
+        # says a run of words or a full stop twice; or it is short) is decoded again with this many beams (0 or 1:
+        # never, the default: the export's parity check and the benchmarks decode greedily; the server and the
+        # Translator ask for 4). Of 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token
+        # repaired, 69 with 4 beams, and each corpus's texts that changed came closer to their references (README).
+        # Not a streaming request: its tokens went out.
         self.retry_beams = retry_beams
         self.clock = clock
         self.waiting = WaitingQueue()
@@ -476,15 +480,16 @@ class Defects(NamedTuple):
     """A translation's defects (`Scheduler._defects`), worst first: compared as a tuple, fewer is better."""
 
     unkept: int  # strings of `Request.kept` it lacks, or says more often than its source
-    repeats: int  # runs of words said twice in a row (`repeated_runs`) where its source says none twice
+    repeats: int  # runs of words or full stops said twice in a row (`repeated_runs`) where its source says none
     short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
 
 
 def repeated_runs(text: str) -> int:
     """How many runs of at most MAX_REPEATED_WORDS words `text` says twice in a row, marks between them aside (a
-    lone word: of MIN_REPEATED_LETTERS or more; a run of numbers alone is no repeat: "1.1.1.1")."""
+    lone word: of MIN_REPEATED_LETTERS or more; a run of numbers alone is no repeat: "1.1.1.1"), and full stops
+    (DOUBLED_STOP)."""
     words = WORD.findall(text)
-    runs = 0
+    runs = len(DOUBLED_STOP.findall(text))
     for period in range(1, min(MAX_REPEATED_WORDS, len(words) // 2) + 1):
         same = 0  # words in a row equal to the word `period` before them
         for end, (word, later) in enumerate(zip(words, words[period:]), 1):

@@ -287,6 +287,17 @@ def test_a_run_of_words_greedy_decoding_said_twice_is_decoded_again_with_beams(e
     assert not any(repeated_runs(translation) for translation in served), served
 
 
+def test_a_greedy_translation_with_a_full_stop_said_twice_is_decoded_again_with_beams(exported_default):
+    """The model lost its place and ended with ".." ("... verwendet d.."); the beams' translation goes on."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    text = "Similarly, when this package is installed, the 'cupt' package manager will use deltas to upgrade the host."
+    assert Translator(out, placeholder_retry_beams=0).translate([text])[0].endswith("d..")
+    served = Translator(out).translate([text])[0]
+    assert "Deltas" in served and not served.endswith(".."), served
+
+
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
     """An accelerator or quotation mark right before a digit was a token followed by a digit ("XX0X1"), which the
     model read as another token: of 23,542 held-out software messages 4 came back with a piece of one ("Checkbook

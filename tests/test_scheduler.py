@@ -251,7 +251,8 @@ def test_a_translation_that_says_a_run_of_words_twice_is_decoded_again_unless_it
     ("Es erlaubt, mit Empire-Befehlen mit Empire-Befehlen zu arbeiten.", 1),
     ("Sie macht es einfach einfach.", 1), ("eine Agent-Code-Basis-Code-Basis", 1), ("jede Minute, Woche, Woche", 1),
     ("Dateien, die die Anwendung liest", 0),  # a short word twice is German
-    ("die Adresse 1.1.1.1", 0), ("eine Datei", 0), ("", 0)])
+    ("die Adresse 1.1.1.1", 0), ("eine Datei", 0), ("", 0),
+    ("B.A.T.M.A.N..", 1), ("verwendet d..", 1), ("Laden... Bitte warten.", 0)])  # a full stop twice, not "..."
 def test_repeated_runs_counts_runs_of_words_said_twice_in_a_row(text, runs):
     assert repeated_runs(text) == runs
 
