@@ -416,8 +416,8 @@ class Scheduler:
 
     def _mended(self, request: Request, search: BeamSearch) -> list[Hypothesis]:
         """A retried request's translation: the beams' best of the finished hypotheses that lack or double fewest
-        strings of `Request.kept`, and of those, that repeat fewest runs of words, where it has fewer defects than the
-        greedy one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by
+        strings of `Request.kept`, and of those, that repeat least (`repeated_runs`), where it has fewer defects than
+        the greedy one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by
         shortness: a long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172
         changed, 91 closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of
         the acronyms in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close
