@@ -62,7 +62,8 @@ class Metrics:
         self.placeholder_retries = Counter("translator_placeholder_retries_total",
                                            "Sentences decoded again with a beam search because their greedy "
                                            "translation lost or doubled a placeholder token or a code it reads, "
-                                           "said a run of words or a full stop twice or came back short "
+                                           "said a run of words or a full stop twice, ended otherwise than "
+                                           "their source or came back short "
                                            "(--placeholder-retry-beams)",
                                            ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",

@@ -47,8 +47,15 @@ MIN_REPEATED_LETTERS = 4
 WORD = re.compile(r"\w+")
 # So is a full stop said twice ("..", not "..."): the model wrote one after an abbreviation's ("B.A.T.M.A.N..",
 # "usw..") or lost its place ("... will use deltas to upgrade the host." came back as "... verwendet d..", with beams
-# "... verwendet Deltas, um den Rechner zu aktualisieren.")
-DOUBLED_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
+# "... verwendet Deltas, um den Rechner zu aktualisieren."), and so is a full stop after "..." ("Saving the file...
+# this may take a while." came back as "Die Datei wird gespeichert.... Das kann ...", "(1st, 2nd, 3rd...)" as "(1.,
+# 2....)"): a run of dots other than three.
+STRAY_DOTS = re.compile(r"(?<!\.)(?:\.\.|\.{4,})(?!\.)")
+# A translation that ends otherwise than its source, where the source ends in a question or exclamation mark, a colon
+# or "...", lost its last words ("Wait... what?" came back as "Warten...", with beams "Warten... was?"). A full stop
+# is no such end: it closes abbreviations too ("jdm. etw. geben" for "give sth. to sb.").
+CLOSING_MARK = re.compile(r"(\.\.\.|[?!:])[\"'”’“»«)\]]*\s*\Z")
+CLOSING_TOKENS = 4  # a source's last tokens read for its mark: the mark, closing quotes and brackets
 
 
 class RequestStatus(enum.Enum):
@@ -180,11 +187,11 @@ class Scheduler:
         self._steps_since_join = 0
         # A greedy translation with a defect (`Defects`: it lost a placeholder token of its segment, which the text
         # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code, or says one twice; it
-        # says a run of words or a full stop twice; or it is short) is decoded again with this many beams (0 or 1:
-        # never, the default: the export's parity check and the benchmarks decode greedily; the server and the
-        # Translator ask for 4). Of 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token
-        # repaired, 69 with 4 beams, and each corpus's texts that changed came closer to their references (README).
-        # Not a streaming request: its tokens went out.
+        # says a run of words or a full stop twice; it ends otherwise than its source; or it is short) is decoded
+        # again with this many beams (0 or 1: never, the default: the export's parity check and the benchmarks decode
+        # greedily; the server and the Translator ask for 4). Of 16,267 held-out texts (WordPress, Django, catalogs,
+        # Ding) 100 needed a token repaired, 69 with 4 beams, and each corpus's texts that changed came closer to
+        # their references (README). Not a streaming request: its tokens went out.
         self.retry_beams = retry_beams
         self.clock = clock
         self.waiting = WaitingQueue()
@@ -403,11 +410,14 @@ class Scheduler:
         if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
         unkept = sum(not 0 < count <= max(1, source.count(kept)) for kept, count in zip(request.kept, counts))
-        return Defects(unkept, repeats, short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
+        source_mark = closing_mark(self._source_text(request, last=CLOSING_TOKENS))
+        return Defects(unkept, repeats, unended=bool(source_mark) and closing_mark(text) != source_mark,
+                       short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
 
-    def _source_text(self, request: Request) -> str:
-        """A request's source as the model reads it (placeholders as their tokens)."""
-        return "".join(self.runtime.tokenizer.pieces_of(request.source_ids)).replace("\u2581", " ")
+    def _source_text(self, request: Request, last: int = 0) -> str:
+        """A request's source as the model reads it (placeholders as their tokens), or its `last` tokens'."""
+        ids = [i for i in request.source_ids[-last:] if i != self.eos]
+        return "".join(self.runtime.tokenizer.pieces_of(ids)).replace("\u2581", " ")
 
     def _decode_again_with_beams(self, request: Request) -> None:
         """Queue a finished greedy request again, as a beam search of `retry_beams` (it was accepted: no bound). Its
@@ -419,16 +429,17 @@ class Scheduler:
 
     def _mended(self, request: Request, search: BeamSearch) -> list[Hypothesis]:
         """A retried request's translation: the beams' best of the finished hypotheses that lack or double fewest
-        strings of `Request.kept`, and of those, that repeat least (`repeated_runs`), where it has fewer defects than
-        the greedy one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by
-        shortness: a long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172
-        changed, 91 closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of
-        the acronyms in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close
-        to their German (chrF 57.54 -> 57.75 and 54.39 -> 54.09). Against ranking by lost strings alone: the
-        paragraphs of those descriptions left with a run of words said twice 58 and 52, now 30 and 28."""
+        strings of `Request.kept`, and of those, that repeat least (`repeated_runs`), then that end as its source does
+        (CLOSING_MARK), where it has fewer defects than the greedy one (`Defects`), else the greedy one: a retry that
+        mends nothing changes nothing. Not ranked by shortness: a long hypothesis the beams scored low is no cure (so
+        ranked, of 2,142 held-out test sentences 172 changed, 91 closer to their German, 81 further; as here 61, 42
+        and 19). Against answering the beams' best: of the acronyms in 3,000 held-out package descriptions 138 lost,
+        now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 -> 54.09).
+        Against ranking by lost strings alone: the paragraphs of those descriptions left with a run of words said
+        twice 58 and 52, now 30 and 28."""
         [greedy] = request.hypotheses
         defects, best = min(((self._defects(request, hypothesis), hypothesis) for hypothesis in search.finished),
-                            key=lambda found: (*found[0][:2], -found[1].score))
+                            key=lambda found: (*found[0][:3], -found[1].score))
         return [best if defects < self._defects(request, greedy) else greedy]
 
     def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
@@ -485,15 +496,22 @@ class Defects(NamedTuple):
 
     unkept: int  # strings of `Request.kept` it lacks, or says more often than its source
     repeats: int  # runs of words or full stops said twice in a row (`repeated_runs`) where its source says none
+    unended: bool  # it ends otherwise than its source, which ends in "?", "!", ":" or "..." (CLOSING_MARK)
     short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
+
+
+def closing_mark(text: str) -> str:
+    """The mark a text ends in, of CLOSING_MARK's, closing quotes and brackets aside; "" for any other end."""
+    found = CLOSING_MARK.search(text)
+    return found[1] if found else ""
 
 
 def repeated_runs(text: str) -> int:
     """How many runs of at most MAX_REPEATED_WORDS words `text` says twice in a row, marks between them aside (a
     lone word: of MIN_REPEATED_LETTERS or more; a run of numbers alone is no repeat: "1.1.1.1"), and full stops
-    (DOUBLED_STOP)."""
+    (STRAY_DOTS)."""
     words = WORD.findall(text)
-    runs = len(DOUBLED_STOP.findall(text))
+    runs = len(STRAY_DOTS.findall(text))
     for period in range(1, min(MAX_REPEATED_WORDS, len(words) // 2) + 1):
         same = 0  # words in a row equal to the word `period` before them
         for end, (word, later) in enumerate(zip(words, words[period:]), 1):

@@ -298,6 +298,21 @@ def test_a_greedy_translation_with_a_full_stop_said_twice_is_decoded_again_with_
     assert "Deltas" in served and not served.endswith(".."), served
 
 
+@pytest.mark.parametrize("text, greedy_end, served_end", [
+    ("Wait… what?", "Warten…", "?"),  # it lost its last words
+    ("Saving the file… this may take a while.", "gespeichert.... Das kann eine Weile dauern.", "dauern.")])
+def test_a_greedy_translation_that_ends_otherwise_or_says_four_dots_is_decoded_again_with_beams(
+        exported_default, text, greedy_end, served_end):
+    """The source ends in "?" and the translation in "…"; a full stop after "…" ("...."): the beams' translations
+    mend both."""
+    from service.translator import Translator
+
+    out, _ = exported_default
+    assert Translator(out, placeholder_retry_beams=0).translate([text])[0].endswith(greedy_end)
+    served = Translator(out).translate([text])[0]
+    assert served.endswith(served_end) and "...." not in served, served
+
+
 def test_a_placeholder_before_a_digit_leaves_no_token_in_the_translation(exported_default):
     """An accelerator or quotation mark right before a digit was a token followed by a digit ("XX0X1"), which the
     model read as another token: of 23,542 held-out software messages 4 came back with a piece of one ("Checkbook

@@ -8,21 +8,24 @@ from hypothesis import strategies as st
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import EncoderRun, SlotPool
-from service.scheduler import QueueFull, Request, RequestStatus, Scheduler, repeated_runs
+from service.scheduler import QueueFull, Request, RequestStatus, Scheduler, closing_mark, repeated_runs
 
 VOCAB, EOS = 50, 3
 
 
+QUESTION_MARK = 9
+
+
 class ScriptedTokenizer:
-    """Token 15 reads "t15"."""
+    """Token 15 reads "t15", QUESTION_MARK "?"."""
 
     @staticmethod
     def decode(ids):
-        return " ".join(f"t{i}" for i in ids)
+        return " ".join(ScriptedTokenizer.pieces_of(ids)).replace("\u2581", "")
 
     @staticmethod
     def pieces_of(ids):
-        return [f"\u2581t{i}" for i in ids]
+        return ["?" if i == QUESTION_MARK else f"\u2581t{i}" for i in ids]
 
 
 class ScriptedRuntime:
@@ -252,9 +255,26 @@ def test_a_translation_that_says_a_run_of_words_twice_is_decoded_again_unless_it
     ("Sie macht es einfach einfach.", 1), ("eine Agent-Code-Basis-Code-Basis", 1), ("jede Minute, Woche, Woche", 1),
     ("Dateien, die die Anwendung liest", 0),  # a short word twice is German
     ("die Adresse 1.1.1.1", 0), ("eine Datei", 0), ("", 0),
-    ("B.A.T.M.A.N..", 1), ("verwendet d..", 1), ("Laden... Bitte warten.", 0)])  # a full stop twice, not "..."
+    ("B.A.T.M.A.N..", 1), ("verwendet d..", 1), ("Laden... Bitte warten.", 0),  # a full stop twice, not "..."
+    ("gespeichert.... Das", 1), ("(1., 2....)", 1)])  # nor after "..."
 def test_repeated_runs_counts_runs_of_words_said_twice_in_a_row(text, runs):
     assert repeated_runs(text) == runs
+
+
+@pytest.mark.parametrize("source, retried", [([5, 1, QUESTION_MARK], True), ([5, 1], False)])
+def test_a_translation_that_ends_otherwise_than_its_source_is_decoded_again(source, retried):
+    """The source ends in "?", greedy in "t16": the beams' translation, which ends in "?", replaces it; a source
+    that ends in a word may be translated so."""
+    request = Request("r", source, DecodingOptions(max_output_tokens=8))
+    Scheduler(BranchingRuntime(beams=(40, 41, QUESTION_MARK)), retry_beams=3).run([request])
+    assert request.retried is retried and request.output_ids == ([40, 41, QUESTION_MARK] if retried else [15, 16])
+
+
+@pytest.mark.parametrize("text, mark", [
+    ("Warten... was?", "?"), ("Warten...", "..."), ("Fertig!", "!"), ("Optionen:", ":"), ('„Wirklich?“', "?"),
+    ("(etwa 3...)", "..."), ("Hallo.", ""), ("usw.", ""), ("was? nein", ""), ("", "")])
+def test_closing_mark_reads_the_mark_a_text_ends_in_quotes_and_brackets_aside(text, mark):
+    assert closing_mark(text) == mark
 
 
 def test_a_translation_neither_short_nor_lacking_is_not_decoded_again():
