@@ -63,7 +63,7 @@ class Metrics:
                                            "Sentences decoded again with a beam search because their greedy "
                                            "translation lost or doubled a placeholder token or a code it reads, "
                                            "said a run of words or a full stop twice, ended otherwise than "
-                                           "their source or came back short "
+                                           "their source or said a bracket more or less often, or came back short "
                                            "(--placeholder-retry-beams)",
                                            ["model"], registry=registry)
         self.queue_depth = Gauge("translator_queue_depth", "Sequences waiting to join the decoder batch",

@@ -55,7 +55,11 @@ STRAY_DOTS = re.compile(r"(?<!\.)(?:\.\.|\.{4,})(?!\.)")
 # or "...", lost its last words ("Wait... what?" came back as "Warten...", with beams "Warten... was?"). A full stop
 # is no such end: it closes abbreviations too ("jdm. etw. geben" for "give sth. to sb.").
 CLOSING_MARK = re.compile(r"(\.\.\.|[?!:])[\"'”’“»«)\]]*\s*\Z")
-CLOSING_TOKENS = 4  # a source's last tokens read for its mark: the mark, closing quotes and brackets
+# Brackets a translation says as often as its source: the model closed one less ("Syntax: scdaemon [options] [command
+# [args]]" came back as "... [Befehl [Argumente]"; 20 of 1,770 held-out catalog messages with brackets balanced lost
+# one, their references 3) or lost a parenthesis's words ("(Remote Procedure Calls using ...)" as "(Remote)
+# Prozeduranrufe ...)").
+BRACKETS = "()[]{}"
 
 
 class RequestStatus(enum.Enum):
@@ -401,22 +405,18 @@ class Scheduler:
     def _defects(self, request: Request, hypothesis: Hypothesis) -> "Defects":
         """What a translation gets wrong that a search can mend."""
         ids, sources = hypothesis.token_ids, len(request.source_ids)
-        text = self.runtime.tokenizer.decode(ids)
-        counts = [text.count(kept) for kept in request.kept]
+        text, source = self.runtime.tokenizer.decode(ids), self._source_text(request)  # ~6 us for 16 tokens
         repeats = repeated_runs(text)
-        # The source is read only where the translation repeats or says a kept string twice (most finish with
-        # neither); a kept string counts once in a source whose pieces spell it otherwise.
-        source = self._source_text(request) if repeats or any(count > 1 for count in counts) else ""
         if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
-        unkept = sum(not 0 < count <= max(1, source.count(kept)) for kept, count in zip(request.kept, counts))
-        source_mark = closing_mark(self._source_text(request, last=CLOSING_TOKENS))
-        return Defects(unkept, repeats, unended=bool(source_mark) and closing_mark(text) != source_mark,
+        # (a kept string counts once in a source whose pieces spell it otherwise)
+        unkept = sum(not 0 < text.count(kept) <= max(1, source.count(kept)) for kept in request.kept)
+        return Defects(unkept, repeats, misplaced_marks(text, source),
                        short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
 
-    def _source_text(self, request: Request, last: int = 0) -> str:
-        """A request's source as the model reads it (placeholders as their tokens), or its `last` tokens'."""
-        ids = [i for i in request.source_ids[-last:] if i != self.eos]
+    def _source_text(self, request: Request) -> str:
+        """A request's source as the model reads it (placeholders as their tokens)."""
+        ids = [i for i in request.source_ids if i != self.eos]
         return "".join(self.runtime.tokenizer.pieces_of(ids)).replace("\u2581", " ")
 
     def _decode_again_with_beams(self, request: Request) -> None:
@@ -429,14 +429,14 @@ class Scheduler:
 
     def _mended(self, request: Request, search: BeamSearch) -> list[Hypothesis]:
         """A retried request's translation: the beams' best of the finished hypotheses that lack or double fewest
-        strings of `Request.kept`, and of those, that repeat least (`repeated_runs`), then that end as its source does
-        (CLOSING_MARK), where it has fewer defects than the greedy one (`Defects`), else the greedy one: a retry that
-        mends nothing changes nothing. Not ranked by shortness: a long hypothesis the beams scored low is no cure (so
-        ranked, of 2,142 held-out test sentences 172 changed, 91 closer to their German, 81 further; as here 61, 42
-        and 19). Against answering the beams' best: of the acronyms in 3,000 held-out package descriptions 138 lost,
-        now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 -> 54.09).
-        Against ranking by lost strings alone: the paragraphs of those descriptions left with a run of words said
-        twice 58 and 52, now 30 and 28."""
+        strings of `Request.kept`, and of those, that repeat least (`repeated_runs`), then that misplace fewest marks
+        (`misplaced_marks`), where it has fewer defects than the greedy one (`Defects`), else the greedy one: a retry
+        that mends nothing changes nothing. Not ranked by shortness: a long hypothesis the beams scored low is no cure
+        (so ranked, of 2,142 held-out test sentences 172 changed, 91 closer to their German, 81 further; as here 61,
+        42 and 19). Against answering the beams' best: of the acronyms in 3,000 held-out package descriptions 138
+        lost, now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 ->
+        54.09). Against ranking by lost strings alone: the paragraphs of those descriptions left with a run of words
+        said twice 58 and 52, now 30 and 28."""
         [greedy] = request.hypotheses
         defects, best = min(((self._defects(request, hypothesis), hypothesis) for hypothesis in search.finished),
                             key=lambda found: (*found[0][:3], -found[1].score))
@@ -496,8 +496,16 @@ class Defects(NamedTuple):
 
     unkept: int  # strings of `Request.kept` it lacks, or says more often than its source
     repeats: int  # runs of words or full stops said twice in a row (`repeated_runs`) where its source says none
-    unended: bool  # it ends otherwise than its source, which ends in "?", "!", ":" or "..." (CLOSING_MARK)
+    marks: int  # brackets said more or less often than in its source, an end unlike the source's (`misplaced_marks`)
     short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
+
+
+def misplaced_marks(translation: str, source: str) -> int:
+    """How many BRACKETS a translation says more or less often than its source, and 1 where it ends otherwise than
+    its source, which ends in one of CLOSING_MARK's marks."""
+    source_mark = closing_mark(source)
+    return (sum(abs(translation.count(bracket) - source.count(bracket)) for bracket in BRACKETS)
+            + (bool(source_mark) and closing_mark(translation) != source_mark))
 
 
 def closing_mark(text: str) -> str:

@@ -8,16 +8,18 @@ from hypothesis import strategies as st
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import EncoderRun, SlotPool
-from service.scheduler import QueueFull, Request, RequestStatus, Scheduler, closing_mark, repeated_runs
+from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, closing_mark, misplaced_marks,
+                               repeated_runs)
 
-VOCAB, EOS = 50, 3
+VOCAB, EOS = 64, 3
 
 
-QUESTION_MARK = 9
+OPENING, CLOSING, QUESTION_MARK = 60, 61, 62  # above every token the scripts emit
+MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?"}
 
 
 class ScriptedTokenizer:
-    """Token 15 reads "t15", QUESTION_MARK "?"."""
+    """Token 15 reads "t15", the tokens of MARKS their marks."""
 
     @staticmethod
     def decode(ids):
@@ -25,7 +27,7 @@ class ScriptedTokenizer:
 
     @staticmethod
     def pieces_of(ids):
-        return ["?" if i == QUESTION_MARK else f"\u2581t{i}" for i in ids]
+        return [MARKS.get(i, f"\u2581t{i}") for i in ids]
 
 
 class ScriptedRuntime:
@@ -268,6 +270,23 @@ def test_a_translation_that_ends_otherwise_than_its_source_is_decoded_again(sour
     request = Request("r", source, DecodingOptions(max_output_tokens=8))
     Scheduler(BranchingRuntime(beams=(40, 41, QUESTION_MARK)), retry_beams=3).run([request])
     assert request.retried is retried and request.output_ids == ([40, 41, QUESTION_MARK] if retried else [15, 16])
+
+
+def test_a_translation_that_closes_a_bracket_less_than_its_source_is_decoded_again():
+    """The source says "t5 [ t1 ]", greedy "t15 [ t16": the beams' translation, which closes it, replaces it."""
+    request = Request("r", [5, OPENING, 1, CLOSING], DecodingOptions(max_output_tokens=8))
+    runtime = BranchingRuntime(greedy=(15, OPENING, 16), beams=(40, OPENING, 41, CLOSING))
+    Scheduler(runtime, retry_beams=3).run([request])
+    assert request.retried and request.output_ids == [40, OPENING, 41, CLOSING]
+
+
+@pytest.mark.parametrize("translation, source, marks", [
+    ("Syntax: scdaemon [Optionen] [Befehl [Argumente]", "Syntax: scdaemon [options] [command [args]]", 1),
+    ("Syntax: scdaemon [Optionen] [Befehle]", "Syntax: scdaemon [options] [command [args]]", 1 + 1),
+    ("(Entfernte) Prozeduraufrufe)", "(Remote Procedure Calls)", 1), ("Datei(en) löschen?", "Delete file(s)?", 0),
+    ("Warten...", "Wait... what?", 1), ("Warten... (was)?", "Wait... (what)?", 0), ("Hallo", "Hello.", 0)])
+def test_misplaced_marks_counts_brackets_said_otherwise_than_the_source_and_a_changed_end(translation, source, marks):
+    assert misplaced_marks(translation, source) == marks
 
 
 @pytest.mark.parametrize("text, mark", [
