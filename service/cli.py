@@ -1837,16 +1837,16 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag) or a code it reads (XMPP, FAT32, A4, .sh) or says one more often than its source, "
-                            "that says a run of words or a full stop twice in a row where its source does not, that "
-                            "ends otherwise than its source where that ends in ?, !, : or ... or says a bracket more "
-                            "or less often than its source, or that came back short (fewer tokens than half its "
-                            "source's, of 4 or more), is decoded again with this many beams before it is answered, "
-                            "where the text pipeline would put the placeholder back at the sentence's end; the beams' "
-                            "translation is answered where it mends what the greedy one lost or doubled, its repeat, "
-                            "its marks or its shortness, else the greedy one; not a streamed sentence, whose tokens "
-                            "went out, nor one whose deadline leaves less than twice the time its greedy decoding "
-                            "took, nor where more beams than --max-num-seqs would not fit "
+                            "tag), a code it reads (XMPP, FAT32, A4, .sh) or a number, or says one more often than its "
+                            "source, that says a run of words or a full stop twice in a row where its source does "
+                            "not, that ends otherwise than its source where that ends in ?, !, : or ... or says a "
+                            "bracket more or less often than its source, or that came back short (fewer tokens than "
+                            "half its source's, of 4 or more), is decoded again with this many beams before it is "
+                            "answered, where the text pipeline would put the placeholder back at the sentence's end; "
+                            "the beams' translation is answered where it mends what the greedy one lost or doubled, "
+                            "its repeat, its marks or its shortness, else the greedy one; not a streamed sentence, "
+                            "whose tokens went out, nor one whose deadline leaves less than twice the time its greedy "
+                            "decoding took, nor where more beams than --max-num-seqs would not fit "
                             "(TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
                             "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")

@@ -61,8 +61,8 @@ class Metrics:
                                            ["model"], registry=registry)
         self.placeholder_retries = Counter("translator_placeholder_retries_total",
                                            "Sentences decoded again with a beam search because their greedy "
-                                           "translation lost or doubled a placeholder token or a code it reads, "
-                                           "said a run of words or a full stop twice, ended otherwise than "
+                                           "translation lost or doubled a placeholder token, a code it reads or a "
+                                           "number, said a run of words or a full stop twice, ended otherwise than "
                                            "their source or said a bracket more or less often, or came back short "
                                            "(--placeholder-retry-beams)",
                                            ["model"], registry=registry)

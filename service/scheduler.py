@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, NamedTuple
 
@@ -60,6 +60,9 @@ CLOSING_MARK = re.compile(r"(\.\.\.|[?!:])[\"'”’“»«)\]]*\s*\Z")
 # one, their references 3) or lost a parenthesis's words ("(Remote Procedure Calls using ...)" as "(Remote)
 # Prozeduranrufe ...)").
 BRACKETS = "()[]{}"
+# A number (a run of digits, not a placeholder token's) a translation lacks or says more often than its source is
+# lost or garbled as a code is ("32-bit binary loader" came back as "binärer", "GDome2" as "GDome22").
+NUMBER = re.compile(r"XX\d+X?|(\d+)")
 
 
 class RequestStatus(enum.Enum):
@@ -190,12 +193,13 @@ class Scheduler:
         self.join_interval_steps = join_interval_steps
         self._steps_since_join = 0
         # A greedy translation with a defect (`Defects`: it lost a placeholder token of its segment, which the text
-        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", or a code, or says one twice; it
-        # says a run of words or a full stop twice; it ends otherwise than its source; or it is short) is decoded
-        # again with this many beams (0 or 1: never, the default: the export's parity check and the benchmarks decode
-        # greedily; the server and the Translator ask for 4). Of 16,267 held-out texts (WordPress, Django, catalogs,
-        # Ding) 100 needed a token repaired, 69 with 4 beams, and each corpus's texts that changed came closer to
-        # their references (README). Not a streaming request: its tokens went out.
+        # pipeline puts back at the end, "... manuell installieren: WordPress %2$s", a code or a number, or says one
+        # twice; it says a run of words or a full stop twice; it says a bracket more or less often than its source or
+        # ends otherwise; or it is short) is decoded again with this many beams (0 or 1: never, the default: the
+        # export's parity check and the benchmarks decode greedily; the server and the Translator ask for 4). Of
+        # 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4 beams, and
+        # each corpus's texts that changed came closer to their references (README). Not a streaming request: its
+        # tokens went out.
         self.retry_beams = retry_beams
         self.clock = clock
         self.waiting = WaitingQueue()
@@ -411,6 +415,7 @@ class Scheduler:
             repeats = 0  # "very, very" may come back as "sehr, sehr"
         # (a kept string counts once in a source whose pieces spell it otherwise)
         unkept = sum(not 0 < text.count(kept) <= max(1, source.count(kept)) for kept in request.kept)
+        unkept += changed_numbers(text, source)
         return Defects(unkept, repeats, misplaced_marks(text, source),
                        short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
 
@@ -494,7 +499,7 @@ class Scheduler:
 class Defects(NamedTuple):
     """A translation's defects (`Scheduler._defects`), worst first: compared as a tuple, fewer is better."""
 
-    unkept: int  # strings of `Request.kept` it lacks, or says more often than its source
+    unkept: int  # strings of `Request.kept` and numbers (NUMBER) it lacks, or says more often than its source
     repeats: int  # runs of words or full stops said twice in a row (`repeated_runs`) where its source says none
     marks: int  # brackets said more or less often than in its source, an end unlike the source's (`misplaced_marks`)
     short: bool  # fewer tokens than SHORT_TRANSLATION of its source's
@@ -506,6 +511,12 @@ def misplaced_marks(translation: str, source: str) -> int:
     source_mark = closing_mark(source)
     return (sum(abs(translation.count(bracket) - source.count(bracket)) for bracket in BRACKETS)
             + (bool(source_mark) and closing_mark(translation) != source_mark))
+
+
+def changed_numbers(translation: str, source: str) -> int:
+    """How many numbers (NUMBER) a translation lacks or says more often than its source."""
+    said, meant = (Counter(filter(None, NUMBER.findall(text))) for text in (translation, source))
+    return sum(((said - meant) + (meant - said)).values())
 
 
 def closing_mark(text: str) -> str:

@@ -8,18 +8,23 @@ from hypothesis import strategies as st
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import EncoderRun, SlotPool
-from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, closing_mark, misplaced_marks,
-                               repeated_runs)
+from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, changed_numbers, closing_mark,
+                               misplaced_marks, repeated_runs)
 
 VOCAB, EOS = 64, 3
 
 
-OPENING, CLOSING, QUESTION_MARK = 60, 61, 62  # above every token the scripts emit
-MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?"}
+OPENING, CLOSING, QUESTION_MARK, THIRTY_TWO = 60, 61, 62, 63  # above every token the scripts emit
+MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?", THIRTY_TWO: "\u258132"}
+
+
+def word(token: int) -> str:
+    """How ScriptedTokenizer spells a token: 15 as "tbf", its digits as letters (a number is a defect's matter)."""
+    return "t" + "".join("abcdefghij"[int(digit)] for digit in str(token))
 
 
 class ScriptedTokenizer:
-    """Token 15 reads "t15", the tokens of MARKS their marks."""
+    """Token 15 reads "tbf" (`word`), the tokens of MARKS their marks."""
 
     @staticmethod
     def decode(ids):
@@ -27,7 +32,7 @@ class ScriptedTokenizer:
 
     @staticmethod
     def pieces_of(ids):
-        return [MARKS.get(i, f"\u2581t{i}") for i in ids]
+        return [MARKS.get(i, f"\u2581{word(i)}") for i in ids]
 
 
 class ScriptedRuntime:
@@ -157,7 +162,8 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
     runtime = ScriptedRuntime()
     scheduler = Scheduler(runtime, retry_beams=3)
     options = DecodingOptions(max_output_tokens=20)
-    cases = (("kept", ("t15", "t16"), False), ("lost", ("t15", "t99"), False), ("streamed", ("t99",), True))
+    cases = (("kept", (word(15), word(16)), False), ("lost", (word(15), word(99)), False),
+             ("streamed", (word(99),), True))
     kept, lost, streamed = (Request(name, [5, 1], options, kept=kept, stream=stream) for name, kept, stream in cases)
     scheduler.add_request([kept, lost, streamed])
     events = []
@@ -174,14 +180,14 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
                                                                                           seed=1)),
                              (Scheduler(ScriptedRuntime(), retry_beams=4),
                               DecodingOptions(max_output_tokens=1))):  # cut at its limit
-        request = Request("lost", [5, 1], limited, kept=("t99",))
+        request = Request("lost", [5, 1], limited, kept=(word(99),))
         refused.run([request])
         assert not request.retried and request.options.beam_size == 1
     clock = Clock()  # a step a second: greedy ends at 2 s, having taken 2 s; a deadline at 5 s leaves 3 s, less than
     # twice that, one at 9 s leaves 7
     for deadline, retried in ((5.0, False), (9.0, True)):
         scheduler = Scheduler(ScriptedRuntime(), retry_beams=4, clock=clock)
-        request = Request("lost", [5, 1], options, deadline, kept=("t99",))
+        request = Request("lost", [5, 1], options, deadline, kept=(word(99),))
         clock.now = 0.0
         scheduler.add_request([request])
         while request.status is not RequestStatus.FINISHED and not request.retried:
@@ -221,8 +227,8 @@ class BranchingRuntime(ScriptedRuntime):
 
 
 @pytest.mark.parametrize("source, kept, answered", [
-    ([5, 1], ("t99",), [15, 16]),  # no beam holds t99: the greedy translation
-    ([5, 1], ("t41",), BEAMS_BEST),  # the beams' best holds it
+    ([5, 1], (word(99),), [15, 16]),  # no beam holds t99: the greedy translation
+    ([5, 1], (word(41),), BEAMS_BEST),  # the beams' best holds it
     ([5, 1, 1, 1, 1, 1], (), BEAMS_BEST),  # 2 tokens for 6 is short, 4 is not
     ([5, 1, 1, 1, 1, 1, 1, 1, 1, 1], (), [15, 16])])  # for 10 both are short: nothing mended
 def test_a_retried_translation_is_the_beams_only_where_they_mend_it(source, kept, answered):
@@ -238,7 +244,7 @@ def test_a_retried_translation_is_the_beams_only_where_they_mend_it(source, kept
 def test_a_translation_that_says_a_kept_string_twice_is_decoded_again():
     """Greedy says t15, which its source says once, twice ("(XX0X)-Standard (XX0X)"): the beams' translation, which
     says it once, replaces it."""
-    request = Request("r", [5, 1], DecodingOptions(max_output_tokens=8), kept=("t15",))
+    request = Request("r", [5, 1], DecodingOptions(max_output_tokens=8), kept=(word(15),))
     Scheduler(BranchingRuntime(greedy=(15, 16, 15), beams=(40, 15, 42, 43)), retry_beams=3).run([request])
     assert request.retried and request.output_ids == [40, 15, 42, 43]
 
@@ -280,6 +286,22 @@ def test_a_translation_that_closes_a_bracket_less_than_its_source_is_decoded_aga
     assert request.retried and request.output_ids == [40, OPENING, 41, CLOSING]
 
 
+def test_a_translation_that_lacks_a_number_of_its_source_is_decoded_again():
+    """The source says "tf 32", greedy "tbf tbg": the beams' translation, which says 32, replaces it."""
+    request = Request("r", [5, THIRTY_TWO], DecodingOptions(max_output_tokens=8))
+    Scheduler(BranchingRuntime(beams=(40, THIRTY_TWO)), retry_beams=3).run([request])
+    assert request.retried and request.output_ids == [40, THIRTY_TWO]
+
+
+@pytest.mark.parametrize("translation, source, changed", [
+    ("Windows-API - vorverknüpft binärer", "Windows API - prelinked 32-bit binary loader", 1),
+    ("SQL:1999999-Unterstützung", "SQL:1999 support", 2), ("Python33-Bindungen", "Python3 bindings", 2),
+    ("ISO-8859-1 (32 Bit), 2.", "ISO-8859-1 (32-bit), 2nd", 0),
+    ("XX0X Dateien", "XX1X files", 0)])  # a placeholder token's number is none
+def test_changed_numbers_counts_numbers_lacking_or_said_more_often_than_in_the_source(translation, source, changed):
+    assert changed_numbers(translation, source) == changed
+
+
 @pytest.mark.parametrize("translation, source, marks", [
     ("Syntax: scdaemon [Optionen] [Befehl [Argumente]", "Syntax: scdaemon [options] [command [args]]", 1),
     ("Syntax: scdaemon [Optionen] [Befehle]", "Syntax: scdaemon [options] [command [args]]", 1 + 1),
@@ -297,7 +319,7 @@ def test_closing_mark_reads_the_mark_a_text_ends_in_quotes_and_brackets_aside(te
 
 
 def test_a_translation_neither_short_nor_lacking_is_not_decoded_again():
-    request = Request("r", [5, 1, 1, 1], DecodingOptions(max_output_tokens=8), kept=("t16",))
+    request = Request("r", [5, 1, 1, 1], DecodingOptions(max_output_tokens=8), kept=(word(16),))
     Scheduler(BranchingRuntime(), retry_beams=3).run([request])
     assert not request.retried and request.output_ids == [15, 16]
 
@@ -446,7 +468,7 @@ def workloads(draw):
             deadline=draw(st.none() | st.integers(1, 20)),
             beam=draw(st.sampled_from([1, 1, 2, 3])),
             stream=draw(st.booleans()),
-            kept=draw(st.sampled_from([(), ("t99",)])),  # a placeholder token the translation lacks: decoded again
+            kept=draw(st.sampled_from([(), (word(99),)])),  # a placeholder token the translation lacks: decoded again
         ))
     return requests, draw(st.integers(max(r["beam"] for r in requests), 5)), draw(st.sampled_from([1, 1, 2, 4]))
 
