@@ -12,14 +12,13 @@ from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, cha
                                misplaced_marks, repeated_runs)
 
 VOCAB, EOS = 64, 3
-
-
 OPENING, CLOSING, QUESTION_MARK, THIRTY_TWO = 60, 61, 62, 63  # above every token the scripts emit
 MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?", THIRTY_TWO: "\u258132"}
 
 
 def word(token: int) -> str:
-    """How ScriptedTokenizer spells a token: 15 as "tbf", its digits as letters (a number is a defect's matter)."""
+    """How ScriptedTokenizer spells a token, t15 as "tbf": its digits as letters, since a translation's numbers are
+    checked against its source's (`changed_numbers`)."""
     return "t" + "".join("abcdefghij"[int(digit)] for digit in str(token))
 
 
@@ -287,7 +286,7 @@ def test_a_translation_that_closes_a_bracket_less_than_its_source_is_decoded_aga
 
 
 def test_a_translation_that_lacks_a_number_of_its_source_is_decoded_again():
-    """The source says "tf 32", greedy "tbf tbg": the beams' translation, which says 32, replaces it."""
+    """The source says "t5 32", greedy "t15 t16": the beams' translation, which says 32, replaces it."""
     request = Request("r", [5, THIRTY_TWO], DecodingOptions(max_output_tokens=8))
     Scheduler(BranchingRuntime(beams=(40, THIRTY_TWO)), retry_beams=3).run([request])
     assert request.retried and request.output_ids == [40, THIRTY_TWO]
