@@ -409,7 +409,7 @@ class Scheduler:
     def _defects(self, request: Request, hypothesis: Hypothesis) -> "Defects":
         """What a translation gets wrong that a search can mend."""
         ids, sources = hypothesis.token_ids, len(request.source_ids)
-        text, source = self.runtime.tokenizer.decode(ids), self._source_text(request)  # ~6 us for 16 tokens
+        text, source = self.runtime.tokenizer.decode(ids), self._source_text(request)
         repeats = repeated_runs(text)
         if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
@@ -515,7 +515,10 @@ def misplaced_marks(translation: str, source: str) -> int:
 
 def changed_numbers(translation: str, source: str) -> int:
     """How many numbers (NUMBER) a translation lacks or says more often than its source."""
-    said, meant = (Counter(filter(None, NUMBER.findall(text))) for text in (translation, source))
+    said, meant = (sorted(filter(None, NUMBER.findall(text))) for text in (translation, source))
+    if said == meant:  # most translations: counted without building Counters (~8 us)
+        return 0
+    said, meant = Counter(said), Counter(meant)
     return sum(((said - meant) + (meant - said)).values())
 
 
