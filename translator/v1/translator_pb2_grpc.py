@@ -68,7 +68,10 @@ class TranslatorServicer:
 
     def TranslateStream(self, request, context):
         """Translate and stream text pieces as tokens are decoded. Each chunk names the text it belongs to;
-        pieces are valid UTF-8 and, per text, concatenate to the final translation.
+        pieces are valid UTF-8 and, per text, concatenate to the final translation. A streamed sentence is
+        decoded once: where Translate decodes a greedy translation with a defect again with beams (a lost
+        placeholder or number, a repeat, a bracket left open; the server's --placeholder-retry-beams), the
+        stream keeps the pieces it sent, so for such a sentence the two may differ.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
