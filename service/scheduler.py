@@ -29,6 +29,7 @@ from service.beam import BeamSearch, stack_rows
 from service.decoding import (MAX_REPEAT_PERIOD, DecodingOptions, FinishReason, Hypothesis, log_softmax,
                               normalized_score, sample_token)
 from service.runtime import ALIGNED, BEAM, SAMPLED, SCORED, STREAMING, UNREPEATED
+from translator.markup import TOKEN_LIKE
 
 # A greedy translation of fewer tokens than this share of its source's (of SHORT_SOURCE_TOKENS or more) is short: the
 # model stopped early ("Java servlet engine and webserver" came back as "Java-Server"), and it is decoded again with
@@ -62,7 +63,7 @@ CLOSING_MARK = re.compile(r"(\.\.\.|[?!:])[\"'”’“»«)\]]*\s*\Z")
 BRACKETS = "()[]{}"
 # A number (a run of digits, not a placeholder token's) a translation lacks or says more often than its source is
 # lost or garbled as a code is ("32-bit binary loader" came back as "binärer", "GDome2" as "GDome22").
-NUMBER = re.compile(r"XX\d+X?|(\d+)")
+NUMBER = re.compile(rf"{TOKEN_LIKE}|(\d+)")
 
 
 class RequestStatus(enum.Enum):
@@ -98,7 +99,7 @@ class Request:
     attention: list[np.ndarray] | None = None  # per generated token (return_alignments without beam search)
     # what its translation must hold (Scheduler.retry_beams): placeholder tokens ("XX0X"), codes its source reads
     kept: tuple[str, ...] = ()
-    retried: bool = False  # its greedy translation lost one of them or was short: decoded again with beams
+    retried: bool = False  # its greedy translation had a defect (`Defects`): decoded again with beams
 
     @property
     def rows(self) -> int:
@@ -404,12 +405,12 @@ class Scheduler:
                 or request.finish_reason is not FinishReason.EOS or not 1 < self.retry_beams <= self.max_num_seqs
                 or request.deadline is not None and request.deadline - now < 2 * (now - request.scheduled_time)):
             return False
-        return any(self._defects(request, request.hypotheses[0]))
+        return any(self._defects(request, request.hypotheses[0], self._source_text(request)))
 
-    def _defects(self, request: Request, hypothesis: Hypothesis) -> "Defects":
-        """What a translation gets wrong that a search can mend."""
+    def _defects(self, request: Request, hypothesis: Hypothesis, source: str) -> "Defects":
+        """What a translation of `request` gets wrong that a search can mend; `source`: its `_source_text`."""
         ids, sources = hypothesis.token_ids, len(request.source_ids)
-        text, source = self.runtime.tokenizer.decode(ids), self._source_text(request)
+        text = self.runtime.tokenizer.decode(ids)
         repeats = repeated_runs(text)
         if repeats and repeated_runs(source):
             repeats = 0  # "very, very" may come back as "sehr, sehr"
@@ -442,10 +443,10 @@ class Scheduler:
         lost, now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 ->
         54.09). Against ranking by lost strings alone: the paragraphs of those descriptions left with a run of words
         said twice 58 and 52, now 30 and 28."""
-        [greedy] = request.hypotheses
-        defects, best = min(((self._defects(request, hypothesis), hypothesis) for hypothesis in search.finished),
-                            key=lambda found: (*found[0][:3], -found[1].score))
-        return [best if defects < self._defects(request, greedy) else greedy]
+        [greedy], source = request.hypotheses, self._source_text(request)
+        found = ((self._defects(request, hypothesis, source), hypothesis) for hypothesis in search.finished)
+        defects, best = min(found, key=lambda pair: (*pair[0][:3], -pair[1].score))
+        return [best if defects < self._defects(request, greedy, source) else greedy]
 
     def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
         """Each beam request's rows, in beam order."""

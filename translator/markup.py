@@ -31,6 +31,7 @@ import numpy as np
 # What the model sees instead of a protected item: the same form the training data uses for placeholders.
 PLACEHOLDER = "XX{}X"  # closed by X: "%s3" must not read as XX03
 PLACEHOLDER_PATTERN = re.compile(r"XX(\d+)X")
+TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 SHARED_X = re.compile(r"XX\d+X(?=X\d+X)")  # "XX7XX8X": the model wrote two adjacent tokens with one X between
 # A tag's attributes, where a quoted value may hold a ">" ('<a title="Settings > Privacy">' was cut at it, and the rest
 # of the tag reached the model as words: '<a title="x >y">'). Possessive, and no part of it crosses a "<": a tag that

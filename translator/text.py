@@ -41,7 +41,7 @@ import sentencex
 from translator import lexicon, markup
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
-                               TAG_PARTS, TAG_PATTERN, token_ending_at, MovedTags, reduced)
+                               TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
 from translator.model_format import TARGET_LANGUAGE, Limits
 
 T = TypeVar("T")
@@ -74,7 +74,6 @@ MARKUP = (TAG_PATTERN, DECLARATION_PATTERN, REFERENCE)
 # '<meta name="keywords" content="KOMA-Script, scrtime' before the next line's '<meta ...'): a browser reads it as
 # markup, and so it is kept as written; read as words, it came back as '<meta-Name="keywords" Inhalt="KOMA-Skript, ...'.
 UNCLOSED_TAG = re.compile(rf"<{TAG_NAME}\s+[\w:.-]+\s*=[^<>]*(?=<)")
-TOKEN_LIKE = r"XX\d+X?"  # what looks like a placeholder token, so a text containing one round-trips
 # A file or directory name in a path (".config", "zypp.conf"), placeholders in it too, a shell's, printf's or Python's:
 # a debconf template's "/usr/share/doc/${pkg}/README.Debian" reached the model as "XX0X/README." and "Debian.", two
 # sentences, and "/etc/firebird/${FB_VER}/SYSDBA.password" came back as ".../SYSDBA": the path ended at the
