@@ -300,13 +300,15 @@ def test_a_greedy_translation_with_a_full_stop_said_twice_is_decoded_again_with_
 
 @pytest.mark.parametrize("text, greedy_end, served_end", [
     ("Wait… what?", "Warten…", "?"),  # it lost its last words
+    ("She is an icon of women's soccer.", "Sie ist ein Symbol von Frauen", "Frauen."),  # and its full stop
     ("Saving the file… this may take a while.", "gespeichert.... Das kann eine Weile dauern.", "dauern."),
     ("Syntax: scdaemon [options] [command [args]]", "[Befehl [Argumente]", "]]"),  # a bracket left open
     ("Windows API implementation - prelinked 32-bit binary loader", "vorverknüpft binärer", "32-Bit-Lader")])
 def test_a_greedy_translation_that_misplaces_a_mark_or_loses_a_number_is_decoded_again_with_beams(
         exported_default, text, greedy_end, served_end):
-    """The source ends in "?" and the translation in "…"; a full stop after "…" ("...."); a bracket closed one time
-    less than in the source; a number lost: the beams' translations mend each."""
+    """The source ends in "?" and the translation in "…", or in a full stop and the translation in a word; a full
+    stop after "…" ("...."); a bracket closed one time less than in the source; a number lost: the beams'
+    translations mend each."""
     from service.translator import Translator
 
     out, _ = exported_default

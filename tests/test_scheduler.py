@@ -305,14 +305,16 @@ def test_changed_numbers_counts_numbers_lacking_or_said_more_often_than_in_the_s
     ("Syntax: scdaemon [Optionen] [Befehl [Argumente]", "Syntax: scdaemon [options] [command [args]]", 1),
     ("Syntax: scdaemon [Optionen] [Befehle]", "Syntax: scdaemon [options] [command [args]]", 1 + 1),
     ("(Entfernte) Prozeduraufrufe)", "(Remote Procedure Calls)", 1), ("Datei(en) löschen?", "Delete file(s)?", 0),
-    ("Warten...", "Wait... what?", 1), ("Warten... (was)?", "Wait... (what)?", 0), ("Hallo", "Hello.", 0)])
+    ("Warten...", "Wait... what?", 1), ("Warten... (was)?", "Wait... (what)?", 0), ("Hallo", "Hello.", 1),
+    ("Hallo.", "Hello.", 0), ("Es hängt davon ab.", "It depends.", 0), ("jdm. etw. geben", "give sth. to sb.", 0),
+    ("Version 2", "version 2.", 0), ("Hallo", "Hello", 0)])
 def test_misplaced_marks_counts_brackets_said_otherwise_than_the_source_and_a_changed_end(translation, source, marks):
     assert misplaced_marks(translation, source) == marks
 
 
 @pytest.mark.parametrize("text, mark", [
     ("Warten... was?", "?"), ("Warten...", "..."), ("Fertig!", "!"), ("Optionen:", ":"), ('„Wirklich?“', "?"),
-    ("(etwa 3...)", "..."), ("Hallo.", ""), ("usw.", ""), ("was? nein", ""), ("", "")])
+    ("(etwa 3...)", "..."), ("Hallo.", "."), ('(„Hallo.“)', "."), ("usw.", "."), ("Hallo..", "."), ("was? nein", ""), ("", "")])
 def test_closing_mark_reads_the_mark_a_text_ends_in_quotes_and_brackets_aside(text, mark):
     assert closing_mark(text) == mark
 
