@@ -314,7 +314,8 @@ def test_misplaced_marks_counts_brackets_said_otherwise_than_the_source_and_a_ch
 
 @pytest.mark.parametrize("text, mark", [
     ("Warten... was?", "?"), ("Warten...", "..."), ("Fertig!", "!"), ("Optionen:", ":"), ('„Wirklich?“', "?"),
-    ("(etwa 3...)", "..."), ("Hallo.", "."), ('(„Hallo.“)', "."), ("usw.", "."), ("Hallo..", "."), ("was? nein", ""), ("", "")])
+    ("(etwa 3...)", "..."), ("Hallo.", "."), ('(„Hallo.“)', "."), ("usw.", "."), ("Hallo..", "."),
+    ("was? nein", ""), ("", "")])
 def test_closing_mark_reads_the_mark_a_text_ends_in_quotes_and_brackets_aside(text, mark):
     assert closing_mark(text) == mark
 
