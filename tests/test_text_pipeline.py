@@ -2213,6 +2213,28 @@ def test_runs_of_spaces_separate_columns_kept_exactly():
     assert prepare("<p>We  offer   products.</p><pre>a    b</pre>", html=True).segments == ["We  offer   products."]
 
 
+def test_a_help_texts_commands_and_keywords_are_kept_as_written():
+    """A help text's table of commands, keywords or values: the term in small letters on an indented line, before a
+    gap and what it does, is what a user types, and the German keeps it; read, the model translated it ("clone" came
+    back as "Klone", "erase CHAR" as "Lösche CHAR", dd's "ascii" as "Aszii"). Not a capitalized label, not a line
+    that is not indented, not a gap of two spaces, not a line whose other gaps are nearly as wide: a paragraph
+    justified to both margins ("vice   account  must  hold")."""
+    text = ("These are common Git commands:\n   clone      Clone a repository\n add        Add file contents\n"
+            "   erase CHAR    CHAR will erase the last character typed\n\tdir\tAdds DIR to the stack\n"
+            "  Name       The user's full name")
+    prepared = prepare(text)
+    assert prepared.segments == ["These are common Git commands:", "Clone a repository", "Add file contents",
+                                 "CHAR will erase the last character typed", "Adds DIR to the stack", "Name",
+                                 "The user's full name"]
+    assert prepared.restore([segment.upper() for segment in prepared.segments]) == (
+        "THESE ARE COMMON GIT COMMANDS:\n   clone      CLONE A REPOSITORY\n add        ADD FILE CONTENTS\n"
+        "   erase CHAR    CHAR WILL ERASE THE LAST CHARACTER TYPED\n\tdir\tADDS DIR TO THE STACK\n"
+        "  NAME       THE USER'S FULL NAME")
+    for read in ("clone      Clone a repository", "   clone  Clone a repository", "       vice   account  must  hold",
+                 "   document           containing          a"):
+        assert prepare(read).segments[0] in ("clone", "vice", "document"), read
+
+
 def test_in_html_a_line_break_is_a_space_except_inside_pre():
     """A page's source wraps its lines anywhere: "<p>We offer\n great products.</p>" reached the model as "We offer"
     and "great products."; a line break in plain text, and inside a <pre> not closed in the text (its element whole is
