@@ -627,6 +627,18 @@ def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_i
         assert prepare(source).restore([translation]) == expected, source
 
 
+def test_an_option_joined_to_its_argument_by_the_model_stands_apart_as_a_command_line_writes_it():
+    """"-e STRING" came back as "-e-ZEICHENKETTE", "--label LABEL" as "--label-ETIKETTEN" (6 of 1,770 held-out catalog
+    messages; the installed catalogs' German writes 1,133 of 1,137 apart). Not where the source has no word after it,
+    nor one that names what the option is ("the -M switch": "den -M-Schalter")."""
+    cases = {"Use -e STRING as the pattern": ("XX0X-ZEICHENKETTE als Muster verwenden", "-e ZEICHENKETTE als Muster"),
+             "Set --label LABEL": ("XX0X-ETIKETTEN setzen", "--label ETIKETTEN setzen"),
+             "Run with -x.": ("Mit XX0X-Schalter ausführen.", "Mit -x-Schalter"),
+             "Use the -M switch.": ("Den XX0X-Schalter verwenden.", "Den -M-Schalter")}
+    for source, (translation, expected) in cases.items():
+        assert prepare(source).restore([translation]).startswith(expected), source
+
+
 def test_a_segment_after_a_kept_token_keeps_its_space_when_the_model_drops_the_marks_before_it():
     """A hostile model's case (the property test below): "&nbsp;, && house" without its comma came back as
     "&nbsp;&& house", the operator glued to the reference; "(reinstall), downgraded" as "(reinstall)downgraded".
