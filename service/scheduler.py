@@ -59,7 +59,7 @@ STRAY_DOTS = re.compile(r"(?<!\.)(?:\.\.|\.{4,})(?!\.)")
 # each one's reference ends in a full stop); not after a shorter one, which may be an abbreviation's ("jdm. etw.
 # geben" for "give sth. to sb."); a translation may end in a short word's ("Es hängt davon ab.").
 CLOSING_MARK = re.compile(r"(\.\.\.|[?!:.])[\"'”’“»«)\]]*\s*\Z")
-FULL_STOP_AFTER_A_WORD = re.compile(r"[^\W\d_]{4}\.[\"'”’“»«)\]]*\s*\Z")
+SENTENCE_WORD_LETTERS = 4  # a full stop after a word of this many letters or more ends a sentence
 # Brackets a translation says as often as its source: the model closed one less ("Syntax: scdaemon [options] [command
 # [args]]" came back as "... [Befehl [Argumente]"; 20 of 1,770 held-out catalog messages with brackets balanced lost
 # one, their references 3) or lost a parenthesis's words ("(Remote Procedure Calls using ...)" as "(Remote)
@@ -512,10 +512,8 @@ class Defects(NamedTuple):
 
 def misplaced_marks(translation: str, source: str) -> int:
     """How many BRACKETS a translation says more or less often than its source, and 1 where it ends otherwise than
-    its source, which ends in one of CLOSING_MARK's marks (a full stop: after a word, FULL_STOP_AFTER_A_WORD)."""
-    source_mark = closing_mark(source)
-    if source_mark == "." and not FULL_STOP_AFTER_A_WORD.search(source):
-        source_mark = ""
+    its source, which ends in one of CLOSING_MARK's marks (a full stop: after a word, `sentence_end`)."""
+    source_mark = sentence_end(source)
     return (sum(abs(translation.count(bracket) - source.count(bracket)) for bracket in BRACKETS)
             + (bool(source_mark) and closing_mark(translation) != source_mark))
 
@@ -527,6 +525,16 @@ def changed_numbers(translation: str, source: str) -> int:
         return 0
     said, meant = Counter(said), Counter(meant)
     return sum(((said - meant) + (meant - said)).values())
+
+
+def sentence_end(source: str) -> str:
+    """The mark a source ends in (`closing_mark`) that its translation must end in too: a full stop only after a word
+    of SENTENCE_WORD_LETTERS letters or more ("" after an abbreviation's, "sth.")."""
+    found = CLOSING_MARK.search(source)
+    if not found:
+        return ""
+    word = source[max(0, found.start() - SENTENCE_WORD_LETTERS):found.start()]
+    return found[1] if found[1] != "." or len(word) == SENTENCE_WORD_LETTERS and word.isalpha() else ""
 
 
 def closing_mark(text: str) -> str:
