@@ -610,6 +610,20 @@ def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
     assert prepare("PipeWire filters").restore(["XX0XFilter"]) == "PipeWire-Filter"
 
 
+def test_windows_after_a_word_is_the_system_and_kept_as_a_name():
+    """Read, the model wrote a window: "for 32-bit Windows applications" came back as "für 32-Bit-Fenster-Anwendungen"
+    (16 of the 35 in two samples of package descriptions and catalog messages). Kept after a word in small letters,
+    "Microsoft", "MS" or "X", as a name that qualifies a noun; not where it opens a sentence or a title's word before
+    a capitalized one, where it may be windows."""
+    for text, item in [("Loader for 32-bit Windows applications.", "Windows"),
+                       ("Tested on Linux and Windows.", "Windows"), ("Files from Microsoft Windows, OS X.", "Windows"),
+                       ("Windows can be resized.", None), ("Resize Windows Quickly", None),
+                       ("Move and resize windows", None)]:
+        assert prepare(text).protected == ([item] if item else []), text
+    assert prepare("Loader for 32-bit Windows applications.").restore(["Lader für 32-Bit XX0X Anwendungen."]) == \
+        "Lader für 32-Bit Windows-Anwendungen."
+
+
 def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_it():
     """"Imported %(total)d redirects" came back as "%(total)d-Weiterleitungen importiert" (20 held-out WordPress,
     Django and catalog messages; a space in every reference). A name's compound, a noun the source joins itself and
