@@ -912,8 +912,9 @@ ONLY_TOKEN_LIKE = re.compile(TOKEN_LIKE)
 # or , . ? ! ' " (a digit, a mark, a line break, a letter outside ASCII), else, in a text of only those, a capital after
 # a small letter (CAMEL_CASE), a letter after a dot (FILE_NAME, dotted names), "!!" or "???" (operators, admonitions),
 # "'n'" (N_JOINED) or "import" (an MDX statement), "localhost", a company's legal form ("Inc"), "Windows" after a space,
-# a capital or mark alone after "press" or "hit" (PRESSED_KEY), two capitals alone (LETTER_RUN). Most sentences are prose with none of it, and searching them for the
-# alternatives (52 then) at every position was 40% of preparing one (44 of 112 µs for the load's sentences).
+# a capital or mark alone after "press" or "hit" (PRESSED_KEY), two capitals alone (LETTER_RUN). Most sentences are
+# prose with none of it, and searching them for the alternatives (52 then) at every position was 40% of preparing one
+# (44 of 112 µs for the load's sentences).
 ITEM_HINT = re.compile(r"[^A-Za-z ,.?!'\"]|[a-z][A-Z]|\.[A-Za-z]|[!?]{2}|'n'|import|(?i:localhost)"
                        r"| (?:Inc|Ltd|LLC|Corp|GmbH|PLC)\b|(?<=\s)Windows\b|(?<![\w.-])[IVX]{2}|\b[A-Z] [A-Z]\b"
                        r"|(?<=ss |it )[AI.,?!](?![^ .,;!])")  # "Press A", "Press ?": a key (PRESSED_KEY)
