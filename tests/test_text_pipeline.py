@@ -613,8 +613,8 @@ def test_a_word_the_model_glued_to_a_token_is_spaced_as_in_the_source():
 def test_windows_after_a_word_is_the_system_and_kept_as_a_name():
     """Read, the model wrote a window: "for 32-bit Windows applications" came back as "für 32-Bit-Fenster-Anwendungen"
     (16 of the 35 in two samples of package descriptions and catalog messages). Kept after a word in small letters,
-    "Microsoft", "MS" or "X", as a name that qualifies a noun; not where it opens a sentence or a title's word before
-    a capitalized one, where it may be windows."""
+    "Microsoft", "MS" or "X", as a name that qualifies a noun; not where it opens a sentence, nor before a capitalized
+    word (a title's, "Resize Windows Quickly"), where it may be windows."""
     for text, item in [("Loader for 32-bit Windows applications.", "Windows"),
                        ("Tested on Linux and Windows.", "Windows"), ("Files from Microsoft Windows, OS X.", "Windows"),
                        ("Windows can be resized.", None), ("Resize Windows Quickly", None),
