@@ -351,7 +351,7 @@ atexit.register(_EXITING.set)
 # instead of waiting for their deadlines, or forever.
 STALL_SECONDS = 60.0
 RESULT_FIELDS = ("status", "finish_reason", "output_ids", "hypotheses", "scheduled_time", "first_token_time",
-                 "finish_time", "retried")
+                 "finish_time", "greedy_defects")
 # Worker processes ask glibc to back its large blocks (ONNX Runtime's weights and buffers: ~90 MB of each worker of
 # the shipped model) with transparent huge pages where the kernel's THP mode is `madvise` (a common default;
 # `always` needs nothing, `never` ignores it, and so does a glibc older than 2.35): a decoder step then misses the

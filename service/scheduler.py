@@ -103,7 +103,12 @@ class Request:
     attention: list[np.ndarray] | None = None  # per generated token (return_alignments without beam search)
     # what its translation must hold (Scheduler.retry_beams): placeholder tokens ("XX0X"), codes its source reads
     kept: tuple[str, ...] = ()
-    retried: bool = False  # its greedy translation had a defect (`Defects`): decoded again with beams
+    # its greedy translation's defects (`Defects`), where it had one and was decoded again with beams (`_mended`)
+    greedy_defects: "Defects | None" = None
+
+    @property
+    def retried(self) -> bool:
+        return self.greedy_defects is not None
 
     @property
     def rows(self) -> int:
@@ -357,8 +362,8 @@ class Scheduler:
         for row in done_rows:
             request = pool.requests[row]
             self._finish_single(request, row, now)
-            if self._worth_decoding_again(request, now):
-                self._decode_again_with_beams(request)
+            if defects := self._defects_to_mend(request, now):
+                self._decode_again_with_beams(request, defects)
                 continue
             events.append((request, None))
             finished.append(request)
@@ -401,15 +406,16 @@ class Scheduler:
         request.output_ids = ids
         request.finish(reason, now)
 
-    def _worth_decoding_again(self, request: Request, now: float) -> bool:
-        """Whether a greedy translation that ended has a defect (`_defects`) and may be decoded again (not one cut at
-        its length limit: a loop, whose beams would run as long; nor one whose deadline leaves less than twice the
-        time its greedy decoding took, where the answer it has would likely be lost)."""
+    def _defects_to_mend(self, request: Request, now: float) -> "Defects | None":
+        """A greedy translation's defects (`_defects`), where it ended with one and may be decoded again (not one cut
+        at its length limit: a loop, whose beams would run as long; nor one whose deadline leaves less than twice the
+        time its greedy decoding took, where the answer it has would likely be lost); else None."""
         if (request.retried or request.stream or request.options.sampling
                 or request.finish_reason is not FinishReason.EOS or not 1 < self.retry_beams <= self.max_num_seqs
                 or request.deadline is not None and request.deadline - now < 2 * (now - request.scheduled_time)):
-            return False
-        return any(self._defects(request, request.hypotheses[0], self._source_text(request)))
+            return None
+        defects = self._defects(request, request.hypotheses[0], self._source_text(request))
+        return defects if any(defects) else None
 
     def _defects(self, request: Request, hypothesis: Hypothesis, source: str) -> "Defects":
         """What a translation of `request` gets wrong that a search can mend; `source`: its `_source_text`."""
@@ -429,10 +435,10 @@ class Scheduler:
         ids = [i for i in request.source_ids if i != self.eos]
         return "".join(self.runtime.tokenizer.pieces_of(ids)).replace("\u2581", " ")
 
-    def _decode_again_with_beams(self, request: Request) -> None:
+    def _decode_again_with_beams(self, request: Request, defects: "Defects") -> None:
         """Queue a finished greedy request again, as a beam search of `retry_beams` (it was accepted: no bound). Its
-        greedy translation stays its `hypotheses` until the search ends (`_mended`)."""
-        request.retried, request.options = True, replace(request.options, beam_size=self.retry_beams)
+        greedy translation stays its `hypotheses` until the search ends (`_mended`), its `defects` the bar to mend."""
+        request.greedy_defects, request.options = defects, replace(request.options, beam_size=self.retry_beams)
         request.status, request.finish_reason, request.finish_time = RequestStatus.WAITING, None, None
         request.attention = None  # a beam search keeps its alignments in its hypotheses
         self.waiting.add([request])
@@ -450,7 +456,7 @@ class Scheduler:
         [greedy], source = request.hypotheses, self._source_text(request)
         found = ((self._defects(request, hypothesis, source), hypothesis) for hypothesis in search.finished)
         defects, best = min(found, key=lambda pair: (*pair[0][:3], -pair[1].score))
-        return [best if defects < self._defects(request, greedy, source) else greedy]
+        return [best if defects < request.greedy_defects else greedy]
 
     def _beam_groups(self, beam_rows: np.ndarray) -> dict[Request, np.ndarray]:
         """Each beam request's rows, in beam order."""

@@ -4376,9 +4376,11 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     layout = _Layout(masked, prepared.protected, as_in_text, joined_breaks)
     end = 0  # of the block before, in `masked`
     for block in _blocks(layout, html, items_over(as_in_text, prepared.protected, syntax)):
-        start, end = end, end + len(block if isinstance(block, str) else block.text)
-        if not isinstance(block, str) or not html and table_term(masked, start, end):
-            prepared.glue[-1] += block if isinstance(block, str) else block.text  # a separator, a term: glue
+        separator = not isinstance(block, str)
+        block_text = block.text if separator else block
+        start, end = end, end + len(block_text)
+        if separator or not html and table_term(masked, start, end):  # glue between segments, or a table's term
+            prepared.glue[-1] += block_text
             continue
         parts = json_values(block, prepared.protected) if json else [block]
         # cut around parentheses before cutting a long sentence into lines: across a line break, each line held
