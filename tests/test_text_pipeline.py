@@ -1480,6 +1480,24 @@ def test_a_sentence_in_another_language_is_kept_as_written():
     assert prepare("<b>Monday</b>-<b>Sunday</b>", html=True).segments != []
 
 
+def test_a_sentence_in_german_or_another_latin_script_language_is_kept_as_written():
+    """Read, "Dies ist ein Test." came back as "Dies ist ungültig.", "Ceci est une phrase en français." as "Ceci sten
+    une Phrase, französische Frankreich.": a segment with two function words of German, French, Spanish, Italian,
+    Dutch or Portuguese and few of English's is kept, the English sentences beside it are read; English that quotes a
+    word of another language, or that writes words those languages share with it, is read."""
+    for kept in ("Dies ist ein Test.", "Das Programm konnte die Datei nicht öffnen.",
+                 "Ceci est une phrase en français.", "Utilitaire de contrôle du volume sonore.",
+                 "Este programa no puede abrir el archivo.",
+                 "Het bestand kan niet worden geopend.", "Impossibile aprire il file di configurazione."):
+        prepared = prepare(kept)
+        assert prepared.segments == [] and prepared.restore([]) == kept, kept
+    assert prepare("Open the file. Dies ist ein Test.").segments == ["Open the file."]
+    for read in ("The de facto standard is in use.", "It was a tête-à-tête in the café.", "Die Hard is a film.",
+                 "The motto is: Je ne regrette rien, and the song is known.", "Set the value in a file.",
+                 "It has 585 glyphs per non-SC font, e.g. for MIT et al."):
+        assert len(prepare(read).segments) == 1, read
+
+
 def test_json_data_is_kept_as_written_and_a_catalogs_snippet_is_not_data():
     """An API's answer a spreadsheet's cell holds: read, of an Excel workbook's 834 such cells 541 came back no longer
     JSON ("Kelowna International Airport" as "Kelowna Internationales Airport", keys translated). Data holds a truth
