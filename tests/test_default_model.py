@@ -383,7 +383,8 @@ def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
 def test_names_the_model_never_learned_come_back_as_written(exported_default):
     """Before, each of these came back changed or lost: "Kubernet", "redissgestern", "ehrbaren", "Tinkscape", "Hannnah",
     "Nachfragen Sie über die Rechnung.", "Ich habe mit Ms gesprochen. Gestern lang.", a package's and a library's name
-    in small letters "Schriftarten-dejavu-core" and "Bibliotheksprozesse"."""
+    in small letters "Schriftarten-dejavu-core" and "Bibliotheksprozesse", and names opening a sentence "Konky",
+    "Torsocken", "Die Tintencape"."""
     from service.translator import Translator
 
     out, _ = exported_default
@@ -394,7 +395,10 @@ def test_names_the_model_never_learned_come_back_as_written(exported_default):
              "Herrn Brown": "Ask Mr. Brown about the invoice.",  # "Mr." and "Ms." as German's "Herrn" and "Frau"
              "Frau Miller": "I spoke with Ms. Miller yesterday.",
              "fonts-dejavu-core": "Metapackage to pull fonts-dejavu-core and fonts-dejavu-extra.",
-             "libprocesscore": "This package contains the shared library libprocesscore."}
+             "libprocesscore": "This package contains the shared library libprocesscore.",
+             "Conky": "Conky is a system monitor that can display just about anything.",
+             "Torsocks": "Torsocks allows you to redirect network traffic.",
+             "Inkscape ist": "Inkscape is an illustration editor."}
     for name, translation in zip(texts, Translator(out).translate(list(texts.values()))):
         assert name in translation, (texts[name], translation)
 
