@@ -1038,13 +1038,13 @@ def _not_english(segment: str, words: str) -> bool:
     """Whether a segment (its items in place) is no English the model can read, kept as written: a sentence in another
     language (`in_another_language`), most of its letters outside the Latin script (a Chinese cell: read, its
     full-width commas became ASCII ones, "xx 月" lost an "x" and the English words inside were made German,
-    "Microsoft Office" as "Microsoft-Objekt-Objekt"), or its `words`
-    (outside its items) two or more of which the training data's English side writes none (a Lithuanian label,
-    "Naujas projektas" came back as "Naujas-Programme"; a name the names list lacks, "Debasish Sahoo" as
-    "Debasisch"), or one such word alone, no item beside it: a program's or a package's name ("kdeedu" came back as
-    "Kdeedu", "kbruch" as "KW", "tzsetup" as "Zentrier"). German keeps such a word alone as written in 102 of 128
-    of KDE's manuals' and Debian's installation guide's titles, terms and cells, and in 13,521 of 13,737 of this
-    machine's catalogs' messages (the others mostly places' German names: "Genève", "Genf")."""
+    "Microsoft Office" as "Microsoft-Objekt-Objekt"), or its `words` (outside its items) two or more of which the
+    training data's English side writes none (a Lithuanian label, "Naujas projektas" came back as "Naujas-Programme";
+    a name the names list lacks, "Debasish Sahoo" as "Debasisch"), or one such word alone, no item beside it: a
+    program's or a package's name ("kdeedu" came back as "Kdeedu", "kbruch" as "KW", "tzsetup" as "Zentrier").
+    German keeps such a word alone as written in 102 of 128 of KDE's manuals' and Debian's installation guide's
+    titles, terms and cells, and in 13,521 of 13,737 of this machine's catalogs' messages (the others mostly places'
+    German names: "Genève", "Genf")."""
     if not segment.isascii():
         letters = LETTER.findall(segment)
         latin = sum(1 for letter in letters if letter.isascii() or "LATIN" in unicodedata.name(letter, ""))
@@ -3180,8 +3180,10 @@ INSIDE_A_SENTENCE = re.compile(r"[a-z0-9,] ")  # before a word that is not a sen
 # "Busybox", 2 English words the training data lacks, "Combinators", "Multiplatform"). Not one the lexicon knows once
 # an English prefix or suffix is off ("Activatable", "Multiprecision").
 SUBJECT_GOES_ON = re.compile(r" ([a-z]+)\b")
-DERIVING_PREFIXES = ("meta", "multi", "inter", "over", "under", "auto", "re", "pre", "un", "non", "sub", "co", "de", "dis",
-                     "mis", "anti", "semi", "self", "super", "hyper", "micro")
+# English prefixes, glued to a word ("Multiprecision") or before a hyphen ("re-initdb", `package_names`)
+ENGLISH_PREFIXES = frozenset(("meta", "multi", "inter", "over", "under", "auto", "re", "pre", "un", "non", "sub", "co",
+                              "de", "dis", "mis", "anti", "semi", "self", "super", "hyper", "micro", "post", "mid",
+                              "ex", "pro", "bi", "tri"))
 DERIVING_SUFFIXES = ("able", "ible", "ation", "ations", "ment", "ments", "ness", "ing", "ings", "ed", "ly", "er", "ers",
                      "ors", "s", "es", "ity", "ive", "al", "ize", "ized", "ise", "ised")
 
@@ -3198,7 +3200,8 @@ def _english_derivative(word: str) -> bool:
     """Whether the lexicon knows a capitalized word once an English prefix or suffix is taken off it ("Activatable":
     "activate", "Multiprecision": "precision")."""
     known, lower = lexicon.load().knows, word.lower()
-    return any(lower.startswith(prefix) and known(lower[len(prefix):]) for prefix in DERIVING_PREFIXES) or any(
+    return any(lower.startswith(prefix) and known(lower[len(prefix):])
+               for prefix in ENGLISH_PREFIXES if len(lower) > len(prefix) + 2) or any(
         lower.endswith(suffix) and (known(lower[:-len(suffix)]) or known(lower[:-len(suffix)] + "e"))
         for suffix in DERIVING_SUFFIXES if len(lower) > len(suffix) + 2)
 # A name after a title is one item with it, whatever its words: the training data has 15 pairs with one, and the
@@ -3467,8 +3470,6 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
 # item's syntax ("%lu-byte", "${name-default}").
 PACKAGE_NAME = re.compile(r"(?<![\w./+%$@:=\\~&#{-])(?:[a-z][a-z+]*(?:-[a-z][a-z+]*)+|lib(?!re\b)[a-z+]{2,})"
                           r"(?![\w-]|\.\w)")
-ENGLISH_PREFIXES = frozenset(("re", "pre", "un", "non", "de", "co", "sub", "anti", "semi", "multi", "self", "post",
-                              "mid", "ex", "pro", "bi", "tri"))
 ADJECTIVE_HEADS = frozenset(("based", "like", "compatible", "aware", "enabled", "specific", "related", "friendly",
                              "powered", "driven", "oriented", "capable", "dependent", "independent", "style", "only",
                              "ready", "safe", "free", "ish"))
