@@ -853,11 +853,11 @@ def test_a_name_spelled_with_letters_outside_ascii_is_kept_as_written():
 def test_a_name_the_model_never_learned_is_kept_as_written():
     """Read, the model changed or dropped names it had not learned ("The update for Kubernetes is ready." came back
     as "... für Kubernet ...", "Ansible" as "ehrbaren"). A run of capitalized words none of which the shipped word
-    lists know is an item after a word, a number or a comma; at a sentence's start only where each word is a name
-    German keeps, or where it is one word before a word in small letters (the sentence's subject), since every
-    English sentence starts with a capital. Words German translates stay text: English
-    ones ("Save", "Windows", "New York") and capitalized ones ("Monday", "German"). The model dropped titles and the
-    names after them ("Ask Mr. Brown about the invoice." came back as "Nachfragen Sie über die Rechnung.")."""
+    lists know is an item after a word, a number or a comma; at a sentence's start, where every English sentence
+    has a capital, only where each word is a name German keeps or where it is one word before an English word in
+    small letters (the sentence's subject). Words German translates stay text: English ones ("Save", "Windows", "New
+    York") and capitalized ones ("Monday", "German"). The model dropped titles and the names after them ("Ask Mr.
+    Brown about the invoice." came back as "Nachfragen Sie über die Rechnung.")."""
     from translator.text import ascii_names
 
     def names(text):
@@ -869,8 +869,9 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
     assert names("Drivers for the Hewlett-Packard Omnibook 500") == ["Hewlett-Packard Omnibook"]
     assert names("Anna works with Hannah.") == ["Anna", "Hannah"]  # a name German keeps may start a sentence,
     assert names("Linda fixed it. Redis supports it.") == ["Linda", "Redis"]  # and a proper noun SCOWL lists
-    assert names("Kubernetes runs it. Activatable items are listed.") == ["Kubernetes"]  # and a word alone before
-    # a word in small letters, but an English word's derivative (`_english_derivative`); a run there may be any words'
+    assert names("Kubernetes runs it. Activatable items are listed.") == ["Kubernetes"]  # and a word alone before an
+    # English word in small letters, but not an English word's derivative (`_subject_of_english`); a run of words
+    # there may be any words
     assert names("Kubernetes Engine runs it. Activatable items are listed.") == []
     assert names("Install Kubernetes now. Use Ansible. Open New York.") == ["Kubernetes", "Ansible"]  # and the rest
     # of the run after an English word that starts the sentence follows a word
