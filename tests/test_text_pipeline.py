@@ -640,6 +640,8 @@ def test_a_package_or_library_name_in_small_letters_is_kept_as_a_name():
         assert prepare(text).protected == items, text
     assert prepare("Install the libglew-dev package.").restore(["Installieren Sie das XX0X Paket."]) == \
         "Installieren Sie das libglew-dev-Paket."
+    from translator.text import is_name
+    assert not is_name("follow-up")  # an item of that shape from elsewhere (a glossary's term) is no name for it
 
 
 def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_it():

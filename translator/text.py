@@ -3476,18 +3476,18 @@ ADJECTIVE_HEADS = frozenset(("based", "like", "compatible", "aware", "enabled", 
 
 
 def package_names(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each PACKAGE_NAME that is a name: one of its words unknown to the lexicon, the first none of the
-    ENGLISH_PREFIXES and the last none of the ADJECTIVE_HEADS."""
+    """(start, end) of each PACKAGE_NAME that is a name (`_a_package`)."""
     if "-" not in text and "lib" not in text:
         return []
-    known = lexicon.load().knows
-    names = []
-    for name in PACKAGE_NAME.finditer(text):
-        words = name.group().split("-")
-        if (words[0] not in ENGLISH_PREFIXES and words[-1] not in ADJECTIVE_HEADS
-                and not all(map(known, (word.rstrip("+") for word in words)))):
-            names.append(name.span())
-    return names
+    return [name.span() for name in PACKAGE_NAME.finditer(text) if _a_package(name.group())]
+
+
+def _a_package(name: str) -> bool:
+    """Whether a PACKAGE_NAME's match is a name: one of its words unknown to the lexicon, the first none of the
+    ENGLISH_PREFIXES and the last none of the ADJECTIVE_HEADS."""
+    words = name.split("-")
+    return (words[0] not in ENGLISH_PREFIXES and words[-1] not in ADJECTIVE_HEADS
+            and not all(map(lexicon.load().knows, (word.rstrip("+") for word in words))))
 
 
 # A list of three or more codes in capitals ("It supports DES, MD5, NTHASH, SUNMD5, SHA-2-256 ...", "Audio: OGG, MP3,
@@ -4311,7 +4311,7 @@ def is_name(item: str) -> bool:
                 or lexicon.CAPITALIZED_WORD.fullmatch(item) and not lexicon.load().knows(item)
                 or APOSTROPHE_NAME.match(item) and ASCII_NAME_RUN.fullmatch(item)
                 or TITLED_NAME.fullmatch(item) or item == "Windows"  # (WINDOWS_NAME)
-                or PACKAGE_NAME.fullmatch(item))
+                or PACKAGE_NAME.fullmatch(item) and _a_package(item))
 
 
 def long_runs(text: str) -> list[tuple[int, int]]:
