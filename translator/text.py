@@ -1021,11 +1021,12 @@ FUNCTION_WORDS_TO_TELL = 2
 WORD_OF_LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def in_another_language(words: str) -> bool:
-    """Whether `words` (a segment's, outside its items) are a sentence in one of FUNCTION_WORDS' languages."""
-    found = [word.lower() for word in WORD_OF_LETTERS.findall(words)]
-    if len(found) < 3:
+def in_another_language(words: list[str]) -> bool:
+    """Whether `words` (a segment's runs of letters, outside its items) are a sentence in one of FUNCTION_WORDS'
+    languages."""
+    if len(words) < 3:
         return False
+    found = [word.lower() for word in words]
     english = sum(word in ENGLISH_FUNCTION_WORDS for word in found)
     for function_words in FUNCTION_WORDS.values():
         hits = [word for word in found if word in function_words]
@@ -1050,9 +1051,10 @@ def _not_english(segment: str, words: str) -> bool:
         latin = sum(1 for letter in letters if letter.isascii() or "LATIN" in unicodedata.name(letter, ""))
         if latin * 2 < len(letters):
             return True
-    found = CASED_WORD.findall(words)
+    runs = WORD_OF_LETTERS.findall(words)  # (one scan for both tests)
+    found = [run for run in runs if len(run) >= 2]  # CASED_WORD's
     alone = len(found) == 1 and words == segment and not any(character.isspace() for character in words)  # no item
-    return (len(found) >= 2 or alone) and not any(map(lexicon.load().knows, found)) or in_another_language(words)
+    return (len(found) >= 2 or alone) and not any(map(lexicon.load().knows, found)) or in_another_language(runs)
 
 
 WHITESPACE = re.compile(r"\s*")
