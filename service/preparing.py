@@ -94,7 +94,7 @@ def segment_in_process(model_dir: Path, texts: list[str], preserve_placeholders:
 def _serve(conn) -> None:
     """The preparer process: runs each job it receives and sends back its result, or the traceback of its failure."""
     detach_from_server()
-    lexicon.load()  # the word lists `ascii_names` reads (0.1 s): before the first job, whose bound they would spend
+    lexicon.load()  # the word lists the text pipeline reads (0.4 s): before the first job, whose bound they would spend
     conn.send("ready")
     try:
         while True:

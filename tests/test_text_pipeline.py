@@ -627,9 +627,14 @@ def test_windows_after_a_word_is_the_system_and_kept_as_a_name():
 def test_a_package_or_library_name_in_small_letters_is_kept_as_a_name():
     """Read, "fonts-dejavu-core" came back as "Schriftarten-dejavu-core", "voms-proxy-init" as "dems-proxy-init",
     "libprocesscore" as "Bibliotheksprozesse" (of 518 such names in two samples of package descriptions, 164 changed
-    or lost). A name: one of its words unknown to the lexicon; not after a prefix or before an adjective's head, not a
-    word the lexicon knows, "libre", nor part of a placeholder, a path, an option or a file's name."""
+    or lost), "dictfmt" as "Diktfmt". A name: one of its words unknown to the lexicon; not after a prefix or before an
+    adjective's head, not a word the lexicon knows, "libre", nor part of a placeholder, a path, an option or a file's
+    name; a word alone (not "lib...") also spelled as English words are not and no English word's derivative."""
     for text, items in [("This package contains the shared library libprocesscore.", ["libprocesscore"]),
+                        ("This package provides dictfmt.", ["dictfmt"]),
+                        ("It starts ksysgardd, nxagent and npm.", ["ksysgardd", "nxagent", "npm"]),
+                        ("A friendlier, debuggable interface for amplicon data.", []),  # spelled like English
+                        ("It was chrooted twice.", []),  # a derivative: "chroot" and "-ed"
                         ("It provides voms-proxy-init and voms-proxy-info.", ["voms-proxy-init", "voms-proxy-info"]),
                         ("Metapackage to pull fonts-dejavu-core", ["fonts-dejavu-core"]),
                         ("An nft-based firewall, debhelper-like.", []), ("You must re-initdb the cluster.", []),
@@ -640,6 +645,8 @@ def test_a_package_or_library_name_in_small_letters_is_kept_as_a_name():
         assert prepare(text).protected == items, text
     assert prepare("Install the libglew-dev package.").restore(["Installieren Sie das XX0X Paket."]) == \
         "Installieren Sie das libglew-dev-Paket."
+    assert prepare("Install the dictd daemon.").restore(["Installieren Sie den XX0X Daemon."]) == \
+        "Installieren Sie den dictd-Daemon."
     from translator.text import is_name
     assert not is_name("follow-up")  # an item of that shape from elsewhere (a glossary's term) is no name for it
 
@@ -2239,7 +2246,7 @@ def test_a_run_of_fifty_characters_without_a_space_is_kept_as_it_is():
         prepared = prepare(text, preserve_placeholders=keep)
         assert prepared.protected == [path, digest]
         assert prepared.segments == ["Open XX0X now.", "Its checksum is XX0X here."]
-    assert prepare("a" * 49 + " b").protected == []  # one short of it: translated
+    assert prepare("ab" * 24 + "a b").protected == []  # one short of it (and spelled like English): translated
     glued = prepare("%s" + "b" * 60 + " c")  # a placeholder opening a run: one item with it
     assert glued.protected == ["%s" + "b" * 60] and glued.segments == ["XX0X c"]
 
