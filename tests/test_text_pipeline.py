@@ -629,12 +629,15 @@ def test_a_package_or_library_name_in_small_letters_is_kept_as_a_name():
     "libprocesscore" as "Bibliotheksprozesse" (of 518 such names in two samples of package descriptions, 164 changed
     or lost), "dictfmt" as "Diktfmt". A name: one of its words unknown to the lexicon; not after a prefix or before an
     adjective's head, not a word the lexicon knows, "libre", nor part of a placeholder, a path, an option or a file's
-    name; a word alone (not "lib...") also spelled as English words are not and no English word's derivative."""
+    name; a word alone (not "lib...") also spelled as English words are not and no English word's derivative. And a
+    name of capitals and small letters ("AAlib" came back as "ASCII-Abhängigkeit") the lexicon does not know."""
     for text, items in [("This package contains the shared library libprocesscore.", ["libprocesscore"]),
                         ("This package provides dictfmt.", ["dictfmt"]),
                         ("It starts ksysgardd, nxagent and npm.", ["ksysgardd", "nxagent", "npm"]),
                         ("A friendlier, debuggable interface for amplicon data.", []),  # spelled like English
                         ("It was chrooted twice.", []),  # a derivative: "chroot" and "-ed"
+                        ("Tests with NUnit, RSpec and AAlib.", ["NUnit", "RSpec", "AAlib"]),  # capitals, small letters
+                        ("Burn CDs and OSes with GObject.", []),  # plurals, and a name the lexicon knows
                         ("It provides voms-proxy-init and voms-proxy-info.", ["voms-proxy-init", "voms-proxy-info"]),
                         ("Metapackage to pull fonts-dejavu-core", ["fonts-dejavu-core"]),
                         ("An nft-based firewall, debhelper-like.", []), ("You must re-initdb the cluster.", []),
