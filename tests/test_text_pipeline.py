@@ -21,9 +21,9 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
-                             SPLITTER_MAX_WINDOW, TAG, Prepared, config_keys, dehyphenated, indented_program,
-                             paragraph_runs, prepare, protected_spans, read_codes, rewrapped, sentences, unjustified,
-                             whole_words)
+                             SPLITTER_MAX_WINDOW, TAG, Metavariables, Prepared, config_keys, dehyphenated,
+                             indented_program, paragraph_runs, prepare, protected_spans, read_codes, rewrapped,
+                             sentences, unjustified, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -652,6 +652,28 @@ def test_a_package_or_library_name_in_small_letters_is_kept_as_a_name():
         "Installieren Sie den dictd-Daemon."
     from translator.text import is_name
     assert not is_name("follow-up")  # an item of that shape from elsewhere (a glossary's term) is no name for it
+
+
+def test_an_options_metavariable_is_said_alike_across_the_translation():
+    """Read a sentence at a time, the model translated an option's metavariable in some places and kept it in others
+    ("-o DATEI, --old-file=FILE ... FILE als sehr alt"; 78 of 1,770 held-out catalog messages). It is said as the
+    word in capitals the source lacks that the translation gives one of its options where the source gives it the
+    metavariable, and says as often as the metavariable is missing; where none or several are, or the model kept or
+    translated it everywhere, the translation stays as it is."""
+    prepared = prepare("-o FILE, --old-file=FILE   consider FILE to be very old")
+    assert prepared.whole  # said alike across its segments, so it streams whole
+    assert prepared.restore(["-o DATEI, XX0X=FILE", "DATEI als sehr alt ansehen"]) == \
+        "-o DATEI, --old-file=DATEI   DATEI als sehr alt ansehen"
+    metavariables = Metavariables.of("-s, --size=SIZE  use SIZE bytes (see URL)")
+    assert metavariables.said_alike("-s, --size=GRÖSSE  SIZE Bytes verwenden (siehe URL)") == \
+        "-s, --size=GRÖSSE  GRÖSSE Bytes verwenden (siehe URL)"
+    for unchanged in ("-s, --size=SIZE  SIZE Bytes verwenden", "-s, --size=GRÖSSE  GRÖSSE Bytes verwenden",
+                      "-s, --size=SIZE  GRÖSSE Bytes verwenden",  # not the option's value
+                      "-s, --size=GRÖSSE  SIZE Bytes, GRÖSSE verwenden",  # said more often than SIZE is missing
+                      "-s, --size=URL  SIZE Bytes verwenden (siehe URL)"):  # a word the source says
+        assert metavariables.said_alike(unchanged) == unchanged, unchanged
+    assert Metavariables.of("Open the FILE menu.") is None and Metavariables.of("Use -o to write it.") is None
+    assert prepare("<p>Use --size=SIZE with SIZE bytes.</p>", html=True).metavariables is None
 
 
 def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_it():
