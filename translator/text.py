@@ -1195,7 +1195,7 @@ class Prepared:
     icu_expanded: bool = False
     # Attribute values a reader sees (`shown_values`), each a text of its own whose segments follow the text's own
     shown: list["ShownValue"] = field(default_factory=list)
-    # The options' metavariables, said alike in the translation (METAVARIABLE), so it streams whole
+    # The options' metavariables, said alike across the translation (`Metavariables`), so it streams whole
     metavariables: Metavariables | None = None
     # Direct speech's segments (`speech_segments`): those that open a quotation from a capital, written from one, and
     # its tags of a pronoun and a verb, written verb first; each streams whole
@@ -1574,7 +1574,7 @@ class Prepared:
                                           after=renumbered(space.after, number)[0]) for space in self.spaces[index]]
 
     def _words(self, core: str) -> str:
-        """A masked segment's words: its text outside its items, and its items that are package names in small letters
+        """A masked segment's words: its text outside its items, and its items that are names `package_names` finds
         ("Naujas projektas" is two words the lexicon lacks, not one beside an item)."""
         def word_or_nothing(token: re.Match) -> str:
             item = self.unmask(token[0])
@@ -3552,10 +3552,17 @@ ADJECTIVE_HEADS = frozenset(("based", "like", "compatible", "aware", "enabled", 
 
 
 def package_names(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each PACKAGE_NAME that is a name (`_a_package`), and of each ACRONYM_NAME the lexicon does not
-    know."""
-    found = [name.span() for name in PACKAGE_NAME.finditer(text) if _a_package(name.group())]
-    return found + [name.span() for name in ACRONYM_NAME.finditer(text) if not lexicon.load().knows(name.group())]
+    """(start, end) of each PACKAGE_NAME and ACRONYM_NAME that is a name (`is_package_name`)."""
+    return [name.span() for shape in (PACKAGE_NAME, ACRONYM_NAME) for name in shape.finditer(text)
+            if is_package_name(name.group())]
+
+
+def is_package_name(item: str) -> bool:
+    """Whether an item is a package's or a library's name: a PACKAGE_NAME `_a_package` takes for one, or an
+    ACRONYM_NAME the lexicon does not know."""
+    if PACKAGE_NAME.fullmatch(item):
+        return _a_package(item)
+    return bool(ACRONYM_NAME.fullmatch(item)) and not lexicon.load().knows(item)
 
 
 def _a_package(name: str) -> bool:
@@ -4392,12 +4399,6 @@ def is_name(item: str) -> bool:
                 or APOSTROPHE_NAME.match(item) and ASCII_NAME_RUN.fullmatch(item)
                 or TITLED_NAME.fullmatch(item) or item == "Windows"  # (WINDOWS_NAME)
                 or is_package_name(item))
-
-
-def is_package_name(item: str) -> bool:
-    """Whether an item is a name `package_names` finds."""
-    return bool(PACKAGE_NAME.fullmatch(item)) and _a_package(item) or bool(ACRONYM_NAME.fullmatch(item)) and \
-        not lexicon.load().knows(item)
 
 
 def long_runs(text: str) -> list[tuple[int, int]]:
