@@ -382,8 +382,8 @@ def test_currency_signs_and_trademarks_come_back_as_written(exported_default):
 def test_names_the_model_never_learned_come_back_as_written(exported_default):
     """Before, each of these came back changed or lost: "Kubernet", "redissgestern", "ehrbaren", "Tinkscape", "Hannnah",
     "Nachfragen Sie über die Rechnung.", "Ich habe mit Ms gesprochen. Gestern lang.", a package's and a library's name
-    in small letters "Schriftarten-dejavu-core", "Bibliotheksprozesse" and "Diktfmt", "AAlib" as "ASCII-Abhängigkeit",
-    and names opening a sentence "Konky", "Torsocken", "Die Tintencape"."""
+    in small letters "Schriftarten-dejavu-core", "Bibliotheksprozesse", "Diktfmt" and "Evolution-data-server", "AAlib"
+    as "ASCII-Abhängigkeit", and names opening a sentence "Konky", "Torsocken", "Die Tintencape"."""
     from service.translator import Translator
 
     out, _ = exported_default
@@ -396,6 +396,7 @@ def test_names_the_model_never_learned_come_back_as_written(exported_default):
              "fonts-dejavu-core": "Metapackage to pull fonts-dejavu-core and fonts-dejavu-extra.",
              "libprocesscore": "This package contains the shared library libprocesscore.",
              "dictfmt": "This package provides dictfmt.",
+             "evolution-data-server": "This package contains header files and static library of evolution-data-server.",
              "AAlib": "This package contains a 'high quality audio-visual demonstration' of ASCII-art using AAlib, "
                       "a portable ASCII-art graphics library.",
              "Conky": "Conky is a system monitor that can display just about anything.",
