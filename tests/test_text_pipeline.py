@@ -698,6 +698,16 @@ def test_an_options_metavariable_is_said_alike_across_the_translation():
     assert prepare("<p>Use --size=SIZE with SIZE bytes.</p>", html=True).metavariables is None
 
 
+def test_a_placeholder_joined_to_a_metavariable_by_the_model_stands_apart():
+    """"Usage: %s FILE\n  or:  %s OPTION" came back with "%s-OPTION" (13 of 1,837 wrapped catalog messages; the
+    installed catalogs' German writes all 51 such pairs apart), in a line in capitals too. A name's token stays joined
+    to the acronym after it, as German writes a compound ("FreeType 2 API": "FreeType 2-API")."""
+    assert prepare("Usage: %s FILE\n  or:  %s OPTION\n").restore(["Aufruf: XX0X DATEI", "oder:", "XX0X-Option"]) == \
+        "Aufruf: %s DATEI\n  oder:  %s OPTION\n"
+    assert prepare("Run {program} COMMAND").restore(["XX0X-BEFEHL ausführen"]) == "{program} BEFEHL ausführen"
+    assert prepare("The FreeType 2 API").restore(["Die XX0X-API"]) == "Die FreeType 2-API"
+
+
 def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_it():
     """"Imported %(total)d redirects" came back as "%(total)d-Weiterleitungen importiert" (20 held-out WordPress,
     Django and catalog messages; a space in every reference). A name's compound, a noun the source joins itself and

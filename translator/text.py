@@ -166,6 +166,11 @@ NOUN_JOINED_TO_COUNT = re.compile(r"-(?=[A-ZÄÖÜ][a-zäöüß]+(?![\w-]))")
 OPTION_ITEM = re.compile(r"--?[A-Za-z][\w-]*")
 OPTION_NOUNS = frozenset("option options switch switches flag flags parameter parameters argument arguments".split())
 WORD_JOINED = re.compile(r"-(?=[^\W\d_])")
+# A placeholder of a name before a metavariable in a command's usage (NAME_PLACEHOLDER: "Usage: %s FILE\n  or:  %s
+# OPTION"), which the model joined to it as to a name's compound ("%s-OPTION": 13 of 1,837 wrapped catalog messages);
+# the installed catalogs' German writes all 51 such pairs apart. Not another item, a name ("Qt API": "Qt-API",
+# "FreeType 2 API": "FreeType 2-API").
+METAVARIABLE_JOINED = re.compile(r"-(?=[A-ZÄÖÜ][A-ZÄÖÜẞ_]{2,}(?![\w-]))")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
@@ -1503,10 +1508,11 @@ class Prepared:
         """The translation with each token and the word after it as the source has them: a space between a token and
         the word the model glued to it (GLUED_WORD), where the source has one there and the item ends in a letter or
         digit; a count's token apart from the noun the model joined to it (COUNT_ITEM: "%d-Dateien" is "%d Dateien"),
-        and an option's from its argument (OPTION_ITEM: "-e-ZEICHENKETTE" is "-e ZEICHENKETTE");
-        then a name token that qualifies a noun joined to it by a hyphen (`is_name`): where the source has a word in
-        small letters after the name, or a capitalized one that the translation does not keep ("HandBrake Presets":
-        "HandBrake-Voreinstellungen"; "FreeBSD Foundation", kept, stays apart)."""
+        an option's from its argument (OPTION_ITEM: "-e-ZEICHENKETTE" is "-e ZEICHENKETTE") and a name's placeholder
+        from a metavariable (METAVARIABLE_JOINED: "%s-OPTION" is "%s OPTION"); then a name token that qualifies a noun
+        joined to it by a hyphen (`is_name`): where the source has a word in small letters after the name, or a
+        capitalized one that the translation does not keep ("HandBrake Presets": "HandBrake-Voreinstellungen";
+        "FreeBSD Foundation", kept, stays apart)."""
         source = self.segments[index]
         for k, number in enumerate(self.numbers[index]):
             token = PLACEHOLDER.format(k)
@@ -1519,6 +1525,9 @@ class Prepared:
                 text = re.sub(token + NOUN_JOINED_TO_COUNT.pattern, f"{token} ", text)
             elif OPTION_ITEM.fullmatch(item) and after.group(1).lower() not in OPTION_NOUNS:
                 text = re.sub(token + WORD_JOINED.pattern, f"{token} ", text)
+            elif re.fullmatch(CAPITALS, after.group(1).upper() if self.shouted[index] else after.group(1)) \
+                    and re.fullmatch(NAME_PLACEHOLDER, item):  # read sentence-cased in a line in capitals
+                text = re.sub(token + METAVARIABLE_JOINED.pattern, f"{token} ", text)
             if is_name(item):
                 word = after.group(1)
                 kept = "" if word[0].islower() else rf"(?!{word}\b)"
