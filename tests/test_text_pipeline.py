@@ -2378,6 +2378,21 @@ def test_a_help_texts_commands_and_keywords_are_kept_as_written():
         assert prepare(read).segments[0] in ("clone", "vice", "document"), read
 
 
+def test_a_term_alone_on_its_line_above_what_it_does_is_kept_as_written():
+    """psql's variables and objdump's options, each alone on an indented line above its description, indented deeper
+    ("  AUTOCOMMIT\n    if set, ..."): the installed catalogs' German keeps 66 of 67; read, "AUTOCOMMIT" came back as
+    "AUTOMATISCH EINSPIELEN", "COLUMNS" as "SPALTEN", "att-mnemonic" as "schallmnemonisch". Not a heading at the line's
+    start, nor a word above a line indented as deep, nor a capitalized word."""
+    text = "  AUTOCOMMIT\n    if set, commands are committed\n  att-mnemonic\n\t\tDisplay instruction in AT&T mnemonic\n"
+    prepared = prepare(text)
+    assert prepared.segments == ["if set, commands are committed", "Display instruction in AT&T mnemonic"]
+    assert prepared.restore(["wenn gesetzt, ...", "Befehl anzeigen"]) == \
+        "  AUTOCOMMIT\n    wenn gesetzt, ...\n  att-mnemonic\n\t\tBefehl anzeigen\n"
+    for read in ("NOTES\n       Some notes here.", "  hello\n  world is big", "  Columns\n    number of columns"):
+        assert len(prepare(read).segments) == 2, read
+    assert prepare("  hello\n").segments == ["hello"]  # no description below it
+
+
 def test_in_html_a_line_break_is_a_space_except_inside_pre():
     """A page's source wraps its lines anywhere: "<p>We offer\n great products.</p>" reached the model as "We offer"
     and "great products."; a line break in plain text, and inside a <pre> not closed in the text (its element whole is
