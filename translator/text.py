@@ -3981,6 +3981,17 @@ COMMAND_LINE = re.compile(rf"(?:(?<![^\n])|(?<=: ))[ \t]*(?:\$ )?(?:sudo )?(?:{C
 # archive.tar-Schrift-Schrift  # ..."); at most 20 words on either side of the option, which bounds the search
 COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*){0,20}? +-[^\s#]\S*"
                                r"(?: +[^\s#]\S*){0,20}(?=[ \t]+#[ \t])")
+# And a command line between quotation marks, with an option ('run "git rebase --continue"', "try 'apt --fix-broken
+# install'", "`popd -1'"): read, the model translated its words ("git Rebase --continue", "git wiederherstellen --staged
+# :/", "git Notizen zusammenführen --commit": 41 of the 71 in 1,837 wrapped catalog messages), where German keeps 118 of
+# the 131 in the installed catalogs (the others translate a placeholder's word: "<Datei>"). A program's name in small
+# letters, at most two more words before its first option (subcommands), its arguments to the closing mark, on one
+# line, its marks with it (the model lost them around the token: "führen Sie git config ... aus"); the marks not
+# inside a word ("Don't use -h, it's"), and no word of a sentence among its words ('"use the -f
+# flag"').
+QUOTED_COMMAND = re.compile(r"(?<!\w)[\"'`»„“‘][a-z][\w.+-]*(?: [a-z][\w.+-]*){0,2} --?[A-Za-z][^\s\"'`«“”’]*"
+                            r"(?: [^\s\"'`«“”’]+)*[\"'`«“”’](?!\w)")
+SENTENCE_WORDS = frozenset("the a an to of for with and or is are be this that these your you it its".split())
 
 # Any command after a shell's prompt, with the lines a backslash at a line's end continues ("$ gcloud alpha compute
 # instances add-iam-policy-binding \\"): read, it was translated ("$ gcloud Alpha-Instanzen add-iam-policy-binding",
@@ -4056,12 +4067,16 @@ def _prose(line: str) -> bool:
 
 def code_lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
-    `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND) and statements (STATEMENT_LINE), sorted and
+    `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND, QUOTED_COMMAND) and statements (STATEMENT_LINE), sorted and
     apart."""
     blocks = indented_code(text) or indented_program(text)
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
     if "#" in text:
         lines += [line.span() for line in COMMENTED_COMMAND.finditer(text)]
+    if " -" in text:
+        commands = [command.span() for command in QUOTED_COMMAND.finditer(text)
+                    if SENTENCE_WORDS.isdisjoint(command.group()[1:-1].split())]
+        lines += apart_from(commands, sorted(lines))
     if ";" in text or "{" in text:
         lines += [line.span() for line in STATEMENT_LINE.finditer(text) if not _prose(line.group())]
     if ("$ " in text or "# " in text) and ("\n" in text or text[:1] in " \t\xa0"):  # a prompt's command takes its lines
