@@ -2498,7 +2498,8 @@ def test_a_word_in_capitals_for_emphasis_is_read_in_small_letters_and_its_german
     """The model read "NOT" in a sentence as letters ("Do NOT turn off your computer." came back as "Keine KEINENT
     ausschalten."): it reads the word in small letters, and its German comes back in capitals, as the catalogs write
     it; the segment is restored whole, not streamed. Not an operator's name, an acronym, a word joined to another or a
-    sentence without small letters."""
+    sentence without small letters. So is a note's label before its colon where it opens a segment ("NOTE:" came back
+    as "KEINE:"), not a name inside a sentence ("the NOTICE file")."""
     prepared = prepare("Do NOT turn off your computer. NEVER share ALL files.")
     assert prepared.segments == ["Do not turn off your computer.", "Never share all files."]
     assert prepared.emphasized == [["NOT"], ["NEVER", "ALL"]] and not prepared.streams(0)
@@ -2506,8 +2507,13 @@ def test_a_word_in_capitals_for_emphasis_is_read_in_small_letters_and_its_german
         "Schalten Sie den Computer NICHT aus. NIEMALS ALLE Dateien teilen.")
     assert prepared.restore(["Den Computer ausschalten.", "Teilen."]) == "Den Computer ausschalten. Teilen."
     for text in ("the logical NOT operator", "NOT(true) returns false", "the NOT-relay", "Open the USB drive.",
-                 "ALL", "DO NOT TOUCH"):
+                 "ALL", "DO NOT TOUCH", "See the NOTICE file.", "NOTE this."):
         assert not any(prepare(text).emphasized), text
+    # a note's label before its colon ("NOTE: If COMMAND adjusts ..." came back as "KEINE: Wenn COMMAND ...")
+    prepared = prepare("NOTE: If COMMAND adjusts it, it wins.\nCAUTION: shred overwrites data.")
+    assert prepared.segments == ["Note: If COMMAND adjusts it, it wins.", "Caution: shred overwrites data."]
+    assert prepared.restore(["Hinweis: Wenn COMMAND sie anpasst, gewinnt sie.", "Vorsicht: shred überschreibt."]) == \
+        "HINWEIS: Wenn COMMAND sie anpasst, gewinnt sie.\nVORSICHT: shred überschreibt."
 
 
 def test_an_ellipsis_the_model_reads_as_three_dots_comes_back_as_written():
