@@ -383,7 +383,8 @@ def test_names_the_model_never_learned_come_back_as_written(exported_default):
     """Before, each of these came back changed or lost: "Kubernet", "redissgestern", "ehrbaren", "Tinkscape", "Hannnah",
     "Nachfragen Sie über die Rechnung.", "Ich habe mit Ms gesprochen. Gestern lang.", a package's and a library's name
     in small letters "Schriftarten-dejavu-core", "Bibliotheksprozesse", "Diktfmt" and "Evolution-data-server", "AAlib"
-    as "ASCII-Abhängigkeit", and names opening a sentence "Konky", "Torsocken", "Die Tintencape"."""
+    as "ASCII-Abhängigkeit", names opening a sentence "Konky", "Torsocken", "Die Tintencape", and what an
+    abbreviation abbreviates "Vereinheitlichen Modussprache", "Allgemeine Sprachlaufzeit"."""
     from service.translator import Translator
 
     out, _ = exported_default
@@ -397,6 +398,8 @@ def test_names_the_model_never_learned_come_back_as_written(exported_default):
              "libprocesscore": "This package contains the shared library libprocesscore.",
              "dictfmt": "This package provides dictfmt.",
              "evolution-data-server": "This package contains header files and static library of evolution-data-server.",
+             "Unified Modeling Language": "Dia can export diagrams in Unified Modeling Language (UML).",
+             "Common Language Runtime": "Mono provides a complete CLR (Common Language Runtime).",
              "AAlib": "This package contains a 'high quality audio-visual demonstration' of ASCII-art using AAlib, "
                       "a portable ASCII-art graphics library.",
              "Conky": "Conky is a system monitor that can display just about anything.",

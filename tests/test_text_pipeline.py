@@ -1963,7 +1963,22 @@ def test_an_abbreviation_after_what_it_abbreviates_comes_back_as_written():
                  "the Internet Message Access (IMAP)", "(IMAP) alone"):
         assert not {"SSH", "AES", "ON", "YES", "IMAP"} & set(prepare(text).protected), text
     assert prepare("the Internet Message Access Protocol (IMAP).").segments == [
-        "the Internet Message Access Protocol (XX0X)."]  # with its sentence: no longer a segment of its own
+        "the XX0X (XX1X)."]  # with its sentence: no longer a segment of its own
+
+
+def test_what_an_abbreviation_abbreviates_in_capitalized_words_is_a_name():
+    """A protocol's, a format's or a standard's name the abbreviation beside it spells ("Unified Modeling Language
+    (UML)", "CLR (Common Language Runtime)"): German keeps 92 of the 110 before one in two samples of package
+    descriptions, and read, the model translated 105 ("Einheitliche Modellierungssprache"). Not words in small
+    letters, nor words that do not spell it, nor a sentence's first word its letters leave out."""
+    for text, protected in (("The Internet Message Access Protocol (IMAP) is a method.",
+                             ["Internet Message Access Protocol", "IMAP"]),
+                            ("It writes Portable Document Format (PDF) files.", ["Portable Document Format", "PDF"]),
+                            ("Mono provides a complete CLR (Common Language Runtime).", ["Common Language Runtime"]),
+                            ("an uninterruptible power supply (UPS)", ["UPS"]),
+                            ("the Web Service (IMAP) and KDE (Kool Desktop)", []),
+                            ("Network UPS Tools (NUT) is a client", ["Network UPS Tools", "NUT"])):
+        assert prepare(text).protected == protected, text
 
 
 @pytest.mark.parametrize("segment, codes", [

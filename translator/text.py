@@ -3681,21 +3681,41 @@ def listed_codes(text: str) -> list[tuple[int, int]]:
 EXPANDED_ABBREVIATION = re.compile(r"(?<=[\w.] \()[A-Z][A-Z0-9]{1,7}(?=\))")
 EXPANSION_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’]*")
 EXPANSION_WORDS = 10  # words before it that may spell it
+# What it abbreviates, where each of its words starts with a capital (a protocol's, a format's, a standard's name:
+# "Internet Message Access Protocol", "Unified Modeling Language", "Portable Document Format"), is a name too: German
+# keeps 92 of the 110 such in two samples of 3,142 and 3,092 package-description paragraphs, and read, the model
+# translated 105 of them ("Einheitliche Modellierungssprache"). Only words joined by spaces, two or more, between the
+# word its first letter starts and the parenthesis.
+TITLED_EXPANSION = re.compile(r"[A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+ ")
+# So are such words between parentheses after the abbreviation ("CLR (Common Language Runtime)", "GNOME (GNU Network
+# Object Model Environment)"): all of them, their first letter its first
+ABBREVIATION_EXPANDED = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,7}) \(([A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+)\)")
 
 
 def expanded_abbreviations(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each EXPANDED_ABBREVIATION whose letters the words before it spell."""
+    """(start, end) of each EXPANDED_ABBREVIATION whose letters the words before it spell, and of those words where
+    they are a name (TITLED_EXPANSION), and of each expansion after its abbreviation (ABBREVIATION_EXPANDED)."""
     spans = []
     for found in EXPANDED_ABBREVIATION.finditer(text):
-        words = EXPANSION_WORD.findall(text, max(0, found.start() - 160), found.start())[-EXPANSION_WORDS:]
-        if words and _abbreviates([letter for letter in found.group() if letter.isalpha()], words):
-            spans.append(found.span())
-    return spans
+        words = list(EXPANSION_WORD.finditer(text, max(0, found.start() - 160), found.start()))[-EXPANSION_WORDS:]
+        first = _abbreviates([letter for letter in found.group() if letter.isalpha()],
+                             [word.group() for word in words]) if words else None
+        if first is None:
+            continue
+        start, end = words[first].start(), found.start() - 2  # the expansion ends before " ("
+        if TITLED_EXPANSION.fullmatch(text, start, end + 1):
+            spans.append((start, end))
+        spans.append(found.span())
+    for found in ABBREVIATION_EXPANDED.finditer(text):
+        if _abbreviates([letter for letter in found[1] if letter.isalpha()], found[2].split(" ")) == 0:
+            spans.append(found.span(2))
+    return sorted(spans)
 
 
-def _abbreviates(letters: list[str], words: list[str]) -> bool:
-    """Whether `letters` are, in order and read backwards from the last of `words`, each a word's first letter or a
-    capital inside it (the last letter among the last word's), the first of them a word's first letter."""
+def _abbreviates(letters: list[str], words: list[str]) -> int | None:
+    """The index of the word whose first letter is the first of `letters`, where they are, in order and read backwards
+    from the last of `words`, each a word's first letter or a capital inside it (the last letter among the last
+    word's); else None."""
     pending = len(letters) - 1
     for index, word in enumerate(reversed(words)):
         candidates = [word[0].upper()] + [character for character in word[1:] if character.isupper()]
@@ -3704,12 +3724,12 @@ def _abbreviates(letters: list[str], words: list[str]) -> bool:
                 continue
             if pending == 0:
                 if position == 0:
-                    return True
+                    return len(words) - 1 - index
                 continue  # (the first letter a word's first: "SSH File Transfer Protocol (SFTP)")
             pending -= 1
         if index == 0 and pending == len(letters) - 1:
-            return False  # the last word spells none of it
-    return False
+            return None  # the last word spells none of it
+    return None
 
 
 def _first_and_last_name(run: str, words: list[str]) -> bool:
