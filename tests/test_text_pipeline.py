@@ -819,12 +819,15 @@ def test_a_hashtag_or_a_channel_after_a_space_is_kept_as_written():
 def test_a_companys_name_with_its_legal_form_is_kept_as_written():
     """Read, "Acme Inc. was founded in 1990." came back as "Der Akkriminanz. wurde ...", "Example Inc." as
     "Beispiel-Inc.": the name and its legal form are an item, with its dot where the sentence goes on (else the dot
-    ends the sentence); not an article before the name."""
+    ends the sentence), a comma before it too ("Free Software Foundation, Inc."); not an article before the name."""
     assert prepare("Acme Inc. was founded in 1990. It makes tools.").protected[0] == "Acme Inc."
     copyright = prepare("Copyright © 2024 Example Inc. All rights reserved.")
     assert copyright.segments == ["Copyright XX0X.", "All rights reserved."]
     assert protected_items("Made by Cisco Systems Inc., The Assassination Bureau Ltd and Collabora Ltd.") == [
         "Assassination Bureau Ltd", "Cisco Systems Inc.", "Collabora Ltd"]
+    # a comma before the legal form: every GNU program's copyright ("Freie Software Foundation, Inc." before)
+    assert protected_items("Copyright (C) 2024 Free Software Foundation, Inc.\nThis is free software.") == [
+        "Free Software Foundation, Inc"]
 
 
 def test_a_terminals_control_sequences_are_kept_as_written():
