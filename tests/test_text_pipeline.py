@@ -669,7 +669,8 @@ def test_a_hyphenated_name_in_small_letters_is_written_as_the_source_does():
         "Führen Sie jetzt git-rebase aus."
     for text, german in [("A plug-in for multi-platform pop-up menus.", "Ein Plug-in für Multi-platform-Pop-up-Menüs."),
                          ("An in-memory, thread-safe queue.", "Eine In-memory, Thread-safe Warteschlange."),
-                         ("The Desktop-Entry file names desktop-entry.", "Die Desktop-Entry-Datei nennt Desktop-entry."),
+                         ("The Desktop-Entry file names desktop-entry.",
+                          "Die Desktop-Entry-Datei nennt Desktop-entry."),
                          ("It provides update-grub.", "Es stellt Aktualisierungs-Grub bereit."),
                          ("Wput is a tiny ftp-client.", "Wput ist ein kleiner FTP-Client.")]:
         assert prepare(text).restore([german]) == german, text
@@ -2401,7 +2402,8 @@ def test_a_term_alone_on_its_line_above_what_it_does_is_kept_as_written():
     ("  AUTOCOMMIT\n    if set, ..."): the installed catalogs' German keeps 66 of 67; read, "AUTOCOMMIT" came back as
     "AUTOMATISCH EINSPIELEN", "COLUMNS" as "SPALTEN", "att-mnemonic" as "schallmnemonisch". Not a heading at the line's
     start, nor a word above a line indented as deep, nor a capitalized word."""
-    text = "  AUTOCOMMIT\n    if set, commands are committed\n  att-mnemonic\n\t\tDisplay instruction in AT&T mnemonic\n"
+    text = ("  AUTOCOMMIT\n    if set, commands are committed\n"
+            "  att-mnemonic\n\t\tDisplay instruction in AT&T mnemonic\n")
     prepared = prepare(text)
     assert prepared.segments == ["if set, commands are committed", "Display instruction in AT&T mnemonic"]
     assert prepared.restore(["wenn gesetzt, ...", "Befehl anzeigen"]) == \
@@ -3311,7 +3313,8 @@ def test_a_command_line_between_quotation_marks_is_kept_as_written():
             'Fix it and run "git rebase --continue" again.': ['"git rebase --continue"'],
             "Try 'apt --fix-broken install' to correct these.": ["'apt --fix-broken install'"],
             "Run 'git branch -D %s' if you are sure.": ["'git branch -D %s'"],
-            "Use `popd -1' here, or \u201egit notes merge --abort\u201c.": ["`popd -1'", "\u201egit notes merge --abort\u201c"],
+            "Use `popd -1' here, or \u201egit notes merge --abort\u201c.": [
+                "`popd -1'", "\u201egit notes merge --abort\u201c"],
             "Don't use -h, it's wrong.": ["-h"],
             'He said "use the -f flag" loudly.': ['"', "-f", '"']}.items():
         prepared = prepare(text)

@@ -770,7 +770,7 @@ PLACEHOLDERS = (
     # "Beispiel-Inc.", "Cisco Systems Inc." was lost); up to four capitalized words before it (not "The"), and its dot
     # where the sentence goes on. Of the 11 held-out and training texts with one, 8 lost or changed it, now 2. A comma
     # may go before the legal form ("Free Software Foundation, Inc.", every GNU program's copyright: "Freie Software
-    # Foundation, Inc." in 6 of 1,837 wrapped catalog messages, each reference as written)
+    # Foundation, Inc." in 3 of 1,837 wrapped catalog messages, each reference as written)
     r"(?<![\w.&'’-])(?!The )(?:[A-Z][\w&'’-]*[ \xa0]){0,3}[A-Z][\w&'’-]*,?[ \xa0](?:Inc|Ltd|LLC|Corp|GmbH|PLC)"
     r"(?:\.(?=[ \xa0]+[a-z]|,))?(?![\w-])",
     # A product's name with its line's word ("iPhone 15 Pro", "MacBook Air", "Galaxy S24 Ultra", "Windows 11 Pro"):
@@ -1527,8 +1527,9 @@ class Prepared:
                 text = re.sub(token + NOUN_JOINED_TO_COUNT.pattern, f"{token} ", text)
             elif OPTION_ITEM.fullmatch(item) and after.group(1).lower() not in OPTION_NOUNS:
                 text = re.sub(token + WORD_JOINED.pattern, f"{token} ", text)
+            # (a line in capitals is read sentence-cased: its metavariable is the word after the token, in capitals)
             elif re.fullmatch(CAPITALS, after.group(1).upper() if self.shouted[index] else after.group(1)) \
-                    and re.fullmatch(NAME_PLACEHOLDER, item):  # read sentence-cased in a line in capitals
+                    and re.fullmatch(NAME_PLACEHOLDER, item):
                 text = re.sub(token + METAVARIABLE_JOINED.pattern, f"{token} ", text)
             if is_name(item):
                 word = after.group(1)
@@ -3687,8 +3688,8 @@ EXPANSION_WORDS = 10  # words before it that may spell it
 # "Internet Message Access Protocol", "Unified Modeling Language", "Portable Document Format"), is a name too: German
 # keeps 92 of the 110 such in two samples of 3,142 and 3,092 package-description paragraphs (543 of 632 in all of
 # DDTP's German descriptions; it translates common nouns' phrases, "Geographic Information System"), and read, the
-# model translated 105 of them ("Einheitliche Modellierungssprache"). Only words joined by spaces, two or more, between the
-# word its first letter starts and the parenthesis.
+# model translated 105 of them ("Einheitliche Modellierungssprache"). Only words joined by spaces, two or more,
+# between the word its first letter starts and the parenthesis.
 TITLED_EXPANSION = re.compile(r"[A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+ ")
 # So are such words between parentheses after the abbreviation ("CLR (Common Language Runtime)", "GNOME (GNU Network
 # Object Model Environment)"): all of them, their first letter its first
@@ -4017,8 +4018,7 @@ COMMENTED_COMMAND = re.compile(r"(?m:^)[ \t]*(?:\$ )?[a-z][\w.+-]*(?: +[^\s#]\S*
 # the 131 in the installed catalogs (the others translate a placeholder's word: "<Datei>"). A program's name in small
 # letters, at most two more words before its first option (subcommands), its arguments to the closing mark, on one
 # line, its marks with it (the model lost them around the token: "führen Sie git config ... aus"); the marks not
-# inside a word ("Don't use -h, it's"), and no word of a sentence among its words ('"use the -f
-# flag"').
+# inside a word ("Don't use -h, it's"), and no word of a sentence among its words ('"use the -f flag"').
 QUOTED_COMMAND = re.compile(r"(?<!\w)[\"'`»„“‘][a-z][\w.+-]*(?: [a-z][\w.+-]*){0,2} --?[A-Za-z][^\s\"'`«“”’]*"
                             r"(?: [^\s\"'`«“”’]+)*[\"'`«“”’](?!\w)")
 SENTENCE_WORDS = frozenset("the a an to of for with and or is are be this that these your you it its".split())
@@ -4097,8 +4097,8 @@ def _prose(line: str) -> bool:
 
 def code_lines(text: str) -> list[tuple[int, int]]:
     """(start, end) of the text's code that is kept as written: indented code blocks (`indented_code`, else
-    `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND, QUOTED_COMMAND) and statements (STATEMENT_LINE), sorted and
-    apart."""
+    `indented_program`), command lines (COMMAND_LINE, COMMENTED_COMMAND, QUOTED_COMMAND) and statements
+    (STATEMENT_LINE), sorted and apart."""
     blocks = indented_code(text) or indented_program(text)
     lines = [line.span() for line in COMMAND_LINE.finditer(text)]
     if "#" in text:
