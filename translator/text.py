@@ -166,11 +166,6 @@ NOUN_JOINED_TO_COUNT = re.compile(r"-(?=[A-ZÄÖÜ][a-zäöüß]+(?![\w-]))")
 OPTION_ITEM = re.compile(r"--?[A-Za-z][\w-]*")
 OPTION_NOUNS = frozenset("option options switch switches flag flags parameter parameters argument arguments".split())
 WORD_JOINED = re.compile(r"-(?=[^\W\d_])")
-# A placeholder of a name before a metavariable in a command's usage (NAME_PLACEHOLDER: "Usage: %s FILE\n  or:  %s
-# OPTION"), which the model joined to it as to a name's compound ("%s-OPTION": 13 of 1,837 wrapped catalog messages);
-# the installed catalogs' German writes all 51 such pairs apart. Not another item, a name ("Qt API": "Qt-API",
-# "FreeType 2 API": "FreeType 2-API").
-METAVARIABLE_JOINED = re.compile(r"-(?=[A-ZÄÖÜ][A-ZÄÖÜẞ_]{2,}(?![\w-]))")
 # A Markdown code block fenced by ``` or ~~~ lines, its fences included, to its closing fence or the text's end. Read,
 # its lines were translated one by one ("if (x > 0) {" came back as "wenn (x > 0) {", "print('hello world')" as
 # "print('hello Welt')", the info string "python" as "Python").
@@ -1123,6 +1118,11 @@ def _before_end(text: str, ending: re.Pattern) -> int:
 CAPITALS = r"[A-ZÄÖÜ][A-ZÄÖÜẞ_]{2,}(?![\w-])"  # a metavariable's shape, the source's or the translation's word
 OPTION_VALUE = re.compile(rf"(?<![\w-])(--[\w-]+\[?=|-[A-Za-z] ?)\[?({CAPITALS})")
 WORD_IN_CAPITALS = re.compile(rf"(?<![\w-]){CAPITALS}")
+# A placeholder of a name before a metavariable in a command's usage (NAME_PLACEHOLDER: "Usage: %s FILE\n  or:  %s
+# OPTION"), which the model joined to it as to a name's compound ("%s-OPTION": 13 of 1,837 wrapped catalog messages);
+# the installed catalogs' German writes all 51 such pairs apart. Not another item, a name ("Qt API": "Qt-API",
+# "FreeType 2 API": "FreeType 2-API").
+METAVARIABLE_JOINED = re.compile(rf"-(?={CAPITALS})")
 WORD_RUN = re.compile(r"\w+")  # a metavariable said: a run that is it ("FILE", not "FILE_NAME"), one pass
 
 
@@ -3690,10 +3690,11 @@ EXPANSION_WORDS = 10  # words before it that may spell it
 # DDTP's German descriptions; it translates common nouns' phrases, "Geographic Information System"), and read, the
 # model translated 105 of them ("Einheitliche Modellierungssprache"). Only words joined by spaces, two or more,
 # between the word its first letter starts and the parenthesis.
-TITLED_EXPANSION = re.compile(r"[A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+ ")
+TITLED_WORDS = r"[A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+"  # two or more, each from a capital
+TITLED_EXPANSION = re.compile(rf"{TITLED_WORDS} ")
 # So are such words between parentheses after the abbreviation ("CLR (Common Language Runtime)", "GNOME (GNU Network
 # Object Model Environment)"): all of them, their first letter its first
-ABBREVIATION_EXPANDED = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,7}) \(([A-Z][A-Za-z0-9'’]*(?: [A-Z][A-Za-z0-9'’]*)+)\)")
+ABBREVIATION_EXPANDED = re.compile(rf"(?<![\w-])([A-Z][A-Z0-9]{{1,7}}) \(({TITLED_WORDS})\)")
 
 
 def expanded_abbreviations(text: str) -> list[tuple[int, int]]:
@@ -6280,7 +6281,8 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 # keeps it (of such terms in the 86 catalogs installed here, the first word stays in 201 of 233 and in most of the
 # others, which translate the argument: "eof ZEICHEN"); read, the model translated it (of 136 in 1,770 held-out catalog
 # messages it changed 97: "Klone", "Lösche CHAR", "ascii" as "Aszii", "sane" as "südlich"). Kept as written.
-TABLE_TERM = re.compile(r"[a-z][a-z0-9_-]*(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
+TERM_WORD = r"[a-z][a-z0-9_-]*"  # what a user types, in small letters
+TABLE_TERM = re.compile(rf"{TERM_WORD}(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
 # What a term precedes: a gap of three spaces or more or a tab, and text on the same line, with no gap nearly as wide
 # (one space less): a paragraph justified to both margins spreads its lines evenly ("       vice   account  must
 # hold", "   document           containing          a")
@@ -6290,7 +6292,7 @@ TABLE_TERM_GAP = re.compile(r"(?: {3,}|\t)[ \t]*(?=\S)")
 # Display instruction in Intel mnemonic"): a word in small letters or in capitals. The installed catalogs' German keeps
 # 66 of the 67; read, the model translated 8 of the 46 in the held-out catalog messages ("AUTOMATISCH EINSPIELEN",
 # "SPALTEN", "RECHNER").
-TERM_ALONE = re.compile(r"[a-z][a-z0-9_-]*|[A-Z][A-Z0-9_]+")
+TERM_ALONE = re.compile(rf"{TERM_WORD}|[A-Z][A-Z0-9_]+")
 DESCRIPTION_BELOW = re.compile(r"[ \t]*\r?\n([ \t]*)(?=\S)")
 
 
