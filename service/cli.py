@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from service.config import DEFAULT_CHECKPOINT, DEFAULT_DATA, DEFAULT_MODEL_DIR, DEFAULT_PORT, DEFAULT_SERVER, DeviceUnavailable
-from translator.lexicon import DIRECTORY as WORDLISTS
+from translator.lexicon import DIRECTORY as WORDLISTS, GERMAN_COUNT
 
 
 UINT32_MAX = 2**32 - 1  # the proto's uint32 fields (token limits, beams, top-k)
@@ -130,7 +130,8 @@ def cmd_data_lexicon(args) -> int:
         if notice:
             written.append(Path(shutil.copyfile(notice, args.out / lexicon.PROPER_NOUNS_NOTICE)))
     print(f"{len(pairs):,} pairs and {len(proper_nouns):,} words of {word_list.name}: {len(built.words):,} English "
-          f"words (capitalized ones German translates among them), {len(built.names):,} names; wrote "
+          f"words (capitalized ones German translates among them), {len(built.names):,} names, "
+          f"{len(built.german):,} German words; wrote "
           f"{', '.join(map(str, written))}")
     return 0
 
@@ -769,12 +770,15 @@ def build_parser() -> argparse.ArgumentParser:
     gettext.add_argument("--suite", help="Debian suite, e.g. bookworm (default: apt's configured suite)")
     gettext.set_defaults(func=cmd_data_gettext)
     words = data.add_parser("lexicon", help="the word lists that tell names from English words (translator/wordlists/)",
-                            description="Read the English side of the training splits (DATA/train.tsv and each "
-                                        "--extra-data DIR/train.tsv) and write english_words.txt.gz (every word in "
-                                        "small letters, and the capitalized words German translates) and names.txt.gz "
+                            description="Read the training splits (DATA/train.tsv and each --extra-data DIR/train.tsv) "
+                                        "and write english_words.txt.gz (every word the English side writes in small "
+                                        "letters, and the capitalized words German translates), names.txt.gz "
                                         "(capitalized words German keeps as written, and a word list's proper nouns "
-                                        "the pairs lack). The text pipeline keeps as written a capitalized word "
-                                        "english_words lacks inside a sentence, and one names holds at its start.")
+                                        "the pairs lack) and german_words.txt.gz (the words the German side writes "
+                                        f"{GERMAN_COUNT} times or more). The text pipeline keeps as written a capitalized word "
+                                        "english_words lacks inside a sentence, and one names holds at its start; a "
+                                        "word a letter off a code the source reads is the code, unless German "
+                                        "writes it.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",

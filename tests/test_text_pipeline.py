@@ -1012,7 +1012,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
 def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path):
     """A capitalized word is English to translate where its headword's German differs ("Monday": "Montag") or where
     German keeps it in fewer than a quarter of its pairs; a name where German keeps it and English never writes it
-    in small letters; the files are the same bytes for the same pairs."""
+    in small letters; a word German writes three times or more is German; the files are the same bytes for the same
+    pairs."""
     from translator import lexicon
 
     pairs = [("Monday", "Montag"), ("on Monday", "am Montag"), ("Anna is here", "Anna ist hier"),
@@ -1024,6 +1025,10 @@ def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path
     assert {"Monday", "John", "Doe", "Smith"} <= built.words  # translated: a headword, kept in 1 of 5 pairs
     assert built.names == {"Anna", "Andy", "Lennon"}  # "Andys Hobby" keeps "Andy"; "Windows" is English
     assert built.knows("Windows") and built.knows("John") and not built.knows("Anna")
+    # German words: those the German side writes GERMAN_COUNT (3) times or more, in any case
+    german = lexicon.build([("a list", "eine Liste"), ("the list", "die Liste"), ("list", "LISTE"),
+                            ("a group", "eine Groupp")])
+    assert german.german == {"liste"} and german.is_german("Liste") and not german.is_german("eine")
     listed = lexicon.build(pairs, proper_nouns=["Linda", "Monday", "Windows", "John", "Anna", "McDonald", "linda"])
     assert listed.names == built.names | {"Linda"} and listed.words == built.words  # the pairs' words stay theirs
     written = lexicon.write(built, tmp_path / "one")
@@ -4671,6 +4676,26 @@ def test_a_clause_after_a_comma_opens_in_small_letters_whole_and_streamed():
     assert cut.restore(["Wenn die Geräte verbunden sind,", "Das Symbol erscheint im Bereich."]) == (
         "Wenn die Geräte verbunden sind, das Symbol erscheint im Bereich.")
     assert prepare("Apples, pears.\nThe end.").restore(["Äpfel, Birnen.", "Das Ende."]) == "Äpfel, Birnen.\nDas Ende."
+
+
+def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
+    """The model wrote codes it read a letter off ("IEEE" came back as "IEEEE", "XUL" as "XULL", "--group=GROUP" as
+    "--group=GROUPP") or in other capitals ("cb2Bib" as "Cb2Bib"): such a word in a code's place is the code, in the
+    whole translation and the stream alike (a segment that reads a code streams whole). Not a German word ("LIST"
+    translated "LISTE"), a word the source says itself, a word two letters off, nor one where the code is said as
+    often as the source says it."""
+    for source, model_wrote, expected in [
+            ("Routines for IEEE floats.", "Routinen für IEEEE-Gleitkommazahlen.", "Routinen für IEEE-Gleitkommazahlen."),
+            ("It uses the XUL toolkit.", "Es nutzt das XULL-Toolkit.", "Es nutzt das XUL-Toolkit."),
+            ("Write it to STDERR now.", "Schreiben Sie es jetzt nach STDER.", "Schreiben Sie es jetzt nach STDERR."),
+            ("It converts HP2XX files.", "Es wandelt HP2X-Dateien um.", "Es wandelt HP2XX-Dateien um."),
+            ("Use cb2Bib for that.", "Verwenden Sie Cb2Bib dafür.", "Verwenden Sie cb2Bib dafür."),
+            ("Set the GROUP of the file.", "Die GROUPP der Datei setzen.", "Die GROUP der Datei setzen."),
+            ("Print the LIST of values.", "Die LISTE der Werte ausgeben.", "Die LISTE der Werte ausgeben."),
+            ("Use DNA, not DNS.", "Verwenden Sie DNS, nicht DNS.", "Verwenden Sie DNS, nicht DNS."),
+            ("It reads AES keys.", "Es liest AESSS-Schlüssel.", "Es liest AESSS-Schlüssel."),
+            ("The IEEE format.", "Das IEEE-Format, nicht IEEEE.", "Das IEEE-Format, nicht IEEEE.")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected), source
 
 
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():

@@ -1,7 +1,8 @@
-"""What the training data's English side says about capitalized words (which are names to keep as written, which
-the model translates) and how its words are spelled, which tells a name in small letters ("dictfmt"). Built by
-`translator data lexicon` from the training splits; read by the text pipeline (`translator.text.ascii_names`,
-`translator.text.package_names`). No torch.
+"""What the training data says about words: which capitalized English words are names to keep as written and which the
+model translates, how English words are spelled, which tells a name in small letters ("dictfmt"), and which words
+the German side writes, which tells a German word from a code the model misspelt. Built by `translator data lexicon`
+from the training splits; read by the text pipeline (`translator.text.ascii_names`, `translator.text.package_names`,
+`translator.text.codes_as_read`). No torch.
 
     translator/wordlists/
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
@@ -9,6 +10,8 @@ the model translates) and how its words are spelled, which tells a name in small
         names.txt.gz           capitalized words the German side keeps as written and the English side never
                                writes in small letters (`Anna`, `Chicago`, `Nginx`), and a word list's proper nouns
                                the training data lacks (`Linda`, `Redis`)
+        german_words.txt.gz    the words the German side writes GERMAN_COUNT times or more, in small letters
+                               (`liste`, `typ`)
         SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
 Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see
@@ -29,6 +32,7 @@ from pathlib import Path
 DIRECTORY = Path(__file__).with_name("wordlists")
 WORDS_FILE = "english_words.txt.gz"
 NAMES_FILE = "names.txt.gz"
+GERMAN_FILE = "german_words.txt.gz"
 PROPER_NOUNS_NOTICE = "SCOWL-COPYRIGHT"
 # A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
 # dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
@@ -47,17 +51,27 @@ KEPT_SHARE = 0.25
 # descriptions German keeps 198 of 219 at 8, 135 of 149 at 3, 231 of 262 at 12 (English compounds come in above it:
 # "halfspace", "mapmakers").
 COMMON_TRIGRAM = 8
+# A word the German side writes this often or more is German: "Liste" (65 of the shipped model's dictionary pairs),
+# "Kontext" (5); a misspelling of a code the model read in capitals is written once or twice at most ("Pater" 2: the
+# model's "PATER" for "PATTERN"), and most never ("GROUPP", "IEEEE").
+GERMAN_COUNT = 3
+GERMAN_WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True)
 class Lexicon:
     words: frozenset[str]  # English words in small letters, and the capitalized ones German translates
     names: frozenset[str]  # capitalized words German keeps, never English in small letters
+    german: frozenset[str] = frozenset()  # words German writes (GERMAN_COUNT), in small letters
     common_trigrams: frozenset[str] = field(init=False, repr=False, compare=False)  # of the words, `__post_init__`
 
     def knows(self, word: str) -> bool:
         """Whether the model learned word as English to translate: itself, or in small letters."""
         return word in self.words or word.lower() in self.words
+
+    def is_german(self, word: str) -> bool:
+        """Whether the training pairs' German side writes the word (in any case) GERMAN_COUNT times or more."""
+        return word.lower() in self.german
 
     def spelled_like_english(self, word: str) -> bool:
         """Whether each three letters of a word in small letters, its start and its end counted as letters, are in
@@ -81,10 +95,11 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) ->
     "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows").
     The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too."""
     small: set[str] = set()
-    pairs_with, kept_in = Counter(), Counter()
+    pairs_with, kept_in, german_counts = Counter(), Counter(), Counter()
     headword_translations: defaultdict[str, set[str]] = defaultdict(set)
     for english, german in pairs:
         small.update(SMALL_WORD.findall(english))
+        german_counts.update(word.lower() for word in GERMAN_WORD.findall(german))
         if re.fullmatch(CAPITALIZED, english):
             headword_translations[english].add(german)
         for word in set(CAPITALIZED_WORD.findall(english)):
@@ -96,15 +111,16 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) ->
     kept = {word for word in pairs_with if word not in translated and word.lower() not in small}
     unknown = {word for word in proper_nouns if re.fullmatch(CAPITALIZED, word) and word not in pairs_with
                and word.lower() not in small}
-    return Lexicon(words=words, names=frozenset(kept | unknown))
+    german_words = frozenset(word for word, count in german_counts.items() if count >= GERMAN_COUNT)
+    return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words)
 
 
 def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
-    """The lexicon's two files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
+    """The lexicon's three files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
     same bytes)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names)):
+    for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names), (GERMAN_FILE, lexicon.german)):
         path = directory / name
         with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
             out.write("".join(f"{word}\n" for word in sorted(words)).encode())
@@ -115,6 +131,6 @@ def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
 @functools.cache
 def load(directory: Path = DIRECTORY) -> Lexicon:
     """The lexicon a directory holds (by default, the one shipped with the package), read once per process."""
-    words, names = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
-                    for name in (WORDS_FILE, NAMES_FILE))
-    return Lexicon(words=words, names=names)
+    words, names, german = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
+                            for name in (WORDS_FILE, NAMES_FILE, GERMAN_FILE))
+    return Lexicon(words=words, names=names, german=german)
