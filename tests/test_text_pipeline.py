@@ -697,6 +697,13 @@ def test_an_options_metavariable_is_said_alike_across_the_translation():
         assert metavariables.said_alike(unchanged) == unchanged, unchanged
     assert Metavariables.of("Open the FILE menu.") is None and Metavariables.of("Use -o to write it.") is None
     assert prepare("<p>Use --size=SIZE with SIZE bytes.</p>", html=True).metavariables is None
+    # a value the model misspelt a letter off the metavariable ("--width=WIDTE") is the metavariable, everywhere, and
+    # is not said in its place; one German writes is a translation ("--type=TYP")
+    prepared = prepare("-w, --width=WIDTH   use WIDTH columns\n    wrap at WIDTH")
+    assert prepared.restore(["-w, XX0X=WIDTE", "WIDTH-Spalten verwenden", "bei WIDTE umbrechen"]) == \
+        "-w, --width=WIDTH   WIDTH-Spalten verwenden\n    bei WIDTH umbrechen"
+    typed = Metavariables.of("--type=TYPE  use TYPE")
+    assert typed.said_alike("--type=TYP  TYPE verwenden") == "--type=TYP  TYP verwenden"
 
 
 def test_a_placeholder_joined_to_a_metavariable_by_the_model_stands_apart():
@@ -729,11 +736,15 @@ def test_a_count_joined_to_its_noun_by_the_model_stands_apart_as_german_writes_i
 def test_an_option_joined_to_its_argument_by_the_model_stands_apart_as_a_command_line_writes_it():
     """"-e STRING" came back as "-e-ZEICHENKETTE", "--label LABEL" as "--label-ETIKETTEN" (20 of 1,770 held-out catalog
     messages; the installed catalogs' German writes 1,133 of 1,137 apart). Not where the source has no word after it,
-    nor one that names what the option is ("the -M switch": "den -M-Schalter")."""
+    nor one that names what the option is ("the -M switch": "den -M-Schalter"). Nor an abbreviation German writes
+    otherwise from the word after it."""
     cases = {"Use -e STRING as the pattern": ("XX0X-ZEICHENKETTE als Muster verwenden", "-e ZEICHENKETTE als Muster"),
              "Set --label LABEL": ("XX0X-ETIKETTEN setzen", "--label ETIKETTEN setzen"),
              "Run with -x.": ("Mit XX0X-Schalter ausführen.", "Mit -x-Schalter"),
-             "Use the -M switch.": ("Den XX0X-Schalter verwenden.", "Den -M-Schalter")}
+             "Use the -M switch.": ("Den XX0X-Schalter verwenden.", "Den -M-Schalter"),
+             # an abbreviation shown in German: "(i.e. facets ...)" came back as "(d.h.-Kennungen ...)"
+             "It reads e.g. images.": ("Es liest XX0X-Bilder.", "Es liest z.B. Bilder."),
+             "Some readers, e.g., Kindle": ("Einige Leser, XX0X-Kindle", "Einige Leser, z.B. Kindle")}
     for source, (translation, expected) in cases.items():
         assert prepare(source).restore([translation]).startswith(expected), source
 

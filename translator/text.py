@@ -1149,7 +1149,9 @@ class Metavariables:
     def said_alike(self, translation: str) -> str:
         """The translation with each metavariable it says in fewer places than the source, one at least, said as the
         one word in capitals the source lacks that the translation gives one of its options as its value and says
-        in as many places as the metavariable is missing (none such, or several: as it is)."""
+        in as many places as the metavariable is missing (none such, or several: as it is); first, an option's
+        value the model misspelt written as the metavariable (`_misspellings_mended`)."""
+        translation = self._misspellings_mended(translation)
         said = Counter(WORD_RUN.findall(translation))
         given = defaultdict(set)  # (option, times said): the new words it is given, two at most (two: not one)
         for option, word in OPTION_VALUE.findall(translation):
@@ -1162,6 +1164,17 @@ class Metavariables:
                 if len(words) == 1:
                     german[name] = words.pop()
         return WORD_RUN.sub(lambda word: german.get(word[0], word[0]), translation) if german else translation
+
+    def _misspellings_mended(self, translation: str) -> str:
+        """The translation with each word it gives an option as its value a letter off that option's metavariable
+        (`_misspells`: "--width=WIDTE" for "--width=WIDTH", "--tablespace-mapping=OLDIR" for "OLDDIR", which would
+        have been said everywhere) written as the metavariable, everywhere. A word German writes stays
+        ("--type=TYP")."""
+        metavariable_of = {option: name for name, options in self.options.items() for option in options}
+        misspelt = {word: metavariable_of[option] for option, word in OPTION_VALUE.findall(translation)
+                    if option in metavariable_of and word not in self.capitals
+                    and _misspells(word, metavariable_of[option])}
+        return WORD_RUN.sub(lambda word: misspelt.get(word[0], word[0]), translation) if misspelt else translation
 
 
 @dataclass
@@ -1512,11 +1525,13 @@ class Prepared:
         """The translation with each token and the word after it as the source has them: a space between a token and
         the word the model glued to it (GLUED_WORD), where the source has one there and the item ends in a letter or
         digit; a count's token apart from the noun the model joined to it (COUNT_ITEM: "%d-Dateien" is "%d Dateien"),
-        an option's from its argument (OPTION_ITEM: "-e-ZEICHENKETTE" is "-e ZEICHENKETTE") and a name's placeholder
-        from a metavariable (METAVARIABLE_JOINED: "%s-OPTION" is "%s OPTION"); then a name token that qualifies a noun
-        joined to it by a hyphen (`is_name`): where the source has a word in small letters after the name, or a
-        capitalized one that the translation does not keep ("HandBrake Presets": "HandBrake-Voreinstellungen";
-        "FreeBSD Foundation", kept, stays apart)."""
+        an option's from its argument (OPTION_ITEM: "-e-ZEICHENKETTE" is "-e ZEICHENKETTE") or an abbreviation's from
+        the word after it (ABBREVIATIONS: "d.h.-Kennungen" is "d.h. Kennungen": 10 of 148 in held-out package
+        descriptions, catalog messages and AppStream texts), and a name's placeholder from a metavariable
+        (METAVARIABLE_JOINED: "%s-OPTION" is "%s OPTION"); then a name token that qualifies a noun joined to it by a
+        hyphen (`is_name`): where the source has a word in small letters after the name, or a capitalized one that
+        the translation does not keep ("HandBrake Presets": "HandBrake-Voreinstellungen"; "FreeBSD Foundation", kept,
+        stays apart)."""
         source = self.segments[index]
         for k, number in enumerate(self.numbers[index]):
             token = PLACEHOLDER.format(k)
@@ -1527,7 +1542,8 @@ class Prepared:
                 text = re.sub(token + GLUED_WORD.pattern, f"{token} ", text)
             if COUNT_ITEM.fullmatch(item):
                 text = re.sub(token + NOUN_JOINED_TO_COUNT.pattern, f"{token} ", text)
-            elif OPTION_ITEM.fullmatch(item) and after.group(1).lower() not in OPTION_NOUNS:
+            elif OPTION_ITEM.fullmatch(item) and after.group(1).lower() not in OPTION_NOUNS \
+                    or item.rstrip(",").lower() in ABBREVIATIONS:
                 text = re.sub(token + WORD_JOINED.pattern, f"{token} ", text)
             # (a line in capitals is read sentence-cased: its metavariable is the word after the token, in capitals)
             elif re.fullmatch(CAPITALS, after.group(1).upper() if self.shouted[index] else after.group(1)) \
