@@ -3688,10 +3688,27 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
     return text
 
 
+# A sentence's subject in small letters, before its verb, is a program's name whatever it is spelled like: English
+# starts a sentence with a capital ("flashrom is a utility ...", "cinnamon-screensaver is ...", "midish is": read,
+# "Blitzrom ist ...", "Cinnamon-Bildschirmschoner ist ..."). One word the training data's English side never writes,
+# or words joined by hyphens that are no English compound (`_an_english_compound`).
+SUBJECT_IN_SMALL_LETTERS = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[ \t]*([a-z][a-z+]*(?:-[a-z][a-z+]*)*)"
+                                      r"(?= (?:is|was|provides|implements|offers|contains|supports|allows|lets|can"
+                                      r"|will|has|uses|includes|enables|makes|does|displays|creates|works)\b)")
+
+
 def package_names(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each PACKAGE_NAME and ACRONYM_NAME that is a name (`is_package_name`)."""
-    return [name.span() for shape in (PACKAGE_NAME, ACRONYM_NAME) for name in shape.finditer(text)
-            if is_package_name(name.group())]
+    """(start, end) of each PACKAGE_NAME and ACRONYM_NAME that is a name (`is_package_name`), and of each
+    SUBJECT_IN_SMALL_LETTERS that is."""
+    names = [name.span() for shape in (PACKAGE_NAME, ACRONYM_NAME) for name in shape.finditer(text)
+             if is_package_name(name.group())]
+    subjects = [subject.span(1) for subject in SUBJECT_IN_SMALL_LETTERS.finditer(text)
+                if _a_subjects_name(subject[1])]
+    return sorted(set(names + subjects)) if subjects else names
+
+
+def _a_subjects_name(word: str) -> bool:
+    return not _an_english_compound(word) if "-" in word else not lexicon.load().knows(word)
 
 
 def is_package_name(item: str) -> bool:
