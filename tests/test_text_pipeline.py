@@ -1678,6 +1678,11 @@ def test_an_indented_program_sent_alone_is_kept_as_written():
                   "    if (and only if) you agree\n    to the terms;", "    {see below}\n    for details",
                   "    do\n    it now"):
         assert prepare(prose).segments, prose
+    # a help text's option line and its value's choices below it ("--group[=METHOD]  show all items, ...", kept whole)
+    help_text = "      --group[=METHOD]  show all items;\n             METHOD={separate(default),prepend,both}\n"
+    prepared = prepare(help_text)  # the choices an item ("prepend" came back as "Programm")
+    assert prepared.segments[1] == "show all items;"
+    assert prepared.protected == ["--group", "{separate(default),prepend,both}"]
     stripped = "import os\nfor root, dirs, files in os.walk(top):\n    print(root, 'consumes')"  # a paragraph's example
     decorated = "@dataclass\n  class C:\n      x: int"
     for program in (stripped, decorated):

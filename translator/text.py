@@ -857,6 +857,9 @@ PLACEHOLDERS = (
     # ("{{< figure src=... >}}", "{{% notice %}}") may hold braces: '{{< style "img { height: 1.25rem; }" >}}' came back
     # as '{{< Stil "img { Höhe: 1,25rem; }" >}}'.
     r"\{\{[<%][^\n]{1,1000}?[>%]\}\}|\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
+    # A set of values in braces, a help text's choices ("METHOD={separate(default),prepend,append,both}", "{heads,tags}"):
+    # read, "prepend" came back as "Programm"; the installed catalogs keep 8 of the 9
+    r"\{[^{}\s,]{1,40}(?:,[^{}\s,]{1,40}){1,20}\}",
     # {}, {0}, {name}, {count:d}; AsciiDoc's attribute references, "{product-name}"
     r"\{[A-Za-z_0-9]*(?:-\w+)*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",
     # A type in braces, JSDoc's and Node.js' documentation's: types joined by "|", an array's (Markdown escapes its
@@ -4163,6 +4166,11 @@ PYTHON_LINE = re.compile(rf"(?:{PYTHON_IMPORT_OR_DECORATOR}"
 PYTHON_OPENER = re.compile(rf"(?:{PYTHON_IMPORT_OR_DECORATOR}"
                            rf"|(?:(?:async )?def|class|for|while|if|with|try|match)\b.*:){PYTHON_LINE_END}")
 PYTHON_LINE_LIMIT = 200  # characters: code's lines are shorter, and a longer one would cost PYTHON_LINE's backtracking
+# A help text's option line, an option (and its value) before a gap and its description, which no program has: with
+# its value's syntax on the next line ("--group[=METHOD]  show all items, ...\n  METHOD={separate(default),...}") the
+# text was read as a program of two lines, one of them a statement, and kept untranslated.
+OPTION_HELP_LINE = re.compile(r"[ \t]*--?[A-Za-z][\w-]*(?:\[?=\S+)?(?:, --?[A-Za-z][\w-]*(?:\[?=\S+)?)*(?: {2,}|\t)"
+                              r"[^\W\d_]")
 # A line of a language with braces (C, S-Lang, Java, JavaScript) that STATEMENT_LINE, ending in ";" or "{", does not
 # take: braces alone ("{", "});"), a block's head ("if (x == 1)", "} else", "do {"), a call's first line and its last
 # ("png_set_background(png_ptr, bg,", "0, 1);"), a declaration of a C type or of one whose name has "_" ("struct
@@ -4264,7 +4272,8 @@ def indented_program(text: str) -> list[tuple[int, int]]:
     lost). At least half of its lines, comments aside, are Python (PYTHON_LINE) or of a language with braces
     (C_FAMILY_LINE, STATEMENT_LINE outside prose). A program of two statements or more that opens a Python block or
     imports (PYTHON_OPENER) may start at any column: a client that strips a paragraph sends a docstring's example so
-    ("import os" came back as "Einfuhrstutzen", "def run(self):" as "def-Roll(self):")."""
+    ("import os" came back as "Einfuhrstutzen", "def run(self):" as "def-Roll(self):"). Not a help text with an
+    option's line (OPTION_HELP_LINE)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or any(len(line) > PYTHON_LINE_LIMIT for line in lines):
         return []
@@ -4274,7 +4283,7 @@ def indented_program(text: str) -> list[tuple[int, int]]:
         return whole  # ("ripgrep 12.1.1 (rev def993bad1)" under "$ rg --version" came back as "rrgrep 12.1.1 (Rev ...")
     statements = [line.strip() for line in lines if not CODE_COMMENT.match(line.strip())]
     opens = len(statements) > 1 and PYTHON_OPENER.fullmatch(lines[0].strip())
-    if not opens and not indented:
+    if not opens and not indented or any(OPTION_HELP_LINE.match(line) for line in lines):
         return []
     code = sum(bool(PYTHON_LINE.fullmatch(line) or (C_FAMILY_LINE.fullmatch(line) or STATEMENT_LINE.fullmatch(line))
                     and not _prose(line)) for line in statements)
