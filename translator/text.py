@@ -3695,7 +3695,7 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
 # starts a sentence with a capital ("flashrom is a utility ...", "cinnamon-screensaver is ...", "midish is": read,
 # "Blitzrom ist ...", "Cinnamon-Bildschirmschoner ist ..."). One word the training data's English side never writes,
 # or words joined by hyphens that are no English compound (`_an_english_compound`).
-SUBJECT_IN_SMALL_LETTERS = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[ \t]*([a-z][a-z+]*(?:-[a-z][a-z+]*)*)"
+SUBJECT_IN_SMALL_LETTERS = re.compile(r"(?:^|[.!?]\s\s?)[ \t]*([a-z][a-z+]*(?:-[a-z][a-z+]*)*)"
                                       r"(?= (?:is|was|provides|implements|offers|contains|supports|allows|lets|can"
                                       r"|will|has|uses|includes|enables|makes|does|displays|creates|works)\b)")
 
