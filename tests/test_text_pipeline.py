@@ -4711,9 +4711,9 @@ def test_a_clause_after_a_comma_opens_in_small_letters_whole_and_streamed():
 def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
     """The model wrote codes it read a letter off ("IEEE" came back as "IEEEE", "XUL" as "XULL", "--group=GROUP" as
     "--group=GROUPP") or in other capitals ("cb2Bib" as "Cb2Bib"): such a word in a code's place is the code, in the
-    whole translation and the stream alike (a segment that reads a code streams whole). Not a German word ("LIST"
-    translated "LISTE"), a word the source says itself, a word two letters off, nor one where the code is said as
-    often as the source says it."""
+    whole translation and the stream alike (a segment that reads a code streams whole). Not a German word in place of
+    an English one ("LIST" translated "LISTE"), a word the source says itself, a word two letters off, nor one where
+    the code is said as often as the source says it."""
     for source, model_wrote, expected in [
             ("Routines for IEEE floats.", "Routinen für IEEEE-Gleitkommazahlen.", "Routinen für IEEE-Gleitkommazahlen."),
             ("It uses the XUL toolkit.", "Es nutzt das XULL-Toolkit.", "Es nutzt das XUL-Toolkit."),
@@ -4722,6 +4722,8 @@ def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
             ("Use cb2Bib for that.", "Verwenden Sie Cb2Bib dafür.", "Verwenden Sie cb2Bib dafür."),
             ("Set the GROUP of the file.", "Die GROUPP der Datei setzen.", "Die GROUP der Datei setzen."),
             ("Print the LIST of values.", "Die LISTE der Werte ausgeben.", "Die LISTE der Werte ausgeben."),
+            ("It trains ANN models.", "Es trainiert ANNE-Modelle.", "Es trainiert ANN-Modelle."),  # no English word
+            ("It reads DNA sequences.", "Es liest DNS-Sequenzen.", "Es liest DNA-Sequenzen."),
             ("Use DNA, not DNS.", "Verwenden Sie DNS, nicht DNS.", "Verwenden Sie DNS, nicht DNS."),
             ("It reads AES keys.", "Es liest AESSS-Schlüssel.", "Es liest AESSS-Schlüssel."),
             ("The IEEE format.", "Das IEEE-Format, nicht IEEEE.", "Das IEEE-Format, nicht IEEEE.")]:

@@ -1912,8 +1912,11 @@ def read_codes(segment: str) -> tuple[str, ...]:
 # changed ("IEEE" came back as "IEEEE", "XUL" as "XULL", "STDERR" as "STDER", "HP2XX" as "HP2X", "--group=GROUP" as
 # "--group=GROUPP") or its capitals changed ("cb2Bib": "Cb2Bib", "ASCII": "Ascii"). German writes codes as English
 # does, so such a word in the code's place is the code: of two samples of 1,500 package descriptions 40 paragraphs
-# changed, 33 closer to their German. Not a word German writes: the model translated a word in capitals ("LIST":
-# "LISTE", "TYPE": "TYP", "NUMBER": "NUMMER"), as the catalogs translate metavariables.
+# changed, 33 closer to their German. Not a word German writes in place of an English word: the model translated a
+# word in capitals ("LIST": "LISTE", "TYPE": "TYP", "NUMBER": "NUMMER"), as the catalogs translate metavariables; but
+# a German word a letter off a code no English text writes is a misspelling too ("ANN" came back as "ANNE"), or the
+# German for what package descriptions write in English ("DNA" as "DNS": their German keeps "DNA" in each of the 9;
+# the dictionary's one example writes "DNS").
 WORD_OF_A_CODE = re.compile(r"(?<!\w)[^\W_]+(?!\w)")  # letters and digits, as codes and the words near them are
 
 
@@ -1939,11 +1942,12 @@ def codes_as_read(translation: str, segment: str) -> str:
 
 def _misspells(word: str, code: str) -> bool:
     """Whether a word is a code the model misspelt: the code in other capitals, or a word in capitals or of letters
-    and digits a letter off it that German does not write (translator.lexicon)."""
+    and digits a letter off it, but a German word where the code is an English word (translator.lexicon)."""
     if word.lower() == code.lower():
         return word != code
     shaped = len(word) >= 2 and (word.isupper() or any(map(str.isdigit, word)) and any(map(str.isalpha, word)))
-    return shaped and _a_letter_off(word, code) and not (word.isalpha() and lexicon.load().is_german(word))
+    known = lexicon.load()
+    return shaped and _a_letter_off(word, code) and not (word.isalpha() and known.knows(code) and known.is_german(word))
 
 
 def _a_letter_off(one: str, other: str) -> bool:
