@@ -1922,32 +1922,41 @@ WORD_OF_A_CODE = re.compile(r"(?<!\w)[^\W_]+(?!\w)")  # letters and digits, as c
 
 def codes_as_read(translation: str, segment: str) -> str:
     """The translation with each code its segment reads (`read_codes`) that it says less often than the segment
-    written in place of the word it says instead (`_misspells`), one the segment lacks."""
+    written in place of the word it says instead, one the segment lacks: the code in other capitals, or a word in
+    capitals or of letters and digits a letter off it (`_misspells`)."""
     if not (codes := read_codes(segment)):
         return translation
     read = Counter(WORD_OF_A_CODE.findall(segment))
     said = Counter(WORD_OF_A_CODE.findall(translation))
+    if not (missing := [code for code in codes if said[code] < read[code]]):
+        return translation
+    new = [word for word in said if word not in read]
+    in_other_capitals = {word.lower(): word for word in new}
+    # (a bound: each is checked against each missing code, and a sentence says a few; hostile text says thousands)
+    spelled_as_codes = [word for word in new if len(word) >= 2 and CODE_SHAPE.fullmatch(word)][:MISSPELLINGS_CHECKED]
     misspelt = {}
-    for code in codes:
-        if said[code] >= read[code]:
-            continue
-        for word in said:
-            if word not in read and word not in misspelt and _misspells(word, code):
-                misspelt[word] = code
-                break
+    for code in missing:
+        found = in_other_capitals.get(code.lower())
+        if found is None or found in misspelt:
+            found = next((word for word in spelled_as_codes if word not in misspelt and _misspells(word, code)), None)
+        if found is not None:
+            misspelt[found] = code
     if not misspelt:
         return translation
     return WORD_OF_A_CODE.sub(lambda word: misspelt.get(word[0], word[0]), translation)
 
 
+CODE_SHAPE = re.compile(r"[^\W\d_a-zäöüß]+|(?=.*\d)(?=.*[^\W\d_])\w+")  # in capitals, or of letters and digits
+MISSPELLINGS_CHECKED = 32
+
+
 def _misspells(word: str, code: str) -> bool:
-    """Whether a word is a code the model misspelt: the code in other capitals, or a word in capitals or of letters
-    and digits a letter off it, but a German word where the code is an English word (translator.lexicon)."""
-    if word.lower() == code.lower():
-        return word != code
-    shaped = len(word) >= 2 and (word.isupper() or any(map(str.isdigit, word)) and any(map(str.isalpha, word)))
+    """Whether a word spelled as a code is that code misspelt: a letter off it, but not a German word where the code
+    is an English word (translator.lexicon)."""
+    if not _a_letter_off(word, code):
+        return False
     known = lexicon.load()
-    return shaped and _a_letter_off(word, code) and not (word.isalpha() and known.knows(code) and known.is_german(word))
+    return not (word.isalpha() and known.knows(code) and known.is_german(word))
 
 
 def _a_letter_off(one: str, other: str) -> bool:
