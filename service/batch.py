@@ -330,12 +330,10 @@ def read_config(path: Path, settings: Settings) -> Iterator[Item]:
     """A configuration or resource file's lines, each its value (`config_values`) as one item, its key kept; a
     program's configuration (not a resource file: `config_values.is_resource`) sends only its values under keys that
     say words."""
-    def lines() -> Iterator[str]:
-        return (line for _, line in decoded_lines(path) if isinstance(line, str))
-
-    read = config_values.ConfigLines(config_values.desktop_localized(lines()),
-                                     holds_words(path, settings, lines())).value
-    for number, line in decoded_lines(path):
+    decoded = list(decoded_lines(path))  # read once: a desktop entry's German lines and a locale's key are looked for
+    lines = [line for _, line in decoded if isinstance(line, str)]
+    read = config_values.ConfigLines(config_values.desktop_localized(lines), holds_words(path, settings, lines)).value
+    for number, line in decoded:
         yield line if isinstance(line, Item) else value_item(number, read(line), settings)
 
 

@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from translator.model_format import TARGET_LANGUAGE
 from translator.text import SECTION, STRINGS_ENTRY, YAML_KEY, YAML_QUOTED_VALUE
@@ -305,7 +305,7 @@ def assigned_value(before: str, text: str) -> ConfigValue:
     return ConfigValue(before, read, rest, write)
 
 
-def desktop_localized(lines: Iterator[str]) -> frozenset[tuple[str, str]]:
+def desktop_localized(lines: Iterable[str]) -> frozenset[tuple[str, str]]:
     """(group, key) of each text of a desktop entry file that has a German line already ("Name[de]="): kept as it
     is, not translated again (a second "Name[de]=" is an error to the entry's readers)."""
     group, found = None, set()
