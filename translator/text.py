@@ -1985,14 +1985,14 @@ EMPHASIS_WORDS = {"NOT": ("nicht", "kein", "keine", "keinen", "keinem", "keiner"
 # the model wrote "KEINE:" (4 of the 6 "NOTE:" in 1,837 wrapped catalog messages and two samples of package
 # descriptions), kept "CAUTION:", "NOTICE:", "HINT:" in English; sentence-cased it wrote "Hinweis:", "Warnung:". Not
 # inside a sentence ("the NOTICE file" is a name there).
-LABEL_WORDS = {"NOTE": ("hinweis", "anmerkung", "bemerkung", "notiz"), "NOTICE": ("hinweis",),
+NOTE_LABELS = {"NOTE": ("hinweis", "anmerkung", "bemerkung", "notiz"), "NOTICE": ("hinweis",),
                "HINT": ("hinweis", "tipp"), "TIP": ("tipp", "hinweis"), "IMPORTANT": ("wichtig",),
                "CAUTION": ("vorsicht", "achtung", "warnung")}
-EMPHASIZED = re.compile(rf"^(?:{'|'.join(LABEL_WORDS)})(?=:)|(?<![\w'’-])(?<!(?i:logical|bitwise|boolean) )"
+EMPHASIZED = re.compile(rf"^(?:{'|'.join(NOTE_LABELS)})(?=:)|(?<![\w'’-])(?<!(?i:logical|bitwise|boolean) )"
                         rf"(?:{'|'.join(sorted(EMPHASIS_WORDS, key=len, reverse=True))})(?![\w'’(-])"
                         r"(?! (?i:operator|gate|expression)s?\b)")  # an operator's name: "logical NOT", "NOT(x)"
 EMPHASIS_IN_GERMAN = {english: re.compile(rf"\b(?:{'|'.join(german)})\b", re.IGNORECASE)
-                      for english, german in (EMPHASIS_WORDS | LABEL_WORDS).items()}
+                      for english, german in (EMPHASIS_WORDS | NOTE_LABELS).items()}
 SMALL_LETTER_WORD = re.compile(r"\b[a-z]{2,}\b")
 
 
