@@ -775,10 +775,10 @@ def build_parser() -> argparse.ArgumentParser:
                                         "letters, and the capitalized words German translates), names.txt.gz "
                                         "(capitalized words German keeps as written, and a word list's proper nouns "
                                         "the pairs lack) and german_words.txt.gz (the words the German side writes "
-                                        f"{GERMAN_COUNT} times or more). The text pipeline keeps as written a capitalized word "
-                                        "english_words lacks inside a sentence, and one names holds at its start; a "
-                                        "word a letter off a code the source reads is the code, unless German "
-                                        "writes it.")
+                                        f"{GERMAN_COUNT} times or more). The text pipeline keeps as written a "
+                                        "capitalized word english_words lacks inside a sentence, and one names holds "
+                                        "at its start; a word a letter off a code the source reads is the code, "
+                                        "unless German writes it.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",

@@ -4715,7 +4715,7 @@ def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
     an English one ("LIST" translated "LISTE"), a word the source says itself, a word two letters off, nor one where
     the code is said as often as the source says it."""
     for source, model_wrote, expected in [
-            ("Routines for IEEE floats.", "Routinen für IEEEE-Gleitkommazahlen.", "Routinen für IEEE-Gleitkommazahlen."),
+            ("Routines for IEEE floats.", "Routinen für IEEEE-Zahlen.", "Routinen für IEEE-Zahlen."),
             ("It uses the XUL toolkit.", "Es nutzt das XULL-Toolkit.", "Es nutzt das XUL-Toolkit."),
             ("Write it to STDERR now.", "Schreiben Sie es jetzt nach STDER.", "Schreiben Sie es jetzt nach STDERR."),
             ("It converts HP2XX files.", "Es wandelt HP2X-Dateien um.", "Es wandelt HP2XX-Dateien um."),

@@ -857,8 +857,8 @@ PLACEHOLDERS = (
     # ("{{< figure src=... >}}", "{{% notice %}}") may hold braces: '{{< style "img { height: 1.25rem; }" >}}' came back
     # as '{{< Stil "img { Höhe: 1,25rem; }" >}}'.
     r"\{\{[<%][^\n]{1,1000}?[>%]\}\}|\{\{\{?[^{}\n]{1,200}?\}\}\}?|\{%-?[^\n]{1,500}?-?%\}",
-    # A set of values in braces, a help text's choices ("METHOD={separate(default),prepend,append,both}", "{heads,tags}"):
-    # read, "prepend" came back as "Programm"; the installed catalogs keep 8 of the 9
+    # A set of values in braces, a help text's choices ("METHOD={separate(default),prepend,append,both}",
+    # "{heads,tags}"): read, "prepend" came back as "Programm"; the installed catalogs keep 8 of the 9
     r"\{[^{}\s,]{1,40}(?:,[^{}\s,]{1,40}){1,20}\}",
     # {}, {0}, {name}, {count:d}; AsciiDoc's attribute references, "{product-name}"
     r"\{[A-Za-z_0-9]*(?:-\w+)*(?:[.\[][\w.\[\]]*)?(?:![rsa])?(?::[^{}\n]*)?\}",
@@ -3705,9 +3705,9 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
 
 
 # A sentence's subject in small letters, before its verb, is a program's name whatever it is spelled like: English
-# starts a sentence with a capital ("flashrom is a utility ...", "cinnamon-screensaver is ...", "midish is": read,
-# "Blitzrom ist ...", "Cinnamon-Bildschirmschoner ist ..."). One word the training data's English side never writes,
-# or words joined by hyphens that are no English compound (`_an_english_compound`).
+# starts a sentence with a capital ("flashrom is a tool ...", "node-debug provides ...", "midish is": read, "Blitzrom
+# ist ...", "Knoten-Debug bietet ...", "Mitte ist ..."). One word the training data's English side never writes, or
+# words joined by hyphens that are no English compound (`_an_english_compound`).
 SUBJECT_IN_SMALL_LETTERS = re.compile(r"(?:^|[.!?]\s\s?)[ \t]*([a-z][a-z+]*(?:-[a-z][a-z+]*)*)"
                                       r"(?= (?:is|was|provides|implements|offers|contains|supports|allows|lets|can"
                                       r"|will|has|uses|includes|enables|makes|does|displays|creates|works)\b)")
@@ -3724,6 +3724,7 @@ def package_names(text: str) -> list[tuple[int, int]]:
 
 
 def _a_subjects_name(word: str) -> bool:
+    """Whether a SUBJECT_IN_SMALL_LETTERS is a name: no English compound, or one word the lexicon does not know."""
     return not _an_english_compound(word) if "-" in word else not lexicon.load().knows(word)
 
 
