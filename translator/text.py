@@ -6387,9 +6387,13 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 # repository", "   erase CHAR    CHAR will erase the last character typed"). It is what a user types, and the German
 # keeps it (of such terms in the 86 catalogs installed here, the first word stays in 201 of 233 and in most of the
 # others, which translate the argument: "eof ZEICHEN"); read, the model translated it (of 136 in 1,770 held-out catalog
-# messages it changed 97: "Klone", "Lösche CHAR", "ascii" as "Aszii", "sane" as "südlich"). Kept as written.
+# messages it changed 97: "Klone", "Lösche CHAR", "ascii" as "Aszii", "sane" as "südlich"). Kept as written. Also
+# words that say the same value ("  none, off       never make backups", "  c, u   create a character special file":
+# "nicht, aus", "C, u") and a setting that "[-]" turns off (stty's "   [-]ignpar     ignore characters with parity
+# errors": "[-]parodd" came back as "[-]parod").
 TERM_WORD = r"[a-z][a-z0-9_-]*"  # what a user types, in small letters
-TABLE_TERM = re.compile(rf"{TERM_WORD}(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
+TABLE_TERM = re.compile(rf"(?:\[-\])?{TERM_WORD}(?:, {TERM_WORD})*"
+                        r"(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
 # What a term precedes: a gap of three spaces or more or a tab, and text on the same line, with no gap nearly as wide
 # (one space less): a paragraph justified to both margins spreads its lines evenly ("       vice   account  must
 # hold", "   document           containing          a")
