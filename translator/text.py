@@ -4787,7 +4787,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         separator = not isinstance(block, str)
         block_text = block.text if separator else block
         start, end = end, end + len(block_text)
-        if separator or not html and table_term(masked, start, end):  # glue between segments, or a table's term
+        if separator or not html and table_term(masked, start, end, prepared.protected):  # glue, or a table's term
             prepared.glue[-1] += block_text
             continue
         parts = json_values(block, prepared.protected) if json else [block]
@@ -6390,10 +6390,15 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 # messages it changed 97: "Klone", "Lösche CHAR", "ascii" as "Aszii", "sane" as "südlich"). Kept as written. Also
 # words that say the same value ("  none, off       never make backups", "  c, u   create a character special file":
 # "nicht, aus", "C, u") and a setting that "[-]" turns off (stty's "   [-]ignpar     ignore characters with parity
-# errors": "[-]parodd" came back as "[-]parod").
+# errors": "[-]parodd" came back as "[-]parod"). And an example's command line, the program's placeholder and its
+# arguments ("  %s -hR root /u    Change the owner of /u ...", "  %s start     start the server"): "root" came back
+# as "Wurzel", "staff" as "Personal"; the installed catalogs' German keeps 17 of 17. Not an option's token and its
+# value, which catalogs translate ("  -a FILENUM   ...": "-a DATEINUM").
 TERM_WORD = r"[a-z][a-z0-9_-]*"  # what a user types, in small letters
 TABLE_TERM = re.compile(rf"(?:\[-\])?{TERM_WORD}(?:, {TERM_WORD})*"
                         r"(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
+EXAMPLE_TERM = re.compile(r"XX(\d+)X(?: \S+)+")  # the token of the program's placeholder ("%s"), its arguments
+PROGRAM_PLACEHOLDER = re.compile(r"%(?:\d+\$)?s(?!\S)")  # (its item may hold the options after it: "%s -hR")
 # What a term precedes: a gap of three spaces or more or a tab, and text on the same line, with no gap nearly as wide
 # (one space less): a paragraph justified to both margins spreads its lines evenly ("       vice   account  must
 # hold", "   document           containing          a")
@@ -6417,12 +6422,14 @@ LINE_LEAD = re.compile(r"[ \t]*(?:>[ \t]*)*")  # indentation, and an e-mail's qu
 LINE_BREAK = re.compile(rf" ?(?:\r\n|\n){LINE_LEAD.pattern}")
 
 
-def table_term(masked: str, start: int, end: int) -> bool:
-    """Whether masked[start:end], a part between separators, is a help text's table's term (TABLE_TERM before a gap,
-    or TERM_ALONE on its line)."""
+def table_term(masked: str, start: int, end: int, protected: Sequence[str]) -> bool:
+    """Whether masked[start:end], a part between separators, is a help text's table's term (TABLE_TERM or an
+    EXAMPLE_TERM before a gap, or TERM_ALONE on its line); `protected`: the items of the text's tokens."""
     start = INDENTATION.match(masked, start, end).end()  # an indentation of one space is no separator
     below = TERM_ALONE.fullmatch(masked, start, end) and DESCRIPTION_BELOW.match(masked, end)
-    gap = not below and TABLE_TERM.fullmatch(masked, start, end) and TABLE_TERM_GAP.match(masked, end)
+    example = not below and EXAMPLE_TERM.fullmatch(masked, start, end)
+    term = TABLE_TERM.fullmatch(masked, start, end) or example and PROGRAM_PLACEHOLDER.match(protected[int(example[1])])
+    gap = not below and term and TABLE_TERM_GAP.match(masked, end)
     if not (below or gap):  # first: a term's shape, not the whitespace before it (a text of spaces and tabs)
         return False
     lead = start  # the line's start, read back over its indentation alone (not the whole line: a text of one line)
