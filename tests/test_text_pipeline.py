@@ -1064,9 +1064,14 @@ def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path
 
 def test_long_command_line_options_are_kept_as_written_but_their_values_names_are_read():
     """Read, the model changed a long option in 11 of the 50 held-out test messages that have one ("--ignore-errors"
-    came back as "--ignore-errore-Fehler-Fehler"); catalogs translate the name of its value ("--new-file=DATEI")."""
+    came back as "--ignore-errore-Fehler-Fehler"); catalogs translate the name of its value ("--new-file=DATEI"). A
+    value in small letters is what a user types ("--check=quiet" came back as "--check=Ende"), but not at a usage's
+    brackets, where it names what goes there ("[-d path | --database=path]": "Pfad")."""
     text = "Use --ignore-errors or --new-file=FILE, not -- or foo--bar (see --help)."
     assert [item for item in protected_items(text) if "-" in item] == ["--help", "--ignore-errors", "--new-file"]
+    text = "Use --color=never or --check=quiet. Usage: db [-d path | --database=path] [--sort=name]"
+    assert [item for item in protected_items(text) if "-" in item] == [
+        "--check=quiet", "--color=never", "--database", "--sort", "-d"]
 
 
 def test_lists_keep_their_numbers_untranslated():
