@@ -4742,6 +4742,8 @@ def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
             ("It reads AES keys.", "Es liest AESSS-Schlüssel.", "Es liest AESSS-Schlüssel."),
             ("The IEEE format.", "Das IEEE-Format, nicht IEEEE.", "Das IEEE-Format, nicht IEEEE.")]:
         assert whole_and_streamed(source, model_wrote) == (expected, expected), source
+    from translator.text import codes_as_read
+    assert codes_as_read("Die XX1X-Bibliothek", "The XX1 library") == "Die XX1X-Bibliothek"  # a tag's token put back
 
 
 def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_and_streamed():

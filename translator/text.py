@@ -1935,7 +1935,8 @@ def codes_as_read(translation: str, segment: str) -> str:
     new = [word for word in said if word not in read]
     in_other_capitals = {word.lower(): word for word in new}
     # (a bound: each is checked against each missing code, and a sentence says a few; hostile text says thousands)
-    spelled_as_codes = [word for word in new if len(word) >= 2 and CODE_SHAPE.fullmatch(word)][:MISSPELLINGS_CHECKED]
+    spelled_as_codes = [word for word in new if len(word) >= 2 and CODE_SHAPE.fullmatch(word)
+                        and not PLACEHOLDER_PATTERN.fullmatch(word)][:MISSPELLINGS_CHECKED]  # (a tag put back: "XX3X")
     misspelt = {}
     for code in missing:
         found = in_other_capitals.get(code.lower())
