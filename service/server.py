@@ -344,7 +344,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
         remaining = context.time_remaining()
         deadline = time.monotonic() + remaining if remaining is not None else None
         texts = admitted.texts
-        call = admitted.engine.new_call(texts.sources, admitted.options, deadline, texts.streaming() if stream else (),
+        call = admitted.engine.new_call(texts.sources, admitted.options, deadline, texts.streaming if stream else (),
                                         texts.kept())
         try:
             return call.submit()

@@ -74,9 +74,10 @@ class Texts:
         placeholders = dict.fromkeys(token.group() for token in PLACEHOLDER_PATTERN.finditer(segment))
         return (*placeholders, *read_codes(segment))
 
+    @functools.cached_property
     def streaming(self) -> list[bool]:
         """Per sequence, whether its translation is sent as it is decoded (`Prepared.streams`): the others' tokens
-        are not events."""
+        are not events. Asked once: by the engine's call, and by the streamer at every token."""
         return [self.prepared[text].streams(segment) for text, segment in self.owner]
 
     def translation(self, sequence: int, request, tokenizer) -> pb.Translation:
@@ -179,7 +180,6 @@ class Streamer:
         # each holds back the end of its text that may still go (`Prepared.settled`)
         self.detokenizers = [IncrementalDetokenizer(tokenizer, functools.partial(texts.prepared[text].settled, segment))
                              for text, segment in texts.owner]
-        self.streams = texts.streaming()  # per sequence, once: asked at every token
         self.held: list[list[str]] = [[] for _ in texts.sources]  # pieces not yet sent, per sequence
         self.finished: list[str | None] = [None] * len(texts.sources)  # restored text of finished segments
         self.current = [0] * len(texts.prepared)  # per text: the segment being streamed
@@ -208,7 +208,7 @@ class Streamer:
     def push(self, sequence: int, tokens: list[int]) -> list[tuple[int, str, pb.Translation | None]]:
         text, segment = self.texts.owner[sequence]
         prepared = self.texts.prepared[text]
-        if not self.streams[sequence]:
+        if not self.texts.streaming[sequence]:
             return []  # placeholders are restored once the segment is complete
         piece = prepared.written(segment, self.detokenizers[sequence].push(*tokens))
         if not piece:
@@ -225,7 +225,7 @@ class Streamer:
         if prepared.whole:  # its segments' pieces are no pieces of its translation (`Prepared.whole`)
             final = self.collector.add(sequence, translation)
             return [(text, final.text, final)] if final is not None else []
-        if self.streams[sequence]:  # nothing from the model: the segment as the source has it, as restore() does
+        if self.texts.streaming[sequence]:  # nothing from the model: the segment as it is, as restore() does
             tail = prepared.written(segment, self.detokenizers[sequence].finish(
                 translation.text or prepared.segments[segment]))
         else:

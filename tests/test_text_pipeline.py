@@ -21,9 +21,9 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
-                             SPLITTER_MAX_WINDOW, TAG, Metavariables, Prepared, config_keys, dehyphenated,
-                             indented_program, paragraph_runs, prepare, protected_spans, read_codes, rewrapped,
-                             sentences, unjustified, whole_words)
+                             SPLITTER_MAX_WINDOW, TAG, Metavariables, Prepared, codes_as_read, config_keys,
+                             dehyphenated, indented_program, paragraph_runs, prepare, protected_spans, read_codes,
+                             rewrapped, sentences, unjustified, whole_words)
 from translator.v1 import translator_pb2 as pb
 
 SENTENCES = ["I went to the market yesterday.", "The apples were cheap.", "I bought five kilos.",
@@ -4742,7 +4742,6 @@ def test_a_code_the_model_misspelt_comes_back_as_read_whole_and_streamed():
             ("It reads AES keys.", "Es liest AESSS-Schlüssel.", "Es liest AESSS-Schlüssel."),
             ("The IEEE format.", "Das IEEE-Format, nicht IEEEE.", "Das IEEE-Format, nicht IEEEE.")]:
         assert whole_and_streamed(source, model_wrote) == (expected, expected), source
-    from translator.text import codes_as_read
     assert codes_as_read("Die XX1X-Bibliothek", "The XX1 library") == "Die XX1X-Bibliothek"  # a tag's token put back
 
 

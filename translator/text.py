@@ -1131,6 +1131,11 @@ METAVARIABLE_JOINED = re.compile(rf"-(?={CAPITALS})")
 WORD_RUN = re.compile(r"\w+")  # a metavariable said: a run that is it ("FILE", not "FILE_NAME"), one pass
 
 
+def _words_written_as(text: str, written_as: dict[str, str], words: re.Pattern = WORD_RUN) -> str:
+    """The text with each of its `words` that `written_as` holds written as it says, in one pass."""
+    return words.sub(lambda word: written_as.get(word[0], word[0]), text) if written_as else text
+
+
 @dataclass(frozen=True)
 class Metavariables:
     """A text's metavariables (OPTION_VALUE), each with the options it is the value of and how often the text says it,
@@ -1168,7 +1173,7 @@ class Metavariables:
                 words = set().union(*(given.get((option, missing), ()) for option in self.options[name]))
                 if len(words) == 1:
                     german[name] = words.pop()
-        return WORD_RUN.sub(lambda word: german.get(word[0], word[0]), translation) if german else translation
+        return _words_written_as(translation, german)
 
     def _misspellings_mended(self, translation: str) -> str:
         """The translation with each word it gives an option as its value a letter off that option's metavariable
@@ -1179,7 +1184,7 @@ class Metavariables:
         misspelt = {word: metavariable_of[option] for option, word in OPTION_VALUE.findall(translation)
                     if option in metavariable_of and word not in self.capitals
                     and _misspells(word, metavariable_of[option])}
-        return WORD_RUN.sub(lambda word: misspelt.get(word[0], word[0]), translation) if misspelt else translation
+        return _words_written_as(translation, misspelt)
 
 
 @dataclass
@@ -1944,9 +1949,7 @@ def codes_as_read(translation: str, segment: str) -> str:
             found = next((word for word in spelled_as_codes if word not in misspelt and _misspells(word, code)), None)
         if found is not None:
             misspelt[found] = code
-    if not misspelt:
-        return translation
-    return WORD_OF_A_CODE.sub(lambda word: misspelt.get(word[0], word[0]), translation)
+    return _words_written_as(translation, misspelt, WORD_OF_A_CODE)
 
 
 CODE_SHAPE = re.compile(r"[^\W\d_a-zäöüß]+|(?=.*\d)(?=.*[^\W\d_])\w+")  # in capitals, or of letters and digits
@@ -6400,7 +6403,7 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 TERM_WORD = r"[a-z][a-z0-9_-]*"  # what a user types, in small letters
 TABLE_TERM = re.compile(rf"(?:\[-\])?{TERM_WORD}(?:, {TERM_WORD})*"
                         r"(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
-EXAMPLE_TERM = re.compile(r"XX(\d+)X(?: \S+)+")  # the token of the program's placeholder ("%s"), its arguments
+EXAMPLE_TERM = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}(?: \S+)+")  # the program's placeholder's token, arguments
 PROGRAM_PLACEHOLDER = re.compile(r"%(?:\d+\$)?s(?!\S)")  # (its item may hold the options after it: "%s -hR")
 # What a term precedes: a gap of three spaces or more or a tab, and text on the same line, with no gap nearly as wide
 # (one space less): a paragraph justified to both margins spreads its lines evenly ("       vice   account  must
@@ -6430,9 +6433,7 @@ def table_term(masked: str, start: int, end: int, protected: Sequence[str]) -> b
     EXAMPLE_TERM before a gap, or TERM_ALONE on its line); `protected`: the items of the text's tokens."""
     start = INDENTATION.match(masked, start, end).end()  # an indentation of one space is no separator
     below = TERM_ALONE.fullmatch(masked, start, end) and DESCRIPTION_BELOW.match(masked, end)
-    example = not below and EXAMPLE_TERM.fullmatch(masked, start, end)
-    term = TABLE_TERM.fullmatch(masked, start, end) or example and PROGRAM_PLACEHOLDER.match(protected[int(example[1])])
-    gap = not below and term and TABLE_TERM_GAP.match(masked, end)
+    gap = not below and _a_terms_shape(masked, start, end, protected) and TABLE_TERM_GAP.match(masked, end)
     if not (below or gap):  # first: a term's shape, not the whitespace before it (a text of spaces and tabs)
         return False
     lead = start  # the line's start, read back over its indentation alone (not the whole line: a text of one line)
@@ -6445,6 +6446,14 @@ def table_term(masked: str, start: int, end: int, protected: Sequence[str]) -> b
     line_end = masked.find("\n", gap.end())  # (once a line: its first part alone follows indentation alone)
     rest = masked[gap.end():line_end if line_end >= 0 else None]
     return "\t" in gap.group() or " " * (len(gap.group()) - 1) not in rest
+
+
+def _a_terms_shape(masked: str, start: int, end: int, protected: Sequence[str]) -> bool:
+    """Whether masked[start:end] is a TABLE_TERM, or an EXAMPLE_TERM whose token is the program's placeholder."""
+    if TABLE_TERM.fullmatch(masked, start, end):
+        return True
+    example = EXAMPLE_TERM.fullmatch(masked, start, end)
+    return example is not None and PROGRAM_PLACEHOLDER.match(protected[int(example[1])]) is not None
 
 
 def _blocks(layout: "_Layout", html: bool, breaks: set[int]) -> list[str | Separator]:
