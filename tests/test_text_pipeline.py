@@ -1933,6 +1933,27 @@ def test_a_labels_mnemonic_marker_is_kept_where_the_model_lost_it():
     assert prepare("<b>&amp;File</b>", html=True).accelerators == [None]
 
 
+def test_an_identifier_from_an_underscore_is_kept_as_written():
+    """The vocabulary lacks "_": read as a token glued to a word, the model translated the word ("Use the _Bool type"
+    came back as "_Bool-Typ", "__atomic built-in functions" as "__atomische ..."), and a sentence read as a label lost
+    its identifier to another word ("Call _exit to quit the program." as "B_eenden Sie das Programm ..."). A label's
+    marker and an emphasis's words are none."""
+    underscores = lambda text: [m.span() for m in re.finditer("_", text)]  # noqa: E731 - as the shipped vocabulary
+    cases = {"Call _exit to quit the program.": ["_exit"], "Use the _Bool type for flags.": ["_Bool"],
+             "library providing __atomic built-in functions.": ["__atomic"],
+             "Define _GNU_SOURCE or __STDC_VERSION first.": ["_GNU_SOURCE", "__STDC_VERSION"]}
+    for text, names in cases.items():
+        prepared = prepare(text, unknown=underscores)
+        assert prepared.protected == names and prepared.accelerators == [None], text
+    assert prepare("Call _exit to quit the program.").restore(["Rufen Sie XX0X auf, um zu beenden."]) == \
+        "Rufen Sie _exit auf, um zu beenden."
+    for text in ("This is _not_ a good idea.", "It is __very important__ here.", "$_POST data"):
+        assert not any(re.match("_+[a-zA-Z]", item) for item in prepare(text, unknown=underscores).protected), text
+    for label, read in {"_Open": "Open", "Show _hidden files": "Show hidden files"}.items():  # a label's marker
+        prepared = prepare(label, unknown=underscores)
+        assert prepared.protected == [] and prepared.segments == [read], label
+
+
 def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""

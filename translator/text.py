@@ -1756,6 +1756,10 @@ class Prepared:
 # word 31 -> 36 (kept a token at a word's start: 55.90, 34). Not strftime's "%_H", nor a home directory's "~alice/".
 ACCELERATOR = re.compile(r"(?:(?<![\w&%~])(?:[&_]|~(?![\w.-]*/))|(?<=[^\W\d_])(?:&(?=[a-z])|~))(?=[^\W\d_])")
 ACCELERATOR_MAX_WORDS = 8
+# A label with GTK's marker is no sentence: of the 226 installed catalog messages with one, none ends with a full stop
+# but "Use *_tz() function for time zone support.". A sentence's "_" starts an identifier ("Call _exit to quit the
+# program." read as a label came back as "B_eenden Sie das Programm ...": UNDERSCORED_NAME)
+SENTENCE_ENDED = re.compile(r"\S+(?:\s+\S+){2,}(?<=[^\W_])\.\s*")  # three words or more
 Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), which of the segment's such words
 
 
@@ -1780,10 +1784,11 @@ WORD_CHARACTERS = re.compile(r"[^\W_]*")
 
 def _label_marker(label: str) -> re.Match | None:
     """A label's one mnemonic marker (ACCELERATOR, or GTK's "_" inside a word: `_marks_inside`; in the label with its
-    tokens blanked: a token parts words too): on one line, of up to ACCELERATOR_MAX_WORDS words, with no other "&" or
-    "_" (a "~": no other "~"); else None."""
+    tokens blanked: a token parts words too): on one line, of up to ACCELERATOR_MAX_WORDS words (with a "_", no
+    sentence: SENTENCE_ENDED), with no other "&" or "_" (a "~": no other "~"); else None."""
     if (sum(map(label.count, "&_")) != 1 and label.count("~") != 1  # (first: a text of many is read once)
-            or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS):
+            or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS
+            or "_" in label and SENTENCE_ENDED.fullmatch(label)):
         return None
     blanked = tokens_blanked(label)
     markers = [*ACCELERATOR.finditer(blanked), *filter(_marks_inside, UNDERSCORE_INSIDE.finditer(blanked))]
@@ -3710,6 +3715,20 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
     return text
 
 
+# An identifier from an underscore ("_exit", "_Bool", "__atomic", "_GNU_SOURCE"): C's reserved names, a class's
+# private ones. The vocabulary lacks "_", so the model read a token glued to a word and translated the word ("Use the
+# _Bool type" came back as "_Bool-Typ", "Call _exit to quit" as "_Ausrufen, um ...", "library providing __atomic
+# built-in functions" as "__atomische ..."); kept as written. Not an emphasis's word, whose closing mark follows on its
+# line ("_not_", "__very important__"), nor a label's mnemonic marker ("_Open", `_unknown_marker`)
+UNDERSCORED_NAME = re.compile(r"(?<![\w$.\\/@&-])_{1,2}[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?![\w-])"
+                              r"(?![^\n]{0,200}?[^\s_]__?(?!\w))")
+
+
+def underscored_names(text: str, marker: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """(start, end) of each UNDERSCORED_NAME but the one a label's mnemonic `marker` (its span) starts."""
+    return [name.span() for name in UNDERSCORED_NAME.finditer(text) if not marker or name.start() != marker[0]]
+
+
 # A sentence's subject in small letters, before its verb, is a program's name whatever it is spelled like: English
 # starts a sentence with a capital ("flashrom is a tool ...", "node-debug provides ...", "midish is": read, "Blitzrom
 # ist ...", "Knoten-Debug bietet ...", "Mitte ist ..."). One word the training data's English side never writes, or
@@ -4722,7 +4741,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
               if "<" in text[path[0]:path[1]] or ONE_REFERENCE.search(text, *path)]
     localized = sorted(form_spans + labelled) if labelled else form_spans
     names = apart_from(ascii_names(text), localized) if preserve_placeholders else []
+    marker = _unknown_marker(text) if ("_" in text or "~" in text) and not html else None  # read as one, no token
     codes = listed_codes(text) + expanded_abbreviations(text) + package_names(text) if preserve_placeholders else []
+    if preserve_placeholders and "_" in text:
+        codes = sorted(codes + underscored_names(text, marker))
     if codes:
         names = sorted(names + apart_from(sorted(codes), sorted(localized + names)))
     escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
@@ -4735,7 +4757,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     quoting, speeches = quotation_marks(text, pattern, literals=preserve_placeholders, speech=not keys)
     speech = [mark for start, end in apart_from(speeches, blocks) for mark in ((start, start + 1), (end - 1, end))]
     unknown_spans = unknown(text)
-    if ("_" in text or "~" in text) and not html and (marker := _unknown_marker(text)):  # read as one, no token
+    if marker:
         unknown_spans = [span for span in unknown_spans if span != marker]
     untranslatable = sorted(unknown_spans + items + long_runs(text) + quoting + marks)
     # Tags (and Markdown's marks) stay apart from what is beside them when they may leave the sentence ("</a> %s" as
