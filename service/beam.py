@@ -29,16 +29,18 @@ class BeamStep:
 
 
 class BeamSearch:
-    def __init__(self, options: DecodingOptions, eos: int):
+    def __init__(self, options: DecodingOptions, eos: int, aligned: bool = False):
+        """aligned: the hypotheses keep their alignments, as options.return_alignments asks too."""
         self.options, self.eos, self.width = options, eos, options.beam_size
         self.finished: list[Hypothesis] = []
-        self.attention: list[list[np.ndarray]] | None = [[] for _ in range(self.width)] if options.return_alignments else None
+        aligned = aligned or options.return_alignments
+        self.attention: list[list[np.ndarray]] | None = [[] for _ in range(self.width)] if aligned else None
         self.streamed = 0  # tokens of the agreed prefix already streamed
 
     def step(self, logprobs: np.ndarray, scores: np.ndarray, history: np.ndarray, history_logprobs: np.ndarray,
              attention: np.ndarray | None, max_tokens: int) -> BeamStep:
         """logprobs (k, V) of this step; scores (k,) so far; history / history_logprobs (k, t-1): the beams'
-        tokens and their log-probabilities; attention (k, S) of this step, if alignments are asked for."""
+        tokens and their log-probabilities; attention (k, S) of this step, where the hypotheses keep alignments."""
         k, vocab = logprobs.shape
         candidates = (scores[:, None] + logprobs.astype(np.float64)).ravel()
         live: list[int] = []

@@ -53,6 +53,7 @@ class ServerConfig:
     max_queue_size: int = 1024  # waiting sequences; beyond: RESOURCE_EXHAUSTED
     join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step (shared encoder runs)
     placeholder_retry_beams: int = 4  # a greedy sentence with a defect (scheduler.Defects) is decoded again
+    uncovered_attention: float = 0.5  # a source word given less attention was left out (scheduler.UNCOVERED_ATTENTION)
     max_texts_per_request: int = 64
     max_text_chars: int = 32768  # characters per text; longer ones are refused before tokenizing
     max_message_bytes: int = 4 * 1024 * 1024  # largest request message accepted
@@ -76,7 +77,7 @@ class ServerConfig:
         "max_beam_size": "TRANSLATOR_MAX_BEAM_SIZE", "alignment_layer": "TRANSLATOR_ALIGNMENT_LAYER",
         "max_num_batched_tokens": "TRANSLATOR_MAX_NUM_BATCHED_TOKENS", "max_queue_size": "TRANSLATOR_MAX_QUEUE_SIZE",
         "join_interval_steps": "TRANSLATOR_JOIN_INTERVAL_STEPS",
-        "placeholder_retry_beams": "TRANSLATOR_PLACEHOLDER_RETRY_BEAMS",
+        "placeholder_retry_beams": "TRANSLATOR_PLACEHOLDER_RETRY_BEAMS", "uncovered_attention": "TRANSLATOR_UNCOVERED_ATTENTION",
         "max_texts_per_request": "TRANSLATOR_MAX_TEXTS_PER_REQUEST", "max_text_chars": "TRANSLATOR_MAX_TEXT_CHARS", "batch_inflight": "TRANSLATOR_BATCH_INFLIGHT",
         "stream_interval_ms": "TRANSLATOR_STREAM_INTERVAL_MS", "stream_updates_per_second": "TRANSLATOR_STREAM_UPDATES_PER_SECOND",
         "grace_seconds": "TRANSLATOR_GRACE_SECONDS", "metrics_host": "TRANSLATOR_METRICS_HOST",
@@ -106,6 +107,8 @@ class ServerConfig:
             problems.append(f"metrics_port={self.metrics_port} must be between -1 (off) and {MAX_PORT}")
         if self.placeholder_retry_beams < 0:
             problems.append(f"placeholder_retry_beams={self.placeholder_retry_beams} must be 0 (never) or more")
+        if not 0 <= self.uncovered_attention < math.inf:  # (nan fails too)
+            problems.append(f"uncovered_attention={self.uncovered_attention} must be 0 (no word left out) or more")
         if self.workers < 0 or self.threads < 0:
             problems.append("workers and threads must be 0 (automatic) or more")
         if self.device not in ("cpu", "cuda"):

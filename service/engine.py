@@ -31,7 +31,8 @@ from service.decoding import DecodingOptions, FinishReason
 from service.processes import detach_from_server
 from service.model import Model, ServedModel
 from service.runtime import Runtime
-from service.scheduler import Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput, StepOutput, decode
+from service.scheduler import (UNCOVERED_ATTENTION, Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput,
+                               StepOutput, decode)
 from translator.model_format import ModelMeta
 
 log = logging.getLogger(__name__)
@@ -44,11 +45,12 @@ class SchedulerLimits:
     max_queue_size: int = 1024  # waiting sequences of the whole model
     join_interval_steps: int = 1  # while rows decode, waiting requests join at every n-th step
     retry_beams: int = 4  # a greedy sequence with a defect (scheduler.Defects) is decoded again with beams
+    uncovered_attention: float = UNCOVERED_ATTENTION  # a word given less attention was left out: a defect
 
     def scheduler(self, runtime: Runtime) -> Scheduler:
         return Scheduler(runtime, max_num_seqs=self.max_num_seqs, max_num_batched_tokens=self.max_num_batched_tokens,
                          max_queue_size=self.max_queue_size, join_interval_steps=self.join_interval_steps,
-                         retry_beams=self.retry_beams)
+                         retry_beams=self.retry_beams, uncovered_attention=self.uncovered_attention)
 
 
 class Worker:

@@ -134,7 +134,7 @@ class SlotPool:
     """
 
     ROW_ARRAYS = ("memory_mask", "lengths", "last_tokens", "max_tokens", "min_tokens", "deadlines", "features", "output",
-                  "logprobs", "scores", "beam_index")
+                  "logprobs", "scores", "beam_index", "coverage")
 
     def __init__(self, *, slots: int, layers: int, heads: int, head_dim: int, max_output_tokens: int, vocab_size: int,
                  dtype=np.float32, start_token: int = 0):
@@ -147,6 +147,9 @@ class SlotPool:
         self.memory_mask = np.zeros((slots, CACHE_CHUNK), dtype=bool)
         self.logits = np.zeros((slots, vocab_size), dtype=np.float32)  # of the last step
         self.alignments = np.zeros((slots, layers, CACHE_CHUNK), dtype=np.float32)  # of the last step, every layer
+        # the alignment layer's cross-attention each source position received, summed over the row's steps (a beam's
+        # rows are not its hypotheses': those keep their alignments)
+        self.coverage = np.zeros((slots, CACHE_CHUNK), dtype=np.float32)
         self.generation = next(_GENERATIONS)
         self.lengths = np.zeros(slots, dtype=np.int64)
         self.last_tokens = np.zeros(slots, dtype=np.int64)
@@ -213,6 +216,7 @@ class SlotPool:
             self.memory_mask[targets, :source] = run.memory_mask[picks]
         rows = np.arange(self.size, self.size + k)
         self.lengths[rows] = 0
+        self.coverage[rows] = 0
         self.last_tokens[rows] = self.start_token
         self.beam_index[rows] = [beam for c in copies for beam in range(c)]
         self.scores[rows] = np.where(self.beam_index[rows] == 0, 0.0, -np.inf)  # all beams start alike: one is live
@@ -263,6 +267,7 @@ class SlotPool:
     def _resize_source(self, needed: int) -> None:
         self.cross = [self._resized(buffer, 3 if i % 2 == 0 else 2, needed) for i, buffer in enumerate(self.cross)]  # keys transposed
         self.memory_mask, self.alignments = self._resized(self.memory_mask, 1, needed), self._resized(self.alignments, 2, needed)
+        self.coverage = self._resized(self.coverage, 1, needed)
         self.generation = next(_GENERATIONS)
 
     def _resized(self, buffer: np.ndarray, axis: int, needed: int) -> np.ndarray:

@@ -537,7 +537,7 @@ def started_engines(config: ServerConfig, metrics: Metrics) -> Iterator[tuple[st
     """(model name, its started engine) for each model of the config, in order."""
     limits = SchedulerLimits(max_num_seqs=config.max_num_seqs, max_num_batched_tokens=config.max_num_batched_tokens,
                              max_queue_size=config.max_queue_size, join_interval_steps=config.join_interval_steps,
-                             retry_beams=config.placeholder_retry_beams)
+                             retry_beams=config.placeholder_retry_beams, uncovered_attention=config.uncovered_attention)
     for spec in config.models:
         model_dir = resolve_model_dir(config.repository, spec)
         worker = WorkerSpec(model_dir, config.precision, config.device, config.worker_threads, config.alignment_layer,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from service.decoding import DecodingCapabilities, DecodingOptions, TranslationResult
 from service.runtime import Runtime
-from service.scheduler import Request, Scheduler
+from service.scheduler import UNCOVERED_ATTENTION, Request, Scheduler
 from service.texts import Texts
 from translator.glossary import Glossary
 from translator.v1 import translator_pb2 as pb
@@ -18,11 +18,13 @@ from translator.v1 import translator_pb2 as pb
 
 class Translator:
     def __init__(self, model_dir: Path, *, device: str = "cpu", precision: str = "fp32", threads: int | None = None,
-                 max_batch_size: int = 32, alignment_layer: int = -1, placeholder_retry_beams: int = 4):
+                 max_batch_size: int = 32, alignment_layer: int = -1, placeholder_retry_beams: int = 4,
+                 uncovered_attention: float = UNCOVERED_ATTENTION):
         self.runtime = Runtime(model_dir, device=device, precision=precision, threads=threads,
                                alignment_layer=alignment_layer)
         self.max_batch_size = max_batch_size
         self.placeholder_retry_beams = placeholder_retry_beams  # as the server's --placeholder-retry-beams
+        self.uncovered_attention = uncovered_attention  # and --uncovered-attention
         self.capabilities = DecodingCapabilities(
             max_output_tokens=self.runtime.limits.max_output_tokens, vocab_size=self.runtime.vocab_size,
             max_beam_size=max_batch_size, alignments=self.runtime.has_alignments)
@@ -81,5 +83,5 @@ class Translator:
         # Similar lengths join together, so encoder batches carry little padding.
         by_length = sorted(requests, key=lambda r: len(r.source_ids))
         Scheduler(self.runtime, max_num_seqs=self.max_batch_size, max_queue_size=len(sources),
-                  retry_beams=self.placeholder_retry_beams).run(by_length)
+                  retry_beams=self.placeholder_retry_beams, uncovered_attention=self.uncovered_attention).run(by_length)
         return requests

@@ -212,8 +212,8 @@ def test_text_that_looks_like_a_placeholder_token_is_served_without_placeholders
 def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again_with_beams(exported_default):
     """Greedy, the shipped model dropped these tokens, which the text pipeline then put at the end ("wenn nicht
     fertig ist, muss set1 nicht leer sein string2"); the server decodes such a sentence again with 4 beams, in its
-    engine worker processes, and answers that translation (the one a beam-4 request gets), the tokens in place,
-    whether the call is unary or streamed."""
+    engine worker processes, and answers the beams' hypothesis with the tokens in place (of a beam-4 request's
+    four, the one that also leaves out fewest words: the same as in process), whether the call is unary or streamed."""
     from service.client import TranslatorClient
     from service.decoding import DecodingOptions
     from service.translator import Translator
@@ -236,7 +236,10 @@ def test_a_sentence_whose_greedy_translation_lost_a_placeholder_is_decoded_again
                                                                    {"model": "en-de"})
     finally:
         running.stop()
-    assert served == Translator(out).translate(texts, options=DecodingOptions(beam_size=4))
+    assert served == Translator(out).translate(texts)
+    beams = Translator(out).translate_texts(texts, options=DecodingOptions(beam_size=4, num_hypotheses=4))
+    assert all(text in [hypothesis.text for hypothesis in translation.hypotheses]
+               for text, translation in zip(served, beams))
     assert [streamed[i] for i in range(len(texts))] == served  # such a sentence never streams: retried there too
     assert retries == 2 * len(texts) and served[0].endswith("string2 nicht leer sein"), served
 

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import EncoderRun, SlotPool
+from service.runtime import BEAM
 from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, changed_numbers, closing_mark,
-                               misplaced_marks, repeated_runs)
+                               misplaced_marks, repeated_runs, uncovered_words)
 
 VOCAB, EOS = 64, 3
 OPENING, CLOSING, QUESTION_MARK, THIRTY_TWO = 60, 61, 62, 63  # above every token the scripts emit
@@ -193,6 +194,48 @@ def test_a_greedy_translation_that_lost_a_kept_token_is_decoded_again_with_beams
             scheduler.execute(scheduler.schedule())
             clock.now += 1.0
         assert request.retried is retried
+
+
+class AttendingRuntime(ScriptedRuntime):
+    """As ScriptedRuntime, with the alignment layer's attention: a greedy row attends to its source's first piece
+    alone (it leaves the rest out), a beam's rows to each of the first four alike."""
+
+    def step(self, pool):
+        logits, _ = super().step(pool)
+        n = pool.size
+        attention = np.zeros((n, pool.source_capacity), dtype=np.float32)
+        attention[:, 0] = 1.0
+        beams = np.flatnonzero(pool.features[:n] & BEAM)
+        attention[beams, 0] = 0.0
+        attention[beams, :4] += 0.25
+        return logits, attention
+
+
+def test_a_greedy_translation_whose_attention_left_out_a_word_is_decoded_again_with_beams():
+    """"Keep and manage all your chat history" came back as "Alle Ihren Chat-Verlauf behalten": the cross-attention
+    that word got over the whole translation tells. The beams' hypothesis that leaves none out is the answer, without
+    the alignments it was ranked by (not asked for). A source of fewer than four words is not counted: a term."""
+    scheduler = Scheduler(AttendingRuntime(), retry_beams=3)
+    options = DecodingOptions(max_output_tokens=20)
+    left_out, term = Request("left out", [15, 16, 17, 18], options), Request("term", [15, 16, 17], options)
+    scheduler.run([left_out, term])
+    assert left_out.retried and left_out.greedy_defects.uncovered == 3 and not term.retried
+    [answer] = left_out.hypotheses
+    assert answer.token_ids == [25, 26, 27, 28] and answer.token_logprobs and answer.alignments is None  # the beams'
+
+    assert scheduler.pool.size == 0
+
+
+def test_the_words_a_translations_attention_left_out_are_counted():
+    """Words of three letters or more the attention gave less than the least (by default 0.5), no function words
+    nor placeholder tokens, in a source of four words or more."""
+    pieces = ["\u2581Keep", "\u2581and", "\u2581man", "age", "\u2581all", "\u2581your", "\u2581chat", "\u2581history",
+              "\u2581XX", "0", "X", "."]
+    coverage = np.array([0.6, 0.0, 0.3, 0.1, 0.9, 0.0, 1.0, 0.8, 0.0, 0.0, 0.0, 0.5, 0.9])  # (EOS's too)
+    assert uncovered_words(pieces, coverage) == 1  # "manage": 0.4
+    assert uncovered_words(pieces, coverage, 0.7) == 2 and uncovered_words(pieces, coverage, 0.0) == 0  # and "Keep"
+    assert uncovered_words(["\u2581in", "\u2581it", "\u2581to", "\u258142"], np.zeros(4)) == 0
+    assert uncovered_words(["\u2581gas", "-", "fired", "\u2581boil", "ers"], np.zeros(5)) == 0  # a term: 2 words
 
 
 BEAMS_BEST = [40, 41, 42, 43]

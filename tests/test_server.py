@@ -580,11 +580,18 @@ def test_a_server_that_cannot_start_says_why_and_which_flag(exported_tiny, capsy
     ({"metrics_port": -2}, "metrics_port=-2 must be between -1 (off) and 65535"),
     ({"grace_seconds": -1.0}, "grace_seconds=-1.0 must be a finite number of seconds, 0 or more"),
     ({"stream_updates_per_second": float("nan")}, "stream_updates_per_second=nan must be 0 (no bound) or more"),
+    ({"uncovered_attention": -0.5}, "uncovered_attention=-0.5 must be 0 (no word left out) or more"),
     ({"models": ("en-de", "en-de/1")}, "models name 'en-de' more than once: serve one version of each"),  # 2 engines, 1 served
 ])
 def test_a_setting_out_of_range_is_named(setting, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         ServerConfig(**setting)
+
+
+def test_the_servers_default_for_words_left_out_is_the_schedulers():
+    from service.scheduler import UNCOVERED_ATTENTION
+
+    assert ServerConfig().uncovered_attention == UNCOVERED_ATTENTION
 
 
 @pytest.mark.parametrize("variable, raw, message", [("TRANSLATOR_STREAM_INTERVAL_MS", "abc", "must be a number"),
