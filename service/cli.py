@@ -1845,26 +1845,23 @@ def _serve_parser(commands) -> None:
                             "tag), a code it reads (XMPP, FAT32, A4, .sh) or a number, or says one more often than its "
                             "source, that says a run of words or a full stop twice in a row where its source does "
                             "not, that ends otherwise than its source where that ends in ?, !, :, ... or a full stop "
-                            "after a word of 4 letters or more, or says a "
-                            "bracket more or less often than its source, that left a word of its source out (its "
-                            "attention gave the word less than 0.7 over the whole translation; a source of 4 words or "
-                            "more), or that came back short (fewer tokens than "
-                            "half its source's, of 4 or more), is decoded again with this many beams before it is "
-                            "answered, where the text pipeline would put the placeholder back at the sentence's end; "
-                            "the beams' translation is answered where it mends what the greedy one lost or doubled, "
-                            "the words it left out, its repeat, its marks or its shortness, else the greedy one; not a "
-                            "streamed sentence, "
-                            "whose tokens went out, nor one whose deadline leaves less than twice the time its greedy "
-                            "decoding took, nor where more beams than --max-num-seqs would not fit "
-                            "(TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")
+                            "after a word of 4 letters or more, or says a bracket more or less often than its "
+                            "source, that left a word of its source out (--uncovered-attention), or that came back "
+                            "short (fewer tokens than half its source's, of 4 or more), is decoded again with this "
+                            "many beams before it is answered, where the text pipeline would put the placeholder back "
+                            "at the sentence's end; the beams' translation is answered where it mends what the greedy "
+                            "one lost or doubled, the words it left out, its repeat, its marks or its shortness, else "
+                            "the greedy one; not a streamed sentence, whose tokens went out, nor one whose deadline "
+                            "leaves less than twice the time its greedy decoding took, nor where more beams than "
+                            "--max-num-seqs would not fit (TRANSLATOR_PLACEHOLDER_RETRY_BEAMS; default 4; 0: never)")
     serve.add_argument("--uncovered-attention", type=float, default=env("uncovered_attention"),
                        help="a word of a sentence's source (of 3 letters or more, no article, preposition or "
                             "auxiliary, in a source of 4 words or more) that its greedy translation's attention gave "
                             "less than this, summed over the translation's tokens, was left out: the sentence is "
                             "decoded again with --placeholder-retry-beams beams, whose translation leaving out fewer "
-                            "words is answered; higher mends more sentences at more decoding time (0.7: batch jobs "
-                            "of held-out text took 1.35-1.5x the time of 0 against 1.1-1.2x at 0.5, for about 1.5x the gain "
-                            "in chrF) (TRANSLATOR_UNCOVERED_ATTENTION; default 0.5; 0: never)")
+                            "words is answered; higher mends more sentences at more decoding time (batch jobs of "
+                            "held-out text took 1.1-1.2x the time of 0 at 0.5, 1.35-1.5x at 0.7 for about 1.5x the "
+                            "gain in chrF) (TRANSLATOR_UNCOVERED_ATTENTION; default 0.5; 0: never)")
     serve.add_argument("--max-texts-per-request", type=int, default=env("max_texts_per_request"), help="texts per Translate or TranslateStream call; more are refused with INVALID_ARGUMENT "
                             "(TRANSLATOR_MAX_TEXTS_PER_REQUEST; default 64)")
     serve.add_argument("--max-text-chars", type=int, default=env("max_text_chars"),

@@ -31,8 +31,8 @@ from service.decoding import DecodingOptions, FinishReason
 from service.processes import detach_from_server
 from service.model import Model, ServedModel
 from service.runtime import Runtime
-from service.scheduler import (UNCOVERED_ATTENTION, Event, QueueFull, Request, RequestStatus, Scheduler, SchedulerOutput,
-                               StepOutput, decode)
+from service.scheduler import (UNCOVERED_ATTENTION, Event, QueueFull, Request, RequestStatus, Scheduler,
+                               SchedulerOutput, StepOutput, decode)
 from translator.model_format import ModelMeta
 
 log = logging.getLogger(__name__)

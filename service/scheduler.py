@@ -473,12 +473,12 @@ class Scheduler:
         """A retried request's translation: the beams' best of the finished hypotheses that lack or double fewest
         strings of `Request.kept`, and of those, that leave out fewest words (`uncovered_words`), repeat least
         (`repeated_runs`), then misplace fewest marks (`misplaced_marks`), where it has fewer defects than the greedy
-        one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by shortness: a long hypothesis the beams scored low is no cure
-        (so ranked, of 2,142 held-out test sentences 172 changed, 91 closer to their German, 81 further; as here 61,
-        42 and 19). Against answering the beams' best: of the acronyms in 3,000 held-out package descriptions 138
-        lost, now 95; the 125 paragraphs that differ as close to their German (chrF 57.54 -> 57.75 and 54.39 ->
-        54.09). Against ranking by lost strings alone: the paragraphs of those descriptions left with a run of words
-        said twice 58 and 52, now 30 and 28."""
+        one (`Defects`), else the greedy one: a retry that mends nothing changes nothing. Not ranked by shortness: a
+        long hypothesis the beams scored low is no cure (so ranked, of 2,142 held-out test sentences 172 changed, 91
+        closer to their German, 81 further; as here 61, 42 and 19). Against answering the beams' best: of the acronyms
+        in 3,000 held-out package descriptions 138 lost, now 95; the 125 paragraphs that differ as close to their
+        German (chrF 57.54 -> 57.75 and 54.39 -> 54.09). Against ranking by lost strings alone: the paragraphs of
+        those descriptions left with a run of words said twice 58 and 52, now 30 and 28."""
         [greedy], pieces = request.hypotheses, self._source_pieces(request)
         found = ((self._defects(request, hypothesis, pieces, _coverage(hypothesis)), hypothesis)
                  for hypothesis in search.finished)
