@@ -3716,9 +3716,9 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
 
 
 # An identifier from an underscore ("_exit", "_Bool", "__atomic", "_GNU_SOURCE"): C's reserved names, a class's
-# private ones. The vocabulary lacks "_", so the model read a token glued to a word and translated the word ("Use the
-# _Bool type" came back as "_Bool-Typ", "Call _exit to quit" as "_Ausrufen, um ...", "library providing __atomic
-# built-in functions" as "__atomische ..."); kept as written. Not an emphasis's word, whose closing mark follows on its
+# private ones. The vocabulary lacks "_", so the model read a token glued to a word and translated the word ("The
+# _start symbol" came back as "Das _Startsymbol", "Call _exit to quit" as "_Ausrufen, um ...", "library providing
+# __atomic built-in functions" as "__atomische ..."); kept as written. Not an emphasis's word, whose closing mark follows on its
 # line ("_not_", "__very important__"), nor a label's mnemonic marker ("_Open", `_unknown_marker`)
 UNDERSCORED_NAME = re.compile(r"(?<![\w$.\\/@&-])_{1,2}[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?![\w-])"
                               r"(?![^\n]{0,200}?[^\s_]__?(?!\w))")
