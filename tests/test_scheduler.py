@@ -7,8 +7,7 @@ from hypothesis import strategies as st
 
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
-from service.runtime import EncoderRun, SlotPool
-from service.runtime import BEAM
+from service.runtime import BEAM, EncoderRun, SlotPool
 from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, changed_numbers, closing_mark,
                                misplaced_marks, repeated_runs, uncovered_words)
 
@@ -221,9 +220,8 @@ def test_a_greedy_translation_whose_attention_left_out_a_word_is_decoded_again_w
     scheduler.run([left_out, term])
     assert left_out.retried and left_out.greedy_defects.uncovered == 3 and not term.retried
     [answer] = left_out.hypotheses
-    assert answer.token_ids == [25, 26, 27, 28] and answer.token_logprobs and answer.alignments is None  # the beams'
-
-    assert scheduler.pool.size == 0
+    assert answer.token_ids == [25, 26, 27, 28] and answer.token_logprobs  # scored: the beams' hypothesis
+    assert answer.alignments is None and scheduler.pool.size == 0
 
 
 def test_the_words_a_translations_attention_left_out_are_counted():
