@@ -231,6 +231,8 @@ class Scheduler:
         # tokens went out.
         self.retry_beams = retry_beams
         self.uncovered_attention = uncovered_attention  # 0: no word counts as left out
+        # whether a step sums its rows' attention (SlotPool.coverage): only where a word left out can be retried
+        self.counts_coverage = uncovered_attention > 0 and 1 < retry_beams <= max_num_seqs
         self.clock = clock
         self.waiting = WaitingQueue()
         self._aborted: set[str] = set()
@@ -373,7 +375,8 @@ class Scheduler:
             scored = rows_with(pool.features[:n], SCORED)  # a beam's search scores its own rows
             tokens, generated = pool.last_tokens[scored], pool.lengths[scored]
             pool.logprobs[scored, generated - 1] = log_softmax(logits[scored])[np.arange(scored.size), tokens]
-        if attention is not None:
+        covered = attention is not None and self.counts_coverage
+        if covered:
             pool.coverage[:n] += attention
         if present & ALIGNED and attention is not None:
             for row in rows_with(pool.features[:n], ALIGNED).tolist():
@@ -384,7 +387,7 @@ class Scheduler:
         for row in done_rows:
             request = pool.requests[row]
             self._finish_single(request, row, now)
-            if defects := self._defects_to_mend(request, now, None if attention is None else pool.coverage[row]):
+            if defects := self._defects_to_mend(request, now, pool.coverage[row] if covered else None):
                 self._decode_again_with_beams(request, defects)
                 continue
             events.append((request, None))
