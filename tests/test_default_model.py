@@ -562,6 +562,9 @@ def test_markdown_emphasis_wraps_the_words_that_translate_the_words_it_wrapped(e
                                                  "**Note:** the server must be running."])
     assert "**sehr wichtig**" in important and "*muss*" in important, important
     assert note.startswith("**Hinweis:**") and "Server" in note, note
+    # and in underscores ("__very important__" came back as "__Wert important__")
+    underscored, = Translator(out).translate(["This is __very important__ and _must_ be done."])
+    assert "__sehr wichtig__" in underscored and "_muss_" in underscored, underscored
 
 
 def test_a_markdown_links_brackets_come_back_around_words(exported_default):

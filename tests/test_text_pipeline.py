@@ -3649,6 +3649,23 @@ def test_markdown_emphasis_leaves_the_sentence_as_tags_do_where_they_may():
         "`ls` ausführen. Zwischen *_Achsen_*, *e* und *i*."
 
 
+def test_markdown_emphasis_in_underscores_leaves_the_sentence_too():
+    """Markdown's "__bold__" and "_italic_" as its "**" and "*": read with their words, "You must __always__ check" came
+    back as "Sie müssen __Wählen__ überprüfen" and "__very important__" as "__Wert important__" (its "important__"
+    taken for a reST reference). Not a name between double underscores ("__init__", "__FILE__", Jest's "__tests__"),
+    an identifier's underscores, nor reST's references."""
+    underscored = prepare("This is __very important__ and _must_ be done.", take_out_tags=True)
+    assert underscored.segments == ["This is very important and must be done."]
+    assert underscored.restore(["Das ist XX0Xsehr wichtigXX1X und XX2XmussXX3X."]) == \
+        "Das ist __sehr wichtig__ und _muss_."
+    assert prepare("You must __always__ check it.", take_out_tags=True).segments == ["You must always check it."]
+    for other in ("Override __init__ and __len__ here.", "Use __FILE__ and __attribute__ in C.",
+                  "Put it in a __tests__ folder.", "Rename my_file_name to other_name now.", "Call _exit and _Exit there."):
+        assert not any(prepare(other, take_out_tags=True).moved[0]), other
+    references = prepare("See `Draft 7 <https://b.example>`_ and `Draft 3 <https://c.example>`_ too.", take_out_tags=True)
+    assert [item for item in references.protected if "_" in item] == [" <https://b.example>`_", " <https://c.example>`_"]
+
+
 def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
     """LaTeX: read, "\\textbf{faster}" and "\\emph{very}" came back as written (the braces were a placeholder's), half a
     footnote was translated and a section's title ran into the sentence after it. A formatting command and its "}"

@@ -493,6 +493,13 @@ WINDOWS_PATH = (rf"(?<![\w\\%])(?:[A-Za-z]:|%[A-Z_][A-Z0-9_]*%)\\"
 # catalog messages; 14 of them are such). Not where it opens a sentence. A name (`is_name`): "Windows-Anwendungen".
 WINDOWS_NAME = (r"(?:(?<=Microsoft\s)|(?<=\bMS\s)|(?<=\bX\s))Windows(?![\w'’])"
                 r"|(?<=[a-z0-9,;(]\s)Windows(?![\w'’])(?!\s+[A-Z])")
+# A name with two underscores on either side (Python's "__doc__", "__init_subclass__", C's "__VA_ARGS__"): read, the
+# model changed it ("__path__" came back as "__paths__", "__doc__" as "__Dokument__"; 53 of the 143 in 4,015
+# paragraphs of this machine's Python docstrings). Not a capitalized word nor a word of emphasis, which Markdown's
+# strong emphasis spells so ("__Zstandard__ is fast", "it is __not__ a good idea", which the model wrote "__nicht__")
+DUNDER_NAME = (r"(?<![\w.])__(?!(?:not|never|always|only|very|must|no|cannot|important|required|optional|before|after"
+               r"|exactly)__)(?:[a-z][a-z0-9]*|[A-Z][A-Z0-9]*)(?:_[A-Za-z0-9]+)*__")
+DUNDER = re.compile(DUNDER_NAME)
 PLACEHOLDERS = (
     FRONT_MATTER,
     FENCED_CODE,
@@ -662,13 +669,8 @@ PLACEHOLDERS = (
     # Function calls with no arguments ("isnull()" came back as "istnull()", "exists()" as "existen()"), tried only
     # where a run of name characters starts: tried after each colon too, "a:" * 16,000 took 1.9 s
     r"(?<![\w.:])[A-Za-z_][\w.:]*\(\)",
-    # A name with two underscores on either side (Python's "__doc__", "__init_subclass__", C's "__VA_ARGS__"), not the
-    # start of a file's name or of a call: read, the model changed it ("__path__" came back as "__paths__", "__doc__"
-    # as "__Dokument__"; 53 of the 143 in 4,015 paragraphs of this machine's Python docstrings). Not a capitalized word
-    # nor a word of emphasis, which Markdown's strong emphasis spells so ("__Zstandard__ is fast", "it is __not__ a
-    # good idea", which the model wrote "__nicht__")
-    r"(?<![\w.])__(?!(?:not|never|always|only|very|must|no|cannot)__)(?:[a-z][a-z0-9]*|[A-Z][A-Z0-9]*)"
-    r"(?:_[A-Za-z0-9]+)*__(?!\w|\.\w|\((?!\())",
+    # A name with two underscores on either side (DUNDER_NAME), not the start of a file's name or of a call
+    rf"{DUNDER_NAME}(?!\w|\.\w|\((?!\())",
     # Function calls with arguments that are names or numbers: read, the model changed 167 of the 378 in those
     # docstrings ("splitdrive(p)" came back as "Teildrive(p)", "type(obj)" as "Typ(obj)", "process_request(request,
     # client_address)" as "process_request(erfragen, client_address)"). A function's name in small letters or in
@@ -2484,13 +2486,15 @@ def without_placeholder_fragments(text: str) -> str:
 
 
 def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYTHING,
-            spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None, exact: Spans = ()) -> str:
+            spans: Sequence[tuple[int, int]] = (), apart: Apart | None = None, exact: Spans = (),
+            no_item_ends: Container[int] = ()) -> str:
     """The text with every protected item swapped for a placeholder token, numbered in reading order: with a
     pattern, each element whose content is not to be translated (`untranslatable_elements`) whole, the (start, end)
     `exact` spans outside them as they are, and what `pattern` matches between those (the syntax of ICU's "{g,
     select, female {She}}" bounds its messages: "{She}" is none of its placeholders); and the parts of the `spans`
-    that no item covers, each widened to its word. Items with only spaces or joining marks between them are one
-    (`runs_merged`), except those `apart` matches. `protected` collects the items."""
+    that no item covers, each widened to its word; no match of `pattern` that ends at one of `no_item_ends`. Items
+    with only spaces or joining marks between them are one (`runs_merged`), except those `apart` matches.
+    `protected` collects the items."""
     items: list[tuple[int, int]] = []
     if pattern:
         # not one inside code, which shows it ("```html\n<script>...</script>\n```" was cut at the element, and the
@@ -2506,7 +2510,8 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
             elements = starting_outside(elements, sorted(blocks + apart_from(in_code, blocks)) if in_code else blocks)
         start = 0
         for bound in [*sorted(elements + apart_from(exact, elements)), (len(text), len(text))]:
-            items += protected_spans(text, pattern, start, bound[0]) + [bound]
+            items += [item for item in protected_spans(text, pattern, start, bound[0]) if item[1] not in no_item_ends]
+            items.append(bound)
             start = bound[1]
         items.pop()  # the end of the text
     # A span is widened to its word once what the items cover is out of it (the ">" of "<b>station" is no span of
@@ -2871,21 +2876,26 @@ SPLITTER_WINDOW = 2000
 SPLITTER_MAX_WINDOW = 8000
 
 
-# Markdown's emphasis, "**bold**" and "*italic*", on one line: a mark before a word (no space after it, no word or
-# backslash before it) and the same mark after one. Read with their sentence the marks cost the model the words they
-# wrap ("This is **very important**" came back as "Dies ist **Beimer**", "Click **Save** and then **Close**" as "...
-# **Speicher** und dann **Anheben**"); where tags may leave the sentence, a pair is an element's tags, taken out and
-# put back around the words the alignments say. "2*3*4", "*.txt and *.bak", "**kwargs" and "a ** b" are none.
-EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*?)(?=[^\s*])[^*\n]{0,200}?(?<=[^\s*\\])\1(?![\w*])")
-EMPHASIS_MARK = frozenset(("*", "**"))
+# Markdown's emphasis, "**bold**" and "*italic*", "__bold__" and "_italic_", on one line: a mark before a word (no
+# space after it, no word or backslash before it) and the same mark after one. Read with their sentence the marks cost
+# the model the words they wrap ("This is **very important**" came back as "Dies ist **Beimer**", "Click **Save** and
+# then **Close**" as "... **Speicher** und dann **Anheben**", "You must __always__ check" as "Sie müssen __Wählen__
+# überprüfen", "__very important__" as "__Wert important__"); where tags may leave the sentence, a pair is an
+# element's tags, taken out and put back around the words the alignments say. "2*3*4", "*.txt and *.bak", "**kwargs",
+# "a ** b", "snake_case_name" and a name between double underscores ("__init__", "__FILE__": DUNDER) are none.
+EMPHASIS = re.compile(r"(?<![\w*\\])(?:(\*\*?)(?=[^\s*])[^*\n]{0,200}?(?<=[^\s*\\])\1"
+                      r"|(?<![^\s(\[\"'])(__?)(?=[^\W_])(?:[^_\n]|(?<=[^\W_])_(?=[^\W_])){0,200}?(?<=[^\W_]|[.!?])\2)"
+                      r"(?![\w*])")
+EMPHASIS_MARK = frozenset(("*", "**", "_", "__"))
 
 
 def emphasis_marks(text: str) -> list[tuple[int, int]]:
     """(start, end) of both marks of each EMPHASIS around words (a letter inside)."""
     marks = []
     for found in EMPHASIS.finditer(text):
-        if any(character.isalpha() for character in found.group()):
-            marks += [found.span(1), (found.end() - len(found.group(1)), found.end())]
+        mark = found.group(found.lastindex)
+        if any(character.isalpha() for character in found.group()) and not DUNDER.fullmatch(found.group()):
+            marks += [found.span(found.lastindex), (found.end() - len(mark), found.end())]
     return marks
 
 
@@ -3516,14 +3526,16 @@ LABEL_WORDS = re.compile(rf"(?!{KEY_LABEL})(?:[A-Z][^.!?:;]{{0,39}}|[A-Z][^.!?:;
 # and 23.90, 52 further).
 BARE_UI_VERB = r"(?<![\w-])(?:(?:[Rr]ight|[Dd]ouble)-)?(?:[Cc]lick|[Tt]ap|[Pp]ress)(?:[ \xa0]on)?"
 LABEL_TEXT = rf"(?!{KEY_NAME}\b)(?:OK|[A-Z][a-z][\w'’&+-]*(?:[ \xa0][A-Z][\w'’&+-]*){{0,2}})"
-# A label emphasized ("**Save**", "<b>Save</b>"): Markdown's marks or HTML's tags before it and after it
+# A label emphasized ("**Save**", "_Save_", "<b>Save</b>"): Markdown's marks or HTML's tags before it and after it
 # (and LibreOffice's help's '<span class="emph">Open</span>')
-EMPHASIS_OPENS, EMPHASIS_CLOSES = r"\*\*?|<(?:b|strong|em|i)>|<span\b[^<>]*>", r"\*\*?|</(?:b|strong|em|i|span)>"
+EMPHASIS_OPENS = r"\*\*?|__?|<(?:b|strong|em|i)>|<span\b[^<>]*>"
+EMPHASIS_CLOSES = r"\*\*?|__?|</(?:b|strong|em|i|span)>"
 BARE_LABEL = re.compile(rf"{BARE_UI_VERB}[ \xa0](?:the[ \xa0])?"
-                        rf"(?P<emphasis>{EMPHASIS_OPENS})?(?P<bare>{LABEL_TEXT})(?(emphasis)(?:{EMPHASIS_CLOSES}))"
+                        rf"(?P<emphasis>{EMPHASIS_OPENS})?(?P<bare>{LABEL_TEXT})(?<!_)"  # (its "_" is a mark's)
+                        rf"(?(emphasis)(?:{EMPHASIS_CLOSES}))"
                         # and another ("Click Save and Close.", which came back as "Klicken und Schließen schließen.")
                         rf"(?:[ \xa0](?:and|or)[ \xa0](?P<other_emphasis>{EMPHASIS_OPENS})?(?P<other>{LABEL_TEXT})"
-                        rf"(?(other_emphasis)(?:{EMPHASIS_CLOSES})))?"
+                        rf"(?<!_)(?(other_emphasis)(?:{EMPHASIS_CLOSES})))?"
                         r"(?=[ \xa0](?:to|and|or|if|when|then|again|below|above)[ \xa0][a-z]|[ \xa0]button\b"
                         r"|[.,;!)](?!\.)|$)")
 # A label in an element that says it is one: Mallard's <gui> (GNOME's help) and DocBook's <guilabel>, <guibutton>,
@@ -3718,8 +3730,8 @@ def in_small_letters_again(text: str, names: Iterable[str]) -> str:
 # An identifier from an underscore ("_exit", "_Bool", "__atomic", "_GNU_SOURCE"): C's reserved names, a class's
 # private ones. The vocabulary lacks "_", so the model read a token glued to a word and translated the word ("The
 # _start symbol" came back as "Das _Startsymbol", "Call _exit to quit" as "_Ausrufen, um ...", "library providing
-# __atomic built-in functions" as "__atomische ..."); kept as written. Not an emphasis's word, whose closing mark follows on its
-# line ("_not_", "__very important__"), nor a label's mnemonic marker ("_Open", `_unknown_marker`)
+# __atomic built-in functions" as "__atomische ..."); kept as written. Not an emphasis's word, whose closing mark
+# follows on its line ("_not_", "__very important__"), nor a label's mnemonic marker ("_Open", `_unknown_marker`)
 UNDERSCORED_NAME = re.compile(r"(?<![\w$.\\/@&-])_{1,2}[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*(?![\w-])"
                               r"(?![^\n]{0,200}?[^\s_]__?(?!\w))")
 
@@ -4778,7 +4790,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         exact = sorted(exact + apart_from(sorted(latex.items + latex_tags), exact))
     exact = sorted(exact + apart_from(escaped, exact)) if escaped else exact
     exact = sorted(exact + apart_from(tagged, exact)) if tagged else exact
-    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact)
+    # an emphasis's closing "_" or "__" ends no reST reference ("__very important__": no item "important__")
+    closing = {end for start, end in marks[1::2] if text[start] == "_"}
+    masked = protect(text, prepared.protected, pattern, untranslatable, apart, exact, closing)
     # With its items in place this is the text, so the text's spans find their items in it (`items_over`); the text
     # as read, dehyphenated, is shorter after each joined word ("about 8.05" after "hun-\ndred" lost its "etwa")
     as_in_text, joined_breaks = masked, set()
