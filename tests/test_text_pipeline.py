@@ -2462,6 +2462,9 @@ def test_a_help_texts_commands_and_keywords_are_kept_as_written():
     values = "  none, off       never make backups\n  c, u   create a character file\n   [-]ignpar     ignore errors"
     assert prepare(values).segments == ["never make backups", "create a character file", "ignore errors"]
     assert prepare("   and, so on     it goes").segments == ["and, so on", "it goes"]  # a gap after two words
+    # a term with its argument in brackets (od's "d[SIZE]" came back as "d[SIZEICH]")
+    assert prepare("  d[SIZE]    signed decimal\n  x[SIZE]    hexadecimal\n").segments == ["signed decimal",
+                                                                                       "hexadecimal"]
     # an example's command line after the program's placeholder ("root" came back as "Wurzel"), not an option's value
     examples = "Examples:\n  %s root /u        Change the owner of /u.\n  -a FILENUM   print lines of FILENUM\n"
     assert prepare(examples).segments == ["Examples:", "Change the owner of XX0X.", "XX0X FILENUM",
