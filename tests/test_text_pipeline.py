@@ -3584,6 +3584,8 @@ def test_a_label_after_the_verb_that_clicks_it_is_translated_alone():
     assert prepared.segments == ["Click XX0X to continue.", "Save"]
     assert prepared.restore(["Klicken Sie XX0X, um fortzufahren.", "Speichern"]) == (
         "Klicken Sie auf **Speichern**, um fortzufahren.")
+    prepared = prepare("Click __Save__ and then __Close__.", take_out_tags=True)  # in underscores too
+    assert prepared.segments[1:] == ["Save"] and prepared.protected[0] == "__Save__"
     prepared = prepare("Click <b>Save</b> to continue.", take_out_tags=True)  # the tags placed by alignments
     assert prepared.segments == ["Click XX0X to continue.", "Save"] and prepared.protected == ["<b>", "Save", "</b>"]
     assert prepared.restore(["Klicken Sie XX1XXX0XXX2X, um fortzufahren.", "Speichern"]) == (
