@@ -1759,9 +1759,11 @@ class Prepared:
 ACCELERATOR = re.compile(r"(?:(?<![\w&%~])(?:[&_]|~(?![\w.-]*/))|(?<=[^\W\d_])(?:&(?=[a-z])|~))(?=[^\W\d_])")
 ACCELERATOR_MAX_WORDS = 8
 # A label with GTK's marker is no sentence: of the 226 installed catalog messages with one, none ends with a full stop
-# but "Use *_tz() function for time zone support.". A sentence's "_" starts an identifier ("Call _exit to quit the
-# program." read as a label came back as "B_eenden Sie das Programm ...": UNDERSCORED_NAME)
-SENTENCE_ENDED = re.compile(r"\S+(?:\s+\S+){2,}(?<=[^\W_])\.\s*")  # three words or more
+# but "Use *_tz() function for time zone support.", and none has a comma between words (their contexts aside:
+# "Stock label, media"). A sentence's "_" starts an identifier ("Call _exit to quit the program." and "Use _exit, not
+# exit, in the child" read as labels came back as "B_eenden Sie das Programm ...", "B_eenden, nicht im Kind":
+# UNDERSCORED_NAME)
+SENTENCE_SHAPED = re.compile(r"\S+(?:\s+\S+){2,}(?<=[^\W_])\.\s*|.*\w, \w.*")  # 3 words and a full stop; a comma
 Accelerator = tuple[str, str, int]  # the marker, its word with it ("E&xit"), which of the segment's such words
 
 
@@ -1787,10 +1789,10 @@ WORD_CHARACTERS = re.compile(r"[^\W_]*")
 def _label_marker(label: str) -> re.Match | None:
     """A label's one mnemonic marker (ACCELERATOR, or GTK's "_" inside a word: `_marks_inside`; in the label with its
     tokens blanked: a token parts words too): on one line, of up to ACCELERATOR_MAX_WORDS words (with a "_", no
-    sentence: SENTENCE_ENDED), with no other "&" or "_" (a "~": no other "~"); else None."""
+    sentence: SENTENCE_SHAPED), with no other "&" or "_" (a "~": no other "~"); else None."""
     if (sum(map(label.count, "&_")) != 1 and label.count("~") != 1  # (first: a text of many is read once)
             or "\n" in label.strip() or len(label.split()) > ACCELERATOR_MAX_WORDS
-            or "_" in label and SENTENCE_ENDED.fullmatch(label)):
+            or "_" in label and SENTENCE_SHAPED.fullmatch(label)):
         return None
     blanked = tokens_blanked(label)
     markers = [*ACCELERATOR.finditer(blanked), *filter(_marks_inside, UNDERSCORE_INSIDE.finditer(blanked))]
