@@ -68,6 +68,20 @@ BRACKETS = "()[]{}"
 # A number (a run of digits, not a placeholder token's) a translation lacks or says more often than its source is
 # lost or garbled as a code is ("32-bit binary loader" came back as "binärer", "GDome2" as "GDome22").
 NUMBER = re.compile(rf"{TOKEN_LIKE}|(\d+)")
+# So is a number said in words that the translation says neither in German nor in digits ("She has been working here
+# for ten years" came back as "Sie arbeitet seit Jahren ...", "provides seven variations" as "bietet sich seven
+# Variationen"). Not "one", a pronoun as often. German's words are found inside others too ("zwei" in "zweite", "acht"
+# in "beachten"): a translation that may say the number is not retried for it. On 700 paragraphs each of held-out
+# package descriptions, catalog messages and AppStream descriptions and the test and validation sets, in process: 10
+# of 6,381 translations change, 8 closer to their reference ("A picture is worth a thousand words.": "Ein Bild ist
+# schickerlich schick." -> "Ein Bild werttausende Worte."), 2 further by 0.2 and 0.6 chrF.
+NUMBER_WORDS = {english: re.compile(german) for english, german in {
+    "two": "zwei|2", "three": "drei|3", "four": "vier|4", "five": "fünf|5", "six": "sechs|6", "seven": "sieben|7",
+    "eight": "acht|8", "nine": "neun|9", "ten": "zehn|10", "eleven": "elf|11", "twelve": "zwölf|12",
+    "twenty": "zwanzig|20", "thirty": "dreißig|30", "hundred": "hundert|100", "hundreds": "hundert",
+    "thousand": "tausend|1000|1\\.000", "thousands": "tausend", "million": "million", "millions": "million",
+    "dozen": "dutzend|12", "dozens": "dutzend"}.items()}
+NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(NUMBER_WORDS)})\b", re.IGNORECASE)
 # A word of the source that the translation's cross-attention (the alignment layer's, summed over its tokens) gave
 # less than this (the default of `--uncovered-attention`) was likely left out ("Keep and manage all your chat history"
 # came back as "Alle Ihren Chat-Verlauf behalten", now "... behalten und verwalten"; "He forgot his keys at home again."
@@ -455,7 +469,7 @@ class Scheduler:
             repeats = 0  # "very, very" may come back as "sehr, sehr"
         # (a kept string counts once in a source whose pieces spell it otherwise)
         unkept = sum(not 0 < text.count(kept) <= max(1, source.count(kept)) for kept in request.kept)
-        unkept += changed_numbers(text, source)
+        unkept += changed_numbers(text, source) + unsaid_number_words(text, source)
         uncovered = uncovered_words(pieces, coverage, self.uncovered_attention) if coverage is not None else 0
         return Defects(unkept, uncovered, repeats, misplaced_marks(text, source),
                        short=sources >= SHORT_SOURCE_TOKENS and len(ids) < SHORT_TRANSLATION * sources)
@@ -543,7 +557,7 @@ class Scheduler:
 class Defects(NamedTuple):
     """A translation's defects (`Scheduler._defects`), worst first: compared as a tuple, fewer is better."""
 
-    unkept: int  # strings of `Request.kept` and numbers (NUMBER) it lacks, or says more often than its source
+    unkept: int  # strings of `Request.kept`, numbers (NUMBER, NUMBER_WORDS) it lacks or says more often than its source
     uncovered: int  # words of its source its attention left out (`uncovered_words`)
     repeats: int  # runs of words or full stops said twice in a row (`repeated_runs`) where its source says none
     marks: int  # brackets said more or less often than in its source, an end unlike the source's (`misplaced_marks`)
@@ -589,6 +603,13 @@ def changed_numbers(translation: str, source: str) -> int:
         return 0
     said, meant = Counter(said), Counter(meant)
     return sum(((said - meant) + (meant - said)).values())
+
+
+def unsaid_number_words(translation: str, source: str) -> int:
+    """How many of the NUMBER_WORDS its source says a translation says neither in German nor in digits."""
+    said = {word.lower() for word in NUMBER_WORD.findall(source)}
+    lowered = translation.lower() if said else ""
+    return sum(NUMBER_WORDS[word].search(lowered) is None for word in said)
 
 
 def sentence_end(source: str) -> str:

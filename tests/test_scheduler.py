@@ -9,11 +9,11 @@ from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import BEAM, EncoderRun, SlotPool
 from service.scheduler import (QueueFull, Request, RequestStatus, Scheduler, changed_numbers, closing_mark,
-                               misplaced_marks, repeated_runs, uncovered_words)
+                               misplaced_marks, repeated_runs, uncovered_words, unsaid_number_words)
 
-VOCAB, EOS = 64, 3
-OPENING, CLOSING, QUESTION_MARK, THIRTY_TWO = 60, 61, 62, 63  # above every token the scripts emit
-MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?", THIRTY_TWO: "\u258132"}
+VOCAB, EOS = 66, 3
+OPENING, CLOSING, QUESTION_MARK, THIRTY_TWO, TEN, ZEHN = 60, 61, 62, 63, 64, 65  # above every token the scripts emit
+MARKS = {OPENING: "[", CLOSING: "]", QUESTION_MARK: "?", THIRTY_TWO: "\u258132", TEN: "\u2581ten", ZEHN: "\u2581zehn"}
 
 
 def word(token: int) -> str:
@@ -331,6 +331,23 @@ def test_a_translation_that_lacks_a_number_of_its_source_is_decoded_again():
     request = Request("r", [5, THIRTY_TWO], DecodingOptions(max_output_tokens=8))
     Scheduler(BranchingRuntime(beams=(40, THIRTY_TWO)), retry_beams=3).run([request])
     assert request.retried and request.output_ids == [40, THIRTY_TWO]
+
+
+def test_a_translation_that_lacks_a_number_word_of_its_source_is_decoded_again():
+    """The source says "t5 ten", greedy "t15 t16": the beams' translation, which says "zehn", replaces it."""
+    request = Request("r", [5, TEN], DecodingOptions(max_output_tokens=8))
+    Scheduler(BranchingRuntime(beams=(40, ZEHN)), retry_beams=3).run([request])
+    assert request.retried and request.output_ids == [40, ZEHN]
+
+
+@pytest.mark.parametrize("translation, source, unsaid", [
+    ("Sie arbeitet seit Jahren hier.", "She has been working here for ten years.", 1),  # as it came back
+    ("seit zehn Jahren", "for Ten years", 0), ("seit 10 Jahren", "for ten years", 0),
+    ("bietet sieben Varianten", "provides seven variations", 0), ("Tausende Dateien", "thousands of files", 0),
+    ("1.000 Dateien", "a thousand files", 0), ("zwei oder drei", "two, three or four", 1),
+    ("einer von ihnen", "one of them", 0), ("Zehntel", "tenth", 0)])  # not "one", nor an ordinal
+def test_unsaid_number_words_counts_number_words_said_neither_in_german_nor_in_digits(translation, source, unsaid):
+    assert unsaid_number_words(translation, source) == unsaid
 
 
 @pytest.mark.parametrize("translation, source, changed", [
