@@ -1842,9 +1842,9 @@ def _serve_parser(commands) -> None:
                             "(TRANSLATOR_JOIN_INTERVAL_STEPS; default 1: at every step)")
     serve.add_argument("--placeholder-retry-beams", type=int, default=env("placeholder_retry_beams"),
                        help="a sentence decoded greedily whose translation lost a placeholder token (%%s, {name}, a "
-                            "tag), a code it reads (XMPP, FAT32, A4, .sh) or a number (in digits, or in words: ten), or "
-                            "says one more often than its source, that says a run of words or a full stop twice in a row where its source does "
-                            "not, that ends otherwise than its source where that ends in ?, !, :, ... or a full stop "
+                            "tag), a code it reads (XMPP, FAT32, A4, .sh) or a number (in digits, or in words: ten), "
+                            "or says one more often than its source, that says a run of words or a full stop twice in "
+                            "a row where its source does not, that ends otherwise than its source where that ends in ?, !, :, ... or a full stop "
                             "after a word of 4 letters or more, or says a bracket more or less often than its "
                             "source, that left a word of its source out (--uncovered-attention), or that came back "
                             "short (fewer tokens than half its source's, of 4 or more), is decoded again with this "

@@ -3666,10 +3666,13 @@ def test_markdown_emphasis_in_underscores_leaves_the_sentence_too():
         "Das ist __sehr wichtig__ und _muss_."
     assert prepare("You must __always__ check it.", take_out_tags=True).segments == ["You must always check it."]
     for other in ("Override __init__ and __len__ here.", "Use __FILE__ and __attribute__ in C.",
-                  "Put it in a __tests__ folder.", "Rename my_file_name to other_name now.", "Call _exit and _Exit there."):
+                  "Put it in a __tests__ folder.", "Rename my_file_name to other_name now.",
+                  "Call _exit and _Exit there."):
         assert not any(prepare(other, take_out_tags=True).moved[0]), other
-    references = prepare("See `Draft 7 <https://b.example>`_ and `Draft 3 <https://c.example>`_ too.", take_out_tags=True)
-    assert [item for item in references.protected if "_" in item] == [" <https://b.example>`_", " <https://c.example>`_"]
+    references = prepare("See `Draft 7 <https://b.example>`_ and `Draft 3 <https://c.example>`_ too.",
+                         take_out_tags=True)
+    assert [item for item in references.protected if "_" in item] == [" <https://b.example>`_",
+                                                                       " <https://c.example>`_"]
 
 
 def test_latex_markup_is_kept_and_its_formatted_words_and_titles_translated():
