@@ -69,6 +69,7 @@ HOSTILE = [
     ("options of one dash between spaces", " -a", False),
     ("names with digits joined by dashes", "a1-", False),
     ("a shell comment after options on every line", "a -b # c\n", False),
+    ("a usage line's syntax that never ends", " [-a] <b>", False, "cmd"),  # its tokens read two ways by a term
     ("a tag's name that never ends", "b", False, "x <"),  # its letters given back one by one to the attributes
     # LaTeX: each opening looks for its "}", each code environment for its end
     ("LaTeX formatting commands that never close", "\\emph{a ", False),

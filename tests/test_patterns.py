@@ -31,7 +31,11 @@ OPENERS = ["\\[", "\\(", "$", "$$", "`", "``", "```", "~~~", "[", "![", "](", "{
            "export const ", "!!! ", ":::", "linkgit:", "kbd:[", "footnote:[", ".. ", "`a <", ":ref:`", "a.", "#", '"',
            "'a"]
 SHORT_UNITS = CHARACTERS + [c + after for c in CHARACTERS for after in ("\n", " ", "a")] + ["a" + c for c in CHARACTERS]
-PROBES = [*itertools.product(["", '<a x="1">', "'"], PAIRS), *itertools.product(OPENERS, SHORT_UNITS)]
+# and a masked text's placeholder token, which reads as a word in capitals too, after a word (a help text's term, "cmd
+# XX1X XX2X ...", took each both ways)
+TOKENS = [" XX1X", "XX1X"]
+PROBES = [*itertools.product(["", '<a x="1">', "'"], PAIRS), *itertools.product(OPENERS, SHORT_UNITS),
+          *itertools.product(["", "a"], TOKENS)]
 TAILS = ["!", "a", "\n"]
 REPEATS, LIMIT_SECONDS = 40, 1.0
 

@@ -6439,9 +6439,11 @@ BREAKS = r"\r\n|[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]| {2,}"
 # as "Wurzel", "staff" as "Personal"; the installed catalogs' German keeps 17 of 17. Not an option's token and its
 # value, which catalogs translate ("  -a FILENUM   ...": "-a DATEINUM"). A term's argument may be glued to it in
 # brackets (od's "  d[SIZE]    signed decimal", which came back as "d[SIZEICH]"; coreutils' German writes "d[ANZAHL]").
+# Its arguments are possessive: a token ("XX12X") is also a word in capitals, so a line that was no term tried every
+# way of reading its tokens before failing (exponential: "cmd [-a] <b> [-a] <b> ..." of 1,600 characters never ended).
 TERM_WORD = r"[a-z][a-z0-9_-]*"  # what a user types, in small letters
 TABLE_TERM = re.compile(rf"(?:\[-\])?{TERM_WORD}(?:\[[^\]\s]+\])?(?:, {TERM_WORD})*"
-                        r"(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*")
+                        r"(?: (?:[A-Z][A-Z0-9_-]*|XX\d+X|\[[^\]\s]+\]|\.\.\.))*+")
 EXAMPLE_TERM = re.compile(rf"{PLACEHOLDER_PATTERN.pattern}(?: \S+)+")  # the program's placeholder's token, arguments
 PROGRAM_PLACEHOLDER = re.compile(r"%(?:\d+\$)?s(?!\S)")  # (its item may hold the options after it: "%s -hR")
 # What a term precedes: a gap of three spaces or more or a tab, and text on the same line, with no gap nearly as wide
