@@ -3397,7 +3397,27 @@ def test_a_command_line_between_quotation_marks_is_kept_as_written():
         assert prepared.restore(prepared.segments) == text
 
 
-def test_a_programs_statement_on_a_line_of_its_own_is_kept_as_written():
+def test_a_usage_lines_command_is_kept_as_written_and_its_syntax_read():
+    """Read, a usage line's command was translated or lost ("pushd [-n] [+N | -N | dir]" came back as "primiert [-n]
+    ...", "suspend [-f]" as "[-f]", "scalar clone [<options>]" as "Skalarer Klon ..."): its name and subcommands in
+    small letters before nothing but options, brackets and metavariables are an item; what the brackets hold is read,
+    as the catalogs' German translates it ("[-f filename]": "[-f Dateiname]")."""
+    for text, name in {"pushd [-n] [+N | -N | dir]": "pushd", "Usage: id [-a]\n": "id",
+                       "suspend [-f]": "suspend", "  or:  fuser [-fIMuvw] [-a|-s] NAME...": "fuser",
+                       "scalar clone [<options>] [--] <repo> [<dir>]": "scalar clone",
+                       "enable [-a] [-dnps] [-f filename] [name ...]": "enable",
+                       "Usage: sg group [[-c] command]\n": "sg group"}.items():
+        prepared = prepare(text)
+        assert prepared.protected[0] == name, text
+        assert prepared.restore(prepared.segments) == text
+    assert "filename" in prepare("enable [-a] [-dnps] [-f filename] [name ...]").segments[0]
+    # a line of a sentence's words, of prose before a bracket (a value list, printf's, a changelog's credit, an
+    # issue's or a commit's number), or with words after its syntax, keeps its words
+    for text in ("use notes from <notes-ref>", "    expanded output [on, off, auto]", "warning [%s]",
+                 "  some compiler warnings  [Steven M. Schweda]", "  fixed a crash [f05d1772c4]",
+                 "  width [submitted by treectrl]", "remove [packages] from the system", "see [1]",
+                 "print the help [-h]", "Remove [-f] files"):
+        assert text.split()[0] in " ".join(prepare(text).segments), text
     """Read, a statement outside a code block had its keywords and names translated and a bracket lost ("const crypto =
     require('node:crypto');" came back as "konstrukt-Krypto = erforderlich;"): a line that ends in ";" or "{" with a
     call, a block's keyword, an assignment or a comparison, or one after ">>> ", is an item; its comments are read.
