@@ -304,7 +304,11 @@ def test_a_translation_that_says_a_run_of_words_twice_is_decoded_again_unless_it
     ("Dateien, die die Anwendung liest", 0),  # a short word twice is German
     ("die Adresse 1.1.1.1", 0), ("eine Datei", 0), ("", 0),
     ("B.A.T.M.A.N..", 1), ("verwendet d..", 1), ("Laden... Bitte warten.", 0),  # a full stop twice, not "..."
-    ("gespeichert.... Das", 1), ("(1., 2....)", 1)])  # nor after "..."
+    ("gespeichert.... Das", 1), ("(1., 2....)", 1),  # nor after "..."
+    # a run of two words or more said again with other endings, not a lone word ("Spiel, Spielen")
+    ("Fotos und Videos von Kameras und Videos von Kamera laden", 1),
+    ("eine neue Version von einer neuen Version von Debian", 1),
+    ("ein Spiel, Spielen macht Spaß", 0), ("mit Kameras oder mit Kameraden", 0), ("die Datei oder der Dateien", 0)])
 def test_repeated_runs_counts_runs_of_words_said_twice_in_a_row(text, runs):
     assert repeated_runs(text) == runs
 
