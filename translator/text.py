@@ -4184,8 +4184,9 @@ SENTENCE_WORDS = frozenset("the a an to of for with and or is are be this that t
 # its name was translated or lost ("pushd" came back as "primiert", "id" as "ID", "suspend [-f]" as "[-f]": 22 of the
 # 60 installed catalogs' usage lines); the catalogs' German keeps the name in 307 of 323 such lines, and translates
 # the words inside the brackets, which the model does too. So the name is kept as written, the rest read. A line of
-# such syntax only, with a bracket holding a letter that is no list of values ("[on, off, auto]") or printf's
-# ("error [%s]"); not one whose words could be a sentence's ("use notes from <notes-ref>").
+# such syntax only, with a bracket holding a letter that is no list of values ("[on, off, auto]"), printf's ("error
+# [%s]"), a changelog's credit ("[Steven M. Schweda]") or a number ("[1]", a commit's "[f05d1772c4]"); not one whose
+# words could be a sentence's ("use notes from <notes-ref>").
 USAGE_SYNTAX = (r"(?:\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]|<[^<>\n]+>|\([^()\n]*\)|\{[^{}\n]*\}"
                 r"|[-+]{1,2}(?:[\w-]+(?:\[?=\S*)?)?|[A-Z][A-Z0-9_-]*|\||\.\.\.|…)(?:[*+]|\.\.\.|…)?")
 USAGE_WORD = r"[a-z][\w+-]*(?:\.[\w+-]+)*"  # a program's name or a subcommand, no sentence's last word
