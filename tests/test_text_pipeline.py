@@ -2466,6 +2466,13 @@ def test_a_help_texts_commands_and_keywords_are_kept_as_written():
     # a term with its argument in brackets (od's "d[SIZE]" came back as "d[SIZEICH]")
     assert prepare("  d[SIZE]    signed decimal\n  x[SIZE]    hexadecimal\n").segments == ["signed decimal",
                                                                                        "hexadecimal"]
+    # a term after a list's bullet, as stty marks a setting POSIX lacks ("cols N" came back as "Spalten N"), also where
+    # the vocabulary lacks the bullet, an item then
+    stty = " * cols N        tell the kernel the columns\n * size          print the size\n"
+    assert prepare(stty).segments == ["tell the kernel the columns", "print the size"]
+    unknown_bullets = prepare(stty, unknown=lambda text: [found.span() for found in re.finditer(r"\*", text)])
+    assert unknown_bullets.segments == ["tell the kernel the columns", "print the size"]
+    assert prepare(" - read the docs     first").segments == ["read the docs", "first"]  # words of a sentence
     # an example's command line after the program's placeholder ("root" came back as "Wurzel"), not an option's value
     examples = "Examples:\n  %s root /u        Change the owner of /u.\n  -a FILENUM   print lines of FILENUM\n"
     assert prepare(examples).segments == ["Examples:", "Change the owner of XX0X.", "XX0X FILENUM",

@@ -6490,6 +6490,11 @@ TABLE_TERM_GAP = re.compile(r"(?: {3,}|\t)[ \t]*(?=\S)")
 # 66 of the 67; read, the model translated 8 of the 46 in the held-out catalog messages ("AUTOMATISCH EINSPIELEN",
 # "SPALTEN", "RECHNER").
 TERM_ALONE = re.compile(rf"{TERM_WORD}|[A-Z][A-Z0-9_]+")
+# A term may follow a list's bullet: stty's help marks the settings POSIX lacks so (" * cols N        tell the kernel
+# that the terminal has N columns" came back as " * Spalten N ..."; coreutils' German keeps 33 of its 40 such terms and
+# translates the others' argument, "dsusp ZEICHEN")
+BULLETS = ("*", "•", "-")
+TERM_BULLET = re.compile(r"(?:[*•-]|XX(\d+)X)[ \t]+")
 DESCRIPTION_BELOW = re.compile(r"[ \t]*\r?\n([ \t]*)(?=\S)")
 
 
@@ -6507,8 +6512,10 @@ def table_term(masked: str, start: int, end: int, protected: Sequence[str]) -> b
     """Whether masked[start:end], a part between separators, is a help text's table's term (TABLE_TERM or an
     EXAMPLE_TERM before a gap, or TERM_ALONE on its line); `protected`: the items of the text's tokens."""
     start = INDENTATION.match(masked, start, end).end()  # an indentation of one space is no separator
-    below = TERM_ALONE.fullmatch(masked, start, end) and DESCRIPTION_BELOW.match(masked, end)
-    gap = not below and _a_terms_shape(masked, start, end, protected) and TABLE_TERM_GAP.match(masked, end)
+    bullet = TERM_BULLET.match(masked, start, end)  # (a mark the vocabulary lacks is an item's token)
+    term = bullet.end() if bullet and (bullet[1] is None or protected[int(bullet[1])] in BULLETS) else start
+    below = TERM_ALONE.fullmatch(masked, term, end) and DESCRIPTION_BELOW.match(masked, end)
+    gap = not below and _a_terms_shape(masked, term, end, protected) and TABLE_TERM_GAP.match(masked, end)
     if not (below or gap):  # first: a term's shape, not the whitespace before it (a text of spaces and tabs)
         return False
     lead = start  # the line's start, read back over its indentation alone (not the whole line: a text of one line)
