@@ -4839,15 +4839,20 @@ def test_a_segment_the_model_translates_to_nothing_comes_back_as_written_whole_a
     assert "".join(piece for _, piece, _ in pieces) == pieces[-1][2].text == "Geh. Stop"
 
 
-def test_a_compounds_part_the_model_said_twice_is_said_once():
-    """The model lost its place and said a compound's part twice, with its ending or another, where beams did too
-    ("System monitor Widget that shows the CPU usage" came back as "Widget-Widget, das die CPU-Benutzung zeigt",
-    "In the default install, ..." as "Installations-Installation wird ..."): the part is said once, with the second's
-    ending, in a whole translation and in a streamed piece that holds both; not where the source says it twice
-    ("Baden-Baden"), nor a longer word after a part ("Bild-Bildschirm")."""
+def test_a_word_or_compounds_part_the_model_said_twice_is_said_once():
+    """The model lost its place and said a compound's part twice, with its ending or another, or a word twice in a
+    row, where beams did too ("System monitor Widget that shows the CPU usage" came back as "Widget-Widget, das die
+    CPU-Benutzung zeigt", "In the default install, ..." as "Installations-Installation wird ...", "but complicated to
+    write" as "aber kompliziert kompliziert zu schreiben"): the part is said once, with the second's ending, and the
+    word once, in a whole translation and in a streamed piece that holds both; not where the source says a word twice
+    ("Baden-Baden", "very, very"), nor a longer word after a part ("Bild-Bildschirm"), nor a short word ("die die")."""
     prepared = prepare("System monitor Widget that shows the CPU usage")
     assert prepared.restore(["Widget-Widget, das die CPU-Benutzung-Benutzung zeigt"]) == (
         "Widget, das die CPU-Benutzung zeigt")
     assert prepared.written(0, "Installations-Installation wird, Paket-Paket-Pakets") == "Installation wird, Pakets"
     assert prepared.restore(["Bild-Bildschirm und Bild-Bilder"]) == "Bild-Bildschirm und Bilder"
     assert prepare("A trip to Baden-Baden").restore(["Eine Reise nach Baden-Baden"]) == "Eine Reise nach Baden-Baden"
+    assert prepare("It is hard to write.").restore(["Es ist kompliziert kompliziert zu schreiben, auch auch."]) == (
+        "Es ist kompliziert zu schreiben, auch.")
+    assert prepare("Files that the app reads").restore(["Dateien, die die App liest"]) == "Dateien, die die App liest"
+    assert prepare("It is very, very good.").restore(["Es ist sehr sehr gut."]) == "Es ist sehr sehr gut."

@@ -1395,17 +1395,17 @@ class Prepared:
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece a stream sends (`settled` keeps a group the model
-        opened and a comma with the word after it in one piece): without the groups it made up, each compound's part
-        once, `_spelled`."""
-        text = self._parts_once(index, self._without_model_groups(index, text))
+        opened and a comma with the word after it in one piece): without the groups it made up, each word and
+        compound's part once, `_spelled`."""
+        text = self._said_once(index, self._without_model_groups(index, text))
         return self._spelled(index, self._after_commas(index, text))
 
-    def _parts_once(self, index: int, text: str) -> str:
-        """The German with each compound's part said once where the model said it twice (DOUBLED_PART) and segment
-        `index` does not ("Baden-Baden")."""
-        if "-" not in text or DOUBLED_PART.search(self.segments[index]):
+    def _said_once(self, index: int, text: str) -> str:
+        """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
+        segment `index` says no word twice ("Baden-Baden", "very, very")."""
+        if not SAID_TWICE.search(text) or WORD_TWICE.search(self.segments[index]):
             return text
-        return DOUBLED_PART.sub("", text)
+        return SAID_TWICE.sub("", text)
 
     def _after_commas(self, index: int, text: str) -> str:
         """The German with the words that open a clause in small letters after a comma (OPENER_AFTER_COMMA)."""
@@ -1458,7 +1458,7 @@ class Prepared:
             text = _first_marker_only(text, accelerator[0])
         if self._goes_on_after_a_clause(index):
             text = _opener_in_small_letters(text)
-        text = self._spelled(index, self._after_commas(index, self._parts_once(index, text)))
+        text = self._spelled(index, self._after_commas(index, self._said_once(index, text)))
         if self.spaces[index]:
             text = spaces_put_back(text, self.spaces[index], lambda word: self._spelled(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
@@ -2197,12 +2197,14 @@ OPENER_AFTER_COMMA = re.compile(rf"(?<=, )(?:{NEVER_NOUNS})(?![\w-])")
 CAPITAL_AFTER_COMMA = re.compile(r", (?!I\b|I['’]|XX\d+X)[A-Z]")
 COMMA_AT_END = re.compile(r",[ \t]*[^\W\d_]*$")  # a stream's comma and the word after it so far: held back
 # A compound's part said twice, the second time with its ending or another ("Widget-Widget, das die CPU-Benutzung
-# zeigt" for "System monitor Widget that shows the CPU usage", "Installations-Installation", "Bild-Bilder"): the model
-# lost its place, and beams said it too (61 of 11,051 held-out texts' served translations, each a stutter; chrF, which
-# counts the characters a copy shares with the reference, calls 41 of them further). German says the part once, with
-# the second's ending. A stream mends it where one piece holds both parts: its earlier pieces went out (holding each
-# piece's last word back kept a text in a script without spaces from streaming at all).
-DOUBLED_PART = re.compile(r"(?<!\w)([^\W\d_]{4,})[^\W\d_]{0,2}-(?=\1[^\W\d_]{0,2}(?!\w))")
+# zeigt" for "System monitor Widget that shows the CPU usage", "Installations-Installation", "Bild-Bilder"), or a word
+# of 4 letters or more said twice in a row ("aber kompliziert kompliziert zu schreiben", "auch auch"): the model lost
+# its place, and beams said it too (61 and 37 of 11,051 held-out texts' served translations, each a stutter; chrF,
+# which counts the characters a copy shares with the reference, calls some of them further). German says the part
+# once, with the second's ending, and the word once. A stream mends it where one piece holds both copies: its earlier
+# pieces went out (holding each piece's last word back kept a text in a script without spaces from streaming at all).
+SAID_TWICE = re.compile(r"(?<!\w)([^\W\d_]{4,})(?:[^\W\d_]{0,2}-(?=\1[^\W\d_]{0,2}(?!\w))| (?=\1(?!\w)))")
+WORD_TWICE = re.compile(r"(?<!\w)(\w+)\W{1,3}\1(?!\w)", re.IGNORECASE)  # a source's, marks between ("very, very")
 
 
 def _opener_in_small_letters(german: str) -> str:
