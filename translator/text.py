@@ -6512,7 +6512,8 @@ LINE_BREAK = re.compile(rf" ?(?:\r\n|\n){LINE_LEAD.pattern}")
 
 def table_term(masked: str, start: int, end: int, protected: Sequence[str]) -> bool:
     """Whether masked[start:end], a part between separators, is a help text's table's term (TABLE_TERM or an
-    EXAMPLE_TERM before a gap, or TERM_ALONE on its line); `protected`: the items of the text's tokens."""
+    EXAMPLE_TERM before a gap, or TERM_ALONE on its line; after a list's bullet, TERM_BULLET, or not); `protected`:
+    the items of the text's tokens."""
     start = INDENTATION.match(masked, start, end).end()  # an indentation of one space is no separator
     bullet = TERM_BULLET.match(masked, start, end)  # (a mark the vocabulary lacks is an item's token)
     term = bullet.end() if bullet and (bullet[1] is None or protected[int(bullet[1])] in BULLETS) else start
