@@ -279,7 +279,7 @@ def test_a_short_greedy_translation_is_decoded_again_with_beams(exported_default
 def test_a_run_of_words_greedy_decoding_said_twice_is_decoded_again_with_beams(exported_default):
     """A greedy translation that says a run of words twice in a row where its source does not ("jede Minute, Woche,
     Woche oder Monat") is decoded again; the beams' translation, which does not, is answered. So is one whose
-    compound says a part twice ("Relaadcast-Semonie-Semonie"), which the text would say once (DOUBLED_PART): the
+    compound says a part twice ("Relaadcast-Semonie-Semonie"), which the text would say once (SAID_TWICE): the
     beams' translation is another."""
     from service.scheduler import repeated_runs
     from service.translator import Translator

@@ -1395,10 +1395,13 @@ class Prepared:
 
     def written(self, index: int, text: str) -> str:
         """The model's text for segment `index`, whole or any piece a stream sends (`settled` keeps a group the model
-        opened and a comma with the word after it in one piece): without the groups it made up, each word and
-        compound's part once, `_spelled`."""
-        text = self._said_once(index, self._without_model_groups(index, text))
-        return self._spelled(index, self._after_commas(index, text))
+        opened and a comma with the word after it in one piece): without the groups it made up, `_worded`."""
+        return self._worded(index, self._without_model_groups(index, text))
+
+    def _worded(self, index: int, text: str) -> str:
+        """The model's words for segment `index` as German writes them: each word and compound's part once, a
+        clause's opener after a comma in small letters, `_spelled`."""
+        return self._spelled(index, self._after_commas(index, self._said_once(index, text)))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
@@ -1458,7 +1461,7 @@ class Prepared:
             text = _first_marker_only(text, accelerator[0])
         if self._goes_on_after_a_clause(index):
             text = _opener_in_small_letters(text)
-        text = self._spelled(index, self._after_commas(index, self._said_once(index, text)))
+        text = self._worded(index, text)
         if self.spaces[index]:
             text = spaces_put_back(text, self.spaces[index], lambda word: self._spelled(index, word))
         # A segment that owns no placeholder keeps any token the model made up as text (as it streamed), never
@@ -6496,7 +6499,7 @@ TERM_ALONE = re.compile(rf"{TERM_WORD}|[A-Z][A-Z0-9_]+")
 # that the terminal has N columns" came back as " * Spalten N ..."; coreutils' German keeps 33 of its 40 such terms and
 # translates the others' argument, "dsusp ZEICHEN")
 BULLETS = ("*", "•", "-")
-TERM_BULLET = re.compile(r"(?:[*•-]|XX(\d+)X)[ \t]+")
+TERM_BULLET = re.compile(rf"(?:[{re.escape(''.join(BULLETS))}]|XX(\d+)X)[ \t]+")
 DESCRIPTION_BELOW = re.compile(r"[ \t]*\r?\n([ \t]*)(?=\S)")
 
 
