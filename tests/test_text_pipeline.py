@@ -1619,6 +1619,16 @@ def test_a_sentences_first_word_that_says_what_software_it_is_is_a_name_though_t
         assert prepare(read).protected == [], read
 
 
+def test_a_word_the_text_names_something_by_is_a_name_everywhere_in_the_text():
+    """A text means one thing by a word: where it is a name once, it is a name wherever the text writes it ("Discover
+    is a hardware identification system ... Discover provides" came back as "... Entdeckt eine flexible
+    Schnittstelle", "Alcatel" as "Alkachel" where a list item starts with it). Not a part of a person's name."""
+    text = "Expect is a tool for automating scripts. Expect knows what to wait for. The script tells Expect when."
+    assert prepare(text).protected == ["Expect"] * 3
+    assert prepare("Siemens, Nokia, Alcatel.\nAlcatel BE5 phones.").protected == ["Alcatel", "Alcatel"]
+    assert prepare("Kevin White joined. White is a color.").protected == ["Kevin White"]
+
+
 def test_a_sentence_in_german_or_another_latin_script_language_is_kept_as_written():
     """Read, "Dies ist ein Test." came back as "Dies ist ungültig.", "Ceci est une phrase en français." as "Ceci sten
     une Phrase, französische Frankreich.": a segment with two function words of German, French, Spanish, Italian,

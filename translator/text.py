@@ -3715,8 +3715,19 @@ def ascii_names(text: str) -> list[tuple[int, int]]:
         if inside or all(word in known.names or APOSTROPHE_NAME.match(word) for word in words) \
                 or len(words) == 1 and _subject_of_english(text, run.end(), words[0]):
             names.append((start, run.end()))
+    names = _named_again(text, names)
     titled = [name.span() for name in TITLED_NAME.finditer(text)]
     return [_with_possessive(text, *span) for span in (sorted(titled + apart_from(names, titled)) if titled else names)]
+
+
+def _named_again(text: str, names: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (start, end) names, sorted, with each other place the text writes a one-word name as a name too: a text
+    means one thing by a word ("Expect is a tool ... The script tells Expect what to wait for")."""
+    words = {text[start:end] for start, end in names if lexicon.CAPITALIZED_WORD.fullmatch(text, start, end)}
+    if not words:
+        return names
+    again = [word.span() for word in lexicon.CAPITALIZED_WORD.finditer(text) if word.group() in words]
+    return sorted(names + apart_from(again, names))
 
 
 # A package's or a library's name in small letters that the model has not learned: words joined by hyphens, one of
