@@ -1605,17 +1605,19 @@ def test_a_sentences_first_word_that_says_what_software_it_is_is_a_name_though_t
     ist ...", "Expect is a tool" as "Erwartet ein Werkzeug", "Canna is a Japanese input method" as "Kann keine ...":
     words the lexicon knows (in small letters, or as English). Not a pronoun's or determiner's sentence, nor one that
     says what the word is in words of no software ("Love is a theme", "Pattern is a set of strings"), nor a word after
-    another in the sentence."""
+    another in the sentence. A run of capitalized words is one name ("Back In Time"), but a description of words that
+    ends in a kind of software ("Image Viewer")."""
     for text, name in (("Bacula is a set of programs to manage backup.", "Bacula"),
-                       ("Phonon is a multimedia API, which provides a layer.", "Phonon"),
+                       ("Phonon is the KF5 multimedia API, which provides a layer.", "Phonon"),
                        ("Expect is a tool for automating interactive applications.", "Expect"),
                        ("It works. Canna is a Japanese input method.", "Canna"),
-                       ("Transmission is a set of lightweight torrent clients.", "Transmission")):
+                       ("Transmission is a set of lightweight torrent clients.", "Transmission"),
+                       ("Back In Time is a simple frontend for rsync.", "Back In Time")):
         assert prepare(text).protected == [name], text
     for read in ("Love is a theme.", "Pattern is a set of fixed strings.", "This is a tool.", "Here is a library.",
                  "He is a clever player who knows the game.",
                  "The Transmission is a library.", "Description is a sentence that says what your extension does.",
-                 "Transmission provides clients."):
+                 "Transmission provides clients.", "Image Viewer is the official image viewer."):
         assert prepare(read).protected == [], read
 
 
