@@ -3409,17 +3409,17 @@ DERIVING_SUFFIXES = ("able", "ible", "ation", "ations", "ment", "ments", "ness",
 
 # A sentence's first word, even one the lexicon knows, is a name where the sentence says what software it is: "is a"
 # or "is the" and a kind of software ("Bacula is a set of programs", "Phonon is the KF5 multimedia API", "Expect is a
-# tool for ..."). Read, the model translated a package's name that is also a word, or one the training data wrote in small
-# letters ("Bacula" came back as "Bakula", "Phonon" as "Telefon", "Transmission" as "Übertragung", "Expect is a tool"
-# as "Erwartet ein Werkzeug", "Canna is" as "Kann keine"). Of the 932 such sentences in five held-out sets German
-# keeps 873 first words (most of the rest in other letters' case, "libvirt", or another spelling); of the 314 the
-# lexicon knows it keeps 313, and the model had lost 36. Served, 253 of their texts change, 176 closer, 76 further
-# (names the model kept, read as a token, change the words around them). The training data's software pairs keep 69
-# of 76 (GNOME names some of its own applications in German: "Calendar", "Chess", "Characters"). A bare English noun
-# says what it is in other words ("Love is a theme", "Pattern is a set of strings"), and a pronoun or determiner
-# starts many sentences ("He is a clever player", "This is a tool"). With "is the", 20 more held-out sentences: German
-# keeps 19 ("Settings is the primary interface" it names in its words). A run of capitalized words there is a name
-# too ("Back In Time is a frontend" came back as "Rück in Zeit ist ...", "Tokyo Cabinet" as "Tokyo-Collet"): of 59
+# tool for ..."). Read, the model translated a package's name that is also a word, or one the training data wrote in
+# small letters ("Bacula" came back as "Bakula", "Phonon" as "Telefon", "Transmission" as "Übertragung", "Expect is a
+# tool" as "Erwartet ein Werkzeug", "Canna is" as "Kann keine"). Of the 932 such sentences in five held-out sets
+# German keeps 873 first words (most of the rest in other letters' case, "libvirt", or another spelling); of the 314
+# the lexicon knows it keeps 313, and the model had lost 36. Served, 253 of their texts change, 176 closer, 76 further
+# (names the model kept, read as a token, change the words around them). The training data's software pairs keep 69 of
+# 76 (GNOME names some of its own applications in German: "Calendar", "Chess", "Characters"). A bare English noun says
+# what it is in other words ("Love is a theme", "Pattern is a set of strings"), and a pronoun or determiner starts
+# many sentences ("He is a clever player", "This is a tool"). With "is the", 20 more held-out sentences: German keeps
+# 19 ("Settings is the primary interface" it names in its words). A run of capitalized words there is a name too
+# ("Back In Time is a frontend" came back as "Rück in Zeit ist ...", "Tokyo Cabinet" as "Tokyo-Collet"): of 59
 # held-out sentences German keeps 46; not a description that ends in a kind ("Image Viewer is", "Text Editor is":
 # GNOME's, which German translates). Served, "is the" and runs: 56 texts change, 40 closer, 16 further.
 SOFTWARE_KINDS = (r"(?:tool|librar(?:y|ies)|program|app(?:lication)?|utilit(?:y|ies)|game|daemon|framework|client"
