@@ -522,6 +522,9 @@ def test_a_name_that_qualifies_a_noun_is_joined_to_it_by_a_hyphen():
     assert prepared.restore(translated) == ("Audio-Effekte für PipeWire-Anwendungen.\nUnterstützt FreeBSD\n"
                                             "Kein pg_hba.conf-Eintrag\nHandBrake-Voreinstellungen\nFreeBSD Foundation\n"
                                             "Eine Bézier-Kurve")
+    # the polite pronoun is no noun ("In Drascula you play" came back as "In Drascula-Sie spielen")
+    assert prepare("In Drascula you play a role.").restore(["In XX0X Sie spielen eine Rolle."]) == \
+        "In Drascula Sie spielen eine Rolle."
     assert prepare("Open %s files").restore(["XX0X Dateien öffnen"]) == "%s Dateien öffnen"  # a placeholder: no name
     assert prepare("Open %s Files").restore(["XX0X Dateien öffnen"]) == "%s Dateien öffnen"
 
