@@ -1624,6 +1624,16 @@ def test_a_sentences_first_word_that_says_what_software_it_is_is_a_name_though_t
         assert prepare(read).protected == [], read
 
 
+def test_a_sentences_subject_in_small_letters_that_the_sentence_says_is_software_is_a_name():
+    """Read, "prison is a barcode API" came back as "Gefängnis ist ...", "colord is" as "Farbe ist": words the lexicon
+    knows. Not an error message's noun ("archive is compressed"), nor "there"."""
+    for text, name in (("prison is a barcode API.", "prison"), ("colord is a system service that manages colors.",
+                                                                 "colord")):
+        assert prepare(text).protected == [name], text
+    for read in ("archive is compressed, but this installation cannot read it.", "there is an existing entry."):
+        assert prepare(read).protected == [], read
+
+
 def test_a_word_the_text_names_something_by_is_a_name_everywhere_in_the_text():
     """A text means one thing by a word: where it is a name once, it is a name wherever the text writes it ("Discover
     is a hardware identification system ... Discover provides" came back as "... Entdeckt eine flexible
