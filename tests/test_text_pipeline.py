@@ -1635,6 +1635,8 @@ def test_a_sentences_subject_in_small_letters_that_the_sentence_says_is_software
         assert prepare(text).protected == [name], text
     for read in ("archive is compressed, but this installation cannot read it.", "there is an existing entry."):
         assert prepare(read).protected == [], read
+    # and where the text says it again (it came back as "prison ist ein Barcode-API. Gefängnis kann ...")
+    assert prepare("prison is a barcode API. prison can make QR codes.").protected == ["prison", "prison"]
 
 
 def test_a_word_the_text_names_something_by_is_a_name_everywhere_in_the_text():
