@@ -3854,7 +3854,7 @@ def package_names(text: str) -> list[tuple[int, int]]:
              if is_package_name(name.group())]
     subjects = [subject.span(1) for subject in SUBJECT_IN_SMALL_LETTERS.finditer(text)
                 if _a_subjects_name(subject[1]) or subject[1].capitalize() not in NOT_A_NAME
-                and SAYS_WHAT_SOFTWARE.match(text, subject.end(1))]  # and where the text says it again (below)
+                and SAYS_WHAT_SOFTWARE.match(text, subject.end(1))]  # and where the text says it again
     return sorted(set(names + _named_again(text, subjects, PACKAGE_NAME))) if subjects else names
 
 
