@@ -3456,10 +3456,11 @@ NOT_A_NAME = frozenset("The A An My Your Our Their His Her Its "
 
 
 def _names_software(text: str, end: int, words: list[str]) -> bool:
-    """Whether a sentence's first capitalized `words`, ending at `end`, are the subject of "is a" and a kind of
-    software (SAYS_WHAT_SOFTWARE): a name, but a description of words that ends in a kind ("Image Viewer", "Text
-    Editor", which GNOME names its applications by and German translates)."""
-    return words[0] not in NOT_A_NAME and (len(words) == 1 or not SOFTWARE_KIND.fullmatch(words[-1])) \
+    """Whether a sentence's first `words` (capitalized, or one subject in small letters), ending at `end`, are the
+    subject of "is a" and a kind of software (SAYS_WHAT_SOFTWARE): a name; not a pronoun or a determiner (NOT_A_NAME:
+    "There is", "there is"), nor a description of words that ends in a kind ("Image Viewer", "Text Editor", which
+    GNOME names its applications by and German translates)."""
+    return words[0].capitalize() not in NOT_A_NAME and (len(words) == 1 or not SOFTWARE_KIND.fullmatch(words[-1])) \
         and bool(SAYS_WHAT_SOFTWARE.match(text, end))
 
 
@@ -3853,8 +3854,8 @@ def package_names(text: str) -> list[tuple[int, int]]:
     names = [name.span() for shape in (PACKAGE_NAME, ACRONYM_NAME) for name in shape.finditer(text)
              if is_package_name(name.group())]
     subjects = [subject.span(1) for subject in SUBJECT_IN_SMALL_LETTERS.finditer(text)
-                if _a_subjects_name(subject[1]) or subject[1].capitalize() not in NOT_A_NAME
-                and SAYS_WHAT_SOFTWARE.match(text, subject.end(1))]  # and where the text says it again
+                if _a_subjects_name(subject[1]) or _names_software(text, subject.end(1), [subject[1]])]
+    # each subject also where the text says it again (`_named_again`)
     return sorted(set(names + _named_again(text, subjects, PACKAGE_NAME))) if subjects else names
 
 
