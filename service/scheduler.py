@@ -246,8 +246,8 @@ class Scheduler:
         # ends otherwise; or it is short) is decoded again with this many beams (0 or 1: never, the default: the
         # export's parity check and the benchmarks decode greedily; the server and the Translator ask for 4). Of
         # 16,267 held-out texts (WordPress, Django, catalogs, Ding) 100 needed a token repaired, 69 with 4 beams, and
-        # each corpus's texts that changed came closer to their references (README). Not a streaming request: its
-        # tokens went out.
+        # each corpus's texts that changed came closer to their references (docs/text-pipeline.md). Not a streaming
+        # request: its tokens went out.
         self.retry_beams = retry_beams
         self.uncovered_attention = uncovered_attention  # 0: no word counts as left out
         # whether a step sums its rows' attention (SlotPool.coverage): only where a word left out can be retried

@@ -8,8 +8,8 @@ that are restored afterwards. Each segment numbers its tokens from XX0X, as the 
     result = prepared.restore(translations)   # whitespace, line breaks and every protected item kept
 
 Segmentation uses sentencex (maintained, 38x faster than pysbd here and as accurate on real paragraphs: see
-the README). A segment with no letters (a list number, a bullet, a bare placeholder) or of one letter (a table's
-variable) is not translated. Numbers are placeholders too when served; character references reach the model as
+docs/text-pipeline.md). A segment with no letters (a list number, a bullet, a bare placeholder) or of one letter (a
+table's variable) is not translated. Numbers are placeholders too when served; character references reach the model as
 their characters and come back spelled as the text spelled them; a sentence in capitals is read sentence-cased and
 written in capitals.
 Every protected item appears in the result exactly as often as in the text: the model's output is repaired
