@@ -3007,6 +3007,34 @@ def test_a_time_ago_comes_back_as_german_writes_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_a_century_comes_back_as_german_writes_it():
+    """Read, the model changed a century's number ("in the nineteenth century" came back as "im neunten Jahrhundert")
+    or its case ("seit der 14. Jahrhundert", "im Früh 19."). A century is its number and a full stop, or its ordinal
+    in words, in the case its preposition asks; not an adjective ("19th-century"), nor after a preposition whose case
+    the form cannot tell."""
+    for text, german in {"It was founded in the nineteenth century.": "It was founded im neunzehnten Jahrhundert.",
+                         "In the 20th century, cities grew.": "Im 20. Jahrhundert, cities grew.",
+                         "a document from the sixteenth century": "a document aus dem sechzehnten Jahrhundert",
+                         "a market since the 14th century": "a market seit dem 14. Jahrhundert",
+                         "the art of the 16th century": "the art des 16. Jahrhunderts",
+                         "lost during the late 18th century": "lost während des späten 18. Jahrhunderts",
+                         "He lived in the early 19th century.": "He lived im frühen 19. Jahrhundert.",
+                         "The early 19th century was calm.": "Das frühe 19. Jahrhundert was calm.",
+                         "printed in the mid-16th century": "printed Mitte des 16. Jahrhunderts",
+                         "built in the 5th century BC.": "built im 5. Jahrhundert vor Christus.",
+                         "It was built in the 5th century B.C.": "It was built im 5. Jahrhundert vor Christus.",
+                         "the 2nd century A.D. and later": "das 2. Jahrhundert nach Christus and later",
+                         "The 21st century brings changes.": "Das 21. Jahrhundert brings changes.",
+                         "until the twenty-first century": "bis zum einundzwanzigsten Jahrhundert",
+                         "The twentieth century": "Das zwanzigste Jahrhundert"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("the 19th-century novel", "It dates back to the 12th century.", "the 21st century's cities",
+                 "the 30th century", "in the century", "Century Gothic"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
     """The model wrote them word by word or broke them ("Up to 5 users can join." came back as "Auf 5 Benutzer können
     betreten.", "at most %d" as "am meisten %d", "about 10 minutes" as "über 10 Minuten", "Less than 1 minute" as
