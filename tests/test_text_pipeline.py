@@ -3007,6 +3007,30 @@ def test_a_time_ago_comes_back_as_german_writes_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_a_time_of_day_in_words_comes_back_as_german_says_it():
+    """Read, the model lost the hour or garbled the rest ("leaves at half past eight" came back as "schlägt nach acht
+    vorbei", "at a quarter past four" as "nach vier lange vorbei") or said the half hour of the wrong hour ("It is half
+    past ten.": "Es ist halb zehn."). German says the half hour of the next ("halb elf"); minutes "to" an hour only
+    after a preposition or "is", not a range ("from one to three"), and an hour "o'clock" not before a noun it
+    describes ("a five o'clock shadow")."""
+    for text, german in {"The train leaves at half past eight.": "The train leaves um halb neun.",
+                         "It starts at ten o'clock.": "It starts um zehn Uhr.",
+                         "Call me at a quarter past four.": "Call me um Viertel nach vier.",
+                         "It begins at a quarter to eight.": "It begins um Viertel vor acht.",
+                         "He arrived at ten to nine.": "He arrived um zehn vor neun.",
+                         "It is half past ten.": "It is halb elf.", "It's ten to nine.": "It's zehn vor neun.",
+                         "Half past twelve is fine.": "Halb eins is fine.", "at one o'clock": "um ein Uhr",
+                         "until twenty-five past six": "bis fünfundzwanzig nach sechs",
+                         "at half past 8 tomorrow": "morgen um halb 9",
+                         "Be there at ten o'clock sharp.": "Be there um Punkt zehn Uhr."}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("Count from one to ten.", "He gave ten to nine charities.", "in the past ten years",
+                 "a quarter of the pie", "five past issues", "a five o'clock shadow"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_century_comes_back_as_german_writes_it():
     """Read, the model changed a century's number ("in the nineteenth century" came back as "im neunten Jahrhundert")
     or its case ("seit der 14. Jahrhundert", "im Früh 19."). A century is its number and a full stop, or its ordinal

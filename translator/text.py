@@ -5309,6 +5309,30 @@ NOON_WORDS = {"noon": "Mittag", "midday": "Mittag", "midnight": "Mitternacht"}
 LINE_LABELS = {"Q": "F", "Pros": "Vorteile", "Cons": "Nachteile"}
 LINE_LABEL = re.compile(r"(?<![^\n])(?P<label>Q|Pros|Cons)(?=:(?:[ \t]+[A-Z\"'“„]|[ \t]*\n))")
 NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.join(NOON_WORDS)})(?![\w'’-])")
+# A time of day in words ("at half past eight": "um halb neun", "at a quarter to eight": "um Viertel vor acht", "at
+# ten o'clock sharp": "um Punkt zehn Uhr", "about six o'clock": "gegen sechs Uhr"), German's half hour that of the
+# next ("half past ten": "halb elf"). Read, the model lost the hour or garbled the rest ("The train to Berlin leaves
+# at half past eight." came back as "Der Zug nach Berlin schlägt nach acht vorbei.", "at a quarter past four" as "nach
+# vier lange vorbei", "a quarter to 10" as "Viertel nach 10", "It is half past ten." as "Es ist halb zehn.", an hour
+# early): of 16 sentences written for the check 3 came back with the time German says, now 16; the dictionary's 17
+# pairs with one (training and held-out, mostly learnt by heart) chrF 69.06 -> 64.09 (14 change, 6 closer, 8 further,
+# by the wording the model had learnt: "wait until three o'clock" "bis drei Uhr warten", now "warte bis drei Uhr");
+# the held-out dictionary test sentence with one ("by five o'clock": "durch fünf Uhr", now "bis fünf Uhr") closer,
+# the other held-out texts unchanged. Minutes "to" an hour only after a preposition or "is" ("from one to three" is a
+# range), an hour "o'clock" not before a noun it describes ("a five o'clock shadow").
+SPOKEN_HOURS = {"one": "eins", "two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "six": "sechs",
+                "seven": "sieben", "eight": "acht", "nine": "neun", "ten": "zehn", "eleven": "elf", "twelve": "zwölf"}
+SPOKEN_MINUTES = {"five": "fünf", "ten": "zehn", "twenty": "zwanzig", "twenty-five": "fünfundzwanzig"}
+SPOKEN_HOUR_WORD = rf"(?i:{'|'.join(SPOKEN_HOURS)})"
+SPOKEN_HOUR = rf"(?:{SPOKEN_HOUR_WORD}|1[0-2]|[1-9])"
+SPOKEN_TIME = re.compile(
+    rf"(?<![\w.,:/-]){PREPOSITION}(?:(?P<oclock_hour>{SPOKEN_HOUR_WORD})[ \xa0]o['’]clock"
+    rf"|(?P<half>[Hh]alf)[ \xa0]past[ \xa0](?P<half_hour>{SPOKEN_HOUR})"
+    rf"|(?P<quarter>(?:[Aa][ \xa0])?[Qq]uarter)[ \xa0](?P<quarter_side>past|to)[ \xa0](?P<quarter_hour>{SPOKEN_HOUR})"
+    rf"|(?P<minutes>(?i:{'|'.join(sorted(SPOKEN_MINUTES, key=len)[::-1])}))[ \xa0](?P<minutes_side>past|to)"
+    rf"[ \xa0](?P<minutes_hour>{SPOKEN_HOUR}))(?P<sharp>[ \xa0]sharp)?(?![\w'’-]|[.,:]\d)")
+IS_BEFORE = re.compile(r"(?:\bis|['’]s)[ \xa0]$")  # "It's ten to nine": a time, where "one to three" is a range
+NOUN_AFTER_A_TIME = re.compile(r"[ \xa0][a-z]")  # "the five o'clock shadow", "the nine o'clock news": no time
 # A template's placeholder named for a date or a time after a preposition ("arrives on {date}", "starts at
 # {start_time}", "until %(expiry_date)s"): the model chose the preposition as for any word ("auf {date}", "am {time}",
 # "an %(time)s", "bis {expiry_date}") or dropped it ("Please pay by {due_date}." came back as "Bitte zahlen Sie
@@ -5721,8 +5745,8 @@ PREPOSITION_BEFORE = re.compile(r"(?i:to|at|with|for|on|over|around|about|throug
 QUANTIFIERS = {"up to": "bis zu", "at most": "höchstens", "no more than": "höchstens", "fewer than": "weniger als"
                } | ROUNDING_WORDS
 QUANTIFIER_WORDS = "|".join(word.replace(" ", "[ \xa0]") for word in QUANTIFIERS)
-QUANTIFIER = re.compile(rf"(?<![\w.'’-])(?P<quantifier>(?i:{QUANTIFIER_WORDS}))"
-                        rf"(?=[ \xa0](?:[$€£¥]?\d|{NUMBER_PLACEHOLDER}))")
+QUANTIFIER = re.compile(rf"(?<![\w.'’-])(?P<quantifier>(?i:{QUANTIFIER_WORDS}))(?=[ \xa0](?:[$€£¥]?\d"
+                        rf"|{NUMBER_PLACEHOLDER}|{SPOKEN_HOUR_WORD}|[Hh]alf|(?:[Aa] )?[Qq]uarter))")
 # "Around" and "about" name a topic or a place as often, "less than" compares a value: each only before a number and
 # a word ("about 20 minutes", not "About 2048", a game's name) or a placeholder and a unit ("About %d minutes", not
 # "Information about %s"), not after a word a topic follows ("Learn about 3 new features"); before a time of day
@@ -5812,7 +5836,7 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr", "at midnight": "um Mitternacht"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am
+    Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am
     01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag",
     "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998"), amounts
     of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"), greetings
@@ -5829,6 +5853,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or " ago" in text or " century" in text
+            or ("past " in text or "clock" in text or "quarter" in text or " to " in text) and SPOKEN_TIME.search(text)
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
             or (digit or "%" in text or "{" in text or "XX" in text) and _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
@@ -5838,10 +5863,10 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
                 or "Sun" in text) and WEEKDAY_RANGE.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, *DATES, SLASH_DATE, ISO_DATE,
-                                         NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE, SET_PHRASE,
-                                         SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO, CENTURY,
-                                         QUANTIFIER, FREQUENCY, NUMBER_RANGE, GLUED_DURATION, LINE_LABEL)
+    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, SPOKEN_TIME, *DATES, SLASH_DATE,
+                                         ISO_DATE, NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE,
+                                         SET_PHRASE, SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO,
+                                         CENTURY, QUANTIFIER, FREQUENCY, NUMBER_RANGE, GLUED_DURATION, LINE_LABEL)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
@@ -5862,7 +5887,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         if (sentence and text[end - 1] == "." and form.re in (CLOCK_TIME, PLACE, WEEKDAY_RANGE, CENTURY)
                 and not SENTENCE_GOES_ON.match(text, end)):
             end -= 1
-        if form.re in (CLOCK_TIME, DIGITAL_TIME) and (day := RELATIVE_DAY.match(text, end)):
+        if form.re in (CLOCK_TIME, DIGITAL_TIME, SPOKEN_TIME) and (day := RELATIVE_DAY.match(text, end)):
             end = day.end()  # German writes the day first (`_day_first`)
         forms.append((start, end, form))
     german = []
@@ -5912,6 +5937,11 @@ def _complete(form: re.Match) -> bool:
     if form.re is NUMBER_RANGE:  # "1 to 1" maps or compares
         return form["low"] != form["high"] and not NOT_A_RANGE.search(form.string, max(0, form.start() - 40),
                                                                        form.start())
+    if form.re is SPOKEN_TIME and not form["preposition"]:  # a time where "is" says so, or nothing says otherwise
+        if IS_BEFORE.search(form.string, max(0, form.start() - 4), form.start()):
+            return True
+        return form["minutes_side"] != "to" and not (form["oclock_hour"] and NOUN_AFTER_A_TIME.match(form.string,
+                                                                                                       form.end()))
     if form.re is CENTURY and not form["relation"]:  # a preposition before it asks a case the form cannot tell
         return not PREPOSITION_BEFORE.search(form.string, max(0, form.start() - 12), form.start())
     if form.re is YEAR_PERIOD or form.re is DIGITAL_TIME:  # "between" only with its range's end
@@ -5929,8 +5959,10 @@ def _may_quantify(text: str) -> bool:
 
 
 def _before_a_clock_time(form: re.Match) -> bool:
-    """Whether a QUANTIFIER stands before a time of day ("around 11 a.m.", CLOCK_TIME's; after it a space)."""
-    return bool(CLOCK_TIME.match(form.string, form.end() + 1))
+    """Whether a QUANTIFIER stands before a time of day ("around 11 a.m.", CLOCK_TIME's, "about six o'clock",
+    SPOKEN_TIME's; after it a space)."""
+    spoken = SPOKEN_TIME.match(form.string, form.end() + 1)
+    return bool(CLOCK_TIME.match(form.string, form.end() + 1) or spoken and _complete(spoken))
 
 
 def _quantifier(form: re.Match) -> str:
@@ -6063,6 +6095,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = _german_time(form)
     elif form.re is NOON_OR_MIDNIGHT:
         german = NOON_WORDS[form["noon"]]
+    elif form.re is SPOKEN_TIME:
+        german = _capitalized(_german_spoken_time(form), not form["preposition"] and english[0].isupper())
     elif form.re is MONTH_PERIOD:
         german = MONTHS[form["month"]] + (f" {form['year']}" if form["year"] else "")
     elif form.re is PLACE:
@@ -6172,7 +6206,8 @@ def _prepositions(form: re.Match) -> dict[str, str]:
     """The German of the prepositions a form may have."""
     if form.re is NAMED_PLACEHOLDER:
         return BEFORE_TIME if _kind(form) is CLOCK_TIME else BEFORE_DATE
-    return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, NOON_OR_MIDNIGHT: BEFORE_TIME, WEEKDAY: BEFORE_WEEKDAY,
+    return {CLOCK_TIME: BEFORE_TIME, DIGITAL_TIME: BEFORE_TIME, NOON_OR_MIDNIGHT: BEFORE_TIME, SPOKEN_TIME: BEFORE_TIME,
+            WEEKDAY: BEFORE_WEEKDAY,
             MONTH_PERIOD: BEFORE_MONTH, YEAR_PERIOD: BEFORE_YEAR, PLACE: BEFORE_PLACE}.get(form.re, BEFORE_DATE)
 
 
@@ -6202,7 +6237,7 @@ def _kind(form: re.Match) -> re.Pattern:
         return DATES[0] if DATE_NAME.fullmatch(name) else CLOCK_TIME if TIME_NAME.fullmatch(name) else form.re
     if form.re in DATES or form.re is SLASH_DATE or form.re is ISO_DATE:
         return DATES[0]
-    return CLOCK_TIME if form.re is DIGITAL_TIME or form.re is NOON_OR_MIDNIGHT else form.re
+    return CLOCK_TIME if form.re in (DIGITAL_TIME, NOON_OR_MIDNIGHT, SPOKEN_TIME) else form.re
 
 
 def _slash_date_day(date: re.Match) -> int:
@@ -6228,6 +6263,24 @@ def _german_time(time: re.Match) -> str:
     if to_hour is not None:
         clock += RANGE_WORDS[time["range"].strip()] + _hour_minutes(to_hour + after_noon, time["to_minutes"])
     return f"{clock} Uhr {time['zone']}" if time["zone"] else f"{clock} Uhr"
+
+
+def _german_spoken_time(time: re.Match) -> str:
+    """A SPOKEN_TIME as German says it: "zehn Uhr", "halb neun" (the half hour of the next), "Viertel nach vier",
+    "zehn vor neun"; an hour in digits stays in digits ("half past 8": "halb 9")."""
+    def hour(english: str, later: int = 0) -> str:
+        number = (int(english) if english.isdigit() else list(SPOKEN_HOURS).index(english.lower()) + 1) % 12 + later
+        number = number or 12
+        return str(number) if english.isdigit() else list(SPOKEN_HOURS.values())[number - 1]
+    sharp = "Punkt " if time["sharp"] else ""  # "at ten o'clock sharp": "um Punkt zehn Uhr"
+    if time["oclock_hour"]:  # "one o'clock": "ein Uhr"
+        return f"{sharp}{'ein' if hour(time['oclock_hour']) == 'eins' else hour(time['oclock_hour'])} Uhr"
+    if time["half"]:
+        return f"{sharp}halb {hour(time['half_hour'], 1)}"
+    if time["quarter"]:
+        return f"{sharp}Viertel {'nach' if time['quarter_side'] == 'past' else 'vor'} {hour(time['quarter_hour'])}"
+    minutes = SPOKEN_MINUTES[time["minutes"].lower()]
+    return f"{sharp}{minutes} {'nach' if time['minutes_side'] == 'past' else 'vor'} {hour(time['minutes_hour'])}"
 
 
 def _hour_minutes(hour: int, minutes: str | None) -> str:
