@@ -3031,6 +3031,21 @@ def test_a_time_of_day_in_words_comes_back_as_german_says_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_a_number_of_tens_and_ones_in_words_comes_back_as_german_writes_it():
+    """Read, the model kept the tens alone ("He is twenty-five years old." came back as "Er ist zwanzig Jahre alt."),
+    and a time ago took the ones alone ("twenty-five years ago": "twenty-vor fünf Jahren"). German writes the ones
+    first, one word; not an ordinal, nor a number inside a compound."""
+    for text, german in {"He is twenty-five years old.": "He is fünfundzwanzig years old.",
+                         "Twenty-one people came.": "Einundzwanzig people came.", "forty-two": "zweiundvierzig",
+                         "twenty-five years ago": "vor fünfundzwanzig Jahren",
+                         "Since thirty-one days ago": "Seit einunddreißig Tagen"}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("her twenty-first birthday", "a twenty-five-year-old man", "twenty five", "seventy-seventh"):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_century_comes_back_as_german_writes_it():
     """Read, the model changed a century's number ("in the nineteenth century" came back as "im neunten Jahrhundert")
     or its case ("seit der 14. Jahrhundert", "im Früh 19."). A century is its number and a full stop, or its ordinal
