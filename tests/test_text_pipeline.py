@@ -3046,6 +3046,25 @@ def test_a_number_of_tens_and_ones_in_words_comes_back_as_german_writes_it():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
+    """Read, the model wrote "für" and the accusative or dropped it ("She has been working at the hospital for ten
+    years." came back as "... im Krankenhaus für zehn Jahre."). "For" a time after a perfect's continuous form or a
+    state's ("have lived") is German's "seit" and the dative; not where nothing goes on ("booked a room for two
+    nights", "postponed for two weeks")."""
+    for text, german in {"She has been working here for ten years.": "She has been working here seit zehn Jahren.",
+                         "He has been waiting for an hour.": "He has been waiting seit einer Stunde.",
+                         "I've been looking for my keys for 20 minutes.":
+                             "I've been looking for my keys seit 20 Minuten.",
+                         "I have known him for twenty-five years.": "I have known him seit fünfundzwanzig Jahren.",
+                         "He had been waiting for a day.": "He had been waiting seit einem Tag."}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("I have booked a room for two nights.", "The meeting has been postponed for two weeks.",
+                 "We stayed for two weeks.", "It has been raining. Wait for two hours."):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_century_comes_back_as_german_writes_it():
     """Read, the model changed a century's number ("in the nineteenth century" came back as "im neunten Jahrhundert")
     or its case ("seit der 14. Jahrhundert", "im Früh 19."). A century is its number and a full stop, or its ordinal
