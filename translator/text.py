@@ -5891,6 +5891,25 @@ MERGED_WITH_FORMS = re.compile("|".join(f"(?:{p})" for p in (
     *PLACEHOLDERS[CODE:])), re.DOTALL)
 
 
+# German forms' patterns, in the order they are tried (the first of overlapping forms wins), each with what every one
+# of its matches holds (None: not worth a hint). A text with a hint for one of them was searched for all: "She has been
+# working at the hospital for ten years." took 81 µs, now 39; the load's 32 sentences 26 µs each, now 17 (the same
+# forms in 13,083 held-out texts)
+HAS_DIGIT = re.compile(r"\d")
+FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
+    (CLOCK_TIME, HAS_DIGIT), (DIGITAL_TIME, re.compile(":")), (NOON_OR_MIDNIGHT, re.compile("noon|mid(?:day|night)")),
+    (SPOKEN_TIME, re.compile(r"clock|past|[Qq]uarter|(?i:five|ten|twenty)[ \xa0]to[ \xa0]")),
+    *((date, re.compile("|".join(sorted({name[:3] for name in MONTHS})))) for date in DATES),
+    (SLASH_DATE, re.compile("/")), (ISO_DATE, re.compile("-")), (NAMED_PLACEHOLDER, re.compile(r"[{%$]")),
+    (AMOUNT, re.compile("[$€£¥]")), (SCALED_AMOUNT, re.compile("illion|bn")), (WEEKDAY, re.compile("day")),
+    (WEEKDAY_RANGE, re.compile("Mon|Tu|We|Th|Fr|Sa|Su")), (SET_PHRASE, None), (SALUTED_NAME, None),
+    (MONTH_PERIOD, MONTH_NAME), (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
+    (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
+    (RELATIVE_PERIOD, re.compile("(?i:last|next|this)")), (NUMBER_IN_WORDS, re.compile("-")), (QUANTIFIER, None),
+    (FREQUENCY, re.compile("(?i:once|twice|times)")), (NUMBER_RANGE, HAS_DIGIT), (GLUED_DURATION, HAS_DIGIT),
+    (LINE_LABEL, re.compile(":")))
+
+
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
     Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am
@@ -5923,11 +5942,9 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("Mon" in text or "Tu" in text or "We" in text or "Th" in text or "Fr" in text or "Sat" in text
                 or "Sun" in text) and WEEKDAY_RANGE.search(text)):
         return []  # patterns take 22 µs of a catalog message with a digit, these 1.7
-    found = sorted((form for pattern in (CLOCK_TIME, DIGITAL_TIME, NOON_OR_MIDNIGHT, SPOKEN_TIME, *DATES, SLASH_DATE,
-                                         ISO_DATE, NAMED_PLACEHOLDER, AMOUNT, SCALED_AMOUNT, WEEKDAY, WEEKDAY_RANGE,
-                                         SET_PHRASE, SALUTED_NAME, MONTH_PERIOD, YEAR_PERIOD, PLACE, ABBREVIATION, AGO,
-                                         CENTURY, ONGOING_FOR, RELATIVE_PERIOD, NUMBER_IN_WORDS, QUANTIFIER, FREQUENCY, NUMBER_RANGE, GLUED_DURATION,
-                                         LINE_LABEL)
+    hinted: dict[re.Pattern, bool] = {}  # each hint searched once
+    found = sorted((form for pattern, hint in FORM_PATTERNS
+                    if hint is None or hinted.setdefault(hint, hint.search(text) is not None)
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
