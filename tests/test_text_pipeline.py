@@ -2008,8 +2008,8 @@ def test_an_identifier_from_an_underscore_is_kept_as_written():
 def test_a_percent_sign_doubled_by_the_model_is_one_again():
     """Catalogs escape a percent sign in printf's way, and the model learned it: "grew by 2.5% last year" came back as
     "grau von 2.5%%". Where the source has two together, they stay."""
-    prepared = prepare("It grew by 2.5% last year.")
-    assert prepared.restore(["Es wuchs XX1X um XX0X%%."]) == "Es wuchs letztes Jahr um 2,5%."  # "last year": XX1X
+    prepared = prepare("Growth was 2.5% last year.")
+    assert prepared.restore(["Das Wachstum war XX1X XX0X%%."]) == "Das Wachstum war letztes Jahr 2,5%."
     assert not prepared.streams(0)  # a piece could end between the two
     assert prepare("50%% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50%% fertig"
     assert prepare("50% done", preserve_placeholders=False).restore(["50%% fertig"]) == "50% fertig"
@@ -3082,6 +3082,20 @@ def test_a_period_named_from_now_comes_back_as_german_writes_it():
     for text in ("since last year", "in the last year", "Last month was busy.", "last year's results",
                  "Click Next week view", "This is the last week of the month.", "She called me last night.",
                  "I will see you next week.", "Sales rose this year."):
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
+def test_a_change_by_a_share_comes_back_with_germans_um():
+    """Read, the model wrote "von" or "durch" ("Prices rose by 50 percent." came back as "Die Preiserose von 50
+    Prozent."): German's "um"; not a share of a whole ("used by 60% of users")."""
+    for text, german in {"Prices rose by 50 percent.": "Prices rose um 50 Prozent.",
+                         "The value dropped by 15%.": "The value dropped um 15%.",
+                         "Exports grew by 5.5 per cent.": "Exports grew um 5,5 Prozent.",
+                         "By 10 % it fell.": "Um 10 % it fell."}.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in ("It is used by 60% of users.", "divided by 2", "by 50 percentiles"):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
 

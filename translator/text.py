@@ -5747,6 +5747,14 @@ ONGOING_FOR = re.compile(
 # What comes before an ONGOING_FOR in its clause
 ONGOING = re.compile(r"\b(?:has|have|had|['’]s|['’]ve|['’]d)(?:[ \xa0]not)?[ \xa0]"
                      r"(?:been[ \xa0][a-z]+ing|lived|known|worked)\b[^.;:!?\n]{0,40}$")
+# A change by a share ("rose by 50 percent": "um 50 Prozent", "reduced by 15%": "um 15%"): German's "um". Read, the
+# model wrote "von" or "durch" ("Prices rose by 50 percent." came back as "Die Preiserose von 50 Prozent.", "The
+# price was lowered by 25%." as "Der Preis wurde von 25% abgeschieden."): of 10 sentences written for the check none
+# said "um", now 10; the dictionary's 12 pairs with one chrF 44.20 -> 49.60, BLEU 10.85 -> 25.93 (10 closer, 2
+# further); no held-out text has one. Not a share of a whole ("used by 60% of users": "von").
+PERCENT_CHANGE = re.compile(r"(?<![\w-])(?P<by>[Bb]y)[ \xa0](?P<share>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+                            r"(?P<space>[ \xa0]?)"
+                            r"(?P<unit>percent|per[ \xa0]cent|%)(?![\w%])(?![ \xa0]+of\b)")
 # A century ("in the 19th century": "im 19. Jahrhundert", "of the 16th century": "des 16. Jahrhunderts", "in the
 # late 19th century": "im späten 19. Jahrhundert", "the 5th century BC": "das 5. Jahrhundert vor Christus"), with the
 # preposition before it that says its case; without one, only where no other preposition comes before it ("dates back
@@ -5905,6 +5913,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (WEEKDAY_RANGE, re.compile("Mon|Tu|We|Th|Fr|Sa|Su")), (SET_PHRASE, None), (SALUTED_NAME, None),
     (MONTH_PERIOD, MONTH_NAME), (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
+    (PERCENT_CHANGE, re.compile("%|cent")),
     (RELATIVE_PERIOD, re.compile("(?i:last|next|this)")), (NUMBER_IN_WORDS, re.compile("-")), (QUANTIFIER, None),
     (FREQUENCY, re.compile("(?i:once|twice|times)")), (NUMBER_RANGE, HAS_DIGIT), (GLUED_DURATION, HAS_DIGIT),
     (LINE_LABEL, re.compile(":")))
@@ -5930,6 +5939,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
             or _names_a_place(text) or " ago" in text or " century" in text or "ty-" in text
             or "for " in text and ONGOING_FOR.search(text)
+            or digit and "y " in text and PERCENT_CHANGE.search(text)
             or ("last " in text or "next " in text or "this " in text or "Last " in text or "Next " in text
                 or "This " in text) and RELATIVE_PERIOD.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text) and SPOKEN_TIME.search(text)
@@ -6141,6 +6151,9 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _german_century(form)
     if form.re is ONGOING_FOR:
         return f"seit {_dative_time(form)}"
+    if form.re is PERCENT_CHANGE:
+        unit = form["space"] + "%" if form["unit"] == "%" else " Prozent"
+        return _capitalized(f"um {form['share'].translate(GERMAN_SEPARATORS)}{unit}", form["by"][0] == "B")
     if form.re is RELATIVE_PERIOD:
         return _capitalized(_german_relative_period(form), english[0].isupper())
     if form.re is NUMBER_IN_WORDS:
