@@ -2987,24 +2987,31 @@ def test_abbreviations_come_back_as_german_writes_them():
         assert prepared.restore(prepared.segments) == text, text
 
 
+def _restored_as_written(written: dict[str, str], kept: tuple[str, ...]) -> None:
+    """Each text of `written` restored from its own segments (as a model that copies them) as the German form there,
+    each of `kept` as it is."""
+    for text, german in written.items():
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == german, text
+    for text in kept:
+        prepared = prepare(text)
+        assert prepared.restore(prepared.segments) == text, text
+
+
 def test_a_time_ago_comes_back_as_german_writes_it():
     """Read in a sentence, the model dropped or moved the "vor" ("Last updated: 2 hours ago" came back as "Zuletzt
     aktualisiert: 2 Stunden", "Since %d days ago" as "Vor %d Tage"). A time ago is "vor" and the dative, "since" one
     "seit"; a capital where the English has one, or where a number starts a sentence that goes on."""
-    for text, german in {"Last updated: 2 hours ago": "Last updated: vor 2 Stunden", "5 minutes ago": "vor 5 Minuten",
-                         "Since %d days ago": "Seit %d Tagen",
-                         "Edited {count} minutes ago": "Edited vor {count} Minuten",
-                         "Modified %s ago": "Modified vor %s", "An hour ago, it broke.": "Vor einer Stunde, it broke.",
-                         "2 days ago, we met.": "Vor 2 Tagen, we met.", "a few years ago": "vor einigen Jahren",
-                         "Opened over a month ago": "Opened vor über einem Monat", "1 day ago": "vor 1 Tag",
-                         "only three weeks ago": "erst vor drei Wochen", "About 2 hours ago": "Vor etwa 2 Stunden",
-                         "a decade ago": "vor einem Jahrzehnt", "Seen 5 min ago": "Seen vor 5 Minuten",  # no "s"
-                         "1 min ago": "vor 1 Minute", "%d hr ago": "vor %d Stunden"}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"Last updated: 2 hours ago": "Last updated: vor 2 Stunden", "5 minutes ago": "vor 5 Minuten",
+                          "Since %d days ago": "Seit %d Tagen",
+                          "Edited {count} minutes ago": "Edited vor {count} Minuten",
+                          "Modified %s ago": "Modified vor %s", "An hour ago, it broke.": "Vor einer Stunde, it broke.",
+                          "2 days ago, we met.": "Vor 2 Tagen, we met.", "a few years ago": "vor einigen Jahren",
+                          "Opened over a month ago": "Opened vor über einem Monat", "1 day ago": "vor 1 Tag",
+                          "only three weeks ago": "erst vor drei Wochen", "About 2 hours ago": "Vor etwa 2 Stunden",
+                          "a decade ago": "vor einem Jahrzehnt", "Seen 5 min ago": "Seen vor 5 Minuten",  # no "s"
+                          "1 min ago": "vor 1 Minute", "%d hr ago": "vor %d Stunden"},
+                         ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"))
 
 
 def test_a_time_of_day_in_words_comes_back_as_german_says_it():
@@ -3013,37 +3020,29 @@ def test_a_time_of_day_in_words_comes_back_as_german_says_it():
     past ten.": "Es ist halb zehn."). German says the half hour of the next ("halb elf"); minutes "to" an hour only
     after a preposition or "is", not a range ("from one to three"), and an hour "o'clock" not before a noun it
     describes ("a five o'clock shadow")."""
-    for text, german in {"The train leaves at half past eight.": "The train leaves um halb neun.",
-                         "It starts at ten o'clock.": "It starts um zehn Uhr.",
-                         "Call me at a quarter past four.": "Call me um Viertel nach vier.",
-                         "It begins at a quarter to eight.": "It begins um Viertel vor acht.",
-                         "He arrived at ten to nine.": "He arrived um zehn vor neun.",
-                         "It is half past ten.": "It is halb elf.", "It's ten to nine.": "It's zehn vor neun.",
-                         "Half past twelve is fine.": "Halb eins is fine.", "at one o'clock": "um ein Uhr",
-                         "until twenty-five past six": "bis fünfundzwanzig nach sechs",
-                         "at half past 8 tomorrow": "morgen um halb 9",
-                         "Be there at ten o'clock sharp.": "Be there um Punkt zehn Uhr."}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("Count from one to ten.", "He gave ten to nine charities.", "in the past ten years",
-                 "a quarter of the pie", "five past issues", "a five o'clock shadow"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"The train leaves at half past eight.": "The train leaves um halb neun.",
+                          "It starts at ten o'clock.": "It starts um zehn Uhr.",
+                          "Call me at a quarter past four.": "Call me um Viertel nach vier.",
+                          "It begins at a quarter to eight.": "It begins um Viertel vor acht.",
+                          "He arrived at ten to nine.": "He arrived um zehn vor neun.",
+                          "It is half past ten.": "It is halb elf.", "It's ten to nine.": "It's zehn vor neun.",
+                          "Half past twelve is fine.": "Halb eins is fine.", "at one o'clock": "um ein Uhr",
+                          "until twenty-five past six": "bis fünfundzwanzig nach sechs",
+                          "at half past 8 tomorrow": "morgen um halb 9",
+                          "Be there at ten o'clock sharp.": "Be there um Punkt zehn Uhr."},
+                         ("Count from one to ten.", "He gave ten to nine charities.", "in the past ten years",
+                          "a quarter of the pie", "five past issues", "a five o'clock shadow"))
 
 
 def test_a_number_of_tens_and_ones_in_words_comes_back_as_german_writes_it():
     """Read, the model kept the tens alone ("He is twenty-five years old." came back as "Er ist zwanzig Jahre alt."),
     and a time ago took the ones alone ("twenty-five years ago": "twenty-vor fünf Jahren"). German writes the ones
     first, one word; not an ordinal, nor a number inside a compound."""
-    for text, german in {"He is twenty-five years old.": "He is fünfundzwanzig years old.",
-                         "Twenty-one people came.": "Einundzwanzig people came.", "forty-two": "zweiundvierzig",
-                         "twenty-five years ago": "vor fünfundzwanzig Jahren",
-                         "Since thirty-one days ago": "Seit einunddreißig Tagen"}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("her twenty-first birthday", "a twenty-five-year-old man", "twenty five", "seventy-seventh"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"He is twenty-five years old.": "He is fünfundzwanzig years old.",
+                          "Twenty-one people came.": "Einundzwanzig people came.", "forty-two": "zweiundvierzig",
+                          "twenty-five years ago": "vor fünfundzwanzig Jahren",
+                          "Since thirty-one days ago": "Seit einunddreißig Tagen"},
+                         ("her twenty-first birthday", "a twenty-five-year-old man", "twenty five", "seventy-seventh"))
 
 
 def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
@@ -3051,18 +3050,14 @@ def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
     years." came back as "... im Krankenhaus für zehn Jahre."). "For" a time after a perfect's continuous form or a
     state's ("have lived") is German's "seit" and the dative; not where nothing goes on ("booked a room for two
     nights", "postponed for two weeks")."""
-    for text, german in {"She has been working here for ten years.": "She has been working here seit zehn Jahren.",
-                         "He has been waiting for an hour.": "He has been waiting seit einer Stunde.",
-                         "I've been looking for my keys for 20 minutes.":
-                             "I've been looking for my keys seit 20 Minuten.",
-                         "I have known him for twenty-five years.": "I have known him seit fünfundzwanzig Jahren.",
-                         "He had been waiting for a day.": "He had been waiting seit einem Tag."}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("I have booked a room for two nights.", "The meeting has been postponed for two weeks.",
-                 "We stayed for two weeks.", "It has been raining. Wait for two hours."):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"She has been working here for ten years.": "She has been working here seit zehn Jahren.",
+                          "He has been waiting for an hour.": "He has been waiting seit einer Stunde.",
+                          "I've been looking for my keys for 20 minutes.":
+                              "I've been looking for my keys seit 20 Minuten.",
+                          "I have known him for twenty-five years.": "I have known him seit fünfundzwanzig Jahren.",
+                          "He had been waiting for a day.": "He had been waiting seit einem Tag."},
+                         ("I have booked a room for two nights.", "The meeting has been postponed for two weeks.",
+                          "We stayed for two weeks.", "It has been raining. Wait for two hours."))
 
 
 def test_a_period_named_from_now_comes_back_as_german_writes_it():
@@ -3070,34 +3065,28 @@ def test_a_period_named_from_now_comes_back_as_german_writes_it():
     Sunday" as "letzte Sonntag"). German's accusative of time; not after a preposition or an article, whose case it
     would take, nor a subject, a possessive, or a label in capitals inside a sentence, nor what the model writes well
     ("next week")."""
-    for text, german in {"It happened last year.": "It happened letztes Jahr.",
-                         "We moved here last month.": "We moved here letzten Monat.",
-                         "I will see you next weekend.": "I will see you nächstes Wochenende.",
-                         "We visited them last Sunday.": "We visited them letzten Sonntag.",
-                         "He is busy this weekend.": "He is busy dieses Wochenende.",
-                         "Next Monday we meet.": "Nächsten Montag we meet.",
-                         "I ran this morning.": "I ran heute Morgen."}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("since last year", "in the last year", "Last month was busy.", "last year's results",
-                 "Click Next week view", "This is the last week of the month.", "She called me last night.",
-                 "I will see you next week.", "Sales rose this year."):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"It happened last year.": "It happened letztes Jahr.",
+                          "We moved here last month.": "We moved here letzten Monat.",
+                          "I will see you next weekend.": "I will see you nächstes Wochenende.",
+                          "We visited them last Sunday.": "We visited them letzten Sonntag.",
+                          "He is busy this weekend.": "He is busy dieses Wochenende.",
+                          "Next Monday we meet.": "Nächsten Montag we meet.",
+                          "I ran this morning.": "I ran heute Morgen.",
+                          "We meet every Sunday.": "We meet jeden Sonntag.", "every morning": "jeden Morgen",
+                          "Every weekend we go.": "Jedes Wochenende we go."},
+                         ("since last year", "in the last year", "Last month was busy.", "last year's results",
+                          "Click Next week view", "This is the last week of the month.", "She called me last night.",
+                          "I will see you next week.", "Sales rose this year.", "every Monday afternoon", "every day"))
 
 
 def test_a_change_by_a_share_comes_back_with_germans_um():
     """Read, the model wrote "von" or "durch" ("Prices rose by 50 percent." came back as "Die Preiserose von 50
     Prozent."): German's "um"; not a share of a whole ("used by 60% of users")."""
-    for text, german in {"Prices rose by 50 percent.": "Prices rose um 50 Prozent.",
-                         "The value dropped by 15%.": "The value dropped um 15%.",
-                         "Exports grew by 5.5 per cent.": "Exports grew um 5,5 Prozent.",
-                         "By 10 % it fell.": "Um 10 % it fell."}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("It is used by 60% of users.", "divided by 2", "by 50 percentiles"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"Prices rose by 50 percent.": "Prices rose um 50 Prozent.",
+                          "The value dropped by 15%.": "The value dropped um 15%.",
+                          "Exports grew by 5.5 per cent.": "Exports grew um 5,5 Prozent.",
+                          "By 10 % it fell.": "Um 10 % it fell."},
+                         ("It is used by 60% of users.", "divided by 2", "by 50 percentiles"))
 
 
 def test_a_century_comes_back_as_german_writes_it():
@@ -3105,27 +3094,23 @@ def test_a_century_comes_back_as_german_writes_it():
     or its case ("seit der 14. Jahrhundert", "im Früh 19."). A century is its number and a full stop, or its ordinal
     in words, in the case its preposition asks; not an adjective ("19th-century"), nor after a preposition whose case
     the form cannot tell."""
-    for text, german in {"It was founded in the nineteenth century.": "It was founded im neunzehnten Jahrhundert.",
-                         "In the 20th century, cities grew.": "Im 20. Jahrhundert, cities grew.",
-                         "a document from the sixteenth century": "a document aus dem sechzehnten Jahrhundert",
-                         "a market since the 14th century": "a market seit dem 14. Jahrhundert",
-                         "the art of the 16th century": "the art des 16. Jahrhunderts",
-                         "lost during the late 18th century": "lost während des späten 18. Jahrhunderts",
-                         "He lived in the early 19th century.": "He lived im frühen 19. Jahrhundert.",
-                         "The early 19th century was calm.": "Das frühe 19. Jahrhundert was calm.",
-                         "printed in the mid-16th century": "printed Mitte des 16. Jahrhunderts",
-                         "built in the 5th century BC.": "built im 5. Jahrhundert vor Christus.",
-                         "It was built in the 5th century B.C.": "It was built im 5. Jahrhundert vor Christus.",
-                         "the 2nd century A.D. and later": "das 2. Jahrhundert nach Christus and later",
-                         "The 21st century brings changes.": "Das 21. Jahrhundert brings changes.",
-                         "until the twenty-first century": "bis zum einundzwanzigsten Jahrhundert",
-                         "The twentieth century": "Das zwanzigste Jahrhundert"}.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("the 19th-century novel", "It dates back to the 12th century.", "the 21st century's cities",
-                 "the 30th century", "in the century", "Century Gothic"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"It was founded in the nineteenth century.": "It was founded im neunzehnten Jahrhundert.",
+                          "In the 20th century, cities grew.": "Im 20. Jahrhundert, cities grew.",
+                          "a document from the sixteenth century": "a document aus dem sechzehnten Jahrhundert",
+                          "a market since the 14th century": "a market seit dem 14. Jahrhundert",
+                          "the art of the 16th century": "the art des 16. Jahrhunderts",
+                          "lost during the late 18th century": "lost während des späten 18. Jahrhunderts",
+                          "He lived in the early 19th century.": "He lived im frühen 19. Jahrhundert.",
+                          "The early 19th century was calm.": "Das frühe 19. Jahrhundert was calm.",
+                          "printed in the mid-16th century": "printed Mitte des 16. Jahrhunderts",
+                          "built in the 5th century BC.": "built im 5. Jahrhundert vor Christus.",
+                          "It was built in the 5th century B.C.": "It was built im 5. Jahrhundert vor Christus.",
+                          "the 2nd century A.D. and later": "das 2. Jahrhundert nach Christus and later",
+                          "The 21st century brings changes.": "Das 21. Jahrhundert brings changes.",
+                          "until the twenty-first century": "bis zum einundzwanzigsten Jahrhundert",
+                          "The twentieth century": "Das zwanzigste Jahrhundert"},
+                         ("the 19th-century novel", "It dates back to the 12th century.", "the 21st century's cities",
+                          "the 30th century", "in the century", "Century Gothic"))
 
 
 def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
@@ -3133,27 +3118,23 @@ def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
     betreten.", "at most %d" as "am meisten %d", "about 10 minutes" as "über 10 Minuten", "Less than 1 minute" as
     "Lädt als 1 Minute"); the number beside one is German's too. Not "up to" after a verb "up" goes with, nor "about"
     naming a topic, nor "less than" before a bare value, nor any without a number."""
-    for text, german in {"Up to 5 users can join.": "Bis zu 5 users can join.",
-                         "Enter up to %d characters": "Enter bis zu %d characters",
-                         "Up to $1,500 per month": "Bis zu 1.500 $ per month",
-                         "At most %d values": "Höchstens %d values",
-                         "must be no more than 32 bytes": "must be höchstens 32 bytes",
-                         "It takes about 10 minutes.": "It takes etwa 10 minutes.",
-                         "About %s remaining": "Etwa %s remaining",
-                         "a force of nearly 90,000 men": "a force of fast 90.000 men",
-                         "It is about 7.5 km long.": "It is etwa 7,5 km long.",
-                         "Less than 1 minute": "Weniger als 1 minute",
-                         "We arrive around 5 p.m.": "We arrive gegen 17 Uhr.",
-                         "(roughly {n} steps)": "(etwa {n} steps)", "about 2 hours ago": "vor etwa 2 Stunden",
-                         "Up To 5 Users, At Most 3 Less Than 2 Days": "Bis zu 5 Users, Höchstens 3 Weniger als 2 Days"
-                         }.items():
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == german, text
-    for text in ("Add up to 100 items.", "It is up to you.", "Scroll up to line 5", "Round it up to 2 digits",
-                 "About 2048", "About 4Pane", "Information about %s", "Learn about 3 new features", "less than 0",
-                 "less than a minute", "about us"):
-        prepared = prepare(text)
-        assert prepared.restore(prepared.segments) == text, text
+    _restored_as_written({"Up to 5 users can join.": "Bis zu 5 users can join.",
+                          "Enter up to %d characters": "Enter bis zu %d characters",
+                          "Up to $1,500 per month": "Bis zu 1.500 $ per month",
+                          "At most %d values": "Höchstens %d values",
+                          "must be no more than 32 bytes": "must be höchstens 32 bytes",
+                          "It takes about 10 minutes.": "It takes etwa 10 minutes.",
+                          "About %s remaining": "Etwa %s remaining",
+                          "a force of nearly 90,000 men": "a force of fast 90.000 men",
+                          "It is about 7.5 km long.": "It is etwa 7,5 km long.",
+                          "Less than 1 minute": "Weniger als 1 minute",
+                          "We arrive around 5 p.m.": "We arrive gegen 17 Uhr.",
+                          "(roughly {n} steps)": "(etwa {n} steps)", "about 2 hours ago": "vor etwa 2 Stunden",
+                          "Up To 5 Users, At Most 3 Less Than 2 Days": "Bis zu 5 Users, Höchstens 3 Weniger als 2 Days"
+                          },
+                         ("Add up to 100 items.", "It is up to you.", "Scroll up to line 5", "Round it up to 2 digits",
+                          "About 2048", "About 4Pane", "Information about %s", "Learn about 3 new features",
+                          "less than 0", "less than a minute", "about us"))
 
 
 def test_a_range_of_numbers_comes_back_with_germans_bis():
