@@ -3034,6 +3034,15 @@ def test_a_time_of_day_in_words_comes_back_as_german_says_it():
                           "a quarter of the pie", "five past issues", "a five o'clock shadow"))
 
 
+def test_a_form_in_a_web_page_comes_back_as_in_plain_text():
+    """A page escapes an apostrophe ("o&#x27;clock"), and the form came back in English where the same text in plain
+    text had its German: the reference, an item, cut the form in pieces. A form holding a reference is one item."""
+    for text in ("Can you finish the work by five o'clock?", "It's ten to nine.", "We met at 5 o'clock.",
+                 "I've been waiting for an hour."):
+        plain, page = prepare(text), prepare(html.escape(text), html=True)
+        assert html.unescape(page.restore(page.segments)) == plain.restore(plain.segments) != text, text
+
+
 def test_a_number_of_tens_and_ones_in_words_comes_back_as_german_writes_it():
     """Read, the model kept the tens alone ("He is twenty-five years old." came back as "Er ist zwanzig Jahre alt."),
     and a time ago took the ones alone ("twenty-five years ago": "twenty-vor fünf Jahren"). German writes the ones

@@ -4877,8 +4877,10 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         codes = sorted(codes + underscored_names(text, marker))
     if codes:
         names = sorted(names + apart_from(sorted(codes), sorted(localized + names)))
-    escaped = [name for name in names if "&" in text[name[0]:name[1]]]  # "Linda&#x27;s": one item, as in plain text
-    items = inline_enumerators(text) + code + localized + (apart_from(names, escaped) if escaped else names)
+    # "Linda&#x27;s", "five o&#x27;clock": one item, as in plain text (a form in pieces was read in English)
+    escaped = sorted(span for span in names + form_spans if "&" in text[span[0]:span[1]])
+    items = inline_enumerators(text) + code + (apart_from(localized, escaped) if escaped else localized) + (
+        apart_from(names, escaped) if escaped else names)
     if html and "=" in text:
         items += [tag.span() for tag in UNCLOSED_TAG.finditer(text)]
     if not text.isascii():
@@ -5234,7 +5236,8 @@ CLOCK_TIME = re.compile(
     rf"(?<![\w.,:/$€£]){PREPOSITION}(?P<hour>1[0-2]|0?[1-9])(?::(?P<minutes>[0-5]\d))?"
     r"(?:(?P<range>[-–]|[ \xa0](?:to|until|till|and)[ \xa0])"  # a range: "9-11 a.m.", "1 to 3 p.m."
     r"(?P<to_hour>1[0-2]|0?[1-9])(?::(?P<to_minutes>[0-5]\d))?)?"
-    r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))|(?P<oclock> o['’]clock)(?!\w))"
+    r"(?:[ \xa0]?(?:(?P<half>[AaPp])\.[Mm]\.|(?P<half_undotted>[AaPp])[Mm](?!\w))"
+    rf"|(?P<oclock> o{APOSTROPHE}clock)(?!\w))"
     rf"(?:[ \xa0](?P<zone>{TIME_ZONE.pattern}))?")  # "5 p.m. CET": "17 Uhr CET"
 # A time on the 24-hour clock after a preposition ("at 10:30", "from 9:00 to 17:00"): the model wrote "an 10:30", "auf
 # 8:15"; the dictionary's references write "um 10:30 Uhr". Hours and minutes, not before seconds, "a.m."/"p.m."
@@ -5327,12 +5330,13 @@ SPOKEN_MINUTES = {"five": "fünf", "ten": "zehn", "twenty": "zwanzig", "twenty-f
 SPOKEN_HOUR_WORD = rf"(?i:{'|'.join(SPOKEN_HOURS)})"
 SPOKEN_HOUR = rf"(?:{SPOKEN_HOUR_WORD}|1[0-2]|[1-9])"
 SPOKEN_TIME = re.compile(
-    rf"(?<![\w.,:/-]){PREPOSITION}(?:(?P<oclock_hour>{SPOKEN_HOUR_WORD})[ \xa0]o['’]clock"
+    rf"(?<![\w.,:/-]){PREPOSITION}(?:(?P<oclock_hour>{SPOKEN_HOUR_WORD})[ \xa0]o{APOSTROPHE}clock"
     rf"|(?P<half>[Hh]alf)[ \xa0]past[ \xa0](?P<half_hour>{SPOKEN_HOUR})"
     rf"|(?P<quarter>(?:[Aa][ \xa0])?[Qq]uarter)[ \xa0](?P<quarter_side>past|to)[ \xa0](?P<quarter_hour>{SPOKEN_HOUR})"
     rf"|(?P<minutes>(?i:{'|'.join(sorted(SPOKEN_MINUTES, key=len)[::-1])}))[ \xa0](?P<minutes_side>past|to)"
-    rf"[ \xa0](?P<minutes_hour>{SPOKEN_HOUR}))(?P<sharp>[ \xa0]sharp)?(?![\w'’-]|[.,:]\d)")
-IS_BEFORE = re.compile(r"(?:\bis|['’]s)[ \xa0]$")  # "It's ten to nine": a time, where "one to three" is a range
+    rf"[ \xa0](?P<minutes_hour>{SPOKEN_HOUR}))(?P<sharp>[ \xa0]sharp)?(?![\w'’-]|{APOSTROPHE}|[.,:]\d)")
+# "It's ten to nine": a time, where "one to three" is a range
+IS_BEFORE = re.compile(rf"(?:\bis|{APOSTROPHE}s)[ \xa0]$")
 NOUN_AFTER_A_TIME = re.compile(r"[ \xa0][a-z]")  # "the five o'clock shadow", "the nine o'clock news": no time
 # A template's placeholder named for a date or a time after a preposition ("arrives on {date}", "starts at
 # {start_time}", "until %(expiry_date)s"): the model chose the preposition as for any word ("auf {date}", "am {time}",
@@ -5699,7 +5703,7 @@ TENS = {"twenty": "zwanzig", "thirty": "dreißig", "forty": "vierzig", "fifty": 
 ONES = {"one": "ein", "two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "six": "sechs", "seven": "sieben",
         "eight": "acht", "nine": "neun"}
 COMPOUND_NUMBER = rf"(?i:{'|'.join(TENS)})-(?i:{'|'.join(ONES)})"
-NUMBER_IN_WORDS = re.compile(rf"(?<![\w-])(?P<number>{COMPOUND_NUMBER})(?![\w'’-])")
+NUMBER_IN_WORDS = re.compile(rf"(?<![\w-])(?P<number>{COMPOUND_NUMBER})(?![\w'’-]|{APOSTROPHE})")
 AGO = re.compile(
     rf"(?<![\w.,%{{}}~-])(?<![Hh]alf[ \xa0])(?:(?P<since>[Ss]ince)[ \xa0]|(?P<only>[Oo]nly|[Jj]ust)[ \xa0])?"
     rf"(?:(?P<qualifier>(?i:{'|'.join(AGO_QUALIFIERS)}))[ \xa0])?"
@@ -5730,14 +5734,14 @@ RELATIVE_WORDS = {"last": "letzt", "next": "nächst", "this": "dies", "every": "
 RELATIVE_ENDINGS = {"f": "e", "m": "en", "n": "es"}  # the accusative's
 TODAYS = {"morning": "heute Morgen", "afternoon": "heute Nachmittag", "evening": "heute Abend"}  # "this morning"
 # What the model writes as German does (in 4 or 5 of 5 sentences written for the check, "every" day, week, month or
-# year in 3 or 4 of 4, where the others came back right in 0 to 3), which as a token it would place where English does ("Das neue Gesetz kommt nächstes Jahr in
-# Kraft." came back as "... kommt in Kraft.nächstes Jahr.")
+# year in 3 or 4 of 4, where the others came back right in 0 to 3), which as a token it would place where English
+# does ("Das neue Gesetz kommt nächstes Jahr in Kraft." came back as "... kommt in Kraft.nächstes Jahr.")
 WRITTEN_WELL = {("next", "week"), ("next", "month"), ("next", "year"), ("this", "week"), ("this", "year"),
                 ("every", "day"), ("every", "week"), ("every", "month"), ("every", "year")}
 RELATIVE_PERIOD = re.compile(
     rf"(?<![\w-])(?P<relative>(?i:last|next|this|every))[ \xa0](?:(?P<period>{'|'.join(RELATIVE_NOUNS)})"
     rf"|(?<=[Tt]his[ \xa0])(?P<today>{'|'.join(TODAYS)})|(?<=[Ee]very[ \xa0])(?P<part>{'|'.join(DAY_PARTS)}))"
-    r"(?![\w'’-])"
+    rf"(?![\w'’-]|{APOSTROPHE})"
     r"(?![ \xa0]+(?:was|is|has|had|will|were|seemed|of|in|at|for|before|after|morning|afternoon|evening|night)\b)")
 # What leaves a RELATIVE_PERIOD to the model: a preposition or an article before it
 CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|until|till|from|of|in|by|during|before"
@@ -5752,9 +5756,9 @@ CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|un
 # nothing goes on ("booked a room for two nights", "postponed for two weeks").
 ONGOING_FOR = re.compile(
     rf"(?<![\w-])for[ \xa0](?P<count>\d+|{COMPOUND_NUMBER}|(?i:an?|one|{'|'.join(AGO_COUNTS)}))[ \xa0]"
-    rf"(?P<unit>{'|'.join(AGO_UNITS)})(?P<plural>s)?(?![\w'’-])")
+    rf"(?P<unit>{'|'.join(AGO_UNITS)})(?P<plural>s)?(?![\w'’-]|{APOSTROPHE})")
 # What comes before an ONGOING_FOR in its clause
-ONGOING = re.compile(r"\b(?:has|have|had|['’]s|['’]ve|['’]d)(?:[ \xa0]not)?[ \xa0]"
+ONGOING = re.compile(rf"(?:\b(?:has|have|had)|{APOSTROPHE}(?:s|ve|d))(?:[ \xa0]not)?[ \xa0]"
                      r"(?:been[ \xa0][a-z]+ing|lived|known|worked)\b[^.;:!?\n]{0,40}$")
 # A change by a share ("rose by 50 percent": "um 50 Prozent", "reduced by 15%": "um 15%"): German's "um". Read, the
 # model wrote "von" or "durch" ("Prices rose by 50 percent." came back as "Die Preiserose von 50 Prozent.", "The
@@ -5786,8 +5790,8 @@ CENTURY_ORDINALS = {"first": "erst", "second": "zweit", "third": "dritt", "fourt
 # "Mitte" ("in the mid-16th century": "Mitte des 16. Jahrhunderts")
 CENTURY_RELATIONS = {"": ("das", False, "die Mitte"), "in": ("im", False, "Mitte"),
                      "from": ("aus dem", False, "aus der Mitte"), "since": ("seit dem", False, "seit Mitte"),
-                     "until": ("bis zum", False, "bis Mitte"),
-                     "till": ("bis zum", False, "bis Mitte"), "by": ("bis zum", False, "bis Mitte"),
+                     "until": ("bis zum", False, "bis Mitte"), "till": ("bis zum", False, "bis Mitte"),
+                     "by": ("bis zum", False, "bis Mitte"),
                      "of": ("des", True, "der Mitte"), "during": ("während des", True, "während der Mitte"),
                      "into": ("ins", False, "bis in die Mitte"), "before": ("vor dem", False, "vor Mitte"),
                      "after": ("nach dem", False, "nach Mitte")}
@@ -5798,7 +5802,7 @@ CENTURY = re.compile(
     rf"(?<![\w-])(?:(?P<relation>(?i:{'|'.join(relation for relation in CENTURY_RELATIONS if relation)}))[ \xa0])?"
     rf"(?P<the>[Tt]he)[ \xa0](?:(?P<part>early|late|mid|middle)(?:[ \xa0]|-(?=\d|(?i:[a-z]+th\b))))?"
     rf"(?P<ordinal>(?:[1-9]|1\d|2[0-2])(?:st|nd|rd|th)|(?i:{'|'.join(sorted(CENTURY_ORDINALS, key=len)[::-1])}))"
-    rf"[ \xa0]century(?![\w'’-])(?:[ \xa0](?P<era>BC|B\.C\.|BCE|AD|A\.D\.|CE)(?!\w))?")
+    rf"[ \xa0]century(?![\w'’-]|{APOSTROPHE})(?:[ \xa0](?P<era>BC|B\.C\.|BCE|AD|A\.D\.|CE)(?!\w))?")
 # A preposition before "the" that leaves a century's case to the model ("to", "at", "with")
 PREPOSITION_BEFORE = re.compile(r"\b(?i:to|at|with|for|on|over|around|about|through|throughout|between|under|across|"
                                 r"within|without|beyond|towards?|against|like|than|as|per|via|upon)[ \xa0]$")
@@ -5890,7 +5894,8 @@ SENTENCE_GOES_ON = re.compile(r"[ \xa0]*[a-z0-9,;:–—-]|[)\]]")
 # What each form but a day holds besides a digit: a digit before "am"/"pm" or "o'clock", hours and minutes, a month,
 # a slash between digits, a currency sign, a year after a space (a month without a year: MONTH_NAME), millions, a
 # number's abbreviation (ABBREVIATION).
-FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o['’]c)|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
+FORM_HINT = re.compile(rf"\d[ \xa0]?(?:[AaPp]\.?[Mm]|o{APOSTROPHE}c)"
+                       rf"|\b(?:{'|'.join(sorted({name[:3] for name in MONTHS}))})"
                        r"|\d:[0-5]\d|\d/\d|[$€£¥][ \xa0]?\d|[ \xa0](?:1\d|20)\d\d(?!\d)"
                        r"|\d[ \xa0]?(?:[mbt]r?illion|bn\b)|[ogp]\.[ \xa0]?\d"
                        r"|\d(?:s|h|min)\b")
@@ -5930,18 +5935,21 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am
-    01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag",
-    "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998"), amounts
-    of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden $"), greetings
-    ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards": "Freundliche
-    Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times ago ("2 hours
-    ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19. Jahrhundert"), a word bounding or rounding a
-    number ("up to": "bis zu", "about": "etwa"), how often ("once a week": "einmal pro Woche"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the
-    whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a
-    sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
-    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not
-    write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
+    Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun"), dates ("on December 24, 2025": "am 24.
+    Dezember 2025", "on 2024-05-01": "am 01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on
+    Friday": "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in
+    1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden
+    $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
+    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times
+    ago ("2 hours ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19. Jahrhundert"), numbers of tens and
+    ones in words ("twenty-five": "fünfundzwanzig"), periods named from now ("last year": "letztes Jahr"), how long a
+    thing has gone on ("has been working for ten years": "seit zehn Jahren"), a change by a share ("by 50 percent": "um
+    50 Prozent"), a word bounding or rounding a number ("up to": "bis zu", "about": "etwa"), how often ("once a week":
+    "einmal pro Woche"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text
+    ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a
+    text whose first letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We
+    close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out
+    ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6041,7 +6049,7 @@ def _complete(form: re.Match) -> bool:
             form["relative"].islower() or _starts_a_sentence(form.string, form.start())) and (
             form["relative"].lower(), form["period"] or form["part"]) not in WRITTEN_WELL
     if form.re is SPOKEN_TIME and not form["preposition"]:  # a time where "is" says so, or nothing says otherwise
-        if IS_BEFORE.search(form.string, max(0, form.start() - 4), form.start()):
+        if IS_BEFORE.search(form.string, max(0, form.start() - 12), form.start()):
             return True
         return form["minutes_side"] != "to" and not (form["oclock_hour"] and NOUN_AFTER_A_TIME.match(form.string,
                                                                                                        form.end()))
