@@ -5327,6 +5327,9 @@ NOON_OR_MIDNIGHT = re.compile(rf"(?<![\w.]){PREPOSITIONS}[ \xa0](?P<noon>{'|'.jo
 SPOKEN_HOURS = {"one": "eins", "two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "six": "sechs",
                 "seven": "sieben", "eight": "acht", "nine": "neun", "ten": "zehn", "eleven": "elf", "twelve": "zwölf"}
 SPOKEN_MINUTES = {"five": "fünf", "ten": "zehn", "twenty": "zwanzig", "twenty-five": "fünfundzwanzig"}
+HOUR_NUMBERS = {word: number for number, word in enumerate(SPOKEN_HOURS, 1)}
+GERMAN_HOURS = list(SPOKEN_HOURS.values())
+SIDES = {"past": "nach", "to": "vor"}  # minutes past or to an hour
 SPOKEN_HOUR_WORD = rf"(?i:{'|'.join(SPOKEN_HOURS)})"
 SPOKEN_HOUR = rf"(?:{SPOKEN_HOUR_WORD}|1[0-2]|[1-9])"
 SPOKEN_TIME = re.compile(
@@ -6411,18 +6414,18 @@ def _german_spoken_time(time: re.Match) -> str:
     """A SPOKEN_TIME as German says it: "zehn Uhr", "halb neun" (the half hour of the next), "Viertel nach vier",
     "zehn vor neun"; an hour in digits stays in digits ("half past 8": "halb 9")."""
     def hour(english: str, later: int = 0) -> str:
-        number = (int(english) if english.isdigit() else list(SPOKEN_HOURS).index(english.lower()) + 1) % 12 + later
-        number = number or 12
-        return str(number) if english.isdigit() else list(SPOKEN_HOURS.values())[number - 1]
+        number = (int(english) if english.isdigit() else HOUR_NUMBERS[english.lower()]) % 12 + later or 12
+        return str(number) if english.isdigit() else GERMAN_HOURS[number - 1]
     sharp = "Punkt " if time["sharp"] else ""  # "at ten o'clock sharp": "um Punkt zehn Uhr"
     if time["oclock_hour"]:  # "one o'clock": "ein Uhr"
-        return f"{sharp}{'ein' if hour(time['oclock_hour']) == 'eins' else hour(time['oclock_hour'])} Uhr"
+        german = hour(time["oclock_hour"])
+        return f"{sharp}{'ein' if german == 'eins' else german} Uhr"
     if time["half"]:
         return f"{sharp}halb {hour(time['half_hour'], 1)}"
     if time["quarter"]:
-        return f"{sharp}Viertel {'nach' if time['quarter_side'] == 'past' else 'vor'} {hour(time['quarter_hour'])}"
+        return f"{sharp}Viertel {SIDES[time['quarter_side']]} {hour(time['quarter_hour'])}"
     minutes = SPOKEN_MINUTES[time["minutes"].lower()]
-    return f"{sharp}{minutes} {'nach' if time['minutes_side'] == 'past' else 'vor'} {hour(time['minutes_hour'])}"
+    return f"{sharp}{minutes} {SIDES[time['minutes_side']]} {hour(time['minutes_hour'])}"
 
 
 def _hour_minutes(hour: int, minutes: str | None) -> str:
