@@ -3008,6 +3008,28 @@ def test_a_time_ago_comes_back_as_german_writes_it():
                          ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"))
 
 
+def test_a_time_ago_counted_in_words_or_not_counted_comes_back_as_german_writes_it():
+    """Read, the model made another number of a count in words ("The company was founded fifty years ago." came back as
+    "... vor fünf Jahren fünfzig", "two hundred years ago" as "vor zwei hundert Jahren", "eighteen years ago" as "vor
+    acht Jahren") and dropped a time without a count ("I read the book years ago.": "Vor dem Buch gelesen.", "A long
+    time ago" as "Vor langem Zustand"). German writes a count in words as one word; a unit alone in the plural, after
+    no count of another kind."""
+    _restored_as_written({"fifty years ago": "vor fünfzig Jahren", "eighteen years ago": "vor achtzehn Jahren",
+                          "two hundred years ago": "vor zweihundert Jahren",
+                          "more than a hundred years ago": "vor mehr als hundert Jahren",
+                          "a hundred and fifty years ago": "vor hundertfünfzig Jahren",
+                          "almost two thousand years ago": "vor fast zweitausend Jahren",
+                          "Ten thousand years ago": "Vor zehntausend Jahren",
+                          "twenty-five thousand years ago": "vor fünfundzwanzigtausend Jahren",
+                          "many years ago": "vor vielen Jahren", "hundreds of years ago": "vor Hunderten von Jahren",
+                          "He left hours ago.": "He left vor Stunden.", "Years ago, I lived here.": "Vor Jahren, I lived here.",
+                          "three centuries ago": "vor drei Jahrhunderten", "a century ago": "vor einem Jahrhundert",
+                          "centuries ago": "vor Jahrhunderten", "A long time ago, there was a king.":
+                              "Vor langer Zeit, there was a king.",
+                          "quite a while ago": "vor einer ganzen Weile", "some time ago": "vor einiger Zeit"},
+                         ("a million years ago", "umpteen days ago", "all these years ago", "long ago", "one hundred"))
+
+
 def test_a_time_of_day_in_words_comes_back_as_german_says_it():
     """Read, the model lost the hour or garbled the rest ("leaves at half past eight" came back as "schlägt nach acht
     vorbei", "at a quarter past four" as "nach vier lange vorbei") or said the half hour of the wrong hour ("It is half
@@ -3058,7 +3080,15 @@ def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
                           "I've been looking for my keys for 20 minutes.":
                               "I've been looking for my keys seit 20 Minuten.",
                           "I have known him for twenty-five years.": "I have known him seit fünfundzwanzig Jahren.",
-                          "He had been waiting for a day.": "He had been waiting seit einem Tag."},
+                          "He had been waiting for a day.": "He had been waiting seit einem Tag.",
+                          # a count in words, a unit alone in the plural, a time without a count, a qualifier
+                          "We have lived here for fifty years.": "We have lived here seit fünfzig Jahren.",
+                          "I have lived here for years.": "I have lived here seit Jahren.",
+                          "They have known each other for a long time.":
+                              "They have known each other seit langer Zeit.",
+                          "I have been waiting for about an hour.": "I have been waiting seit etwa einer Stunde.",
+                          "She has been teaching for more than twenty years.":
+                              "She has been teaching seit mehr als zwanzig Jahren."},
                          ("I have booked a room for two nights.", "The meeting has been postponed for two weeks.",
                           "We stayed for two weeks.", "It has been raining. Wait for two hours."))
 
