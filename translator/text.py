@@ -5709,7 +5709,6 @@ TENS = {"twenty": "zwanzig", "thirty": "dreißig", "forty": "vierzig", "fifty": 
 ONES = {"one": "ein", "two": "zwei", "three": "drei", "four": "vier", "five": "fünf", "six": "sechs", "seven": "sieben",
         "eight": "acht", "nine": "neun"}
 COMPOUND_NUMBER = rf"(?i:{'|'.join(TENS)})-(?i:{'|'.join(ONES)})"
-NUMBER_IN_WORDS = re.compile(rf"(?<![\w-])(?P<number>{COMPOUND_NUMBER})(?![\w'’-]|{APOSTROPHE})")
 # A count in words up to the thousands, which German writes as one word ("fifteen": "fünfzehn", "two hundred and
 # fifty": "zweihundertfünfzig", "ten thousand": "zehntausend"); as AGO's and ONGOING_FOR's count the model made
 # another number of it ("fifty years ago": "vor fünf Jahren fünfzig", "for fourteen months": "für vier Jahre"). With
@@ -5720,8 +5719,28 @@ TEENS = {"ten": "zehn", "eleven": "elf", "twelve": "zwölf", "thirteen": "dreize
          "nineteen": "neunzehn"}
 SMALL_COUNTS = {word: german for word, german in (ONES | TEENS | TENS).items() if word != "one"}  # ("one": an article)
 BELOW_A_HUNDRED = rf"{COMPOUND_NUMBER}|(?i:{'|'.join(SMALL_COUNTS)})"
-COUNT_IN_WORDS = (rf"(?i:(?:an?|{'|'.join(ONES)})[ \xa0]hundred(?:[ \xa0](?:and[ \xa0])?(?:{BELOW_A_HUNDRED}))?"
-                  rf"|(?:an?|one|{BELOW_A_HUNDRED})[ \xa0]thousand)|{BELOW_A_HUNDRED}")
+HUNDREDS_AND_THOUSANDS = (rf"(?i:(?:an?|{'|'.join(ONES)})[ \xa0]hundred(?:[ \xa0](?:and[ \xa0])?(?:{BELOW_A_HUNDRED}))?"
+                          rf"|(?:an?|one|{BELOW_A_HUNDRED})[ \xa0]thousand)")
+COUNT_IN_WORDS = rf"{HUNDREDS_AND_THOUSANDS}|{BELOW_A_HUNDRED}"
+# Such a number alone too, from thirteen on: read, the model made another number of it ("He has eighteen cousins."
+# came back as "Er hat acht Cousins.", "She is seventy years old." as "Sie ist sieben Jahre alt.", "The school has two
+# hundred students." as "... zwei hundert Studenten."), where it wrote two to twelve as German does: of 40 sentences
+# written for the check 8 came back with the number, now 40; served, 7 held-out texts change, 6 closer. Not inside a
+# longer number it cannot write ("one hundred and twenty five", "fifty million", "twenty five" are left as they are),
+# nor an ordinal ("twenty-first") or part of a compound ("twenty-five-year-old", which German writes as one word the
+# model makes)
+FROM_THIRTEEN = [word for word in TEENS | TENS if word not in ("ten", "eleven", "twelve")]
+DECADES = "(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies"  # "the nineteen eighties"
+NUMBER_WORDS = rf"(?i:{'|'.join(ONES | TEENS | TENS)}|hundred|thousand|[mbr]illion|{DECADES})\b"
+NUMBER_IN_WORDS = re.compile(  # (the letters a number starts with first: the search skips other positions at once)
+    rf"(?=[aAoOtTfFsSeEnN])(?<![\w-])"
+    rf"(?P<number>{HUNDREDS_AND_THOUSANDS}|{COMPOUND_NUMBER}|(?i:{'|'.join(FROM_THIRTEEN)}))"
+    rf"(?![\w'’-]|{APOSTROPHE}|[ \xa0]{NUMBER_WORDS}|(?<=hundred)[ \xa0]and\b|(?<=thousand)[ \xa0]and\b)")
+NUMBER_HINT = re.compile(r"(?:t(?:y|een)|dred|sand)(?![a-z])")  # (not "nineteenth", "teenager", "been")
+# A number word before another ("nineteen eighty-four", "one hundred and twenty-five", "the nineteen eighties"), or an
+# article before one: a noun ("a fifty": a banknote, "Fünfziger")
+NUMBER_WORD_BEFORE = re.compile(rf"\b(?:{NUMBER_WORDS}|(?i:hundred|thousand)[ \xa0]and|(?i:an?))[ \xa0]$")
+CAPITALIZED_WORD_AFTER = re.compile(r"[ \xa0]+[A-Z]")
 # What qualifies a time ("over", "about"), and the time: its count and unit, or words without one (AGO_PHRASES); what
 # "vor" and "seit" take. A unit without a count only in the plural ("years ago": "vor Jahren", "for hours": "seit
 # Stunden")
@@ -5952,7 +5971,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (MONTH_PERIOD, MONTH_NAME), (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
-    (RELATIVE_PERIOD, re.compile("(?i:last|next|this|every)")), (NUMBER_IN_WORDS, re.compile("-")), (QUANTIFIER, None),
+    (RELATIVE_PERIOD, re.compile("(?i:last|next|this|every)")), (NUMBER_IN_WORDS, NUMBER_HINT), (QUANTIFIER, None),
     (FREQUENCY, re.compile("(?i:once|twice|times)")), (NUMBER_RANGE, HAS_DIGIT), (GLUED_DURATION, HAS_DIGIT),
     (LINE_LABEL, re.compile(":")))
 
@@ -5965,8 +5984,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     1998": "1998"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden
     $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
     "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times
-    ago ("2 hours ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19. Jahrhundert"), numbers of tens and
-    ones in words ("twenty-five": "fünfundzwanzig"), periods named from now ("last year": "letztes Jahr"), how long a
+    ago ("2 hours ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19. Jahrhundert"), numbers in words
+    from thirteen on ("twenty-five": "fünfundzwanzig", "two hundred": "zweihundert"), periods named from now ("last year": "letztes Jahr"), how long a
     thing has gone on ("has been working for ten years": "seit zehn Jahren"), a change by a share ("by 50 percent": "um
     50 Prozent"), a word bounding or rounding a number ("up to": "bis zu", "about": "etwa"), how often ("once a week":
     "einmal pro Woche"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text
@@ -5978,7 +5997,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
             or OPENS_A_LINE.search(text) or MONTH_NAME.search(text) or "noon" in text or "midnight" in text
-            or _names_a_place(text) or " ago" in text or " century" in text or "ty-" in text
+            or _names_a_place(text) or " ago" in text or " century" in text or _may_count_in_words(text)
             or "for " in text and ONGOING_FOR.search(text)
             or digit and "y " in text and PERCENT_CHANGE.search(text)
             or ("last " in text or "next " in text or "this " in text or "Last " in text or "Next " in text
@@ -6073,6 +6092,11 @@ def _complete(form: re.Match) -> bool:
             return False
     if form.re is ONGOING_FOR:
         return bool(ONGOING.search(form.string, max(0, form.start() - 80), form.start()))
+    if form.re is NUMBER_IN_WORDS:  # a capital only where a sentence starts, and not a name's ("the Twenty Questions
+        # game", "Fifteen Puzzle")
+        return not NUMBER_WORD_BEFORE.search(form.string, max(0, form.start() - 16), form.start()) and (
+            form.group()[0].islower() or _starts_a_sentence(form.string, form.start())
+            and not CAPITALIZED_WORD_AFTER.match(form.string, form.end()))
     if form.re is RELATIVE_PERIOD:  # a capital only where a sentence starts ("Click Next week view": a label's)
         return not CASE_BEFORE.search(form.string, max(0, form.start() - 12), form.start()) and (
             form["relative"].islower() or _starts_a_sentence(form.string, form.start())) and (
@@ -6088,6 +6112,14 @@ def _complete(form: re.Match) -> bool:
         range_end = form["to_year"] if form.re is YEAR_PERIOD else form["to_hour"]
         return form["preposition"].lower() != "between" or bool(range_end)
     return True
+
+
+def _may_count_in_words(text: str) -> bool:
+    """Whether the text holds a NUMBER_IN_WORDS: a part of each of its words first ("enty": "twenty", "seventy"), then
+    a word's end (NUMBER_HINT)."""
+    return ("enty" in text or "irty" in text or "orty" in text or "fty" in text or "xty" in text or "ghty" in text
+            or "nety" in text or "teen" in text or "undred" in text or "housand" in text) and bool(
+        NUMBER_HINT.search(text) and NUMBER_IN_WORDS.search(text))
 
 
 def _may_quantify(text: str) -> bool:
