@@ -3175,11 +3175,15 @@ def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
                           "Less than 1 minute": "Weniger als 1 minute",
                           "We arrive around 5 p.m.": "We arrive gegen 17 Uhr.",
                           "(roughly {n} steps)": "(etwa {n} steps)", "about 2 hours ago": "vor etwa 2 Stunden",
-                          "Up To 5 Users, At Most 3 Less Than 2 Days": "Bis zu 5 Users, Höchstens 3 Weniger als 2 Days"
-                          },
+                          "Up To 5 Users, At Most 3 Less Than 2 Days": "Bis zu 5 Users, Höchstens 3 Weniger als 2 Days",
+                          # and before a number in words ("About fifty people" came back as "Über fünften Leute")
+                          "About fifty people came.": "Etwa fünfzig people came.",
+                          "It lasts about two hours.": "It lasts etwa two hours.",
+                          "Roughly eight hundred people": "Etwa achthundert people"},
                          ("Add up to 100 items.", "It is up to you.", "Scroll up to line 5", "Round it up to 2 digits",
                           "About 2048", "About 4Pane", "Information about %s", "Learn about 3 new features",
-                          "less than 0", "less than a minute", "about us"))
+                          "less than 0", "less than a minute", "about us", "Tell me about 3 things.",
+                          "Learn about three new features.", "Gmsh is built around four modules."))
 
 
 def test_a_range_of_numbers_comes_back_with_germans_bis():
