@@ -3105,6 +3105,23 @@ def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
                           "We stayed for two weeks.", "It has been raining. Wait for two hours."))
 
 
+def test_a_part_of_a_month_or_a_year_comes_back_as_german_names_it():
+    """Read, the model wrote it word by word ("at the end of June" came back as "am Ende Juni", "at the beginning of
+    September" as "am Anfang des Septembers", "in mid-August" as "mit Mitte des Augusts"). German names the part without
+    a preposition or an article, after "bis", "seit", "ab" where English bounds it; not the end of a day, a month
+    before a name, nor a part an article makes an adjective of ("an early March release")."""
+    _restored_as_written({"It takes place at the end of June.": "It takes place Ende Juni.",
+                          "We move in mid-August.": "We move Mitte August.",
+                          "Due by the end of May 2026": "Due bis Ende Mai 2026",
+                          "At the end of the year, we met.": "Ende des Jahres, we met.",
+                          "since the beginning of the week": "seit Anfang der Woche",
+                          "from the start of the month": "ab Anfang des Monats",
+                          "in early 2024": "Anfang 2024", "It was late March.": "It was Ende März.",
+                          "in the middle of October": "Mitte Oktober"},
+                         ("at the end of the day", "the end of August Strindberg", "an early March release",
+                          "the end of 1999s", "mid-range", "in late spring"))
+
+
 def test_a_period_named_from_now_comes_back_as_german_writes_it():
     """Read, the model dropped or garbled it ("It happened last year." came back as "Es passiert zuletzt vor.", "last
     Sunday" as "letzte Sonntag"). German's accusative of time; not after a preposition or an article, whose case it
