@@ -3045,9 +3045,18 @@ def test_a_time_of_day_in_words_comes_back_as_german_says_it():
                           "Half past twelve is fine.": "Halb eins is fine.", "at one o'clock": "um ein Uhr",
                           "until twenty-five past six": "bis fünfundzwanzig nach sechs",
                           "at half past 8 tomorrow": "morgen um halb 9",
-                          "Be there at ten o'clock sharp.": "Be there um Punkt zehn Uhr."},
+                          "Be there at ten o'clock sharp.": "Be there um Punkt zehn Uhr.",
+                          # the part of the day after it, German's adverb after it ("at seven in the morning" came
+                          # back as "am Morgen auf den gesehenen Morgen")
+                          "We get up at seven in the morning.": "We get up um sieben Uhr morgens.",
+                          "It closes at 10 in the evening.": "It closes um 10 Uhr abends.",
+                          "at 8:30 in the morning": "um 8:30 Uhr morgens", "at eleven at night": "um elf Uhr nachts",
+                          "at seven o'clock in the morning": "um sieben Uhr morgens",
+                          "at half past seven in the evening": "um halb acht abends",
+                          "It is three in the afternoon.": "It is drei Uhr nachmittags."},
                          ("Count from one to ten.", "He gave ten to nine charities.", "in the past ten years",
-                          "a quarter of the pie", "five past issues", "a five o'clock shadow"))
+                          "a quarter of the pie", "five past issues", "a five o'clock shadow", "We met in the morning.",
+                          "I put seven in the box."))
 
 
 def test_a_form_in_a_web_page_comes_back_as_in_plain_text():
