@@ -3131,6 +3131,21 @@ def test_a_part_of_a_month_or_a_year_comes_back_as_german_names_it():
                           "the end of 1999s", "mid-range", "in late spring"))
 
 
+def test_every_so_many_units_and_the_days_around_come_back_as_german_writes_them():
+    """Read, the model wrote "jede" before a number as often ("The bus comes every 20 minutes." came back as "... jede
+    20 Minuten.") and the day after tomorrow word by word ("den Tag nach morgen"). German's "alle" and the plural,
+    "jeden zweiten Tag", "übermorgen", "vorgestern"."""
+    _restored_as_written({"The bus comes every 20 minutes.": "The bus comes alle 20 Minuten.",
+                          "Every %d seconds": "Alle %d Sekunden", "every fifteen minutes": "alle fünfzehn Minuten",
+                          "every few days": "alle paar Tage", "every couple of weeks": "alle paar Wochen",
+                          "every other day": "jeden zweiten Tag", "every other year": "jedes zweite Jahr",
+                          "We meet the day after tomorrow.": "We meet übermorgen.",
+                          "The day before yesterday was fine.": "Vorgestern was fine.",
+                          "closed until the day after tomorrow": "closed bis übermorgen"},
+                         ("every 5 min", "every one minute", "every day", "the day after tomorrow's game",
+                          "every second"))
+
+
 def test_a_period_named_from_now_comes_back_as_german_writes_it():
     """Read, the model dropped or garbled it ("It happened last year." came back as "Es passiert zuletzt vor.", "last
     Sunday" as "letzte Sonntag"). German's accusative of time; not after a preposition or an article, whose case it
