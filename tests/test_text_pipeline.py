@@ -2992,6 +2992,16 @@ def test_abbreviations_come_back_as_german_writes_them():
                           "No. of files", "Vol. 2, Ch. 4, Sec. 1", "Press P. 5 more", "Total (incl.)"))
 
 
+def test_a_day_of_a_month_in_words_comes_back_as_german_writes_it():
+    """Read, the model wrote a day in words as another word or number ("on the fourth of July" came back as "am
+    Viertel Juli", "on the twenty-first of March" as "am zwanzigsten March"); German writes the day as a number with
+    its full stop, as for a day in digits. Not an ordinal before another noun, nor a name's capital."""
+    _restored_as_written({"I was born on the fourth of July.": "I was born am 4. Juli.",
+                          "on the twenty-first of March": "am 21. März", "on May third": "am 3. Mai",
+                          "by the thirty-first of December 2025": "bis zum 31. Dezember 2025"},
+                         ("the second of many", "on the first day", "First of October Group"))
+
+
 def test_a_time_ago_comes_back_as_german_writes_it():
     """Read in a sentence, the model dropped or moved the "vor" ("Last updated: 2 hours ago" came back as "Zuletzt
     aktualisiert: 2 Stunden", "Since %d days ago" as "Vor %d Tage"). A time ago is "vor" and the dative, "since" one

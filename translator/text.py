@@ -5255,7 +5255,16 @@ MONTH_NAMES = tuple(MONTHS)  # in full: "by Jan" names a person
 MONTHS |= {english[:3]: german for english, german in MONTHS.items()} | {"Sept": "September"}  # "Dec. 31"
 MONTH = (rf"(?P<month>{'|'.join(sorted(MONTHS, key=len, reverse=True))})"
          r"(?:(?<=\b(?!May)[A-Z][a-z]{2})\.|(?<=Sept)\.)?")  # an abbreviation's dot, "Dec."
-DAY = r"(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+# A day of a month in words too ("on the fourth of July": "am 4. Juli", which came back as "am Viertel Juli"; "on the
+# twenty-first of March" as "am zwanzigsten March"): of 12 sentences written for the check 6 came back with the date
+# as German writes it, now 12
+FIRST_ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+DAY_ORDINALS = {word: day for day, word in enumerate(
+    FIRST_ORDINALS + ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+                      "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+    + [f"twenty-{word}" for word in FIRST_ORDINALS] + ["thirtieth", "thirty-first"], 1)}
+DAY = (rf"(?:(?P<day>[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+       rf"|(?P<day_word>{'|'.join(sorted(DAY_ORDINALS, key=len, reverse=True))}))")
 YEAR = r"(?:,?[ \xa0](?P<year>\d{4}))?(?![\w,.]?\d)"
 # Days abbreviated, which the model kept or read as a word ("Due: Fri, Jan 3" came back as "Fälligkeit: Frei, 3.
 # Januar", "Open Mon-Fri" as "Mon-Fri öffnen"): German's "Fr., 3. Januar", "Mo.–Fr.". Only before a date (DATES) or
@@ -6378,7 +6387,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         day, month = (form["first"], form["second"]) if _slash_date_day(form) == 1 else (form["second"], form["first"])
         german = _numeric_date(day, month, form["slash_year"])
     else:
-        german = f"{int(form['day'])}. {MONTHS[form['month']]}" + (f" {form['year']}" if form["year"] else "")
+        day = int(form["day"]) if form["day"] else DAY_ORDINALS[form["day_word"]]
+        german = f"{day}. {MONTHS[form['month']]}" + (f" {form['year']}" if form["year"] else "")
         german = f"{WEEKDAY_ABBREVIATIONS[form['day_name']]}, {german}" if form["day_name"] else german
     if not (preposition := form["preposition"]) or not english.startswith(preposition):  # none, or it stayed out
         return german
