@@ -3156,6 +3156,20 @@ def test_every_so_many_units_and_the_days_around_come_back_as_german_writes_them
                           "every second"))
 
 
+def test_an_amount_of_time_per_period_or_changed_by_comes_back_as_german_writes_it():
+    """Read, the model wrote a rate's article as a number ("twenty-four hours a day" came back as "vierundzwanzig
+    Stunden ein Tag") and a change's "by" as "von" ("delayed by twenty minutes": "von zwanzig Minuten verzögert").
+    German's "am Tag", "pro Woche" and "um" with the accusative; a change only after what delays, advances, lengthens
+    or shortens a thing."""
+    _restored_as_written({"It is open twenty-four hours a day.": "It is open vierundzwanzig Stunden am Tag.",
+                          "We train three days a week.": "We train drei Tage pro Woche.",
+                          "one day a week": "einen Tag pro Woche", "40 hours per week": "40 Stunden pro Woche",
+                          "The meeting was postponed by two weeks.": "The meeting was postponed um zwei Wochen.",
+                          "delayed by a month": "delayed um einen Monat",
+                          "It was brought forward by a day.": "It was brought forward um einen Tag."},
+                         ("Sort by 5 days", "He called me by two weeks", "paid by the hour"))
+
+
 def test_a_period_named_from_now_comes_back_as_german_writes_it():
     """Read, the model dropped or garbled it ("It happened last year." came back as "Es passiert zuletzt vor.", "last
     Sunday" as "letzte Sonntag"). German's accusative of time; not after a preposition or an article, whose case it

@@ -5840,13 +5840,33 @@ RELATIVE_PERIOD = re.compile(
 # Tag"). Read, the model wrote "jede" before a number as often ("The bus comes every 20 minutes." came back as "Der Bus
 # kommt jede 20 Minuten.", "every fifteen minutes" as "jede fünfzehn Minuten"): of 18 sentences written for the check
 # 9 came back with "alle" and the number, now 18; served, 2 held-out texts change, each closer.
-EVERY_UNITS = {"second": "Sekunden", "minute": "Minuten", "hour": "Stunden", "day": "Tage", "week": "Wochen",
-               "month": "Monate", "year": "Jahre", "decade": "Jahrzehnte"}
+EVERY_UNITS = {"second": "Sekunden", "minute": "Minuten", "hour": "Stunden", "day": "Tage", "night": "Nächte",
+               "week": "Wochen", "month": "Monate", "year": "Jahre", "decade": "Jahrzehnte"}
 EVERY_OTHER = {"day": "jeden zweiten Tag", "week": "jede zweite Woche", "month": "jeden zweiten Monat",
                "year": "jedes zweite Jahr"}
 EVERY_N = re.compile(
     rf"(?<![\w-])[Ee]very[ \xa0](?:(?P<count>\d+|{NUMBER_PLACEHOLDER}|{COUNT_IN_WORDS}|few|couple[ \xa0]of)[ \xa0]"
     rf"(?P<unit>{'|'.join(EVERY_UNITS)})s|other[ \xa0](?P<other>{'|'.join(EVERY_OTHER)}))(?![\w'’-]|{APOSTROPHE})")
+# An amount of time in the accusative ("two weeks": "zwei Wochen", "a week": "eine Woche", "one day": "einen Tag"), as
+# a rate or a change counts it
+ONE_UNIT = {"minute": "eine Minute", "hour": "eine Stunde", "day": "einen Tag", "night": "eine Nacht",
+            "week": "eine Woche", "month": "einen Monat", "year": "ein Jahr"}
+TIME_AMOUNT = (rf"(?:(?:an?|one)[ \xa0](?P<one_unit>{'|'.join(ONE_UNIT)})"
+               rf"|(?P<count>\d+|{NUMBER_PLACEHOLDER}|{COUNT_IN_WORDS})[ \xa0](?P<unit>{'|'.join(ONE_UNIT)})s)")
+# So much time per day, week, month or year ("eight hours a day": "acht Stunden am Tag", "three days a week": "drei
+# Tage pro Woche", as FREQUENCY writes a period). Read, the model wrote the article as a number or dropped the period
+# ("The store is open twenty-four hours a day." came back as "... vierundzwanzig Stunden ein Tag geöffnet."): of 10
+# sentences written for the check none came back with the rate as German writes it, now 10
+TIME_RATE = re.compile(rf"(?<![\w.,-]){TIME_AMOUNT}[ \xa0](?:an?|per)[ \xa0](?P<period>day|week|month|year)"
+                       rf"(?![\w'’-]|{APOSTROPHE})")
+# A change by an amount of time after what delays, advances, lengthens or shortens a thing ("postponed by two weeks":
+# "um zwei Wochen verschoben"): German's "um", where the model wrote "von" ("The train was delayed by twenty minutes."
+# came back as "Der Zug wurde von zwanzig Minuten verzögert."): of 10 sentences written for the check none said "um",
+# now 10
+CHANGED_BY = re.compile(rf"(?<![\w-])(?P<by>[Bb]y)[ \xa0]{TIME_AMOUNT}(?![\w'’-]|{APOSTROPHE}|[ \xa0]ago\b)")
+CHANGE_BEFORE = re.compile(r"\b(?:postpone|delay|extend|shorten|prolong|reduce|increase|cut|move|push(?:ed)? back"
+                           r"|bring forward|brought forward|advance|lengthen|put back|put off|set back)(?:s|d|ed|ing)?"
+                           r"\b[^.;:!?\n]{0,30}$", re.IGNORECASE)
 # What leaves a RELATIVE_PERIOD to the model: a preposition or an article before it
 CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|until|till|from|of|in|by|during|before"
                          r"|after|to|at|with|for|on|over|around|about|through|throughout|between|under|within|than|as"
@@ -6037,6 +6057,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (MONTH_PERIOD, MONTH_NAME),
     (MONTH_PART, re.compile("[Ee]nd|[Bb]eginning|[Ss]tart|[Mm]iddle|[Ee]arly|[Ll]ate|[Mm]id")),
     (DAY_AROUND, re.compile("day (?:after|before)")), (EVERY_N, re.compile("[Ee]very")),
+    (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6075,6 +6096,9 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("last " in text or "next " in text or "this " in text or "Last " in text or "Next " in text
                 or "This " in text or "very " in text) and RELATIVE_PERIOD.search(text)
             or "very " in text and EVERY_N.search(text)
+            or (" a day" in text or " a week" in text or " a month" in text or " a year" in text or " per " in text)
+            and TIME_RATE.search(text)
+            or "by " in text and CHANGED_BY.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
                 or "the afternoon" in text or "the evening" in text or "at night" in text) and SPOKEN_TIME.search(text)
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
@@ -6171,6 +6195,8 @@ def _complete(form: re.Match) -> bool:
             return False
     if form.re is ONGOING_FOR:
         return bool(ONGOING.search(form.string, max(0, form.start() - 80), form.start()))
+    if form.re is CHANGED_BY:
+        return bool(CHANGE_BEFORE.search(form.string, max(0, form.start() - 60), form.start()))
     if form.re is MONTH_PART and form["edge"]:  # not after an article, an adjective's ("an early March release")
         return not ARTICLE_BEFORE.search(form.string, max(0, form.start() - 5), form.start())
     if form.re is NUMBER_IN_WORDS:  # a capital only where a sentence starts, and not a name's ("the Twenty Questions
@@ -6308,6 +6334,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _german_ago(form)
     if form.re is MONTH_PART:
         return _german_month_part(form)
+    if form.re is TIME_RATE:
+        return f"{_accusative_amount(form)} {FREQUENCY_UNITS[form['period']]}"
+    if form.re is CHANGED_BY:
+        return _capitalized(f"um {_accusative_amount(form)}", english[0].isupper())
     if form.re is EVERY_N:
         if form["other"]:
             return _capitalized(EVERY_OTHER[form["other"]], english[0].isupper())
@@ -6440,6 +6470,14 @@ def _german_ago(form: re.Match) -> str:
     else:
         capital = _starts_a_sentence(form.string, form.start()) and bool(WORD_GOES_ON.match(form.string, form.end()))
     return _capitalized(german, capital)
+
+
+def _accusative_amount(form: re.Match) -> str:
+    """A TIME_AMOUNT in the accusative: "eine Woche", "einen Tag", "zwei Wochen", "24 Stunden"."""
+    if form["one_unit"]:
+        return ONE_UNIT[form["one_unit"]]
+    count = " ".join(form["count"].lower().split())
+    return f"{german_number_in_words(count) or form['count']} {EVERY_UNITS[form['unit']]}"
 
 
 def _german_month_part(form: re.Match) -> str:
