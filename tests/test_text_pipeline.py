@@ -3170,6 +3170,20 @@ def test_an_amount_of_time_per_period_or_changed_by_comes_back_as_german_writes_
                          ("Sort by 5 days", "He called me by two weeks", "paid by the hour"))
 
 
+def test_a_time_and_a_half_and_a_quarter_of_an_hour_come_back_as_german_writes_them():
+    """Read, the model wrote them word by word or lost the half ("an hour and a half" came back as "eine Stunde und
+    eine Hälfte", "two and a half hours" as "zwei Stunden"). German's one word, the plural's dative after a preposition
+    that asks it; not before "ago"."""
+    _restored_as_written({"The film lasted an hour and a half.": "The film lasted eineinhalb Stunden.",
+                          "It takes two and a half hours.": "It takes zweieinhalb Stunden.",
+                          "in two and a half years": "in zweieinhalb Jahren",
+                          "Wait a quarter of an hour.": "Wait eine Viertelstunde.",
+                          "in a quarter of an hour": "in einer Viertelstunde",
+                          "Three quarters of an hour passed.": "Eine Dreiviertelstunde passed.",
+                          "She has lived there for a year and a half.": "She has lived there for eineinhalb Jahre."},
+                         ("an hour and a half ago", "a half", "two and a half", "one and a half times"))
+
+
 def test_a_period_named_from_now_comes_back_as_german_writes_it():
     """Read, the model dropped or garbled it ("It happened last year." came back as "Es passiert zuletzt vor.", "last
     Sunday" as "letzte Sonntag"). German's accusative of time; not after a preposition or an article, whose case it
