@@ -5975,8 +5975,8 @@ TOPIC_BEFORE = re.compile(r"\b(?:info(?:rmation)?|details?|more|news|questions?|
                           r"|speak|joke|dream|writ(?:e|ten)|wrote)(?:s|ed|ing)?|what|how|all|something|anything"
                           r"|nothing|everything|parenthes[ie]s|brackets?|quotes?|rotat(?:e|es|ed|ing)"
                           # what "around" a thing is ("built around four modules")
-                          r"|build(?:s|ing)?|built|cent(?:er|re)d?|based|designed|organi[sz]ed|wrapped|revolv(?:e|es|ed|ing)"
-                          r"|structured|arranged|grouped)"
+                          r"|build(?:s|ing)?|built|cent(?:er|re)d?|based|designed|organi[sz]ed|wrapped"
+                          r"|revolv(?:e|es|ed|ing)|structured|arranged|grouped)"
                           r"(?:[ \xa0](?:me|us|him|her|them|you))?[ \xa0]$", re.IGNORECASE)  # "Tell me about"
 # And "up to" not after a verb "up" goes with ("add up to 100", "round up to 2 decimals", "scroll up to line 5")
 VERB_BEFORE_UP = re.compile(r"\b(?:(?:add|sum|count|round|scroll|speed|zoom|jump|level|step|total|ramp|climb"
@@ -6083,21 +6083,26 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, German form) of each of the text's clock times ("at 5 p.m.": "um 17 Uhr", "at 10:30": "um 10:30
-    Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun"), dates ("on December 24, 2025": "am 24.
-    Dezember 2025", "on 2024-05-01": "am 01.05.2024", a placeholder named for one: "on {date}": "am {date}"), days ("on
-    Friday": "am Freitag", "Monday-Friday": "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in
-    1998": "1998") and their parts ("at the end of June": "Ende Juni"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion": "2,5 Milliarden
-    $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John", "Kind regards":
-    "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich": "nach München"), times
-    ago ("2 hours ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19. Jahrhundert"), numbers in words
-    from thirteen on ("twenty-five": "fünfundzwanzig", "two hundred": "zweihundert"), periods named from now ("last year": "letztes Jahr"), how long a
-    thing has gone on ("has been working for ten years": "seit zehn Jahren"), a change by a share ("by 50 percent": "um
-    50 Prozent"), a word bounding or rounding a number ("up to": "bis zu", "about": "etwa"), how often ("once a week":
-    "einmal pro Woche"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text
-    ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a
-    text whose first letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We
-    close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out
-    ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
+    Uhr", "at midnight": "um Mitternacht", "at half past eight": "um halb neun", "at seven in the morning": "um
+    sieben Uhr morgens"), dates ("on December 24, 2025": "am 24. Dezember 2025", "on 2024-05-01": "am 01.05.2024", a
+    placeholder named for one: "on {date}": "am {date}"), days ("on Friday": "am Freitag", "Monday-Friday":
+    "Montag–Freitag"), months and years ("in March 2024": "im März 2024", "in 1998": "1998") and their parts ("at the
+    end of June": "Ende Juni"), amounts of money ("$1,234.50": "1.234,50 $"), millions and billions ("$2.5 billion":
+    "2,5 Milliarden $"), greetings ("Hello": "Hallo"), a letter's salutations and closings ("Hi John": "Hallo John",
+    "Kind regards": "Freundliche Grüße"), abbreviations ("e.g.": "z.B.", "No. 5": "Nr. 5"), places ("to Munich":
+    "nach München"), times ago ("2 hours ago": "vor 2 Stunden"), centuries ("in the 19th century": "im 19.
+    Jahrhundert"), numbers in words from thirteen on ("twenty-five": "fünfundzwanzig", "two hundred": "zweihundert"),
+    periods named from now ("last year": "letztes Jahr"), how long a thing has gone on ("has been working for ten
+    years": "seit zehn Jahren"), a change by a share ("by 50 percent": "um 50 Prozent"), a word bounding or rounding
+    a number ("up to": "bis zu", "about": "etwa"), how often ("once a week": "einmal pro Woche"), every so many units
+    ("every 20 minutes": "alle 20 Minuten"), the days around today ("the day after tomorrow": "übermorgen"), a rate
+    ("eight hours a day": "acht Stunden am Tag"), a change by an amount of time ("postponed by two weeks": "um zwei
+    Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), a FAQ's line labels ("Q:": "F:") and a
+    day's or a month's abbreviation that is the whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition
+    before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a
+    place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German
+    does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a
+    month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6547,13 +6552,14 @@ def _qualified_time(form: re.Match) -> str:
         return qualifier + AGO_PHRASES[" ".join(form["phrase"].lower().split())]
     if form.re is AGO and form["duration"]:  # "%s ago"
         return qualifier + form["duration"]
-    unit = "century" if form["centuries"] else form["unit"].lower()
-    gender, singular, _ = TIME_UNITS[UNIT_ABBREVIATIONS.get(unit, unit)]
+    written = "century" if form["centuries"] else form["unit"].lower()
+    unit = UNIT_ABBREVIATIONS.get(written, written)
+    gender, singular, _ = TIME_UNITS[unit]
     count = " ".join((form["count"] or "").lower().split())
     if count in ("a", "an", "one"):
         return f"{qualifier}{ONE['dative'][gender]} {singular}"
-    many = form["plural"] or form["centuries"] or unit in UNIT_ABBREVIATIONS and count != "1"  # "5 min": "5 Minuten"
-    plural = german_unit(UNIT_ABBREVIATIONS.get(unit, unit), dative=True)
+    many = form["plural"] or form["centuries"] or written in UNIT_ABBREVIATIONS and count != "1"  # "5 min": "5 Minuten"
+    plural = german_unit(unit, dative=True)
     number = AGO_COUNTS.get(count) or german_number_in_words(count) or form["count"]
     return f"{qualifier}{number} {plural if many else singular}" if number else qualifier + plural
 
