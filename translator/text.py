@@ -5872,8 +5872,7 @@ CHANGE_BEFORE = re.compile(r"\b(?:postpone|delay|extend|shorten|prolong|reduce|i
 # film lasted an hour and a half." came back as "... eine Stunde und eine Hälfte.", "It takes two and a half hours." as
 # "Es dauert zwei Stunden.", "Wait a quarter of an hour." as "Warte eine Viertel einer Stunde."): of 10 sentences
 # written for the check 2 came back with the time as German writes it, now 10
-HALF_COUNTS = {"a": "ein", "an": "ein", "one": "ein"} | {word: SMALL_COUNTS[word] for word in list(ONES)[1:]} | {
-    word: TEENS[word] for word in ("ten", "eleven", "twelve")}
+HALF_COUNTS = {"a": "ein", "an": "ein"} | ONES | {word: TEENS[word] for word in ("ten", "eleven", "twelve")}
 HALVES = re.compile(
     rf"(?<![\w-])(?:(?P<whole>(?i:an?|one))[ \xa0](?P<unit>{'|'.join(TIME_UNITS)})[ \xa0]and[ \xa0]a[ \xa0]half"
     rf"|(?P<count>(?i:{'|'.join(HALF_COUNTS)}))[ \xa0]and[ \xa0]a[ \xa0]half[ \xa0](?P<units>{'|'.join(TIME_UNITS)})s"
@@ -6266,8 +6265,8 @@ def _before_a_clock_time(form: re.Match) -> bool:
 
 
 def _quantifier(form: re.Match) -> str:
-    """A QUANTIFIER match's key in QUANTIFIERS: its words in small letters, a space between them."""
-    return form["quantifier"].lower().replace("\xa0", " ")
+    """A QUANTIFIER match's key in QUANTIFIERS."""
+    return _key(form["quantifier"])
 
 
 def _bounds_a_number(form: re.Match) -> bool:
@@ -6364,12 +6363,12 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
     if form.re is EVERY_N:
         if form["other"]:
             return _capitalized(EVERY_OTHER[form["other"]], english[0].isupper())
-        count = " ".join(form["count"].lower().split())
+        count = _key(form["count"])
         number = "paar" if count in ("few", "couple of") else german_number_in_words(count) or form["count"]
         return _capitalized(f"alle {number} {german_unit(form['unit'])}", english[0].isupper())
     if form.re is DAY_AROUND:  # "on" the day: no word of its own
         bound = PART_BOUNDS.get((form["bound"] or "").lower(), "")
-        day = DAYS_AROUND[" ".join(form["which"].split())]
+        day = DAYS_AROUND[_key(form["which"])]
         return _capitalized(f"{bound} {day}".lstrip(), english[0].isupper())
     if form.re is CENTURY:
         return _german_century(form)
@@ -6519,7 +6518,7 @@ def _accusative_amount(form: re.Match) -> str:
     if form["one_unit"]:
         gender, singular, _ = TIME_UNITS[form["one_unit"]]
         return f"{ONE['accusative'][gender]} {singular}"
-    count = " ".join(form["count"].lower().split())
+    count = _key(form["count"])
     return f"{german_number_in_words(count) or form['count']} {german_unit(form['unit'])}"
 
 
@@ -6549,13 +6548,13 @@ def _qualified_time(form: re.Match) -> str:
     Stunde", "etwa zwei Stunden", "5 Minuten" ("5 min"), "Jahren" ("years"), "langer Zeit" ("a long time")."""
     qualifier = f"{AGO_QUALIFIERS[form['qualifier'].lower()]} " if form["qualifier"] else ""
     if form["phrase"]:
-        return qualifier + AGO_PHRASES[" ".join(form["phrase"].lower().split())]
+        return qualifier + AGO_PHRASES[_key(form["phrase"])]
     if form.re is AGO and form["duration"]:  # "%s ago"
         return qualifier + form["duration"]
     written = "century" if form["centuries"] else form["unit"].lower()
     unit = UNIT_ABBREVIATIONS.get(written, written)
     gender, singular, _ = TIME_UNITS[unit]
-    count = " ".join((form["count"] or "").lower().split())
+    count = _key(form["count"] or "")
     if count in ("a", "an", "one"):
         return f"{qualifier}{ONE['dative'][gender]} {singular}"
     many = form["plural"] or form["centuries"] or written in UNIT_ABBREVIATIONS and count != "1"  # "5 min": "5 Minuten"
@@ -6601,6 +6600,11 @@ def german_number_in_words(english: str) -> str | None:
 def _numeric_date(day: str, month: str, year: str) -> str:
     """A date in digits as German writes it: "24.12.2025", "01.05.2024"."""
     return f"{int(day):02}.{int(month):02}.{year}"
+
+
+def _key(words: str) -> str:
+    """Words a form matched as a table's key: in small letters, one space between them ("a\xa0few": "a few")."""
+    return " ".join(words.lower().split())
 
 
 def _capitalized(german: str, capital: bool) -> str:
