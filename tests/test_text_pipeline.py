@@ -3835,6 +3835,58 @@ def test_an_instructions_tap_is_read_as_click_and_written_as_tippen():
             == "Tippen und halten zum Ziehen, Doppeltipp zum Öffnen.")
 
 
+def test_an_ordinal_before_a_noun_is_read_as_second_and_written_with_the_models_ending():
+    """The model lost or changed ordinals from "fourth" on ("on the eleventh floor" came back as "auf dem Elfenboden",
+    "the fifteenth floor" as "am fünften Boden", "on the 15th floor" as "am 15.") and wrote "second" with the ending
+    the article and case ask ("im zweiten Stock"): such an ordinal before a noun, in words or digits, is read as
+    "second" and its German stem, or its digits and a dot, written in the stand-in's place; the segment streams whole.
+    First to third in words, a fraction, a list, an idiom, a name and a segment that says "second" itself stay as
+    written."""
+    for text, read, translation, restored in (
+            ("She lives on the fifteenth floor.", "She lives on the second floor.", "Sie lebt im zweiten Stock.",
+             "Sie lebt im fünfzehnten Stock."),
+            ("It was her thirtieth birthday.", "It was her second birthday.", "Es war ihr zweiter Geburtstag.",
+             "Es war ihr dreißigster Geburtstag."),
+            ("The twenty-fifth anniversary", "The second anniversary", "Der zweite Jahrestag",
+             "Der fünfundzwanzigste Jahrestag"),
+            ("Every fifth student speaks French.", "Every second student speaks French.",
+             "Jeder zweite Schüler spricht Französisch.", "Jeder fünfte Schüler spricht Französisch."),
+            ("It is the fourth largest city.", "It is the second largest city.", "Es ist die zweitgrößte Stadt.",
+             "Es ist die viertgrößte Stadt."),
+            ("The eighth chapter", "The second chapter", "Zweites Kapitel", "Achtes Kapitel"),
+            ("a hundredth chance, secondly", "a second chance, secondly", "eine zweite Chance, zweitens",
+             "eine hundertste Chance, zweitens"),
+            ("She lives on the 15th floor.", "She lives on the second floor.", "Sie lebt im zweiten Stock.",
+             "Sie lebt im 15. Stock."),
+            ("Click the 3rd button.", "Click the second button.", "Klicken Sie auf den zweiten Knopf.",
+             "Klicken Sie auf den 3. Knopf."),
+            ("the 4th largest city", "the second largest city", "die zweitgrößte Stadt", "die 4.-größte Stadt")):
+        prepared = prepare(text, preserve_placeholders=False)
+        assert prepared.segments == [read], text
+        assert prepared.restore([translation]) == restored, text
+        assert not prepared.streams(0), text
+    for text in ("This is my first visit.", "She lives on the second floor.", "a fifth of the cake",
+                 "the fourth and fifth floors", "at the eleventh hour", "He lives on Fifth Avenue.",
+                 "The fifth floor is above the second one.", "He came in fifth.", "the fifth floor and the sixth floor",
+                 "the 5th of the month"):
+        assert prepare(text, preserve_placeholders=False).segments == [text], text
+
+
+def test_the_how_manieth_time_is_written_as_german_writes_it():
+    """The model wrote "for the fifth time" as "für die fünfte Zeit" and "the third time" as "der dritte Zeit": they
+    are "zum fünften Mal" and "das dritte Mal", with a capital where the sentence starts; not after another
+    preposition, whose case the model chooses."""
+    _restored_as_written({"He tried for the fifth time.": "He tried zum fünften Mal.",
+                          "For the first time, it worked.": "Zum ersten Mal, it worked.",
+                          "I am asking you for the last time.": "I am asking you zum letzten Mal.",
+                          "He failed for the 3rd time.": "He failed zum 3. Mal.",
+                          "for the twenty-first time": "zum einundzwanzigsten Mal",
+                          "This is the fourth time I called.": "This is das vierte Mal I called.",
+                          "The next time you come, call me.": "Das nächste Mal you come, call me."},
+                         ("I remember it from the first time.", "At the same time, it failed.",
+                          "It was the time of my life.", "for the first timer"))
+
+
 def test_a_run_of_marks_ending_a_sentence_is_read_as_one_and_written_back():
     """The model learnt one closing mark ("How are you???" came back as "Wie sind Sie?", "Great job!!" as "Große
     Job!"): a sentence's closing run of "!" and "?" is read as its first mark, and the translation's closing mark,

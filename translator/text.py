@@ -1214,6 +1214,7 @@ class Prepared:
     shouted: list[bool] = field(default_factory=list)  # per segment: all capitals (read sentence-cased, `_shouted`)
     emphasized: list[list[str]] = field(default_factory=list)  # per segment: its words in capitals (`_emphasis_read`)
     tapped: list[bool] = field(default_factory=list)  # per segment: "tap" read as "click" (`_tapping_read`)
+    ordinals: list[str] = field(default_factory=list)  # per segment: an ordinal's German stem, read as "second"
     # per segment: the run of "!" and "?" that ends its sentence ("???", "?!"), read as its first mark (`_marks_read`)
     end_marks: list[str] = field(default_factory=list)
     # per segment: the German adverb of a step's order, read without it (`_step_read`: "First, open ...": "zuerst")
@@ -1308,8 +1309,8 @@ class Prepared:
         """Append an attribute value's segments after the text's own (restored into its item, not the text)."""
         value = shown.value
         self.shown.append(shown)
-        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "end_marks", "steps",
-                     "accelerators", "ellipses", "broken_dots", "wraps"):
+        for name in ("segments", "numbers", "moved", "spaces", "shouted", "emphasized", "tapped", "ordinals",
+                     "end_marks", "steps", "accelerators", "ellipses", "broken_dots", "wraps"):
             getattr(self, name).extend(getattr(value, name))
 
     @property
@@ -1332,7 +1333,8 @@ class Prepared:
                     or self.broken_dots[index] or self.wraps[index] or self.accelerators[index]
                     or self._percent_signs_alone(index) or index in self.speech_starts or index in self.speech_tags
                     or self._introduces_speech(index)
-                    or self.emphasized[index] or self.tapped[index] or self.end_marks[index] or self.steps[index]
+                    or self.emphasized[index] or self.tapped[index] or self.ordinals[index] or self.end_marks[index]
+                    or self.steps[index]
                     or self._goes_on_after_a_clause(index) or self._names_in_small_letters(index)
                     or read_codes(self.segments[index]))
 
@@ -1437,6 +1439,8 @@ class Prepared:
             text = _emphasis_restored(text, self.emphasized[index])
         if self.tapped[index]:
             text = CLICKING.sub(lambda verb: "Tipp" if verb[0][0] == "K" else "tipp", text)
+        if self.ordinals[index]:
+            text = _ordinal_written(text, self.ordinals[index])
         if self.end_marks[index]:
             text = _marks_restored(text, self.end_marks[index])
         if self.steps[index]:
@@ -1660,6 +1664,7 @@ class Prepared:
         core, step = _step_read(core)
         core = _signing_read(core) if "ign" in core else core
         core, tapped = _tapping_read(core) if "ap" in core else (core, False)
+        core, ordinal = _ordinal_read(core) if ORDINAL_HINT.search(core) else (core, "")
         core, end_marks = _marks_read(core) if "!!" in core or "?" in core or core.endswith("::") else (core, "")
         core, accelerator = _accelerator(core) if not self.html else (core, None)
         self.glue[-1] += lead
@@ -1670,6 +1675,7 @@ class Prepared:
         self.shouted.append(shouted)
         self.emphasized.append(emphasized)
         self.tapped.append(tapped)
+        self.ordinals.append(ordinal)
         self.end_marks.append(end_marks)
         self.steps.append(step)
         self.accelerators.append(accelerator)
@@ -5913,14 +5919,20 @@ PERCENT_CHANGE = re.compile(r"(?<![\w-])(?P<by>[Bb]y)[ \xa0](?P<share>\d{1,3}(?:
 # moved or lost a word beside the token, "first mentioned in records in the 13th century": "zuerst im Datensätze im 13.
 # Jahrhundert erwähnt"); none of the 13,193 served held-out texts has one. Not "the 19th-century novel" (an adjective
 # German writes otherwise).
-# An ordinal in words stays one in German's words ("the twentieth century": "das zwanzigste Jahrhundert", as the
-# dictionary's references write it), before the ending the article asks
-CENTURY_ORDINALS = {"first": "erst", "second": "zweit", "third": "dritt", "fourth": "viert", "fifth": "fünft",
-                    "sixth": "sechst", "seventh": "siebt", "eighth": "acht", "ninth": "neunt", "tenth": "zehnt",
-                    "eleventh": "elft", "twelfth": "zwölft", "thirteenth": "dreizehnt", "fourteenth": "vierzehnt",
-                    "fifteenth": "fünfzehnt", "sixteenth": "sechzehnt", "seventeenth": "siebzehnt",
-                    "eighteenth": "achtzehnt", "nineteenth": "neunzehnt", "twentieth": "zwanzigst",
-                    "twenty-first": "einundzwanzigst", "twenty-second": "zweiundzwanzigst"}
+# German's ordinal stems, before the ending the article asks ("fifteenth": "fünfzehnt", "twenty-first":
+# "einundzwanzigst"), first to ninety-ninth in order, then "hundredth" and "thousandth"
+ORDINAL_STEMS = dict(zip(FIRST_ORDINALS,
+                         ["erst", "zweit", "dritt", "viert", "fünft", "sechst", "siebt", "acht", "neunt"]))
+ORDINAL_STEMS |= {"tenth": "zehnt", "eleventh": "elft", "twelfth": "zwölft"} | {
+    f"{teen}th": f"{german}t" for teen, german in TEENS.items() if teen not in ("ten", "eleven", "twelve")}
+for tens, german in TENS.items():
+    ORDINAL_STEMS[f"{tens[:-1]}ieth"] = f"{german}st"
+    ORDINAL_STEMS |= {f"{tens}-{ordinal}": f"{ones}und{german}st"
+                      for ordinal, ones in zip(FIRST_ORDINALS, ONES.values())}
+ORDINAL_STEMS |= {"hundredth": "hundertst", "thousandth": "tausendst"}
+# A century's ordinal in words stays one in German's words ("the twentieth century": "das zwanzigste Jahrhundert", as
+# the dictionary's references write it): first to twenty-second
+CENTURY_ORDINALS = dict(list(ORDINAL_STEMS.items())[:22])
 # The German before a century after each preposition: its article (and whether it takes the genitive), and before
 # "Mitte" ("in the mid-16th century": "Mitte des 16. Jahrhunderts")
 CENTURY_RELATIONS = {"": ("das", False, "die Mitte"), "in": ("im", False, "Mitte"),
@@ -5941,6 +5953,49 @@ CENTURY = re.compile(
 # A preposition before "the" that leaves a century's case to the model ("to", "at", "with")
 PREPOSITION_BEFORE = re.compile(r"\b(?i:to|at|with|for|on|over|around|about|through|throughout|between|under|across|"
                                 r"within|without|beyond|towards?|against|like|than|as|per|via|upon)[ \xa0]$")
+
+# An ordinal before a noun, in words from "fourth" on or in digits ("on the fifteenth floor", "her thirtieth birthday",
+# "every fifth person", "the 4th floor"), is read as "second", whose German ending the model writes after the article
+# and case ("im zweiten Stock", "ihr zweiter Geburtstag", "jede zweite Person"), and its stem goes back ("im
+# fünfzehnten Stock"), or its digits and a dot ("im 4. Stock"). Read as it is, the model lost or changed the number
+# ("auf dem Elfenboden", "Der Achtelkapitel", "am fünften Boden" for the fifteenth, "seine Neunnetietag") or the noun
+# after digits ("She lives on the 15th floor." came back as "Sie lebt am 15."); it writes "first" to "third" itself
+# ("mein erster Besuch", "im zweiten Stock"). Of 35 sentences written for the check with one in words 14 came back with
+# its number, now 35. Only after an article, a possessive or "in" and before a word in small letters ("the fifth
+# largest city": "die fünftgrößte Stadt"); not a fraction ("a fifth of"), a list ("the fourth and fifth"), a century
+# (CENTURY's, or an adjective's: "a 18th century mansion"), an idiom the model learnt ("the eleventh hour": "in
+# allerletzter Minute"), a name in capitals ("Fifth Avenue"), nor a segment that says "second" itself.
+ORDINAL_BEFORE_NOUN = re.compile(
+    r"(?<![\w-])(?i:the|an?|my|your|his|her|its|our|their|this|that|every|each|in)[ \xa0]"
+    rf"(?P<ordinal>{'|'.join(sorted(list(ORDINAL_STEMS)[3:], key=len, reverse=True))}|[1-9]\d{{0,3}}(?:st|nd|rd|th))"
+    r"(?=[ \xa0](?!(?:of|and|or|to|through|from|in|on|at|by|for|with|than|as|century)\b)[a-z])")
+ORDINAL_HINT = re.compile(r"(?:th|\d(?:st|nd|rd)) ")  # what each of them ends in
+ORDINAL_IDIOMS = {"eleventh hour", "seventh heaven", "sixth sense", "fifth wheel", "fifth column", "fourth estate"}
+STAND_IN_ORDINAL = re.compile(r"\bsecond\b", re.I)
+# The stand-in's German: "zweiten", "Zweiter", "zweitgrößte"; not "zweitens"
+GERMAN_STAND_IN_ORDINAL = re.compile(r"\b([Zz])weit(?!ens\b)(?P<ending>e[mnrs]?\b)?")
+
+
+def _ordinal_read(segment: str) -> tuple[str, str]:
+    """The segment with its one ordinal before a noun (ORDINAL_BEFORE_NOUN) read as "second", and the ordinal's
+    German stem ("")."""
+    found = [ordinal for ordinal in ORDINAL_BEFORE_NOUN.finditer(segment)
+             if not any(segment.startswith(idiom, ordinal.start("ordinal")) for idiom in ORDINAL_IDIOMS)]
+    if len(found) != 1 or STAND_IN_ORDINAL.search(segment):
+        return segment, ""
+    ordinal = found[0]
+    english = ordinal["ordinal"]
+    stem = f"{english[:-2]}." if english[0].isdigit() else ORDINAL_STEMS[english]
+    return segment[:ordinal.start("ordinal")] + "second" + segment[ordinal.end():], stem
+
+
+def _ordinal_written(translation: str, stem: str) -> str:
+    """The translation with the ordinal's German stem in place of the stand-in's ("im zweiten Stock": "im fünfzehnten
+    Stock")."""
+    if stem.endswith("."):  # in digits: no ending ("im 15. Stock"), a hyphen before a word ("die 15.-größte")
+        return GERMAN_STAND_IN_ORDINAL.sub(lambda zweit: stem if zweit["ending"] else stem + "-", translation)
+    return GERMAN_STAND_IN_ORDINAL.sub(lambda zweit: _capitalized(stem, zweit[1] == "Z") + (zweit["ending"] or ""),
+                                       translation)
 
 
 # A word that bounds or rounds a number ("Up to 5 users can join.", "at most %d", "about 10 minutes", "Less than 1
@@ -6001,6 +6056,19 @@ FREQUENCY = re.compile(rf"(?<![\w.,'’-])(?P<count>(?i:{'|'.join(FREQUENCY_COUN
                        rf"[ \xa0]times)(?:[ \xa0](?P<per>an?|per)[ \xa0](?P<unit>{'|'.join(FREQUENCY_UNITS)})"
                        r"(?![\w'’-])"
                        rf"|(?<=times)(?![\w'’-]|[ \xa0](?:(?:the|an?|per|over)\b|\d|{NUMBER_PLACEHOLDER})))")
+# The how-manieth time ("for the fourth time": "zum vierten Mal", "for the last time": "zum letzten Mal", "for the
+# 3rd time": "zum 3. Mal", "the fourth time": "das vierte Mal"): read, the model wrote it word by word ("He tried for
+# the fifth time." came back as "Er versuchte für die fünfte Zeit.", "I saw the ocean for the first time." as "... den
+# ersten Zeitpunkt des Meers ...", "This is the fourth time I have called." as "Das ist das Vierteltakt, ..."): of 7
+# sentences written for the check with "for" 1 came back with it as German writes it, now 7, and of 10 more 0, now 10.
+# Not after another preposition ("since the first time", whose case the model chooses)
+ORDINAL_TIME = re.compile(
+    rf"(?<![\w-])(?:(?P<for>[Ff]or)[ \xa0])?[Tt]he[ \xa0]"
+    rf"(?P<ordinal>{'|'.join(sorted(ORDINAL_STEMS, key=len, reverse=True))}|last|final|next|[1-9]\d*(?:st|nd|rd|th))"
+    r"[ \xa0]time(?![\w'’-])")
+ORDINAL_TIME_WORDS = {"last": "letzt", "final": "letzt", "next": "nächst"}
+PREPOSITION_BEFORE_THE = re.compile(r"\b(?i:since|after|before|from|until|till|at|on|in|by|during|like|than|of|to|with"
+                                    r"|about|into|over|under|between)[ \xa0]$")
 # A range of numbers ("8 to 64 characters", "from 1 to 100", "-5°C to +3°C"): the model wrote its "to" as "an",
 # "auf", "nach" ("Enter a value from 1 to 100." came back as "... von 1 an 100 ein.", "It takes 2 to 3 weeks." as "Es
 # nimmt 2 auf 3 Wochen."); the references write "bis" (199 of 269 held-out and training texts with a number, "to" and
@@ -6076,8 +6144,8 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
     (RELATIVE_PERIOD, re.compile("(?i:last|next|this|every)")), (NUMBER_IN_WORDS, NUMBER_HINT), (QUANTIFIER, None),
-    (FREQUENCY, re.compile("(?i:once|twice|times)")), (NUMBER_RANGE, HAS_DIGIT), (GLUED_DURATION, HAS_DIGIT),
-    (LINE_LABEL, re.compile(":")))
+    (FREQUENCY, re.compile("(?i:once|twice|times)")), (ORDINAL_TIME, re.compile(" time")), (NUMBER_RANGE, HAS_DIGIT),
+    (GLUED_DURATION, HAS_DIGIT), (LINE_LABEL, re.compile(":")))
 
 
 def german_forms(text: str) -> list[tuple[int, int, str]]:
@@ -6096,11 +6164,11 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     a number ("up to": "bis zu", "about": "etwa"), how often ("once a week": "einmal pro Woche"), every so many units
     ("every 20 minutes": "alle 20 Minuten"), the days around today ("the day after tomorrow": "übermorgen"), a rate
     ("eight hours a day": "acht Stunden am Tag"), a change by an amount of time ("postponed by two weeks": "um zwei
-    Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), a FAQ's line labels ("Q:": "F:") and a
-    day's or a month's abbreviation that is the whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition
-    before it, the first of overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a
-    place's last dot stays out where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German
-    does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a
+    Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), the how-manieth time ("for the fourth
+    time": "zum vierten Mal"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the
+    whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a
+    sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
+    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a
     month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
@@ -6124,6 +6192,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
             or _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
+            or " time" in text and ORDINAL_TIME.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
             or ("{" in text or "%(" in text or "$" in text) and NAMED_PLACEHOLDER.search(text)
             or ("Q:" in text or "ros:" in text or "ons:" in text) and LINE_LABEL.search(text)
@@ -6196,6 +6265,8 @@ def _complete(form: re.Match) -> bool:
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
+    if form.re is ORDINAL_TIME and not form["for"]:
+        return not PREPOSITION_BEFORE_THE.search(form.string, 0, form.start())
     if form.re is SET_PHRASE:  # alone on its line, only a closing; a line's closing only before or on a line's end
         if form["phrase"] in STEP_ADVERBS and _step(form.string, form.start()):
             return False  # a step's order, read apart from the step (`_step_read`)
@@ -6394,6 +6465,11 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         per = FREQUENCY_UNITS[form["unit"]]
         per = "pro " + per.split()[-1] if form["per"] == "per" else per  # "once per month": "einmal pro Monat"
         return _capitalized(f"{count} {per}", form["count"][0].isupper())
+    if form.re is ORDINAL_TIME:  # "for": the dative's ending, else the nominative's or accusative's
+        ordinal = form["ordinal"]
+        ending = "en" if form["for"] else "e"
+        number = f"{ordinal[:-2]}." if ordinal[0].isdigit() else (ORDINAL_STEMS | ORDINAL_TIME_WORDS)[ordinal] + ending
+        return _capitalized(f"{'zum' if form['for'] else 'das'} {number} Mal", english[0].isupper())
     if form.re is NUMBER_RANGE:
         return _german_range(form)
     if form.re is GLUED_DURATION:  # "in 5s": "in 5 Sekunden"
