@@ -3014,8 +3014,9 @@ def test_a_time_ago_comes_back_as_german_writes_it():
                           "Opened over a month ago": "Opened vor über einem Monat", "1 day ago": "vor 1 Tag",
                           "only three weeks ago": "erst vor drei Wochen", "About 2 hours ago": "Vor etwa 2 Stunden",
                           "a decade ago": "vor einem Jahrzehnt", "Seen 5 min ago": "Seen vor 5 Minuten",  # no "s"
-                          "1 min ago": "vor 1 Minute", "%d hr ago": "vor %d Stunden"},
-                         ("long ago", "Half an hour ago", "two month's ago", "the agony ago", "items2 days ago"))
+                          "1 min ago": "vor 1 Minute", "%d hr ago": "vor %d Stunden",
+                          "Half an hour ago": "Vor einer halben Stunde"},  # (HALVES': not "Half vor einer Stunde")
+                         ("long ago", "two month's ago", "the agony ago", "items2 days ago"))
 
 
 def test_a_time_ago_counted_in_words_or_not_counted_comes_back_as_german_writes_it():
@@ -3097,7 +3098,7 @@ def test_a_number_in_words_from_thirteen_comes_back_as_german_writes_it():
                           "a thousand inhabitants": "tausend inhabitants",
                           "fifty thousand people": "fünfzigtausend people",
                           "between forty and fifty": "between vierzig and fünfzig"},
-                         ("her twenty-first birthday", "a twenty-five-year-old man", "twenty five", "seventy-seventh",
+                         ("twenty-first", "a twenty-five-year-old man", "twenty five", "seventy-seventh",
                           "She has three children.", "one hundred and twenty five", "fifty million people",
                           "He was born in nineteen eighty-four.", "the nineteen eighties", "Can you break a fifty?",
                           "the Twenty Questions game", "Fifteen Puzzle", "sixteenth", "a few hundred"))
@@ -3182,8 +3183,32 @@ def test_a_time_and_a_half_and_a_quarter_of_an_hour_come_back_as_german_writes_t
                           "Wait a quarter of an hour.": "Wait eine Viertelstunde.",
                           "in a quarter of an hour": "in einer Viertelstunde",
                           "Three quarters of an hour passed.": "Eine Dreiviertelstunde passed.",
-                          "She has lived there for a year and a half.": "She has lived there for eineinhalb Jahre."},
-                         ("an hour and a half ago", "a half", "two and a half", "one and a half times"))
+                          "She has lived there for a year and a half.": "She has lived there for eineinhalb Jahre.",
+                          "Half an hour later, it stopped.": "Eine halbe Stunde later, it stopped.",
+                          "We waited half a day.": "We waited einen halben Tag.",
+                          "The course takes half a year.": "The course takes ein halbes Jahr.",
+                          "after half a minute": "after einer halben Minute",
+                          "I called half an hour ago.": "I called vor einer halben Stunde.",
+                          "About half an hour later": "Etwa eine halbe Stunde later"},
+                         ("an hour and a half ago", "a half", "two and a half", "one and a half times",
+                          "the half a day", "half a dozen"))
+
+
+def test_a_share_of_a_whole_comes_back_as_german_writes_it():
+    """Read, the model wrote an ordinal or an adjective ("A third of the population" came back as "Ein Dritter der
+    Bevölkerung", "Half of the students" as "Halbe der Prüflinge"). German's noun, in the dative after a preposition
+    that asks it, with a word bounding or rounding it before; only in a sentence (a headword's is mostly a compound),
+    not a half that an article or a word says which of, nor a share of a pronoun."""
+    _restored_as_written({"A third of the population lives in cities.": "Ein Drittel of the population lives in cities.",
+                          "Two thirds of the money was spent.": "Zwei Drittel of the money was spent.",
+                          "Half of the students passed.": "Die Hälfte of the students passed.",
+                          "In half of the cases, it failed.": "In der Hälfte of the cases, it failed.",
+                          "It happens in a fifth of all cases.": "It happens in einem Fünftel of all cases.",
+                          "About half of all users agree.": "Etwa die Hälfte of all users agree.",
+                          "Nearly two thirds of the votes were counted.": "Fast zwei Drittel of the votes were counted.",
+                          "He gave away one tenth of his income.": "He gave away ein Zehntel of his income."},
+                         ("half of the brain", "The first half of the year was good.", "We spent half of it.",
+                          "A third party", "The other half of the team left."))
 
 
 def test_a_period_named_from_now_comes_back_as_german_writes_it():

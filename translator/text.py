@@ -5882,9 +5882,28 @@ HALF_COUNTS = {"a": "ein", "an": "ein"} | ONES | {word: TEENS[word] for word in 
 HALVES = re.compile(
     rf"(?<![\w-])(?:(?P<whole>(?i:an?|one))[ \xa0](?P<unit>{'|'.join(TIME_UNITS)})[ \xa0]and[ \xa0]a[ \xa0]half"
     rf"|(?P<count>(?i:{'|'.join(HALF_COUNTS)}))[ \xa0]and[ \xa0]a[ \xa0]half[ \xa0](?P<units>{'|'.join(TIME_UNITS)})s"
-    r"|(?P<quarters>[Aa]|[Tt]hree)[ \xa0]quarters?[ \xa0]of[ \xa0]an[ \xa0]hour)"
+    r"|(?P<quarters>[Aa]|[Tt]hree)[ \xa0]quarters?[ \xa0]of[ \xa0]an[ \xa0]hour"
+    rf"|(?<![Tt]he[ \xa0])(?P<half>[Hh]alf)[ \xa0]an?[ \xa0](?P<half_unit>{'|'.join(TIME_UNITS)})(?P<ago>[ \xa0]ago)?)"
     rf"(?![\w'’-]|{APOSTROPHE}|[ \xa0]ago\b)")
+HALF = {"accusative": {"f": "halbe", "m": "halben", "n": "halbes"}, "dative": {"f": "halben", "m": "halben", "n": "halben"}}
 DATIVE_BEFORE = re.compile(r"\b(?i:in|after|within|since|before|with|from|of|to)[ \xa0]$")
+# A share of a whole, German's noun ("a third of the population": "ein Drittel", "two thirds of": "zwei Drittel", "half
+# of the students": "die Hälfte"), before "of" and what it is a share of, which the model writes in the genitive ("der
+# Bevölkerung"), in the dative after a preposition that asks it ("in a third of the cases": "in einem Drittel"). Read,
+# the model wrote an ordinal or an adjective ("A third of the population lives in cities." came back as "Ein Dritter
+# der Bevölkerung ...", "Half of the students passed." as "Halbe der Prüflinge ...", "One fifth of the budget" as
+# "Eine fünftes Budget"): of 17 sentences written for the check 5 came back with it as German writes it, now 17. Only
+# in a sentence (a text whose first letter is a capital): a headword's share is German's compound ("half of the
+# brain": "Hirnhälfte", "one tenth of a second": "eine Zehntelsekunde"), which the model learnt; not a half after an
+# article or a word that says which ("the first half of the year"), nor a share of a pronoun ("half of it": "davon")
+FRACTION_NOUNS = {"third": "Drittel", "quarter": "Viertel", "fifth": "Fünftel", "sixth": "Sechstel", "seventh": "Siebtel",
+                  "eighth": "Achtel", "ninth": "Neuntel", "tenth": "Zehntel", "hundredth": "Hundertstel"}
+FRACTION_HINT = re.compile(r"(?:ird|rter|fth|xth|nth|hth|dth|[Hh]alf)s? of ")  # a share's word before "of"
+FRACTION = re.compile(
+    rf"(?<![\w-])(?:(?P<count>(?i:an?|{'|'.join(ONES)}|ten))[ \xa0](?P<part>{'|'.join(FRACTION_NOUNS)})s?"
+    r"|(?<!\b[Tt]he[ \xa0])(?<!\b[Ff]irst[ \xa0])(?<!\b[Ss]econd[ \xa0])(?<!\b[Ll]ast[ \xa0])(?<!\b[Oo]ther[ \xa0])"
+    r"(?<!\b[Aa][ \xa0])(?<!\b[Oo]ne[ \xa0])(?P<half>[Hh]alf))"
+    r"(?=[ \xa0]of[ \xa0](?:the|all|an?|its|his|her|their|our|my|your|this|that|these|those|[A-Z0-9])\b)")
 # What leaves a RELATIVE_PERIOD to the model: a preposition or an article before it
 CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|until|till|from|of|in|by|during|before"
                          r"|after|to|at|with|for|on|over|around|about|through|throughout|between|under|within|than|as"
@@ -5969,7 +5988,7 @@ ORDINAL_BEFORE_NOUN = re.compile(
     r"(?<![\w-])(?i:the|an?|my|your|his|her|its|our|their|this|that|every|each|in)[ \xa0]"
     rf"(?P<ordinal>{'|'.join(sorted(list(ORDINAL_STEMS)[3:], key=len, reverse=True))}|[1-9]\d{{0,3}}(?:st|nd|rd|th))"
     r"(?=[ \xa0](?!(?:of|and|or|to|through|from|in|on|at|by|for|with|than|as|century)\b)[a-z])")
-ORDINAL_HINT = re.compile(r"(?:th|\d(?:st|nd|rd)) ")  # what each of them ends in
+ORDINAL_HINT = re.compile(r"(?:[rfxnhde]th|\d(?:st|nd|rd|th)|y-(?:first|second|third)) ")  # (not "with", "both")
 ORDINAL_IDIOMS = {"eleventh hour", "seventh heaven", "sixth sense", "fifth wheel", "fifth column", "fourth estate"}
 STAND_IN_ORDINAL = re.compile(r"\bsecond\b", re.I)
 # The stand-in's German: "zweiten", "Zweiter", "zweitgrößte"; not "zweitens"
@@ -6013,7 +6032,8 @@ QUANTIFIERS = {"up to": "bis zu", "at most": "höchstens", "no more than": "höc
 QUANTIFIER_WORDS = "|".join(word.replace(" ", "[ \xa0]") for word in QUANTIFIERS)
 NUMBER_AFTER = rf"[ \xa0](?:[$€£¥]?\d|{NUMBER_PLACEHOLDER}|(?:{COUNT_IN_WORDS})(?![\w'’-]))"  # "about fifty"
 QUANTIFIER = re.compile(rf"(?=[uUaAnNfFrRlL])(?<![\w.'’-])(?P<quantifier>(?i:{QUANTIFIER_WORDS}))"
-                        rf"(?={NUMBER_AFTER}|[ \xa0](?:{SPOKEN_HOUR_WORD}|[Hh]alf|(?:[Aa] )?[Qq]uarter))")
+                        rf"(?={NUMBER_AFTER}|[ \xa0](?:{SPOKEN_HOUR_WORD}|[Hh]alf|(?:[Aa] )?[Qq]uarter"
+                        rf"|(?:an?|one|two|three)[ \xa0](?:{'|'.join(FRACTION_NOUNS)})s?\b))")
 A_NUMBER_AFTER = re.compile(NUMBER_AFTER)
 # "Around" and "about" name a topic or a place as often, "less than" compares a value: each only before a number and
 # a word ("about 20 minutes", not "About 2048", a game's name) or a placeholder and a unit ("About %d minutes", not
@@ -6139,7 +6159,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (MONTH_PART, re.compile("[Ee]nd|[Bb]eginning|[Ss]tart|[Mm]iddle|[Ee]arly|[Ll]ate|[Mm]id")),
     (DAY_AROUND, re.compile("day (?:after|before)")), (EVERY_N, re.compile("[Ee]very")),
     (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
-    (HALVES, re.compile("and a half|quarters? of an hour")),
+    (HALVES, re.compile("and a half|quarters? of an hour|[Hh]alf an? ")), (FRACTION, FRACTION_HINT),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6186,7 +6206,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or (" a day" in text or " a week" in text or " a month" in text or " a year" in text or " per " in text)
             and TIME_RATE.search(text)
             or "by " in text and CHANGED_BY.search(text)
-            or ("and a half" in text or " of an hour" in text) and HALVES.search(text)
+            or ("and a half" in text or " of an hour" in text or "alf a" in text) and HALVES.search(text)
+            or " of " in text and FRACTION_HINT.search(text) and FRACTION.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
                 or "the afternoon" in text or "the evening" in text or "at night" in text) and SPOKEN_TIME.search(text)
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
@@ -6265,6 +6286,8 @@ def _complete(form: re.Match) -> bool:
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
+    if form.re is FRACTION:  # a sentence's: a headword's is mostly one word ("half of the brain": "Hirnhälfte")
+        return bool(letter := LETTER.search(form.string)) and letter.group().isupper()
     if form.re is ORDINAL_TIME and not form["for"]:
         return not PREPOSITION_BEFORE_THE.search(form.string, 0, form.start())
     if form.re is SET_PHRASE:  # alone on its line, only a closing; a line's closing only before or on a line's end
@@ -6343,8 +6366,9 @@ def _quantifier(form: re.Match) -> str:
 def _bounds_a_number(form: re.Match) -> bool:
     """Whether a QUANTIFIER bounds or rounds the number after it: "up to" not after a verb "up" goes with, "about",
     "around" and "less than" only before what ROUNDED_NUMBER allows and not after a topic's word (TOPIC_BEFORE)."""
-    if not A_NUMBER_AFTER.match(form.string, form.end()):  # words: a time of day's only ("about six o'clock")
-        return _before_a_clock_time(form)
+    if not A_NUMBER_AFTER.match(form.string, form.end()):  # words: a time of day's, a share's, a half's only ("about
+        share = FRACTION.match(form.string, form.end() + 1) or HALVES.match(form.string, form.end() + 1)  # six o'clock")
+        return _before_a_clock_time(form) or bool(share) and not TOPIC_BEFORE.search(form.string, 0, form.start())
     before = form.string[max(0, form.start() - 24):form.start()]
     word = _quantifier(form)
     if word == "up to":
@@ -6427,6 +6451,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _german_month_part(form)
     if form.re is HALVES:
         return _german_halves(form)
+    if form.re is FRACTION:
+        return _capitalized(_german_fraction(form), english[0].isupper())
     if form.re is TIME_RATE:
         return f"{_accusative_amount(form)} {FREQUENCY_UNITS[form['period']]}"
     if form.re is CHANGED_BY:
@@ -6583,10 +6609,26 @@ def _german_halves(form: re.Match) -> str:
     if form["quarters"]:
         quarter = "Viertelstunde" if form["quarters"] in "Aa" else "Dreiviertelstunde"
         german = f"{ONE['dative' if dative else 'accusative']['f']} {quarter}"
+    elif form["half"]:  # "half an hour ago": "vor einer halben Stunde"
+        gender, singular, _ = TIME_UNITS[form["half_unit"]]
+        case = "dative" if dative or form["ago"] else "accusative"
+        german = f"{'vor ' if form['ago'] else ''}{ONE[case][gender]} {HALF[case][gender]} {singular}"
     else:
         unit = form["unit"] or form["units"]
         german = f"{HALF_COUNTS[(form['whole'] or form['count']).lower()]}einhalb {german_unit(unit, dative)}"
     return _capitalized(german, form.group()[0].isupper())
+
+
+def _german_fraction(form: re.Match) -> str:
+    """A FRACTION as German writes it, in the dative after a preposition that asks it: "ein Drittel", "zwei Dritteln",
+    "die Hälfte", "der Hälfte"."""
+    dative = bool(DATIVE_BEFORE.search(form.string, max(0, form.start() - 8), form.start()))
+    if form["half"]:
+        return "der Hälfte" if dative else "die Hälfte"
+    noun, count = FRACTION_NOUNS[form["part"]], form["count"].lower()
+    if count in ("a", "an", "one"):
+        return f"{ONE['dative']['n'] if dative else 'ein'} {noun}"
+    return f"{(ONES | {'ten': 'zehn'})[count]} {noun}{'n' if dative else ''}"
 
 
 def _accusative_amount(form: re.Match) -> str:
