@@ -3199,13 +3199,13 @@ def test_a_share_of_a_whole_comes_back_as_german_writes_it():
     Bevölkerung", "Half of the students" as "Halbe der Prüflinge"). German's noun, in the dative after a preposition
     that asks it, with a word bounding or rounding it before; only in a sentence (a headword's is mostly a compound),
     not a half that an article or a word says which of, nor a share of a pronoun."""
-    _restored_as_written({"A third of the population lives in cities.": "Ein Drittel of the population lives in cities.",
+    _restored_as_written({"A third of the population lives here.": "Ein Drittel of the population lives here.",
                           "Two thirds of the money was spent.": "Zwei Drittel of the money was spent.",
                           "Half of the students passed.": "Die Hälfte of the students passed.",
                           "In half of the cases, it failed.": "In der Hälfte of the cases, it failed.",
                           "It happens in a fifth of all cases.": "It happens in einem Fünftel of all cases.",
                           "About half of all users agree.": "Etwa die Hälfte of all users agree.",
-                          "Nearly two thirds of the votes were counted.": "Fast zwei Drittel of the votes were counted.",
+                          "Nearly two thirds of the votes were cast.": "Fast zwei Drittel of the votes were cast.",
                           "He gave away one tenth of his income.": "He gave away ein Zehntel of his income."},
                          ("half of the brain", "The first half of the year was good.", "We spent half of it.",
                           "A third party", "The other half of the team left."))

@@ -5885,7 +5885,8 @@ HALVES = re.compile(
     r"|(?P<quarters>[Aa]|[Tt]hree)[ \xa0]quarters?[ \xa0]of[ \xa0]an[ \xa0]hour"
     rf"|(?<![Tt]he[ \xa0])(?P<half>[Hh]alf)[ \xa0]an?[ \xa0](?P<half_unit>{'|'.join(TIME_UNITS)})(?P<ago>[ \xa0]ago)?)"
     rf"(?![\w'’-]|{APOSTROPHE}|[ \xa0]ago\b)")
-HALF = {"accusative": {"f": "halbe", "m": "halben", "n": "halbes"}, "dative": {"f": "halben", "m": "halben", "n": "halben"}}
+HALF = {"accusative": {"f": "halbe", "m": "halben", "n": "halbes"},
+        "dative": {"f": "halben", "m": "halben", "n": "halben"}}
 DATIVE_BEFORE = re.compile(r"\b(?i:in|after|within|since|before|with|from|of|to)[ \xa0]$")
 # A share of a whole, German's noun ("a third of the population": "ein Drittel", "two thirds of": "zwei Drittel", "half
 # of the students": "die Hälfte"), before "of" and what it is a share of, which the model writes in the genitive ("der
@@ -5896,8 +5897,9 @@ DATIVE_BEFORE = re.compile(r"\b(?i:in|after|within|since|before|with|from|of|to)
 # in a sentence (a text whose first letter is a capital): a headword's share is German's compound ("half of the
 # brain": "Hirnhälfte", "one tenth of a second": "eine Zehntelsekunde"), which the model learnt; not a half after an
 # article or a word that says which ("the first half of the year"), nor a share of a pronoun ("half of it": "davon")
-FRACTION_NOUNS = {"third": "Drittel", "quarter": "Viertel", "fifth": "Fünftel", "sixth": "Sechstel", "seventh": "Siebtel",
-                  "eighth": "Achtel", "ninth": "Neuntel", "tenth": "Zehntel", "hundredth": "Hundertstel"}
+FRACTION_NOUNS = {"third": "Drittel", "quarter": "Viertel", "fifth": "Fünftel", "sixth": "Sechstel",
+                  "seventh": "Siebtel", "eighth": "Achtel", "ninth": "Neuntel", "tenth": "Zehntel",
+                  "hundredth": "Hundertstel"}
 FRACTION_HINT = re.compile(r"(?:ird|rter|fth|xth|nth|hth|dth|[Hh]alf)s? of ")  # a share's word before "of"
 FRACTION = re.compile(
     rf"(?<![\w-])(?:(?P<count>(?i:an?|{'|'.join(ONES)}|ten))[ \xa0](?P<part>{'|'.join(FRACTION_NOUNS)})s?"
@@ -6188,8 +6190,8 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     time": "zum vierten Mal"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the
     whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a
     sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
-    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a
-    month, or before a place; "next to Munich")."""
+    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not
+    write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6365,9 +6367,10 @@ def _quantifier(form: re.Match) -> str:
 
 def _bounds_a_number(form: re.Match) -> bool:
     """Whether a QUANTIFIER bounds or rounds the number after it: "up to" not after a verb "up" goes with, "about",
-    "around" and "less than" only before what ROUNDED_NUMBER allows and not after a topic's word (TOPIC_BEFORE)."""
-    if not A_NUMBER_AFTER.match(form.string, form.end()):  # words: a time of day's, a share's, a half's only ("about
-        share = FRACTION.match(form.string, form.end() + 1) or HALVES.match(form.string, form.end() + 1)  # six o'clock")
+    "around" and "less than" only before what ROUNDED_NUMBER allows and not after a topic's word (TOPIC_BEFORE); before
+    words, only a time of day ("about six o'clock"), a share or a half ("about half of", "nearly half an hour")."""
+    if not A_NUMBER_AFTER.match(form.string, form.end()):
+        share = FRACTION.match(form.string, form.end() + 1) or HALVES.match(form.string, form.end() + 1)
         return _before_a_clock_time(form) or bool(share) and not TOPIC_BEFORE.search(form.string, 0, form.start())
     before = form.string[max(0, form.start() - 24):form.start()]
     word = _quantifier(form)
