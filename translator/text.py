@@ -5888,6 +5888,23 @@ HALVES = re.compile(
 HALF = {"accusative": {"f": "halbe", "m": "halben", "n": "halbes"},
         "dative": {"f": "halben", "m": "halben", "n": "halben"}}
 DATIVE_BEFORE = re.compile(r"\b(?i:in|after|within|since|before|with|from|of|to)[ \xa0]$")
+# An amount in a unit of measure the model wrote wrong, German's unit after the number ("26 miles": "26 Meilen", "10
+# feet": "10 Fuß", "2.5 inches": "2,5 Zoll", "twenty gallons": "zwanzig Gallonen") and without the "of" before what is
+# measured ("200 grams of flour": "200 Gramm", the model's "Mehl" after it). Read, the model changed the unit or lost
+# it ("The town is 10 miles from here." came back with "10 Kilometer", "The wall is 10 feet high." as "Die Wand ist 10
+# hoch.", "The screen is 15 inches wide." as "... 15 in Schach breit.", "200 grams of flour" as "200 Gramms von
+# Flammen", "3 tons of sand" as "3 Tannsen von Sand"): of 15 sentences written for the check 6 came back with it as
+# German writes it, now 15. Not the units it writes well, whose plural's dative German marks ("von 3000 Metern":
+# meters, liters, kilometers, centimeters, pounds, degrees); feet only after digits ("on his two feet"); not "of"
+# before an article or a possessive ("within 5 miles of the city")
+MEASURES = {"mile": ("Meile", "Meilen"), "foot": ("Fuß", "Fuß"), "inch": ("Zoll", "Zoll"), "yard": ("Yard", "Yards"),
+            "ounce": ("Unze", "Unzen"), "gallon": ("Gallone", "Gallonen"), "kilogram": ("Kilogramm", "Kilogramm"),
+            "gram": ("Gramm", "Gramm"), "ton": ("Tonne", "Tonnen")}
+MEASURE_HINT = re.compile(r"mile|feet|foot|inch|yard|ounce|gallon|gram|tons?\b|tonne")
+MEASURE = re.compile(
+    rf"(?<![\w.,$€£¥%-])(?P<count>{GROUPED_NUMBER.pattern}|\d+(?:\.\d+)?|{COUNT_IN_WORDS})[ \xa0]"
+    r"(?P<unit>miles?|feet|foot|inch(?:es)?|yards?|ounces?|gallons?|(?:kilo)?gram(?:me)?s?|tonnes?|tons?)(?![\w'’-])"
+    r"(?P<of>[ \xa0]of(?=[ \xa0](?!(?:the|an?|my|your|his|her|its|our|their|this|that|these|those|it|them)\b)[a-z]))?")
 # A share of a whole, German's noun ("a third of the population": "ein Drittel", "two thirds of": "zwei Drittel", "half
 # of the students": "die Hälfte"), before "of" and what it is a share of, which the model writes in the genitive ("der
 # Bevölkerung"), in the dative after a preposition that asks it ("in a third of the cases": "in einem Drittel"). Read,
@@ -6162,6 +6179,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (DAY_AROUND, re.compile("day (?:after|before)")), (EVERY_N, re.compile("[Ee]very")),
     (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
     (HALVES, re.compile("and a half|quarters? of an hour|[Hh]alf an? ")), (FRACTION, FRACTION_HINT),
+    (MEASURE, MEASURE_HINT),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6187,11 +6205,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     ("every 20 minutes": "alle 20 Minuten"), the days around today ("the day after tomorrow": "übermorgen"), a rate
     ("eight hours a day": "acht Stunden am Tag"), a change by an amount of time ("postponed by two weeks": "um zwei
     Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), the how-manieth time ("for the fourth
-    time": "zum vierten Mal"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the
-    whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a
-    sentence (a text whose first letter is a capital) a time's or a place's last dot stays out where it ends the
-    sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not
-    write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
+    time": "zum vierten Mal"), a share of a whole ("a third of": "ein Drittel"), an amount in a unit of measure ("10
+    feet": "10 Fuß"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text
+    ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a
+    text whose first letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We
+    close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out
+    ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6210,6 +6229,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or "by " in text and CHANGED_BY.search(text)
             or ("and a half" in text or " of an hour" in text or "alf a" in text) and HALVES.search(text)
             or " of " in text and FRACTION_HINT.search(text) and FRACTION.search(text)
+            or MEASURE_HINT.search(text) and MEASURE.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
                 or "the afternoon" in text or "the evening" in text or "at night" in text) and SPOKEN_TIME.search(text)
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
@@ -6288,6 +6308,8 @@ def _complete(form: re.Match) -> bool:
                     or english in PLACES_AFTER_THE or not ends or _after_a_name(form.string, form.start()))
     if form.re is QUANTIFIER:
         return _bounds_a_number(form)
+    if form.re is MEASURE:  # feet only after digits
+        return form["count"][0].isdigit() or _measure(form["unit"]) != "foot"
     if form.re is FRACTION:  # a sentence's: a headword's is mostly one word ("half of the brain": "Hirnhälfte")
         return bool(letter := LETTER.search(form.string)) and letter.group().isupper()
     if form.re is ORDINAL_TIME and not form["for"]:
@@ -6456,6 +6478,11 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _german_halves(form)
     if form.re is FRACTION:
         return _capitalized(_german_fraction(form), english[0].isupper())
+    if form.re is MEASURE:
+        count = form["count"]
+        number = in_german(count, quantity=True) if count[0].isdigit() else german_number_in_words(count)
+        singular, plural = MEASURES[_measure(form["unit"])]
+        return _capitalized(f"{number} {singular if count == '1' else plural}", english[0].isupper())
     if form.re is TIME_RATE:
         return f"{_accusative_amount(form)} {FREQUENCY_UNITS[form['period']]}"
     if form.re is CHANGED_BY:
@@ -6620,6 +6647,13 @@ def _german_halves(form: re.Match) -> str:
         unit = form["unit"] or form["units"]
         german = f"{HALF_COUNTS[(form['whole'] or form['count']).lower()]}einhalb {german_unit(unit, dative)}"
     return _capitalized(german, form.group()[0].isupper())
+
+
+def _measure(unit: str) -> str:
+    """A MEASURE's unit as MEASURES names it: "feet": "foot", "inches": "inch", "kilogrammes": "kilogram", "tonnes":
+    "ton"."""
+    unit = unit.lower().replace("feet", "foot").replace("gramme", "gram").replace("tonne", "ton")
+    return unit[:-2] if unit.endswith("hes") else unit.rstrip("s")
 
 
 def _german_fraction(form: re.Match) -> str:
