@@ -3124,7 +3124,22 @@ def test_how_long_a_thing_has_gone_on_comes_back_with_germans_seit():
                           "She has been teaching for more than twenty years.":
                               "She has been teaching seit mehr als zwanzig Jahren."},
                          ("I have booked a room for two nights.", "The meeting has been postponed for two weeks.",
-                          "We stayed for two weeks.", "It has been raining. Wait for two hours."))
+                          "We stayed for two weeks.", "It has been raining. Wait for two hours.",
+                          "I have been to the coast for two weeks."))
+
+
+def test_a_state_after_been_and_what_one_has_had_go_on_too():
+    """The model wrote "have been married for twenty years" as "für zwanzig Jahre verheiratet": a state after "been"
+    (an adjective, a noun after an article, a place after a preposition) and what one has had, owned, used, studied,
+    taught or played go on, with German's "seit"."""
+    _restored_as_written({"We have been married for twenty years.": "We have been married seit zwanzig Jahren.",
+                          "She has been a member for five years.": "She has been a member seit fünf Jahren.",
+                          "The shop has been closed for two weeks.": "The shop has been closed seit zwei Wochen.",
+                          "It has been in development for three years.":
+                              "It has been in development seit drei Jahren.",
+                          "He has had this car for ten years.": "He has had this car seit zehn Jahren.",
+                          "I've used it for a year.": "I've used it seit einem Jahr."},
+                         ("It has been postponed for two weeks.", "She has been to the coast for a week."))
 
 
 def test_a_part_of_a_month_or_a_year_comes_back_as_german_names_it():
@@ -3211,6 +3226,22 @@ def test_an_amount_in_a_unit_the_model_wrote_wrong_comes_back_as_german_writes_i
                           "It is 30 degrees.", "a 5-mile walk", "10 milestones"))
 
 
+def test_a_stretch_of_time_next_to_now_comes_back_as_german_writes_it():
+    """Read, the model wrote the accusative, another preposition or the article's gender ("over the past five years"
+    came back as "die letzten fünf Jahre", "during the last three months" as "bei den letzten drei Monaten", "in the
+    last decade" as "in der letzten Jahren"). German's "in" and the dative after "over" and "during", and after "in"
+    before one unit; not "in" before a count, which the model writes well, nor a stretch without a preposition."""
+    _restored_as_written({"Prices rose over the past five years.": "Prices rose in den vergangenen fünf Jahren.",
+                          "Sales grew during the last three months.": "Sales grew in den letzten drei Monaten.",
+                          "It grew in the last decade.": "It grew im letzten Jahrzehnt.",
+                          "I read it in the past week.": "I read it in der vergangenen Woche.",
+                          "over the next few days": "in den nächsten Tagen",
+                          "During the following years, it grew.": "In den folgenden Jahren, it grew.",
+                          "over the last 24 hours": "in den letzten 24 Stunden"},
+                         ("in the next two weeks", "the last ten years were hard", "in the last few days",
+                          "over the last straw"))
+
+
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():
     """Read, the model wrote an ordinal or an adjective ("A third of the population" came back as "Ein Dritter der
     Bevölkerung", "Half of the students" as "Halbe der Prüflinge"). German's noun, in the dative after a preposition
@@ -3242,7 +3273,7 @@ def test_a_period_named_from_now_comes_back_as_german_writes_it():
                           "I ran this morning.": "I ran heute Morgen.",
                           "We meet every Sunday.": "We meet jeden Sonntag.", "every morning": "jeden Morgen",
                           "Every weekend we go.": "Jedes Wochenende we go."},
-                         ("since last year", "in the last year", "Last month was busy.", "last year's results",
+                         ("since last year", "the last year", "Last month was busy.", "last year's results",
                           "Click Next week view", "This is the last week of the month.", "She called me last night.",
                           "I will see you next week.", "Sales rose this year.", "every Monday afternoon", "every day"))
 
