@@ -3242,6 +3242,19 @@ def test_a_stretch_of_time_next_to_now_comes_back_as_german_writes_it():
                           "over the last straw"))
 
 
+def test_an_hour_alone_after_at_comes_back_as_german_says_it_where_a_time_is_meant():
+    """Read, the model wrote "auf" or lost the hour ("The shop opens at nine." came back as "Das Geschäft öffnet auf
+    neun."): an hour in words alone after "at" is "um" and the hour where what comes before or after says a time (a
+    verb of opening or leaving, a meal, "tonight", "sharp"); not an age."""
+    _restored_as_written({"The shop opens at nine.": "The shop opens um neun Uhr.",
+                          "Dinner is at six.": "Dinner is um sechs Uhr.",
+                          "Call me at four tomorrow.": "Call me morgen um vier Uhr.",
+                          "The lesson begins at ten sharp.": "The lesson begins um Punkt zehn Uhr.",
+                          "They arrive at three today, I think.": "They arrive heute um drei Uhr, I think."},
+                         ("He learned to read at five.", "She started school at six.", "At eleven, he moved.",
+                          "The shop opens at nine dollars.", "It stops at one of them."))
+
+
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():
     """Read, the model wrote an ordinal or an adjective ("A third of the population" came back as "Ein Dritter der
     Bevölkerung", "Half of the students" as "Halbe der Prüflinge"). German's noun, in the dative after a preposition
