@@ -2796,7 +2796,7 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                          }.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
-    for text in ("In the 1980s.", "He is in his 30s.", "Use separator for 1000s", "Hour in 24h format", "It is 5km."):
+    for text in ("Built in 1980s style.", "He is in his 30s.", "Use separator for 1000s", "Hour in 24h format", "It is 5km."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     rating = prepare("Rated 4.5 out of 10 (3.7 stars) since version 4.5 out now.")  # a rating's is one too
@@ -3253,6 +3253,23 @@ def test_an_hour_alone_after_at_comes_back_as_german_says_it_where_a_time_is_mea
                           "They arrive at three today, I think.": "They arrive heute um drei Uhr, I think."},
                          ("He learned to read at five.", "She started school at six.", "At eleven, he moved.",
                           "The shop opens at nine dollars.", "It stops at one of them."))
+
+
+def test_a_decade_comes_back_as_german_writes_it():
+    """Read, the model lost it or wrote another number ("in the 1980s" came back as "1980er", "in the sixties" as "in
+    den sechsten Jahren"). German's "-er Jahre" with the preposition's case, a part of it before ("Anfang der 2000er
+    Jahre"); not a temperature's or a score's tens, nor a part after "of"."""
+    _restored_as_written({"It was popular in the 1980s.": "It was popular in den 1980er Jahren.",
+                          "He grew up in the '90s.": "He grew up in den 90er Jahren.",
+                          "It dates from the 1920s.": "It dates aus den 1920er Jahren.",
+                          "In the early 2000s, it changed.": "Anfang der 2000er Jahre, it changed.",
+                          "She was born in the mid-1970s.": "She was born Mitte der 1970er Jahre.",
+                          "It was a hit in the sixties.": "It was a hit in den sechziger Jahren.",
+                          "The 1980s were great.": "Die 1980er Jahre were great.",
+                          "closed since the late 90s": "closed seit Ende der 90er Jahre",
+                          "music of the 1960s": "music der 1960er Jahre"},
+                         ("Temperatures will be in the 80s.", "a woman in her 30s", "one of the late 1990s",
+                          "the nineteen eighties", "the 1980s-era car"))
 
 
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():

@@ -5951,6 +5951,24 @@ LAST_N = re.compile(
     rf"(?<![\w-])(?P<in>[Ii]n|[Oo]ver|[Dd]uring)[ \xa0]the[ \xa0](?P<which>{'|'.join(LAST_N_WORDS)})[ \xa0]"
     rf"(?:(?P<count>\d+|{COUNT_IN_WORDS}|few|couple[ \xa0]of)[ \xa0](?P<units>{'|'.join(TIME_UNITS)})s"
     rf"|(?P<units_alone>{'|'.join(TIME_UNITS)})s|(?P<unit>{'|'.join(TIME_UNITS)}))(?![\w'’-]|{APOSTROPHE})")
+# A decade ("in the 1980s": "in den 1980er Jahren", "since the 90s": "seit den 90er Jahren", "in the sixties": "in den
+# sechziger Jahren", "in the early 2000s": "Anfang der 2000er Jahre", "the 1920s": "die 1920er Jahre"), with the
+# preposition before it that says its case. Read, the model lost it or wrote another number ("The band was popular in
+# the 1980s." came back as "Die Band war 1980er Beliebt.", "In the early 2000s, the internet changed everything." as
+# "In den frühen Morgen 2000 ...", "The song was a hit in the sixties." as "... in den sechsten Jahren ..."): of 8
+# sentences written for the check none came back with it as German writes it, now 8, and of 10 more 2, now 10. Not a
+# temperature's or a score's tens ("Top temperatures will be in the mid-20s.")
+DECADE_WORDS = {"twenties": "zwanziger", "thirties": "dreißiger", "forties": "vierziger", "fifties": "fünfziger",
+                "sixties": "sechziger", "seventies": "siebziger", "eighties": "achtziger", "nineties": "neunziger"}
+DECADE_RELATIONS = {"": "die", "in": "in den", "during": "in den", "from": "aus den", "since": "seit den",
+                    "until": "bis in die", "till": "bis in die", "of": "der"}
+DECADE_PART_RELATIONS = {"": "", "in": "", "during": "", "from": "ab", "since": "seit", "until": "bis", "till": "bis"}
+DECADE_PARTS = {"early": "Anfang", "late": "Ende", "mid": "Mitte", "middle": "Mitte"}
+MEASURED_BEFORE = re.compile(r"(?i:temperature|degree|°|score|percent|%)[^.!?;]*$")
+DECADE = re.compile(
+    rf"(?<![\w-])(?:(?P<relation>(?i:{'|'.join(relation for relation in DECADE_RELATIONS if relation)}))[ \xa0])?"
+    r"(?P<the>[Tt]he)[ \xa0](?:(?P<part>early|late|mid(?:dle)?)(?:[ \xa0]|(?<=mid)-))?"
+    rf"(?P<decade>(?:1[89]|20)?\d0s|['’]\d0s|{'|'.join(DECADE_WORDS)})(?![\w'’-])")
 # What leaves a RELATIVE_PERIOD to the model: a preposition or an article before it
 CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|until|till|from|of|in|by|during|before"
                          r"|after|to|at|with|for|on|over|around|about|through|throughout|between|under|within|than|as"
@@ -6217,6 +6235,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
     (HALVES, re.compile("and a half|quarters? of an hour|[Hh]alf an? ")), (FRACTION, FRACTION_HINT),
     (MEASURE, MEASURE_HINT), (LAST_N, re.compile("(?:ast|ext|oming|ious|owing) ")),
+    (DECADE, re.compile(r"0s\b|ties\b")),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6244,11 +6263,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), the how-manieth time ("for the fourth
     time": "zum vierten Mal"), a share of a whole ("a third of": "ein Drittel"), an amount in a unit of measure ("10
     feet": "10 Fuß"), a stretch of time next to now ("over the past five years": "in den vergangenen fünf Jahren"), a
-    FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text ("Tue": "Di",
-    LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a text whose first
-    letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.",
-    "in the U.S."), as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to"
-    but after a time, a date or a month, or before a place; "next to Munich")."""
+    decade ("in the 1980s": "in den 1980er Jahren"), a FAQ's line labels ("Q:": "F:") and a day's or a month's
+    abbreviation that is the whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of
+    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
+    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition
+    German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to
+    Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6268,6 +6288,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("and a half" in text or " of an hour" in text or "alf a" in text) and HALVES.search(text)
             or " of " in text and FRACTION_HINT.search(text) and FRACTION.search(text)
             or MEASURE_HINT.search(text) and MEASURE.search(text)
+            or ("0s" in text or "ties" in text) and DECADE.search(text)
             or "the " in text and (" last " in text or " past " in text or " next " in text or " coming " in text
                                    or " previous " in text or " following " in text) and LAST_N.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
@@ -6351,6 +6372,9 @@ def _complete(form: re.Match) -> bool:
         return _bounds_a_number(form)
     if form.re is MEASURE:  # feet only after digits
         return form["count"][0].isdigit() or _measure(form["unit"]) != "foot"
+    if form.re is DECADE:  # a temperature's or a score's tens ("temperatures in the 80s"); "of the early 1990s"
+        return not MEASURED_BEFORE.search(form.string, 0, form.start()) and (  # is the model's
+            not form["part"] or (form["relation"] or "").lower() in DECADE_PART_RELATIONS)
     if form.re is LAST_N:  # "in" before a count the model writes well, as a token where English puts it
         return form["in"].lower() != "in" or bool(form["unit"])
     if form.re is SPOKEN_TIME and form["lone_hour"]:  # a time's, not an age's
@@ -6526,6 +6550,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _capitalized(_german_fraction(form), english[0].isupper())
     if form.re is LAST_N:
         return _capitalized(_german_last_n(form), english[0].isupper())
+    if form.re is DECADE:
+        return _capitalized(_german_decade(form), english[0].isupper())
     if form.re is MEASURE:
         count = form["count"]
         number = in_german(count, quantity=True) if count[0].isdigit() else german_number_in_words(count)
@@ -6695,6 +6721,18 @@ def _german_halves(form: re.Match) -> str:
         unit = form["unit"] or form["units"]
         german = f"{HALF_COUNTS[(form['whole'] or form['count']).lower()]}einhalb {german_unit(unit, dative)}"
     return _capitalized(german, form.group()[0].isupper())
+
+
+def _german_decade(form: re.Match) -> str:
+    """A DECADE as German writes it: "in den 1980er Jahren", "seit den sechziger Jahren", "Anfang der 2000er Jahre",
+    "die 90er Jahre"."""
+    decade = form["decade"].lstrip("'’")
+    named = f"{DECADE_WORDS[decade.lower()]} Jahre" if decade[0].isalpha() else f"{decade[:-1]}er Jahre"
+    relation = (form["relation"] or "").lower()
+    if form["part"]:
+        return " ".join(filter(None, (DECADE_PART_RELATIONS[relation], DECADE_PARTS[form["part"]], "der", named)))
+    dative = DECADE_RELATIONS[relation].endswith("den")
+    return f"{DECADE_RELATIONS[relation]} {named}{'n' if dative else ''}"
 
 
 def _german_last_n(form: re.Match) -> str:
