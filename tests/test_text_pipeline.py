@@ -2796,7 +2796,8 @@ def test_a_number_grouped_in_thousands_comes_back_as_german_groups_it():
                          }.items():
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == german, text
-    for text in ("Built in 1980s style.", "He is in his 30s.", "Use separator for 1000s", "Hour in 24h format", "It is 5km."):
+    for text in ("Built in 1980s style.", "He is in his 30s.", "Use separator for 1000s", "Hour in 24h format",
+                 "It is 5km."):
         prepared = prepare(text)
         assert prepared.restore(prepared.segments) == text, text
     rating = prepare("Rated 4.5 out of 10 (3.7 stars) since version 4.5 out now.")  # a rating's is one too
@@ -3270,6 +3271,19 @@ def test_a_decade_comes_back_as_german_writes_it():
                           "music of the 1960s": "music der 1960er Jahre"},
                          ("Temperatures will be in the 80s.", "a woman in her 30s", "one of the late 1990s",
                           "the nineteen eighties", "the 1980s-era car"))
+
+
+def test_an_age_after_the_age_of_comes_back_as_german_says_it():
+    """Read, the model wrote "am" or "bei der" and dropped "Jahren" ("She retired at the age of 65." came back as "...
+    am Alter von 65."). German says it with the preposition before it: "im Alter von", "unter", "über", "ab", "mit"."""
+    _restored_as_written({"She retired at the age of 65.": "She retired im Alter von 65 Jahren.",
+                          "At the age of 18, he moved.": "Im Alter von 18 Jahren, he moved.",
+                          "Children under the age of 12 pay less.": "Children unter 12 Jahren pay less.",
+                          "from the age of ten": "ab zehn Jahren", "by the age of seven": "mit sieben Jahren",
+                          "at the age of one": "im Alter von einem Jahr",
+                          "over the age of 60 years old": "über 60 Jahren",
+                          "until the age of twenty-five": "bis zum Alter von fünfundzwanzig Jahren"},
+                         ("the age of consent", "at the age of the universe", "in the age of 5G"))
 
 
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():

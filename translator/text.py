@@ -5969,6 +5969,16 @@ DECADE = re.compile(
     rf"(?<![\w-])(?:(?P<relation>(?i:{'|'.join(relation for relation in DECADE_RELATIONS if relation)}))[ \xa0])?"
     r"(?P<the>[Tt]he)[ \xa0](?:(?P<part>early|late|mid(?:dle)?)(?:[ \xa0]|(?<=mid)-))?"
     rf"(?P<decade>(?:1[89]|20)?\d0s|['’]\d0s|{'|'.join(DECADE_WORDS)})(?![\w'’-])")
+# An age after "the age of" ("at the age of five": "im Alter von fünf Jahren", "under the age of 12": "unter 12 Jahren",
+# "from the age of ten": "ab zehn Jahren"), as German says it with the preposition before it. Read, the model wrote
+# "am" or "bei der" and dropped "Jahren" ("She retired at the age of 65." came back as "Sie reagierte am Alter von
+# 65.", "At the age of 18, he moved to London." as "Bei der Alter von 18 ..."): of 13 sentences written for the check
+# 3 came back with it as German says it, now 13
+AGE_RELATIONS = {"at": "im Alter von", "under": "unter", "below": "unter", "over": "über", "above": "über",
+                 "from": "ab", "by": "mit", "until": "bis zum Alter von", "till": "bis zum Alter von"}
+AGE = re.compile(
+    rf"(?<![\w-])(?P<relation>(?i:{'|'.join(AGE_RELATIONS)}))[ \xa0]the[ \xa0]age[ \xa0]of[ \xa0]"
+    rf"(?P<count>\d{{1,3}}|{COUNT_IN_WORDS}|one)(?:[ \xa0]years(?:[ \xa0]old)?)?(?![\w'’-]|[.,]\d)")
 # What leaves a RELATIVE_PERIOD to the model: a preposition or an article before it
 CASE_BEFORE = re.compile(r"\b(?i:the|a|an|its|his|her|their|our|my|your|since|until|till|from|of|in|by|during|before"
                          r"|after|to|at|with|for|on|over|around|about|through|throughout|between|under|within|than|as"
@@ -6235,7 +6245,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
     (HALVES, re.compile("and a half|quarters? of an hour|[Hh]alf an? ")), (FRACTION, FRACTION_HINT),
     (MEASURE, MEASURE_HINT), (LAST_N, re.compile("(?:ast|ext|oming|ious|owing) ")),
-    (DECADE, re.compile(r"0s\b|ties\b")),
+    (DECADE, re.compile(r"0s\b|ties\b")), (AGE, re.compile("age of")),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6263,12 +6273,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     Wochen"), a time and a half ("an hour and a half": "eineinhalb Stunden"), the how-manieth time ("for the fourth
     time": "zum vierten Mal"), a share of a whole ("a third of": "ein Drittel"), an amount in a unit of measure ("10
     feet": "10 Fuß"), a stretch of time next to now ("over the past five years": "in den vergangenen fünf Jahren"), a
-    decade ("in the 1980s": "in den 1980er Jahren"), a FAQ's line labels ("Q:": "F:") and a day's or a month's
-    abbreviation that is the whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of
-    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
-    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition
-    German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to
-    Munich")."""
+    decade ("in the 1980s": "in den 1980er Jahren"), an age ("at the age of five": "im Alter von fünf Jahren"), a FAQ's
+    line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text ("Tue": "Di",
+    LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a text whose first
+    letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We close at 6 p.m.",
+    "in the U.S."), as the German does not take it; a preposition German would not write stays out ("on 5 p.m."; "to"
+    but after a time, a date or a month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6289,6 +6299,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or " of " in text and FRACTION_HINT.search(text) and FRACTION.search(text)
             or MEASURE_HINT.search(text) and MEASURE.search(text)
             or ("0s" in text or "ties" in text) and DECADE.search(text)
+            or "age of " in text and AGE.search(text)
             or "the " in text and (" last " in text or " past " in text or " next " in text or " coming " in text
                                    or " previous " in text or " following " in text) and LAST_N.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
@@ -6552,6 +6563,10 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         return _capitalized(_german_last_n(form), english[0].isupper())
     if form.re is DECADE:
         return _capitalized(_german_decade(form), english[0].isupper())
+    if form.re is AGE:  # "one": "einem Jahr"
+        count = form["count"].lower()
+        years = "einem Jahr" if count in ("one", "1") else f"{german_number_in_words(count) or count} Jahren"
+        return _capitalized(f"{AGE_RELATIONS[form['relation'].lower()]} {years}", english[0].isupper())
     if form.re is MEASURE:
         count = form["count"]
         number = in_german(count, quantity=True) if count[0].isdigit() else german_number_in_words(count)
