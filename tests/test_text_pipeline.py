@@ -3168,6 +3168,7 @@ def test_every_so_many_units_and_the_days_around_come_back_as_german_writes_them
                           "Every %d seconds": "Alle %d Sekunden", "every fifteen minutes": "alle fünfzehn Minuten",
                           "every few days": "alle paar Tage", "every couple of weeks": "alle paar Wochen",
                           "every other day": "jeden zweiten Tag", "every other year": "jedes zweite Jahr",
+                          "every other Tuesday": "jeden zweiten Dienstag", "every second day": "jeden zweiten Tag",
                           "We meet the day after tomorrow.": "We meet übermorgen.",
                           "The day before yesterday was fine.": "Vorgestern was fine.",
                           "closed until the day after tomorrow": "closed bis übermorgen"},
@@ -3284,6 +3285,15 @@ def test_an_age_after_the_age_of_comes_back_as_german_says_it():
                           "over the age of 60 years old": "über 60 Jahren",
                           "until the age of twenty-five": "bis zum Alter von fünfundzwanzig Jahren"},
                          ("the age of consent", "at the age of the universe", "in the age of 5G"))
+
+
+def test_how_far_a_place_is_in_minutes_on_foot_or_by_car_comes_back_as_one_german_word():
+    """Read, the model wrote the English compound ("a 10-minute walk" came back as "ein 10-Minute-Seiten"): German's
+    "Gehminuten" and "Autominuten", without the article."""
+    _restored_as_written({"The hotel is a 10-minute walk away.": "The hotel is 10 Gehminuten away.",
+                          "a five-minute drive": "fünf Autominuten", "a one-minute walk": "eine Gehminute",
+                          "A 20-minute walk leads there.": "20 Gehminuten leads there."},
+                         ("a 10-minute break", "a 10-minute walkthrough", "a 10 minute walk"))
 
 
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():
