@@ -3296,6 +3296,16 @@ def test_how_far_a_place_is_in_minutes_on_foot_or_by_car_comes_back_as_one_germa
                          ("a 10-minute break", "a 10-minute walkthrough", "a 10 minute walk"))
 
 
+def test_an_amount_of_money_for_each_period_comes_back_as_german_writes_it():
+    """Read, the model lost the period or wrote its article ("He earns 3,000 euros a month." came back as "Er verdient
+    3.000 Euro."): German's amount, currency after it, and "pro"."""
+    _restored_as_written({"He earns 3,000 euros a month.": "He earns 3.000 Euro pro Monat.",
+                          "The room costs $80 a night.": "The room costs 80 $ pro Nacht.",
+                          "It costs 1 euro per person.": "It costs 1 Euro pro Person.",
+                          "at €5.50 per hour": "at 5,50 € pro Stunde"},
+                         ("5 euros a piece", "a month", "3 apples a day"))
+
+
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():
     """Read, the model wrote an ordinal or an adjective ("A third of the population" came back as "Ein Dritter der
     Bevölkerung", "Half of the students" as "Halbe der Prüflinge"). German's noun, in the dative after a preposition
@@ -3373,7 +3383,7 @@ def test_a_word_bounding_or_rounding_a_number_comes_back_as_german_writes_it():
     naming a topic, nor "less than" before a bare value, nor any without a number."""
     _restored_as_written({"Up to 5 users can join.": "Bis zu 5 users can join.",
                           "Enter up to %d characters": "Enter bis zu %d characters",
-                          "Up to $1,500 per month": "Bis zu 1.500 $ per month",
+                          "Up to $1,500 per month": "Bis zu 1.500 $ pro Monat",
                           "At most %d values": "Höchstens %d values",
                           "must be no more than 32 bytes": "must be höchstens 32 bytes",
                           "It takes about 10 minutes.": "It takes etwa 10 minutes.",

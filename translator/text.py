@@ -5689,6 +5689,16 @@ PER_PERIOD = {"month": "Monat", "mo": "Monat", "year": "Jahr", "yr": "Jahr", "we
 AMOUNT = re.compile(rf"(?<![\w$€£¥])(?P<currency>\$(?=\d[\d,.]*\d)|[€£¥])[ \xa0]?(?P<amount>{MONEY})(?![\w.,]\d|[\d$])"
                     r"(?![ \xa0]?(?:[mb]illion|trillion|bn|mn|[mMkKbB])(?!\w))"  # "$5 million": SCALED_AMOUNT
                     rf"(?:/(?P<per>{'|'.join(PER_PERIOD)})(?![\w/]))?")
+# An amount of money for each period or person ("3,000 euros a month": "3.000 Euro pro Monat", "$80 a night": "80 $ pro
+# Nacht"): read, the model lost the period or wrote its article ("He earns 3,000 euros a month." came back as "Er
+# verdient 3.000 Euro.", "She makes 50,000 dollars a year." as "Sie macht 50.000 einen Jahr."): of 6 sentences written
+# for the check 1 came back with it as German writes it, now 6, and of 6 more 1, now 6. Not "$" before a space, a
+# shell's prompt ("$ 5 a month" stays)
+RATE_PERIODS = PER_PERIOD | {"night": "Nacht"}
+AMOUNT_RATE = re.compile(
+    rf"(?<![\w$€£¥.,])(?:(?P<currency>\$|[€£¥][ \xa0]?)(?P<amount>{MONEY})|(?P<counted>{MONEY})[ \xa0]"
+    r"(?P<currency_word>euros?|dollars?|pounds?))"
+    rf"[ \xa0](?:an?|per)[ \xa0](?P<period>night|{'|'.join(word for word in PER_PERIOD if len(word) > 2)})(?![\w'’-])")
 # A number of millions, billions or trillions, with its currency sign or word: the model broke them ("2 billion
 # dollars" came back as "2 Dokumente", "1.5 billion euros" as "1,5 Anwendungsergebnisse", "$2.5 billion" as "$2,5",
 # "$5 million" as "$5 Millionen"); German writes "Millionen", "Milliarden" (a billion is a thousand millions),
@@ -6245,7 +6255,8 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
                              rf"|at night|{AT_AN_HOUR.pattern}")),
     *((date, re.compile("|".join(sorted({name[:3] for name in MONTHS})))) for date in DATES),
     (SLASH_DATE, re.compile("/")), (ISO_DATE, re.compile("-")), (NAMED_PLACEHOLDER, re.compile(r"[{%$]")),
-    (AMOUNT, re.compile("[$€£¥]")), (SCALED_AMOUNT, re.compile("illion|bn")), (WEEKDAY, re.compile("day")),
+    (AMOUNT_RATE, re.compile(" (?:an?|per) ")), (AMOUNT, re.compile("[$€£¥]")),
+    (SCALED_AMOUNT, re.compile("illion|bn")), (WEEKDAY, re.compile("day")),
     (WEEKDAY_RANGE, re.compile("Mon|Tu|We|Th|Fr|Sa|Su")), (SET_PHRASE, None), (SALUTED_NAME, None),
     (MONTH_PERIOD, MONTH_NAME),
     (MONTH_PART, re.compile("[Ee]nd|[Bb]eginning|[Ss]tart|[Mm]iddle|[Ee]arly|[Ll]ate|[Mm]id")),
@@ -6282,12 +6293,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
     time": "zum vierten Mal"), a share of a whole ("a third of": "ein Drittel"), an amount in a unit of measure ("10
     feet": "10 Fuß"), a stretch of time next to now ("over the past five years": "in den vergangenen fünf Jahren"), a
     decade ("in the 1980s": "in den 1980er Jahren"), an age ("at the age of five": "im Alter von fünf Jahren"), how far
-    a place is ("a 10-minute walk": "10 Gehminuten"), a FAQ's line labels ("Q:": "F:") and a day's or a month's
-    abbreviation that is the whole text ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of
-    overlapping ones; in a sentence (a text whose first letter is a capital) a time's or a place's last dot stays out
-    where it ends the sentence too ("We close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition
-    German would not write stays out ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to
-    Munich")."""
+    a place is ("a 10-minute walk": "10 Gehminuten"), an amount of money for each period ("3,000 euros a month": "3.000
+    Euro pro Monat"), a FAQ's line labels ("Q:": "F:") and a day's or a month's abbreviation that is the whole text
+    ("Tue": "Di", LONE_ABBREVIATION), with the preposition before it, the first of overlapping ones; in a sentence (a
+    text whose first letter is a capital) a time's or a place's last dot stays out where it ends the sentence too ("We
+    close at 6 p.m.", "in the U.S."), as the German does not take it; a preposition German would not write stays out
+    ("on 5 p.m."; "to" but after a time, a date or a month, or before a place; "next to Munich")."""
     if len(text) < 9 and (lone := LONE_ABBREVIATION.fullmatch(text)):
         return [(*lone.span("abbreviation"), LABEL_ABBREVIATIONS[lone["abbreviation"]])]
     if not ((digit := DIGITS.search(text)) and FORM_HINT.search(text) or "day" in text  # the hints first
@@ -6310,6 +6321,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("0s" in text or "ties" in text) and DECADE.search(text)
             or "age of " in text and AGE.search(text)
             or "-minute " in text and WALK.search(text)
+            or digit and (" a " in text or " an " in text or " per " in text) and AMOUNT_RATE.search(text)
             or "the " in text and (" last " in text or " past " in text or " next " in text or " coming " in text
                                    or " previous " in text or " following " in text) and LAST_N.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
@@ -6552,6 +6564,13 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         german = f"{form['amount'].translate(GERMAN_SEPARATORS)} {singular if form['amount'] == '1' else plural}"
         currency = form["currency"] or CURRENCY_WORDS.get(form["currency_word"] or "")
         return f"{german} {currency}" if currency else german
+    if form.re is AMOUNT_RATE:
+        if form["currency"]:
+            amount = f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency'].strip()}"
+        else:
+            currency = CURRENCY_WORDS[form["currency_word"].rstrip("s") + "s"]  # "Euro" after "1 euro" too
+            amount = f"{form['counted'].translate(GERMAN_SEPARATORS)} {currency}"
+        return f"{amount} pro {RATE_PERIODS[form['period']]}"
     if form.re is AMOUNT:
         per = f"/{PER_PERIOD[form['per']]}" if form["per"] else ""
         return f"{form['amount'].translate(GERMAN_SEPARATORS)} {form['currency']}{per}"
