@@ -5924,7 +5924,7 @@ DATIVE_BEFORE = re.compile(r"\b(?i:in|after|within|since|before|with|from|of|to)
 MEASURES = {"mile": ("Meile", "Meilen"), "foot": ("Fuß", "Fuß"), "inch": ("Zoll", "Zoll"), "yard": ("Yard", "Yards"),
             "ounce": ("Unze", "Unzen"), "gallon": ("Gallone", "Gallonen"), "kilogram": ("Kilogramm", "Kilogramm"),
             "gram": ("Gramm", "Gramm"), "ton": ("Tonne", "Tonnen")}
-MEASURE_HINT = re.compile(r"mile|feet|foot|inch|yard|ounce|gallon|gram|tons?\b|tonne")
+MEASURE_HINT = re.compile(r"\b(?:mile|feet|foot|inch|yard|ounce|gallon|(?:kilo)?gram(?:me)?|tonn?e?)(?:e?s)?\b")
 MEASURE = re.compile(
     rf"(?<![\w.,$€£¥%-])(?P<count>{GROUPED_NUMBER.pattern}|\d+(?:\.\d+)?|{COUNT_IN_WORDS})[ \xa0]"
     r"(?P<unit>miles?|feet|foot|inch(?:es)?|yards?|ounces?|gallons?|(?:kilo)?gram(?:me)?s?|tonnes?|tons?)(?![\w'’-])"
@@ -5982,6 +5982,7 @@ DECADE_RELATIONS = {"": "die", "in": "in den", "during": "in den", "from": "aus 
                     "until": "bis in die", "till": "bis in die", "of": "der"}
 DECADE_PART_RELATIONS = {"": "", "in": "", "during": "", "from": "ab", "since": "seit", "until": "bis", "till": "bis"}
 DECADE_PARTS = {"early": "Anfang", "late": "Ende", "mid": "Mitte", "middle": "Mitte"}
+DECADE_HINT = re.compile(r"\d0s\b|(?:twen|thir|for|fif|six|seven|eigh|nine)ties\b")  # (not "properties")
 MEASURED_BEFORE = re.compile(r"(?i:temperature|degree|°|score|percent|%)[^.!?;]*$")
 DECADE = re.compile(
     rf"(?<![\w-])(?:(?P<relation>(?i:{'|'.join(relation for relation in DECADE_RELATIONS if relation)}))[ \xa0])?"
@@ -6264,7 +6265,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (TIME_RATE, re.compile(" (?:an?|per) (?:day|week|month|year)")), (CHANGED_BY, re.compile("[Bb]y ")),
     (HALVES, re.compile("and a half|quarters? of an hour|[Hh]alf an? ")), (FRACTION, FRACTION_HINT),
     (MEASURE, MEASURE_HINT), (LAST_N, re.compile("(?:ast|ext|oming|ious|owing) ")),
-    (DECADE, re.compile(r"0s\b|ties\b")), (AGE, re.compile("age of")), (WALK, re.compile("-minute")),
+    (DECADE, DECADE_HINT), (AGE, re.compile("the age of")), (WALK, re.compile("-minute")),
     (YEAR_PERIOD, HAS_DIGIT), (PLACE, None), (ABBREVIATION, re.compile(r"\.")),
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
@@ -6318,10 +6319,12 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or ("and a half" in text or " of an hour" in text or "alf a" in text) and HALVES.search(text)
             or " of " in text and FRACTION_HINT.search(text) and FRACTION.search(text)
             or MEASURE_HINT.search(text) and MEASURE.search(text)
-            or ("0s" in text or "ties" in text) and DECADE.search(text)
-            or "age of " in text and AGE.search(text)
+            or ("0s" in text or "ties" in text) and DECADE_HINT.search(text) and DECADE.search(text)
+            or "the age of " in text and AGE.search(text)
             or "-minute " in text and WALK.search(text)
-            or digit and (" a " in text or " an " in text or " per " in text) and AMOUNT_RATE.search(text)
+            or digit and (" a " in text or " an " in text or " per " in text) and (
+                "$" in text or "€" in text or "£" in text or "¥" in text or "euro" in text or "dollar" in text
+                or "pound" in text) and AMOUNT_RATE.search(text)
             or "the " in text and (" last " in text or " past " in text or " next " in text or " coming " in text
                                    or " previous " in text or " following " in text) and LAST_N.search(text)
             or ("past " in text or "clock" in text or "quarter" in text or " to " in text or "the morning" in text
