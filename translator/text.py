@@ -6603,16 +6603,15 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         count = form["count"].lower()
         if count in ("one", "1"):
             return _capitalized(f"eine {WALKS[form['way']][:-1]}", english[0].isupper())
-        return _capitalized(f"{german_number_in_words(count) or count} {WALKS[form['way']]}", english[0].isupper())
+        return _capitalized(f"{_german_count(count)} {WALKS[form['way']]}", english[0].isupper())
     if form.re is AGE:  # "one": "einem Jahr"
         count = form["count"].lower()
-        years = "einem Jahr" if count in ("one", "1") else f"{german_number_in_words(count) or count} Jahren"
+        years = "einem Jahr" if count in ("one", "1") else f"{_german_count(count)} Jahren"
         return _capitalized(f"{AGE_RELATIONS[form['relation'].lower()]} {years}", english[0].isupper())
     if form.re is MEASURE:
-        count = form["count"]
-        number = in_german(count, quantity=True) if count[0].isdigit() else german_number_in_words(count)
         singular, plural = MEASURES[_measure(form["unit"])]
-        return _capitalized(f"{number} {singular if count == '1' else plural}", english[0].isupper())
+        german = f"{_german_count(form['count'])} {singular if form['count'] == '1' else plural}"
+        return _capitalized(german, english[0].isupper())
     if form.re is TIME_RATE:
         return f"{_accusative_amount(form)} {FREQUENCY_UNITS[form['period']]}"
     if form.re is CHANGED_BY:
@@ -6621,7 +6620,7 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         if form["other"]:
             return _capitalized(EVERY_OTHER[form["other"]], english[0].isupper())
         count = _key(form["count"])
-        number = "paar" if count in ("few", "couple of") else german_number_in_words(count) or form["count"]
+        number = "paar" if count in ("few", "couple of") else _german_count(form["count"])
         return _capitalized(f"alle {number} {german_unit(form['unit'])}", english[0].isupper())
     if form.re is DAY_AROUND:  # "on" the day: no word of its own
         bound = PART_BOUNDS.get((form["bound"] or "").lower(), "")
@@ -6799,8 +6798,7 @@ def _german_last_n(form: re.Match) -> str:
         gender, singular, _ = TIME_UNITS[form["unit"]]
         return f"in der {which}en {singular}" if gender == "f" else f"im {which}en {singular}"
     count = form["count"] and _key(form["count"])
-    number = "" if count in (None, "few") else "paar" if count == "couple of" else (
-        german_number_in_words(count) or count)
+    number = "" if count in (None, "few") else "paar" if count == "couple of" else _german_count(count)
     unit = german_unit(form["units"] or form["units_alone"], dative=True)
     return " ".join(filter(None, ("in den", f"{which}en", number, unit)))
 
@@ -6821,7 +6819,7 @@ def _german_fraction(form: re.Match) -> str:
     noun, count = FRACTION_NOUNS[form["part"]], form["count"].lower()
     if count in ("a", "an", "one"):
         return f"{ONE['dative']['n'] if dative else 'ein'} {noun}"
-    return f"{(ONES | {'ten': 'zehn'})[count]} {noun}{'n' if dative else ''}"
+    return f"{german_number_in_words(count)} {noun}{'n' if dative else ''}"
 
 
 def _accusative_amount(form: re.Match) -> str:
@@ -6829,8 +6827,7 @@ def _accusative_amount(form: re.Match) -> str:
     if form["one_unit"]:
         gender, singular, _ = TIME_UNITS[form["one_unit"]]
         return f"{ONE['accusative'][gender]} {singular}"
-    count = _key(form["count"])
-    return f"{german_number_in_words(count) or form['count']} {german_unit(form['unit'])}"
+    return f"{_german_count(form['count'])} {german_unit(form['unit'])}"
 
 
 def _german_month_part(form: re.Match) -> str:
@@ -6870,7 +6867,7 @@ def _qualified_time(form: re.Match) -> str:
         return f"{qualifier}{ONE['dative'][gender]} {singular}"
     many = form["plural"] or form["centuries"] or written in UNIT_ABBREVIATIONS and count != "1"  # "5 min": "5 Minuten"
     plural = german_unit(unit, dative=True)
-    number = AGO_COUNTS.get(count) or german_number_in_words(count) or form["count"]
+    number = AGO_COUNTS.get(count) or _german_count(form["count"] or "")
     return f"{qualifier}{number} {plural if many else singular}" if number else qualifier + plural
 
 
@@ -6906,6 +6903,12 @@ def german_number_in_words(english: str) -> str | None:
         return None
     tens, _, ones = words[0].partition("-")
     return f"{ONES[ones]}und{TENS[tens]}" if tens in TENS and ones in ONES else SMALL_COUNTS.get(words[0])
+
+
+def _german_count(count: str) -> str:
+    """A form's count as German writes it: digits with German's separators ("1,500": "1.500", "2.5": "2,5"), words as
+    one word ("twenty-five": "fünfundzwanzig"), anything else as written ("%d")."""
+    return in_german(count, quantity=True) if count[:1].isdigit() else german_number_in_words(count) or count
 
 
 def _numeric_date(day: str, month: str, year: str) -> str:
