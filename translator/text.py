@@ -5808,7 +5808,9 @@ COUNT_IN_WORDS = rf"{HUNDREDS_AND_THOUSANDS}|{BELOW_A_HUNDRED}"
 # nor an ordinal ("twenty-first") or part of a compound ("twenty-five-year-old", which German writes as one word the
 # model makes)
 FROM_THIRTEEN = [word for word in TEENS | TENS if word not in ("ten", "eleven", "twelve")]
-DECADES = "(?:twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies"  # "the nineteen eighties"
+# A decade in words, its German before "Jahre" ("the sixties": "die sechziger Jahre"; "the nineteen eighties")
+DECADE_WORDS = {f"{tens[:-1]}ies": f"{german}er" for tens, german in TENS.items()}
+DECADES = f"(?:{'|'.join(DECADE_WORDS)})"
 NUMBER_WORDS = rf"(?i:{'|'.join(ONES | TEENS | TENS)}|hundred|thousand|[mbr]illion|{DECADES})\b"
 NUMBER_IN_WORDS = re.compile(  # (the letters a number starts with first: the search skips other positions at once)
     rf"(?=[aAoOtTfFsSeEnN])(?<![\w-])"
@@ -5980,13 +5982,10 @@ LAST_N = re.compile(
 # "In den frühen Morgen 2000 ...", "The song was a hit in the sixties." as "... in den sechsten Jahren ..."): of 8
 # sentences written for the check none came back with it as German writes it, now 8, and of 10 more 2, now 10. Not a
 # temperature's or a score's tens ("Top temperatures will be in the mid-20s.")
-DECADE_WORDS = {"twenties": "zwanziger", "thirties": "dreißiger", "forties": "vierziger", "fifties": "fünfziger",
-                "sixties": "sechziger", "seventies": "siebziger", "eighties": "achtziger", "nineties": "neunziger"}
 DECADE_RELATIONS = {"": "die", "in": "in den", "during": "in den", "from": "aus den", "since": "seit den",
                     "until": "bis in die", "till": "bis in die", "of": "der"}
-DECADE_PART_RELATIONS = {"": "", "in": "", "during": "", "from": "ab", "since": "seit", "until": "bis", "till": "bis"}
-DECADE_PARTS = {"early": "Anfang", "late": "Ende", "mid": "Mitte", "middle": "Mitte"}
-DECADE_HINT = re.compile(r"\d0s\b|(?:twen|thir|for|fif|six|seven|eigh|nine)ties\b")  # (not "properties")
+DECADE_PART_BOUNDS = {"": "", "during": ""} | PART_BOUNDS  # a part of a decade's, as a month's ("seit Anfang der")
+DECADE_HINT = re.compile(rf"\d0s\b|{DECADES}\b")  # (not "properties")
 MEASURED_BEFORE = re.compile(r"(?i:temperature|degree|°|score|percent|%)[^.!?;]*$")
 DECADE = re.compile(
     rf"(?<![\w-])(?:(?P<relation>(?i:{'|'.join(relation for relation in DECADE_RELATIONS if relation)}))[ \xa0])?"
@@ -6414,7 +6413,7 @@ def _complete(form: re.Match) -> bool:
         return form["count"][0].isdigit() or _measure(form["unit"]) != "foot"
     if form.re is DECADE:  # a temperature's or a score's tens ("temperatures in the 80s"); "of the early 1990s"
         return not MEASURED_BEFORE.search(form.string, 0, form.start()) and (  # is the model's
-            not form["part"] or (form["relation"] or "").lower() in DECADE_PART_RELATIONS)
+            not form["part"] or (form["relation"] or "").lower() in DECADE_PART_BOUNDS)
     if form.re is LAST_N:  # "in" before a count the model writes well, as a token where English puts it
         return form["in"].lower() != "in" or bool(form["unit"])
     if form.re is SPOKEN_TIME and form["lone_hour"]:  # a time's, not an age's
@@ -6761,10 +6760,15 @@ def german_unit(unit: str, dative: bool = False) -> str:
     return plural + "n" if dative and not plural.endswith("n") else plural
 
 
+def _after_a_dative_preposition(form: re.Match) -> bool:
+    """Whether a preposition that asks the dative comes right before a form (DATIVE_BEFORE: "in", "after", "with")."""
+    return bool(DATIVE_BEFORE.search(form.string, max(0, form.start() - 8), form.start()))
+
+
 def _german_halves(form: re.Match) -> str:
     """A HALVES as German writes it: "eineinhalb Stunden", "zweieinhalb Jahre" ("Jahren" after a preposition that asks
     the dative), "eine Viertelstunde"."""
-    dative = bool(DATIVE_BEFORE.search(form.string, max(0, form.start() - 8), form.start()))
+    dative = _after_a_dative_preposition(form)
     if form["quarters"]:
         quarter = "Viertelstunde" if form["quarters"] in "Aa" else "Dreiviertelstunde"
         german = f"{ONE['dative' if dative else 'accusative']['f']} {quarter}"
@@ -6785,7 +6789,7 @@ def _german_decade(form: re.Match) -> str:
     named = f"{DECADE_WORDS[decade.lower()]} Jahre" if decade[0].isalpha() else f"{decade[:-1]}er Jahre"
     relation = (form["relation"] or "").lower()
     if form["part"]:
-        return " ".join(filter(None, (DECADE_PART_RELATIONS[relation], DECADE_PARTS[form["part"]], "der", named)))
+        return " ".join(filter(None, (DECADE_PART_BOUNDS[relation], MONTH_PARTS[form["part"]], "der", named)))
     dative = DECADE_RELATIONS[relation].endswith("den")
     return f"{DECADE_RELATIONS[relation]} {named}{'n' if dative else ''}"
 
@@ -6813,7 +6817,7 @@ def _measure(unit: str) -> str:
 def _german_fraction(form: re.Match) -> str:
     """A FRACTION as German writes it, in the dative after a preposition that asks it: "ein Drittel", "zwei Dritteln",
     "die Hälfte", "der Hälfte"."""
-    dative = bool(DATIVE_BEFORE.search(form.string, max(0, form.start() - 8), form.start()))
+    dative = _after_a_dative_preposition(form)
     if form["half"]:
         return "der Hälfte" if dative else "die Hälfte"
     noun, count = FRACTION_NOUNS[form["part"]], form["count"].lower()
