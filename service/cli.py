@@ -131,7 +131,7 @@ def cmd_data_lexicon(args) -> int:
             written.append(Path(shutil.copyfile(notice, args.out / lexicon.PROPER_NOUNS_NOTICE)))
     print(f"{len(pairs):,} pairs and {len(proper_nouns):,} words of {word_list.name}: {len(built.words):,} English "
           f"words (capitalized ones German translates among them), {len(built.names):,} names, "
-          f"{len(built.german):,} German words; wrote "
+          f"{len(built.german):,} German words, {len(built.describing):,} describing English words; wrote "
           f"{', '.join(map(str, written))}")
     return 0
 
@@ -775,11 +775,13 @@ def build_parser() -> argparse.ArgumentParser:
                                         "and write english_words.txt.gz (every word the English side writes in small "
                                         "letters, and the capitalized words German translates), names.txt.gz "
                                         "(capitalized words German keeps as written, and a word list's proper nouns "
-                                        "the pairs lack) and german_words.txt.gz (the words the German side writes "
-                                        f"{GERMAN_COUNT} times or more). The text pipeline keeps as written a "
+                                        "the pairs lack), german_words.txt.gz (the words the German side writes "
+                                        f"{GERMAN_COUNT} times or more) and english_describing.txt.gz (the English "
+                                        "headwords in small letters a pair translates with a German adjective or "
+                                        "adverb). The text pipeline keeps as written a "
                                         "capitalized word english_words lacks inside a sentence, and one names holds "
                                         "at its start; a word a letter off a code the source reads is the code, "
-                                        "unless German writes it.")
+                                        "unless German writes it; \"as WORD as\" compares where WORD describes.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",

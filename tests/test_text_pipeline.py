@@ -1040,8 +1040,8 @@ def test_a_name_the_model_never_learned_is_kept_as_written():
 def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path):
     """A capitalized word is English to translate where its headword's German differs ("Monday": "Montag") or where
     German keeps it in fewer than a quarter of its pairs; a name where German keeps it and English never writes it
-    in small letters; a word German writes three times or more is German; the files are the same bytes for the same
-    pairs."""
+    in small letters; a word German writes three times or more is German; a headword translated by an adjective
+    describes; the files are the same bytes for the same pairs."""
     from translator import lexicon
 
     pairs = [("Monday", "Montag"), ("on Monday", "am Montag"), ("Anna is here", "Anna ist hier"),
@@ -1057,12 +1057,21 @@ def test_the_word_lists_are_built_from_the_training_pairs_and_read_back(tmp_path
     german = lexicon.build([("a list", "eine Liste"), ("the list", "die Liste"), ("list", "LISTE"),
                             ("a group", "eine Groupp")])
     assert german.german == {"liste"} and german.is_german("Liste") and not german.is_german("eine")
+    # Describing words: headwords in small letters a pair translates with a German adjective or adverb, not a noun
+    # (capitalized, or written in small letters by a catalog but capitalized mostly) nor a verb's infinitive
+    described = lexicon.build([("cold", "kalt"), ("cold", "Kälte"), ("root", "Wurzel"), ("input", "eingeben"),
+                               ("user", "benutzer"), ("a user", "ein Benutzer"), ("the user", "der Benutzer"),
+                               ("quickly", "schnell")])
+    assert described.describing == {"cold", "quickly"} and described.describes("cold")
+    assert not described.describes("user") and not described.describes("root")
     listed = lexicon.build(pairs, proper_nouns=["Linda", "Monday", "Windows", "John", "Anna", "McDonald", "linda"])
     assert listed.names == built.names | {"Linda"} and listed.words == built.words  # the pairs' words stay theirs
     written = lexicon.write(built, tmp_path / "one")
     assert lexicon.write(lexicon.build(pairs), tmp_path / "two") and all(
         path.read_bytes() == (tmp_path / "two" / path.name).read_bytes() for path in written)
     assert lexicon.load(tmp_path / "one") == built
+    lexicon.write(described, tmp_path / "three")
+    assert lexicon.load(tmp_path / "three").describing == {"cold", "quickly"}
 
 
 def test_long_command_line_options_are_kept_as_written_but_their_values_names_are_read():
@@ -3304,6 +3313,49 @@ def test_an_amount_of_money_for_each_period_comes_back_as_german_writes_it():
                           "It costs 1 euro per person.": "It costs 1 Euro pro Person.",
                           "at €5.50 per hour": "at 5,50 € pro Stunde"},
                          ("5 euros a piece", "a month", "3 apples a day"))
+
+
+def test_a_comparison_of_equals_comes_back_as_german_writes_it():
+    """Read, the model wrote "as" as "als" or dropped it ("He is not as tall as his father." came back as "Er ist
+    nicht so groß als sein Vater.", "twice as old as" as "zweimal alt wie"): two forms stand for the words before and
+    after the word compared, which the model writes between them. Not an idiom's word, a noun in a role ("as root"),
+    a number's bound ("as many as 100"), nor a headword's simile."""
+    _restored_as_written({"She is as old as her brother.": "She is so old wie her brother.",
+                          "The house is twice as big as ours.": "The house is doppelt so big wie ours.",
+                          "It is three times as long as that one.": "It is dreimal so long wie that one.",
+                          "The disk is 10 times as fast as that one.": "The disk is 10-mal so fast wie that one.",
+                          "The room is half as large as the hall.": "The room is halb so large wie the hall.",
+                          "He runs just as fast as his brother.": "He runs genauso fast wie his brother.",
+                          "Keep it as short as possible.": "Keep it so short wie möglich.",
+                          "Use as many threads as there are cores.": "Use so viele threads wie there are cores.",
+                          "Move it in as few steps as possible.": "Move it in so wenigen steps wie möglich.",
+                          "Twice as many as 100 people came.": "Doppelt so viele wie 100 people came.",
+                          "Stay as long as possible.": "Stay so lange wie möglich.",
+                          "Reply as soon as possible.": "Reply so bald wie möglich.",
+                          "The band sounds as loud as ever.": "The band sounds so loud wie immer."},
+                         ("Cats as well as dogs are welcome.", "Call me as soon as you arrive.",
+                          "You can stay as long as you like.", "As many as 100 people came.",
+                          "It costs as much as 50 euros.", "Log in as root as described below.",
+                          "The value is used as input as described.", "It was regarded as bad.", "as cold as ice"))
+
+
+def test_a_comparisons_word_comes_back_without_the_models_ending_or_comma():
+    """Between the two forms the model wrote the word compared as before a noun ("so kaltes wie"), a comma after
+    "wie" and a hyphen before the noun after a form: German writes the adjective's stem, where it is a word, and
+    neither mark ("leise" and "lange" stay)."""
+    cases = {"The water is as cold as ice.": ("Das Wasser ist XX0X kaltes XX1X-Eis.",
+                                              "Das Wasser ist so kalt wie Eis."),
+             "It is not as easy as it looks.": ("Es ist nicht XX0X leichtes XX1X, das sieht aus.",
+                                                "Es ist nicht so leicht wie das sieht aus."),
+             "Write as little code as possible.": ("XX0X-Code XX1X schreiben.", "So wenig Code wie möglich schreiben."),
+             "It is as quiet as before.": ("Es ist XX0X leise XX1X vorher.", "Es ist so leise wie vorher."),
+             "It takes twice as long as that.": ("Es dauert XX0X lange XX1X das.",
+                                                 "Es dauert doppelt so lange wie das."),
+             "It is as simple as that.": ("Es ist XX0X einfachen XX1X das.", "Es ist so einfach wie das."),
+             "It is as rare as that.": ("Es ist XX0X selten XX1X das.", "Es ist so selten wie das."),
+             "It is as good as new.": ("Es ist XX0X gute XX1X neu.", "Es ist so gut wie neu.")}
+    for source, (translation, expected) in cases.items():
+        assert prepare(source).restore([translation]) == expected, source
 
 
 def test_a_share_of_a_whole_comes_back_as_german_writes_it():

@@ -1,8 +1,9 @@
 """What the training data says about words: which capitalized English words are names to keep as written and which the
 model translates, how English words are spelled, which tells a name in small letters ("dictfmt"), and which words
-the German side writes, which tells a German word from a code the model misspelt. Built by `translator data lexicon`
-from the training splits; read by the text pipeline (`translator.text.ascii_names`, `translator.text.package_names`,
-`translator.text.codes_as_read`). No torch.
+the German side writes, which tells a German word from a code the model misspelt, and which English words describe,
+which tells a comparison from a role ("as cold as", not "as root as"). Built by `translator data lexicon` from the
+training splits; read by the text pipeline (`translator.text.ascii_names`, `translator.text.package_names`,
+`translator.text.codes_as_read`, `translator.text.EQUATIVE`). No torch.
 
     translator/wordlists/
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
@@ -12,6 +13,11 @@ from the training splits; read by the text pipeline (`translator.text.ascii_name
                                the training data lacks (`Linda`, `Redis`)
         german_words.txt.gz    the words the German side writes GERMAN_COUNT times or more, in small letters
                                (`liste`, `typ`)
+        english_describing.txt.gz
+                               the English headwords in small letters a pair translates with one German word in
+                               small letters that is no verb's infinitive and that German writes in small letters
+                               mostly: adjectives and adverbs (`cold`: `kalt`, `quickly`: `schnell`), not nouns
+                               (`root`: `Wurzel`; `user`: `benutzer` in a catalog) nor verbs (`input`: `eingeben`)
         SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
 Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see
@@ -33,6 +39,7 @@ DIRECTORY = Path(__file__).with_name("wordlists")
 WORDS_FILE = "english_words.txt.gz"
 NAMES_FILE = "names.txt.gz"
 GERMAN_FILE = "german_words.txt.gz"
+DESCRIBING_FILE = "english_describing.txt.gz"
 PROPER_NOUNS_NOTICE = "SCOWL-COPYRIGHT"
 # A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
 # dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
@@ -56,6 +63,10 @@ COMMON_TRIGRAM = 8
 # model's "PATER" for "PATTERN"), and most never ("GROUPP", "IEEEE").
 GERMAN_COUNT = 3
 GERMAN_WORD = re.compile(r"[^\W\d_]+")
+# A headword in small letters, and a German word in small letters that describes: no verb's infinitive ("kalt",
+# "schnell", "ausführlich"; not "eingeben", "wandern", "sammeln")
+HEADWORD = re.compile(r"[a-z]+")
+DESCRIBING_GERMAN = re.compile(r"[a-zäöüß]+(?<!en)(?<!ern)(?<!eln)")
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,7 @@ class Lexicon:
     words: frozenset[str]  # English words in small letters, and the capitalized ones German translates
     names: frozenset[str]  # capitalized words German keeps, never English in small letters
     german: frozenset[str] = frozenset()  # words German writes (GERMAN_COUNT), in small letters
+    describing: frozenset[str] = frozenset()  # English adjectives and adverbs (DESCRIBING_GERMAN), in small letters
     common_trigrams: frozenset[str] = field(init=False, repr=False, compare=False)  # of the words, `__post_init__`
 
     def knows(self, word: str) -> bool:
@@ -72,6 +84,11 @@ class Lexicon:
     def is_german(self, word: str) -> bool:
         """Whether the training pairs' German side writes the word (in any case) GERMAN_COUNT times or more."""
         return word.lower() in self.german
+
+    def describes(self, word: str) -> bool:
+        """Whether a pair translates the English word alone with a German adjective or adverb ("cold": "kalt");
+        not a noun's or a verb's alone ("root": "Wurzel", "input": "eingeben")."""
+        return word in self.describing
 
     def spelled_like_english(self, word: str) -> bool:
         """Whether each three letters of a word in small letters, its start and its end counted as letters, are in
@@ -93,15 +110,22 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) ->
     """The lexicon of (English, German) training pairs. A capitalized word is translated where a pair of it alone
     (a dictionary headword) has another German side ("Monday": "Montag"; "Vietnamese": "vietnamesisch" as well as
     "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows").
-    The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too."""
+    The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too. A
+    headword in small letters describes where a pair of it alone has a DESCRIBING_GERMAN side ("cold": "kalt")
+    that the German side writes in small letters mostly (not a noun's: "user": "benutzer" in a catalog)."""
     small: set[str] = set()
-    pairs_with, kept_in, german_counts = Counter(), Counter(), Counter()
+    headwords_described: list[tuple[str, str]] = []  # (English, German) of each pair that may describe
+    pairs_with, kept_in, german_counts, german_small = Counter(), Counter(), Counter(), Counter()
     headword_translations: defaultdict[str, set[str]] = defaultdict(set)
     for english, german in pairs:
         small.update(SMALL_WORD.findall(english))
-        german_counts.update(word.lower() for word in GERMAN_WORD.findall(german))
+        german_words = GERMAN_WORD.findall(german)
+        german_counts.update(word.lower() for word in german_words)
+        german_small.update(word for word in german_words if word[0].islower())
         if re.fullmatch(CAPITALIZED, english):
             headword_translations[english].add(german)
+        elif HEADWORD.fullmatch(english) and DESCRIBING_GERMAN.fullmatch(german):
+            headwords_described.append((english, german))
         for word in set(CAPITALIZED_WORD.findall(english)):
             pairs_with[word] += 1
             kept_in[word] += re.search(rf"(?<![^\W\d_]){word}", german) is not None  # "Andys Hobby" keeps "Andy"
@@ -112,15 +136,19 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) ->
     unknown = {word for word in proper_nouns if re.fullmatch(CAPITALIZED, word) and word not in pairs_with
                and word.lower() not in small}
     german_words = frozenset(word for word, count in german_counts.items() if count >= GERMAN_COUNT)
-    return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words)
+    # Not a noun a catalog wrote in small letters ("user": "benutzer"), which German writes capitalized mostly
+    describing = {english for english, german in headwords_described
+                  if 2 * german_small[german] > german_counts[german]}
+    return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words, describing=frozenset(describing))
 
 
 def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
-    """The lexicon's three files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
+    """The lexicon's four files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
     same bytes)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names), (GERMAN_FILE, lexicon.german)):
+    for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names), (GERMAN_FILE, lexicon.german),
+                        (DESCRIBING_FILE, lexicon.describing)):
         path = directory / name
         with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
             out.write("".join(f"{word}\n" for word in sorted(words)).encode())
@@ -131,6 +159,6 @@ def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
 @functools.cache
 def load(directory: Path = DIRECTORY) -> Lexicon:
     """The lexicon a directory holds (by default, the one shipped with the package), read once per process."""
-    words, names, german = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
-                            for name in (WORDS_FILE, NAMES_FILE, GERMAN_FILE))
-    return Lexicon(words=words, names=names, german=german)
+    words, names, german, describing = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
+                                        for name in (WORDS_FILE, NAMES_FILE, GERMAN_FILE, DESCRIBING_FILE))
+    return Lexicon(words=words, names=names, german=german, describing=describing)

@@ -1476,7 +1476,7 @@ class Prepared:
             return self._in_tex_quotes(text)
         if self.labelled:
             text = self._clicked_on(index, text)
-        masked = self._joined_as_in_source(index, self._quoted_as_in_source(index, text))
+        masked = self._compared(index, self._joined_as_in_source(index, self._quoted_as_in_source(index, text)))
         masked = _nested_emphasis_apart(masked, self.protected, self.numbers[index])
         return self._in_tex_quotes(self._capital_kept(index, masked, self.unmask(masked, index)))
 
@@ -1554,7 +1554,8 @@ class Prepared:
     def _joined_as_in_source(self, index: int, text: str) -> str:
         """The translation with each token and the word after it as the source has them: a space between a token and
         the word the model glued to it (GLUED_WORD), where the source has one there and the item ends in a letter or
-        digit; a count's token apart from the noun the model joined to it (COUNT_ITEM: "%d-Dateien" is "%d Dateien"),
+        digit; a count's token apart from the noun the model joined to it (COUNT_ITEM: "%d-Dateien" is "%d Dateien"; a
+        comparison's, COMPARISON_ITEM: "so wenig-Code" is "so wenig Code", "wie-Eis" is "wie Eis"),
         an option's from its argument (OPTION_ITEM: "-e-ZEICHENKETTE" is "-e ZEICHENKETTE") or an abbreviation's from
         the word after it (ABBREVIATIONS: "d.h.-Kennungen" is "d.h. Kennungen": 10 of 148 in held-out package
         descriptions, catalog messages and AppStream texts), and a name's placeholder from a metavariable
@@ -1570,7 +1571,7 @@ class Prepared:
             item = self.protected[number]
             if item[-1:].isalnum() and not re.search(f"{token}[^\\W\\d_]", source):
                 text = re.sub(token + GLUED_WORD.pattern, f"{token} ", text)
-            if COUNT_ITEM.fullmatch(item):
+            if COUNT_ITEM.fullmatch(item) or COMPARISON_ITEM.fullmatch(item):
                 text = re.sub(token + NOUN_JOINED_TO_COUNT.pattern, f"{token} ", text)
             elif OPTION_ITEM.fullmatch(item) and after.group(1).lower() not in OPTION_NOUNS \
                     or item.rstrip(",").lower() in ABBREVIATIONS:
@@ -1583,6 +1584,21 @@ class Prepared:
                 word = after.group(1)
                 kept = "" if word[0].islower() else rf"(?!{word}\b)"
                 text = re.sub(token + NOUN_AFTER.pattern + kept, f"{token}-", text)
+        return text
+
+    def _compared(self, index: int, text: str) -> str:
+        """The translation with each comparison's words as German writes them (EQUATIVE: two tokens in a row): the
+        word compared without the ending the model gave it, where its stem is a word German writes ("so kaltes wie":
+        "so kalt wie", "so leichtes wie": "so leicht wie"; "so leise wie" stays), and without the comma the model
+        wrote after "wie" ("zehnmal so schnell wie, das eine"), which German never writes there."""
+        items = [self.protected[number] for number in self.numbers[index]]
+        for k in range(len(items) - 1):
+            if not (COMPARISON_ITEM.fullmatch(items[k]) and COMPARISON_ITEM.fullmatch(items[k + 1])):
+                continue
+            opener, closer = PLACEHOLDER.format(k), PLACEHOLDER.format(k + 1)
+            if items[k][-2:].lower() == "as":  # no quantity ("so viele Threads wie")
+                text = re.sub(f"(?<={opener} )[a-zäöüß]+(?= {closer})", lambda word: _uninflected(word[0]), text)
+            text = text.replace(f"{closer},", closer)
         return text
 
     def _repaired(self, index: int, translation: str) -> "Repaired":
@@ -6193,6 +6209,37 @@ ORDINAL_TIME = re.compile(
     rf"(?P<ordinal>{'|'.join(sorted(ORDINAL_STEMS, key=len, reverse=True))}|last|final|next|[1-9]\d*(?:st|nd|rd|th))"
     r"[ \xa0]time(?![\w'’-])")
 ORDINAL_TIME_WORDS = {"last": "letzt", "final": "letzt", "next": "nächst"}
+# A comparison of equals ("as old as", "twice as big as", "as many threads as", "as short as possible"): German's "so
+# alt wie", "doppelt so groß wie", "so viele Threads wie", "so kurz wie möglich". Read, the model wrote "as" as "als"
+# or dropped it ("He is not as tall as his father." came back as "Er ist nicht so groß als sein Vater.", "Keep the
+# text as short as possible." as "Den Text als kurzes möglich.", "twice as old as" as "zweimal alt wie"); two forms
+# stand for its words, the one before the word compared and the one after it, and the model writes the word between
+# them ("as fierce as ever": "so ... wie immer"). Only a word that describes (an adjective or an adverb the dictionary
+# has: not "Log in as root as described"), not an idiom's ("as well as": "sowie", "as soon as": "sobald", "as far as",
+# "as long as") but before "possible" or after a multiple ("as far as possible", "twice as long as"), nor a
+# participle's ("regarded as"), nor before a number, where "as many as" bounds it ("as many as 100 people": "bis zu
+# 100")
+EQUATIVE_MULTIPLES = {"twice": "doppelt", "half": "halb"}
+EQUATIVE_QUANTITIES = {"many": "viele", "much": "viel", "few": "wenige", "little": "wenig"}
+EQUATIVE_ENDS = {"possible": "wie möglich", "ever": "wie immer", "always": "wie immer"}
+EQUATIVE = re.compile(
+    rf"(?<![\w'’-])(?:(?P<multiple>(?i:{'|'.join(EQUATIVE_MULTIPLES)}))[ \xa0]"
+    rf"|(?P<times>[1-9]\d*|{COUNT_IN_WORDS})[ \xa0]times[ \xa0]|(?P<just>(?i:just))[ \xa0])?(?P<as>(?i:as))[ \xa0]"
+    rf"(?:(?P<quantity>{'|'.join(EQUATIVE_QUANTITIES)})[ \xa0](?:(?P<noun>[a-z]+)[ \xa0])?|(?P<word>[a-z]+)[ \xa0])"
+    rf"(?P<closer>as(?:[ \xa0](?P<end>{'|'.join(EQUATIVE_ENDS)}))?)(?![\w'’-])")
+# A comparison's item as the source writes it (its English): the words before the word compared ("twice as", "as
+# many") and after it ("as", "as possible")
+COMPARISON_ITEM = re.compile(rf"(?:.+[ \xa0])?(?i:as)(?:[ \xa0](?:{'|'.join(EQUATIVE_QUANTITIES | EQUATIVE_ENDS)}))?")
+# A word compared that keeps its "e" ("doppelt so lange wie": of time; "lang" is a word too)
+ENDS_IN_E = {"lange"}
+# An idiom's word ("as soon as": "sobald"), compared only after a multiple or before "possible"; before "possible",
+# "soon" and "long" are one form with it, which the model wrote otherwise ("as soon as possible": "so, bald wie
+# möglich", "so früher wie möglich"; "as long as possible": "so lang wie möglich")
+EQUATIVE_IDIOMS = {"well", "soon", "far", "long"}
+AS_POSSIBLE = {"soon": "so bald wie möglich", "long": "so lange wie möglich"}
+NOT_COMPARED = {"a", "an", "the", "it", "is", "to", "of", "in", "on", "for", "if", "and", "or", "such", "yet", "usual",
+                "follows", "ever", "per"}
+WELL_AFTER = re.compile(r"[ \xa0]well\b")
 PREPOSITION_BEFORE_THE = re.compile(r"\b(?i:since|after|before|from|until|till|at|on|in|by|during|like|than|of|to|with"
                                     r"|about|into|over|under|between)[ \xa0]$")
 # A range of numbers ("8 to 64 characters", "from 1 to 100", "-5°C to +3°C"): the model wrote its "to" as "an",
@@ -6273,7 +6320,8 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
     (RELATIVE_PERIOD, re.compile("(?i:last|next|this|every)")), (NUMBER_IN_WORDS, NUMBER_HINT), (QUANTIFIER, None),
-    (FREQUENCY, re.compile("(?i:once|twice|times)")), (ORDINAL_TIME, re.compile(" time")), (NUMBER_RANGE, HAS_DIGIT),
+    (EQUATIVE, re.compile(r"(?i:\bas)[ \xa0]")), (FREQUENCY, re.compile("(?i:once|twice|times)")),
+    (ORDINAL_TIME, re.compile(" time")), (NUMBER_RANGE, HAS_DIGIT),
     (GLUED_DURATION, HAS_DIGIT), (LINE_LABEL, re.compile(":")))
 
 
@@ -6336,6 +6384,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or (".g." in text or ".e." in text or "prox." in text or "cl." in text) and ABBREVIATION.search(text)
             or _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
+            or (" as " in text or "As " in text) and EQUATIVE.search(text)
             or " time" in text and ORDINAL_TIME.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
             or ("{" in text or "%(" in text or "$" in text) and NAMED_PLACEHOLDER.search(text)
@@ -6374,6 +6423,9 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
         forms.append((start, end, form))
     german = []
     for k, (start, end, form) in enumerate(forms):
+        if form.re is EQUATIVE:  # two forms, around the word the model writes
+            german += _german_equative(form)
+            continue
         before = forms[k - 1] if k and SPACES.fullmatch(text, forms[k - 1][1], start) else None
         after = forms[k + 1][2] if k + 1 < len(forms) and SPACES.fullmatch(text, end, forms[k + 1][0]) else None
         moved = bool(before and (before[2].groupdict().get("preposition") or "").lower() == "from"
@@ -6385,6 +6437,22 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
                        else _day_first(written, text[form.end():end].strip()))
         german.append((start, end, written))
     return german
+
+
+def _compares(form: re.Match) -> bool:
+    """Whether an EQUATIVE compares: in a sentence, a word that describes (`lexicon.Lexicon.describes`: "cold", not
+    "root" in "Log in as root as described"), not an idiom's but before "possible" or after a multiple, nor a
+    participle's or a function word, nor before a number (but after a multiple) or "well"."""
+    if not ((letter := LETTER.search(form.string)) and letter.group().isupper()):
+        return False  # a headword's: mostly a simile German says its own way ("as cool as a cucumber")
+    multiplied = bool(form["multiple"] or form["times"])
+    if word := form["word"]:
+        idiom = word in EQUATIVE_IDIOMS or word.endswith("ed")  # compared after a multiple or before "possible" only
+        if word in NOT_COMPARED or not lexicon.load().describes(word) or idiom and not (
+                multiplied or form["end"] == "possible"):
+            return False
+    return (multiplied or not A_NUMBER_AFTER.match(form.string, form.end())) and not WELL_AFTER.match(
+        form.string, form.end())
 
 
 def _complete(form: re.Match) -> bool:
@@ -6421,6 +6489,8 @@ def _complete(form: re.Match) -> bool:
                     or LONE_HOUR_BEFORE.search(form.string, 0, form.start("lone_hour")))
     if form.re is FRACTION:  # a sentence's: a headword's is mostly one word ("half of the brain": "Hirnhälfte")
         return bool(letter := LETTER.search(form.string)) and letter.group().isupper()
+    if form.re is EQUATIVE:
+        return _compares(form)
     if form.re is ORDINAL_TIME and not form["for"]:
         return not PREPOSITION_BEFORE_THE.search(form.string, 0, form.start())
     if form.re is SET_PHRASE:  # alone on its line, only a closing; a line's closing only before or on a line's end
@@ -6907,6 +6977,38 @@ def german_number_in_words(english: str) -> str | None:
         return None
     tens, _, ones = words[0].partition("-")
     return f"{ONES[ones]}und{TENS[tens]}" if tens in TENS and ones in ONES else SMALL_COUNTS.get(words[0])
+
+
+def _german_equative(form: re.Match) -> list[tuple[int, int, str]]:
+    """An EQUATIVE's two forms, (start, end, German) of its words before the word compared and after it: "so" with
+    its multiple ("doppelt so", "dreimal so", "3-mal so", "genauso") and quantity ("so viele", "in so vielen"), and
+    "wie" ("wie möglich", "wie immer"); "so bald wie möglich" as one (AS_POSSIBLE)."""
+    capital = form[0][0].isupper()
+    if form["word"] in AS_POSSIBLE and form["end"] == "possible":
+        return [(form.start(), form.end(), _capitalized(AS_POSSIBLE[form["word"]], capital))]
+    if form["multiple"]:
+        so = f"{EQUATIVE_MULTIPLES[form['multiple'].lower()]} so"
+    elif times := form["times"]:
+        so = f"{times}-mal so" if times[0].isdigit() else f"{german_number_in_words(times)}mal so"
+    else:
+        so = "genauso" if form["just"] else "so"
+    if quantity := form["quantity"]:  # "in so wenigen Zügen": the dative's plural after a preposition that asks it
+        dative = quantity in ("many", "few") and _after_a_dative_preposition(form)
+        so += f" {EQUATIVE_QUANTITIES[quantity]}{'n' if dative else ''}"
+    return [(form.start(), form.end("quantity") if quantity else form.end("as"), _capitalized(so, capital)),
+            (form.start("closer"), form.end(), EQUATIVE_ENDS.get(form["end"], "wie"))]
+
+
+def _uninflected(adjective: str) -> str:
+    """An adjective without the ending German gives it before a noun ("kaltes": "kalt", "einfachen": "einfach", "gute":
+    "gut"), where German writes its stem and the stem with "e" (an adjective's: not "golden", "gold" a noun's); else
+    as it is ("leise", "lange": ENDS_IN_E)."""
+    german = lexicon.load().is_german
+    for ending in ("es", "en", "em", "e"):
+        if adjective.endswith(ending) and adjective not in ENDS_IN_E:
+            stem = adjective[:-len(ending)]
+            return stem if len(stem) >= 3 and german(stem) and german(stem + "e") else adjective
+    return adjective
 
 
 def _german_count(count: str) -> str:
