@@ -3315,6 +3315,33 @@ def test_an_amount_of_money_for_each_period_comes_back_as_german_writes_it():
                          ("5 euros a piece", "a month", "3 apples a day"))
 
 
+def test_the_verb_comes_before_its_subject_after_an_adverbial_that_opens_a_sentence():
+    """Read as an item with its comma, an adverbial that opens a sentence ("However,", "Therefore,") left the model's
+    German in English's order ("However, the update failed." came back as "Allerdings, die Aktualisierung ist
+    fehlgeschlagen."): German puts the finite verb before its subject there, and no comma. Not where the word after
+    the subject is no verb (an adverb, a conjunction, a preposition, a participle), nor after "In other words"."""
+    cases = {"However, the update failed.": ("XX0X, die Aktualisierung ist fehlgeschlagen.",
+                                             "Allerdings ist die Aktualisierung fehlgeschlagen."),
+             "Therefore, you must restart.": ("XX0X, Sie müssen neu starten.", "Deshalb müssen Sie neu starten."),
+             "Of course, it is free.": ("XX0X, Es ist kostenlos.", "Natürlich ist es kostenlos."),
+             "In addition, Firefox supports it.": ("XX0X, Firefox unterstützt es.", "Außerdem unterstützt Firefox es."),
+             "However, %s failed.": ("XX0X, XX1X ist fehlgeschlagen.", "Allerdings ist %s fehlgeschlagen."),
+             "By the way, I found it.": ("XX0X, habe ich es gefunden.", "Übrigens habe ich es gefunden."),
+             "However, the new version needs more memory.": ("XX0X, die neue Version braucht mehr Speicher.",
+                                                             "Allerdings braucht die neue Version mehr Speicher."),
+             "However, the update failed!": ("XX0X, die Aktualisierung fehlgeschlagen!",
+                                             "Allerdings, die Aktualisierung fehlgeschlagen!"),
+             "However, if you want, it works.": ("XX0X, wenn Sie möchten, funktioniert es.",
+                                                 "Allerdings, wenn Sie möchten, funktioniert es."),
+             "However, the duty for it stays.": ("XX0X, die Pflicht für es bleibt.",
+                                                 "Allerdings, die Pflicht für es bleibt."),
+             "However, your other computer works.": ("XX0X, die Ihren anderen Computer funktioniert.",
+                                                     "Allerdings, die Ihren anderen Computer funktioniert."),
+             "In other words, it works.": ("XX0X, es funktioniert.", "Mit anderen Worten, es funktioniert.")}
+    for source, (translation, expected) in cases.items():
+        assert prepare(source).restore([translation]) == expected, source
+
+
 def test_a_comparison_of_equals_comes_back_as_german_writes_it():
     """Read, the model wrote "as" as "als" or dropped it ("He is not as tall as his father." came back as "Er ist
     nicht so groß als sein Vater.", "twice as old as" as "zweimal alt wie"): two forms stand for the words before and
