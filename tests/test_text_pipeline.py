@@ -3316,10 +3316,11 @@ def test_an_amount_of_money_for_each_period_comes_back_as_german_writes_it():
 
 
 def test_the_verb_comes_before_its_subject_after_an_adverbial_that_opens_a_sentence():
-    """Read as an item with its comma, an adverbial that opens a sentence ("However,", "Therefore,") left the model's
-    German in English's order ("However, the update failed." came back as "Allerdings, die Aktualisierung ist
-    fehlgeschlagen."): German puts the finite verb before its subject there, and no comma. Not where the word after
-    the subject is no verb (an adverb, a conjunction, a preposition, a participle), nor after "In other words"."""
+    """Read as an item with its comma, an adverbial that opens a sentence ("However,", "Therefore,", a form of time or
+    place: "Last year,", "In 2020,") left the model's German in English's order ("However, the update failed." came
+    back as "Allerdings, die Aktualisierung ist fehlgeschlagen."): German puts the finite verb before its subject
+    there, and no comma. Not where the word after the subject is no verb (an adverb, a conjunction, a preposition, a
+    participle) or the clause ends with its verb, nor after "In other words" or a greeting."""
     cases = {"However, the update failed.": ("XX0X, die Aktualisierung ist fehlgeschlagen.",
                                              "Allerdings ist die Aktualisierung fehlgeschlagen."),
              "Therefore, you must restart.": ("XX0X, Sie müssen neu starten.", "Deshalb müssen Sie neu starten."),
@@ -3337,7 +3338,17 @@ def test_the_verb_comes_before_its_subject_after_an_adverbial_that_opens_a_sente
                                                  "Allerdings, die Pflicht für es bleibt."),
              "However, your other computer works.": ("XX0X, die Ihren anderen Computer funktioniert.",
                                                      "Allerdings, die Ihren anderen Computer funktioniert."),
-             "In other words, it works.": ("XX0X, es funktioniert.", "Mit anderen Worten, es funktioniert.")}
+             "In other words, it works.": ("XX0X, es funktioniert.", "Mit anderen Worten, es funktioniert."),
+             "Last year, the company grew.": ("XX0X, die Firma wuchs.", "Letztes Jahr wuchs die Firma."),
+             "In 2020, the project was started.": ("XX0X, das Projekt wurde gestartet.",
+                                                   "2020 wurde das Projekt gestartet."),
+             "Two years ago, we moved.": ("XX0X, wir sind umgezogen.", "Vor zwei Jahren sind wir umgezogen."),
+             "In Berlin, the museums are free.": ("XX0X, die Museen sind kostenlos.",
+                                                  "In Berlin sind die Museen kostenlos."),
+             "For example, the file can be opened.": ("XX0X, die Datei kann geöffnet werden.",
+                                                      "Zum Beispiel kann die Datei geöffnet werden."),
+             "In June, the weather is warm.": ("XX0X, das Wetter warm ist.", "Im Juni, das Wetter warm ist."),
+             "Hello, I am Anna.": ("XX0X, ich bin XX1X.", "Hallo, ich bin Anna.")}
     for source, (translation, expected) in cases.items():
         assert prepare(source).restore([translation]) == expected, source
 

@@ -1604,19 +1604,23 @@ class Prepared:
 
     def _verb_second(self, index: int, text: str) -> str:
         """The translation with the finite verb before its subject after an adverbial that opens the sentence
-        (ADVERBIALS, OPENED_CLAUSE), and without the comma after it, as German writes it: "Allerdings, die
+        (ADVERBIALS, or a form of time or place written in German, FRONTED: "Last year,", "On Monday,", "Two years
+        ago,"; OPENED_CLAUSE), and without the comma after it, as German writes it: "Allerdings, die
         Aktualisierung ist fehlgeschlagen." is "Allerdings ist die Aktualisierung fehlgeschlagen.", "Deshalb, Sie
         müssen ..." is "Deshalb müssen Sie ...", "Übrigens, habe ich ..." is "Übrigens habe ich ...". Not where the
         word after the subject is an adverb, a conjunction or a participle ("die Aktualisierung fehlgeschlagen": the
         model lost the verb)."""
-        if not (self.protected[self.numbers[index][0]] in ADVERBIALS and self.segments[index].startswith("XX0X,")):
-            return text
-        if (inverted := INVERTED_CLAUSE.match(text)) and inverted["verb"] not in NOT_FINITE:
+        first = self.numbers[index][0]
+        opener = self.protected[first]
+        if not (self.segments[index].startswith("XX0X,") and (opener in ADVERBIALS or FRONTED.match(opener) and (
+                opener not in SET_PHRASES and any(shown.item == first for shown in self.shown)))):
+            return text  # ("In other words," keeps its comma)
+        if (inverted := INVERTED_CLAUSE.match(text)) and _finite(inverted["verb"]):
             return f"{inverted['adverbial']}{text[inverted.end('adverbial') + 1:]}"
         if not (opened := OPENED_CLAUSE.match(text)):
             return text
         verb, subject = opened["verb"], opened["subject"]
-        if verb in NOT_FINITE or PARTICIPLE.fullmatch(verb) and verb not in FINITE_FROM_GE:
+        if not _finite(verb) or VERB_LAST.match(text, opened.end()):
             return text
         if re.match(rf"(?:{SUBJECT_PRONOUN}|{DETERMINER})\b", subject) and subject[:3] != "Sie":
             subject = subject[0].lower() + subject[1:]  # "Es ist": "ist es"
@@ -5532,13 +5536,13 @@ ADVERBIALS = {"By the way": "Übrigens", "However": "Allerdings", "Of course": "
 SET_PHRASES |= {"As discussed": "Wie besprochen", "In other words": "Mit anderen Worten"} | ADVERBIALS
 # The subject and the finite verb that open the German after such an adverbial's token and comma, in English's order
 # ("XX0X, die Aktualisierung ist fehlgeschlagen", "XX0X, Sie können ..."): a pronoun, a noun with its article and
-# adjectives (not "Ihren"), a name or a token, then a word in small letters that is no adverb, conjunction,
-# preposition or article (NOT_FINITE) nor a participle
-SUBJECT_PRONOUN = r"Sie|[Ee]s|[Ee]r|[Ww]ir|[Ii]ch|[Mm]an|[Dd]u|[Dd]as|[Dd]ies"
+# adjectives (not "Ihren"), a name (not English's "I", left untranslated) or a token, then a word in small letters
+# that is no adverb, conjunction, preposition, article or relative pronoun (NOT_FINITE) nor a participle
+SUBJECT_PRONOUN = r"[Ss]ie|[Ee]s|[Ee]r|[Ww]ir|[Ii]ch|[Mm]an|[Dd]u|[Dd]as|[Dd]ies"
 DETERMINER = (r"[Dd](?:er|ie|as)|[Ee]ine?|[Dd]iese[rs]?|[Kk]eine?|[MmSsDd]eine?|[Ii]hre?|[Uu]nsere?|[Jj]ede[rs]?"
               r"|[Aa]lle|[Vv]iele|[Ee]inige")
 OPENED_CLAUSE = re.compile(rf"(?P<adverbial>\s*XX0X),? (?P<subject>(?:{SUBJECT_PRONOUN})(?= [a-zäöüß])"
-                           rf"|(?:(?:{DETERMINER})(?: [a-zäöüß]+)* )?(?!Ihr|Sie\b)(?:[A-ZÄÖÜ][\w-]*|XX\d+X))"
+                           rf"|(?:(?:{DETERMINER})(?: [a-zäöüß]+)* )?(?!Ihr|Sie\b|I\b)(?:[A-ZÄÖÜ][\w-]*|XX\d+X))"
                            r" (?P<verb>[a-zäöüß]+)(?=[ ,.!?]|$)")
 NOT_FINITE = frozenset({"nicht", "auch", "nur", "noch", "schon", "bereits", "jetzt", "immer", "oft", "selten", "gern",
                         "gerne", "bitte", "dann", "hier", "dort", "sehr", "so", "heute", "morgen", "gestern", "bald",
@@ -5546,9 +5550,20 @@ NOT_FINITE = frozenset({"nicht", "auch", "nur", "noch", "schon", "bereits", "jet
                         "ob", "weil", "da", "falls", "bevor", "nachdem", "obwohl", "während", "sobald", "damit",
                         "für", "mit", "von", "vom", "in", "im", "auf", "an", "am", "bei", "beim", "aus", "nach", "zum",
                         "zur", "über", "unter", "vor", "durch", "gegen", "ohne", "um", "bis", "seit", "ab", "der",
-                        "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "sich"})
+                        "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "sich", "welche", "welcher",
+                        "welches", "was", "wer", "wo", "deren", "dessen", "denen"})
+# A form of time or place as its English opens a sentence, an adverbial ("Last year,", "On Monday,", "In 2020,", "Two
+# years ago,"): German's verb comes next after it too ("Letztes Jahr stellte die Firma ...", "Am Montag ist das Büro
+# geschlossen."), where the model wrote "Letztes Jahr, die Firma ...", "Am Montag, das Büro ist ..."
+FRONTED = re.compile(r"(?i:at|on|in|since|during|by|until|till|before|after|for|from|last|next|this|every|over|within"
+                     r"|around)\b|.*\bago$")
 # Or the verb and the subject in German's order already, after the comma German does not write ("XX0X, habe ich")
 INVERTED_CLAUSE = re.compile(rf"(?P<adverbial>\s*XX0X), (?P<verb>[a-zäöüß]+) (?:{SUBJECT_PRONOUN})\b")
+# A clause the model ended with its finite verb, whose word after the subject is none ("Im Juni, das Wetter warm
+# ist.", "Ohne eine Lizenz, das Programm im Demomodus ausgeführt wird."): a form that is no infinitive ("... kann
+# geöffnet werden." is German's order)
+VERB_LAST = re.compile(r"[^,;:.!?]*[ ](?:ist|sind|war|waren|wird|wurde|wurden|hat|hatte|hatten|kann|muss|soll|will)"
+                       r"(?=\s*(?:[,;:.!?]|$))")
 # A participle ("gelöscht", "fehlgeschlagen", "hochgeladen"), the "ge" after a separable prefix too; not a finite
 # verb that starts with "ge" ("gibt", "gehört")
 PARTICIPLE = re.compile(r"(?:ab|an|auf|aus|bei|ein|fehl|fest|frei|her|hin|hoch|los|mit|nach|vor|weg|zu|zurück|zusammen"
@@ -7044,6 +7059,12 @@ def _german_equative(form: re.Match) -> list[tuple[int, int, str]]:
         so += f" {EQUATIVE_QUANTITIES[quantity]}{'n' if dative else ''}"
     return [(form.start(), form.end("quantity") if quantity else form.end("as"), _capitalized(so, capital)),
             (form.start("closer"), form.end(), EQUATIVE_ENDS.get(form["end"], "wie"))]
+
+
+def _finite(word: str) -> bool:
+    """Whether a word the model wrote after a subject may be its finite verb: not an adverb, a conjunction, a
+    preposition or an article (NOT_FINITE), nor a participle (PARTICIPLE) but "gibt", "gehört" (FINITE_FROM_GE)."""
+    return word not in NOT_FINITE and (not PARTICIPLE.fullmatch(word) or word in FINITE_FROM_GE)
 
 
 def _uninflected(adjective: str) -> str:
