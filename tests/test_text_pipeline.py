@@ -4110,7 +4110,7 @@ def test_the_how_manieth_time_is_written_as_german_writes_it():
                           "for the twenty-first time": "zum einundzwanzigsten Mal",
                           "This is the fourth time I called.": "This is das vierte Mal I called.",
                           "The next time you come, call me.": "Das nächste Mal you come, call me."},
-                         ("I remember it from the first time.", "At the same time, it failed.",
+                         ("I remember it from the first time.", "It failed at the same time.",
                           "It was the time of my life.", "for the first timer"))
 
 
