@@ -3353,6 +3353,26 @@ def test_the_verb_comes_before_its_subject_after_an_adverbial_that_opens_a_sente
         assert prepare(source).restore([translation]) == expected, source
 
 
+def test_an_idiom_comes_back_in_germans_words():
+    """Read, the model wrote idioms word by word ("The game was written from scratch." came back as "Das Spiel wurde
+    von der Kratz abgestopft.", "(for instance PNG)" as "(für Instanz PNG)"): each is an item in German's words. Not
+    before a word it describes ("in particular subjects": "in bestimmten Fächern", "for instance variables", "free of
+    charge delivery")."""
+    _restored_as_written({"It was written from scratch.": "It was written von Grund auf.",
+                          "The data is processed in real time.": "The data is processed in Echtzeit.",
+                          "Some formats (for instance PNG) work.": "Some formats (zum Beispiel PNG) work.",
+                          "Use a tool, for instance grep.": "Use a tool, zum Beispiel grep.",
+                          "It helps, in particular for beginners.": "It helps, insbesondere for beginners.",
+                          "In particular older people like it.": "Insbesondere older people like it.",
+                          "It is available free of charge.": "It is available kostenlos.",
+                          "The shop is closed until further notice.": "The shop is closed bis auf Weiteres.",
+                          "The steps are as follows:": "The steps are wie folgt:",
+                          "He works from home most of the time.": "He works from home meistens."},
+                         ("Access to instance variables.", "This is for instance variables.",
+                          "a college specializing in particular subjects", "free of charge delivery",
+                          "nftables in particular are used"))
+
+
 def test_a_comparison_of_equals_comes_back_as_german_writes_it():
     """Read, the model wrote "as" as "als" or dropped it ("He is not as tall as his father." came back as "Er ist
     nicht so groß als sein Vater.", "twice as old as" as "zweimal alt wie"): two forms stand for the words before and

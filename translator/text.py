@@ -5540,7 +5540,8 @@ ADVERBIALS = {"By the way": "Übrigens", "However": "Allerdings", "Of course": "
               "At the same time": "Gleichzeitig", "In general": "Im Allgemeinen", "In fact": "Tatsächlich",
               "Furthermore": "Außerdem", "Moreover": "Außerdem", "Additionally": "Zusätzlich",
               "Nevertheless": "Trotzdem", "As a result": "Dadurch", "Instead": "Stattdessen", "So far": "Bisher",
-              "At first": "Zunächst", "Currently": "Derzeit", "Usually": "Normalerweise"}
+              "At first": "Zunächst", "Currently": "Derzeit", "Usually": "Normalerweise",
+              "Most of the time": "Meistens"}
 SET_PHRASES |= {"As discussed": "Wie besprochen", "In other words": "Mit anderen Worten"} | ADVERBIALS
 # The subject and the finite verb that open the German after such an adverbial's token and comma, in English's order
 # ("XX0X, die Aktualisierung ist fehlgeschlagen", "XX0X, Sie können ..."; a line may break between them, in text
@@ -6325,6 +6326,23 @@ NOT_COMPARED = {"a", "an", "the", "it", "is", "to", "of", "in", "on", "for", "if
 WELL_AFTER = re.compile(r"[ \xa0]well\b")
 PREPOSITION_BEFORE_THE = re.compile(r"\b(?i:since|after|before|from|until|till|at|on|in|by|during|like|than|of|to|with"
                                     r"|about|into|over|under|between)[ \xa0]$")
+# Idioms German says in other words, anywhere in a sentence ("written from scratch": "von Grund auf", "in real time":
+# "in Echtzeit", "available free of charge": "kostenlos"): read, the model wrote them word by word or lost them ("The
+# game was written from scratch." came back as "Das Spiel wurde von der Kratz abgestopft.", "Some formats (for instance
+# PNG)" as "(für Instanz PNG)", "The configuration is as follows." as "Die Konfiguration kommt."). Not before a word
+# it describes ("in particular subjects": "in bestimmten Fächern", "free of charge delivery", "for instance
+# variables"), but as an aside (after a bracket, a comma, a dash or "as") or before a mark, a function word or a name
+# ("in particular for beginners", "in particular German"); not before a verb, after the noun it singles out
+# ("nftables in particular are used", where a name before it would keep it English, one item with it)
+IDIOMS = {"from scratch": "von Grund auf", "in real time": "in Echtzeit", "in particular": "insbesondere",
+          "for instance": "zum Beispiel", "most of the time": "meistens", "free of charge": "kostenlos",
+          "until further notice": "bis auf Weiteres", "as follows": "wie folgt"}
+IDIOM = re.compile(rf"(?<![\w'’-])(?P<idiom>(?i:{'|'.join(IDIOMS)}))(?![\w'’-])".replace(" ", "[ \xa0]"))
+IDIOM_HINT = re.compile("scratch|real time|articular|instance|of the time|of charge|further notice|follows")
+ASIDE_BEFORE = re.compile(r"(?:[(,–—-]|\bas)[ \xa0]*$")
+IDIOM_ENDS = re.compile(r"[ \xa0]*(?:[^\w \xa0]|$)|[ \xa0]+(?:[A-Z]|(?:for|to|if|when|the|a|an|in|on|at|with|by|as"
+                        r"|because|since|from|of|that|this|these|those|where|and|or|but|its|their|his|her|our|your"
+                        r"|my)\b)")
 # A range of numbers ("8 to 64 characters", "from 1 to 100", "-5°C to +3°C"): the model wrote its "to" as "an",
 # "auf", "nach" ("Enter a value from 1 to 100." came back as "... von 1 an 100 ein.", "It takes 2 to 3 weeks." as "Es
 # nimmt 2 auf 3 Wochen."); the references write "bis" (199 of 269 held-out and training texts with a number, "to" and
@@ -6403,7 +6421,7 @@ FORM_PATTERNS: tuple[tuple[re.Pattern, re.Pattern | None], ...] = (
     (AGO, re.compile("ago")), (CENTURY, re.compile("century")), (ONGOING_FOR, re.compile("for")),
     (PERCENT_CHANGE, re.compile("%|cent")),
     (RELATIVE_PERIOD, re.compile("(?i:last|next|this|every)")), (NUMBER_IN_WORDS, NUMBER_HINT), (QUANTIFIER, None),
-    (EQUATIVE, re.compile(r"(?i:\bas)[ \xa0]")), (FREQUENCY, re.compile("(?i:once|twice|times)")),
+    (EQUATIVE, re.compile(r"(?i:\bas)[ \xa0]")), (IDIOM, IDIOM_HINT), (FREQUENCY, re.compile("(?i:once|twice|times)")),
     (ORDINAL_TIME, re.compile(" time")), (NUMBER_RANGE, HAS_DIGIT),
     (GLUED_DURATION, HAS_DIGIT), (LINE_LABEL, re.compile(":")))
 
@@ -6468,6 +6486,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
             or _may_quantify(text)
             or ("nce " in text or "wice " in text or "times" in text) and FREQUENCY.search(text)
             or (" as " in text or "As " in text) and EQUATIVE.search(text)
+            or IDIOM_HINT.search(text) and IDIOM.search(text)
             or " time" in text and ORDINAL_TIME.search(text)
             or digit and " to " in text and NUMBER_RANGE.search(text)
             or ("{" in text or "%(" in text or "$" in text) and NAMED_PLACEHOLDER.search(text)
@@ -6574,6 +6593,9 @@ def _complete(form: re.Match) -> bool:
         return bool(letter := LETTER.search(form.string)) and letter.group().isupper()
     if form.re is EQUATIVE:
         return _compares(form)
+    if form.re is IDIOM:  # an aside, or before what it describes no word ("in particular subjects")
+        aside = ASIDE_BEFORE.search(form.string, max(0, form.start() - 4), form.start())
+        return bool(form["idiom"][0].isupper() or aside or IDIOM_ENDS.match(form.string, form.end()))
     if form.re is ORDINAL_TIME and not form["for"]:
         return not PREPOSITION_BEFORE_THE.search(form.string, 0, form.start())
     if form.re is SET_PHRASE:  # alone on its line, only a closing; a line's closing only before or on a line's end
@@ -6756,6 +6778,8 @@ def _german(english: str, form: re.Match, next_form: re.Match | None, moved: boo
         if count in ("one", "1"):
             return _capitalized(f"eine {WALKS[form['way']][:-1]}", english[0].isupper())
         return _capitalized(f"{_german_count(count)} {WALKS[form['way']]}", english[0].isupper())
+    if form.re is IDIOM:
+        return _capitalized(IDIOMS[_key(form["idiom"])], english[0].isupper())
     if form.re is AGE:  # "one": "einem Jahr"
         count = form["count"].lower()
         years = "einem Jahr" if count in ("one", "1") else f"{_german_count(count)} Jahren"
