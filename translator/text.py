@@ -6500,7 +6500,7 @@ def german_forms(text: str) -> list[tuple[int, int, str]]:
                     for form in pattern.finditer(text) if _complete(form)),
                    key=lambda form: (form.start(), -form.end()))
     forms: list[tuple[int, int, re.Match]] = []
-    sentence = bool(letter := LETTER.search(text)) and letter.group().isupper()
+    sentence = _a_sentence(text)
     for form in found:
         start, end = form.span()
         if forms and start < forms[-1][1]:
@@ -6545,7 +6545,7 @@ def _compares(form: re.Match) -> bool:
     """Whether an EQUATIVE compares: in a sentence, a word that describes (`lexicon.Lexicon.describes`: "cold", not
     "root" in "Log in as root as described"), not an idiom's but before "possible" or after a multiple, nor a
     participle's or a function word, nor before a number (but after a multiple) or "well"."""
-    if not ((letter := LETTER.search(form.string)) and letter.group().isupper()):
+    if not _a_sentence(form.string):
         return False  # a headword's: mostly a simile German says its own way ("as cool as a cucumber")
     multiplied = bool(form["multiple"] or form["times"])
     if word := form["word"]:
@@ -6590,7 +6590,7 @@ def _complete(form: re.Match) -> bool:
         return bool(form["sharp"] or TIME_AFTER_AN_HOUR.match(form.string, form.end())
                     or LONE_HOUR_BEFORE.search(form.string, 0, form.start("lone_hour")))
     if form.re is FRACTION:  # a sentence's: a headword's is mostly one word ("half of the brain": "Hirnhälfte")
-        return bool(letter := LETTER.search(form.string)) and letter.group().isupper()
+        return _a_sentence(form.string)
     if form.re is EQUATIVE:
         return _compares(form)
     if form.re is IDIOM:  # an aside, or before what it describes no word ("in particular subjects")
@@ -7163,6 +7163,11 @@ def _after_a_name(text: str, start: int) -> bool:
     if not name:
         return False
     return bool(NAME_BEFORE_PLACE.fullmatch(name["word"])) or not _starts_a_sentence(text, name.start())
+
+
+def _a_sentence(text: str) -> bool:
+    """Whether a text is a sentence, not a headword: its first letter is a capital."""
+    return bool(letter := LETTER.search(text)) and letter.group().isupper()
 
 
 def _starts_a_sentence(text: str, start: int) -> bool:
