@@ -23,7 +23,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +51,11 @@ _SLASH_ALTERNATIVES = re.compile(" / ")
 _BRACKETS = re.compile(r"[<>\[\]{}]")
 _IPA = re.compile("[ˈˌəɪʊɒɜɔæʌθðŋʃʒɹɐː]")
 _SPACES = re.compile(r"\s+")
+# A German headword line: a one-word noun, its IPA, an abbreviation's ("Bahnhof /.../ (Bhf. /.../) <masc, n, sg>")
+# and its grammar (`read_noun_genders`)
+_NOUN_HEADWORD = r"(?P<noun>[A-ZÄÖÜ][a-zäöüß]+) /[^/]*/(?: \([^()]*\))*"
+_SINGULAR_NOUN = re.compile(_NOUN_HEADWORD + r" <(?P<genders>(?:masc|fem|neut)(?:, (?:masc|fem|neut))*), n, sg>")
+_PLURAL_NOUN = re.compile(_NOUN_HEADWORD + r" <pl>")
 
 
 @dataclass(frozen=True)
@@ -192,6 +197,29 @@ def read_dictd(index_path: Path, dict_path: Path, reverse: bool = False) -> tupl
     return pairs, counts
 
 
+def read_noun_genders(index_path: Path, dict_path: Path) -> dict[str, str]:
+    """The genders of a German-headword dictd database's nouns (dict-freedict-deu-eng): each one-word noun whose
+    singular entries all name the same gender ("Gitarre /ɡiːtˈarə/ <fem, n, sg>": "f"), "p" after it where an entry
+    reads the same word as a plural ("Lehrer": "mp"); "p" alone for a plural that is no singular ("Kollegen"). A noun
+    of two genders ("Band", "See") has none."""
+    data = dict_path.read_bytes()
+    if dict_path.suffix == ".dz":
+        data = gzip.decompress(data)
+    genders: defaultdict[str, set[str]] = defaultdict(set)
+    plurals: set[str] = set()
+    for line in index_path.read_text(encoding="utf-8").splitlines():
+        _, offset, length = line.split("\t")[:3]
+        start = decode_b64_number(offset)
+        headword = data[start:start + decode_b64_number(length)].split(b"\n", 1)[0].decode("utf-8")
+        if singular := _SINGULAR_NOUN.fullmatch(headword):
+            genders[singular["noun"]].update(gender[0] for gender in singular["genders"].split(", "))
+        elif plural := _PLURAL_NOUN.fullmatch(headword):
+            plurals.add(plural["noun"])
+    singular = {noun: min(found) + ("p" if noun in plurals else "") for noun, found in genders.items()
+                if len(found) == 1}
+    return {**dict.fromkeys(plurals - genders.keys(), "p"), **singular}
+
+
 def split_of(english: str) -> str:
     """Deterministic split by a hash of the English side."""
     bucket = int(hashlib.sha256(english.lower().encode("utf-8")).hexdigest()[:8], 16) % 100
@@ -330,10 +358,17 @@ def build_corpus(out_dir: Path, source: Path | None = None, reverse_source: Path
 
 def _read_package(package: str, source: Path | None, work_dir: Path) -> tuple[Path, list[Pair], Counter]:
     """(where it was read, its pairs, counts) of one dictionary package: downloaded when source is None."""
+    source, index, dictionary = dictd_files(package, source, work_dir)
+    return source, *read_dictd(index, dictionary, reverse=package == REVERSE_PACKAGE)
+
+
+def dictd_files(package: str, source: Path | None, work_dir: Path, instead: str | None = None
+                ) -> tuple[Path, Path, Path]:
+    """(where it was read, its .index, its .dict or .dict.dz) of one dictionary package: in source (a .deb or a
+    directory), else downloaded (instead: what the error says to pass otherwise)."""
     work_dir.mkdir(parents=True)
     if source is None:
-        source = fetch_deb(work_dir, package)
+        source = fetch_deb(work_dir, package, instead)
     if source.is_file() and source.suffix == ".deb":
         source = extract_deb(source, work_dir / "deb")
-    index, dictionary = locate_dictd(source, DICT_NAME if package == PACKAGE else REVERSE_DICT_NAME)
-    return source, *read_dictd(index, dictionary, reverse=package == REVERSE_PACKAGE)
+    return source, *locate_dictd(source, DICT_NAME if package == PACKAGE else REVERSE_DICT_NAME)

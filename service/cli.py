@@ -109,7 +109,7 @@ def cmd_data_lexicon(args) -> int:
 
     from tqdm import tqdm
 
-    from model.data import fetch_word_list, read_tsv
+    from model.data import REVERSE_PACKAGE, dictd_files, fetch_word_list, read_noun_genders, read_tsv
     from translator import lexicon
 
     splits = [directory / "train.tsv" for directory in [args.data, *args.extra_data]]
@@ -120,18 +120,22 @@ def cmd_data_lexicon(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         try:
             word_list, notice = (args.proper_nouns, None) if args.proper_nouns else fetch_word_list(Path(tmp))
-        except RuntimeError as error:  # no apt, no network: the message says what to pass instead
+            _, *dictionary = dictd_files(REVERSE_PACKAGE, args.genders, Path(tmp) / "genders",
+                                         "pass --genders with the path to its .deb or dictd files")
+        except (RuntimeError, FileNotFoundError) as error:  # no apt, no network: the message says what to pass instead
             print(f"error: {error}", file=sys.stderr)
             return 1
         proper_nouns = word_list.read_text(encoding="utf-8").split()
+        genders = read_noun_genders(*dictionary)
         pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
-        built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns)
+        built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns, genders)
         written = lexicon.write(built, args.out)
         if notice:
             written.append(Path(shutil.copyfile(notice, args.out / lexicon.PROPER_NOUNS_NOTICE)))
     print(f"{len(pairs):,} pairs and {len(proper_nouns):,} words of {word_list.name}: {len(built.words):,} English "
           f"words (capitalized ones German translates among them), {len(built.names):,} names, "
-          f"{len(built.german):,} German words, {len(built.describing):,} describing English words; wrote "
+          f"{len(built.german):,} German words, {len(built.describing):,} describing English words, "
+          f"{len(built.genders):,} German nouns' genders ({REVERSE_PACKAGE}); wrote "
           f"{', '.join(map(str, written))}")
     return 0
 
@@ -778,10 +782,12 @@ def build_parser() -> argparse.ArgumentParser:
                                         "the pairs lack), german_words.txt.gz (the words the German side writes "
                                         f"{GERMAN_COUNT} times or more) and english_describing.txt.gz (the English "
                                         "headwords in small letters a pair translates with a German adjective or "
-                                        "adverb). The text pipeline keeps as written a "
+                                        "adverb) and german_genders.txt.gz (German nouns' genders, from "
+                                        "dict-freedict-deu-eng's headwords). The text pipeline keeps as written a "
                                         "capitalized word english_words lacks inside a sentence, and one names holds "
                                         "at its start; a word a letter off a code the source reads is the code, "
-                                        "unless German writes it; \"as WORD as\" compares where WORD describes.")
+                                        "unless German writes it; \"as WORD as\" compares where WORD describes; an "
+                                        "article takes the gender of the noun after it.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
@@ -791,6 +797,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a word list (one word per line) whose capitalized words the training pairs lack are "
                             "names too (default: Debian's wamerican, SCOWL's American English list, downloaded with "
                             "apt-get; its copyright file is written beside the lists)")
+    words.add_argument("--genders", type=Path, metavar="SOURCE",
+                       help="dict-freedict-deu-eng as a .deb or a directory holding its dictd .index and .dict(.dz) "
+                            "files, whose headwords give the nouns' genders (default: downloaded with apt-get)")
     words.add_argument("--out", type=Path, default=WORDLISTS,
                        help=f"output directory (default: {WORDLISTS}, the one the package ships and reads)")
     words.set_defaults(func=cmd_data_lexicon)

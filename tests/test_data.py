@@ -98,11 +98,17 @@ def test_the_lexicon_command_writes_the_word_lists_of_every_corpus_or_says_what_
         (tmp_path / corpus).mkdir()
         write_tsv(tmp_path / corpus / "train.tsv", pairs)
     (tmp_path / "words").write_text("Linda\nMonday\nask\nAsk\nO'Neil\n", encoding="utf-8")
+    german = write_dictd(tmp_path / "deu-eng", [("Montag", "Montag /mˈoːntɑːk/ <masc, n, sg>\nMonday\n")],
+                         name="freedict-deu-eng")
     out = tmp_path / "wordlists"
     assert main(["data", "lexicon", "--data", str(tmp_path / "dictionary"), "--extra-data", str(tmp_path / "software"),
-                 "--proper-nouns", str(tmp_path / "words"), "--out", str(out)]) == 0
-    assert "3 pairs and 5 words of words: 3 English words" in capsys.readouterr().out
+                 "--proper-nouns", str(tmp_path / "words"), "--genders", str(german), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "3 pairs and 5 words of words: 3 English words" in printed and "1 German nouns' genders" in printed
     assert lexicon.load(out) == lexicon.Lexicon(words=frozenset({"ask", "Monday", "Open"}),
-                                                names=frozenset({"Anna", "Grafana", "Linda"}))
+                                                names=frozenset({"Anna", "Grafana", "Linda"}), genders={"Montag": "m"})
+    assert main(["data", "lexicon", "--data", str(tmp_path / "dictionary"), "--proper-nouns", str(tmp_path / "words"),
+                 "--genders", str(tmp_path / "nowhere"), "--out", str(out)]) == 1
+    assert "no dictd .index file under" in capsys.readouterr().err
     assert main(["data", "lexicon", "--data", str(tmp_path / "nowhere"), "--out", str(out)]) == 2
     assert "nowhere/train.tsv missing: prepare the corpus first" in capsys.readouterr().err

@@ -1,9 +1,11 @@
 """What the training data says about words: which capitalized English words are names to keep as written and which the
 model translates, how English words are spelled, which tells a name in small letters ("dictfmt"), and which words
 the German side writes, which tells a German word from a code the model misspelt, and which English words describe,
-which tells a comparison from a role ("as cold as", not "as root as"). Built by `translator data lexicon` from the
-training splits; read by the text pipeline (`translator.text.ascii_names`, `translator.text.package_names`,
-`translator.text.codes_as_read`, `translator.text.EQUATIVE`). No torch.
+which tells a comparison from a role ("as cold as", not "as root as"); and, from a German-headword dictionary, each
+German noun's gender, which tells the article it takes ("die Gitarre"). Built by `translator data lexicon` from the
+training splits and that dictionary; read by the text pipeline (`translator.text.ascii_names`,
+`translator.text.package_names`, `translator.text.codes_as_read`, `translator.text.EQUATIVE`,
+`translator.agreement.agreeing`). No torch.
 
     translator/wordlists/
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
@@ -18,6 +20,9 @@ training splits; read by the text pipeline (`translator.text.ascii_names`, `tran
                                small letters that is no verb's infinitive and that German writes in small letters
                                mostly: adjectives and adverbs (`cold`: `kalt`, `quickly`: `schnell`), not nouns
                                (`root`: `Wurzel`; `user`: `benutzer` in a catalog) nor verbs (`input`: `eingeben`)
+        german_genders.txt.gz  German nouns and each one's gender, "m", "f" or "n", "p" after it where the plural
+                               is written the same (`Gitarre f`, `Lehrer mp`): Ding's German headwords
+                               (dict-freedict-deu-eng), read by `translator.agreement.agreeing`
         SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
 Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see
@@ -30,7 +35,7 @@ import functools
 import gzip
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -40,6 +45,7 @@ WORDS_FILE = "english_words.txt.gz"
 NAMES_FILE = "names.txt.gz"
 GERMAN_FILE = "german_words.txt.gz"
 DESCRIBING_FILE = "english_describing.txt.gz"
+GENDERS_FILE = "german_genders.txt.gz"
 PROPER_NOUNS_NOTICE = "SCOWL-COPYRIGHT"
 # A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
 # dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
@@ -67,6 +73,17 @@ GERMAN_WORD = re.compile(r"[^\W\d_]+")
 # "schnell", "ausführlich"; not "eingeben", "wandern", "sammeln")
 HEADWORD = re.compile(r"[a-z]+")
 DESCRIBING_GERMAN = re.compile(r"[a-zäöüß]+(?<!en)(?<!ern)(?<!eln)")
+# Suffixes that give a noun its gender, for nouns the dictionary lacks ("Arbeiterschaft", "Netzwerkverwaltung")
+SUFFIX_GENDERS = (("ung", "f"), ("heit", "f"), ("keit", "f"), ("schaft", "f"), ("tion", "f"), ("tät", "f"),
+                  ("chen", "np"), ("lein", "np"), ("ismus", "m"))
+# Nouns that end words they are no head of: a participle's "-ende" ("der Vorsitzende", "die Reisende")
+NO_HEADS = {"Ende", "Ente"}
+# Suffixes that tell the gender before a noun the word ends in ("Arbeiterschaft" is no "Schaft"; "Zeitsprung" is a
+# "Sprung")
+SUFFIXES_BEFORE_HEADS = ("heit", "keit", "schaft", "tion", "tät")
+# The shortest last part of a compound a noun's gender is read from ("Datei" in "Konfigurationsdatei", not "Ei" in
+# "Polizei"), and the shortest first part ("Kopf" in "Kopfhörer"; not "Ger" in "Gerangel", no "Angel")
+MIN_HEAD = 4
 
 
 @dataclass(frozen=True)
@@ -75,6 +92,7 @@ class Lexicon:
     names: frozenset[str]  # capitalized words German keeps, never English in small letters
     german: frozenset[str] = frozenset()  # words German writes (GERMAN_COUNT), in small letters
     describing: frozenset[str] = frozenset()  # English adjectives and adverbs (DESCRIBING_GERMAN), in small letters
+    genders: Mapping[str, str] = field(default_factory=dict)  # German nouns: "m", "f" or "n", "p" if a plural too
     common_trigrams: frozenset[str] = field(init=False, repr=False, compare=False)  # of the words, `__post_init__`
 
     def knows(self, word: str) -> bool:
@@ -89,6 +107,35 @@ class Lexicon:
         """Whether a pair translates the English word alone with a German adjective or adverb ("cold": "kalt");
         not a noun's or a verb's alone ("root": "Wurzel", "input": "eingeben")."""
         return word in self.describing
+
+    def gender(self, noun: str) -> str | None:
+        """A German noun's gender: "m", "f" or "n", "p" after it where its plural is written the same, "p" alone for
+        a plural. A compound takes the gender of its head, its last part ("Passwort-Manager": "Manager"), or the
+        longest noun of MIN_HEAD letters or more it ends in after a word German writes ("Konfigurationsdatei":
+        "Konfiguration" and "s", "Datei"); a word the dictionary lacks that ends in a suffix of SUFFIX_GENDERS has
+        its gender ("Arbeiterschaft": "f", not "Schaft"'s). None for any other word ("Firewall": "Fire" is no German
+        word), and for a noun whose head says otherwise than the dictionary ("Wunschliste" is no "m")."""
+        listed, head = self.genders.get(noun), self._head_gender(noun)
+        if listed is None:
+            suffixed = next((gender for suffix, gender in SUFFIX_GENDERS if noun.endswith(suffix)
+                             and len(noun) > len(suffix) + 2), None)
+            return head if head and not (suffixed and noun.endswith(SUFFIXES_BEFORE_HEADS)) else suffixed
+        return listed if head is None or head[0] == listed[0] else None
+
+    def _head_gender(self, noun: str) -> str | None:
+        *_, head = noun.rsplit("-", 1)
+        if head != noun:
+            return self.genders.get(head)
+        for start in range(MIN_HEAD, len(noun) - MIN_HEAD + 1):
+            head = noun[start].upper() + noun[start + 1:]
+            if (found := self.genders.get(head)) and head not in NO_HEADS and self._a_first_part(noun[:start]):
+                return found
+        return None
+
+    def _a_first_part(self, word: str) -> bool:
+        """Whether a compound's first part is a word German writes, with or without a linking "s", "n", "en" or "e"."""
+        return any(self.is_german(word[:len(word) - len(link)]) for link in ("", "s", "n", "en", "e")
+                   if word.endswith(link))
 
     def spelled_like_english(self, word: str) -> bool:
         """Whether each three letters of a word in small letters, its start and its end counted as letters, are in
@@ -106,13 +153,15 @@ def _trigrams_of(word: str) -> set[str]:
     return {marked[k:k + 3] for k in range(len(marked) - 2)}
 
 
-def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) -> Lexicon:
+def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = (), genders: Mapping[str, str] = {}
+          ) -> Lexicon:
     """The lexicon of (English, German) training pairs. A capitalized word is translated where a pair of it alone
     (a dictionary headword) has another German side ("Monday": "Montag"; "Vietnamese": "vietnamesisch" as well as
     "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows").
     The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too. A
     headword in small letters describes where a pair of it alone has a DESCRIBING_GERMAN side ("cold": "kalt")
-    that the German side writes in small letters mostly (not a noun's: "user": "benutzer" in a catalog)."""
+    that the German side writes in small letters mostly (not a noun's: "user": "benutzer" in a catalog). The
+    nouns' genders are a German-headword dictionary's (`model.data.read_noun_genders`)."""
     small: set[str] = set()
     headwords_described: list[tuple[str, str]] = []  # (English, German) of each pair that may describe
     pairs_with, kept_in, german_counts, german_small = Counter(), Counter(), Counter(), Counter()
@@ -139,16 +188,18 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = ()) ->
     # Not a noun a catalog wrote in small letters ("user": "benutzer"), which German writes capitalized mostly
     describing = {english for english, german in headwords_described
                   if 2 * german_small[german] > german_counts[german]}
-    return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words, describing=frozenset(describing))
+    return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words, describing=frozenset(describing),
+                   genders=dict(genders))
 
 
 def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
-    """The lexicon's four files, one word per line, sorted (gzip without a timestamp: a rebuild of the same data is the
-    same bytes)."""
+    """The lexicon's five files, one word per line (a noun and its gender), sorted (gzip without a timestamp: a rebuild
+    of the same data is the same bytes)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names), (GERMAN_FILE, lexicon.german),
-                        (DESCRIBING_FILE, lexicon.describing)):
+                        (DESCRIBING_FILE, lexicon.describing),
+                        (GENDERS_FILE, [f"{noun} {gender}" for noun, gender in lexicon.genders.items()])):
         path = directory / name
         with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
             out.write("".join(f"{word}\n" for word in sorted(words)).encode())
@@ -159,6 +210,11 @@ def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
 @functools.cache
 def load(directory: Path = DIRECTORY) -> Lexicon:
     """The lexicon a directory holds (by default, the one shipped with the package), read once per process."""
-    words, names, german, describing = (frozenset(gzip.decompress((directory / name).read_bytes()).decode().split())
+    words, names, german, describing = (frozenset(_lines(directory / name))
                                         for name in (WORDS_FILE, NAMES_FILE, GERMAN_FILE, DESCRIBING_FILE))
-    return Lexicon(words=words, names=names, german=german, describing=describing)
+    genders = dict(line.split(" ") for line in _lines(directory / GENDERS_FILE))
+    return Lexicon(words=words, names=names, german=german, describing=describing, genders=genders)
+
+
+def _lines(path: Path) -> list[str]:
+    return gzip.decompress(path.read_bytes()).decode().splitlines()

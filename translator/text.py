@@ -39,6 +39,7 @@ from urllib.parse import unquote
 import sentencex
 
 from translator import lexicon, markup
+from translator.agreement import agreeing, open_noun_phrase
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1373,12 +1374,15 @@ class Prepared:
     def settled(self, index: int, text: str) -> int:
         """How much of a streamed segment's text so far is sure to stay: all but its trailing whitespace and what
         could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma with a word after it
-        (OPENER_AFTER_COMMA), which wait for the next piece or the end."""
+        (OPENER_AFTER_COMMA) or a noun phrase whose noun has not ended (`open_noun_phrase`), which wait for the next
+        piece or the end."""
         segment = self.segments[index]
         if not BRACKETED.search(segment) and (opened := text.rfind("(")) > text.rfind(")"):
             text = text[:opened].rstrip()  # the group goes whole, with the space before it
         if "," in text and (comma := COMMA_AT_END.search(text)):
             text = text[:comma.start()]
+        if (phrase := open_noun_phrase(text)) is not None:  # with a comma before it, which waits for its opener
+            text = text[:phrase].rstrip().removesuffix(",")
         if "<" in segment:
             return len(text)
         return len(text[:_before_end(text, CUT_ANNOTATION_START)].rstrip())
@@ -1403,9 +1407,9 @@ class Prepared:
         return self._worded(index, self._without_model_groups(index, text))
 
     def _worded(self, index: int, text: str) -> str:
-        """The model's words for segment `index` as German writes them: each word and compound's part once, a
-        clause's opener after a comma in small letters, `_spelled`."""
-        return self._spelled(index, self._after_commas(index, self._said_once(index, text)))
+        """The model's words for segment `index` as German writes them: each word and compound's part once, each
+        article in its noun's gender (`agreeing`), a clause's opener after a comma in small letters, `_spelled`."""
+        return self._spelled(index, self._after_commas(index, agreeing(self._said_once(index, text))))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and

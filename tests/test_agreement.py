@@ -1,0 +1,117 @@
+"""Articles in the gender of their nouns (translator.agreement): the model's German repaired where its article has
+none of its noun's readings, German that agrees (or may) kept as written, whole and streamed alike; the nouns'
+genders (translator.lexicon) and where they come from (model.data.read_noun_genders)."""
+
+import pytest
+from conftest import write_dictd
+from test_text_pipeline import whole_and_streamed
+
+from model.data import read_noun_genders
+from translator import lexicon
+from translator.agreement import agreeing, open_noun_phrase
+
+
+@pytest.mark.parametrize("model_wrote, expected", [
+    # the gender, the case the article shows (written by the model in the general sentences of the checks)
+    ("Ich spiele den Gitarre.", "Ich spiele die Gitarre."),
+    ("Der Geschäft öffnet um neun Uhr.", "Das Geschäft öffnet um neun Uhr."),  # a sentence's start: the nominative
+    ("Die Farbe des Tür.", "Die Farbe der Tür."),
+    # nominative or accusative: after "ist" and "dass" the nominative, else the accusative (an object after its verb)
+    ("Wo ist die Brief?", "Wo ist der Brief?"),
+    ("Sie ist nicht meine Freund.", "Sie ist nicht mein Freund."),
+    ("Sie schreibt eine Brief für ihre Mutter.", "Sie schreibt einen Brief für ihre Mutter."),
+    # the adjectives between take the endings of the article's new case and gender
+    ("Ich glaube, dass das ein gutes Idee ist.", "Ich glaube, dass das eine gute Idee ist."),
+    ("Er hat ein sehr großes Idee.", "Er hat eine sehr große Idee."),
+    ("Sie kannst du einen falschen negativen Testergebnis erhalten.",
+     "Sie kannst du ein falsches negatives Testergebnis erhalten."),
+    # a preposition's case, its contraction with the article as German writes it
+    ("Ich gehe zur Bahnhof.", "Ich gehe zum Bahnhof."),
+    ("Ich warte am Tür.", "Ich warte an der Tür."),
+    ("Ich gehe ins Schule.", "Ich gehe in die Schule."),
+    ("In der Bahnhof ist es kalt.", "Im Bahnhof ist es kalt."),
+    ("Ich spiele mit die Gitarre.", "Ich spiele mit der Gitarre."),  # the gender right, the case not
+    ("Für der Benutzer.", "Für den Benutzer."),
+    ("Die Schnittstelle wird beim Unterstützung genutzt.", "Die Schnittstelle wird bei der Unterstützung genutzt."),
+    ("Wenn Ihr Java-Anwendung startet.", "Wenn Ihre Java-Anwendung startet."),  # "Ihr" keeps its capital
+    # a compound's head, a suffix's gender
+    ("Öffnen Sie den Konfigurationsdatei.", "Öffnen Sie die Konfigurationsdatei."),
+    ("Das Netzwerkverwaltung startet.", "Die Netzwerkverwaltung startet."),
+    ("Wir besuchten einen alten Schloss XX0X.", "Wir besuchten ein altes Schloss XX0X."),  # an item after it
+])
+def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
+    assert agreeing(model_wrote) == expected
+
+
+@pytest.mark.parametrize("german", [
+    "Die Lehrer sind da.", "Er sprach mit den Kollegen.", "mit den Flügeln schlagen",  # plurals
+    "die Farbe des Jahres", "im Falle von Kurzarbeit", "am Rande des Abgrunds",  # a genitive's "s", a dative's "e"
+    "ins Schwarze treffen", "Der Vorsitzende spricht.", "das Interessanteste daran",  # adjectives as nouns
+    "das eine Mal", "Ich tu's nur dieses eine Mal!", "am einen Ende der Skala",  # "ein" a number
+    "die am besten erhaltene Stadt", "Der Mann, der Geld hat.", "Gib ihr Zeit.", "Was für ein Zufall!",
+    "Ich sehe ein paar Tage.", "das Warschauer Nachtleben", "Um dem Benutzer zu helfen.",
+    "Das Land ist nur dem Namen nach eine Demokratie.", "Seit das neue Werk läuft, geht es.",
+    "Ich habe ein Apfel gegessen.",  # the gender agrees: the case is not this rule's
+    "Die Wunschliste ist lang.",  # the dictionary's "masc" for it, which its head "Liste" contradicts
+    "Dieses Paket enthält die Python 3-Version.", "Es unterstützt die Code::Blocks-Laufzeitbibliothek.",
+    "die Stadt, in der Egoismus herrscht", "Es kann weder das Lesen von noch das Schreiben.",
+    "Es bietet von Haus aus die gleichzeitige Anzeige.", "Die Apache XX0X-Bibliothek",
+    "Die Client/Server-Version läuft.", "Er zeichnet einen Graphen.", "eine verschiedene Kacheln",
+    "Ich fahre mit dem Bus.", "Sehen Sie den Lehrer?", "Die Firewall blockiert XX0X.",
+])
+def test_german_that_agrees_or_may_stays_as_written(german):
+    assert agreeing(german) == german
+
+
+def test_an_article_takes_its_nouns_gender_whole_and_streamed():
+    """A stream holds a phrase back until its noun ends, with the word before it that tells its case: "am" sent
+    before "Tür" arrived could no longer be "an der"."""
+    for source, model_wrote, expected in [
+            ("I play the guitar.", "Ich spiele den Gitarre.", "Ich spiele die Gitarre."),
+            ("I am waiting at the door.", "Ich warte am Tür.", "Ich warte an der Tür."),
+            ("It is cold in the station.", "In der Bahnhof ist es kalt.", "Im Bahnhof ist es kalt."),
+            ("I think this is a good idea.", "Ich glaube, dass das ein gutes Idee ist.",
+             "Ich glaube, dass das eine gute Idee ist."),
+            # what `agreeing` reads before the phrase goes with it: "Was", "dieses", the comma
+            ("What a coincidence!", "Was für ein Zufall!", "Was für ein Zufall!"),
+            ("Only this one time!", "Nur dieses eine Mal!", "Nur dieses eine Mal!"),
+            ("The man who has money.", "Der Mann, der Geld hat.", "Der Mann, der Geld hat."),
+            ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzenden Küste")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected), source
+
+
+def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
+    """From the word before the phrase, which `agreeing` reads: "Was" before "für ein", "dieses" before "eine"."""
+    assert open_noun_phrase("Ich spiele den") == open_noun_phrase("Ich spiele den gr") == len("Ich ")
+    assert open_noun_phrase("Ich spiele den Gitarre") == len("Ich ")
+    assert open_noun_phrase("Ich gehe mit") == open_noun_phrase("Ich gehe mit d") == len("Ich ")
+    assert open_noun_phrase("Sie sagte, Ich gehe zwisch") == len("Sie sagte, Ich ")  # the start of a preposition
+    assert open_noun_phrase("den") == 0
+    assert open_noun_phrase("Ich spiele den Gitarre gern ") is None
+    assert open_noun_phrase("Das Haus ist gut.") is None
+    assert open_noun_phrase("Staaten mit angrenzen") == len("Staaten mit ")  # "angrenzenden", not "den" next
+
+
+def test_a_nouns_gender_is_the_dictionarys_or_its_heads():
+    words = lexicon.load()
+    assert [words.gender(noun) for noun in ("Gitarre", "Lehrer", "Kollegen", "Konfigurationsdatei",
+                                            "Passwort-Manager", "Druckerwarteschlange", "Arbeiterschaft",
+                                            "Zeitsprung")] == ["f", "mp", "p", "f", "m", "f", "f", "m"]
+    assert words.gender("Wunschliste") is None  # Ding's "masc", its head's "fem"
+    assert words.gender("Vorsitzende") is None  # no "Ende"
+    assert words.gender("Xyzzyplugh") is None
+
+
+def test_the_genders_are_read_from_a_german_headword_dictionary(tmp_path):
+    dictionary = write_dictd(tmp_path / "deu-eng", [
+        ("Gitarre", "Gitarre /ɡiːtˈarə/ <fem, n, sg>\n[mus.] guitar <n>\n"),
+        ("Lehrer", "Lehrer /lˈeːrɜ/ <masc, n, sg>\nteacher\n"),
+        ("Lehrer", "Lehrer /lˈeːrɜ/ <pl>\nteachers\n"),
+        ("Bahnhof", "Bahnhof /bˈɑːnhoːf/ (Bhf. /bˌeːhˌɑːˈɛf/) <masc, n, sg>\nstation\n"),
+        ("Band", "Band /bˈant/ <neut, n, sg>\nribbon\n"),
+        ("Band", "Band /bˈant/ <fem, n, sg>\nband\n"),
+        ("Kollegen", "Kollegen /kɔlˈeːɡən/ <pl>\ncolleagues\n"),
+        ("gehen", "gehen /ɡˈeːən/ <v>\nto go\n"),
+        ("Guten Tag", "Guten Tag /ɡˈuːtən tˈɑːk/ <interj>\nhello\n")], name="freedict-deu-eng")
+    genders = read_noun_genders(dictionary / "freedict-deu-eng.index", dictionary / "freedict-deu-eng.dict")
+    assert genders == {"Gitarre": "f", "Lehrer": "mp", "Bahnhof": "m", "Kollegen": "p"}

@@ -1,0 +1,282 @@
+"""Articles that agree with their nouns in the model's German: "den Gitarre" is "die Gitarre", "ein gutes Idee" "eine
+gute Idee", "Der Geschäft" "Das Geschäft", "zur Bahnhof" "zum Bahnhof". The model learned each noun's gender from the
+pairs it saw it in; for nouns it saw seldom it guesses, and a wrong gender reads as a learner's German. A noun's gender
+is the lexicon's (Ding's German headwords, `translator.lexicon.Lexicon.gender`); the case is the one the article
+shows where it shows one, else the one its preposition takes (`PREPOSITION_CASES`), else the nominative at a
+sentence's start or after a verb like "ist" and a conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative
+where only the nominative and the accusative are left. Where the case stays open the phrase stays as written; so does a
+plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's ending ("des Hauses"), and a phrase
+with a word between article and noun that is no adjective ("ein paar Tage"). No torch.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from translator import lexicon
+from translator.markup import PLACEHOLDER_PATTERN
+
+CASES = ("nom", "acc", "dat", "gen")
+GENDERS = ("m", "f", "n", "p")  # "p": the plural
+DEFINITE = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
+                    "der den dem des die die der der das das dem des die die den der".split()))
+# The endings of "ein" and the words declined as it ("kein", "mein", "Ihr", "unser"); "ein" has no plural
+INDEFINITE_ENDINGS = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
+                              ["", "en", "em", "es", "e", "e", "er", "er", "", "", "em", "es", "e", "e", "en", "er"]))
+INDEFINITE_STEMS = ("ein", "kein", "mein", "dein", "sein", "ihr", "unser")
+# An adjective's ending after a definite article (weak) and after "ein" (mixed), by case and gender
+WEAK_ENDINGS = {("nom", "m"): "e", ("nom", "f"): "e", ("nom", "n"): "e", ("acc", "f"): "e", ("acc", "n"): "e"}
+MIXED_ENDINGS = {("nom", "m"): "er", ("nom", "f"): "e", ("nom", "n"): "es", ("acc", "f"): "e", ("acc", "n"): "es"}
+OTHER_ENDING = "en"  # each other case and gender, either way
+ADJECTIVE_ENDINGS = ("en", "em", "er", "es", "e")
+# Words that may stand between an article and the adjective they qualify ("ein sehr gutes Buch")
+QUALIFIERS = {"sehr", "ganz", "so", "zu", "besonders", "recht", "ziemlich", "äußerst", "etwas", "noch", "wirklich",
+              "völlig", "relativ", "immer", "nicht"}
+# Words ending as adjectives do that are none, or that make the phrase a plural ("die beiden")
+NO_ADJECTIVES = ("aber", "oder", "wieder", "weiter", "mehr", "weniger", "alle", "beide", "beiden",
+                 "viele", "vielen", "einige", "wenige", "andere", "anderen", "manche", "mehrere", "sie", "wie", "ohne")
+# Words between a verb and the article its case follows ("ist nicht mein Freund")
+BETWEEN = ("nicht", "auch", "noch", "nur", "schon", "wirklich")
+# A preposition and an article in one word, and the article it holds ("zum": "zu dem")
+CONTRACTIONS = {"zum": ("zu", "dem"), "zur": ("zu", "der"), "im": ("in", "dem"), "am": ("an", "dem"),
+                "vom": ("von", "dem"), "beim": ("bei", "dem"), "ins": ("in", "das"), "ans": ("an", "das")}
+CONTRACTED = {parts: word for word, parts in CONTRACTIONS.items()}
+PREPOSITION_CASES = {
+    **dict.fromkeys(("mit", "von", "zu", "aus", "bei", "nach", "seit", "gegenüber", "außer"), ("dat",)),
+    **dict.fromkeys(("für", "durch", "gegen", "ohne"), ("acc",)),  # not "um": "um dem Benutzer zu helfen"
+    **dict.fromkeys(("in", "an", "auf", "über", "unter", "vor", "hinter", "neben", "zwischen"), ("dat", "acc")),
+    **dict.fromkeys(("während", "wegen", "trotz"), ("gen",))}
+# The prepositions after which an article in the right gender but another case is written in theirs ("mit die
+# Gitarre": "mit der Gitarre", "in der Bahnhof": "im Bahnhof"); not those that may follow their noun or open a clause
+# ("dem Namen nach eine Demokratie", "seit das Werk läuft", "von Haus aus die Anzeige")
+CASE_ONLY_AFTER = ("mit", "von", "zu", "bei", "für", "durch", "gegen", "ohne", "in", "an", "auf", "über",
+                   "unter", "vor", "hinter", "neben", "zwischen")
+NOMINATIVE_AFTER = ("ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "dass", "weil",
+                    "wenn", "ob", "obwohl", "als", "da")
+CONTEXT_CASES = {**PREPOSITION_CASES, **dict.fromkeys(NOMINATIVE_AFTER, ("nom",))}
+_CONTEXT = "|".join(sorted(CONTEXT_CASES, key=len, reverse=True))
+_ARTICLE = rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?|{'|'.join(CONTRACTIONS)}"
+_WORD_ENDS = r"(?=\s|$|[.,;:!?)\]»«\"“”'’](?![\w:]))"
+_NOT_DESCRIBING = "|".join((_ARTICLE, _CONTEXT, *NO_ADJECTIVES))
+_DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|[a-zäöüß]+e[mnrs]?)(?![\w-])"
+# An article, the word before it where that is a preposition or a word the nominative follows, the adjectives after it
+# and the noun they lead to, which ends a word, not a name's part ("Client/Server", "Code::Blocks",
+# "System.ServiceProcess", "Benutzer*innen")
+NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?P<context>(?i:{_CONTEXT}))(?P<gap>\s+(?:(?:{'|'.join(BETWEEN)})\s+)?))?"
+                         rf"(?P<article>(?i:{_ARTICLE}))(?P<describing>(?:{_DESCRIBING})*?)"
+                         rf"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*){_WORD_ENDS}")
+# A capitalized word or a number after the one read as the noun: that one was an adjective or a name ("das Warschauer
+# Nachtleben", "die Python 3-Version"); not an item's token on its own ("einen alten Schloss XX0X": "in Schottland")
+NOUN_GOES_ON = re.compile(rf"\s+(?!{PLACEHOLDER_PATTERN.pattern}(?![\w-]))[A-ZÄÖÜ\d]")
+# The endings of the nouns whose plural may be written as their singular ("die Lehrer", "die Mädchen", "den Kollegen")
+PLURAL_AS_SINGULAR = ("er", "el", "en", "rn", "ln", "chen", "lein")
+DEMONSTRATIVE_ENDINGS = {"er": "der", "e": "die", "es": "das", "en": "den", "em": "dem"}  # "dies-"
+# The words `agreeing` reads before a phrase: "Was für ein", "dieses eine Mal"
+READ_BEFORE = ("was", *(f"dies{ending}" for ending in DEMONSTRATIVE_ENDINGS))
+# An article or a word declined as "der" just before another ("das eine Mal", "dieses eine Mal")
+AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}|{'|'.join(READ_BEFORE[1:])}))\s+$")
+LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces after them
+SUPERLATIVE = re.compile(r"sten(?![\w-])")
+WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
+# What a stream holds back until the noun after it ends: such a phrase not yet whole, or its last two words, the
+# second of them the start of an article at most (`open_noun_phrase`)
+OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+)?(?i:{_ARTICLE})(?:{_DESCRIBING})*"
+                              rf"(?:\s+[^\W\d_]*)?\s*$")
+WORD_BEFORE = re.compile(r"\S*\s*$")
+LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[^\W\d_]*)\s*$")
+_ARTICLES = {*DEFINITE.values(), *CONTRACTIONS, *(stem.lower() + ending for stem in INDEFINITE_STEMS
+                                                   for ending in ("", "e", "em", "en", "er", "es"))}
+_ARTICLE_STARTS = frozenset(word[:end] for word in _ARTICLES for end in range(len(word) + 1))
+_FIRST_STARTS = _ARTICLE_STARTS | {word[:end] for word in (*CONTEXT_CASES, *READ_BEFORE)
+                                   for end in range(1, len(word) + 1)}
+
+
+def agreeing(text: str) -> str:
+    """The German with each article (and the adjectives after it) in the gender of its noun."""
+    return NOUN_PHRASE.sub(_agreeing_phrase, text) if " " in text else text
+
+
+def open_noun_phrase(text: str) -> int | None:
+    """Where a stream holds back from so that each noun phrase `agreeing` may change goes whole, with the word before
+    it, which `agreeing` reads too ("Was für ein", "das eine Mal", ", der"): a phrase whose noun has not ended, or a
+    word that may start one or be read before one ("mit", "d", "dieses"), and a word that may go on ("angrenzen" may
+    be "angrenzenden", not an article "den" in the next piece); never inside a whole phrase."""
+    if phrase := OPEN_NOUN_PHRASE.search(text):
+        start = _with_the_word_before(text, phrase.start())
+    elif not (words := LAST_WORDS.search(text)):
+        return None  # ends in a digit or a mark
+    elif (words["before"] or "").lower() in CONTEXT_CASES and words["last"].lower() in _ARTICLE_STARTS:
+        start = _with_the_word_before(text, words.start())  # "mit", "mit d"
+    elif words["last"] and words["last"].lower() in _FIRST_STARTS:
+        start = _with_the_word_before(text, words.start("last"))  # "zwisch", "ei", "Was"
+    elif words["last"] and words.end("last") == len(text):
+        start = words.start("last")
+    else:
+        return None
+    for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a phrase it would cut goes whole too
+        if whole.start() < start < whole.end():
+            start = _with_the_word_before(text, whole.start())
+    return start
+
+
+def _with_the_word_before(text: str, start: int) -> int:
+    return WORD_BEFORE.search(text, 0, start).start()
+
+
+def _agreeing_phrase(phrase: re.Match) -> str:
+    context, written, noun = phrase["context"] or "", phrase["article"], phrase["noun"]
+    contracted, article = CONTRACTIONS.get(written.lower(), ("", written.lower()))
+    next_to = context.lower() in PREPOSITION_CASES and not (phrase["gap"] or "").strip()  # not "von noch das"
+    preposition = contracted or (context.lower() if next_to else "")
+    if preposition == "für" and WAS_BEFORE.search(_before(phrase)):
+        preposition = context = ""  # "Was für ein Zufall": no preposition
+    if not (gender := _other_gender(phrase, article, preposition)):
+        return phrase.group()
+    stem = _declined(article)
+    case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
+    if case is None or case == "gen" and gender != "f":
+        return phrase.group()  # the case stays open, or the noun would need the genitive's ending
+    if (describing := _describing(phrase["describing"], case, gender, stem == "der")) is None:
+        return phrase.group()
+    article = _article(stem, case, gender)
+    if contracted:  # "zur Bahnhof": "zum Bahnhof", "am Tür": "an der Tür"
+        article = CONTRACTED.get((contracted, article), f"{contracted} {article}")
+    elif context and (context.lower(), article) in CONTRACTED:  # "in der Bahnhof": "im Bahnhof"
+        return f"{_as_written(context, CONTRACTED[context.lower(), article])}{describing} {noun}"
+    return f"{context}{phrase['gap'] or ''}{_as_written(written, article)}{describing} {noun}"
+
+
+def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | None:
+    """The gender ("m", "f" or "n") of a phrase's noun where its article has none of the noun's readings (or none in
+    the case its preposition takes) and the phrase is no other thing that may be written so; else None."""
+    readings, words, noun = _readings(article), lexicon.load(), phrase["noun"]
+    if not readings or (listed := words.genders.get(noun)) and any(_agrees(reading, listed, preposition)
+                                                                    for reading in readings):
+        return None  # most phrases: the article fits the dictionary's gender
+    gender = words.gender(noun)
+    if not gender or gender == "p" or any(_agrees(reading, gender, preposition) for reading in readings):
+        return None
+    if (not phrase["context"] or preposition) and _after_a_comma(phrase) or phrase["article"] == "ihr":
+        return None  # a relative pronoun ("der Mann, der Geld hat", "die Stadt, in der Egoismus herrscht"), a pronoun
+    if _a_number(phrase, gender) or article == "dem" and preposition == "an" and SUPERLATIVE.search(
+            phrase["describing"]):
+        return None  # "das eine Mal", "die am besten erhaltene Stadt"
+    fitting = [reading for reading in readings if not preposition or reading[0] in PREPOSITION_CASES[preposition]]
+    if _another_reading(noun, fitting, words) or NOUN_GOES_ON.match(phrase.string, phrase.end()):
+        return None
+    return gender[0]
+
+
+def _as_written(written: str, word: str) -> str:
+    """A word with a capital where the word it replaces has one."""
+    return word[0].upper() + word[1:] if written[0].isupper() else word
+
+
+def _agrees(reading: tuple[str, str], gender: str, preposition: str) -> bool:
+    """Whether an article's reading fits its noun's gender ("p" too where the noun's plural is written the same)
+    and the case its preposition takes."""
+    case, article_gender = reading
+    fits_case = preposition not in CASE_ONLY_AFTER or case in PREPOSITION_CASES[preposition]
+    return fits_case and (article_gender == gender[0] or article_gender in gender[1:])
+
+
+def _another_reading(noun: str, readings: list[tuple[str, str]], words: lexicon.Lexicon) -> bool:
+    """Whether the noun may be read so that the article fits it after all: a plural written as its singular where
+    the article can be plural ("die Lehrer", "den Kollegen"), a genitive's "s" ("des Jahres"), a plural's or a
+    masculine noun's "n" after a noun ("Kacheln", not "das Kacheln"; "einen Graphen", not "das Graphen"), an old
+    dative's "e" ("im Falle", "am Rande": "Fall" and "Rand" are words) or an adjective used as a noun ("ins
+    Schwarze", "das Weite", "der Angestellte", "das Interessanteste": "schwarz", "weit", "angestellt" and
+    "interessant" are words and no nouns)."""
+    genders, cases = {gender for _, gender in readings}, {case for case, _ in readings}
+    if "p" in genders and noun.endswith(PLURAL_AS_SINGULAR) or "gen" in cases and noun.endswith("s"):
+        return True
+    if any(noun.endswith(ending) and noun.removesuffix(ending) in words.genders for ending in ("n", "en")):
+        return True  # a plural's "n" ("eine verschiedene Kacheln"), a masculine noun's ("einen Graphen", "dem Kunden")
+    if not noun.endswith("e"):
+        return False
+    stem = noun[:-1]
+    if cases == {"dat"} and words.genders.get(stem, "m")[0] in "mn" and words.is_german(stem):
+        return True
+    return any(len(stem) >= 4 and stem not in words.genders and words.is_german(stem)
+               for stem in (noun[:-1], noun.removesuffix("ste"), noun.removesuffix("este")))
+
+
+def _before(phrase: re.Match) -> str:
+    """The few words before a phrase (a bounded look: a text of many phrases is read once, not once per phrase)."""
+    return phrase.string[max(0, phrase.start() - LOOK_BEHIND):phrase.start()]
+
+
+def _after_a_comma(phrase: re.Match) -> bool:
+    return _before(phrase).rstrip().endswith(",")
+
+
+def _a_number(phrase: re.Match, gender: str) -> bool:
+    """Whether an article in the noun's gender stands before the phrase's: its "ein" is a number ("das eine Mal",
+    "am einen Ende")."""
+    if not (before := AN_ARTICLE_BEFORE.search(_before(phrase))):
+        return False
+    return any(_agrees(reading, gender, "") for reading in _readings(_as_article(before[1].lower())))
+
+
+def _declined(article: str) -> str:
+    """"der" for the definite article, else the stem of "ein" or a word declined as it ("" for no article)."""
+    if article in DEFINITE.values():
+        return "der"
+    return next((stem for stem in INDEFINITE_STEMS if article.startswith(stem)
+                 and article[len(stem):] in INDEFINITE_ENDINGS.values()), "")
+
+
+def _as_article(word: str) -> str:
+    """The article a contraction holds ("am": "dem") or a word declined as "der" is declined as ("dieses": "das")."""
+    if word in CONTRACTIONS:
+        return CONTRACTIONS[word][1]
+    return DEMONSTRATIVE_ENDINGS.get(word[4:], word) if word.startswith("dies") else word
+
+
+@functools.cache
+def _readings(article: str) -> tuple[tuple[str, str], ...]:
+    """The (case, gender) an article can be: "den": the masculine accusative, the plural dative."""
+    if (stem := _declined(article)) == "der":
+        return tuple(reading for reading, form in DEFINITE.items() if form == article)
+    if not stem:
+        return ()
+    return tuple(reading for reading, ending in INDEFINITE_ENDINGS.items()
+                 if stem + ending == article and not (stem == "ein" and reading[1] == "p"))
+
+
+def _case(readings: tuple[tuple[str, str], ...], gender: str, context: str, capital: bool, stem: str) -> str | None:
+    """The case of a phrase whose article has none of its noun's readings, or None where it stays open."""
+    cases = list(dict.fromkeys(case for case, article_gender in readings if article_gender != "p"))
+    if allowed := CONTEXT_CASES.get(context):  # the context's case, even where the article shows another
+        cases = [case for case in cases if case in allowed] or ([allowed[0]] if len(allowed) == 1 else [])
+    elif capital and "nom" in cases:
+        cases = ["nom"]
+    forms = {_article(stem, case, gender) for case in cases}
+    if len(forms) == 1:
+        return cases[0]
+    return "acc" if set(cases) == {"nom", "acc"} else None  # an object after its verb, most often
+
+
+def _article(stem: str, case: str, gender: str) -> str:
+    """The article of a case and gender: `stem` "der" the definite one, else "ein" or a word declined as it."""
+    return DEFINITE[case, gender] if stem == "der" else stem + INDEFINITE_ENDINGS[case, gender]
+
+
+def _describing(words: str, case: str, gender: str, definite: bool) -> str | None:
+    """The adjectives between article and noun with the endings of a case and gender, qualifiers as written; None
+    where a word is neither ("ein paar")."""
+    endings = WEAK_ENDINGS if definite else MIXED_ENDINGS
+    ending = endings.get((case, gender), OTHER_ENDING)
+    german = lexicon.load().is_german
+    written = []
+    for space, word in re.findall(r"(\s+)(\S+)", words):
+        if word in QUALIFIERS:
+            written.append(space + word)
+            continue
+        stem = next((word[:-len(old)] for old in ADJECTIVE_ENDINGS if word.endswith(old) and len(word) > len(old) + 1
+                     and (german(word[:-len(old)]) or german(word[:-len(old)] + "e"))), None)
+        if stem is None:
+            return None
+        written.append(space + stem + ending)
+    return "".join(written)
