@@ -6,7 +6,8 @@ shows where it shows one, else the one its preposition takes (`PREPOSITION_CASES
 sentence's start or after a verb like "ist" and a conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative
 where only the nominative and the accusative are left. Where the case stays open the phrase stays as written; so does a
 plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's ending ("des Hauses"), and a phrase
-with a word between article and noun that is no adjective ("ein paar Tage"). No torch.
+with a word between article and noun that is no adjective ("ein paar Tage"). A stream holds each phrase back until
+its noun ends, so its pieces are the whole translation's (`held_back_from`). No torch.
 """
 
 from __future__ import annotations
@@ -79,8 +80,7 @@ AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}|{'|'.join(READ_BEFOR
 LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces after them
 SUPERLATIVE = re.compile(r"sten(?![\w-])")
 WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
-# What a stream holds back until the noun after it ends: such a phrase not yet whole, or its last two words, the
-# second of them the start of an article at most (`open_noun_phrase`)
+# A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`)
 OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+)?(?i:{_ARTICLE})(?:{_DESCRIBING})*"
                               rf"(?:\s+[^\W\d_]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
@@ -97,11 +97,11 @@ def agreeing(text: str) -> str:
     return NOUN_PHRASE.sub(_agreeing_phrase, text) if " " in text else text
 
 
-def open_noun_phrase(text: str) -> int | None:
-    """Where a stream holds back from so that each noun phrase `agreeing` may change goes whole, with the word before
-    it, which `agreeing` reads too ("Was für ein", "das eine Mal", ", der"): a phrase whose noun has not ended, or a
-    word that may start one or be read before one ("mit", "d", "dieses"), and a word that may go on ("angrenzen" may
-    be "angrenzenden", not an article "den" in the next piece); never inside a whole phrase."""
+def held_back_from(text: str) -> int | None:
+    """Where a stream holds its text so far back from (None: nothing), so that each phrase `agreeing` may change goes
+    in one piece with the word before it, which `agreeing` reads too ("Was für ein", "das eine Mal", ", der"): a
+    phrase whose noun has not ended, a word that may start one or be read before one ("mit", "d", "dieses"), and a
+    word that may go on ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase."""
     if phrase := OPEN_NOUN_PHRASE.search(text):
         start = _with_the_word_before(text, phrase.start())
     elif not (words := LAST_WORDS.search(text)):
@@ -183,14 +183,17 @@ def _agrees(reading: tuple[str, str], gender: str, preposition: str) -> bool:
 
 def _another_reading(noun: str, readings: list[tuple[str, str]], words: lexicon.Lexicon) -> bool:
     """Whether the noun may be read so that the article fits it after all: a plural written as its singular where
-    the article can be plural ("die Lehrer", "den Kollegen"), a genitive's "s" ("des Jahres"), a plural's or a
-    masculine noun's "n" after a noun ("Kacheln", not "das Kacheln"; "einen Graphen", not "das Graphen"), an old
-    dative's "e" ("im Falle", "am Rande": "Fall" and "Rand" are words) or an adjective used as a noun ("ins
-    Schwarze", "das Weite", "der Angestellte", "das Interessanteste": "schwarz", "weit", "angestellt" and
+    the article can be plural ("die Lehrer", "den Kollegen"), a genitive's "s" after a noun ("des Jahres"), a
+    plural's or a masculine noun's "n" after a noun ("Kacheln", not "das Kacheln"; "einen Graphen", not "das
+    Graphen"), an old dative's "e" ("im Falle", "am Rande": "Fall" and "Rand" are words) or an adjective used as a
+    noun ("ins Schwarze", "das Weite", "der Angestellte", "das Interessanteste": "schwarz", "weit", "angestellt" and
     "interessant" are words and no nouns)."""
     genders, cases = {gender for _, gender in readings}, {case for case, _ in readings}
-    if "p" in genders and noun.endswith(PLURAL_AS_SINGULAR) or "gen" in cases and noun.endswith("s"):
+    if "p" in genders and noun.endswith(PLURAL_AS_SINGULAR) and not noun.endswith("ier"):  # not "Revier", "Papier"
         return True
+    if "gen" in cases and any(noun.endswith(ending) and words.gender(noun.removesuffix(ending))
+                              for ending in ("s", "es")):
+        return True  # "des Jahres", not "der Verzeichnis"
     if any(noun.endswith(ending) and noun.removesuffix(ending) in words.genders for ending in ("n", "en")):
         return True  # a plural's "n" ("eine verschiedene Kacheln"), a masculine noun's ("einen Graphen", "dem Kunden")
     if not noun.endswith("e"):

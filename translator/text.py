@@ -39,7 +39,7 @@ from urllib.parse import unquote
 import sentencex
 
 from translator import lexicon, markup
-from translator.agreement import agreeing, open_noun_phrase
+from translator.agreement import agreeing, held_back_from
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1374,15 +1374,15 @@ class Prepared:
     def settled(self, index: int, text: str) -> int:
         """How much of a streamed segment's text so far is sure to stay: all but its trailing whitespace and what
         could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma with a word after it
-        (OPENER_AFTER_COMMA) or a noun phrase whose noun has not ended (`open_noun_phrase`), which wait for the next
-        piece or the end."""
+        (OPENER_AFTER_COMMA) or a noun phrase whose noun has not ended and a word that may go on (`held_back_from`),
+        which wait for the next piece or the end."""
         segment = self.segments[index]
         if not BRACKETED.search(segment) and (opened := text.rfind("(")) > text.rfind(")"):
             text = text[:opened].rstrip()  # the group goes whole, with the space before it
         if "," in text and (comma := COMMA_AT_END.search(text)):
             text = text[:comma.start()]
-        if (phrase := open_noun_phrase(text)) is not None:  # with a comma before it, which waits for its opener
-            text = text[:phrase].rstrip().removesuffix(",")
+        if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
+            text = text[:held].rstrip().removesuffix(",")
         if "<" in segment:
             return len(text)
         return len(text[:_before_end(text, CUT_ANNOTATION_START)].rstrip())
