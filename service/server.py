@@ -412,7 +412,10 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
 
             for chunk in chunks(streamer.opening()):
                 yield chunk
-            async for events in call.events(self.stream_interval):
+            # Each list of events goes at once until a piece has: a stream holds a first word back (an article until
+            # its noun ends, `Prepared.settled`), and a first list that sent nothing left the first piece to the interval
+            sent = False
+            async for events in call.events(lambda: self.stream_interval() if sent else 0.0):
                 tokens: dict[int, list[int]] = {}
                 finished: dict[int, pb.Translation] = {}
                 for sequence_index, sequence, token in events:
@@ -421,6 +424,7 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
                     else:
                         tokens.setdefault(sequence_index, []).append(token)
                 for chunk in chunks(coalesced(streamer.advance(tokens, finished))):
+                    sent = sent or bool(chunk.text)
                     yield chunk
         except RequestError as error:
             await context.abort(error.code, str(error))

@@ -83,12 +83,15 @@ def test_an_article_takes_its_nouns_gender_whole_and_streamed():
 
 
 def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
-    """From the word before the phrase, which `agreeing` reads: "Was" before "für ein", "dieses" before "eine"."""
-    assert held_back_from("Ich spiele den") == held_back_from("Ich spiele den gr") == len("Ich ")
-    assert held_back_from("Ich spiele den Gitarre") == len("Ich ")
-    assert held_back_from("Ich gehe mit") == held_back_from("Ich gehe mit d") == len("Ich ")
-    assert held_back_from("Sie sagte, Ich gehe zwisch") == len("Sie sagte, Ich ")  # the start of a preposition
-    assert held_back_from("den") == 0
+    """With what `agreeing` reads before it ("Was" before "für ein", "dieses" before "eine", a comma), and no more: a
+    stream's first piece goes as soon as it can ("Danke" before "für Ihre Hilfe")."""
+    assert held_back_from("Ich spiele den") == held_back_from("Ich spiele den gr") == len("Ich spiele ")
+    assert held_back_from("Ich spiele den Gitarre") == len("Ich spiele ")
+    assert held_back_from("Danke für") == held_back_from("Danke für I") == len("Danke ")
+    assert held_back_from("Was für") == held_back_from("Was für ein") == held_back_from("Was") == 0
+    assert held_back_from("Nur dieses eine") == len("Nur ")
+    assert held_back_from("Der Mann, der") == len("Der Mann")
+    assert held_back_from("Sie sagte, Ich gehe zwisch") == len("Sie sagte, Ich gehe ")  # the start of a preposition
     assert held_back_from("Ich spiele den Gitarre gern ") is None
     assert held_back_from("Das Haus ist gut.") is None
     assert held_back_from("Staaten mit angrenzen") == len("Staaten mit ")  # "angrenzenden", not "den" next

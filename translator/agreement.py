@@ -99,9 +99,9 @@ def agreeing(text: str) -> str:
 
 def held_back_from(text: str) -> int | None:
     """Where a stream holds its text so far back from (None: nothing), so that each phrase `agreeing` may change goes
-    in one piece with the word before it, which `agreeing` reads too ("Was für ein", "das eine Mal", ", der"): a
-    phrase whose noun has not ended, a word that may start one or be read before one ("mit", "d", "dieses"), and a
-    word that may go on ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase."""
+    in one piece with what `agreeing` reads before it ("Was für ein", "das eine Mal", ", der"): a phrase whose noun
+    has not ended, a word that may start one or be read before one ("mit", "d", "dieses"), and a word that may go on
+    ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase."""
     if phrase := OPEN_NOUN_PHRASE.search(text):
         start = _with_the_word_before(text, phrase.start())
     elif not (words := LAST_WORDS.search(text)):
@@ -121,7 +121,13 @@ def held_back_from(text: str) -> int | None:
 
 
 def _with_the_word_before(text: str, start: int) -> int:
-    return WORD_BEFORE.search(text, 0, start).start()
+    """`start`, or the start of the word before it where `agreeing` reads that word: a comma after it (a relative
+    pronoun's), "was" ("Was für ein"), an article or "dies-" ("das eine Mal", "dieses eine Mal")."""
+    before = WORD_BEFORE.search(text, 0, start)
+    word = before.group().strip().lower()
+    if word.endswith(","):
+        return before.start() + before.group().rindex(",")  # the comma alone
+    return before.start() if word in READ_BEFORE or word in _ARTICLES else start
 
 
 def _agreeing_phrase(phrase: re.Match) -> str:
