@@ -78,7 +78,11 @@ def test_an_article_takes_its_nouns_gender_whole_and_streamed():
             ("What a coincidence!", "Was für ein Zufall!", "Was für ein Zufall!"),
             ("Only this one time!", "Nur dieses eine Mal!", "Nur dieses eine Mal!"),
             ("The man who has money.", "Der Mann, der Geld hat.", "Der Mann, der Geld hat."),
-            ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzenden Küste")]:
+            ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzenden Küste"),
+            ("She is not my friend.", "Sie ist nicht meine Freund.", "Sie ist nicht mein Freund."),
+            ("the money", "über die Geld Geldbezug.", "über die Geld Geldbezug."),  # a name's part, whole too
+            ("pages describing the MPI standard", "Seiten, die die Nachrichten-Passing-Standard beschreiben",
+             "Seiten, die den Nachrichten-Passing-Standard beschreiben")]:
         assert whole_and_streamed(source, model_wrote) == (expected, expected), source
 
 
@@ -90,9 +94,12 @@ def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
     assert held_back_from("Danke für") == held_back_from("Danke für I") == len("Danke ")
     assert held_back_from("Was für") == held_back_from("Was für ein") == held_back_from("Was") == 0
     assert held_back_from("Nur dieses eine") == len("Nur ")
-    assert held_back_from("Der Mann, der") == len("Der Mann")
+    assert held_back_from("Der Mann, der") == 0  # "Der Mann" goes with what follows it
+    assert held_back_from("Sie ist nicht") == held_back_from("Sie ist nicht meine") == len("Sie ")
     assert held_back_from("Sie sagte, Ich gehe zwisch") == len("Sie sagte, Ich gehe ")  # the start of a preposition
     assert held_back_from("Ich spiele den Gitarre gern ") is None
+    assert held_back_from("Ich spiele den Gitarre ") == held_back_from("Ich spiele den Gitarre:") == len("Ich spiele ")
+    assert held_back_from("Ich spiele den Gitarre. ") is None
     assert held_back_from("Das Haus ist gut.") is None
     assert held_back_from("Staaten mit angrenzen") == len("Staaten mit ")  # "angrenzenden", not "den" next
 

@@ -81,10 +81,13 @@ LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces af
 SUPERLATIVE = re.compile(r"sten(?![\w-])")
 WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 # A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`)
-OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+)?(?i:{_ARTICLE})(?:{_DESCRIBING})*"
-                              rf"(?:\s+[^\W\d_]*)?\s*$")
+OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
+                              rf"(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
-LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[^\W\d_]*)\s*$")
+# What `agreeing` reads after a phrase: a word's first letter (NOUN_GOES_ON), a mark and what follows it (NOUN_PHRASE:
+# "Code::Blocks" is a name, "Code: 12" a noun)
+READ_AFTER = re.compile(r"\w|\S.", re.S)
+LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[\w-]*)\s*$")
 _ARTICLES = {*DEFINITE.values(), *CONTRACTIONS, *(stem.lower() + ending for stem in INDEFINITE_STEMS
                                                    for ending in ("", "e", "em", "en", "er", "es"))}
 _ARTICLE_STARTS = frozenset(word[:end] for word in _ARTICLES for end in range(len(word) + 1))
@@ -101,23 +104,24 @@ def held_back_from(text: str) -> int | None:
     """Where a stream holds its text so far back from (None: nothing), so that each phrase `agreeing` may change goes
     in one piece with what `agreeing` reads before it ("Was für ein", "das eine Mal", ", der"): a phrase whose noun
     has not ended, a word that may start one or be read before one ("mit", "d", "dieses"), and a word that may go on
-    ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase."""
+    ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase, nor between it and
+    the word after it ("über die Geld" waits for "Geldbezug", which leaves it as written)."""
+    start = len(text)
     if phrase := OPEN_NOUN_PHRASE.search(text):
         start = _with_the_word_before(text, phrase.start())
     elif not (words := LAST_WORDS.search(text)):
-        return None  # ends in a digit or a mark
-    elif (words["before"] or "").lower() in CONTEXT_CASES and words["last"].lower() in _ARTICLE_STARTS:
-        start = _with_the_word_before(text, words.start())  # "mit", "mit d"
+        pass  # ends in a mark
+    elif (words["before"] or "").lower() in CONTEXT_CASES and (words["last"].lower() in _ARTICLE_STARTS
+                                                                or words["last"] in BETWEEN):
+        start = _with_the_word_before(text, words.start())  # "mit", "mit d", "ist nicht"
     elif words["last"] and words["last"].lower() in _FIRST_STARTS:
         start = _with_the_word_before(text, words.start("last"))  # "zwisch", "ei", "Was"
     elif words["last"] and words.end("last") == len(text):
         start = words.start("last")
-    else:
-        return None
-    for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a phrase it would cut goes whole too
-        if whole.start() < start < whole.end():
+    for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a whole phrase goes with what `agreeing` reads after it
+        if whole.start() < start and not READ_AFTER.search(text, whole.end(), start):
             start = _with_the_word_before(text, whole.start())
-    return start
+    return start if start < len(text) else None
 
 
 def _with_the_word_before(text: str, start: int) -> int:
