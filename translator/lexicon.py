@@ -92,7 +92,7 @@ class Lexicon:
     names: frozenset[str]  # capitalized words German keeps, never English in small letters
     german: frozenset[str] = frozenset()  # words German writes (GERMAN_COUNT), in small letters
     describing: frozenset[str] = frozenset()  # English adjectives and adverbs (DESCRIBING_GERMAN), in small letters
-    genders: Mapping[str, str] = field(default_factory=dict)  # German nouns: "m", "f" or "n", "p" if a plural too
+    genders: Mapping[str, str] = field(default_factory=dict, hash=False)  # German nouns: "m", "f", "n", "p" plural
     common_trigrams: frozenset[str] = field(init=False, repr=False, compare=False)  # of the words, `__post_init__`
 
     def knows(self, word: str) -> bool:
