@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,20 +169,10 @@ def is_broken(pair: Pair) -> str | None:
 def read_dictd(index_path: Path, dict_path: Path, reverse: bool = False) -> tuple[list[Pair], Counter]:
     """All pairs of a dictd database, deduplicated, with counts of each kind and of the drops (`reverse`: a
     German-headword dictionary, see parse_entry)."""
-    data = dict_path.read_bytes()
-    if dict_path.suffix == ".dz":
-        data = gzip.decompress(data)
-    seen_offsets: set[int] = set()
     seen_pairs: set[tuple[str, str]] = set()
     pairs: list[Pair] = []
     counts: Counter = Counter()
-    for line in index_path.read_text(encoding="utf-8").splitlines():
-        headword, offset_b64, length_b64 = line.split("\t")[:3]
-        offset = decode_b64_number(offset_b64)
-        if headword.startswith("00-database") or headword == "" or offset in seen_offsets:
-            continue
-        seen_offsets.add(offset)
-        entry = data[offset : offset + decode_b64_number(length_b64)].decode("utf-8")
+    for entry in dictd_entries(index_path, dict_path):
         entry_pairs, dropped = parse_entry(entry, reverse)
         counts.update({f"dropped: {reason}": n for reason, n in dropped.items()})
         for pair in entry_pairs:
@@ -197,20 +188,31 @@ def read_dictd(index_path: Path, dict_path: Path, reverse: bool = False) -> tupl
     return pairs, counts
 
 
+def dictd_entries(index_path: Path, dict_path: Path) -> Iterator[str]:
+    """Each entry of a dictd database once (the index names an entry under each of its headwords), without the
+    database's own "00-database" entries."""
+    data = dict_path.read_bytes()
+    if dict_path.suffix == ".dz":
+        data = gzip.decompress(data)
+    seen_offsets: set[int] = set()
+    for line in index_path.read_text(encoding="utf-8").splitlines():
+        headword, offset_b64, length_b64 = line.split("\t")[:3]
+        offset = decode_b64_number(offset_b64)
+        if headword.startswith("00-database") or headword == "" or offset in seen_offsets:
+            continue
+        seen_offsets.add(offset)
+        yield data[offset : offset + decode_b64_number(length_b64)].decode("utf-8")
+
+
 def read_noun_genders(index_path: Path, dict_path: Path) -> dict[str, str]:
     """The genders of a German-headword dictd database's nouns (dict-freedict-deu-eng): each one-word noun whose
     singular entries all name the same gender ("Gitarre /ɡiːtˈarə/ <fem, n, sg>": "f"), "p" after it where an entry
     reads the same word as a plural ("Lehrer": "mp"); "p" alone for a plural that is no singular ("Kollegen"). A noun
     of two genders ("Band", "See") has none."""
-    data = dict_path.read_bytes()
-    if dict_path.suffix == ".dz":
-        data = gzip.decompress(data)
     genders: defaultdict[str, set[str]] = defaultdict(set)
     plurals: set[str] = set()
-    for line in index_path.read_text(encoding="utf-8").splitlines():
-        _, offset, length = line.split("\t")[:3]
-        start = decode_b64_number(offset)
-        headword = data[start:start + decode_b64_number(length)].split(b"\n", 1)[0].decode("utf-8")
+    for entry in dictd_entries(index_path, dict_path):
+        headword = entry.split("\n", 1)[0]
         if singular := _SINGULAR_NOUN.fullmatch(headword):
             genders[singular["noun"]].update(gender[0] for gender in singular["genders"].split(", "))
         elif plural := _PLURAL_NOUN.fullmatch(headword):
