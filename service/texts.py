@@ -210,7 +210,9 @@ class Streamer:
         prepared = self.texts.prepared[text]
         if not self.texts.streaming[sequence]:
             return []  # placeholders are restored once the segment is complete
-        piece = prepared.written(segment, self.detokenizers[sequence].push(*tokens))
+        detokenizer = self.detokenizers[sequence]
+        sent = detokenizer.sent
+        piece = prepared.written(segment, detokenizer.push(*tokens), sent)
         if not piece:
             return []
         if segment != self.current[text]:
@@ -226,8 +228,9 @@ class Streamer:
             final = self.collector.add(sequence, translation)
             return [(text, final.text, final)] if final is not None else []
         if self.texts.streaming[sequence]:  # nothing from the model: the segment as it is, as restore() does
-            tail = prepared.written(segment, self.detokenizers[sequence].finish(
-                translation.text or prepared.segments[segment]))
+            detokenizer = self.detokenizers[sequence]
+            sent = detokenizer.sent
+            tail = prepared.written(segment, detokenizer.finish(translation.text or prepared.segments[segment]), sent)
         else:
             tail = prepared.restore_segment(segment, translation.text)
         self.finished[sequence] = tail

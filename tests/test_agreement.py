@@ -98,10 +98,18 @@ def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
     assert held_back_from("Sie ist nicht") == held_back_from("Sie ist nicht meine") == len("Sie ")
     assert held_back_from("Sie sagte, Ich gehe zwisch") == len("Sie sagte, Ich gehe ")  # the start of a preposition
     assert held_back_from("Ich spiele den Gitarre gern ") is None
+    assert held_back_from("Die Softwareaktualisierung be") == len("Die Softwareaktualisierung ")  # no noun's part
+    assert held_back_from("Ich spiele den Gitarre Xy") == len("Ich spiele ")  # "Xylophon" may make a name of it
     assert held_back_from("Ich spiele den Gitarre ") == held_back_from("Ich spiele den Gitarre:") == len("Ich spiele ")
     assert held_back_from("Ich spiele den Gitarre. ") is None
     assert held_back_from("Das Haus ist gut.") is None
-    assert held_back_from("Staaten mit angrenzen") == len("Staaten mit ")  # "angrenzenden", not "den" next
+    assert held_back_from("Staaten mit angrenzen") is None  # the next piece knows it goes on the word
+    assert held_back_from("Sie öffnet Konfigurationsdateiverwal") is None  # a long word, or none in spaces, streams
+
+
+def test_a_piece_that_goes_on_a_word_starts_with_no_article():
+    assert agreeing("den Haus.", before="Ich sehe ein angrenzen") == "den Haus."  # "angrenzenden Haus"
+    assert agreeing("den Haus.", before="Ich sehe ") == agreeing("den Haus.") == "das Haus."
 
 
 def test_a_nouns_gender_is_the_dictionarys_or_its_heads():

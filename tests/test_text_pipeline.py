@@ -21,7 +21,7 @@ from tests.grpc_server import RunningServer
 from tests.test_server import config_for
 from translator.markup import PLACEHOLDER_PATTERN, MovedTags, reduced
 from translator.text import (EVERYTHING_AND_NUMBERS, FENCE_MAX_LINES, ITEM_HINT, ITEMS, NUMBER, ONE_REFERENCE,
-                             SPLITTER_MAX_WINDOW, TAG, Metavariables, Prepared, codes_as_read, config_keys,
+                             SPLITTER_MAX_WINDOW, TAG, Metavariables, Prepared, codes_as_read, config_keys, copy_at_end,
                              dehyphenated, indented_program, paragraph_runs, prepare, protected_spans, read_codes,
                              rewrapped, sentences, unjustified, whole_words)
 from translator.v1 import translator_pb2 as pb
@@ -5430,3 +5430,16 @@ def test_a_word_or_compounds_part_the_model_said_twice_is_said_once():
         "Es ist kompliziert zu schreiben, auch.")
     assert prepare("Files that the app reads").restore(["Dateien, die die App liest"]) == "Dateien, die die App liest"
     assert prepare("It is very, very good.").restore(["Es ist sehr sehr gut."]) == "Es ist sehr sehr gut."
+
+
+@pytest.mark.parametrize("source, model_wrote, expected", [
+    ("It was his only incursion into the arts.", "Es war sein einzig einzige Anfall in die Kunst.",
+     "Es war sein einzig einzige Anfall in die Kunst."),  # "einzig einzig" was a piece that said it once
+    ("The images.", "Die Bild-Bilder sind da.", "Die Bilder sind da."),
+    ("The widget shows it.", "Das Widget-Widgets zeigt es.", "Das Widgets zeigt es.")])
+def test_a_stream_holds_a_word_that_may_become_a_copy_of_the_one_before(source, model_wrote, expected):
+    """`_said_once` reads both copies in one piece: a stream holds the first while the second may still be one."""
+    assert copy_at_end("sein einzig einz") == copy_at_end("sein einzig einzig") == len("sein ")
+    assert copy_at_end("Das Widget-Wid") == len("Das ")
+    assert copy_at_end("sein einzig einzigartig") is copy_at_end("ein weit weitgeh") is copy_at_end("A-B") is None
+    assert whole_and_streamed(source, model_wrote) == (expected, expected)

@@ -84,9 +84,14 @@ WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
                               rf"(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
-# What `agreeing` reads after a phrase: a word's first letter (NOUN_GOES_ON), a mark and what follows it (NOUN_PHRASE:
-# "Code::Blocks" is a name, "Code: 12" a noun)
-READ_AFTER = re.compile(r"\w|\S.", re.S)
+# What `agreeing` reads after a phrase: a mark and what follows it (NOUN_PHRASE: "Code::Blocks" is a name, "Code: 12"
+# a noun), a word up to its end (NOUN_GOES_ON: a capital or a number, but not an item's token alone)
+READ_AFTER = re.compile(r"[^\w\s].|[\w-]+[^\w-]", re.S)
+# A word after a phrase that is no part of its noun or a name (NOUN_GOES_ON): the phrase may go in a piece of its own,
+# which `agreeing` reads as it reads the whole ("Die Softwareaktualisierung" before "bereinigt" has ended)
+NO_NOUN_GOES_ON = re.compile(r"\s+[^\sA-ZÄÖÜ\d]")
+# The rest of a word a stream's piece starts with where the piece before ended inside it ("angrenzen|den Küste")
+WORD_REST = re.compile(r"[\w-]*")
 LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[\w-]*)\s*$")
 _ARTICLES = {*DEFINITE.values(), *CONTRACTIONS, *(stem.lower() + ending for stem in INDEFINITE_STEMS
                                                    for ending in ("", "e", "em", "en", "er", "es"))}
@@ -95,17 +100,23 @@ _FIRST_STARTS = _ARTICLE_STARTS | {word[:end] for word in (*CONTEXT_CASES, *READ
                                    for end in range(1, len(word) + 1)}
 
 
-def agreeing(text: str) -> str:
-    """The German with each article (and the adjectives after it) in the gender of its noun."""
-    return NOUN_PHRASE.sub(_agreeing_phrase, text) if " " in text else text
+def agreeing(text: str, before: str = "") -> str:
+    """The German with each article (and the adjectives after it) in the gender of its noun. `before`: what a stream
+    sent before this piece of its text; where that ends inside a word, the piece's first word is its rest, no article
+    ("angrenzen|den Küste")."""
+    if " " not in text:
+        return text
+    rest = WORD_REST.match(text).end() if before[-1:] and WORD_REST.fullmatch(before[-1]) else 0
+    return text[:rest] + NOUN_PHRASE.sub(_agreeing_phrase, text[rest:])
 
 
 def held_back_from(text: str) -> int | None:
     """Where a stream holds its text so far back from (None: nothing), so that each phrase `agreeing` may change goes
     in one piece with what `agreeing` reads before it ("Was für ein", "das eine Mal", ", der"): a phrase whose noun
-    has not ended, a word that may start one or be read before one ("mit", "d", "dieses"), and a word that may go on
-    ("angrenzen" may be "angrenzenden", whose "den" is no article); never inside a whole phrase, nor between it and
-    the word after it ("über die Geld" waits for "Geldbezug", which leaves it as written)."""
+    has not ended and a word that may start one or be read before one ("mit", "d", "dieses"); never inside a whole
+    phrase, nor between it and the word after it unless that word starts in a small letter ("über die Geld" waits for
+    "Geldbezug", which leaves it as written; "die Datei XX" for the item's token "XX0X"; "Die Softwareaktualisierung
+    be" sends the phrase)."""
     start = len(text)
     if phrase := OPEN_NOUN_PHRASE.search(text):
         start = _with_the_word_before(text, phrase.start())
@@ -116,10 +127,9 @@ def held_back_from(text: str) -> int | None:
         start = _with_the_word_before(text, words.start())  # "mit", "mit d", "ist nicht"
     elif words["last"] and words["last"].lower() in _FIRST_STARTS:
         start = _with_the_word_before(text, words.start("last"))  # "zwisch", "ei", "Was"
-    elif words["last"] and words.end("last") == len(text):
-        start = words.start("last")
     for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a whole phrase goes with what `agreeing` reads after it
-        if whole.start() < start and not READ_AFTER.search(text, whole.end(), start):
+        if whole.start() < start and not (READ_AFTER.search(text, whole.end(), start)
+                                          or NO_NOUN_GOES_ON.match(text, whole.end())):
             start = _with_the_word_before(text, whole.start())
     return start if start < len(text) else None
 

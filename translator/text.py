@@ -1381,6 +1381,8 @@ class Prepared:
             text = text[:opened].rstrip()  # the group goes whole, with the space before it
         if "," in text and (comma := COMMA_AT_END.search(text)):
             text = text[:comma.start()]
+        if (copy := copy_at_end(text)) is not None:
+            text = text[:copy]
         if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
             text = text[:held].rstrip().removesuffix(",")
         if "<" in segment:
@@ -1401,15 +1403,17 @@ class Prepared:
         segment = self.segments[index]
         return "%" in segment and "%%" not in segment
 
-    def written(self, index: int, text: str) -> str:
-        """The model's text for segment `index`, whole or any piece a stream sends (`settled` keeps a group the model
-        opened and a comma with the word after it in one piece): without the groups it made up, `_worded`."""
-        return self._worded(index, self._without_model_groups(index, text))
+    def written(self, index: int, text: str, before: str = "") -> str:
+        """The model's text for segment `index`, whole or any piece a stream sends after `before` (`settled` keeps a
+        group the model opened and a comma with the word after it in one piece): without the groups it made up,
+        `_worded`."""
+        return self._worded(index, self._without_model_groups(index, text), before)
 
-    def _worded(self, index: int, text: str) -> str:
+    def _worded(self, index: int, text: str, before: str = "") -> str:
         """The model's words for segment `index` as German writes them: each word and compound's part once, each
-        article in its noun's gender (`agreeing`), a clause's opener after a comma in small letters, `_spelled`."""
-        return self._spelled(index, self._after_commas(index, agreeing(self._said_once(index, text))))
+        article in its noun's gender (`agreeing`, which reads the end of `before`, the piece a stream sent last), a
+        clause's opener after a comma in small letters, `_spelled`."""
+        return self._spelled(index, self._after_commas(index, agreeing(self._said_once(index, text), before)))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
@@ -2261,7 +2265,20 @@ COMMA_AT_END = re.compile(r",[ \t]*[^\W\d_]*$")  # a stream's comma and the word
 # pieces went out (holding each piece's last word back kept a text in a script without spaces from streaming at all).
 # Not English tens and ones the model copied ("seventy-seventh" was left "seventh").
 SAID_TWICE = re.compile(r"(?<!\w)([^\W\d_]{4,})(?:[^\W\d_]{0,2}(?<!ty)-(?=\1[^\W\d_]{0,2}(?!\w))| (?=\1(?!\w)))")
+# A stream's last word so far, where it may become a second copy of the word or compound's part before it, which the
+# stream still holds ("sein einzig einz", "Das Widget-Wid"): the two go in one piece, which says it once where the
+# whole does (`copy_at_end`)
+COPY_AT_END = re.compile(r"(?<![\w-])(?P<first>[^\W\d_]{4,})(?:[^\W\d_]{0,2}-| )(?P<copy>[^\W\d_]+)$")
 WORD_TWICE = re.compile(r"(?<!\w)(\w+)\W{1,3}\1(?!\w)", re.IGNORECASE)  # a source's, marks between ("very, very")
+
+
+def copy_at_end(text: str) -> int | None:
+    """Where a stream's text so far ends in a word that may become a second copy of the one before it (COPY_AT_END):
+    the start of the first copy; else None."""
+    if not (words := COPY_AT_END.search(text)):
+        return None
+    first, copy = words["first"], words["copy"]
+    return words.start() if first.startswith(copy) or copy.startswith(first) and len(copy) <= len(first) + 2 else None
 
 
 def _opener_in_small_letters(german: str) -> str:

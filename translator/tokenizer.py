@@ -246,6 +246,7 @@ class IncrementalDetokenizer:
         self.read = 0  # ids[:read] are decoded
         self.unsure = ""  # decoded, not sent
         self.emitted_chars = 0
+        self.sent = ""  # the last piece
 
     def push(self, *tokens: int) -> str:
         """The new text that these tokens complete and `settled` lets go ("" while it is only whitespace, an
@@ -262,6 +263,7 @@ class IncrementalDetokenizer:
         settled = self.settled(pending)
         piece, self.unsure = pending[:settled], pending[settled:]
         self.emitted_chars += len(piece)
+        self.sent = piece or self.sent
         return piece
 
     def _anchored(self, start: int) -> int:
