@@ -114,8 +114,9 @@ cores: {parameters:,} parameters, a deep encoder ({cfg.encoder_layers} layers) a
   Placeholders and markup are the serving pipeline's placeholder tokens (`XX0X`), so the model learns to carry them.
 - Debian's `dict-freedict-deu-eng` (the same Ding source read from the German side, same licenses): its usage
   examples that eng-deu lacks join train only ({reverse_summary(corpora)}); valid and test stay eng-deu's.
-  Its headwords' genders (`Gitarre <fem, n, sg>`) are the text pipeline's (`translator/wordlists/german_genders.txt.gz`,
-  `translator data lexicon`): an article of the model's German takes its noun's gender.
+  Its headwords' genders (`Gitarre <fem, n, sg>`) and verbs (`lesen <v, trans, intr>`) are the text pipeline's
+  (`translator/wordlists/german_genders.txt.gz` and `german_verbs.txt.gz`, `translator data lexicon`): an article of
+  the model's German takes its noun's gender, a verb after a subject pronoun the pronoun's person.
 
 No corpus is distributed with this repository.
 

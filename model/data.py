@@ -57,6 +57,9 @@ _SPACES = re.compile(r"\s+")
 _NOUN_HEADWORD = r"(?P<noun>[A-ZÄÖÜ][a-zäöüß]+) /[^/]*/(?: \([^()]*\))*"
 _SINGULAR_NOUN = re.compile(_NOUN_HEADWORD + r" <(?P<genders>(?:masc|fem|neut)(?:, (?:masc|fem|neut))*), n, sg>")
 _PLURAL_NOUN = re.compile(_NOUN_HEADWORD + r" <pl>")
+# A German headword line of a one-word verb's infinitive, after the objects and the "sich" it takes ("lesen /lˈeːzən/
+# <v, trans, intr>", "etw. kaufen /.../ <v>", "sich jdm. anvertrauen"; `read_verbs`)
+_VERB = re.compile(r"(?:(?:etw|jd[nms])\. |sich )*(?P<verb>[a-zäöüß]+n) /[^/]*/ <v[,>]")
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,12 @@ def read_noun_genders(index_path: Path, dict_path: Path) -> dict[str, str]:
     singular = {noun: min(found) + ("p" if noun in plurals else "") for noun, found in genders.items()
                 if len(found) == 1}
     return {**dict.fromkeys(plurals - genders.keys(), "p"), **singular}
+
+
+def read_verbs(index_path: Path, dict_path: Path) -> set[str]:
+    """The infinitives of a German-headword dictd database's one-word verbs (dict-freedict-deu-eng: "lesen",
+    "sammeln", "tun")."""
+    return {verb["verb"] for entry in dictd_entries(index_path, dict_path) if (verb := _VERB.match(entry))}
 
 
 def split_of(english: str) -> str:

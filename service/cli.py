@@ -109,7 +109,7 @@ def cmd_data_lexicon(args) -> int:
 
     from tqdm import tqdm
 
-    from model.data import REVERSE_PACKAGE, dictd_files, fetch_word_list, read_noun_genders, read_tsv
+    from model.data import REVERSE_PACKAGE, dictd_files, fetch_word_list, read_noun_genders, read_tsv, read_verbs
     from translator import lexicon
 
     splits = [directory / "train.tsv" for directory in [args.data, *args.extra_data]]
@@ -126,16 +126,17 @@ def cmd_data_lexicon(args) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 1
         proper_nouns = word_list.read_text(encoding="utf-8").split()
-        genders = read_noun_genders(*dictionary)
+        genders, verbs = read_noun_genders(*dictionary), read_verbs(*dictionary)
         pairs = [(pair.en, pair.de) for split in splits for pair in read_tsv(split)]
-        built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns, genders)
+        built = lexicon.build(tqdm(pairs, desc="reading pairs", unit="pair", unit_scale=True), proper_nouns, genders,
+                              verbs)
         written = lexicon.write(built, args.out)
         if notice:
             written.append(Path(shutil.copyfile(notice, args.out / lexicon.PROPER_NOUNS_NOTICE)))
     print(f"{len(pairs):,} pairs and {len(proper_nouns):,} words of {word_list.name}: {len(built.words):,} English "
           f"words (capitalized ones German translates among them), {len(built.names):,} names, "
           f"{len(built.german):,} German words, {len(built.describing):,} describing English words, "
-          f"{len(built.genders):,} German nouns' genders ({REVERSE_PACKAGE}); wrote "
+          f"{len(built.genders):,} German nouns' genders and {len(built.verbs):,} verbs ({REVERSE_PACKAGE}); wrote "
           f"{', '.join(map(str, written))}")
     return 0
 
@@ -782,12 +783,14 @@ def build_parser() -> argparse.ArgumentParser:
                                         "the pairs lack), german_words.txt.gz (the words the German side writes "
                                         f"{GERMAN_COUNT} times or more) and english_describing.txt.gz (the English "
                                         "headwords in small letters a pair translates with a German adjective or "
-                                        "adverb) and german_genders.txt.gz (German nouns' genders, from "
-                                        "dict-freedict-deu-eng's headwords). The text pipeline keeps as written a "
+                                        "adverb), german_genders.txt.gz (German nouns' genders) and "
+                                        "german_verbs.txt.gz (German verbs' infinitives), both from "
+                                        "dict-freedict-deu-eng's headwords. The text pipeline keeps as written a "
                                         "capitalized word english_words lacks inside a sentence, and one names holds "
                                         "at its start; a word a letter off a code the source reads is the code, "
                                         "unless German writes it; \"as WORD as\" compares where WORD describes; an "
-                                        "article takes the gender of the noun after it.")
+                                        "article takes the gender of the noun after it, a verb the person of the "
+                                        "pronoun before it.")
     words.add_argument("--data", type=Path, default=DEFAULT_DATA,
                        help=f"corpus directory with train.tsv (default: {DEFAULT_DATA})")
     words.add_argument("--extra-data", type=Path, action="append", default=[], metavar="DIR",
@@ -799,7 +802,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "apt-get; its copyright file is written beside the lists)")
     words.add_argument("--genders", type=Path, metavar="SOURCE",
                        help="dict-freedict-deu-eng as a .deb or a directory holding its dictd .index and .dict(.dz) "
-                            "files, whose headwords give the nouns' genders (default: downloaded with apt-get)")
+                            "files, whose headwords give the nouns' genders and the verbs (default: downloaded "
+                            "with apt-get)")
     words.add_argument("--out", type=Path, default=WORDLISTS,
                        help=f"output directory (default: {WORDLISTS}, the one the package ships and reads)")
     words.set_defaults(func=cmd_data_lexicon)

@@ -6,7 +6,7 @@ import pytest
 from conftest import write_dictd
 from test_text_pipeline import whole_and_streamed
 
-from model.data import read_noun_genders
+from model.data import read_noun_genders, read_verbs
 from translator import lexicon
 from translator.agreement import agreeing, held_back_from
 
@@ -135,3 +135,14 @@ def test_the_genders_are_read_from_a_german_headword_dictionary(tmp_path):
         ("Guten Tag", "Guten Tag /ɡˈuːtən tˈɑːk/ <interj>\nhello\n")], name="freedict-deu-eng")
     genders = read_noun_genders(dictionary / "freedict-deu-eng.index", dictionary / "freedict-deu-eng.dict")
     assert genders == {"Gitarre": "f", "Lehrer": "mp", "Bahnhof": "m", "Kollegen": "p"}
+
+
+def test_the_verbs_are_read_from_a_german_headword_dictionary(tmp_path):
+    dictionary = write_dictd(tmp_path / "deu-eng", [
+        ("gehen", "gehen /ɡˈeːən/ <v>\nto go\n"),
+        ("kaufen", "etw. kaufen /ˈɛtf kˈaʊfən/ <v>\nto buy sth.\n"),
+        ("anvertrauen", "sich jdm. anvertrauen /zɪç/ <v, refl>\nto confide in sb.\n"),
+        ("lesend", "lesend /lˈeːzənt/\nreading\n"),
+        ("Gitarre", "Gitarre /ɡiːtˈarə/ <fem, n, sg>\nguitar\n")], name="freedict-deu-eng")
+    assert read_verbs(dictionary / "freedict-deu-eng.index", dictionary / "freedict-deu-eng.dict") == {
+        "gehen", "kaufen", "anvertrauen"}

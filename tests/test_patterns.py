@@ -19,8 +19,8 @@ import service
 from service.preparing import TooSlow, within
 from translator import text
 
-MODULES = ["translator.text", "translator.lexicon", "translator.agreement", "translator.markup",
-           "translator.tokenizer", *(f"service.{m.name}" for m in pkgutil.iter_modules(service.__path__) if not m.name.startswith("_"))]
+MODULES = ["translator.text", "translator.lexicon", "translator.agreement", "translator.conjugation",
+           "translator.markup", "translator.tokenizer", *(f"service.{m.name}" for m in pkgutil.iter_modules(service.__path__) if not m.name.startswith("_"))]
 CHARACTERS = list(" \t\n-=:/.@#+*_~`'\"<>[](){}!?%$&|\\^,;aA1xX") + ["é"]
 PAIRS = ["".join(pair) for pair in itertools.product(CHARACTERS, repeat=2)]
 # What opens a construct that is then scanned for its end: each before every character, alone or with a line break,

@@ -2,10 +2,11 @@
 model translates, how English words are spelled, which tells a name in small letters ("dictfmt"), and which words
 the German side writes, which tells a German word from a code the model misspelt, and which English words describe,
 which tells a comparison from a role ("as cold as", not "as root as"); and, from a German-headword dictionary, each
-German noun's gender, which tells the article it takes ("die Gitarre"). Built by `translator data lexicon` from the
+German noun's gender, which tells the article it takes ("die Gitarre"), and its verbs, which tell a verb's form
+from another word ("Ich sucht": "suchen"). Built by `translator data lexicon` from the
 training splits and that dictionary; read by the text pipeline (`translator.text.ascii_names`,
 `translator.text.package_names`, `translator.text.codes_as_read`, `translator.text.EQUATIVE`,
-`translator.agreement.agreeing`). No torch.
+`translator.agreement.agreeing`, `translator.agreement.verb_agreeing`). No torch.
 
     translator/wordlists/
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
@@ -23,6 +24,8 @@ training splits and that dictionary; read by the text pipeline (`translator.text
         german_genders.txt.gz  German nouns and each one's gender, "m", "f" or "n", "p" after it where the plural
                                is written the same (`Gitarre f`, `Lehrer mp`): Ding's German headwords
                                (dict-freedict-deu-eng), read by `translator.agreement.agreeing`
+        german_verbs.txt.gz    German verbs' infinitives (`lesen`, `sammeln`): Ding's German headwords, read by
+                               `translator.agreement.verb_agreeing`
         SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
 Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see
@@ -46,6 +49,7 @@ NAMES_FILE = "names.txt.gz"
 GERMAN_FILE = "german_words.txt.gz"
 DESCRIBING_FILE = "english_describing.txt.gz"
 GENDERS_FILE = "german_genders.txt.gz"
+VERBS_FILE = "german_verbs.txt.gz"
 PROPER_NOUNS_NOTICE = "SCOWL-COPYRIGHT"
 # A capitalized word: one capital and small letters, not inside a word, a hyphenated compound, a contraction, a
 # dotted name or a key combination ("Ctrl+S"). Names spelled otherwise are items already (translator.text's NAME:
@@ -93,6 +97,7 @@ class Lexicon:
     german: frozenset[str] = frozenset()  # words German writes (GERMAN_COUNT), in small letters
     describing: frozenset[str] = frozenset()  # English adjectives and adverbs (DESCRIBING_GERMAN), in small letters
     genders: Mapping[str, str] = field(default_factory=dict, hash=False)  # German nouns: "m", "f", "n", "p" plural
+    verbs: frozenset[str] = frozenset()  # German verbs' infinitives
     common_trigrams: frozenset[str] = field(init=False, repr=False, compare=False)  # of the words, `__post_init__`
 
     def knows(self, word: str) -> bool:
@@ -153,15 +158,16 @@ def _trigrams_of(word: str) -> set[str]:
     return {marked[k:k + 3] for k in range(len(marked) - 2)}
 
 
-def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = (), genders: Mapping[str, str] = {}
-          ) -> Lexicon:
+def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = (), genders: Mapping[str, str] = {},
+          verbs: Iterable[str] = ()) -> Lexicon:
     """The lexicon of (English, German) training pairs. A capitalized word is translated where a pair of it alone
     (a dictionary headword) has another German side ("Monday": "Montag"; "Vietnamese": "vietnamesisch" as well as
     "Vietnamese") or where German writes it in fewer than KEPT_SHARE of its pairs ("Windows" is also "windows").
     The capitalized proper_nouns (a word list's: "Linda", "Redis") that the pairs do not know are names too. A
     headword in small letters describes where a pair of it alone has a DESCRIBING_GERMAN side ("cold": "kalt")
     that the German side writes in small letters mostly (not a noun's: "user": "benutzer" in a catalog). The
-    nouns' genders are a German-headword dictionary's (`model.data.read_noun_genders`)."""
+    nouns' genders and the verbs are a German-headword dictionary's (`model.data.read_noun_genders`,
+    `model.data.read_verbs`)."""
     small: set[str] = set()
     headwords_described: list[tuple[str, str]] = []  # (English, German) of each pair that may describe
     pairs_with, kept_in, german_counts, german_small = Counter(), Counter(), Counter(), Counter()
@@ -189,17 +195,18 @@ def build(pairs: Iterable[tuple[str, str]], proper_nouns: Iterable[str] = (), ge
     describing = {english for english, german in headwords_described
                   if 2 * german_small[german] > german_counts[german]}
     return Lexicon(words=words, names=frozenset(kept | unknown), german=german_words, describing=frozenset(describing),
-                   genders=dict(genders))
+                   genders=dict(genders), verbs=frozenset(verbs))
 
 
 def write(lexicon: Lexicon, directory: Path = DIRECTORY) -> list[Path]:
-    """The lexicon's five files, one word per line (a noun and its gender), sorted (gzip without a timestamp: a rebuild
+    """The lexicon's six files, one word per line (a noun and its gender), sorted (gzip without a timestamp: a rebuild
     of the same data is the same bytes)."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for name, words in ((WORDS_FILE, lexicon.words), (NAMES_FILE, lexicon.names), (GERMAN_FILE, lexicon.german),
                         (DESCRIBING_FILE, lexicon.describing),
-                        (GENDERS_FILE, [f"{noun} {gender}" for noun, gender in lexicon.genders.items()])):
+                        (GENDERS_FILE, [f"{noun} {gender}" for noun, gender in lexicon.genders.items()]),
+                        (VERBS_FILE, lexicon.verbs)):
         path = directory / name
         with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as out:
             out.write("".join(f"{word}\n" for word in sorted(words)).encode())
@@ -213,7 +220,8 @@ def load(directory: Path = DIRECTORY) -> Lexicon:
     words, names, german, describing = (frozenset(_lines(directory / name))
                                         for name in (WORDS_FILE, NAMES_FILE, GERMAN_FILE, DESCRIBING_FILE))
     genders = dict(line.split(" ") for line in _lines(directory / GENDERS_FILE))
-    return Lexicon(words=words, names=names, german=german, describing=describing, genders=genders)
+    return Lexicon(words=words, names=names, german=german, describing=describing, genders=genders,
+                   verbs=frozenset(_lines(directory / VERBS_FILE)))
 
 
 def _lines(path: Path) -> list[str]:

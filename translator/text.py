@@ -40,6 +40,7 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.agreement import agreeing, held_back_from
+from translator.conjugation import conjugated, held_back
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1383,6 +1384,8 @@ class Prepared:
             text = text[:comma.start()]
         if (copy := copy_at_end(text)) is not None:
             text = text[:copy]
+        if held_back(self.segments[index], text):  # a subject pronoun and a verb that may go on
+            return 0
         if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
             text = text[:held].rstrip().removesuffix(",")
         if "<" in segment:
@@ -1411,9 +1414,13 @@ class Prepared:
 
     def _worded(self, index: int, text: str, before: str = "") -> str:
         """The model's words for segment `index` as German writes them: each word and compound's part once, each
-        article in its noun's gender (`agreeing`, which reads the end of `before`, the piece a stream sent last), a
-        clause's opener after a comma in small letters, `_spelled`."""
-        return self._spelled(index, self._after_commas(index, agreeing(self._said_once(index, text), before)))
+        article in its noun's gender (`agreeing`, which reads the end of `before`, the piece a stream sent last), the
+        verb after a subject pronoun at its start in the pronoun's person (`conjugated`: a whole text or a stream's
+        first piece), a clause's opener after a comma in small letters, `_spelled`."""
+        text = agreeing(self._said_once(index, text), before)
+        if not before:
+            text = conjugated(self.segments[index], text)
+        return self._spelled(index, self._after_commas(index, text))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and

@@ -1,0 +1,59 @@
+"""A verb in the person of the subject pronoun before it (translator.conjugation), whole and streamed."""
+
+import pytest
+
+from tests.test_text_pipeline import whole_and_streamed
+from translator import lexicon
+from translator.conjugation import conjugated, held_back
+
+
+@pytest.mark.parametrize("source, model_wrote, expected", [
+    ("I am looking for a job.", "Ich sucht eine Arbeit.", "Ich suche eine Arbeit."),
+    ("She is reading a book.", "Sie lese ein Buch.", "Sie liest ein Buch."),  # a vowel that changes
+    ("We instantly hit it off.", "Wir trägt uns.", "Wir tragen uns."),
+    ("She has a dog.", "Sie haben einen Hund.", "Sie hat einen Hund."),
+    ("They have a dog.", "Sie hat einen Hund.", "Sie haben einen Hund."),
+    ("I am tired.", "Ich ist müde.", "Ich bin müde."),
+    ("He can swim.", "Er können schwimmen.", "Er kann schwimmen."),
+    ("I accept your terms.", "Ich akzeptieren Ihre Bedingungen.", "Ich akzeptiere Ihre Bedingungen."),
+    ("He calculates it.", "Er rechnen es.", "Er rechnet es."),  # "et" after "chn"
+    ("She lives here.", "Sie wohnen hier.", "Sie wohnt hier."),  # "t" after "hn"
+    ("He takes over.", "Er übernehmen.", "Er übernimmt."),  # a prefix that is never split off
+    ("I forget it.", "Ich vergisst es.", "Ich vergesse es."),
+    ("I collect stamps.", "Ich sammelt Briefmarken.", "Ich sammle Briefmarken."),
+    ("It rains.", "Es regne.", "Es regnet."),
+])
+def test_a_verb_takes_the_person_of_its_subject_pronoun(source, model_wrote, expected):
+    assert conjugated(source, model_wrote) == expected
+
+
+@pytest.mark.parametrize("source, german", [
+    ("You read a lot.", "Sie lese viel."),  # "Sie" or "du": the English does not say
+    ("It supports multiple clients.", "Es werden mehrere Clients unterstützt."),  # "Es" before a plural's verb
+    ("She would like tea.", "Sie möchte Tee."),
+    ("I would go.", "Ich würde gehen."),
+    ("He was here.", "Er wurde hier."),  # no present form
+    ("I know that.", "Ich weiß das."),
+    ("I often read.", "Oft lese ich."),  # the verb before its subject
+    ("I read.", "Er liest."),  # another pronoun
+    ("The man reads.", "Er lesen."),
+    ("I am good.", "Ich gut."),  # no verb
+])
+def test_a_verb_in_its_subjects_person_or_none_stays_as_written(source, german):
+    assert conjugated(source, german) == german
+
+
+def test_the_lexicon_knows_the_verbs_and_not_their_forms():
+    verbs = lexicon.load().verbs
+    assert {"suchen", "lesen", "kaufen", "sammeln", "wandern", "tun", "sein"} <= verbs
+    assert not {"sucht", "guten", "Lesen"} & verbs
+
+
+def test_a_stream_holds_its_subject_and_verb_until_the_verb_ends():
+    assert held_back("I am looking.", "Ich") and held_back("I am looking.", "Ich su")
+    assert not held_back("I am looking.", "Ich sucht ") and not held_back("I am looking.", "Ich sucht eine")
+    assert not held_back("You are looking.", "Sie su") and not held_back("The man looks.", "Er su")
+    for source, model_wrote, expected in [
+            ("I am looking for a job.", "Ich sucht eine Arbeit.", "Ich suche eine Arbeit."),
+            ("She is reading a book.", "Sie lese ein Buch.", "Sie liest ein Buch.")]:
+        assert whole_and_streamed(source, model_wrote) == (expected, expected)
