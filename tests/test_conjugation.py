@@ -4,7 +4,7 @@ import pytest
 
 from tests.test_text_pipeline import whole_and_streamed
 from translator import lexicon
-from translator.conjugation import conjugated, held_back
+from translator.conjugation import conjugated, verb_held_back_from
 
 
 @pytest.mark.parametrize("source, model_wrote, expected", [
@@ -49,10 +49,15 @@ def test_the_lexicon_knows_the_verbs_and_not_their_forms():
     assert not {"sucht", "guten", "Lesen"} & verbs
 
 
-def test_a_stream_holds_its_subject_and_verb_until_the_verb_ends():
-    assert held_back("I am looking.", "Ich") and held_back("I am looking.", "Ich su")
-    assert not held_back("I am looking.", "Ich sucht ") and not held_back("I am looking.", "Ich sucht eine")
-    assert not held_back("You are looking.", "Sie su") and not held_back("The man looks.", "Er su")
+def test_a_stream_sends_the_subject_pronoun_and_holds_its_verb_until_it_ends():
+    source = "I am looking."
+    assert verb_held_back_from(source, "", "Ich su") == len("Ich") and verb_held_back_from(source, "", "Ich") is None
+    assert verb_held_back_from(source, "Ich", " su") == 0
+    assert verb_held_back_from(source, "Ich", " sucht ") is verb_held_back_from(source, "", "Ich sucht eine") is None
+    assert verb_held_back_from("You are looking.", "", "Sie su") is verb_held_back_from("He looks.", "", "Sie") is None
+    assert verb_held_back_from(source, "Ich", "thyologie") is None  # no pronoun
+    assert conjugated(source, " sucht", before="Ich") == " suche"
+    assert conjugated(source, " eine Arbeit", before="Ich sucht") == " eine Arbeit"  # the verb went
     for source, model_wrote, expected in [
             ("I am looking for a job.", "Ich sucht eine Arbeit.", "Ich suche eine Arbeit."),
             ("She is reading a book.", "Sie lese ein Buch.", "Sie liest ein Buch.")]:

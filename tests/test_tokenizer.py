@@ -175,7 +175,7 @@ def test_tokens_pushed_in_batches_stream_the_same_text(byte_tokenizer, ids, size
     """A stream pushes a message's worth of tokens at once: the pieces still join to the final text, also when the
     text's trailing whitespace waits for what follows it (`settled`, as a translation's stream holds it back)."""
     ids = [i for i in ids if i < byte_tokenizer.target.get_piece_size()]
-    settled = (lambda text: len(text.rstrip())) if hold_whitespace else len
+    settled = (lambda text, sent: len(text.rstrip())) if hold_whitespace else (lambda text, sent: len(text))
     detokenizer, final = IncrementalDetokenizer(byte_tokenizer, settled), byte_tokenizer.decode(ids)
     pieces, start = [], 0
     for size in itertools.cycle(sizes):

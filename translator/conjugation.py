@@ -16,12 +16,13 @@ from translator import lexicon
 
 # The English subject pronouns a segment may start with: the German one, and the person (0: "ich", 1: "er", 2: plural)
 PERSONS = {"I": ("Ich", 0), "He": ("Er", 1), "She": ("Sie", 1), "It": ("Es", 1), "We": ("Wir", 2), "They": ("Sie", 2)}
+PRONOUNS = {pronoun for pronoun, _ in PERSONS.values()}
 ENGLISH_SUBJECT = re.compile(r"(I|He|She|It|We|They) (?=[a-z])")
 # "Es" before a plural verb holds the place of a subject that follows it ("Es werden mehrere Clients unterstützt")
 HOLDS_A_PLURALS_PLACE = "Es"
 GERMAN_SUBJECT = re.compile(r"(Ich|Er|Sie|Es|Wir) ([a-zäöüß]+)(?![\w-])")
-# A stream's first piece while its verb may still go on: held back (`Prepared.settled`)
-SUBJECT_SO_FAR = re.compile(r"(?:Ich|Er|Sie|Es|Wir)(?:\s+[a-zäöüß]*)?")
+# A stream's text so far while the verb after its subject pronoun may still go on: the verb is held back
+SUBJECT_SO_FAR = re.compile(r"(?P<pronoun>Ich|Er|Sie|Es|Wir)(?:\s+[a-zäöüß]*)?")
 # Present forms that are no stem and ending: the first person singular, the third, the plural
 IRREGULAR = {"sein": ("bin", "ist", "sind"), "haben": ("habe", "hat", "haben"), "werden": ("werde", "wird", "werden"),
              "wissen": ("weiß", "weiß", "wissen"), "tun": ("tue", "tut", "tun"),
@@ -44,23 +45,29 @@ INSEPARABLE = ("be", "emp", "ent", "er", "ge", "miss", "ver", "zer", "über", "u
 ET_AFTER = re.compile(r"(?:[td]|(?:ch|[^aeiouäöüyhlrmn])[mn])$")
 
 
-def conjugated(source: str, german: str) -> str:
+def conjugated(source: str, german: str, before: str = "") -> str:
     """The German with the verb after its subject pronoun in the pronoun's person, where the English source starts
-    with that pronoun (PERSONS) and the verb is in another person's present form; else as written."""
-    if not (english := ENGLISH_SUBJECT.match(source)) or not (subject := GERMAN_SUBJECT.match(german)):
+    with that pronoun (PERSONS) and the verb is in another person's present form; else as written. `before`: what a
+    stream sent before this piece of its German, nothing or the pronoun alone where the piece may hold the verb."""
+    if not (english := ENGLISH_SUBJECT.match(source)) or before and before not in PRONOUNS:
+        return german
+    if not (subject := GERMAN_SUBJECT.match(whole := before + german)):
         return german
     pronoun, person = PERSONS[english[1]]
     if subject[1] != pronoun or not (forms := _forms_with(subject[2])) or subject[2] == forms[person]:
         return german
     if pronoun == HOLDS_A_PLURALS_PLACE and subject[2] == forms[2]:
         return german
-    return f"{pronoun} {forms[person]}{german[subject.end():]}"
+    return f"{pronoun} {forms[person]}{whole[subject.end():]}"[len(before):]
 
 
-def held_back(source: str, text: str) -> bool:
-    """Whether a stream's first piece so far is a subject pronoun and a verb that may still go on, which `conjugated`
-    reads whole."""
-    return ENGLISH_SUBJECT.match(source) is not None and SUBJECT_SO_FAR.fullmatch(text) is not None
+def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
+    """Where a stream holds its text decoded after the pieces `sent` back from (None: nothing), so that `conjugated`
+    reads the verb after a subject pronoun whole: the verb, while it may go on; the pronoun goes at once."""
+    if not ENGLISH_SUBJECT.match(source) or not (subject := SUBJECT_SO_FAR.fullmatch(sent + text)):
+        return None
+    start = max(0, subject.end("pronoun") - len(sent))
+    return start if start < len(text) else None
 
 
 @functools.cache

@@ -40,7 +40,7 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.agreement import agreeing, held_back_from
-from translator.conjugation import conjugated, held_back
+from translator.conjugation import conjugated, verb_held_back_from
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1372,8 +1372,9 @@ class Prepared:
         the whitespace before it."""
         return text if "<" in self.segments[index] else text[:_before_end(text, CUT_ANNOTATION)]
 
-    def settled(self, index: int, text: str) -> int:
-        """How much of a streamed segment's text so far is sure to stay: all but its trailing whitespace and what
+    def settled(self, index: int, text: str, sent: str = "") -> int:
+        """How much of a streamed segment's text after the pieces `sent` is sure to stay: all but its trailing
+        whitespace and what
         could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma with a word after it
         (OPENER_AFTER_COMMA) or a noun phrase whose noun has not ended and a word that may go on (`held_back_from`),
         which wait for the next piece or the end."""
@@ -1384,8 +1385,8 @@ class Prepared:
             text = text[:comma.start()]
         if (copy := copy_at_end(text)) is not None:
             text = text[:copy]
-        if held_back(self.segments[index], text):  # a subject pronoun and a verb that may go on
-            return 0
+        if (verb := verb_held_back_from(self.segments[index], sent, text)) is not None:  # the verb after a subject
+            text = text[:verb]
         if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
             text = text[:held].rstrip().removesuffix(",")
         if "<" in segment:
@@ -1417,9 +1418,7 @@ class Prepared:
         article in its noun's gender (`agreeing`, which reads the end of `before`, the piece a stream sent last), the
         verb after a subject pronoun at its start in the pronoun's person (`conjugated`: a whole text or a stream's
         first piece), a clause's opener after a comma in small letters, `_spelled`."""
-        text = agreeing(self._said_once(index, text), before)
-        if not before:
-            text = conjugated(self.segments[index], text)
+        text = conjugated(self.segments[index], agreeing(self._said_once(index, text), before), before)
         return self._spelled(index, self._after_commas(index, text))
 
     def _said_once(self, index: int, text: str) -> str:

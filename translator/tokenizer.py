@@ -235,18 +235,18 @@ class IncrementalDetokenizer:
     visible text: SentencePiece drops all the whitespace a decode starts with, so a window starting with
     whitespace-only pieces would lose as many spaces as it has more of them than ``ids[prefix:read]``. A piece
     ending in an incomplete UTF-8 sequence (U+FFFD) is held back until the bytes that complete it arrive, and so
-    is what `settled(text)` says of the text so far may still change (the final text may lack it).
+    is what `settled(text, sent)` says of the text decoded after the pieces sent may still change (the final text may
+    lack it).
     """
 
-    def __init__(self, tokenizer: Tokenizer, settled: Callable[[str], int] = len):
+    def __init__(self, tokenizer: Tokenizer, settled: Callable[[str, str], int] = lambda text, sent: len(text)):
         self.tokenizer = tokenizer
-        self.settled = settled  # how much of the text decoded so far is sure to stay
+        self.settled = settled  # how much of the text decoded after the pieces sent is sure to stay
         self.ids: list[int] = []
         self.prefix = 0  # window start
         self.read = 0  # ids[:read] are decoded
         self.unsure = ""  # decoded, not sent
-        self.emitted_chars = 0
-        self.sent = ""  # the last piece
+        self.sent = ""  # the pieces so far
 
     def push(self, *tokens: int) -> str:
         """The new text that these tokens complete and `settled` lets go ("" while it is only whitespace, an
@@ -260,10 +260,9 @@ class IncrementalDetokenizer:
             return ""
         pending = self.unsure + text[len(decoded):]
         self.prefix, self.read = self._anchored(self.read), len(self.ids)
-        settled = self.settled(pending)
+        settled = self.settled(pending, self.sent)
         piece, self.unsure = pending[:settled], pending[settled:]
-        self.emitted_chars += len(piece)
-        self.sent = piece or self.sent
+        self.sent += piece
         return piece
 
     def _anchored(self, start: int) -> int:
@@ -274,4 +273,4 @@ class IncrementalDetokenizer:
 
     def finish(self, final_text: str) -> str:
         """What is left of final_text after the pieces sent so far (they are always a prefix of it)."""
-        return final_text[self.emitted_chars:]
+        return final_text[len(self.sent):]
