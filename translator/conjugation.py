@@ -41,6 +41,10 @@ VOWEL_CHANGES = dict(pair.split(":") for pair in (
     "sterben:stirbt stoßen:stößt tragen:trägt treffen:trifft treten:tritt verderben:verdirbt vergessen:vergisst "
     "wachsen:wächst waschen:wäscht werben:wirbt werfen:wirft").split())
 INSEPARABLE = ("be", "emp", "ent", "er", "ge", "miss", "ver", "zer", "über", "unter", "wider", "hinter")
+THIRD_PERSONS = {prefix + verb: prefix + third for prefix in ("", *INSEPARABLE) for verb, third in VOWEL_CHANGES.items()}
+# The verb a form of IRREGULAR or THIRD_PERSONS is one of
+VERB_OF = {**{third: verb for verb, third in THIRD_PERSONS.items()},
+           **{form: verb for verb, forms in IRREGULAR.items() for form in forms}}
 # A stem whose third person takes "et" ("arbeitet", "atmet", "öffnet", "rechnet"; not "lernt", "wohnt", "kämmt")
 ET_AFTER = re.compile(r"(?:[td]|(?:ch|[^aeiouäöüyhlrmn])[mn])$")
 
@@ -70,7 +74,7 @@ def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
     return start if start < len(text) else None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # the words after a pronoun: a few verbs, mostly
 def _forms_with(word: str) -> tuple[str, str, str] | None:
     """The present forms (`_forms`) of the verb one of whose forms the word is, or None."""
     for verb in _verbs_with(word):
@@ -82,14 +86,12 @@ def _forms_with(word: str) -> tuple[str, str, str] | None:
 def _verbs_with(word: str) -> list[str]:
     """The lexicon's verbs the word may be a present form of."""
     verbs = lexicon.load().verbs
-    candidates = [verb for verb, forms in IRREGULAR.items() if word in forms]
-    candidates += [prefix + verb for prefix in ("", *INSEPARABLE) for verb, third in VOWEL_CHANGES.items()
-                   if word == prefix + third]
+    candidates = [VERB_OF.get(word, word)]
     if word.endswith("t"):
         candidates += [word[:-1] + "en", word[:-2] + "en", word[:-1] + "n"]
     if word.endswith("e"):
         candidates += [word + "n", word[:-1] + "n", word[:-2] + "eln"]
-    return [verb for verb in dict.fromkeys([*candidates, word]) if verb in verbs or verb in IRREGULAR]
+    return [verb for verb in dict.fromkeys(candidates) if verb in verbs or verb in IRREGULAR]
 
 
 def _forms(verb: str) -> tuple[str, str, str]:
@@ -101,12 +103,4 @@ def _forms(verb: str) -> tuple[str, str, str]:
     if verb.endswith("ern") or not verb.endswith("en"):  # "wandern": "wandere", "wandert"
         return verb[:-1] + "e", verb[:-1] + "t", verb
     stem = verb[:-2]
-    return stem + "e", _vowel_changed(verb) or stem + ("et" if ET_AFTER.search(stem) else "t"), verb
-
-
-def _vowel_changed(verb: str) -> str | None:
-    """The third person singular of a verb of VOWEL_CHANGES, or of one made of it and an INSEPARABLE prefix."""
-    if verb in VOWEL_CHANGES:
-        return VOWEL_CHANGES[verb]
-    return next((prefix + VOWEL_CHANGES[verb[len(prefix):]] for prefix in INSEPARABLE
-                 if verb.startswith(prefix) and verb[len(prefix):] in VOWEL_CHANGES), None)
+    return stem + "e", THIRD_PERSONS.get(verb) or stem + ("et" if ET_AFTER.search(stem) else "t"), verb
