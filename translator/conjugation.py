@@ -68,7 +68,9 @@ def conjugated(source: str, german: str, before: str = "") -> str:
 def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
     """Where a stream holds its text decoded after the pieces `sent` back from (None: nothing), so that `conjugated`
     reads the verb after a subject pronoun whole: the verb, while it may go on; the pronoun goes at once."""
-    if not ENGLISH_SUBJECT.match(source) or not (subject := SUBJECT_SO_FAR.fullmatch(sent + text)):
+    if not ENGLISH_SUBJECT.match(source) or sent and sent not in PRONOUNS:
+        return None
+    if not (subject := SUBJECT_SO_FAR.fullmatch(sent + text)):
         return None
     start = max(0, subject.end("pronoun") - len(sent))
     return start if start < len(text) else None
