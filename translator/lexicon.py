@@ -6,7 +6,7 @@ German noun's gender, which tells the article it takes ("die Gitarre"), and its 
 from another word ("Ich sucht": "suchen"). Built by `translator data lexicon` from the
 training splits and that dictionary; read by the text pipeline (`translator.text.ascii_names`,
 `translator.text.package_names`, `translator.text.codes_as_read`, `translator.text.EQUATIVE`,
-`translator.agreement.agreeing`, `translator.agreement.verb_agreeing`). No torch.
+`translator.agreement.agreeing`, `translator.conjugation.conjugated`). No torch.
 
     translator/wordlists/
         english_words.txt.gz   every word the English side writes in small letters (`cat`, `windows`), and the
@@ -25,7 +25,7 @@ training splits and that dictionary; read by the text pipeline (`translator.text
                                is written the same (`Gitarre f`, `Lehrer mp`): Ding's German headwords
                                (dict-freedict-deu-eng), read by `translator.agreement.agreeing`
         german_verbs.txt.gz    German verbs' infinitives (`lesen`, `sammeln`): Ding's German headwords, read by
-                               `translator.agreement.verb_agreeing`
+                               `translator.conjugation.conjugated`
         SCOWL-COPYRIGHT        the word list's copyright and license (Debian's wamerican: SCOWL, permissive)
 
 Derived from the training data (the Ding dictionary, GPL/AGPL; Debian's gettext catalogs, mostly GPL), see

@@ -1374,10 +1374,10 @@ class Prepared:
 
     def settled(self, index: int, text: str, sent: str = "") -> int:
         """How much of a streamed segment's text after the pieces `sent` is sure to stay: all but its trailing
-        whitespace and what
-        could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma with a word after it
-        (OPENER_AFTER_COMMA) or a noun phrase whose noun has not ended and a word that may go on (`held_back_from`),
-        which wait for the next piece or the end."""
+        whitespace and what could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma
+        with a word after it (OPENER_AFTER_COMMA), a word that may become a copy of the one before it (`copy_at_end`),
+        the verb after a subject pronoun while it may go on (`verb_held_back_from`) or a noun phrase whose noun has
+        not ended (`held_back_from`), which wait for the next piece or the end."""
         segment = self.segments[index]
         if not BRACKETED.search(segment) and (opened := text.rfind("(")) > text.rfind(")"):
             text = text[:opened].rstrip()  # the group goes whole, with the space before it
@@ -1385,7 +1385,7 @@ class Prepared:
             text = text[:comma.start()]
         if (copy := copy_at_end(text)) is not None:
             text = text[:copy]
-        if (verb := verb_held_back_from(self.segments[index], sent, text)) is not None:  # the verb after a subject
+        if (verb := verb_held_back_from(segment, sent, text)) is not None:
             text = text[:verb]
         if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
             text = text[:held].rstrip().removesuffix(",")
@@ -1415,9 +1415,9 @@ class Prepared:
 
     def _worded(self, index: int, text: str, before: str = "") -> str:
         """The model's words for segment `index` as German writes them: each word and compound's part once, each
-        article in its noun's gender (`agreeing`, which reads the end of `before`, the piece a stream sent last), the
-        verb after a subject pronoun at its start in the pronoun's person (`conjugated`: a whole text or a stream's
-        first piece), a clause's opener after a comma in small letters, `_spelled`."""
+        article in its noun's gender (`agreeing`), the verb after a subject pronoun at its start in the pronoun's
+        person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`: the pieces a
+        stream sent of the segment before this one, which both read."""
         text = conjugated(self.segments[index], agreeing(self._said_once(index, text), before), before)
         return self._spelled(index, self._after_commas(index, text))
 
