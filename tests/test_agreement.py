@@ -53,7 +53,8 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "die am besten erhaltene Stadt", "Der Mann, der Geld hat.", "Gib ihr Zeit.", "Was für ein Zufall!",
     "Ich sehe ein paar Tage.", "das Warschauer Nachtleben", "Um dem Benutzer zu helfen.",
     "Das Land ist nur dem Namen nach eine Demokratie.", "Seit das neue Werk läuft, geht es.",
-    "Ich habe ein Apfel gegessen.",  # the gender agrees: the case is not this rule's
+    "Er ist ein Lehrer.", "Ich helfe der Mann.", "Es besteht kein Anlass.",  # no object in the accusative
+    "Ich habe ein Auto.", "Ich sehe die Lehrer.", "Ich kaufe ein Computer.",  # "Computer" may be a plural
     "Die Wunschliste ist lang.",  # the dictionary's "masc" for it, which its head "Liste" contradicts
     "Dieses Paket enthält die Python 3-Version.", "Es unterstützt die Code::Blocks-Laufzeitbibliothek.",
     "die Stadt, in der Egoismus herrscht", "Es kann weder das Lesen von noch das Schreiben.",
@@ -105,6 +106,17 @@ def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
     assert held_back_from("Das Haus ist gut.") is None
     assert held_back_from("Staaten mit angrenzen") is None  # the next piece knows it goes on the word
     assert held_back_from("Sie öffnet Konfigurationsdateiverwal") is None  # a long word, or none in spaces, streams
+
+
+@pytest.mark.parametrize("source, model_wrote, expected", [
+    ("I have eaten an apple.", "Ich habe ein Apfel gegessen.", "Ich habe einen Apfel gegessen."),
+    ("He suffered a loss.", "Er erlitt ein Verlust.", "Er erlitt einen Verlust."),
+    ("She often drinks the red wine.", "Sie trinkt oft der rote Wein.", "Sie trinkt oft den roten Wein."),
+    ("We need a new table.", "Wir brauchen ein neuer Tisch.", "Wir brauchen einen neuen Tisch.")])
+def test_a_masculine_object_after_a_subject_and_its_verb_is_in_the_accusative(source, model_wrote, expected):
+    """The article fits the noun's gender in the nominative, which the sentence's subject pronoun has taken."""
+    assert agreeing(model_wrote) == expected
+    assert whole_and_streamed(source, model_wrote) == (expected, expected)
 
 
 def test_a_piece_that_goes_on_a_word_starts_with_no_article():

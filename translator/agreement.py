@@ -6,8 +6,10 @@ shows where it shows one, else the one its preposition takes (`PREPOSITION_CASES
 sentence's start or after a verb like "ist" and a conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative
 where only the nominative and the accusative are left. Where the case stays open the phrase stays as written; so does a
 plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's ending ("des Hauses"), and a phrase
-with a word between article and noun that is no adjective ("ein paar Tage"). A stream holds each phrase back until
-its noun ends, so its pieces are the whole translation's (`held_back_from`). No torch.
+with a word between article and noun that is no adjective ("ein paar Tage"). A masculine phrase in the nominative
+after a subject pronoun and its verb is their object, in the accusative ("Ich habe ein Apfel gegessen": "einen
+Apfel", `_as_object`). A stream holds each phrase back until its noun ends, so its pieces are the whole translation's
+(`held_back_from`). No torch.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-from translator import lexicon
+from translator import conjugation, lexicon
 from translator.markup import PLACEHOLDER_PATTERN
 
 CASES = ("nom", "acc", "dat", "gen")
@@ -78,6 +80,19 @@ READ_BEFORE = ("was", *(f"dies{ending}" for ending in DEMONSTRATIVE_ENDINGS))
 # An article or a word declined as "der" just before another ("das eine Mal", "dieses eine Mal")
 AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}|{'|'.join(READ_BEFORE[1:])}))\s+$")
 LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces after them
+# A sentence's subject pronoun, its verb and the words that may stand between the verb and its object: a masculine
+# phrase after them in the nominative is the object, in the accusative ("Ich habe ein Apfel gegessen": "einen Apfel");
+# not "Es", which may hold the place of a subject that follows ("Es besteht kein Anlass")
+OBJECT_AFTER = re.compile(r"(?:Ich|Du|Er|Sie|Wir|Ihr)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?:"
+                          + "|".join((*BETWEEN, "heute", "morgen", "gestern", "oft", "immer", "gern", "gerne", "jetzt",
+                                      "wieder", "bald")) + r")\s+)*")
+# The verbs after which a phrase in the nominative is no object: forms of "sein", "werden", "bleiben" and "heißen"
+NOMINATIVE_VERBS = {*"bin bist ist sind seid war warst waren wart werde wirst wird werdet wurde wurdest wurden".split(),
+                    *"bleibe bleibst bleibt bleiben blieb blieben heiße heißt heißen hieß hießen".split()}
+# Verbs whose first object may be a dative ("Ich helfe dem Mann", "Ich gebe dem Mann das Buch"), by their infinitive
+DATIVE_FIRST = set("helfen danken folgen gehören gefallen antworten begegnen vertrauen gratulieren schaden fehlen "
+                   "passen gehorchen zuhören zustimmen widersprechen glauben schmecken geben zeigen schicken "
+                   "bringen sagen schenken erklären empfehlen leihen schreiben anbieten erzählen wünschen".split())
 SUPERLATIVE = re.compile(r"sten(?![\w-])")
 WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 # A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`)
@@ -107,7 +122,8 @@ def agreeing(text: str, before: str = "") -> str:
     if " " not in text:
         return text
     rest = WORD_REST.match(text).end() if before[-1:] and WORD_REST.fullmatch(before[-1]) else 0
-    return text[:rest] + NOUN_PHRASE.sub(_agreeing_phrase, text[rest:])
+    opening = before + text[:rest] if len(before) < LOOK_BEHIND else None  # what `_as_object` reads before a phrase
+    return text[:rest] + NOUN_PHRASE.sub(functools.partial(_agreeing_phrase, opening), text[rest:])
 
 
 def held_back_from(text: str) -> int | None:
@@ -144,7 +160,9 @@ def _with_the_word_before(text: str, start: int) -> int:
     return before.start() if word in READ_BEFORE or word in _ARTICLES else start
 
 
-def _agreeing_phrase(phrase: re.Match) -> str:
+def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
+    """A phrase written in its noun's gender, or as an object (`_as_object`). `opening`: the text before the one
+    the phrase is in (a stream's pieces sent), None where it is too long to hold an object's subject and verb."""
     context, written, noun = phrase["context"] or "", phrase["article"], phrase["noun"]
     contracted, article = CONTRACTIONS.get(written.lower(), ("", written.lower()))
     next_to = context.lower() in PREPOSITION_CASES and not (phrase["gap"] or "").strip()  # not "von noch das"
@@ -152,7 +170,7 @@ def _agreeing_phrase(phrase: re.Match) -> str:
     if preposition == "für" and WAS_BEFORE.search(_before(phrase)):
         preposition = context = ""  # "Was für ein Zufall": no preposition
     if not (gender := _other_gender(phrase, article, preposition)):
-        return phrase.group()
+        return _as_object(opening, phrase) or phrase.group()
     stem = _declined(article)
     case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
     if case is None or case == "gen" and gender != "f":
@@ -165,6 +183,27 @@ def _agreeing_phrase(phrase: re.Match) -> str:
     elif context and (context.lower(), article) in CONTRACTED:  # "in der Bahnhof": "im Bahnhof"
         return f"{_as_written(context, CONTRACTED[context.lower(), article])}{describing} {noun}"
     return f"{context}{phrase['gap'] or ''}{_as_written(written, article)}{describing} {noun}"
+
+
+def _as_object(opening: str | None, phrase: re.Match) -> str | None:
+    """A masculine phrase in the nominative written in the accusative where it follows a subject pronoun and its verb
+    (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor DATIVE_FIRST; else
+    None."""
+    if opening is None or phrase["context"] or phrase.start() > LOOK_BEHIND:
+        return None
+    if (article := phrase["article"]) not in ("der", *INDEFINITE_STEMS):
+        return None
+    if not (subject := OBJECT_AFTER.fullmatch(opening + phrase.string[:phrase.start()])):
+        return None
+    verb = subject["verb"]
+    if verb in NOMINATIVE_VERBS or (forms := conjugation.forms_with(verb)) and forms[2] in DATIVE_FIRST:
+        return None
+    if lexicon.load().gender(phrase["noun"]) != "m" or NOUN_GOES_ON.match(phrase.string, phrase.end()):
+        return None
+    stem = _declined(article)
+    if (describing := _describing(phrase["describing"], "acc", "m", stem == "der")) is None:
+        return None
+    return f"{_article(stem, 'acc', 'm')}{describing} {phrase['noun']}"
 
 
 def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | None:

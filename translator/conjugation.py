@@ -41,7 +41,8 @@ VOWEL_CHANGES = dict(pair.split(":") for pair in (
     "sterben:stirbt stoßen:stößt tragen:trägt treffen:trifft treten:tritt verderben:verdirbt vergessen:vergisst "
     "wachsen:wächst waschen:wäscht werben:wirbt werfen:wirft").split())
 INSEPARABLE = ("be", "emp", "ent", "er", "ge", "miss", "ver", "zer", "über", "unter", "wider", "hinter")
-THIRD_PERSONS = {prefix + verb: prefix + third for prefix in ("", *INSEPARABLE) for verb, third in VOWEL_CHANGES.items()}
+THIRD_PERSONS = {prefix + verb: prefix + third
+                 for prefix in ("", *INSEPARABLE) for verb, third in VOWEL_CHANGES.items()}
 # The verb a form of IRREGULAR or THIRD_PERSONS is one of
 VERB_OF = {**{third: verb for verb, third in THIRD_PERSONS.items()},
            **{form: verb for verb, forms in IRREGULAR.items() for form in forms}}
@@ -58,7 +59,7 @@ def conjugated(source: str, german: str, before: str = "") -> str:
     if not (subject := GERMAN_SUBJECT.match(whole := before + german)):
         return german
     pronoun, person = PERSONS[english[1]]
-    if subject[1] != pronoun or not (forms := _forms_with(subject[2])) or subject[2] == forms[person]:
+    if subject[1] != pronoun or not (forms := forms_with(subject[2])) or subject[2] == forms[person]:
         return german
     if pronoun == HOLDS_A_PLURALS_PLACE and subject[2] == forms[2]:
         return german
@@ -77,7 +78,7 @@ def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
 
 
 @functools.lru_cache(maxsize=4096)  # the words after a pronoun: a few verbs, mostly
-def _forms_with(word: str) -> tuple[str, str, str] | None:
+def forms_with(word: str) -> tuple[str, str, str] | None:
     """The present forms (`_forms`) of the verb one of whose forms the word is, or None."""
     for verb in _verbs_with(word):
         if word in (forms := _forms(verb)):
