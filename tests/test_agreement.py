@@ -2,6 +2,8 @@
 none of its noun's readings, German that agrees (or may) kept as written, whole and streamed alike; the nouns'
 genders (translator.lexicon) and where they come from (model.data.read_noun_genders)."""
 
+import re
+
 import pytest
 from conftest import write_dictd
 from test_text_pipeline import whole_and_streamed
@@ -117,6 +119,15 @@ def test_a_masculine_object_after_a_subject_and_its_verb_is_in_the_accusative(so
     """The article fits the noun's gender in the nominative, which the sentence's subject pronoun has taken."""
     assert agreeing(model_wrote) == expected
     assert whole_and_streamed(source, model_wrote) == (expected, expected)
+
+
+def test_an_objects_subject_and_verb_are_read_alike_whole_and_in_the_pieces_sent():
+    for opening, expected in [("Ich habe", "einen"), ("Ich habe gestern auch nicht wieder oft", "einen"),
+                              ("Ich habe gestern auch nicht wieder oft oft", "ein")]:  # past LOOK_BEHIND
+        whole = agreeing(f"{opening} ein Apfel gegessen.")
+        assert whole == f"{opening} {expected} Apfel gegessen."
+        for cut in [space.start() for space in re.finditer(" ", opening)] + [len(opening)]:  # each piece sent
+            assert opening[:cut] + agreeing(f"{opening[cut:]} ein Apfel gegessen.", before=opening[:cut]) == whole
 
 
 def test_a_piece_that_goes_on_a_word_starts_with_no_article():

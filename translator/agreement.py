@@ -122,7 +122,7 @@ def agreeing(text: str, before: str = "") -> str:
     if " " not in text:
         return text
     rest = WORD_REST.match(text).end() if before[-1:] and WORD_REST.fullmatch(before[-1]) else 0
-    opening = before + text[:rest] if len(before) < LOOK_BEHIND else None  # what `_as_object` reads before a phrase
+    opening = before + text[:rest] if len(before) <= LOOK_BEHIND else None  # what `_as_object` reads before a phrase
     return text[:rest] + NOUN_PHRASE.sub(functools.partial(_agreeing_phrase, opening), text[rest:])
 
 
@@ -189,8 +189,8 @@ def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     """A masculine phrase in the nominative written in the accusative where it follows a subject pronoun and its verb
     (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor DATIVE_FIRST; else
     None."""
-    if opening is None or phrase["context"] or phrase.start() > LOOK_BEHIND:
-        return None
+    if opening is None or phrase["context"] or len(opening) + phrase.start() > LOOK_BEHIND:
+        return None  # an object's subject and verb are a sentence's first words, the same whole and streamed
     if (article := phrase["article"]) not in ("der", *INDEFINITE_STEMS):
         return None
     if not (subject := OBJECT_AFTER.fullmatch(opening + phrase.string[:phrase.start()])):
