@@ -16,13 +16,13 @@ from translator import lexicon
 
 # The English subject pronouns a segment may start with: the German one, and the person (0: "ich", 1: "er", 2: plural)
 PERSONS = {"I": ("Ich", 0), "He": ("Er", 1), "She": ("Sie", 1), "It": ("Es", 1), "We": ("Wir", 2), "They": ("Sie", 2)}
-PRONOUNS = {pronoun for pronoun, _ in PERSONS.values()}
-ENGLISH_SUBJECT = re.compile(r"(I|He|She|It|We|They) (?=[a-z])")
+PRONOUNS = dict.fromkeys(pronoun for pronoun, _ in PERSONS.values())  # "Ich", "Er", "Sie", "Es", "Wir"
+ENGLISH_SUBJECT = re.compile(rf"({'|'.join(PERSONS)}) (?=[a-z])")
 # "Es" before a plural verb holds the place of a subject that follows it ("Es werden mehrere Clients unterstützt")
 HOLDS_A_PLURALS_PLACE = "Es"
-GERMAN_SUBJECT = re.compile(r"(Ich|Er|Sie|Es|Wir) ([a-zäöüß]+)(?![\w-])")
+GERMAN_SUBJECT = re.compile(rf"({'|'.join(PRONOUNS)}) ([a-zäöüß]+)(?![\w-])")
 # A stream's text so far while the verb after its subject pronoun may still go on: the verb is held back
-SUBJECT_SO_FAR = re.compile(r"(?P<pronoun>Ich|Er|Sie|Es|Wir)(?:\s+[a-zäöüß]*)?")
+SUBJECT_SO_FAR = re.compile(rf"(?P<pronoun>{'|'.join(PRONOUNS)})(?:\s+[a-zäöüß]*)?")
 # Present forms that are no stem and ending: the first person singular, the third, the plural
 IRREGULAR = {"sein": ("bin", "ist", "sind"), "haben": ("habe", "hat", "haben"), "werden": ("werde", "wird", "werden"),
              "wissen": ("weiß", "weiß", "wissen"), "tun": ("tue", "tut", "tun"),
