@@ -56,6 +56,7 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "Ich sehe ein paar Tage.", "das Warschauer Nachtleben", "Um dem Benutzer zu helfen.",
     "Das Land ist nur dem Namen nach eine Demokratie.", "Seit das neue Werk läuft, geht es.",
     "Er ist ein Lehrer.", "Ich helfe der Mann.", "Es besteht kein Anlass.",  # no object in the accusative
+    "Er wäre ein guter Arzt.", "Sie würden ein guter Koch.", "Sie werden ein guter Arzt.",
     "Ich habe ein Auto.", "Ich sehe die Lehrer.", "Ich kaufe ein Computer.",  # "Computer" may be a plural
     "Die Wunschliste ist lang.",  # the dictionary's "masc" for it, which its head "Liste" contradicts
     "Dieses Paket enthält die Python 3-Version.", "Es unterstützt die Code::Blocks-Laufzeitbibliothek.",

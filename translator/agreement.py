@@ -86,9 +86,11 @@ LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces af
 OBJECT_AFTER = re.compile(r"(?:Ich|Du|Er|Sie|Wir|Ihr)\s+(?P<verb>[a-zäöüß]+)\s+(?:(?:"
                           + "|".join((*BETWEEN, "heute", "morgen", "gestern", "oft", "immer", "gern", "gerne", "jetzt",
                                       "wieder", "bald")) + r")\s+)*")
-# The verbs after which a phrase in the nominative is no object: forms of "sein", "werden", "bleiben" and "heißen"
+# The verbs after which a phrase in the nominative is no object: forms of "sein", "werden", "bleiben" and "heißen",
+# their subjunctives too ("Er wäre ein guter Arzt")
 NOMINATIVE_VERBS = {*"bin bist ist sind seid war warst waren wart werde wirst wird werdet wurde wurdest wurden".split(),
-                    *"bleibe bleibst bleibt bleiben blieb blieben heiße heißt heißen hieß hießen".split()}
+                    *"wäre wärst wären wärt würde würdest würden würdet sei seiest seien".split(),
+                    *"bleibe bleibst bleibt bleiben blieb blieben bliebe heiße heißt heißen hieß hießen".split()}
 # Verbs whose first object may be a dative ("Ich helfe dem Mann", "Ich gebe dem Mann das Buch"), by their infinitive
 DATIVE_FIRST = set("helfen danken folgen gehören gefallen antworten begegnen vertrauen gratulieren schaden fehlen "
                    "passen gehorchen zuhören zustimmen widersprechen glauben schmecken geben zeigen schicken "
