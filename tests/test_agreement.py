@@ -32,6 +32,7 @@ from translator.agreement import agreeing, held_back_from
     # a preposition's case, its contraction with the article as German writes it
     ("Ich gehe zur Bahnhof.", "Ich gehe zum Bahnhof."),
     ("Ich warte am Tür.", "Ich warte an der Tür."),
+    ("Drehen Sie am nächsten Ampel ab.", "Drehen Sie an der nächsten Ampel ab."),  # no adverb, as "am besten" is
     ("Ich gehe ins Schule.", "Ich gehe in die Schule."),
     ("In der Bahnhof ist es kalt.", "Im Bahnhof ist es kalt."),
     ("Ich spiele mit die Gitarre.", "Ich spiele mit der Gitarre."),  # the gender right, the case not
@@ -52,7 +53,7 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "die Farbe des Jahres", "im Falle von Kurzarbeit", "am Rande des Abgrunds",  # a genitive's "s", a dative's "e"
     "ins Schwarze treffen", "Der Vorsitzende spricht.", "das Interessanteste daran",  # adjectives as nouns
     "das eine Mal", "Ich tu's nur dieses eine Mal!", "am einen Ende der Skala",  # "ein" a number
-    "die am besten erhaltene Stadt", "Der Mann, der Geld hat.", "Gib ihr Zeit.", "Was für ein Zufall!",
+    "die am besten erhaltene Stadt", "Wovor hast du am meisten Angst?", "Der Mann, der Geld hat.", "Gib ihr Zeit.", "Was für ein Zufall!",
     "Ich sehe ein paar Tage.", "das Warschauer Nachtleben", "Um dem Benutzer zu helfen.",
     "Das Land ist nur dem Namen nach eine Demokratie.", "Seit das neue Werk läuft, geht es.",
     "Er ist ein Lehrer.", "Ich helfe der Mann.", "Es besteht kein Anlass.",  # no object in the accusative

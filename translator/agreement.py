@@ -95,7 +95,9 @@ NOMINATIVE_VERBS = {*"bin bist ist sind seid war warst waren wart werde wirst wi
 DATIVE_FIRST = set("helfen danken folgen gehören gefallen antworten begegnen vertrauen gratulieren schaden fehlen "
                    "passen gehorchen zuhören zustimmen widersprechen glauben schmecken geben zeigen schicken "
                    "bringen sagen schenken erklären empfehlen leihen schreiben anbieten erzählen wünschen".split())
-SUPERLATIVE = re.compile(r"sten(?![\w-])")
+# A superlative after "am" is an adverb ("die am besten erhaltene Stadt", "am meisten Angst"); not "nächsten" and
+# "ersten", which place the noun after them ("am nächsten Ampel": "an der nächsten Ampel")
+SUPERLATIVE = re.compile(r"(?<![\w-])(?!(?:nächst|erst)en(?![\w-]))[\w-]*sten(?![\w-])")
 WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 # A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`)
 OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
