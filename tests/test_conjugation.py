@@ -4,7 +4,7 @@ import pytest
 
 from tests.test_text_pipeline import whole_and_streamed
 from translator import lexicon
-from translator.conjugation import conjugated, verb_held_back_from
+from translator.conjugation import conjugated, third_person_of, verb_held_back_from
 
 
 @pytest.mark.parametrize("source, model_wrote, expected", [
@@ -47,6 +47,12 @@ def test_the_lexicon_knows_the_verbs_and_not_their_forms():
     verbs = lexicon.load().verbs
     assert {"suchen", "lesen", "kaufen", "sammeln", "wandern", "tun", "sein"} <= verbs
     assert not {"sucht", "guten", "Lesen"} & verbs
+
+
+def test_a_third_persons_verb_is_read_in_the_present_and_a_weak_verbs_past():
+    assert [third_person_of(word) for word in ("setzt", "setzte", "arbeitete", "schläft", "hat", "war")] == [
+        "setzen", "setzen", "arbeiten", "schlafen", "haben", "sein"]
+    assert [third_person_of(word) for word in ("setze", "setzten", "gut", "Katze")] == [None] * 4
 
 
 def test_a_stream_sends_the_subject_pronoun_and_holds_its_verb_until_it_ends():

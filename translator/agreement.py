@@ -8,7 +8,9 @@ where only the nominative and the accusative are left. Where the case stays open
 plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's ending ("des Hauses"), and a phrase
 with a word between article and noun that is no adjective ("ein paar Tage"). A masculine phrase in the nominative
 after a subject pronoun and its verb is their object, in the accusative ("Ich habe ein Apfel gegessen": "einen
-Apfel", `_as_object`). A stream holds each phrase back until its noun ends, so its pieces are the whole translation's
+Apfel", `_as_object`); a sentence's "Der" and a feminine noun before a verb in the third person singular are its
+subject, in the nominative ("Der Katze setzte sich": "Die Katze", `_a_subject`). A stream holds each phrase back
+until its noun ends (such a subject until the two words after it have), so its pieces are the whole translation's
 (`held_back_from`). No torch.
 """
 
@@ -103,6 +105,15 @@ WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
                               rf"(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
+# The verb after a sentence's "Der" and its noun, and the word after the verb, which `_a_subject` reads; in a stream's
+# text what it needs read: the two words up to their ends, or a mark before them
+VERB_AFTER = re.compile(r"\s+(?P<verb>[a-zäöüß]+)(?![\w-])(?:\s+(?P<next>[\w-]+)(?![\w-]))?")
+VERB_AFTER_READ = re.compile(r"\s*[\w-]*[^\w\s-]|\s+[\w-]+\s*[^\w\s-]|\s+[\w-]+\s+[\w-]+[^\w-]")
+# The subject pronouns after a verb that make the phrase before it an object ("Der Frau geht es gut")
+SUBJECTS_AFTER_THE_VERB = ("ich", "du", "er", "sie", "es", "man", "wir", "ihr")
+# Verbs whose own verb comes at the clause's end, which may take a dative ("Der Klammer muss ein Leerzeichen
+# voranstehen", "Der Frau wurde geholfen"): no subject is read before them
+AUXILIARIES = ("werden", "können", "müssen", "dürfen", "wollen", "sollen", "mögen", "möchten")
 # What `agreeing` reads after a phrase: a mark and what follows it (NOUN_PHRASE: "Code::Blocks" is a name, "Code: 12"
 # a noun), a word up to its end (NOUN_GOES_ON: a capital or a number, but not an item's token alone)
 READ_AFTER = re.compile(r"[^\w\s].|[\w-]+[^\w-]", re.S)
@@ -148,8 +159,13 @@ def held_back_from(text: str) -> int | None:
     elif words["last"] and words["last"].lower() in _FIRST_STARTS:
         start = _with_the_word_before(text, words.start("last"))  # "zwisch", "ei", "Was"
     for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a whole phrase goes with what `agreeing` reads after it
-        if whole.start() < start and not (READ_AFTER.search(text, whole.end(), start)
-                                          or NO_NOUN_GOES_ON.match(text, whole.end())):
+        if whole.start() >= start:
+            continue
+        if _may_be_a_subject(whole):
+            held = not VERB_AFTER_READ.match(text, whole.end(), start)  # "Der Katze setzte sich"
+        else:
+            held = not (READ_AFTER.search(text, whole.end(), start) or NO_NOUN_GOES_ON.match(text, whole.end()))
+        if held:
             start = _with_the_word_before(text, whole.start())
     return start if start < len(text) else None
 
@@ -214,6 +230,8 @@ def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | Non
     """The gender ("m", "f" or "n") of a phrase's noun where its article has none of the noun's readings (or none in
     the case its preposition takes) and the phrase is no other thing that may be written so; else None."""
     readings, words, noun = _readings(article), lexicon.load(), phrase["noun"]
+    if subject := _a_subject(phrase):
+        readings = tuple(reading for reading in readings if reading[0] == "nom")
     if not readings or (listed := words.genders.get(noun)) and any(_agrees(reading, listed, preposition)
                                                                     for reading in readings):
         return None  # most phrases: the article fits the dictionary's gender
@@ -226,9 +244,32 @@ def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | Non
             phrase["describing"]):
         return None  # "das eine Mal", "die am besten erhaltene Stadt"
     fitting = [reading for reading in readings if not preposition or reading[0] in PREPOSITION_CASES[preposition]]
-    if _another_reading(noun, fitting, words) or NOUN_GOES_ON.match(phrase.string, phrase.end()):
+    if NOUN_GOES_ON.match(phrase.string, phrase.end()):
+        return None
+    # a subject the dictionary has as a feminine noun is no plural nor adjective ("Der Katze": "Die Katze"), but where
+    # it ends as a participle used as a noun does ("Der Angeklagte")
+    feminine_subject = subject and listed == "f" and not noun.endswith(("te", "de"))
+    if not feminine_subject and _another_reading(noun, fitting, words):
         return None
     return gender[0]
+
+
+def _may_be_a_subject(phrase: re.Match) -> bool:
+    """Whether `_a_subject` may read the phrase as its sentence's subject once the words after it are there: "Der"
+    and a feminine noun (a dative or genitive as written)."""
+    return phrase["article"] == "Der" and not phrase["context"] and lexicon.load().gender(phrase["noun"]) == "f"
+
+
+def _a_subject(phrase: re.Match) -> bool:
+    """Whether a phrase opened by a sentence's "Der" is the sentence's subject, so in the nominative ("Der Katze
+    setzte sich": "Die Katze"): a verb in the third person singular follows it (`conjugation.third_person_of`), none
+    whose first object may be a dative ("Der Frau gefällt das") nor one a subject pronoun follows ("Der Frau geht es
+    gut", "Der Frau kaufte er ein Kleid")."""
+    if phrase["article"] != "Der" or phrase["context"] or not (after := VERB_AFTER.match(phrase.string, phrase.end())):
+        return False
+    verb = conjugation.third_person_of(after["verb"])
+    return (verb is not None and verb not in DATIVE_FIRST and verb not in AUXILIARIES
+            and after["next"] not in SUBJECTS_AFTER_THE_VERB)
 
 
 def _as_written(written: str, word: str) -> str:

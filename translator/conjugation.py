@@ -46,6 +46,8 @@ THIRD_PERSONS = {prefix + verb: prefix + third
 # The verb a form of IRREGULAR or THIRD_PERSONS is one of
 VERB_OF = {**{third: verb for verb, third in THIRD_PERSONS.items()},
            **{form: verb for verb, forms in IRREGULAR.items() for form in forms}}
+# The past third person singular of the verbs of IRREGULAR most written, which no present form gives
+PAST_THIRD_PERSONS = {"war": "sein", "hatte": "haben", "wurde": "werden"}
 # A stem whose third person takes "et" ("arbeitet", "atmet", "öffnet", "rechnet"; not "lernt", "wohnt", "kämmt")
 ET_AFTER = re.compile(r"(?:[td]|(?:ch|[^aeiouäöüyhlrmn])[mn])$")
 
@@ -75,6 +77,17 @@ def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
         return None
     start = max(0, subject.end("pronoun") - len(sent))
     return start if start < len(text) else None
+
+
+def third_person_of(word: str) -> str | None:
+    """The infinitive of a verb the word is the third person singular of: a present form (`forms_with`), a weak
+    verb's past ("setzte": "setzt" and "e", "arbeitete") or one of PAST_THIRD_PERSONS; else None."""
+    if word in PAST_THIRD_PERSONS:
+        return PAST_THIRD_PERSONS[word]
+    for present in (word, word[:-1]) if word.endswith("te") else (word,):
+        if (forms := forms_with(present)) and forms[1] == present:
+            return forms[2]
+    return None
 
 
 @functools.lru_cache(maxsize=4096)  # the words after a pronoun: a few verbs, mostly
