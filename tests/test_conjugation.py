@@ -1,4 +1,4 @@
-"""A verb in the person of the subject pronoun before it (translator.conjugation), whole and streamed."""
+"""A verb in the person of the subject pronoun or noun before it (translator.conjugation), whole and streamed."""
 
 import pytest
 
@@ -47,6 +47,33 @@ def test_the_lexicon_knows_the_verbs_and_not_their_forms():
     verbs = lexicon.load().verbs
     assert {"suchen", "lesen", "kaufen", "sammeln", "wandern", "tun", "sein"} <= verbs
     assert not {"sucht", "guten", "Lesen"} & verbs
+
+
+@pytest.mark.parametrize("source, model_wrote, expected", [
+    ("The restaurant closes early.", "Das Restaurant schließen früh.", "Das Restaurant schließt früh."),
+    ("My sister works in a bank.", "Meine Schwester arbeiten hier.", "Meine Schwester arbeitet hier."),
+    ("The old paper tears easily.", "Die alte Papiertuch tränen.", "Das alte Papiertuch tränt."),  # and its gender
+    # as written: a plural, "sein" before a plural predicate, a dative or an object before the verb, a modal, a verb
+    # first (a command: no determiner opens the English)
+    ("The children play.", "Die Kinder spielen.", "Die Kinder spielen."),
+    ("The audience are musicians.", "Das Zielpublikum sind Musiker.", "Das Zielpublikum sind Musiker."),
+    ("The woman likes that.", "Der Frau gefallen das.", "Der Frau gefallen das."),
+    ("This package is used by you.", "Dieses Paket benötigen Sie.", "Dieses Paket benötigen Sie."),
+    ("The dog wants to play.", "Der Hund wollen spielen.", "Der Hund wollen spielen."),
+    ("Close the window.", "Das Fenster schließen.", "Das Fenster schließen.")])
+def test_a_verb_after_a_singular_noun_subject_is_in_the_third_person(source, model_wrote, expected):
+    """Through the segment's pipeline, whole and streamed: the articles' gender first, which the subject's verb reads."""
+    assert whole_and_streamed(source, model_wrote) == (expected, expected)
+
+
+def test_a_stream_sends_the_subject_noun_and_holds_its_verb_until_the_word_after_it_ends():
+    source = "The restaurant closes at ten."
+    assert verb_held_back_from(source, "", "Das Restaurant") is None
+    assert verb_held_back_from(source, "", "Das Restaurant schl") == len("Das Restaurant")
+    assert verb_held_back_from(source, "Das Restaurant", " schließen um") == 0
+    assert verb_held_back_from(source, "Das Restaurant", " schließen um ") is None
+    assert verb_held_back_from("Close the window.", "", "Das Fenster schl") is None
+    assert conjugated(source, " schließen um zehn", before="Das Restaurant") == " schließt um zehn"
 
 
 def test_a_third_persons_verb_is_read_in_the_present_and_a_weak_verbs_past():

@@ -93,10 +93,6 @@ OBJECT_AFTER = re.compile(r"(?:Ich|Du|Er|Sie|Wir|Ihr)\s+(?P<verb>[a-zäöüß]+)
 NOMINATIVE_VERBS = {*"bin bist ist sind seid war warst waren wart werde wirst wird werdet wurde wurdest wurden".split(),
                     *"wäre wärst wären wärt würde würdest würden würdet sei seiest seien".split(),
                     *"bleibe bleibst bleibt bleiben blieb blieben bliebe heiße heißt heißen hieß hießen".split()}
-# Verbs whose first object may be a dative ("Ich helfe dem Mann", "Ich gebe dem Mann das Buch"), by their infinitive
-DATIVE_FIRST = set("helfen danken folgen gehören gefallen antworten begegnen vertrauen gratulieren schaden fehlen "
-                   "passen gehorchen zuhören zustimmen widersprechen glauben schmecken geben zeigen schicken "
-                   "bringen sagen schenken erklären empfehlen leihen schreiben anbieten erzählen wünschen".split())
 # A superlative after "am" is an adverb ("die am besten erhaltene Stadt", "am meisten Angst"); not "nächsten" and
 # "ersten", which place the noun after them ("am nächsten Ampel": "an der nächsten Ampel")
 SUPERLATIVE = re.compile(r"(?<![\w-])(?!(?:nächst|erst)en(?![\w-]))[\w-]*sten(?![\w-])")
@@ -109,11 +105,6 @@ WORD_BEFORE = re.compile(r"\S*\s*$")
 # text what it needs read: the two words up to their ends, or a mark before them
 VERB_AFTER = re.compile(r"\s+(?P<verb>[a-zäöüß]+)(?![\w-])(?:\s+(?P<next>[\w-]+)(?![\w-]))?")
 VERB_AFTER_READ = re.compile(r"\s*[\w-]*[^\w\s-]|\s+[\w-]+\s*[^\w\s-]|\s+[\w-]+\s+[\w-]+[^\w-]")
-# The subject pronouns after a verb that make the phrase before it an object ("Der Frau geht es gut")
-SUBJECTS_AFTER_THE_VERB = ("ich", "du", "er", "sie", "es", "man", "wir", "ihr")
-# Verbs whose own verb comes at the clause's end, which may take a dative ("Der Klammer muss ein Leerzeichen
-# voranstehen", "Der Frau wurde geholfen"): no subject is read before them
-AUXILIARIES = ("werden", "können", "müssen", "dürfen", "wollen", "sollen", "mögen", "möchten")
 # What `agreeing` reads after a phrase: a mark and what follows it (NOUN_PHRASE: "Code::Blocks" is a name, "Code: 12"
 # a noun), a word up to its end (NOUN_GOES_ON: a capital or a number, but not an item's token alone)
 READ_AFTER = re.compile(r"[^\w\s].|[\w-]+[^\w-]", re.S)
@@ -207,7 +198,8 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
 
 def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     """A masculine phrase in the nominative written in the accusative where it follows a subject pronoun and its verb
-    (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor DATIVE_FIRST; else
+    (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor
+    conjugation.DATIVE_FIRST; else
     None."""
     if opening is None or phrase["context"] or len(opening) + phrase.start() > LOOK_BEHIND:
         return None  # an object's subject and verb are a sentence's first words, the same whole and streamed
@@ -216,7 +208,7 @@ def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     if not (subject := OBJECT_AFTER.fullmatch(opening + phrase.string[:phrase.start()])):
         return None
     verb = subject["verb"]
-    if verb in NOMINATIVE_VERBS or (forms := conjugation.forms_with(verb)) and forms[2] in DATIVE_FIRST:
+    if verb in NOMINATIVE_VERBS or (forms := conjugation.forms_with(verb)) and forms[2] in conjugation.DATIVE_FIRST:
         return None
     if lexicon.load().gender(phrase["noun"]) != "m" or NOUN_GOES_ON.match(phrase.string, phrase.end()):
         return None
@@ -268,8 +260,7 @@ def _a_subject(phrase: re.Match) -> bool:
     if phrase["article"] != "Der" or phrase["context"] or not (after := VERB_AFTER.match(phrase.string, phrase.end())):
         return False
     verb = conjugation.third_person_of(after["verb"])
-    return (verb is not None and verb not in DATIVE_FIRST and verb not in AUXILIARIES
-            and after["next"] not in SUBJECTS_AFTER_THE_VERB)
+    return verb is not None and conjugation.a_subject_before(verb, after["next"])
 
 
 def _as_written(written: str, word: str) -> str:

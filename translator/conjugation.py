@@ -4,7 +4,10 @@ most verbs as dictionary headwords and catalog messages, in the infinitive and t
 after a pronoun it saw seldom as a subject. Only where the English segment starts with a subject pronoun and the German
 with its translation and a present form of a verb of the lexicon's (Ding's German headwords,
 `translator.lexicon.Lexicon.verbs`): which person "Sie" is, the English says ("She" or "They"; not "You", which may be
-"du" as well). The forms are a stem and an ending but for the verbs of IRREGULAR and VOWEL_CHANGES. No torch.
+"du" as well). Where the English starts with a determiner ("The restaurant closes early.") and the German with a
+singular noun's article, the noun and a plural's present form, the verb takes the third person singular ("Das
+Restaurant schließen früh": "schließt"). The forms are a stem and an ending but for the verbs of IRREGULAR and
+VOWEL_CHANGES. No torch.
 """
 
 from __future__ import annotations
@@ -48,15 +51,52 @@ VERB_OF = {**{third: verb for verb, third in THIRD_PERSONS.items()},
            **{form: verb for verb, forms in IRREGULAR.items() for form in forms}}
 # The past third person singular of the verbs of IRREGULAR most written, which no present form gives
 PAST_THIRD_PERSONS = {"war": "sein", "hatte": "haben", "wurde": "werden"}
+# Verbs whose first object may be a dative ("Ich helfe dem Mann", "Ich gebe dem Mann das Buch"), by their infinitive
+DATIVE_FIRST = set("helfen danken folgen gehören gefallen antworten begegnen vertrauen gratulieren schaden fehlen "
+                   "passen gehorchen zuhören zustimmen widersprechen glauben schmecken geben zeigen schicken "
+                   "bringen sagen schenken erklären empfehlen leihen schreiben anbieten erzählen wünschen".split())
+# Verbs whose own verb comes at the clause's end, which may take a dative ("Der Klammer muss ein Leerzeichen
+# voranstehen", "Der Frau wurde geholfen"): no subject is read before them
+AUXILIARIES = ("werden", "können", "müssen", "dürfen", "wollen", "sollen", "mögen", "möchten")
+# The subject pronouns after a verb that make the phrase before the verb an object ("Der Frau geht es gut",
+# "Dieses Paket benötigen Sie")
+SUBJECTS_AFTER_THE_VERB = ("ich", "du", "er", "sie", "Sie", "es", "man", "wir", "ihr")
+# An English segment that starts with a determiner: its subject is a noun ("The restaurant closes at ten.")
+ENGLISH_NOUN_SUBJECT = re.compile(r"(?:The|A|An|My|Your|His|Her|Its|Our|Their|This|That|Every|Each|No) (?=[a-z])")
+# The articles of a subject in the singular, by its noun's gender ("Das Restaurant", "Meine Schwester")
+_ARTICLE_STEMS = ("Ein", "Kein", "Mein", "Dein", "Sein", "Ihr", "Unser")
+SUBJECT_ARTICLES = {"m": {"Der", "Dieser", "Jeder", *_ARTICLE_STEMS}, "n": {"Das", "Dieses", "Jedes", *_ARTICLE_STEMS},
+                    "f": {"Die", "Diese", "Jede", *(stem + "e" for stem in _ARTICLE_STEMS)}}
+# A German sentence's subject, an article, adjectives and a noun, its verb and the word after the verb; in a stream's
+# text so far, the subject and the verb and word after it while they may go on
+_SUBJECT_ARTICLE = "|".join(sorted(set().union(*SUBJECT_ARTICLES.values()), key=len, reverse=True))
+_NOUN_SUBJECT = (rf"(?P<article>{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?"
+                 r"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*)")
+GERMAN_NOUN_SUBJECT = re.compile(rf"{_NOUN_SUBJECT}\s+(?P<verb>[a-zäöüß]+)(?![\w-])"
+                                 r"(?:\s+(?P<next>[\w-]+)(?![\w-]))?")
+NOUN_SUBJECT_SO_FAR = re.compile(rf"(?P<subject>(?:{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?"
+                                 r"\s+[A-ZÄÖÜ][\w-]*)(?:\s+[a-zäöüß]*(?:\s+[\w-]*)?)?")
+SUBJECT_CHARS = 100  # at most before a noun subject's verb: a stream's pieces sent before the verb are no longer
 # A stem whose third person takes "et" ("arbeitet", "atmet", "öffnet", "rechnet"; not "lernt", "wohnt", "kämmt")
 ET_AFTER = re.compile(r"(?:[td]|(?:ch|[^aeiouäöüyhlrmn])[mn])$")
 
 
 def conjugated(source: str, german: str, before: str = "") -> str:
-    """The German with the verb after its subject pronoun in the pronoun's person, where the English source starts
-    with that pronoun (PERSONS) and the verb is in another person's present form; else as written. `before`: what a
-    stream sent before this piece of its German, nothing or the pronoun alone where the piece may hold the verb."""
-    if not (english := ENGLISH_SUBJECT.match(source)) or before and before not in PRONOUNS:
+    """The German with the verb after its subject in the subject's person: a pronoun's (`_after_its_pronoun`) or a
+    noun's (`_after_its_noun`) where the English source starts with that pronoun or a determiner; else as written.
+    `before`: what a stream sent before this piece of its German."""
+    if english := ENGLISH_SUBJECT.match(source):
+        return _after_its_pronoun(english, german, before)
+    if ENGLISH_NOUN_SUBJECT.match(source):
+        return _after_its_noun(german, before)
+    return german
+
+
+def _after_its_pronoun(english: re.Match, german: str, before: str) -> str:
+    """The German with the verb after the subject pronoun the English starts with (PERSONS) in the pronoun's person
+    where it is in another person's present form. `before`: nothing or the pronoun alone where the piece may hold the
+    verb."""
+    if before and before not in PRONOUNS:
         return german
     if not (subject := GERMAN_SUBJECT.match(whole := before + german)):
         return german
@@ -68,14 +108,48 @@ def conjugated(source: str, german: str, before: str = "") -> str:
     return f"{pronoun} {forms[person]}{whole[subject.end():]}"[len(before):]
 
 
+def _after_its_noun(german: str, before: str) -> str:
+    """The German with the verb after a singular noun subject at its start in the third person singular where it is
+    in the plural's present form ("Das Restaurant schließen um zehn Uhr": "schließt"), not a form of "sein" ("Das
+    Zielpublikum sind Musiker"), nor where `a_subject_before` reads the noun as no subject. `before`: the pieces a
+    stream sent, which hold the verb only where the whole held it too (SUBJECT_CHARS)."""
+    if len(before) > SUBJECT_CHARS or not (subject := GERMAN_NOUN_SUBJECT.match(whole := before + german)):
+        return german
+    verb, at = subject["verb"], subject.start("verb")
+    if not len(before) <= at <= SUBJECT_CHARS or not (forms := forms_with(verb)) or verb in (forms[1], "sind"):
+        return german
+    if verb != forms[2]:  # no plural's form
+        return german
+    gender = lexicon.load().gender(subject["noun"])
+    if subject["article"] not in SUBJECT_ARTICLES.get(gender, ()):
+        return german
+    if not a_subject_before(forms[2], subject["next"]):
+        return german
+    return (whole[:at] + forms[1] + whole[subject.end("verb"):])[len(before):]
+
+
+def a_subject_before(verb: str, after: str | None) -> bool:
+    """Whether the words before a third person's verb (its infinitive) may be read as its subject: not before a verb
+    whose first object may be a dative (DATIVE_FIRST: "Der Frau gefällt das"), a modal or "werden" (AUXILIARIES) or
+    a subject pronoun (SUBJECTS_AFTER_THE_VERB: "Der Frau kaufte er ein Kleid", "Dieses Paket benötigen Sie")."""
+    return verb not in DATIVE_FIRST and verb not in AUXILIARIES and after not in SUBJECTS_AFTER_THE_VERB
+
+
 def verb_held_back_from(source: str, sent: str, text: str) -> int | None:
     """Where a stream holds its text decoded after the pieces `sent` back from (None: nothing), so that `conjugated`
-    reads the verb after a subject pronoun whole: the verb, while it may go on; the pronoun goes at once."""
-    if not ENGLISH_SUBJECT.match(source) or sent and sent not in PRONOUNS:
+    reads the verb after its subject whole: after a pronoun the verb, while it may go on; after a noun the verb and
+    the word after it, which `a_subject_before` reads. The subject goes at once."""
+    if ENGLISH_SUBJECT.match(source):
+        subject = SUBJECT_SO_FAR.fullmatch(sent + text) if not sent or sent in PRONOUNS else None
+        end = subject and subject.end("pronoun")
+    elif ENGLISH_NOUN_SUBJECT.match(source) and len(sent) <= SUBJECT_CHARS:
+        subject = NOUN_SUBJECT_SO_FAR.fullmatch(sent + text)
+        end = subject and subject.end("subject")
+    else:
         return None
-    if not (subject := SUBJECT_SO_FAR.fullmatch(sent + text)):
+    if not subject:
         return None
-    start = max(0, subject.end("pronoun") - len(sent))
+    start = max(0, end - len(sent))
     return start if start < len(text) else None
 
 

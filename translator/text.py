@@ -40,7 +40,7 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.agreement import agreeing, held_back_from
-from translator.conjugation import conjugated, verb_held_back_from
+from translator.conjugation import SUBJECT_CHARS, conjugated, verb_held_back_from
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1376,8 +1376,8 @@ class Prepared:
         """How much of a streamed segment's text after the pieces `sent` is sure to stay: all but its trailing
         whitespace and what could start a cut annotation or a group the model opened (MODEL_GROUP) or end in a comma
         with a word after it (OPENER_AFTER_COMMA), a word that may become a copy of the one before it (`copy_at_end`),
-        the verb after a subject pronoun while it may go on (`verb_held_back_from`) or a noun phrase whose noun has
-        not ended (`held_back_from`), which wait for the next piece or the end."""
+        the verb after its subject while it (or after a noun the word after it) may go on (`verb_held_back_from`) or a
+        noun phrase whose noun has not ended (`held_back_from`), which wait for the next piece or the end."""
         segment = self.segments[index]
         if not BRACKETED.search(segment) and (opened := text.rfind("(")) > text.rfind(")"):
             text = text[:opened].rstrip()  # the group goes whole, with the space before it
@@ -1385,10 +1385,12 @@ class Prepared:
             text = text[:comma.start()]
         if (copy := copy_at_end(text)) is not None:
             text = text[:copy]
-        if (verb := verb_held_back_from(segment, sent, text)) is not None:
-            text = text[:verb]
-        if (held := held_back_from(text)) is not None:  # with a comma before it, which waits for its opener
+        # both read the same text: a phrase whose noun has ended goes before a verb held after it ("Das Wetter i")
+        verb, held = verb_held_back_from(segment, sent, text), held_back_from(text)
+        if held is not None and (verb is None or held <= verb):  # with a comma before it, which waits for its opener
             text = text[:held].rstrip().removesuffix(",")
+        elif verb is not None:
+            text = text[:verb]
         if "<" in segment:
             return len(text)
         return len(text[:_before_end(text, CUT_ANNOTATION_START)].rstrip())
@@ -1418,8 +1420,10 @@ class Prepared:
         article in its noun's gender (`agreeing`), the verb after a subject pronoun at its start in the pronoun's
         person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`: the pieces a
         stream sent of the segment before this one, which both read."""
-        text = conjugated(self.segments[index], agreeing(self._said_once(index, text), before), before)
-        return self._spelled(index, self._after_commas(index, text))
+        agreed = agreeing(self._said_once(index, text), before)
+        if before and len(before) <= SUBJECT_CHARS:  # the subject before its verb as the whole reads it: its article
+            before = agreeing(before)  # in its noun's gender ("Die alte Papiertuch": "Das alte Papiertuch")
+        return self._spelled(index, self._after_commas(index, conjugated(self.segments[index], agreed, before)))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
