@@ -199,8 +199,7 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
 def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     """A masculine phrase in the nominative written in the accusative where it follows a subject pronoun and its verb
     (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor
-    conjugation.DATIVE_FIRST; else
-    None."""
+    conjugation.DATIVE_FIRST; else None."""
     if opening is None or phrase["context"] or len(opening) + phrase.start() > LOOK_BEHIND:
         return None  # an object's subject and verb are a sentence's first words, the same whole and streamed
     if (article := phrase["article"]) not in ("der", *INDEFINITE_STEMS):

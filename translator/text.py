@@ -1417,9 +1417,9 @@ class Prepared:
 
     def _worded(self, index: int, text: str, before: str = "") -> str:
         """The model's words for segment `index` as German writes them: each word and compound's part once, each
-        article in its noun's gender (`agreeing`), the verb after a subject pronoun at its start in the pronoun's
-        person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`: the pieces a
-        stream sent of the segment before this one, which both read."""
+        article in its noun's gender (`agreeing`), the verb after a subject pronoun or singular noun at its start in
+        the subject's person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`:
+        the pieces a stream sent of the segment before this one, which both read."""
         agreed = agreeing(self._said_once(index, text), before)
         if before and len(before) <= SUBJECT_CHARS:  # the subject before its verb as the whole reads it: its article
             before = agreeing(before)  # in its noun's gender ("Die alte Papiertuch": "Das alte Papiertuch")
