@@ -1,10 +1,15 @@
 """A verb in the person of the subject pronoun or noun before it (translator.conjugation), whole and streamed."""
 
+from pathlib import Path
+
 import pytest
 
 from tests.test_text_pipeline import whole_and_streamed
 from translator import lexicon
 from translator.conjugation import conjugated, third_person_of, verb_held_back_from
+from translator.model_format import Limits
+from translator.text import segment_texts
+from translator.tokenizer import Tokenizer
 
 
 @pytest.mark.parametrize("source, model_wrote, expected", [
@@ -74,6 +79,15 @@ def test_a_stream_sends_the_subject_noun_and_holds_its_verb_until_the_word_after
     assert verb_held_back_from(source, "Das Restaurant", " schließen um ") is None
     assert verb_held_back_from("Close the window.", "", "Das Fenster schl") is None
     assert conjugated(source, " schließen um zehn", before="Das Restaurant") == " schließt um zehn"
+
+
+def test_a_stream_sends_a_subject_whose_noun_has_ended_while_its_verb_waits():
+    """The articles' hold and the verb's read the same text: cut at the verb first, "Das Wetter" looked unfinished
+    to the articles' hold, and the first piece waited for the verb."""
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    (prepared,), _ = segment_texts(["The weather is nice today."], tokenizer, Limits(256, 256, 24))
+    assert prepared.settled(0, "Das Wetter i") == len("Das Wetter")
+    assert prepared.settled(0, "Das Wetter ist heute ") == len("Das Wetter ist heute")
 
 
 def test_a_third_persons_verb_is_read_in_the_present_and_a_weak_verbs_past():
