@@ -103,7 +103,7 @@ OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(
 WORD_BEFORE = re.compile(r"\S*\s*$")
 # The verb after a sentence's "Der" and its noun, and the word after the verb, which `_a_subject` reads; in a stream's
 # text what it needs read: the two words up to their ends, or a mark before them
-VERB_AFTER = re.compile(r"\s+(?P<verb>[a-zäöüß]+)(?![\w-])(?:\s+(?P<next>[\w-]+)(?![\w-]))?")
+VERB_AFTER = re.compile(conjugation.VERB_AND_NEXT)
 VERB_AFTER_READ = re.compile(r"\s*[\w-]*[^\w\s-]|\s+[\w-]+\s*[^\w\s-]|\s+[\w-]+\s+[\w-]+[^\w-]")
 # What `agreeing` reads after a phrase: a mark and what follows it (NOUN_PHRASE: "Code::Blocks" is a name, "Code: 12"
 # a noun), a word up to its end (NOUN_GOES_ON: a capital or a number, but not an item's token alone)

@@ -72,8 +72,9 @@ SUBJECT_ARTICLES = {"m": {"Der", "Dieser", "Jeder", *_ARTICLE_STEMS}, "n": {"Das
 _SUBJECT_ARTICLE = "|".join(sorted(set().union(*SUBJECT_ARTICLES.values()), key=len, reverse=True))
 _NOUN_SUBJECT = (rf"(?P<article>{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?"
                  r"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*)")
-GERMAN_NOUN_SUBJECT = re.compile(rf"{_NOUN_SUBJECT}\s+(?P<verb>[a-zäöüß]+)(?![\w-])"
-                                 r"(?:\s+(?P<next>[\w-]+)(?![\w-]))?")
+# The verb after a subject and the word after the verb, which `a_subject_before` reads
+VERB_AND_NEXT = r"\s+(?P<verb>[a-zäöüß]+)(?![\w-])(?:\s+(?P<next>[\w-]+)(?![\w-]))?"
+GERMAN_NOUN_SUBJECT = re.compile(_NOUN_SUBJECT + VERB_AND_NEXT)
 NOUN_SUBJECT_SO_FAR = re.compile(rf"(?P<subject>(?:{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?"
                                  r"\s+[A-ZÄÖÜ][\w-]*)(?:\s+[a-zäöüß]*(?:\s+[\w-]*)?)?")
 SUBJECT_CHARS = 100  # at most before a noun subject's verb: a stream's pieces sent before the verb are no longer

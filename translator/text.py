@@ -40,7 +40,7 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.agreement import agreeing, held_back_from
-from translator.conjugation import SUBJECT_CHARS, conjugated, verb_held_back_from
+from translator.conjugation import ENGLISH_NOUN_SUBJECT, SUBJECT_CHARS, conjugated, verb_held_back_from
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1420,10 +1420,10 @@ class Prepared:
         article in its noun's gender (`agreeing`), the verb after a subject pronoun or singular noun at its start in
         the subject's person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`:
         the pieces a stream sent of the segment before this one, which both read."""
-        agreed = agreeing(self._said_once(index, text), before)
-        if before and len(before) <= SUBJECT_CHARS:  # the subject before its verb as the whole reads it: its article
-            before = agreeing(before)  # in its noun's gender ("Die alte Papiertuch": "Das alte Papiertuch")
-        return self._spelled(index, self._after_commas(index, conjugated(self.segments[index], agreed, before)))
+        segment, agreed = self.segments[index], agreeing(self._said_once(index, text), before)
+        if before and len(before) <= SUBJECT_CHARS and ENGLISH_NOUN_SUBJECT.match(segment):  # the noun subject sent
+            before = agreeing(before)  # as the whole reads it, in its noun's gender ("Die alte Papiertuch": "Das")
+        return self._spelled(index, self._after_commas(index, conjugated(segment, agreed, before)))
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
