@@ -116,7 +116,8 @@ cores: {parameters:,} parameters, a deep encoder ({cfg.encoder_layers} layers) a
   examples that eng-deu lacks join train only ({reverse_summary(corpora)}); valid and test stay eng-deu's.
   Its headwords' genders (`Gitarre <fem, n, sg>`) and verbs (`lesen <v, trans, intr>`) are the text pipeline's
   (`translator/wordlists/german_genders.txt.gz` and `german_verbs.txt.gz`, `translator data lexicon`): an article of
-  the model's German takes its noun's gender, a verb after a subject pronoun or a singular noun its subject's person.
+  the model's German takes its noun's gender (its adjectives the ending they give), a verb after a subject pronoun or
+  a singular noun its subject's person.
 
 No corpus is distributed with this repository.
 

@@ -9,9 +9,11 @@ plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's 
 with a word between article and noun that is no adjective ("ein paar Tage"). A masculine phrase in the nominative
 after a subject pronoun and its verb is their object, in the accusative ("Ich habe ein Apfel gegessen": "einen
 Apfel", `_as_object`); a sentence's "Der" and a feminine noun before a verb in the third person singular are its
-subject, in the nominative ("Der Katze setzte sich": "Die Katze", `_a_subject`). A stream holds each phrase back
-until its noun ends (such a subject until the two words after it have), so its pieces are the whole translation's
-(`held_back_from`). No torch.
+subject, in the nominative ("Der Katze setzte sich": "Die Katze", `_a_subject`). Where the article fits its noun, the
+adjective before the noun takes the ending the two give where each of their readings gives the same ("der nächsten
+Zug": "der nächste Zug", "die statische Bibliotheken": "die statischen", `_with_its_adjectives`). A stream holds each
+phrase back until its noun ends (such a subject until the two words after it have), so its pieces are the whole
+translation's (`held_back_from`). No torch.
 """
 
 from __future__ import annotations
@@ -41,6 +43,13 @@ QUALIFIERS = {"sehr", "ganz", "so", "zu", "besonders", "recht", "ziemlich", "äu
 # Words ending as adjectives do that are none, or that make the phrase a plural ("die beiden")
 NO_ADJECTIVES = ("aber", "oder", "wieder", "weiter", "mehr", "weniger", "alle", "beide", "beiden",
                  "viele", "vielen", "einige", "wenige", "andere", "anderen", "manche", "mehrere", "sie", "wie", "ohne")
+# Words that end as an adjective does but qualify no noun as one: numbers ("die vier Wände"), words declined as "der"
+# ("der dieser Bibliothek") and the plural's "die meisten" (not "die meiste Fähigkeit")
+NOT_ADJECTIVES = ("vier", "sieben")
+NOT_ADJECTIVE_STEMS = ("dies", "jen", "welch", "meist")
+# The endings of a listed noun's plural and genitive: a noun that is another's with one of them may be that one's
+# ("die großen Zwecke": "Zweck"'s plural, not the feminine "Zwecke")
+INFLECTED_ENDINGS = ("e", "n", "en", "er", "s", "es", "se")
 # Words between a verb and the article its case follows ("ist nicht mein Freund")
 BETWEEN = ("nicht", "auch", "noch", "nur", "schon", "wirklich")
 # A preposition and an article in one word, and the article it holds ("zum": "zu dem")
@@ -181,7 +190,7 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
     if preposition == "für" and WAS_BEFORE.search(_before(phrase)):
         preposition = context = ""  # "Was für ein Zufall": no preposition
     if not (gender := _other_gender(phrase, article, preposition)):
-        return _as_object(opening, phrase) or phrase.group()
+        return _as_object(opening, phrase) or _with_its_adjectives(phrase, article, preposition) or phrase.group()
     stem = _declined(article)
     case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
     if case is None or case == "gen" and gender != "f":
@@ -215,6 +224,55 @@ def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     if (describing := _describing(phrase["describing"], "acc", "m", stem == "der")) is None:
         return None
     return f"{_article(stem, 'acc', 'm')}{describing} {phrase['noun']}"
+
+
+def _with_its_adjectives(phrase: re.Match, article: str, preposition: str) -> str | None:
+    """A phrase whose article fits its noun, with the adjective before the noun in the ending they give where it has
+    another ("der nächsten Zug": "der nächste Zug", "die statische Bibliotheken": "die statischen Bibliotheken", "ein
+    mächtiges Editor": "ein mächtiger Editor"), and the words before it that have its ending ("die neue schnelle
+    Versionen"), not an adverb's ("die gerade laufende Prozesse"); else None."""
+    if article == "ihr" or not phrase["describing"] or not (listed := lexicon.load().genders.get(phrase["noun"])):
+        return None
+    pairs = re.findall(r"(\s+)(\S+)", phrase["describing"])
+    if (written := _adjective_ending(pairs[-1][1], last=True)) is None:
+        return None
+    if (ending := _adjectives_ending(article, listed, preposition)) in (None, written) or _another_thing(
+            phrase, article, listed, preposition, pairs[-1][1]):
+        return None
+    describing = "".join(space + (word[:-len(written)] + ending if index == len(pairs) - 1
+                                  or _adjective_ending(word) == written else word)
+                         for index, (space, word) in enumerate(pairs))
+    start, end = phrase.span("describing")
+    return phrase.string[phrase.start():start] + describing + phrase.string[end:phrase.end()]
+
+
+@functools.cache
+def _adjectives_ending(article: str, gender: str, preposition: str) -> str | None:
+    """The ending of the adjectives after an article that fits a noun of the dictionary's `gender`, where each
+    reading the two leave gives the same one ("der" before a masculine noun: the nominative's "e"); None where they
+    differ ("der" before "Lehrer", which may be a plural) and where the article is in no case its preposition takes
+    ("nach der zusätzlichen Abstand": the article is what is wrong)."""
+    readings = [reading for reading in _readings(article) if _agrees(reading, gender, preposition)]
+    if preposition and not any(case in PREPOSITION_CASES[preposition] for case, _ in readings):
+        return None
+    endings = WEAK_ENDINGS if _declined(article) == "der" else MIXED_ENDINGS
+    (ending, *others) = {endings.get(reading, OTHER_ENDING) for reading in readings} or {None}
+    return None if others else ending
+
+
+def _another_thing(phrase: re.Match, article: str, listed: str, preposition: str, adjective: str) -> bool:
+    """Whether a phrase whose adjective `_with_its_adjectives` would change may be another thing, as `_other_gender`
+    reads it: a noun another's plural or genitive may be ("Zwecke": "Zweck"), a name after it, a relative pronoun, a
+    number, an adverb after "am" ("am ehesten erreichbare Ziel"), or an adjective the English side writes ("der
+    libarchive Bibliothek")."""
+    words, noun = lexicon.load(), phrase["noun"]
+    if "p" not in listed and any(noun.endswith(ending) and words.genders.get(noun[:-len(ending)], listed)[0]
+                                 != listed[0] for ending in INFLECTED_ENDINGS):
+        return True
+    return bool(NOUN_GOES_ON.match(phrase.string, phrase.end()) or words.knows(adjective)
+                or (not phrase["context"] or preposition) and _after_a_comma(phrase)
+                or not phrase["context"] and _a_number(phrase, listed)
+                or article == "dem" and preposition == "an" and SUPERLATIVE.search(phrase["describing"]))
 
 
 def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | None:
@@ -365,15 +423,24 @@ def _describing(words: str, case: str, gender: str, definite: bool) -> str | Non
     where a word is neither ("ein paar")."""
     endings = WEAK_ENDINGS if definite else MIXED_ENDINGS
     ending = endings.get((case, gender), OTHER_ENDING)
-    german = lexicon.load().is_german
     written = []
     for space, word in re.findall(r"(\s+)(\S+)", words):
         if word in QUALIFIERS:
             written.append(space + word)
             continue
-        stem = next((word[:-len(old)] for old in ADJECTIVE_ENDINGS if word.endswith(old) and len(word) > len(old) + 1
-                     and (german(word[:-len(old)]) or german(word[:-len(old)] + "e"))), None)
-        if stem is None:
+        if (old := _adjective_ending(word, last=True)) is None:
             return None
-        written.append(space + stem + ending)
+        written.append(space + word[:-len(old)] + ending)
     return "".join(written)
+
+
+def _adjective_ending(word: str, last: bool = False) -> str | None:
+    """The ending of a word declined as an adjective ("nächsten": "en") after its stem, a word German writes (or
+    one with an "e" where the word is `last` before its noun: "leise"; not "heute" before an adjective) that ends in
+    no "e" (not "neueer"); None for a qualifier, a word of NOT_ADJECTIVES and any other word."""
+    words = lexicon.load()
+    if word in QUALIFIERS or word in NOT_ADJECTIVES or word.startswith(NOT_ADJECTIVE_STEMS):
+        return None
+    return next((ending for ending in ADJECTIVE_ENDINGS if word.endswith(ending) and len(word) > len(ending) + 1
+                 and not (stem := word[:-len(ending)]).endswith("e")
+                 and (words.is_german(stem) or last and words.is_german(stem + "e"))), None)
