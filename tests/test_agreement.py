@@ -43,6 +43,12 @@ from translator.agreement import agreeing, held_back_from
     ("Öffnen Sie den Konfigurationsdatei.", "Öffnen Sie die Konfigurationsdatei."),
     ("Das Netzwerkverwaltung startet.", "Die Netzwerkverwaltung startet."),
     ("Wir besuchten einen alten Schloss XX0X.", "Wir besuchten ein altes Schloss XX0X."),  # an item after it
+    # "dies-", declined as "der"
+    ("Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
+    ("Dieses Spezifikation ist frei.", "Diese Spezifikation ist frei."),
+    ("In diesem Schenkung.", "In dieser Schenkung."),
+    ("Er ist gut für dieses Zweck.", "Er ist gut für diesen Zweck."),
+    ("Sie müssen gegen dieser Bibliothek kompiliert werden.", "Sie müssen gegen diese Bibliothek kompiliert werden."),
 ])
 def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     assert agreeing(model_wrote) == expected
@@ -66,6 +72,7 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "Es bietet von Haus aus die gleichzeitige Anzeige.", "Die Apache XX0X-Bibliothek",
     "Die Client/Server-Version läuft.", "Er zeichnet einen Graphen.", "eine verschiedene Kacheln",
     "Ich fahre mit dem Bus.", "Sehen Sie den Lehrer?", "Die Firewall blockiert XX0X.",
+    "in diesen Fällen", "Diese Daten", "Dieser Art gibt es viele.", "die Farbe dieses Jahres",
 ])
 def test_german_that_agrees_or_may_stays_as_written(german):
     assert agreeing(german) == german
@@ -86,6 +93,7 @@ def test_an_article_takes_its_nouns_gender_whole_and_streamed():
             ("The man who has money.", "Der Mann, der Geld hat.", "Der Mann, der Geld hat."),
             ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzenden Küste"),
             ("She is not my friend.", "Sie ist nicht meine Freund.", "Sie ist nicht mein Freund."),
+            ("This coffee tastes good.", "Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
             ("the money", "über die Geld Geldbezug.", "über die Geld Geldbezug."),  # a name's part, whole too
             ("pages describing the MPI standard", "Seiten, die die Nachrichten-Passing-Standard beschreiben",
              "Seiten, die den Nachrichten-Passing-Standard beschreiben")]:
@@ -136,7 +144,9 @@ def test_a_masculine_object_after_a_subject_and_its_verb_is_in_the_accusative(so
     ("The bracket needs a space before it.", "Der Klammer muss ein Leerzeichen voranstehen.",
      "Der Klammer muss ein Leerzeichen voranstehen."),
     ("The cat's fur is soft.", "Der Katze Fell ist weich.", "Der Katze Fell ist weich."),
-    ("The defendant was there.", "Der Angeklagte war dort.", "Der Angeklagte war dort.")])
+    ("The defendant was there.", "Der Angeklagte war dort.", "Der Angeklagte war dort."),
+    ("This lamp is a single piece.", "Dieser Lampe ist ein Stück.", "Diese Lampe ist ein Stück."),  # "dies-" too
+    ("This situation is hard.", "Dieser ganze Situation ist es schwer.", "Dieser ganze Situation ist es schwer.")])
 def test_a_sentences_der_and_feminine_noun_before_a_third_persons_verb_is_its_subject(source, model_wrote, expected):
     """"Der Katze" fits a feminine noun as a dative or a genitive; before a verb in the third person singular it is
     the sentence's subject, the nominative, which the model wrote in the masculine's article."""

@@ -1,19 +1,19 @@
 """Articles that agree with their nouns in the model's German: "den Gitarre" is "die Gitarre", "ein gutes Idee" "eine
-gute Idee", "Der Geschäft" "Das Geschäft", "zur Bahnhof" "zum Bahnhof". The model learned each noun's gender from the
-pairs it saw it in; for nouns it saw seldom it guesses, and a wrong gender reads as a learner's German. A noun's gender
-is the lexicon's (Ding's German headwords, `translator.lexicon.Lexicon.gender`); the case is the one the article
-shows where it shows one, else the one its preposition takes (`PREPOSITION_CASES`), else the nominative at a
-sentence's start or after a verb like "ist" and a conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative
-where only the nominative and the accusative are left. Where the case stays open the phrase stays as written; so does a
-plural ("die Lehrer": the lexicon's "p"), a genitive that would need the noun's ending ("des Hauses"), and a phrase
-with a word between article and noun that is no adjective ("ein paar Tage"). A masculine phrase in the nominative
-after a subject pronoun and its verb is their object, in the accusative ("Ich habe ein Apfel gegessen": "einen
-Apfel", `_as_object`); a sentence's "Der" and a feminine noun before a verb in the third person singular are its
-subject, in the nominative ("Der Katze setzte sich": "Die Katze", `_a_subject`). Where the article fits its noun, the
-adjective before the noun takes the ending the two give where each of their readings gives the same ("der nächsten
-Zug": "der nächste Zug", "die statische Bibliotheken": "die statischen", `_with_its_adjectives`). A stream holds each
-phrase back until its noun ends (such a subject until the two words after it have), so its pieces are the whole
-translation's (`held_back_from`). No torch.
+gute Idee", "Der Geschäft" "Das Geschäft", "zur Bahnhof" "zum Bahnhof", "Diese Kaffee" "Dieser Kaffee". The model
+learned each noun's gender from the pairs it saw it in; for nouns it saw seldom it guesses, and a wrong gender reads
+as a learner's German. A noun's gender is the lexicon's (Ding's German headwords,
+`translator.lexicon.Lexicon.gender`); the case is the one the article shows where it shows one, else the one its
+preposition takes (`PREPOSITION_CASES`), else the nominative at a sentence's start or after a verb like "ist" and a
+conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative where only the nominative and the accusative are
+left. Where the case stays open the phrase stays as written; so does a plural ("die Lehrer": the lexicon's "p"), a
+genitive that would need the noun's ending ("des Hauses"), and a phrase with a word between article and noun that is
+no adjective ("ein paar Tage"). A masculine phrase in the nominative after a subject pronoun and its verb is their
+object, in the accusative ("Ich habe ein Apfel gegessen": "einen Apfel", `_as_object`); a sentence's "Der" and a
+feminine noun before a verb in the third person singular are its subject, in the nominative ("Der Katze setzte sich":
+"Die Katze", `_a_subject`; "Dieser" too). Where the article fits its noun, the adjective before the noun takes the
+ending the two give where each of their readings gives the same ("der nächsten Zug": "der nächste Zug", "die statische
+Bibliotheken": "die statischen", `_with_its_adjectives`). A stream holds each phrase back until its noun ends (such a
+subject until the two words after it have), so its pieces are the whole translation's (`held_back_from`). No torch.
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ DEFINITE = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
 INDEFINITE_ENDINGS = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
                               ["", "en", "em", "es", "e", "e", "er", "er", "", "", "em", "es", "e", "e", "en", "er"]))
 INDEFINITE_STEMS = ("ein", "kein", "mein", "dein", "sein", "ihr", "unser")
+# "dies-", declined as "der": its form for each of the definite article's ("des" and "das" both "dieses")
+DEMONSTRATIVE = {form: "dies" + ending for form, ending in (("der", "er"), ("die", "e"), ("das", "es"), ("des", "es"),
+                                                             ("den", "en"), ("dem", "em"))}
+# The stems declined as "der", after which an adjective takes the weak ending (WEAK_ENDINGS)
+DEFINITE_STEMS = ("der", "dies")
 # An adjective's ending after a definite article (weak) and after "ein" (mixed), by case and gender
 WEAK_ENDINGS = {("nom", "m"): "e", ("nom", "f"): "e", ("nom", "n"): "e", ("acc", "f"): "e", ("acc", "n"): "e"}
 MIXED_ENDINGS = {("nom", "m"): "er", ("nom", "f"): "e", ("nom", "n"): "es", ("acc", "f"): "e", ("acc", "n"): "es"}
@@ -70,7 +75,8 @@ NOMINATIVE_AFTER = ("ist", "sind", "war", "waren", "wird", "werden", "wurde", "w
                     "wenn", "ob", "obwohl", "als", "da")
 CONTEXT_CASES = {**PREPOSITION_CASES, **dict.fromkeys(NOMINATIVE_AFTER, ("nom",))}
 _CONTEXT = "|".join(sorted(CONTEXT_CASES, key=len, reverse=True))
-_ARTICLE = rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?|{'|'.join(CONTRACTIONS)}"
+_ARTICLE = (rf"d(?:er|ie|as|en|em|es)|dies(?:e[mnrs]?)|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?"
+            rf"|{'|'.join(CONTRACTIONS)}")
 _WORD_ENDS = r"(?=\s|$|[.,;:!?)\]»«\"“”'’](?![\w:]))"
 _NOT_DESCRIBING = "|".join((_ARTICLE, _CONTEXT, *NO_ADJECTIVES))
 _DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|[a-zäöüß]+e[mnrs]?)(?![\w-])"
@@ -85,11 +91,10 @@ NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?P<context>(?i:{_CONTEXT}))(?P<gap>\s+
 NOUN_GOES_ON = re.compile(rf"\s+(?!{PLACEHOLDER_PATTERN.pattern}(?![\w-]))[A-ZÄÖÜ\d]")
 # The endings of the nouns whose plural may be written as their singular ("die Lehrer", "die Mädchen", "den Kollegen")
 PLURAL_AS_SINGULAR = ("er", "el", "en", "rn", "ln", "chen", "lein")
-DEMONSTRATIVE_ENDINGS = {"er": "der", "e": "die", "es": "das", "en": "den", "em": "dem"}  # "dies-"
 # The words `agreeing` reads before a phrase: "Was für ein", "dieses eine Mal"
-READ_BEFORE = ("was", *(f"dies{ending}" for ending in DEMONSTRATIVE_ENDINGS))
+READ_BEFORE = ("was", *dict.fromkeys(DEMONSTRATIVE.values()))
 # An article or a word declined as "der" just before another ("das eine Mal", "dieses eine Mal")
-AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}|{'|'.join(READ_BEFORE[1:])}))\s+$")
+AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}))\s+$")
 LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces after them
 # A sentence's subject pronoun, its verb and the words that may stand between the verb and its object: a masculine
 # phrase after them in the nominative is the object, in the accusative ("Ich habe ein Apfel gegessen": "einen Apfel");
@@ -110,6 +115,9 @@ WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
 OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
                               rf"(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
+# A sentence's article that fits a feminine noun as a dative or a genitive, which may be a subject's written in the
+# masculine ("Der Katze setzte sich", "Dieser Situation ist")
+SUBJECT_ARTICLES = ("Der", "Dieser")
 # The verb after a sentence's "Der" and its noun, and the word after the verb, which `_a_subject` reads; in a stream's
 # text what it needs read: the two words up to their ends, or a mark before them
 VERB_AFTER = re.compile(conjugation.VERB_AND_NEXT)
@@ -123,8 +131,8 @@ NO_NOUN_GOES_ON = re.compile(r"\s+[^\sA-ZÄÖÜ\d]")
 # The rest of a word a stream's piece starts with where the piece before ended inside it ("angrenzen|den Küste")
 WORD_REST = re.compile(r"[\w-]*")
 LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[\w-]*)\s*$")
-_ARTICLES = {*DEFINITE.values(), *CONTRACTIONS, *(stem.lower() + ending for stem in INDEFINITE_STEMS
-                                                   for ending in ("", "e", "em", "en", "er", "es"))}
+_ARTICLES = {*DEFINITE.values(), *DEMONSTRATIVE.values(), *CONTRACTIONS,
+             *(stem + ending for stem in INDEFINITE_STEMS for ending in ("", "e", "em", "en", "er", "es"))}
 _ARTICLE_STARTS = frozenset(word[:end] for word in _ARTICLES for end in range(len(word) + 1))
 _FIRST_STARTS = _ARTICLE_STARTS | {word[:end] for word in (*CONTEXT_CASES, *READ_BEFORE)
                                    for end in range(1, len(word) + 1)}
@@ -195,7 +203,7 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
     case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
     if case is None or case == "gen" and gender != "f":
         return phrase.group()  # the case stays open, or the noun would need the genitive's ending
-    if (describing := _describing(phrase["describing"], case, gender, stem == "der")) is None:
+    if (describing := _describing(phrase["describing"], case, gender, stem in DEFINITE_STEMS)) is None:
         return phrase.group()
     article = _article(stem, case, gender)
     if contracted:  # "zur Bahnhof": "zum Bahnhof", "am Tür": "an der Tür"
@@ -221,7 +229,7 @@ def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     if lexicon.load().gender(phrase["noun"]) != "m" or NOUN_GOES_ON.match(phrase.string, phrase.end()):
         return None
     stem = _declined(article)
-    if (describing := _describing(phrase["describing"], "acc", "m", stem == "der")) is None:
+    if (describing := _describing(phrase["describing"], "acc", "m", stem in DEFINITE_STEMS)) is None:
         return None
     return f"{_article(stem, 'acc', 'm')}{describing} {phrase['noun']}"
 
@@ -233,6 +241,8 @@ def _with_its_adjectives(phrase: re.Match, article: str, preposition: str) -> st
     Versionen"), not an adverb's ("die gerade laufende Prozesse"); else None."""
     if article == "ihr" or not phrase["describing"] or not (listed := lexicon.load().genders.get(phrase["noun"])):
         return None
+    if _may_be_a_subject(phrase):
+        return None  # "Der neue Version enthält": a subject the verb after it did not tell (`_a_subject`)
     pairs = re.findall(r"(\s+)(\S+)", phrase["describing"])
     if (written := _adjective_ending(pairs[-1][1], last=True)) is None:
         return None
@@ -255,7 +265,7 @@ def _adjectives_ending(article: str, gender: str, preposition: str) -> str | Non
     readings = [reading for reading in _readings(article) if _agrees(reading, gender, preposition)]
     if preposition and not any(case in PREPOSITION_CASES[preposition] for case, _ in readings):
         return None
-    endings = WEAK_ENDINGS if _declined(article) == "der" else MIXED_ENDINGS
+    endings = WEAK_ENDINGS if _declined(article) in DEFINITE_STEMS else MIXED_ENDINGS
     (ending, *others) = {endings.get(reading, OTHER_ENDING) for reading in readings} or {None}
     return None if others else ending
 
@@ -305,8 +315,9 @@ def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | Non
 
 def _may_be_a_subject(phrase: re.Match) -> bool:
     """Whether `_a_subject` may read the phrase as its sentence's subject once the words after it are there: "Der"
-    and a feminine noun (a dative or genitive as written)."""
-    return phrase["article"] == "Der" and not phrase["context"] and lexicon.load().gender(phrase["noun"]) == "f"
+    or "Dieser" and a feminine noun (a dative or genitive as written)."""
+    return phrase["article"] in SUBJECT_ARTICLES and not phrase["context"] and lexicon.load().gender(
+        phrase["noun"]) == "f"
 
 
 def _a_subject(phrase: re.Match) -> bool:
@@ -314,7 +325,8 @@ def _a_subject(phrase: re.Match) -> bool:
     setzte sich": "Die Katze"): a verb in the third person singular follows it (`conjugation.third_person_of`), none
     whose first object may be a dative ("Der Frau gefällt das") nor one a subject pronoun follows ("Der Frau geht es
     gut", "Der Frau kaufte er ein Kleid")."""
-    if phrase["article"] != "Der" or phrase["context"] or not (after := VERB_AFTER.match(phrase.string, phrase.end())):
+    if phrase["article"] not in SUBJECT_ARTICLES or phrase["context"] or not (after := VERB_AFTER.match(
+            phrase.string, phrase.end())):
         return False
     verb = conjugation.third_person_of(after["verb"])
     return verb is not None and conjugation.a_subject_before(verb, after["next"])
@@ -375,25 +387,26 @@ def _a_number(phrase: re.Match, gender: str) -> bool:
 
 
 def _declined(article: str) -> str:
-    """"der" for the definite article, else the stem of "ein" or a word declined as it ("" for no article)."""
+    """"der" for the definite article, "dies" for a form of "dies-", else the stem of "ein" or a word declined as it
+    ("" for no article)."""
     if article in DEFINITE.values():
         return "der"
+    if article in READ_BEFORE[1:]:
+        return "dies"
     return next((stem for stem in INDEFINITE_STEMS if article.startswith(stem)
                  and article[len(stem):] in INDEFINITE_ENDINGS.values()), "")
 
 
 def _as_article(word: str) -> str:
-    """The article a contraction holds ("am": "dem") or a word declined as "der" is declined as ("dieses": "das")."""
-    if word in CONTRACTIONS:
-        return CONTRACTIONS[word][1]
-    return DEMONSTRATIVE_ENDINGS.get(word[4:], word) if word.startswith("dies") else word
+    """The article a contraction holds ("am": "dem"), or the word itself."""
+    return CONTRACTIONS[word][1] if word in CONTRACTIONS else word
 
 
 @functools.cache
 def _readings(article: str) -> tuple[tuple[str, str], ...]:
     """The (case, gender) an article can be: "den": the masculine accusative, the plural dative."""
-    if (stem := _declined(article)) == "der":
-        return tuple(reading for reading, form in DEFINITE.items() if form == article)
+    if (stem := _declined(article)) in DEFINITE_STEMS:
+        return tuple(reading for reading in DEFINITE if _article(stem, *reading) == article)
     if not stem:
         return ()
     return tuple(reading for reading, ending in INDEFINITE_ENDINGS.items()
@@ -414,8 +427,11 @@ def _case(readings: tuple[tuple[str, str], ...], gender: str, context: str, capi
 
 
 def _article(stem: str, case: str, gender: str) -> str:
-    """The article of a case and gender: `stem` "der" the definite one, else "ein" or a word declined as it."""
-    return DEFINITE[case, gender] if stem == "der" else stem + INDEFINITE_ENDINGS[case, gender]
+    """The article of a case and gender: `stem` "der" the definite one, "dies" the form of "dies-" declined as it,
+    else "ein" or a word declined as it."""
+    if stem in DEFINITE_STEMS:
+        return DEFINITE[case, gender] if stem == "der" else DEMONSTRATIVE[DEFINITE[case, gender]]
+    return stem + INDEFINITE_ENDINGS[case, gender]
 
 
 def _describing(words: str, case: str, gender: str, definite: bool) -> str | None:
