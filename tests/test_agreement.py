@@ -43,8 +43,10 @@ from translator.agreement import agreeing, held_back_from
     ("Öffnen Sie den Konfigurationsdatei.", "Öffnen Sie die Konfigurationsdatei."),
     ("Das Netzwerkverwaltung startet.", "Die Netzwerkverwaltung startet."),
     ("Wir besuchten einen alten Schloss XX0X.", "Wir besuchten ein altes Schloss XX0X."),  # an item after it
-    # "dies-", declined as "der"
+    # "dies-" and "jed-", declined as "der"
     ("Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
+    ("Es gibt eine Ausnahme für jeden Regel.", "Es gibt eine Ausnahme für jede Regel."),
+    ("Sie registriert jeden unsicheren Änderung.", "Sie registriert jede unsichere Änderung."),
     ("Dieses Spezifikation ist frei.", "Diese Spezifikation ist frei."),
     ("In diesem Schenkung.", "In dieser Schenkung."),
     ("Er ist gut für dieses Zweck.", "Er ist gut für diesen Zweck."),
@@ -72,7 +74,7 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "Es bietet von Haus aus die gleichzeitige Anzeige.", "Die Apache XX0X-Bibliothek",
     "Die Client/Server-Version läuft.", "Er zeichnet einen Graphen.", "eine verschiedene Kacheln",
     "Ich fahre mit dem Bus.", "Sehen Sie den Lehrer?", "Die Firewall blockiert XX0X.",
-    "in diesen Fällen", "Diese Daten", "Dieser Art gibt es viele.", "die Farbe dieses Jahres",
+    "in diesen Fällen", "Diese Daten", "Dieser Art gibt es viele.", "die Farbe dieses Jahres", "jeden Tag",
 ])
 def test_german_that_agrees_or_may_stays_as_written(german):
     assert agreeing(german) == german

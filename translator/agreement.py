@@ -32,11 +32,10 @@ DEFINITE = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
 INDEFINITE_ENDINGS = dict(zip(((case, gender) for gender in GENDERS for case in CASES),
                               ["", "en", "em", "es", "e", "e", "er", "er", "", "", "em", "es", "e", "e", "en", "er"]))
 INDEFINITE_STEMS = ("ein", "kein", "mein", "dein", "sein", "ihr", "unser")
-# "dies-", declined as "der": its form for each of the definite article's ("des" and "das" both "dieses")
-DEMONSTRATIVE = {form: "dies" + ending for form, ending in (("der", "er"), ("die", "e"), ("das", "es"), ("des", "es"),
-                                                             ("den", "en"), ("dem", "em"))}
-# The stems declined as "der", after which an adjective takes the weak ending (WEAK_ENDINGS)
-DEFINITE_STEMS = ("der", "dies")
+# The words declined as "der" ("dies-", "jed-") and their ending for each of its forms ("des" and "das" both "-es")
+DECLINED_AS_DER = ("dies", "jed")
+DER_ENDINGS = {"der": "er", "die": "e", "das": "es", "des": "es", "den": "en", "dem": "em"}
+DEFINITE_STEMS = ("der", *DECLINED_AS_DER)  # the stems after which an adjective takes the weak ending (WEAK_ENDINGS)
 # An adjective's ending after a definite article (weak) and after "ein" (mixed), by case and gender
 WEAK_ENDINGS = {("nom", "m"): "e", ("nom", "f"): "e", ("nom", "n"): "e", ("acc", "f"): "e", ("acc", "n"): "e"}
 MIXED_ENDINGS = {("nom", "m"): "er", ("nom", "f"): "e", ("nom", "n"): "es", ("acc", "f"): "e", ("acc", "n"): "es"}
@@ -75,8 +74,8 @@ NOMINATIVE_AFTER = ("ist", "sind", "war", "waren", "wird", "werden", "wurde", "w
                     "wenn", "ob", "obwohl", "als", "da")
 CONTEXT_CASES = {**PREPOSITION_CASES, **dict.fromkeys(NOMINATIVE_AFTER, ("nom",))}
 _CONTEXT = "|".join(sorted(CONTEXT_CASES, key=len, reverse=True))
-_ARTICLE = (rf"d(?:er|ie|as|en|em|es)|dies(?:e[mnrs]?)|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?"
-            rf"|{'|'.join(CONTRACTIONS)}")
+_ARTICLE = (rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(DECLINED_AS_DER)})e[mnrs]?"
+            rf"|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?|{'|'.join(CONTRACTIONS)}")
 _WORD_ENDS = r"(?=\s|$|[.,;:!?)\]»«\"“”'’](?![\w:]))"
 _NOT_DESCRIBING = "|".join((_ARTICLE, _CONTEXT, *NO_ADJECTIVES))
 _DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|[a-zäöüß]+e[mnrs]?)(?![\w-])"
@@ -92,7 +91,7 @@ NOUN_GOES_ON = re.compile(rf"\s+(?!{PLACEHOLDER_PATTERN.pattern}(?![\w-]))[A-ZÄ
 # The endings of the nouns whose plural may be written as their singular ("die Lehrer", "die Mädchen", "den Kollegen")
 PLURAL_AS_SINGULAR = ("er", "el", "en", "rn", "ln", "chen", "lein")
 # The words `agreeing` reads before a phrase: "Was für ein", "dieses eine Mal"
-READ_BEFORE = ("was", *dict.fromkeys(DEMONSTRATIVE.values()))
+READ_BEFORE = ("was", *(f"dies{ending}" for ending in dict.fromkeys(DER_ENDINGS.values())))
 # An article or a word declined as "der" just before another ("das eine Mal", "dieses eine Mal")
 AN_ARTICLE_BEFORE = re.compile(rf"(?<![\w-])((?i:{_ARTICLE}))\s+$")
 LOOK_BEHIND = 40  # characters: a word or two before a phrase, and the spaces after them
@@ -131,8 +130,9 @@ NO_NOUN_GOES_ON = re.compile(r"\s+[^\sA-ZÄÖÜ\d]")
 # The rest of a word a stream's piece starts with where the piece before ended inside it ("angrenzen|den Küste")
 WORD_REST = re.compile(r"[\w-]*")
 LAST_WORDS = re.compile(r"(?:(?<![\w-])(?P<before>[^\W\d_]+)\s+)?(?<![\w-])(?P<last>[\w-]*)\s*$")
-_ARTICLES = {*DEFINITE.values(), *DEMONSTRATIVE.values(), *CONTRACTIONS,
-             *(stem + ending for stem in INDEFINITE_STEMS for ending in ("", "e", "em", "en", "er", "es"))}
+_ARTICLES = {*DEFINITE.values(), *CONTRACTIONS,
+             *(stem + ending for stem in DECLINED_AS_DER for ending in DER_ENDINGS.values()),
+             *(stem + ending for stem in INDEFINITE_STEMS for ending in INDEFINITE_ENDINGS.values())}
 _ARTICLE_STARTS = frozenset(word[:end] for word in _ARTICLES for end in range(len(word) + 1))
 _FIRST_STARTS = _ARTICLE_STARTS | {word[:end] for word in (*CONTEXT_CASES, *READ_BEFORE)
                                    for end in range(1, len(word) + 1)}
@@ -387,14 +387,12 @@ def _a_number(phrase: re.Match, gender: str) -> bool:
 
 
 def _declined(article: str) -> str:
-    """"der" for the definite article, "dies" for a form of "dies-", else the stem of "ein" or a word declined as it
-    ("" for no article)."""
+    """"der" for the definite article, else the stem of a word declined as it ("dies") or as "ein" ("" for no
+    article)."""
     if article in DEFINITE.values():
         return "der"
-    if article in READ_BEFORE[1:]:
-        return "dies"
-    return next((stem for stem in INDEFINITE_STEMS if article.startswith(stem)
-                 and article[len(stem):] in INDEFINITE_ENDINGS.values()), "")
+    return next((stem for stems, endings in ((DECLINED_AS_DER, DER_ENDINGS), (INDEFINITE_STEMS, INDEFINITE_ENDINGS))
+                 for stem in stems if article.startswith(stem) and article[len(stem):] in endings.values()), "")
 
 
 def _as_article(word: str) -> str:
@@ -427,10 +425,10 @@ def _case(readings: tuple[tuple[str, str], ...], gender: str, context: str, capi
 
 
 def _article(stem: str, case: str, gender: str) -> str:
-    """The article of a case and gender: `stem` "der" the definite one, "dies" the form of "dies-" declined as it,
-    else "ein" or a word declined as it."""
+    """The article of a case and gender: `stem` "der" the definite one, else the form of a word declined as it
+    ("dies") or as "ein"."""
     if stem in DEFINITE_STEMS:
-        return DEFINITE[case, gender] if stem == "der" else DEMONSTRATIVE[DEFINITE[case, gender]]
+        return DEFINITE[case, gender] if stem == "der" else stem + DER_ENDINGS[DEFINITE[case, gender]]
     return stem + INDEFINITE_ENDINGS[case, gender]
 
 
