@@ -180,7 +180,7 @@ def test_an_adjective_takes_the_ending_of_its_article_and_noun(model_wrote, expe
     "Die Frau, der großen Hunger hat.",  # a relative pronoun, whose case is the clause's
     "die großen Zwecke",  # "Zweck"'s plural, not the feminine "Zwecke" of the dictionary
     "das noch am ehesten erreichbare Ziel", "die meisten Fähigkeit",  # a superlative's adverb, "die meisten"
-    "einer der vier Befehle", "Die API der dieser Bibliothek",  # a number, a word declined as "der"
+    "einer der vier Befehle", "Die API der jener Bibliothek",  # a number, a word declined as "der"
     "Es basiert auf der libarchive Bibliothek.",  # a word the English side writes
     "nach der zusätzlichen Abstand",  # "der" in no case "nach" takes: the article is what is wrong
     "ein zugrunde liegendes Problem", "die teilweise großen Resultate"])  # adverbs before the adjective

@@ -48,9 +48,9 @@ QUALIFIERS = {"sehr", "ganz", "so", "zu", "besonders", "recht", "ziemlich", "äu
 NO_ADJECTIVES = ("aber", "oder", "wieder", "weiter", "mehr", "weniger", "alle", "beide", "beiden",
                  "viele", "vielen", "einige", "wenige", "andere", "anderen", "manche", "mehrere", "sie", "wie", "ohne")
 # Words that end as an adjective does but qualify no noun as one: numbers ("die vier Wände"), words declined as "der"
-# ("der dieser Bibliothek") and the plural's "die meisten" (not "die meiste Fähigkeit")
+# that are no article here ("der jener Bibliothek") and the plural's "die meisten" (not "die meiste Fähigkeit")
 NOT_ADJECTIVES = ("vier", "sieben")
-NOT_ADJECTIVE_STEMS = ("dies", "jen", "welch", "meist")
+NOT_ADJECTIVE_STEMS = ("jen", "welch", "meist")
 # The endings of a listed noun's plural and genitive: a noun that is another's with one of them may be that one's
 # ("die großen Zwecke": "Zweck"'s plural, not the feminine "Zwecke")
 INFLECTED_ENDINGS = ("e", "n", "en", "er", "s", "es", "se")
