@@ -116,7 +116,7 @@ OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(
 WORD_BEFORE = re.compile(r"\S*\s*$")
 # A sentence's article that fits a feminine noun as a dative or a genitive, which may be a subject's written in the
 # masculine ("Der Katze setzte sich", "Dieser Situation ist")
-SUBJECT_ARTICLES = ("Der", "Dieser")
+DATIVE_OR_SUBJECT = ("Der", "Dieser")
 # The verb after a sentence's "Der" and its noun, and the word after the verb, which `_a_subject` reads; in a stream's
 # text what it needs read: the two words up to their ends, or a mark before them
 VERB_AFTER = re.compile(conjugation.VERB_AND_NEXT)
@@ -203,7 +203,7 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
     case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
     if case is None or case == "gen" and gender != "f":
         return phrase.group()  # the case stays open, or the noun would need the genitive's ending
-    if (describing := _describing(phrase["describing"], case, gender, stem in DEFINITE_STEMS)) is None:
+    if (describing := _describing(phrase["describing"], _ending_after(stem, (case, gender)))) is None:
         return phrase.group()
     article = _article(stem, case, gender)
     if contracted:  # "zur Bahnhof": "zum Bahnhof", "am Tür": "an der Tür"
@@ -229,7 +229,7 @@ def _as_object(opening: str | None, phrase: re.Match) -> str | None:
     if lexicon.load().gender(phrase["noun"]) != "m" or NOUN_GOES_ON.match(phrase.string, phrase.end()):
         return None
     stem = _declined(article)
-    if (describing := _describing(phrase["describing"], "acc", "m", stem in DEFINITE_STEMS)) is None:
+    if (describing := _describing(phrase["describing"], _ending_after(stem, ("acc", "m")))) is None:
         return None
     return f"{_article(stem, 'acc', 'm')}{describing} {phrase['noun']}"
 
@@ -265,24 +265,31 @@ def _adjectives_ending(article: str, gender: str, preposition: str) -> str | Non
     readings = [reading for reading in _readings(article) if _agrees(reading, gender, preposition)]
     if preposition and not any(case in PREPOSITION_CASES[preposition] for case, _ in readings):
         return None
-    endings = WEAK_ENDINGS if _declined(article) in DEFINITE_STEMS else MIXED_ENDINGS
-    (ending, *others) = {endings.get(reading, OTHER_ENDING) for reading in readings} or {None}
+    (ending, *others) = {_ending_after(_declined(article), reading) for reading in readings} or {None}
     return None if others else ending
 
 
 def _another_thing(phrase: re.Match, article: str, listed: str, preposition: str, adjective: str) -> bool:
-    """Whether a phrase whose adjective `_with_its_adjectives` would change may be another thing, as `_other_gender`
-    reads it: a noun another's plural or genitive may be ("Zwecke": "Zweck"), a name after it, a relative pronoun, a
-    number, an adverb after "am" ("am ehesten erreichbare Ziel"), or an adjective the English side writes ("der
-    libarchive Bibliothek")."""
+    """Whether a phrase whose adjective `_with_its_adjectives` would change may be another thing: a noun another's
+    plural or genitive may be ("Zwecke": "Zweck"), an adjective the English side writes ("der libarchive
+    Bibliothek"), a number before it where no word its case follows stands before it, or what `_read_otherwise`
+    reads ("das am ehesten erreichbare Ziel")."""
     words, noun = lexicon.load(), phrase["noun"]
     if "p" not in listed and any(noun.endswith(ending) and words.genders.get(noun[:-len(ending)], listed)[0]
                                  != listed[0] for ending in INFLECTED_ENDINGS):
         return True
-    return bool(NOUN_GOES_ON.match(phrase.string, phrase.end()) or words.knows(adjective)
-                or (not phrase["context"] or preposition) and _after_a_comma(phrase)
-                or not phrase["context"] and _a_number(phrase, listed)
-                or article == "dem" and preposition == "an" and SUPERLATIVE.search(phrase["describing"]))
+    return bool(words.knows(adjective) or not phrase["context"] and _a_number(phrase, listed)
+                or _read_otherwise(phrase, article, preposition))
+
+
+def _read_otherwise(phrase: re.Match, article: str, preposition: str) -> bool:
+    """Whether the words around a phrase make it another thing than an article, its adjectives and its noun: a
+    relative pronoun after a comma ("der Mann, der Geld hat", "die Stadt, in der Egoismus herrscht"), a superlative's
+    adverb after "am" ("die am besten erhaltene Stadt"), a noun that goes on in a name or a number after it ("das
+    Warschauer Nachtleben", NOUN_GOES_ON)."""
+    return bool((not phrase["context"] or preposition) and _after_a_comma(phrase)
+                or article == "dem" and preposition == "an" and SUPERLATIVE.search(phrase["describing"])
+                or NOUN_GOES_ON.match(phrase.string, phrase.end()))
 
 
 def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | None:
@@ -297,14 +304,9 @@ def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | Non
     gender = words.gender(noun)
     if not gender or gender == "p" or any(_agrees(reading, gender, preposition) for reading in readings):
         return None
-    if (not phrase["context"] or preposition) and _after_a_comma(phrase) or phrase["article"] == "ihr":
-        return None  # a relative pronoun ("der Mann, der Geld hat", "die Stadt, in der Egoismus herrscht"), a pronoun
-    if _a_number(phrase, gender) or article == "dem" and preposition == "an" and SUPERLATIVE.search(
-            phrase["describing"]):
-        return None  # "das eine Mal", "die am besten erhaltene Stadt"
+    if phrase["article"] == "ihr" or _a_number(phrase, gender) or _read_otherwise(phrase, article, preposition):
+        return None  # a pronoun ("Gib ihr Zeit"), "das eine Mal", a relative pronoun, an adverb, a name
     fitting = [reading for reading in readings if not preposition or reading[0] in PREPOSITION_CASES[preposition]]
-    if NOUN_GOES_ON.match(phrase.string, phrase.end()):
-        return None
     # a subject the dictionary has as a feminine noun is no plural nor adjective ("Der Katze": "Die Katze"), but where
     # it ends as a participle used as a noun does ("Der Angeklagte")
     feminine_subject = subject and listed == "f" and not noun.endswith(("te", "de"))
@@ -316,7 +318,7 @@ def _other_gender(phrase: re.Match, article: str, preposition: str) -> str | Non
 def _may_be_a_subject(phrase: re.Match) -> bool:
     """Whether `_a_subject` may read the phrase as its sentence's subject once the words after it are there: "Der"
     or "Dieser" and a feminine noun (a dative or genitive as written)."""
-    return phrase["article"] in SUBJECT_ARTICLES and not phrase["context"] and lexicon.load().gender(
+    return phrase["article"] in DATIVE_OR_SUBJECT and not phrase["context"] and lexicon.load().gender(
         phrase["noun"]) == "f"
 
 
@@ -325,7 +327,7 @@ def _a_subject(phrase: re.Match) -> bool:
     setzte sich": "Die Katze"): a verb in the third person singular follows it (`conjugation.third_person_of`), none
     whose first object may be a dative ("Der Frau gefällt das") nor one a subject pronoun follows ("Der Frau geht es
     gut", "Der Frau kaufte er ein Kleid")."""
-    if phrase["article"] not in SUBJECT_ARTICLES or phrase["context"] or not (after := VERB_AFTER.match(
+    if phrase["article"] not in DATIVE_OR_SUBJECT or phrase["context"] or not (after := VERB_AFTER.match(
             phrase.string, phrase.end())):
         return False
     verb = conjugation.third_person_of(after["verb"])
@@ -432,11 +434,15 @@ def _article(stem: str, case: str, gender: str) -> str:
     return stem + INDEFINITE_ENDINGS[case, gender]
 
 
-def _describing(words: str, case: str, gender: str, definite: bool) -> str | None:
-    """The adjectives between article and noun with the endings of a case and gender, qualifiers as written; None
-    where a word is neither ("ein paar")."""
-    endings = WEAK_ENDINGS if definite else MIXED_ENDINGS
-    ending = endings.get((case, gender), OTHER_ENDING)
+def _ending_after(stem: str, reading: tuple[str, str]) -> str:
+    """An adjective's ending after an article of `stem` (`_declined`) in a reading (case, gender): weak after "der"
+    and the words declined as it, mixed after "ein" and those declined as it."""
+    return (WEAK_ENDINGS if stem in DEFINITE_STEMS else MIXED_ENDINGS).get(reading, OTHER_ENDING)
+
+
+def _describing(words: str, ending: str) -> str | None:
+    """The adjectives between article and noun with `ending` (`_ending_after`), qualifiers as written; None where a
+    word is neither ("ein paar")."""
     written = []
     for space, word in re.findall(r"(\s+)(\S+)", words):
         if word in QUALIFIERS:
