@@ -43,6 +43,8 @@ from translator.agreement import agreeing, held_back_from
     ("Öffnen Sie den Konfigurationsdatei.", "Öffnen Sie die Konfigurationsdatei."),
     ("Das Netzwerkverwaltung startet.", "Die Netzwerkverwaltung startet."),
     ("Wir besuchten einen alten Schloss XX0X.", "Wir besuchten ein altes Schloss XX0X."),  # an item after it
+    ("Unser Mannschaft hat gewonnen.", "Unsere Mannschaft hat gewonnen."),  # the suffix's, not "Schaft"'s
+    ("Die Datei hat einen neuen Eigenschaft.", "Die Datei hat eine neue Eigenschaft."),
     # "dies-" and "jed-", declined as "der"
     ("Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
     ("Es gibt eine Ausnahme für jeden Regel.", "Es gibt eine Ausnahme für jede Regel."),
@@ -93,7 +95,7 @@ def test_an_article_takes_its_nouns_gender_whole_and_streamed():
             ("What a coincidence!", "Was für ein Zufall!", "Was für ein Zufall!"),
             ("Only this one time!", "Nur dieses eine Mal!", "Nur dieses eine Mal!"),
             ("The man who has money.", "Der Mann, der Geld hat.", "Der Mann, der Geld hat."),
-            ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzenden Küste"),
+            ("states in adjacent coasts", "Staaten in angrenzenden Küste", "Staaten in angrenzenden Küste"),
             ("She is not my friend.", "Sie ist nicht meine Freund.", "Sie ist nicht mein Freund."),
             ("This coffee tastes good.", "Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
             ("the money", "über die Geld Geldbezug.", "über die Geld Geldbezug."),  # a name's part, whole too
@@ -119,7 +121,9 @@ def test_a_stream_holds_back_a_noun_phrase_until_its_noun_ends():
     assert held_back_from("Ich spiele den Gitarre ") == held_back_from("Ich spiele den Gitarre:") == len("Ich spiele ")
     assert held_back_from("Ich spiele den Gitarre. ") is None
     assert held_back_from("Das Haus ist gut.") is None
-    assert held_back_from("Staaten mit angrenzen") is None  # the next piece knows it goes on the word
+    assert held_back_from("Staaten in angrenzen") is None  # the next piece knows it goes on the word
+    assert held_back_from("Staaten mit angrenzen") == held_back_from("Staaten mit angrenzenden Küste") == len(
+        "Staaten ")  # a preposition of one case before a word: an adjective with no article may follow it
     assert held_back_from("Sie öffnet Konfigurationsdateiverwal") is None  # a long word, or none in spaces, streams
 
 
@@ -188,9 +192,40 @@ def test_adjectives_that_agree_or_may_stay_as_written(german):
     assert agreeing(german) == german
 
 
+@pytest.mark.parametrize("model_wrote, expected", [
+    # in the held-out outputs
+    ("Eine farbige Box mit unformatierten Text.", "Eine farbige Box mit unformatiertem Text."),
+    ("Popups können nach kurzem Zeit verschwinden.", "Popups können nach kurzer Zeit verschwinden."),
+    ("Für beste Schutz beim Surfen.", "Für besten Schutz beim Surfen."),
+    ("Geräte mit externen Stromversorgung", "Geräte mit externer Stromversorgung"),
+    ("Ein Kleid mit niedriger Ausschnitt", "Ein Kleid mit niedrigem Ausschnitt"),
+    ("Sie kommt mit sehr großem Unterstützung.", "Sie kommt mit sehr großer Unterstützung."),  # a qualifier between
+    ("mit neuen schnellen Funktion", "mit neuer schneller Funktion"),  # each adjective with the last one's ending
+    ("Es ist für schnelle Prototyping.", "Es ist für schnelles Prototyping.")])
+def test_an_adjective_with_no_article_after_a_preposition_takes_the_strong_ending(model_wrote, expected):
+    """A preposition of one case, the dative's or the accusative's, and a singular noun the dictionary lists give the
+    ending ("mit" and a masculine noun: "-em")."""
+    assert agreeing(model_wrote) == expected
+
+
+@pytest.mark.parametrize("german", [
+    "Das Paket enthält die von doxygen erzeugte Dokumentation.",  # an article before: its noun's words
+    "eine nach innen gerichtete Bewegung", "die von ihnen erstellte Software",
+    "eine Wohnung mit allem modernen Komfort", "mit einigen Schularbeit",  # a determiner before the adjective
+    "ein Boot mit vollen Segeln",  # "Segel"'s dative plural
+    "für neue Benutzer",  # a plural written as its singular
+    "nach langem Reise",  # "Reis"'s plural may be meant
+    "mit anderen Python Modulen",  # a noun that goes on
+    "eine leicht zu bedienende Oberfläche", "bei denen Redundanz"])  # no preposition of one case's adjective
+def test_adjectives_with_no_article_that_agree_or_may_stay_as_written(german):
+    assert agreeing(german) == german
+
+
 def test_an_adjective_takes_its_ending_whole_and_streamed():
     for source, model_wrote, expected in [
             ("Where is the nearest train?", "Wo ist der nächsten Zug?", "Wo ist der nächste Zug?"),
+            ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzender Küste"),
+            ("the software they made", "die von ihnen erstellte Software", "die von ihnen erstellte Software"),
             ("the static libraries", "die statische Bibliotheken XX0X", "die statischen Bibliotheken XX0X"),
             ("An alternative text mode is used.", "Ein alternativen Textmodus wird benutzt.",
              "Ein alternativer Textmodus wird benutzt.")]:
@@ -222,7 +257,8 @@ def test_a_nouns_gender_is_the_dictionarys_or_its_heads():
     words = lexicon.load()
     assert [words.gender(noun) for noun in ("Gitarre", "Lehrer", "Kollegen", "Konfigurationsdatei",
                                             "Passwort-Manager", "Druckerwarteschlange", "Arbeiterschaft",
-                                            "Zeitsprung")] == ["f", "mp", "p", "f", "m", "f", "f", "m"]
+                                            "Zeitsprung", "Mannschaft", "Eigenschaft")] == [
+        "f", "mp", "p", "f", "m", "f", "f", "m", "f", "f"]  # Ding's "fem" where a suffix tells it before a head
     assert words.gender("Wunschliste") is None  # Ding's "masc", its head's "fem"
     assert words.gender("Vorsitzende") is None  # no "Ende"
     assert words.gender("Xyzzyplugh") is None

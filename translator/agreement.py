@@ -12,8 +12,10 @@ object, in the accusative ("Ich habe ein Apfel gegessen": "einen Apfel", `_as_ob
 feminine noun before a verb in the third person singular are its subject, in the nominative ("Der Katze setzte sich":
 "Die Katze", `_a_subject`; "Dieser" too). Where the article fits its noun, the adjective before the noun takes the
 ending the two give where each of their readings gives the same ("der nächsten Zug": "der nächste Zug", "die statische
-Bibliotheken": "die statischen", `_with_its_adjectives`). A stream holds each phrase back until its noun ends (such a
-subject until the two words after it have), so its pieces are the whole translation's (`held_back_from`). No torch.
+Bibliotheken": "die statischen", `_with_its_adjectives`); with no article after a preposition of one case, they take
+the strong ending ("mit unformatierten Text": "mit unformatiertem Text", `_with_strong_endings`). A stream holds each
+phrase back until its noun ends (such a subject until the two words after it have), so its pieces are the whole
+translation's (`held_back_from`). No torch.
 """
 
 from __future__ import annotations
@@ -40,17 +42,24 @@ DEFINITE_STEMS = ("der", *DECLINED_AS_DER)  # the stems after which an adjective
 WEAK_ENDINGS = {("nom", "m"): "e", ("nom", "f"): "e", ("nom", "n"): "e", ("acc", "f"): "e", ("acc", "n"): "e"}
 MIXED_ENDINGS = {("nom", "m"): "er", ("nom", "f"): "e", ("nom", "n"): "es", ("acc", "f"): "e", ("acc", "n"): "es"}
 OTHER_ENDING = "en"  # each other case and gender, either way
+# An adjective's ending with no article before it (strong), in the cases of the prepositions that take one
+STRONG_ENDINGS = {("dat", "m"): "em", ("dat", "n"): "em", ("dat", "f"): "er",
+                  ("acc", "m"): "en", ("acc", "f"): "e", ("acc", "n"): "es"}
 ADJECTIVE_ENDINGS = ("en", "em", "er", "es", "e")
 # Words that may stand between an article and the adjective they qualify ("ein sehr gutes Buch")
 QUALIFIERS = {"sehr", "ganz", "so", "zu", "besonders", "recht", "ziemlich", "äußerst", "etwas", "noch", "wirklich",
               "völlig", "relativ", "immer", "nicht"}
 # Words ending as adjectives do that are none, or that make the phrase a plural ("die beiden")
 NO_ADJECTIVES = ("aber", "oder", "wieder", "weiter", "mehr", "weniger", "alle", "beide", "beiden",
-                 "viele", "vielen", "einige", "wenige", "andere", "anderen", "manche", "mehrere", "sie", "wie", "ohne")
+                 "viele", "vielen", "einige", "wenige", "andere", "anderen", "manche", "mehrere", "sie", "wie", "ohne",
+                 "denen", "deren")
 # Words that end as an adjective does but qualify no noun as one: numbers ("die vier Wände"), words declined as "der"
 # that are no article here ("der jener Bibliothek") and the plural's "die meisten" (not "die meiste Fähigkeit")
 NOT_ADJECTIVES = ("vier", "sieben")
 NOT_ADJECTIVE_STEMS = ("jen", "welch", "meist")
+# Words declined as adjectives that change the endings of those after them ("mit allem modernen Komfort", "von vielem
+# unnötigen Code"), and "einig-", which the model writes for a plural ("von einigen Sortierung")
+DETERMINER_STEMS = ("all", "viel", "wenig", "einig", "manch", "mehrer", "sämtlich", "etlich", "solch")
 # The endings of a listed noun's plural and genitive: a noun that is another's with one of them may be that one's
 # ("die großen Zwecke": "Zweck"'s plural, not the feminine "Zwecke")
 INFLECTED_ENDINGS = ("e", "n", "en", "er", "s", "es", "se")
@@ -73,6 +82,10 @@ CASE_ONLY_AFTER = ("mit", "von", "zu", "bei", "für", "durch", "gegen", "ohne", 
 NOMINATIVE_AFTER = ("ist", "sind", "war", "waren", "wird", "werden", "wurde", "wurden", "bleibt", "dass", "weil",
                     "wenn", "ob", "obwohl", "als", "da")
 CONTEXT_CASES = {**PREPOSITION_CASES, **dict.fromkeys(NOMINATIVE_AFTER, ("nom",))}
+# The prepositions of one case, the dative or the accusative, before which an adjective with no article takes its
+# strong ending (BARE_PHRASE); not "zu", which is also "too" and an infinitive's ("leicht zu bedienende Oberfläche")
+BARE_CASES = {word: cases[0] for word, cases in PREPOSITION_CASES.items()
+              if len(cases) == 1 and cases[0] in ("dat", "acc") and word != "zu"}
 _CONTEXT = "|".join(sorted(CONTEXT_CASES, key=len, reverse=True))
 _ARTICLE = (rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(DECLINED_AS_DER)})e[mnrs]?"
             rf"|(?:{'|'.join(INDEFINITE_STEMS)})(?:e[mnrs]?)?|{'|'.join(CONTRACTIONS)}")
@@ -84,6 +97,10 @@ _DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|
 # "System.ServiceProcess", "Benutzer*innen")
 NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?P<context>(?i:{_CONTEXT}))(?P<gap>\s+(?:(?:{'|'.join(BETWEEN)})\s+)?))?"
                          rf"(?P<article>(?i:{_ARTICLE}))(?P<describing>(?:{_DESCRIBING})*?)"
+                         rf"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*){_WORD_ENDS}")
+# A preposition of BARE_CASES, the adjectives after it and their noun, with no article ("mit unformatierten Text")
+_BARE = "|".join(BARE_CASES)
+BARE_PHRASE = re.compile(rf"(?<![\w-])(?P<context>(?i:{_BARE}))(?P<describing>(?:{_DESCRIBING})+?)"
                          rf"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*){_WORD_ENDS}")
 # A capitalized word or a number after the one read as the noun: that one was an adjective or a name ("das Warschauer
 # Nachtleben", "die Python 3-Version"); not an item's token on its own ("einen alten Schloss XX0X": "in Schottland")
@@ -110,9 +127,10 @@ NOMINATIVE_VERBS = {*"bin bist ist sind seid war warst waren wart werde wirst wi
 # "ersten", which place the noun after them ("am nächsten Ampel": "an der nächsten Ampel")
 SUPERLATIVE = re.compile(r"(?<![\w-])(?!(?:nächst|erst)en(?![\w-]))[\w-]*sten(?![\w-])")
 WAS_BEFORE = re.compile(r"(?<![\w-])[Ww]as\s*$")
-# A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`)
-OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
-                              rf"(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
+# A phrase whose noun has not ended yet, which a stream holds back (`held_back_from`): an article's, or a one-case
+# preposition's (BARE_PHRASE)
+OPEN_NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?:(?i:{_CONTEXT})\s+(?:(?:{'|'.join(BETWEEN)})\s+)?)?(?i:{_ARTICLE})"
+                              rf"|(?i:{_BARE}))(?:{_DESCRIBING})*(?:\s+[\w-]*)?\s*$")
 WORD_BEFORE = re.compile(r"\S*\s*$")
 # A sentence's article that fits a feminine noun as a dative or a genitive, which may be a subject's written in the
 # masculine ("Der Katze setzte sich", "Dieser Situation ist")
@@ -146,7 +164,8 @@ def agreeing(text: str, before: str = "") -> str:
         return text
     rest = WORD_REST.match(text).end() if before[-1:] and WORD_REST.fullmatch(before[-1]) else 0
     opening = before + text[:rest] if len(before) <= LOOK_BEHIND else None  # what `_as_object` reads before a phrase
-    return text[:rest] + NOUN_PHRASE.sub(functools.partial(_agreeing_phrase, opening), text[rest:])
+    agreed = NOUN_PHRASE.sub(functools.partial(_agreeing_phrase, opening), text[rest:])
+    return text[:rest] + BARE_PHRASE.sub(_with_strong_endings, agreed)
 
 
 def held_back_from(text: str) -> int | None:
@@ -166,10 +185,11 @@ def held_back_from(text: str) -> int | None:
         start = _with_the_word_before(text, words.start())  # "mit", "mit d", "ist nicht"
     elif words["last"] and words["last"].lower() in _FIRST_STARTS:
         start = _with_the_word_before(text, words.start("last"))  # "zwisch", "ei", "Was"
-    for whole in reversed([*NOUN_PHRASE.finditer(text)]):  # a whole phrase goes with what `agreeing` reads after it
+    wholes = sorted([*NOUN_PHRASE.finditer(text), *BARE_PHRASE.finditer(text)], key=re.Match.start, reverse=True)
+    for whole in wholes:  # a whole phrase goes with what `agreeing` reads after it
         if whole.start() >= start:
             continue
-        if _may_be_a_subject(whole):
+        if whole.re is NOUN_PHRASE and _may_be_a_subject(whole):
             held = not VERB_AFTER_READ.match(text, whole.end(), start)  # "Der Katze setzte sich"
         else:
             held = not (READ_AFTER.search(text, whole.end(), start) or NO_NOUN_GOES_ON.match(text, whole.end()))
@@ -249,6 +269,36 @@ def _with_its_adjectives(phrase: re.Match, article: str, preposition: str) -> st
     if (ending := _adjectives_ending(article, listed, preposition)) in (None, written) or _another_thing(
             phrase, article, listed, preposition, pairs[-1][1]):
         return None
+    return _with_ending(phrase, pairs, written, ending)
+
+
+def _with_strong_endings(phrase: re.Match) -> str:
+    """A phrase of a preposition of one case and adjectives before a singular noun with no article, the adjectives in
+    the strong ending of its case and the noun's gender ("mit unformatierten Text": "mit unformatiertem Text", "nach
+    kurzem Zeit": "nach kurzer Zeit", "für beste Schutz": "für besten Schutz"), as `_with_its_adjectives` writes
+    them; else as written: a noun that may be a plural (another's with a dative's "n" or "en", PLURAL_AS_SINGULAR,
+    another's of another gender), an adjective the English side writes, a noun that goes on (NOUN_GOES_ON), a word
+    between that is no adjective or one of DETERMINER_STEMS, and an article before the preposition, whose noun the
+    words after it describe ("die von ihnen erstellte Software", "eine nach innen gerichtete Bewegung")."""
+    words, noun, case = lexicon.load(), phrase["noun"], BARE_CASES[phrase["context"].lower()]
+    if not (listed := words.genders.get(noun)) or "p" in listed or noun.endswith(PLURAL_AS_SINGULAR) or (
+            case == "dat" and any(noun.endswith(ending) and noun[:-len(ending)] in words.genders
+                                  for ending in ("n", "en"))) or _may_be_inflected(noun, listed):
+        return phrase.group()
+    pairs = re.findall(r"(\s+)(\S+)", phrase["describing"])
+    if any(word.startswith(DETERMINER_STEMS) or word not in QUALIFIERS and _adjective_ending(word) is None
+           for _, word in pairs) or AN_ARTICLE_BEFORE.search(_before(phrase)):
+        return phrase.group()
+    written, ending = _adjective_ending(pairs[-1][1]), STRONG_ENDINGS[case, listed]
+    if written in (None, ending) or words.knows(pairs[-1][1]) or NOUN_GOES_ON.match(phrase.string, phrase.end()):
+        return phrase.group()
+    return _with_ending(phrase, pairs, written, ending)
+
+
+def _with_ending(phrase: re.Match, pairs: list[tuple[str, str]], written: str, ending: str) -> str:
+    """A phrase with its last adjective's ending `written` as `ending`, and the words before it that have its ending
+    ("die neue schnelle Versionen"), not an adverb's ("die gerade laufende Prozesse"). `pairs`: the (space, word) of
+    its describing words."""
     describing = "".join(space + (word[:-len(written)] + ending if index == len(pairs) - 1
                                   or _adjective_ending(word) == written else word)
                          for index, (space, word) in enumerate(pairs))
@@ -274,12 +324,18 @@ def _another_thing(phrase: re.Match, article: str, listed: str, preposition: str
     plural or genitive may be ("Zwecke": "Zweck"), an adjective the English side writes ("der libarchive
     Bibliothek"), a number before it where no word its case follows stands before it, or what `_read_otherwise`
     reads ("das am ehesten erreichbare Ziel")."""
-    words, noun = lexicon.load(), phrase["noun"]
-    if "p" not in listed and any(noun.endswith(ending) and words.genders.get(noun[:-len(ending)], listed)[0]
-                                 != listed[0] for ending in INFLECTED_ENDINGS):
+    if "p" not in listed and _may_be_inflected(phrase["noun"], listed):
         return True
-    return bool(words.knows(adjective) or not phrase["context"] and _a_number(phrase, listed)
+    return bool(lexicon.load().knows(adjective) or not phrase["context"] and _a_number(phrase, listed)
                 or _read_otherwise(phrase, article, preposition))
+
+
+def _may_be_inflected(noun: str, listed: str) -> bool:
+    """Whether a listed noun may be another of another gender with a plural's or genitive's ending ("Zwecke":
+    "Zweck")."""
+    genders = lexicon.load().genders
+    return any(noun.endswith(ending) and genders.get(noun[:-len(ending)], listed)[0] != listed[0]
+               for ending in INFLECTED_ENDINGS)
 
 
 def _read_otherwise(phrase: re.Match, article: str, preposition: str) -> bool:

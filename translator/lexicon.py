@@ -117,14 +117,17 @@ class Lexicon:
         """A German noun's gender: "m", "f" or "n", "p" after it where its plural is written the same, "p" alone for
         a plural. A compound takes the gender of its head, its last part ("Passwort-Manager": "Manager"), or the
         longest noun of MIN_HEAD letters or more it ends in after a word German writes ("Konfigurationsdatei":
-        "Konfiguration" and "s", "Datei"); a word the dictionary lacks that ends in a suffix of SUFFIX_GENDERS has
-        its gender ("Arbeiterschaft": "f", not "Schaft"'s). None for any other word ("Firewall": "Fire" is no German
-        word), and for a noun whose head says otherwise than the dictionary ("Wunschliste" is no "m")."""
-        listed, head = self.genders.get(noun), self._head_gender(noun)
+        "Konfiguration" and "s", "Datei"), where no suffix of SUFFIXES_BEFORE_HEADS tells it first ("Arbeiterschaft",
+        "Mannschaft": "f", not "Schaft"'s); a word the dictionary lacks that ends in a suffix of SUFFIX_GENDERS has its
+        gender. None for any other word ("Firewall": "Fire" is no German word), and for a noun whose head says
+        otherwise than the dictionary ("Wunschliste" is no "m")."""
+        listed = self.genders.get(noun)
+        suffixed = next((gender for suffix, gender in SUFFIX_GENDERS if noun.endswith(suffix)
+                         and len(noun) > len(suffix) + 2), None)
+        # what such a suffix tells comes before the noun it ends in ("Mannschaft" is no "Schaft")
+        head = suffixed if suffixed and noun.endswith(SUFFIXES_BEFORE_HEADS) else self._head_gender(noun)
         if listed is None:
-            suffixed = next((gender for suffix, gender in SUFFIX_GENDERS if noun.endswith(suffix)
-                             and len(noun) > len(suffix) + 2), None)
-            return head if head and not (suffixed and noun.endswith(SUFFIXES_BEFORE_HEADS)) else suffixed
+            return head or suffixed
         return listed if head is None or head[0] == listed[0] else None
 
     def _head_gender(self, noun: str) -> str | None:
