@@ -44,6 +44,12 @@ from translator.agreement import agreeing, held_back_from
     ("Das Netzwerkverwaltung startet.", "Die Netzwerkverwaltung startet."),
     ("Wir besuchten einen alten Schloss XX0X.", "Wir besuchten ein altes Schloss XX0X."),  # an item after it
     ("Unser Mannschaft hat gewonnen.", "Unsere Mannschaft hat gewonnen."),  # the suffix's, not "Schaft"'s
+    # a compound whose first parts are codes or numbers: its last part's gender
+    ("Diese X-Client ist wie ein Server.", "Dieser X-Client ist wie ein Server."),
+    ("Es wechselt über einem einzelnen SSH-Verbindung.", "Es wechselt über einer einzelnen SSH-Verbindung."),
+    ("Dieses Paket enthält die PAK64-Datensatz.", "Dieses Paket enthält den PAK64-Datensatz."),
+    ("Es ist die 32-Bit-ABI-Variante.", "Es ist die 32-Bit-ABI-Variante."),
+    ("Keine E-Mail-System.", "Kein E-Mail-System."),
     ("Die Datei hat einen neuen Eigenschaft.", "Die Datei hat eine neue Eigenschaft."),
     # "dies-" and "jed-", declined as "der"
     ("Diese Kaffee schmeckt gut.", "Dieser Kaffee schmeckt gut."),
@@ -71,6 +77,8 @@ def test_an_article_takes_the_gender_of_its_noun(model_wrote, expected):
     "Er wäre ein guter Arzt.", "Sie würden ein guter Koch.", "Sie werden ein guter Arzt.",
     "Ich habe ein Auto.", "Ich sehe die Lehrer.", "Ich kaufe ein Computer.",  # "Computer" may be a plural
     "Die Wunschliste ist lang.",  # the dictionary's "masc" for it, which its head "Liste" contradicts
+    "Die Dokumentation wird in der C-Quellen gespeichert.",  # a plural's "n" after a listed last part
+    "Es enthält ein vertikaler I2C-Werkzeuge.",  # a last part whose own gender is in doubt ("Zeuge")
     "Dieses Paket enthält die Python 3-Version.", "Es unterstützt die Code::Blocks-Laufzeitbibliothek.",
     "die Stadt, in der Egoismus herrscht", "Es kann weder das Lesen von noch das Schreiben.",
     "Es bietet von Haus aus die gleichzeitige Anzeige.", "Die Apache XX0X-Bibliothek",
@@ -226,6 +234,7 @@ def test_an_adjective_takes_its_ending_whole_and_streamed():
             ("Where is the nearest train?", "Wo ist der nächsten Zug?", "Wo ist der nächste Zug?"),
             ("states with adjacent coasts", "Staaten mit angrenzenden Küste", "Staaten mit angrenzender Küste"),
             ("the software they made", "die von ihnen erstellte Software", "die von ihnen erstellte Software"),
+            ("This X client is here.", "Diese X-Client ist hier.", "Dieser X-Client ist hier."),
             ("the static libraries", "die statische Bibliotheken XX0X", "die statischen Bibliotheken XX0X"),
             ("An alternative text mode is used.", "Ein alternativen Textmodus wird benutzt.",
              "Ein alternativer Textmodus wird benutzt.")]:

@@ -92,16 +92,19 @@ _ARTICLE = (rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(DECLINED_AS_DER)})e[mnrs]?"
 _WORD_ENDS = r"(?=\s|$|[.,;:!?)\]»«\"“”'’](?![\w:]))"
 _NOT_DESCRIBING = "|".join((_ARTICLE, _CONTEXT, *NO_ADJECTIVES))
 _DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|[a-zäöüß]+e[mnrs]?)(?![\w-])"
+# A noun, a compound's parts joined by hyphens too, the first ones may be codes or numbers ("SSH-Verbindung",
+# "32-Bit-ABI-Variante", "Passwort-Manager"): its gender is its last part's (`lexicon.Lexicon.gender`)
+_NOUN = r"(?:[A-ZÄÖÜ\d]\w*-)*[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*"
 # An article, the word before it where that is a preposition or a word the nominative follows, the adjectives after it
 # and the noun they lead to, which ends a word, not a name's part ("Client/Server", "Code::Blocks",
 # "System.ServiceProcess", "Benutzer*innen")
 NOUN_PHRASE = re.compile(rf"(?<![\w-])(?:(?P<context>(?i:{_CONTEXT}))(?P<gap>\s+(?:(?:{'|'.join(BETWEEN)})\s+)?))?"
                          rf"(?P<article>(?i:{_ARTICLE}))(?P<describing>(?:{_DESCRIBING})*?)"
-                         rf"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*){_WORD_ENDS}")
+                         rf"\s+(?P<noun>{_NOUN}){_WORD_ENDS}")
 # A preposition of BARE_CASES, the adjectives after it and their noun, with no article ("mit unformatierten Text")
 _BARE = "|".join(BARE_CASES)
 BARE_PHRASE = re.compile(rf"(?<![\w-])(?P<context>(?i:{_BARE}))(?P<describing>(?:{_DESCRIBING})+?)"
-                         rf"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*){_WORD_ENDS}")
+                         rf"\s+(?P<noun>{_NOUN}){_WORD_ENDS}")
 # A capitalized word or a number after the one read as the noun: that one was an adjective or a name ("das Warschauer
 # Nachtleben", "die Python 3-Version"); not an item's token on its own ("einen alten Schloss XX0X": "in Schottland")
 NOUN_GOES_ON = re.compile(rf"\s+(?!{PLACEHOLDER_PATTERN.pattern}(?![\w-]))[A-ZÄÖÜ\d]")
@@ -409,7 +412,8 @@ def _another_reading(noun: str, readings: list[tuple[str, str]], words: lexicon.
     plural's or a masculine noun's "n" after a noun ("Kacheln", not "das Kacheln"; "einen Graphen", not "das
     Graphen"), an old dative's "e" ("im Falle", "am Rande": "Fall" and "Rand" are words) or an adjective used as a
     noun ("ins Schwarze", "das Weite", "der Angestellte", "das Interessanteste": "schwarz", "weit", "angestellt" and
-    "interessant" are words and no nouns)."""
+    "interessant" are words and no nouns); a compound's last part tells ("C-Quellen": "Quellen")."""
+    noun = noun.rsplit("-", 1)[-1]
     genders, cases = {gender for _, gender in readings}, {case for case, _ in readings}
     if "p" in genders and noun.endswith(PLURAL_AS_SINGULAR) and not noun.endswith("ier"):  # not "Revier", "Papier"
         return True

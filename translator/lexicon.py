@@ -133,7 +133,8 @@ class Lexicon:
     def _head_gender(self, noun: str) -> str | None:
         *_, head = noun.rsplit("-", 1)
         if head != noun:
-            return self.genders.get(head)
+            # a listed last part, read as the word alone ("I2C-Werkzeuge": "Werkzeuge", which its "Zeuge" doubts)
+            return self.gender(head) if head in self.genders else None
         for start in range(MIN_HEAD, len(noun) - MIN_HEAD + 1):
             head = noun[start].upper() + noun[start + 1:]
             if (found := self.genders.get(head)) and head not in NO_HEADS and self._a_first_part(noun[:start]):
