@@ -92,9 +92,9 @@ _ARTICLE = (rf"d(?:er|ie|as|en|em|es)|(?:{'|'.join(DECLINED_AS_DER)})e[mnrs]?"
 _WORD_ENDS = r"(?=\s|$|[.,;:!?)\]»«\"“”'’](?![\w:]))"
 _NOT_DESCRIBING = "|".join((_ARTICLE, _CONTEXT, *NO_ADJECTIVES))
 _DESCRIBING = rf"\s+(?!(?:{_NOT_DESCRIBING})(?![\w-]))(?:{'|'.join(QUALIFIERS)}|[a-zäöüß]+e[mnrs]?)(?![\w-])"
-# A noun, a compound's parts joined by hyphens too, the first ones may be codes or numbers ("SSH-Verbindung",
-# "32-Bit-ABI-Variante", "Passwort-Manager"): its gender is its last part's (`lexicon.Lexicon.gender`)
-_NOUN = r"(?:[A-ZÄÖÜ\d]\w*-)*[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*"
+# A noun (conjugation.NOUN) after the first parts of a compound that may be codes or numbers ("SSH-Verbindung",
+# "32-Bit-ABI-Variante"): its gender is its last part's (`lexicon.Lexicon.gender`)
+_NOUN = rf"(?:[A-ZÄÖÜ\d]\w*-)*{conjugation.NOUN}"
 # An article, the word before it where that is a preposition or a word the nominative follows, the adjectives after it
 # and the noun they lead to, which ends a word, not a name's part ("Client/Server", "Code::Blocks",
 # "System.ServiceProcess", "Benutzer*innen")
@@ -285,8 +285,7 @@ def _with_strong_endings(phrase: re.Match) -> str:
     words after it describe ("die von ihnen erstellte Software", "eine nach innen gerichtete Bewegung")."""
     words, noun, case = lexicon.load(), phrase["noun"], BARE_CASES[phrase["context"].lower()]
     if not (listed := words.genders.get(noun)) or "p" in listed or noun.endswith(PLURAL_AS_SINGULAR) or (
-            case == "dat" and any(noun.endswith(ending) and noun[:-len(ending)] in words.genders
-                                  for ending in ("n", "en"))) or _may_be_inflected(noun, listed):
+            case == "dat" and _with_an_n(noun, words)) or _may_be_inflected(noun, listed):
         return phrase.group()
     pairs = re.findall(r"(\s+)(\S+)", phrase["describing"])
     if any(word.startswith(DETERMINER_STEMS) or word not in QUALIFIERS and _adjective_ending(word) is None
@@ -420,7 +419,7 @@ def _another_reading(noun: str, readings: list[tuple[str, str]], words: lexicon.
     if "gen" in cases and any(noun.endswith(ending) and words.gender(noun.removesuffix(ending))
                               for ending in ("s", "es")):
         return True  # "des Jahres", not "der Verzeichnis"
-    if any(noun.endswith(ending) and noun.removesuffix(ending) in words.genders for ending in ("n", "en")):
+    if _with_an_n(noun, words):
         return True  # a plural's "n" ("eine verschiedene Kacheln"), a masculine noun's ("einen Graphen", "dem Kunden")
     if not noun.endswith("e"):
         return False
@@ -429,6 +428,12 @@ def _another_reading(noun: str, readings: list[tuple[str, str]], words: lexicon.
         return True
     return any(len(stem) >= 4 and stem not in words.genders and words.is_german(stem)
                for stem in (noun[:-1], noun.removesuffix("ste"), noun.removesuffix("este")))
+
+
+def _with_an_n(noun: str, words: lexicon.Lexicon) -> bool:
+    """Whether the noun is a listed noun with an "n" or "en" after it: a plural's ("Kacheln", a dative's "Segeln") or
+    a masculine noun's ("Graphen", "Kunden")."""
+    return any(noun.endswith(ending) and noun.removesuffix(ending) in words.genders for ending in ("n", "en"))
 
 
 def _before(phrase: re.Match) -> str:

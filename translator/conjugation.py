@@ -70,8 +70,9 @@ SUBJECT_ARTICLES = {"m": {"Der", "Dieser", "Jeder", *_ARTICLE_STEMS}, "n": {"Das
 # A German sentence's subject, an article, adjectives and a noun, its verb and the word after the verb; in a stream's
 # text so far, the subject and the verb and word after it while they may go on
 _SUBJECT_ARTICLE = "|".join(sorted(set().union(*SUBJECT_ARTICLES.values()), key=len, reverse=True))
-_NOUN_SUBJECT = (rf"(?P<article>{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?"
-                 r"\s+(?P<noun>[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*)")
+# A noun: a capital, small letters, and the parts a hyphen joins to them ("Passwort-Manager")
+NOUN = r"[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ]\w*)*"
+_NOUN_SUBJECT = rf"(?P<article>{_SUBJECT_ARTICLE})(?:\s+[a-zäöüß]+e[mnrs]?)*?\s+(?P<noun>{NOUN})"
 # The verb after a subject and the word after the verb, which `a_subject_before` reads
 VERB_AND_NEXT = r"\s+(?P<verb>[a-zäöüß]+)(?![\w-])(?:\s+(?P<next>[\w-]+)(?![\w-]))?"
 GERMAN_NOUN_SUBJECT = re.compile(_NOUN_SUBJECT + VERB_AND_NEXT)
