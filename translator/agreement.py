@@ -5,17 +5,19 @@ as a learner's German. A noun's gender is the lexicon's (Ding's German headwords
 `translator.lexicon.Lexicon.gender`); the case is the one the article shows where it shows one, else the one its
 preposition takes (`PREPOSITION_CASES`), else the nominative at a sentence's start or after a verb like "ist" and a
 conjunction like "dass" (`NOMINATIVE_AFTER`), else the accusative where only the nominative and the accusative are
-left. Where the case stays open the phrase stays as written; so does a plural ("die Lehrer": the lexicon's "p"), a
-genitive that would need the noun's ending ("des Hauses"), and a phrase with a word between article and noun that is
-no adjective ("ein paar Tage"). A masculine phrase in the nominative after a subject pronoun and its verb is their
-object, in the accusative ("Ich habe ein Apfel gegessen": "einen Apfel", `_as_object`); a sentence's "Der" and a
-feminine noun before a verb in the third person singular are its subject, in the nominative ("Der Katze setzte sich":
-"Die Katze", `_a_subject`; "Dieser" too). Where the article fits its noun, the adjective before the noun takes the
-ending the two give where each of their readings gives the same ("der nächsten Zug": "der nächste Zug", "die statische
-Bibliotheken": "die statischen", `_with_its_adjectives`); with no article after a preposition of one case, they take
-the strong ending ("mit unformatierten Text": "mit unformatiertem Text", `_with_strong_endings`). A stream holds each
-phrase back until its noun ends (such a subject until the two words after it have), so its pieces are the whole
-translation's (`held_back_from`). No torch.
+left. Where the case stays open the phrase stays as written; so does a plural ("die Lehrer": the lexicon's "p") and a
+phrase with a word between article and noun that is no adjective ("ein paar Tage"). After a noun or a preposition of
+the genitive, a masculine or neuter noun after "des", "eines" or a word declined as "ein" takes the genitive's ending
+("die Farbe des Monitor": "des Monitors", "während des Sturm": "des Sturms", `_genitive_ending`). A masculine
+phrase in the nominative after a subject pronoun and its verb is their object, in the accusative ("Ich habe ein Apfel
+gegessen": "einen Apfel", `_as_object`); a sentence's "Der" and a feminine noun before a verb in the third person
+singular are its subject, in the nominative ("Der Katze setzte sich": "Die Katze", `_a_subject`; "Dieser" too). Where
+the article fits its noun, the adjective before the noun takes the ending the two give where each of their readings
+gives the same ("der nächsten Zug": "der nächste Zug", "die statische Bibliotheken": "die statischen",
+`_with_its_adjectives`); with no article after a preposition of one case, they take the strong ending ("mit
+unformatierten Text": "mit unformatiertem Text", `_with_strong_endings`). A stream holds each phrase back until its
+noun ends (such a subject until the two words after it have), so its pieces are the whole translation's
+(`held_back_from`); a phrase at a piece's start reads the end of the pieces sent before it. No torch.
 """
 
 from __future__ import annotations
@@ -60,6 +62,27 @@ NOT_ADJECTIVE_STEMS = ("jen", "welch", "meist")
 # Words declined as adjectives that change the endings of those after them ("mit allem modernen Komfort", "von vielem
 # unnötigen Code"), and "einig-", which the model writes for a plural ("von einigen Sortierung")
 DETERMINER_STEMS = ("all", "viel", "wenig", "einig", "manch", "mehrer", "sämtlich", "etlich", "solch")
+# The articles that are a masculine or neuter genitive alone ("des", "eines", "Ihres"; not "dieses"): their noun
+# takes the genitive's ending (`_genitive_ending`) after a noun (GENITIVE_OWNER: a word with a capital, no pronoun: "die
+# Farbe des Monitors") or a preposition of the genitive ("während des Sturms"); after another word the article is
+# what may be wrong ("um Ihres Passwort zurückzusetzen", "Geben Sie Ihres Passwort ein")
+GENITIVE_ARTICLES = ("des", *(stem + "es" for stem in INDEFINITE_STEMS))
+GENITIVE_OWNER = re.compile(r"(?<![\w-])(?!(?:Sie|Ihnen|Ich|Er|Es|Wir|Ihr|Du|Dir|Dich|Mir|Mich|Uns|Euch)\s)"
+                            r"[A-ZÄÖÜ][\w-]*\s+$")
+# The endings of a masculine or neuter noun's genitive, tried in this order against the words German writes with the
+# noun's head ("des Monitors", "des Hauses", "des Busses"; `_genitive_ending`)
+GENITIVE_ENDINGS = ("s", "es", "ses")
+# The ends of a noun after which the genitive's "s" is no syllable of its own, so it takes "es" ("des Kurses", "des
+# Fußes", "des Hauses", "des Indexes", "des Satzes", "des Tisches"); another vowel and "s" takes the one German writes
+# ("des Busses"; "des Status", "des Relais", "des Zeus" none)
+SIBILANT_END = re.compile(r"(?:[^\Waeiouäöüy]s|(?:au|äu|ei)s|ss|ß|x|z|sch)$")
+# A noun of one syllable that ends in "d" or "t", which takes the genitive's "es" more often than "s" ("des Grundes")
+ONE_SYLLABLE_IN_D_OR_T = re.compile(r"[^\Waeiouäöüy]*[aeiouäöüy]+[^\Waeiouäöüy]*[dt]", re.I)
+# The ends of the neuter nouns that name a language ("Englisch", "Hochdeutsch")
+LANGUAGE_ENDS = ("isch", "deutsch")
+# The ends of the masculine nouns of persons declined as "Student": "des Studenten", "dem Studenten" (with a plural the
+# dictionary lists in "en": not "Akzent", "Moment")
+WEAK_ENDS = ("ent", "ant", "ist", "at", "et", "ot", "it", "ekt", "oge", "nom", "graf", "graph", "soph")
 # The endings of a listed noun's plural and genitive: a noun that is another's with one of them may be that one's
 # ("die großen Zwecke": "Zweck"'s plural, not the feminine "Zwecke")
 INFLECTED_ENDINGS = ("e", "n", "en", "er", "s", "es", "se")
@@ -166,7 +189,8 @@ def agreeing(text: str, before: str = "") -> str:
     if " " not in text:
         return text
     rest = WORD_REST.match(text).end() if before[-1:] and WORD_REST.fullmatch(before[-1]) else 0
-    opening = before + text[:rest] if len(before) <= LOOK_BEHIND else None  # what `_as_object` reads before a phrase
+    # what a phrase at the piece's start has before it (`_as_object`, `_genitive_ending`): the end of the pieces sent
+    opening = before[-LOOK_BEHIND - 1:] + text[:rest]
     agreed = NOUN_PHRASE.sub(functools.partial(_agreeing_phrase, opening), text[rest:])
     return text[:rest] + BARE_PHRASE.sub(_with_strong_endings, agreed)
 
@@ -211,9 +235,10 @@ def _with_the_word_before(text: str, start: int) -> int:
     return before.start() if word in READ_BEFORE or word in _ARTICLES else start
 
 
-def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
-    """A phrase written in its noun's gender, or as an object (`_as_object`). `opening`: the text before the one
-    the phrase is in (a stream's pieces sent), None where it is too long to hold an object's subject and verb."""
+def _agreeing_phrase(opening: str, phrase: re.Match) -> str:
+    """A phrase written in its noun's gender, or as an object (`_as_object`), its noun with the genitive's ending
+    (`_genitive_ending`). `opening`: the end of the text before the one the phrase is in (a stream's pieces sent:
+    LOOK_BEHIND characters and one more, which tells that more came before them)."""
     context, written, noun = phrase["context"] or "", phrase["article"], phrase["noun"]
     contracted, article = CONTRACTIONS.get(written.lower(), ("", written.lower()))
     next_to = context.lower() in PREPOSITION_CASES and not (phrase["gap"] or "").strip()  # not "von noch das"
@@ -221,11 +246,13 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
     if preposition == "für" and WAS_BEFORE.search(_before(phrase)):
         preposition = context = ""  # "Was für ein Zufall": no preposition
     if not (gender := _other_gender(phrase, article, preposition)):
-        return _as_object(opening, phrase) or _with_its_adjectives(phrase, article, preposition) or phrase.group()
+        agreed = _as_object(opening, phrase) or _with_its_adjectives(phrase, article, preposition) or phrase.group()
+        return agreed + (article in GENITIVE_ARTICLES and _genitive_ending(phrase, opening) or "")
     stem = _declined(article)
     case = _case(_readings(article), gender, preposition or context.lower(), written[0].isupper(), stem)
-    if case is None or case == "gen" and gender != "f":
-        return phrase.group()  # the case stays open, or the noun would need the genitive's ending
+    ending = _genitive_ending(phrase, opening) if case == "gen" and gender != "f" else ""
+    if case is None or ending is None:
+        return phrase.group()  # the case stays open, or the noun's genitive ending is not known
     if (describing := _describing(phrase["describing"], _ending_after(stem, (case, gender)))) is None:
         return phrase.group()
     article = _article(stem, case, gender)
@@ -233,14 +260,14 @@ def _agreeing_phrase(opening: str | None, phrase: re.Match) -> str:
         article = CONTRACTED.get((contracted, article), f"{contracted} {article}")
     elif context and (context.lower(), article) in CONTRACTED:  # "in der Bahnhof": "im Bahnhof"
         return f"{_as_written(context, CONTRACTED[context.lower(), article])}{describing} {noun}"
-    return f"{context}{phrase['gap'] or ''}{_as_written(written, article)}{describing} {noun}"
+    return f"{context}{phrase['gap'] or ''}{_as_written(written, article)}{describing} {noun}{ending}"
 
 
-def _as_object(opening: str | None, phrase: re.Match) -> str | None:
+def _as_object(opening: str, phrase: re.Match) -> str | None:
     """A masculine phrase in the nominative written in the accusative where it follows a subject pronoun and its verb
     (OBJECT_AFTER: "Ich habe ein Apfel gegessen", "einen Apfel"), not one of NOMINATIVE_VERBS nor
     conjugation.DATIVE_FIRST; else None."""
-    if opening is None or phrase["context"] or len(opening) + phrase.start() > LOOK_BEHIND:
+    if phrase["context"] or len(opening) + phrase.start() > LOOK_BEHIND:
         return None  # an object's subject and verb are a sentence's first words, the same whole and streamed
     if (article := phrase["article"]) not in ("der", *INDEFINITE_STEMS):
         return None
@@ -295,6 +322,61 @@ def _with_strong_endings(phrase: re.Match) -> str:
     if written in (None, ending) or words.knows(pairs[-1][1]) or NOUN_GOES_ON.match(phrase.string, phrase.end()):
         return phrase.group()
     return _with_ending(phrase, pairs, written, ending)
+
+
+def _genitive_ending(phrase: re.Match, opening: str) -> str | None:
+    """The ending a phrase's masculine or neuter noun lacks in the genitive ("des Sturm": "s", "des Prozess": "es",
+    "eines Ergebnis": "ses", "des Student": "en"), read from its head (`lexicon.Lexicon.head`: "Schneesturm":
+    "Sturm") by `_head_genitive`; "" for a noun of another gender. None where it is not known: after a word that is
+    no noun (GENITIVE_OWNER) nor a preposition of the genitive, for a noun that goes on (NOUN_GOES_ON) or may have
+    its ending ("Mais": "Mai"; `_with_an_n`: "Szenengraphen", "Englischen"; an adjective's: "Möglichen").
+    `opening`: as `_agreeing_phrase` has it."""
+    words, noun = lexicon.load(), phrase["noun"]
+    if not (gender := words.gender(noun)) or gender[0] not in "mn":
+        return ""
+    before = (opening if phrase.start() < LOOK_BEHIND else "") + _before(phrase)
+    if PREPOSITION_CASES.get((phrase["context"] or "").lower()) != ("gen",) and not GENITIVE_OWNER.search(before):
+        return None
+    head = words.head(noun) or noun
+    if NOUN_GOES_ON.match(phrase.string, phrase.end()) or _with_an_n(head, words) or any(
+            head.endswith(ending) and (words.gender(head.removesuffix(ending)) or "f")[0] in "mn"
+            for ending in GENITIVE_ENDINGS) or noun.endswith("en") and words.is_german(noun[:-2]):
+        return None
+    return _head_genitive(head, gender[0])
+
+
+@functools.cache
+def _head_genitive(head: str, gender: str) -> str | None:
+    """A masculine or neuter noun's genitive ending, or None where it is not known:
+    - a language's name (LANGUAGE_ENDS): none ("des Englischen");
+    - "nis": "ses" ("Ergebnisses"); a masculine noun in "e": "ns" where German writes it ("Namens", "Glaubens");
+    - a noun whose plural the dictionary lists in "n" or "en": the first of "s" and "es" German writes with it
+      ("Auges", "Staates", "Links"), else a masculine one in "e" "n" ("Kunden"), in WEAK_ENDS "en" ("Studenten"), in
+      "or" "s" ("Monitors"); another none ("Herzens", "Menschen");
+    - SIBILANT_END: "es" ("Prozesses", "Hauses"); another vowel and "s": the "ses" German writes ("Busses"; "Status");
+    - ONE_SYLLABLE_IN_D_OR_T: "es" ("Grundes", "Kindes"), "s" where German writes that alone ("Bits");
+    - another: the first of "s" and "es" German writes, else "s" ("Sturms")."""
+    words = lexicon.load()
+    # (not an adjective's "es": "oberstes", with "oberster", which is no plural as "Kinder" is)
+    written = [ending for ending in GENITIVE_ENDINGS[:2] if words.is_german(head + ending) and not (
+        ending == "es" and words.is_german(head + "er") and words.genders.get(head + "er") != "p")]
+    if gender == "n" and head.lower().endswith(LANGUAGE_ENDS):
+        return None
+    if head.endswith("nis"):
+        return "ses"
+    if gender == "m" and head.endswith("e") and words.is_german(head + "ns"):
+        return "ns"
+    if words.genders.get(head + ("n" if head.endswith("e") else "en")) == "p":
+        if written or gender == "n":
+            return next(iter(written), None)
+        return "n" if head.endswith("e") else "en" if head.endswith(WEAK_ENDS) else "s" if head.endswith("or") else None
+    if SIBILANT_END.search(head):
+        return "es"
+    if head.endswith("s"):
+        return "ses" if words.is_german(head + "ses") else None
+    if ONE_SYLLABLE_IN_D_OR_T.fullmatch(head):
+        return "s" if written == ["s"] else "es"
+    return next(iter(written), "s")
 
 
 def _with_ending(phrase: re.Match, pairs: list[tuple[str, str]], written: str, ending: str) -> str:

@@ -130,16 +130,27 @@ class Lexicon:
             return head or suffixed
         return listed if head is None or head[0] == listed[0] else None
 
-    def _head_gender(self, noun: str) -> str | None:
+    def head(self, noun: str) -> str | None:
+        """The listed noun a noun is declined as: itself where the dictionary lists it, else its head (`_head`):
+        "Schneesturm": "Sturm", "VNC-Client": "Client"; None for a noun of neither ("Arbeiterschaft")."""
+        return noun if noun in self.genders else self._head(noun)
+
+    def _head(self, noun: str) -> str | None:
+        """A compound's head: its last part where the dictionary lists it ("Passwort-Manager": "Manager"), else the
+        longest listed noun of MIN_HEAD letters or more it ends in after a word German writes ("Konfigurationsdatei":
+        "Datei"), none of NO_HEADS."""
         *_, head = noun.rsplit("-", 1)
         if head != noun:
-            # a listed last part, read as the word alone ("I2C-Werkzeuge": "Werkzeuge", which its "Zeuge" doubts)
-            return self.gender(head) if head in self.genders else None
-        for start in range(MIN_HEAD, len(noun) - MIN_HEAD + 1):
-            head = noun[start].upper() + noun[start + 1:]
-            if (found := self.genders.get(head)) and head not in NO_HEADS and self._a_first_part(noun[:start]):
-                return found
-        return None
+            return head if head in self.genders else None
+        return next((head for start in range(MIN_HEAD, len(noun) - MIN_HEAD + 1)
+                     if (head := noun[start].upper() + noun[start + 1:]) in self.genders and head not in NO_HEADS
+                     and self._a_first_part(noun[:start])), None)
+
+    def _head_gender(self, noun: str) -> str | None:
+        if (head := self._head(noun)) is None:
+            return None
+        # a last part after a hyphen is read as the word alone ("I2C-Werkzeuge": "Werkzeuge", which its "Zeuge" doubts)
+        return self.gender(head) if "-" in noun else self.genders[head]
 
     def _a_first_part(self, word: str) -> bool:
         """Whether a compound's first part is a word German writes, with or without a linking "s", "n", "en" or "e"."""
