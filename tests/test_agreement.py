@@ -230,7 +230,7 @@ def test_adjectives_with_no_article_that_agree_or_may_stay_as_written(german):
 
 
 @pytest.mark.parametrize("model_wrote, expected", [
-    # in the outputs of held-out sentences and package descriptions
+    # in the outputs of written and held-out sentences and of package descriptions
     ("Die alte Brücke wurde während des Sturm zerstört.", "Die alte Brücke wurde während des Sturms zerstört."),
     ("maximale HCF und VCF des Monitor usw.", "maximale HCF und VCF des Monitors usw."),
     ("um den Benutzer Ihres Kanal zu zeigen.", "um den Benutzer Ihres Kanals zu zeigen."),
