@@ -269,6 +269,11 @@ class Scheduler:
         """Queue all of requests or none of them."""
         if any(r.rows > self.max_num_seqs for r in requests):  # it could never join: refuse rather than block the queue
             raise ValueError(f"beam_size must not exceed the {self.max_num_seqs} rows of a decoder step")
+        longest = self.runtime.limits.max_source_tokens
+        for request in requests:  # the encoder's positions end there: it failed with "invalid index", and with it
+            if len(request.source_ids) > longest:  # every sequence of its batch
+                raise ValueError(f"request {request.request_id} is {len(request.source_ids)} tokens long and the model "
+                                 f"reads at most {longest}: cut it (Translator.translate cuts long texts)")
         if len(self.waiting) + len(requests) > self.max_queue_size:
             raise QueueFull(f"the queue holds {len(self.waiting)} of at most {self.max_queue_size} waiting sequences; "
                             f"{len(requests)} more do not fit, retry later")

@@ -329,6 +329,12 @@ class TranslatorServicer(pb_grpc.TranslatorServicer):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{field} took over {stopped.seconds:.1f} s to split into sentences (the bound for "
                                f"{chars:,} characters): send smaller parts") from None
+        longest = model.limits.max_source_tokens  # cut to fit as they are: a refusal here, not a failed encoder
+        too_long = next((sequence for sequence, ids in enumerate(segmented.sources) if len(ids) > longest), None)
+        if too_long is not None:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"{names[segmented.owner[too_long][0]]} holds a "
+                               f"sentence of {len(segmented.sources[too_long])} tokens that could not be cut to the "
+                               f"{longest} the model reads: send it in smaller parts")
         if len(segmented.sources) > self.config.max_queue_size:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"{field} hold {len(segmented.sources)} sentences; at most {self.config.max_queue_size} "

@@ -74,11 +74,6 @@ class Translator:
         if not sources:
             return []
         options = options.validate(self.capabilities)
-        longest = self.runtime.limits.max_source_tokens
-        for index, ids in enumerate(sources):
-            if len(ids) > longest:  # the encoder's positions end there: ONNX Runtime failed with "invalid index"
-                raise ValueError(f"sentence {index} is {len(ids)} tokens long and the model reads at most {longest}: "
-                                 "translate() splits long texts")
         requests = [Request(str(i), ids, options, kept=kept[i] if kept else ()) for i, ids in enumerate(sources)]
         # Similar lengths join together, so encoder batches carry little padding.
         by_length = sorted(requests, key=lambda r: len(r.source_ids))

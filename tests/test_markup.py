@@ -81,6 +81,32 @@ def test_tags_that_leave_a_sentence_do_not_make_it_long_enough_to_cut(tagged, ht
     assert len(cut.segments) > 1
 
 
+@pytest.mark.parametrize("text, whole", [
+    ("<b>" * 100 + "Open the file" + "</b>" * 100, False),  # 200 tags: more than leave a sentence (MAX_ELEMENTS)
+    ("<b>" * 40 + "Open the file" + "</b>" * 40, False),
+    ("<b>" * 60 + "Open the file", False),  # never closed: they stay
+    ("<b>" * 30 + "Open the file" + "</b>" * 30, True),  # 60 tags that leave: 300 tokens with them, 4 without
+])
+def test_a_sentence_whose_tags_stay_is_cut_to_fit_the_model(text, whole):
+    """A sentence is measured without the tags that may leave it, but it is left whole only where it fits the model
+    with those that stay: a hundred "<b>" around words were one segment of 1,091 tokens, which failed the encoder
+    (and over gRPC every sequence decoded beside it: INTERNAL)."""
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    (prepared,), sources = segment_texts([text], tokenizer, Limits(256, 256, 32), take_out_tags=True)
+    assert max(map(len, sources)) <= 256
+    assert (prepared.segments == ["Open the file"]) == whole, prepared.segments
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["<b>", "</b>", "<i>", "</i>", '<a href="/x">', "</a>", "<br>", "%s", "Open", " the",
+                                 " file", " ", ". ", "\n"]), min_size=10, max_size=80).map("".join), st.booleans(),
+       st.booleans())
+def test_every_segment_fits_the_model_whatever_tags_it_holds(text, html, preserve_placeholders):
+    tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
+    _, sources = segment_texts([text], tokenizer, Limits(32, 32, 24), preserve_placeholders, html, take_out_tags=True)
+    assert all(len(ids) <= 32 for ids in sources), [len(ids) for ids in sources]
+
+
 @pytest.mark.parametrize("link", ["`Draft {} <https://a.example/{}>`_", "[Draft {}](#{})",
                                   "`Draft {} <https://python-jsonschema.readthedocs.io/en/latest/validators/#v{}>`_"])
 def test_a_sentence_cut_before_a_link_keeps_the_links_opening_with_its_words(link):
@@ -323,6 +349,17 @@ def server(exported_tiny):
     running = RunningServer(config_for(exported_tiny))
     yield running
     running.stop()
+
+
+def test_a_text_of_more_tags_than_the_model_reads_is_translated_beside_another(server):
+    """A hundred "<b>" around a sentence were one segment longer than the encoder's positions: it failed, and every
+    sequence in its batch with it (INTERNAL). Now it is cut to fit, and the text beside it is translated as alone."""
+    tagged = "<b>" * 100 + "Where is the station?" + "</b>" * 100
+    with TranslatorClient(server.target) as client:
+        alone = client.translate(["I eat an apple."], max_output_tokens=12).translations[0].text
+        both = client.translate([tagged, "I eat an apple."], max_output_tokens=12).translations
+    assert both[1].text == alone
+    assert both[0].text.count("<b>") == both[0].text.count("</b>") == 100
 
 
 TAGGED = ["Where is the <b>station</b>?", "He <b>crossed</b> the <i>main street</i>. I eat <em>an</em> apple.",

@@ -133,8 +133,8 @@ def test_a_sentence_longer_than_the_model_reads_is_refused_with_what_to_do(expor
     Runtime ("invalid index found")."""
     translator = Translator(exported_tiny, threads=1)
     longest = translator.runtime.limits.max_source_tokens
-    with pytest.raises(ValueError, match=rf"sentence 1 is \d+ tokens long and the model reads at most {longest}: "
-                                         r"translate\(\) splits long texts"):
+    with pytest.raises(ValueError, match=rf"request 1 is \d+ tokens long and the model reads at most {longest}: "
+                                         r"cut it \(Translator.translate cuts long texts\)"):
         translator.translate_batch(["Where is the station?", "station " * longest])
     assert len(translator.translate(["station " * longest])[0]) > 0
 

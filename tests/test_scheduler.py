@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from translator.model_format import Limits
 from translator.tokenizer import SpecialIds
 from service.decoding import DecodingOptions, FinishReason
 from service.runtime import BEAM, EncoderRun, SlotPool
@@ -40,6 +41,7 @@ class ScriptedRuntime:
 
     special = SpecialIds(eos=EOS)
     tokenizer = ScriptedTokenizer()
+    limits = Limits(max_source_tokens=64, max_output_tokens=64, segment_tokens=64)
 
     def __init__(self):
         self.steps = []  # batch size of every step

@@ -99,9 +99,7 @@ def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mappi
     element of another markup, (closing, name) by item number (Markdown's "**", which opens and closes alike;
     BBCode's "[b]")."""
     tags = tag_items(protected, emphasis)
-    items = [(index, int(t.group(1)), t.span()) for index, segment in enumerate(segments)
-             for t in PLACEHOLDER_PATTERN.finditer(segment) if int(t.group(1)) in tags]
-    taken = _matched(segments, items, tags)
+    items, taken = _taken(segments, tags)
     if not taken:
         return segments, [[] for _ in segments]
     spans: dict[int, list[tuple[int, tuple[int, int]]]] = {}  # per segment, its tokens to take out
@@ -122,6 +120,18 @@ def take_out_tags(segments: list[str], protected: Sequence[str], emphasis: Mappi
         offsets.append({number: min(offset, len(text)) for number, offset in positions.items()})
     moved = _spans(stripped, offsets, tags)
     return stripped, [[_trimmed(m, text, apart) for m in segment] for segment, text in zip(moved, stripped)]
+
+
+def taken_out(segments: list[str], tags: Mapping[int, list[tuple[bool, str]]]) -> set[int]:
+    """The numbers of the items take_out_tags takes out of these segments. `tags`: `tag_items`'s."""
+    return _taken(segments, tags)[1]
+
+
+def _taken(segments: list[str], tags: Mapping[int, list[tuple[bool, str]]]) -> tuple[list[Item], set[int]]:
+    """The tokens of the tag items in the segments (segment, number, span) and the numbers of those taken out."""
+    items = [(index, int(t.group(1)), t.span()) for index, segment in enumerate(segments)
+             for t in PLACEHOLDER_PATTERN.finditer(segment) if int(t.group(1)) in tags]
+    return items, _matched(segments, items, tags)
 
 
 def tag_items(protected: Sequence[str], emphasis: Mapping[int, tuple[bool, str]] | None = None

@@ -1762,12 +1762,16 @@ class Prepared:
         shouted = _shouted(core)
         return lead, _sentence_cased(core) if shouted else core, trail, spaces, shouted
 
+    def read(self, piece: str) -> str:
+        """The segment a piece of the masked text would be, its tokens numbered as in the text."""
+        return self._read(piece)[1]
+
     def as_read(self, piece: str, leaving: Container[int] = ()) -> str:
         """The segment a piece of the masked text would be, its tokens numbered from XX0X: what the model reads of
         it, whichever items come before it in the text. Whether a piece fits is judged on it, so a sentence is cut
         the same alone, as the 40th line of a text or escaped in a web page. Without the tokens of the items
         `leaving` (tags that take_out_tags may take out), spaces around them collapsed."""
-        core = self._read(piece)[1]
+        core = self.read(piece)
         if leaving:
             core = " ".join(PLACEHOLDER_PATTERN.sub(
                 lambda token: " " if int(token.group(1)) in leaving else token.group(0), core).split())
@@ -5015,10 +5019,20 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
         elements = bracketed_elements(prepared.protected) | (
             emphasis_elements(masked, prepared.protected) | link_elements(prepared.protected) if emphasis else {}) | (
             latex_elements(prepared.protected) if latex_tags else {})
-    prepared._leaving = frozenset(markup.tag_items(prepared.protected, elements)) if take_out_tags else frozenset()
+    tags = markup.tag_items(prepared.protected, elements) if take_out_tags else {}
+    prepared._leaving = frozenset(tags)
     read_without_tags = (functools.cache(lambda piece: prepared.as_read(piece, prepared._leaving))
                          if prepared._leaving else as_read)
-    short_enough = (lambda piece: short(read_without_tags(piece))) if short else None
+
+    def short_enough(piece: str) -> bool:
+        """Whether a piece is short without the tags that may leave it and fits the model with those that stay were
+        it a segment of its own (no more than stay in its text): a hundred "<b>" around a word (more than leave a
+        sentence, markup.MAX_ELEMENTS) were one segment of 1,091 tokens, more than the model reads."""
+        if not short(read_without_tags(piece)):
+            return False
+        if not prepared._leaving or fits(as_read(piece)):
+            return True
+        return fits(prepared.as_read(piece, markup.taken_out([prepared.read(piece)], tags)))
     json = preserve_placeholders and any(JSON_KEY_NAME.search(item) for item in prepared.protected)  # keys are items
     spoken_marks = speech_marks(as_in_text, prepared.protected, speech) if speech else {}
     layout = _Layout(masked, prepared.protected, as_in_text, joined_breaks)
@@ -5037,7 +5051,8 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
                         for inner in parentheticals(whole)):
             for clause in (spoken for whole in clauses(portion, separators)
                            for spoken in quotations(whole, spoken_marks)):
-                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)), short_enough):
+                for piece in split_to_fit(clause, lambda candidate: fits(as_read(candidate)),
+                                          short_enough if short else None):
                     prepared.add(piece)
     if spoken_marks:
         prepared.speech_starts, prepared.speech_tags = speech_segments(prepared, spoken_marks)
