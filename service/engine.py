@@ -386,8 +386,7 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
     """A worker process: a scheduler over its own runtime, stepped on this process's only thread. Commands
     arrive on conn and are read between steps (blocking only while there is nothing to decode), so a submission
     to a busy process finds no sleeping reader to wake: on this VM a pipe write that wakes a reader costs the
-    server's event loop ~50 µs more than one that does not. Each step goes back as one message: its events by
-    request id, the results of the requests it finished, its counts and its queue."""
+    server's event loop ~50 µs more than one that does not. Each step goes back as one message (`_report`)."""
     detach_from_server()  # if the server dies, the pipe closes and the loop below ends
     try:
         runtime = spec.runtime()
@@ -405,19 +404,41 @@ def _process_main(conn, spec: WorkerSpec, limits: SchedulerLimits) -> None:
             while conn.poll(0 if scheduler.has_work() else None):
                 command, argument = conn.recv()
                 if command == "submit":
-                    scheduler.add_request(argument)
                     received += len(argument)
+                    refused = _submit(scheduler, argument)
+                    if refused:
+                        _report(conn, refused, scheduler, received)
                 elif command == "abort":
                     scheduler.abort_request(*argument)
                 else:
                     return
-            step = execute(scheduler, scheduler.schedule())
-            conn.send(([(request.request_id, token) for request, token in step.events],
-                       [(request.request_id, [getattr(request, f) for f in RESULT_FIELDS]) for request in step.finished],
-                       (step.batch_size, step.batched_tokens, step.admitted),
-                       (len(scheduler.waiting), received, scheduler.pool.size, scheduler.cache_bytes)))
+            _report(conn, execute(scheduler, scheduler.schedule()), scheduler, received)
     except (EOFError, BrokenPipeError):  # the server went away
         pass
+
+
+def _submit(scheduler: Scheduler, requests: list[Request]) -> StepOutput | None:
+    """Queue requests in a worker process; where the scheduler refuses them (the server checks the same bounds
+    first, so only a defect gets here), fail them alone, as a thread worker's caller would, not the process and
+    every sequence it holds. Returns the refusal as a step to report, or None."""
+    try:
+        scheduler.add_request(requests)
+        return None
+    except ValueError:
+        log.exception("a worker process refused %d sequences the server sent; failing them", len(requests))
+        now = scheduler.clock()
+        for request in requests:
+            request.finish(FinishReason.ERROR, now)
+        return StepOutput(0, 0, 0, requests, [(request, None) for request in requests])
+
+
+def _report(conn, step: StepOutput, scheduler: Scheduler, received: int) -> None:
+    """Send the server one step: its events by request id, its finished requests' results, its counts and the
+    queue (received: the sequences taken so far, which tells the server which submissions the queue includes)."""
+    conn.send(([(request.request_id, token) for request, token in step.events],
+               [(request.request_id, [getattr(request, f) for f in RESULT_FIELDS]) for request in step.finished],
+               (step.batch_size, step.batched_tokens, step.admitted),
+               (len(scheduler.waiting), received, scheduler.pool.size, scheduler.cache_bytes)))
 
 
 class ProcessWorker:

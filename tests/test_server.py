@@ -26,6 +26,7 @@ import service.engine
 from service.client import TranslatorClient
 from service.client import request as client_request
 from service.config import ServerConfig
+from service.decoding import DecodingOptions, FinishReason
 from service.model import ServedModel
 from service.runtime import Runtime
 from service.translator import Translator
@@ -264,6 +265,31 @@ def test_a_dead_or_hung_worker_process_fails_its_sequences_and_is_replaced(expor
         restarts = {reason: running.server.metrics.registry.get_sample_value(
             "translator_engine_worker_restarts_total", {"model": "tiny", "reason": reason}) for reason in ("exited", "stalled")}
         assert restarts == {"exited": 1.0, "stalled": 1.0}  # what TranslatorEngineWorkerRestarting alerts on
+        assert wait_idle(running)
+    finally:
+        running.stop()
+
+
+def test_a_worker_process_fails_a_sequence_it_refuses_alone_and_keeps_serving(exported_tiny):
+    """The server refuses what a worker's scheduler would (a source longer than the model reads) before the engine;
+    should one slip past it, the worker process fails that sequence (ERROR) and goes on, instead of ending and
+    failing every sequence it held."""
+    running = RunningServer(config_for(exported_tiny, workers=1, worker_processes=True))
+    worker = running.engine.workers[0]
+    process, longest = worker._process, worker.model.limits.max_source_tokens
+
+    async def decode(sources: list[list[int]]) -> list[FinishReason]:
+        call = running.engine.new_call(sources, DecodingOptions(max_output_tokens=4), None).submit()
+        async for _ in call.events():
+            pass
+        return [request.finish_reason for request in call.requests]
+
+    try:
+        assert running.call(decode([[5] * (longest + 1)])) == [FinishReason.ERROR]
+        assert set(running.call(decode([[5] * longest, [6, 7]]))) <= {FinishReason.EOS, FinishReason.LENGTH}
+        with TranslatorClient(running.target, timeout=60) as client:
+            assert client.translate(TEXTS[:2]).translations[1].text
+        assert worker._process is process and process.is_alive()
         assert wait_idle(running)
     finally:
         running.stop()
