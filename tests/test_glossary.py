@@ -42,6 +42,24 @@ def test_a_texts_terms_are_kept_from_the_model_and_written_as_the_glossary_says(
     assert prepared.restore(list(prepared.segments)) == translated
 
 
+@pytest.mark.parametrize("text, html, translated", [
+    ("You have {cloud} files in {{ cloud }}.", False, "You have {cloud} files in {{ cloud }}."),
+    ("Run /usr/bin/cloud --cloud or `cloud init` on the cloud.", False,
+     "Run /usr/bin/cloud --cloud or `cloud init` on the Wolke."),
+    ("Mail cloud@example.org or see %cloud% and $cloud.", False, "Mail cloud@example.org or see %cloud% and $cloud."),
+    ("{cloud, plural, one {# cloud} other {# clouds}}", False, "{cloud, plural, one {# Wolke} other {# clouds}}"),
+    ('<p class="cloud">The cloud.</p><code>cloud</code>', True, '<p class="cloud">The Wolke.</p><code>cloud</code>'),
+    ("Keep %s and Windows 10 here.", False, "Keep (Zeichenkette) and Windows 10 (Version) here."),  # held whole: written
+])
+def test_a_term_inside_what_is_kept_as_written_is_left_as_written(text, html, translated):
+    """A placeholder, a path, an option, code, an address, an ICU argument's name, a tag is kept as written: a term
+    "cloud" is not written into "{cloud}" ("{Wolke}" is a placeholder the program does not fill). A term that holds
+    such an item whole is the client's choice and is written."""
+    glossary = Glossary.of([("cloud", "Wolke"), ("%s", "(Zeichenkette)"), ("Windows 10", "Windows 10 (Version)")])
+    prepared = prepare(text, True, html, glossary=glossary)
+    assert prepared.restore(list(prepared.segments)) == translated
+
+
 def test_without_a_glossary_the_text_is_prepared_as_before():
     text = "Open the cloud settings in Firefox at 5 p.m."
     assert prepare(text, glossary=Glossary.of([])).segments == prepare(text).segments

@@ -314,6 +314,9 @@ def test_environment_variables_are_kept_as_written_and_printf_conversions_stay_t
     "Hinname,"); one is an item with the path that goes on from it."""
     text = "Set %APPDATA%\\app, $HOME/bin or ${prefix}, not %d%% or %s%s or $5 or %A, for $name."
     assert protected_items(text) == ["$HOME/bin", "$name", "${prefix}", "%%", "%A", "%APPDATA%\\app", "%d", "%s", "%s"]
+    # Windows' in small letters or mixed, whole ("%c", a conversion, took "%computername%" apart: "%cAngabe")
+    assert protected_items("Set %computername%, %UserProfile%\\Desktop, not %lld%lld or %s%s.") == [
+        "%UserProfile%\\Desktop", "%computername%", "%lld", "%lld", "%s", "%s"]
     # gettext's ISO C 99 conversions: their "%" was lost ("hash id %<PRIu32>" came back as "nicht unterstützt
     # <PRIu32>", which msgfmt --check-format refuses)
     assert protected_items("hash id %<PRIu32>, read %-8<PRIuMAX> of <b>") == ["%-8<PRIuMAX>", "%<PRIu32>", "<b>"]

@@ -6,7 +6,7 @@ model, as it keeps a placeholder, and writes the entry's target where the model 
 the terms are forms, as "at 5 p.m." is "um 17 Uhr"), its first letter a capital where a term in small letters began
 with one ("Log in" at a sentence's start); an empty target keeps the term as the text wrote it (a product name not to
 translate). Where two terms overlap, the one that starts first wins, and of those starting together the
-longest.
+longest. The text pipeline writes no term inside what it keeps as written ("count" in "{count}"; `text.prepare`).
 
 Terms are looked up by their first word, so finding them costs a dictionary look-up per word of the text, however
 many entries there are (a pattern of 1,000 alternatives would try each at every character).

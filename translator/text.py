@@ -487,7 +487,7 @@ ROFF_FONT_CLOSING = r"\\f(?:[RP1]|\[R?\])"
 # hold spaces, up to three, and a word in parentheses, where a backslash follows it: "C:\Program Files\App" came back
 # as "C:\Program\Anwendungen", "C:\Program Files (x86)\Steam" as "C:\Program Dateien installiert (x86)\Steam",
 # "%APPDATA%\My Company\logs" as "%APPDATA%\My Kompany\logs"
-WINDOWS_PATH = (rf"(?<![\w\\%])(?:[A-Za-z]:|%[A-Z_][A-Z0-9_]*%)\\"
+WINDOWS_PATH = (rf"(?<![\w\\%])(?:[A-Za-z]:|%[A-Za-z_]\w*%)\\"
                 rf"(?:{PATH_NAME}(?: (?:{PATH_NAME}|\({PATH_NAME}\))){{0,3}}\\)*(?:{PATH_NAME})?")
 # Microsoft's system: "Windows" after "Microsoft", "MS" or "X" (the X Window System's old name), or with a capital
 # after a word ending in a small letter or a digit, a comma or a parenthesis and before no capitalized word (in a title
@@ -833,13 +833,14 @@ PLACEHOLDERS = (
     # ("--", "---"), which the model mostly keeps and, as tokens, lost words around (catalog chrF 54.36 → 53.92)
     r"(?<!\S)(?!-+(?!\S))[<>=!&|+*/\\^~#:-]{2,}(?!\S)",
     # Environment variables in capitals, Windows' and a shell's ("%APPDATA%" came back as "%APDATA%"), before printf's
-    # conversions, which "%A" is; a shell's, Perl's or PHP's variable in small letters ("Hi $name," came back as
+    # conversions, which "%A" is; Windows' in small letters too, as its documentation often writes them ("%c", a
+    # conversion, took "%computername%" apart, which came back as "%cAngabe"); a shell's, Perl's or PHP's variable in small letters ("Hi $name," came back as
     # "Hinname,"; of 202 held-out and training texts with one or a salutation's placeholder, 15 came back with one
     # lost or changed, "$compress" as "$compressor", now none); with the path that goes on from it ("$srcdir/Makefile").
     # And LibreOffice's placeholders, "%PRODUCTNAME", "$(ARG1)" (a Makefile's variable too, "$(srcdir)"): read,
     # "$(ERR) loading the template $(ARG1)" came back as "$(ER) beim Laden ...", "Column %COLUMNNUMBER" as "Spalte
     # %COLUMNUMBER" (11 of 4,931 of its UI messages lost one)
-    r"%[A-Z_][A-Z0-9_]+%|(?<![\w%])%[A-Z][A-Z0-9_]{2,}(?![\w%])"
+    r"%[A-Z_][A-Z0-9_]+%|(?<![\w%])%[A-Za-z_]\w{2,}%(?!\w)|(?<![\w%])%[A-Z][A-Z0-9_]{2,}(?![\w%])"
     r"|(?:\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_]\w*\)|\$[A-Z_][A-Z0-9_]+\b|(?<![\w$\\])\$[A-Za-z_]\w*\b)(?:/[\w.-]*[\w-])*",
     r"%\([A-Za-z_]\w*\)[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|L)?[diouxXeEfFgGcrsa]",  # Python %(name)s, C's "%(n)li"
     # git's format atoms ("%(refname)", "%(upstream:remotename)", "%(if)"): read, "%(upstream)" came back as
@@ -2631,6 +2632,22 @@ def protect(text: str, protected: list[str], pattern: re.Pattern | None = EVERYT
     first = len(protected)
     protected += [text[start:end] for start, end in runs]
     return with_tokens(text, runs, range(first, len(protected)))
+
+
+def spanning_whole(items: Sequence[tuple], spans: Sequence[tuple[int, int]]) -> list[tuple]:
+    """The items, (start, end, ...) sorted and apart, that hold each of the sorted `spans` they overlap whole: none
+    inside a span or across one's edge ("Windows 10" holds its number; "count" lies inside "{count}")."""
+    kept, k = [], 0
+    for item in items:
+        start, end = item[0], item[1]
+        while k < len(spans) and spans[k][1] <= start:  # a span ending here ends before every later item too
+            k += 1
+        j = k
+        while j < len(spans) and spans[j][0] < end and start <= spans[j][0] and spans[j][1] <= end:
+            j += 1
+        if j == len(spans) or spans[j][0] >= end:  # every span it overlaps lies inside it
+            kept.append(item)
+    return kept
 
 
 def starting_outside(items: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -4913,7 +4930,7 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     (`_collapsed_references_labelled`). A manual page's justified spacing and nroff's hyphens at line ends are read
     as plain text's (`unjustified`, NROFF_HYPHEN). Each segment numbers its tokens from XX0X (`Prepared.numbers`). A
     `glossary`'s terms are forms too, written as its entries say (translator.glossary), whatever preserve_placeholders
-    says."""
+    says, but none inside what is kept as written (`spanning_whole`)."""
     if preserve_placeholders and json_data(text):  # (a protected item, as a code block is: off, it is text)
         return Prepared([], [text], html=html)
     if not html and "\u2010" in text:  # first: every span below is of the text as read
@@ -4943,6 +4960,9 @@ def prepare(text: str, preserve_placeholders: bool = True, html: bool = False,
     links = apart_from(whole_links(text, blocks), written) if preserve_placeholders else []  # so are they
     code = code_lines(text) if preserve_placeholders and not keys else []
     terms = glossary.terms(text) if glossary else []
+    if terms:  # none inside what is kept as written: a term "count" made "{count}" "{Anzahl}", "--count" "--Anzahl"
+        terms = spanning_whole(terms, sorted(protected_spans(text, pattern) + untranslatable_elements(text) + written
+                                             + links + blocks + code))
     forms = german_forms(text) if preserve_placeholders else []
     if terms:  # a term wins over a form it overlaps
         clear = set(apart_from([form[:2] for form in forms], [term[:2] for term in terms]))
