@@ -5,6 +5,7 @@ import pytest
 from service.cli import main
 from translator.glossary import MAX_ENTRIES, Glossary, read_file
 from translator.text import prepare
+from tests.test_text_pipeline import whole_and_streamed
 
 GLOSSARY = Glossary.of([("cloud", "Wolke"), ("Firefox", ""), ("log in", "anmelden"), ("Cloud Console", "Konsole"),
                         ("cloud storage", "Cloud-Speicher"), (".NET", ""), ("e-mail", "E-Mail")])
@@ -58,6 +59,21 @@ def test_a_term_inside_what_is_kept_as_written_is_left_as_written(text, html, tr
     glossary = Glossary.of([("cloud", "Wolke"), ("%s", "(Zeichenkette)"), ("Windows 10", "Windows 10 (Version)")])
     prepared = prepare(text, True, html, glossary=glossary)
     assert prepared.restore(list(prepared.segments)) == translated
+
+
+@pytest.mark.parametrize("text, model_wrote, translated", [
+    ("Open the file.", "Öffnen Sie das XX0X.", "Öffnen Sie die Akte."),
+    ("A new file was made.", "Ein neues XX0X wurde gemacht.", "Eine neue Akte wurde gemacht."),
+    ("I see a file and the server.", "Ich sehe ein XX0X und den XX1X.", "Ich sehe eine Akte und den Rechner."),
+    ("Go to the cloud.", "Geh zum XX0X.", "Geh zur Wolke."),
+    ("The name of the server.", "Der Name des XX0X.", "Der Name des Rechner."),  # not "Rechners": as the term says
+])
+def test_the_articles_before_a_term_agree_with_the_noun_it_is_written_as_whole_and_streamed(text, model_wrote,
+                                                                                            translated):
+    """The model sees a token for a term and guesses its article ("das XX0X" for "Akte"); the article agrees with
+    the noun the glossary writes, in the whole translation and in its stream alike."""
+    glossary = Glossary.of([("file", "Akte"), ("server", "Rechner"), ("cloud", "Wolke")])
+    assert whole_and_streamed(text, model_wrote, glossary) == (translated, translated)
 
 
 def test_without_a_glossary_the_text_is_prepared_as_before():

@@ -5298,7 +5298,7 @@ def test_a_token_the_model_lost_goes_back_before_the_marks_that_end_its_sentence
     assert prepare("Use && or %s now.").restore(["Verwende oder jetzt."]) == "Verwende oder jetzt. && %s"
 
 
-def whole_and_streamed(source: str, model_wrote: str) -> tuple[str, str]:
+def whole_and_streamed(source: str, model_wrote: str, glossary=None) -> tuple[str, str]:
     """What the service makes of a one-segment text whose model wrote `model_wrote`: the whole translation and its
     stream's pieces joined (asserting that no piece sent goes later: the pieces so far are the start of the whole)."""
     from pathlib import Path
@@ -5311,7 +5311,7 @@ def whole_and_streamed(source: str, model_wrote: str) -> tuple[str, str]:
     from translator.tokenizer import Tokenizer
 
     tokenizer = Tokenizer.from_dir(Path(__file__).parent.parent / "model" / "default")
-    texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24)))
+    texts = Texts(*segment_texts([source], tokenizer, Limits(256, 256, 24), glossary=glossary))
     ids = tokenizer.encode(model_wrote)
     request = Request("0", texts.sources[0], DecodingOptions())
     request.hypotheses = [Hypothesis(ids, FinishReason.EOS, [0.0] * (len(ids) + 1), 0.0)]

@@ -40,7 +40,7 @@ import sentencex
 
 from translator import lexicon, markup
 from translator.agreement import agreeing, held_back_from
-from translator.conjugation import ENGLISH_NOUN_SUBJECT, SUBJECT_CHARS, conjugated, verb_held_back_from
+from translator.conjugation import ENGLISH_NOUN_SUBJECT, NOUN, SUBJECT_CHARS, conjugated, verb_held_back_from
 from translator.glossary import Glossary
 from translator.markup import (ATTRIBUTES, DECLARATION_PATTERN, PLACEHOLDER, PLACEHOLDER_PATTERN, TAG, TAG_NAME,
                                TAG_PARTS, TAG_PATTERN, TOKEN_LIKE, token_ending_at, MovedTags, reduced)
@@ -1194,6 +1194,12 @@ class Metavariables:
         return _words_written_as(translation, misspelt)
 
 
+# An item written as one German noun (a glossary's term "Akte", "Cloud-Speicher"), which `Prepared._agreeing` reads
+ONE_NOUN = re.compile(NOUN)
+# A text's words and the whitespace between them, by `split`: one list per version of the same words
+SPACES_APART = re.compile(r"(\s+)")
+
+
 @dataclass
 class Prepared:
     """One text, ready for the model: `segments` to translate and everything needed to rebuild the text."""
@@ -1421,10 +1427,36 @@ class Prepared:
         article in its noun's gender (`agreeing`), the verb after a subject pronoun or singular noun at its start in
         the subject's person (`conjugated`), a clause's opener after a comma in small letters, `_spelled`. `before`:
         the pieces a stream sent of the segment before this one, which both read."""
-        segment, agreed = self.segments[index], agreeing(self._said_once(index, text), before)
+        segment, agreed = self.segments[index], self._agreeing(index, self._said_once(index, text), before)
         if before and len(before) <= SUBJECT_CHARS and ENGLISH_NOUN_SUBJECT.match(segment):  # the noun subject sent
             before = agreeing(before)  # as the whole reads it, in its noun's gender ("Die alte Papiertuch": "Das")
         return self._spelled(index, self._after_commas(index, conjugated(segment, agreed, before)))
+
+    def _agreeing(self, index: int, text: str, before: str = "") -> str:
+        """`agreeing`, each token of an item written as one noun read as that noun (a glossary's term, "Akte"): the
+        model saw the token alone and guessed its article ("Öffnen Sie das XX0X": "die"). Where a word with such a
+        noun would change (a genitive's ending) or words would join, the tokens are read as before."""
+        nouns = self._written_nouns(index) if self._relabelled else {}
+        read = PLACEHOLDER_PATTERN.sub(lambda token: nouns.get(token[0], token[0]), text) if nouns else text
+        if read == text:
+            return agreeing(text, before)
+        agreed = agreeing(read, before)
+        words, read_words, agreed_words = (SPACES_APART.split(version) for version in (text, read, agreed))
+        if len(agreed_words) != len(words) or any(word != as_read and as_agreed != as_read
+                                                  for word, as_read, as_agreed in zip(words, read_words, agreed_words)):
+            return agreeing(text, before)
+        return "".join(word if word != as_read else as_agreed
+                       for word, as_read, as_agreed in zip(words, read_words, agreed_words))
+
+    def _written_nouns(self, index: int) -> dict[str, str]:
+        """The tokens of segment `index` whose items are written as one noun the lexicon knows the gender of."""
+        nouns = {}
+        for token, item in enumerate(self.numbers[index]):
+            written = self._relabelled[item]
+            if written != self.protected[item] and ONE_NOUN.fullmatch(written) and (
+                    lexicon.load().gender(written) or "p")[0] in "mfn":
+                nouns[PLACEHOLDER.format(token)] = written
+        return nouns
 
     def _said_once(self, index: int, text: str) -> str:
         """The German with each word and compound's part said once where the model said it twice (SAID_TWICE) and
