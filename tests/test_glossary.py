@@ -50,7 +50,7 @@ def test_a_texts_terms_are_kept_from_the_model_and_written_as_the_glossary_says(
     ("Mail cloud@example.org or see %cloud% and $cloud.", False, "Mail cloud@example.org or see %cloud% and $cloud."),
     ("{cloud, plural, one {# cloud} other {# clouds}}", False, "{cloud, plural, one {# Wolke} other {# clouds}}"),
     ('<p class="cloud">The cloud.</p><code>cloud</code>', True, '<p class="cloud">The Wolke.</p><code>cloud</code>'),
-    ("Keep %s and Windows 10 here.", False, "Keep (Zeichenkette) and Windows 10 (Version) here."),  # held whole: written
+    ("Keep %s and Windows 10 here.", False, "Keep (Zeichenkette) and Windows 10 (Version) here."),  # held whole
 ])
 def test_a_term_inside_what_is_kept_as_written_is_left_as_written(text, html, translated):
     """A placeholder, a path, an option, code, an address, an ICU argument's name, a tag is kept as written: a term

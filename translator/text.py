@@ -834,9 +834,10 @@ PLACEHOLDERS = (
     r"(?<!\S)(?!-+(?!\S))[<>=!&|+*/\\^~#:-]{2,}(?!\S)",
     # Environment variables in capitals, Windows' and a shell's ("%APPDATA%" came back as "%APDATA%"), before printf's
     # conversions, which "%A" is; Windows' in small letters too, as its documentation often writes them ("%c", a
-    # conversion, took "%computername%" apart, which came back as "%cAngabe"); a shell's, Perl's or PHP's variable in small letters ("Hi $name," came back as
-    # "Hinname,"; of 202 held-out and training texts with one or a salutation's placeholder, 15 came back with one
-    # lost or changed, "$compress" as "$compressor", now none); with the path that goes on from it ("$srcdir/Makefile").
+    # conversion, took "%computername%" apart, which came back as "%cAngabe"); a shell's, Perl's or PHP's variable in
+    # small letters ("Hi $name," came back as "Hinname,"; of 202 held-out and training texts with one or a
+    # salutation's placeholder, 15 came back with one lost or changed, "$compress" as "$compressor", now none); with
+    # the path that goes on from it ("$srcdir/Makefile").
     # And LibreOffice's placeholders, "%PRODUCTNAME", "$(ARG1)" (a Makefile's variable too, "$(srcdir)"): read,
     # "$(ERR) loading the template $(ARG1)" came back as "$(ER) beim Laden ...", "Column %COLUMNNUMBER" as "Spalte
     # %COLUMNUMBER" (11 of 4,931 of its UI messages lost one)
